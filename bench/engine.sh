@@ -1,0 +1,24 @@
+#!/bin/sh
+# engine.sh: the engine's benchmark figures: bot self-play speed (4 players, one core) and the
+# deck's game-length figures for 2..5 players. Writes bench/results.json and prints a table.
+set -e
+CITYD=${1:-build/cityd}
+out=bench/results.json
+r=$(taskset -c 0 "$CITYD" simulate --bots random --players 4 --games 50000 --seed 1)
+g=$(taskset -c 0 "$CITYD" simulate --bots greedy --players 4 --games 5000 --seed 1)
+rgps=$(echo "$r" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
+ggps=$(echo "$g" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
+printf '{\n  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n  "rounds": {' "$rgps" "$ggps" > "$out"
+printf '%-34s %12s\n' "figure" "value"
+printf '%-34s %12.0f\n' engine_random_games_per_sec "$rgps" engine_greedy_games_per_sec "$ggps"
+sep=""
+for p in 2 3 4 5; do
+  s=$("$CITYD" simulate --bots greedy --players $p --games 2000 --seed 7)
+  avg=$(echo "$s" | sed 's/.*"avg_rounds": *\([0-9.]*\).*/\1/')
+  wins=$(echo "$s" | sed 's/.*"wins_by_seat": *\(\[[^]]*\]\).*/\1/')
+  printf '%s\n    "%s": {"avg_rounds": %s, "wins_by_seat": %s}' "$sep" "$p" "$avg" "$wins" >> "$out"
+  printf '%-34s %12s  wins %s\n' "greedy avg_rounds, $p players" "$avg" "$wins"
+  sep=","
+done
+printf '\n  }\n}\n' >> "$out"
+echo "wrote $out"

@@ -1,0 +1,16 @@
+#!/bin/sh
+# deps.sh: installs the Debian packages the build and the tests need, when run as root and
+# one is missing. Run by `make test` and `make run`; quiet when all is there.
+set -e
+need=""
+for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "missing packages:$need (run as root, or install them with apt-get)" >&2
+  exit 1
+fi
+echo "installing:$need"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null

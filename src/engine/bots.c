@@ -1,0 +1,294 @@
+/* bots.c: the random bot (uniform over the kinds of legal decision, then random cards) and
+ * the greedy bot (values points and income over the rounds it expects to remain against the
+ * cards it spends, and pays with the cards least worth keeping). */
+#include "bots.h"
+
+#include <string.h>
+
+static const char *const kind_names[BOT_KIND_COUNT] = {"random", "greedy"};
+
+const char *bot_kind_name(int kind)
+{
+    return kind >= 0 && kind < BOT_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+int bot_kind_from_name(const char *name)
+{
+    for (int i = 0; i < BOT_KIND_COUNT; i++)
+        if (name && strcmp(name, kind_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void bot_init(struct city_bot *b, int kind, uint64_t seed)
+{
+    b->kind = kind;
+    rng_seed(&b->rng, seed ^ 0x5bd1e9955bd1e995ULL);
+}
+
+/* ---- random ------------------------------------------------------------------------------ */
+
+/* Picks k distinct cards at random from hand cards not marked in `skip`. */
+static void random_cards(struct city_rng *r, const struct city_seat *s, const uint8_t *skip, int k,
+                         uint8_t *out)
+{
+    uint8_t pool[CITY_DECK_SIZE];
+    int n = 0;
+    for (int i = 0; i < s->nhand; i++)
+        if (!skip[s->hand[i]])
+            pool[n++] = s->hand[i];
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)rng_below(r, (uint32_t)(n - i));
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+        out[i] = pool[i];
+    }
+}
+
+static void random_build(struct city_bot *b, const struct city_game *g, int seat,
+                         struct city_decision *d)
+{
+    const struct city_seat *s = &g->seats[seat];
+    struct city_build_options o;
+    game_build_options(g, seat, &o);
+    int n = o.nbuilds + o.contractor + o.two + 1;
+    int pick = (int)rng_below(&b->rng, (uint32_t)n);
+    uint8_t skip[CITY_DECK_SIZE] = {0};
+    if (pick < o.nbuilds) {
+        d->kind = DEC_BUILD;
+        d->nbuilds = 1;
+        d->builds[0].card = o.card[pick];
+        d->builds[0].npay = o.cost[pick];
+        skip[o.card[pick]] = 1;
+        random_cards(&b->rng, s, skip, o.cost[pick], d->builds[0].pay);
+        return;
+    }
+    pick -= o.nbuilds;
+    if (o.contractor && pick-- == 0) {
+        d->kind = DEC_CONTRACTOR;
+        return;
+    }
+    if (o.two && pick-- == 0) {
+        struct city_pair pairs[256];
+        int np = game_double_pairs(g, seat, pairs, 256);
+        if (np > 256)
+            np = 256;
+        const struct city_pair *p = &pairs[rng_below(&b->rng, (uint32_t)np)];
+        d->kind = DEC_BUILD_TWO;
+        d->nbuilds = 2;
+        d->builds[0].card = p->a;
+        d->builds[1].card = p->b;
+        d->builds[0].npay = p->cost_a;
+        d->builds[1].npay = p->cost_b;
+        skip[p->a] = skip[p->b] = 1;
+        uint8_t pay[2 * CITY_MAX_COST];
+        random_cards(&b->rng, s, skip, p->cost_a + p->cost_b, pay);
+        memcpy(d->builds[0].pay, pay, p->cost_a);
+        memcpy(d->builds[1].pay, pay + p->cost_a, p->cost_b);
+        return;
+    }
+    d->kind = DEC_SURVEY;
+}
+
+/* ---- greedy ------------------------------------------------------------------------------ */
+
+/* Rounds the bot expects to remain, this one included: the leader's score grows by its
+ * current rate, which itself grows a little each round. */
+static int rounds_left(const struct city_game *g)
+{
+    int vp = 0, rate = 0;
+    for (int s = 0; s < g->players; s++) {
+        int r = game_seat_round_vp(g, s);
+        if (g->seats[s].vp + r > vp + rate) {
+            vp = g->seats[s].vp;
+            rate = r;
+        }
+    }
+    int k = 0;
+    while (vp < g->target_vp && k < 10) {
+        rate += 2;
+        vp += rate;
+        k++;
+    }
+    return k < 1 ? 1 : k;
+}
+
+/* What one card in hand is worth, in victory points, with `rounds` rounds to go (this one
+ * included): it pays toward a build that scores in the rounds after it, so a card is worth
+ * nearly nothing in the last round. */
+static double card_worth(int rounds) { return 0.08 + 0.55 * (rounds - 1); }
+
+struct valuation {
+    int rounds;
+    double worth;  /* of a card in hand now */
+    double income; /* of one more card of income every round from now on */
+};
+
+static void valuation_of(const struct city_game *g, struct valuation *v)
+{
+    v->rounds = rounds_left(g);
+    v->worth = card_worth(v->rounds);
+    v->income = 0;
+    for (int k = 1; k < v->rounds; k++)
+        v->income += card_worth(v->rounds - k);
+}
+
+/* Net value of building `n` designs at `cost` cards in all (the built cards included). */
+static double build_value(const struct city_game *g, int seat, const struct valuation *v,
+                          const int *designs, int n, int cost)
+{
+    int dvp, dinc;
+    game_gain_if_built(g, seat, designs, n, &dvp, &dinc);
+    return dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
+}
+
+/* How much seat `seat` would like to keep each hand card, higher is better. */
+static void keep_values(const struct city_game *g, int seat, const struct valuation *v,
+                        double *out)
+{
+    const struct city_seat *s = &g->seats[seat];
+    for (int i = 0; i < s->nhand; i++) {
+        int design = game_design_of(g, s->hand[i]);
+        const struct city_design *d = &g->cat->designs[design];
+        int owned = 0, reqs = 0;
+        for (int t = 0; t < s->ntableau; t++)
+            if (game_design_of(g, s->tableau[t]) == design)
+                owned++;
+        for (int r = 0; r < d->nrequires; r++)
+            for (int t = 0; t < s->ntableau; t++)
+                if (game_design_of(g, s->tableau[t]) == d->requires[r]) {
+                    reqs++;
+                    break;
+                }
+        if (d->contractor || (d->limit && owned >= d->limit)) {
+            out[i] = -1000;
+            continue;
+        }
+        int cost = game_effective_cost(g, seat, design);
+        double val = build_value(g, seat, v, &design, 1, cost);
+        if (cost > s->nhand - 1)
+            val -= (cost - (s->nhand - 1)) * v->worth * 0.5; /* far off */
+        if (reqs < d->nrequires)
+            val -= 3 * v->worth;
+        out[i] = val;
+    }
+}
+
+/* Writes the n hand cards with the lowest keep value, skipping cards marked in `skip`. */
+static void cheapest_cards(const struct city_game *g, int seat, const double *keep,
+                           const uint8_t *skip, int n, uint8_t *out)
+{
+    const struct city_seat *s = &g->seats[seat];
+    uint8_t taken[CITY_DECK_SIZE] = {0};
+    for (int k = 0; k < n; k++) {
+        int best = -1;
+        for (int i = 0; i < s->nhand; i++) {
+            int c = s->hand[i];
+            if (skip[c] || taken[c])
+                continue;
+            if (best < 0 || keep[i] < keep[best])
+                best = i;
+        }
+        taken[s->hand[best]] = 1;
+        out[k] = s->hand[best];
+    }
+}
+
+void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out)
+{
+    struct valuation v;
+    valuation_of(g, &v);
+    double keep[CITY_DECK_SIZE];
+    keep_values(g, seat, &v, keep);
+    uint8_t skip[CITY_DECK_SIZE] = {0};
+    cheapest_cards(g, seat, keep, skip, n, out);
+}
+
+static void greedy_build(const struct city_game *g, int seat, struct city_decision *d)
+{
+    struct valuation v;
+    valuation_of(g, &v);
+    double keep[CITY_DECK_SIZE];
+    keep_values(g, seat, &v, keep);
+    struct city_build_options o;
+    game_build_options(g, seat, &o);
+
+    /* Survey: one card net, chosen from five; nothing when the hand limit would take it. */
+    const struct city_seat *me = &g->seats[seat];
+    double best = me->nhand + 1 + game_seat_income(g, seat) > CITY_HAND_LIMIT ? 0.1 * v.worth
+                                                                              : 1.3 * v.worth;
+    d->kind = DEC_SURVEY;
+    for (int i = 0; i < o.nbuilds; i++) {
+        int design = game_design_of(g, o.card[i]);
+        double val = build_value(g, seat, &v, &design, 1, o.cost[i]);
+        if (val > best) {
+            best = val;
+            d->kind = DEC_BUILD;
+            d->nbuilds = 1;
+            d->builds[0].card = o.card[i];
+            d->builds[0].npay = o.cost[i];
+        }
+    }
+    if (o.contractor) {
+        int design = g->cat->contractor_design;
+        double val = build_value(g, seat, &v, &design, 1, 0) + v.worth; /* not from hand */
+        if (val > best) {
+            best = val;
+            d->kind = DEC_CONTRACTOR;
+            d->nbuilds = 0;
+        }
+    }
+    if (o.two) {
+        struct city_pair pairs[128];
+        int np = game_double_pairs(g, seat, pairs, 128);
+        if (np > 128)
+            np = 128;
+        for (int i = 0; i < np; i++) {
+            int designs[2] = {game_design_of(g, pairs[i].a), game_design_of(g, pairs[i].b)};
+            double val = build_value(g, seat, &v, designs, 2, pairs[i].cost_a + pairs[i].cost_b);
+            if (val > best) {
+                best = val;
+                d->kind = DEC_BUILD_TWO;
+                d->nbuilds = 2;
+                d->builds[0].card = pairs[i].a;
+                d->builds[0].npay = pairs[i].cost_a;
+                d->builds[1].card = pairs[i].b;
+                d->builds[1].npay = pairs[i].cost_b;
+            }
+        }
+    }
+    /* Pay with the cards least worth keeping. */
+    uint8_t skip[CITY_DECK_SIZE] = {0};
+    for (int k = 0; k < d->nbuilds; k++)
+        skip[d->builds[k].card] = 1;
+    for (int k = 0; k < d->nbuilds; k++) {
+        struct city_build *b = &d->builds[k];
+        cheapest_cards(g, seat, keep, skip, b->npay, b->pay);
+        for (int i = 0; i < b->npay; i++)
+            skip[b->pay[i]] = 1;
+    }
+}
+
+bool bot_decide(struct city_bot *b, const struct city_game *g, int seat, struct city_decision *d)
+{
+    memset(d, 0, sizeof *d);
+    if (!game_seat_pending(g, seat))
+        return false;
+    if (g->step == STEP_BUILD) {
+        if (b->kind == BOT_RANDOM)
+            random_build(b, g, seat, d);
+        else
+            greedy_build(g, seat, d);
+        return true;
+    }
+    d->kind = DEC_DISCARD;
+    d->ndiscard = (uint8_t)game_discard_count(g, seat);
+    if (b->kind == BOT_RANDOM) {
+        uint8_t skip[CITY_DECK_SIZE] = {0};
+        random_cards(&b->rng, &g->seats[seat], skip, d->ndiscard, d->discard);
+    } else {
+        bot_greedy_discards(g, seat, d->ndiscard, d->discard);
+    }
+    return true;
+}

@@ -1,0 +1,856 @@
+/* game.c: the rules of The City (../shared/rules.md) applied to struct city_game: setup and
+ * keep, the simultaneous build step and its legality checks, survey, scoring with every kind
+ * of variable points, income in VP order with reshuffles, the end of the game, hand limit. */
+#include "game.h"
+
+#include "bots.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+static const char *const step_names[STEP_COUNT] = {"keep", "build", "survey", "hand_limit",
+                                                   "over"};
+
+const char *city_step_name(int step)
+{
+    return step >= 0 && step < STEP_COUNT ? step_names[step] : "unknown";
+}
+
+int city_step_from_name(const char *name)
+{
+    for (int i = 0; i < STEP_COUNT; i++)
+        if (name && strcmp(name, step_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const struct {
+    const char *code;
+    const char *message;
+} errors[CITY_ERR_COUNT] = {
+    [CITY_OK] = {"ok", "The decision is legal."},
+    [CITY_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
+    [CITY_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
+    [CITY_ERR_NOT_PENDING] = {"nothing_to_decide",
+                              "This seat has nothing to decide in the current step; wait for "
+                              "the next one."},
+    [CITY_ERR_WRONG_KIND] = {"wrong_decision",
+                             "That kind of decision does not belong to the current step: send "
+                             "build, contractor, builds or survey in step build, and discard in "
+                             "keep, survey and hand_limit."},
+    [CITY_ERR_NOT_IN_HAND] = {"not_in_hand",
+                              "A card named in the decision is not in this seat's hand; use "
+                              "the ids from the hand view."},
+    [CITY_ERR_DUPLICATE_CARD] = {"duplicate_card",
+                                 "A card is named twice: a payment repeats a card or includes "
+                                 "a card being built."},
+    [CITY_ERR_DISCARD_COUNT] = {"discard_count",
+                                "Wrong number of cards to discard; the hand view's "
+                                "pending.options.discard says how many."},
+    [CITY_ERR_PAYMENT_COUNT] = {"payment_count",
+                                "The payment must be exactly as many cards as the effective "
+                                "cost shown in the hand view."},
+    [CITY_ERR_NOT_BUILDABLE] = {"not_buildable", "That card cannot be built."},
+    [CITY_ERR_PREREQUISITE] = {"prerequisite_missing",
+                               "The card requires another development in your tableau first."},
+    [CITY_ERR_LIMIT] = {"limit_reached",
+                        "You already own as many copies of that card as its limit allows."},
+    [CITY_ERR_NO_DOUBLE] = {"no_construction_gang",
+                            "Building two developments needs a Construction Gang in your "
+                            "tableau or as the first of the two."},
+    [CITY_ERR_DOUBLE_COST] = {"double_cost_over_4",
+                              "Each of two developments built with a Construction Gang must "
+                              "have a printed cost of 4 or less."},
+    [CITY_ERR_CONTRACTOR_TAKEN] = {"contractor_taken",
+                                   "You already took a General Contractor; each player may "
+                                   "take one per game."},
+    [CITY_ERR_POOL_EMPTY] = {"contractor_pool_empty", "No General Contractor is left."},
+    [CITY_ERR_TOO_MANY_CARDS] = {"too_many_cards", "The decision names too many cards."},
+};
+
+const char *city_error_code(int err)
+{
+    return err >= 0 && err < CITY_ERR_COUNT ? errors[err].code : "unknown_error";
+}
+
+const char *city_error_message(int err)
+{
+    return err >= 0 && err < CITY_ERR_COUNT ? errors[err].message : "Unknown error.";
+}
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static void emit(const struct city_events *ev, const struct city_game *g, int type, int seat,
+                 int card, int count, int total)
+{
+    if (!ev || !ev->emit)
+        return;
+    struct city_event e = {.type = (uint8_t)type,
+                           .seat = (int8_t)seat,
+                           .round = g->round,
+                           .step = g->step,
+                           .card = (uint8_t)card,
+                           .count = count,
+                           .total = total};
+    ev->emit(ev->ctx, &e);
+}
+
+static const struct city_design *design_of(const struct city_game *g, int card)
+{
+    return &g->cat->designs[g->cat->card_design[card]];
+}
+
+static int hand_pos(const struct city_seat *s, int card)
+{
+    for (int i = 0; i < s->nhand; i++)
+        if (s->hand[i] == card)
+            return i;
+    return -1;
+}
+
+/* Removes `card` from the hand, keeping the others in order. The card must be there. */
+static void hand_remove(struct city_seat *s, int card)
+{
+    int i = hand_pos(s, card);
+    assert(i >= 0);
+    memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
+    s->nhand--;
+}
+
+/* What a tableau holds, summarized for the rules that read it. */
+struct tab {
+    uint64_t owned;                   /* bitset of designs present */
+    uint8_t count[CITY_MAX_DESIGNS];  /* copies of each design */
+    int icons[ICON_COUNT];            /* icons printed, repeats counted */
+};
+
+static void tab_add(const struct city_catalog *cat, struct tab *t, int design)
+{
+    const struct city_design *d = &cat->designs[design];
+    t->owned |= 1ULL << design;
+    t->count[design]++;
+    for (int i = 0; i < ICON_COUNT; i++)
+        t->icons[i] += d->icons[i];
+}
+
+static void tab_of(const struct city_game *g, int seat, struct tab *t)
+{
+    memset(t, 0, sizeof *t);
+    const struct city_seat *s = &g->seats[seat];
+    for (int i = 0; i < s->ntableau; i++)
+        tab_add(g->cat, t, g->cat->card_design[s->tableau[i]]);
+}
+
+static int tab_cost(const struct city_catalog *cat, const struct tab *t, int design)
+{
+    int cost = cat->designs[design].cost;
+    uint64_t m = t->owned & cat->discount_designs;
+    while (m) {
+        int d = __builtin_ctzll(m);
+        m &= m - 1;
+        if (cat->designs[d].discount_to & (1ULL << design))
+            cost -= cat->designs[d].discount; /* each kind once, however many copies */
+    }
+    return cost < 0 ? 0 : cost;
+}
+
+/* Why design `design` cannot enter tableau `t` (prerequisite, limit, not buildable), or
+ * CITY_OK. Payment is checked elsewhere. */
+static int tab_admits(const struct city_catalog *cat, const struct tab *t, int design)
+{
+    const struct city_design *d = &cat->designs[design];
+    if (d->contractor)
+        return CITY_ERR_NOT_BUILDABLE;
+    for (int i = 0; i < d->nrequires; i++)
+        if (!(t->owned & (1ULL << d->requires[i])))
+            return CITY_ERR_PREREQUISITE;
+    if (d->limit && t->count[design] >= d->limit)
+        return CITY_ERR_LIMIT;
+    return CITY_OK;
+}
+
+static bool tab_has_gang(const struct city_catalog *cat, const struct tab *t)
+{
+    uint64_t m = t->owned;
+    while (m) {
+        int d = __builtin_ctzll(m);
+        m &= m - 1;
+        if (cat->designs[d].construction_gang)
+            return true;
+    }
+    return false;
+}
+
+static bool tab_has_contractor(const struct city_catalog *cat, const struct tab *t)
+{
+    return t->count[cat->contractor_design] > 0;
+}
+
+/* Variable value of a design owned in tableau `t` of seat `seat`, given every seat's
+ * summary. */
+static int variable_value(const struct city_game *g, const struct tab *tabs, int seat, int design,
+                          const struct city_variable *v)
+{
+    const struct tab *t = &tabs[seat];
+    switch (v->kind) {
+    case VAR_ICON:
+        return v->amount * t->icons[v->icon];
+    case VAR_ICON_WITH_OTHER: {
+        int best = 0;
+        for (int o = 0; o < g->players; o++)
+            if (o != seat && tabs[o].icons[v->icon] > best)
+                best = tabs[o].icons[v->icon];
+        return v->amount * (t->icons[v->icon] + best);
+    }
+    case VAR_OTHER_COPY:
+        return v->amount * (t->count[design] - 1);
+    case VAR_CARD_OWN:
+        return v->amount * t->count[v->card];
+    case VAR_CARD_ALL: {
+        int n = 0;
+        for (int o = 0; o < g->players; o++)
+            n += tabs[o].count[v->card];
+        return v->amount * n;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int design_vp(const struct city_game *g, const struct tab *tabs, int seat, int design)
+{
+    const struct city_design *d = &g->cat->designs[design];
+    return d->vp + variable_value(g, tabs, seat, design, &d->vp_var);
+}
+
+static int design_income(const struct city_game *g, const struct tab *tabs, int seat, int design)
+{
+    const struct city_design *d = &g->cat->designs[design];
+    return d->income + variable_value(g, tabs, seat, design, &d->income_var);
+}
+
+static void all_tabs(const struct city_game *g, struct tab *tabs)
+{
+    for (int s = 0; s < g->players; s++)
+        tab_of(g, s, &tabs[s]);
+}
+
+int game_card_vp(const struct city_game *g, int seat, int pos)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    return design_vp(g, tabs, seat, game_design_of(g, g->seats[seat].tableau[pos]));
+}
+
+int game_card_income(const struct city_game *g, int seat, int pos)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    return design_income(g, tabs, seat, game_design_of(g, g->seats[seat].tableau[pos]));
+}
+
+static int seat_sum(const struct city_game *g, const struct tab *tabs, int seat, bool vp)
+{
+    const struct city_seat *s = &g->seats[seat];
+    int sum = 0;
+    for (int i = 0; i < s->ntableau; i++) {
+        int d = game_design_of(g, s->tableau[i]);
+        sum += vp ? design_vp(g, tabs, seat, d) : design_income(g, tabs, seat, d);
+    }
+    return sum;
+}
+
+int game_seat_round_vp(const struct city_game *g, int seat)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    return seat_sum(g, tabs, seat, true);
+}
+
+int game_seat_income(const struct city_game *g, int seat)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    return seat_sum(g, tabs, seat, false);
+}
+
+void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
+                        int *dincome)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    int vp0 = seat_sum(g, tabs, seat, true), inc0 = seat_sum(g, tabs, seat, false);
+    for (int i = 0; i < n; i++)
+        tab_add(g->cat, &tabs[seat], designs[i]);
+    int vp1 = seat_sum(g, tabs, seat, true), inc1 = seat_sum(g, tabs, seat, false);
+    for (int i = 0; i < n; i++) {
+        vp1 += design_vp(g, tabs, seat, designs[i]);
+        inc1 += design_income(g, tabs, seat, designs[i]);
+    }
+    *dvp = vp1 - vp0;
+    *dincome = inc1 - inc0;
+}
+
+int game_effective_cost(const struct city_game *g, int seat, int design)
+{
+    struct tab t;
+    tab_of(g, seat, &t);
+    return tab_cost(g->cat, &t, design);
+}
+
+/* ---- setup and steps -------------------------------------------------------------------- */
+
+/* Draws the top card, reshuffling the discard pile into the deck when the deck is empty.
+ * Returns -1 when both are empty. */
+static int draw_card(struct city_game *g, const struct city_events *ev)
+{
+    if (g->ndeck == 0) {
+        if (g->ndiscard == 0)
+            return -1;
+        memcpy(g->deck, g->discard, g->ndiscard);
+        g->ndeck = g->ndiscard;
+        g->ndiscard = 0;
+        rng_shuffle(&g->rng, g->deck, g->ndeck);
+        g->reshuffles++;
+        emit(ev, g, EV_RESHUFFLED, -1, 0, g->ndeck, 0);
+    }
+    return g->deck[--g->ndeck];
+}
+
+static void open_step(struct city_game *g, int step, const struct city_events *ev)
+{
+    g->step = (uint8_t)step;
+    for (int s = 0; s < g->players; s++) {
+        struct city_seat *seat = &g->seats[s];
+        seat->submitted = false;
+        seat->defaulted = false;
+        memset(&seat->order, 0, sizeof seat->order);
+        switch (step) {
+        case STEP_KEEP:
+        case STEP_BUILD:
+            seat->pending = true;
+            break;
+        case STEP_SURVEY:
+            seat->pending = seat->drew >= 2;
+            break;
+        case STEP_HAND_LIMIT:
+            seat->pending = seat->nhand > CITY_HAND_LIMIT;
+            break;
+        default:
+            seat->pending = false;
+        }
+    }
+    emit(ev, g, EV_STEP, -1, 0, 0, 0);
+}
+
+int game_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
+             int target_vp)
+{
+    if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS)
+        return CITY_ERR_BAD_SEAT;
+    if (target_vp == 0)
+        target_vp = CITY_DEFAULT_TARGET;
+    if (target_vp < CITY_MIN_TARGET || target_vp > CITY_MAX_TARGET)
+        return CITY_ERR_BAD_SEAT;
+    memset(g, 0, sizeof *g);
+    g->cat = cat;
+    g->seed = seed;
+    rng_seed(&g->rng, seed);
+    g->players = (uint8_t)players;
+    g->target_vp = (int16_t)target_vp;
+    for (int c = 0; c < CITY_DECK_SIZE; c++) {
+        if (cat->card_design[c] == cat->contractor_design) {
+            if (g->npool < players)
+                g->pool[g->npool++] = (uint8_t)c;
+            else
+                g->removed[g->nremoved++] = (uint8_t)c;
+        } else {
+            g->deck[g->ndeck++] = (uint8_t)c;
+        }
+    }
+    rng_shuffle(&g->rng, g->deck, g->ndeck);
+    for (int s = 0; s < players; s++)
+        for (int i = 0; i < CITY_DEAL; i++)
+            g->seats[s].hand[g->seats[s].nhand++] = g->deck[--g->ndeck];
+    g->round = 0;
+    open_step(g, STEP_KEEP, NULL);
+    return CITY_OK;
+}
+
+bool game_seat_pending(const struct city_game *g, int seat)
+{
+    return seat >= 0 && seat < g->players && g->step != STEP_OVER && g->seats[seat].pending;
+}
+
+int game_discard_count(const struct city_game *g, int seat)
+{
+    if (!game_seat_pending(g, seat))
+        return 0;
+    const struct city_seat *s = &g->seats[seat];
+    switch (g->step) {
+    case STEP_KEEP:
+        return CITY_KEEP_DISCARD;
+    case STEP_SURVEY:
+        return s->drew - 1;
+    case STEP_HAND_LIMIT:
+        return s->nhand - CITY_HAND_LIMIT;
+    default:
+        return 0;
+    }
+}
+
+/* ---- legality ----------------------------------------------------------------------------- */
+
+/* Checks one build against tableau `t` and marks its cards in `used`. */
+static int check_build(const struct city_game *g, const struct city_seat *s, const struct tab *t,
+                       const struct city_build *b, uint8_t *used)
+{
+    if (b->card >= CITY_DECK_SIZE || hand_pos(s, b->card) < 0)
+        return CITY_ERR_NOT_IN_HAND;
+    if (used[b->card])
+        return CITY_ERR_DUPLICATE_CARD;
+    int design = game_design_of(g, b->card);
+    int err = tab_admits(g->cat, t, design);
+    if (err)
+        return err;
+    used[b->card] = 1;
+    if (b->npay > CITY_MAX_COST)
+        return CITY_ERR_TOO_MANY_CARDS;
+    for (int i = 0; i < b->npay; i++) {
+        int c = b->pay[i];
+        if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+            return CITY_ERR_NOT_IN_HAND;
+        if (used[c])
+            return CITY_ERR_DUPLICATE_CARD;
+        used[c] = 1;
+    }
+    if (b->npay != tab_cost(g->cat, t, design))
+        return CITY_ERR_PAYMENT_COUNT;
+    return CITY_OK;
+}
+
+static int check_discard(const struct city_game *g, int seat, const struct city_decision *d)
+{
+    const struct city_seat *s = &g->seats[seat];
+    uint8_t used[CITY_DECK_SIZE] = {0};
+    if (d->ndiscard != game_discard_count(g, seat))
+        return CITY_ERR_DISCARD_COUNT;
+    for (int i = 0; i < d->ndiscard; i++) {
+        int c = d->discard[i];
+        if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+            return CITY_ERR_NOT_IN_HAND;
+        if (used[c])
+            return CITY_ERR_DUPLICATE_CARD;
+        used[c] = 1;
+    }
+    return CITY_OK;
+}
+
+static int check_build_step(const struct city_game *g, int seat, const struct city_decision *d)
+{
+    const struct city_seat *s = &g->seats[seat];
+    struct tab t;
+    tab_of(g, seat, &t);
+    uint8_t used[CITY_DECK_SIZE] = {0};
+    switch (d->kind) {
+    case DEC_SURVEY:
+        return CITY_OK;
+    case DEC_CONTRACTOR:
+        if (tab_has_contractor(g->cat, &t))
+            return CITY_ERR_CONTRACTOR_TAKEN;
+        return g->npool > 0 ? CITY_OK : CITY_ERR_POOL_EMPTY;
+    case DEC_BUILD:
+        if (d->nbuilds != 1)
+            return CITY_ERR_WRONG_KIND;
+        return check_build(g, s, &t, &d->builds[0], used);
+    case DEC_BUILD_TWO: {
+        if (d->nbuilds != 2)
+            return CITY_ERR_WRONG_KIND;
+        for (int i = 0; i < 2; i++) {
+            int c = d->builds[i].card;
+            if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+                return CITY_ERR_NOT_IN_HAND;
+        }
+        const struct city_design *first = design_of(g, d->builds[0].card);
+        if (!tab_has_gang(g->cat, &t) && !first->construction_gang)
+            return CITY_ERR_NO_DOUBLE;
+        for (int i = 0; i < 2; i++)
+            if (design_of(g, d->builds[i].card)->cost > CITY_DOUBLE_MAX_COST)
+                return CITY_ERR_DOUBLE_COST;
+        int err = check_build(g, s, &t, &d->builds[0], used);
+        if (err)
+            return err;
+        tab_add(g->cat, &t, game_design_of(g, d->builds[0].card));
+        return check_build(g, s, &t, &d->builds[1], used);
+    }
+    default:
+        return CITY_ERR_WRONG_KIND;
+    }
+}
+
+int game_check(const struct city_game *g, int seat, const struct city_decision *d)
+{
+    if (g->step == STEP_OVER)
+        return CITY_ERR_GAME_OVER;
+    if (seat < 0 || seat >= g->players)
+        return CITY_ERR_BAD_SEAT;
+    if (!g->seats[seat].pending)
+        return CITY_ERR_NOT_PENDING;
+    if (g->step == STEP_BUILD)
+        return check_build_step(g, seat, d);
+    if (d->kind != DEC_DISCARD)
+        return CITY_ERR_WRONG_KIND;
+    return check_discard(g, seat, d);
+}
+
+int game_submit(struct city_game *g, int seat, const struct city_decision *d)
+{
+    int err = game_check(g, seat, d);
+    if (err)
+        return err;
+    struct city_seat *s = &g->seats[seat];
+    /* Keep only the meaningful bytes, so that equal decisions are equal structs. */
+    memset(&s->order, 0, sizeof s->order);
+    s->order.kind = d->kind;
+    if (d->kind == DEC_BUILD || d->kind == DEC_BUILD_TWO) {
+        s->order.nbuilds = d->nbuilds;
+        for (int k = 0; k < d->nbuilds; k++) {
+            s->order.builds[k].card = d->builds[k].card;
+            s->order.builds[k].npay = d->builds[k].npay;
+            memcpy(s->order.builds[k].pay, d->builds[k].pay, d->builds[k].npay);
+        }
+    } else if (d->kind == DEC_DISCARD) {
+        s->order.ndiscard = d->ndiscard;
+        memcpy(s->order.discard, d->discard, d->ndiscard);
+    }
+    s->submitted = true;
+    s->defaulted = false;
+    return CITY_OK;
+}
+
+bool game_ready(const struct city_game *g)
+{
+    if (g->step == STEP_OVER)
+        return false;
+    for (int s = 0; s < g->players; s++)
+        if (g->seats[s].pending && !g->seats[s].submitted)
+            return false;
+    return true;
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
+        return;
+    const struct city_seat *s = &g->seats[seat];
+    struct tab t;
+    tab_of(g, seat, &t);
+    for (int i = 0; i < s->nhand; i++) {
+        int design = game_design_of(g, s->hand[i]);
+        if (tab_admits(g->cat, &t, design))
+            continue;
+        int cost = tab_cost(g->cat, &t, design);
+        if (cost > s->nhand - 1)
+            continue;
+        out->card[out->nbuilds] = s->hand[i];
+        out->cost[out->nbuilds++] = (uint8_t)cost;
+    }
+    out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, &t);
+    out->two = game_double_pairs(g, seat, NULL, 0) > 0;
+}
+
+int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
+{
+    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
+        return 0;
+    const struct city_seat *s = &g->seats[seat];
+    const struct city_catalog *cat = g->cat;
+    struct tab t;
+    tab_of(g, seat, &t);
+    bool gang = tab_has_gang(cat, &t);
+    int n = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        int da = game_design_of(g, s->hand[i]);
+        const struct city_design *a = &cat->designs[da];
+        if (a->cost > CITY_DOUBLE_MAX_COST || (!gang && !a->construction_gang))
+            continue;
+        if (tab_admits(cat, &t, da))
+            continue;
+        int ca = tab_cost(cat, &t, da);
+        if (ca > s->nhand - 2)
+            continue;
+        struct tab t2 = t;
+        tab_add(cat, &t2, da);
+        for (int j = 0; j < s->nhand; j++) {
+            if (j == i)
+                continue;
+            int db = game_design_of(g, s->hand[j]);
+            if (cat->designs[db].cost > CITY_DOUBLE_MAX_COST || tab_admits(cat, &t2, db))
+                continue;
+            int cb = tab_cost(cat, &t2, db);
+            if (ca + cb > s->nhand - 2)
+                continue;
+            if (n < max)
+                out[n] = (struct city_pair){s->hand[i], s->hand[j], (uint8_t)ca, (uint8_t)cb};
+            n++;
+            if (!out && n > 0)
+                return n; /* only asked whether one exists */
+        }
+    }
+    return n;
+}
+
+/* ---- resolution ------------------------------------------------------------------------- */
+
+static void discard_from_hand(struct city_game *g, struct city_seat *s, int card)
+{
+    hand_remove(s, card);
+    g->discard[g->ndiscard++] = (uint8_t)card;
+}
+
+static void apply_discards(struct city_game *g, const struct city_events *ev)
+{
+    for (int i = 0; i < g->players; i++) {
+        struct city_seat *s = &g->seats[i];
+        if (!s->pending)
+            continue;
+        for (int k = 0; k < s->order.ndiscard; k++)
+            discard_from_hand(g, s, s->order.discard[k]);
+        emit(ev, g, EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
+    }
+}
+
+static void apply_build(struct city_game *g, int seat, const struct city_build *b,
+                        const struct city_events *ev)
+{
+    struct city_seat *s = &g->seats[seat];
+    for (int k = 0; k < b->npay; k++)
+        discard_from_hand(g, s, b->pay[k]);
+    hand_remove(s, b->card);
+    s->tableau[s->ntableau++] = b->card;
+    s->reveal.built[s->reveal.nbuilt++] = b->card;
+    s->reveal.paid = (uint8_t)(s->reveal.paid + b->npay);
+    emit(ev, g, EV_BUILT, seat, b->card, b->npay, 0);
+}
+
+static void finish(struct city_game *g, const struct city_events *ev)
+{
+    int best = -1, most = -1;
+    for (int s = 0; s < g->players; s++)
+        if (g->seats[s].vp > best)
+            best = g->seats[s].vp;
+    for (int s = 0; s < g->players; s++)
+        if (g->seats[s].vp == best && g->seats[s].nhand > most)
+            most = g->seats[s].nhand;
+    g->winners = 0;
+    for (int s = 0; s < g->players; s++)
+        if (g->seats[s].vp == best && g->seats[s].nhand == most)
+            g->winners |= (uint8_t)(1u << s);
+    g->step = STEP_OVER;
+    for (int s = 0; s < g->players; s++)
+        g->seats[s].pending = g->seats[s].submitted = false;
+    emit(ev, g, EV_GAME_OVER, -1, 0, best, g->winners);
+}
+
+/* Score, income, end check and hand limit: the rest of a round after its builds and
+ * surveys. */
+static void end_round(struct city_game *g, const struct city_events *ev)
+{
+    struct tab tabs[CITY_MAX_PLAYERS];
+    all_tabs(g, tabs);
+    int income[CITY_MAX_PLAYERS], need = 0;
+    for (int s = 0; s < g->players; s++) {
+        int gain = seat_sum(g, tabs, s, true);
+        g->seats[s].vp += gain;
+        g->seats[s].vp_by_round[g->round] = (int16_t)g->seats[s].vp;
+        emit(ev, g, EV_SCORED, s, 0, gain, g->seats[s].vp);
+        income[s] = seat_sum(g, tabs, s, false);
+        need += income[s];
+        g->seats[s].last_income = 0;
+    }
+    if (need > g->ndeck + g->ndiscard) {
+        g->ended_by_deck = true;
+        emit(ev, g, EV_NO_INCOME, -1, 0, need, g->ndeck + g->ndiscard);
+        finish(g, ev);
+        return;
+    }
+    /* Income in order of victory points, highest first; ties in seat order. */
+    int order[CITY_MAX_PLAYERS];
+    for (int s = 0; s < g->players; s++) {
+        int k = s;
+        while (k > 0 && g->seats[order[k - 1]].vp < g->seats[s].vp) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = s;
+    }
+    for (int k = 0; k < g->players; k++) {
+        int s = order[k];
+        struct city_seat *seat = &g->seats[s];
+        for (int i = 0; i < income[s]; i++) {
+            int c = draw_card(g, ev);
+            assert(c >= 0);
+            seat->hand[seat->nhand++] = (uint8_t)c;
+        }
+        seat->last_income = (int16_t)income[s];
+        if (income[s])
+            emit(ev, g, EV_INCOME, s, 0, income[s], seat->nhand);
+    }
+    bool over = g->round >= CITY_MAX_ROUNDS;
+    for (int s = 0; s < g->players; s++)
+        if (g->seats[s].vp >= g->target_vp)
+            over = true;
+    if (over) {
+        g->ended_by_rounds = g->round >= CITY_MAX_ROUNDS;
+        for (int s = 0; s < g->players; s++)
+            if (g->seats[s].vp >= g->target_vp)
+                g->ended_by_rounds = false;
+        finish(g, ev);
+        return;
+    }
+    for (int s = 0; s < g->players; s++) {
+        if (g->seats[s].nhand > CITY_HAND_LIMIT) {
+            open_step(g, STEP_HAND_LIMIT, ev);
+            return;
+        }
+    }
+    g->round++;
+    open_step(g, STEP_BUILD, ev);
+}
+
+static void resolve_build(struct city_game *g, const struct city_events *ev)
+{
+    /* Reveal: every build enters its builder's tableau at once. */
+    bool any_survey = false;
+    for (int i = 0; i < g->players; i++) {
+        struct city_seat *s = &g->seats[i];
+        const struct city_decision *d = &s->order;
+        s->reveal = (struct city_reveal){.kind = d->kind, .defaulted = s->defaulted};
+        s->drew = 0;
+        switch (d->kind) {
+        case DEC_BUILD:
+        case DEC_BUILD_TWO:
+            for (int k = 0; k < d->nbuilds; k++)
+                apply_build(g, i, &d->builds[k], ev);
+            break;
+        case DEC_CONTRACTOR: {
+            int c = g->pool[--g->npool];
+            s->tableau[s->ntableau++] = (uint8_t)c;
+            s->reveal.built[s->reveal.nbuilt++] = (uint8_t)c;
+            emit(ev, g, EV_CONTRACTOR, i, c, 0, 0);
+            break;
+        }
+        default:
+            any_survey = true;
+            break;
+        }
+    }
+    /* Survey: in seat order, draw five (fewer when deck and discard run short). */
+    bool survey_step = false;
+    if (any_survey) {
+        for (int i = 0; i < g->players; i++) {
+            struct city_seat *s = &g->seats[i];
+            if (s->order.kind != DEC_SURVEY)
+                continue;
+            while (s->drew < CITY_SURVEY_DRAW) {
+                int c = draw_card(g, ev);
+                if (c < 0)
+                    break;
+                s->hand[s->nhand++] = (uint8_t)c;
+                s->drew++;
+            }
+            emit(ev, g, EV_SURVEYED, i, 0, s->drew, s->nhand);
+            if (s->drew >= 2)
+                survey_step = true;
+        }
+    }
+    if (survey_step)
+        open_step(g, STEP_SURVEY, ev);
+    else
+        end_round(g, ev);
+}
+
+bool game_resolve(struct city_game *g, const struct city_events *ev)
+{
+    if (!game_ready(g))
+        return false;
+    switch (g->step) {
+    case STEP_KEEP:
+        apply_discards(g, ev);
+        g->round = 1;
+        open_step(g, STEP_BUILD, ev);
+        break;
+    case STEP_BUILD:
+        resolve_build(g, ev);
+        break;
+    case STEP_SURVEY:
+        apply_discards(g, ev);
+        end_round(g, ev);
+        break;
+    case STEP_HAND_LIMIT:
+        apply_discards(g, ev);
+        g->round++;
+        open_step(g, STEP_BUILD, ev);
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+
+int game_fill_defaults(struct city_game *g, const struct city_events *ev)
+{
+    int n = 0;
+    if (g->step == STEP_OVER)
+        return 0;
+    for (int i = 0; i < g->players; i++) {
+        struct city_seat *s = &g->seats[i];
+        if (!s->pending || s->submitted)
+            continue;
+        struct city_decision d = {0};
+        if (g->step == STEP_BUILD) {
+            d.kind = DEC_SURVEY;
+        } else {
+            d.kind = DEC_DISCARD;
+            d.ndiscard = (uint8_t)game_discard_count(g, i);
+            bot_greedy_discards(g, i, d.ndiscard, d.discard);
+        }
+        int err = game_submit(g, i, &d);
+        assert(err == CITY_OK);
+        (void)err;
+        s->defaulted = true;
+        emit(ev, g, EV_DEFAULT, i, 0, d.kind, 0);
+        n++;
+    }
+    return n;
+}
+
+/* ---- invariants ------------------------------------------------------------------------- */
+
+bool game_check_conservation(const struct city_game *g)
+{
+    uint8_t seen[CITY_DECK_SIZE] = {0};
+    int total = 0;
+#define COUNT(arr, n)                                                                           \
+    for (int i_ = 0; i_ < (n); i_++) {                                                         \
+        if ((arr)[i_] >= CITY_DECK_SIZE || seen[(arr)[i_]]++)                                  \
+            return false;                                                                      \
+        total++;                                                                               \
+    }
+    COUNT(g->deck, g->ndeck)
+    COUNT(g->discard, g->ndiscard)
+    COUNT(g->pool, g->npool)
+    COUNT(g->removed, g->nremoved)
+    for (int s = 0; s < g->players; s++) {
+        COUNT(g->seats[s].hand, g->seats[s].nhand)
+        COUNT(g->seats[s].tableau, g->seats[s].ntableau)
+    }
+#undef COUNT
+    return total == CITY_DECK_SIZE;
+}

@@ -1,0 +1,34 @@
+/* main.c: the cityd command line — dispatches to `simulate`, `replay`, `cards` (and, with the
+ * service, `serve`), and finds the card file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int usage(FILE *out)
+{
+    fprintf(out, "usage: cityd COMMAND [options]\n"
+                 "  simulate --players P --games N --seed S [--bots greedy|random|LIST]\n"
+                 "           [--cards FILE]      play bot games, print figures as JSON\n"
+                 "  replay FILE [--cards FILE]   replay {seed, players, decisions}, print the\n"
+                 "                               final public state\n"
+                 "  cards [--cards FILE]         print the card catalog as JSON\n");
+    return out == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "simulate") == 0)
+        return cmd_simulate(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "cards") == 0)
+        return cmd_cards(argc - 1, argv + 1);
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0)
+        return usage(stdout);
+    fprintf(stderr, "cityd: unknown command \"%s\"\n", cmd);
+    return usage(stderr);
+}
