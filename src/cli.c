@@ -182,18 +182,21 @@ int cmd_simulate(int argc, char **argv)
     json_t *ws = json_array();
     for (int s = 0; s < P; s++)
         json_array_append_new(ws, json_real(wins[s] / (double)games));
-    int top = 0;
-    for (int k = 1; k < cat.ndesigns; k++)
-        if (winner_has[k] > winner_has[top])
+    /* The most common development among winners; General Contractors are reported apart,
+     * since every player may take one from the pool. */
+    int top = -1;
+    for (int k = 0; k < cat.ndesigns; k++)
+        if (k != cat.contractor_design && (top < 0 || winner_has[k] > winner_has[top]))
             top = k;
     json_t *out = json_pack(
-        "{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:f, s:I, s:I, s:{s:s, s:f}}", "players", P,
+        "{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:f, s:I, s:I, s:{s:s, s:f}, s:f}", "players", P,
         "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
         "avg_rounds", (double)rounds_sum / (double)games, "min_rounds", min_rounds,
         "max_rounds", max_rounds, "wins_by_seat", ws, "games_per_sec",
         secs > 0 ? (double)games / secs : 0.0, "ended_by_deck", (json_int_t)by_deck,
         "ended_by_rounds", (json_int_t)by_rounds, "top_winner_card", "card", cat.designs[top].id,
-        "share", winner_has[top] / (double)games);
+        "share", winner_has[top] / (double)games, "contractor_in_winners",
+        winner_has[cat.contractor_design] / (double)games);
     json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
     putchar('\n');
     json_decref(out);

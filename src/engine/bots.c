@@ -134,13 +134,57 @@ static void valuation_of(const struct city_game *g, struct valuation *v)
         v->income += card_worth(v->rounds - k);
 }
 
+/* True when seat `seat` owns a copy of design `design`. */
+static bool owns(const struct city_game *g, int seat, int design)
+{
+    const struct city_seat *s = &g->seats[seat];
+    for (int t = 0; t < s->ntableau; t++)
+        if (game_design_of(g, s->tableau[t]) == design)
+            return true;
+    return false;
+}
+
+/* What a design is worth beyond its points and income: a discount on cards in hand, a
+ * Construction Gang's second build, or a prerequisite for cards in hand. */
+static double potential(const struct city_game *g, int seat, const struct valuation *v,
+                        int design)
+{
+    const struct city_catalog *cat = g->cat;
+    const struct city_design *d = &cat->designs[design];
+    const struct city_seat *s = &g->seats[seat];
+    if (v->rounds <= 1 || owns(g, seat, design))
+        return 0;
+    double bonus = 0;
+    int helped = 0, enabled = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        int h = game_design_of(g, s->hand[i]);
+        if (h == design)
+            continue;
+        if (d->discount && (d->discount_to & (1ULL << h)))
+            helped++;
+        for (int r = 0; r < cat->designs[h].nrequires; r++)
+            if (cat->designs[h].requires[r] == design)
+                enabled++;
+    }
+    if (d->discount)
+        bonus += d->discount * v->worth * (0.4 + (helped > 2 ? 2 : helped) * 0.8);
+    if (enabled)
+        bonus += v->worth * (enabled > 2 ? 2 : enabled) * 0.6;
+    if (d->construction_gang)
+        bonus += v->worth * 0.25 * (v->rounds - 1);
+    return bonus;
+}
+
 /* Net value of building `n` designs at `cost` cards in all (the built cards included). */
 static double build_value(const struct city_game *g, int seat, const struct valuation *v,
                           const int *designs, int n, int cost)
 {
     int dvp, dinc;
     game_gain_if_built(g, seat, designs, n, &dvp, &dinc);
-    return dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
+    double val = dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
+    for (int i = 0; i < n; i++)
+        val += potential(g, seat, v, designs[i]);
+    return val;
 }
 
 /* How much seat `seat` would like to keep each hand card, higher is better. */
