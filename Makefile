@@ -34,6 +34,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
+.SECONDARY:
 .PHONY: all test test-unit sanitize bench format format-check clean deps
 
 all: $(BUILD)/cityd

@@ -15,6 +15,7 @@
 #include "catalog_json.h"
 #include "game.h"
 #include "game_json.h"
+#include "sim.h"
 
 static bool file_exists(const char *path) { return access(path, R_OK) == 0; }
 
@@ -134,50 +135,16 @@ int cmd_simulate(int argc, char **argv)
         return 1;
 
     int P = (int)players;
-    double wins[CITY_MAX_PLAYERS] = {0};
-    long long rounds_sum = 0, by_deck = 0, by_rounds = 0;
-    int min_rounds = INT_MAX, max_rounds = 0;
-    double winner_has[CITY_MAX_DESIGNS] = {0}; /* games whose winners own each design */
-    struct city_game g;
-    struct city_bot bot[CITY_MAX_PLAYERS];
-    struct city_decision d;
+    static struct sim_result r;
     double t0 = now_seconds();
-    for (unsigned long long n = 0; n < games; n++) {
-        uint64_t gseed = seed + n;
-        game_new(&g, &cat, P, gseed, 0);
-        for (int s = 0; s < P; s++)
-            bot_init(&bot[s], kinds[s], gseed * CITY_MAX_PLAYERS + (uint64_t)s);
-        while (g.step != STEP_OVER) {
-            for (int s = 0; s < P; s++) {
-                if (bot_decide(&bot[s], &g, s, &d) && game_submit(&g, s, &d) != CITY_OK) {
-                    fprintf(stderr, "cityd simulate: bot made an illegal decision (seed %llu)\n",
-                            (unsigned long long)gseed);
-                    return 1;
-                }
-            }
-            game_resolve(&g, NULL);
-        }
-        rounds_sum += g.round;
-        if (g.round < min_rounds)
-            min_rounds = g.round;
-        if (g.round > max_rounds)
-            max_rounds = g.round;
-        by_deck += g.ended_by_deck;
-        by_rounds += g.ended_by_rounds;
-        int nwin = __builtin_popcount(g.winners);
-        for (int s = 0; s < P; s++) {
-            if (!(g.winners & (1u << s)))
-                continue;
-            wins[s] += 1.0 / nwin;
-            uint64_t owned = 0;
-            for (int t = 0; t < g.seats[s].ntableau; t++)
-                owned |= 1ULL << game_design_of(&g, g.seats[s].tableau[t]);
-            for (int k = 0; k < cat.ndesigns; k++)
-                if (owned & (1ULL << k))
-                    winner_has[k] += 1.0 / nwin;
-        }
-    }
+    sim_run(&cat, P, (long long)games, seed, kinds, &r);
     double secs = now_seconds() - t0;
+    if (r.illegal) {
+        fprintf(stderr, "cityd simulate: a bot made an illegal decision (seed %llu)\n",
+                (unsigned long long)r.illegal_seed);
+        return 1;
+    }
+    double *wins = r.wins, *winner_has = r.winner_has;
 
     json_t *ws = json_array();
     for (int s = 0; s < P; s++)
@@ -191,10 +158,10 @@ int cmd_simulate(int argc, char **argv)
     json_t *out = json_pack(
         "{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:f, s:I, s:I, s:{s:s, s:f}, s:f}", "players", P,
         "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
-        "avg_rounds", (double)rounds_sum / (double)games, "min_rounds", min_rounds,
-        "max_rounds", max_rounds, "wins_by_seat", ws, "games_per_sec",
-        secs > 0 ? (double)games / secs : 0.0, "ended_by_deck", (json_int_t)by_deck,
-        "ended_by_rounds", (json_int_t)by_rounds, "top_winner_card", "card", cat.designs[top].id,
+        "avg_rounds", (double)r.rounds_sum / (double)games, "min_rounds", r.min_rounds,
+        "max_rounds", r.max_rounds, "wins_by_seat", ws, "games_per_sec",
+        secs > 0 ? (double)games / secs : 0.0, "ended_by_deck", (json_int_t)r.ended_by_deck,
+        "ended_by_rounds", (json_int_t)r.ended_by_rounds, "top_winner_card", "card", cat.designs[top].id,
         "share", winner_has[top] / (double)games, "contractor_in_winners",
         winner_has[cat.contractor_design] / (double)games);
     json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
