@@ -234,6 +234,8 @@ static void cheapest_cards(const struct city_game *g, int seat, const double *ke
             if (best < 0 || keep[i] < keep[best])
                 best = i;
         }
+        if (best < 0)
+            break; /* asked for more cards than the hand holds */
         taken[s->hand[best]] = 1;
         out[k] = s->hand[best];
     }

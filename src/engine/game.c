@@ -116,7 +116,7 @@ static void hand_remove(struct city_seat *s, int card)
     int i = hand_pos(s, card);
     assert(i >= 0);
     memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
-    s->nhand--;
+    s->hand[--s->nhand] = 0; /* vacated slots stay zero, so equal games are equal bytes */
 }
 
 /* What a tableau holds, summarized for the rules that read it. */
@@ -311,12 +311,15 @@ static int draw_card(struct city_game *g, const struct city_events *ev)
             return -1;
         memcpy(g->deck, g->discard, g->ndiscard);
         g->ndeck = g->ndiscard;
+        memset(g->discard, 0, g->ndiscard);
         g->ndiscard = 0;
         rng_shuffle(&g->rng, g->deck, g->ndeck);
         g->reshuffles++;
         emit(ev, g, EV_RESHUFFLED, -1, 0, g->ndeck, 0);
     }
-    return g->deck[--g->ndeck];
+    int c = g->deck[--g->ndeck];
+    g->deck[g->ndeck] = 0;
+    return c;
 }
 
 static void open_step(struct city_game *g, int step, const struct city_events *ev)
@@ -373,7 +376,7 @@ int game_new(struct city_game *g, const struct city_catalog *cat, int players, u
     rng_shuffle(&g->rng, g->deck, g->ndeck);
     for (int s = 0; s < players; s++)
         for (int i = 0; i < CITY_DEAL; i++)
-            g->seats[s].hand[g->seats[s].nhand++] = g->deck[--g->ndeck];
+            g->seats[s].hand[g->seats[s].nhand++] = (uint8_t)draw_card(g, NULL);
     g->round = 0;
     open_step(g, STEP_KEEP, NULL);
     return CITY_OK;
@@ -652,8 +655,11 @@ static void finish(struct city_game *g, const struct city_events *ev)
         if (g->seats[s].vp == best && g->seats[s].nhand == most)
             g->winners |= (uint8_t)(1u << s);
     g->step = STEP_OVER;
-    for (int s = 0; s < g->players; s++)
-        g->seats[s].pending = g->seats[s].submitted = false;
+    for (int s = 0; s < g->players; s++) {
+        struct city_seat *seat = &g->seats[s];
+        seat->pending = seat->submitted = seat->defaulted = false;
+        memset(&seat->order, 0, sizeof seat->order);
+    }
     emit(ev, g, EV_GAME_OVER, -1, 0, best, g->winners);
 }
 
@@ -739,7 +745,9 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
                 apply_build(g, i, &d->builds[k], ev);
             break;
         case DEC_CONTRACTOR: {
+            assert(g->npool > 0); /* one per player, and the pool holds one per player */
             int c = g->pool[--g->npool];
+            g->pool[g->npool] = 0;
             s->tableau[s->ntableau++] = (uint8_t)c;
             s->reveal.built[s->reveal.nbuilt++] = (uint8_t)c;
             emit(ev, g, EV_CONTRACTOR, i, c, 0, 0);
