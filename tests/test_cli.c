@@ -1,0 +1,194 @@
+/* test_cli.c: the cityd command line as a user runs it: `cards` lists the 110 cards,
+ * `simulate` prints its figures, `replay` reproduces a recorded game exactly, and bad usage
+ * gets a clear message and a non-zero status. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bots.h"
+#include "game.h"
+#include "game_json.h"
+
+static struct city_catalog cat;
+static char root[1024], cityd[1024];
+
+static void setup(void)
+{
+    const char *r = getenv("CITY_ROOT"), *c = getenv("CITYD");
+    snprintf(root, sizeof root, "%s", r ? r : ".");
+    snprintf(cityd, sizeof cityd, "%s", c ? c : "build/cityd");
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/cards/cards.json", root);
+    cr_assert(catalog_load_file(&cat, path, err, sizeof err), "%s", err);
+}
+
+TestSuite(cli, .init = setup);
+
+/* Runs `cityd ARGS` from the project root; returns its stdout (caller frees) and status. */
+static char *run(const char *args, int *status)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>/tmp/cityd-test-stderr-%d", root, cityd, args,
+             (int)getpid());
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (n + 1 >= cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = 0;
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+static json_t *run_json(const char *args)
+{
+    int status;
+    char *out = run(args, &status);
+    cr_assert_eq(status, 0, "cityd %s exited %d", args, status);
+    json_error_t e;
+    json_t *j = json_loads(out, 0, &e);
+    cr_assert_not_null(j, "cityd %s printed no JSON: %s", args, e.text);
+    free(out);
+    return j;
+}
+
+Test(cli, cards_lists_110_cards_with_their_fields)
+{
+    json_t *j = run_json("cards");
+    json_t *cards = json_object_get(j, "cards");
+    cr_assert(json_is_array(cards));
+    int total = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(cards, i, c)
+    {
+        const char *keys[] = {"id", "name", "cost", "vp", "income", "icons", "text", "count"};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            cr_assert_not_null(json_object_get(c, keys[k]), "card %zu lacks %s", i, keys[k]);
+        total += (int)json_integer_value(json_object_get(c, "count"));
+    }
+    cr_expect_eq(total, CITY_DECK_SIZE);
+    cr_expect_eq(json_integer_value(json_object_get(j, "total")), CITY_DECK_SIZE);
+    json_decref(j);
+}
+
+Test(cli, simulate_prints_the_promised_figures)
+{
+    json_t *j = run_json("simulate --players 3 --games 200 --seed 5 --bots greedy,random,greedy");
+    const char *keys[] = {"players",      "games",         "seed",         "avg_rounds",
+                          "min_rounds",   "max_rounds",    "wins_by_seat", "games_per_sec",
+                          "ended_by_deck"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        cr_assert_not_null(json_object_get(j, keys[k]), "no %s", keys[k]);
+    cr_expect_eq(json_integer_value(json_object_get(j, "players")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(j, "games")), 200);
+    json_t *w = json_object_get(j, "wins_by_seat");
+    cr_assert_eq(json_array_size(w), 3);
+    double sum = 0;
+    for (size_t i = 0; i < 3; i++)
+        sum += json_real_value(json_array_get(w, i));
+    cr_expect(sum > 0.999 && sum < 1.001, "win shares sum to %f", sum);
+    double lo = (double)json_integer_value(json_object_get(j, "min_rounds"));
+    double avg = json_real_value(json_object_get(j, "avg_rounds"));
+    double hi = (double)json_integer_value(json_object_get(j, "max_rounds"));
+    cr_expect(lo <= avg && avg <= hi);
+    json_decref(j);
+}
+
+Test(cli, simulate_is_deterministic_from_its_seed)
+{
+    json_t *a = run_json("simulate --players 4 --games 100 --seed 9 --bots random");
+    json_t *b = run_json("simulate --players 4 --games 100 --seed 9 --bots random");
+    json_object_del(a, "games_per_sec");
+    json_object_del(b, "games_per_sec");
+    cr_expect(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+}
+
+Test(cli, replay_reproduces_a_recorded_game)
+{
+    for (int n = 0; n < 5; n++) {
+        int players = 2 + n % 4;
+        struct city_game g;
+        cr_assert_eq(game_new(&g, &cat, players, 4242 + (uint64_t)n, 0), CITY_OK);
+        json_t *rec = replay_new(g.seed, players, g.target_vp);
+        struct city_bot bots[CITY_MAX_PLAYERS];
+        for (int s = 0; s < players; s++)
+            bot_init(&bots[s], s % 2 ? BOT_RANDOM : BOT_GREEDY, (uint64_t)(n * 10 + s));
+        while (g.step != STEP_OVER) {
+            for (int s = 0; s < players; s++) {
+                struct city_decision d;
+                if (!bot_decide(&bots[s], &g, s, &d))
+                    continue;
+                cr_assert_eq(game_submit(&g, s, &d), CITY_OK);
+                cr_assert(replay_add(rec, s, g.round, g.step, &d));
+            }
+            cr_assert(game_resolve(&g, NULL));
+        }
+        char path[] = "/tmp/cityd-replay-XXXXXX";
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        close(fd);
+        cr_assert_eq(json_dump_file(rec, path, 0), 0);
+        char args[256];
+        snprintf(args, sizeof args, "replay %s", path);
+        json_t *out = run_json(args);
+        json_t *want = game_public_view(&g);
+        cr_expect(json_equal(out, want), "replayed game %d differs from the original", n);
+        cr_expect_str_eq(json_string_value(json_object_get(out, "step")), "over");
+        unlink(path);
+        json_decref(out);
+        json_decref(want);
+        json_decref(rec);
+    }
+}
+
+Test(cli, bad_usage_is_refused_with_a_message)
+{
+    int status;
+    free(run("simulate --players 9", &status));
+    cr_expect_eq(status, 2);
+    free(run("simulate --games", &status));
+    cr_expect_eq(status, 2);
+    free(run("frobnicate", &status));
+    cr_expect_eq(status, 2);
+    free(run("cards --cards /nonexistent/cards.json", &status));
+    cr_expect_eq(status, 1);
+    char errpath[64];
+    snprintf(errpath, sizeof errpath, "/tmp/cityd-test-stderr-%d", (int)getpid());
+    FILE *f = fopen(errpath, "r");
+    char line[512] = "";
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    fclose(f);
+    unlink(errpath);
+    cr_expect(strstr(line, "/nonexistent/cards.json") != NULL, "stderr: %s", line);
+}
+
+Test(cli, replay_of_a_broken_file_names_the_problem)
+{
+    char path[] = "/tmp/cityd-bad-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    const char *text = "{\"seed\": 1, \"players\": 2, \"decisions\": [{\"seat\": 0, \"round\": 0, "
+                       "\"step\": \"keep\", \"discard\": [200, 201]}]}";
+    cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "replay %s", path);
+    int status;
+    free(run(args, &status));
+    cr_expect_eq(status, 1);
+    unlink(path);
+}
