@@ -9,13 +9,14 @@
 #   make clean
 
 CC      ?= cc
-PKGS    := jansson
-CSTD    := -std=c17 -D_POSIX_C_SOURCE=200809L
+PKGS    := jansson libpq libmicrohttpd libcrypto
+CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-prototypes \
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto) -lpthread -lm
+TEST_LIBS := -lcriterion -lcurl
 
 ifeq ($(SANITIZE),1)
 BUILD   := build-san
@@ -50,7 +51,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libcity.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
 # Tests read the card file and run the built binary; CITY_ROOT tells them where they are.
 test-unit: $(TEST_BIN) $(BUILD)/cityd

@@ -3,7 +3,8 @@
 # one is missing. Run by `make test` and `make run`; quiet when all is there.
 set -e
 need=""
-for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format; do
+for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
+         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

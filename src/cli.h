@@ -9,6 +9,7 @@
 int cmd_simulate(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Loads the catalog from `path`, or when path is NULL from $CITY_CARDS, ./cards/cards.json,
  * or cards/cards.json beside the executable's parent directory, the first that exists.

@@ -12,7 +12,8 @@ static int usage(FILE *out)
                  "           [--cards FILE]      play bot games, print figures as JSON\n"
                  "  replay FILE [--cards FILE]   replay {seed, players, decisions}, print the\n"
                  "                               final public state\n"
-                 "  cards [--cards FILE]         print the card catalog as JSON\n");
+                 "  cards [--cards FILE]         print the card catalog as JSON\n"
+                 "  serve [--port N] [--database URL] ...   the HTTP service (see README)\n");
     return out == stdout ? 0 : 2;
 }
 
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
         return cmd_simulate(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "cards") == 0)
         return cmd_cards(argc - 1, argv + 1);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0)

@@ -1,0 +1,776 @@
+/* api_games.c: the handlers of /api/v1/games and below: create, list, view, join, hand,
+ * orders, resolve, events, replay. Each write is one store_tx() whose body locks the game row. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "bots.h"
+#include "game_json.h"
+#include "hub.h"
+#include "metrics.h"
+#include "server.h"
+#include "service.h"
+#include "store.h"
+
+enum { NAME_MAX_CHARS = 40, TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
+
+/* What a transaction body decided to answer. */
+struct outcome {
+    int status;       /* 2xx on success */
+    enum problem p;   /* otherwise */
+    char code[48];    /* problem code override, or "" */
+    char detail[400];
+    json_t *reply;    /* success body, owned */
+};
+
+static int fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
+{
+    o->status = 0;
+    o->p = p;
+    snprintf(o->code, sizeof o->code, "%s", code ? code : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->detail, sizeof o->detail, fmt, ap);
+    va_end(ap);
+    json_decref(o->reply);
+    o->reply = NULL;
+    return STORE_ABORT;
+}
+
+/* Answers the request from a transaction's status and outcome. */
+static void answer(struct http_req *r, int st, struct outcome *o)
+{
+    if (st == STORE_OK && o->status) {
+        http_reply_json(r, o->status, o->reply);
+        o->reply = NULL;
+    } else if (st == STORE_ABORT || (st == STORE_OK && !o->status)) {
+        http_reply_problem(r, o->p, o->code[0] ? o->code : NULL, "%s", o->detail);
+    } else if (st == STORE_UNAVAILABLE) {
+        http_reply_problem(r, P_UNAVAILABLE, NULL,
+                           "The database is unreachable right now; try again in a few seconds.");
+    } else {
+        http_reply_problem(r, P_INTERNAL, NULL,
+                           "The server could not complete the request; nothing was changed.");
+    }
+    json_decref(o->reply);
+    o->reply = NULL;
+}
+
+/* ---- body fields -------------------------------------------------------------------------- */
+
+/* Refuses a body with a key outside `allowed` (NULL-terminated). */
+static bool only_fields(struct http_req *r, const char *const *allowed, const char *what)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(r->json, key, v)
+    {
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            ok = ok || strcmp(*a, key) == 0;
+        if (!ok) {
+            char list[200] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 3);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            http_reply_problem(r, P_UNKNOWN_FIELD, NULL,
+                               "Unknown field \"%.60s\"; %s takes only %s.", key, what, list);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Reads optional integer field `name` in [min, max]; false (reply queued) when bad. */
+static bool int_field(struct http_req *r, const char *name, bool required, long long min,
+                      long long max, long long *out, bool *present)
+{
+    json_t *v = json_object_get(r->json, name);
+    *present = v && !json_is_null(v);
+    if (!*present) {
+        if (required)
+            http_reply_problem(r, P_MISSING_FIELD, NULL, "The field \"%s\" is required.", name);
+        return !required;
+    }
+    if (!json_is_integer(v)) {
+        http_reply_problem(r, P_WRONG_TYPE, NULL, "\"%s\" must be an integer.", name);
+        return false;
+    }
+    long long x = json_integer_value(v);
+    if (x < min || x > max) {
+        http_reply_problem(r, P_BAD_VALUE, NULL, "\"%s\" must be between %lld and %lld.", name,
+                           min, max);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* Checks a player name: 1..40 characters after trimming, no control characters. Writes the
+ * trimmed name to out (size n). */
+static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
+{
+    if (!v) {
+        http_reply_problem(r, P_MISSING_FIELD, NULL,
+                           "The field \"name\" is required: the name others will see.");
+        return false;
+    }
+    if (!json_is_string(v)) {
+        http_reply_problem(r, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
+        return false;
+    }
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v);
+    while (len && (*s == ' ' || *s == '\t')) {
+        s++;
+        len--;
+    }
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
+    int chars = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            http_reply_problem(r, P_BAD_VALUE, NULL,
+                               "\"name\" must not contain control characters.");
+            return false;
+        }
+        if ((ch & 0xc0) != 0x80)
+            chars++;
+    }
+    if (chars < 1 || chars > NAME_MAX_CHARS || len >= n) {
+        http_reply_problem(r, P_BAD_VALUE, NULL, "\"name\" must have 1 to %d characters.",
+                           NAME_MAX_CHARS);
+        return false;
+    }
+    memcpy(out, s, len);
+    out[len] = 0;
+    return true;
+}
+
+/* ---- create ------------------------------------------------------------------------------- */
+
+/* Starts the game when no seat is free: status playing, bots decide at once. */
+static int start_if_full(PGconn *c, struct live *lv, bool *started)
+{
+    *started = false;
+    for (int i = 0; i < lv->nseats; i++)
+        if (!lv->seats[i].name[0])
+            return STORE_OK;
+    snprintf(lv->row.status, sizeof lv->row.status, "playing");
+    lv->changed = lv->step_changed = true;
+    live_event(lv, "started", json_pack("{s:i}", "players", lv->row.players));
+    *started = true;
+    return live_advance(c, lv, false);
+}
+
+struct create_ctx {
+    struct server *srv;
+    struct game_row row;
+    struct seat_row seats[CITY_MAX_PLAYERS];
+    int nseats;
+    bool started;
+};
+
+static int create_tx(PGconn *c, void *ctx)
+{
+    struct create_ctx *cc = ctx;
+    int st = store_game_insert(c, &cc->row, cc->seats, cc->nseats);
+    if (st != STORE_OK)
+        return st;
+    struct live lv;
+    st = live_load(c, cc->srv, cc->row.id, true, &lv);
+    if (st == STORE_OK) {
+        live_event(&lv, "created", json_pack("{s:i}", "players", cc->row.players));
+        for (int i = 0; i < lv.nseats; i++)
+            if (lv.seats[i].name[0])
+                live_event(&lv, "joined",
+                           json_pack("{s:i, s:s, s:b}", "seat", lv.seats[i].seat, "name",
+                                     lv.seats[i].name, "bot", lv.seats[i].bot[0] != 0));
+        lv.changed = true;
+        st = start_if_full(c, &lv, &cc->started);
+    }
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    live_free(&lv);
+    return st;
+}
+
+void api_create_game(struct http_req *r)
+{
+    static const char *const allowed[] = {"seats", "bots", "target_vp", "turn_seconds",
+                                          "seed", "name", NULL};
+    if (!r->json) {
+        http_reply_problem(r, P_BAD_JSON, NULL,
+                           "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
+                           "\"greedy\", \"greedy\"]}.");
+        return;
+    }
+    if (!only_fields(r, allowed, "creating a game"))
+        return;
+    long long seats = 0, target = CITY_DEFAULT_TARGET, turn = 0;
+    bool has_target, has_turn, present;
+    if (!int_field(r, "seats", true, CITY_MIN_PLAYERS, CITY_MAX_PLAYERS, &seats, &present) ||
+        !int_field(r, "target_vp", false, CITY_MIN_TARGET, CITY_MAX_TARGET, &target,
+                   &has_target) ||
+        !int_field(r, "turn_seconds", false, TURN_MIN, TURN_MAX, &turn, &has_turn))
+        return;
+    json_t *bots = json_object_get(r->json, "bots");
+    int nbots = 0, kinds[CITY_MAX_PLAYERS];
+    if (bots && !json_is_null(bots)) {
+        if (!json_is_array(bots)) {
+            http_reply_problem(r, P_WRONG_TYPE, NULL,
+                               "\"bots\" must be an array of bot kinds (\"greedy\" or "
+                               "\"random\").");
+            return;
+        }
+        if ((long long)json_array_size(bots) >= seats) {
+            http_reply_problem(r, P_BAD_VALUE, NULL,
+                               "\"bots\" may fill at most %lld of the %lld seats: at least one "
+                               "seat is for a person.",
+                               seats - 1, seats);
+            return;
+        }
+        size_t i;
+        json_t *b;
+        json_array_foreach(bots, i, b)
+        {
+            int k = json_is_string(b) ? bot_kind_from_name(json_string_value(b)) : -1;
+            if (k < 0) {
+                http_reply_problem(r, P_BAD_VALUE, NULL,
+                                   "bots[%zu] must be \"greedy\" or \"random\".", i);
+                return;
+            }
+            kinds[nbots++] = k;
+        }
+    }
+    uint64_t seed = auth_random_u64();
+    json_t *jseed = json_object_get(r->json, "seed");
+    if (jseed && !json_is_null(jseed)) {
+        if (!r->srv->allow_seed) {
+            http_reply_problem(r, P_SEED_NOT_ALLOWED, NULL,
+                               "This server deals its own seeds; leave \"seed\" out (servers "
+                               "started with --allow-seed take one).");
+            return;
+        }
+        if (json_is_integer(jseed) && json_integer_value(jseed) >= 0) {
+            seed = (uint64_t)json_integer_value(jseed);
+        } else if (json_is_string(jseed)) {
+            char *end;
+            const char *s = json_string_value(jseed);
+            seed = strtoull(s, &end, 10);
+            if (!*s || *end || *s == '-') {
+                http_reply_problem(r, P_BAD_VALUE, NULL,
+                                   "\"seed\" must be a non-negative integer or a string of "
+                                   "decimal digits.");
+                return;
+            }
+        } else {
+            http_reply_problem(r, P_WRONG_TYPE, NULL,
+                               "\"seed\" must be a non-negative integer or a string of decimal "
+                               "digits.");
+            return;
+        }
+    }
+    char name[200] = "";
+    json_t *jname = json_object_get(r->json, "name");
+    if (jname && !json_is_null(jname) && !name_field(r, jname, name, sizeof name))
+        return;
+
+    struct create_ctx cc;
+    memset(&cc, 0, sizeof cc);
+    cc.srv = r->srv;
+    struct city_game g;
+    game_new(&g, r->srv->cat, (int)seats, seed, (int)target);
+    char host_token[AUTH_TOKEN_LEN + 1], seat_token[AUTH_TOKEN_LEN + 1];
+    if (!auth_new_id(cc.row.id) || !auth_new_token(host_token, cc.row.host_hash)) {
+        http_reply_problem(r, P_INTERNAL, NULL, "The server has no randomness; try again.");
+        return;
+    }
+    snprintf(cc.row.status, sizeof cc.row.status, "open");
+    cc.row.players = (int)seats;
+    cc.row.target_vp = (int)target;
+    cc.row.turn_seconds = has_turn ? (int)turn : 0;
+    cc.row.state = game_to_json(&g);
+    cc.nseats = (int)seats;
+    for (int s = 0; s < seats; s++) {
+        cc.seats[s].seat = s;
+        int b = s - ((int)seats - nbots); /* bots take the last seats */
+        if (b >= 0) {
+            snprintf(cc.seats[s].bot, sizeof cc.seats[s].bot, "%s", bot_kind_name(kinds[b]));
+            snprintf(cc.seats[s].name, sizeof cc.seats[s].name, "Bot %d (%s)", s + 1,
+                     bot_kind_name(kinds[b]));
+        }
+    }
+    if (name[0]) {
+        snprintf(cc.seats[0].name, sizeof cc.seats[0].name, "%s", name);
+        cc.seats[0].has_token = auth_new_token(seat_token, cc.seats[0].token_hash);
+    }
+    int st = store_tx(r->srv->store, create_tx, &cc, 3);
+    game_row_clear(&cc.row);
+    if (st != STORE_OK) {
+        struct outcome o = {0};
+        answer(r, st, &o);
+        return;
+    }
+    json_t *reply = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id,
+                              "host_token", host_token, "status", "open", "seats", (int)seats,
+                              "bots", nbots, "target_vp", (int)target, "join", "");
+    char join[96];
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
+    json_object_set_new(reply, "join", json_string(join));
+    json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
+    if (name[0]) {
+        json_object_set_new(reply, "seat", json_integer(0));
+        json_object_set_new(reply, "token", json_string(seat_token));
+    }
+    json_object_set_new(reply, "status", json_string(cc.started ? "playing" : "open"));
+    http_reply_json(r, 201, reply);
+}
+
+/* ---- reads -------------------------------------------------------------------------------- */
+
+struct read_ctx {
+    struct server *srv;
+    const char *id;
+    const char *token; /* for the hand view */
+    struct outcome o;
+};
+
+static int list_tx(PGconn *c, void *ctx)
+{
+    struct read_ctx *rc = ctx;
+    json_t *games;
+    int st = store_games_list(c, LIST_LIMIT, &games);
+    if (st == STORE_OK) {
+        rc->o.status = 200;
+        rc->o.reply = json_pack("{s:o}", "games", games);
+    }
+    return st;
+}
+
+void api_list_games(struct http_req *r)
+{
+    struct read_ctx rc = {.srv = r->srv};
+    answer(r, store_run(r->srv->store, list_tx, &rc), &rc.o);
+}
+
+static int view_tx(PGconn *c, void *ctx)
+{
+    struct read_ctx *rc = ctx;
+    struct live lv;
+    int st = live_load(c, rc->srv, rc->id, false, &lv);
+    if (st == STORE_OK) {
+        rc->o.status = 200;
+        rc->o.reply = live_public_view(&lv);
+    } else if (st == STORE_NO_ROW) {
+        st = fail(&rc->o, P_NO_GAME, NULL, "There is no game \"%.40s\"; list games with GET "
+                                           "/api/v1/games.", rc->id);
+    }
+    live_free(&lv);
+    return st;
+}
+
+void api_get_game(struct http_req *r)
+{
+    struct read_ctx rc = {.srv = r->srv, .id = r->params[0]};
+    answer(r, store_run(r->srv->store, view_tx, &rc), &rc.o);
+}
+
+/* Finds the seat of `token` in a loaded game, or queues the right 401/403. */
+static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o)
+{
+    (void)c;
+    if (!token) {
+        fail(o, P_NO_TOKEN, NULL,
+             "Send your seat token as \"Authorization: Bearer TOKEN\" (it came with join).");
+        return -1;
+    }
+    uint8_t hash[AUTH_HASH_LEN];
+    auth_hash(token, hash);
+    int seat = live_seat_of(lv, hash);
+    if (seat >= 0)
+        return seat;
+    if (auth_equal(hash, lv->row.host_hash)) {
+        fail(o, P_NOT_HOST, "not_a_seat_token",
+             "This is the host token; hands and orders need a seat token from join.");
+        return -1;
+    }
+    PGresult *res;
+    const char *vals[] = {(const char *)hash};
+    const int lens[] = {AUTH_HASH_LEN}, fmts[] = {1};
+    res = PQexecParams(c, "SELECT 1 FROM seats WHERE token_hash = $1", 1, NULL, vals, lens, fmts,
+                       0);
+    bool other = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0;
+    PQclear(res);
+    if (other)
+        fail(o, P_WRONG_GAME, NULL, "This token belongs to another game; use the token of "
+                                    "your seat in this game.");
+    else
+        fail(o, P_BAD_TOKEN, NULL, "The token is not valid; join the game to get one.");
+    return -1;
+}
+
+static int hand_tx(PGconn *c, void *ctx)
+{
+    struct read_ctx *rc = ctx;
+    struct live lv;
+    int st = live_load(c, rc->srv, rc->id, false, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&rc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", rc->id);
+    if (st == STORE_OK) {
+        int seat = seat_of_token(c, &lv, rc->token, &rc->o);
+        if (seat < 0) {
+            st = STORE_ABORT;
+        } else {
+            json_t *v = game_private_view(&lv.g, seat);
+            json_object_set_new(v, "id", json_string(lv.row.id));
+            json_object_set_new(v, "status", json_string(lv.row.status));
+            if (strcmp(lv.row.status, "open") == 0)
+                json_object_set_new(v, "pending", json_null()); /* not started yet */
+            rc->o.status = 200;
+            rc->o.reply = v;
+        }
+    }
+    live_free(&lv);
+    return st;
+}
+
+void api_hand(struct http_req *r)
+{
+    struct read_ctx rc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    answer(r, store_run(r->srv->store, hand_tx, &rc), &rc.o);
+}
+
+/* ---- join --------------------------------------------------------------------------------- */
+
+struct join_ctx {
+    struct server *srv;
+    const char *id;
+    char name[200];
+    char token[AUTH_TOKEN_LEN + 1];
+    uint8_t hash[AUTH_HASH_LEN];
+    int resolved;
+    struct outcome o;
+};
+
+static int join_tx(PGconn *c, void *ctx)
+{
+    struct join_ctx *jc = ctx;
+    struct live lv;
+    int st = live_load(c, jc->srv, jc->id, true, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&jc->o, P_NO_GAME, NULL, "There is no game \"%.40s\"; list open games with "
+                                           "GET /api/v1/games.", jc->id);
+    int seat = -1;
+    if (st == STORE_OK) {
+        for (int i = 0; i < lv.nseats && seat < 0; i++)
+            if (!lv.seats[i].name[0])
+                seat = lv.seats[i].seat;
+        if (strcmp(lv.row.status, "open") != 0 || seat < 0)
+            st = fail(&jc->o, P_GAME_FULL, NULL,
+                      "Every seat of this game is taken; create a game or join another.");
+    }
+    bool started = false;
+    if (st == STORE_OK)
+        st = store_seat_take(c, jc->id, seat, jc->name, jc->hash);
+    if (st == STORE_OK) {
+        snprintf(lv.seats[seat].name, sizeof lv.seats[seat].name, "%s", jc->name);
+        lv.seats[seat].has_token = true;
+        memcpy(lv.seats[seat].token_hash, jc->hash, AUTH_HASH_LEN);
+        live_event(&lv, "joined",
+                   json_pack("{s:i, s:s, s:b}", "seat", seat, "name", jc->name, "bot", 0));
+        lv.changed = true;
+        st = start_if_full(c, &lv, &started);
+    }
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    if (st == STORE_OK) {
+        jc->resolved = lv.resolved;
+        jc->o.status = 201;
+        jc->o.reply = json_pack("{s:i, s:s, s:s, s:s}", "seat", seat, "token", jc->token,
+                                "id", jc->id, "status", lv.row.status);
+    }
+    live_free(&lv);
+    return st;
+}
+
+void api_join(struct http_req *r)
+{
+    static const char *const allowed[] = {"name", NULL};
+    if (!r->json) {
+        http_reply_problem(r, P_BAD_JSON, NULL, "Send a JSON object such as {\"name\": \"Ada\"}.");
+        return;
+    }
+    struct join_ctx jc = {.srv = r->srv, .id = r->params[0]};
+    if (!only_fields(r, allowed, "join") ||
+        !name_field(r, json_object_get(r->json, "name"), jc.name, sizeof jc.name))
+        return;
+    if (!auth_new_token(jc.token, jc.hash)) {
+        http_reply_problem(r, P_INTERNAL, NULL, "The server has no randomness; try again.");
+        return;
+    }
+    int st = store_tx(r->srv->store, join_tx, &jc, 5);
+    if (st == STORE_OK) {
+        metrics_steps_resolved(jc.resolved);
+        hub_publish(r->srv->hub, jc.id, 0);
+    }
+    answer(r, st, &jc.o);
+}
+
+/* ---- orders ------------------------------------------------------------------------------- */
+
+struct order_ctx {
+    struct server *srv;
+    const char *id;
+    const char *token;
+    struct city_order order;
+    char *body;
+    int resolved;
+    struct outcome o;
+};
+
+static int order_tx(PGconn *c, void *ctx)
+{
+    struct order_ctx *oc = ctx;
+    struct live lv;
+    int st = live_load(c, oc->srv, oc->id, true, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&oc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", oc->id);
+    int seat = -1;
+    if (st == STORE_OK) {
+        seat = seat_of_token(c, &lv, oc->token, &oc->o);
+        if (seat < 0)
+            st = STORE_ABORT;
+    }
+    const struct city_game *g = &lv.g;
+    if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
+        st = fail(&oc->o, P_NOT_STARTED, NULL,
+                  "The game starts when every seat is taken; wait for the \"started\" event.");
+    if (st == STORE_OK && g->step == STEP_OVER)
+        st = fail(&oc->o, P_GAME_OVER, NULL, "The game has ended; see its replay.");
+    if (st == STORE_OK && (oc->order.round != g->round || oc->order.step != g->step))
+        st = fail(&oc->o, P_STALE_STEP, NULL,
+                  "The order is for round %d, step %s, but the game is at round %d, step %s; "
+                  "read the hand view and send an order for the current step.",
+                  oc->order.round, city_step_name(oc->order.step), g->round,
+                  city_step_name(g->step));
+    if (st == STORE_OK) {
+        int err = game_submit(&lv.g, seat, &oc->order.d);
+        if (err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER)
+            st = fail(&oc->o, P_STALE_STEP, city_error_code(err), "%s",
+                      city_error_message(err));
+        else if (err)
+            st = fail(&oc->o, P_ILLEGAL, city_error_code(err), "%s", city_error_message(err));
+    }
+    if (st == STORE_OK)
+        st = store_order_put(c, oc->id, oc->order.round, city_step_name(oc->order.step), seat,
+                             oc->body);
+    if (st == STORE_OK) {
+        lv.changed = true;
+        live_event(&lv, "submitted", json_pack("{s:i, s:i, s:s}", "seat", seat, "round",
+                                               oc->order.round, "step",
+                                               city_step_name(oc->order.step)));
+        st = live_advance(c, &lv, false);
+    }
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    if (st == STORE_OK) {
+        oc->resolved = lv.resolved;
+        oc->o.status = 202;
+        oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1,
+                                "round", oc->order.round, "step",
+                                city_step_name(oc->order.step), "resolved", lv.resolved > 0,
+                                "game", "status", lv.row.status, "round", lv.g.round, "step",
+                                city_step_name(lv.g.step));
+    }
+    live_free(&lv);
+    return st;
+}
+
+static enum problem problem_of_order_error(const char *code)
+{
+    static const struct {
+        const char *code;
+        enum problem p;
+    } map[] = {{"not_an_object", P_NOT_AN_OBJECT}, {"missing_field", P_MISSING_FIELD},
+               {"unknown_field", P_UNKNOWN_FIELD}, {"wrong_type", P_WRONG_TYPE},
+               {"conflicting_fields", P_CONFLICTING_FIELDS}, {"too_many_cards", P_TOO_MANY_CARDS}};
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i].code, code) == 0)
+            return map[i].p;
+    return P_BAD_VALUE;
+}
+
+void api_orders(struct http_req *r)
+{
+    if (!r->json) {
+        http_reply_problem(r, P_BAD_JSON, NULL,
+                           "Send an order such as {\"round\": 1, \"step\": \"build\", "
+                           "\"survey\": true}.");
+        return;
+    }
+    struct order_ctx oc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    char err[300];
+    int e = order_from_json(r->json, &oc.order, err, sizeof err);
+    if (e) {
+        const char *code = order_error_code(e);
+        http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
+        return;
+    }
+    json_t *canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
+    oc.body = json_dumps(canon, JSON_COMPACT);
+    json_decref(canon);
+    int st = store_tx(r->srv->store, order_tx, &oc, 5);
+    free(oc.body);
+    if (st == STORE_OK) {
+        metrics_steps_resolved(oc.resolved);
+        hub_publish(r->srv->hub, oc.id, 0);
+    }
+    answer(r, st, &oc.o);
+}
+
+/* ---- resolve ------------------------------------------------------------------------------ */
+
+static int resolve_tx(PGconn *c, void *ctx)
+{
+    struct order_ctx *oc = ctx;
+    struct live lv;
+    int st = live_load(c, oc->srv, oc->id, true, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&oc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", oc->id);
+    if (st == STORE_OK && !oc->token)
+        st = fail(&oc->o, P_NO_TOKEN, NULL,
+                  "Send the host token (or, once the step is overdue, a seat token) as "
+                  "\"Authorization: Bearer TOKEN\".");
+    if (st == STORE_OK) {
+        uint8_t hash[AUTH_HASH_LEN];
+        auth_hash(oc->token, hash);
+        bool host = auth_equal(hash, lv.row.host_hash);
+        if (!host) {
+            int seat = seat_of_token(c, &lv, oc->token, &oc->o);
+            if (seat < 0)
+                st = STORE_ABORT;
+            else if (!lv.row.overdue)
+                st = fail(&oc->o, P_NOT_OVERDUE, NULL,
+                          lv.row.turn_seconds
+                              ? "The step is not overdue yet; a seat may force it only after "
+                                "its time limit."
+                              : "This game has no time limit; only the host may force a step.");
+        }
+    }
+    if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
+        st = fail(&oc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
+    if (st == STORE_OK && lv.g.step == STEP_OVER)
+        st = fail(&oc->o, P_GAME_OVER, NULL, "The game has ended.");
+    if (st == STORE_OK)
+        st = live_advance(c, &lv, true);
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    if (st == STORE_OK) {
+        oc->resolved = lv.resolved;
+        oc->o.status = 200;
+        oc->o.reply = live_public_view(&lv);
+    }
+    live_free(&lv);
+    return st;
+}
+
+void api_resolve(struct http_req *r)
+{
+    struct order_ctx oc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    int st = store_tx(r->srv->store, resolve_tx, &oc, 5);
+    if (st == STORE_OK) {
+        metrics_steps_resolved(oc.resolved);
+        hub_publish(r->srv->hub, oc.id, 0);
+    }
+    answer(r, st, &oc.o);
+}
+
+/* ---- events and replay -------------------------------------------------------------------- */
+
+struct events_ctx {
+    struct server *srv;
+    const char *id;
+    long long after;
+    struct outcome o;
+};
+
+static int events_tx(PGconn *c, void *ctx)
+{
+    struct events_ctx *ec = ctx;
+    struct game_row row = {0};
+    int st = store_game_read(c, ec->id, false, &row);
+    game_row_clear(&row);
+    if (st == STORE_NO_ROW)
+        return fail(&ec->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", ec->id);
+    json_t *events;
+    if (st == STORE_OK)
+        st = store_events_after(c, ec->id, ec->after, ec->srv->max_events_page, &events);
+    if (st == STORE_OK) {
+        ec->o.status = 200;
+        ec->o.reply = json_pack("{s:o, s:I}", "events", events, "last_seq", row.last_seq);
+    }
+    return st;
+}
+
+/* Parses a non-negative integer query value; NULL means 0. */
+static bool parse_after(const char *s, long long *out)
+{
+    *out = 0;
+    if (!s)
+        return true;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || v < 0 || v > 1000000000000LL)
+        return false;
+    *out = v;
+    return true;
+}
+
+void api_events(struct http_req *r)
+{
+    struct events_ctx ec = {.srv = r->srv, .id = r->params[0]};
+    if (!parse_after(http_query(r, "after"), &ec.after)) {
+        http_reply_problem(r, P_BAD_QUERY, NULL,
+                           "\"after\" must be a non-negative integer: the last event sequence "
+                           "number you have.");
+        return;
+    }
+    answer(r, store_run(r->srv->store, events_tx, &ec), &ec.o);
+}
+
+static int replay_tx(PGconn *c, void *ctx)
+{
+    struct events_ctx *ec = ctx;
+    struct live lv;
+    int st = live_load(c, ec->srv, ec->id, false, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&ec->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", ec->id);
+    if (st == STORE_OK && strcmp(lv.row.status, "finished") != 0)
+        st = fail(&ec->o, P_NOT_FINISHED, NULL,
+                  "The seed and the decisions stay secret until the game ends.");
+    json_t *decisions;
+    if (st == STORE_OK)
+        st = store_decisions_read(c, ec->id, &decisions);
+    if (st == STORE_OK) {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.g.seed);
+        ec->o.status = 200;
+        ec->o.reply = json_pack("{s:s, s:i, s:i, s:o}", "seed", seed, "players", lv.g.players,
+                                "target_vp", lv.g.target_vp, "decisions", decisions);
+    }
+    live_free(&lv);
+    return st;
+}
+
+void api_replay(struct http_req *r)
+{
+    struct events_ctx ec = {.srv = r->srv, .id = r->params[0]};
+    answer(r, store_run(r->srv->store, replay_tx, &ec), &ec.o);
+}

@@ -1,0 +1,310 @@
+/* http.c: the route table and the one dispatcher of `cityd serve` (see http.h). */
+#include "http.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "metrics.h"
+#include "server.h"
+
+static const struct http_route routes[] = {
+    {"POST", "/api/v1/games", api_create_game, true, "create_game"},
+    {"GET", "/api/v1/games", api_list_games, false, "list_games"},
+    {"GET", "/api/v1/games/{id}", api_get_game, false, "get_game"},
+    {"POST", "/api/v1/games/{id}/join", api_join, true, "join"},
+    {"GET", "/api/v1/games/{id}/hand", api_hand, false, "hand"},
+    {"POST", "/api/v1/games/{id}/orders", api_orders, true, "orders"},
+    {"POST", "/api/v1/games/{id}/resolve", api_resolve, false, "resolve"},
+    {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},
+    {"GET", "/api/v1/games/{id}/stream", api_stream, false, "stream"},
+    {"GET", "/api/v1/games/{id}/replay", api_replay, false, "replay"},
+    {"GET", "/api/v1/cards", api_cards, false, "cards"},
+    {"GET", "/healthz", api_healthz, false, "healthz"},
+    {"GET", "/metrics", api_metrics, false, "metrics"},
+    {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
+    {"GET", "/api/*", NULL, false, "api_unknown"}, /* an unknown API path is a 404, not a file */
+    {"GET", "/*", api_static, false, "static"},
+};
+enum { NROUTES = sizeof routes / sizeof *routes };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Matches `url` against `pattern`, filling r->params. */
+static bool match(const char *pattern, const char *url, struct http_req *r)
+{
+    int np = 0;
+    const char *p = pattern, *u = url;
+    while (*p) {
+        if (*p == '*')
+            return true;
+        if (*p == '{') {
+            const char *end = strchr(p, '}');
+            size_t n = strcspn(u, "/");
+            if (!end || n == 0 || n >= sizeof r->params[0] || np >= HTTP_MAX_PARAMS)
+                return false;
+            memcpy(r->params[np], u, n);
+            r->params[np++][n] = 0;
+            p = end + 1;
+            u += n;
+            continue;
+        }
+        if (*p != *u)
+            return false;
+        p++;
+        u++;
+    }
+    return *u == 0;
+}
+
+static void reply_clear(struct http_reply *rep)
+{
+    free(rep->body);
+    rep->body = NULL;
+    rep->len = 0;
+}
+
+void http_reply_bytes(struct http_req *r, int status, const char *content_type, char *body,
+                      size_t len)
+{
+    reply_clear(&r->reply);
+    r->reply.status = status;
+    r->reply.content_type = content_type;
+    r->reply.body = body;
+    r->reply.len = len;
+}
+
+void http_reply_json(struct http_req *r, int status, json_t *json)
+{
+    char *text = json ? json_dumps(json, JSON_COMPACT) : NULL;
+    json_decref(json);
+    if (!text) {
+        http_reply_problem(r, P_INTERNAL, NULL, "The reply could not be encoded.");
+        return;
+    }
+    http_reply_bytes(r, status, "application/json", text, strlen(text));
+}
+
+void http_reply_problem(struct http_req *r, enum problem p, const char *code,
+                        const char *detail_fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+    va_start(ap, detail_fmt);
+    vsnprintf(detail, sizeof detail, detail_fmt, ap);
+    va_end(ap);
+    json_t *body = problem_body(p, code, detail);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    http_reply_bytes(r, problem_status(p), "application/problem+json", text,
+                     text ? strlen(text) : 0);
+}
+
+const char *http_header(struct http_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(struct http_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *http_bearer(struct http_req *r)
+{
+    const char *h = http_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+        return NULL;
+    h += 7;
+    while (*h == ' ')
+        h++;
+    return *h ? h : NULL;
+}
+
+/* Finds the route and runs it, or answers 404/405; parses the body first. */
+static void dispatch(struct http_req *r)
+{
+    bool path_known = false;
+    const struct http_route *found = NULL;
+    char *methods = r->allow;
+    methods[0] = 0;
+    for (int i = 0; i < NROUTES; i++) {
+        struct http_req probe = {.srv = r->srv};
+        if (!match(routes[i].pattern, r->url, &probe))
+            continue;
+        if (routes[i].pattern[strlen(routes[i].pattern) - 1] == '*' && path_known)
+            break; /* a wildcard never hides a 405 of an exact path */
+        if (strcmp(routes[i].method, r->method) == 0 ||
+            (strcmp(r->method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) {
+            found = &routes[i];
+            memcpy(r->params, probe.params, sizeof r->params);
+            break;
+        }
+        path_known = true;
+        if (!strstr(methods, routes[i].method) &&
+            strlen(methods) + strlen(routes[i].method) + 3 < sizeof r->allow) {
+            if (*methods)
+                strcat(methods, ", ");
+            strcat(methods, routes[i].method);
+        }
+    }
+    if (!found) {
+        r->route = NULL;
+        if (path_known) {
+            http_reply_problem(r, P_METHOD, NULL, "%s is not allowed on %s; use %s.", r->method,
+                               r->url, methods);
+            r->reply.allow = r->allow;
+        } else {
+            http_reply_problem(r, P_NOT_FOUND, NULL,
+                               "Nothing is at %s; the API lives under /api/v1 (see "
+                               "/openapi.yaml).",
+                               r->url);
+        }
+        return;
+    }
+    r->route = found;
+    if (!found->handler) {
+        http_reply_problem(r, P_NOT_FOUND, NULL,
+                           "Nothing is at %s; the API's paths are listed in /openapi.yaml.",
+                           r->url);
+        return;
+    }
+    if (found->body && r->len > 0) {
+        json_error_t err;
+        r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &err);
+        if (!r->json) {
+            http_reply_problem(r, P_BAD_JSON, NULL,
+                               "The body is not valid JSON (line %d, column %d: %s); send a "
+                               "JSON object.",
+                               err.line, err.column, err.text);
+            return;
+        }
+        if (!json_is_object(r->json)) {
+            http_reply_problem(r, P_NOT_AN_OBJECT, NULL,
+                               "The body must be a JSON object, not an array or a scalar.");
+            return;
+        }
+    }
+    found->handler(r);
+}
+
+static enum MHD_Result queue_reply(struct http_req *r)
+{
+    struct http_reply *rep = &r->reply;
+    struct MHD_Response *resp;
+    if (rep->stream) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, rep->stream,
+                                                 rep->stream_ctx, rep->stream_free);
+        rep->stream = NULL; /* MHD owns the stream context now */
+    } else {
+        resp = MHD_create_response_from_buffer(rep->len, rep->body, MHD_RESPMEM_MUST_FREE);
+        rep->body = NULL; /* MHD frees it */
+    }
+    if (!resp)
+        return MHD_NO;
+    if (rep->content_type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, rep->content_type);
+    if (rep->allow)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, rep->allow);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL,
+                            rep->cache ? rep->cache : "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    struct http_req *r = *con_cls;
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return MHD_NO;
+        r->srv = cls;
+        r->conn = conn;
+        r->method = method;
+        r->url = url;
+        r->start = now_seconds();
+        *con_cls = r;
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
+            r->too_big = true;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!r->too_big && r->len + *upload_size <= HTTP_MAX_BODY) {
+            char *b = realloc(r->body, r->len + *upload_size + 1);
+            if (!b)
+                return MHD_NO;
+            memcpy(b + r->len, upload_data, *upload_size);
+            r->body = b;
+            r->len += *upload_size;
+            b[r->len] = 0;
+        } else {
+            r->too_big = true;
+        }
+        *upload_size = 0;
+        if (!r->too_big)
+            return MHD_YES;
+    }
+    if (r->too_big) {
+        /* Answer at once; MHD closes the connection instead of reading the rest. */
+        http_reply_problem(r, P_TOO_LARGE, NULL,
+                           "Request bodies are limited to %d bytes; send a smaller body.",
+                           HTTP_MAX_BODY);
+        r->route = NULL;
+        return queue_reply(r);
+    }
+    dispatch(r);
+    return queue_reply(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    struct http_req *r = *con_cls;
+    if (!r)
+        return;
+    double ms = (now_seconds() - r->start) * 1000.0;
+    const char *route = r->route ? r->route->name : "none";
+    metrics_request(route, r->reply.status, ms);
+    fprintf(stdout, "%s %s %d %.1fms route=%s bytes=%zu\n", r->method, r->url, r->reply.status,
+            ms, route, r->len);
+    fflush(stdout);
+    if (r->reply.stream && r->reply.stream_free)
+        r->reply.stream_free(r->reply.stream_ctx);
+    free(r->reply.body);
+    free(r->body);
+    json_decref(r->json);
+    free(r);
+    *con_cls = NULL;
+}
+
+struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
+{
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_DUAL_STACK |
+            MHD_USE_ERROR_LOG,
+        (uint16_t)port, NULL, NULL, on_request, srv, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+        NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds,
+        MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_END);
+    if (!d)
+        fprintf(stderr, "cityd: cannot listen on port %d\n", port);
+    return d;
+}

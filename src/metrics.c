@@ -1,0 +1,111 @@
+/* metrics.c: counters and a latency histogram behind one mutex (see metrics.h). */
+#include "metrics.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_SERIES = 128 };
+static const double buckets[] = {0.5, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000};
+enum { NBUCKETS = sizeof buckets / sizeof *buckets };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    const char *route;
+    int status;
+    unsigned long long count;
+} series[MAX_SERIES];
+static int nseries;
+static unsigned long long hist[NBUCKETS + 1], hist_count, steps;
+static double hist_sum;
+
+void metrics_request(const char *route, int status, double ms)
+{
+    pthread_mutex_lock(&lock);
+    int i = 0;
+    while (i < nseries && (series[i].route != route || series[i].status != status))
+        i++;
+    if (i == nseries && nseries < MAX_SERIES) {
+        series[i].route = route;
+        series[i].status = status;
+        nseries++;
+    }
+    if (i < nseries)
+        series[i].count++;
+    int b = 0;
+    while (b < NBUCKETS && ms > buckets[b])
+        b++;
+    hist[b]++;
+    hist_count++;
+    hist_sum += ms / 1000.0;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_steps_resolved(int n)
+{
+    pthread_mutex_lock(&lock);
+    steps += (unsigned long long)n;
+    pthread_mutex_unlock(&lock);
+}
+
+struct buf {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct buf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if (b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        char *s = realloc(b->s, b->cap * 2 + (size_t)n);
+        if (!s)
+            return;
+        b->s = s;
+        b->cap = b->cap * 2 + (size_t)n;
+    }
+}
+
+char *metrics_render(const char *extra, size_t *len)
+{
+    struct buf b = {malloc(4096), 0, 4096};
+    if (!b.s)
+        return NULL;
+    b.s[0] = 0;
+    pthread_mutex_lock(&lock);
+    put(&b, "# HELP city_http_requests_total HTTP requests by route and status.\n"
+            "# TYPE city_http_requests_total counter\n");
+    for (int i = 0; i < nseries; i++)
+        put(&b, "city_http_requests_total{route=\"%s\",status=\"%d\"} %llu\n", series[i].route,
+            series[i].status, series[i].count);
+    put(&b, "# HELP city_http_request_duration_seconds Time to answer a request.\n"
+            "# TYPE city_http_request_duration_seconds histogram\n");
+    unsigned long long cum = 0;
+    for (int i = 0; i < NBUCKETS; i++) {
+        cum += hist[i];
+        put(&b, "city_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
+            buckets[i] / 1000.0, cum);
+    }
+    put(&b, "city_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n", hist_count);
+    put(&b, "city_http_request_duration_seconds_sum %.6f\n", hist_sum);
+    put(&b, "city_http_request_duration_seconds_count %llu\n", hist_count);
+    put(&b, "# HELP city_steps_resolved_total Game steps resolved by this instance.\n"
+            "# TYPE city_steps_resolved_total counter\ncity_steps_resolved_total %llu\n",
+        steps);
+    pthread_mutex_unlock(&lock);
+    if (extra)
+        put(&b, "%s", extra);
+    *len = b.len;
+    return b.s;
+}

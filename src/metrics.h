@@ -1,0 +1,18 @@
+/* metrics.h: the daemon's Prometheus metrics: requests by route and status, a latency
+ * histogram, steps resolved; rendered as Prometheus text for GET /metrics. Thread-safe. */
+#ifndef CITY_METRICS_H
+#define CITY_METRICS_H
+
+#include <stddef.h>
+
+/* Counts one finished request of route `route` (a static string) with `status`, taking `ms`. */
+void metrics_request(const char *route, int status, double ms);
+
+/* Counts `n` resolved steps. */
+void metrics_steps_resolved(int n);
+
+/* Appends the metrics as Prometheus text to a new malloc'd string (caller frees), followed by
+ * `extra` (already Prometheus text, e.g. games by status from the database; may be NULL). */
+char *metrics_render(const char *extra, size_t *len);
+
+#endif

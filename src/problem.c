@@ -1,0 +1,52 @@
+/* problem.c: the registry of problems (see problem.h). */
+#include "problem.h"
+
+#include <stdio.h>
+
+static const struct {
+    int status;
+    const char *code;
+    const char *title;
+} problems[P_COUNT] = {
+    [P_BAD_JSON] = {400, "malformed_json", "The request body is not valid JSON"},
+    [P_NOT_AN_OBJECT] = {400, "not_an_object", "The request body must be a JSON object"},
+    [P_MISSING_FIELD] = {400, "missing_field", "A required field is missing"},
+    [P_UNKNOWN_FIELD] = {400, "unknown_field", "The body has a field this endpoint does not take"},
+    [P_WRONG_TYPE] = {400, "wrong_type", "A field has the wrong JSON type"},
+    [P_BAD_VALUE] = {400, "bad_value", "A field has a value out of range"},
+    [P_CONFLICTING_FIELDS] = {400, "conflicting_fields", "The body mixes fields that exclude each other"},
+    [P_TOO_MANY_CARDS] = {400, "too_many_cards", "The order names too many cards"},
+    [P_SEED_NOT_ALLOWED] = {400, "seed_not_allowed", "This server does not take seeds from clients"},
+    [P_BAD_QUERY] = {400, "bad_query", "A query parameter is malformed"},
+    [P_NO_TOKEN] = {401, "token_required", "This endpoint needs a bearer token"},
+    [P_BAD_TOKEN] = {401, "bad_token", "The bearer token is not valid"},
+    [P_WRONG_GAME] = {403, "wrong_game", "The token belongs to another game"},
+    [P_NOT_HOST] = {403, "not_host", "Only the host may do this now"},
+    [P_NOT_FOUND] = {404, "not_found", "There is nothing at this path"},
+    [P_NO_GAME] = {404, "game_not_found", "There is no game with this id"},
+    [P_METHOD] = {405, "method_not_allowed", "This path does not take this method"},
+    [P_STALE_STEP] = {409, "stale_step", "The order is for a step that is not the current one"},
+    [P_GAME_FULL] = {409, "game_full", "Every seat of this game is taken"},
+    [P_NOT_STARTED] = {409, "game_not_started", "The game has not started yet"},
+    [P_GAME_OVER] = {409, "game_over", "The game has ended"},
+    [P_NOT_FINISHED] = {409, "game_not_finished", "The replay is published when the game ends"},
+    [P_NOT_OVERDUE] = {409, "not_overdue", "The step is not overdue"},
+    [P_TOO_LARGE] = {413, "body_too_large", "The request body is too large"},
+    [P_ILLEGAL] = {422, "illegal_decision", "The decision is not legal now"},
+    [P_INTERNAL] = {500, "internal_error", "The server failed"},
+    [P_UNAVAILABLE] = {503, "database_unavailable", "The database cannot be reached"},
+};
+
+int problem_status(enum problem p) { return problems[p].status; }
+const char *problem_code(enum problem p) { return problems[p].code; }
+const char *problem_title(enum problem p) { return problems[p].title; }
+
+json_t *problem_body(enum problem p, const char *code_override, const char *detail)
+{
+    const char *code = code_override ? code_override : problems[p].code;
+    char type[128];
+    snprintf(type, sizeof type, "/problems/%s", code);
+    return json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", type, "title", problems[p].title,
+                     "status", problems[p].status, "detail", detail ? detail : problems[p].title,
+                     "code", code);
+}

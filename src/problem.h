@@ -1,0 +1,50 @@
+/* problem.h: the one registry of the errors a client can cause or meet, each with its HTTP
+ * status, stable `code` and title; replies are RFC 9457 application/problem+json bodies built
+ * from it: {type, title, status, detail, code}. */
+#ifndef CITY_PROBLEM_H
+#define CITY_PROBLEM_H
+
+#include <jansson.h>
+
+enum problem {
+    P_BAD_JSON,          /* 400 the body is not JSON */
+    P_NOT_AN_OBJECT,     /* 400 */
+    P_MISSING_FIELD,     /* 400 */
+    P_UNKNOWN_FIELD,     /* 400 */
+    P_WRONG_TYPE,        /* 400 */
+    P_BAD_VALUE,         /* 400 */
+    P_CONFLICTING_FIELDS, /* 400 */
+    P_TOO_MANY_CARDS,    /* 400 */
+    P_SEED_NOT_ALLOWED,  /* 400 */
+    P_BAD_QUERY,         /* 400 */
+    P_NO_TOKEN,          /* 401 */
+    P_BAD_TOKEN,         /* 401 */
+    P_WRONG_GAME,        /* 403 a token of another game */
+    P_NOT_HOST,          /* 403 */
+    P_NOT_FOUND,         /* 404 no such path */
+    P_NO_GAME,           /* 404 no such game */
+    P_METHOD,            /* 405 */
+    P_STALE_STEP,        /* 409 round/step not current */
+    P_GAME_FULL,         /* 409 */
+    P_NOT_STARTED,       /* 409 */
+    P_GAME_OVER,         /* 409 */
+    P_NOT_FINISHED,      /* 409 */
+    P_NOT_OVERDUE,       /* 409 */
+    P_TOO_LARGE,         /* 413 */
+    P_ILLEGAL,           /* 422 an illegal decision; code comes from the engine */
+    P_INTERNAL,          /* 500 */
+    P_UNAVAILABLE,       /* 503 the database is unreachable */
+    P_COUNT
+};
+
+/* HTTP status, stable code and title of a problem. */
+int problem_status(enum problem p);
+const char *problem_code(enum problem p);
+const char *problem_title(enum problem p);
+
+/* A new problem body: the registry's status, code and title, with `detail` (a sentence that
+ * says what was wrong and what to do) and, when code_override is not NULL, that code instead
+ * of the registry's (used for the engine's reasons under 422). Caller owns the reference. */
+json_t *problem_body(enum problem p, const char *code_override, const char *detail);
+
+#endif

@@ -1,0 +1,42 @@
+/* server.h: what every request handler of `cityd serve` shares: the catalog, the store, the
+ * event hub, metrics and the settings; and the handlers the route table names. */
+#ifndef CITY_SERVER_H
+#define CITY_SERVER_H
+
+#include <stdbool.h>
+
+#include "cards.h"
+#include "http.h"
+
+struct store;
+struct hub;
+
+struct server {
+    const struct city_catalog *cat;
+    struct store *store;
+    struct hub *hub;
+    char *cards_json; /* GET /api/v1/cards, rendered once */
+    const char *web_dir;
+    const char *openapi_path;
+    bool allow_seed;
+    int max_events_page;
+};
+
+/* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */
+void api_create_game(struct http_req *r);
+void api_list_games(struct http_req *r);
+void api_get_game(struct http_req *r);
+void api_join(struct http_req *r);
+void api_hand(struct http_req *r);
+void api_orders(struct http_req *r);
+void api_resolve(struct http_req *r);
+void api_events(struct http_req *r);
+void api_stream(struct http_req *r);
+void api_replay(struct http_req *r);
+void api_cards(struct http_req *r);
+void api_healthz(struct http_req *r);
+void api_metrics(struct http_req *r);
+void api_openapi(struct http_req *r);
+void api_static(struct http_req *r);
+
+#endif

@@ -1,0 +1,286 @@
+/* service.c: game transactions (see service.h): bots, resolution, the decision log, events. */
+#include "service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots.h"
+#include "game_json.h"
+#include "hub.h"
+#include "metrics.h"
+#include "server.h"
+
+int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->srv = srv;
+    lv->events = json_array();
+    int st = store_game_read(c, id, lock, &lv->row);
+    if (st != STORE_OK)
+        return st;
+    char err[256];
+    if (!game_from_json(&lv->g, srv->cat, lv->row.state, err, sizeof err)) {
+        fprintf(stderr, "cityd: game %s: stored state refused: %s\n", id, err);
+        return STORE_HARD;
+    }
+    return store_seats_read(c, id, lv->seats, &lv->nseats);
+}
+
+void live_free(struct live *lv)
+{
+    game_row_clear(&lv->row);
+    json_decref(lv->events);
+    lv->events = NULL;
+}
+
+void live_event(struct live *lv, const char *type, json_t *data)
+{
+    json_array_append_new(lv->events, json_pack("{s:s, s:o}", "type", type, "data",
+                                                data ? data : json_object()));
+}
+
+int live_seat_of(const struct live *lv, const uint8_t *hash)
+{
+    int found = -1;
+    for (int i = 0; i < lv->nseats; i++)
+        if (lv->seats[i].has_token && auth_equal(lv->seats[i].token_hash, hash))
+            found = lv->seats[i].seat;
+    return found;
+}
+
+static const char *card_slug(const struct live *lv, int card)
+{
+    return lv->srv->cat->designs[game_design_of(&lv->g, card)].id;
+}
+
+/* The engine's events, as the public log's JSON. */
+static void on_engine_event(void *ctx, const struct city_event *e)
+{
+    struct live *lv = ctx;
+    json_t *d = json_pack("{s:i, s:s}", "round", e->round, "step", city_step_name(e->step));
+    if (e->seat >= 0)
+        json_object_set_new(d, "seat", json_integer(e->seat));
+    const char *type = "unknown";
+    switch (e->type) {
+    case EV_STEP:
+        type = "step";
+        lv->step_changed = true;
+        break;
+    case EV_DEFAULT:
+        type = "default";
+        json_object_set_new(d, "decision", json_string(e->count == DEC_SURVEY ? "survey"
+                                                                              : "discard"));
+        break;
+    case EV_DISCARDED:
+        type = "discarded";
+        json_object_set_new(d, "count", json_integer(e->count));
+        json_object_set_new(d, "hand_count", json_integer(e->total));
+        break;
+    case EV_BUILT:
+        type = "built";
+        json_object_set_new(d, "card", json_string(card_slug(lv, e->card)));
+        json_object_set_new(d, "paid", json_integer(e->count));
+        break;
+    case EV_CONTRACTOR:
+        type = "contractor";
+        json_object_set_new(d, "card", json_string(card_slug(lv, e->card)));
+        break;
+    case EV_SURVEYED:
+        type = "surveyed";
+        json_object_set_new(d, "drew", json_integer(e->count));
+        json_object_set_new(d, "hand_count", json_integer(e->total));
+        break;
+    case EV_RESHUFFLED:
+        type = "reshuffled";
+        json_object_set_new(d, "deck_count", json_integer(e->count));
+        break;
+    case EV_SCORED:
+        type = "scored";
+        json_object_set_new(d, "points", json_integer(e->count));
+        json_object_set_new(d, "vp", json_integer(e->total));
+        break;
+    case EV_INCOME:
+        type = "income";
+        json_object_set_new(d, "cards", json_integer(e->count));
+        json_object_set_new(d, "hand_count", json_integer(e->total));
+        break;
+    case EV_NO_INCOME:
+        type = "no_income";
+        json_object_set_new(d, "needed", json_integer(e->count));
+        json_object_set_new(d, "available", json_integer(e->total));
+        break;
+    case EV_GAME_OVER: {
+        type = "game_over";
+        json_t *w = json_array();
+        for (int s = 0; s < CITY_MAX_PLAYERS; s++)
+            if (e->total & (1 << s))
+                json_array_append_new(w, json_integer(s));
+        json_object_set_new(d, "winners", w);
+        json_object_set_new(d, "vp", json_integer(e->count));
+        break;
+    }
+    default:
+        break;
+    }
+    live_event(lv, type, d);
+}
+
+/* Appends the decisions about to take effect (every pending seat's, in seat order). */
+static int record_decisions(PGconn *c, struct live *lv)
+{
+    const struct city_game *g = &lv->g;
+    for (int s = 0; s < g->players; s++) {
+        const struct city_seat *seat = &g->seats[s];
+        if (!seat->pending)
+            continue;
+        json_t *body = order_to_json(g->round, g->step, &seat->order);
+        char *text = json_dumps(body, JSON_COMPACT);
+        json_decref(body);
+        if (!text)
+            return STORE_HARD;
+        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, g->round,
+                                    city_step_name(g->step), text, seat->defaulted);
+        free(text);
+        if (st != STORE_OK)
+            return st;
+    }
+    return STORE_OK;
+}
+
+static const struct seat_row *seat_row_of(const struct live *lv, int seat)
+{
+    for (int i = 0; i < lv->nseats; i++)
+        if (lv->seats[i].seat == seat)
+            return &lv->seats[i];
+    return NULL;
+}
+
+int live_advance(PGconn *c, struct live *lv, bool defaults)
+{
+    struct city_game *g = &lv->g;
+    struct city_events sink = {on_engine_event, lv};
+    if (defaults && g->step != STEP_OVER && game_fill_defaults(g, &sink) > 0)
+        lv->changed = true;
+    while (g->step != STEP_OVER) {
+        for (int s = 0; s < g->players; s++) {
+            const struct seat_row *row = seat_row_of(lv, s);
+            if (!row || !row->bot[0] || !game_seat_pending(g, s) || g->seats[s].submitted)
+                continue;
+            struct city_bot bot;
+            int kind = bot_kind_from_name(row->bot);
+            bot_init(&bot, kind < 0 ? BOT_GREEDY : kind,
+                     g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^
+                         (uint64_t)s);
+            struct city_decision d;
+            if (bot_decide(&bot, g, s, &d) && game_submit(g, s, &d) == CITY_OK)
+                lv->changed = true;
+        }
+        if (!game_ready(g))
+            break;
+        int st = record_decisions(c, lv);
+        if (st != STORE_OK)
+            return st;
+        game_resolve(g, &sink);
+        lv->resolved++;
+        lv->changed = true;
+    }
+    if (g->step == STEP_OVER && strcmp(lv->row.status, "finished") != 0) {
+        snprintf(lv->row.status, sizeof lv->row.status, "finished");
+        lv->changed = true;
+    }
+    return STORE_OK;
+}
+
+int live_save(PGconn *c, struct live *lv)
+{
+    int st = STORE_OK;
+    size_t n = json_array_size(lv->events);
+    if (!lv->changed && n == 0)
+        return STORE_OK;
+    for (size_t i = 0; i < n && st == STORE_OK; i++) {
+        json_t *e = json_array_get(lv->events, i);
+        char *data = json_dumps(json_object_get(e, "data"), JSON_COMPACT);
+        if (!data)
+            return STORE_HARD;
+        st = store_event_add(c, lv->row.id, ++lv->row.last_seq,
+                             json_string_value(json_object_get(e, "type")), data);
+        free(data);
+    }
+    if (st != STORE_OK)
+        return st;
+    json_decref(lv->row.state);
+    lv->row.state = game_to_json(&lv->g);
+    lv->row.steps_resolved += lv->resolved;
+    st = store_game_update(c, &lv->row, lv->step_changed);
+    if (st == STORE_OK && n > 0)
+        st = store_notify(c, lv->row.id, lv->row.last_seq);
+    return st;
+}
+
+json_t *live_public_view(const struct live *lv)
+{
+    json_t *v = game_public_view(&lv->g);
+    json_object_set_new(v, "id", json_string(lv->row.id));
+    json_object_set_new(v, "status", json_string(lv->row.status));
+    json_object_set_new(v, "players", json_integer(lv->row.players));
+    json_object_set_new(v, "turn_seconds",
+                        lv->row.turn_seconds ? json_integer(lv->row.turn_seconds) : json_null());
+    json_object_set_new(v, "deadline",
+                        lv->row.deadline > 0 ? json_real(lv->row.deadline) : json_null());
+    json_object_set_new(v, "last_seq", json_integer(lv->row.last_seq));
+    json_t *seats = json_object_get(v, "seats");
+    size_t i;
+    json_t *seat;
+    json_array_foreach(seats, i, seat)
+    {
+        const struct seat_row *row = seat_row_of(lv, (int)i);
+        json_object_set_new(seat, "name",
+                            row && row->name[0] ? json_string(row->name) : json_null());
+        json_object_set_new(seat, "bot", row && row->bot[0] ? json_string(row->bot) : json_null());
+    }
+    if (strcmp(lv->row.status, "finished") == 0) {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv->g.seed);
+        json_object_set_new(v, "seed", json_string(seed));
+    }
+    return v;
+}
+
+/* ---- the sweeper -------------------------------------------------------------------------- */
+
+struct sweep_ctx {
+    struct server *srv;
+    int max, done;
+};
+
+static int sweep_tx(PGconn *c, void *ctx)
+{
+    struct sweep_ctx *sw = ctx;
+    char ids[32][AUTH_ID_LEN + 1];
+    int n = 0;
+    sw->done = 0;
+    int st = store_overdue_games(c, ids, sw->max < 32 ? sw->max : 32, &n);
+    for (int i = 0; i < n && st == STORE_OK; i++) {
+        struct live lv;
+        st = live_load(c, sw->srv, ids[i], true, &lv);
+        if (st == STORE_OK && lv.row.overdue && lv.g.step != STEP_OVER)
+            st = live_advance(c, &lv, true);
+        if (st == STORE_OK)
+            st = live_save(c, &lv);
+        if (st == STORE_OK)
+            sw->done += lv.resolved;
+        live_free(&lv);
+    }
+    return st;
+}
+
+int service_sweep(struct server *srv, int max)
+{
+    struct sweep_ctx sw = {srv, max, 0};
+    int st = store_tx(srv->store, sweep_tx, &sw, 3);
+    if (st != STORE_OK)
+        return 0;
+    metrics_steps_resolved(sw.done);
+    return sw.done;
+}

@@ -1,0 +1,54 @@
+/* service.h: the game transactions shared by the HTTP handlers and the sweeper: load a game
+ * under its row lock, let bots decide, resolve ready steps, record decisions and events, save.
+ * The only code that combines the engine and the store. */
+#ifndef CITY_SERVICE_H
+#define CITY_SERVICE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "game.h"
+#include "store_games.h"
+
+struct server;
+
+/* A game loaded inside a transaction. */
+struct live {
+    struct server *srv;
+    struct game_row row;
+    struct city_game g;
+    struct seat_row seats[CITY_MAX_PLAYERS];
+    int nseats;
+    json_t *events;    /* events to append at save: [{type, data}] */
+    int resolved;      /* steps resolved in this transaction */
+    bool step_changed; /* the current step changed (a new deadline) */
+    bool changed;      /* the state must be written back */
+};
+
+/* Loads game `id` (locked FOR UPDATE when `lock`) and its seats into *lv. STORE_NO_ROW when
+ * there is no such game, STORE_HARD when the stored state does not load. live_free() after. */
+int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv);
+void live_free(struct live *lv);
+
+/* Queues public event `type` with fields `data` (stolen) for the save. */
+void live_event(struct live *lv, const char *type, json_t *data);
+
+/* Lets every bot seat that must decide do so, then resolves the step whenever every pending
+ * seat has decided, recording the decisions, until humans must decide or the game is over.
+ * When `defaults` is true, first gives every missing human decision its default. */
+int live_advance(PGconn *c, struct live *lv, bool defaults);
+
+/* Writes the state back (when changed) and appends the queued events with gapless sequence
+ * numbers, then NOTIFYs other instances. */
+int live_save(PGconn *c, struct live *lv);
+
+/* The public view of a loaded game: the engine's view plus id, status, names and bots. */
+json_t *live_public_view(const struct live *lv);
+
+/* The seat whose token hashes to `hash`, or -1. Compares every seat in constant time. */
+int live_seat_of(const struct live *lv, const uint8_t *hash);
+
+/* Resolves overdue steps of up to `max` games in one transaction; returns how many. */
+int service_sweep(struct server *srv, int max);
+
+#endif

@@ -1,0 +1,351 @@
+/* store_games.c: the SQL of the service (see store_games.h). All values travel as parameters;
+ * hashes as binary bytea, everything else as text. */
+#include "store_games.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void game_row_clear(struct game_row *g)
+{
+    json_decref(g->state);
+    g->state = NULL;
+}
+
+/* Runs `sql` with n parameters (binary where lens[i] > 0, text otherwise). On STORE_OK the
+ * result is in *res (caller clears); otherwise *res is NULL. */
+static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                 const int *lens, PGresult **res)
+{
+    int fmts[16] = {0};
+    for (int i = 0; i < n; i++)
+        fmts[i] = lens && lens[i] > 0;
+    PGresult *r = PQexecParams(c, sql, n, NULL, vals, lens, fmts, 0);
+    int st = store_status_of(c, r, what);
+    if (st != STORE_OK) {
+        PQclear(r);
+        *res = NULL;
+        return st;
+    }
+    *res = r;
+    return STORE_OK;
+}
+
+static int command(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                   const int *lens)
+{
+    PGresult *r;
+    int st = query(c, what, sql, n, vals, lens, &r);
+    PQclear(r);
+    return st;
+}
+
+static void itoa_buf(char *buf, size_t n, long long v) { snprintf(buf, n, "%lld", v); }
+
+int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n)
+{
+    char players[24], target[24], turn[24], *state = json_dumps(g->state, JSON_COMPACT);
+    if (!state)
+        return STORE_HARD;
+    itoa_buf(players, sizeof players, g->players);
+    itoa_buf(target, sizeof target, g->target_vp);
+    itoa_buf(turn, sizeof turn, g->turn_seconds);
+    const char *vals[] = {g->id, g->status, players, target,
+                          g->turn_seconds ? turn : NULL, (const char *)g->host_hash, state};
+    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
+    int st = command(c, "insert game",
+                     "INSERT INTO games (id, status, players, target_vp, turn_seconds, host_hash, "
+                     "state) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)",
+                     7, vals, lens);
+    free(state);
+    for (int i = 0; i < n && st == STORE_OK; i++) {
+        char seat[24];
+        itoa_buf(seat, sizeof seat, seats[i].seat);
+        const char *sv[] = {g->id, seat, seats[i].name[0] ? seats[i].name : NULL,
+                            seats[i].bot[0] ? seats[i].bot : NULL,
+                            seats[i].has_token ? (const char *)seats[i].token_hash : NULL};
+        const int sl[] = {0, 0, 0, 0, seats[i].has_token ? AUTH_HASH_LEN : 0};
+        st = command(c, "insert seat",
+                     "INSERT INTO seats (game_id, seat, name, bot, token_hash, joined_at) "
+                     "VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::text IS NULL THEN NULL ELSE "
+                     "now() END)",
+                     5, sv, sl);
+    }
+    return st;
+}
+
+int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
+{
+    const char *sql_lock =
+        "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "
+        "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "
+        "coalesce(extract(epoch from deadline), 0), host_hash, state::text "
+        "FROM games WHERE id = $1 FOR UPDATE";
+    const char *sql_plain =
+        "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "
+        "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "
+        "coalesce(extract(epoch from deadline), 0), host_hash, state::text "
+        "FROM games WHERE id = $1";
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "read game", lock ? sql_lock : sql_plain, 1, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return STORE_NO_ROW;
+    }
+    memset(out, 0, sizeof *out);
+    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, 0, 0));
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 1));
+    out->players = atoi(PQgetvalue(r, 0, 2));
+    out->target_vp = atoi(PQgetvalue(r, 0, 3));
+    out->turn_seconds = atoi(PQgetvalue(r, 0, 4));
+    out->version = atoll(PQgetvalue(r, 0, 5));
+    out->steps_resolved = atoi(PQgetvalue(r, 0, 6));
+    out->ndecisions = atoi(PQgetvalue(r, 0, 7));
+    out->last_seq = atoll(PQgetvalue(r, 0, 8));
+    out->overdue = PQgetvalue(r, 0, 9)[0] == 't';
+    out->deadline = atof(PQgetvalue(r, 0, 10));
+    size_t hl = 0;
+    unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 11), &hl);
+    if (h && hl == AUTH_HASH_LEN)
+        memcpy(out->host_hash, h, AUTH_HASH_LEN);
+    PQfreemem(h);
+    json_error_t e;
+    out->state = json_loads(PQgetvalue(r, 0, 12), 0, &e);
+    PQclear(r);
+    if (!out->state) {
+        fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
+        return STORE_HARD;
+    }
+    return STORE_OK;
+}
+
+int store_game_update(PGconn *c, const struct game_row *g, bool step_changed)
+{
+    char *state = json_dumps(g->state, JSON_COMPACT);
+    if (!state)
+        return STORE_HARD;
+    char steps[24], seq[24], nd[24], changed[2] = {step_changed ? 't' : 'f', 0};
+    itoa_buf(steps, sizeof steps, g->steps_resolved);
+    itoa_buf(seq, sizeof seq, g->last_seq);
+    itoa_buf(nd, sizeof nd, g->ndecisions);
+    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed};
+    int st = command(c, "update game",
+                     "UPDATE games SET status = $2, state = $3::jsonb, version = version + 1, "
+                     "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
+                     "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
+                     "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
+                     "turn_seconds) ELSE deadline END WHERE id = $1",
+                     7, vals, NULL);
+    free(state);
+    return st;
+}
+
+int store_seats_read(PGconn *c, const char *id, struct seat_row *out, int *n)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "read seats",
+                   "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
+                   "token_hash FROM seats WHERE game_id = $1 ORDER BY seat",
+                   1, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    int rows = PQntuples(r);
+    *n = 0;
+    for (int i = 0; i < rows && i < CITY_MAX_PLAYERS; i++) {
+        struct seat_row *s = &out[(*n)++];
+        memset(s, 0, sizeof *s);
+        s->seat = atoi(PQgetvalue(r, i, 0));
+        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, i, 1));
+        snprintf(s->bot, sizeof s->bot, "%s", PQgetvalue(r, i, 2));
+        s->has_token = PQgetvalue(r, i, 3)[0] == 't';
+        if (s->has_token) {
+            size_t hl = 0;
+            unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 4), &hl);
+            if (h && hl == AUTH_HASH_LEN)
+                memcpy(s->token_hash, h, AUTH_HASH_LEN);
+            PQfreemem(h);
+        }
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
+                    const uint8_t hash[AUTH_HASH_LEN])
+{
+    char s[24];
+    itoa_buf(s, sizeof s, seat);
+    const char *vals[] = {id, s, name, (const char *)hash};
+    const int lens[] = {0, 0, 0, AUTH_HASH_LEN};
+    return command(c, "take seat",
+                   "UPDATE seats SET name = $3, token_hash = $4, joined_at = now() "
+                   "WHERE game_id = $1 AND seat = $2",
+                   4, vals, lens);
+}
+
+int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,
+                    const char *body)
+{
+    char r[24], s[24];
+    itoa_buf(r, sizeof r, round);
+    itoa_buf(s, sizeof s, seat);
+    const char *vals[] = {id, r, step, s, body};
+    return command(c, "put order",
+                   "INSERT INTO orders (game_id, round, step, seat, body) VALUES ($1, $2, $3, $4, "
+                   "$5::jsonb) ON CONFLICT (game_id, round, step, seat) DO UPDATE SET body = "
+                   "EXCLUDED.body, received_at = now()",
+                   5, vals, NULL);
+}
+
+int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
+                       const char *body, bool is_default)
+{
+    char nn[24], s[24], r[24];
+    itoa_buf(nn, sizeof nn, n);
+    itoa_buf(s, sizeof s, seat);
+    itoa_buf(r, sizeof r, round);
+    const char *vals[] = {id, nn, s, r, step, body, is_default ? "t" : "f"};
+    return command(c, "add decision",
+                   "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default) "
+                   "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)",
+                   7, vals, NULL);
+}
+
+int store_event_add(PGconn *c, const char *id, long long seq, const char *type, const char *data)
+{
+    char s[24];
+    itoa_buf(s, sizeof s, seq);
+    const char *vals[] = {id, s, type, data};
+    return command(c, "add event",
+                   "INSERT INTO events (game_id, seq, type, data) VALUES ($1, $2, $3, $4::jsonb)",
+                   4, vals, NULL);
+}
+
+int store_notify(PGconn *c, const char *id, long long seq)
+{
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s:%lld", id, seq);
+    const char *vals[] = {payload};
+    return command(c, "notify", "SELECT pg_notify('city_events', $1)", 1, vals, NULL);
+}
+
+/* Parses column `col` of every row as a JSON document into a new array. */
+static int rows_to_array(PGresult *r, int col, json_t **out)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *v = json_loads(PQgetvalue(r, i, col), 0, NULL);
+        if (!v) {
+            json_decref(a);
+            return STORE_HARD;
+        }
+        json_array_append_new(a, v);
+    }
+    *out = a;
+    return STORE_OK;
+}
+
+int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out)
+{
+    char a[24], l[24];
+    itoa_buf(a, sizeof a, after);
+    itoa_buf(l, sizeof l, limit);
+    const char *vals[] = {id, a, l};
+    PGresult *r;
+    int st = query(c, "events after",
+                   "SELECT (jsonb_build_object('seq', seq, 'type', type) || data)::text "
+                   "FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                   3, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    st = rows_to_array(r, 0, out);
+    PQclear(r);
+    return st;
+}
+
+int store_games_list(PGconn *c, int limit, json_t **out)
+{
+    char l[24];
+    itoa_buf(l, sizeof l, limit);
+    const char *vals[] = {l};
+    PGresult *r;
+    int st = query(
+        c, "list games",
+        "SELECT json_build_object('id', g.id, 'status', g.status, 'players', g.players, "
+        "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
+        "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
+        "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
+        "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
+        "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
+        "s.game_id = g.id))::text FROM games g ORDER BY (g.status = 'open') DESC, "
+        "g.created_at DESC LIMIT $1",
+        1, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    st = rows_to_array(r, 0, out);
+    PQclear(r);
+    return st;
+}
+
+int store_decisions_read(PGconn *c, const char *id, json_t **out)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "read decisions",
+                   "SELECT (jsonb_build_object('seat', seat) || body || CASE WHEN is_default "
+                   "THEN '{\"default\": true}'::jsonb ELSE '{}'::jsonb END)::text "
+                   "FROM decisions WHERE game_id = $1 ORDER BY n",
+                   1, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    st = rows_to_array(r, 0, out);
+    PQclear(r);
+    return st;
+}
+
+int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
+{
+    char m[24];
+    itoa_buf(m, sizeof m, max);
+    const char *vals[] = {m};
+    PGresult *r;
+    int st = query(c, "overdue games",
+                   "SELECT id FROM games WHERE status = 'playing' AND deadline < now() "
+                   "ORDER BY deadline LIMIT $1 FOR UPDATE SKIP LOCKED",
+                   1, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    *n = 0;
+    for (int i = 0; i < PQntuples(r) && i < max; i++)
+        snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_games_metrics(PGconn *c, char **out)
+{
+    PGresult *r;
+    int st = query(c, "games metrics", "SELECT status, count(*) FROM games GROUP BY status", 0,
+                   NULL, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    long long counts[3] = {0, 0, 0};
+    const char *names[3] = {"open", "playing", "finished"};
+    for (int i = 0; i < PQntuples(r); i++)
+        for (int k = 0; k < 3; k++)
+            if (strcmp(PQgetvalue(r, i, 0), names[k]) == 0)
+                counts[k] = atoll(PQgetvalue(r, i, 1));
+    PQclear(r);
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "# HELP city_games Games stored, by status.\n# TYPE city_games gauge\n"
+             "city_games{status=\"open\"} %lld\ncity_games{status=\"playing\"} %lld\n"
+             "city_games{status=\"finished\"} %lld\n",
+             counts[0], counts[1], counts[2]);
+    *out = strdup(buf);
+    return *out ? STORE_OK : STORE_HARD;
+}

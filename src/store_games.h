@@ -1,0 +1,88 @@
+/* store_games.h: the service's queries on games, seats, orders, decisions and events. Every
+ * function runs one parameterized statement on `conn` (inside the caller's transaction where
+ * one is open) and returns an enum store_status. */
+#ifndef CITY_STORE_GAMES_H
+#define CITY_STORE_GAMES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "auth.h"
+#include "game.h"
+#include "store.h"
+
+struct game_row {
+    char id[AUTH_ID_LEN + 1];
+    char status[12]; /* "open", "playing", "finished" */
+    int players;
+    int target_vp;
+    int turn_seconds; /* 0: no time limit */
+    long long version;
+    int steps_resolved;
+    int ndecisions;
+    long long last_seq;
+    bool overdue;     /* the current step's deadline has passed */
+    double deadline;  /* seconds since the epoch, 0 when none */
+    uint8_t host_hash[AUTH_HASH_LEN];
+    json_t *state;    /* owned by the row; game_row_clear() frees it */
+};
+
+struct seat_row {
+    int seat;
+    char name[256]; /* empty while free */
+    char bot[16];   /* empty for a human seat */
+    bool has_token;
+    uint8_t token_hash[AUTH_HASH_LEN];
+};
+
+void game_row_clear(struct game_row *g);
+
+/* Inserts a new game and its seats. */
+int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n);
+
+/* Reads a game row, locking it FOR UPDATE when `lock`. STORE_NO_ROW when there is none. */
+int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out);
+
+/* Writes back state, status, version+1, counters and (when step_changed) a new deadline. */
+int store_game_update(PGconn *c, const struct game_row *g, bool step_changed);
+
+/* Reads the seats of a game in seat order into out[] (at most CITY_MAX_PLAYERS). */
+int store_seats_read(PGconn *c, const char *id, struct seat_row *out, int *n);
+
+/* Gives a free seat a name and a token hash. */
+int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
+                    const uint8_t hash[AUTH_HASH_LEN]);
+
+/* Records an acknowledged order (replacing this seat's earlier one for the step). */
+int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,
+                    const char *body);
+
+/* Appends decision number n of a game (the replay log). */
+int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
+                       const char *body, bool is_default);
+
+/* Appends event `seq` of a game. */
+int store_event_add(PGconn *c, const char *id, long long seq, const char *type, const char *data);
+
+/* Announces new events of a game to every instance (LISTEN city_events). */
+int store_notify(PGconn *c, const char *id, long long seq);
+
+/* Events with seq > after, oldest first, at most `limit`, as a new JSON array of
+ * {seq, type, ...data}. */
+int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out);
+
+/* Games for the lobby, open ones first then newest, at most `limit`, as a new JSON array. */
+int store_games_list(PGconn *c, int limit, json_t **out);
+
+/* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */
+int store_decisions_read(PGconn *c, const char *id, json_t **out);
+
+/* Ids of up to `max` playing games whose deadline has passed, locked FOR UPDATE SKIP LOCKED
+ * (so that several instances share the sweeping). */
+int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n);
+
+/* Games by status as Prometheus text into a new malloc'd string. */
+int store_games_metrics(PGconn *c, char **out);
+
+#endif
