@@ -36,7 +36,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test test-unit sanitize bench format format-check clean deps
+.PHONY: all test test-unit sanitize bench format format-check clean deps run
 
 all: $(BUILD)/cityd
 
@@ -54,9 +54,22 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libcity.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
 # Tests read the card file and run the built binary; CITY_ROOT tells them where they are.
+# Service tests (tests/test_svc_*.c) run against a throw-away PostgreSQL that
+# scripts/with-postgres.sh starts and removes.
+SVC_BIN  := $(filter $(BUILD)/tests/test_svc_%,$(TEST_BIN))
+UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
+
 test-unit: $(TEST_BIN) $(BUILD)/cityd
-	@set -e; for t in $(TEST_BIN); do \
+	@set -e; for t in $(UNIT_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd $$t --jobs=2; done
+	@set -e; for t in $(SVC_BIN); do \
+	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/with-postgres.sh $$t --jobs=2; done
+
+# Serves http://localhost:8080 (PORT overrides) with a private PostgreSQL under ./var/
+# unless DATABASE_URL is set.
+run: deps all
+	./scripts/run.sh
 
 test: deps
 	$(MAKE) test-unit

@@ -240,8 +240,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *con_cls = r;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
+        if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY) {
+            /* Refuse before reading the body; MHD then closes the connection. */
             r->too_big = true;
+            http_reply_problem(r, P_TOO_LARGE, NULL,
+                               "Request bodies are limited to %d bytes; send a smaller body.",
+                               HTTP_MAX_BODY);
+            return queue_reply(r);
+        }
         return MHD_YES;
     }
     if (*upload_size) {
@@ -257,11 +263,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             r->too_big = true;
         }
         *upload_size = 0;
-        if (!r->too_big)
-            return MHD_YES;
+        return MHD_YES; /* a body that grew too big is read to its end and refused */
     }
     if (r->too_big) {
-        /* Answer at once; MHD closes the connection instead of reading the rest. */
         http_reply_problem(r, P_TOO_LARGE, NULL,
                            "Request bodies are limited to %d bytes; send a smaller body.",
                            HTTP_MAX_BODY);

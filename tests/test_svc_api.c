@@ -1,0 +1,590 @@
+/* test_svc_api.c: the service through real HTTP on loopback against a real PostgreSQL: whole
+ * games (one person and bots, five people), every error status, privacy of hands, races of
+ * simultaneous orders on one and on two daemons, restarts of the daemon and the database,
+ * Server-Sent Events, time limits and replays. */
+#include "harness.h"
+
+#include <pthread.h>
+
+static struct daemon d;
+static char db[512];
+
+static void up(void)
+{
+    db_create(db, sizeof db);
+    daemon_start(&d, db, "--allow-seed");
+}
+
+static void down(void) { daemon_stop(&d); }
+
+TestSuite(api, .init = up, .fini = down, .timeout = 240);
+
+/* ---- a client written from the API table ------------------------------------------------- */
+
+static json_t *call(const char *method, const char *path, const char *token, const char *body,
+                    long want)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    struct http_reply r;
+    cr_assert(http_do(method, url, token, body, &r), "%s %s: no answer", method, path);
+    cr_assert_eq(r.status, want, "%s %s -> %ld (wanted %ld): %s", method, path, r.status, want,
+                 r.body);
+    json_t *j = json_incref(r.json);
+    http_reply_free(&r);
+    return j;
+}
+
+/* Problem replies: status, content type and code. */
+static void expect_problem(const char *method, const char *path, const char *token,
+                           const char *body, long status, const char *code)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    struct http_reply r;
+    cr_assert(http_do(method, url, token, body, &r));
+    cr_expect_eq(r.status, status, "%s %s -> %ld, wanted %ld: %s", method, path, r.status,
+                 status, r.body);
+    cr_expect_str_eq(r.content_type, "application/problem+json");
+    cr_assert_not_null(r.json, "problem body is not JSON: %s", r.body);
+    cr_expect_str_eq(json_string_value(json_object_get(r.json, "code")), code, "%s", r.body);
+    cr_expect_eq(json_integer_value(json_object_get(r.json, "status")), status);
+    const char *detail = json_string_value(json_object_get(r.json, "detail"));
+    cr_expect(detail && strlen(detail) > 10, "a problem needs a sentence: %s", r.body);
+    http_reply_free(&r);
+}
+
+static const char *str(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+static long long num(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
+
+/* Builds this seat's order from its hand view only: the first affordable build paying with
+ * the first other cards, else the contractor, else survey; discards take the first cards. */
+static char *choose_order(json_t *hand)
+{
+    json_t *p = json_object_get(hand, "pending");
+    if (!json_is_object(p))
+        return NULL;
+    long long round = num(p, "round");
+    const char *step = str(p, "step");
+    json_t *opts = json_object_get(p, "options");
+    json_t *cards = json_object_get(hand, "hand");
+    json_t *order = json_pack("{s:I, s:s}", "round", round, "step", step);
+    if (strcmp(step, "build") == 0) {
+        json_t *builds = json_object_get(opts, "builds");
+        if (json_array_size(builds) > 0) {
+            json_t *b = json_array_get(builds, json_array_size(builds) - 1);
+            long long id = num(b, "id"), cost = num(b, "cost");
+            json_t *pay = json_array();
+            size_t i;
+            json_t *c;
+            json_array_foreach(cards, i, c)
+            {
+                if ((long long)json_array_size(pay) < cost && num(c, "id") != id)
+                    json_array_append_new(pay, json_integer(num(c, "id")));
+            }
+            json_object_set_new(order, "build", json_pack("{s:I, s:o}", "card", id, "pay", pay));
+        } else if (json_is_true(json_object_get(opts, "contractor"))) {
+            json_object_set_new(order, "contractor", json_true());
+        } else {
+            json_object_set_new(order, "survey", json_true());
+        }
+    } else {
+        long long n = num(opts, "discard");
+        json_t *discard = json_array();
+        for (long long i = 0; i < n; i++)
+            json_array_append_new(discard, json_integer(num(json_array_get(cards, (size_t)i), "id")));
+        json_object_set_new(order, "discard", discard);
+    }
+    char *text = json_dumps(order, JSON_COMPACT);
+    json_decref(order);
+    return text;
+}
+
+struct table {
+    char id[64];
+    char host[80];
+    int seats;
+    char tokens[5][80];
+    int humans;
+};
+
+static void create(struct table *t, int seats, int bots, const char *extra)
+{
+    char body[512];
+    json_t *b = json_array();
+    for (int i = 0; i < bots; i++)
+        json_array_append_new(b, json_string(i % 2 ? "random" : "greedy"));
+    char *bj = json_dumps(b, JSON_COMPACT);
+    json_decref(b);
+    snprintf(body, sizeof body, "{\"seats\": %d, \"bots\": %s%s}", seats, bj, extra ? extra : "");
+    free(bj);
+    json_t *g = call("POST", "/api/v1/games", NULL, body, 201);
+    snprintf(t->id, sizeof t->id, "%s", str(g, "id"));
+    snprintf(t->host, sizeof t->host, "%s", str(g, "host_token"));
+    cr_assert_eq(strlen(t->host), 64, "host token of 256 bits in hex");
+    json_decref(g);
+    t->seats = seats;
+    t->humans = seats - bots;
+    for (int s = 0; s < t->humans; s++) {
+        char path[128], name[64];
+        snprintf(path, sizeof path, "/api/v1/games/%s/join", t->id);
+        snprintf(name, sizeof name, "{\"name\": \"Player %d\"}", s + 1);
+        json_t *j = call("POST", path, NULL, name, 201);
+        cr_assert_eq(num(j, "seat"), s);
+        snprintf(t->tokens[s], sizeof t->tokens[s], "%s", str(j, "token"));
+        json_decref(j);
+    }
+}
+
+static json_t *view(const struct table *t)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s", t->id);
+    return call("GET", path, NULL, NULL, 200);
+}
+
+static json_t *hand(const struct table *t, int seat)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t->id);
+    return call("GET", path, t->tokens[seat], NULL, 200);
+}
+
+/* Every human with a decision sends it; returns false once the game is over. */
+static bool play_step(const struct table *t)
+{
+    json_t *v = view(t);
+    bool over = strcmp(str(v, "status"), "finished") == 0;
+    json_decref(v);
+    if (over)
+        return false;
+    for (int s = 0; s < t->humans; s++) {
+        json_t *h = hand(t, s);
+        char *order = choose_order(h);
+        json_decref(h);
+        if (!order)
+            continue;
+        char path[128];
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", t->id);
+        char url[512];
+        snprintf(url, sizeof url, "%s%s", d.base, path);
+        struct http_reply r;
+        cr_assert(http_do("POST", url, t->tokens[s], order, &r));
+        /* 202, or 409 when an earlier seat's order already moved the game on. */
+        cr_assert(r.status == 202 || r.status == 409, "order %s -> %ld %s", order, r.status,
+                  r.body);
+        http_reply_free(&r);
+        free(order);
+    }
+    return true;
+}
+
+static void play_to_end(const struct table *t)
+{
+    for (int i = 0; i < 400 && play_step(t); i++)
+        ;
+    json_t *v = view(t);
+    cr_assert_str_eq(str(v, "status"), "finished");
+    cr_assert_gt(json_array_size(json_object_get(v, "winners")), 0);
+    json_decref(v);
+}
+
+/* The event log has seq 1..last without a gap, and each step opened exactly once. */
+static void check_log(const struct table *t)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", t->id);
+    json_t *e = call("GET", path, NULL, NULL, 200);
+    json_t *events = json_object_get(e, "events");
+    size_t i;
+    json_t *ev;
+    char seen[4096] = "";
+    json_array_foreach(events, i, ev)
+    {
+        cr_assert_eq(num(ev, "seq"), (long long)i + 1, "gap in the event log at %zu", i);
+        if (strcmp(str(ev, "type"), "step") == 0) {
+            char key[64];
+            snprintf(key, sizeof key, "|%lld:%s|", num(ev, "round"), str(ev, "step"));
+            cr_assert(strstr(seen, key) == NULL, "step %s opened twice", key);
+            strncat(seen, key, sizeof seen - strlen(seen) - 1);
+        }
+    }
+    cr_assert_eq(num(e, "last_seq"), (long long)json_array_size(events));
+    json_decref(e);
+}
+
+/* The replay reproduces the final public state with `cityd replay`. */
+static void check_replay(const struct table *t)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/replay", t->id);
+    json_t *rep = call("GET", path, NULL, NULL, 200);
+    char file[] = "/tmp/city-replay-XXXXXX";
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    close(fd);
+    json_dump_file(rep, file, 0);
+    json_decref(rep);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "'%s' replay %s --cards '%s/cards/cards.json'",
+             harness_env("CITYD", "build/cityd"), file, harness_env("CITY_ROOT", "."));
+    FILE *p = popen(cmd, "r");
+    json_error_t err;
+    json_t *out = json_loadf(p, 0, &err);
+    pclose(p);
+    unlink(file);
+    cr_assert_not_null(out, "replay printed no JSON: %s", err.text);
+    json_t *v = view(t);
+    cr_expect(json_equal(json_object_get(out, "winners"), json_object_get(v, "winners")),
+              "the replay's winners differ from the game's");
+    cr_expect_eq(num(out, "round"), num(v, "round"));
+    for (size_t s = 0; s < json_array_size(json_object_get(v, "seats")); s++) {
+        json_t *a = json_array_get(json_object_get(out, "seats"), s);
+        json_t *b = json_array_get(json_object_get(v, "seats"), s);
+        cr_expect_eq(num(a, "vp"), num(b, "vp"), "seat %zu", s);
+        cr_expect(json_equal(json_object_get(a, "tableau"), json_object_get(b, "tableau")));
+        cr_expect_eq(num(a, "hand_count"), num(b, "hand_count"));
+    }
+    json_decref(out);
+    json_decref(v);
+}
+
+Test(api, one_person_and_bots_play_whole_games_for_2_to_5_seats)
+{
+    for (int seats = 2; seats <= 5; seats++) {
+        struct table t;
+        create(&t, seats, seats - 1, NULL);
+        play_to_end(&t);
+        check_log(&t);
+        check_replay(&t);
+    }
+}
+
+Test(api, five_people_play_a_whole_game)
+{
+    struct table t;
+    create(&t, 5, 0, ", \"seed\": 12345");
+    play_to_end(&t);
+    check_log(&t);
+    check_replay(&t);
+}
+
+/* ---- errors ------------------------------------------------------------------------------- */
+
+Test(api, every_error_is_a_problem_with_a_code)
+{
+    struct table t, other;
+    create(&t, 3, 1, NULL);
+    create(&other, 2, 1, NULL);
+    char p[256];
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 3,", 400, "malformed_json");
+    expect_problem("POST", "/api/v1/games", NULL, "[1,2]", 400, "not_an_object");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"colour\": 1}", 400,
+                   "unknown_field");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": \"three\"}", 400, "wrong_type");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 9}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL, "{}", 400, "missing_field");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"bots\": [\"greedy\", "
+                   "\"greedy\"]}", 400, "bad_value");
+    snprintf(p, sizeof p, "/api/v1/games/%s/hand", t.id);
+    expect_problem("GET", p, NULL, NULL, 401, "token_required");
+    expect_problem("GET", p, "00112233", NULL, 401, "bad_token");
+    expect_problem("GET", p, other.tokens[0], NULL, 403, "wrong_game");
+    expect_problem("GET", p, t.host, NULL, 403, "not_a_seat_token");
+    expect_problem("GET", "/api/v1/nothing", NULL, NULL, 404, "not_found");
+    expect_problem("GET", "/api/v1/games/doesnotexist", NULL, NULL, 404, "game_not_found");
+    snprintf(p, sizeof p, "/api/v1/games/%s", t.id);
+    expect_problem("DELETE", p, NULL, NULL, 405, "method_not_allowed");
+    snprintf(p, sizeof p, "/api/v1/games/%s/join", t.id);
+    expect_problem("POST", p, NULL, "{\"name\": \"Late\"}", 409, "game_full");
+    expect_problem("POST", p, NULL, "{\"name\": \"\"}", 400, "bad_value");
+    snprintf(p, sizeof p, "/api/v1/games/%s/orders", t.id);
+    expect_problem("POST", p, t.tokens[0], "{\"round\": 3, \"step\": \"build\", \"survey\": true}",
+                   409, "stale_step");
+    expect_problem("POST", p, t.tokens[0], "{\"round\": 0, \"step\": \"keep\", \"discard\": [200]}",
+                   400, "bad_value");
+    /* Cards that are not in this hand: 422 with the engine's reason. */
+    json_t *h = hand(&t, 0), *h1 = hand(&t, 1);
+    long long mine = num(json_array_get(json_object_get(h, "hand"), 0), "id");
+    long long theirs = num(json_array_get(json_object_get(h1, "hand"), 0), "id");
+    char body[200];
+    snprintf(body, sizeof body, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
+             mine, theirs);
+    expect_problem("POST", p, t.tokens[0], body, 422, "not_in_hand");
+    snprintf(body, sizeof body, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld]}", mine);
+    expect_problem("POST", p, t.tokens[0], body, 422, "discard_count");
+    snprintf(body, sizeof body, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
+             mine, mine);
+    expect_problem("POST", p, t.tokens[0], body, 422, "duplicate_card");
+    expect_problem("POST", p, t.tokens[0], "{\"round\": 0, \"step\": \"keep\", \"survey\": true}",
+                   422, "wrong_decision");
+    json_decref(h);
+    json_decref(h1);
+    snprintf(p, sizeof p, "/api/v1/games/%s/replay", t.id);
+    expect_problem("GET", p, NULL, NULL, 409, "game_not_finished");
+    snprintf(p, sizeof p, "/api/v1/games/%s/resolve", t.id);
+    expect_problem("POST", p, t.tokens[0], NULL, 409, "not_overdue");
+    snprintf(p, sizeof p, "/api/v1/games/%s/events?after=-1", t.id);
+    expect_problem("GET", p, NULL, NULL, 400, "bad_query");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"name\": \"\\u0007\"}", 400,
+                   "bad_value");
+    /* 413: a body over 64 KiB. */
+    size_t big = 100 * 1024;
+    char *huge = malloc(big + 1);
+    memset(huge, ' ', big);
+    huge[big] = 0;
+    huge[0] = '{';
+    huge[big - 1] = '}';
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games", d.base);
+    struct http_reply r;
+    cr_assert(http_raw("POST", url, NULL, "application/json", huge, big, &r));
+    cr_expect_eq(r.status, 413);
+    cr_expect_str_eq(str(r.json, "code"), "body_too_large");
+    http_reply_free(&r);
+    free(huge);
+    /* Nothing above changed the game: it is still in keep, nobody human has submitted. */
+    json_t *v = view(&t);
+    cr_expect_str_eq(str(v, "step"), "keep");
+    cr_expect(json_is_false(json_object_get(json_array_get(json_object_get(v, "seats"), 0),
+                                            "submitted")));
+    json_decref(v);
+}
+
+Test(api, a_host_without_a_seat_cannot_order_but_can_force_a_step)
+{
+    struct table t;
+    create(&t, 3, 1, NULL);
+    char p[160];
+    snprintf(p, sizeof p, "/api/v1/games/%s/resolve", t.id);
+    json_t *v = call("POST", p, t.host, NULL, 200);
+    cr_expect_str_eq(str(v, "step"), "build");
+    cr_expect_eq(num(v, "round"), 1);
+    json_decref(v);
+    snprintf(p, sizeof p, "/api/v1/games/%s/events", t.id);
+    json_t *e = call("GET", p, NULL, NULL, 200);
+    int defaults = 0;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(e, "events"), i, ev) defaults +=
+        strcmp(str(ev, "type"), "default") == 0;
+    cr_expect_eq(defaults, 2, "both people got a default keep");
+    json_decref(e);
+}
+
+/* ---- privacy ------------------------------------------------------------------------------ */
+
+/* True when `text` holds {"id":N, ... as a hand entry would. */
+static bool mentions_instance(const char *text, long long id)
+{
+    char needle[32];
+    snprintf(needle, sizeof needle, "{\"id\":%lld,", id);
+    return strstr(text, needle) != NULL;
+}
+
+Test(api, no_response_shows_another_seats_hand)
+{
+    struct table t;
+    create(&t, 3, 0, NULL);
+    for (int step = 0; step < 60; step++) {
+        /* Everything seat 0 can read must not contain seat 1's or 2's hand entries. */
+        json_t *h1 = hand(&t, 1), *h2 = hand(&t, 2), *h0 = hand(&t, 0);
+        char p[200];
+        const char *paths[] = {"", "/events", "/hand"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(p, sizeof p, "%s/api/v1/games/%s%s", d.base, t.id, paths[k]);
+            struct http_reply r;
+            cr_assert(http_do("GET", p, t.tokens[0], NULL, &r));
+            cr_assert_eq(r.status, 200);
+            cr_expect(strstr(r.body, "\"deck\"") == NULL && strstr(r.body, "\"discard\":[") == NULL);
+            for (int o = 1; o <= 2; o++) {
+                json_t *oh = json_object_get(o == 1 ? h1 : h2, "hand");
+                size_t i;
+                json_t *c;
+                json_array_foreach(oh, i, c)
+                {
+                    cr_expect(!mentions_instance(r.body, num(c, "id")),
+                              "%s shows seat %d's card %lld", paths[k], o, num(c, "id"));
+                }
+            }
+            if (k == 0)
+                cr_expect(strstr(r.body, "\"hand\"") == NULL, "the public view has a hand");
+            http_reply_free(&r);
+        }
+        json_decref(h0);
+        json_decref(h1);
+        json_decref(h2);
+        if (!play_step(&t))
+            break;
+    }
+}
+
+/* ---- races -------------------------------------------------------------------------------- */
+
+struct racer {
+    const struct table *t;
+    const char *base;
+    int seat;
+    char *order;
+    long status;
+    pthread_barrier_t *go;
+};
+
+static void *race(void *arg)
+{
+    struct racer *r = arg;
+    char url[512];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/orders", r->base, r->t->id);
+    pthread_barrier_wait(r->go);
+    struct http_reply rep;
+    r->status = http_do("POST", url, r->t->tokens[r->seat], r->order, &rep) ? rep.status : 0;
+    http_reply_free(&rep);
+    return NULL;
+}
+
+/* Every seat submits at the same instant, through `bases` in turn; repeated until the end. */
+static void race_game(const char *const *bases, int nbases)
+{
+    struct table t;
+    create(&t, 4, 0, NULL);
+    for (int step = 0; step < 300; step++) {
+        json_t *v = view(&t);
+        bool over = strcmp(str(v, "status"), "finished") == 0;
+        json_decref(v);
+        if (over)
+            break;
+        struct racer rs[4];
+        pthread_t th[4];
+        pthread_barrier_t go;
+        int n = 0;
+        for (int s = 0; s < 4; s++) {
+            json_t *h = hand(&t, s);
+            char *o = choose_order(h);
+            json_decref(h);
+            if (o)
+                rs[n++] = (struct racer){&t, bases[s % nbases], s, o, 0, NULL};
+        }
+        pthread_barrier_init(&go, NULL, (unsigned)n);
+        for (int i = 0; i < n; i++) {
+            rs[i].go = &go;
+            pthread_create(&th[i], NULL, race, &rs[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            pthread_join(th[i], NULL);
+            cr_expect_eq(rs[i].status, 202, "seat %d's simultaneous order got %ld", rs[i].seat,
+                         rs[i].status);
+            free(rs[i].order);
+        }
+        pthread_barrier_destroy(&go);
+    }
+    json_t *v = view(&t);
+    cr_assert_str_eq(str(v, "status"), "finished");
+    json_decref(v);
+    check_log(&t);
+    check_replay(&t);
+}
+
+Test(api, simultaneous_orders_resolve_each_step_exactly_once)
+{
+    const char *bases[] = {d.base};
+    race_game(bases, 1);
+}
+
+Test(api, two_daemons_on_one_database_resolve_each_step_exactly_once)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, NULL);
+    const char *bases[] = {d.base, d2.base};
+    race_game(bases, 2);
+    daemon_stop(&d2);
+}
+
+/* ---- restarts ----------------------------------------------------------------------------- */
+
+Test(api, a_restarted_daemon_goes_on_with_the_game_unchanged)
+{
+    struct table t;
+    create(&t, 3, 1, NULL);
+    for (int i = 0; i < 4; i++)
+        play_step(&t);
+    json_t *before = view(&t);
+    daemon_kill(&d);
+    daemon_start(&d, db, NULL);
+    json_t *after = view(&t);
+    cr_expect(json_equal(before, after), "the game changed across a restart");
+    json_decref(before);
+    json_decref(after);
+    play_to_end(&t);
+    check_log(&t);
+}
+
+Test(api, the_daemon_answers_503_while_the_database_is_down_and_recovers)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    pg_stop_now();
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s", d.base, t.id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    cr_expect_eq(r.status, 503, "%s", r.body);
+    cr_expect_str_eq(str(r.json, "code"), "database_unavailable");
+    http_reply_free(&r);
+    snprintf(url, sizeof url, "%s/healthz", d.base);
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    cr_expect_eq(r.status, 503);
+    http_reply_free(&r);
+    pg_start_again();
+    long status = 0;
+    for (int i = 0; i < 100 && status != 200; i++) {
+        snprintf(url, sizeof url, "%s/api/v1/games/%s", d.base, t.id);
+        if (http_do("GET", url, NULL, NULL, &r))
+            status = r.status;
+        http_reply_free(&r);
+        if (status != 200)
+            harness_sleep_ms(100);
+    }
+    cr_expect_eq(status, 200, "the daemon did not reconnect");
+    play_to_end(&t);
+}
+
+/* ---- live updates and time limits -------------------------------------------------------- */
+
+Test(api, the_stream_sends_the_log_and_resumes_after_last_event_id)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    play_step(&t);
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/stream", d.base, t.id);
+    struct http_request rq = {.method = "GET", .url = url, .timeout_ms = 1500};
+    struct http_reply r;
+    http_request(&rq, &r);
+    cr_expect_eq(r.status, 200);
+    cr_expect_str_eq(r.content_type, "text/event-stream");
+    cr_expect(strstr(r.body, "id: 1\n") && strstr(r.body, "event: created"), "%s", r.body);
+    http_reply_free(&r);
+    const char *hdr[] = {"Last-Event-ID: 3", NULL};
+    rq.headers = hdr;
+    http_request(&rq, &r);
+    cr_expect(strstr(r.body, "id: 1\n") == NULL && strstr(r.body, "id: 4\n") != NULL, "%s",
+              r.body);
+    http_reply_free(&r);
+}
+
+Test(api, an_overdue_step_resolves_with_defaults)
+{
+    struct table t;
+    create(&t, 2, 1, ", \"turn_seconds\": 5");
+    double start = harness_now();
+    json_t *v = NULL;
+    while (harness_now() - start < 15) {
+        json_decref(v);
+        v = view(&t);
+        if (num(v, "round") >= 1)
+            break;
+        harness_sleep_ms(250);
+    }
+    cr_expect_geq(num(v, "round"), 1, "the sweeper did not resolve the overdue keep");
+    json_decref(v);
+}
