@@ -601,8 +601,6 @@ int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out
             if (n < max)
                 out[n] = (struct city_pair){s->hand[i], s->hand[j], (uint8_t)ca, (uint8_t)cb};
             n++;
-            if (!out && n > 0)
-                return n; /* only asked whether one exists */
         }
     }
     return n;
