@@ -56,7 +56,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libcity.a
 # Tests read the card file and run the built binary; CITY_ROOT tells them where they are.
 # Service tests (tests/test_svc_*.c) run against a throw-away PostgreSQL that
 # scripts/with-postgres.sh starts and removes.
-SVC_BIN  := $(filter $(BUILD)/tests/test_svc_%,$(TEST_BIN))
+SVC_BIN  := $(filter $(BUILD)/tests/test_svc_% $(BUILD)/tests/test_store,$(TEST_BIN))
 UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
 
 test-unit: $(TEST_BIN) $(BUILD)/cityd

@@ -88,6 +88,14 @@ int cmd_serve(int argc, char **argv)
             o.allow_seed = true;
             continue;
         }
+        static const char *const takes_value[] = {"--port", "--workers", "--timeout", "--database",
+                                                  "--web", "--cards", "--migrations", "--openapi",
+                                                  NULL};
+        bool known = false;
+        for (const char *const *k = takes_value; *k; k++)
+            known = known || strcmp(a, *k) == 0;
+        if (!known)
+            return usage_error("unknown option");
         if (!v)
             return usage_error("an option lacks its value");
         if (strcmp(a, "--port") == 0) {

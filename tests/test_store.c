@@ -1,0 +1,682 @@
+/* test_store.c: the store's infrastructure against a real PostgreSQL (run under
+ * scripts/with-postgres.sh): migrations apply once, in order, under a lock, and record
+ * themselves; the transaction runner commits, rolls back and retries real serialization
+ * failures and deadlocks; an unreachable database answers STORE_UNAVAILABLE at once; and the
+ * pool recovers when the server restarts. Each test works in a database of its own. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "store.h"
+
+TestSuite(store, .timeout = 90);
+
+/*
+** Helpers
+*/
+
+/* A fresh database (its URL in url) and a pool of `size` connections to it. */
+static struct store *open_fresh(char *url, size_t n, int size)
+{
+    db_create(url, n);
+    char err[256] = "";
+    struct store *st = store_open(url, size, err, (int)sizeof err);
+    cr_assert_not_null(st, "store_open(%s): %s", url, err);
+    return st;
+}
+
+/* Runs `sql` on a connection of its own and returns the first column of the first row as a
+ * number (-1 when there is no row). Fails the test when the query fails. */
+static long query_long(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql, PQresultErrorMessage(r));
+    long v = PQntuples(r) > 0 && !PQgetisnull(r, 0, 0) ? atol(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* Runs a statement on a connection of its own; fails the test when it fails. */
+static void exec_sql(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType s = PQresultStatus(r);
+    cr_assert(s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(c);
+}
+
+/* The project's migrations directory. */
+static const char *project_migrations(void)
+{
+    static char dir[1100];
+    snprintf(dir, sizeof dir, "%s/migrations", harness_env("CITY_ROOT", "."));
+    return dir;
+}
+
+/* A new empty directory for hand-written migrations, beside the cluster (so that
+ * with-postgres.sh removes it even when a test fails first); remove it with rm_dir(). */
+static void make_dir(char *dir, size_t n)
+{
+    snprintf(
+        dir, n, "%s/migrations-XXXXXX",
+        harness_env("CITY_TEST_LOGDIR", harness_cluster_dir() ? harness_cluster_dir() : "/tmp"));
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[1200];
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Runs one statement inside a body and maps its result. */
+static int body_exec(PGconn *conn, const char *sql, const char *what)
+{
+    PGresult *r = PQexec(conn, sql);
+    int rc = store_status_of(conn, r, what);
+    PQclear(r);
+    return rc;
+}
+
+/*
+** Migrations
+*/
+
+Test(store, migrations_apply_once_and_record_themselves)
+{
+    char url[512], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 2);
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations "
+                                 "WHERE version = 1 AND name = '0001_init.sql' "
+                                 "AND applied_at <= now()"),
+                 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games"), 0, "0001 made the games table");
+
+    /* Again: nothing to do, nothing recorded twice, the data stays. */
+    exec_sql(url, "INSERT INTO games (id, status, players, target_vp, host_hash, state) "
+                  "VALUES ('g1', 'open', 2, 50, '\\x00', '{}')");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games"), 1);
+    store_close(st);
+    db_drop(url);
+}
+
+Test(store, migrations_run_in_name_order_and_ignore_other_files)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    make_dir(dir, sizeof dir);
+    write_file(dir, "0002_b.sql", "INSERT INTO seen (name) VALUES ('b');");
+    write_file(dir, "0001_a.sql",
+               "-- the first\nCREATE TABLE seen (n serial, name text);\n"
+               "INSERT INTO seen (name) VALUES ('a');");
+    write_file(dir, "0010_c.sql", "INSERT INTO seen (name) VALUES ('c');");
+    write_file(dir, "0011_comments_only.sql", "-- nothing to do yet\n");
+    write_file(dir, "README.md", "not SQL");
+    write_file(dir, "12_short.sql", "SELECT broken syntax here");
+    write_file(dir, "0003_x.sql.bak", "SELECT broken syntax here");
+    write_file(dir, ".0004_hidden.sql", "SELECT broken syntax here");
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM seen"), 3);
+    cr_assert_eq(query_long(url, "SELECT n FROM seen WHERE name = 'a'"), 1);
+    cr_assert_eq(query_long(url, "SELECT n FROM seen WHERE name = 'b'"), 2);
+    cr_assert_eq(query_long(url, "SELECT n FROM seen WHERE name = 'c'"), 3);
+    cr_assert_eq(query_long(url, "SELECT CASE WHEN string_agg(version::text, ',' ORDER BY "
+                                 "version) = '1,2,10,11' THEN 1 ELSE 0 END FROM schema_migrations"),
+                 1, "versions 1, 2, 10 and 11 are recorded");
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+Test(store, a_failing_migration_rolls_back_is_not_recorded_and_releases_the_lock)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    make_dir(dir, sizeof dir);
+    write_file(dir, "0001_a.sql", "CREATE TABLE a (x int);");
+    write_file(dir, "0002_bad.sql", "CREATE TABLE b (x int);\nSELECT no_such_function();");
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_HARD);
+    cr_assert(strstr(err, "0002_bad.sql"), "the error names the file: %s", err);
+    cr_assert(strstr(err, "no_such_function"), "the error says what failed: %s", err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'b'"), 0,
+                 "the failed migration left nothing behind");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                 "AND database = (SELECT oid FROM pg_database "
+                                 "WHERE datname = current_database())"),
+                 0, "the migration lock was released");
+
+    /* Fixed, it applies; the pooled connection is still usable. */
+    write_file(dir, "0002_bad.sql", "CREATE TABLE b (x int);");
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), 2);
+    cr_assert(store_ping(st));
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+Test(store, migrations_refuse_a_missing_directory_and_duplicate_numbers)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    cr_assert_eq(store_migrate(st, "/nonexistent/migrations", err, (int)sizeof err), STORE_HARD);
+    cr_assert(strstr(err, "/nonexistent/migrations"), "%s", err);
+    make_dir(dir, sizeof dir);
+    write_file(dir, "0001_a.sql", "CREATE TABLE a (x int);");
+    write_file(dir, "0001_b.sql", "CREATE TABLE b (x int);");
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_HARD);
+    cr_assert(strstr(err, "0001_a.sql") && strstr(err, "0001_b.sql"), "%s", err);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+struct migrate_job {
+    const char *url, *dir;
+    pthread_barrier_t *go;
+    int rc;
+    char err[512];
+};
+
+static void *migrate_thread(void *arg)
+{
+    struct migrate_job *j = arg;
+    char err[256] = "";
+    struct store *st = store_open(j->url, 1, err, (int)sizeof err);
+    if (!st) {
+        j->rc = -1;
+        snprintf(j->err, sizeof j->err, "%s", err);
+        return NULL;
+    }
+    store_ping(st); /* connect first, so that both reach the lock at the same moment */
+    pthread_barrier_wait(j->go);
+    j->rc = store_migrate(st, j->dir, j->err, (int)sizeof j->err);
+    store_close(st);
+    return NULL;
+}
+
+Test(store, two_instances_migrating_at_once_both_succeed_and_apply_each_file_once)
+{
+    char url[512], dir[1200];
+    db_create(url, sizeof url);
+    make_dir(dir, sizeof dir);
+    /* A slow first file widens the window in which the second instance must wait. */
+    write_file(dir, "0001_slow.sql",
+               "CREATE TABLE applied (name text);\n"
+               "INSERT INTO applied VALUES ('0001');\n"
+               "SELECT pg_sleep(0.5);");
+    write_file(dir, "0002_more.sql", "INSERT INTO applied VALUES ('0002');");
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, 2);
+    struct migrate_job jobs[2] = {{.url = url, .dir = dir, .go = &go},
+                                  {.url = url, .dir = dir, .go = &go}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, migrate_thread, &jobs[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&go);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(jobs[i].rc, STORE_OK, "instance %d: %s", i, jobs[i].err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM applied"), 2);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM applied WHERE name = '0001'"), 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), 2);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+/*
+** Transactions
+*/
+
+static int insert_row(PGconn *conn, void *ctx)
+{
+    const char *vals[1] = {ctx};
+    PGresult *r =
+        PQexecParams(conn, "INSERT INTO t (name) VALUES ($1)", 1, NULL, vals, NULL, NULL, 0);
+    int rc = store_status_of(conn, r, "insert t");
+    PQclear(r);
+    return rc;
+}
+
+static int insert_then_abort(PGconn *conn, void *ctx)
+{
+    int rc = insert_row(conn, ctx);
+    return rc == STORE_OK ? STORE_ABORT : rc;
+}
+
+Test(store, tx_commits_what_the_body_did)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 2);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert_eq(store_tx(st, insert_row, "one", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t WHERE name = 'one'"), 1);
+    store_close(st);
+    db_drop(url);
+}
+
+Test(store, tx_rolls_back_when_the_body_aborts)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert_eq(store_tx(st, insert_then_abort, "gone", 3), STORE_ABORT);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 0);
+    /* The connection went back to the pool clean. */
+    cr_assert_eq(store_tx(st, insert_row, "kept", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    store_close(st);
+    db_drop(url);
+}
+
+struct flaky {
+    int calls, fail_first;
+};
+
+/* Inserts a row, then asks for a retry on its first `fail_first` calls. */
+static int flaky_body(PGconn *conn, void *ctx)
+{
+    struct flaky *f = ctx;
+    f->calls++;
+    int rc = insert_row(conn, "try");
+    if (rc != STORE_OK)
+        return rc;
+    return f->calls <= f->fail_first ? STORE_RETRY : STORE_OK;
+}
+
+Test(store, tx_reruns_a_body_that_asks_for_a_retry_and_keeps_only_the_last_run)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    struct flaky f = {.fail_first = 2};
+    cr_assert_eq(store_tx(st, flaky_body, &f, 5), STORE_OK);
+    cr_assert_eq(f.calls, 3);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+
+    /* Out of attempts: the retry status comes back and nothing is saved. */
+    struct flaky g = {.fail_first = 100};
+    cr_assert_eq(store_tx(st, flaky_body, &g, 4), STORE_RETRY);
+    cr_assert_eq(g.calls, 4);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    store_close(st);
+    db_drop(url);
+}
+
+/* Two threads each run a body once through store_tx; the bodies meet at a barrier on their
+ * first run only, so that they conflict once and then succeed when re-run. */
+struct conflict {
+    struct store *st;
+    pthread_barrier_t *meet;
+    int who, calls, rc;
+};
+
+/* Serializable read-then-update of the same row: the second writer fails with 40001. */
+static int serializable_increment(PGconn *conn, void *ctx)
+{
+    struct conflict *c = ctx;
+    c->calls++;
+    int rc = body_exec(conn, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "isolation");
+    if (rc == STORE_OK)
+        rc = body_exec(conn, "SELECT n FROM counter WHERE id = 1", "read counter");
+    if (rc != STORE_OK)
+        return rc;
+    if (c->calls == 1)
+        pthread_barrier_wait(c->meet); /* both have read: their snapshots overlap */
+    return body_exec(conn, "UPDATE counter SET n = n + 1 WHERE id = 1", "update counter");
+}
+
+/* Updates row 1 then 2, or 2 then 1: the first time, they deadlock. */
+static int crossed_updates(PGconn *conn, void *ctx)
+{
+    struct conflict *c = ctx;
+    c->calls++;
+    const char *first = c->who == 0 ? "UPDATE counter SET n = n + 1 WHERE id = 1"
+                                    : "UPDATE counter SET n = n + 1 WHERE id = 2";
+    const char *second = c->who == 0 ? "UPDATE counter SET n = n + 1 WHERE id = 2"
+                                     : "UPDATE counter SET n = n + 1 WHERE id = 1";
+    int rc = body_exec(conn, first, "first update");
+    if (rc != STORE_OK)
+        return rc;
+    if (c->calls == 1)
+        pthread_barrier_wait(c->meet); /* each holds its first row */
+    return body_exec(conn, second, "second update");
+}
+
+static store_tx_fn conflict_body;
+
+static void *conflict_thread(void *arg)
+{
+    struct conflict *c = arg;
+    c->rc = store_tx(c->st, conflict_body, c, 5);
+    return NULL;
+}
+
+/* Runs `body` in two threads at once and checks that both succeed after one retry. */
+static void run_conflict(const char *url, store_tx_fn body)
+{
+    char err[256];
+    struct store *st = store_open(url, 2, err, (int)sizeof err);
+    cr_assert_not_null(st, "%s", err);
+    exec_sql(url, "CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL);"
+                  "INSERT INTO counter VALUES (1, 0), (2, 0)");
+    pthread_barrier_t meet;
+    pthread_barrier_init(&meet, NULL, 2);
+    conflict_body = body;
+    struct conflict c[2] = {{.st = st, .meet = &meet, .who = 0},
+                            {.st = st, .meet = &meet, .who = 1}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, conflict_thread, &c[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&meet);
+    cr_assert_eq(c[0].rc, STORE_OK);
+    cr_assert_eq(c[1].rc, STORE_OK);
+    cr_assert_eq(c[0].calls + c[1].calls, 3, "one body was re-run once (calls %d + %d)", c[0].calls,
+                 c[1].calls);
+    store_close(st);
+}
+
+Test(store, tx_retries_a_real_serialization_failure_to_success)
+{
+    char url[512];
+    db_create(url, sizeof url);
+    run_conflict(url, serializable_increment);
+    cr_assert_eq(query_long(url, "SELECT n FROM counter WHERE id = 1"), 2, "both increments");
+    db_drop(url);
+}
+
+Test(store, tx_retries_a_real_deadlock_to_success)
+{
+    char url[512];
+    db_create(url, sizeof url);
+    run_conflict(url, crossed_updates);
+    cr_assert_eq(query_long(url, "SELECT n FROM counter WHERE id = 1"), 2);
+    cr_assert_eq(query_long(url, "SELECT n FROM counter WHERE id = 2"), 2);
+    db_drop(url);
+}
+
+static int bad_sql(PGconn *conn, void *ctx)
+{
+    return body_exec(conn, ctx, "bad sql");
+}
+
+/* Runs a failing statement, ignores the failure and says OK. */
+static int swallow_error(PGconn *conn, void *ctx)
+{
+    (void)ctx;
+    PQclear(PQexec(conn, "SELECT * FROM no_such_table"));
+    (void)insert_row(conn, "after an error");
+    return STORE_OK;
+}
+
+Test(store, errors_that_are_not_transient_are_hard)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text); CREATE TABLE u (k int PRIMARY KEY);"
+                  "INSERT INTO u VALUES (1)");
+    cr_assert_eq(store_tx(st, bad_sql, "SELECT * FROM no_such_table", 5), STORE_HARD);
+    cr_assert_eq(store_tx(st, bad_sql, "INSERT INTO u VALUES (1)", 5), STORE_HARD);
+    cr_assert_eq(store_run(st, bad_sql, "SELEC 1"), STORE_HARD);
+    /* A body that swallows an error and says OK commits nothing and is told so. */
+    cr_assert_eq(store_tx(st, swallow_error, NULL, 5), STORE_HARD);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 0);
+    /* The pool still works. */
+    cr_assert_eq(store_tx(st, insert_row, "fine", 5), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    store_close(st);
+    db_drop(url);
+}
+
+Test(store, status_of_maps_results)
+{
+    char url[512];
+    db_create(url, sizeof url);
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK);
+    PGresult *r = PQexec(c, "SELECT 1");
+    cr_assert_eq(store_status_of(c, r, "select"), STORE_OK);
+    PQclear(r);
+    r = PQexec(c, "CREATE TABLE x (k int)");
+    cr_assert_eq(store_status_of(c, r, "create"), STORE_OK);
+    PQclear(r);
+    r = PQexec(c, "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40001'; END $$");
+    cr_assert_eq(store_status_of(c, r, "serialization"), STORE_RETRY);
+    PQclear(r);
+    r = PQexec(c, "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '40P01'; END $$");
+    cr_assert_eq(store_status_of(c, r, "deadlock"), STORE_RETRY);
+    PQclear(r);
+    r = PQexec(c, "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '57P03'; END $$");
+    cr_assert_eq(store_status_of(c, r, "cannot connect now"), STORE_UNAVAILABLE);
+    PQclear(r);
+    r = PQexec(c, "DO $$ BEGIN RAISE EXCEPTION USING ERRCODE = '23505'; END $$");
+    cr_assert_eq(store_status_of(c, r, "unique"), STORE_HARD);
+    PQclear(r);
+    /* A connection the server closed. */
+    r = PQexec(c, "SELECT pg_terminate_backend(pg_backend_pid())");
+    cr_assert_eq(store_status_of(c, r, "terminated"), STORE_UNAVAILABLE);
+    PQclear(r);
+    cr_assert_eq(store_status_of(c, NULL, "no result"), STORE_UNAVAILABLE);
+    PQfinish(c);
+    db_drop(url);
+}
+
+static int check_no_transaction(PGconn *conn, void *ctx)
+{
+    (void)ctx;
+    return PQtransactionStatus(conn) == PQTRANS_IDLE ? STORE_OK : STORE_HARD;
+}
+
+/* Opens a transaction and leaves it open (a bug the pool must survive). */
+static int leave_tx_open(PGconn *conn, void *ctx)
+{
+    int rc = body_exec(conn, "BEGIN", "begin");
+    return rc == STORE_OK ? insert_row(conn, ctx) : rc;
+}
+
+Test(store, run_works_outside_a_transaction_and_cleans_up_after_its_body)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert_eq(store_run(st, check_no_transaction, NULL), STORE_OK);
+    cr_assert_eq(store_run(st, insert_row, "autocommit"), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    cr_assert_eq(store_run(st, leave_tx_open, "never committed"), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    cr_assert_eq(store_run(st, check_no_transaction, NULL), STORE_OK);
+    cr_assert_eq(store_tx(st, insert_row, "next", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 2);
+    store_close(st);
+    db_drop(url);
+}
+
+/* Increments the counter under a row lock, as the service does with a game. */
+static int locked_increment(PGconn *conn, void *ctx)
+{
+    (void)ctx;
+    int rc = body_exec(conn, "SELECT n FROM counter WHERE id = 1 FOR UPDATE", "lock");
+    return rc == STORE_OK ? body_exec(conn, "UPDATE counter SET n = n + 1 WHERE id = 1", "inc")
+                          : rc;
+}
+
+struct hammer {
+    struct store *st;
+    int failures;
+};
+
+static void *hammer_thread(void *arg)
+{
+    struct hammer *h = arg;
+    for (int i = 0; i < 25; i++)
+        h->failures += store_tx(h->st, locked_increment, NULL, 5) != STORE_OK;
+    h->failures += !store_ping(h->st);
+    return NULL;
+}
+
+Test(store, many_threads_share_a_small_pool)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 2);
+    exec_sql(url, "CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL);"
+                  "INSERT INTO counter VALUES (1, 0)");
+    enum { THREADS = 8 };
+    struct hammer h[THREADS];
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        h[i] = (struct hammer){.st = st};
+        pthread_create(&t[i], NULL, hammer_thread, &h[i]);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        cr_assert_eq(h[i].failures, 0, "thread %d failed %d times", i, h[i].failures);
+    }
+    cr_assert_eq(query_long(url, "SELECT n FROM counter WHERE id = 1"), THREADS * 25);
+    char q[512];
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+             "AND application_name = 'cityd'");
+    cr_assert_leq(query_long(url, q), 2, "the pool never opens more than its size");
+    store_close(st);
+    db_drop(url);
+}
+
+/*
+** Availability
+*/
+
+Test(store, a_closed_port_is_unavailable_at_once)
+{
+    char url[128], err[256] = "";
+    snprintf(url, sizeof url, "postgresql://postgres@127.0.0.1:%d/postgres", harness_free_port());
+    struct store *st = store_open(url, 2, err, (int)sizeof err);
+    cr_assert_not_null(st, "a pool opens while the database is down: %s", err);
+    double t0 = harness_now();
+    struct flaky f = {0};
+    cr_assert_eq(store_tx(st, flaky_body, &f, 5), STORE_UNAVAILABLE);
+    cr_assert_eq(f.calls, 0, "the body never ran");
+    cr_assert_eq(store_run(st, flaky_body, &f), STORE_UNAVAILABLE);
+    cr_assert_not(store_ping(st));
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_UNAVAILABLE);
+    cr_assert(harness_now() - t0 < 3.0, "took %.1f s", harness_now() - t0);
+    store_close(st);
+}
+
+Test(store, a_malformed_conninfo_is_refused_at_open)
+{
+    char err[256] = "";
+    cr_assert_null(store_open("postgresql://[::1", 2, err, (int)sizeof err));
+    cr_assert(err[0], "with a sentence");
+    err[0] = 0;
+    cr_assert_null(store_open("host=localhost no_such_option=1", 2, err, (int)sizeof err));
+    cr_assert(strstr(err, "no_such_option"), "%s", err);
+    cr_assert_null(store_open("host=localhost", 0, err, (int)sizeof err));
+}
+
+Test(store, a_connection_the_server_killed_is_replaced_without_an_error)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert(store_ping(st));
+    long killed = query_long(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() "
+                                  "AND application_name = 'cityd'");
+    cr_assert_eq(killed, 1);
+    harness_sleep_ms(100);
+    cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+    store_close(st);
+    db_drop(url);
+}
+
+/* Waits up to `seconds` for store_ping to answer true; the time it took, or -1. */
+static double wait_for_ping(struct store *st, double seconds)
+{
+    double t0 = harness_now();
+    while (harness_now() - t0 < seconds) {
+        if (store_ping(st))
+            return harness_now() - t0;
+        harness_sleep_ms(100);
+    }
+    return -1;
+}
+
+Test(store, the_pool_recovers_after_the_server_restarts)
+{
+    char url[512], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 3);
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert(store_ping(st));
+    cr_assert_eq(store_tx(st, insert_row, "before", 3), STORE_OK);
+    pg_restart();
+    double took = wait_for_ping(st, 10);
+    cr_assert(took >= 0, "store_ping is still false 10 s after the restart");
+    cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 2);
+    store_close(st);
+    db_drop(url);
+}
+
+Test(store, the_pool_is_unavailable_while_the_server_is_down_then_recovers)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 2);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert(store_ping(st));
+    pg_stop_now();
+    double t0 = harness_now();
+    cr_assert_eq(store_tx(st, insert_row, "while down", 3), STORE_UNAVAILABLE);
+    cr_assert_not(store_ping(st));
+    cr_assert(harness_now() - t0 < 5.0, "took %.1f s", harness_now() - t0);
+    pg_start_again();
+    cr_assert(wait_for_ping(st, 10) >= 0, "store_ping is still false 10 s after the start");
+    cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1);
+    store_close(st);
+    db_drop(url);
+}
