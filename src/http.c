@@ -212,6 +212,8 @@ static enum MHD_Result queue_reply(struct http_req *r)
         return MHD_NO;
     if (rep->content_type)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, rep->content_type);
+    if (rep->content_type && strcmp(rep->content_type, "text/event-stream") == 0)
+        MHD_add_response_header(resp, "X-Accel-Buffering", "no"); /* nginx: do not buffer */
     if (rep->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, rep->allow);
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL,
