@@ -385,7 +385,6 @@ void api_get_game(struct http_req *r)
 /* Finds the seat of `token` in a loaded game, or queues the right 401/403. */
 static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o)
 {
-    (void)c;
     if (!token) {
         fail(o, P_NO_TOKEN, NULL,
              "Send your seat token as \"Authorization: Bearer TOKEN\" (it came with join).");
@@ -401,14 +400,7 @@ static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct o
              "This is the host token; hands and orders need a seat token from join.");
         return -1;
     }
-    PGresult *res;
-    const char *vals[] = {(const char *)hash};
-    const int lens[] = {AUTH_HASH_LEN}, fmts[] = {1};
-    res = PQexecParams(c, "SELECT 1 FROM seats WHERE token_hash = $1", 1, NULL, vals, lens, fmts,
-                       0);
-    bool other = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0;
-    PQclear(res);
-    if (other)
+    if (store_token_known(c, hash) == STORE_OK)
         fail(o, P_WRONG_GAME, NULL, "This token belongs to another game; use the token of "
                                     "your seat in this game.");
     else

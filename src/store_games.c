@@ -2,6 +2,7 @@
  * hashes as binary bytea, everything else as text. */
 #include "store_games.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +13,107 @@ void game_row_clear(struct game_row *g)
     g->state = NULL;
 }
 
-/* Runs `sql` with n parameters (binary where lens[i] > 0, text otherwise). On STORE_OK the
- * result is in *res (caller clears); otherwise *res is NULL. */
+/* Named prepared statements, made lazily on each connection. A statement is known by its
+ * SQL text's address (every SQL here is a literal); a connection's prepared set is a bitmask.
+ * A connection re-made at the same address looks prepared when it is not: the server then
+ * answers SQLSTATE 26000, and the set is forgotten and the statement prepared again. */
+enum { MAX_STATEMENTS = 64, MAX_CONNS = 1024 };
+static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *statements[MAX_STATEMENTS];
+static int nstatements;
+static struct {
+    const PGconn *conn;
+    uint64_t mask;
+} conns[MAX_CONNS];
+
+/* The statement number of `sql` (registering it), and whether `c` has it prepared. */
+static int statement_of(const PGconn *c, const char *sql, bool *prepared, int *slot)
+{
+    pthread_mutex_lock(&prep_lock);
+    int idx = 0;
+    while (idx < nstatements && statements[idx] != sql)
+        idx++;
+    if (idx == nstatements && nstatements < MAX_STATEMENTS)
+        statements[nstatements++] = sql;
+    int free_slot = -1;
+    *slot = -1;
+    for (int i = 0; i < MAX_CONNS && *slot < 0; i++) {
+        if (conns[i].conn == c)
+            *slot = i;
+        else if (!conns[i].conn && free_slot < 0)
+            free_slot = i;
+    }
+    if (*slot < 0 && free_slot >= 0) {
+        conns[free_slot].conn = c;
+        conns[free_slot].mask = 0;
+        *slot = free_slot;
+    }
+    *prepared = idx < MAX_STATEMENTS && *slot >= 0 && (conns[*slot].mask >> idx & 1);
+    pthread_mutex_unlock(&prep_lock);
+    return idx < MAX_STATEMENTS ? idx : -1;
+}
+
+static void mark_prepared(int slot, int idx, bool yes)
+{
+    pthread_mutex_lock(&prep_lock);
+    if (yes)
+        conns[slot].mask |= 1ULL << idx;
+    else
+        conns[slot].mask = 0;
+    pthread_mutex_unlock(&prep_lock);
+}
+
+static bool sqlstate_is(const PGresult *r, const char *state)
+{
+    const char *s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    return s && strcmp(s, state) == 0;
+}
+
+/* Runs `sql` with n parameters (binary where lens[i] > 0, text otherwise) as a named prepared
+ * statement. On STORE_OK the result is in *res (caller clears); otherwise *res is NULL. */
 static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                  const int *lens, PGresult **res)
 {
     int fmts[16] = {0};
     for (int i = 0; i < n; i++)
         fmts[i] = lens && lens[i] > 0;
-    PGresult *r = PQexecParams(c, sql, n, NULL, vals, lens, fmts, 0);
+    *res = NULL;
+    bool prepared;
+    int slot, idx = statement_of(c, sql, &prepared, &slot);
+    PGresult *r = NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (idx < 0 || slot < 0) { /* no room to track it: run it unnamed */
+            r = PQexecParams(c, sql, n, NULL, vals, lens, fmts, 0);
+            break;
+        }
+        char name[16];
+        snprintf(name, sizeof name, "city_%d", idx);
+        if (!prepared) {
+            PGresult *p = PQprepare(c, name, sql, n, NULL);
+            bool exists = sqlstate_is(p, "42P05"); /* already prepared on this session */
+            int st = exists ? STORE_OK : store_status_of(c, p, what);
+            PQclear(p);
+            if (st != STORE_OK)
+                return st;
+            mark_prepared(slot, idx, true);
+        }
+        r = PQexecPrepared(c, name, n, vals, lens, fmts, 0);
+        if (!sqlstate_is(r, "26000"))
+            break;
+        /* The connection was re-made: forget what it had. Outside a transaction, prepare
+         * again at once; inside one, the transaction is lost: have it re-run. */
+        mark_prepared(slot, idx, false);
+        prepared = false;
+        if (PQtransactionStatus(c) != PQTRANS_IDLE) {
+            PQclear(r);
+            return STORE_RETRY;
+        }
+        PQclear(r);
+        r = NULL;
+    }
     int st = store_status_of(c, r, what);
     if (st != STORE_OK) {
         PQclear(r);
-        *res = NULL;
         return st;
     }
     *res = r;
@@ -185,6 +274,20 @@ int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
                    "UPDATE seats SET name = $3, token_hash = $4, joined_at = now() "
                    "WHERE game_id = $1 AND seat = $2",
                    4, vals, lens);
+}
+
+int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
+{
+    const char *vals[] = {(const char *)hash};
+    const int lens[] = {AUTH_HASH_LEN};
+    PGresult *r;
+    int st = query(c, "token known", "SELECT 1 FROM seats WHERE token_hash = $1", 1, vals, lens,
+                   &r);
+    if (st != STORE_OK)
+        return st;
+    st = PQntuples(r) > 0 ? STORE_OK : STORE_NO_ROW;
+    PQclear(r);
+    return st;
 }
 
 int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,

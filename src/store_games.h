@@ -54,6 +54,9 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *out, int *n);
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
                     const uint8_t hash[AUTH_HASH_LEN]);
 
+/* STORE_OK when some seat of any game has this token hash, STORE_NO_ROW when none. */
+int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
+
 /* Records an acknowledged order (replacing this seat's earlier one for the step). */
 int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,
                     const char *body);
