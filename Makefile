@@ -72,6 +72,7 @@ run: deps all
 	./scripts/run.sh
 
 test: deps
+	$(MAKE) format-check
 	$(MAKE) test-unit
 	$(MAKE) SANITIZE=1 test-unit
 	@echo "All test suites passed (plain and ASan+UBSan)."

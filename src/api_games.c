@@ -17,11 +17,11 @@ enum { NAME_MAX_CHARS = 40, TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
 /* What a transaction body decided to answer. */
 struct outcome {
-    int status;       /* 2xx on success */
-    enum problem p;   /* otherwise */
-    char code[48];    /* problem code override, or "" */
+    int status;     /* 2xx on success */
+    enum problem p; /* otherwise */
+    char code[48];  /* problem code override, or "" */
     char detail[400];
-    json_t *reply;    /* success body, owned */
+    json_t *reply; /* success body, owned */
 };
 
 static int fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
@@ -103,8 +103,8 @@ static bool int_field(struct http_req *r, const char *name, bool required, long 
     }
     long long x = json_integer_value(v);
     if (x < min || x > max) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "\"%s\" must be between %lld and %lld.", name,
-                           min, max);
+        http_reply_problem(r, P_BAD_VALUE, NULL, "\"%s\" must be between %lld and %lld.", name, min,
+                           max);
         return false;
     }
     *out = x;
@@ -204,7 +204,7 @@ static int create_tx(PGconn *c, void *ctx)
 void api_create_game(struct http_req *r)
 {
     static const char *const allowed[] = {"seats", "bots", "target_vp", "turn_seconds",
-                                          "seed", "name", NULL};
+                                          "seed",  "name", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -216,8 +216,7 @@ void api_create_game(struct http_req *r)
     long long seats = 0, target = CITY_DEFAULT_TARGET, turn = 0;
     bool has_target, has_turn, present;
     if (!int_field(r, "seats", true, CITY_MIN_PLAYERS, CITY_MAX_PLAYERS, &seats, &present) ||
-        !int_field(r, "target_vp", false, CITY_MIN_TARGET, CITY_MAX_TARGET, &target,
-                   &has_target) ||
+        !int_field(r, "target_vp", false, CITY_MIN_TARGET, CITY_MAX_TARGET, &target, &has_target) ||
         !int_field(r, "turn_seconds", false, TURN_MIN, TURN_MAX, &turn, &has_turn))
         return;
     json_t *bots = json_object_get(r->json, "bots");
@@ -318,9 +317,9 @@ void api_create_game(struct http_req *r)
         answer(r, st, &o);
         return;
     }
-    json_t *reply = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id,
-                              "host_token", host_token, "status", "open", "seats", (int)seats,
-                              "bots", nbots, "target_vp", (int)target, "join", "");
+    json_t *reply = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id, "host_token",
+                              host_token, "status", "open", "seats", (int)seats, "bots", nbots,
+                              "target_vp", (int)target, "join", "");
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
     json_object_set_new(reply, "join", json_string(join));
@@ -369,8 +368,10 @@ static int view_tx(PGconn *c, void *ctx)
         rc->o.status = 200;
         rc->o.reply = live_public_view(&lv);
     } else if (st == STORE_NO_ROW) {
-        st = fail(&rc->o, P_NO_GAME, NULL, "There is no game \"%.40s\"; list games with GET "
-                                           "/api/v1/games.", rc->id);
+        st = fail(&rc->o, P_NO_GAME, NULL,
+                  "There is no game \"%.40s\"; list games with GET "
+                  "/api/v1/games.",
+                  rc->id);
     }
     live_free(&lv);
     return st;
@@ -401,8 +402,9 @@ static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct o
         return -1;
     }
     if (store_token_known(c, hash) == STORE_OK)
-        fail(o, P_WRONG_GAME, NULL, "This token belongs to another game; use the token of "
-                                    "your seat in this game.");
+        fail(o, P_WRONG_GAME, NULL,
+             "This token belongs to another game; use the token of "
+             "your seat in this game.");
     else
         fail(o, P_BAD_TOKEN, NULL, "The token is not valid; join the game to get one.");
     return -1;
@@ -457,8 +459,10 @@ static int join_tx(PGconn *c, void *ctx)
     struct live lv;
     int st = live_load(c, jc->srv, jc->id, true, &lv);
     if (st == STORE_NO_ROW)
-        st = fail(&jc->o, P_NO_GAME, NULL, "There is no game \"%.40s\"; list open games with "
-                                           "GET /api/v1/games.", jc->id);
+        st = fail(&jc->o, P_NO_GAME, NULL,
+                  "There is no game \"%.40s\"; list open games with "
+                  "GET /api/v1/games.",
+                  jc->id);
     int seat = -1;
     if (st == STORE_OK) {
         for (int i = 0; i < lv.nseats && seat < 0; i++)
@@ -485,8 +489,8 @@ static int join_tx(PGconn *c, void *ctx)
     if (st == STORE_OK) {
         jc->resolved = lv.resolved;
         jc->o.status = 201;
-        jc->o.reply = json_pack("{s:i, s:s, s:s, s:s}", "seat", seat, "token", jc->token,
-                                "id", jc->id, "status", lv.row.status);
+        jc->o.reply = json_pack("{s:i, s:s, s:s, s:s}", "seat", seat, "token", jc->token, "id",
+                                jc->id, "status", lv.row.status);
     }
     live_free(&lv);
     return st;
@@ -555,8 +559,7 @@ static int order_tx(PGconn *c, void *ctx)
     if (st == STORE_OK) {
         int err = game_submit(&lv.g, seat, &oc->order.d);
         if (err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER)
-            st = fail(&oc->o, P_STALE_STEP, city_error_code(err), "%s",
-                      city_error_message(err));
+            st = fail(&oc->o, P_STALE_STEP, city_error_code(err), "%s", city_error_message(err));
         else if (err)
             st = fail(&oc->o, P_ILLEGAL, city_error_code(err), "%s", city_error_message(err));
     }
@@ -565,9 +568,9 @@ static int order_tx(PGconn *c, void *ctx)
                              oc->body);
     if (st == STORE_OK) {
         lv.changed = true;
-        live_event(&lv, "submitted", json_pack("{s:i, s:i, s:s}", "seat", seat, "round",
-                                               oc->order.round, "step",
-                                               city_step_name(oc->order.step)));
+        live_event(&lv, "submitted",
+                   json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
+                             city_step_name(oc->order.step)));
         st = live_advance(c, &lv, false);
     }
     if (st == STORE_OK)
@@ -575,11 +578,10 @@ static int order_tx(PGconn *c, void *ctx)
     if (st == STORE_OK) {
         oc->resolved = lv.resolved;
         oc->o.status = 202;
-        oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1,
-                                "round", oc->order.round, "step",
-                                city_step_name(oc->order.step), "resolved", lv.resolved > 0,
-                                "game", "status", lv.row.status, "round", lv.g.round, "step",
-                                city_step_name(lv.g.step));
+        oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1, "round",
+                                oc->order.round, "step", city_step_name(oc->order.step), "resolved",
+                                lv.resolved > 0, "game", "status", lv.row.status, "round",
+                                lv.g.round, "step", city_step_name(lv.g.step));
     }
     live_free(&lv);
     return st;
@@ -590,8 +592,8 @@ static enum problem problem_of_order_error(const char *code)
     static const struct {
         const char *code;
         enum problem p;
-    } map[] = {{"not_an_object", P_NOT_AN_OBJECT}, {"missing_field", P_MISSING_FIELD},
-               {"unknown_field", P_UNKNOWN_FIELD}, {"wrong_type", P_WRONG_TYPE},
+    } map[] = {{"not_an_object", P_NOT_AN_OBJECT},           {"missing_field", P_MISSING_FIELD},
+               {"unknown_field", P_UNKNOWN_FIELD},           {"wrong_type", P_WRONG_TYPE},
                {"conflicting_fields", P_CONFLICTING_FIELDS}, {"too_many_cards", P_TOO_MANY_CARDS}};
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i].code, code) == 0)

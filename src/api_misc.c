@@ -35,7 +35,10 @@ void api_healthz(struct http_req *r)
                            "The database does not answer; the service will reconnect.");
 }
 
-static int games_metrics_tx(PGconn *c, void *ctx) { return store_games_metrics(c, ctx); }
+static int games_metrics_tx(PGconn *c, void *ctx)
+{
+    return store_games_metrics(c, ctx);
+}
 
 void api_metrics(struct http_req *r)
 {
@@ -148,11 +151,11 @@ enum { SSE_KEEPALIVE_MS = 15000 };
 struct stream {
     struct server *srv;
     char id[64];
-    long long last;   /* the last sequence sent */
+    long long last; /* the last sequence sent */
     unsigned long long gen;
-    char *buf;        /* bytes waiting to go out */
+    char *buf; /* bytes waiting to go out */
     size_t len, off;
-    bool finished;    /* game_over was sent: end after the buffer */
+    bool finished; /* game_over was sent: end after the buffer */
     bool first;
 };
 

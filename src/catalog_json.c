@@ -2,8 +2,12 @@
 #include "catalog_json.h"
 
 static const char *const var_kinds[] = {
-    [VAR_NONE] = NULL,           [VAR_ICON] = "icon",         [VAR_ICON_WITH_OTHER] = "icon_with_other",
-    [VAR_OTHER_COPY] = "other_copy", [VAR_CARD_OWN] = "card_own", [VAR_CARD_ALL] = "card_all",
+    [VAR_NONE] = NULL,
+    [VAR_ICON] = "icon",
+    [VAR_ICON_WITH_OTHER] = "icon_with_other",
+    [VAR_OTHER_COPY] = "other_copy",
+    [VAR_CARD_OWN] = "card_own",
+    [VAR_CARD_ALL] = "card_all",
 };
 
 static json_t *variable_to_json(const struct city_catalog *cat, const struct city_variable *v)
@@ -26,8 +30,8 @@ json_t *catalog_to_json(const struct city_catalog *cat)
             for (int n = 0; n < d->icons[k]; n++)
                 json_array_append_new(icons, json_string(city_icon_name(k)));
         json_t *c = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i}", "id", d->id, "name",
-                              d->name, "cost", d->cost, "vp", d->vp, "income", d->income,
-                              "icons", icons, "text", d->text, "count", d->count);
+                              d->name, "cost", d->cost, "vp", d->vp, "income", d->income, "icons",
+                              icons, "text", d->text, "count", d->count);
         if (d->limit)
             json_object_set_new(c, "limit", json_integer(d->limit));
         if (d->nrequires) {

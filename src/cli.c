@@ -17,7 +17,10 @@
 #include "game_json.h"
 #include "sim.h"
 
-static bool file_exists(const char *path) { return access(path, R_OK) == 0; }
+static bool file_exists(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
 
 bool cli_load_catalog(struct city_catalog *cat, const char *path)
 {
@@ -157,12 +160,12 @@ int cmd_simulate(int argc, char **argv)
             top = k;
     json_t *out = json_pack(
         "{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:f, s:I, s:I, s:{s:s, s:f}, s:f}", "players", P,
-        "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
-        "avg_rounds", (double)r.rounds_sum / (double)games, "min_rounds", r.min_rounds,
-        "max_rounds", r.max_rounds, "wins_by_seat", ws, "games_per_sec",
-        secs > 0 ? (double)games / secs : 0.0, "ended_by_deck", (json_int_t)r.ended_by_deck,
-        "ended_by_rounds", (json_int_t)r.ended_by_rounds, "top_winner_card", "card", cat.designs[top].id,
-        "share", winner_has[top] / (double)games, "contractor_in_winners",
+        "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots, "avg_rounds",
+        (double)r.rounds_sum / (double)games, "min_rounds", r.min_rounds, "max_rounds",
+        r.max_rounds, "wins_by_seat", ws, "games_per_sec", secs > 0 ? (double)games / secs : 0.0,
+        "ended_by_deck", (json_int_t)r.ended_by_deck, "ended_by_rounds",
+        (json_int_t)r.ended_by_rounds, "top_winner_card", "card", cat.designs[top].id, "share",
+        winner_has[top] / (double)games, "contractor_in_winners",
         winner_has[cat.contractor_design] / (double)games);
     json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
     putchar('\n');

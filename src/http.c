@@ -225,8 +225,8 @@ static enum MHD_Result queue_reply(struct http_req *r)
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_size, void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_size, void **con_cls)
 {
     (void)version;
     struct http_req *r = *con_cls;
@@ -240,8 +240,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->url = url;
         r->start = now_seconds();
         *con_cls = r;
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *cl =
+            MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY) {
             /* Refuse before reading the body; MHD then closes the connection. */
             r->too_big = true;
@@ -290,8 +290,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     double ms = (now_seconds() - r->start) * 1000.0;
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
-    fprintf(stdout, "%s %s %d %.1fms route=%s bytes=%zu\n", r->method, r->url, r->reply.status,
-            ms, route, r->len);
+    fprintf(stdout, "%s %s %d %.1fms route=%s bytes=%zu\n", r->method, r->url, r->reply.status, ms,
+            route, r->len);
     fflush(stdout);
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
@@ -308,8 +308,8 @@ struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_DUAL_STACK |
             MHD_USE_ERROR_LOG,
         (uint16_t)port, NULL, NULL, on_request, srv, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-        NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds,
-        MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_END);
+        NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
+        4000u, MHD_OPTION_END);
     if (!d)
         fprintf(stderr, "cityd: cannot listen on port %d\n", port);
     return d;

@@ -21,8 +21,8 @@ struct http_reply {
     const char *content_type; /* static string */
     char *body;               /* owned, malloc'd */
     size_t len;
-    const char *allow;        /* Allow header for 405 */
-    const char *cache;        /* Cache-Control, or NULL */
+    const char *allow; /* Allow header for 405 */
+    const char *cache; /* Cache-Control, or NULL */
     /* A streamed reply (SSE): when stream is set, body is unused. */
     MHD_ContentReaderCallback stream;
     void *stream_ctx;
@@ -37,8 +37,8 @@ struct http_req {
     char *body; /* the raw body, NUL-terminated; NULL when none */
     size_t len;
     bool too_big;
-    json_t *json;                          /* parsed body (borrowed by handlers), or NULL */
-    char params[HTTP_MAX_PARAMS][64];      /* {id} parts of the path */
+    json_t *json;                     /* parsed body (borrowed by handlers), or NULL */
+    char params[HTTP_MAX_PARAMS][64]; /* {id} parts of the path */
     const struct http_route *route;
     double start;
     char allow[32]; /* the Allow header of a 405 */
@@ -49,8 +49,8 @@ struct http_route {
     const char *method;
     const char *pattern; /* e.g. "/api/v1/games/{id}/orders"; a trailing "*" matches the rest */
     void (*handler)(struct http_req *r);
-    bool body;           /* the handler takes a JSON body */
-    const char *name;    /* label for metrics */
+    bool body;        /* the handler takes a JSON body */
+    const char *name; /* label for metrics */
 };
 
 /* Starts the daemon on `port` (0.0.0.0 and ::) with a thread per connection, serving `srv`.

@@ -94,14 +94,15 @@ char *metrics_render(const char *extra, size_t *len)
     unsigned long long cum = 0;
     for (int i = 0; i < NBUCKETS; i++) {
         cum += hist[i];
-        put(&b, "city_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
-            buckets[i] / 1000.0, cum);
+        put(&b, "city_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n", buckets[i] / 1000.0,
+            cum);
     }
     put(&b, "city_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n", hist_count);
     put(&b, "city_http_request_duration_seconds_sum %.6f\n", hist_sum);
     put(&b, "city_http_request_duration_seconds_count %llu\n", hist_count);
-    put(&b, "# HELP city_steps_resolved_total Game steps resolved by this instance.\n"
-            "# TYPE city_steps_resolved_total counter\ncity_steps_resolved_total %llu\n",
+    put(&b,
+        "# HELP city_steps_resolved_total Game steps resolved by this instance.\n"
+        "# TYPE city_steps_resolved_total counter\ncity_steps_resolved_total %llu\n",
         steps);
     pthread_mutex_unlock(&lock);
     if (extra)

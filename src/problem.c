@@ -14,9 +14,11 @@ static const struct {
     [P_UNKNOWN_FIELD] = {400, "unknown_field", "The body has a field this endpoint does not take"},
     [P_WRONG_TYPE] = {400, "wrong_type", "A field has the wrong JSON type"},
     [P_BAD_VALUE] = {400, "bad_value", "A field has a value out of range"},
-    [P_CONFLICTING_FIELDS] = {400, "conflicting_fields", "The body mixes fields that exclude each other"},
+    [P_CONFLICTING_FIELDS] = {400, "conflicting_fields",
+                              "The body mixes fields that exclude each other"},
     [P_TOO_MANY_CARDS] = {400, "too_many_cards", "The order names too many cards"},
-    [P_SEED_NOT_ALLOWED] = {400, "seed_not_allowed", "This server does not take seeds from clients"},
+    [P_SEED_NOT_ALLOWED] = {400, "seed_not_allowed",
+                            "This server does not take seeds from clients"},
     [P_BAD_QUERY] = {400, "bad_query", "A query parameter is malformed"},
     [P_NO_TOKEN] = {401, "token_required", "This endpoint needs a bearer token"},
     [P_BAD_TOKEN] = {401, "bad_token", "The bearer token is not valid"},
@@ -37,9 +39,18 @@ static const struct {
     [P_UNAVAILABLE] = {503, "database_unavailable", "The database cannot be reached"},
 };
 
-int problem_status(enum problem p) { return problems[p].status; }
-const char *problem_code(enum problem p) { return problems[p].code; }
-const char *problem_title(enum problem p) { return problems[p].title; }
+int problem_status(enum problem p)
+{
+    return problems[p].status;
+}
+const char *problem_code(enum problem p)
+{
+    return problems[p].code;
+}
+const char *problem_title(enum problem p)
+{
+    return problems[p].title;
+}
 
 json_t *problem_body(enum problem p, const char *code_override, const char *detail)
 {

@@ -7,33 +7,33 @@
 #include <jansson.h>
 
 enum problem {
-    P_BAD_JSON,          /* 400 the body is not JSON */
-    P_NOT_AN_OBJECT,     /* 400 */
-    P_MISSING_FIELD,     /* 400 */
-    P_UNKNOWN_FIELD,     /* 400 */
-    P_WRONG_TYPE,        /* 400 */
-    P_BAD_VALUE,         /* 400 */
+    P_BAD_JSON,           /* 400 the body is not JSON */
+    P_NOT_AN_OBJECT,      /* 400 */
+    P_MISSING_FIELD,      /* 400 */
+    P_UNKNOWN_FIELD,      /* 400 */
+    P_WRONG_TYPE,         /* 400 */
+    P_BAD_VALUE,          /* 400 */
     P_CONFLICTING_FIELDS, /* 400 */
-    P_TOO_MANY_CARDS,    /* 400 */
-    P_SEED_NOT_ALLOWED,  /* 400 */
-    P_BAD_QUERY,         /* 400 */
-    P_NO_TOKEN,          /* 401 */
-    P_BAD_TOKEN,         /* 401 */
-    P_WRONG_GAME,        /* 403 a token of another game */
-    P_NOT_HOST,          /* 403 */
-    P_NOT_FOUND,         /* 404 no such path */
-    P_NO_GAME,           /* 404 no such game */
-    P_METHOD,            /* 405 */
-    P_STALE_STEP,        /* 409 round/step not current */
-    P_GAME_FULL,         /* 409 */
-    P_NOT_STARTED,       /* 409 */
-    P_GAME_OVER,         /* 409 */
-    P_NOT_FINISHED,      /* 409 */
-    P_NOT_OVERDUE,       /* 409 */
-    P_TOO_LARGE,         /* 413 */
-    P_ILLEGAL,           /* 422 an illegal decision; code comes from the engine */
-    P_INTERNAL,          /* 500 */
-    P_UNAVAILABLE,       /* 503 the database is unreachable */
+    P_TOO_MANY_CARDS,     /* 400 */
+    P_SEED_NOT_ALLOWED,   /* 400 */
+    P_BAD_QUERY,          /* 400 */
+    P_NO_TOKEN,           /* 401 */
+    P_BAD_TOKEN,          /* 401 */
+    P_WRONG_GAME,         /* 403 a token of another game */
+    P_NOT_HOST,           /* 403 */
+    P_NOT_FOUND,          /* 404 no such path */
+    P_NO_GAME,            /* 404 no such game */
+    P_METHOD,             /* 405 */
+    P_STALE_STEP,         /* 409 round/step not current */
+    P_GAME_FULL,          /* 409 */
+    P_NOT_STARTED,        /* 409 */
+    P_GAME_OVER,          /* 409 */
+    P_NOT_FINISHED,       /* 409 */
+    P_NOT_OVERDUE,        /* 409 */
+    P_TOO_LARGE,          /* 413 */
+    P_ILLEGAL,            /* 422 an illegal decision; code comes from the engine */
+    P_INTERNAL,           /* 500 */
+    P_UNAVAILABLE,        /* 503 the database is unreachable */
     P_COUNT
 };
 

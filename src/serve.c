@@ -71,8 +71,12 @@ static void *sweep_main(void *arg)
 
 int cmd_serve(int argc, char **argv)
 {
-    struct options o = {.port = 8080, .workers = 16, .timeout = 30, .web = "web",
-                        .migrations = "migrations", .openapi = "openapi/openapi.yaml"};
+    struct options o = {.port = 8080,
+                        .workers = 16,
+                        .timeout = 30,
+                        .web = "web",
+                        .migrations = "migrations",
+                        .openapi = "openapi/openapi.yaml"};
     const char *env;
     if ((env = getenv("PORT")) && !parse_int(env, 0, 65535, &o.port))
         return usage_error("PORT must be a port number");
@@ -88,9 +92,9 @@ int cmd_serve(int argc, char **argv)
             o.allow_seed = true;
             continue;
         }
-        static const char *const takes_value[] = {"--port", "--workers", "--timeout", "--database",
-                                                  "--web", "--cards", "--migrations", "--openapi",
-                                                  NULL};
+        static const char *const takes_value[] = {"--port",       "--workers", "--timeout",
+                                                  "--database",   "--web",     "--cards",
+                                                  "--migrations", "--openapi", NULL};
         bool known = false;
         for (const char *const *k = takes_value; *k; k++)
             known = known || strcmp(a, *k) == 0;

@@ -36,8 +36,8 @@ void live_free(struct live *lv)
 
 void live_event(struct live *lv, const char *type, json_t *data)
 {
-    json_array_append_new(lv->events, json_pack("{s:s, s:o}", "type", type, "data",
-                                                data ? data : json_object()));
+    json_array_append_new(
+        lv->events, json_pack("{s:s, s:o}", "type", type, "data", data ? data : json_object()));
 }
 
 int live_seat_of(const struct live *lv, const uint8_t *hash)
@@ -69,8 +69,8 @@ static void on_engine_event(void *ctx, const struct city_event *e)
         break;
     case EV_DEFAULT:
         type = "default";
-        json_object_set_new(d, "decision", json_string(e->count == DEC_SURVEY ? "survey"
-                                                                              : "discard"));
+        json_object_set_new(d, "decision",
+                            json_string(e->count == DEC_SURVEY ? "survey" : "discard"));
         break;
     case EV_DISCARDED:
         type = "discarded";
@@ -170,8 +170,7 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
             struct city_bot bot;
             int kind = bot_kind_from_name(row->bot);
             bot_init(&bot, kind < 0 ? BOT_GREEDY : kind,
-                     g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^
-                         (uint64_t)s);
+                     g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)s);
             struct city_decision d;
             if (bot_decide(&bot, g, s, &d) && game_submit(g, s, &d) == CITY_OK)
                 lv->changed = true;

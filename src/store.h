@@ -9,12 +9,12 @@
 #include <stdint.h>
 
 enum store_status {
-    STORE_OK = 0,          /* done (for a lookup: one row found) */
-    STORE_NO_ROW,          /* a lookup found nothing */
-    STORE_RETRY,           /* serialization failure or deadlock: the transaction may be re-run */
-    STORE_UNAVAILABLE,     /* the database cannot be reached now (the service answers 503) */
-    STORE_HARD,            /* any other failure: a bug or a broken database */
-    STORE_ABORT,           /* the transaction body chose to roll back (a 4xx, say) */
+    STORE_OK = 0,      /* done (for a lookup: one row found) */
+    STORE_NO_ROW,      /* a lookup found nothing */
+    STORE_RETRY,       /* serialization failure or deadlock: the transaction may be re-run */
+    STORE_UNAVAILABLE, /* the database cannot be reached now (the service answers 503) */
+    STORE_HARD,        /* any other failure: a bug or a broken database */
+    STORE_ABORT,       /* the transaction body chose to roll back (a 4xx, say) */
 };
 
 struct store;

@@ -129,7 +129,10 @@ static int command(PGconn *c, const char *what, const char *sql, int n, const ch
     return st;
 }
 
-static void itoa_buf(char *buf, size_t n, long long v) { snprintf(buf, n, "%lld", v); }
+static void itoa_buf(char *buf, size_t n, long long v)
+{
+    snprintf(buf, n, "%lld", v);
+}
 
 int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n)
 {
@@ -139,8 +142,13 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     itoa_buf(players, sizeof players, g->players);
     itoa_buf(target, sizeof target, g->target_vp);
     itoa_buf(turn, sizeof turn, g->turn_seconds);
-    const char *vals[] = {g->id, g->status, players, target,
-                          g->turn_seconds ? turn : NULL, (const char *)g->host_hash, state};
+    const char *vals[] = {g->id,
+                          g->status,
+                          players,
+                          target,
+                          g->turn_seconds ? turn : NULL,
+                          (const char *)g->host_hash,
+                          state};
     const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, status, players, target_vp, turn_seconds, host_hash, "
@@ -281,8 +289,8 @@ int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
     const char *vals[] = {(const char *)hash};
     const int lens[] = {AUTH_HASH_LEN};
     PGresult *r;
-    int st = query(c, "token known", "SELECT 1 FROM seats WHERE token_hash = $1", 1, vals, lens,
-                   &r);
+    int st =
+        query(c, "token known", "SELECT 1 FROM seats WHERE token_hash = $1", 1, vals, lens, &r);
     if (st != STORE_OK)
         return st;
     st = PQntuples(r) > 0 ? STORE_OK : STORE_NO_ROW;

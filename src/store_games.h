@@ -22,10 +22,10 @@ struct game_row {
     int steps_resolved;
     int ndecisions;
     long long last_seq;
-    bool overdue;     /* the current step's deadline has passed */
-    double deadline;  /* seconds since the epoch, 0 when none */
+    bool overdue;    /* the current step's deadline has passed */
+    double deadline; /* seconds since the epoch, 0 when none */
     uint8_t host_hash[AUTH_HASH_LEN];
-    json_t *state;    /* owned by the row; game_row_clear() frees it */
+    json_t *state; /* owned by the row; game_row_clear() frees it */
 };
 
 struct seat_row {

@@ -85,9 +85,9 @@ Test(cli, cards_lists_110_cards_with_their_fields)
 Test(cli, simulate_prints_the_promised_figures)
 {
     json_t *j = run_json("simulate --players 3 --games 200 --seed 5 --bots greedy,random,greedy");
-    const char *keys[] = {"players",      "games",         "seed",         "avg_rounds",
-                          "min_rounds",   "max_rounds",    "wins_by_seat", "games_per_sec",
-                          "ended_by_deck"};
+    const char *keys[] = {"players",      "games",         "seed",
+                          "avg_rounds",   "min_rounds",    "max_rounds",
+                          "wins_by_seat", "games_per_sec", "ended_by_deck"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         cr_assert_not_null(json_object_get(j, keys[k]), "no %s", keys[k]);
     cr_expect_eq(json_integer_value(json_object_get(j, "players")), 3);

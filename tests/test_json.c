@@ -176,8 +176,9 @@ static void check_round_trip(const struct city_game *g, void *ctx)
         cr_assert_fail("game_to_json(game_from_json(j)) is not j");
     st->states++;
     if (memcmp(g, &back, sizeof back) != 0)
-        cr_assert_fail("round trip is not byte-identical to the engine's struct (round %d, step %s)",
-                       g->round, city_step_name(g->step));
+        cr_assert_fail(
+            "round trip is not byte-identical to the engine's struct (round %d, step %s)", g->round,
+            city_step_name(g->step));
     st->raw_equal++;
     json_decref(again);
     json_decref(j);

@@ -15,7 +15,10 @@ static void up(void)
     daemon_start(&d, db, "--allow-seed");
 }
 
-static void down(void) { daemon_stop(&d); }
+static void down(void)
+{
+    daemon_stop(&d);
+}
 
 TestSuite(api, .init = up, .fini = down, .timeout = 240);
 
@@ -43,8 +46,8 @@ static void expect_problem(const char *method, const char *path, const char *tok
     snprintf(url, sizeof url, "%s%s", d.base, path);
     struct http_reply r;
     cr_assert(http_do(method, url, token, body, &r));
-    cr_expect_eq(r.status, status, "%s %s -> %ld, wanted %ld: %s", method, path, r.status,
-                 status, r.body);
+    cr_expect_eq(r.status, status, "%s %s -> %ld, wanted %ld: %s", method, path, r.status, status,
+                 r.body);
     cr_expect_str_eq(r.content_type, "application/problem+json");
     cr_assert_not_null(r.json, "problem body is not JSON: %s", r.body);
     cr_expect_str_eq(json_string_value(json_object_get(r.json, "code")), code, "%s", r.body);
@@ -54,8 +57,14 @@ static void expect_problem(const char *method, const char *path, const char *tok
     http_reply_free(&r);
 }
 
-static const char *str(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
-static long long num(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+static long long num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
 
 /* Builds this seat's order from its hand view only: the first affordable build paying with
  * the first other cards, else the contractor, else survey; discards take the first cards. */
@@ -92,7 +101,8 @@ static char *choose_order(json_t *hand)
         long long n = num(opts, "discard");
         json_t *discard = json_array();
         for (long long i = 0; i < n; i++)
-            json_array_append_new(discard, json_integer(num(json_array_get(cards, (size_t)i), "id")));
+            json_array_append_new(discard,
+                                  json_integer(num(json_array_get(cards, (size_t)i), "id")));
         json_object_set_new(order, "discard", discard);
     }
     char *text = json_dumps(order, JSON_COMPACT);
@@ -284,8 +294,10 @@ Test(api, every_error_is_a_problem_with_a_code)
     expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": \"three\"}", 400, "wrong_type");
     expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 9}", 400, "bad_value");
     expect_problem("POST", "/api/v1/games", NULL, "{}", 400, "missing_field");
-    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"bots\": [\"greedy\", "
-                   "\"greedy\"]}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 2, \"bots\": [\"greedy\", "
+                   "\"greedy\"]}",
+                   400, "bad_value");
     snprintf(p, sizeof p, "/api/v1/games/%s/hand", t.id);
     expect_problem("GET", p, NULL, NULL, 401, "token_required");
     expect_problem("GET", p, "00112233", NULL, 401, "bad_token");
@@ -346,8 +358,8 @@ Test(api, every_error_is_a_problem_with_a_code)
     /* Nothing above changed the game: it is still in keep, nobody human has submitted. */
     json_t *v = view(&t);
     cr_expect_str_eq(str(v, "step"), "keep");
-    cr_expect(json_is_false(json_object_get(json_array_get(json_object_get(v, "seats"), 0),
-                                            "submitted")));
+    cr_expect(json_is_false(
+        json_object_get(json_array_get(json_object_get(v, "seats"), 0), "submitted")));
     json_decref(v);
 }
 
@@ -396,7 +408,8 @@ Test(api, no_response_shows_another_seats_hand)
             struct http_reply r;
             cr_assert(http_do("GET", p, t.tokens[0], NULL, &r));
             cr_assert_eq(r.status, 200);
-            cr_expect(strstr(r.body, "\"deck\"") == NULL && strstr(r.body, "\"discard\":[") == NULL);
+            cr_expect(strstr(r.body, "\"deck\"") == NULL &&
+                      strstr(r.body, "\"discard\":[") == NULL);
             for (int o = 1; o <= 2; o++) {
                 json_t *oh = json_object_get(o == 1 ? h1 : h2, "hand");
                 size_t i;
@@ -567,8 +580,7 @@ Test(api, the_stream_sends_the_log_and_resumes_after_last_event_id)
     const char *hdr[] = {"Last-Event-ID: 3", NULL};
     rq.headers = hdr;
     http_request(&rq, &r);
-    cr_expect(strstr(r.body, "id: 1\n") == NULL && strstr(r.body, "id: 4\n") != NULL, "%s",
-              r.body);
+    cr_expect(strstr(r.body, "id: 1\n") == NULL && strstr(r.body, "id: 4\n") != NULL, "%s", r.body);
     http_reply_free(&r);
 }
 

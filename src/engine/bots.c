@@ -117,7 +117,10 @@ static int rounds_left(const struct city_game *g)
 /* What one card in hand is worth, in victory points, with `rounds` rounds to go (this one
  * included): it pays toward a build that scores in the rounds after it, so a card is worth
  * nearly nothing in the last round. */
-static double card_worth(int rounds) { return 0.08 + 0.55 * (rounds - 1); }
+static double card_worth(int rounds)
+{
+    return 0.08 + 0.55 * (rounds - 1);
+}
 
 struct valuation {
     int rounds;
@@ -146,8 +149,7 @@ static bool owns(const struct city_game *g, int seat, int design)
 
 /* What a design is worth beyond its points and income: a discount on cards in hand, a
  * Construction Gang's second build, or a prerequisite for cards in hand. */
-static double potential(const struct city_game *g, int seat, const struct valuation *v,
-                        int design)
+static double potential(const struct city_game *g, int seat, const struct valuation *v, int design)
 {
     const struct city_catalog *cat = g->cat;
     const struct city_design *d = &cat->designs[design];
@@ -188,8 +190,7 @@ static double build_value(const struct city_game *g, int seat, const struct valu
 }
 
 /* How much seat `seat` would like to keep each hand card, higher is better. */
-static void keep_values(const struct city_game *g, int seat, const struct valuation *v,
-                        double *out)
+static void keep_values(const struct city_game *g, int seat, const struct valuation *v, double *out)
 {
     const struct city_seat *s = &g->seats[seat];
     for (int i = 0; i < s->nhand; i++) {
@@ -262,8 +263,8 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
 
     /* Survey: one card net, chosen from five; nothing when the hand limit would take it. */
     const struct city_seat *me = &g->seats[seat];
-    double best = me->nhand + 1 + game_seat_income(g, seat) > CITY_HAND_LIMIT ? 0.1 * v.worth
-                                                                              : 1.3 * v.worth;
+    double best =
+        me->nhand + 1 + game_seat_income(g, seat) > CITY_HAND_LIMIT ? 0.1 * v.worth : 1.3 * v.worth;
     d->kind = DEC_SURVEY;
     for (int i = 0; i < o.nbuilds; i++) {
         int design = game_design_of(g, o.card[i]);

@@ -10,12 +10,12 @@
 
 /* The rules' fixed numbers (rules.md, Components). */
 enum {
-    CITY_DECK_SIZE = 110,    /* card instances in a game, General Contractors included */
-    CITY_CONTRACTORS = 5,    /* General Contractors among them */
-    CITY_MAX_DESIGNS = 64,   /* distinct designs a catalog may hold (bitsets are 64 bits) */
-    CITY_MAX_COST = 11,      /* printed costs run 0..CITY_MAX_COST */
+    CITY_DECK_SIZE = 110,     /* card instances in a game, General Contractors included */
+    CITY_CONTRACTORS = 5,     /* General Contractors among them */
+    CITY_MAX_DESIGNS = 64,    /* distinct designs a catalog may hold (bitsets are 64 bits) */
+    CITY_MAX_COST = 11,       /* printed costs run 0..CITY_MAX_COST */
     CITY_DOUBLE_MAX_COST = 4, /* a Construction Gang's builds cost at most this (printed) */
-    CITY_MAX_REQUIRES = 4,   /* prerequisites one design may name */
+    CITY_MAX_REQUIRES = 4,    /* prerequisites one design may name */
     CITY_ID_LEN = 32,
     CITY_NAME_LEN = 48,
     CITY_TEXT_LEN = 240,
@@ -35,31 +35,31 @@ enum city_var_kind {
 };
 
 struct city_variable {
-    uint8_t kind;   /* enum city_var_kind */
-    uint8_t icon;   /* enum city_icon, for VAR_ICON and VAR_ICON_WITH_OTHER */
-    uint8_t card;   /* design index, for VAR_CARD_OWN and VAR_CARD_ALL */
-    int8_t amount;  /* points (or cards of income) per unit counted */
+    uint8_t kind;  /* enum city_var_kind */
+    uint8_t icon;  /* enum city_icon, for VAR_ICON and VAR_ICON_WITH_OTHER */
+    uint8_t card;  /* design index, for VAR_CARD_OWN and VAR_CARD_ALL */
+    int8_t amount; /* points (or cards of income) per unit counted */
 };
 
 /* One card design: what is printed on a card. */
 struct city_design {
-    char id[CITY_ID_LEN];     /* stable slug, e.g. "housing_tract" */
-    char name[CITY_NAME_LEN]; /* printed name */
-    char text[CITY_TEXT_LEN]; /* rule text for people; may be empty */
-    uint8_t count;            /* copies in the deck */
-    int8_t cost;              /* printed cost, 0..CITY_MAX_COST */
-    int8_t vp;                /* fixed victory points per round */
-    int8_t income;            /* fixed income (cards drawn per round) */
+    char id[CITY_ID_LEN];      /* stable slug, e.g. "housing_tract" */
+    char name[CITY_NAME_LEN];  /* printed name */
+    char text[CITY_TEXT_LEN];  /* rule text for people; may be empty */
+    uint8_t count;             /* copies in the deck */
+    int8_t cost;               /* printed cost, 0..CITY_MAX_COST */
+    int8_t vp;                 /* fixed victory points per round */
+    int8_t income;             /* fixed income (cards drawn per round) */
     uint8_t icons[ICON_COUNT]; /* how many times each icon is printed */
-    uint8_t limit;            /* most copies one player may own; 0 = no limit */
-    uint8_t nrequires;        /* all of requires[] must be in the builder's tableau */
+    uint8_t limit;             /* most copies one player may own; 0 = no limit */
+    uint8_t nrequires;         /* all of requires[] must be in the builder's tableau */
     uint8_t requires[CITY_MAX_REQUIRES];
-    int8_t discount;          /* cards off the cost of designs in discount_to (0 = none) */
-    uint64_t discount_to;     /* bitset of design indices the discount applies to */
+    int8_t discount;                 /* cards off the cost of designs in discount_to (0 = none) */
+    uint64_t discount_to;            /* bitset of design indices the discount applies to */
     struct city_variable vp_var;     /* variable victory points */
     struct city_variable income_var; /* variable income */
-    bool contractor;          /* a General Contractor: taken from the pool, never built */
-    bool construction_gang;   /* owner may build two cards of printed cost <= 4 a round */
+    bool contractor;                 /* a General Contractor: taken from the pool, never built */
+    bool construction_gang;          /* owner may build two cards of printed cost <= 4 a round */
 };
 
 /* The whole catalog: designs in file order and the instance -> design map. */
@@ -80,8 +80,8 @@ const char *city_icon_name(int icon);
  * success. On failure returns false and writes one sentence naming the source, the card
  * and the reason into err (size errlen); `*cat` is then unspecified. Never allocates
  * anything the caller must free. */
-bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source,
-                       char *err, int errlen);
+bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source, char *err,
+                       int errlen);
 
 /* Reads the file at `path` and parses it with catalog_from_json(). Same contract; an
  * unreadable file is reported as such. This is the only function here that does I/O. */

@@ -10,8 +10,7 @@
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static const char *const step_names[STEP_COUNT] = {"keep", "build", "survey", "hand_limit",
-                                                   "over"};
+static const char *const step_names[STEP_COUNT] = {"keep", "build", "survey", "hand_limit", "over"};
 
 const char *city_step_name(int step)
 {
@@ -121,9 +120,9 @@ static void hand_remove(struct city_seat *s, int card)
 
 /* What a tableau holds, summarized for the rules that read it. */
 struct tab {
-    uint64_t owned;                   /* bitset of designs present */
-    uint8_t count[CITY_MAX_DESIGNS];  /* copies of each design */
-    int icons[ICON_COUNT];            /* icons printed, repeats counted */
+    uint64_t owned;                  /* bitset of designs present */
+    uint8_t count[CITY_MAX_DESIGNS]; /* copies of each design */
+    int icons[ICON_COUNT];           /* icons printed, repeats counted */
 };
 
 static void tab_add(const struct city_catalog *cat, struct tab *t, int design)
@@ -809,7 +808,6 @@ bool game_resolve(struct city_game *g, const struct city_events *ev)
     return true;
 }
 
-
 int game_fill_defaults(struct city_game *g, const struct city_events *ev)
 {
     int n = 0;
@@ -843,11 +841,11 @@ bool game_check_conservation(const struct city_game *g)
 {
     uint8_t seen[CITY_DECK_SIZE] = {0};
     int total = 0;
-#define COUNT(arr, n)                                                                           \
-    for (int i_ = 0; i_ < (n); i_++) {                                                         \
-        if ((arr)[i_] >= CITY_DECK_SIZE || seen[(arr)[i_]]++)                                  \
-            return false;                                                                      \
-        total++;                                                                               \
+#define COUNT(arr, n)                                                                              \
+    for (int i_ = 0; i_ < (n); i_++) {                                                             \
+        if ((arr)[i_] >= CITY_DECK_SIZE || seen[(arr)[i_]]++)                                      \
+            return false;                                                                          \
+        total++;                                                                                   \
     }
     COUNT(g->deck, g->ndeck)
     COUNT(g->discard, g->ndiscard)

@@ -18,10 +18,10 @@
 enum {
     CITY_MIN_PLAYERS = 2,
     CITY_MAX_PLAYERS = 5,
-    CITY_DEAL = 7,           /* cards dealt to each player at setup */
-    CITY_KEEP_DISCARD = 2,   /* cards each player discards in step keep */
-    CITY_SURVEY_DRAW = 5,    /* cards a survey draws */
-    CITY_HAND_LIMIT = 12,    /* hand size kept after step hand_limit */
+    CITY_DEAL = 7,            /* cards dealt to each player at setup */
+    CITY_KEEP_DISCARD = 2,    /* cards each player discards in step keep */
+    CITY_SURVEY_DRAW = 5,     /* cards a survey draws */
+    CITY_HAND_LIMIT = 12,     /* hand size kept after step hand_limit */
     CITY_DEFAULT_TARGET = 50, /* victory points that end the game */
     CITY_MIN_TARGET = 1,
     CITY_MAX_TARGET = 500,
@@ -105,16 +105,16 @@ struct city_seat {
     uint8_t nhand;
     uint8_t hand[CITY_DECK_SIZE];
     uint8_t ntableau;
-    uint8_t tableau[CITY_DECK_SIZE]; /* in build order */
-    int32_t vp;                      /* total victory points */
-    bool pending;                    /* must decide in the current step */
-    bool submitted;                  /* has a decision for the current step */
-    bool defaulted;                  /* the current decision is a default */
-    uint8_t drew;                    /* cards drawn by this round's survey */
-    struct city_decision order;      /* the decision, valid when submitted */
-    struct city_reveal reveal;       /* public summary of the last build step */
+    uint8_t tableau[CITY_DECK_SIZE];          /* in build order */
+    int32_t vp;                               /* total victory points */
+    bool pending;                             /* must decide in the current step */
+    bool submitted;                           /* has a decision for the current step */
+    bool defaulted;                           /* the current decision is a default */
+    uint8_t drew;                             /* cards drawn by this round's survey */
+    struct city_decision order;               /* the decision, valid when submitted */
+    struct city_reveal reveal;                /* public summary of the last build step */
     int16_t vp_by_round[CITY_MAX_ROUNDS + 1]; /* total after each round; [0] = 0 */
-    int16_t last_income;             /* cards drawn as income in the last round */
+    int16_t last_income;                      /* cards drawn as income in the last round */
 };
 
 struct city_game {

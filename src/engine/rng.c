@@ -18,7 +18,10 @@ void rng_seed(struct city_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t rng_next(struct city_rng *r)
 {

@@ -13,10 +13,10 @@ struct sim_result {
     long long rounds_sum;
     int min_rounds, max_rounds;
     long long ended_by_deck, ended_by_rounds;
-    double wins[CITY_MAX_PLAYERS];         /* games won per seat, ties split */
-    double winner_has[CITY_MAX_DESIGNS];   /* games whose winners own each design, split */
-    long long illegal;                     /* bot decisions the engine refused (must be 0) */
-    uint64_t illegal_seed;                 /* the seed of the first game with one */
+    double wins[CITY_MAX_PLAYERS];       /* games won per seat, ties split */
+    double winner_has[CITY_MAX_DESIGNS]; /* games whose winners own each design, split */
+    long long illegal;                   /* bot decisions the engine refused (must be 0) */
+    uint64_t illegal_seed;               /* the seed of the first game with one */
 };
 
 /* Plays `games` games of `players` seats, game n from seed `seed + n`, seat s played by a bot
