@@ -4,7 +4,7 @@
 set -e
 need=""
 for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
-         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql; do
+         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
