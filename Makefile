@@ -36,7 +36,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test test-unit sanitize bench format format-check clean deps run
+.PHONY: all test test-js test-unit sanitize bench format format-check clean deps run
 
 all: $(BUILD)/cityd
 
@@ -75,7 +75,17 @@ test: deps
 	$(MAKE) format-check
 	$(MAKE) test-unit
 	$(MAKE) SANITIZE=1 test-unit
-	@echo "All test suites passed (plain and ASan+UBSan)."
+	$(MAKE) test-js
+	@echo "All test suites passed (plain and ASan+UBSan, OpenAPI lint, contract, browser)."
+
+# The OpenAPI lint, the contract test (real responses against openapi/openapi.yaml) and the
+# browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL.
+JS_TESTS := $(wildcard tests/js/*.test.mjs)
+test-js: all
+	@cd tests/js && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; }
+	cd tests/js && npx redocly lint ../../openapi/openapi.yaml
+	CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/build/cityd ./scripts/with-postgres.sh \
+	  node --test --test-concurrency=1 $(JS_TESTS)
 
 sanitize:
 	$(MAKE) SANITIZE=1 all $(BUILD:build=build-san)/libcity.a

@@ -4,9 +4,10 @@
 set -e
 need=""
 for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
-         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx; do
+         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx chromium; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
+command -v node >/dev/null 2>&1 || echo "deps: node (20 or later) is needed for the JavaScript tests" >&2
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "missing packages:$need (run as root, or install them with apt-get)" >&2

@@ -397,7 +397,7 @@ static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct o
     if (seat >= 0)
         return seat;
     if (auth_equal(hash, lv->row.host_hash)) {
-        fail(o, P_NOT_HOST, "not_a_seat_token",
+        fail(o, P_NOT_SEAT, NULL,
              "This is the host token; hands and orders need a seat token from join.");
         return -1;
     }

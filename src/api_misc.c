@@ -262,7 +262,7 @@ void api_stream(struct http_req *r)
         after = http_query(r, "after");
     char *end = NULL;
     long long last = after ? strtoll(after, &end, 10) : 0;
-    if (after && (!*after || *end || last < 0)) {
+    if (after && (!*after || *end || last < 0 || last > 1000000000000LL)) {
         http_reply_problem(r, P_BAD_QUERY, NULL,
                            "Last-Event-ID (or \"after\") must be a non-negative integer.");
         return;

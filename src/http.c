@@ -26,6 +26,7 @@ static const struct http_route routes[] = {
     {"GET", "/healthz", api_healthz, false, "healthz"},
     {"GET", "/metrics", api_metrics, false, "metrics"},
     {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
+    {"GET", "/", api_static, false, "static"},
     {"GET", "/api/*", NULL, false, "api_unknown"}, /* an unknown API path is a 404, not a file */
     {"GET", "/*", api_static, false, "static"},
 };
@@ -140,7 +141,8 @@ static void dispatch(struct http_req *r)
         struct http_req probe = {.srv = r->srv};
         if (!match(routes[i].pattern, r->url, &probe))
             continue;
-        if (routes[i].pattern[strlen(routes[i].pattern) - 1] == '*' && path_known)
+        bool wildcard = routes[i].pattern[strlen(routes[i].pattern) - 1] == '*';
+        if (wildcard && path_known)
             break; /* a wildcard never hides a 405 of an exact path */
         if (strcmp(routes[i].method, r->method) == 0 ||
             (strcmp(r->method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) {
@@ -148,6 +150,8 @@ static void dispatch(struct http_req *r)
             memcpy(r->params, probe.params, sizeof r->params);
             break;
         }
+        if (wildcard)
+            continue; /* a catch-all does not make a path known: other methods get 404 */
         path_known = true;
         if (!strstr(methods, routes[i].method) &&
             strlen(methods) + strlen(routes[i].method) + 3 < sizeof r->allow) {
@@ -179,7 +183,7 @@ static void dispatch(struct http_req *r)
     }
     if (found->body && r->len > 0) {
         json_error_t err;
-        r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &err);
+        r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
         if (!r->json) {
             http_reply_problem(r, P_BAD_JSON, NULL,
                                "The body is not valid JSON (line %d, column %d: %s); send a "

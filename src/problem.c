@@ -24,6 +24,7 @@ static const struct {
     [P_BAD_TOKEN] = {401, "bad_token", "The bearer token is not valid"},
     [P_WRONG_GAME] = {403, "wrong_game", "The token belongs to another game"},
     [P_NOT_HOST] = {403, "not_host", "Only the host may do this now"},
+    [P_NOT_SEAT] = {403, "not_a_seat_token", "This needs a seat token, not the host token"},
     [P_NOT_FOUND] = {404, "not_found", "There is nothing at this path"},
     [P_NO_GAME] = {404, "game_not_found", "There is no game with this id"},
     [P_METHOD] = {405, "method_not_allowed", "This path does not take this method"},

@@ -1,0 +1,888 @@
+// contract.test.mjs: checks the HTTP API of `cityd serve` against openapi/openapi.yaml, both
+// ways. It starts a daemon (with --allow-seed), plays whole games through the API (one person
+// and bots at 2..5 seats, driven only by the hand view; three people; deals searched for
+// particular illegal orders), calls every operation and provokes every error it can, and
+// validates every response: the status must be documented for the operation, the content type
+// too, and the body must match the documented schema (objects are closed with
+// additionalProperties: false, so an undocumented field fails). Then the reverse: every
+// operation was exercised and every documented (status, code) was produced, except a short
+// list of codes that cannot be provoked from outside (each with its reason).
+// Run: cd /work/main && make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/contract.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import YAML from 'yaml';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { startDaemon } from './lib/daemon.mjs';
+
+const root = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
+const cityd = process.env.CITYD ?? join(root, 'build', 'cityd');
+const cardsFile = join(root, 'cards', 'cards.json');
+const specText = readFileSync(join(root, 'openapi', 'openapi.yaml'), 'utf8');
+const spec = YAML.parse(specText);
+
+// ---- the spec as JSON Schema ------------------------------------------------------------------
+
+const ajv = new Ajv2020({ allErrors: true, strictTypes: false, allowUnionTypes: true });
+addFormats(ajv);
+ajv.addKeyword({ keyword: 'discriminator' }); // an OpenAPI annotation; oneOf does the work
+
+/** A deep copy of `schema` whose component refs point into the registered "spec" schema. */
+function rewriteRefs(schema) {
+  if (Array.isArray(schema)) return schema.map(rewriteRefs);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out = {};
+  for (const [k, v] of Object.entries(schema)) {
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')
+      ? `spec#/$defs/${v.slice('#/components/schemas/'.length)}` : rewriteRefs(v);
+  }
+  return out;
+}
+ajv.addSchema({ $id: 'spec', $defs: rewriteRefs(spec.components.schemas) });
+
+const validators = new Map();
+function validatorOf(schema) {
+  if (!validators.has(schema)) validators.set(schema, ajv.compile(rewriteRefs(schema)));
+  return validators.get(schema);
+}
+function assertValid(schema, value, what) {
+  const v = validatorOf(schema);
+  if (!v(value)) {
+    const errors = v.errors.slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}` +
+      (e.params?.additionalProperty ? ` "${e.params.additionalProperty}"` : '') +
+      (e.params?.allowedValues ? ` ${JSON.stringify(e.params.allowedValues)}` : ''));
+    assert.fail(`${what} does not match the spec: ${errors.join('; ')}\n` +
+      JSON.stringify(value).slice(0, 1500));
+  }
+}
+
+/** Follows a local $ref ("#/components/...") to its target. */
+function deref(obj) {
+  while (obj && obj.$ref) {
+    obj = obj.$ref.slice(2).split('/').reduce((o, k) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  }
+  return obj;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const pathTemplates = Object.keys(spec.paths).map((template) => ({
+  template,
+  re: new RegExp('^' + template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+') + '$'),
+  item: spec.paths[template],
+}));
+const operations = pathTemplates.flatMap(({ template, item }) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ key: `${m.toUpperCase()} ${template}`, op: item[m] })));
+
+/** The (status, code) pairs an operation documents, from its problem schemas' code enums. */
+function documentedPairs(op) {
+  const pairs = [];
+  for (const [status, ref] of Object.entries(op.responses)) {
+    const media = deref(ref).content?.['application/problem+json'];
+    if (!media) { pairs.push(status); continue; }
+    const sub = media.schema.allOf?.[1]?.properties?.code;
+    const codes = sub?.enum ?? deref(sub)?.enum ?? [];
+    for (const c of codes) pairs.push(`${status} ${c}`);
+  }
+  return pairs;
+}
+
+// ---- calling the API and checking every answer ------------------------------------------------
+
+let base;
+let daemon;
+const produced = new Set(); // "GET /api/v1/games/{id} 404 game_not_found", "POST /api/v1/games 201"
+const exercised = new Set();
+const eventTypesSeen = new Set();
+let validated = 0;
+
+/** Checks one response against the spec; records coverage; returns the parsed body. */
+function check(method, url, r, requestBody) {
+  const pathname = new URL(url, base).pathname;
+  const ctype = (r.headers.get('content-type') ?? '').split(';')[0].trim();
+  const found = pathTemplates.find((p) => p.re.test(pathname));
+  const op = found?.item[method.toLowerCase()];
+  let response;
+  let key;
+  if (op) {
+    key = `${method} ${found.template}`;
+    response = op.responses[String(r.status)];
+    assert.ok(response, `${key} answered ${r.status}, which it does not document: ${r.text.slice(0, 300)}`);
+    response = deref(response);
+    exercised.add(key);
+  } else if (found) {
+    key = `${method} ${found.template} (no such operation)`;
+    assert.equal(r.status, 405, `${key} answered ${r.status}`);
+    response = deref(spec['x-unrouted-responses']['405']);
+    const allow = (r.headers.get('allow') ?? '').split(',').map((s) => s.trim()).sort();
+    const documented = METHODS.filter((m) => found.item[m]).map((m) => m.toUpperCase()).sort();
+    assert.deepEqual(allow, documented, `Allow of ${pathname} lists what the spec documents`);
+  } else {
+    key = `${method} (unknown path)`;
+    assert.equal(r.status, 404, `${method} ${pathname} answered ${r.status}`);
+    response = deref(spec['x-unrouted-responses']['404']);
+  }
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    const value = r.headers.get(name);
+    if (value !== null && header.schema) assertValid(header.schema, value, `${key} ${r.status} header ${name}`);
+  }
+  const media = response.content?.[ctype];
+  assert.ok(media, `${key} ${r.status} answered ${ctype || 'no content type'}, which is not documented`);
+  let body = r.text;
+  if (ctype === 'application/json' || ctype === 'application/problem+json') {
+    body = JSON.parse(r.text);
+    assertValid(media.schema, body, `${key} ${r.status} body`);
+  } else {
+    assertValid(media.schema, r.text, `${key} ${r.status} body`);
+  }
+  let code = '';
+  if (ctype === 'application/problem+json') {
+    assert.equal(body.status, r.status, 'a problem repeats its status');
+    assert.equal(body.type, `/problems/${body.code}`, 'a problem type names its code');
+    code = ` ${body.code}`;
+  }
+  if (op && r.status < 300 && requestBody !== undefined && op.requestBody) {
+    const reqMedia = deref(op.requestBody).content['application/json'];
+    assertValid(reqMedia.schema, requestBody, `${key} request body (accepted by the server)`);
+  }
+  produced.add(`${key} ${r.status}${code}`);
+  validated++;
+  return body;
+}
+
+/** One request through fetch: `body` is sent as JSON, `raw` as is. Returns {status, headers, text, json}. */
+async function call(method, path, { body, raw, token, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  let payload;
+  if (raw !== undefined) payload = raw;
+  else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+  const res = await fetch(base + path, { method, headers: h, body: payload });
+  const r = { status: res.status, headers: res.headers, text: await res.text() };
+  r.json = check(method, path, r, body);
+  return r;
+}
+
+/** Like call(), but asserts the status (and the problem code, when given). */
+async function expect(status, code, method, path, opts) {
+  const r = await call(method, path, opts);
+  assert.equal(r.status, status, `${method} ${path}: ${r.text.slice(0, 400)}`);
+  if (code) assert.equal(r.json.code, code, `${method} ${path}: ${r.text.slice(0, 400)}`);
+  return r.json;
+}
+
+/** A request through node:http, for what fetch will not send (a GET with a body). */
+function rawRequest(method, path, headers, body) {
+  return new Promise((ok, fail) => {
+    let done = false;
+    const req = http.request(base + path, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => {
+        done = true;
+        const r = { status: res.statusCode, headers: { get: (n) => res.headers[n.toLowerCase()] ?? null }, text };
+        try { r.json = check(method, path, r); ok(r); } catch (e) { fail(e); }
+      });
+    });
+    req.on('error', (e) => { if (!done) fail(e); }); // the server may close before reading the body
+    req.end(body);
+  });
+}
+
+/** Parses a text/event-stream into messages and checks each event against the spec. */
+function parseStream(text, eventSchema) {
+  const messages = [];
+  let retry = null;
+  for (const block of text.split('\n\n')) {
+    if (!block) continue;
+    const m = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) { m.comment = line.slice(1).trim(); continue; }
+      const i = line.indexOf(':');
+      const field = line.slice(0, i);
+      const value = line.slice(i + 1).replace(/^ /, '');
+      if (field === 'data') m.data = (m.data === undefined ? '' : m.data + '\n') + value;
+      else m[field] = value;
+    }
+    if (m.retry !== undefined) { retry = Number(m.retry); continue; }
+    if (m.data === undefined) continue;
+    const data = JSON.parse(m.data);
+    assertValid(eventSchema, data, `SSE event ${m.id}`);
+    assert.equal(m.event, data.type, 'an SSE message is named by its event type');
+    assert.equal(m.id, String(data.seq), 'an SSE message id is the event seq');
+    eventTypesSeen.add(data.type);
+    messages.push(data);
+  }
+  return { retry, events: messages };
+}
+
+/** Reads the SSE stream of a game until `until(events)` holds, the stream ends, or `ms` pass. */
+async function readStream(id, { headers = {}, query = '', until = () => false, ms = 5000, started } = {}) {
+  const path = `/api/v1/games/${id}/stream${query}`;
+  const ac = new AbortController();
+  const res = await fetch(base + path, { headers, signal: ac.signal });
+  const r = { status: res.status, headers: res.headers, text: '' };
+  if (res.status !== 200) {
+    r.text = await res.text();
+    r.json = check('GET', path, r);
+    return r;
+  }
+  assert.equal(res.headers.get('x-accel-buffering'), 'no', 'SSE asks proxies not to buffer');
+  started?.();
+  const schema = deref(spec.paths['/api/v1/games/{id}/stream'].get.responses['200']).content['text/event-stream']['x-event-data'];
+  const decoder = new TextDecoder();
+  const timer = setTimeout(() => ac.abort(), ms);
+  r.ended = false;
+  try {
+    const reader = res.body.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) { r.ended = true; break; }
+      r.text += decoder.decode(value, { stream: true });
+      const complete = r.text.slice(0, r.text.lastIndexOf('\n\n') + 2);
+      if (until(parseStream(complete, schema).events)) break;
+    }
+  } catch (e) {
+    if (e.name !== 'AbortError') throw e;
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+  }
+  r.text = r.text.slice(0, r.text.lastIndexOf('\n\n') + 2);
+  check('GET', path, r);
+  Object.assign(r, parseStream(r.text, schema));
+  return r;
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// ---- a client that plays from the hand view only ---------------------------------------------
+
+const orderSchema = deref(spec.paths['/api/v1/games/{id}/orders'].post.requestBody).content['application/json'].schema;
+
+/** Orders to try for a hand view's pending decision, best first; the last one is always legal. */
+function candidateOrders(hand) {
+  const p = hand.pending;
+  const base0 = { round: p.round, step: p.step };
+  const ids = hand.hand.map((c) => c.id);
+  if ('discard' in p.options) return [{ ...base0, discard: ids.slice(0, p.options.discard) }];
+  const out = [];
+  const builds = [...p.options.builds].sort((a, b) => b.cost - a.cost);
+  if (p.options.double) {
+    for (let i = 0; i < builds.length && out.length < 3; i++) {
+      for (let j = 0; j < builds.length && out.length < 3; j++) {
+        const a = builds[i];
+        const b = builds[j];
+        if (i === j || a.cost + b.cost > ids.length - 2) continue;
+        const rest = ids.filter((x) => x !== a.id && x !== b.id);
+        out.push({ ...base0, builds: [{ card: a.id, pay: rest.slice(0, a.cost) },
+          { card: b.id, pay: rest.slice(a.cost, a.cost + b.cost) }] });
+      }
+    }
+  }
+  if (builds.length) {
+    const b = builds[0];
+    out.push({ ...base0, build: { card: b.id, pay: ids.filter((x) => x !== b.id).slice(0, b.cost) } });
+  }
+  if (p.options.contractor) out.push({ ...base0, contractor: true });
+  out.push({ ...base0, survey: true });
+  return out;
+}
+
+/** Plays one seat to the end of the game, reading only the hand view. Returns orders accepted. */
+async function playSeat(id, token) {
+  let accepted = 0;
+  for (let i = 0; i < 20000; i++) {
+    const hand = (await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token }));
+    if (hand.status === 'finished') {
+      assert.equal(hand.pending, null, 'nothing to decide once the game is over');
+      return accepted;
+    }
+    if (!hand.pending || hand.order) { await sleep(5); continue; } // others must decide first
+    for (const order of candidateOrders(hand)) {
+      assertValid(orderSchema, order, 'an order the client builds from the hand view');
+      const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: order });
+      if (r.status === 202) { accepted++; break; }
+      if (r.status === 409) { assert.equal(r.json.code, 'stale_step'); break; } // the game moved on: re-read
+      assert.equal(r.status, 422, r.text);
+    }
+  }
+  throw new Error(`game ${id} did not end`);
+}
+
+/** Every event of a game through /events, paged; checks seq is 1..n without gaps. */
+async function allEvents(id) {
+  const events = [];
+  let last = 0;
+  for (;;) {
+    const page = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=${last}`);
+    events.push(...page.events);
+    for (const e of page.events) eventTypesSeen.add(e.type);
+    if (!page.events.length || page.events.at(-1).seq >= page.last_seq) {
+      assert.equal(events.length ? events.at(-1).seq : 0, page.last_seq, 'the log reaches last_seq');
+      break;
+    }
+    last = page.events.at(-1).seq;
+  }
+  events.forEach((e, i) => assert.equal(e.seq, i + 1, 'event sequence numbers have no gaps'));
+  return events;
+}
+
+/** Checks a finished game: its view, log, stream, replay (replayed with cityd), hand views. */
+async function verifyFinished(id, tokens) {
+  const view = await expect(200, null, 'GET', `/api/v1/games/${id}`);
+  assert.equal(view.status, 'finished');
+  assert.equal(view.step, 'over');
+  assert.ok(view.winners.length > 0 && view.ended_by !== null && view.seed, 'a finished game names winners and seed');
+  const events = await allEvents(id);
+  assert.equal(events[0].type, 'created');
+  assert.equal(events.at(-1).type, 'game_over');
+  assert.deepEqual(events.at(-1).winners, view.winners);
+  assert.equal(events.at(-1).seq, view.last_seq);
+
+  const whole = await readStream(id, { ms: 5000 });
+  assert.equal(whole.status, 200);
+  assert.ok(whole.ended, 'the stream of a finished game ends after game_over');
+  assert.equal(whole.retry, 2000);
+  assert.deepEqual(whole.events, events, 'the stream carries the same events as /events');
+  const k = Math.max(0, events.length - 3);
+  const resumed = await readStream(id, { headers: { 'last-event-id': String(k) }, ms: 5000 });
+  assert.deepEqual(resumed.events, events.slice(k), 'Last-Event-ID resumes after that event');
+
+  const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
+  assert.equal(replay.seed, view.seed);
+  assert.equal(replay.players, view.players);
+  const dir = mkdtempSync(join(tmpdir(), 'city-replay-'));
+  try {
+    writeFileSync(join(dir, 'replay.json'), JSON.stringify(replay));
+    const replayed = JSON.parse(execFileSync(cityd, ['replay', join(dir, 'replay.json'), '--cards', cardsFile]));
+    for (const [key, value] of Object.entries(replayed)) {
+      if (key === 'seats') continue;
+      assert.deepEqual(view[key], value, `the replay reproduces ${key}`);
+    }
+    replayed.seats.forEach((seat, i) => {
+      for (const [key, value] of Object.entries(seat)) assert.deepEqual(view.seats[i][key], value, `the replay reproduces seats[${i}].${key}`);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const token of tokens) {
+    const hand = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+    assert.equal(hand.status, 'finished');
+    assert.equal(hand.pending, null);
+  }
+  return { view, events };
+}
+
+// ---- fixtures ---------------------------------------------------------------------------------
+
+let catalog; // design id -> card
+const cardOf = (name) => catalog.get(name);
+let other; // a game whose tokens belong to "another game"
+const longId = 'a'.repeat(70); // longer than the router takes for {id}
+const noGame = 'ffffffffffffffff';
+const fakeToken = '0'.repeat(64);
+let limitFound = false;
+
+before(async () => {
+  daemon = await startDaemon({ extraArgs: ['--allow-seed'] });
+  base = daemon.base;
+});
+
+after(async () => {
+  await daemon?.stop();
+});
+
+// ---- the tests --------------------------------------------------------------------------------
+
+test('every example in the spec matches its schema', () => {
+  let n = 0;
+  const media = [];
+  for (const { key, op } of operations) {
+    if (op.requestBody) for (const [t, m] of Object.entries(deref(op.requestBody).content)) media.push([`${key} request ${t}`, t, m]);
+    for (const [s, r] of Object.entries(op.responses)) {
+      for (const [t, m] of Object.entries(deref(r).content ?? {})) media.push([`${key} ${s} ${t}`, t, m]);
+    }
+  }
+  for (const [s, r] of Object.entries(spec['x-unrouted-responses'])) {
+    for (const [t, m] of Object.entries(deref(r).content)) media.push([`unrouted ${s} ${t}`, t, m]);
+  }
+  for (const [what, type, m] of media) {
+    for (const [name, ex] of Object.entries(m.examples ?? {})) {
+      const value = deref(ex).value;
+      if (type === 'text/event-stream') parseStream(value, m['x-event-data']);
+      else assertValid(m.schema, value, `example ${name} of ${what}`);
+      n++;
+    }
+  }
+  assert.ok(n > 50, `${n} examples checked`);
+});
+
+test('operations: health, metrics, cards, this spec, the page', async () => {
+  const health = await expect(200, null, 'GET', '/healthz');
+  assert.deepEqual(health, { status: 'ok', database: 'ok' });
+  const metrics = await expect(200, null, 'GET', '/metrics');
+  assert.match(metrics, /^city_http_requests_total\{route="healthz",status="200"\} \d+$/m);
+  assert.match(metrics, /^city_games\{status="open"\} \d+$/m);
+  const cards = await call('GET', '/api/v1/cards');
+  assert.equal(cards.status, 200);
+  assert.equal(cards.headers.get('cache-control'), 'public, max-age=300');
+  catalog = new Map(cards.json.cards.map((c) => [c.id, c]));
+  assert.equal(cards.json.designs, cards.json.cards.length);
+  assert.equal(cards.json.total, cards.json.cards.reduce((s, c) => s + c.count, 0));
+  const served = await expect(200, null, 'GET', '/openapi.yaml');
+  assert.deepEqual(YAML.parse(served), spec, '/openapi.yaml serves this file');
+  const page = await call('GET', '/');
+  assert.equal(page.status, existsSync(join(root, 'web', 'index.html')) ? 200 : 404);
+});
+
+test('creating, listing and joining games, and their errors', async () => {
+  const create = (opts) => call('POST', '/api/v1/games', opts);
+  for (const [raw, code] of [['{"seats":', 'malformed_json'], ['', 'malformed_json'], ['[1]', 'not_an_object'], ['"x"', 'not_an_object']]) {
+    assert.equal((await create({ raw })).json.code, code, `create with ${JSON.stringify(raw)}`);
+  }
+  const bad = [
+    [{}, 'missing_field'], [{ seats: 2, colour: 'red' }, 'unknown_field'], [{ seats: '2' }, 'wrong_type'],
+    [{ seats: 2.5 }, 'wrong_type'], [{ seats: 9 }, 'bad_value'], [{ seats: 1 }, 'bad_value'],
+    [{ seats: 2, bots: ['greedy', 'greedy'] }, 'bad_value'], [{ seats: 3, bots: ['smart'] }, 'bad_value'],
+    [{ seats: 2, bots: 'greedy' }, 'wrong_type'], [{ seats: 2, name: 'x'.repeat(41) }, 'bad_value'],
+    [{ seats: 2, name: 7 }, 'wrong_type'], [{ seats: 2, seed: -1 }, 'wrong_type'], [{ seats: 2, seed: '12a' }, 'bad_value'],
+    [{ seats: 2, target_vp: 0 }, 'bad_value'], [{ seats: 2, turn_seconds: 2 }, 'bad_value'],
+  ];
+  for (const [body, code] of bad) await expect(400, code, 'POST', '/api/v1/games', { body });
+
+  // A server without --allow-seed refuses seeds.
+  const strict = await startDaemon();
+  try {
+    const res = await fetch(`${strict.base}/api/v1/games`, { method: 'POST', body: JSON.stringify({ seats: 2, seed: 1 }) });
+    const r = { status: res.status, headers: res.headers, text: await res.text() };
+    r.json = check('POST', '/api/v1/games', r);
+    assert.equal(r.json.code, 'seed_not_allowed');
+  } finally {
+    await strict.stop();
+  }
+
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, target_vp: 30, seed: '12345' } });
+  assert.equal(g.status, 'open');
+  assert.equal(g.join, `/api/v1/games/${g.id}/join`);
+  assert.ok(!('token' in g), 'no seat token without name');
+  const list = await expect(200, null, 'GET', '/api/v1/games');
+  const listed = list.games.find((x) => x.id === g.id);
+  assert.ok(listed && listed.status === 'open' && listed.seats_free === 2);
+  assert.equal(list.games[0].status, 'open', 'open games come first');
+  const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+  assert.deepEqual(view.seats.map((s) => s.name), [null, null]);
+  assert.ok(!('seed' in view), 'the seed is secret while the game is not finished');
+
+  const join = (opts) => call('POST', `/api/v1/games/${g.id}/join`, opts);
+  for (const [raw, code] of [['{"name"', 'malformed_json'], ['', 'malformed_json'], ['["Ada"]', 'not_an_object']]) {
+    assert.equal((await join({ raw })).json.code, code);
+  }
+  for (const [body, code] of [[{}, 'missing_field'], [{ name: 'Ada', seat: 1 }, 'unknown_field'], [{ name: 5 }, 'wrong_type'],
+    [{ name: '  ' }, 'bad_value'], [{ name: 'a\u0001b' }, 'bad_value'], [{ name: 'é'.repeat(41) }, 'bad_value']]) {
+    await expect(400, code, 'POST', `/api/v1/games/${g.id}/join`, { body });
+  }
+  await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/join`, { body: { name: 'Ada' } });
+  const a = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: ' Ada ' } });
+  assert.deepEqual([a.seat, a.status], [0, 'open']);
+  const b = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Bob' } });
+  assert.deepEqual([b.seat, b.status], [1, 'playing']);
+  await expect(409, 'game_full', 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Cy' } });
+  const started = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+  assert.deepEqual(started.seats.map((s) => s.name), ['Ada', 'Bob'], 'names are trimmed');
+  other = { id: g.id, tokens: [a.token, b.token], host: g.host_token };
+});
+
+test('one person and bots at 2..5 seats, played from the hand view only', async (t) => {
+  const kinds = ['greedy', 'random', 'greedy', 'random'];
+  await Promise.all([2, 3, 4, 5].map(async (seats) => {
+    const g = await expect(201, null, 'POST', '/api/v1/games',
+      { body: { seats, bots: kinds.slice(0, seats - 1), name: `Solo ${seats}`, seed: 500 + seats } });
+    assert.deepEqual([g.status, g.seat, g.bots], ['playing', 0, seats - 1]);
+    const accepted = await playSeat(g.id, g.token);
+    assert.ok(accepted > 3, `the person decided ${accepted} times`);
+    const { view, events } = await verifyFinished(g.id, [g.token]);
+    t.diagnostic(`${seats} seats: ${view.round} rounds, ${events.length} events, ${accepted} orders, ended by ${view.ended_by}, vp ${view.seats.map((s) => s.vp).join('/')}`);
+    assert.deepEqual(view.seats.map((s) => s.bot), [null, ...kinds.slice(0, seats - 1)]);
+  }));
+});
+
+test('three people: live stream, replaced orders, stale and idle orders, a forced step', async () => {
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, target_vp: 25, turn_seconds: 3600, seed: 77 } });
+  let streamOpen;
+  const opened = new Promise((ok) => { streamOpen = ok; });
+  const live = readStream(g.id, { until: (ev) => ev.some((e) => e.type === 'started'), ms: 8000, started: streamOpen });
+  await opened;
+  const joins = [];
+  joins.push(await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Ana' } }));
+  joins.push(await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Ben' } }));
+  const [A, B] = joins.map((j) => j.token);
+  const id = g.id;
+  const hand = (token) => expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+  const order = (token, body) => call('POST', `/api/v1/games/${id}/orders`, { token, body });
+
+  // Open: nothing to decide yet.
+  const early = await hand(A);
+  assert.deepEqual([early.status, early.pending], ['open', null]);
+  await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/orders`, { token: A, body: { round: 0, step: 'keep', discard: early.hand.slice(0, 2).map((c) => c.id) } });
+  await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
+  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token: A });
+
+  joins.push(await expect(201, null, 'POST', `/api/v1/games/${id}/join`, { body: { name: 'Cleo' } }));
+  const C = joins[2].token;
+  assert.equal(joins[2].status, 'playing');
+  const stream = await live;
+  assert.deepEqual(stream.events.map((e) => e.type), ['created', 'joined', 'joined', 'joined', 'started'], 'the stream delivers events live');
+
+  const view = await expect(200, null, 'GET', `/api/v1/games/${id}`);
+  assert.equal(typeof view.deadline, 'number', 'a game with turn_seconds has a deadline');
+  assert.ok(!('seed' in view));
+
+  // Keep: A sends, then replaces its order; the hand view shows the latest.
+  const ha = await hand(A);
+  assert.deepEqual(ha.pending, { round: 0, step: 'keep', options: { discard: 2 } });
+  const ids = ha.hand.map((c) => c.id);
+  let r = await order(A, { round: 0, step: 'keep', discard: [ids[0], ids[1]] });
+  assert.equal(r.status, 202);
+  r = await order(A, { round: 0, step: 'keep', discard: [ids[2], ids[3]] });
+  assert.deepEqual([r.status, r.json.resolved], [202, false]);
+  assert.deepEqual((await hand(A)).order, { round: 0, step: 'keep', discard: [ids[2], ids[3]] });
+  for (const t of [B, C]) {
+    const h = await hand(t);
+    r = await order(t, { round: 0, step: 'keep', discard: h.hand.slice(0, 2).map((c) => c.id) });
+    assert.equal(r.status, 202);
+  }
+  assert.deepEqual([r.json.resolved, r.json.game.round, r.json.game.step], [true, 1, 'build']);
+  const afterKeep = await hand(A);
+  assert.deepEqual(afterKeep.hand.map((c) => c.id).sort(), ids.filter((x) => x !== ids[2] && x !== ids[3]).sort(), 'the replacing order took effect');
+  await expect(409, 'stale_step', 'POST', `/api/v1/games/${id}/orders`, { token: A, body: { round: 0, step: 'keep', discard: [ids[0], ids[1]] } });
+
+  // Round 1: A surveys, B and C take contractors; then only A has a survey step to decide.
+  assert.equal((await order(A, { round: 1, step: 'build', survey: true })).status, 202);
+  assert.equal((await order(B, { round: 1, step: 'build', contractor: true })).status, 202);
+  r = await order(C, { round: 1, step: 'build', contractor: true });
+  assert.deepEqual([r.status, r.json.resolved, r.json.game.step], [202, true, 'survey']);
+  const hb = await hand(B);
+  assert.equal(hb.pending, null, 'B did not survey');
+  await expect(409, 'nothing_to_decide', 'POST', `/api/v1/games/${id}/orders`, { token: B, body: { round: 1, step: 'survey', discard: [hb.hand[0].id] } });
+  const hs = await hand(A);
+  assert.equal(hs.pending.step, 'survey');
+  r = await order(A, { round: 1, step: 'survey', discard: hs.hand.slice(0, hs.pending.options.discard).map((c) => c.id) });
+  assert.equal(r.status, 202);
+  const pub = await expect(200, null, 'GET', `/api/v1/games/${id}`);
+  assert.deepEqual(pub.seats.map((s) => s.last.action), ['survey', 'contractor', 'contractor']);
+  assert.equal(pub.contractors_left, 1);
+
+  // Round 2: the host forces the build step; everyone gets the default (survey).
+  await expect(403, 'wrong_game', 'POST', `/api/v1/games/${id}/resolve`, { token: other.tokens[0] });
+  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token: A });
+  const forced = await expect(200, null, 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
+  assert.equal(forced.step, 'survey');
+  assert.ok(forced.seats.every((s) => s.last.action === 'survey' && s.last.default), 'defaults are public');
+  const log = await allEvents(id);
+  assert.equal(log.filter((e) => e.type === 'default' && e.round === 2).length, 3);
+
+  // The rest, each person on their own, concurrently.
+  await Promise.all([A, B, C].map((t) => playSeat(id, t)));
+  await verifyFinished(id, [A, B, C]);
+  await expect(409, 'game_over', 'POST', `/api/v1/games/${id}/orders`, { token: A, body: { round: 3, step: 'build', survey: true } });
+  await expect(409, 'game_over', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
+  await expect(409, 'game_full', 'POST', `/api/v1/games/${id}/join`, { body: { name: 'Late' } });
+  const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
+  assert.equal(replay.decisions.filter((d) => d.default).length, 3, 'the replay marks the defaults');
+});
+
+test('hand and order errors, and engine reasons (422)', async () => {
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['greedy'], name: 'Lab', seed: 9 } });
+  const { id, token } = g;
+  const handPath = `/api/v1/games/${id}/hand`;
+  const ordersPath = `/api/v1/games/${id}/orders`;
+  await expect(401, 'token_required', 'GET', handPath);
+  await expect(401, 'token_required', 'GET', handPath, { headers: { authorization: 'Bearer ' } });
+  await expect(401, 'bad_token', 'GET', handPath, { token: fakeToken });
+  await expect(403, 'wrong_game', 'GET', handPath, { token: other.tokens[1] });
+  await expect(403, 'not_a_seat_token', 'GET', handPath, { token: g.host_token });
+  await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/hand`, { token });
+  await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/hand`, { token });
+
+  const hand = await expect(200, null, 'GET', handPath, { token });
+  const ids = hand.hand.map((c) => c.id);
+  const notMine = [...Array(110).keys()].find((x) => !ids.includes(x));
+  const keep = { round: 0, step: 'keep', discard: ids.slice(0, 2) };
+  for (const [raw, code] of [['{"round":0,', 'malformed_json'], ['', 'malformed_json'], ['[0]', 'not_an_object']]) {
+    await expect(400, code, 'POST', ordersPath, { token, raw });
+  }
+  const bad400 = [
+    [{ step: 'keep', discard: ids.slice(0, 2) }, 'missing_field'], [{ round: 0, discard: [] }, 'missing_field'],
+    [{ ...keep, pass: true }, 'unknown_field'], [{ round: 0, step: 'build', build: { card: ids[0], pay: [], extra: 1 } }, 'unknown_field'],
+    [{ ...keep, round: '0' }, 'wrong_type'], [{ round: 0, step: 'keep', discard: 'all' }, 'wrong_type'],
+    [{ round: 0, step: 'over', discard: [] }, 'bad_value'], [{ round: 0, step: 'keep', discard: [110, 0] }, 'bad_value'],
+    [{ round: 0, step: 'build', survey: false }, 'bad_value'], [{ round: 61, step: 'build', survey: true }, 'bad_value'],
+    [{ ...keep, survey: true }, 'conflicting_fields'], [{ round: 0, step: 'keep' }, 'conflicting_fields'],
+    [{ round: 1, step: 'build', build: { card: ids[0], pay: Array(12).fill(ids[1]) } }, 'too_many_cards'],
+    [{ round: 1, step: 'build', builds: [{ card: ids[0], pay: [] }] }, 'too_many_cards'],
+  ];
+  for (const [body, code] of bad400) await expect(400, code, 'POST', ordersPath, { token, body });
+  await expect(401, 'token_required', 'POST', ordersPath, { body: keep });
+  await expect(401, 'bad_token', 'POST', ordersPath, { token: fakeToken, body: keep });
+  await expect(403, 'wrong_game', 'POST', ordersPath, { token: other.tokens[0], body: keep });
+  await expect(403, 'not_a_seat_token', 'POST', ordersPath, { token: g.host_token, body: keep });
+  await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/orders`, { token, body: keep });
+  await expect(409, 'stale_step', 'POST', ordersPath, { token, body: { round: 3, step: 'build', survey: true } });
+  await expect(409, 'stale_step', 'POST', ordersPath, { token, body: { round: 0, step: 'survey', discard: [] } });
+
+  await expect(422, 'discard_count', 'POST', ordersPath, { token, body: { round: 0, step: 'keep', discard: [ids[0]] } });
+  await expect(422, 'duplicate_card', 'POST', ordersPath, { token, body: { round: 0, step: 'keep', discard: [ids[0], ids[0]] } });
+  await expect(422, 'not_in_hand', 'POST', ordersPath, { token, body: { round: 0, step: 'keep', discard: [notMine, ids[0]] } });
+  await expect(422, 'wrong_decision', 'POST', ordersPath, { token, body: { round: 0, step: 'keep', survey: true } });
+  const kept = await expect(202, null, 'POST', ordersPath, { token, body: keep });
+  assert.deepEqual([kept.resolved, kept.game.step], [true, 'build'], 'a bot game resolves when its person decides');
+
+  // Round 1: a payment that is not the cost, two builds without a Construction Gang, a contractor.
+  const h1 = await expect(200, null, 'GET', handPath, { token });
+  assert.deepEqual([h1.pending.round, h1.pending.step], [1, 'build']);
+  const cards1 = h1.hand.map((c) => ({ ...c, design: cardOf(c.card) }));
+  const plain = cards1.find((c) => c.design.cost >= 1 && !c.design.requires);
+  assert.ok(plain, 'a card without prerequisites to try a wrong payment with');
+  await expect(422, 'payment_count', 'POST', ordersPath, { token, body: { round: 1, step: 'build', build: { card: plain.id, pay: [] } } });
+  await expect(422, 'duplicate_card', 'POST', ordersPath, { token, body: { round: 1, step: 'build', build: { card: plain.id, pay: [plain.id] } } });
+  await expect(422, 'wrong_decision', 'POST', ordersPath, { token, body: { round: 1, step: 'build', discard: [plain.id] } });
+  const [x, y] = cards1.filter((c) => !c.design.construction_gang);
+  await expect(422, 'no_construction_gang', 'POST', ordersPath, { token, body: { round: 1, step: 'build', builds: [{ card: x.id, pay: [] }, { card: y.id, pay: [] }] } });
+  await expect(202, null, 'POST', ordersPath, { token, body: { round: 1, step: 'build', contractor: true } });
+  const h2 = await expect(200, null, 'GET', handPath, { token });
+  if (h2.pending?.step === 'build') {
+    assert.equal(h2.pending.options.contractor, false, 'one contractor per player');
+    await expect(422, 'contractor_taken', 'POST', ordersPath, { token, body: { round: h2.pending.round, step: 'build', contractor: true } });
+  } else {
+    assert.fail(`expected a build step after round 1, got ${JSON.stringify(h2.pending)}`);
+  }
+
+  // Resolve errors, then the end of the game.
+  await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/resolve`, { token: g.host_token });
+  await expect(401, 'token_required', 'POST', `/api/v1/games/${id}/resolve`);
+  await expect(401, 'bad_token', 'POST', `/api/v1/games/${id}/resolve`, { token: fakeToken });
+  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token });
+  await expect(409, 'game_not_finished', 'GET', `/api/v1/games/${id}/replay`);
+  await playSeat(id, token);
+  await verifyFinished(id, [token]);
+  await expect(409, 'game_over', 'POST', ordersPath, { token, body: { round: 1, step: 'build', survey: true } });
+});
+
+test('engine reasons that need particular deals: prerequisites, double builds, limits', async () => {
+  // Deals are searched by seed (the server takes seeds with --allow-seed), so they are the
+  // same on every run with the same card file.
+  const needs = {
+    prerequisite_missing: (hand) => {
+      const needy = hand.find((c) => cardOf(c.card).requires);
+      return needy && { keepIds: [needy.id], order: (r) => ({ round: r, step: 'build', build: { card: needy.id, pay: [] } }) };
+    },
+    double_cost_over_4: (hand) => {
+      const gang = hand.find((c) => cardOf(c.card).construction_gang);
+      const big = hand.find((c) => cardOf(c.card).cost > 4);
+      return gang && big && { keepIds: [gang.id, big.id], order: (r) => ({ round: r, step: 'build', builds: [{ card: gang.id, pay: [] }, { card: big.id, pay: [] }] }) };
+    },
+  };
+  const left = new Set(Object.keys(needs));
+  for (let seed = 1000; left.size && seed < 1400; seed++) {
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['greedy'], name: 'Seeker', seed } });
+    const h = await expect(200, null, 'GET', `/api/v1/games/${g.id}/hand`, { token: g.token });
+    for (const code of [...left]) {
+      const plan = needs[code](h.hand);
+      if (!plan) continue;
+      left.delete(code);
+      const discard = h.hand.map((c) => c.id).filter((i) => !plan.keepIds.includes(i)).slice(0, 2);
+      await expect(202, null, 'POST', `/api/v1/games/${g.id}/orders`, { token: g.token, body: { round: 0, step: 'keep', discard } });
+      await expect(422, code, 'POST', `/api/v1/games/${g.id}/orders`, { token: g.token, body: plan.order(1) });
+      break;
+    }
+  }
+  assert.equal(left.size, 0, `found deals for every reason (missing: ${[...left]})`);
+
+  // limit_reached: a seat dealt both copies of a card with a limit of 1 builds one, then the
+  // other. Five people survey until that seat can pay for it.
+  const limited = [...catalog.values()].find((c) => c.limit === 1 && c.count >= 2);
+  if (!limited) return;
+  let game = null;
+  for (let seed = 1; !game && seed < 200; seed++) {
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 5, name: 'P0', seed } });
+    const tokens = [g.token];
+    for (let i = 1; i < 5; i++) tokens.push((await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: `P${i}` } })).token);
+    for (let s = 0; s < 5 && !game; s++) {
+      const h = await expect(200, null, 'GET', `/api/v1/games/${g.id}/hand`, { token: tokens[s] });
+      const copies = h.hand.filter((c) => c.card === limited.id).map((c) => c.id);
+      if (copies.length === 2) game = { id: g.id, tokens, seat: s, copies };
+    }
+  }
+  if (!game) return; // reported as not produced by the coverage test
+  let built = false;
+  for (let step = 0; step < 80 && !limitFound; step++) {
+    for (let s = 0; s < 5 && !limitFound; s++) {
+      const token = game.tokens[s];
+      const h = await expect(200, null, 'GET', `/api/v1/games/${game.id}/hand`, { token });
+      const p = h.pending;
+      if (!p || h.order) continue;
+      const ids = h.hand.map((c) => c.id);
+      const spare = ids.filter((i) => s !== game.seat || !game.copies.includes(i));
+      let body;
+      if ('discard' in p.options) {
+        body = { round: p.round, step: p.step, discard: spare.slice(-p.options.discard) };
+      } else if (s === game.seat && built) {
+        const second = game.copies.find((c) => ids.includes(c));
+        await expect(422, 'limit_reached', 'POST', `/api/v1/games/${game.id}/orders`, { token, body: { round: p.round, step: 'build', build: { card: second, pay: [] } } });
+        limitFound = true;
+        break;
+      } else {
+        const option = s === game.seat && p.options.builds.find((b) => b.card === limited.id && b.cost <= ids.length - 2);
+        if (option) {
+          body = { round: p.round, step: 'build', build: { card: option.id, pay: spare.slice(0, option.cost) } };
+          built = true;
+        } else {
+          body = { round: p.round, step: 'build', survey: true };
+        }
+      }
+      await expect(202, null, 'POST', `/api/v1/games/${game.id}/orders`, { token, body });
+    }
+  }
+  await allEvents(game.id);
+});
+
+test('events, stream and replay: reads and errors', async () => {
+  const { id } = other;
+  const page = await expect(200, null, 'GET', `/api/v1/games/${id}/events`);
+  assert.ok(page.events.length > 0 && page.events[0].seq === 1);
+  const after2 = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=2`);
+  assert.equal(after2.events[0].seq, 3);
+  const beyond = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=100000`);
+  assert.deepEqual(beyond.events, []);
+  for (const q of ['-1', 'x', '', '1.5']) await expect(400, 'bad_query', 'GET', `/api/v1/games/${id}/events?after=${q}`);
+  await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/events`);
+  await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/events`);
+
+  // A stream of a game in play: the log so far, then it stays open (read for a moment).
+  const s = await readStream(id, { query: '?after=1', ms: 700 });
+  assert.equal(s.status, 200);
+  assert.ok(!s.ended, 'the stream of a game in play stays open');
+  assert.equal(s.events[0].seq, 2, '"after" works like Last-Event-ID');
+  const bad = await readStream(id, { headers: { 'last-event-id': 'abc' } });
+  assert.deepEqual([bad.status, bad.json.code], [400, 'bad_query']);
+  const bad2 = await readStream(id, { query: '?after=-3' });
+  assert.deepEqual([bad2.status, bad2.json.code], [400, 'bad_query']);
+  const none = await readStream(noGame);
+  assert.deepEqual([none.status, none.json.code], [404, 'game_not_found']);
+  const long = await readStream(longId);
+  assert.deepEqual([long.status, long.json.code], [404, 'not_found']);
+
+  await expect(409, 'game_not_finished', 'GET', `/api/v1/games/${id}/replay`);
+  await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/replay`);
+  await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/replay`);
+  await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}`);
+  await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}`);
+});
+
+test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
+  const id = other.id;
+  for (const [method, path] of [['DELETE', '/api/v1/games'], ['PUT', `/api/v1/games/${id}`], ['GET', `/api/v1/games/${id}/join`],
+    ['POST', `/api/v1/games/${id}/hand`], ['GET', `/api/v1/games/${id}/orders`], ['GET', `/api/v1/games/${id}/resolve`],
+    ['DELETE', `/api/v1/games/${id}/events`], ['POST', `/api/v1/games/${id}/stream`], ['PATCH', `/api/v1/games/${id}/replay`],
+    ['POST', '/api/v1/cards'], ['POST', '/healthz'], ['PUT', '/metrics'], ['POST', '/openapi.yaml'], ['POST', '/']]) {
+    await expect(405, 'method_not_allowed', method, path);
+  }
+  for (const path of ['/api/v1/nothing', '/api/v2/games', '/api/v1/games/', `/api/v1/games/${id}/nothing`, '/no-such-file.txt']) {
+    await expect(404, 'not_found', 'GET', path);
+  }
+  const big = JSON.stringify({ name: 'x'.repeat(70000) });
+  for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`]) {
+    await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
+  }
+  for (const { key } of operations.filter((o) => o.key.startsWith('GET '))) {
+    const path = key.slice(4).replace('{id}', id);
+    const r = await rawRequest('GET', path, { 'content-length': String(big.length) }, big);
+    assert.deepEqual([r.status, r.json.code], [413, 'body_too_large'], `GET ${path} with a big body`);
+  }
+});
+
+test('POST to an unknown path answers 404', async () => {
+  const res = await fetch(`${base}/api/v1/nothing`, { method: 'POST', body: '{}' });
+  await res.text();
+  assert.equal(res.status, 404);
+});
+
+test('the database out of reach: 503 database_unavailable, then recovery', async () => {
+  const admin = process.env.DATABASE_URL;
+  const dbName = new URL(daemon.database).pathname.slice(1);
+  const psql = (sql) => execFileSync('psql', [admin, '-qAtc', sql], { stdio: 'pipe' });
+  const { id, tokens, host } = other;
+  psql(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
+  try {
+    psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}'`);
+    const down = (method, path, opts) => expect(503, 'database_unavailable', method, path, opts);
+    await down('GET', '/healthz');
+    await down('POST', '/api/v1/games', { body: { seats: 2 } });
+    await down('GET', '/api/v1/games');
+    await down('GET', `/api/v1/games/${id}`);
+    await down('POST', `/api/v1/games/${id}/join`, { body: { name: 'Dee' } });
+    await down('GET', `/api/v1/games/${id}/hand`, { token: tokens[0] });
+    await down('POST', `/api/v1/games/${id}/orders`, { token: tokens[0], body: { round: 0, step: 'keep', discard: [0, 1] } });
+    await down('POST', `/api/v1/games/${id}/resolve`, { token: host });
+    await down('GET', `/api/v1/games/${id}/events`);
+    await down('GET', `/api/v1/games/${id}/replay`);
+    const s = await readStream(id);
+    assert.deepEqual([s.status, s.json.code], [503, 'database_unavailable']);
+    const metrics = await expect(200, null, 'GET', '/metrics');
+    assert.doesNotMatch(metrics, /^city_games/m, 'games metrics are left out without a database');
+  } finally {
+    psql(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+  }
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 200; i++) {
+    status = (await call('GET', '/healthz')).status;
+    if (status !== 200) await sleep(100);
+  }
+  assert.equal(status, 200, 'the daemon reconnects by itself');
+});
+
+test('coverage: every operation exercised, every documented problem produced', (t) => {
+  // What cannot be provoked from outside, and why.
+  const cannot = new Map();
+  for (const { key, op } of operations) {
+    if (op.responses['500']) cannot.set(`${key} 500 internal_error`, 'needs a server failure');
+  }
+  for (const c of ['not_buildable', 'contractor_pool_empty', 'too_many_cards']) {
+    cannot.set(`POST /api/v1/games/{id}/orders 422 ${c}`, 'the engine has it; the API cannot reach it');
+  }
+  if (!limitFound) cannot.set('POST /api/v1/games/{id}/orders 422 limit_reached', 'no deal found with both copies of a limited card');
+  cannot.set('GET /openapi.yaml 404 not_found', 'the test daemon has the file');
+  const pagePresent = existsSync(join(root, 'web', 'index.html'));
+  cannot.set(`GET / ${pagePresent ? '404 not_found' : '200'}`, pagePresent ? 'web/index.html exists' : 'web/index.html is missing');
+  for (const key of ['GET /api/v1/cards', 'GET /metrics', 'GET /openapi.yaml', 'GET /']) {
+    cannot.set(`${key} 503 database_unavailable`, 'does not use the database');
+  }
+
+  const missingOps = operations.filter(({ key }) => !exercised.has(key)).map(({ key }) => key);
+  assert.deepEqual(missingOps, [], 'every operation of the spec is exercised');
+  const missing = [];
+  let documented = 0;
+  for (const { key, op } of operations) {
+    for (const pair of documentedPairs(op)) {
+      documented++;
+      const k = `${key} ${pair}`;
+      if (!produced.has(k) && !cannot.has(k)) missing.push(k);
+    }
+  }
+  assert.deepEqual(missing, [], 'every documented status and problem code is produced');
+  const expectedTypes = ['created', 'joined', 'started', 'submitted', 'step', 'default', 'discarded', 'built',
+    'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over'];
+  assert.deepEqual(expectedTypes.filter((x) => !eventTypesSeen.has(x)), [], 'every event type is seen');
+  const notProduced = operations.flatMap(({ key, op }) => documentedPairs(op).map((p) => `${key} ${p}`)).filter((k) => !produced.has(k));
+  t.diagnostic(`not provoked (by design): ${notProduced.join(', ')}`);
+  t.diagnostic(`event types seen: ${[...eventTypesSeen].sort().join(' ')}`);
+  const codes = new Set([...produced].map((k) => k.split(' ').at(-1)).filter((c) => /^[a-z_0-9]+$/.test(c)));
+  console.log(`contract: ${validated} responses validated, ${exercised.size}/${operations.length} operations covered, ` +
+    `${documented - missing.length - notProduced.length}/${documented} documented statuses and codes produced, ${codes.size} problem codes seen`);
+});
