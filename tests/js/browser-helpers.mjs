@@ -1,0 +1,117 @@
+// browser-helpers.mjs: helpers of browser.test.mjs: error watching, reading the page's seat
+// token from localStorage, comparing the hand shown with the API's, playing one step of a game
+// by clicking, and keyboard focus moves.
+
+/** Collects console errors and page errors of `page` into the returned array. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return errors;
+}
+
+/** {id, seat, token} of the game the page shows, from the page's localStorage. */
+export async function seatOf(page) {
+  return page.evaluate(() => {
+    const m = /#\/game\/([^/]+)/.exec(location.hash);
+    if (!m) return null;
+    const s = JSON.parse(localStorage.getItem(`city.seat.${m[1]}`) ?? 'null');
+    return s ? { id: m[1], seat: s.seat, token: s.token } : { id: m[1], seat: null, token: null };
+  });
+}
+
+/** The sorted card instance ids of a seat's hand, from the API. */
+export async function apiHand(base, { id, token }) {
+  const r = await fetch(`${base}/api/v1/games/${id}/hand`, { headers: { Authorization: `Bearer ${token}` } });
+  if (r.status !== 200) throw new Error(`hand: ${r.status} ${await r.text()}`);
+  const h = await r.json();
+  return h.hand.map((c) => c.id).sort((x, y) => x - y);
+}
+
+/** The sorted card ids the page shows as its hand. */
+export async function shownHandIds(page) {
+  const ids = await page.locator('#hand .card').evaluateAll((els) => els.map((e) => Number(e.dataset.cardId)));
+  return ids.sort((x, y) => x - y);
+}
+
+/**
+ * Waits until the page has something new to decide (not `last`), or the end screen.
+ * Resolves to 'over' or "state|round-step".
+ */
+export async function nextTurn(page, last) {
+  const h = await page.waitForFunction((prev) => {
+    if (document.querySelector('#end-screen')) return 'over';
+    const a = document.querySelector('#action');
+    if (!a || a.hidden) return false;
+    const { state, turn, busy, submitted } = a.dataset;
+    if (!state || state === 'waiting' || turn === prev || busy === 'true' || submitted === 'true') return false;
+    return `${state}|${turn}`;
+  }, last, { timeout: 20_000, polling: 50 });
+  return h.jsonValue();
+}
+
+/** Plays the current step by clicking, like a person would. Resolves to what it did. */
+export async function playTurn(page, state) {
+  if (state !== 'build') {
+    const need = Number(await page.getAttribute('#action', 'data-need'));
+    const cards = page.locator('#hand .card');
+    for (let i = 0; i < need; i++) await cards.nth(i).click();
+    await page.locator('#confirm:not([disabled])').click();
+    return state;
+  }
+  // A double build when the Construction Gang allows it and two eligible cards are there.
+  if (await page.locator('#double').count()) {
+    await page.click('#double');
+    const first = page.locator('#hand .card.buildable').first();
+    if (await first.count()) {
+      await first.click();
+      const second = page.locator('#hand .card.buildable:not(.is-build)').first();
+      if (await second.count()) {
+        await second.click();
+        const confirm = page.locator('#confirm:not([disabled])');
+        if (await confirm.count()) {
+          await confirm.click();
+          return 'double';
+        }
+      }
+    }
+    await page.click('#cancel');
+  }
+  const costs = await page.locator('#hand .card.buildable').evaluateAll((els) => els.map((e) => Number(e.dataset.cost)));
+  if (costs.length) {
+    const best = costs.indexOf(Math.max(...costs));
+    await page.locator('#hand .card.buildable').nth(best).click();
+    await page.locator('#confirm:not([disabled])').click();
+    return 'build';
+  }
+  if (await page.locator('#contractor').count()) {
+    await page.click('#contractor');
+    return 'contractor';
+  }
+  await page.click('#survey');
+  return 'survey';
+}
+
+/** True when the document is no wider than the viewport. */
+export function noHorizontalScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth
+    && document.body.scrollWidth <= window.innerWidth);
+}
+
+/**
+ * Presses Tab until the focused element has id `target` (a string) or passes `target` (a
+ * function run in the page); throws after 60 presses.
+ */
+export async function tabTo(page, target) {
+  const fn = typeof target === 'string' ? `(el) => el.id === ${JSON.stringify(target)}` : target.toString();
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const ok = await page.evaluate((src) => {
+      const el = document.activeElement;
+      // eslint-disable-next-line no-new-func
+      return !!el && new Function(`return (${src})`)()(el);
+    }, fn);
+    if (ok) return;
+  }
+  throw new Error(`Tab never reached ${fn}`);
+}

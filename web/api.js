@@ -1,0 +1,101 @@
+// api.js: the page's only door to the server: JSON fetches of /api/v1 (problem+json errors
+// become ApiError with the server's own sentence), the live event stream, and the seat and host
+// tokens the page keeps in localStorage so a reload or a second tab goes on where it was.
+
+const BASE = '/api/v1';
+
+/** An error answer of the API: `message` is the sentence the server sent (its `detail`). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `The server answered ${status}.`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = problem?.code ?? null;
+    this.problem = problem ?? null;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(BASE + path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, { detail: 'The server cannot be reached; check your connection and try again.' });
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+export const api = {
+  cards: () => request('GET', '/cards'),
+  listGames: () => request('GET', '/games'),
+  createGame: (body) => request('POST', '/games', { body }),
+  join: (id, name) => request('POST', `/games/${enc(id)}/join`, { body: { name } }),
+  game: (id) => request('GET', `/games/${enc(id)}`),
+  hand: (id, token) => request('GET', `/games/${enc(id)}/hand`, { token }),
+  order: (id, token, body) => request('POST', `/games/${enc(id)}/orders`, { body, token }),
+  resolve: (id, token) => request('POST', `/games/${enc(id)}/resolve`, { body: {}, token }),
+  events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
+};
+
+function enc(id) { return encodeURIComponent(id); }
+
+/** The URL of a game's Server-Sent Events stream. */
+export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
+
+/** Every event type the server logs; EventSource needs a listener per name. */
+export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'default',
+  'discarded', 'built', 'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'no_income',
+  'game_over', 'unknown', 'message'];
+
+// ---- what this browser remembers -----------------------------------------------------------
+
+function readJson(key) {
+  try { return JSON.parse(localStorage.getItem(key) ?? 'null'); } catch { return null; }
+}
+function writeJson(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: no memory */ }
+}
+
+export const store = {
+  /** {token, seat} of this browser's seat in game `id`, or null. */
+  seat: (id) => readJson(`city.seat.${id}`),
+  setSeat: (id, seat, token) => writeJson(`city.seat.${id}`, { seat, token }),
+  forgetSeat: (id) => { try { localStorage.removeItem(`city.seat.${id}`); } catch { /* */ } },
+  host: (id) => readJson(`city.host.${id}`),
+  setHost: (id, token) => writeJson(`city.host.${id}`, token),
+  /** The settings a game was created with here (for "Play again"). */
+  settings: (id) => readJson(`city.settings.${id}`),
+  setSettings: (id, s) => writeJson(`city.settings.${id}`, s),
+  name: () => readJson('city.name') ?? '',
+  setName: (n) => writeJson('city.name', n),
+  lastSettings: () => readJson('city.lastSettings'),
+  setLastSettings: (s) => writeJson('city.lastSettings', s),
+};
+
+/**
+ * Creates a game from lobby settings {name, seats, bots, target_vp, turn_seconds}, remembers its
+ * tokens and settings, and resolves to the game id.
+ */
+export async function createAndRemember(settings) {
+  const body = { seats: settings.seats, bots: settings.bots };
+  if (settings.target_vp) body.target_vp = settings.target_vp;
+  if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
+  if (settings.name) body.name = settings.name;
+  const g = await api.createGame(body);
+  store.setHost(g.id, g.host_token);
+  if (g.token !== undefined) store.setSeat(g.id, g.seat, g.token);
+  store.setSettings(g.id, settings);
+  store.setLastSettings(settings);
+  if (settings.name) store.setName(settings.name);
+  return g.id;
+}

@@ -1,0 +1,50 @@
+// chart.js: the SVG chart of every player's score by round (public view seats[].vp_by_round),
+// with the target as a dashed line. Scales to its box through the viewBox.
+
+import { h, svg } from './dom.js';
+
+export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017'];
+
+/** seats: public view seats (with name); target: target VP. */
+export function scoreChart(seats, target) {
+  const W = 480, H = 240, L = 34, R = 12, T = 12, B = 28;
+  const rounds = Math.max(1, ...seats.map((s) => s.vp_by_round.length));
+  const top = Math.max(10, target, ...seats.flatMap((s) => s.vp_by_round));
+  const yMax = Math.ceil(top / 10) * 10;
+  const x = (r) => L + (r / rounds) * (W - L - R);
+  const y = (v) => T + (1 - v / yMax) * (H - T - B);
+
+  const grid = [];
+  const step = yMax > 60 ? 20 : 10;
+  for (let v = 0; v <= yMax; v += step) {
+    grid.push(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
+    grid.push(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, String(v)));
+  }
+  const every = rounds > 12 ? Math.ceil(rounds / 12) : 1;
+  for (let r = 0; r <= rounds; r += every) {
+    grid.push(svg('text', { x: x(r), y: H - 10, 'text-anchor': 'middle', class: 'axis' }, String(r)));
+  }
+  grid.push(svg('text', { x: W - R, y: H - 10 + 0, 'text-anchor': 'end', class: 'axis axis-title' }, ''));
+  const targetLine = target <= yMax ? [
+    svg('line', { x1: L, x2: W - R, y1: y(target), y2: y(target), class: 'target' }),
+    svg('text', { x: W - R - 2, y: y(target) - 5, 'text-anchor': 'end', class: 'target-label' }, `target ${target}`),
+  ] : [];
+
+  const lines = seats.map((s, i) => {
+    const pts = [[0, 0], ...s.vp_by_round.map((v, k) => [k + 1, v])];
+    const colour = SEAT_COLOURS[i % SEAT_COLOURS.length];
+    return svg('g', { class: 'series', style: `--c:${colour}` },
+      svg('polyline', { points: pts.map(([r, v]) => `${x(r).toFixed(1)},${y(v).toFixed(1)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 2.5, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }),
+      pts.slice(1).map(([r, v]) => svg('circle', { cx: x(r).toFixed(1), cy: y(v).toFixed(1), r: 3.2, fill: colour },
+        svg('title', {}, `${s.name ?? 'Seat ' + (i + 1)}: ${v} VP after round ${r}`))));
+  });
+
+  const label = `Score by round: ${seats.map((s, i) => `${s.name ?? 'Seat ' + (i + 1)} ${s.vp} VP`).join(', ')}.`;
+  return h('figure', { class: 'chart' },
+    svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, preserveAspectRatio: 'xMidYMid meet' },
+      grid, targetLine, lines),
+    h('figcaption', { class: 'legend' }, seats.map((s, i) =>
+      h('span', { class: 'legend-item' },
+        h('span', { class: 'swatch', style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
+        `${s.name ?? 'Seat ' + (i + 1)} ${s.vp}`))));
+}

@@ -1,0 +1,695 @@
+// game.js: the table of one game: the waiting room and join form, your hand and your move (build
+// with a pre-selected payment, contractor, Construction Gang's double build, survey, and the
+// keep / survey / hand_limit discard dialogs), everyone's tableau and score, the log, the score
+// chart and the end screen. Kept live by the game's Server-Sent Events stream.
+
+import { api, createAndRemember, store, streamUrl, EVENT_TYPES } from './api.js';
+import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, DOUBLE_MAX_COST } from './cards.js';
+import { h, replace, keepFocus } from './dom.js';
+import { scoreChart } from './chart.js';
+import { renderLog, joinNames } from './log.js';
+import { shareBox, seatDot } from './ui.js';
+
+const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
+const ENDED_BY = {
+  target: (v) => `a player reached the target of ${v.target_vp} VP`,
+  deck: () => 'the deck could not pay everyone\'s income',
+  rounds: () => 'the round limit was reached',
+};
+
+/** Mounts the table of game `id` in `root`; returns a teardown function. */
+export function mountGame(root, id, navigate) {
+  const st = {
+    view: null, hand: null, me: store.seat(id), host: store.host(id),
+    events: new Map(), eventsDrawn: -1,
+    sel: emptySel(), turnKey: null, hint: '', error: '', busy: false,
+    conn: 'connecting', missing: false, joinError: '', joining: false,
+  };
+  let alive = true;
+  let es = null;
+  let refreshGen = 0;
+  let debounce = null;
+  let firstScheduled = 0;
+  let reopenTimer = null;
+
+  // ---- the stable skeleton -----------------------------------------------------------------
+  const bar = h('header', { class: 'table-bar', id: 'bar' });
+  const banner = h('div', { id: 'banner' });
+  const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
+  const players = h('section', { class: 'players', id: 'players', 'aria-label': 'Players' });
+  const chartBox = h('section', { class: 'panel chart-box', id: 'chart', 'aria-labelledby': 'chart-title' });
+  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
+  const logBox = h('section', { class: 'panel log-box', 'aria-labelledby': 'log-title' },
+    h('h2', { id: 'log-title' }, 'Log'), logList);
+  const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
+  const pageError = h('p', { class: 'error', role: 'alert', id: 'page-error', hidden: true });
+  replace(root, h('section', { class: 'table', 'data-game': id },
+    bar, pageError, banner,
+    h('div', { class: 'table-grid' },
+      h('div', { class: 'col-main' }, action, players),
+      h('aside', { class: 'col-side' }, chartBox, logBox)),
+    live));
+
+  // ---- data --------------------------------------------------------------------------------
+  async function refresh() {
+    const gen = ++refreshGen;
+    firstScheduled = 0;
+    try {
+      const me = st.me;
+      const [v, hand] = await Promise.all([
+        api.game(id),
+        me ? api.hand(id, me.token).catch((e) => {
+          if (e.status === 401 || e.status === 403) {
+            store.forgetSeat(id);
+            st.me = null;
+            st.error = e.message;
+            return null;
+          }
+          throw e;
+        }) : Promise.resolve(null),
+      ]);
+      if (!alive || gen !== refreshGen) return;
+      st.view = v;
+      st.hand = hand;
+      if (st.error && !st.busy) st.error = '';
+      syncTurn();
+    } catch (e) {
+      if (!alive || gen !== refreshGen) return;
+      if (e.status === 404) st.missing = true;
+      st.error = e.message;
+    }
+    render();
+  }
+
+  function scheduleRefresh() {
+    const now = Date.now();
+    if (!firstScheduled) firstScheduled = now;
+    clearTimeout(debounce);
+    const wait = now - firstScheduled > 600 ? 0 : 120;
+    debounce = setTimeout(refresh, wait);
+  }
+
+  function openStream() {
+    if (!alive || st.view?.status === 'finished' && st.events.size && hasGameOver()) return;
+    es = new EventSource(streamUrl(id));
+    const onEvent = (ev) => {
+      let data;
+      try { data = JSON.parse(ev.data); } catch { return; }
+      if (typeof data?.seq !== 'number') return;
+      st.events.set(data.seq, data);
+      if (data.type === 'game_over') { es?.close(); es = null; setConn('closed'); }
+      scheduleRefresh();
+    };
+    for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
+    es.onopen = () => setConn('open');
+    es.onerror = () => {
+      if (!es) return;
+      if (es.readyState === EventSource.CLOSED) {
+        es.close();
+        es = null;
+        setConn('down');
+        clearTimeout(reopenTimer);
+        reopenTimer = setTimeout(() => { if (alive) { openStream(); scheduleRefresh(); } }, 3000);
+      } else {
+        setConn('down');
+      }
+    };
+  }
+
+  function hasGameOver() {
+    for (const e of st.events.values()) if (e.type === 'game_over') return true;
+    return false;
+  }
+
+  function setConn(c) {
+    if (st.conn === c) return;
+    st.conn = c;
+    if (c === 'open' && st.view) scheduleRefresh(); // catch up with anything missed while down
+    drawConn();
+  }
+
+  // ---- selection ---------------------------------------------------------------------------
+  function emptySel() { return { mode: 'one', b1: null, b2: null, pay: [], discard: [] }; }
+
+  function pending() { return st.hand?.pending ?? null; }
+
+  /** Resets the selection when the step changes; starts from a submitted order if any. */
+  function syncTurn() {
+    const p = pending();
+    const key = p ? `${p.round}-${p.step}` : 'none';
+    const ids = new Set((st.hand?.hand ?? []).map((c) => c.id));
+    const stale = [st.sel.b1, st.sel.b2, ...st.sel.pay, ...st.sel.discard].some((x) => x !== null && !ids.has(x));
+    if (key === st.turnKey && !stale) return;
+    st.turnKey = key;
+    st.sel = emptySel();
+    st.hint = '';
+    const o = st.hand?.order;
+    if (p && o) {
+      if (o.discard) st.sel.discard = [...o.discard];
+      else if (o.build) Object.assign(st.sel, { b1: o.build.card, pay: [...o.build.pay] });
+      else if (o.builds) Object.assign(st.sel, { mode: 'two', b1: o.builds[0].card, b2: o.builds[1].card, pay: [...o.builds[0].pay, ...o.builds[1].pay] });
+    }
+  }
+
+  const handSlug = (cid) => st.hand?.hand.find((c) => c.id === cid)?.card;
+  const buildCost = (cid) => pending()?.options?.builds?.find((b) => b.id === cid)?.cost ?? null;
+  const myTableau = () => (st.view?.seats[st.me?.seat]?.tableau ?? []).map((t) => t.card);
+  const planner = () => doublePlanner(myTableau());
+
+  function doubleCosts() {
+    const s = st.sel;
+    const pl = planner();
+    const c1 = s.b1 !== null ? pl.firstCost(handSlug(s.b1)) : null;
+    const c2 = s.b1 !== null && s.b2 !== null ? pl.secondCost(handSlug(s.b1), handSlug(s.b2)) : null;
+    return { c1, c2 };
+  }
+
+  /** What clicking hand card `cid` does in the current step. */
+  function clickCard(cid) {
+    const p = pending();
+    if (!p || st.busy) return;
+    const s = st.sel;
+    st.hint = '';
+    st.error = '';
+    const hand = st.hand.hand;
+    if (p.step !== 'build') {
+      const need = p.options.discard;
+      if (s.discard.includes(cid)) s.discard = s.discard.filter((x) => x !== cid);
+      else {
+        s.discard.push(cid);
+        if (s.discard.length > need) s.discard.shift();
+      }
+    } else if (s.mode === 'one') {
+      const cost = buildCost(cid);
+      if (s.b1 === cid) { s.b1 = null; s.pay = []; } else if (s.b1 === null) {
+        if (cost === null) st.hint = whyNot(cid);
+        else { s.b1 = cid; s.pay = cheapest(hand, cost, [cid]); }
+      } else if (s.pay.includes(cid)) {
+        s.pay = s.pay.filter((x) => x !== cid);
+      } else {
+        const need = buildCost(s.b1) ?? 0;
+        if (s.pay.length < need) s.pay.push(cid);
+        else if (cost !== null) { s.b1 = cid; s.pay = cheapest(hand, cost, [cid]); } else if (need > 0) { s.pay.shift(); s.pay.push(cid); }
+      }
+    } else {
+      const pl = planner();
+      const slug = handSlug(cid);
+      if (cid === s.b1) { s.b1 = null; s.b2 = null; s.pay = []; } else if (cid === s.b2) { s.b2 = null; s.pay = []; } else if (s.b1 === null) {
+        if (pl.firstCost(slug) === null) st.hint = whyNotDouble(slug, true);
+        else s.b1 = cid;
+      } else if (s.b2 === null) {
+        const c2 = pl.secondCost(handSlug(s.b1), slug);
+        if (c2 === null) st.hint = whyNotDouble(slug, false);
+        else {
+          s.b2 = cid;
+          const { c1 } = doubleCosts();
+          s.pay = cheapest(hand, c1 + c2, [s.b1, s.b2]);
+        }
+      } else if (s.pay.includes(cid)) {
+        s.pay = s.pay.filter((x) => x !== cid);
+      } else {
+        const { c1, c2 } = doubleCosts();
+        s.pay.push(cid);
+        if (s.pay.length > c1 + c2) s.pay.shift();
+      }
+    }
+    drawAction();
+  }
+
+  function whyNot(cid) {
+    const slug = handSlug(cid);
+    const c = card(slug);
+    const have = new Map();
+    for (const t of myTableau()) have.set(t, (have.get(t) ?? 0) + 1);
+    const why = blocked(slug, have);
+    if (why) return `${c.name} cannot be built now: ${why === 'not buildable' ? 'it is taken from the pool instead' : why}.`;
+    return `${c.name} costs more than the other cards in your hand can pay.`;
+  }
+
+  function whyNotDouble(slug, first) {
+    const c = card(slug);
+    if (c.cost > DOUBLE_MAX_COST) return `${c.name} has a printed cost over ${DOUBLE_MAX_COST}: a double build takes only cheaper cards.`;
+    if (first && !planner().gang && !c.construction_gang) return 'Without a Construction Gang in your tableau, the first of two builds must be a Construction Gang.';
+    return `${c.name} cannot be built here (${first ? 'first' : 'second'} card).`;
+  }
+
+  // ---- orders ------------------------------------------------------------------------------
+  async function send(body) {
+    const p = pending();
+    if (!p || st.busy) return;
+    st.busy = true;
+    st.error = '';
+    drawAction();
+    try {
+      await api.order(id, st.me.token, { round: p.round, step: p.step, ...body });
+      announce('Your choice was sent.');
+    } catch (e) {
+      if (e.status !== 409) st.error = e.message; // 409 stale_step: the view is just old
+    }
+    st.busy = false;
+    await refresh();
+  }
+
+  function confirm() {
+    const p = pending();
+    const s = st.sel;
+    if (!p) return;
+    if (p.step !== 'build') return send({ discard: [...s.discard] });
+    if (s.mode === 'one') return send({ build: { card: s.b1, pay: [...s.pay] } });
+    const { c1 } = doubleCosts();
+    return send({ builds: [{ card: s.b1, pay: s.pay.slice(0, c1) }, { card: s.b2, pay: s.pay.slice(c1) }] });
+  }
+
+  async function force() {
+    const token = st.host ?? st.me?.token;
+    if (!token || st.busy) return;
+    st.busy = true;
+    try { await api.resolve(id, token); } catch (e) { if (e.status !== 409) st.error = e.message; }
+    st.busy = false;
+    await refresh();
+  }
+
+  async function join(name) {
+    st.joining = true;
+    st.joinError = '';
+    render();
+    try {
+      const r = await api.join(id, name);
+      store.setSeat(id, r.seat, r.token);
+      store.setName(name);
+      st.me = { seat: r.seat, token: r.token };
+    } catch (e) {
+      st.joinError = e.message;
+    }
+    st.joining = false;
+    await refresh();
+  }
+
+  async function playAgain(btn) {
+    const v = st.view;
+    const mine = st.me ? v.seats[st.me.seat]?.name : null;
+    const saved = store.settings(id);
+    const settings = saved ?? {
+      seats: v.players,
+      bots: v.seats.filter((s) => s.bot).map((s) => s.bot),
+      kinds: v.seats.map((s) => s.bot ?? 'person'),
+      target_vp: v.target_vp,
+      turn_seconds: v.turn_seconds,
+    };
+    settings.name = mine ?? store.name() ?? 'Player';
+    if (!settings.name) settings.name = 'Player';
+    btn.disabled = true;
+    try {
+      const nid = await createAndRemember(settings);
+      navigate(`#/game/${nid}`);
+    } catch (e) {
+      st.error = e.message;
+      btn.disabled = false;
+      render();
+    }
+  }
+
+  function announce(text) { live.textContent = text; }
+
+  // ---- drawing -----------------------------------------------------------------------------
+  function render() {
+    if (!alive) return;
+    keepFocus(root, () => {
+      drawBar();
+      drawBanner();
+      drawAction();
+      drawPlayers();
+      drawChart();
+      drawLog();
+    });
+    const showPageError = st.error && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished';
+    pageError.hidden = !showPageError;
+    pageError.textContent = showPageError ? st.error : '';
+    const p = pending();
+    document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view ? `Round ${st.view.round} · ` : ''}The City`;
+  }
+
+  function nameOf(seat) {
+    const n = st.view?.seats[seat]?.name;
+    if (n) return n;
+    for (const e of st.events.values()) if (e.type === 'joined' && e.seat === seat) return e.name;
+    return null;
+  }
+
+  function drawConn() {
+    const el = bar.querySelector('#conn');
+    if (!el) return;
+    const down = st.conn === 'down';
+    el.hidden = !down && st.conn !== 'connecting';
+    el.className = `conn ${st.conn}`;
+    el.textContent = down ? 'Reconnecting…' : 'Connecting…';
+  }
+
+  function timerText() {
+    const v = st.view;
+    if (!v?.deadline || v.status !== 'playing') return null;
+    const left = Math.round(v.deadline - Date.now() / 1000);
+    if (left <= 0) return 'time is up';
+    const m = Math.floor(left / 60), s = left % 60;
+    return `${m}:${String(s).padStart(2, '0')} left`;
+  }
+
+  function drawBar() {
+    const v = st.view;
+    if (!v) {
+      replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'));
+      return;
+    }
+    const step = v.status === 'open' ? 'Waiting for players' : v.step === 'over' ? 'Game over'
+      : v.round === 0 ? 'Setup: keep 5' : `Round ${v.round} · ${STEP_NAMES[v.step] ?? v.step}`;
+    const tt = timerText();
+    const others = v.seats.some((x) => x.pending && !x.submitted && x.seat !== st.me?.seat);
+    const canForce = v.status === 'playing' && v.step !== 'over' && others && (st.host || (st.me && tt === 'time is up'));
+    replace(bar,
+      h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
+      h('div', { class: 'bar-title' }, h('strong', {}, 'The City'), h('span', { class: 'step-pill', id: 'step' }, step)),
+      h('dl', { class: 'stats' },
+        stat('Target', `${v.target_vp} VP`),
+        stat('Deck', v.deck_count),
+        stat('Discards', v.discard_count),
+        stat('Contractors', h('span', { title: `${v.contractors_left} General Contractors left in the pool`, class: 'emoji', 'aria-label': String(v.contractors_left) }, v.contractors_left ? '🏗️'.repeat(Math.min(v.contractors_left, 5)) : '0'))),
+      tt ? h('span', { class: `timer ${tt === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,
+      canForce ? h('button', {
+        type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: force,
+        title: 'Resolve the step now: whoever has not chosen gets the default decision',
+      }, st.host ? 'Force step' : 'Apply defaults') : null,
+      h('span', { id: 'conn', class: 'conn', role: 'status', hidden: true }));
+    drawConn();
+  }
+
+  function stat(label, value) {
+    return h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, value));
+  }
+
+  function drawBanner() {
+    const v = st.view;
+    if (st.missing) {
+      replace(banner, h('div', { class: 'panel notice' },
+        h('h2', {}, 'No such game'), h('p', {}, st.error || 'This game does not exist.'),
+        h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
+      return;
+    }
+    if (!v) { replace(banner); return; }
+    if (v.status === 'open') { replace(banner, waitingRoom(v)); return; }
+    if (v.status === 'finished') { replace(banner, endScreen(v)); return; }
+    if (!st.me) {
+      replace(banner, h('div', { class: 'panel notice slim' },
+        h('p', {}, 'You are watching this game: every seat is taken. Hands stay secret; everything else is public.')));
+      return;
+    }
+    replace(banner);
+  }
+
+  function waitingRoom(v) {
+    const taken = v.seats.filter((s) => s.name).length;
+    const parts = [
+      h('h2', {}, 'Waiting for players'),
+      h('p', {}, `${taken} of ${v.players} seats taken. The game starts as soon as every seat is.`),
+      h('ol', { class: 'seat-list waiting' }, v.seats.map((s, i) => h('li', { class: `seat-row ${s.name ? '' : 'free'}` },
+        seatDot(i), h('span', {}, s.name ?? 'open seat'),
+        s.bot ? h('span', { class: 'tag' }, `${s.bot} bot`) : null,
+        st.me?.seat === i ? h('span', { class: 'tag you' }, 'you') : null))),
+      shareBox(id),
+    ];
+    if (!st.me) {
+      const input = h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
+      parts.push(h('form', {
+        class: 'join-form', id: 'join-form',
+        onsubmit: (e) => {
+          e.preventDefault();
+          const name = input.value.trim();
+          if (!name) { st.joinError = 'Type your name first: it is what the other players see.'; render(); return; }
+          join(name);
+        },
+      },
+      h('label', { class: 'field' }, h('span', {}, 'Your name'), input),
+      h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, 'Join this game')));
+      if (st.joinError) parts.push(h('p', { class: 'error', role: 'alert' }, st.joinError));
+    } else {
+      parts.push(h('p', { class: 'muted' }, 'Send the link to the other players. This page updates by itself.'));
+    }
+    return h('div', { class: 'panel waiting-room' }, parts);
+  }
+
+  function endScreen(v) {
+    const winners = v.winners ?? [];
+    const names = winners.map((w) => nameOf(w) ?? `Seat ${w + 1}`);
+    const top = winners.length ? v.seats[winners[0]].vp : 0;
+    const iWon = st.me && winners.includes(st.me.seat);
+    const ranking = [...v.seats].sort((a, b) => b.vp - a.vp || b.hand_count - a.hand_count);
+    const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again');
+    return h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
+      h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
+      h('div', { class: 'end-main' },
+        h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!')
+          : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
+        h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${top} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`),
+        h('ol', { class: 'ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
+          seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat) ?? `Seat ${s.seat + 1}`),
+          h('span', { class: 'r-vp' }, `${s.vp} VP`), h('span', { class: 'r-hand' }, `${s.hand_count} in hand`)))),
+        h('div', { class: 'actions' }, again, h('a', { href: '#/', class: 'button' }, 'Lobby')),
+        st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null));
+  }
+
+  function drawAction() { keepFocus(action, drawActionNow, action); }
+
+  function drawActionNow() {
+    const v = st.view;
+    const hand = st.hand;
+    if (!v || !st.me || !hand || v.status === 'finished') {
+      action.hidden = true;
+      replace(action);
+      return;
+    }
+    action.hidden = false;
+    const p = pending();
+    const s = st.sel;
+    const head = [];
+    const buttons = [];
+    let state = 'waiting';
+    let cardOpts = () => ({ disabled: true });
+
+    if (v.status === 'open') {
+      head.push(h('h2', { id: 'action-title' }, 'Your opening hand'),
+        h('p', {}, 'Once the game starts you keep 5 of these 7 cards.'));
+    } else if (!p) {
+      const waitingFor = v.seats.filter((x) => x.pending && !x.submitted).map((x) => nameOf(x.seat));
+      head.push(h('h2', { id: 'action-title' }, 'Your hand'),
+        h('p', { class: 'muted' }, waitingFor.length ? `Waiting for ${joinNames(waitingFor)}…` : 'Nothing to decide right now.'));
+    } else if (p.step !== 'build') {
+      state = p.step;
+      const need = p.options.discard;
+      const n = hand.hand.length;
+      const titles = {
+        keep: [`Keep ${n - need} of your ${n} cards`, `Choose ${need} cards to discard, then confirm.`],
+        survey: [`Survey: discard ${need} card${need === 1 ? '' : 's'}`, `You drew ${need + 1}. Discard ${need} from your whole hand: you keep one card more than before.`],
+        hand_limit: [`Hand limit: discard ${need} card${need === 1 ? '' : 's'}`, `You hold ${n} cards; keep 12.`],
+      }[p.step] ?? [`Discard ${need}`, `Choose ${need} cards to discard.`];
+      head.push(h('h2', { id: 'action-title' }, titles[0]), h('p', {}, titles[1]));
+      head.push(h('p', { class: 'counter', id: 'counter' }, `${s.discard.length} of ${need} chosen`));
+      buttons.push(
+        h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.discard.length !== need || st.busy, onclick: confirm },
+          `Discard ${need} card${need === 1 ? '' : 's'}`),
+        h('button', { type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', onclick: () => { s.discard = cheapest(hand.hand, need); drawAction(); } }, 'Suggest'),
+        s.discard.length ? h('button', { type: 'button', class: 'ghost', id: 'clear', 'data-focus-key': 'clear', onclick: () => { s.discard = []; drawAction(); } }, 'Clear') : null);
+      cardOpts = (c) => ({
+        state: s.discard.includes(c.id) ? 'discard' : '',
+        badge: s.discard.includes(c.id) ? 'Discard' : null,
+        label: s.discard.includes(c.id) ? 'Chosen to discard' : 'Press to discard',
+      });
+    } else {
+      state = 'build';
+      const o = p.options;
+      const round = `Round ${p.round}: build`;
+      if (s.mode === 'one') {
+        if (s.b1 === null) {
+          const any = o.builds.length > 0;
+          head.push(h('h2', { id: 'action-title' }, round),
+            h('p', {}, any ? 'Pick a highlighted card to build it (its cost after discounts is shown), or choose:' : 'Nothing in your hand can be built this round. Choose:'));
+        } else {
+          const cost = buildCost(s.b1);
+          const name = card(handSlug(s.b1)).name;
+          head.push(h('h2', { id: 'action-title' }, `Build ${name}`),
+            h('p', {}, cost === 0 ? 'It costs nothing.' : `Pay ${cost} card${cost === 1 ? '' : 's'}: the cards marked “Pay” are the ones least worth keeping. Click a Pay card to keep it, then another card to pay with instead.`),
+            cost ? h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${cost} paid`) : null);
+          buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.pay.length !== cost || st.busy, onclick: confirm },
+            `Build ${name}${cost ? ` · pay ${cost}` : ''}`),
+          h('button', { type: 'button', class: 'ghost', id: 'cancel', 'data-focus-key': 'cancel', onclick: () => { st.sel = emptySel(); drawAction(); } }, 'Cancel'));
+        }
+        cardOpts = (c) => {
+          const cost = buildCost(c.id);
+          const isB = s.b1 === c.id, isP = s.pay.includes(c.id);
+          return {
+            cost, state: isB ? 'build' : isP ? 'pay' : '',
+            badge: isB ? 'Build' : isP ? 'Pay' : null,
+            dim: s.b1 === null && cost === null,
+            label: isB ? 'Chosen to build' : isP ? 'Chosen to pay' : s.b1 === null ? (cost === null ? 'Cannot be built now' : `Buildable for ${cost}`) : 'Press to pay with it',
+          };
+        };
+      } else {
+        const pl = planner();
+        const { c1, c2 } = doubleCosts();
+        let sub;
+        if (s.b1 === null) sub = 'Pick the first card (printed cost 4 or less).';
+        else if (s.b2 === null) sub = `First: ${card(handSlug(s.b1)).name} (${c1}). Pick the second card; the first counts for its discounts.`;
+        else sub = `${card(handSlug(s.b1)).name} (${c1}) then ${card(handSlug(s.b2)).name} (${c2}): pay ${c1 + c2}. Click cards to change the payment.`;
+        head.push(h('h2', { id: 'action-title' }, 'Construction Gang: build two'), h('p', {}, sub));
+        if (s.b2 !== null) head.push(h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${c1 + c2} paid`));
+        buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.b2 === null || s.pay.length !== c1 + c2 || st.busy, onclick: confirm }, 'Build both'),
+          h('button', { type: 'button', class: 'ghost', id: 'cancel', 'data-focus-key': 'cancel', onclick: () => { st.sel = emptySel(); drawAction(); } }, 'Back to one build'));
+        cardOpts = (c) => {
+          const slug = c.card;
+          let cost = null;
+          if (s.b1 === null) cost = pl.firstCost(slug);
+          else if (c.id === s.b1) cost = c1;
+          else if (s.b2 === null || c.id === s.b2) cost = pl.secondCost(handSlug(s.b1), slug);
+          const isB1 = s.b1 === c.id, isB2 = s.b2 === c.id, isP = s.pay.includes(c.id);
+          return {
+            cost: s.b2 !== null && !isB1 && !isB2 ? null : cost,
+            state: isB1 ? 'build' : isB2 ? 'build2' : isP ? 'pay' : '',
+            badge: isB1 ? '1st' : isB2 ? '2nd' : isP ? 'Pay' : null,
+            dim: s.b2 === null && cost === null && !isB1,
+            label: isB1 ? 'First build' : isB2 ? 'Second build' : isP ? 'Chosen to pay' : cost === null ? 'Not eligible' : `Eligible for ${cost}`,
+          };
+        };
+      }
+      const quick = [
+        h('button', { type: 'button', class: 'quick', id: 'survey', 'data-focus-key': 'survey', disabled: st.busy, onclick: () => send({ survey: true }) },
+          h('strong', {}, 'Survey'), h('small', {}, 'draw 5, keep 1 more')),
+      ];
+      if (o.contractor) {
+        quick.push(h('button', { type: 'button', class: 'quick', id: 'contractor', 'data-focus-key': 'contractor', disabled: st.busy, onclick: () => send({ contractor: true }) },
+          h('strong', {}, 'General Contractor'), h('small', {}, 'free · income 1 · once')));
+      }
+      if (o.double && s.mode === 'one') {
+        quick.push(h('button', { type: 'button', class: 'quick', id: 'double', 'data-focus-key': 'double', disabled: st.busy, onclick: () => { st.sel = { ...emptySel(), mode: 'two' }; st.hint = ''; drawAction(); } },
+          h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang')));
+      }
+      head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
+    }
+
+    if (p && hand.order) {
+      head.push(h('p', { class: 'submitted-note', id: 'submitted' }, `Your choice is in: ${describeOrder(hand.order)}. Waiting for the others; you may still change it.`));
+    }
+
+    const cards = hand.hand.map((c) => {
+      const o = cardOpts(c);
+      return cardButton({
+        id: c.id, slug: c.card, ...o,
+        disabled: o.disabled || st.busy && !!p,
+        onClick: o.disabled ? null : () => clickCard(c.id),
+      });
+    });
+    replace(action,
+      h('div', { class: 'action-head' }, head),
+      st.hint ? h('p', { class: 'hint-line', role: 'status' }, st.hint) : null,
+      st.error && v.status !== 'finished' ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.error) : null,
+      h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
+      buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
+    action.dataset.state = state;
+    action.dataset.turn = p ? `${p.round}-${p.step}` : 'none';
+    action.dataset.submitted = hand.order ? 'true' : 'false';
+    action.dataset.busy = st.busy ? 'true' : 'false';
+    action.dataset.need = p && p.step !== 'build' ? String(p.options.discard) : '';
+    action.classList.toggle('your-move', !!p && !hand.order);
+  }
+
+  function describeOrder(o) {
+    if (o.survey) return 'survey';
+    if (o.contractor) return 'take a General Contractor';
+    if (o.build) return `build ${card(handSlug(o.build.card)).name}`;
+    if (o.builds) return `build ${o.builds.map((b) => card(handSlug(b.card)).name).join(' and ')}`;
+    if (o.discard) return `discard ${o.discard.length}`;
+    return 'sent';
+  }
+
+  function drawPlayers() {
+    const v = st.view;
+    players.hidden = !v || v.status === 'open'; // the waiting room lists the seats
+    if (players.hidden) { replace(players); return; }
+    const over = v.status === 'finished';
+    players.dataset.n = String(v.seats.length);
+    replace(players, h('h2', { class: 'offscreen' }, 'Players'), v.seats.map((s, i) => {
+      const me = st.me?.seat === i;
+      const won = over && (v.winners ?? []).includes(i);
+      let status = null;
+      if (v.status === 'playing' && s.pending) status = s.submitted ? h('span', { class: 'tag ok' }, '✓ chosen') : h('span', { class: 'tag thinking' }, 'choosing…');
+      const last = lastAction(s);
+      const sumVp = s.tableau.reduce((a, t) => a + t.vp, 0);
+      return h('article', { class: `panel player ${me ? 'me' : ''} ${won ? 'won' : ''}`, 'data-seat': i, 'aria-label': `${nameOf(i) ?? 'Seat ' + (i + 1)}: ${s.vp} VP` },
+        h('header', { class: 'player-head' },
+          seatDot(i),
+          h('h3', {}, nameOf(i) ?? 'open seat'),
+          me ? h('span', { class: 'tag you' }, 'you') : null,
+          s.bot ? h('span', { class: 'tag' }, `${s.bot} bot`) : null,
+          won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), ' winner') : null,
+          status),
+        h('div', { class: 'player-stats' },
+          h('div', { class: 'big-vp' }, h('span', { class: 'num' }, String(s.vp)), h('span', { class: 'unit' }, 'VP'),
+            s.round_vp ? h('span', { class: 'delta', title: 'Points the tableau scores every round' }, `+${s.round_vp} a round`) : null),
+          h('dl', { class: 'mini' },
+            h('div', {}, h('dt', {}, 'hand'), h('dd', {}, String(s.hand_count))),
+            h('div', {}, h('dt', {}, 'income'), h('dd', {}, String(s.income))))),
+        last ? h('p', { class: 'last' }, last) : null,
+        s.tableau.length
+          ? h('ul', { class: 'tableau', 'aria-label': `Tableau, ${s.tableau.length} cards scoring ${sumVp} VP a round` }, s.tableau.map(tableauChip))
+          : h('p', { class: 'muted empty' }, 'No buildings yet.'),
+        s.tableau.length ? h('p', { class: 'breakdown' }, `${s.tableau.length} building${s.tableau.length === 1 ? '' : 's'} · scores ${sumVp} VP and draws ${s.income} card${s.income === 1 ? '' : 's'} a round`) : null);
+    }));
+  }
+
+  function lastAction(s) {
+    const l = s.last;
+    if (!l?.action) return null;
+    const d = l.default ? ' (default)' : '';
+    if (l.action === 'survey') return `Last build step: surveyed${d}.`;
+    if (l.action === 'contractor') return 'Last build step: took a General Contractor.';
+    const names = l.built.map((b) => card(b).name);
+    return `Last build step: built ${joinNames(names)}${l.paid ? `, paid ${l.paid}` : ''}.`;
+  }
+
+  function drawChart() {
+    const v = st.view;
+    if (!v || v.status === 'open') { chartBox.hidden = true; return; }
+    chartBox.hidden = false;
+    replace(chartBox, h('h2', { id: 'chart-title' }, 'Score by round'),
+      scoreChart(v.seats.map((s, i) => ({ ...s, name: nameOf(i) })), v.target_vp));
+  }
+
+  function drawLog() {
+    if (st.events.size === st.eventsDrawn) return;
+    st.eventsDrawn = st.events.size;
+    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+    const events = [...st.events.values()].sort((a, b) => a.seq - b.seq);
+    replace(logList, renderLog(events, nameOf));
+    if (atBottom || !logList.dataset.scrolled) { logList.scrollTop = logList.scrollHeight; logList.dataset.scrolled = '1'; }
+  }
+
+  // ---- start -------------------------------------------------------------------------------
+  const tick = setInterval(() => {
+    const el = bar.querySelector('#timer');
+    const tt = timerText();
+    if (el && tt) el.lastChild.textContent = tt;
+    if (tt === 'time is up' && st.me && !bar.querySelector('#force')) drawBar();
+  }, 1000);
+
+  render();
+  loadCatalog().catch(() => null).then(() => {
+    if (!alive) return;
+    refresh().then(() => { if (alive) openStream(); });
+  });
+
+  return () => {
+    alive = false;
+    clearInterval(tick);
+    clearTimeout(debounce);
+    clearTimeout(reopenTimer);
+    es?.close();
+    es = null;
+  };
+}

@@ -1,0 +1,92 @@
+// log.js: turns the game's public event log (the SSE stream's events: step, built, contractor,
+// surveyed, scored, income, discarded, default, joined, started, game_over ...) into readable
+// lines, grouping a round's scores, incomes and discards into one line each.
+
+import { card } from './cards.js';
+import { h } from './dom.js';
+
+const STEP_TITLES = {
+  keep: 'Setup: everyone keeps 5 of 7',
+  build: 'build',
+  survey: 'surveyors discard',
+  hand_limit: 'hand limit',
+  over: 'game over',
+};
+
+/**
+ * Log entries from events (sorted by seq). names(seat) gives a player's name.
+ * Returns [{kind: 'head'|'line'|'minor'|'end', text, seq, parts?}].
+ */
+export function logEntries(events, names) {
+  const out = [];
+  const who = (s) => names(s) ?? `Seat ${s + 1}`;
+  let group = null; // {type, round, parts: []}
+  const flush = () => { if (group) { out.push(groupLine(group)); group = null; } };
+  for (const e of events) {
+    const t = e.type;
+    if (t === 'scored' || t === 'income' || t === 'discarded') {
+      if (!group || group.type !== t || group.round !== e.round || group.step !== e.step) {
+        flush();
+        group = { type: t, round: e.round, step: e.step, seq: e.seq, parts: [] };
+      }
+      group.parts.push(e);
+      continue;
+    }
+    flush();
+    switch (t) {
+      case 'created': out.push(line(e, `A game for ${e.players} players was created.`, 'minor')); break;
+      case 'joined': out.push(line(e, `${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor')); break;
+      case 'started': out.push(line(e, `Every seat is taken: the game starts with ${e.players} players.`)); break;
+      case 'submitted': out.push(line(e, `${who(e.seat)} has chosen.`, 'minor')); break;
+      case 'step':
+        if (e.step === 'build') out.push({ kind: 'head', seq: e.seq, text: `Round ${e.round}` });
+        else if (e.step !== 'over') out.push(line(e, `Step: ${STEP_TITLES[e.step] ?? e.step}.`, 'minor'));
+        break;
+      case 'default':
+        out.push(line(e, `${who(e.seat)} ran out of time: ${e.decision === 'survey' ? 'surveys' : 'discards'} by default.`, 'warn'));
+        break;
+      case 'built': out.push(line(e, `${who(e.seat)} built ${card(e.card).name}${e.paid ? ` (paid ${e.paid})` : ' (free)'}.`, 'build')); break;
+      case 'contractor': out.push(line(e, `${who(e.seat)} took a General Contractor.`, 'build')); break;
+      case 'surveyed': out.push(line(e, `${who(e.seat)} surveyed and drew ${e.drew} card${e.drew === 1 ? '' : 's'} (hand ${e.hand_count}).`)); break;
+      case 'reshuffled': out.push(line(e, `The discard pile was shuffled into a new deck of ${e.deck_count} cards.`, 'minor')); break;
+      case 'no_income': out.push(line(e, `The deck cannot pay everyone's income (${e.needed} needed, ${e.available} left): the game ends now.`, 'warn')); break;
+      case 'game_over': {
+        const w = (e.winners ?? []).map(who);
+        const text = w.length > 1 ? `Game over: ${joinNames(w)} share the win with ${e.vp} VP.`
+          : `Game over: ${w[0] ?? 'nobody'} wins with ${e.vp} VP.`;
+        out.push({ kind: 'end', seq: e.seq, text });
+        break;
+      }
+      default: break;
+    }
+  }
+  flush();
+  return out;
+
+  function groupLine(g) {
+    let text;
+    if (g.type === 'scored') {
+      text = 'Scores: ' + g.parts.map((e) => `${who(e.seat)} +${e.points} → ${e.vp}`).join(', ') + '.';
+    } else if (g.type === 'income') {
+      text = 'Income: ' + g.parts.map((e) => `${who(e.seat)} ${e.cards} card${e.cards === 1 ? '' : 's'}`).join(', ') + '.';
+    } else {
+      const what = g.step === 'keep' ? 'Kept 5, discarded' : g.step === 'hand_limit' ? 'Down to 12, discarded' : 'Discarded';
+      text = `${what}: ` + g.parts.map((e) => `${who(e.seat)} ${e.count}`).join(', ') + '.';
+    }
+    return { kind: g.type === 'scored' ? 'score' : 'line', seq: g.seq, text };
+  }
+}
+
+function line(e, text, kind = 'line') { return { kind, seq: e.seq, text }; }
+
+export function joinNames(list) {
+  if (list.length <= 1) return list.join('');
+  return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
+}
+
+/** The log as an <ol>. */
+export function renderLog(events, names) {
+  const entries = logEntries(events, names);
+  return h('ol', { class: 'log-list' }, entries.map((e) =>
+    h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text)));
+}

@@ -1,0 +1,62 @@
+// ui.js: small shared pieces of the page: share links and their copy buttons, error lines that
+// show the API's own sentence, and the seat colour dot.
+
+import { h } from './dom.js';
+import { SEAT_COLOURS } from './chart.js';
+
+/** The link that opens game `id` on this server. */
+export function shareUrl(id) { return `${location.origin}${location.pathname}#/game/${id}`; }
+
+/** A button that copies `text` to the clipboard and says so. */
+export function copyButton(text, label = 'Copy', aria = label) {
+  const btn = h('button', {
+    type: 'button', class: 'ghost small copy', 'aria-label': aria,
+    onclick: async () => {
+      let ok = false;
+      try {
+        if (navigator.clipboard && window.isSecureContext) {
+          await navigator.clipboard.writeText(text);
+          ok = true;
+        }
+      } catch { ok = false; }
+      if (!ok) ok = legacyCopy(text);
+      btn.textContent = ok ? 'Copied ✓' : 'Select and copy';
+      setTimeout(() => { btn.textContent = label; }, 1600);
+    },
+  }, label);
+  return btn;
+}
+
+function legacyCopy(text) {
+  const ta = h('textarea', { class: 'offscreen', readonly: true }, text);
+  document.body.append(ta);
+  ta.select();
+  let ok = false;
+  try { ok = document.execCommand('copy'); } catch { ok = false; }
+  ta.remove();
+  return ok;
+}
+
+/** A read-only field with the share link of game `id` and a copy button. */
+export function shareBox(id) {
+  const url = shareUrl(id);
+  return h('div', { class: 'share' },
+    h('label', { class: 'share-label', for: 'share-link' }, 'Share link'),
+    h('div', { class: 'share-row' },
+      h('input', { id: 'share-link', type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      copyButton(url, 'Copy', 'Copy the share link')));
+}
+
+export function showError(el, message) {
+  el.textContent = message;
+  el.hidden = false;
+}
+
+export function clearError(el) {
+  el.textContent = '';
+  el.hidden = true;
+}
+
+export function seatDot(seat) {
+  return h('span', { class: 'dot', style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, 'aria-hidden': 'true' });
+}
