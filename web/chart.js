@@ -7,7 +7,7 @@ export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a01
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {
-  const W = 480, H = 240, L = 34, R = 12, T = 12, B = 28;
+  const W = 480, H = 250, L = 34, R = 12, T = 14, B = 30;
   const rounds = Math.max(1, ...seats.map((s) => s.vp_by_round.length));
   const top = Math.max(10, target, ...seats.flatMap((s) => s.vp_by_round));
   const yMax = Math.ceil(top / 10) * 10;
@@ -22,12 +22,12 @@ export function scoreChart(seats, target) {
   }
   const every = rounds > 12 ? Math.ceil(rounds / 12) : 1;
   for (let r = 0; r <= rounds; r += every) {
-    grid.push(svg('text', { x: x(r), y: H - 10, 'text-anchor': 'middle', class: 'axis' }, String(r)));
+    if (r > 0 && x(r) - L > 40) grid.push(svg('text', { x: x(r), y: H - 10, 'text-anchor': 'middle', class: 'axis' }, String(r)));
   }
-  grid.push(svg('text', { x: W - R, y: H - 10 + 0, 'text-anchor': 'end', class: 'axis axis-title' }, ''));
+  grid.push(svg('text', { x: L, y: H - 10, 'text-anchor': 'start', class: 'axis' }, 'round'));
   const targetLine = target <= yMax ? [
     svg('line', { x1: L, x2: W - R, y1: y(target), y2: y(target), class: 'target' }),
-    svg('text', { x: W - R - 2, y: y(target) - 5, 'text-anchor': 'end', class: 'target-label' }, `target ${target}`),
+    svg('text', { x: L + 4, y: y(target) - 5, 'text-anchor': 'start', class: 'target-label' }, `target ${target}`),
   ] : [];
 
   const lines = seats.map((s, i) => {

@@ -31,6 +31,7 @@ export function mountGame(root, id, navigate) {
   let debounce = null;
   let firstScheduled = 0;
   let reopenTimer = null;
+  let joinInput = null; // kept across re-draws: what was typed stays
 
   // ---- the stable skeleton -----------------------------------------------------------------
   const bar = h('header', { class: 'table-bar', id: 'bar' });
@@ -356,6 +357,12 @@ export function mountGame(root, id, navigate) {
 
   function drawBar() {
     const v = st.view;
+    const sig = [v && { ...v, seats: v.seats.map((x) => [x.pending, x.submitted]), deadline: v.deadline, last_seq: 0 }, st.missing, !!st.host, timerText() === 'time is up'];
+    drawIf(bar, sig, drawBarNow);
+  }
+
+  function drawBarNow() {
+    const v = st.view;
     if (!v) {
       replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'));
       return;
@@ -394,9 +401,22 @@ export function mountGame(root, id, navigate) {
         h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
       return;
     }
-    if (!v) { replace(banner); return; }
-    if (v.status === 'open') { replace(banner, waitingRoom(v)); return; }
-    if (v.status === 'finished') { replace(banner, endScreen(v)); return; }
+    if (!v) { replace(banner); banner.dataset.sig = ''; return; }
+    if (v.status === 'open') {
+      // Re-drawn only when something in it changed, so typing a name is never interrupted.
+      const sig = JSON.stringify([v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, st.joinError, st.joining]);
+      if (banner.dataset.sig !== sig || !banner.firstChild) {
+        replace(banner, waitingRoom(v));
+        banner.dataset.sig = sig;
+      }
+      return;
+    }
+    if (v.status === 'finished') {
+      const sig = JSON.stringify(['end', v.winners, v.seats.map((x) => [x.vp, x.hand_count, x.name]), st.error]);
+      if (banner.dataset.sig !== sig) { replace(banner, endScreen(v)); banner.dataset.sig = sig; }
+      return;
+    }
+    banner.dataset.sig = '';
     if (!st.me) {
       replace(banner, h('div', { class: 'panel notice slim' },
         h('p', {}, 'You are watching this game: every seat is taken. Hands stay secret; everything else is public.')));
@@ -417,7 +437,8 @@ export function mountGame(root, id, navigate) {
       shareBox(id),
     ];
     if (!st.me) {
-      const input = h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
+      joinInput ??= h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
+      const input = joinInput;
       parts.push(h('form', {
         class: 'join-form', id: 'join-form',
         onsubmit: (e) => {
@@ -445,18 +466,33 @@ export function mountGame(root, id, navigate) {
     const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again');
     return h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
       h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
-      h('div', { class: 'end-main' },
+      h('div', { class: 'end-main' }, h('div', { class: 'end-text' },
         h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!')
           : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
         h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${top} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`),
-        h('ol', { class: 'ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
-          seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat) ?? `Seat ${s.seat + 1}`),
-          h('span', { class: 'r-vp' }, `${s.vp} VP`), h('span', { class: 'r-hand' }, `${s.hand_count} in hand`)))),
         h('div', { class: 'actions' }, again, h('a', { href: '#/', class: 'button' }, 'Lobby')),
-        st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null));
+        st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null),
+        h('ol', { class: 'ranking', 'aria-label': 'Final ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
+          seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat) ?? `Seat ${s.seat + 1}`),
+          h('span', { class: 'r-vp' }, `${s.vp} VP`), h('span', { class: 'r-hand' }, `${s.hand_count} in hand`))))));
   }
 
-  function drawAction() { keepFocus(action, drawActionNow, action); }
+  /**
+   * Runs draw() only when `sig` differs from the last one drawn into `el`: a re-draw replaces
+   * buttons, and a click or a Space press that straddles a replacement would be lost.
+   */
+  function drawIf(el, sig, draw) {
+    const text = JSON.stringify(sig);
+    if (el.dataset.sig === text && el.firstChild) return;
+    draw();
+    el.dataset.sig = text;
+  }
+
+  function drawAction() {
+    const v = st.view;
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.me];
+    drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
+  }
 
   function drawActionNow() {
     const v = st.view;

@@ -3,7 +3,7 @@
 // or Watch and a share link for each.
 
 import { api, createAndRemember, store } from './api.js';
-import { h, replace } from './dom.js';
+import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
 
 const SEAT_KINDS = [['person', 'Person'], ['greedy', 'Greedy bot'], ['random', 'Random bot']];
@@ -112,7 +112,9 @@ export function mountLobby(root, navigate) {
     }
   }
 
-  function drawGames(games) {
+  function drawGames(games) { keepFocus(listBox, () => drawGamesNow(games)); }
+
+  function drawGamesNow(games) {
     if (!games.length) {
       replace(listBox, h('p', { class: 'muted' }, 'No games yet: create the first one.'));
       return;
@@ -122,9 +124,9 @@ export function mountLobby(root, navigate) {
       const names = g.names.map((n) => n || null);
       const open = g.status === 'open' && g.seats_free > 0;
       let action;
-      if (mine) action = h('a', { class: 'button primary small', href: `#/game/${g.id}` }, g.status === 'finished' ? 'Results' : 'Resume');
-      else if (open) action = h('a', { class: 'button primary small join', href: `#/game/${g.id}`, 'data-game': g.id }, 'Join');
-      else action = h('a', { class: 'button small', href: `#/game/${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
+      if (mine) action = h('a', { class: 'button primary small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Resume');
+      else if (open) action = h('a', { class: 'button primary small join', href: `#/game/${g.id}`, 'data-game': g.id, 'data-focus-key': `go-${g.id}` }, 'Join');
+      else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
       return h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
         h('div', { class: 'game-main' },
           h('div', { class: 'game-names' }, names.map((n) => h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat'))),
@@ -133,9 +135,14 @@ export function mountLobby(root, navigate) {
             g.status !== 'open' ? h('span', {}, `round ${g.round}`) : null,
             h('span', {}, `to ${g.target_vp} VP`),
             g.turn_seconds ? h('span', {}, `${g.turn_seconds}s a step`) : null)),
-        h('div', { class: 'game-actions' }, action,
-          copyButton(shareUrl(g.id), 'Copy link', `Copy the share link of this game`)));
+        h('div', { class: 'game-actions' }, action, copyLink(g.id)));
     })));
+  }
+
+  function copyLink(gid) {
+    const b = copyButton(shareUrl(gid), 'Copy link', 'Copy the share link of this game');
+    b.setAttribute('data-focus-key', `copy-${gid}`);
+    return b;
   }
 
   loadGames();

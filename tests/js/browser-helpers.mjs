@@ -50,8 +50,11 @@ export async function nextTurn(page, last) {
   return h.jsonValue();
 }
 
-/** Plays the current step by clicking, like a person would. Resolves to what it did. */
-export async function playTurn(page, state) {
+/**
+ * Plays the current step by clicking, like a person would. Resolves to what it did.
+ * beforeConfirm(): awaited after a single build is picked (payment pre-selected), before confirm.
+ */
+export async function playTurn(page, state, { beforeConfirm } = {}) {
   if (state !== 'build') {
     const need = Number(await page.getAttribute('#action', 'data-need'));
     const cards = page.locator('#hand .card');
@@ -70,6 +73,7 @@ export async function playTurn(page, state) {
         await second.click();
         const confirm = page.locator('#confirm:not([disabled])');
         if (await confirm.count()) {
+          if (beforeConfirm) await beforeConfirm();
           await confirm.click();
           return 'double';
         }
@@ -81,6 +85,8 @@ export async function playTurn(page, state) {
   if (costs.length) {
     const best = costs.indexOf(Math.max(...costs));
     await page.locator('#hand .card.buildable').nth(best).click();
+    await page.waitForSelector('#hand .card.is-build');
+    if (beforeConfirm) await beforeConfirm();
     await page.locator('#confirm:not([disabled])').click();
     return 'build';
   }
