@@ -22,7 +22,7 @@ export function mountGame(root, id, navigate) {
   const st = {
     view: null, hand: null, me: store.seat(id), host: store.host(id),
     events: new Map(), eventsDrawn: -1,
-    sel: emptySel(), turnKey: null, hint: '', error: '', busy: false,
+    sel: emptySel(), turnKey: null, hint: '', error: '', actionError: '', notice: '', busy: false,
     conn: 'connecting', missing: false, joinError: '', joining: false,
   };
   let alive = true;
@@ -57,22 +57,24 @@ export function mountGame(root, id, navigate) {
     firstScheduled = 0;
     try {
       const me = st.me;
+      let refused = '';
       const [v, hand] = await Promise.all([
         api.game(id),
         me ? api.hand(id, me.token).catch((e) => {
-          if (e.status === 401 || e.status === 403) {
-            store.forgetSeat(id);
-            st.me = null;
-            st.error = e.message;
-            return null;
-          }
-          throw e;
+          if (e.status !== 401 && e.status !== 403) throw e;
+          refused = e.message; // the token is no good here: watch instead
+          return null;
         }) : Promise.resolve(null),
       ]);
       if (!alive || gen !== refreshGen) return;
+      if (refused && st.me === me) {
+        store.forgetSeat(id);
+        st.me = null;
+        st.notice = `${refused} You are watching this game instead.`;
+      }
       st.view = v;
       st.hand = hand;
-      if (st.error && !st.busy) st.error = '';
+      st.error = '';
       syncTurn();
     } catch (e) {
       if (!alive || gen !== refreshGen) return;
@@ -91,7 +93,7 @@ export function mountGame(root, id, navigate) {
   }
 
   function openStream() {
-    if (!alive || st.view?.status === 'finished' && st.events.size && hasGameOver()) return;
+    if (!alive || (st.view?.status === 'finished' && hasGameOver())) return;
     es = new EventSource(streamUrl(id));
     const onEvent = (ev) => {
       let data;
@@ -141,9 +143,11 @@ export function mountGame(root, id, navigate) {
     const ids = new Set((st.hand?.hand ?? []).map((c) => c.id));
     const stale = [st.sel.b1, st.sel.b2, ...st.sel.pay, ...st.sel.discard].some((x) => x !== null && !ids.has(x));
     if (key === st.turnKey && !stale) return;
+    if (p && key !== st.turnKey && !st.hand.order) announce(`Your move: ${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}.`);
     st.turnKey = key;
     st.sel = emptySel();
     st.hint = '';
+    st.actionError = '';
     const o = st.hand?.order;
     if (p && o) {
       if (o.discard) st.sel.discard = [...o.discard];
@@ -171,7 +175,7 @@ export function mountGame(root, id, navigate) {
     if (!p || st.busy) return;
     const s = st.sel;
     st.hint = '';
-    st.error = '';
+    st.actionError = '';
     const hand = st.hand.hand;
     if (p.step !== 'build') {
       const need = p.options.discard;
@@ -239,13 +243,13 @@ export function mountGame(root, id, navigate) {
     const p = pending();
     if (!p || st.busy) return;
     st.busy = true;
-    st.error = '';
+    st.actionError = '';
     drawAction();
     try {
       await api.order(id, st.me.token, { round: p.round, step: p.step, ...body });
       announce('Your choice was sent.');
     } catch (e) {
-      if (e.status !== 409) st.error = e.message; // 409 stale_step: the view is just old
+      if (e.status !== 409) st.actionError = e.message; // 409 stale_step: the view is just old
     }
     st.busy = false;
     await refresh();
@@ -265,7 +269,7 @@ export function mountGame(root, id, navigate) {
     const token = st.host ?? st.me?.token;
     if (!token || st.busy) return;
     st.busy = true;
-    try { await api.resolve(id, token); } catch (e) { if (e.status !== 409) st.error = e.message; }
+    try { await api.resolve(id, token); } catch (e) { if (e.status !== 409) st.actionError = e.message; }
     st.busy = false;
     await refresh();
   }
@@ -304,7 +308,7 @@ export function mountGame(root, id, navigate) {
       const nid = await createAndRemember(settings);
       navigate(`#/game/${nid}`);
     } catch (e) {
-      st.error = e.message;
+      st.actionError = e.message;
       btn.disabled = false;
       render();
     }
@@ -323,9 +327,10 @@ export function mountGame(root, id, navigate) {
       drawChart();
       drawLog();
     });
-    const showPageError = st.error && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished';
+    const message = st.error || st.notice;
+    const showPageError = message && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished';
     pageError.hidden = !showPageError;
-    pageError.textContent = showPageError ? st.error : '';
+    pageError.textContent = showPageError ? message : '';
     const p = pending();
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view ? `Round ${st.view.round} · ` : ''}The City`;
   }
@@ -341,9 +346,9 @@ export function mountGame(root, id, navigate) {
     const el = bar.querySelector('#conn');
     if (!el) return;
     const down = st.conn === 'down';
-    el.hidden = !down && st.conn !== 'connecting';
+    el.hidden = !down;
     el.className = `conn ${st.conn}`;
-    el.textContent = down ? 'Reconnecting…' : 'Connecting…';
+    el.textContent = down ? 'Reconnecting…' : '';
   }
 
   function timerText() {
@@ -412,7 +417,7 @@ export function mountGame(root, id, navigate) {
       return;
     }
     if (v.status === 'finished') {
-      const sig = JSON.stringify(['end', v.winners, v.seats.map((x) => [x.vp, x.hand_count, x.name]), st.error]);
+      const sig = JSON.stringify(['end', v.winners, v.seats.map((x) => [x.vp, x.hand_count, x.name]), st.actionError]);
       if (banner.dataset.sig !== sig) { replace(banner, endScreen(v)); banner.dataset.sig = sig; }
       return;
     }
@@ -471,7 +476,7 @@ export function mountGame(root, id, navigate) {
           : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
         h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${top} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`),
         h('div', { class: 'actions' }, again, h('a', { href: '#/', class: 'button' }, 'Lobby')),
-        st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null),
+        st.actionError ? h('p', { class: 'error', role: 'alert' }, st.actionError) : null),
         h('ol', { class: 'ranking', 'aria-label': 'Final ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
           seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat) ?? `Seat ${s.seat + 1}`),
           h('span', { class: 'r-vp' }, `${s.vp} VP`), h('span', { class: 'r-hand' }, `${s.hand_count} in hand`))))));
@@ -490,7 +495,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.me];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.me];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -624,7 +629,7 @@ export function mountGame(root, id, navigate) {
     replace(action,
       h('div', { class: 'action-head' }, head),
       st.hint ? h('p', { class: 'hint-line', role: 'status' }, st.hint) : null,
-      st.error && v.status !== 'finished' ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.error) : null,
+      st.actionError || st.error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.actionError || st.error) : null,
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
       buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
     action.dataset.state = state;
@@ -717,7 +722,7 @@ export function mountGame(root, id, navigate) {
   render();
   loadCatalog().catch(() => null).then(() => {
     if (!alive) return;
-    refresh().then(() => { if (alive) openStream(); });
+    refresh().then(() => { if (alive && !st.missing) openStream(); });
   });
 
   return () => {
