@@ -317,12 +317,11 @@ void api_create_game(struct http_req *r)
         answer(r, st, &o);
         return;
     }
-    json_t *reply = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id, "host_token",
-                              host_token, "status", "open", "seats", (int)seats, "bots", nbots,
-                              "target_vp", (int)target, "join", "");
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
-    json_object_set_new(reply, "join", json_string(join));
+    json_t *reply =
+        json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id, "host_token", host_token,
+                  "seats", (int)seats, "bots", nbots, "target_vp", (int)target, "join", join);
     json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
     if (name[0]) {
         json_object_set_new(reply, "seat", json_integer(0));

@@ -173,16 +173,12 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 
 int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
 {
-    const char *sql_lock =
-        "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "
-        "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "
-        "coalesce(extract(epoch from deadline), 0), host_hash, state::text "
-        "FROM games WHERE id = $1 FOR UPDATE";
-    const char *sql_plain =
-        "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "
-        "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "
-        "coalesce(extract(epoch from deadline), 0), host_hash, state::text "
-        "FROM games WHERE id = $1";
+#define GAME_READ                                                                                  \
+    "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
+    "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
+    "coalesce(extract(epoch from deadline), 0), host_hash, state::text FROM games WHERE id = $1"
+    static const char sql_plain[] = GAME_READ, sql_lock[] = GAME_READ " FOR UPDATE";
+#undef GAME_READ
     const char *vals[] = {id};
     PGresult *r;
     int st = query(c, "read game", lock ? sql_lock : sql_plain, 1, vals, NULL, &r);
@@ -360,17 +356,12 @@ static int rows_to_array(PGresult *r, int col, json_t **out)
     return STORE_OK;
 }
 
-int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out)
+/* Runs a query whose one column is a JSON document per row; the rows become a new array. */
+static int query_array(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                       json_t **out)
 {
-    char a[24], l[24];
-    itoa_buf(a, sizeof a, after);
-    itoa_buf(l, sizeof l, limit);
-    const char *vals[] = {id, a, l};
     PGresult *r;
-    int st = query(c, "events after",
-                   "SELECT (jsonb_build_object('seq', seq, 'type', type) || data)::text "
-                   "FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-                   3, vals, NULL, &r);
+    int st = query(c, what, sql, n, vals, NULL, &r);
     if (st != STORE_OK)
         return st;
     st = rows_to_array(r, 0, out);
@@ -378,13 +369,24 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
     return st;
 }
 
+int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out)
+{
+    char a[24], l[24];
+    itoa_buf(a, sizeof a, after);
+    itoa_buf(l, sizeof l, limit);
+    const char *vals[] = {id, a, l};
+    return query_array(c, "events after",
+                       "SELECT (jsonb_build_object('seq', seq, 'type', type) || data)::text "
+                       "FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                       3, vals, out);
+}
+
 int store_games_list(PGconn *c, int limit, json_t **out)
 {
     char l[24];
     itoa_buf(l, sizeof l, limit);
     const char *vals[] = {l};
-    PGresult *r;
-    int st = query(
+    return query_array(
         c, "list games",
         "SELECT json_build_object('id', g.id, 'status', g.status, 'players', g.players, "
         "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
@@ -394,28 +396,17 @@ int store_games_list(PGconn *c, int limit, json_t **out)
         "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
         "s.game_id = g.id))::text FROM games g ORDER BY (g.status = 'open') DESC, "
         "g.created_at DESC LIMIT $1",
-        1, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    st = rows_to_array(r, 0, out);
-    PQclear(r);
-    return st;
+        1, vals, out);
 }
 
 int store_decisions_read(PGconn *c, const char *id, json_t **out)
 {
     const char *vals[] = {id};
-    PGresult *r;
-    int st = query(c, "read decisions",
-                   "SELECT (jsonb_build_object('seat', seat) || body || CASE WHEN is_default "
-                   "THEN '{\"default\": true}'::jsonb ELSE '{}'::jsonb END)::text "
-                   "FROM decisions WHERE game_id = $1 ORDER BY n",
-                   1, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    st = rows_to_array(r, 0, out);
-    PQclear(r);
-    return st;
+    return query_array(c, "read decisions",
+                       "SELECT (jsonb_build_object('seat', seat) || body || CASE WHEN is_default "
+                       "THEN '{\"default\": true}'::jsonb ELSE '{}'::jsonb END)::text "
+                       "FROM decisions WHERE game_id = $1 ORDER BY n",
+                       1, vals, out);
 }
 
 int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
