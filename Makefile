@@ -2,7 +2,11 @@
 # also run under, and the benchmarks. `make test` is the command CI runs.
 #
 #   make            build/cityd
-#   make test       unit + property tests, then the same under ASan+UBSan
+#   make test       unit + property tests, then the same under ASan+UBSan, the reliability
+#                   suite, the OpenAPI lint, contract and browser tests
+#   make test-reliability
+#                   races, crashes and database restarts under load, hostile input, the
+#                   fuzzer for a bounded time, the secrecy audit; prints what it tried
 #   make sanitize   build-san/cityd and tests with -fsanitize=address,undefined
 #   make bench      the engine's figures (bench/results.json)
 #   make format     clang-format every C file in place
@@ -36,7 +40,8 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test test-js test-unit sanitize bench format format-check clean deps run
+.PHONY: all test test-js test-unit test-reliability fuzz fuzz-run sanitize bench format \
+        format-check clean deps run
 
 all: $(BUILD)/cityd
 
@@ -75,8 +80,49 @@ test: deps
 	$(MAKE) format-check
 	$(MAKE) test-unit
 	$(MAKE) SANITIZE=1 test-unit
+	$(MAKE) SANITIZE=1 test-reliability
 	$(MAKE) test-js
-	@echo "All test suites passed (plain and ASan+UBSan, OpenAPI lint, contract, browser)."
+	@echo "All test suites passed (plain and ASan+UBSan, reliability, OpenAPI lint, contract, browser)."
+
+# The reliability suite (tests/reliability/test_*.c), each on its own throw-away PostgreSQL,
+# then the fuzzer for FUZZ_SECONDS. Each test appends "key value" lines to $$CITY_COUNTS;
+# scripts/reliability-summary.sh adds them up, prints what was tried and fails when an order
+# that got a 202 was lost.
+REL_SRC := $(wildcard tests/reliability/test_*.c)
+REL_BIN := $(REL_SRC:tests/reliability/%.c=$(BUILD)/tests/reliability/%)
+COUNTS  := $(CURDIR)/$(BUILD)/reliability-counts.txt
+
+$(BUILD)/tests/reliability/%: $(BUILD)/tests/reliability/%.o $(BUILD)/libcity.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
+
+test-reliability: $(REL_BIN) $(BUILD)/cityd
+	@rm -f $(COUNTS); touch $(COUNTS)
+	@set -e; for t in $(REL_BIN); do \
+	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
+	  ./scripts/with-postgres.sh $$t --jobs=1; done
+	$(MAKE) fuzz-run COUNTS=$(COUNTS)
+	./scripts/reliability-summary.sh $(COUNTS)
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang; fuzz-run runs each for
+# FUZZ_SECONDS over a copy of its committed seed corpus (tests/fuzz/corpus/NAME/).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -Isrc -Isrc/engine $(shell pkg-config --cflags jansson 2>/dev/null)
+
+build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
+
+fuzz: $(FUZZ_BIN)
+
+fuzz-run: fuzz
+	@set -e; for f in $(FUZZ_BIN); do \
+	  n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
+	  CITY_ROOT=$(CURDIR) COUNTS=$(COUNTS) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	    ./scripts/fuzz-run.sh $$f build-fuzz/corpus-$$n tests/fuzz/corpus/$$n; done
 
 # The OpenAPI lint, the contract test (real responses against openapi/openapi.yaml) and the
 # browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL.
@@ -99,12 +145,12 @@ deps:
 	@./scripts/deps.sh
 
 format:
-	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h)
+	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/fuzz/*.c bench/*.c)
 
 format-check:
-	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h)
+	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/fuzz/*.c bench/*.c)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(wildcard build/*.d build/*/*.d build/*/*/*.d build-san/*.d build-san/*/*.d build-san/*/*/*.d)

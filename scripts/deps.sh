@@ -4,7 +4,8 @@
 set -e
 need=""
 for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
-         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx chromium; do
+         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx chromium \
+         clang libclang-rt-14-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 command -v node >/dev/null 2>&1 || echo "deps: node (20 or later) is needed for the JavaScript tests" >&2
