@@ -16,7 +16,7 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
     memset(lv, 0, sizeof *lv);
     lv->srv = srv;
     lv->events = json_array();
-    int st = store_game_read(c, id, lock, &lv->row);
+    int st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
     if (st != STORE_OK)
         return st;
     char err[256];
@@ -24,7 +24,7 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
         fprintf(stderr, "cityd: game %s: stored state refused: %s\n", id, err);
         return STORE_HARD;
     }
-    return store_seats_read(c, id, lv->seats, &lv->nseats);
+    return STORE_OK;
 }
 
 void live_free(struct live *lv)

@@ -9,7 +9,15 @@
  * A connection that is broken when it comes back is closed; the next caller to take its slot
  * makes a new one. Connecting uses connect_timeout=3 unless the caller's conninfo or
  * PGCONNECT_TIMEOUT says otherwise, so an unreachable database answers STORE_UNAVAILABLE
- * within seconds, not minutes. */
+ * within seconds, not minutes.
+ *
+ * Statements: every statement is a named prepared statement, prepared on a connection the
+ * first time it runs there (each slot remembers which, and forgets when its connection is
+ * re-made). A transaction runs in libpq's pipeline mode: BEGIN is sent with the first query,
+ * statements whose result is not needed (store_command) are only queued, and they travel
+ * with the next query or with COMMIT. An order is thus two round trips to the server (read
+ * and lock; write and commit) instead of one per statement; a failure of a queued statement
+ * fails the transaction at the point where its result is read. */
 #include "store.h"
 
 #include <assert.h>
@@ -33,9 +41,14 @@
 #define DEFAULT_CONNECT_TIMEOUT  "3"
 #define DEFAULT_APPLICATION_NAME "cityd"
 
+/* The most statements (distinct SQL texts) the store prepares, and the most results a
+ * transaction leaves unread before it reads them all. */
+enum { MAX_STATEMENTS = 64, PIPE_MAX = 128 };
+
 struct slot {
-    PGconn *conn; /* NULL until connected, and again after a failure */
-    bool busy;    /* taken by a caller */
+    PGconn *conn;      /* NULL until connected, and again after a failure */
+    bool busy;         /* taken by a caller */
+    uint64_t prepared; /* statements prepared on conn (bit i: statement i) */
 };
 
 struct store {
@@ -50,12 +63,31 @@ struct store {
     bool down;     /* the last connection attempt failed (logged once per outage) */
 };
 
+/* A result still to be read in a pipelined transaction. */
+struct pending {
+    const char *what; /* for the log */
+    int prepare;      /* the statement a PREPARE was for, or -1 */
+};
+
+/* A transaction in pipeline mode (see the top of the file). */
+struct pipe {
+    int npending;
+    struct pending pending[PIPE_MAX];
+    int status;       /* the first failure read so far, or STORE_OK */
+    bool commit_sent; /* COMMIT went out: a broken connection now leaves the outcome unknown */
+};
+
 /* A connection taken from the pool: release it with pool_release(). */
 struct lease {
     int slot;
     PGconn *conn;
-    bool fresh; /* made by this acquire, not reused */
+    bool fresh;         /* made by this acquire, not reused */
+    uint64_t *prepared; /* the slot's prepared set */
+    struct pipe *pipe;  /* the open transaction, or NULL */
 };
+
+/* The lease whose body runs on this thread (store_tx and store_run set it). */
+static _Thread_local struct lease *running;
 
 /*
 ** Connection parameters
@@ -299,8 +331,11 @@ static int pool_acquire(struct store *st, struct lease *l)
     if (!conn) {
         conn = pool_connect(st);
         l->fresh = true;
+        st->slots[pick].prepared = 0; /* a new session has no prepared statements */
     }
     l->conn = conn;
+    l->prepared = &st->slots[pick].prepared;
+    l->pipe = NULL;
     if (!conn) {
         pthread_mutex_lock(&st->mu);
         st->slots[pick].busy = false;
@@ -398,49 +433,292 @@ static void backoff(struct store *st, int attempt)
         ;
 }
 
-/* Takes a connection and, when `begin`, opens a transaction on it. A reused connection that
- * turns out to be dead at BEGIN is replaced once by a new one: nothing has run yet. */
-static int acquire_and_begin(struct store *st, struct lease *l, bool begin)
+/*
+** Statements
+*/
+
+static pthread_mutex_t stmt_mu = PTHREAD_MUTEX_INITIALIZER;
+static const char *stmt_sql[MAX_STATEMENTS];
+static int nstmt;
+
+/* The number of statement `sql` (registering it on first sight), or -1 when the table is
+ * full (the statement then runs unnamed). A statement is known by its text's address: every
+ * SQL of the store is a string literal. */
+static int stmt_index(const char *sql)
 {
-    for (int tries = 0;; tries++) {
-        int rc = pool_acquire(st, l);
-        if (rc != STORE_OK || !begin)
-            return rc;
-        rc = exec_simple(l->conn, "BEGIN", "BEGIN");
-        if (rc == STORE_OK)
-            return rc;
-        bool stale = rc == STORE_UNAVAILABLE && !l->fresh && tries == 0;
-        lease_discard(l);
-        pool_release(st, l);
-        if (!stale)
-            return rc;
+    pthread_mutex_lock(&stmt_mu);
+    int i = 0;
+    while (i < nstmt && stmt_sql[i] != sql)
+        i++;
+    if (i == nstmt) {
+        if (nstmt < MAX_STATEMENTS)
+            stmt_sql[nstmt++] = sql;
+        else
+            i = -1;
     }
+    pthread_mutex_unlock(&stmt_mu);
+    return i;
 }
 
-/* Ends the transaction on l: COMMIT when rc is STORE_OK, else ROLLBACK. Returns the final
- * status: rc, or what a failed COMMIT maps to. */
+/* Records a result to be read later; false when the queue is full. */
+static bool pipe_push(struct pipe *p, const char *what, int prepare)
+{
+    if (p->npending >= PIPE_MAX)
+        return false;
+    p->pending[p->npending].what = what;
+    p->pending[p->npending++].prepare = prepare;
+    return true;
+}
+
+/* Queues statement q (and its PREPARE, the first time on this connection) on a connection in
+ * pipeline mode. False when libpq refuses (a broken connection). */
+static bool pipe_send(struct lease *l, const struct store_stmt *q)
+{
+    assert(q->n <= 16);
+    int fmts[16] = {0};
+    for (int i = 0; i < q->n; i++)
+        fmts[i] = q->lens && q->lens[i] > 0;
+    int idx = stmt_index(q->sql);
+    if (idx < 0)
+        return PQsendQueryParams(l->conn, q->sql, q->n, NULL, q->vals, q->lens, fmts, 0) &&
+               pipe_push(l->pipe, q->what, -1);
+    char name[16];
+    snprintf(name, sizeof name, "city_%d", idx);
+    if (!(*l->prepared >> idx & 1)) {
+        if (!PQsendPrepare(l->conn, name, q->sql, q->n, NULL) || !pipe_push(l->pipe, q->what, idx))
+            return false;
+        *l->prepared |= 1ULL << idx;
+    }
+    return PQsendQueryPrepared(l->conn, name, q->n, q->vals, q->lens, fmts, 0) &&
+           pipe_push(l->pipe, q->what, -1);
+}
+
+/* Reads the result of pending entry `e` (and the NULL that ends it). Returns the result, or
+ * NULL (recording the failure in the pipe) when the statement failed or was skipped after an
+ * earlier failure. */
+static PGresult *pipe_read(struct lease *l, const struct pending *e)
+{
+    struct pipe *p = l->pipe;
+    PGresult *r = PQgetResult(l->conn);
+    ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    int st;
+    if (es == PGRES_PIPELINE_ABORTED)
+        st = p->status != STORE_OK ? p->status : STORE_HARD;
+    else
+        st = store_status_of(l->conn, r, e->what);
+    if (r) {
+        PGresult *end = PQgetResult(l->conn); /* each result is followed by a NULL */
+        if (end) {
+            PQclear(end);
+            st = STORE_HARD;
+            log_line(e->what, "pipeline out of step: a second result");
+        }
+    }
+    if (e->prepare >= 0 && st != STORE_OK)
+        *l->prepared &= ~(1ULL << e->prepare); /* it was not prepared after all */
+    if (st != STORE_OK) {
+        if (p->status == STORE_OK)
+            p->status = st;
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Asks the server for every queued result and reads them all; the results of the entries
+ * from `keep_from` on are stored in out[] (NULL for those that failed). */
+static void pipe_read_all(struct lease *l, int keep_from, PGresult **out)
+{
+    struct pipe *p = l->pipe;
+    if (PQsendFlushRequest(l->conn) != 1 || PQflush(l->conn) != 0) {
+        if (p->status == STORE_OK)
+            p->status = PQstatus(l->conn) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+        p->npending = 0;
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < p->npending; i++) {
+        PGresult *r = p->status == STORE_OK || PQstatus(l->conn) == CONNECTION_OK
+                          ? pipe_read(l, &p->pending[i])
+                          : NULL;
+        if (i >= keep_from && p->pending[i].prepare < 0)
+            out[k++] = r;
+        else
+            PQclear(r);
+    }
+    p->npending = 0;
+}
+
+/* Runs `count` statements on a connection outside a transaction, in one round trip. */
+static int run_unpiped(struct lease *l, int count, const struct store_stmt *q, PGresult **res)
+{
+    struct pipe p = {0};
+    if (PQenterPipelineMode(l->conn) != 1)
+        return store_status_of(l->conn, NULL, q[0].what);
+    l->pipe = &p;
+    bool sent = true;
+    for (int i = 0; i < count && sent; i++)
+        sent = pipe_send(l, &q[i]);
+    if (!sent || PQpipelineSync(l->conn) != 1) {
+        p.status = PQstatus(l->conn) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+    } else {
+        int k = 0;
+        for (int i = 0; i < p.npending; i++) {
+            PGresult *r = pipe_read(l, &p.pending[i]);
+            if (p.pending[i].prepare < 0)
+                res[k++] = r;
+            else
+                PQclear(r);
+        }
+        PGresult *sync = PQgetResult(l->conn);
+        if (!sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC)
+            p.status = p.status != STORE_OK ? p.status : store_status_of(l->conn, sync, "sync");
+        PQclear(sync);
+    }
+    if (PQstatus(l->conn) == CONNECTION_OK && PQexitPipelineMode(l->conn) != 1)
+        lease_discard(l); /* out of step: start again on a new connection */
+    l->pipe = NULL;
+    return p.status;
+}
+
+int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **res)
+{
+    assert(c && count > 0 && q && res);
+    for (int i = 0; i < count; i++)
+        res[i] = NULL;
+    struct lease *l = running;
+    if (!l || l->conn != c) {
+        log_line(q[0].what, "a statement ran outside store_tx() and store_run()");
+        return STORE_HARD;
+    }
+    int st;
+    if (!l->pipe) {
+        st = run_unpiped(l, count, q, res);
+    } else if ((st = l->pipe->status) == STORE_OK) {
+        /* Results of earlier commands come first: read them, then keep ours. */
+        int before = 0;
+        for (int i = 0; i < l->pipe->npending; i++)
+            before += l->pipe->pending[i].prepare < 0;
+        bool sent = true;
+        for (int i = 0; i < count && sent; i++)
+            sent = pipe_send(l, &q[i]);
+        if (!sent && l->pipe->status == STORE_OK)
+            l->pipe->status = PQstatus(c) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+        PGresult *all[PIPE_MAX] = {0};
+        pipe_read_all(l, 0, all);
+        for (int i = 0; i < count && before + i < PIPE_MAX; i++)
+            res[i] = all[before + i];
+        for (int i = 0; i < before; i++)
+            PQclear(all[i]);
+        st = l->pipe->status;
+    }
+    if (st != STORE_OK)
+        for (int i = 0; i < count; i++) {
+            PQclear(res[i]);
+            res[i] = NULL;
+        }
+    return st;
+}
+
+int store_query(PGconn *c, const struct store_stmt *q, PGresult **res)
+{
+    return store_queries(c, 1, q, res);
+}
+
+int store_command(PGconn *c, const struct store_stmt *q)
+{
+    struct lease *l = running;
+    if (!l || l->conn != c || !l->pipe) {
+        PGresult *r;
+        int st = store_queries(c, 1, q, &r);
+        PQclear(r);
+        return st;
+    }
+    if (l->pipe->status != STORE_OK)
+        return l->pipe->status;
+    if (l->pipe->npending > PIPE_MAX - 4) { /* read what is queued to make room */
+        PGresult *all[PIPE_MAX] = {0};
+        pipe_read_all(l, 0, all);
+        for (int i = 0; i < PIPE_MAX; i++)
+            PQclear(all[i]);
+        if (l->pipe->status != STORE_OK)
+            return l->pipe->status;
+    }
+    if (!pipe_send(l, q))
+        l->pipe->status = PQstatus(c) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+    return l->pipe->status;
+}
+
+/*
+** Transactions
+*/
+
+/* Opens a pipelined transaction on l: BEGIN is queued, to travel with the first statement. */
+static int begin_tx(struct lease *l, struct pipe *p)
+{
+    memset(p, 0, sizeof *p);
+    if (PQenterPipelineMode(l->conn) != 1)
+        return store_status_of(l->conn, NULL, "BEGIN");
+    l->pipe = p;
+    if (!PQsendQueryParams(l->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0) ||
+        !pipe_push(p, "BEGIN", -1))
+        p->status = PQstatus(l->conn) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+    return STORE_OK;
+}
+
+/* Ends the transaction on l: COMMIT when rc is STORE_OK and nothing failed, else ROLLBACK;
+ * reads every queued result, leaves pipeline mode. Returns the final status: rc, the first
+ * failure of a queued statement, or what a failed COMMIT maps to. */
 static int finish_tx(struct lease *l, int rc)
 {
-    if (rc == STORE_OK) {
-        PGresult *r = PQexec(l->conn, "COMMIT");
-        rc = store_status_of(l->conn, r, "COMMIT");
-        /* COMMIT of a transaction that had failed answers "ROLLBACK": the body swallowed an
-         * error and said OK, and nothing was saved. */
-        if (rc == STORE_OK && strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
-            log_line("COMMIT", "the transaction had failed and was rolled back (a body returned "
-                               "STORE_OK after a failed query)");
-            rc = STORE_HARD;
-        }
-        PQclear(r);
-        return rc;
-    }
+    struct pipe *p = l->pipe;
+    bool commit = rc == STORE_OK && p->status == STORE_OK;
+    int commit_entry = -1;
     if (PQstatus(l->conn) == CONNECTION_OK) {
-        PGresult *r = PQexec(l->conn, "ROLLBACK");
-        if (store_status_of(l->conn, r, "ROLLBACK") != STORE_OK)
-            lease_discard(l);
-        PQclear(r);
+        const char *end = commit ? "COMMIT" : "ROLLBACK";
+        if (PQsendQueryParams(l->conn, end, 0, NULL, NULL, NULL, NULL, 0) &&
+            pipe_push(p, end, -1)) {
+            commit_entry = commit ? p->npending - 1 : -1;
+            p->commit_sent = commit;
+        } else if (p->status == STORE_OK) {
+            p->status = STORE_HARD;
+        }
     }
-    return rc;
+    if (PQstatus(l->conn) == CONNECTION_OK && PQpipelineSync(l->conn) == 1) {
+        for (int i = 0; i < p->npending; i++) {
+            PGresult *r = pipe_read(l, &p->pending[i]);
+            /* COMMIT of a transaction that had failed answers "ROLLBACK": a body swallowed an
+             * error and said OK, and nothing was saved. */
+            if (i == commit_entry && r && strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
+                log_line("COMMIT", "the transaction had failed and was rolled back");
+                if (p->status == STORE_OK)
+                    p->status = STORE_HARD;
+            }
+            PQclear(r);
+        }
+        PGresult *sync = PQgetResult(l->conn);
+        if ((!sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC) && p->status == STORE_OK)
+            p->status = store_status_of(l->conn, sync, "sync");
+        PQclear(sync);
+    } else if (p->status == STORE_OK) {
+        p->status = PQstatus(l->conn) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
+    }
+    p->npending = 0;
+    l->pipe = NULL;
+    if (PQstatus(l->conn) == CONNECTION_OK) {
+        if (PQexitPipelineMode(l->conn) != 1) {
+            lease_discard(l);
+        } else if (PQtransactionStatus(l->conn) != PQTRANS_IDLE) {
+            PGresult *r = PQexec(l->conn, "ROLLBACK"); /* a failed BEGIN block */
+            if (store_status_of(l->conn, r, "ROLLBACK") != STORE_OK)
+                lease_discard(l);
+            PQclear(r);
+        }
+    }
+    if (rc != STORE_OK)
+        return rc == STORE_ABORT && p->status != STORE_OK && p->status != STORE_HARD ? p->status
+                                                                                     : rc;
+    return p->status;
 }
 
 int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
@@ -448,18 +726,33 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
     assert(st && fn);
     if (attempts < 1)
         attempts = 1;
+    bool stale_retried = false;
     for (int attempt = 1;; attempt++) {
         struct lease l;
-        int rc = acquire_and_begin(st, &l, true);
+        int rc = pool_acquire(st, &l);
         if (rc != STORE_OK)
             return rc;
-        rc = fn(l.conn, ctx);
-        if (rc < STORE_OK || rc > STORE_ABORT) {
-            log_line("store_tx", "the transaction body returned an unknown status");
-            rc = STORE_HARD;
+        struct pipe p;
+        rc = begin_tx(&l, &p);
+        if (rc == STORE_OK) {
+            running = &l;
+            rc = fn(l.conn, ctx);
+            running = NULL;
+            if (rc < STORE_OK || rc > STORE_ABORT) {
+                log_line("store_tx", "the transaction body returned an unknown status");
+                rc = STORE_HARD;
+            }
+            rc = finish_tx(&l, rc);
         }
-        rc = finish_tx(&l, rc);
+        bool fresh = l.fresh;
         pool_release(st, &l);
+        /* A reused connection that the server had closed (a restart): nothing reached the
+         * database, so run the body once more on a new connection. */
+        if (rc == STORE_UNAVAILABLE && !fresh && !p.commit_sent && !stale_retried) {
+            stale_retried = true;
+            attempt--;
+            continue;
+        }
         if (rc != STORE_RETRY || attempt >= attempts)
             return rc;
         backoff(st, attempt);
@@ -469,17 +762,24 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
 int store_run(struct store *st, store_tx_fn fn, void *ctx)
 {
     assert(st && fn);
-    struct lease l;
-    int rc = acquire_and_begin(st, &l, false);
-    if (rc != STORE_OK)
-        return rc;
-    rc = fn(l.conn, ctx);
-    if (rc < STORE_OK || rc > STORE_ABORT) {
-        log_line("store_run", "the body returned an unknown status");
-        rc = STORE_HARD;
+    for (int tries = 0;; tries++) {
+        struct lease l;
+        int rc = pool_acquire(st, &l);
+        if (rc != STORE_OK)
+            return rc;
+        running = &l;
+        rc = fn(l.conn, ctx);
+        running = NULL;
+        if (rc < STORE_OK || rc > STORE_ABORT) {
+            log_line("store_run", "the body returned an unknown status");
+            rc = STORE_HARD;
+        }
+        bool fresh = l.fresh;
+        pool_release(st, &l);
+        if (rc != STORE_UNAVAILABLE || fresh || tries > 0)
+            return rc;
+        /* A reused connection died since its last use: try once more on a new one. */
     }
-    pool_release(st, &l);
-    return rc;
 }
 
 bool store_ping(struct store *st)

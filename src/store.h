@@ -54,6 +54,34 @@ int store_run(struct store *st, store_tx_fn fn, void *ctx);
  * clear `res`. */
 int store_status_of(PGconn *conn, const PGresult *res, const char *what);
 
+/* One statement. `sql` must be a string literal (or otherwise live as long as the process):
+ * its address names the prepared statement made from it. Parameters travel as text, except
+ * where lens[i] > 0: then vals[i] points at lens[i] bytes of binary (bytea). */
+struct store_stmt {
+    const char *what; /* a short name for the log */
+    const char *sql;
+    int n; /* parameters, at most 16 */
+    const char *const *vals;
+    const int *lens; /* NULL: all text */
+};
+
+/* Runs `count` statements of a store_tx() or store_run() body on its connection `c` in one
+ * round trip, with the commands the body queued before them (store_command), and fills
+ * res[0..count) with their results (the caller clears each). Returns STORE_OK, or the status
+ * of the first statement that failed, queued ones included; then every res[i] is NULL. In a
+ * transaction each statement sees the effects of the ones before it, as usual; a statement
+ * after a FOR UPDATE that had to wait takes a new snapshot, as usual in READ COMMITTED. */
+int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **res);
+
+/* store_queries() with one statement. */
+int store_query(PGconn *c, const struct store_stmt *q, PGresult **res);
+
+/* A statement whose result the body does not need. In a store_tx() body it is only queued:
+ * it travels with the next store_query() or with COMMIT, and its failure is reported there
+ * (or as the transaction's status); what it returns now is the failure of an earlier
+ * statement, or STORE_OK. Outside a transaction it runs at once. */
+int store_command(PGconn *c, const struct store_stmt *q);
+
 /* True when the database answers a trivial query now (for /healthz). */
 bool store_ping(struct store *st);
 

@@ -13,120 +13,20 @@ void game_row_clear(struct game_row *g)
     g->state = NULL;
 }
 
-/* Named prepared statements, made lazily on each connection. A statement is known by its
- * SQL text's address (every SQL here is a literal); a connection's prepared set is a bitmask.
- * A connection re-made at the same address looks prepared when it is not: the server then
- * answers SQLSTATE 26000, and the set is forgotten and the statement prepared again. */
-enum { MAX_STATEMENTS = 64, MAX_CONNS = 1024 };
-static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
-static const char *statements[MAX_STATEMENTS];
-static int nstatements;
-static struct {
-    const PGconn *conn;
-    uint64_t mask;
-} conns[MAX_CONNS];
-
-/* The statement number of `sql` (registering it), and whether `c` has it prepared. */
-static int statement_of(const PGconn *c, const char *sql, bool *prepared, int *slot)
-{
-    pthread_mutex_lock(&prep_lock);
-    int idx = 0;
-    while (idx < nstatements && statements[idx] != sql)
-        idx++;
-    if (idx == nstatements && nstatements < MAX_STATEMENTS)
-        statements[nstatements++] = sql;
-    int free_slot = -1;
-    *slot = -1;
-    for (int i = 0; i < MAX_CONNS && *slot < 0; i++) {
-        if (conns[i].conn == c)
-            *slot = i;
-        else if (!conns[i].conn && free_slot < 0)
-            free_slot = i;
-    }
-    if (*slot < 0 && free_slot >= 0) {
-        conns[free_slot].conn = c;
-        conns[free_slot].mask = 0;
-        *slot = free_slot;
-    }
-    *prepared = idx < MAX_STATEMENTS && *slot >= 0 && (conns[*slot].mask >> idx & 1);
-    pthread_mutex_unlock(&prep_lock);
-    return idx < MAX_STATEMENTS ? idx : -1;
-}
-
-static void mark_prepared(int slot, int idx, bool yes)
-{
-    pthread_mutex_lock(&prep_lock);
-    if (yes)
-        conns[slot].mask |= 1ULL << idx;
-    else
-        conns[slot].mask = 0;
-    pthread_mutex_unlock(&prep_lock);
-}
-
-static bool sqlstate_is(const PGresult *r, const char *state)
-{
-    const char *s = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    return s && strcmp(s, state) == 0;
-}
-
-/* Runs `sql` with n parameters (binary where lens[i] > 0, text otherwise) as a named prepared
- * statement. On STORE_OK the result is in *res (caller clears); otherwise *res is NULL. */
+/* One statement through the store's pipeline (store.h); the result in *res (caller clears). */
 static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                  const int *lens, PGresult **res)
 {
-    int fmts[16] = {0};
-    for (int i = 0; i < n; i++)
-        fmts[i] = lens && lens[i] > 0;
-    *res = NULL;
-    bool prepared;
-    int slot, idx = statement_of(c, sql, &prepared, &slot);
-    PGresult *r = NULL;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (idx < 0 || slot < 0) { /* no room to track it: run it unnamed */
-            r = PQexecParams(c, sql, n, NULL, vals, lens, fmts, 0);
-            break;
-        }
-        char name[16];
-        snprintf(name, sizeof name, "city_%d", idx);
-        if (!prepared) {
-            PGresult *p = PQprepare(c, name, sql, n, NULL);
-            bool exists = sqlstate_is(p, "42P05"); /* already prepared on this session */
-            int st = exists ? STORE_OK : store_status_of(c, p, what);
-            PQclear(p);
-            if (st != STORE_OK)
-                return st;
-            mark_prepared(slot, idx, true);
-        }
-        r = PQexecPrepared(c, name, n, vals, lens, fmts, 0);
-        if (!sqlstate_is(r, "26000"))
-            break;
-        /* The connection was re-made: forget what it had. Outside a transaction, prepare
-         * again at once; inside one, the transaction is lost: have it re-run. */
-        mark_prepared(slot, idx, false);
-        prepared = false;
-        if (PQtransactionStatus(c) != PQTRANS_IDLE) {
-            PQclear(r);
-            return STORE_RETRY;
-        }
-        PQclear(r);
-        r = NULL;
-    }
-    int st = store_status_of(c, r, what);
-    if (st != STORE_OK) {
-        PQclear(r);
-        return st;
-    }
-    *res = r;
-    return STORE_OK;
+    const struct store_stmt q = {what, sql, n, vals, lens};
+    return store_query(c, &q, res);
 }
 
+/* One statement whose result is not needed: queued inside a transaction (store_command). */
 static int command(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                    const int *lens)
 {
-    PGresult *r;
-    int st = query(c, what, sql, n, vals, lens, &r);
-    PQclear(r);
-    return st;
+    const struct store_stmt q = {what, sql, n, vals, lens};
+    return store_command(c, &q);
 }
 
 static void itoa_buf(char *buf, size_t n, long long v)
@@ -171,23 +71,21 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     return st;
 }
 
-int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
-{
 #define GAME_READ                                                                                  \
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, state::text FROM games WHERE id = $1"
-    static const char sql_plain[] = GAME_READ, sql_lock[] = GAME_READ " FOR UPDATE";
+static const char sql_game_plain[] = GAME_READ, sql_game_lock[] = GAME_READ " FOR UPDATE";
 #undef GAME_READ
-    const char *vals[] = {id};
-    PGresult *r;
-    int st = query(c, "read game", lock ? sql_lock : sql_plain, 1, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    if (PQntuples(r) != 1) {
-        PQclear(r);
+static const char sql_seats[] =
+    "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
+    "token_hash FROM seats WHERE game_id = $1 ORDER BY seat";
+
+/* Fills *out from the result of sql_game_*; STORE_NO_ROW when it has no row. */
+static int game_from_result(const PGresult *r, const char *id, struct game_row *out)
+{
+    if (PQntuples(r) != 1)
         return STORE_NO_ROW;
-    }
     memset(out, 0, sizeof *out);
     snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, 0, 0));
     snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 1));
@@ -206,13 +104,64 @@ int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
         memcpy(out->host_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
     json_error_t e;
-    out->state = json_loads(PQgetvalue(r, 0, 12), 0, &e);
-    PQclear(r);
+    out->state = json_loadb(PQgetvalue(r, 0, 12), (size_t)PQgetlength(r, 0, 12), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
     }
     return STORE_OK;
+}
+
+/* Fills out[] (at most CITY_MAX_PLAYERS) from the result of sql_seats. */
+static void seats_from_result(const PGresult *r, struct seat_row *out, int *n)
+{
+    int rows = PQntuples(r);
+    *n = 0;
+    for (int i = 0; i < rows && i < CITY_MAX_PLAYERS; i++) {
+        struct seat_row *s = &out[(*n)++];
+        memset(s, 0, sizeof *s);
+        s->seat = atoi(PQgetvalue(r, i, 0));
+        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, i, 1));
+        snprintf(s->bot, sizeof s->bot, "%s", PQgetvalue(r, i, 2));
+        s->has_token = PQgetvalue(r, i, 3)[0] == 't';
+        if (s->has_token) {
+            size_t hl = 0;
+            unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 4), &hl);
+            if (h && hl == AUTH_HASH_LEN)
+                memcpy(s->token_hash, h, AUTH_HASH_LEN);
+            PQfreemem(h);
+        }
+    }
+}
+
+int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "read game", lock ? sql_game_lock : sql_game_plain, 1, vals, NULL, &r);
+    if (st == STORE_OK)
+        st = game_from_result(r, id, out);
+    PQclear(r);
+    return st;
+}
+
+int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
+                    struct seat_row *seats, int *nseats)
+{
+    const char *vals[] = {id};
+    const struct store_stmt q[2] = {
+        {"read game", lock ? sql_game_lock : sql_game_plain, 1, vals, NULL},
+        {"read seats", sql_seats, 1, vals, NULL},
+    };
+    PGresult *r[2];
+    int st = store_queries(c, 2, q, r);
+    if (st == STORE_OK)
+        st = game_from_result(r[0], id, out);
+    if (st == STORE_OK)
+        seats_from_result(r[1], seats, nseats);
+    PQclear(r[0]);
+    PQclear(r[1]);
+    return st;
 }
 
 int store_game_update(PGconn *c, const struct game_row *g, bool step_changed)
@@ -234,37 +183,6 @@ int store_game_update(PGconn *c, const struct game_row *g, bool step_changed)
                      7, vals, NULL);
     free(state);
     return st;
-}
-
-int store_seats_read(PGconn *c, const char *id, struct seat_row *out, int *n)
-{
-    const char *vals[] = {id};
-    PGresult *r;
-    int st = query(c, "read seats",
-                   "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
-                   "token_hash FROM seats WHERE game_id = $1 ORDER BY seat",
-                   1, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    int rows = PQntuples(r);
-    *n = 0;
-    for (int i = 0; i < rows && i < CITY_MAX_PLAYERS; i++) {
-        struct seat_row *s = &out[(*n)++];
-        memset(s, 0, sizeof *s);
-        s->seat = atoi(PQgetvalue(r, i, 0));
-        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, i, 1));
-        snprintf(s->bot, sizeof s->bot, "%s", PQgetvalue(r, i, 2));
-        s->has_token = PQgetvalue(r, i, 3)[0] == 't';
-        if (s->has_token) {
-            size_t hl = 0;
-            unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 4), &hl);
-            if (h && hl == AUTH_HASH_LEN)
-                memcpy(s->token_hash, h, AUTH_HASH_LEN);
-            PQfreemem(h);
-        }
-    }
-    PQclear(r);
-    return STORE_OK;
 }
 
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,

@@ -44,11 +44,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 /* Reads a game row, locking it FOR UPDATE when `lock`. STORE_NO_ROW when there is none. */
 int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out);
 
+/* Reads a game row (locked FOR UPDATE when `lock`) and its seats in one round trip; the seats
+ * are read after the lock is held, so they are as current as the row. STORE_NO_ROW when there
+ * is no such game. */
+int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
+                    struct seat_row *seats, int *nseats);
+
 /* Writes back state, status, version+1, counters and (when step_changed) a new deadline. */
 int store_game_update(PGconn *c, const struct game_row *g, bool step_changed);
-
-/* Reads the seats of a game in seat order into out[] (at most CITY_MAX_PLAYERS). */
-int store_seats_read(PGconn *c, const char *id, struct seat_row *out, int *n);
 
 /* Gives a free seat a name and a token hash. */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
