@@ -12,6 +12,7 @@
 #include "server.h"
 #include "service.h"
 #include "store.h"
+#include "viewcache.h"
 
 enum { NAME_MAX_CHARS = 40, TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
@@ -376,10 +377,36 @@ static int view_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* The public view, from this instance's view cache when it holds the game (see
+ * viewcache.h), else from the database (and then cached). */
 void api_get_game(struct http_req *r)
 {
-    struct read_ctx rc = {.srv = r->srv, .id = r->params[0]};
-    answer(r, store_run(r->srv->store, view_tx, &rc), &rc.o);
+    struct view_cache *vc = r->srv->views;
+    const char *id = r->params[0];
+    char *body;
+    size_t len;
+    if (vc && view_cache_get(vc, id, &body, &len)) {
+        http_reply_bytes(r, 200, "application/json", body, len);
+        return;
+    }
+    uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
+    struct read_ctx rc = {.srv = r->srv, .id = id};
+    int st = store_run(r->srv->store, view_tx, &rc);
+    if (st == STORE_OK && rc.o.status == 200) {
+        body = json_dumps(rc.o.reply, JSON_COMPACT);
+        json_decref(rc.o.reply);
+        rc.o.reply = NULL;
+        if (!body) {
+            http_reply_problem(r, P_INTERNAL, NULL, "The reply could not be encoded.");
+            return;
+        }
+        len = strlen(body);
+        if (vc)
+            view_cache_put(vc, id, ticket, body, len);
+        http_reply_bytes(r, 200, "application/json", body, len);
+        return;
+    }
+    answer(r, st, &rc.o);
 }
 
 /* Finds the seat of `token` in a loaded game, or queues the right 401/403. */

@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "server.h"
 #include "store.h"
+#include "viewcache.h"
 #include "store_games.h"
 
 void api_cards(struct http_req *r)
@@ -42,10 +43,24 @@ static int games_metrics_tx(PGconn *c, void *ctx)
 
 void api_metrics(struct http_req *r)
 {
+    char *games = NULL;
+    if (store_run(r->srv->store, games_metrics_tx, &games) != STORE_OK)
+        games = NULL;
+    size_t entries, len;
+    uint64_t hits, misses;
+    view_cache_stats(r->srv->views, &entries, &hits, &misses);
     char *extra = NULL;
-    if (store_run(r->srv->store, games_metrics_tx, &extra) != STORE_OK)
+    if (asprintf(&extra,
+                 "%s# HELP city_view_cache_entries Public views cached by this instance.\n"
+                 "# TYPE city_view_cache_entries gauge\ncity_view_cache_entries %zu\n"
+                 "# HELP city_view_cache_lookups_total Public view lookups, by result.\n"
+                 "# TYPE city_view_cache_lookups_total counter\n"
+                 "city_view_cache_lookups_total{result=\"hit\"} %llu\n"
+                 "city_view_cache_lookups_total{result=\"miss\"} %llu\n",
+                 games ? games : "", entries, (unsigned long long)hits,
+                 (unsigned long long)misses) < 0)
         extra = NULL;
-    size_t len;
+    free(games);
     char *text = metrics_render(extra, &len);
     free(extra);
     if (!text) {

@@ -1,6 +1,8 @@
 /* hub.c: LISTEN/NOTIFY fan-out to this instance's SSE streams (see hub.h). */
 #include "hub.h"
 
+#include "viewcache.h"
+
 #include <errno.h>
 #include <libpq-fe.h>
 #include <pthread.h>
@@ -19,7 +21,8 @@ struct hub {
     pthread_t thread;
     bool stop;
     char *conninfo;
-    unsigned long long gen; /* news so far; ring[gen % RING] is the newest */
+    struct view_cache *cache; /* borrowed */
+    unsigned long long gen;   /* news so far; ring[gen % RING] is the newest */
     char ring[RING][ID_LEN];
 };
 
@@ -28,6 +31,7 @@ void hub_publish(struct hub *h, const char *id, long long seq)
     (void)seq;
     if (!h)
         return;
+    view_cache_invalidate(h->cache, id); /* before anyone is woken to read the game */
     pthread_mutex_lock(&h->lock);
     h->gen++;
     snprintf(h->ring[h->gen % RING], ID_LEN, "%s", id);
@@ -94,6 +98,7 @@ static void *listen_main(void *arg)
     PGconn *c = NULL;
     while (!hub_stopping(h)) {
         if (!c || PQstatus(c) != CONNECTION_OK) {
+            view_cache_set_enabled(h->cache, false); /* news may be missed: no cached views */
             if (c)
                 PQfinish(c);
             c = PQconnectdb(h->conninfo);
@@ -105,6 +110,7 @@ static void *listen_main(void *arg)
                 continue;
             }
             hub_publish(h, "*", 0); /* news may have been missed while disconnected */
+            view_cache_set_enabled(h->cache, true);
         }
         int fd = PQsocket(c);
         fd_set fds;
@@ -126,16 +132,18 @@ static void *listen_main(void *arg)
             PQfreemem(n);
         }
     }
+    view_cache_set_enabled(h->cache, false);
     if (c)
         PQfinish(c);
     return NULL;
 }
 
-struct hub *hub_start(const char *conninfo)
+struct hub *hub_start(const char *conninfo, struct view_cache *cache)
 {
     struct hub *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
+    h->cache = cache;
     pthread_mutex_init(&h->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);

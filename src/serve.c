@@ -15,9 +15,10 @@
 #include "server.h"
 #include "service.h"
 #include "store.h"
+#include "viewcache.h"
 
 struct options {
-    int port, workers, timeout;
+    int port, workers, timeout, view_cache;
     const char *database, *web, *cards, *migrations, *openapi;
     bool allow_seed;
 };
@@ -28,8 +29,9 @@ static int usage_error(const char *what)
             "cityd serve: %s\n"
             "usage: cityd serve [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
             "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
-            "                   [--timeout SECONDS] [--allow-seed]\n"
-            "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS\n",
+            "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
+            "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
+            "             CITY_VIEW_CACHE\n",
             what);
     return 2;
 }
@@ -74,6 +76,7 @@ int cmd_serve(int argc, char **argv)
     struct options o = {.port = 8080,
                         .workers = 16,
                         .timeout = 30,
+                        .view_cache = 10000,
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml"};
@@ -82,6 +85,8 @@ int cmd_serve(int argc, char **argv)
         return usage_error("PORT must be a port number");
     if ((env = getenv("CITY_WORKERS")) && !parse_int(env, 1, 512, &o.workers))
         return usage_error("CITY_WORKERS must be 1..512");
+    if ((env = getenv("CITY_VIEW_CACHE")) && !parse_int(env, 0, 10000000, &o.view_cache))
+        return usage_error("CITY_VIEW_CACHE must be 0..10000000 games");
     o.database = getenv("DATABASE_URL");
     if ((env = getenv("CITY_WEB")))
         o.web = env;
@@ -92,9 +97,9 @@ int cmd_serve(int argc, char **argv)
             o.allow_seed = true;
             continue;
         }
-        static const char *const takes_value[] = {"--port",       "--workers", "--timeout",
-                                                  "--database",   "--web",     "--cards",
-                                                  "--migrations", "--openapi", NULL};
+        static const char *const takes_value[] = {
+            "--port",  "--workers",    "--timeout", "--database",   "--web",
+            "--cards", "--migrations", "--openapi", "--view-cache", NULL};
         bool known = false;
         for (const char *const *k = takes_value; *k; k++)
             known = known || strcmp(a, *k) == 0;
@@ -111,6 +116,9 @@ int cmd_serve(int argc, char **argv)
         } else if (strcmp(a, "--timeout") == 0) {
             if (!parse_int(v, 1, 3600, &o.timeout))
                 return usage_error("--timeout must be 1..3600 seconds");
+        } else if (strcmp(a, "--view-cache") == 0) {
+            if (!parse_int(v, 0, 10000000, &o.view_cache))
+                return usage_error("--view-cache must be 0..10000000 games");
         } else if (strcmp(a, "--database") == 0) {
             o.database = v;
         } else if (strcmp(a, "--web") == 0) {
@@ -159,7 +167,8 @@ int cmd_serve(int argc, char **argv)
                          .allow_seed = o.allow_seed,
                          .max_events_page = 500};
     json_decref(cj);
-    srv.hub = hub_start(o.database);
+    srv.views = view_cache_new((size_t)o.view_cache);
+    srv.hub = hub_start(o.database, srv.views);
 
     sigset_t set;
     sigemptyset(&set);
@@ -171,8 +180,9 @@ int cmd_serve(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
-    if (!d || !srv.hub) {
+    if (!d || !srv.hub || !srv.views) {
         hub_stop(srv.hub);
+        view_cache_free(srv.views);
         store_close(st);
         free(srv.cards_json);
         return 1;
@@ -190,6 +200,7 @@ int cmd_serve(int argc, char **argv)
     hub_stop(srv.hub);
     srv.hub = NULL;
     MHD_stop_daemon(d);
+    view_cache_free(srv.views);
     store_close(st);
     free(srv.cards_json);
     return 0;

@@ -10,12 +10,14 @@
 
 struct store;
 struct hub;
+struct view_cache;
 
 struct server {
     const struct city_catalog *cat;
     struct store *store;
     struct hub *hub;
-    char *cards_json; /* GET /api/v1/cards, rendered once */
+    struct view_cache *views; /* rendered public views (viewcache.h) */
+    char *cards_json;         /* GET /api/v1/cards, rendered once */
     const char *web_dir;
     const char *openapi_path;
     bool allow_seed;

@@ -212,7 +212,7 @@ int live_save(PGconn *c, struct live *lv)
     lv->row.state = game_to_json(&lv->g);
     lv->row.steps_resolved += lv->resolved;
     st = store_game_update(c, &lv->row, lv->step_changed);
-    if (st == STORE_OK && n > 0)
+    if (st == STORE_OK) /* every change, events or not: other instances drop cached views */
         st = store_notify(c, lv->row.id, lv->row.last_seq);
     return st;
 }

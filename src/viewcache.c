@@ -1,0 +1,259 @@
+/* viewcache.c: the public view cache (see viewcache.h). A fixed table of buckets, each a short
+ * list of entries, guarded by one of a few striped locks. Each bucket counts the
+ * invalidations of its games; a ticket is that count together with the cache's epoch, which
+ * moves whenever everything is forgotten. When the cache is full, a put first empties the
+ * bucket it lands in and then, if still full, one other bucket in turn (a clock hand). */
+#include "viewcache.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { STRIPES = 16 };
+
+struct entry {
+    struct entry *next;
+    size_t len;
+    char *body;
+    char id[]; /* NUL-terminated */
+};
+
+struct bucket {
+    struct entry *head;
+    uint32_t gen; /* invalidations of games in this bucket */
+};
+
+struct view_cache {
+    pthread_mutex_t stripe[STRIPES];
+    struct bucket *buckets;
+    size_t nbuckets; /* a power of two */
+    size_t max_entries;
+    /* Under stripe[0] and read with atomics elsewhere: */
+    uint32_t epoch; /* moves when everything is forgotten */
+    bool on;
+    size_t entries, hand;
+    uint64_t hits, misses;
+};
+
+static uint64_t hash_id(const char *id)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+static size_t bucket_of(const struct view_cache *vc, const char *id)
+{
+    return (size_t)hash_id(id) & (vc->nbuckets - 1);
+}
+
+static pthread_mutex_t *lock_of(struct view_cache *vc, size_t b)
+{
+    return &vc->stripe[b % STRIPES];
+}
+
+struct view_cache *view_cache_new(size_t max_entries)
+{
+    struct view_cache *vc = calloc(1, sizeof *vc);
+    if (!vc)
+        return NULL;
+    vc->max_entries = max_entries;
+    vc->nbuckets = 64;
+    while (vc->nbuckets < max_entries && vc->nbuckets < ((size_t)1 << 24))
+        vc->nbuckets <<= 1;
+    vc->buckets = calloc(vc->nbuckets, sizeof *vc->buckets);
+    if (!vc->buckets) {
+        free(vc);
+        return NULL;
+    }
+    for (int i = 0; i < STRIPES; i++)
+        pthread_mutex_init(&vc->stripe[i], NULL);
+    return vc;
+}
+
+static void free_list(struct entry *e)
+{
+    while (e) {
+        struct entry *next = e->next;
+        free(e->body);
+        free(e);
+        e = next;
+    }
+}
+
+/* Empties bucket b (its stripe held); returns how many entries it had. */
+static size_t empty_bucket(struct bucket *bk)
+{
+    size_t n = 0;
+    for (struct entry *e = bk->head; e; e = e->next)
+        n++;
+    free_list(bk->head);
+    bk->head = NULL;
+    return n;
+}
+
+void view_cache_free(struct view_cache *vc)
+{
+    if (!vc)
+        return;
+    for (size_t b = 0; b < vc->nbuckets; b++)
+        free_list(vc->buckets[b].head);
+    for (int i = 0; i < STRIPES; i++)
+        pthread_mutex_destroy(&vc->stripe[i]);
+    free(vc->buckets);
+    free(vc);
+}
+
+uint64_t view_cache_ticket(struct view_cache *vc, const char *id)
+{
+    size_t b = bucket_of(vc, id);
+    pthread_mutex_lock(lock_of(vc, b));
+    uint64_t t = (uint64_t)__atomic_load_n(&vc->epoch, __ATOMIC_ACQUIRE) << 32 | vc->buckets[b].gen;
+    pthread_mutex_unlock(lock_of(vc, b));
+    return t;
+}
+
+bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
+{
+    *body = NULL;
+    *len = 0;
+    if (!__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
+        return false;
+    size_t b = bucket_of(vc, id);
+    pthread_mutex_lock(lock_of(vc, b));
+    for (struct entry *e = vc->buckets[b].head; e; e = e->next)
+        if (strcmp(e->id, id) == 0) {
+            *body = malloc(e->len + 1);
+            if (*body) {
+                memcpy(*body, e->body, e->len + 1);
+                *len = e->len;
+            }
+            break;
+        }
+    pthread_mutex_unlock(lock_of(vc, b));
+    __atomic_add_fetch(*body ? &vc->hits : &vc->misses, 1, __ATOMIC_RELAXED);
+    return *body != NULL;
+}
+
+/* Makes room for one more entry when the cache is full, emptying buckets in clock order. The
+ * caller holds the stripe of bucket `keep`; other stripes are only tried (never waited for),
+ * so two puts making room at once cannot deadlock. */
+static void make_room(struct view_cache *vc, size_t keep)
+{
+    for (size_t tries = 0;
+         tries < 64 && __atomic_load_n(&vc->entries, __ATOMIC_RELAXED) >= vc->max_entries;
+         tries++) {
+        size_t b = __atomic_fetch_add(&vc->hand, 1, __ATOMIC_RELAXED) & (vc->nbuckets - 1);
+        size_t n = 0;
+        if (b % STRIPES == keep % STRIPES) {
+            n = empty_bucket(&vc->buckets[b]);
+        } else if (pthread_mutex_trylock(lock_of(vc, b)) == 0) {
+            n = empty_bucket(&vc->buckets[b]);
+            pthread_mutex_unlock(lock_of(vc, b));
+        }
+        __atomic_sub_fetch(&vc->entries, n, __ATOMIC_RELAXED);
+    }
+}
+
+void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                    size_t len)
+{
+    if (vc->max_entries == 0 || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
+        return;
+    size_t idlen = strlen(id);
+    struct entry *fresh = malloc(sizeof *fresh + idlen + 1);
+    char *copy = malloc(len + 1);
+    if (!fresh || !copy) {
+        free(fresh);
+        free(copy);
+        return;
+    }
+    memcpy(fresh->id, id, idlen + 1);
+    memcpy(copy, body, len);
+    copy[len] = 0;
+    fresh->body = copy;
+    fresh->len = len;
+    size_t b = bucket_of(vc, id);
+    pthread_mutex_lock(lock_of(vc, b));
+    struct bucket *bk = &vc->buckets[b];
+    uint64_t now = (uint64_t)__atomic_load_n(&vc->epoch, __ATOMIC_ACQUIRE) << 32 | bk->gen;
+    if (now != ticket || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_unlock(lock_of(vc, b));
+        free(copy);
+        free(fresh);
+        return; /* the game changed since its view was read: do not store old news */
+    }
+    struct entry **pp = &bk->head;
+    while (*pp && strcmp((*pp)->id, id) != 0)
+        pp = &(*pp)->next;
+    if (*pp) { /* replace */
+        struct entry *old = *pp;
+        fresh->next = old->next;
+        *pp = fresh;
+        old->next = NULL;
+        free_list(old);
+    } else {
+        make_room(vc, b);
+        fresh->next = bk->head;
+        bk->head = fresh;
+        __atomic_add_fetch(&vc->entries, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(lock_of(vc, b));
+}
+
+/* Forgets everything and moves the epoch (so that outstanding tickets fail). */
+static void forget_all(struct view_cache *vc)
+{
+    for (int i = 0; i < STRIPES; i++)
+        pthread_mutex_lock(&vc->stripe[i]);
+    __atomic_add_fetch(&vc->epoch, 1, __ATOMIC_RELEASE);
+    for (size_t b = 0; b < vc->nbuckets; b++)
+        empty_bucket(&vc->buckets[b]);
+    __atomic_store_n(&vc->entries, 0, __ATOMIC_RELAXED);
+    for (int i = STRIPES - 1; i >= 0; i--)
+        pthread_mutex_unlock(&vc->stripe[i]);
+}
+
+void view_cache_invalidate(struct view_cache *vc, const char *id)
+{
+    if (!vc)
+        return;
+    if (strcmp(id, "*") == 0) {
+        forget_all(vc);
+        return;
+    }
+    size_t b = bucket_of(vc, id);
+    pthread_mutex_lock(lock_of(vc, b));
+    struct bucket *bk = &vc->buckets[b];
+    bk->gen++;
+    struct entry **pp = &bk->head;
+    while (*pp && strcmp((*pp)->id, id) != 0)
+        pp = &(*pp)->next;
+    if (*pp) {
+        struct entry *old = *pp;
+        *pp = old->next;
+        old->next = NULL;
+        free_list(old);
+        __atomic_sub_fetch(&vc->entries, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(lock_of(vc, b));
+}
+
+void view_cache_set_enabled(struct view_cache *vc, bool on)
+{
+    if (!vc)
+        return;
+    if (!on)
+        __atomic_store_n(&vc->on, false, __ATOMIC_RELEASE);
+    forget_all(vc);
+    if (on)
+        __atomic_store_n(&vc->on, true, __ATOMIC_RELEASE);
+}
+
+void view_cache_stats(struct view_cache *vc, size_t *entries, uint64_t *hits, uint64_t *misses)
+{
+    *entries = vc ? __atomic_load_n(&vc->entries, __ATOMIC_RELAXED) : 0;
+    *hits = vc ? __atomic_load_n(&vc->hits, __ATOMIC_RELAXED) : 0;
+    *misses = vc ? __atomic_load_n(&vc->misses, __ATOMIC_RELAXED) : 0;
+}

@@ -1,0 +1,47 @@
+/* viewcache.h: this instance's cache of rendered public game views (GET /api/v1/games/{id}),
+ * so that a read that nothing has changed since costs no database round trip.
+ *
+ * Coherence: every change of a game is announced, on every instance, through the hub
+ * (LISTEN/NOTIFY, plus a direct publish by the writer on its own instance before it replies).
+ * The hub invalidates the game's entry; while the hub is not listening (start-up, a broken
+ * connection) the cache is off, and it comes back empty. A view read from the database is
+ * stored only when no invalidation of its game happened since the read began (the ticket), so
+ * an old view cannot overwrite the news. A reader on this instance therefore always sees its
+ * own writes; a write made through another instance reaches this cache when its NOTIFY
+ * arrives (normally well under a millisecond after the commit). */
+#ifndef CITY_VIEWCACHE_H
+#define CITY_VIEWCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct view_cache;
+
+/* A cache of up to `max_entries` views (0: a cache that never holds anything). Starts off;
+ * view_cache_set_enabled() turns it on. NULL when memory runs out. */
+struct view_cache *view_cache_new(size_t max_entries);
+void view_cache_free(struct view_cache *vc);
+
+/* Take before reading game `id` from the database; pass to view_cache_put(). */
+uint64_t view_cache_ticket(struct view_cache *vc, const char *id);
+
+/* The cached view of `id` as a new malloc'd copy in *body (*len bytes, NUL-terminated);
+ * false when there is none. */
+bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len);
+
+/* Stores a copy of `body` as the view of `id`, unless `id` was invalidated since `ticket`
+ * was taken or the cache is off. */
+void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                    size_t len);
+
+/* Forgets the view of `id`; "*" forgets every view. Thread-safe, like all of these. */
+void view_cache_invalidate(struct view_cache *vc, const char *id);
+
+/* Turns the cache on or off; either way it forgets every view. */
+void view_cache_set_enabled(struct view_cache *vc, bool on);
+
+/* Views held now, and lookups that found one / did not, since the start (for /metrics). */
+void view_cache_stats(struct view_cache *vc, size_t *entries, uint64_t *hits, uint64_t *misses);
+
+#endif
