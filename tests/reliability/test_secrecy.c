@@ -38,7 +38,7 @@ static PGconn *pg; /* the test's own connection to the game database: the truth 
 
 static struct {
     long responses, card_ids, card_names, probes, games;
-    long people_surveys, people_hand_limits, forced, replaced, drawn, paid;
+    long people_surveys, people_hand_limits, forced, replaced, drawn, paid, doubles;
 } counts;
 
 static void up(void)
@@ -663,7 +663,7 @@ static void scan_stream(struct game *gm, const char *body, const struct scan *sc
 }
 
 /* Only known headers, and nothing a seat's token fetched may sit in a shared cache. */
-static void check_headers(const struct http_reply *r, bool private, const char *what)
+static void check_headers(const struct http_reply *r, bool with_token, const char *what)
 {
     static const char *const known[] = {"content-type",
                                         "content-length",
@@ -689,7 +689,7 @@ static void check_headers(const struct http_reply *r, bool private, const char *
         }
         line = end ? end + 1 : line + n;
     }
-    if (private) {
+    if (with_token) {
         cr_assert(http_header(r, "Cache-Control", cache, sizeof cache) &&
                       (strstr(cache, "no-store") || strstr(cache, "private")),
                   "%s: a reply to a token may be cached and shown to others (Cache-Control: %s)",
@@ -1217,6 +1217,7 @@ static void play_game(const struct spec *sp, int index)
             }
             cr_assert_eq(status, 202, "game %d, seat %d: %s -> %ld %s", index, s, order, status,
                          json_dumps(reply, JSON_COMPACT));
+            counts.doubles += strstr(order, "\"builds\"") != NULL;
             json_decref(reply);
             free(order);
         }
@@ -1312,9 +1313,9 @@ Test(secrecy, no_response_reveals_a_card_its_requester_may_not_see)
     fprintf(stderr,
             "secrecy: %ld games, %ld responses, %ld card ids, %ld card names, %ld probes, "
             "%ld survey and %ld hand_limit decisions by people, %ld cards drawn in surveys and "
-            "%ld paid tracked, %.1f s\n",
+            "%ld paid tracked, %ld double builds by people, %.1f s\n",
             counts.games, counts.responses, counts.card_ids, counts.card_names, counts.probes,
             counts.people_surveys, counts.people_hand_limits, counts.drawn, counts.paid,
-            harness_now() - start);
+            counts.doubles, harness_now() - start);
     append_counts();
 }
