@@ -8,7 +8,7 @@
 #                   races, crashes and database restarts under load, hostile input, the
 #                   fuzzer for a bounded time, the secrecy audit; prints what it tried
 #   make sanitize   build-san/cityd and tests with -fsanitize=address,undefined
-#   make bench      the engine's figures (bench/results.json)
+#   make bench      the service's and the engine's figures (bench/results.json)
 #   make format     clang-format every C file in place
 #   make clean
 
@@ -136,9 +136,23 @@ test-js: all
 sanitize:
 	$(MAKE) SANITIZE=1 all $(BUILD:build=build-san)/libcity.a
 
-bench: all
-	@mkdir -p bench
-	./bench/engine.sh $(BUILD)/cityd
+# The benchmarks (README, "Benchmarks"): the service's figures, each against a baseline measured
+# in the same run (bench/service.sh on a durable throw-away PostgreSQL), then the engine's;
+# all of them in bench/results.json.
+BENCH_BIN := $(BUILD)/bench/hello $(BUILD)/bench/load
+
+$(BUILD)/bench/hello: bench/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+
+$(BUILD)/bench/load: bench/load.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+
+bench: deps all $(BENCH_BIN)
+	@./scripts/deps.sh bench
+	CITY_PG_DURABLE=1 ./scripts/with-postgres.sh ./bench/service.sh $(BUILD) > $(BUILD)/bench/service.txt
+	./bench/engine.sh $(BUILD)/cityd $(BUILD)/bench/service.txt
 
 # Installs what the build and tests need when run as root on Debian and something is missing.
 deps:

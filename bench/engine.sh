@@ -1,15 +1,25 @@
 #!/bin/sh
 # engine.sh: the engine's benchmark figures: bot self-play speed (4 players, one core) and the
-# deck's game-length figures for 2..5 players. Writes bench/results.json and prints a table.
+# deck's game-length figures for 2..5 players. Writes bench/results.json and prints a table,
+# with the "key value" lines of EXTRA (the service's figures from bench/service.sh) first.
 set -e
 CITYD=${1:-build/cityd}
+extra=${2:-}
 out=bench/results.json
 r=$(taskset -c 0 "$CITYD" simulate --bots random --players 4 --games 50000 --seed 1)
 g=$(taskset -c 0 "$CITYD" simulate --bots greedy --players 4 --games 5000 --seed 1)
 rgps=$(echo "$r" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
 ggps=$(echo "$g" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
-printf '{\n  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n  "rounds": {' "$rgps" "$ggps" > "$out"
 printf '%-34s %12s\n' "figure" "value"
+printf '{\n' > "$out"
+if [ -n "$extra" ]; then
+  while read -r k v; do
+    [ -n "$k" ] || continue
+    printf '  "%s": %s,\n' "$k" "$v" >> "$out"
+    printf '%-34s %12s\n' "$k" "$v"
+  done < "$extra"
+fi
+printf '  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n  "rounds": {' "$rgps" "$ggps" >> "$out"
 printf '%-34s %12.0f\n' engine_random_games_per_sec "$rgps" engine_greedy_games_per_sec "$ggps"
 sep=""
 for p in 2 3 4 5; do

@@ -1,9 +1,15 @@
 #!/bin/sh
 # deps.sh: installs the Debian packages the build and the tests need, when run as root and
-# one is missing. Run by `make test` and `make run`; quiet when all is there.
+# one is missing. Run by `make test` and `make run`; quiet when all is there. `deps.sh bench`
+# checks what `make bench` needs besides (wrk, curl).
 set -e
 need=""
-for p in gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
+if [ "${1:-}" = bench ]; then
+  set -- wrk curl
+else
+  set --
+fi
+for p in "$@" gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
          libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx chromium \
          clang libclang-rt-14-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"

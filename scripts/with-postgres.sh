@@ -6,7 +6,9 @@
 # CMD sees DATABASE_URL (postgresql://postgres@127.0.0.1:PORT/postgres, superuser, no password),
 # CITY_PGDATA (the data directory), CITY_PGBIN (the directory of pg_ctl), CITY_PGUSER (the
 # system user that runs the server), CITY_PGPORT, CITY_PGHOST (the socket directory) and
-# CITY_PGLOG (the server's log file). Exits with CMD's status.
+# CITY_PGLOG (the server's log file). Exits with CMD's status. With CITY_PG_DURABLE=1 the
+# cluster keeps PostgreSQL's durable defaults (fsync, synchronous_commit, full_page_writes), as
+# the benchmarks want.
 #
 # PostgreSQL refuses to run as root: when this script runs as root, the cluster belongs to the
 # `postgres` system user (created by Debian's postgresql package) and is driven through
@@ -72,14 +74,15 @@ if ! as_pg "$pgbin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --locale=
 fi
 cat >>"$data/postgresql.conf" <<EOF
 
-# with-postgres.sh: a throw-away cluster for tests; speed over durability.
+# with-postgres.sh: a throw-away cluster.
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '$tmp'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
 max_connections = 200
 EOF
+if [ "${CITY_PG_DURABLE:-0}" != 1 ]; then
+    printf '# For tests: speed over durability.\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' \
+        >>"$data/postgresql.conf"
+fi
 
 # Tries random ports until one binds; pg_ctl -w fails at once when the port is taken.
 port=""

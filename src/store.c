@@ -43,7 +43,7 @@
 
 /* The most statements (distinct SQL texts) the store prepares, and the most results a
  * transaction leaves unread before it reads them all. */
-enum { MAX_STATEMENTS = 64, PIPE_MAX = 128 };
+enum { MAX_STATEMENTS = 64, PIPE_MAX = 128, MAX_NOTIFY = 32, NOTIFY_LEN = 96 };
 
 struct slot {
     PGconn *conn;      /* NULL until connected, and again after a failure */
@@ -75,6 +75,9 @@ struct pipe {
     struct pending pending[PIPE_MAX];
     int status;       /* the first failure read so far, or STORE_OK */
     bool commit_sent; /* COMMIT went out: a broken connection now leaves the outcome unknown */
+    int nnotify;      /* notifications to send once committed (store_notify_on_commit) */
+    char channel[MAX_NOTIFY][32];
+    char payload[MAX_NOTIFY][NOTIFY_LEN];
 };
 
 /* A connection taken from the pool: release it with pool_release(). */
@@ -666,6 +669,54 @@ static int begin_tx(struct lease *l, struct pipe *p)
     return STORE_OK;
 }
 
+static const char sql_notify[] = "SELECT pg_notify($1, $2)";
+
+/* Queues, after COMMIT, a transaction of its own that sends the notifications: NOTIFY holds a
+ * database-wide lock from its commit until the commit is durable, so inside the transaction it
+ * made every writer wait for the others' WAL flushes in turn (measured: make bench went from
+ * about 500 to thousands of orders per second). Committed without waiting for the flush
+ * (a notification is only a wake-up: a listener that misses one after a crash reconnects and
+ * rereads), it holds the lock for microseconds. A failed COMMIT aborts the rest of the pipeline,
+ * so nothing is announced that did not happen. */
+static bool send_notifications(struct lease *l, struct pipe *p)
+{
+    static const char *const setup[] = {"BEGIN", "SET LOCAL synchronous_commit TO off"};
+    for (int i = 0; i < 2; i++)
+        if (!PQsendQueryParams(l->conn, setup[i], 0, NULL, NULL, NULL, NULL, 0) ||
+            !pipe_push(p, setup[i], -1))
+            return false;
+    for (int i = 0; i < p->nnotify; i++) {
+        const char *vals[2] = {p->channel[i], p->payload[i]};
+        const struct store_stmt q = {"notify", sql_notify, 2, vals, NULL};
+        if (!pipe_send(l, &q))
+            return false;
+    }
+    return PQsendQueryParams(l->conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0) &&
+           pipe_push(p, "COMMIT notifications", -1);
+}
+
+int store_notify_on_commit(PGconn *c, const char *channel, const char *payload)
+{
+    struct lease *l = running;
+    if (!l || l->conn != c || !l->pipe) {
+        const char *vals[2] = {channel, payload};
+        const struct store_stmt q = {"notify", sql_notify, 2, vals, NULL};
+        return store_command(c, &q);
+    }
+    struct pipe *p = l->pipe;
+    for (int i = 0; i < p->nnotify; i++)
+        if (strcmp(p->channel[i], channel) == 0 && strcmp(p->payload[i], payload) == 0)
+            return STORE_OK; /* already to be sent */
+    if (p->nnotify >= MAX_NOTIFY || strlen(channel) >= sizeof p->channel[0] ||
+        strlen(payload) >= sizeof p->payload[0]) {
+        log_line("notify", "too many notifications in one transaction, or too long");
+        return STORE_HARD;
+    }
+    snprintf(p->channel[p->nnotify], sizeof p->channel[0], "%s", channel);
+    snprintf(p->payload[p->nnotify++], sizeof p->payload[0], "%s", payload);
+    return STORE_OK;
+}
+
 /* Ends the transaction on l: COMMIT when rc is STORE_OK and nothing failed, else ROLLBACK;
  * reads every queued result, leaves pipeline mode. Returns the final status: rc, the first
  * failure of a queued statement, or what a failed COMMIT maps to. */
@@ -683,6 +734,8 @@ static int finish_tx(struct lease *l, int rc)
         } else if (p->status == STORE_OK) {
             p->status = STORE_HARD;
         }
+        if (commit && p->nnotify > 0 && !send_notifications(l, p))
+            p->status = STORE_HARD;
     }
     if (PQstatus(l->conn) == CONNECTION_OK && PQpipelineSync(l->conn) == 1) {
         for (int i = 0; i < p->npending; i++) {

@@ -82,6 +82,12 @@ int store_query(PGconn *c, const struct store_stmt *q, PGresult **res);
  * statement, or STORE_OK. Outside a transaction it runs at once. */
 int store_command(PGconn *c, const struct store_stmt *q);
 
+/* Sends NOTIFY `channel` with `payload` once the running store_tx() body commits (right
+ * after the COMMIT, in the same round trip, as a transaction of its own), and never when it
+ * rolls back; the same pair twice is sent once. Outside a transaction: at once. STORE_HARD
+ * when a transaction asks for more than 32 or the text is too long. */
+int store_notify_on_commit(PGconn *c, const char *channel, const char *payload);
+
 /* True when the database answers a trivial query now (for /healthz). */
 bool store_ping(struct store *st);
 

@@ -254,8 +254,7 @@ int store_notify(PGconn *c, const char *id, long long seq)
 {
     char payload[64];
     snprintf(payload, sizeof payload, "%s:%lld", id, seq);
-    const char *vals[] = {payload};
-    return command(c, "notify", "SELECT pg_notify('city_events', $1)", 1, vals, NULL);
+    return store_notify_on_commit(c, "city_events", payload);
 }
 
 /* Parses column `col` of every row as a JSON document into a new array. */

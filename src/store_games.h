@@ -71,7 +71,8 @@ int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, co
 /* Appends event `seq` of a game. */
 int store_event_add(PGconn *c, const char *id, long long seq, const char *type, const char *data);
 
-/* Announces new events of a game to every instance (LISTEN city_events). */
+/* Announces new events of a game to every instance (LISTEN city_events) once the running
+ * transaction commits. */
 int store_notify(PGconn *c, const char *id, long long seq);
 
 /* Events with seq > after, oldest first, at most `limit`, as a new JSON array of

@@ -1,0 +1,364 @@
+/* load.c: the service benchmark's own load generator, for what wrk cannot do.
+ *
+ *   load setup URL GAMES FILE   creates GAMES two-seat games with two people through the API
+ *                               and writes one line per game to FILE: "ID TOKEN BODY1 BODY2",
+ *                               two different legal keep orders of seat 0 (each replaces the
+ *                               other: both are accepted, 202, and the step never resolves)
+ *   load fill URL GAMES FILE    creates GAMES more games that wait for players, then reads the
+ *                               public view of each of them and of every game in FILE once
+ *                               (to measure the daemon's memory with that many games)
+ *   load rate URL FILE RATE SECONDS CONNECTIONS
+ *                               open-loop load: sends order submissions from FILE at a fixed
+ *                               RATE per second for SECONDS over up to CONNECTIONS keep-alive
+ *                               connections, and prints JSON {sent, accepted, rate, p50_ms,
+ *                               p90_ms, p99_ms, max_ms}. Each latency is measured from the
+ *                               moment the request was due, not from when a connection was
+ *                               free to send it, so a stall counts against the service
+ *                               (no coordinated omission).
+ *
+ * URL is http://HOST:PORT (IPv4, no path). Plain HTTP/1.1 over non-blocking sockets and epoll;
+ * replies must carry a Content-Length, as cityd's do. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct sockaddr_in target;
+static char host_header[96];
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "load: %s\n", what);
+    exit(1);
+}
+
+static void parse_url(const char *url)
+{
+    char host[64];
+    int port;
+    if (sscanf(url, "http://%63[^:]:%d", host, &port) != 2 || port <= 0 || port > 65535)
+        die("URL must be http://HOST:PORT");
+    target.sin_family = AF_INET;
+    target.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, strcmp(host, "localhost") == 0 ? "127.0.0.1" : host, &target.sin_addr) !=
+        1)
+        die("HOST must be an IPv4 address or localhost");
+    snprintf(host_header, sizeof host_header, "%s:%d", host, port);
+}
+
+static int connect_to(bool nonblocking)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        die("socket");
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(fd, (struct sockaddr *)&target, sizeof target) != 0)
+        die("cannot connect to the service");
+    if (nonblocking)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    return fd;
+}
+
+/* Formats a request into buf; returns its length. */
+static int format_request(char *buf, size_t n, const char *method, const char *path,
+                          const char *token, const char *body)
+{
+    char auth[160] = "";
+    if (token)
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
+    return snprintf(buf, n,
+                    "%s %s HTTP/1.1\r\nHost: %s\r\n%sContent-Type: application/json\r\n"
+                    "Content-Length: %zu\r\n\r\n%s",
+                    method, path, host_header, auth, body ? strlen(body) : 0, body ? body : "");
+}
+
+/* How far a reply in buf[0..len) is: its total length once complete, 0 while incomplete, -1
+ * when it cannot be parsed. Its status goes to *status. */
+static long reply_length(const char *buf, size_t len, int *status)
+{
+    const char *end = memmem(buf, len, "\r\n\r\n", 4);
+    if (!end)
+        return 0;
+    if (sscanf(buf, "HTTP/1.%*d %d", status) != 1)
+        return -1;
+    long body = -1;
+    for (const char *p = buf; p < end; p++)
+        if ((p == buf || p[-1] == '\n') && strncasecmp(p, "Content-Length:", 15) == 0)
+            body = strtol(p + 15, NULL, 10);
+    if (body < 0)
+        return -1;
+    long total = (long)(end + 4 - buf) + body;
+    return (long)len >= total ? total : 0;
+}
+
+/* One blocking request on fd (kept alive); the reply body parsed as JSON (or NULL). */
+static json_t *call(int fd, const char *method, const char *path, const char *token,
+                    const char *body, int want)
+{
+    char req[4096], buf[65536];
+    int n = format_request(req, sizeof req, method, path, token, body);
+    if (write(fd, req, (size_t)n) != n)
+        die("write");
+    size_t len = 0;
+    int status = 0;
+    long total;
+    while ((total = reply_length(buf, len, &status)) == 0) {
+        ssize_t got = read(fd, buf + len, sizeof buf - len - 1);
+        if (got <= 0)
+            die("the service closed the connection during setup");
+        len += (size_t)got;
+    }
+    if (total < 0 || status != want) {
+        fprintf(stderr, "load: %s %s -> %d (wanted %d)\n", method, path, status, want);
+        exit(1);
+    }
+    buf[total] = 0;
+    const char *b = strstr(buf, "\r\n\r\n") + 4;
+    return json_loads(b, 0, NULL);
+}
+
+static int setup(const char *file, int games)
+{
+    FILE *out = fopen(file, "w");
+    if (!out)
+        die("cannot write the games file");
+    int fd = connect_to(false);
+    for (int i = 0; i < games; i++) {
+        json_t *g =
+            call(fd, "POST", "/api/v1/games", NULL, "{\"seats\":2,\"name\":\"Bench A\"}", 201);
+        const char *id = json_string_value(json_object_get(g, "id"));
+        const char *token = json_string_value(json_object_get(g, "token"));
+        char path[160];
+        snprintf(path, sizeof path, "/api/v1/games/%s/join", id);
+        json_decref(call(fd, "POST", path, NULL, "{\"name\":\"Bench B\"}", 201));
+        snprintf(path, sizeof path, "/api/v1/games/%s/hand", id);
+        json_t *h = call(fd, "GET", path, token, NULL, 200);
+        json_t *cards = json_object_get(h, "hand");
+        long long c[4];
+        for (int k = 0; k < 4; k++)
+            c[k] = json_integer_value(json_object_get(json_array_get(cards, (size_t)k), "id"));
+        fprintf(out,
+                "%s %s {\"round\":0,\"step\":\"keep\",\"discard\":[%lld,%lld]} "
+                "{\"round\":0,\"step\":\"keep\",\"discard\":[%lld,%lld]}\n",
+                id, token, c[0], c[1], c[2], c[3]);
+        json_decref(h);
+        json_decref(g);
+    }
+    close(fd);
+    fclose(out);
+    return 0;
+}
+
+static int fill(const char *file, int games)
+{
+    int fd = connect_to(false);
+    char path[160];
+    for (int i = 0; i < games; i++) {
+        json_t *g =
+            call(fd, "POST", "/api/v1/games", NULL, "{\"seats\":3,\"name\":\"Waiting\"}", 201);
+        snprintf(path, sizeof path, "/api/v1/games/%s",
+                 json_string_value(json_object_get(g, "id")));
+        json_decref(call(fd, "GET", path, NULL, NULL, 200));
+        json_decref(g);
+    }
+    FILE *f = fopen(file, "r");
+    if (!f)
+        die("cannot read the games file");
+    char line[2048], id[64];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63s", id) == 1) {
+            snprintf(path, sizeof path, "/api/v1/games/%s", id);
+            json_decref(call(fd, "GET", path, NULL, NULL, 200));
+        }
+    fclose(f);
+    close(fd);
+    return 0;
+}
+
+/* ---- open-loop load ------------------------------------------------------------------------ */
+
+struct request {
+    char *text;
+    int len;
+};
+
+struct conn {
+    int fd;
+    bool busy;
+    double due; /* when the request in flight was due */
+    struct request *req;
+    int sent;
+    char buf[16384];
+    size_t len;
+};
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double percentile(const double *sorted, size_t n, double p)
+{
+    if (n == 0)
+        return 0;
+    size_t i = (size_t)(p * (double)(n - 1) + 0.5);
+    return sorted[i < n ? i : n - 1];
+}
+
+static struct request *load_requests(const char *file, int *count)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        die("cannot read the games file");
+    struct request *reqs = NULL;
+    int n = 0, cap = 0;
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        char id[64], token[128], b1[512], b2[512];
+        if (sscanf(line, "%63s %127s %511s %511s", id, token, b1, b2) != 4)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                reqs = realloc(reqs, (size_t)cap * sizeof *reqs);
+                if (!reqs)
+                    die("out of memory");
+            }
+            char path[160], text[2048];
+            snprintf(path, sizeof path, "/api/v1/games/%s/orders", id);
+            reqs[n].len = format_request(text, sizeof text, "POST", path, token, k == 0 ? b1 : b2);
+            reqs[n].text = strdup(text);
+            n++;
+        }
+    }
+    fclose(f);
+    if (n == 0)
+        die("the games file holds no games");
+    /* Order them so that consecutive requests are for different games: all first orders,
+     * then all second ones. */
+    struct request *ordered = malloc((size_t)n * sizeof *ordered);
+    for (int i = 0; i < n / 2; i++) {
+        ordered[i] = reqs[2 * i];
+        ordered[n / 2 + i] = reqs[2 * i + 1];
+    }
+    free(reqs);
+    *count = n;
+    return ordered;
+}
+
+static int rate(const char *file, double per_sec, double seconds, int nconns)
+{
+    int nreqs;
+    struct request *reqs = load_requests(file, &nreqs);
+    struct conn *conns = calloc((size_t)nconns, sizeof *conns);
+    int ep = epoll_create1(0);
+    for (int i = 0; i < nconns; i++) {
+        conns[i].fd = connect_to(true);
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        epoll_ctl(ep, EPOLL_CTL_ADD, conns[i].fd, &ev);
+    }
+    size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0;
+    double *lat = malloc(total * sizeof *lat);
+    double t0 = now_s() + 0.05;
+    while (done < total) {
+        double now = now_s();
+        /* Send every request that is due, on idle connections. */
+        while (next < total && t0 + (double)next / per_sec <= now) {
+            int idle = -1;
+            for (int i = 0; i < nconns && idle < 0; i++)
+                if (!conns[i].busy)
+                    idle = i;
+            if (idle < 0)
+                break; /* all busy: it waits, and its wait counts */
+            struct conn *c = &conns[idle];
+            c->busy = true;
+            c->due = t0 + (double)next / per_sec;
+            c->req = &reqs[next % (size_t)nreqs];
+            c->len = 0;
+            if (write(c->fd, c->req->text, (size_t)c->req->len) != c->req->len)
+                die("write failed (a short write of a small request)");
+            next++;
+        }
+        double wake = next < total ? t0 + (double)next / per_sec - now_s() : 0.05;
+        int timeout = wake > 0 ? (int)(wake * 1000) : 0;
+        struct epoll_event evs[64];
+        int k = epoll_wait(ep, evs, 64, timeout);
+        for (int e = 0; e < k; e++) {
+            struct conn *c = &conns[evs[e].data.u32];
+            ssize_t got = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+            if (got <= 0) {
+                if (got < 0 && errno == EAGAIN)
+                    continue;
+                die("the service closed a connection");
+            }
+            c->len += (size_t)got;
+            int status = 0;
+            long len = reply_length(c->buf, c->len, &status);
+            if (len < 0)
+                die("a reply without Content-Length");
+            if (len == 0 || !c->busy)
+                continue;
+            lat[done++] = (now_s() - c->due) * 1000.0;
+            accepted += status == 202;
+            c->busy = false;
+            c->len = 0;
+        }
+    }
+    double elapsed = now_s() - t0;
+    qsort(lat, done, sizeof *lat, compare_doubles);
+    printf("{\"sent\": %zu, \"accepted\": %zu, \"rate\": %.1f, \"achieved\": %.1f, "
+           "\"p50_ms\": %.3f, \"p90_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f}\n",
+           done, accepted, per_sec, (double)done / elapsed, percentile(lat, done, 0.50),
+           percentile(lat, done, 0.90), percentile(lat, done, 0.99), lat[done ? done - 1 : 0]);
+    for (int i = 0; i < nconns; i++)
+        close(conns[i].fd);
+    free(conns);
+    free(lat);
+    for (int i = 0; i < nreqs; i++)
+        free(reqs[i].text);
+    free(reqs);
+    return accepted == done ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "setup") == 0) {
+        parse_url(argv[2]);
+        return setup(argv[4], atoi(argv[3]));
+    }
+    if (argc == 5 && strcmp(argv[1], "fill") == 0) {
+        parse_url(argv[2]);
+        return fill(argv[4], atoi(argv[3]));
+    }
+    if (argc == 7 && strcmp(argv[1], "rate") == 0) {
+        parse_url(argv[2]);
+        double r = atof(argv[4]), s = atof(argv[5]);
+        int c = atoi(argv[6]);
+        if (r <= 0 || s <= 0 || c < 1 || c > 4096)
+            die("RATE and SECONDS must be positive, CONNECTIONS 1..4096");
+        return rate(argv[3], r, s, c);
+    }
+    fprintf(stderr, "usage: load setup URL GAMES FILE\n"
+                    "       load fill URL GAMES FILE\n"
+                    "       load rate URL FILE RATE SECONDS CONNECTIONS\n");
+    return 2;
+}
