@@ -94,6 +94,54 @@ void http_reply_json(struct http_req *r, int status, json_t *json)
     http_reply_bytes(r, status, "application/json", text, strlen(text));
 }
 
+/* Length of the well-formed UTF-8 sequence (RFC 3629) at p, or 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    if (!n)
+        return 0;
+    /* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+static bool utf8_valid(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_sequence(p);
+        if (!n)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+/* Replaces each byte of s that is not part of well-formed UTF-8 with '?', so that a detail
+ * quoting a client's bytes (a path, an id, a key cut at a byte count) can still be JSON. */
+static void utf8_scrub(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_sequence(p);
+        if (n)
+            p += n;
+        else
+            *p++ = '?';
+    }
+}
+
 void http_reply_problem(struct http_req *r, enum problem p, const char *code,
                         const char *detail_fmt, ...)
 {
@@ -102,6 +150,7 @@ void http_reply_problem(struct http_req *r, enum problem p, const char *code,
     va_start(ap, detail_fmt);
     vsnprintf(detail, sizeof detail, detail_fmt, ap);
     va_end(ap);
+    utf8_scrub(detail);
     json_t *body = problem_body(p, code, detail);
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
@@ -181,6 +230,15 @@ static void dispatch(struct http_req *r)
                            r->url);
         return;
     }
+    for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+        if (!utf8_valid(r->params[i])) {
+            /* Every {id} of the table names a game. The database holds ids as text and refuses
+             * bytes that are not UTF-8 (a 500), so such an id is answered here: no such game. */
+            http_reply_problem(r, P_NO_GAME, NULL,
+                               "There is no game \"%.40s\"; list games with GET /api/v1/games.",
+                               r->params[i]);
+            return;
+        }
     if (found->body && r->len > 0) {
         json_error_t err;
         r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
