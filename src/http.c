@@ -364,6 +364,39 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes %HH in the path and in query values as libmicrohttpd's default does, except %00:
+ * a decoded NUL would end the string early (/index.html%00.png would name index.html, and
+ * after=1%00 would read as 1), so "%00" stays three characters that name nothing. */
+static size_t unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    (void)conn;
+    char *w = s;
+    for (const char *p = s; *p;) {
+        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
+        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
+        if (lo >= 0 && (hi | lo) != 0) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 3;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
 struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
 {
     struct MHD_Daemon *d = MHD_start_daemon(
@@ -371,7 +404,7 @@ struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
             MHD_USE_ERROR_LOG,
         (uint16_t)port, NULL, NULL, on_request, srv, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
         NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-        4000u, MHD_OPTION_END);
+        4000u, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL, MHD_OPTION_END);
     if (!d)
         fprintf(stderr, "cityd: cannot listen on port %d\n", port);
     return d;
