@@ -286,6 +286,17 @@ static enum MHD_Result queue_reply(struct http_req *r)
     return ret;
 }
 
+/* True when the body has taken longer than the connection timeout to arrive since the
+ * headers did: the idle timeout alone never cuts off a client that trickles a byte at a time
+ * (a thread held per connection). */
+static bool body_overdue(struct http_req *r)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_TIMEOUT);
+    unsigned timeout = ci ? ci->connection_timeout : 0;
+    return timeout > 0 && now_seconds() - r->start > (double)timeout;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_size, void **con_cls)
@@ -315,6 +326,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (*upload_size) {
+        if (body_overdue(r)) {
+            r->route = NULL;
+            return MHD_NO; /* MHD closes the connection, as after an idle timeout */
+        }
         if (!r->too_big && r->len + *upload_size <= HTTP_MAX_BODY) {
             char *b = realloc(r->body, r->len + *upload_size + 1);
             if (!b)
