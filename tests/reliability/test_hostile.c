@@ -84,7 +84,11 @@ static void up(void)
 static void down(void)
 {
     counts_append();
-    daemon_stop(&d);
+    char tail[2000];
+    int st = daemon_stop(&d);
+    /* Under ASan a leak or a late memory error shows in the exit status. */
+    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
+                 daemon_log_tail(&d, tail, sizeof tail));
 }
 
 TestSuite(hostile, .init = up, .fini = down, .timeout = 80);
