@@ -538,6 +538,9 @@ Test(hostile, wrong_types_and_absurd_numbers_in_create_are_400_with_the_field_na
         {"seed", "\"-1\"", "bad_value"},
         {"seed", "\"1.5\"", "bad_value"},
         {"seed", "\"99999999999999999999\"", "bad_value"},
+        {"seed", "\" 5\"", "bad_value"},
+        {"seed", "\"+5\"", "bad_value"},
+        {"seed", "\"5 \"", "bad_value"},
         {"seed", "\"18446744073709551616\"", "bad_value"},
         {"seed", "9223372036854775808", "malformed_json"},
         {"seed", "1e400", "malformed_json"},
@@ -1012,14 +1015,15 @@ static double timed_get(const char *path)
 }
 
 /* Drives the slow connections (a byte every tick_ms for tricklers) while serving ordinary
- * requests, until all are closed or `limit` seconds pass; returns the slowest ordinary
- * request's time. */
+ * requests, until all are closed or `limit` seconds pass. Expects ordinary requests to have
+ * been answered while every slow connection was still open (a daemon that the slow ones
+ * blocked would answer only once they are cut off); returns the slowest one's time. */
 static double drive_slow(struct slow *s, int n, const struct table *t, double limit, long tick_ms)
 {
     char game[128];
     path_of(game, sizeof game, t, "");
     double start = harness_now(), last_tick = 0, slowest = 0;
-    int served = 0;
+    int served = 0, served_beside_all = 0;
     for (;;) {
         bool tick = harness_now() - last_tick >= (double)tick_ms / 1000.0;
         if (tick)
@@ -1034,9 +1038,17 @@ static double drive_slow(struct slow *s, int n, const struct table *t, double li
         double a = timed_get(served % 2 ? "/healthz" : game);
         slowest = a > slowest ? a : slowest;
         served++;
+        bool all_open = true;
+        for (int i = 0; i < n && all_open; i++) {
+            slow_tick(&s[i], false);
+            all_open = !s[i].closed;
+        }
+        served_beside_all += all_open;
         harness_sleep_ms(50);
     }
-    cr_expect_gt(served, 3, "ordinary requests were served meanwhile");
+    cr_expect_geq(served_beside_all, 3,
+                  "only %d ordinary requests were answered while %d slow connections were open",
+                  served_beside_all, n);
     return slowest;
 }
 
@@ -1061,7 +1073,7 @@ Test(hostile, a_stalled_body_is_cut_off_after_the_timeout_while_others_are_serve
         cr_expect(after >= 1.5 && after <= 4.5,
                   "slow connection %d was closed after %.2f s; the timeout is 2 s", i, after);
     }
-    cr_expect_lt(slowest, 1.5, "an ordinary request took %.2f s beside stalled ones", slowest);
+    cr_expect_lt(slowest, 5.0, "an ordinary request took %.2f s beside stalled ones", slowest);
     still_serving("stalled bodies");
     still_playable(&t);
 }
@@ -1084,7 +1096,7 @@ Test(hostile, a_trickling_body_is_cut_off_by_the_timeout_too)
     if (s.closed)
         cr_expect_leq(s.closed - s.opened, 4.5, "the trickle was cut only after %.2f s",
                       s.closed - s.opened);
-    cr_expect_lt(slowest, 1.5, "an ordinary request took %.2f s beside a trickle", slowest);
+    cr_expect_lt(slowest, 5.0, "an ordinary request took %.2f s beside a trickle", slowest);
     still_serving("a trickling body");
     still_playable(&t);
 }
@@ -1119,7 +1131,7 @@ Test(hostile, many_slow_connections_at_once_do_not_stop_the_service)
     cr_expect_eq(still_open, 0, "%d of %d slow connections are still open after 10 s", still_open,
                  N);
     cr_expect_leq(latest, 5.5, "the last slow connection was cut after %.2f s", latest);
-    cr_expect_lt(slowest, 2.0, "an ordinary request took %.2f s beside %d slow ones", slowest, N);
+    cr_expect_lt(slowest, 5.0, "an ordinary request took %.2f s beside %d slow ones", slowest, N);
     still_serving("many slow connections");
     still_playable(&t);
 }
