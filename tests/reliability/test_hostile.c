@@ -302,7 +302,7 @@ static void raw_exchange(const void *req, size_t len, long timeout_ms, struct ra
 
 static void path_of(char *out, size_t n, const struct table *t, const char *tail)
 {
-    snprintf(out, n, "/api/v1/games/%s%s", t->id, tail);
+    snprintf(out, n, "/api/v1/games/%.63s%s", t->id, tail);
 }
 
 static long long last_seq(const struct table *t)
@@ -1295,7 +1295,7 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
         "); NOTIFY city, 'x'; --",
     };
     enum { NNAMES = sizeof names / sizeof *names };
-    struct table games[NNAMES];
+    struct table first, last, cur; /* the first and the last game made */
     char body[512], path[512];
     for (int i = 0; i < NNAMES; i++) {
         /* Create with the name (seat 0), join with it (seat 1); the bot takes seat 2. */
@@ -1304,7 +1304,7 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
                  30 + i);
         counted(K_SQL);
         json_t *g = call("POST", "/api/v1/games", NULL, body, 201);
-        struct table *t = &games[i];
+        struct table *t = &cur;
         memset(t, 0, sizeof *t);
         snprintf(t->id, sizeof t->id, "%s", str(g, "id"));
         snprintf(t->host, sizeof t->host, "%s", str(g, "host_token"));
@@ -1327,6 +1327,9 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
         json_decref(want);
         cr_expect_str_eq(str(v, "status"), "playing");
         json_decref(v);
+        if (i == 0)
+            first = cur;
+        last = cur;
     }
     long long ngames = db_count("SELECT count(*) FROM games");
     cr_expect_eq(ngames, NNAMES);
@@ -1345,15 +1348,15 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
         const char *tails[] = {"", "/hand", "/events", "/replay"};
         for (int k = 0; k < 4; k++) {
             snprintf(path, sizeof path, "/api/v1/games/%s%s", ids[i], tails[k]);
-            expect_problem(K_SQL, "GET", path, k == 1 ? games[0].tokens[0] : NULL, NULL, 404,
+            expect_problem(K_SQL, "GET", path, k == 1 ? first.tokens[0] : NULL, NULL, 404,
                            "game_not_found");
         }
         snprintf(path, sizeof path, "/api/v1/games/%s/orders", ids[i]);
-        expect_problem(K_SQL, "POST", path, games[0].tokens[0],
+        expect_problem(K_SQL, "POST", path, first.tokens[0],
                        "{\"round\": 0, \"step\": \"keep\", \"discard\": [1, 2]}", 404,
                        "game_not_found");
         snprintf(path, sizeof path, "/api/v1/games/%s/resolve", ids[i]);
-        expect_problem(K_SQL, "POST", path, games[0].host, NULL, 404, "game_not_found");
+        expect_problem(K_SQL, "POST", path, first.host, NULL, 404, "game_not_found");
     }
     /* The longest id the route table takes (63 bytes), then 64, then 10,000. */
     char *longid = xmalloc(10001);
@@ -1371,7 +1374,7 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
     /* A 10,000-character name. */
     char *longname = xmalloc(10100);
     snprintf(longname, 10100, "{\"name\": \"%s\"}", longid);
-    path_of(path, sizeof path, &games[0], "/join");
+    path_of(path, sizeof path, &first, "/join");
     expect_problem(K_SQL, "POST", path, NULL, longname, 400, "bad_value");
     snprintf(longname, 10100, "{\"seats\": 2, \"name\": \"%s\"}", longid);
     expect_problem(K_SQL, "POST", "/api/v1/games", NULL, longname, 400, "bad_value");
@@ -1379,7 +1382,7 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
     free(longid);
     free(lpath);
     /* SQL in a token and in a seed. */
-    path_of(path, sizeof path, &games[0], "/hand");
+    path_of(path, sizeof path, &first, "/hand");
     expect_problem(K_SQL, "GET", path, "' OR '1'='1", NULL, 401, "bad_token");
     expect_problem(K_SQL, "GET", path, "x'; DROP TABLE seats; --", NULL, 401, "bad_token");
     expect_problem(K_SQL, "POST", "/api/v1/games", NULL,
@@ -1395,8 +1398,8 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
                           "tablename IN ('games', 'seats', 'decisions', 'orders', 'events')"),
                  5);
     /* And the games play on. */
-    still_playable(&games[0]);
-    still_playable(&games[NNAMES - 1]);
+    still_playable(&first);
+    still_playable(&last);
 }
 
 /* ==== path traversal ======================================================================= */
