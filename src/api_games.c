@@ -1,5 +1,6 @@
 /* api_games.c: the handlers of /api/v1/games and below: create, list, view, join, hand,
  * orders, resolve, events, replay. Each write is one store_tx() whose body locks the game row. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,22 +259,24 @@ void api_create_game(struct http_req *r)
                                "started with --allow-seed take one).");
             return;
         }
-        if (json_is_integer(jseed) && json_integer_value(jseed) >= 0) {
+        static const char seed_rule[] = "\"seed\" must be a non-negative integer, or a string "
+                                        "of decimal digits up to 18446744073709551615.";
+        bool seed_ok = false;
+        if (json_is_integer(jseed)) {
+            seed_ok = json_integer_value(jseed) >= 0;
             seed = (uint64_t)json_integer_value(jseed);
         } else if (json_is_string(jseed)) {
             char *end;
             const char *s = json_string_value(jseed);
+            errno = 0;
             seed = strtoull(s, &end, 10);
-            if (!*s || *end || *s == '-') {
-                http_reply_problem(r, P_BAD_VALUE, NULL,
-                                   "\"seed\" must be a non-negative integer or a string of "
-                                   "decimal digits.");
-                return;
-            }
+            seed_ok = *s >= '0' && *s <= '9' && !*end && errno != ERANGE;
         } else {
-            http_reply_problem(r, P_WRONG_TYPE, NULL,
-                               "\"seed\" must be a non-negative integer or a string of decimal "
-                               "digits.");
+            http_reply_problem(r, P_WRONG_TYPE, NULL, "%s", seed_rule);
+            return;
+        }
+        if (!seed_ok) {
+            http_reply_problem(r, P_BAD_VALUE, NULL, "%s", seed_rule);
             return;
         }
     }

@@ -94,6 +94,54 @@ void http_reply_json(struct http_req *r, int status, json_t *json)
     http_reply_bytes(r, status, "application/json", text, strlen(text));
 }
 
+/* Length of the well-formed UTF-8 sequence (RFC 3629) at p, or 0 when there is none. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    if (!n)
+        return 0;
+    /* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+static bool utf8_valid(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_sequence(p);
+        if (!n)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+/* Replaces each byte of s that is not part of well-formed UTF-8 with '?', so that a detail
+ * quoting a client's bytes (a path, an id, a key cut at a byte count) can still be JSON. */
+static void utf8_scrub(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_sequence(p);
+        if (n)
+            p += n;
+        else
+            *p++ = '?';
+    }
+}
+
 void http_reply_problem(struct http_req *r, enum problem p, const char *code,
                         const char *detail_fmt, ...)
 {
@@ -102,6 +150,7 @@ void http_reply_problem(struct http_req *r, enum problem p, const char *code,
     va_start(ap, detail_fmt);
     vsnprintf(detail, sizeof detail, detail_fmt, ap);
     va_end(ap);
+    utf8_scrub(detail);
     json_t *body = problem_body(p, code, detail);
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
@@ -181,6 +230,15 @@ static void dispatch(struct http_req *r)
                            r->url);
         return;
     }
+    for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+        if (!utf8_valid(r->params[i])) {
+            /* Every {id} of the table names a game. The database holds ids as text and refuses
+             * bytes that are not UTF-8 (a 500), so such an id is answered here: no such game. */
+            http_reply_problem(r, P_NO_GAME, NULL,
+                               "There is no game \"%.40s\"; list games with GET /api/v1/games.",
+                               r->params[i]);
+            return;
+        }
     if (found->body && r->len > 0) {
         json_error_t err;
         r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
@@ -228,6 +286,17 @@ static enum MHD_Result queue_reply(struct http_req *r)
     return ret;
 }
 
+/* True when the body has taken longer than the connection timeout to arrive since the
+ * headers did: the idle timeout alone never cuts off a client that trickles a byte at a time
+ * (a thread held per connection). */
+static bool body_overdue(struct http_req *r)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_TIMEOUT);
+    unsigned timeout = ci ? ci->connection_timeout : 0;
+    return timeout > 0 && now_seconds() - r->start > (double)timeout;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_size, void **con_cls)
@@ -257,6 +326,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (*upload_size) {
+        if (body_overdue(r)) {
+            r->route = NULL;
+            return MHD_NO; /* MHD closes the connection, as after an idle timeout */
+        }
         if (!r->too_big && r->len + *upload_size <= HTTP_MAX_BODY) {
             char *b = realloc(r->body, r->len + *upload_size + 1);
             if (!b)
@@ -306,6 +379,39 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes %HH in the path and in query values as libmicrohttpd's default does, except %00:
+ * a decoded NUL would end the string early (/index.html%00.png would name index.html, and
+ * after=1%00 would read as 1), so "%00" stays three characters that name nothing. */
+static size_t unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls;
+    (void)conn;
+    char *w = s;
+    for (const char *p = s; *p;) {
+        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
+        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
+        if (lo >= 0 && (hi | lo) != 0) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 3;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = 0;
+    return (size_t)(w - s);
+}
+
 struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
 {
     struct MHD_Daemon *d = MHD_start_daemon(
@@ -313,7 +419,7 @@ struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
             MHD_USE_ERROR_LOG,
         (uint16_t)port, NULL, NULL, on_request, srv, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
         NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-        4000u, MHD_OPTION_END);
+        4000u, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL, MHD_OPTION_END);
     if (!d)
         fprintf(stderr, "cityd: cannot listen on port %d\n", port);
     return d;
