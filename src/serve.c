@@ -168,6 +168,8 @@ int cmd_serve(int argc, char **argv)
                          .max_events_page = 500};
     json_decref(cj);
     srv.views = view_cache_new((size_t)o.view_cache);
+    srv.seats = view_cache_new((size_t)o.view_cache);
+    view_cache_set_enabled(srv.seats, true); /* immutable entries: no news can make them old */
     srv.hub = hub_start(o.database, srv.views);
 
     sigset_t set;
@@ -180,9 +182,10 @@ int cmd_serve(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
-    if (!d || !srv.hub || !srv.views) {
+    if (!d || !srv.hub || !srv.views || !srv.seats) {
         hub_stop(srv.hub);
         view_cache_free(srv.views);
+        view_cache_free(srv.seats);
         store_close(st);
         free(srv.cards_json);
         return 1;
@@ -201,6 +204,7 @@ int cmd_serve(int argc, char **argv)
     srv.hub = NULL;
     MHD_stop_daemon(d);
     view_cache_free(srv.views);
+    view_cache_free(srv.seats);
     store_close(st);
     free(srv.cards_json);
     return 0;

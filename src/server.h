@@ -17,6 +17,7 @@ struct server {
     struct store *store;
     struct hub *hub;
     struct view_cache *views; /* rendered public views (viewcache.h) */
+    struct view_cache *seats; /* the seats of started games, which never change again */
     char *cards_json;         /* GET /api/v1/cards, rendered once */
     const char *web_dir;
     const char *openapi_path;

@@ -10,13 +10,39 @@
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
+#include "viewcache.h"
 
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
 {
     memset(lv, 0, sizeof *lv);
     lv->srv = srv;
     lv->events = json_array();
-    int st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
+    /* A started game's seats never change again: this instance keeps them, and then reads
+     * only the game row. */
+    char *blob;
+    size_t len;
+    int st;
+    if (srv->seats && view_cache_get(srv->seats, id, &blob, &len) && len >= sizeof(int)) {
+        memcpy(&lv->nseats, blob, sizeof(int));
+        if (lv->nseats < 0 || lv->nseats > CITY_MAX_PLAYERS ||
+            len != sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0]) {
+            free(blob);
+            return STORE_HARD;
+        }
+        memcpy(lv->seats, blob + sizeof(int), (size_t)lv->nseats * sizeof lv->seats[0]);
+        free(blob);
+        st = store_game_read(c, id, lock, &lv->row);
+    } else {
+        uint64_t ticket = srv->seats ? view_cache_ticket(srv->seats, id) : 0;
+        st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
+        if (st == STORE_OK && srv->seats && strcmp(lv->row.status, "open") != 0) {
+            char copy[sizeof(int) + sizeof lv->seats];
+            memcpy(copy, &lv->nseats, sizeof(int));
+            memcpy(copy + sizeof(int), lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
+            view_cache_put(srv->seats, id, ticket, copy,
+                           sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0]);
+        }
+    }
     if (st != STORE_OK)
         return st;
     char err[256];

@@ -52,7 +52,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, status, players, target_vp, turn_seconds, host_hash, "
-                     "state) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)",
+                     "state) VALUES ($1, $2, $3, $4, $5, $6, $7::json)",
                      7, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
@@ -175,7 +175,7 @@ int store_game_update(PGconn *c, const struct game_row *g, bool step_changed)
     itoa_buf(nd, sizeof nd, g->ndecisions);
     const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed};
     int st = command(c, "update game",
-                     "UPDATE games SET status = $2, state = $3::jsonb, version = version + 1, "
+                     "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                      "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
                      "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
                      "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "

@@ -1,5 +1,7 @@
 /* viewcache.h: this instance's cache of rendered public game views (GET /api/v1/games/{id}),
- * so that a read that nothing has changed since costs no database round trip.
+ * so that a read that nothing has changed since costs no database round trip. (The same
+ * structure, always on and never invalidated, also keeps the seats of started games, which
+ * never change: service.c.)
  *
  * Coherence: every change of a game is announced, on every instance, through the hub
  * (LISTEN/NOTIFY, plus a direct publish by the writer on its own instance before it replies).
