@@ -1,13 +1,14 @@
 /* test_load_faults.c: the races, crash and database-restart part of the reliability suite.
  *
- * Many all-human games run at once on two cityd daemons that share one database. The load
- * comes in waves: in each wave every seat of every game still playing reads its hand, waits at
- * one barrier with all the others, and sends its order at the same instant, seats alternating
+ * Many all-human games run at once on two cityd daemons that share one database (LOAD_GAMES at
+ * a time, a finished game making room for a new one, TOTAL_GAMES per test). The load comes in
+ * waves: in each wave every seat of every game still playing reads its hand, waits at one
+ * barrier with all the others, and sends its order at the same instant, seats alternating
  * between the two daemons, so the orders of one game collide on its row from both instances
  * while the other games run beside them. Three tests: the races alone; the races while a
  * daemon is killed with SIGKILL in the middle of a wave (several times) and started again; the
- * races while PostgreSQL is stopped at once (immediate shutdown) in the middle of a wave, kept
- * down under load and started again.
+ * races while PostgreSQL is stopped at once (immediate shutdown) in the middle of the load,
+ * kept down under load and started again.
  *
  * Every 202 is recorded client-side (game, round, step, seat, body). Afterwards each game is
  * checked straight from PostgreSQL with libpq: every resolved step has exactly one decision per
