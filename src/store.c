@@ -277,11 +277,19 @@ static bool idle_conn_alive(PGconn *conn)
 }
 
 /* Makes a new connection. NULL when the database cannot be reached (logged once per
- * outage). */
+ * outage). Its commits are synchronous whatever the server's default: a 202 promises the
+ * order is committed, and with synchronous_commit=off a crash of the server loses what it
+ * acknowledged in its last moments. (Not the `options` connection parameter: PgBouncer
+ * refuses it.) */
 static PGconn *pool_connect(struct store *st)
 {
     PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
     bool ok = conn && PQstatus(conn) == CONNECTION_OK;
+    if (ok) {
+        PGresult *r = PQexec(conn, "SET synchronous_commit = on");
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+    }
     pthread_mutex_lock(&st->mu);
     bool was_down = st->down;
     st->down = !ok;

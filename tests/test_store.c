@@ -696,3 +696,39 @@ Test(store, the_pool_is_unavailable_while_the_server_is_down_then_recovers)
     store_close(st);
     db_drop(url);
 }
+
+/* Reads the session's synchronous_commit into ctx (a char[16]). */
+static int read_synchronous_commit(PGconn *conn, void *ctx)
+{
+    const struct store_stmt q = {"setting", "SELECT current_setting('synchronous_commit')", 0, NULL,
+                                 NULL};
+    PGresult *r;
+    int rc = store_query(conn, &q, &r);
+    if (rc == STORE_OK)
+        snprintf(ctx, 16, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return rc;
+}
+
+/* A 202 promises a committed order: with synchronous_commit=off, a crash of the server loses
+ * commits it acknowledged in its last moments (tests/reliability/test_load_faults.c saw it). */
+Test(store, every_session_commits_synchronously_whatever_the_server_default)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 2);
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    char *name = PQescapeIdentifier(c, PQdb(c), strlen(PQdb(c)));
+    char sql[300];
+    snprintf(sql, sizeof sql, "ALTER DATABASE %s SET synchronous_commit = off", name);
+    PQfreemem(name);
+    PQfinish(c);
+    exec_sql(url, sql);
+    char tx[16] = "", run[16] = "";
+    cr_assert_eq(store_tx(st, read_synchronous_commit, tx, 1), STORE_OK);
+    cr_assert_eq(store_run(st, read_synchronous_commit, run), STORE_OK);
+    cr_expect_str_eq(tx, "on");
+    cr_expect_str_eq(run, "on");
+    store_close(st);
+    db_drop(url);
+}
