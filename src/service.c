@@ -219,25 +219,19 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
 
 int live_save(PGconn *c, struct live *lv)
 {
-    int st = STORE_OK;
     size_t n = json_array_size(lv->events);
     if (!lv->changed && n == 0)
         return STORE_OK;
-    for (size_t i = 0; i < n && st == STORE_OK; i++) {
-        json_t *e = json_array_get(lv->events, i);
-        char *data = json_dumps(json_object_get(e, "data"), JSON_COMPACT);
-        if (!data)
-            return STORE_HARD;
-        st = store_event_add(c, lv->row.id, ++lv->row.last_seq,
-                             json_string_value(json_object_get(e, "type")), data);
-        free(data);
-    }
-    if (st != STORE_OK)
-        return st;
+    char *events = json_dumps(lv->events, JSON_COMPACT);
+    if (!events)
+        return STORE_HARD;
+    long long first = lv->row.last_seq + 1;
+    lv->row.last_seq += (long long)n;
     json_decref(lv->row.state);
     lv->row.state = game_to_json(&lv->g);
     lv->row.steps_resolved += lv->resolved;
-    st = store_game_update(c, &lv->row, lv->step_changed);
+    int st = store_game_save(c, &lv->row, lv->step_changed, first, events);
+    free(events);
     if (st == STORE_OK) /* every change, events or not: other instances drop cached views */
         st = store_notify(c, lv->row.id, lv->row.last_seq);
     return st;

@@ -164,23 +164,29 @@ int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
     return st;
 }
 
-int store_game_update(PGconn *c, const struct game_row *g, bool step_changed)
+int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
+                    const char *events)
 {
     char *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
-    char steps[24], seq[24], nd[24], changed[2] = {step_changed ? 't' : 'f', 0};
+    char steps[24], seq[24], nd[24], first[24], changed[2] = {step_changed ? 't' : 'f', 0};
     itoa_buf(steps, sizeof steps, g->steps_resolved);
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
-    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed};
-    int st = command(c, "update game",
-                     "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
-                     "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
-                     "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
-                     "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
-                     "turn_seconds) ELSE deadline END WHERE id = $1",
-                     7, vals, NULL);
+    itoa_buf(first, sizeof first, first_seq);
+    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed, first, events};
+    int st =
+        command(c, "save game",
+                "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
+                "SELECT $1, $8::bigint + e.n - 1, e.v->>'type', coalesce(e.v->'data', '{}')::jsonb "
+                "FROM json_array_elements($9::json) WITH ORDINALITY AS e(v, n)) "
+                "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
+                "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
+                "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
+                "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
+                "turn_seconds) ELSE deadline END WHERE id = $1",
+                9, vals, NULL);
     free(state);
     return st;
 }
@@ -238,16 +244,6 @@ int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, co
                    "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default) "
                    "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)",
                    7, vals, NULL);
-}
-
-int store_event_add(PGconn *c, const char *id, long long seq, const char *type, const char *data)
-{
-    char s[24];
-    itoa_buf(s, sizeof s, seq);
-    const char *vals[] = {id, s, type, data};
-    return command(c, "add event",
-                   "INSERT INTO events (game_id, seq, type, data) VALUES ($1, $2, $3, $4::jsonb)",
-                   4, vals, NULL);
 }
 
 int store_notify(PGconn *c, const char *id, long long seq)

@@ -50,8 +50,11 @@ int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out);
 int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
                     struct seat_row *seats, int *nseats);
 
-/* Writes back state, status, version+1, counters and (when step_changed) a new deadline. */
-int store_game_update(PGconn *c, const struct game_row *g, bool step_changed);
+/* Writes back state, status, version+1, counters and (when step_changed) a new deadline, and
+ * appends `events` (the text of a JSON array of {type, data}) to the game's log as events
+ * first_seq, first_seq+1, ...; one statement. */
+int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
+                    const char *events);
 
 /* Gives a free seat a name and a token hash. */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
@@ -67,9 +70,6 @@ int store_order_put(PGconn *c, const char *id, int round, const char *step, int 
 /* Appends decision number n of a game (the replay log). */
 int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
                        const char *body, bool is_default);
-
-/* Appends event `seq` of a game. */
-int store_event_add(PGconn *c, const char *id, long long seq, const char *type, const char *data);
 
 /* Announces new events of a game to every instance (LISTEN city_events) once the running
  * transaction commits. */
