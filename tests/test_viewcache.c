@@ -1,0 +1,105 @@
+/* test_viewcache.c: the public view cache on its own (src/viewcache.c): what it keeps, what it
+ * refuses to keep (an old view read before an invalidation, anything while off), and that it
+ * never holds more than its bound. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viewcache.h"
+
+static bool cached(struct view_cache *vc, const char *id, const char *want)
+{
+    char *body;
+    size_t len;
+    if (!view_cache_get(vc, id, &body, &len))
+        return false;
+    bool same = want && len == strlen(want) && strcmp(body, want) == 0;
+    free(body);
+    return same;
+}
+
+Test(viewcache, keeps_a_view_until_its_game_changes)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "{\"v\":1}", 7);
+    cr_assert(cached(vc, "g1", "{\"v\":1}"));
+    view_cache_invalidate(vc, "g1");
+    cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_free(vc);
+}
+
+Test(viewcache, refuses_a_view_read_before_its_game_changed)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    uint64_t ticket = view_cache_ticket(vc, "g1"); /* a reader starts reading g1 ... */
+    view_cache_invalidate(vc, "g1");               /* ... a write to g1 is announced ... */
+    view_cache_put(vc, "g1", ticket, "old", 3);    /* ... the reader's view is old news */
+    cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "new", 3);
+    cr_assert(cached(vc, "g1", "new"));
+    view_cache_free(vc);
+}
+
+Test(viewcache, holds_nothing_while_off_and_comes_back_empty)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "x", 1);
+    cr_assert_not(cached(vc, "g1", NULL), "a new cache is off until the hub listens");
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "x", 1);
+    uint64_t ticket = view_cache_ticket(vc, "g2");
+    view_cache_set_enabled(vc, false); /* the listener's connection broke */
+    cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_set_enabled(vc, true);
+    cr_assert_not(cached(vc, "g1", NULL), "news may have been missed: nothing survives");
+    view_cache_put(vc, "g2", ticket, "y", 1);
+    cr_assert_not(cached(vc, "g2", NULL), "a view read before the outage is not kept");
+    view_cache_free(vc);
+}
+
+Test(viewcache, forgetting_everything_drops_every_view)
+{
+    struct view_cache *vc = view_cache_new(64);
+    view_cache_set_enabled(vc, true);
+    char id[16];
+    for (int i = 0; i < 20; i++) {
+        snprintf(id, sizeof id, "g%d", i);
+        view_cache_put(vc, id, view_cache_ticket(vc, id), "v", 1);
+    }
+    view_cache_invalidate(vc, "*");
+    size_t entries;
+    uint64_t hits, misses;
+    view_cache_stats(vc, &entries, &hits, &misses);
+    cr_assert_eq(entries, 0);
+    cr_assert_not(cached(vc, "g3", NULL));
+    view_cache_free(vc);
+}
+
+Test(viewcache, never_holds_more_than_its_bound)
+{
+    struct view_cache *vc = view_cache_new(100);
+    view_cache_set_enabled(vc, true);
+    char id[16];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(id, sizeof id, "game-%d", i);
+        view_cache_put(vc, id, view_cache_ticket(vc, id), "view", 4);
+        size_t entries;
+        uint64_t hits, misses;
+        view_cache_stats(vc, &entries, &hits, &misses);
+        cr_assert_leq(entries, 100, "%zu entries after %d puts", entries, i + 1);
+    }
+    cr_assert(cached(vc, id, "view"), "the newest view is kept");
+    view_cache_free(vc);
+}
+
+Test(viewcache, a_cache_of_size_zero_keeps_nothing)
+{
+    struct view_cache *vc = view_cache_new(0);
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "x", 1);
+    cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_free(vc);
+}
