@@ -347,13 +347,60 @@ static void check_order_round_trip(const struct city_order *o)
     free(text);
 }
 
-/* After an accepted submit: what the seat sees of its own order. */
-static void check_private_view(const struct city_game *g, int seat)
+/* After an accepted submit of order `o`: the seat sees its order as the canonical body. */
+static void check_private_view(const struct city_game *g, int seat, const struct city_order *o)
 {
     json_t *view = game_private_view(g, seat);
     REQUIRE(view, "no private view for seat %d", seat);
-    REQUIRE(json_object_get(view, "order"), "the private view lacks the submitted order");
+    json_t *canon = order_to_json(o->round, g->step, &o->d);
+    json_object_set_new(canon, "round", json_integer(g->round));
+    REQUIRE(json_equal(json_object_get(view, "order"), canon),
+            "the private view does not show the order submitted");
+    json_decref(canon);
     json_decref(view);
+}
+
+static bool contains(const uint8_t *cards, int n, int card)
+{
+    for (int i = 0; i < n; i++)
+        if (cards[i] == card)
+            return true;
+    return false;
+}
+
+/* After the step of accepted decision `d` of seat `seat` resolved (from `before` to `g`): what
+ * it built is in its tableau, a General Contractor too, and cards it discarded in keep or
+ * hand_limit (where nothing is drawn before the next step) are in the discard pile. */
+static void check_effects(const struct city_game *before, const struct city_game *g, int seat,
+                          const struct city_decision *d)
+{
+    const struct city_seat *s = &g->seats[seat], *was = &before->seats[seat];
+    switch (d->kind) {
+    case DEC_BUILD:
+    case DEC_BUILD_TWO:
+        REQUIRE(s->ntableau == was->ntableau + d->nbuilds, "the tableau did not grow by %d",
+                d->nbuilds);
+        for (int k = 0; k < d->nbuilds; k++)
+            REQUIRE(contains(s->tableau, s->ntableau, d->builds[k].card) &&
+                        !contains(s->hand, s->nhand, d->builds[k].card),
+                    "card %d was not built", d->builds[k].card);
+        break;
+    case DEC_CONTRACTOR:
+        REQUIRE(s->ntableau == was->ntableau + 1 && g->npool < before->npool &&
+                    g->cat->designs[game_design_of(g, s->tableau[s->ntableau - 1])].contractor,
+                "no General Contractor was taken");
+        break;
+    case DEC_DISCARD:
+        if (before->step != STEP_KEEP && before->step != STEP_HAND_LIMIT)
+            break;
+        REQUIRE(s->nhand == was->nhand - d->ndiscard, "the hand did not shrink by %d", d->ndiscard);
+        for (int k = 0; k < d->ndiscard; k++)
+            REQUIRE(contains(g->discard, g->ndiscard, d->discard[k]), "card %d was not discarded",
+                    d->discard[k]);
+        break;
+    default:
+        break;
+    }
 }
 
 /* State mode: `text` as a stored state. */
@@ -444,6 +491,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "fuzz_orders: game_submit: %s\n", city_error_code(r));
     if (r) {
         REQUIRE(r > CITY_OK && r < CITY_ERR_COUNT, "game_submit returned %d", r);
+        REQUIRE(game_check(&before, seat, &o.d) == r, "game_check disagrees with game_submit");
         REQUIRE(memcmp(&before, &g, sizeof g) == 0, "a refused submit (%s) changed the game",
                 city_error_code(r));
         return 0;
@@ -453,7 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     REQUIRE(memcmp(&g.seats[seat].order, &o.d, sizeof o.d) == 0,
             "the stored order differs from the one sent");
     REQUIRE(game_check_conservation(&g), "conservation broken by a submit");
-    check_private_view(&g, seat);
+    check_private_view(&g, seat, &o);
     check_state_round_trip(&g);
 
     if (!game_ready(&g) && defaults)
@@ -464,7 +512,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(game_resolve(&g, &ev), "a ready step did not resolve");
         REQUIRE(game_check_conservation(&g), "conservation broken by resolving after %s",
                 city_step_name(before.step));
-        REQUIRE(g.round >= round, "the round went back");
+        REQUIRE(g.round > round || (g.round == round && g.step > before.step),
+                "the game did not move on from round %d, %s", round, city_step_name(before.step));
+        check_effects(&before, &g, seat, &o.d);
         check_state_round_trip(&g);
     }
     return 0;
