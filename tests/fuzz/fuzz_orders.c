@@ -240,10 +240,13 @@ static void write_state_text_seeds(const char *dir, int index)
 }
 
 /* Writes seeds for a spread of states of every step (the first and every 16th of each step,
- * for their first pending seat) and for the first seat of any state that has a double build. */
+ * for their first pending seat) and for the first seat of any state that has a double build;
+ * and state-mode seeds of the second state of each step and of the first where a seat has
+ * decided. */
 static void write_seeds(const char *dir)
 {
     int last_step = -1, same = 0;
+    unsigned submitted_seen = 0; /* steps with a stored state where a seat has decided */
     for (int i = 0; i < NSTATES; i++) {
         const struct city_game *g = &states[i];
         same = g->step == last_step ? same + 1 : 0;
@@ -255,6 +258,13 @@ static void write_seeds(const char *dir)
             write_state_seeds(dir, i, seat);
         if (same == 1)
             write_state_text_seeds(dir, i);
+        bool decided = false;
+        for (int k = 0; k < g->players; k++)
+            decided = decided || g->seats[k].submitted;
+        if (decided && !(submitted_seen & 1u << g->step)) {
+            submitted_seen |= 1u << g->step;
+            write_state_text_seeds(dir, i);
+        }
     }
     for (int i = 0; i < NSTATES; i++)
         for (int seat = 0; seat < states[i].players; seat++)
