@@ -453,6 +453,7 @@ static void fuzz_state_text(const char *text, size_t len)
         struct city_events ev = {check_event, &g};
         REQUIRE(game_resolve(&g, &ev), "a ready step of an accepted state did not resolve");
         REQUIRE(game_check_conservation(&g), "conservation broken going on from a stored state");
+        check_state_round_trip(&g);
     }
 }
 
