@@ -112,9 +112,9 @@ FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Isrc -Isrc/engine $(shell pkg-config --cflags jansson 2>/dev/null)
 
-build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c
+build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c $(wildcard src/engine/*.h)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 
 fuzz: $(FUZZ_BIN)
 

@@ -280,6 +280,27 @@ Test(json, from_json_refuses_a_wrong_type)
     json_decref(j);
 }
 
+/* Found by tests/fuzz/fuzz_orders.c (corpus file regress-vp-past-int16): a stored game still
+ * going with a seat at 32767 points was accepted, the next round's score overflowed the 16-bit
+ * vp_by_round, and the saved state could not be read back. A game still going never has a seat
+ * at its target: reaching it ends the game in the same round. */
+Test(json, from_json_refuses_a_running_game_with_a_seat_at_the_target)
+{
+    struct city_game g;
+    midgame(13, 4, &g);
+    cr_assert_neq(g.step, STEP_OVER);
+    int scored = g.step == STEP_HAND_LIMIT ? g.round : g.round - 1;
+    cr_assert_gt(scored, 0);
+    json_t *j = game_to_json(&g);
+    json_t *seat = json_array_get(json_object_get(j, "seats"), 1);
+    for (int vp = g.target_vp; vp <= INT16_MAX; vp += INT16_MAX - g.target_vp) {
+        json_object_set_new(seat, "vp", json_integer(vp));
+        json_array_set_new(json_object_get(seat, "vp_by_round"), (size_t)scored, json_integer(vp));
+        expect_refusal(j, "\"seats[1].vp\"");
+    }
+    json_decref(j);
+}
+
 Test(json, from_json_refuses_an_unknown_step)
 {
     struct city_game g;

@@ -778,6 +778,13 @@ static bool rd_seat(const struct rd *top, struct city_game *g, int i, const json
                        "state field \"%svp\" is %d but \"%svp_by_round[%d]\" (the last scored "
                        "round) is %d; they must agree.",
                        pre, (int)s->vp, pre, scored, (int)s->vp_by_round[scored]);
+    /* Reaching the target ends the game in that round, so a game still going has no seat at
+     * it; the 16-bit point totals of the rounds to come rely on that. */
+    if (g->step != STEP_OVER && s->vp >= g->target_vp)
+        return rd_fail(&r,
+                       "state field \"%svp\" is %d, not below the target %d, but the game is "
+                       "not over; a seat that reaches the target ends the game.",
+                       pre, (int)s->vp, (int)g->target_vp);
     return true;
 }
 
