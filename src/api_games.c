@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "batch.h"
 #include "bots.h"
 #include "game_json.h"
 #include "hub.h"
@@ -560,60 +561,71 @@ struct order_ctx {
     struct outcome o;
 };
 
-static int order_tx(PGconn *c, void *ctx)
+/* Applies an order to its loaded, locked game (a batch_job's apply, batch.h): records the
+ * answer in the order_ctx, and the order, its event and what it set off in lv and the queued
+ * statements. A refused order changes nothing and still returns STORE_OK. */
+static int order_apply(PGconn *c, struct live *lv, void *ctx)
 {
     struct order_ctx *oc = ctx;
-    struct live lv;
-    int st = live_load(c, oc->srv, oc->id, true, &lv);
-    if (st == STORE_NO_ROW)
-        st = fail(&oc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", oc->id);
-    int seat = -1;
-    if (st == STORE_OK) {
-        seat = seat_of_token(c, &lv, oc->token, &oc->o);
-        if (seat < 0)
-            st = STORE_ABORT;
+    if (!lv) {
+        fail(&oc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", oc->id);
+        return STORE_OK;
     }
-    const struct city_game *g = &lv.g;
-    if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
-        st = fail(&oc->o, P_NOT_STARTED, NULL,
-                  "The game starts when every seat is taken; wait for the \"started\" event.");
-    if (st == STORE_OK && g->step == STEP_OVER)
-        st = fail(&oc->o, P_GAME_OVER, NULL, "The game has ended; see its replay.");
-    if (st == STORE_OK && (oc->order.round != g->round || oc->order.step != g->step))
-        st = fail(&oc->o, P_STALE_STEP, NULL,
-                  "The order is for round %d, step %s, but the game is at round %d, step %s; "
-                  "read the hand view and send an order for the current step.",
-                  oc->order.round, city_step_name(oc->order.step), g->round,
-                  city_step_name(g->step));
-    if (st == STORE_OK) {
-        int err = game_submit(&lv.g, seat, &oc->order.d);
-        if (err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER)
-            st = fail(&oc->o, P_STALE_STEP, city_error_code(err), "%s", city_error_message(err));
-        else if (err)
-            st = fail(&oc->o, P_ILLEGAL, city_error_code(err), "%s", city_error_message(err));
+    int seat = seat_of_token(c, lv, oc->token, &oc->o);
+    if (seat < 0)
+        return STORE_OK;
+    const struct city_game *g = &lv->g;
+    if (strcmp(lv->row.status, "open") == 0) {
+        fail(&oc->o, P_NOT_STARTED, NULL,
+             "The game starts when every seat is taken; wait for the \"started\" event.");
+        return STORE_OK;
     }
-    if (st == STORE_OK)
-        st = store_order_put(c, oc->id, oc->order.round, city_step_name(oc->order.step), seat,
-                             oc->body);
-    if (st == STORE_OK) {
-        lv.changed = true;
-        live_event(&lv, "submitted",
-                   json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
-                             city_step_name(oc->order.step)));
-        st = live_advance(c, &lv, false);
+    if (g->step == STEP_OVER) {
+        fail(&oc->o, P_GAME_OVER, NULL, "The game has ended; see its replay.");
+        return STORE_OK;
     }
-    if (st == STORE_OK)
-        st = live_save(c, &lv);
-    if (st == STORE_OK) {
-        oc->resolved = lv.resolved;
-        oc->o.status = 202;
-        oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1, "round",
-                                oc->order.round, "step", city_step_name(oc->order.step), "resolved",
-                                lv.resolved > 0, "game", "status", lv.row.status, "round",
-                                lv.g.round, "step", city_step_name(lv.g.step));
+    if (oc->order.round != g->round || oc->order.step != g->step) {
+        fail(&oc->o, P_STALE_STEP, NULL,
+             "The order is for round %d, step %s, but the game is at round %d, step %s; "
+             "read the hand view and send an order for the current step.",
+             oc->order.round, city_step_name(oc->order.step), g->round, city_step_name(g->step));
+        return STORE_OK;
     }
-    live_free(&lv);
-    return st;
+    int err = game_submit(&lv->g, seat, &oc->order.d);
+    if (err) {
+        bool stale = err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER;
+        fail(&oc->o, stale ? P_STALE_STEP : P_ILLEGAL, city_error_code(err), "%s",
+             city_error_message(err));
+        return STORE_OK;
+    }
+    int st =
+        store_order_put(c, oc->id, oc->order.round, city_step_name(oc->order.step), seat, oc->body);
+    if (st != STORE_OK)
+        return st;
+    lv->changed = true;
+    live_event(lv, "submitted",
+               json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
+                         city_step_name(oc->order.step)));
+    int before = lv->resolved;
+    st = live_advance(c, lv, false);
+    if (st != STORE_OK)
+        return st;
+    oc->resolved = lv->resolved - before;
+    oc->o.status = 202;
+    oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1, "round",
+                            oc->order.round, "step", city_step_name(oc->order.step), "resolved",
+                            oc->resolved > 0, "game", "status", lv->row.status, "round",
+                            lv->g.round, "step", city_step_name(lv->g.step));
+    return STORE_OK;
+}
+
+/* Forgets what an earlier run of order_apply recorded (the batch is being run again). */
+static void order_reset(void *ctx)
+{
+    struct order_ctx *oc = ctx;
+    json_decref(oc->o.reply);
+    memset(&oc->o, 0, sizeof oc->o);
+    oc->resolved = 0;
 }
 
 static enum problem problem_of_order_error(const char *code)
@@ -649,7 +661,8 @@ void api_orders(struct http_req *r)
     json_t *canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
     oc.body = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
-    int st = store_tx(r->srv->store, order_tx, &oc, 5);
+    struct batch_job job = {.id = oc.id, .apply = order_apply, .reset = order_reset, .ctx = &oc};
+    int st = batcher_run(r->srv->batcher, &job);
     free(oc.body);
     if (st == STORE_OK) {
         metrics_steps_resolved(oc.resolved);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "catalog_json.h"
 #include "cli.h"
 #include "hub.h"
@@ -170,6 +171,8 @@ int cmd_serve(int argc, char **argv)
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
     view_cache_set_enabled(srv.seats, true); /* immutable entries: no news can make them old */
+    srv.states = view_cache_new((size_t)o.view_cache / 4);
+    view_cache_set_enabled(srv.states, true); /* keyed by version: never wrong, at worst unused */
     srv.hub = hub_start(o.database, srv.views);
 
     sigset_t set;
@@ -181,11 +184,21 @@ int cmd_serve(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
+    /* A quarter of the pool writes orders in shared transactions; the rest serves reads and
+     * the other writes. */
+    int batchers = o.workers / 4 > 0 ? o.workers / 4 : 1;
+    if (getenv("CITY_BATCHERS"))
+        batchers = atoi(getenv("CITY_BATCHERS"));
+    srv.batcher = batcher_start(&srv, batchers, 32);
     struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
-    if (!d || !srv.hub || !srv.views || !srv.seats) {
+    if (!d || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
+        if (d)
+            MHD_stop_daemon(d);
+        batcher_stop(srv.batcher);
         hub_stop(srv.hub);
         view_cache_free(srv.views);
         view_cache_free(srv.seats);
+        view_cache_free(srv.states);
         store_close(st);
         free(srv.cards_json);
         return 1;
@@ -203,8 +216,10 @@ int cmd_serve(int argc, char **argv)
     hub_stop(srv.hub);
     srv.hub = NULL;
     MHD_stop_daemon(d);
+    batcher_stop(srv.batcher);
     view_cache_free(srv.views);
     view_cache_free(srv.seats);
+    view_cache_free(srv.states);
     store_close(st);
     free(srv.cards_json);
     return 0;

@@ -11,14 +11,17 @@
 struct store;
 struct hub;
 struct view_cache;
+struct batcher;
 
 struct server {
     const struct city_catalog *cat;
     struct store *store;
     struct hub *hub;
-    struct view_cache *views; /* rendered public views (viewcache.h) */
-    struct view_cache *seats; /* the seats of started games, which never change again */
-    char *cards_json;         /* GET /api/v1/cards, rendered once */
+    struct view_cache *views;  /* rendered public views (viewcache.h) */
+    struct view_cache *seats;  /* the seats of started games, which never change again */
+    struct view_cache *states; /* engine states this instance committed, by version */
+    struct batcher *batcher;   /* group commit of orders (batch.h) */
+    char *cards_json;          /* GET /api/v1/cards, rendered once */
     const char *web_dir;
     const char *openapi_path;
     bool allow_seed;

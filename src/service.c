@@ -1,6 +1,7 @@
 /* service.c: game transactions (see service.h): bots, resolution, the decision log, events. */
 #include "service.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,45 +13,138 @@
 #include "server.h"
 #include "viewcache.h"
 
-int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
+/* A started game's seats never change again: this instance keeps them (srv->seats), and a
+ * load then reads only the game row. Fills lv's seats from the cache; false when not there. */
+static bool seats_from_cache(struct server *srv, const char *id, struct live *lv)
+{
+    char *blob;
+    size_t len;
+    if (!srv->seats || !view_cache_get(srv->seats, id, &blob, &len))
+        return false;
+    int n = -1;
+    if (len >= sizeof(int))
+        memcpy(&n, blob, sizeof(int));
+    bool ok =
+        n >= 0 && n <= CITY_MAX_PLAYERS && len == sizeof(int) + (size_t)n * sizeof lv->seats[0];
+    if (ok) {
+        lv->nseats = n;
+        memcpy(lv->seats, blob + sizeof(int), (size_t)n * sizeof lv->seats[0]);
+    }
+    free(blob);
+    return ok;
+}
+
+/* Keeps the seats of a loaded game that has started (read after `ticket` was taken). */
+static void seats_to_cache(struct server *srv, const char *id, uint64_t ticket,
+                           const struct live *lv)
+{
+    if (!srv->seats || strcmp(lv->row.status, "open") == 0)
+        return;
+    char copy[sizeof(int) + sizeof lv->seats];
+    size_t len = sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0];
+    memcpy(copy, &lv->nseats, sizeof(int));
+    memcpy(copy + sizeof(int), lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
+    view_cache_put(srv->seats, id, ticket, copy, len);
+}
+
+/* Starts an empty live for srv. */
+static void live_init(struct server *srv, struct live *lv)
 {
     memset(lv, 0, sizeof *lv);
     lv->srv = srv;
     lv->events = json_array();
-    /* A started game's seats never change again: this instance keeps them, and then reads
-     * only the game row. */
-    char *blob;
-    size_t len;
+}
+
+/* Loads the engine state of a live whose row was read. */
+static int live_state(struct live *lv)
+{
+    char err[256];
+    if (!game_from_json(&lv->g, lv->srv->cat, lv->row.state, err, sizeof err)) {
+        fprintf(stderr, "cityd: game %s: stored state refused: %s\n", lv->row.id, err);
+        return STORE_HARD;
+    }
+    return STORE_OK;
+}
+
+int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
+{
+    live_init(srv, lv);
     int st;
-    if (srv->seats && view_cache_get(srv->seats, id, &blob, &len) && len >= sizeof(int)) {
-        memcpy(&lv->nseats, blob, sizeof(int));
-        if (lv->nseats < 0 || lv->nseats > CITY_MAX_PLAYERS ||
-            len != sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0]) {
-            free(blob);
-            return STORE_HARD;
-        }
-        memcpy(lv->seats, blob + sizeof(int), (size_t)lv->nseats * sizeof lv->seats[0]);
-        free(blob);
+    if (seats_from_cache(srv, id, lv)) {
         st = store_game_read(c, id, lock, &lv->row);
     } else {
         uint64_t ticket = srv->seats ? view_cache_ticket(srv->seats, id) : 0;
         st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
-        if (st == STORE_OK && srv->seats && strcmp(lv->row.status, "open") != 0) {
-            char copy[sizeof(int) + sizeof lv->seats];
-            memcpy(copy, &lv->nseats, sizeof(int));
-            memcpy(copy + sizeof(int), lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
-            view_cache_put(srv->seats, id, ticket, copy,
-                           sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0]);
+        if (st == STORE_OK)
+            seats_to_cache(srv, id, ticket, lv);
+    }
+    return st == STORE_OK ? live_state(lv) : st;
+}
+
+/* The engine state of game `id` at `version`, as this instance last committed it, or false. */
+static bool state_from_cache(struct server *srv, const char *id, long long *version,
+                             struct city_game *g)
+{
+    char *blob;
+    size_t len;
+    if (!srv->states || !view_cache_get(srv->states, id, &blob, &len))
+        return false;
+    bool ok = len == sizeof *version + sizeof *g;
+    if (ok) {
+        memcpy(version, blob, sizeof *version);
+        memcpy(g, blob + sizeof *version, sizeof *g);
+    }
+    free(blob);
+    return ok;
+}
+
+void live_remember(struct server *srv, const char *id, long long version, const struct city_game *g)
+{
+    if (!srv->states)
+        return;
+    char blob[sizeof version + sizeof *g];
+    memcpy(blob, &version, sizeof version);
+    memcpy(blob + sizeof version, g, sizeof *g);
+    view_cache_put(srv->states, id, view_cache_ticket(srv->states, id), blob, sizeof blob);
+}
+
+int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
+                   int *found)
+{
+    assert(n >= 1 && n <= STORE_MAX_GAMES_LOADED);
+    bool with_seats[STORE_MAX_GAMES_LOADED];
+    uint64_t ticket[STORE_MAX_GAMES_LOADED];
+    long long known[STORE_MAX_GAMES_LOADED];
+    struct game_row rows[STORE_MAX_GAMES_LOADED];
+    struct seat_row seats[STORE_MAX_GAMES_LOADED][CITY_MAX_PLAYERS];
+    int nseats[STORE_MAX_GAMES_LOADED] = {0};
+    for (int i = 0; i < n; i++) {
+        live_init(srv, &lvs[i]);
+        with_seats[i] = !seats_from_cache(srv, ids[i], &lvs[i]);
+        ticket[i] = with_seats[i] && srv->seats ? view_cache_ticket(srv->seats, ids[i]) : 0;
+        if (!state_from_cache(srv, ids[i], &known[i], &lvs[i].g))
+            known[i] = -1;
+    }
+    int st = store_games_load(c, n, ids, known, with_seats, rows, found, seats, nseats);
+    for (int i = 0; i < n; i++) {
+        if (st != STORE_OK || found[i] != STORE_OK)
+            continue;
+        lvs[i].row = rows[i];
+        rows[i].state = NULL; /* handed over */
+        if (with_seats[i]) {
+            lvs[i].nseats = nseats[i];
+            memcpy(lvs[i].seats, seats[i], sizeof seats[i]);
+            seats_to_cache(srv, ids[i], ticket[i], &lvs[i]);
         }
+        /* An unchanged state is the one this instance committed: lvs[i].g holds it. */
+        if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
+            st = STORE_HARD;
     }
-    if (st != STORE_OK)
-        return st;
-    char err[256];
-    if (!game_from_json(&lv->g, srv->cat, lv->row.state, err, sizeof err)) {
-        fprintf(stderr, "cityd: game %s: stored state refused: %s\n", id, err);
-        return STORE_HARD;
-    }
-    return STORE_OK;
+    if (st != STORE_OK) /* rows read but not handed over are freed here */
+        for (int i = 0; i < n; i++)
+            if (found[i] == STORE_OK)
+                game_row_clear(&rows[i]);
+    return st;
 }
 
 void live_free(struct live *lv)
@@ -232,6 +326,7 @@ int live_save(PGconn *c, struct live *lv)
     lv->row.steps_resolved += lv->resolved;
     int st = store_game_save(c, &lv->row, lv->step_changed, first, events);
     free(events);
+    lv->row.version++;  /* as the statement did */
     if (st == STORE_OK) /* every change, events or not: other instances drop cached views */
         st = store_notify(c, lv->row.id, lv->row.last_seq);
     return st;

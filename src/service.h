@@ -30,6 +30,18 @@ struct live {
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv);
 void live_free(struct live *lv);
 
+/* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that
+ * a later live_load_many() need not read and parse it again (its read sends the state only
+ * when the version differs). Call only after the commit. */
+void live_remember(struct server *srv, const char *id, long long version,
+                   const struct city_game *g);
+
+/* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
+ * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a
+ * failure; either way every lvs[i] must be freed with live_free(). */
+int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
+                   int *found);
+
 /* Queues public event `type` with fields `data` (stolen) for the save. */
 void live_event(struct live *lv, const char *type, json_t *data);
 

@@ -74,7 +74,8 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 #define GAME_READ                                                                                  \
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
-    "coalesce(extract(epoch from deadline), 0), host_hash, state::text FROM games WHERE id = $1"
+    "coalesce(extract(epoch from deadline), 0), host_hash, "                                       \
+    "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games WHERE id = $1"
 static const char sql_game_plain[] = GAME_READ, sql_game_lock[] = GAME_READ " FOR UPDATE";
 #undef GAME_READ
 static const char sql_seats[] =
@@ -103,6 +104,10 @@ static int game_from_result(const PGresult *r, const char *id, struct game_row *
     if (h && hl == AUTH_HASH_LEN)
         memcpy(out->host_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
+    if (PQgetisnull(r, 0, 12)) {
+        out->state_unchanged = true; /* the caller knows this version's state */
+        return STORE_OK;
+    }
     json_error_t e;
     out->state = json_loadb(PQgetvalue(r, 0, 12), (size_t)PQgetlength(r, 0, 12), 0, &e);
     if (!out->state) {
@@ -136,21 +141,56 @@ static void seats_from_result(const PGresult *r, struct seat_row *out, int *n)
 
 int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
 {
-    const char *vals[] = {id};
+    const char *vals[] = {id, "-1"};
     PGresult *r;
-    int st = query(c, "read game", lock ? sql_game_lock : sql_game_plain, 1, vals, NULL, &r);
+    int st = query(c, "read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL, &r);
     if (st == STORE_OK)
         st = game_from_result(r, id, out);
     PQclear(r);
     return st;
 }
 
+int store_games_load(PGconn *c, int n, const char *const *ids, const long long *known,
+                     const bool *with_seats, struct game_row *rows, int *found,
+                     struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats)
+{
+    enum { MAX = 2 * STORE_MAX_GAMES_LOADED };
+    if (n < 1 || n > STORE_MAX_GAMES_LOADED)
+        return STORE_HARD;
+    struct store_stmt q[MAX];
+    const char *vals[STORE_MAX_GAMES_LOADED][2];
+    char versions[STORE_MAX_GAMES_LOADED][24];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        itoa_buf(versions[i], sizeof versions[i], known[i]);
+        vals[i][0] = ids[i];
+        vals[i][1] = versions[i];
+        q[k++] = (struct store_stmt){"read game", sql_game_lock, 2, vals[i], NULL};
+        if (with_seats[i])
+            q[k++] = (struct store_stmt){"read seats", sql_seats, 1, vals[i], NULL};
+    }
+    PGresult *r[MAX];
+    int st = store_queries(c, k, q, r);
+    k = 0;
+    for (int i = 0; i < n; i++) {
+        PGresult *game = r[k++], *seat_rows = with_seats[i] ? r[k++] : NULL;
+        found[i] = st == STORE_OK ? game_from_result(game, ids[i], &rows[i]) : st;
+        if (found[i] == STORE_OK && seat_rows)
+            seats_from_result(seat_rows, seats[i], &nseats[i]);
+        if (found[i] == STORE_HARD && st == STORE_OK)
+            st = STORE_HARD;
+        PQclear(game);
+        PQclear(seat_rows);
+    }
+    return st;
+}
+
 int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
                     struct seat_row *seats, int *nseats)
 {
-    const char *vals[] = {id};
+    const char *vals[] = {id, "-1"};
     const struct store_stmt q[2] = {
-        {"read game", lock ? sql_game_lock : sql_game_plain, 1, vals, NULL},
+        {"read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL},
         {"read seats", sql_seats, 1, vals, NULL},
     };
     PGresult *r[2];

@@ -25,7 +25,8 @@ struct game_row {
     bool overdue;    /* the current step's deadline has passed */
     double deadline; /* seconds since the epoch, 0 when none */
     uint8_t host_hash[AUTH_HASH_LEN];
-    json_t *state; /* owned by the row; game_row_clear() frees it */
+    json_t *state;        /* owned by the row; game_row_clear() frees it */
+    bool state_unchanged; /* state is NULL: the version is the one the reader knew */
 };
 
 struct seat_row {
@@ -49,6 +50,18 @@ int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out);
  * is no such game. */
 int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
                     struct seat_row *seats, int *nseats);
+
+/* The most games store_games_load() reads at once. */
+enum { STORE_MAX_GAMES_LOADED = 32 };
+
+/* Reads and locks (FOR UPDATE, in the order given: callers sort the ids so that transactions
+ * that lock several games cannot deadlock) n games in one round trip, with their seats where
+ * with_seats[i]. Where a game's version is known[i] (-1: none), its state is not sent and
+ * rows[i].state_unchanged is set. found[i] is STORE_OK with rows[i] (and seats[i], nseats[i])
+ * filled, or STORE_NO_ROW. Returns STORE_OK or the failure that stopped the reads. */
+int store_games_load(PGconn *c, int n, const char *const *ids, const long long *known,
+                     const bool *with_seats, struct game_row *rows, int *found,
+                     struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats);
 
 /* Writes back state, status, version+1, counters and (when step_changed) a new deadline, and
  * appends `events` (the text of a JSON array of {type, data}) to the game's log as events

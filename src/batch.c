@@ -1,0 +1,199 @@
+/* batch.c: group commit for orders (see batch.h). One queue under one mutex; a free batcher
+ * thread takes the jobs at its front (up to its limit), runs them in one store_tx(), and wakes
+ * each job's waiter. */
+#include "batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+#include "store.h"
+
+struct batcher {
+    struct server *srv;
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* jobs queued, or stopping */
+    struct batch_job *head, *tail;
+    bool stop;
+    int nthreads, max_batch;
+    pthread_t *threads;
+};
+
+/* The jobs of one transaction, and the states it saved (kept once it committed). */
+struct batch {
+    struct server *srv;
+    struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
+    int njobs;
+    int nsaved;
+    struct {
+        char id[AUTH_ID_LEN + 1];
+        long long version;
+        struct city_game g;
+    } saved[STORE_MAX_GAMES_LOADED];
+};
+
+static int compare_ids(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int batch_tx(PGconn *c, void *ctx)
+{
+    struct batch *bt = ctx;
+    const char *ids[STORE_MAX_GAMES_LOADED];
+    int n = 0;
+    for (int j = 0; j < bt->njobs; j++) {
+        bt->jobs[j]->reset(bt->jobs[j]->ctx);
+        bool seen = false;
+        for (int i = 0; i < n && !seen; i++)
+            seen = strcmp(ids[i], bt->jobs[j]->id) == 0;
+        if (!seen)
+            ids[n++] = bt->jobs[j]->id;
+    }
+    qsort(ids, (size_t)n, sizeof *ids, compare_ids);
+    struct live lvs[STORE_MAX_GAMES_LOADED];
+    int found[STORE_MAX_GAMES_LOADED];
+    int st = live_load_many(c, bt->srv, n, ids, lvs, found);
+    for (int j = 0; j < bt->njobs && st == STORE_OK; j++) {
+        int i = 0;
+        while (strcmp(ids[i], bt->jobs[j]->id) != 0)
+            i++;
+        st = bt->jobs[j]->apply(c, found[i] == STORE_OK ? &lvs[i] : NULL, bt->jobs[j]->ctx);
+    }
+    bt->nsaved = 0;
+    for (int i = 0; i < n && st == STORE_OK; i++) {
+        if (found[i] != STORE_OK)
+            continue;
+        long long before = lvs[i].row.version;
+        st = live_save(c, &lvs[i]);
+        if (st == STORE_OK && lvs[i].row.version != before) {
+            snprintf(bt->saved[bt->nsaved].id, sizeof bt->saved[0].id, "%s", ids[i]);
+            bt->saved[bt->nsaved].version = lvs[i].row.version;
+            bt->saved[bt->nsaved++].g = lvs[i].g;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        live_free(&lvs[i]);
+    return st;
+}
+
+/* Runs jobs[0..n) in one transaction and records the outcome in each. */
+static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jobs, int n)
+{
+    bt->srv = b->srv;
+    bt->njobs = n;
+    bt->nsaved = 0;
+    memcpy(bt->jobs, jobs, (size_t)n * sizeof *jobs);
+    int st = store_tx(b->srv->store, batch_tx, bt, 5);
+    if (st == STORE_OK)
+        for (int i = 0; i < bt->nsaved; i++)
+            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, &bt->saved[i].g);
+    if (st == STORE_HARD && n > 1) {
+        /* Isolate the job that failed: each on its own. */
+        for (int j = 0; j < n; j++)
+            run_batch(b, bt, &jobs[j], 1);
+        return;
+    }
+    for (int j = 0; j < n; j++)
+        jobs[j]->status = st;
+}
+
+static void *batcher_main(void *arg)
+{
+    struct batcher *b = arg;
+    struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
+    struct batch *bt = malloc(sizeof *bt); /* ~90 kB: not on the stack */
+    if (!bt)
+        return NULL;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        while (!b->head && !b->stop)
+            pthread_cond_wait(&b->work, &b->mu);
+        if (!b->head)
+            break; /* stopping, and nothing is left */
+        /* Take jobs from the front while they touch at most STORE_MAX_GAMES_LOADED games. */
+        int n = 0, games = 0;
+        while (b->head && n < b->max_batch) {
+            bool known = false;
+            for (int k = 0; k < n && !known; k++)
+                known = strcmp(jobs[k]->id, b->head->id) == 0;
+            if (!known && games == STORE_MAX_GAMES_LOADED)
+                break;
+            games += !known;
+            jobs[n++] = b->head;
+            b->head = b->head->next;
+        }
+        if (!b->head)
+            b->tail = NULL;
+        pthread_mutex_unlock(&b->mu);
+        run_batch(b, bt, jobs, n);
+        pthread_mutex_lock(&b->mu);
+        for (int k = 0; k < n; k++) {
+            jobs[k]->done = true;
+            pthread_cond_signal(&jobs[k]->cond);
+        }
+    }
+    pthread_mutex_unlock(&b->mu);
+    free(bt);
+    return NULL;
+}
+
+struct batcher *batcher_start(struct server *srv, int threads, int max_batch)
+{
+    struct batcher *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->srv = srv;
+    b->max_batch = max_batch < 1                            ? 1
+                   : max_batch > STORE_MAX_GAMES_LOADED * 2 ? STORE_MAX_GAMES_LOADED * 2
+                                                            : max_batch;
+    b->threads = calloc((size_t)threads, sizeof *b->threads);
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->work, NULL);
+    for (int i = 0; b->threads && i < threads; i++) {
+        if (pthread_create(&b->threads[i], NULL, batcher_main, b) != 0)
+            break;
+        b->nthreads++;
+    }
+    if (b->nthreads < 1) {
+        batcher_stop(b);
+        return NULL;
+    }
+    return b;
+}
+
+void batcher_stop(struct batcher *b)
+{
+    if (!b)
+        return;
+    pthread_mutex_lock(&b->mu);
+    b->stop = true;
+    pthread_cond_broadcast(&b->work);
+    pthread_mutex_unlock(&b->mu);
+    for (int i = 0; i < b->nthreads; i++)
+        pthread_join(b->threads[i], NULL);
+    pthread_cond_destroy(&b->work);
+    pthread_mutex_destroy(&b->mu);
+    free(b->threads);
+    free(b);
+}
+
+int batcher_run(struct batcher *b, struct batch_job *job)
+{
+    job->done = false;
+    job->next = NULL;
+    pthread_cond_init(&job->cond, NULL);
+    pthread_mutex_lock(&b->mu);
+    if (b->tail)
+        b->tail->next = job;
+    else
+        b->head = job;
+    b->tail = job;
+    pthread_cond_signal(&b->work);
+    while (!job->done)
+        pthread_cond_wait(&job->cond, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+    pthread_cond_destroy(&job->cond);
+    return job->status;
+}
