@@ -556,7 +556,7 @@ struct order_ctx {
     const char *id;
     const char *token;
     struct city_order order;
-    char *body;
+    json_t *canon; /* the order as stored: order_to_json() of what was parsed */
     int resolved;
     struct outcome o;
 };
@@ -598,16 +598,13 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
              city_error_message(err));
         return STORE_OK;
     }
-    int st =
-        store_order_put(c, oc->id, oc->order.round, city_step_name(oc->order.step), seat, oc->body);
-    if (st != STORE_OK)
-        return st;
+    live_order(lv, seat, oc->canon);
     lv->changed = true;
     live_event(lv, "submitted",
                json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
                          city_step_name(oc->order.step)));
     int before = lv->resolved;
-    st = live_advance(c, lv, false);
+    int st = live_advance(c, lv, false);
     if (st != STORE_OK)
         return st;
     oc->resolved = lv->resolved - before;
@@ -658,12 +655,10 @@ void api_orders(struct http_req *r)
         http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
         return;
     }
-    json_t *canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
-    oc.body = json_dumps(canon, JSON_COMPACT);
-    json_decref(canon);
+    oc.canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
     struct batch_job job = {.id = oc.id, .apply = order_apply, .reset = order_reset, .ctx = &oc};
-    int st = batcher_run(r->srv->batcher, &job);
-    free(oc.body);
+    int st = oc.canon ? batcher_run(r->srv->batcher, &job) : STORE_HARD;
+    json_decref(oc.canon);
     if (st == STORE_OK) {
         metrics_steps_resolved(oc.resolved);
         hub_publish(r->srv->hub, oc.id, 0);

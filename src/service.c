@@ -53,6 +53,7 @@ static void live_init(struct server *srv, struct live *lv)
     memset(lv, 0, sizeof *lv);
     lv->srv = srv;
     lv->events = json_array();
+    lv->orders = json_array();
 }
 
 /* Loads the engine state of a live whose row was read. */
@@ -151,7 +152,26 @@ void live_free(struct live *lv)
 {
     game_row_clear(&lv->row);
     json_decref(lv->events);
-    lv->events = NULL;
+    json_decref(lv->orders);
+    lv->events = lv->orders = NULL;
+}
+
+void live_order(struct live *lv, int seat, json_t *body)
+{
+    json_t *o = json_pack("{s:O, s:O, s:i, s:O}", "round", json_object_get(body, "round"), "step",
+                          json_object_get(body, "step"), "seat", seat, "body", body);
+    size_t i;
+    json_t *old;
+    json_array_foreach(lv->orders, i, old)
+    {
+        if (json_equal(json_object_get(old, "round"), json_object_get(o, "round")) &&
+            json_equal(json_object_get(old, "step"), json_object_get(o, "step")) &&
+            json_integer_value(json_object_get(old, "seat")) == seat) {
+            json_array_set_new(lv->orders, i, o); /* one row per seat and step */
+            return;
+        }
+    }
+    json_array_append_new(lv->orders, o);
 }
 
 void live_event(struct live *lv, const char *type, json_t *data)
@@ -317,15 +337,20 @@ int live_save(PGconn *c, struct live *lv)
     if (!lv->changed && n == 0)
         return STORE_OK;
     char *events = json_dumps(lv->events, JSON_COMPACT);
-    if (!events)
+    char *orders = json_dumps(lv->orders, JSON_COMPACT);
+    if (!events || !orders) {
+        free(events);
+        free(orders);
         return STORE_HARD;
+    }
     long long first = lv->row.last_seq + 1;
     lv->row.last_seq += (long long)n;
     json_decref(lv->row.state);
     lv->row.state = game_to_json(&lv->g);
     lv->row.steps_resolved += lv->resolved;
-    int st = store_game_save(c, &lv->row, lv->step_changed, first, events);
+    int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
     free(events);
+    free(orders);
     lv->row.version++;  /* as the statement did */
     if (st == STORE_OK) /* every change, events or not: other instances drop cached views */
         st = store_notify(c, lv->row.id, lv->row.last_seq);

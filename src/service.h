@@ -20,6 +20,7 @@ struct live {
     struct seat_row seats[CITY_MAX_PLAYERS];
     int nseats;
     json_t *events;    /* events to append at save: [{type, data}] */
+    json_t *orders;    /* acknowledged orders to store at save: [{round, step, seat, body}] */
     int resolved;      /* steps resolved in this transaction */
     bool step_changed; /* the current step changed (a new deadline) */
     bool changed;      /* the state must be written back */
@@ -41,6 +42,10 @@ void live_remember(struct server *srv, const char *id, long long version,
  * failure; either way every lvs[i] must be freed with live_free(). */
 int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
                    int *found);
+
+/* Queues seat's acknowledged order `body` (an order_to_json() object, borrowed) to be stored
+ * at the save, replacing one of the same seat for the same step queued before. */
+void live_order(struct live *lv, int seat, json_t *body);
 
 /* Queues public event `type` with fields `data` (stolen) for the save. */
 void live_event(struct live *lv, const char *type, json_t *data);

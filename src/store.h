@@ -88,6 +88,10 @@ int store_command(PGconn *c, const struct store_stmt *q);
  * when a transaction asks for more than 32 or the text is too long. */
 int store_notify_on_commit(PGconn *c, const char *channel, const char *payload);
 
+/* Writes to buf (of size n) the PostgreSQL array literal of the `count` strings in items,
+ * each quoted and escaped, for a text[] parameter. False when it does not fit. */
+bool store_text_array(char *buf, size_t n, const char *const *items, int count);
+
 /* True when the database answers a trivial query now (for /healthz). */
 bool store_ping(struct store *st);
 

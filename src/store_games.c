@@ -71,45 +71,56 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     return st;
 }
 
-#define GAME_READ                                                                                  \
+#define GAME_COLUMNS                                                                               \
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
-    "coalesce(extract(epoch from deadline), 0), host_hash, "                                       \
-    "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games WHERE id = $1"
+    "coalesce(extract(epoch from deadline), 0), host_hash, "
+#define GAME_READ                                                                                  \
+    GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
+                 "WHERE id = $1"
 static const char sql_game_plain[] = GAME_READ, sql_game_lock[] = GAME_READ " FOR UPDATE";
+/* Several games, locked in one order (id in the C collation) by every caller. */
+static const char sql_games_lock[] =
+    GAME_COLUMNS "CASE WHEN version = k.kv THEN NULL ELSE state::text END FROM games "
+                 "JOIN unnest($1::text[], $2::bigint[]) AS k(kid, kv) ON id = k.kid "
+                 "ORDER BY id COLLATE \"C\" FOR UPDATE OF games";
 #undef GAME_READ
+#undef GAME_COLUMNS
 static const char sql_seats[] =
     "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
-    "token_hash FROM seats WHERE game_id = $1 ORDER BY seat";
+    "token_hash, game_id FROM seats WHERE game_id = $1 ORDER BY seat";
+static const char sql_seats_many[] =
+    "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
+    "token_hash, game_id FROM seats WHERE game_id = ANY($1::text[]) ORDER BY game_id, seat";
 
-/* Fills *out from the result of sql_game_*; STORE_NO_ROW when it has no row. */
-static int game_from_result(const PGresult *r, const char *id, struct game_row *out)
+/* Fills *out from row `i` of a result of sql_game_* (STORE_NO_ROW when there is none). */
+static int game_from_row(const PGresult *r, int i, const char *id, struct game_row *out)
 {
-    if (PQntuples(r) != 1)
+    if (i >= PQntuples(r))
         return STORE_NO_ROW;
     memset(out, 0, sizeof *out);
-    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, 0, 0));
-    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, 0, 1));
-    out->players = atoi(PQgetvalue(r, 0, 2));
-    out->target_vp = atoi(PQgetvalue(r, 0, 3));
-    out->turn_seconds = atoi(PQgetvalue(r, 0, 4));
-    out->version = atoll(PQgetvalue(r, 0, 5));
-    out->steps_resolved = atoi(PQgetvalue(r, 0, 6));
-    out->ndecisions = atoi(PQgetvalue(r, 0, 7));
-    out->last_seq = atoll(PQgetvalue(r, 0, 8));
-    out->overdue = PQgetvalue(r, 0, 9)[0] == 't';
-    out->deadline = atof(PQgetvalue(r, 0, 10));
+    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, i, 0));
+    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, i, 1));
+    out->players = atoi(PQgetvalue(r, i, 2));
+    out->target_vp = atoi(PQgetvalue(r, i, 3));
+    out->turn_seconds = atoi(PQgetvalue(r, i, 4));
+    out->version = atoll(PQgetvalue(r, i, 5));
+    out->steps_resolved = atoi(PQgetvalue(r, i, 6));
+    out->ndecisions = atoi(PQgetvalue(r, i, 7));
+    out->last_seq = atoll(PQgetvalue(r, i, 8));
+    out->overdue = PQgetvalue(r, i, 9)[0] == 't';
+    out->deadline = atof(PQgetvalue(r, i, 10));
     size_t hl = 0;
-    unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, 0, 11), &hl);
+    unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 11), &hl);
     if (h && hl == AUTH_HASH_LEN)
         memcpy(out->host_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
-    if (PQgetisnull(r, 0, 12)) {
+    if (PQgetisnull(r, i, 12)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, 0, 12), (size_t)PQgetlength(r, 0, 12), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 12), (size_t)PQgetlength(r, i, 12), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -117,12 +128,15 @@ static int game_from_result(const PGresult *r, const char *id, struct game_row *
     return STORE_OK;
 }
 
-/* Fills out[] (at most CITY_MAX_PLAYERS) from the result of sql_seats. */
-static void seats_from_result(const PGresult *r, struct seat_row *out, int *n)
+/* Fills out[] (at most CITY_MAX_PLAYERS) from the rows of a result of sql_seats* that belong
+ * to game `id`. */
+static void seats_from_result(const PGresult *r, const char *id, struct seat_row *out, int *n)
 {
     int rows = PQntuples(r);
     *n = 0;
-    for (int i = 0; i < rows && i < CITY_MAX_PLAYERS; i++) {
+    for (int i = 0; i < rows && *n < CITY_MAX_PLAYERS; i++) {
+        if (strcmp(PQgetvalue(r, i, 5), id) != 0)
+            continue;
         struct seat_row *s = &out[(*n)++];
         memset(s, 0, sizeof *s);
         s->seat = atoi(PQgetvalue(r, i, 0));
@@ -145,7 +159,7 @@ int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
     PGresult *r;
     int st = query(c, "read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL, &r);
     if (st == STORE_OK)
-        st = game_from_result(r, id, out);
+        st = game_from_row(r, 0, id, out);
     PQclear(r);
     return st;
 }
@@ -154,34 +168,51 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
                      const bool *with_seats, struct game_row *rows, int *found,
                      struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats)
 {
-    enum { MAX = 2 * STORE_MAX_GAMES_LOADED };
     if (n < 1 || n > STORE_MAX_GAMES_LOADED)
         return STORE_HARD;
-    struct store_stmt q[MAX];
-    const char *vals[STORE_MAX_GAMES_LOADED][2];
     char versions[STORE_MAX_GAMES_LOADED][24];
-    int k = 0;
+    const char *vlist[STORE_MAX_GAMES_LOADED], *need[STORE_MAX_GAMES_LOADED];
+    int nneed = 0;
     for (int i = 0; i < n; i++) {
         itoa_buf(versions[i], sizeof versions[i], known[i]);
-        vals[i][0] = ids[i];
-        vals[i][1] = versions[i];
-        q[k++] = (struct store_stmt){"read game", sql_game_lock, 2, vals[i], NULL};
+        vlist[i] = versions[i];
         if (with_seats[i])
-            q[k++] = (struct store_stmt){"read seats", sql_seats, 1, vals[i], NULL};
+            need[nneed++] = ids[i];
+        found[i] = STORE_NO_ROW;
     }
-    PGresult *r[MAX];
-    int st = store_queries(c, k, q, r);
-    k = 0;
-    for (int i = 0; i < n; i++) {
-        PGresult *game = r[k++], *seat_rows = with_seats[i] ? r[k++] : NULL;
-        found[i] = st == STORE_OK ? game_from_result(game, ids[i], &rows[i]) : st;
-        if (found[i] == STORE_OK && seat_rows)
-            seats_from_result(seat_rows, seats[i], &nseats[i]);
-        if (found[i] == STORE_HARD && st == STORE_OK)
-            st = STORE_HARD;
-        PQclear(game);
-        PQclear(seat_rows);
+    /* Ids come from paths: at most 63 bytes each, doubled by escaping in the worst case. */
+    static const size_t max_list = STORE_MAX_GAMES_LOADED * 132 + 4;
+    char *lists = malloc(3 * max_list);
+    if (!lists)
+        return STORE_HARD;
+    char *id_list = lists, *version_list = lists + max_list, *need_list = lists + 2 * max_list;
+    if (!store_text_array(id_list, max_list, ids, n) ||
+        !store_text_array(version_list, max_list, vlist, n) ||
+        !store_text_array(need_list, max_list, need, nneed)) {
+        free(lists);
+        return STORE_HARD;
     }
+    const char *game_vals[] = {id_list, version_list}, *seat_vals[] = {need_list};
+    /* The seats are read after every lock is held: a statement of its own, a new snapshot. */
+    const struct store_stmt q[2] = {{"read games", sql_games_lock, 2, game_vals, NULL},
+                                    {"read seats", sql_seats_many, 1, seat_vals, NULL}};
+    PGresult *r[2] = {NULL, NULL};
+    int st = store_queries(c, nneed > 0 ? 2 : 1, q, r);
+    free(lists);
+    for (int row = 0; st == STORE_OK && row < PQntuples(r[0]); row++) {
+        int i = 0;
+        while (i < n && strcmp(ids[i], PQgetvalue(r[0], row, 0)) != 0)
+            i++;
+        if (i == n || found[i] == STORE_OK)
+            continue;
+        found[i] = game_from_row(r[0], row, ids[i], &rows[i]);
+        if (found[i] == STORE_OK && with_seats[i])
+            seats_from_result(r[1], ids[i], seats[i], &nseats[i]);
+        else if (found[i] != STORE_OK)
+            st = found[i];
+    }
+    PQclear(r[0]);
+    PQclear(r[1]);
     return st;
 }
 
@@ -196,16 +227,16 @@ int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
     PGresult *r[2];
     int st = store_queries(c, 2, q, r);
     if (st == STORE_OK)
-        st = game_from_result(r[0], id, out);
+        st = game_from_row(r[0], 0, id, out);
     if (st == STORE_OK)
-        seats_from_result(r[1], seats, nseats);
+        seats_from_result(r[1], id, seats, nseats);
     PQclear(r[0]);
     PQclear(r[1]);
     return st;
 }
 
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
-                    const char *events)
+                    const char *events, const char *orders)
 {
     char *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
@@ -215,18 +246,23 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
     itoa_buf(first, sizeof first, first_seq);
-    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed, first, events};
+    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed, first, events, orders};
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
                 "SELECT $1, $8::bigint + e.n - 1, e.v->>'type', coalesce(e.v->'data', '{}')::jsonb "
-                "FROM json_array_elements($9::json) WITH ORDINALITY AS e(v, n)) "
+                "FROM json_array_elements($9::json) WITH ORDINALITY AS e(v, n)), "
+                "o AS (INSERT INTO orders (game_id, round, step, seat, body) "
+                "SELECT $1, x.round, x.step, x.seat, x.body FROM json_to_recordset($10::json) "
+                "AS x(round smallint, step text, seat smallint, body jsonb) "
+                "ON CONFLICT (game_id, round, step, seat) DO UPDATE SET body = EXCLUDED.body, "
+                "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                 "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
                 "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
                 "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
                 "turn_seconds) ELSE deadline END WHERE id = $1",
-                9, vals, NULL);
+                10, vals, NULL);
     free(state);
     return st;
 }
@@ -256,20 +292,6 @@ int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
     st = PQntuples(r) > 0 ? STORE_OK : STORE_NO_ROW;
     PQclear(r);
     return st;
-}
-
-int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,
-                    const char *body)
-{
-    char r[24], s[24];
-    itoa_buf(r, sizeof r, round);
-    itoa_buf(s, sizeof s, seat);
-    const char *vals[] = {id, r, step, s, body};
-    return command(c, "put order",
-                   "INSERT INTO orders (game_id, round, step, seat, body) VALUES ($1, $2, $3, $4, "
-                   "$5::jsonb) ON CONFLICT (game_id, round, step, seat) DO UPDATE SET body = "
-                   "EXCLUDED.body, received_at = now()",
-                   5, vals, NULL);
 }
 
 int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,

@@ -63,11 +63,13 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
                      const bool *with_seats, struct game_row *rows, int *found,
                      struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats);
 
-/* Writes back state, status, version+1, counters and (when step_changed) a new deadline, and
+/* Writes back state, status, version+1, counters and (when step_changed) a new deadline,
  * appends `events` (the text of a JSON array of {type, data}) to the game's log as events
- * first_seq, first_seq+1, ...; one statement. */
+ * first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, seat, body},
+ * at most one per seat and step), each replacing the seat's earlier order for its step; one
+ * statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
-                    const char *events);
+                    const char *events, const char *orders);
 
 /* Gives a free seat a name and a token hash. */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
@@ -75,10 +77,6 @@ int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
 
 /* STORE_OK when some seat of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
-
-/* Records an acknowledged order (replacing this seat's earlier one for the step). */
-int store_order_put(PGconn *c, const char *id, int round, const char *step, int seat,
-                    const char *body);
 
 /* Appends decision number n of a game (the replay log). */
 int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
