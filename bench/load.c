@@ -279,6 +279,7 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
     size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0;
     double *lat = malloc(total * sizeof *lat);
     double t0 = now_s() + 0.05;
+    bool trace = getenv("LOAD_TRACE") != NULL; /* print each reply slower than 100 ms */
     while (done < total) {
         double now = now_s();
         /* Send every request that is due, on idle connections. */
@@ -298,10 +299,15 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
                 die("write failed (a short write of a small request)");
             next++;
         }
+        /* Sleep until the next request is due or a reply comes, whichever is first; when one
+         * is due already, every connection is busy: only a reply can help. Never spin: the
+         * load tool must not take the CPU it measures. */
+        bool overdue = next < total && t0 + (double)next / per_sec <= now_s();
         double wake = next < total ? t0 + (double)next / per_sec - now_s() : 0.05;
-        int timeout = wake > 0 ? (int)(wake * 1000) : 0;
+        struct timespec ts = {.tv_sec = (time_t)wake,
+                              .tv_nsec = (long)((wake - (double)(time_t)wake) * 1e9)};
         struct epoll_event evs[64];
-        int k = epoll_wait(ep, evs, 64, timeout);
+        int k = epoll_pwait2(ep, evs, 64, overdue ? NULL : &ts, NULL);
         for (int e = 0; e < k; e++) {
             struct conn *c = &conns[evs[e].data.u32];
             ssize_t got = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
@@ -317,7 +323,10 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
                 die("a reply without Content-Length");
             if (len == 0 || !c->busy)
                 continue;
-            lat[done++] = (now_s() - c->due) * 1000.0;
+            lat[done] = (now_s() - c->due) * 1000.0;
+            if (trace && lat[done] > 100)
+                fprintf(stderr, "load: %.3f s: %.1f ms\n", c->due - t0, lat[done]);
+            done++;
             accepted += status == 202;
             c->busy = false;
             c->len = 0;

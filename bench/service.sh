@@ -15,7 +15,7 @@
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
-conns=${BENCH_CONNECTIONS:-64}
+conns=${BENCH_CONNECTIONS:-32}
 playing=${BENCH_GAMES:-1000}
 stored=${BENCH_STORED_GAMES:-10000}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -120,7 +120,7 @@ hello=$(mean "${fig[he1]}" "${fig[he2]}")
 
 half=$(awk -v o="$orders" 'BEGIN { printf "%.0f", o / 2 }')
 say "order latency at half the peak rate ($half/s), open loop, ${secs}s"
-lat=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$half" "$secs" 64)
+lat=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$half" "$secs" 128)
 say "  $lat"
 jget() { echo "$lat" | sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"; }
 
