@@ -15,7 +15,7 @@
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
-conns=${BENCH_CONNECTIONS:-32}
+conns=${BENCH_CONNECTIONS:-64}
 playing=${BENCH_GAMES:-1000}
 stored=${BENCH_STORED_GAMES:-10000}
 here=$(cd "$(dirname "$0")" && pwd)
