@@ -19,7 +19,7 @@
 #include "viewcache.h"
 
 struct options {
-    int port, workers, timeout, view_cache;
+    int port, workers, timeout, view_cache, batchers;
     const char *database, *web, *cards, *migrations, *openapi;
     bool allow_seed;
 };
@@ -32,7 +32,7 @@ static int usage_error(const char *what)
             "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE\n",
+            "             CITY_VIEW_CACHE, CITY_BATCHERS\n",
             what);
     return 2;
 }
@@ -88,6 +88,8 @@ int cmd_serve(int argc, char **argv)
         return usage_error("CITY_WORKERS must be 1..512");
     if ((env = getenv("CITY_VIEW_CACHE")) && !parse_int(env, 0, 10000000, &o.view_cache))
         return usage_error("CITY_VIEW_CACHE must be 0..10000000 games");
+    if ((env = getenv("CITY_BATCHERS")) && !parse_int(env, 1, 256, &o.batchers))
+        return usage_error("CITY_BATCHERS must be 1..256 threads");
     o.database = getenv("DATABASE_URL");
     if ((env = getenv("CITY_WEB")))
         o.web = env;
@@ -186,10 +188,11 @@ int cmd_serve(int argc, char **argv)
 
     /* A quarter of the pool writes orders in shared transactions; the rest serves reads and
      * the other writes. */
-    int batchers = o.workers / 4 > 0 ? o.workers / 4 : 1;
-    if (getenv("CITY_BATCHERS"))
-        batchers = atoi(getenv("CITY_BATCHERS"));
-    srv.batcher = batcher_start(&srv, batchers, 32);
+    srv.batcher = batcher_start(&srv,
+                                o.batchers          ? o.batchers
+                                : o.workers / 4 > 0 ? o.workers / 4
+                                                    : 1,
+                                32);
     struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
     if (!d || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
         if (d)
