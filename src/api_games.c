@@ -659,7 +659,7 @@ void api_orders(struct http_req *r)
     struct batch_job job = {.id = oc.id, .apply = order_apply, .reset = order_reset, .ctx = &oc};
     int st = oc.canon ? batcher_run(r->srv->batcher, &job) : STORE_HARD;
     json_decref(oc.canon);
-    if (st == STORE_OK) {
+    if (st == STORE_OK && oc.o.status == 202) { /* a refused order changed nothing */
         metrics_steps_resolved(oc.resolved);
         hub_publish(r->srv->hub, oc.id, 0);
     }

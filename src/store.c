@@ -43,7 +43,7 @@
 
 /* The most statements (distinct SQL texts) the store prepares, and the most results a
  * transaction leaves unread before it reads them all. */
-enum { MAX_STATEMENTS = 64, PIPE_MAX = 128, MAX_NOTIFY = 32, NOTIFY_LEN = 96 };
+enum { MAX_STATEMENTS = 64, PIPE_MAX = 512, MAX_NOTIFY = 32, NOTIFY_LEN = 96 };
 
 struct slot {
     PGconn *conn;      /* NULL until connected, and again after a failure */
@@ -87,6 +87,7 @@ struct lease {
     bool fresh;         /* made by this acquire, not reused */
     uint64_t *prepared; /* the slot's prepared set */
     struct pipe *pipe;  /* the open transaction, or NULL */
+    bool discard;       /* close the connection when it comes back */
 };
 
 /* The lease whose body runs on this thread (store_tx and store_run set it). */
@@ -347,6 +348,7 @@ static int pool_acquire(struct store *st, struct lease *l)
     l->conn = conn;
     l->prepared = &st->slots[pick].prepared;
     l->pipe = NULL;
+    l->discard = false;
     if (!conn) {
         pthread_mutex_lock(&st->mu);
         st->slots[pick].busy = false;
@@ -361,6 +363,10 @@ static int pool_acquire(struct store *st, struct lease *l)
  * rolled back, is closed. */
 static void pool_release(struct store *st, struct lease *l)
 {
+    if (l->discard && l->conn) {
+        PQfinish(l->conn);
+        l->conn = NULL;
+    }
     PGconn *conn = l->conn;
     if (conn && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) != PQTRANS_IDLE) {
         /* A body that left a transaction open (store_run) or failed oddly: end it. */
@@ -486,6 +492,10 @@ static bool pipe_push(struct pipe *p, const char *what, int prepare)
 static bool pipe_send(struct lease *l, const struct store_stmt *q)
 {
     assert(q->n <= 16);
+    if (l->pipe->npending + 2 > PIPE_MAX) {
+        log_line(q->what, "too many statements queued in one transaction");
+        return false; /* nothing sent: the reads stay in step */
+    }
     int fmts[16] = {0};
     for (int i = 0; i < q->n; i++)
         fmts[i] = q->lens && q->lens[i] > 0;
@@ -527,6 +537,15 @@ static PGresult *pipe_read(struct lease *l, const struct pending *e)
     }
     if (e->prepare >= 0 && st != STORE_OK)
         *l->prepared &= ~(1ULL << e->prepare); /* it was not prepared after all */
+    if (r && es == PGRES_FATAL_ERROR) {
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        if (state && strcmp(state, "26000") == 0) {
+            /* The session lost its prepared statements (a pooler, DISCARD ALL): start again on
+             * a new connection. */
+            l->discard = true;
+            st = STORE_RETRY;
+        }
+    }
     if (st != STORE_OK) {
         if (p->status == STORE_OK)
             p->status = st;
@@ -606,6 +625,14 @@ int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **r
     if (!l->pipe) {
         st = run_unpiped(l, count, q, res);
     } else if ((st = l->pipe->status) == STORE_OK) {
+        if (l->pipe->npending + 2 * count > PIPE_MAX) { /* read what is queued to make room */
+            PGresult *all[PIPE_MAX] = {0};
+            pipe_read_all(l, 0, all);
+            for (int i = 0; i < PIPE_MAX; i++)
+                PQclear(all[i]);
+            if ((st = l->pipe->status) != STORE_OK)
+                return st;
+        }
         /* Results of earlier commands come first: read them, then keep ours. */
         int before = 0;
         for (int i = 0; i < l->pipe->npending; i++)
@@ -771,7 +798,16 @@ static int finish_tx(struct lease *l, int rc)
 {
     struct pipe *p = l->pipe;
     bool commit = rc == STORE_OK && p->status == STORE_OK;
+    /* Make room for COMMIT and the notifications (each may need a PREPARE too). */
+    if (commit && p->npending + 2 + 2 * MAX_NOTIFY > PIPE_MAX) {
+        PGresult *all[PIPE_MAX] = {0};
+        pipe_read_all(l, 0, all);
+        for (int i = 0; i < PIPE_MAX; i++)
+            PQclear(all[i]);
+        commit = p->status == STORE_OK;
+    }
     int commit_entry = -1;
+    bool committed = false, notified = true;
     if (PQstatus(l->conn) == CONNECTION_OK) {
         const char *end = commit ? "COMMIT" : "ROLLBACK";
         if (PQsendQueryParams(l->conn, end, 0, NULL, NULL, NULL, NULL, 0) &&
@@ -781,19 +817,14 @@ static int finish_tx(struct lease *l, int rc)
         } else if (p->status == STORE_OK) {
             p->status = STORE_HARD;
         }
-        if (commit && p->nnotify > 0 && !send_notifications(l, p))
-            p->status = STORE_HARD;
+        if (p->commit_sent && p->nnotify > 0)
+            notified = send_notifications(l, p);
     }
     if (PQstatus(l->conn) == CONNECTION_OK && PQpipelineSync(l->conn) == 1) {
         for (int i = 0; i < p->npending; i++) {
             PGresult *r = pipe_read(l, &p->pending[i]);
-            /* COMMIT of a transaction that had failed answers "ROLLBACK": a body swallowed an
-             * error and said OK, and nothing was saved. */
-            if (i == commit_entry && r && strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
-                log_line("COMMIT", "the transaction had failed and was rolled back");
-                if (p->status == STORE_OK)
-                    p->status = STORE_HARD;
-            }
+            if (i == commit_entry)
+                committed = r != NULL && strcmp(PQcmdStatus(r), "COMMIT") == 0;
             PQclear(r);
         }
         PGresult *sync = PQgetResult(l->conn);
@@ -818,7 +849,17 @@ static int finish_tx(struct lease *l, int rc)
     if (rc != STORE_OK)
         return rc == STORE_ABORT && p->status != STORE_OK && p->status != STORE_HARD ? p->status
                                                                                      : rc;
-    return p->status;
+    if (committed) {
+        /* Done, whatever befell the notifications after it: a committed write must never be
+         * reported as failed (a caller would run it again). Listeners catch up on their next
+         * notification or reconnection. */
+        if (p->status != STORE_OK || !notified)
+            log_line("NOTIFY", "the notifications after a COMMIT failed; the write stands");
+        return STORE_OK;
+    }
+    if (p->commit_sent && p->status != STORE_RETRY && PQstatus(l->conn) != CONNECTION_OK)
+        return STORE_UNAVAILABLE; /* COMMIT went out and no answer came back: unknown */
+    return p->status == STORE_OK ? STORE_HARD : p->status;
 }
 
 int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)

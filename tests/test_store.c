@@ -732,3 +732,50 @@ Test(store, every_session_commits_synchronously_whatever_the_server_default)
     store_close(st);
     db_drop(url);
 }
+
+/* Inserts a row and asks for a notification that the server refuses (an empty channel name),
+ * which is sent only after the COMMIT. */
+static int insert_then_notify_badly(PGconn *conn, void *ctx)
+{
+    int rc = insert_row(conn, ctx);
+    return rc == STORE_OK ? store_notify_on_commit(conn, "", "x") : rc;
+}
+
+Test(store, a_commit_is_done_even_when_the_notification_after_it_fails)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    /* Reported as failed, a committed write would be run again by its caller. */
+    cr_assert_eq(store_tx(st, insert_then_notify_badly, "kept", 3), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t WHERE name = 'kept'"), 1);
+    cr_assert_eq(store_tx(st, insert_row, "next", 3), STORE_OK, "the connection still works");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 2);
+    store_close(st);
+    db_drop(url);
+}
+
+/* Queues far more commands than the pipeline holds unread, reading in between. */
+static int many_commands(PGconn *conn, void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < 1500; i++) {
+        int rc = insert_row(conn, "many");
+        if (rc == STORE_OK && i % 500 == 499)
+            rc = body_exec(conn, "SELECT count(*) FROM t", "count");
+        if (rc != STORE_OK)
+            return rc;
+    }
+    return store_notify_on_commit(conn, "city_test", "many");
+}
+
+Test(store, a_transaction_may_queue_more_commands_than_the_pipeline_holds)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert_eq(store_tx(st, many_commands, NULL, 1), STORE_OK);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1500);
+    store_close(st);
+    db_drop(url);
+}
