@@ -85,7 +85,7 @@ pgbench_tps() {
 # wrk with one of our scripts; prints "good seconds bad".
 wrk_run() {
     local out
-    out=$(wrk -t2 -c"$conns" -d"${secs}s" -s "$here/$2" "$1" -- "$work/games.txt")
+    out=$(wrk -t2 -c"$conns" -d"${secs}s" -s "$here/load.lua" "$1" -- "$work/games.txt" "$2")
     echo "$out" | sed -n 's/^RESULT [a-z]*=\([0-9]*\) [a-z]*=\([0-9]*\) seconds=\([0-9.]*\).*/\1 \3 \2/p'
 }
 rate_of() { awk -v g="$1" -v s="$2" 'BEGIN { printf "%.1f", g / s }'; }
@@ -99,14 +99,14 @@ for round in 1 2; do
     t=$(pgbench_tps "$conns")
     say "  pgbench_tps $t16 (16 clients), $t ($conns clients)"
     say "round $round: order submissions, $conns connections, ${secs}s"
-    read -r good s bad < <(wrk_run "$url" orders.lua)
+    read -r good s bad < <(wrk_run "$url" orders)
     o=$(rate_of "$good" "$s")
     refused=$((refused + bad))
     say "  orders_per_sec $o (refused $bad)"
     say "round $round: public views, then the minimal daemon, ${secs}s each"
-    read -r good s bad < <(wrk_run "$url" views.lua)
+    read -r good s bad < <(wrk_run "$url" views)
     v=$(rate_of "$good" "$s")
-    read -r good s bad2 < <(wrk_run "$hurl" views.lua)
+    read -r good s bad2 < <(wrk_run "$hurl" views)
     h=$(rate_of "$good" "$s")
     say "  reads_per_sec $v, hello_rps $h"
     fig[pa$round]=$t16 fig[pg$round]=$t fig[or$round]=$o fig[rd$round]=$v fig[he$round]=$h

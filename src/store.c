@@ -862,6 +862,19 @@ static int finish_tx(struct lease *l, int rc)
     return p->status == STORE_OK ? STORE_HARD : p->status;
 }
 
+/* Runs a body on l's connection, where the store's statement functions can find it. */
+static int run_body(struct lease *l, store_tx_fn fn, void *ctx, const char *who)
+{
+    running = l;
+    int rc = fn(l->conn, ctx);
+    running = NULL;
+    if (rc < STORE_OK || rc > STORE_ABORT) {
+        log_line(who, "the body returned an unknown status");
+        rc = STORE_HARD;
+    }
+    return rc;
+}
+
 int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
 {
     assert(st && fn);
@@ -875,16 +888,8 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
             return rc;
         struct pipe p;
         rc = begin_tx(&l, &p);
-        if (rc == STORE_OK) {
-            running = &l;
-            rc = fn(l.conn, ctx);
-            running = NULL;
-            if (rc < STORE_OK || rc > STORE_ABORT) {
-                log_line("store_tx", "the transaction body returned an unknown status");
-                rc = STORE_HARD;
-            }
-            rc = finish_tx(&l, rc);
-        }
+        if (rc == STORE_OK)
+            rc = finish_tx(&l, run_body(&l, fn, ctx, "store_tx"));
         bool fresh = l.fresh;
         pool_release(st, &l);
         /* A reused connection that the server had closed (a restart): nothing reached the
@@ -908,13 +913,7 @@ int store_run(struct store *st, store_tx_fn fn, void *ctx)
         int rc = pool_acquire(st, &l);
         if (rc != STORE_OK)
             return rc;
-        running = &l;
-        rc = fn(l.conn, ctx);
-        running = NULL;
-        if (rc < STORE_OK || rc > STORE_ABORT) {
-            log_line("store_run", "the body returned an unknown status");
-            rc = STORE_HARD;
-        }
+        rc = run_body(&l, fn, ctx, "store_run");
         bool fresh = l.fresh;
         pool_release(st, &l);
         if (rc != STORE_UNAVAILABLE || fresh || tries > 0)
