@@ -555,9 +555,9 @@ static PGresult *pipe_read(struct lease *l, const struct pending *e)
     return r;
 }
 
-/* Asks the server for every queued result and reads them all; the results of the entries
- * from `keep_from` on are stored in out[] (NULL for those that failed). */
-static void pipe_read_all(struct lease *l, int keep_from, PGresult **out)
+/* Asks the server for every queued result and reads them all; the results of statements (not
+ * of PREPAREs) are stored in out[] in order (NULL for those that failed). */
+static void pipe_read_all(struct lease *l, PGresult **out)
 {
     struct pipe *p = l->pipe;
     if (PQsendFlushRequest(l->conn) != 1 || PQflush(l->conn) != 0) {
@@ -571,7 +571,7 @@ static void pipe_read_all(struct lease *l, int keep_from, PGresult **out)
         PGresult *r = p->status == STORE_OK || PQstatus(l->conn) == CONNECTION_OK
                           ? pipe_read(l, &p->pending[i])
                           : NULL;
-        if (i >= keep_from && p->pending[i].prepare < 0)
+        if (p->pending[i].prepare < 0)
             out[k++] = r;
         else
             PQclear(r);
@@ -617,6 +617,8 @@ int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **r
     for (int i = 0; i < count; i++)
         res[i] = NULL;
     struct lease *l = running;
+    if (l && !l->conn)
+        return STORE_UNAVAILABLE; /* the body's connection was closed after a failure */
     if (!l || l->conn != c) {
         log_line(q[0].what, "a statement ran outside store_tx() and store_run()");
         return STORE_HARD;
@@ -627,7 +629,7 @@ int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **r
     } else if ((st = l->pipe->status) == STORE_OK) {
         if (l->pipe->npending + 2 * count > PIPE_MAX) { /* read what is queued to make room */
             PGresult *all[PIPE_MAX] = {0};
-            pipe_read_all(l, 0, all);
+            pipe_read_all(l, all);
             for (int i = 0; i < PIPE_MAX; i++)
                 PQclear(all[i]);
             if ((st = l->pipe->status) != STORE_OK)
@@ -643,7 +645,7 @@ int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **r
         if (!sent && l->pipe->status == STORE_OK)
             l->pipe->status = PQstatus(c) == CONNECTION_OK ? STORE_HARD : STORE_UNAVAILABLE;
         PGresult *all[PIPE_MAX] = {0};
-        pipe_read_all(l, 0, all);
+        pipe_read_all(l, all);
         for (int i = 0; i < count && before + i < PIPE_MAX; i++)
             res[i] = all[before + i];
         for (int i = 0; i < before; i++)
@@ -676,7 +678,7 @@ int store_command(PGconn *c, const struct store_stmt *q)
         return l->pipe->status;
     if (l->pipe->npending > PIPE_MAX - 4) { /* read what is queued to make room */
         PGresult *all[PIPE_MAX] = {0};
-        pipe_read_all(l, 0, all);
+        pipe_read_all(l, all);
         for (int i = 0; i < PIPE_MAX; i++)
             PQclear(all[i]);
         if (l->pipe->status != STORE_OK)
@@ -801,7 +803,7 @@ static int finish_tx(struct lease *l, int rc)
     /* Make room for COMMIT and the notifications (each may need a PREPARE too). */
     if (commit && p->npending + 2 + 2 * MAX_NOTIFY > PIPE_MAX) {
         PGresult *all[PIPE_MAX] = {0};
-        pipe_read_all(l, 0, all);
+        pipe_read_all(l, all);
         for (int i = 0; i < PIPE_MAX; i++)
             PQclear(all[i]);
         commit = p->status == STORE_OK;
