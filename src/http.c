@@ -8,6 +8,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include "metrics.h"
 #include "server.h"
 
@@ -168,6 +171,32 @@ const char *http_query(struct http_req *r, const char *name)
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+const char *http_client(struct http_req *r)
+{
+    return r->client;
+}
+
+/* Writes the connection's peer address as numeric text into out. */
+static void peer_address(struct MHD_Connection *conn, char *out, size_t n)
+{
+    out[0] = 0;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    if (!sa)
+        return;
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)(const void *)sa;
+        if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+            inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], out, (socklen_t)n);
+        else
+            inet_ntop(AF_INET6, &s6->sin6_addr, out, (socklen_t)n);
+    } else if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)n);
+    }
+}
+
 const char *http_bearer(struct http_req *r)
 {
     const char *h = http_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
@@ -278,6 +307,11 @@ static enum MHD_Result queue_reply(struct http_req *r)
         MHD_add_response_header(resp, "X-Accel-Buffering", "no"); /* nginx: do not buffer */
     if (rep->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, rep->allow);
+    if (rep->retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", rep->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL,
                             rep->cache ? rep->cache : "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
@@ -312,6 +346,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->method = method;
         r->url = url;
         r->start = now_seconds();
+        peer_address(conn, r->client, sizeof r->client);
         *con_cls = r;
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);

@@ -23,6 +23,7 @@ struct http_reply {
     size_t len;
     const char *allow; /* Allow header for 405 */
     const char *cache; /* Cache-Control, or NULL */
+    int retry_after;   /* seconds for a Retry-After header (429, 503), or 0 for none */
     /* A streamed reply (SSE): when stream is set, body is unused. */
     MHD_ContentReaderCallback stream;
     void *stream_ctx;
@@ -34,7 +35,8 @@ struct http_req {
     struct MHD_Connection *conn;
     const char *method;
     const char *url;
-    char *body; /* the raw body, NUL-terminated; NULL when none */
+    char client[64]; /* the client's address (numeric), as the per-address limits see it */
+    char *body;      /* the raw body, NUL-terminated; NULL when none */
     size_t len;
     bool too_big;
     json_t *json;                     /* parsed body (borrowed by handlers), or NULL */
@@ -69,5 +71,9 @@ void http_reply_bytes(struct http_req *r, int status, const char *content_type, 
 const char *http_header(struct http_req *r, const char *name);
 const char *http_bearer(struct http_req *r);
 const char *http_query(struct http_req *r, const char *name);
+
+/* The client's address as text ("127.0.0.1", "::1"): the one per-address limits and quotas
+ * count against. Never NULL; "" when unknown. */
+const char *http_client(struct http_req *r);
 
 #endif

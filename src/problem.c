@@ -34,10 +34,18 @@ static const struct {
     [P_GAME_OVER] = {409, "game_over", "The game has ended"},
     [P_NOT_FINISHED] = {409, "game_not_finished", "The replay is published when the game ends"},
     [P_NOT_OVERDUE] = {409, "not_overdue", "The step is not overdue"},
+    [P_GAME_EXPIRED] = {409, "game_expired", "The game expired before every seat was taken"},
     [P_TOO_LARGE] = {413, "body_too_large", "The request body is too large"},
+    [P_URI_TOO_LONG] = {414, "uri_too_long", "The URL or its query is too long"},
+    [P_UNSUPPORTED_MEDIA] = {415, "unsupported_media_type",
+                             "The request body must be sent as application/json"},
     [P_ILLEGAL] = {422, "illegal_decision", "The decision is not legal now"},
+    [P_RATE_LIMITED] = {429, "rate_limited", "Too many requests; slow down"},
+    [P_HEADERS_TOO_LARGE] = {431, "headers_too_large",
+                             "The request headers are too many or too large"},
     [P_INTERNAL] = {500, "internal_error", "The server failed"},
     [P_UNAVAILABLE] = {503, "database_unavailable", "The database cannot be reached"},
+    [P_TOO_MANY_STREAMS] = {503, "too_many_streams", "Too many event streams are open"},
 };
 
 int problem_status(enum problem p)

@@ -31,10 +31,16 @@ enum problem {
     P_GAME_OVER,          /* 409 */
     P_NOT_FINISHED,       /* 409 */
     P_NOT_OVERDUE,        /* 409 */
+    P_GAME_EXPIRED,       /* 409 an open game that never filled and expired */
     P_TOO_LARGE,          /* 413 */
+    P_URI_TOO_LONG,       /* 414 too long a URL or too many query parameters */
+    P_UNSUPPORTED_MEDIA,  /* 415 a POST body that is not application/json */
     P_ILLEGAL,            /* 422 an illegal decision; code comes from the engine */
+    P_RATE_LIMITED,       /* 429 a per-address or per-seat quota is used up */
+    P_HEADERS_TOO_LARGE,  /* 431 too many or too large request headers */
     P_INTERNAL,           /* 500 */
     P_UNAVAILABLE,        /* 503 the database is unreachable */
+    P_TOO_MANY_STREAMS,   /* 503 the instance's or the game's cap on event streams */
     P_COUNT
 };
 
