@@ -440,6 +440,33 @@ static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct o
     return -1;
 }
 
+/* What seat `seat` was given by default in the step that resolved last, and why, for its
+ * hand view: {round, step, reason: "timer" | "forced_by_host" | "forced_by_seat", by,
+ * chosen: the order body}; *out stays NULL when it decided that step itself, or has decided
+ * the current step since (its own decision replaces the notice). */
+static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
+{
+    *out = NULL;
+    if (strcmp(lv->row.status, "open") == 0 || lv->row.ndecisions < 1 ||
+        (lv->g.step != STEP_OVER && lv->g.seats[seat].submitted))
+        return STORE_OK;
+    json_t *d;
+    int st = store_last_default(c, lv->row.id, seat, lv->row.ndecisions, lv->row.players, &d);
+    if (st == STORE_NO_ROW)
+        return STORE_OK;
+    if (st != STORE_OK)
+        return st;
+    json_t *by = json_object_get(d, "by");
+    json_object_set_new(
+        d, "reason",
+        json_string(json_is_integer(by) ? "forced_by_seat"
+                    : json_is_string(by) && strcmp(json_string_value(by), "host") == 0
+                        ? "forced_by_host"
+                        : "timer"));
+    *out = d;
+    return STORE_OK;
+}
+
 static int hand_tx(PGconn *c, void *ctx)
 {
     struct read_ctx *rc = ctx;
@@ -457,8 +484,15 @@ static int hand_tx(PGconn *c, void *ctx)
             json_object_set_new(v, "status", json_string(lv.row.status));
             if (strcmp(lv.row.status, "open") == 0)
                 json_object_set_new(v, "pending", json_null()); /* not started yet */
-            rc->o.status = 200;
-            rc->o.reply = v;
+            json_t *why = NULL;
+            st = defaulted_of(c, &lv, seat, &why);
+            json_object_set_new(v, "defaulted", why ? why : json_null());
+            if (st == STORE_OK) {
+                rc->o.status = 200;
+                rc->o.reply = v;
+            } else {
+                json_decref(v);
+            }
         }
     }
     live_free(&lv);
@@ -668,45 +702,111 @@ void api_orders(struct http_req *r)
 
 /* ---- resolve ------------------------------------------------------------------------------ */
 
-static int resolve_tx(PGconn *c, void *ctx)
+struct resolve_ctx {
+    struct server *srv;
+    const char *id;
+    const char *token;
+    json_t *body; /* the request's JSON object, or NULL when none was sent */
+    int resolved;
+    struct outcome o;
+};
+
+/* Reads the step a force names, {"round": R, "step": "build"}, from `body` (NULL: none
+ * sent); false with the 400 recorded in o when it is missing or wrong. */
+static bool resolve_body(json_t *body, int *round, int *step, struct outcome *o)
 {
-    struct order_ctx *oc = ctx;
-    struct live lv;
-    int st = live_load(c, oc->srv, oc->id, true, &lv);
-    if (st == STORE_NO_ROW)
-        st = fail(&oc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", oc->id);
-    if (st == STORE_OK && !oc->token)
-        st = fail(&oc->o, P_NO_TOKEN, NULL,
-                  "Send the host token (or, once the step is overdue, a seat token) as "
-                  "\"Authorization: Bearer TOKEN\".");
-    if (st == STORE_OK) {
-        uint8_t hash[AUTH_HASH_LEN];
-        auth_hash(oc->token, hash);
-        bool host = auth_equal(hash, lv.row.host_hash);
-        if (!host) {
-            int seat = seat_of_token(c, &lv, oc->token, &oc->o);
-            if (seat < 0)
-                st = STORE_ABORT;
-            else if (!lv.row.overdue)
-                st = fail(&oc->o, P_NOT_OVERDUE, NULL,
-                          lv.row.turn_seconds
-                              ? "The step is not overdue yet; a seat may force it only after "
-                                "its time limit."
-                              : "This game has no time limit; only the host may force a step.");
+    static const char example[] = "{\"round\": 3, \"step\": \"build\"}";
+    if (!body) {
+        fail(o, P_MISSING_FIELD, NULL,
+             "Name the step to force, as the public view shows it: send %s. A force without "
+             "them is refused, so that a click that arrives late cannot force the next step.",
+             example);
+        return false;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(body, key, v)
+    {
+        if (strcmp(key, "round") != 0 && strcmp(key, "step") != 0) {
+            fail(o, P_UNKNOWN_FIELD, NULL,
+                 "Unknown field \"%.60s\"; forcing a step takes only round and step.", key);
+            return false;
         }
     }
+    const json_t *jr = json_object_get(body, "round"), *js = json_object_get(body, "step");
+    if (!jr || !js) {
+        fail(o, P_MISSING_FIELD, NULL, "The field \"%s\" is required: send %s.",
+             jr ? "step" : "round", example);
+        return false;
+    }
+    if (!json_is_integer(jr) || !json_is_string(js)) {
+        fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.", json_is_integer(jr) ? "step" : "round",
+             json_is_integer(jr) ? "a step name such as \"build\"" : "an integer");
+        return false;
+    }
+    long long r = json_integer_value(jr);
+    *step = city_step_from_name(json_string_value(js));
+    if (r < 0 || r > CITY_MAX_ROUNDS || *step < 0 || *step == STEP_OVER) {
+        fail(o, P_BAD_VALUE, NULL,
+             "\"round\" must be between 0 and %d and \"step\" one of keep, build, survey, "
+             "hand_limit.",
+             CITY_MAX_ROUNDS);
+        return false;
+    }
+    *round = (int)r;
+    return true;
+}
+
+/* Forces the step the body names: only the host, or a seat once the step is overdue; only
+ * while that step is the current one (else 409 stale_step: nothing is forced). */
+static int resolve_tx(PGconn *c, void *ctx)
+{
+    struct resolve_ctx *rc = ctx;
+    struct live lv;
+    int st = live_load(c, rc->srv, rc->id, true, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&rc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", rc->id);
+    if (st == STORE_OK && !rc->token)
+        st = fail(&rc->o, P_NO_TOKEN, NULL,
+                  "Send the host token (or, once the step is overdue, a seat token) as "
+                  "\"Authorization: Bearer TOKEN\".");
+    int by = FORCED_BY_HOST;
+    if (st == STORE_OK) {
+        uint8_t hash[AUTH_HASH_LEN];
+        auth_hash(rc->token, hash);
+        if (!auth_equal(hash, lv.row.host_hash)) {
+            by = seat_of_token(c, &lv, rc->token, &rc->o);
+            if (by < 0)
+                st = STORE_ABORT;
+        }
+    }
+    int round = 0, step = 0;
+    if (st == STORE_OK && !resolve_body(rc->body, &round, &step, &rc->o))
+        st = STORE_ABORT;
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
-        st = fail(&oc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
+        st = fail(&rc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
     if (st == STORE_OK && lv.g.step == STEP_OVER)
-        st = fail(&oc->o, P_GAME_OVER, NULL, "The game has ended.");
+        st = fail(&rc->o, P_GAME_OVER, NULL, "The game has ended.");
+    if (st == STORE_OK && (round != lv.g.round || step != lv.g.step))
+        st = fail(&rc->o, P_STALE_STEP, NULL,
+                  "You asked to force round %d, step %s, but the game has moved on to round %d, "
+                  "step %s; nothing was forced. Read the game again and force the current step "
+                  "only if you still mean to.",
+                  round, city_step_name(step), lv.g.round, city_step_name(lv.g.step));
+    if (st == STORE_OK && by >= 0 && !lv.row.overdue)
+        st = fail(&rc->o, P_NOT_OVERDUE, NULL, "%s",
+                  lv.row.turn_seconds
+                      ? "The step is not overdue yet; a seat may force it only after its time "
+                        "limit."
+                      : "This game has no time limit; only the host may force a step.");
     if (st == STORE_OK)
-        st = live_advance(c, &lv, true);
+        st = live_force(c, &lv, by);
     if (st == STORE_OK)
         st = live_save(c, &lv);
     if (st == STORE_OK) {
-        oc->resolved = lv.resolved;
-        oc->o.status = 200;
-        oc->o.reply = live_public_view(&lv);
+        rc->resolved = lv.resolved;
+        rc->o.status = 200;
+        rc->o.reply = live_public_view(&lv);
     }
     live_free(&lv);
     return st;
@@ -714,13 +814,14 @@ static int resolve_tx(PGconn *c, void *ctx)
 
 void api_resolve(struct http_req *r)
 {
-    struct order_ctx oc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    int st = store_tx(r->srv->store, resolve_tx, &oc, 5);
+    struct resolve_ctx rc = {
+        .srv = r->srv, .id = r->params[0], .token = http_bearer(r), .body = r->json};
+    int st = store_tx(r->srv->store, resolve_tx, &rc, 5);
     if (st == STORE_OK) {
-        metrics_steps_resolved(oc.resolved);
-        hub_publish(r->srv->hub, oc.id, 0);
+        metrics_steps_resolved(rc.resolved);
+        hub_publish(r->srv->hub, rc.id, 0);
     }
-    answer(r, st, &oc.o);
+    answer(r, st, &rc.o);
 }
 
 /* ---- events and replay -------------------------------------------------------------------- */

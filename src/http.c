@@ -21,7 +21,7 @@ static const struct http_route routes[] = {
     {"POST", "/api/v1/games/{id}/join", api_join, true, "join"},
     {"GET", "/api/v1/games/{id}/hand", api_hand, false, "hand"},
     {"POST", "/api/v1/games/{id}/orders", api_orders, true, "orders"},
-    {"POST", "/api/v1/games/{id}/resolve", api_resolve, false, "resolve"},
+    {"POST", "/api/v1/games/{id}/resolve", api_resolve, true, "resolve"},
     {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},
     {"GET", "/api/v1/games/{id}/stream", api_stream, false, "stream"},
     {"GET", "/api/v1/games/{id}/replay", api_replay, false, "replay"},

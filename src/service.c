@@ -52,6 +52,7 @@ static void live_init(struct server *srv, struct live *lv)
 {
     memset(lv, 0, sizeof *lv);
     lv->srv = srv;
+    lv->forced_by = FORCED_BY_TIMER;
     lv->events = json_array();
     lv->orders = json_array();
 }
@@ -211,6 +212,7 @@ static void on_engine_event(void *ctx, const struct city_event *e)
         type = "default";
         json_object_set_new(d, "decision",
                             json_string(e->count == DEC_SURVEY ? "survey" : "discard"));
+        json_object_set_new(d, "by", live_forcer_json(lv->forced_by));
         break;
     case EV_DISCARDED:
         type = "discarded";
@@ -296,12 +298,45 @@ static const struct seat_row *seat_row_of(const struct live *lv, int seat)
     return NULL;
 }
 
+json_t *live_forcer_json(int by)
+{
+    if (by >= 0)
+        return json_integer(by);
+    return json_string(by == FORCED_BY_HOST ? "host" : "timer");
+}
+
+int live_force(PGconn *c, struct live *lv, int by)
+{
+    struct city_game *g = &lv->g;
+    if (g->step == STEP_OVER)
+        return live_advance(c, lv, false);
+    struct city_events sink = {on_engine_event, lv};
+    int round = g->round, step = g->step;
+    size_t at = json_array_size(lv->events);
+    lv->forced_by = by;
+    if (game_fill_defaults(g, &sink) > 0)
+        lv->changed = true;
+    lv->forced_by = FORCED_BY_TIMER;
+    json_t *seats = json_array();
+    for (size_t i = at; i < json_array_size(lv->events); i++) {
+        json_t *e = json_array_get(lv->events, i);
+        if (strcmp(json_string_value(json_object_get(e, "type")), "default") == 0)
+            json_array_append(seats, json_object_get(json_object_get(e, "data"), "seat"));
+    }
+    json_array_insert_new(lv->events, at,
+                          json_pack("{s:s, s:{s:i, s:s, s:o, s:o}}", "type", "forced", "data",
+                                    "round", round, "step", city_step_name(step), "by",
+                                    live_forcer_json(by), "seats", seats));
+    lv->changed = true;
+    return live_advance(c, lv, false);
+}
+
 int live_advance(PGconn *c, struct live *lv, bool defaults)
 {
     struct city_game *g = &lv->g;
+    if (defaults && g->step != STEP_OVER)
+        return live_force(c, lv, FORCED_BY_TIMER);
     struct city_events sink = {on_engine_event, lv};
-    if (defaults && g->step != STEP_OVER && game_fill_defaults(g, &sink) > 0)
-        lv->changed = true;
     while (g->step != STEP_OVER) {
         for (int s = 0; s < g->players; s++) {
             const struct seat_row *row = seat_row_of(lv, s);

@@ -24,7 +24,12 @@ struct live {
     int resolved;      /* steps resolved in this transaction */
     bool step_changed; /* the current step changed (a new deadline) */
     bool changed;      /* the state must be written back */
+    int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
 };
+
+/* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
+ * with defaults), the host, or a seat (0, 1, ...) once the step was overdue. */
+enum live_forcer { FORCED_BY_TIMER = -2, FORCED_BY_HOST = -1 };
 
 /* Loads game `id` (locked FOR UPDATE when `lock`) and its seats into *lv. STORE_NO_ROW when
  * there is no such game, STORE_HARD when the stored state does not load. live_free() after. */
@@ -52,8 +57,18 @@ void live_event(struct live *lv, const char *type, json_t *data);
 
 /* Lets every bot seat that must decide do so, then resolves the step whenever every pending
  * seat has decided, recording the decisions, until humans must decide or the game is over.
- * When `defaults` is true, first gives every missing human decision its default. */
+ * When `defaults` is true, first gives every missing human decision its default, as the
+ * timer's (live_force(c, lv, FORCED_BY_TIMER)). */
 int live_advance(PGconn *c, struct live *lv, bool defaults);
+
+/* Forces the current step: gives every missing decision its default, logs a public "forced"
+ * event {round, step, by, seats} before the seats' "default" events (each also carrying
+ * "by"), then advances as live_advance(). `by` is FORCED_BY_TIMER, FORCED_BY_HOST or the
+ * forcing seat. The caller has checked that the game is playing and not over. */
+int live_force(PGconn *c, struct live *lv, int by);
+
+/* The public log's "by" of a forcer: "timer", "host" or the seat number (a new reference). */
+json_t *live_forcer_json(int by);
 
 /* Writes the state back (when changed) and appends the queued events with gapless sequence
  * numbers, then NOTIFYs other instances. */

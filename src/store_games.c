@@ -285,8 +285,10 @@ int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
     const char *vals[] = {(const char *)hash};
     const int lens[] = {AUTH_HASH_LEN};
     PGresult *r;
-    int st =
-        query(c, "token known", "SELECT 1 FROM seats WHERE token_hash = $1", 1, vals, lens, &r);
+    int st = query(c, "token known",
+                   "SELECT 1 FROM seats WHERE token_hash = $1 UNION ALL "
+                   "SELECT 1 FROM games WHERE host_hash = $1 LIMIT 1",
+                   1, vals, lens, &r);
     if (st != STORE_OK)
         return st;
     st = PQntuples(r) > 0 ? STORE_OK : STORE_NO_ROW;
@@ -425,4 +427,44 @@ int store_games_metrics(PGconn *c, char **out)
              counts[0], counts[1], counts[2]);
     *out = strdup(buf);
     return *out ? STORE_OK : STORE_HARD;
+}
+
+/* ---- why a seat got a default (the hand view's "defaulted") ------------------------------- */
+
+int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int players,
+                       json_t **out)
+{
+    *out = NULL;
+    if (ndecisions < 1)
+        return STORE_NO_ROW;
+    char s[24], last[24], first[24];
+    itoa_buf(s, sizeof s, seat);
+    itoa_buf(last, sizeof last, ndecisions - 1);
+    itoa_buf(first, sizeof first, ndecisions - players > 0 ? ndecisions - players : 0);
+    const char *vals[] = {id, s, last, first};
+    /* The last step resolved is that of the last decision; a step has at most one decision
+     * per seat, so its decisions are among the last `players`. The cause is in the seat's
+     * public "default" event of that step ("by"; older logs have none: the timer). */
+    json_t *rows;
+    int st = query_array(
+        c, "last default",
+        "SELECT jsonb_build_object('round', d.round, 'step', d.step, 'chosen', d.body, 'by', "
+        "coalesce((SELECT e.data->'by' FROM events e WHERE e.game_id = $1 AND e.type = "
+        "'default' AND e.data->'seat' = to_jsonb(d.seat::int) AND e.data->'round' = "
+        "to_jsonb(d.round::int) AND e.data->'step' = to_jsonb(d.step) ORDER BY e.seq DESC "
+        "LIMIT 1), '\"timer\"'::jsonb))::text "
+        "FROM decisions d JOIN decisions l ON l.game_id = d.game_id AND l.n = $3::int "
+        "AND l.round = d.round AND l.step = d.step "
+        "WHERE d.game_id = $1 AND d.n BETWEEN $4::int AND $3::int AND d.seat = $2::int "
+        "AND d.is_default",
+        4, vals, &rows);
+    if (st != STORE_OK)
+        return st;
+    if (json_array_size(rows) == 0) {
+        json_decref(rows);
+        return STORE_NO_ROW;
+    }
+    *out = json_incref(json_array_get(rows, 0));
+    json_decref(rows);
+    return STORE_OK;
 }

@@ -75,12 +75,19 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
                     const uint8_t hash[AUTH_HASH_LEN]);
 
-/* STORE_OK when some seat of any game has this token hash, STORE_NO_ROW when none. */
+/* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
 
 /* Appends decision number n of a game (the replay log). */
 int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
                        const char *body, bool is_default);
+
+/* The default seat `seat` got in the last step game `id` resolved (that of decision number
+ * ndecisions - 1; a game of `players` seats) as a new object {round, step, chosen: the order
+ * body, by: "timer" | "host" | a seat number}, or STORE_NO_ROW when the seat decided that step
+ * itself or had nothing to decide in it. */
+int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int players,
+                       json_t **out);
 
 /* Announces new events of a game to every instance (LISTEN city_events) once the running
  * transaction commits. */
