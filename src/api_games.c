@@ -442,8 +442,9 @@ static int seat_of_token(PGconn *c, struct live *lv, const char *token, struct o
 
 /* What seat `seat` was given by default in the step that resolved last, and why, for its
  * hand view: {round, step, reason: "timer" | "forced_by_host" | "forced_by_seat", by,
- * chosen: the order body}; *out stays NULL when it decided that step itself, or has decided
- * the current step since (its own decision replaces the notice). */
+ * chosen: the order body, cards: [{id, card}] the discards it names}; *out stays NULL when it
+ * decided that step itself, or has decided the current step since (its own decision replaces the
+ * notice). */
 static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
 {
     *out = NULL;
@@ -463,6 +464,17 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
                     : json_is_string(by) && strcmp(json_string_value(by), "host") == 0
                         ? "forced_by_host"
                         : "timer"));
+    json_t *cards = json_array(), *id;
+    size_t i;
+    json_array_foreach(json_object_get(json_object_get(d, "chosen"), "discard"), i, id)
+    {
+        json_int_t card = json_integer_value(id);
+        if (card >= 0 && card < CITY_DECK_SIZE)
+            json_array_append_new(
+                cards, json_pack("{s:I, s:s}", "id", card, "card",
+                                 lv->srv->cat->designs[game_design_of(&lv->g, (int)card)].id));
+    }
+    json_object_set_new(d, "cards", cards);
     *out = d;
     return STORE_OK;
 }

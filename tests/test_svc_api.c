@@ -156,7 +156,8 @@ Test(api, every_error_is_a_problem_with_a_code)
     snprintf(p, sizeof p, "/api/v1/games/%s/replay", t.id);
     expect_problem("GET", p, NULL, NULL, 409, "game_not_finished");
     snprintf(p, sizeof p, "/api/v1/games/%s/resolve", t.id);
-    expect_problem("POST", p, t.tokens[0], NULL, 409, "not_overdue");
+    expect_problem("POST", p, t.tokens[0], "{\"round\": 0, \"step\": \"keep\"}", 409,
+                   "not_overdue");
     snprintf(p, sizeof p, "/api/v1/games/%s/events?after=-1", t.id);
     expect_problem("GET", p, NULL, NULL, 400, "bad_query");
     expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"name\": \"\\u0007\"}", 400,
@@ -190,7 +191,7 @@ Test(api, a_host_without_a_seat_cannot_order_but_can_force_a_step)
     create(&t, 3, 1, NULL);
     char p[160];
     snprintf(p, sizeof p, "/api/v1/games/%s/resolve", t.id);
-    json_t *v = call("POST", p, t.host, NULL, 200);
+    json_t *v = call("POST", p, t.host, "{\"round\": 0, \"step\": \"keep\"}", 200);
     cr_expect_str_eq(str(v, "step"), "build");
     cr_expect_eq(num(v, "round"), 1);
     json_decref(v);

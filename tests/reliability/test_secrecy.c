@@ -213,6 +213,7 @@ enum cls {
     F_NAME,        /* a card design's slug: checked against the public truth */
     F_SEED,        /* the game's seed: only once finished */
     F_REPLAY_CARD, /* a card instance id in the replay: only once finished */
+    F_OWN_DEFAULT, /* a card a default discarded for the requester: only it, from the pile */
 };
 
 struct field {
@@ -288,6 +289,17 @@ static const struct field hand_fields[] = {
     {"order.builds[].pay[]", F_CARD},
     {"order.contractor", F_PLAIN},
     {"order.survey", F_PLAIN},
+    {"defaulted", F_PLAIN}, /* null */
+    {"defaulted.round", F_PLAIN},
+    {"defaulted.step", F_PLAIN},
+    {"defaulted.reason", F_PLAIN},
+    {"defaulted.by", F_PLAIN},
+    {"defaulted.chosen.round", F_PLAIN},
+    {"defaulted.chosen.step", F_PLAIN},
+    {"defaulted.chosen.survey", F_PLAIN},
+    {"defaulted.chosen.discard[]", F_OWN_DEFAULT},
+    {"defaulted.cards[].id", F_OWN_DEFAULT},
+    {"defaulted.cards[].card", F_NAME},
     {NULL, F_PLAIN},
 };
 
@@ -299,7 +311,7 @@ static const struct field event_fields[] = {
     {"decision", F_PLAIN},  {"count", F_PLAIN}, {"hand_count", F_PLAIN}, {"card", F_NAME},
     {"paid", F_PLAIN},      {"drew", F_PLAIN},  {"deck_count", F_PLAIN}, {"points", F_PLAIN},
     {"vp", F_PLAIN},        {"cards", F_PLAIN}, {"needed", F_PLAIN},     {"available", F_PLAIN},
-    {"winners[]", F_PLAIN}, {NULL, F_PLAIN},
+    {"winners[]", F_PLAIN}, {"by", F_PLAIN},    {"seats[]", F_PLAIN},    {NULL, F_PLAIN},
 };
 
 /* The keys each event type may carry besides seq and type (openapi.yaml, Event*). */
@@ -311,7 +323,8 @@ static const struct {
     {"started", " players "},
     {"submitted", " seat round step "},
     {"step", " round step "},
-    {"default", " seat round step decision "},
+    {"forced", " round step by seats "},
+    {"default", " seat round step decision by "},
     {"discarded", " seat round step count hand_count "},
     {"built", " seat round step card paid "},
     {"contractor", " seat round step card "},
@@ -404,6 +417,19 @@ static void leaf(const struct scan *sc, const char *path, json_t *v)
                   "%s: %s shows card %d (%s), which seat %d drew in its survey", sc->what, path,
                   card, slug_of(card), drawn.by[card] - 1);
         cr_assert(may_see(sc->before, sc->who, card) || may_see(sc->after, sc->who, card),
+                  "%s: %s shows card %d (%s), which is %s", sc->what, path, card, slug_of(card),
+                  where(sc->after, card, buf, sizeof buf));
+        break;
+    }
+    case F_OWN_DEFAULT: { /* a seat's own hand view only; the cards it was made to discard */
+        json_int_t x = json_integer_value(v);
+        cr_assert(json_is_integer(v) && x >= 0 && x < CITY_DECK_SIZE,
+                  "%s: %s is not a card instance id", sc->what, path);
+        int card = (int)x, seat, pos;
+        counts.card_ids++;
+        cr_assert(sc->who >= 0, "%s: %s shows a default's discards to a non-seat", sc->what, path);
+        cr_assert(may_see(sc->after, sc->who, card) ||
+                      locate(&sc->after->g, card, &seat, &pos) == AT_DISCARD,
                   "%s: %s shows card %d (%s), which is %s", sc->what, path, card, slug_of(card),
                   where(sc->after, card, buf, sizeof buf));
         break;
@@ -1086,9 +1112,13 @@ static void ask_wrongly(struct game *gm, int seat)
                       .who = -1,
                       .kind = K_ORDER};
     json_decref(ask(gm, &rq, 403));
+    char force[96];
+    snprintf(force, sizeof force, "{\"round\": %d, \"step\": \"%s\"}", gm->cur.g.round,
+             city_step_name(gm->cur.g.step));
     rq = (struct req){.method = "POST",
                       .path = "/resolve",
                       .token = gm->tokens[seat],
+                      .body = force,
                       .who = seat,
                       .kind = K_VIEW};
     json_decref(ask(gm, &rq, 409));
@@ -1222,8 +1252,15 @@ static void play_game(const struct spec *sp, int index)
             free(order);
         }
         if (force) {
-            rq = (struct req){
-                .method = "POST", .path = "/resolve", .token = gm->host, .who = -1, .kind = K_VIEW};
+            char force_body[96];
+            snprintf(force_body, sizeof force_body, "{\"round\": %d, \"step\": \"%s\"}",
+                     gm->cur.g.round, city_step_name(gm->cur.g.step));
+            rq = (struct req){.method = "POST",
+                              .path = "/resolve",
+                              .token = gm->host,
+                              .body = force_body,
+                              .who = -1,
+                              .kind = K_VIEW};
             json_decref(ask(gm, &rq, 200));
             counts.forced++;
         }
