@@ -43,7 +43,8 @@ export const api = {
   game: (id) => request('GET', `/games/${enc(id)}`),
   hand: (id, token) => request('GET', `/games/${enc(id)}/hand`, { token }),
   order: (id, token, body) => request('POST', `/games/${enc(id)}/orders`, { body, token }),
-  resolve: (id, token) => request('POST', `/games/${enc(id)}/resolve`, { body: {}, token }),
+  /** Forces step {round, step} (the one the player saw); 409 stale_step once it has moved on. */
+  resolve: (id, token, { round, step }) => request('POST', `/games/${enc(id)}/resolve`, { body: { round, step }, token }),
   events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
 };
 
@@ -53,7 +54,7 @@ function enc(id) { return encodeURIComponent(id); }
 export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
 
 /** Every event type the server logs; EventSource needs a listener per name. */
-export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'default',
+export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default',
   'discarded', 'built', 'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'no_income',
   'game_over', 'unknown', 'message'];
 

@@ -24,6 +24,7 @@ export function mountGame(root, id, navigate) {
     events: new Map(), eventsDrawn: -1,
     sel: emptySel(), turnKey: null, hint: '', error: '', actionError: '', notice: '', busy: false,
     conn: 'connecting', missing: false, joinError: '', joining: false,
+    forceAsk: null, forceError: '', // the step a Force click asks to confirm; why a force failed
   };
   let alive = true;
   let es = null;
@@ -245,14 +246,18 @@ export function mountGame(root, id, navigate) {
     st.busy = true;
     st.actionError = '';
     drawAction();
+    let failed = '';
     try {
       await api.order(id, st.me.token, { round: p.round, step: p.step, ...body });
       announce('Your choice was sent.');
     } catch (e) {
-      if (e.status !== 409) st.actionError = e.message; // 409 stale_step: the view is just old
+      // Every refusal is shown with the server's sentence, 409 stale_step included: a choice
+      // that lost the race with a forced step was not counted, and the player must know.
+      failed = e.status === 409 ? `Your choice was not counted. ${e.message}` : e.message;
     }
     st.busy = false;
-    await refresh();
+    await refresh(); // a new step clears the action's error: set it after
+    if (failed) { st.actionError = failed; announce(failed); drawAction(); }
   }
 
   function confirm() {
@@ -265,11 +270,41 @@ export function mountGame(root, id, navigate) {
     return send({ builds: [{ card: s.b1, pay: s.pay.slice(0, c1) }, { card: s.b2, pay: s.pay.slice(c1) }] });
   }
 
+  /**
+   * Force, first click: asks to confirm, remembering the step shown now. The request names
+   * that step, so a confirmation that lands after it resolved is refused (409 stale_step) and
+   * never forces the next one.
+   */
+  function askForce() {
+    const v = st.view;
+    if (!v || st.busy) return;
+    st.forceAsk = { round: v.round, step: v.step };
+    st.forceError = '';
+    drawBar();
+    bar.querySelector('#force-yes')?.focus();
+  }
+
+  function cancelForce() {
+    st.forceAsk = null;
+    drawBar();
+    bar.querySelector('#force')?.focus();
+  }
+
   async function force() {
     const token = st.host ?? st.me?.token;
-    if (!token || st.busy) return;
+    const ask = st.forceAsk;
+    if (!token || !ask || st.busy) return;
     st.busy = true;
-    try { await api.resolve(id, token); } catch (e) { if (e.status !== 409) st.actionError = e.message; }
+    st.forceAsk = null;
+    st.forceError = '';
+    drawBar();
+    try {
+      await api.resolve(id, token, ask);
+      announce('The step was forced.');
+    } catch (e) {
+      st.forceError = e.message; // 409 stale_step says the step had moved on: nothing forced
+      announce(e.message);
+    }
     st.busy = false;
     await refresh();
   }
@@ -362,7 +397,7 @@ export function mountGame(root, id, navigate) {
 
   function drawBar() {
     const v = st.view;
-    const sig = [v && { ...v, seats: v.seats.map((x) => [x.pending, x.submitted]), deadline: v.deadline, last_seq: 0 }, st.missing, !!st.host, timerText() === 'time is up'];
+    const sig = [v && { ...v, seats: v.seats.map((x) => [x.pending, x.submitted]), deadline: v.deadline, last_seq: 0 }, st.missing, !!st.host, timerText() === 'time is up', st.forceAsk, st.forceError, st.busy];
     drawIf(bar, sig, drawBarNow);
   }
 
@@ -375,8 +410,15 @@ export function mountGame(root, id, navigate) {
     const step = v.status === 'open' ? 'Waiting for players' : v.step === 'over' ? 'Game over'
       : v.round === 0 ? 'Setup: keep 5' : `Round ${v.round} · ${STEP_NAMES[v.step] ?? v.step}`;
     const tt = timerText();
-    const others = v.seats.some((x) => x.pending && !x.submitted && x.seat !== st.me?.seat);
-    const canForce = v.status === 'playing' && v.step !== 'over' && others && (st.host || (st.me && tt === 'time is up'));
+    const waiting = v.seats.filter((x) => x.pending && !x.submitted && x.seat !== st.me?.seat);
+    // Force is offered to a seat only where a timer exists and has run out (the server refuses
+    // it before), and to the host at any time; either way only after a confirmation.
+    const canForce = v.status === 'playing' && v.step !== 'over' && waiting.length > 0 && (st.host || (st.me && tt === 'time is up'));
+    if (st.forceAsk && (st.forceAsk.round !== v.round || st.forceAsk.step !== v.step)) {
+      st.forceAsk = null; // the step moved on while the question was open: nothing to force
+      st.forceError = 'The step you were about to force has already been resolved; nothing was forced.';
+    }
+    const ask = canForce && st.forceAsk;
     replace(bar,
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
       h('div', { class: 'bar-title' }, h('strong', {}, 'The City'), h('span', { class: 'step-pill', id: 'step' }, step)),
@@ -386,10 +428,15 @@ export function mountGame(root, id, navigate) {
         stat('Discards', v.discard_count),
         stat('Contractors', h('span', { title: `${v.contractors_left} General Contractors left in the pool`, class: 'emoji', 'aria-label': String(v.contractors_left) }, v.contractors_left ? '🏗️'.repeat(Math.min(v.contractors_left, 5)) : '0'))),
       tt ? h('span', { class: `timer ${tt === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,
-      canForce ? h('button', {
-        type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: force,
+      canForce && !ask ? h('button', {
+        type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: askForce, disabled: st.busy,
         title: 'Resolve the step now: whoever has not chosen gets the default decision',
       }, st.host ? 'Force step' : 'Apply defaults') : null,
+      ask ? h('div', { class: 'force-ask', id: 'force-ask', role: 'alertdialog', 'aria-labelledby': 'force-q' },
+        h('span', { id: 'force-q' }, `${st.host && tt !== 'time is up' ? (tt ? `${tt}. ` : '') : 'Time is up. '}Resolve ${v.round ? `round ${v.round}, ${STEP_NAMES[v.step] ?? v.step}` : 'the setup keep'} now? ${joinNames(waiting.map((x) => nameOf(x.seat) ?? `Seat ${x.seat + 1}`))} ${waiting.length === 1 ? 'has' : 'have'} not chosen and will get the default (${v.step === 'build' ? 'a survey' : 'discards chosen for them'}).`),
+        h('button', { type: 'button', class: 'small danger', id: 'force-yes', 'data-focus-key': 'force-yes', onclick: force, disabled: st.busy }, st.host ? 'Force it' : 'Apply defaults'),
+        h('button', { type: 'button', class: 'ghost small', id: 'force-no', 'data-focus-key': 'force-no', onclick: cancelForce }, 'Cancel')) : null,
+      st.forceError ? h('p', { class: 'error force-error', role: 'alert', id: 'force-error' }, st.forceError) : null,
       h('span', { id: 'conn', class: 'conn', role: 'status', hidden: true }));
     drawConn();
   }
@@ -614,6 +661,7 @@ export function mountGame(root, id, navigate) {
       head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
     }
 
+    if (hand.defaulted) head.unshift(defaultedNote(hand.defaulted));
     if (p && hand.order) {
       head.push(h('p', { class: 'submitted-note', id: 'submitted' }, `Your choice is in: ${describeOrder(hand.order)}. Waiting for the others; you may still change it.`));
     }
@@ -638,6 +686,18 @@ export function mountGame(root, id, navigate) {
     action.dataset.busy = st.busy ? 'true' : 'false';
     action.dataset.need = p && p.step !== 'build' ? String(p.options.discard) : '';
     action.classList.toggle('your-move', !!p && !hand.order);
+  }
+
+  /** Tells a defaulted seat what the game chose for it, and why (the hand's `defaulted`). */
+  function defaultedNote(d) {
+    const where = d.round ? `round ${d.round}, ${STEP_NAMES[d.step] ?? d.step}` : 'the setup keep';
+    const why = d.reason === 'forced_by_host' ? `The host forced ${where} before you had chosen`
+      : d.reason === 'forced_by_seat' ? `The time for ${where} ran out and ${nameOf(d.by) ?? 'another player'} applied the defaults before you had chosen`
+        : `Your time for ${where} ran out`;
+    const names = (d.cards ?? []).map((c) => card(c.card)?.name ?? c.card);
+    const what = d.chosen?.survey ? 'you surveyed' : names.length ? `you discarded ${joinNames(names)}` : 'you got the default decision';
+    return h('p', { class: 'defaulted-note', id: 'defaulted', role: 'status', 'data-reason': d.reason },
+      `${why}, so the game chose for you: ${what}.`);
   }
 
   function describeOrder(o) {

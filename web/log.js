@@ -1,5 +1,5 @@
 // log.js: turns the game's public event log (the SSE stream's events: step, built, contractor,
-// surveyed, scored, income, discarded, default, joined, started, game_over ...) into readable
+// surveyed, scored, income, discarded, forced, default, joined, started, game_over ...) into readable
 // lines, grouping a round's scores, incomes and discards into one line each.
 
 import { card } from './cards.js';
@@ -42,9 +42,25 @@ export function logEntries(events, names) {
         if (e.step === 'build') out.push({ kind: 'head', seq: e.seq, text: `Round ${e.round}` });
         else if (e.step !== 'over') out.push(line(e, `Step: ${STEP_TITLES[e.step] ?? e.step}.`, 'minor'));
         break;
-      case 'default':
-        out.push(line(e, `${who(e.seat)} ran out of time: ${e.decision === 'survey' ? 'surveys' : 'discards'} by default.`, 'warn'));
+      case 'forced': {
+        const where = e.round ? `round ${e.round}, ${STEP_TITLES[e.step] ?? e.step}` : 'the setup keep';
+        const seats = joinNames((e.seats ?? []).map(who));
+        const got = seats ? `: ${seats} ${e.seats.length === 1 ? 'gets' : 'get'} the default` : '';
+        const text = e.by === 'host' ? `The host forced ${where}${got}.`
+          : typeof e.by === 'number' ? `Time was up; ${who(e.by)} applied the defaults for ${where}${got}.`
+            : `Time ran out for ${where}${got}.`;
+        out.push(line(e, text, 'warn'));
         break;
+      }
+      case 'default': {
+        const what = `${e.decision === 'survey' ? 'surveys' : 'discards'} by default`;
+        // Only the timer's defaults are "out of time"; a forced step says who forced it.
+        const text = e.by === 'host' ? `${who(e.seat)} had not chosen when the host forced the step: ${what}.`
+          : typeof e.by === 'number' ? `${who(e.seat)} ran out of time (defaults applied by ${who(e.by)}): ${what}.`
+            : `${who(e.seat)} ran out of time: ${what}.`;
+        out.push(line(e, text, 'warn'));
+        break;
+      }
       case 'built': out.push(line(e, `${who(e.seat)} built ${card(e.card).name}${e.paid ? ` (paid ${e.paid})` : ' (free)'}.`, 'build')); break;
       case 'contractor': out.push(line(e, `${who(e.seat)} took a General Contractor.`, 'build')); break;
       case 'surveyed': out.push(line(e, `${who(e.seat)} surveyed and drew ${e.drew} card${e.drew === 1 ? '' : 's'} (hand ${e.hand_count}).`)); break;
