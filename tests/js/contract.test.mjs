@@ -530,8 +530,9 @@ test('three people: live stream, replaced orders, stale and idle orders, a force
   const early = await hand(A);
   assert.deepEqual([early.status, early.pending], ['open', null]);
   await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/orders`, { token: A, body: { round: 0, step: 'keep', discard: early.hand.slice(0, 2).map((c) => c.id) } });
-  await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
-  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token: A });
+  const keepStep = { round: 0, step: 'keep' };
+  await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token, body: keepStep });
+  await expect(409, 'game_not_started', 'POST', `/api/v1/games/${id}/resolve`, { token: A, body: keepStep });
 
   joins.push(await expect(201, null, 'POST', `/api/v1/games/${id}/join`, { body: { name: 'Cleo' } }));
   const C = joins[2].token;
@@ -578,20 +579,41 @@ test('three people: live stream, replaced orders, stale and idle orders, a force
   assert.deepEqual(pub.seats.map((s) => s.last.action), ['survey', 'contractor', 'contractor']);
   assert.equal(pub.contractors_left, 1);
 
-  // Round 2: the host forces the build step; everyone gets the default (survey).
-  await expect(403, 'wrong_game', 'POST', `/api/v1/games/${id}/resolve`, { token: other.tokens[0] });
-  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token: A });
-  const forced = await expect(200, null, 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
+  // Round 2: the host forces the build step, named in the body; everyone gets the default
+  // (survey). Another game's tokens (a seat's or the host's) are 403; a stale step is 409.
+  const resolvePath = `/api/v1/games/${id}/resolve`;
+  const build2 = { round: 2, step: 'build' };
+  await expect(403, 'wrong_game', 'POST', resolvePath, { token: other.tokens[0], body: build2 });
+  await expect(403, 'wrong_game', 'POST', resolvePath, { token: other.host, body: build2 });
+  await expect(409, 'not_overdue', 'POST', resolvePath, { token: A, body: build2 });
+  for (const [raw, code] of [['{"round":2,', 'malformed_json'], ['[2, "build"]', 'not_an_object']]) {
+    await expect(400, code, 'POST', resolvePath, { token: g.host_token, raw });
+  }
+  for (const [body, code] of [[undefined, 'missing_field'], [{}, 'missing_field'], [{ round: 2 }, 'missing_field'],
+    [{ ...build2, all: true }, 'unknown_field'], [{ round: '2', step: 'build' }, 'wrong_type'],
+    [{ round: 2, step: 'over' }, 'bad_value']]) {
+    await expect(400, code, 'POST', resolvePath, { token: g.host_token, body });
+  }
+  const stale = await expect(409, 'stale_step', 'POST', resolvePath, { token: g.host_token, body: { round: 1, step: 'survey' } });
+  assert.match(stale.detail, /round 2, step build/, 'the detail names the current step');
+  const before = (await allEvents(id)).length;
+  const forced = await expect(200, null, 'POST', resolvePath, { token: g.host_token, body: build2 });
   assert.equal(forced.step, 'survey');
   assert.ok(forced.seats.every((s) => s.last.action === 'survey' && s.last.default), 'defaults are public');
+  await expect(409, 'stale_step', 'POST', resolvePath, { token: g.host_token, body: build2 });
   const log = await allEvents(id);
+  const news = log.slice(before);
+  assert.deepEqual(news.filter((e) => e.type === 'forced').map((e) => [e.round, e.step, e.by, e.seats]), [[2, 'build', 'host', [0, 1, 2]]]);
+  assert.deepEqual(news.filter((e) => e.type === 'default').map((e) => [e.seat, e.by]), [[0, 'host'], [1, 'host'], [2, 'host']]);
   assert.equal(log.filter((e) => e.type === 'default' && e.round === 2).length, 3);
+  const told = await hand(A);
+  assert.deepEqual(told.defaulted, { round: 2, step: 'build', reason: 'forced_by_host', by: 'host', chosen: { round: 2, step: 'build', survey: true }, cards: [] });
 
   // The rest, each person on their own, concurrently.
   await Promise.all([A, B, C].map((t) => playSeat(id, t)));
   await verifyFinished(id, [A, B, C]);
   await expect(409, 'game_over', 'POST', `/api/v1/games/${id}/orders`, { token: A, body: { round: 3, step: 'build', survey: true } });
-  await expect(409, 'game_over', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token });
+  await expect(409, 'game_over', 'POST', `/api/v1/games/${id}/resolve`, { token: g.host_token, body: { round: 3, step: 'build' } });
   await expect(409, 'game_full', 'POST', `/api/v1/games/${id}/join`, { body: { name: 'Late' } });
   const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
   assert.equal(replay.decisions.filter((d) => d.default).length, 3, 'the replay marks the defaults');
@@ -664,10 +686,11 @@ test('hand and order errors, and engine reasons (422)', async () => {
   }
 
   // Resolve errors, then the end of the game.
-  await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/resolve`, { token: g.host_token });
+  const now = { round: h2.pending.round, step: 'build' };
+  await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/resolve`, { token: g.host_token, body: now });
   await expect(401, 'token_required', 'POST', `/api/v1/games/${id}/resolve`);
-  await expect(401, 'bad_token', 'POST', `/api/v1/games/${id}/resolve`, { token: fakeToken });
-  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token });
+  await expect(401, 'bad_token', 'POST', `/api/v1/games/${id}/resolve`, { token: fakeToken, body: now });
+  await expect(409, 'not_overdue', 'POST', `/api/v1/games/${id}/resolve`, { token, body: now });
   await expect(409, 'game_not_finished', 'GET', `/api/v1/games/${id}/replay`);
   await playSeat(id, token);
   await verifyFinished(id, [token]);
@@ -876,7 +899,7 @@ test('coverage: every operation exercised, every documented problem produced', (
     }
   }
   assert.deepEqual(missing, [], 'every documented status and problem code is produced');
-  const expectedTypes = ['created', 'joined', 'started', 'submitted', 'step', 'default', 'discarded', 'built',
+  const expectedTypes = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default', 'discarded', 'built',
     'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over'];
   assert.deepEqual(expectedTypes.filter((x) => !eventTypesSeen.has(x)), [], 'every event type is seen');
   const notProduced = operations.flatMap(({ key, op }) => documentedPairs(op).map((p) => `${key} ${p}`)).filter((k) => !produced.has(k));
