@@ -24,7 +24,8 @@ export function mountGame(root, id, navigate) {
     events: new Map(), eventsDrawn: -1,
     sel: emptySel(), turnKey: null, hint: '', error: '', actionError: '', notice: '', busy: false,
     conn: 'connecting', missing: false, joinError: '', joining: false,
-    forceAsk: null, forceError: '', // the step a Force click asks to confirm; why a force failed
+    forceAsk: null, forceError: '', forceErrorAt: '', // the step a Force asks to confirm; why one failed, and at which step
+    refused: '', // why the last choice sent was refused: kept across steps until the next action
   };
   let alive = true;
   let es = null;
@@ -177,6 +178,7 @@ export function mountGame(root, id, navigate) {
     const s = st.sel;
     st.hint = '';
     st.actionError = '';
+    st.refused = '';
     const hand = st.hand.hand;
     if (p.step !== 'build') {
       const need = p.options.discard;
@@ -246,6 +248,7 @@ export function mountGame(root, id, navigate) {
     st.busy = true;
     st.actionError = '';
     drawAction();
+    st.refused = '';
     let failed = '';
     try {
       await api.order(id, st.me.token, { round: p.round, step: p.step, ...body });
@@ -256,8 +259,9 @@ export function mountGame(root, id, navigate) {
       failed = e.status === 409 ? `Your choice was not counted. ${e.message}` : e.message;
     }
     st.busy = false;
-    await refresh(); // a new step clears the action's error: set it after
-    if (failed) { st.actionError = failed; announce(failed); drawAction(); }
+    st.refused = failed; // not actionError: a new step (this refresh, or one racing it) clears that
+    if (failed) announce(failed);
+    await refresh();
   }
 
   function confirm() {
@@ -297,6 +301,7 @@ export function mountGame(root, id, navigate) {
     st.busy = true;
     st.forceAsk = null;
     st.forceError = '';
+    st.forceErrorAt = '';
     drawBar();
     try {
       await api.resolve(id, token, ask);
@@ -307,6 +312,7 @@ export function mountGame(root, id, navigate) {
     }
     st.busy = false;
     await refresh();
+    if (st.forceError && st.view) st.forceErrorAt = `${st.view.round}-${st.view.step}`; // shown until the next step
   }
 
   async function join(name) {
@@ -414,9 +420,12 @@ export function mountGame(root, id, navigate) {
     // Force is offered to a seat only where a timer exists and has run out (the server refuses
     // it before), and to the host at any time; either way only after a confirmation.
     const canForce = v.status === 'playing' && v.step !== 'over' && waiting.length > 0 && (st.host || (st.me && tt === 'time is up'));
+    const here = `${v.round}-${v.step}`;
+    if (st.forceError && st.forceErrorAt && st.forceErrorAt !== here) st.forceError = '';
     if (st.forceAsk && (st.forceAsk.round !== v.round || st.forceAsk.step !== v.step)) {
       st.forceAsk = null; // the step moved on while the question was open: nothing to force
       st.forceError = 'The step you were about to force has already been resolved; nothing was forced.';
+      st.forceErrorAt = here;
     }
     const ask = canForce && st.forceAsk;
     replace(bar,
@@ -542,7 +551,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.me];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -677,7 +686,7 @@ export function mountGame(root, id, navigate) {
     replace(action,
       h('div', { class: 'action-head' }, head),
       st.hint ? h('p', { class: 'hint-line', role: 'status' }, st.hint) : null,
-      st.actionError || st.error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.actionError || st.error) : null,
+      st.actionError || st.refused || st.error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.actionError || st.refused || st.error) : null,
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
       buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
     action.dataset.state = state;
