@@ -639,6 +639,46 @@ static enum problem problem_of_order_error(const char *code)
     return P_BAD_VALUE;
 }
 
+/* An order on its way through group commit while its request is parked (http_park). */
+struct order_call {
+    struct order_ctx oc;
+    struct batch_job job;
+    struct http_req *r;
+    int st;
+};
+
+static void order_call_free(void *ctx)
+{
+    struct order_call *call = ctx;
+    json_decref(call->oc.canon);
+    json_decref(call->oc.o.reply);
+    free(call);
+}
+
+/* Answers an order whose transaction ended with call->st. */
+static void order_answer(struct http_req *r, struct order_call *call)
+{
+    struct order_ctx *oc = &call->oc;
+    if (call->st == STORE_OK && oc->o.status == 202) { /* a refused order changed nothing */
+        metrics_steps_resolved(oc->resolved);
+        hub_publish(r->srv->hub, oc->id, 0);
+    }
+    answer(r, call->st, &oc->o);
+}
+
+/* The batcher's callback: the transaction ended; wake the parked request. */
+static void order_done(struct batch_job *job)
+{
+    struct order_call *call = (struct order_call *)job->ctx; /* ctx is &call->oc, its start */
+    call->st = job->status;
+    http_wake(call->r);
+}
+
+static void order_resume(struct http_req *r)
+{
+    order_answer(r, r->park_ctx);
+}
+
 void api_orders(struct http_req *r)
 {
     if (!r->json) {
@@ -647,23 +687,43 @@ void api_orders(struct http_req *r)
                            "\"survey\": true}.");
         return;
     }
-    struct order_ctx oc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    struct order_call *call = calloc(1, sizeof *call);
+    if (!call) {
+        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        return;
+    }
+    struct order_ctx *oc = &call->oc;
+    *oc = (struct order_ctx){.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
     char err[300];
-    int e = order_from_json(r->json, &oc.order, err, sizeof err);
+    int e = order_from_json(r->json, &oc->order, err, sizeof err);
     if (e) {
         const char *code = order_error_code(e);
         http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
+        free(call);
         return;
     }
-    oc.canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
-    struct batch_job job = {.id = oc.id, .apply = order_apply, .reset = order_reset, .ctx = &oc};
-    int st = oc.canon ? batcher_run(r->srv->batcher, &job) : STORE_HARD;
-    json_decref(oc.canon);
-    if (st == STORE_OK && oc.o.status == 202) { /* a refused order changed nothing */
-        metrics_steps_resolved(oc.resolved);
-        hub_publish(r->srv->hub, oc.id, 0);
+    oc->canon = order_to_json(oc->order.round, oc->order.step, &oc->order.d);
+    if (!oc->canon) {
+        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        free(call);
+        return;
     }
-    answer(r, st, &oc.o);
+    call->r = r;
+    /* The batcher calls order_done (the job's ctx is the call, which begins with oc). */
+    call->job = (struct batch_job){
+        .id = oc->id, .apply = order_apply, .reset = order_reset, .ctx = oc, .done_fn = order_done};
+    /* Parked, the request holds no thread while its batch is written; it is parked before the
+     * batcher can see it, so the wake-up always comes after the suspension. */
+    if (http_park(r, order_resume, call, order_call_free)) {
+        if (!batcher_submit(r->srv->batcher, &call->job)) {
+            call->st = STORE_UNAVAILABLE;
+            http_wake(r);
+        }
+        return;
+    }
+    call->st = batcher_run(r->srv->batcher, &call->job); /* the daemon is stopping */
+    order_answer(r, call);
+    order_call_free(call);
 }
 
 /* ---- resolve ------------------------------------------------------------------------------ */

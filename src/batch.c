@@ -1,6 +1,6 @@
 /* batch.c: group commit for orders (see batch.h). One queue under one mutex; a free batcher
  * thread takes the jobs at its front (up to its limit), runs them in one store_tx(), and wakes
- * each job's waiter. */
+ * each job's waiter or calls its done_fn. */
 #include "batch.h"
 
 #include <stdio.h>
@@ -128,8 +128,13 @@ static void *batcher_main(void *arg)
             b->tail = NULL;
         pthread_mutex_unlock(&b->mu);
         run_batch(b, bt, jobs, n);
+        for (int k = 0; k < n; k++) /* before the lock: a finished job may be freed */
+            if (jobs[k]->done_fn)
+                jobs[k]->done_fn(jobs[k]);
         pthread_mutex_lock(&b->mu);
         for (int k = 0; k < n; k++) {
+            if (jobs[k]->done_fn)
+                continue;
             jobs[k]->done = true;
             pthread_cond_signal(&jobs[k]->cond);
         }
@@ -179,8 +184,26 @@ void batcher_stop(struct batcher *b)
     free(b);
 }
 
+bool batcher_submit(struct batcher *b, struct batch_job *job)
+{
+    job->next = NULL;
+    pthread_mutex_lock(&b->mu);
+    bool ok = !b->stop;
+    if (ok) {
+        if (b->tail)
+            b->tail->next = job;
+        else
+            b->head = job;
+        b->tail = job;
+        pthread_cond_signal(&b->work);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return ok;
+}
+
 int batcher_run(struct batcher *b, struct batch_job *job)
 {
+    job->done_fn = NULL;
     job->done = false;
     job->next = NULL;
     pthread_cond_init(&job->cond, NULL);
