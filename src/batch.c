@@ -128,16 +128,20 @@ static void *batcher_main(void *arg)
             b->tail = NULL;
         pthread_mutex_unlock(&b->mu);
         run_batch(b, bt, jobs, n);
-        for (int k = 0; k < n; k++) /* before the lock: a finished job may be freed */
-            if (jobs[k]->done_fn)
+        /* A job with a done_fn may be freed as soon as that is called: take every job's kind
+         * first, and never touch one again after its done_fn. */
+        bool waited[STORE_MAX_GAMES_LOADED * 2];
+        for (int k = 0; k < n; k++)
+            waited[k] = jobs[k]->done_fn == NULL;
+        for (int k = 0; k < n; k++)
+            if (!waited[k])
                 jobs[k]->done_fn(jobs[k]);
         pthread_mutex_lock(&b->mu);
-        for (int k = 0; k < n; k++) {
-            if (jobs[k]->done_fn)
-                continue;
-            jobs[k]->done = true;
-            pthread_cond_signal(&jobs[k]->cond);
-        }
+        for (int k = 0; k < n; k++)
+            if (waited[k]) {
+                jobs[k]->done = true;
+                pthread_cond_signal(&jobs[k]->cond);
+            }
     }
     pthread_mutex_unlock(&b->mu);
     free(bt);
