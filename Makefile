@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-protot
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto) -lpthread -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto) -lunistring -lpthread -lm
 TEST_LIBS := -lcriterion -lcurl
 
 ifeq ($(SANITIZE),1)
