@@ -77,6 +77,7 @@ run: deps all
 	./scripts/run.sh
 
 test: deps
+	@./scripts/deps.sh node
 	$(MAKE) format-check
 	$(MAKE) test-unit
 	$(MAKE) SANITIZE=1 test-unit
@@ -125,9 +126,11 @@ fuzz-run: fuzz
 	    ./scripts/fuzz-run.sh $$f build-fuzz/corpus-$$n tests/fuzz/corpus/$$n; done
 
 # The OpenAPI lint, the contract test (real responses against openapi/openapi.yaml) and the
-# browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL.
+# browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL. They need
+# Node.js 20 or later: scripts/deps.sh node installs it (as root, when Debian offers it) or fails.
 JS_TESTS := $(wildcard tests/js/*.test.mjs)
 test-js: all
+	@./scripts/deps.sh node
 	@cd tests/js && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; }
 	cd tests/js && npx redocly lint ../../openapi/openapi.yaml
 	CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/build/cityd ./scripts/with-postgres.sh \
