@@ -64,11 +64,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libcity.a
 SVC_BIN  := $(filter $(BUILD)/tests/test_svc_% $(BUILD)/tests/test_store,$(TEST_BIN))
 UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
 
+# Each test's output goes to $(BUILD)/logs/NAME.log (scripts/quiet.sh): only Criterion's report
+# is shown, unless the test fails.
 test-unit: $(TEST_BIN) $(BUILD)/cityd
 	@set -e; for t in $(UNIT_BIN); do \
-	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd $$t --jobs=2; done
+	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log $$t --jobs=2; done
 	@set -e; for t in $(SVC_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=2; done
 
 # Serves http://localhost:8080 (PORT overrides) with a private PostgreSQL under ./var/
@@ -100,6 +104,7 @@ test-reliability: $(REL_BIN) $(BUILD)/cityd
 	@rm -f $(COUNTS); touch $(COUNTS)
 	@set -e; for t in $(REL_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=1; done
 	$(MAKE) fuzz-run COUNTS=$(COUNTS)
 	./scripts/reliability-summary.sh $(COUNTS)
