@@ -11,12 +11,13 @@
 #include "game_json.h"
 #include "hub.h"
 #include "metrics.h"
+#include "names.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
 #include "viewcache.h"
 
-enum { NAME_MAX_CHARS = 40, TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
+enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
 /* What a transaction body decided to answer. */
 struct outcome {
@@ -114,8 +115,9 @@ static bool int_field(struct http_req *r, const char *name, bool required, long 
     return true;
 }
 
-/* Checks a player name: 1..40 characters after trimming, no control characters. Writes the
- * trimmed name to out (size n). */
+/* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
+ * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
+ * at least NAMES_MAX_BYTES + 1); false (a 400 queued) when it is refused. */
 static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
 {
     if (!v) {
@@ -127,32 +129,14 @@ static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
         http_reply_problem(r, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
         return false;
     }
-    const char *s = json_string_value(v);
-    size_t len = json_string_length(v);
-    while (len && (*s == ' ' || *s == '\t')) {
-        s++;
-        len--;
-    }
-    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-        len--;
-    int chars = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f) {
-            http_reply_problem(r, P_BAD_VALUE, NULL,
-                               "\"name\" must not contain control characters.");
-            return false;
-        }
-        if ((ch & 0xc0) != 0x80)
-            chars++;
-    }
-    if (chars < 1 || chars > NAME_MAX_CHARS || len >= n) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "\"name\" must have 1 to %d characters.",
-                           NAME_MAX_CHARS);
+    char clean[NAMES_MAX_BYTES + 1], why[400];
+    enum name_verdict nv =
+        name_clean(json_string_value(v), json_string_length(v), clean, why, sizeof why);
+    if (nv != NAME_OK) {
+        http_reply_problem(r, nv == NAME_NO_MEMORY ? P_INTERNAL : P_BAD_VALUE, NULL, "%s", why);
         return false;
     }
-    memcpy(out, s, len);
-    out[len] = 0;
+    snprintf(out, n, "%s", clean);
     return true;
 }
 
