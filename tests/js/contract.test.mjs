@@ -467,6 +467,26 @@ test('creating, listing and joining games, and their errors', async () => {
     await strict.stop();
   }
 
+  // A server that keeps one stream per game answers a second with 503 too_many_streams.
+  const capped = await startDaemon({ extraArgs: ['--max-streams-per-game', '1'] });
+  try {
+    const made = await fetch(`${capped.base}/api/v1/games`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: 2 }),
+    });
+    const { id } = await made.json();
+    const first = new AbortController();
+    const open = await fetch(`${capped.base}/api/v1/games/${id}/stream`, { signal: first.signal });
+    assert.equal(open.status, 200);
+    const res = await fetch(`${capped.base}/api/v1/games/${id}/stream`);
+    const r = { status: res.status, headers: res.headers, text: await res.text() };
+    r.json = check('GET', `/api/v1/games/${id}/stream`, r);
+    assert.equal(r.json.code, 'too_many_streams');
+    assert.ok(Number(res.headers.get('retry-after')) > 0, 'a refused stream says when to retry');
+    first.abort();
+  } finally {
+    await capped.stop();
+  }
+
   const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, target_vp: 30, seed: '12345' } });
   assert.equal(g.status, 'open');
   assert.equal(g.join, `/api/v1/games/${g.id}/join`);
