@@ -22,6 +22,7 @@ struct options {
     int port, workers, timeout, view_cache, batchers;
     const char *database, *web, *cards, *migrations, *openapi;
     bool allow_seed;
+    struct http_policy policy;
 };
 
 static int usage_error(const char *what)
@@ -32,7 +33,8 @@ static int usage_error(const char *what)
             "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE, CITY_BATCHERS\n",
+            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_CORS_ORIGINS, CITY_MAX_HEADERS,\n"
+            "             CITY_MAX_HEADER_BYTES, CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n",
             what);
     return 2;
 }
@@ -82,6 +84,10 @@ int cmd_serve(int argc, char **argv)
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml"};
     const char *env;
+    char policy_err[256];
+    http_policy_defaults(&o.policy);
+    if (!http_policy_from_env(&o.policy, policy_err, sizeof policy_err))
+        return usage_error(policy_err);
     if ((env = getenv("PORT")) && !parse_int(env, 0, 65535, &o.port))
         return usage_error("PORT must be a port number");
     if ((env = getenv("CITY_WORKERS")) && !parse_int(env, 1, 512, &o.workers))
@@ -168,7 +174,8 @@ int cmd_serve(int argc, char **argv)
                          .web_dir = o.web,
                          .openapi_path = o.openapi,
                          .allow_seed = o.allow_seed,
-                         .max_events_page = 500};
+                         .max_events_page = 500,
+                         .policy = o.policy};
     json_decref(cj);
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
