@@ -372,13 +372,18 @@ static void answer_options(struct http_req *r)
     bool get = false, post = false;
     for (int i = 0; i < NROUTES; i++) {
         struct http_req probe = {.srv = r->srv};
-        if (!routes[i].handler || !match(routes[i].pattern, r->url, &probe))
-            continue;
+        const char *pat = routes[i].pattern;
+        if (!routes[i].handler || pat[strlen(pat) - 1] == '*' || !match(pat, r->url, &probe))
+            continue; /* the catch-alls: a path they alone match is a file (GET) or nothing */
         get = get || strcmp(routes[i].method, "GET") == 0;
         post = post || strcmp(routes[i].method, "POST") == 0;
     }
-    if (is_api_path(r->url) && !get && !post)
-        get = post = true; /* a preflight of a path that names nothing: the real call gets 404 */
+    if (!get && !post) {
+        /* Outside the API, a file (or its 404); inside, a path that names nothing, whose
+         * preflight still succeeds so that a page can read the real call's 404. */
+        get = true;
+        post = is_api_path(r->url);
+    }
     snprintf(methods, sizeof r->allow, "%s%sOPTIONS", get ? "GET, HEAD, " : "",
              post ? "POST, " : "");
     r->route = &options_route;
