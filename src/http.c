@@ -72,9 +72,9 @@ void http_policy_defaults(struct http_policy *p)
     memset(p, 0, sizeof *p);
     p->cors_any = true;
     p->max_headers = 100;
-    p->max_header_bytes = 16 * 1024;
+    p->max_header_bytes = 32 * 1024;
     p->max_query_params = 64;
-    p->max_url_bytes = 8 * 1024;
+    p->max_url_bytes = 16 * 1024;
 }
 
 static bool env_int(const char *name, int min, int max, int *out, char *err, size_t errlen)

@@ -39,8 +39,8 @@ struct http_policy {
     int max_url_bytes;    /* the path and query as sent; longer gets 414 */
 };
 
-/* The defaults of struct http_policy: CORS for any origin, 100 headers, 16 KiB of headers,
- * 64 query parameters, 8 KiB of URL. */
+/* The defaults of struct http_policy: CORS for any origin, 100 headers, 32 KiB of headers,
+ * 64 query parameters, 16 KiB of URL. */
 void http_policy_defaults(struct http_policy *p);
 
 /* Reads CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES, CITY_MAX_QUERY_PARAMS and
