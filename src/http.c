@@ -717,7 +717,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     log_escape(method, sizeof method, r->method);
     log_escape(url, sizeof url, r->url);
     fprintf(stdout, "%s \"%s\" %d %.1fms route=%s bytes=%zu client=%s\n", method, url,
-            r->reply.status, ms, route, r->len, r->client);
+            r->reply.status, ms, route, r->len, http_client(r));
     fflush(stdout);
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
