@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-protot
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz) -lpthread -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz) -lunistring -lpthread -lm
 TEST_LIBS := -lcriterion -lcurl
 
 ifeq ($(SANITIZE),1)
@@ -64,11 +64,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libcity.a
 SVC_BIN  := $(filter $(BUILD)/tests/test_svc_% $(BUILD)/tests/test_store,$(TEST_BIN))
 UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
 
+# Each test's output goes to $(BUILD)/logs/NAME.log (scripts/quiet.sh): only Criterion's report
+# is shown, unless the test fails.
 test-unit: $(TEST_BIN) $(BUILD)/cityd
 	@set -e; for t in $(UNIT_BIN); do \
-	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd $$t --jobs=2; done
+	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log $$t --jobs=2; done
 	@set -e; for t in $(SVC_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=2; done
 
 # Serves http://localhost:8080 (PORT overrides) with a private PostgreSQL under ./var/
@@ -77,6 +81,7 @@ run: deps all
 	./scripts/run.sh
 
 test: deps
+	@./scripts/deps.sh node
 	$(MAKE) format-check
 	$(MAKE) test-unit
 	$(MAKE) SANITIZE=1 test-unit
@@ -99,6 +104,7 @@ test-reliability: $(REL_BIN) $(BUILD)/cityd
 	@rm -f $(COUNTS); touch $(COUNTS)
 	@set -e; for t in $(REL_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
+	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=1; done
 	$(MAKE) fuzz-run COUNTS=$(COUNTS)
 	./scripts/reliability-summary.sh $(COUNTS)
@@ -125,9 +131,11 @@ fuzz-run: fuzz
 	    ./scripts/fuzz-run.sh $$f build-fuzz/corpus-$$n tests/fuzz/corpus/$$n; done
 
 # The OpenAPI lint, the contract test (real responses against openapi/openapi.yaml) and the
-# browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL.
+# browser tests (playwright-core driving Debian's chromium), on a throw-away PostgreSQL. They need
+# Node.js 20 or later: scripts/deps.sh node installs it (as root, when Debian offers it) or fails.
 JS_TESTS := $(wildcard tests/js/*.test.mjs)
 test-js: all
+	@./scripts/deps.sh node
 	@cd tests/js && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; }
 	cd tests/js && npx redocly lint ../../openapi/openapi.yaml
 	CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/build/cityd ./scripts/with-postgres.sh \

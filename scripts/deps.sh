@@ -1,8 +1,52 @@
 #!/bin/sh
 # deps.sh: installs the Debian packages the build and the tests need, when run as root and
-# one is missing. Run by `make test` and `make run`; quiet when all is there. `deps.sh bench`
-# checks what `make bench` needs besides (wrk, curl).
+# one is missing. Run by `make test` and `make run`; quiet when all is there.
+#   deps.sh          the build and the C tests
+#   deps.sh bench    besides, what `make bench` needs (wrk, curl)
+#   deps.sh node     Node.js 20 or later and npm, which the JavaScript tests (make test-js)
+#                    need: when node is missing or older and we are root, installs Debian's
+#                    nodejs only if the archive offers 20 or later; otherwise fails, saying how
+#                    to get it. Never skips the JavaScript tests silently.
 set -e
+NODE_MIN=20
+
+node_major() {
+  command -v node >/dev/null 2>&1 || { echo 0; return; }
+  node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
+if [ "${1:-}" = node ]; then
+  have=$(node_major)
+  if [ "$have" -ge "$NODE_MIN" ] && command -v npm >/dev/null 2>&1; then
+    exit 0
+  fi
+  if [ "$have" -lt "$NODE_MIN" ]; then
+    why="Node.js $NODE_MIN or later is needed for the JavaScript tests (found: $(node --version 2>/dev/null || echo none))"
+  else
+    why="npm is needed for the JavaScript tests (found node $(node --version), no npm)"
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-cache >/dev/null 2>&1; then
+    apt-get update -qq
+    cand=$(apt-cache policy nodejs 2>/dev/null | awk '/Candidate:/ {print $2}' | sed 's/^[0-9]*://')
+    cand_major=$(echo "$cand" | sed -n 's/^\([0-9][0-9]*\).*/\1/p')
+    if [ -n "$cand_major" ] && [ "$cand_major" -ge "$NODE_MIN" ]; then
+      echo "deps: $why; installing Debian's nodejs $cand and npm"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+      [ "$(node_major)" -ge "$NODE_MIN" ] && command -v npm >/dev/null 2>&1 && exit 0
+    fi
+    echo "deps: $why, and this system's package archive offers nodejs ${cand:-none}." >&2
+  else
+    echo "deps: $why." >&2
+  fi
+  cat >&2 <<MSG
+deps: install Node.js $NODE_MIN or later with npm (Debian 12's nodejs is 18), for example from
+deps: https://nodejs.org, through NodeSource's Debian packages, or with nvm, then run make test
+deps: again. The JavaScript tests (OpenAPI lint, contract, browser) are part of make test and
+deps: are not skipped.
+MSG
+  exit 1
+fi
+
 need=""
 if [ "${1:-}" = bench ]; then
   set -- wrk curl
@@ -10,11 +54,10 @@ else
   set --
 fi
 for p in "$@" gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev zlib1g-dev \
-         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev postgresql nginx chromium \
-         clang libclang-rt-14-dev; do
+         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev libunistring-dev postgresql nginx \
+         chromium clang libclang-rt-14-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
-command -v node >/dev/null 2>&1 || echo "deps: node (20 or later) is needed for the JavaScript tests" >&2
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "missing packages:$need (run as root, or install them with apt-get)" >&2

@@ -11,12 +11,13 @@
 #include "game_json.h"
 #include "hub.h"
 #include "metrics.h"
+#include "names.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
 #include "viewcache.h"
 
-enum { NAME_MAX_CHARS = 40, TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
+enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
 /* What a transaction body decided to answer. */
 struct outcome {
@@ -114,8 +115,9 @@ static bool int_field(struct http_req *r, const char *name, bool required, long 
     return true;
 }
 
-/* Checks a player name: 1..40 characters after trimming, no control characters. Writes the
- * trimmed name to out (size n). */
+/* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
+ * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
+ * at least NAMES_MAX_BYTES + 1); false (a 400 queued) when it is refused. */
 static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
 {
     if (!v) {
@@ -127,32 +129,14 @@ static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
         http_reply_problem(r, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
         return false;
     }
-    const char *s = json_string_value(v);
-    size_t len = json_string_length(v);
-    while (len && (*s == ' ' || *s == '\t')) {
-        s++;
-        len--;
-    }
-    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-        len--;
-    int chars = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f) {
-            http_reply_problem(r, P_BAD_VALUE, NULL,
-                               "\"name\" must not contain control characters.");
-            return false;
-        }
-        if ((ch & 0xc0) != 0x80)
-            chars++;
-    }
-    if (chars < 1 || chars > NAME_MAX_CHARS || len >= n) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "\"name\" must have 1 to %d characters.",
-                           NAME_MAX_CHARS);
+    char clean[NAMES_MAX_BYTES + 1], why[400];
+    enum name_verdict nv =
+        name_clean(json_string_value(v), json_string_length(v), clean, why, sizeof why);
+    if (nv != NAME_OK) {
+        http_reply_problem(r, nv == NAME_NO_MEMORY ? P_INTERNAL : P_BAD_VALUE, NULL, "%s", why);
         return false;
     }
-    memcpy(out, s, len);
-    out[len] = 0;
+    snprintf(out, n, "%s", clean);
     return true;
 }
 
@@ -663,6 +647,46 @@ static void keep_body_problem_if_token_fits(struct http_req *r)
         answer(r, st, &rc.o);
 }
 
+/* An order on its way through group commit while its request is parked (http_park). */
+struct order_call {
+    struct order_ctx oc;
+    struct batch_job job;
+    struct http_req *r;
+    int st;
+};
+
+static void order_call_free(void *ctx)
+{
+    struct order_call *call = ctx;
+    json_decref(call->oc.canon);
+    json_decref(call->oc.o.reply);
+    free(call);
+}
+
+/* Answers an order whose transaction ended with call->st. */
+static void order_answer(struct http_req *r, struct order_call *call)
+{
+    struct order_ctx *oc = &call->oc;
+    if (call->st == STORE_OK && oc->o.status == 202) { /* a refused order changed nothing */
+        metrics_steps_resolved(oc->resolved);
+        hub_publish(r->srv->hub, oc->id, 0);
+    }
+    answer(r, call->st, &oc->o);
+}
+
+/* The batcher's callback: the transaction ended; wake the parked request. */
+static void order_done(struct batch_job *job)
+{
+    struct order_call *call = (struct order_call *)job->ctx; /* ctx is &call->oc, its start */
+    call->st = job->status;
+    http_wake(call->r);
+}
+
+static void order_resume(struct http_req *r)
+{
+    order_answer(r, r->park_ctx);
+}
+
 void api_orders(struct http_req *r)
 {
     if (!r->json) {
@@ -673,24 +697,44 @@ void api_orders(struct http_req *r)
         keep_body_problem_if_token_fits(r);
         return;
     }
-    struct order_ctx oc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    struct order_call *call = calloc(1, sizeof *call);
+    if (!call) {
+        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        return;
+    }
+    struct order_ctx *oc = &call->oc;
+    *oc = (struct order_ctx){.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
     char err[300];
-    int e = order_from_json(r->json, &oc.order, err, sizeof err);
+    int e = order_from_json(r->json, &oc->order, err, sizeof err);
     if (e) {
         const char *code = order_error_code(e);
         http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
+        free(call);
         keep_body_problem_if_token_fits(r);
         return;
     }
-    oc.canon = order_to_json(oc.order.round, oc.order.step, &oc.order.d);
-    struct batch_job job = {.id = oc.id, .apply = order_apply, .reset = order_reset, .ctx = &oc};
-    int st = oc.canon ? batcher_run(r->srv->batcher, &job) : STORE_HARD;
-    json_decref(oc.canon);
-    if (st == STORE_OK && oc.o.status == 202) { /* a refused order changed nothing */
-        metrics_steps_resolved(oc.resolved);
-        hub_publish(r->srv->hub, oc.id, 0);
+    oc->canon = order_to_json(oc->order.round, oc->order.step, &oc->order.d);
+    if (!oc->canon) {
+        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        free(call);
+        return;
     }
-    answer(r, st, &oc.o);
+    call->r = r;
+    /* The batcher calls order_done (the job's ctx is the call, which begins with oc). */
+    call->job = (struct batch_job){
+        .id = oc->id, .apply = order_apply, .reset = order_reset, .ctx = oc, .done_fn = order_done};
+    /* Parked, the request holds no thread while its batch is written; it is parked before the
+     * batcher can see it, so the wake-up always comes after the suspension. */
+    if (http_park(r, order_resume, call, order_call_free)) {
+        if (!batcher_submit(r->srv->batcher, &call->job)) {
+            call->st = STORE_UNAVAILABLE;
+            http_wake(r);
+        }
+        return;
+    }
+    call->st = batcher_run(r->srv->batcher, &call->job); /* the daemon is stopping */
+    order_answer(r, call);
+    order_call_free(call);
 }
 
 /* ---- resolve ------------------------------------------------------------------------------ */

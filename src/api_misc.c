@@ -1,5 +1,5 @@
 /* api_misc.c: the handlers that are not about one game's moves: the card catalog, health,
- * metrics, the OpenAPI file, static files of the page, and the SSE stream of a game's log. */
+ * metrics, the OpenAPI file and static files of the page. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,6 +56,33 @@ void api_metrics(struct http_req *r)
     size_t entries, len;
     uint64_t hits, misses;
     view_cache_stats(r->srv->views, &entries, &hits, &misses);
+    long streams = 0, parked = 0, conns = 0, parked_requests = 0;
+    uint64_t wakeups = 0, refused = 0, cut_head = 0;
+    if (r->srv->hub)
+        hub_stats(r->srv->hub, &streams, &parked, &wakeups, &refused);
+    if (r->srv->http)
+        http_stats(r->srv->http, &conns, &parked_requests, &cut_head);
+    char *net = NULL;
+    if (asprintf(&net,
+                 "# HELP city_connections Open HTTP connections on this instance.\n"
+                 "# TYPE city_connections gauge\ncity_connections %ld\n"
+                 "# HELP city_parked_requests Requests waiting for group commit, holding no "
+                 "thread.\n"
+                 "# TYPE city_parked_requests gauge\ncity_parked_requests %ld\n"
+                 "# HELP city_connections_cut_total Connections cut for sending their request "
+                 "head too slowly.\n"
+                 "# TYPE city_connections_cut_total counter\n"
+                 "city_connections_cut_total{reason=\"head_timeout\"} %llu\n"
+                 "# HELP city_streams Open event streams on this instance, and those parked.\n"
+                 "# TYPE city_streams gauge\ncity_streams{state=\"open\"} %ld\n"
+                 "city_streams{state=\"parked\"} %ld\n"
+                 "# HELP city_stream_wakeups_total Event streams woken by news of their game.\n"
+                 "# TYPE city_stream_wakeups_total counter\ncity_stream_wakeups_total %llu\n"
+                 "# HELP city_streams_refused_total Event streams refused at a cap.\n"
+                 "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n",
+                 conns, parked_requests, (unsigned long long)cut_head, streams, parked,
+                 (unsigned long long)wakeups, (unsigned long long)refused) < 0)
+        net = NULL;
     char *extra = NULL;
     if (asprintf(&extra,
                  "%s# HELP city_view_cache_entries Public views cached by this instance.\n"
@@ -63,11 +90,12 @@ void api_metrics(struct http_req *r)
                  "# HELP city_view_cache_lookups_total Public view lookups, by result.\n"
                  "# TYPE city_view_cache_lookups_total counter\n"
                  "city_view_cache_lookups_total{result=\"hit\"} %llu\n"
-                 "city_view_cache_lookups_total{result=\"miss\"} %llu\n",
-                 games ? games : "", entries, (unsigned long long)hits,
-                 (unsigned long long)misses) < 0)
+                 "city_view_cache_lookups_total{result=\"miss\"} %llu\n%s",
+                 games ? games : "", entries, (unsigned long long)hits, (unsigned long long)misses,
+                 net ? net : "") < 0)
         extra = NULL;
     free(games);
+    free(net);
     char *text = metrics_render(extra, &len);
     free(extra);
     if (!text) {
@@ -407,153 +435,4 @@ void api_static(struct http_req *r)
     if (!*path)
         path = "index.html";
     serve_file(r, r->srv->web_dir, path);
-}
-
-/* ---- Server-Sent Events ------------------------------------------------------------------ */
-
-enum { SSE_KEEPALIVE_MS = 15000 };
-
-struct stream {
-    struct server *srv;
-    char id[64];
-    long long last; /* the last sequence sent */
-    unsigned long long gen;
-    char *buf; /* bytes waiting to go out */
-    size_t len, off;
-    bool finished; /* game_over was sent: end after the buffer */
-    bool first;
-};
-
-struct fetch_ctx {
-    struct stream *s;
-    json_t *events;
-};
-
-static int fetch_tx(PGconn *c, void *ctx)
-{
-    struct fetch_ctx *f = ctx;
-    return store_events_after(c, f->s->id, f->s->last, 200, &f->events);
-}
-
-static void append(struct stream *s, const char *text)
-{
-    size_t n = strlen(text);
-    char *b = realloc(s->buf, s->len + n + 1);
-    if (!b)
-        return;
-    memcpy(b + s->len, text, n + 1);
-    s->buf = b;
-    s->len += n;
-}
-
-/* Reads new events into the buffer; true when some arrived. */
-static bool fetch(struct stream *s)
-{
-    struct fetch_ctx f = {s, NULL};
-    if (store_run(s->srv->store, fetch_tx, &f) != STORE_OK || !f.events)
-        return false;
-    size_t i;
-    json_t *e;
-    json_array_foreach(f.events, i, e)
-    {
-        long long seq = json_integer_value(json_object_get(e, "seq"));
-        const char *type = json_string_value(json_object_get(e, "type"));
-        char *data = json_dumps(e, JSON_COMPACT);
-        if (!data)
-            continue;
-        size_t need = strlen(data) + 128;
-        char *line = malloc(need);
-        if (line) {
-            snprintf(line, need, "id: %lld\nevent: %s\ndata: %s\n\n", seq, type ? type : "event",
-                     data);
-            append(s, line);
-            free(line);
-        }
-        free(data);
-        s->last = seq;
-        if (type && strcmp(type, "game_over") == 0)
-            s->finished = true;
-    }
-    bool got = json_array_size(f.events) > 0;
-    json_decref(f.events);
-    return got;
-}
-
-static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
-{
-    (void)pos;
-    struct stream *s = cls;
-    if (s->off == s->len) {
-        s->off = s->len = 0;
-        if (s->first) {
-            s->first = false;
-            append(s, "retry: 2000\n\n");
-        }
-        while (s->len == 0) {
-            if (s->finished || hub_stopping(s->srv->hub))
-                return MHD_CONTENT_READER_END_OF_STREAM;
-            if (fetch(s))
-                break;
-            if (!hub_wait(s->srv->hub, s->id, &s->gen, SSE_KEEPALIVE_MS) &&
-                !hub_stopping(s->srv->hub) && !fetch(s))
-                append(s, ": keep-alive\n\n");
-        }
-    }
-    size_t n = s->len - s->off < max ? s->len - s->off : max;
-    memcpy(out, s->buf + s->off, n);
-    s->off += n;
-    return (ssize_t)n;
-}
-
-static void stream_free(void *cls)
-{
-    struct stream *s = cls;
-    free(s->buf);
-    free(s);
-}
-
-static int exists_tx(PGconn *c, void *ctx)
-{
-    struct game_row row = {0};
-    int st = store_game_read(c, ctx, false, &row);
-    game_row_clear(&row);
-    return st;
-}
-
-void api_stream(struct http_req *r)
-{
-    const char *after = http_header(r, "Last-Event-ID");
-    if (!after)
-        after = http_query(r, "after");
-    char *end = NULL;
-    long long last = after ? strtoll(after, &end, 10) : 0;
-    if (after && (!*after || *end || last < 0 || last > 1000000000000LL)) {
-        http_reply_problem(r, P_BAD_QUERY, NULL,
-                           "Last-Event-ID (or \"after\") must be a non-negative integer.");
-        return;
-    }
-    int st = store_run(r->srv->store, exists_tx, (void *)r->params[0]);
-    if (st == STORE_NO_ROW) {
-        http_reply_problem(r, P_NO_GAME, NULL, "There is no game \"%.40s\".", r->params[0]);
-        return;
-    }
-    if (st != STORE_OK) {
-        http_reply_problem(r, P_UNAVAILABLE, NULL, "The database is unreachable; retry soon.");
-        return;
-    }
-    struct stream *s = calloc(1, sizeof *s);
-    if (!s) {
-        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
-        return;
-    }
-    s->srv = r->srv;
-    snprintf(s->id, sizeof s->id, "%s", r->params[0]);
-    s->last = last;
-    s->first = true;
-    s->gen = hub_generation(r->srv->hub);
-    r->reply.status = 200;
-    r->reply.content_type = "text/event-stream";
-    r->reply.stream = stream_read;
-    r->reply.stream_ctx = s;
-    r->reply.stream_free = stream_free;
 }

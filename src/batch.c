@@ -1,6 +1,6 @@
 /* batch.c: group commit for orders (see batch.h). One queue under one mutex; a free batcher
  * thread takes the jobs at its front (up to its limit), runs them in one store_tx(), and wakes
- * each job's waiter. */
+ * each job's waiter or calls its done_fn. */
 #include "batch.h"
 
 #include <stdio.h>
@@ -128,11 +128,20 @@ static void *batcher_main(void *arg)
             b->tail = NULL;
         pthread_mutex_unlock(&b->mu);
         run_batch(b, bt, jobs, n);
+        /* A job with a done_fn may be freed as soon as that is called: take every job's kind
+         * first, and never touch one again after its done_fn. */
+        bool waited[STORE_MAX_GAMES_LOADED * 2];
+        for (int k = 0; k < n; k++)
+            waited[k] = jobs[k]->done_fn == NULL;
+        for (int k = 0; k < n; k++)
+            if (!waited[k])
+                jobs[k]->done_fn(jobs[k]);
         pthread_mutex_lock(&b->mu);
-        for (int k = 0; k < n; k++) {
-            jobs[k]->done = true;
-            pthread_cond_signal(&jobs[k]->cond);
-        }
+        for (int k = 0; k < n; k++)
+            if (waited[k]) {
+                jobs[k]->done = true;
+                pthread_cond_signal(&jobs[k]->cond);
+            }
     }
     pthread_mutex_unlock(&b->mu);
     free(bt);
@@ -179,8 +188,26 @@ void batcher_stop(struct batcher *b)
     free(b);
 }
 
+bool batcher_submit(struct batcher *b, struct batch_job *job)
+{
+    job->next = NULL;
+    pthread_mutex_lock(&b->mu);
+    bool ok = !b->stop;
+    if (ok) {
+        if (b->tail)
+            b->tail->next = job;
+        else
+            b->head = job;
+        b->tail = job;
+        pthread_cond_signal(&b->work);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return ok;
+}
+
 int batcher_run(struct batcher *b, struct batch_job *job)
 {
+    job->done_fn = NULL;
     job->done = false;
     job->next = NULL;
     pthread_cond_init(&job->cond, NULL);

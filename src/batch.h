@@ -29,6 +29,9 @@ struct batch_job {
     int (*apply)(PGconn *c, struct live *lv, void *ctx);
     void (*reset)(void *ctx); /* forgets what an earlier run of apply recorded */
     void *ctx;
+    /* When set, called by the batcher thread once the job's transaction ended (job->status
+     * set), instead of waking a waiter: the job is submitted with batcher_submit(). */
+    void (*done_fn)(struct batch_job *job);
     /* The batcher's: */
     int status; /* the transaction's status once done */
     bool done;
@@ -43,6 +46,10 @@ struct batcher *batcher_start(struct server *srv, int threads, int max_batch);
 
 /* Lets the threads finish what is queued, then stops them. */
 void batcher_stop(struct batcher *b);
+
+/* Queues `job`, whose done_fn will be called from a batcher thread once its
+ * transaction ended. False, queueing nothing, once the batcher is stopping. Thread-safe. */
+bool batcher_submit(struct batcher *b, struct batch_job *job);
 
 /* Queues `job` and waits until the transaction that ran it ended; returns that status
  * (STORE_OK once committed). Thread-safe. */

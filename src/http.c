@@ -1,4 +1,9 @@
-/* http.c: the route table and the one dispatcher of `cityd serve` (see http.h). */
+/* http.c: the route table and the one dispatcher of `cityd serve` (see http.h), and how the
+ * daemon takes connections: libmicrohttpd with a pool of epoll threads (no select(), so any
+ * descriptor number works), explicit caps on connections in all and per address, a reaper
+ * that cuts connections whose request head takes too long (trickled headers outlive any idle
+ * timeout), parked requests that wait for other threads without holding one, and the client's
+ * address taken from X-Forwarded-For only when the peer is a trusted proxy. */
 #include "http.h"
 
 #include <stdarg.h>
@@ -13,6 +18,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "metrics.h"
 #include "server.h"
@@ -72,7 +82,7 @@ void http_policy_defaults(struct http_policy *p)
     memset(p, 0, sizeof *p);
     p->cors_any = true;
     p->max_headers = 100;
-    p->max_header_bytes = 32 * 1024;
+    p->max_header_bytes = 24 * 1024;
     p->max_query_params = 64;
     p->max_url_bytes = 16 * 1024;
 }
@@ -569,6 +579,265 @@ static enum MHD_Result queue_reply(struct http_req *r)
     return ret;
 }
 
+/* ---- the daemon and its connections ------------------------------------------------------ */
+
+enum { MAX_PROXIES = 32 };
+
+struct cidr {
+    int family; /* AF_INET or AF_INET6 */
+    unsigned char addr[16];
+    int bits;
+};
+
+/* One open connection, from libmicrohttpd's connection-started notice to its closed notice. */
+struct conn_track {
+    int fd;
+    _Atomic double since; /* when the current request head began to be awaited */
+    atomic_bool in_head;  /* awaiting a request head */
+    bool cut;
+    struct conn_track *prev, *next;
+};
+
+struct http_daemon {
+    struct server *srv;
+    struct MHD_Daemon *mhd;
+    struct http_settings hs;
+    struct cidr proxies[MAX_PROXIES];
+    int nproxies;
+    pthread_mutex_t lock; /* guards the list of connections */
+    struct conn_track *conns;
+    long nconns;
+    atomic_long parked;
+    atomic_ullong cut_head;
+    pthread_t reaper;
+    atomic_bool stop;
+};
+
+static struct conn_track *track_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+static void head_received(struct MHD_Connection *conn)
+{
+    struct conn_track *t = track_of(conn);
+    if (t)
+        atomic_store(&t->in_head, false);
+}
+
+static void head_expected(struct MHD_Connection *conn)
+{
+    struct conn_track *t = track_of(conn);
+    if (t) {
+        atomic_store(&t->since, now_seconds());
+        atomic_store(&t->in_head, true);
+    }
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct http_daemon *d = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct conn_track *t = calloc(1, sizeof *t);
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (!t || !ci) {
+            free(t);
+            return;
+        }
+        t->fd = ci->connect_fd;
+        atomic_init(&t->since, now_seconds());
+        atomic_init(&t->in_head, true);
+        pthread_mutex_lock(&d->lock);
+        t->next = d->conns;
+        if (d->conns)
+            d->conns->prev = t;
+        d->conns = t;
+        d->nconns++;
+        pthread_mutex_unlock(&d->lock);
+        *socket_context = t;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        /* libmicrohttpd closes the descriptor only after this notice: once the entry is gone
+         * under the lock, the reaper can no longer touch a reused descriptor. */
+        struct conn_track *t = *socket_context;
+        pthread_mutex_lock(&d->lock);
+        if (t->prev)
+            t->prev->next = t->next;
+        else
+            d->conns = t->next;
+        if (t->next)
+            t->next->prev = t->prev;
+        d->nconns--;
+        pthread_mutex_unlock(&d->lock);
+        free(t);
+        *socket_context = NULL;
+    }
+}
+
+/* Every half second, shuts down the connections that have waited longer than head_timeout for
+ * a complete request head; libmicrohttpd then sees the end of the stream and closes them. */
+static void *reaper_main(void *arg)
+{
+    struct http_daemon *d = arg;
+    while (!atomic_load(&d->stop)) {
+        struct timespec ts = {0, 500 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        double limit = now_seconds() - d->hs.head_timeout;
+        pthread_mutex_lock(&d->lock);
+        for (struct conn_track *t = d->conns; t; t = t->next)
+            if (!t->cut && atomic_load(&t->in_head) && atomic_load(&t->since) < limit) {
+                t->cut = true;
+                shutdown(t->fd, SHUT_RDWR);
+                atomic_fetch_add(&d->cut_head, 1);
+            }
+        pthread_mutex_unlock(&d->lock);
+    }
+    return NULL;
+}
+
+/* Parses "ADDR" or "ADDR/BITS" (IPv4 or IPv6) into c. */
+static bool cidr_parse(const char *text, size_t n, struct cidr *c)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, text, n);
+    buf[n] = 0;
+    char *slash = strchr(buf, '/');
+    if (slash)
+        *slash = 0;
+    memset(c, 0, sizeof *c);
+    if (inet_pton(AF_INET, buf, c->addr) == 1) {
+        c->family = AF_INET;
+        c->bits = 32;
+    } else if (inet_pton(AF_INET6, buf, c->addr) == 1) {
+        c->family = AF_INET6;
+        c->bits = 128;
+    } else {
+        return false;
+    }
+    if (slash) {
+        char *end;
+        long bits = strtol(slash + 1, &end, 10);
+        if (!slash[1] || *end || bits < 0 || bits > c->bits)
+            return false;
+        c->bits = (int)bits;
+    }
+    return true;
+}
+
+/* Parses a comma-separated list of CIDR blocks into out (up to MAX_PROXIES); -1 when bad. */
+static int cidr_list(const char *list, struct cidr *out)
+{
+    int n = 0;
+    for (const char *p = list ? list : ""; *p;) {
+        p += strspn(p, " ,");
+        size_t len = strcspn(p, " ,");
+        if (!len)
+            break;
+        if (n == MAX_PROXIES || !cidr_parse(p, len, &out[n]))
+            return -1;
+        n++;
+        p += len;
+    }
+    return n;
+}
+
+bool http_proxies_valid(const char *list, char *err, size_t errlen)
+{
+    struct cidr c[MAX_PROXIES];
+    if (cidr_list(list, c) >= 0)
+        return true;
+    snprintf(err, errlen,
+             "the trusted proxies must be at most %d addresses or CIDR blocks separated by "
+             "commas, such as 10.0.0.0/8,::1",
+             MAX_PROXIES);
+    return false;
+}
+
+/* True when the address `text` falls in one of the daemon's trusted proxy blocks. */
+static bool trusted(const struct http_daemon *d, const char *text)
+{
+    struct cidr a;
+    if (!d->nproxies || !cidr_parse(text, strlen(text), &a))
+        return false;
+    for (int i = 0; i < d->nproxies; i++) {
+        const struct cidr *c = &d->proxies[i];
+        if (c->family != a.family)
+            continue;
+        int full = c->bits / 8, rest = c->bits % 8;
+        if (memcmp(c->addr, a.addr, (size_t)full) != 0)
+            continue;
+        unsigned char mask = (unsigned char)(0xff << (8 - rest));
+        if (rest == 0 || (c->addr[full] & mask) == (a.addr[full] & mask))
+            return true;
+    }
+    return false;
+}
+
+/* Sets r->client: the TCP peer, or, when the peer is a trusted proxy, the nearest address in
+ * X-Forwarded-For (read from the right) that is not itself a trusted proxy. */
+static void client_address(struct http_req *r)
+{
+    peer_address(r->conn, r->client, sizeof r->client);
+    if (!trusted(r->daemon, r->client))
+        return;
+    const char *xff = http_header(r, "X-Forwarded-For");
+    size_t end = xff ? strlen(xff) : 0;
+    while (end > 0) {
+        size_t start = end;
+        while (start > 0 && xff[start - 1] != ',')
+            start--;
+        size_t a = start, b = end;
+        while (a < b && (xff[a] == ' ' || xff[a] == '\t'))
+            a++;
+        while (b > a && (xff[b - 1] == ' ' || xff[b - 1] == '\t'))
+            b--;
+        struct cidr hop;
+        if (!cidr_parse(xff + a, b - a, &hop) || hop.bits != (hop.family == AF_INET ? 32 : 128))
+            return; /* not an address: keep the last trusted hop */
+        snprintf(r->client, sizeof r->client, "%.*s", (int)(b - a), xff + a);
+        if (!trusted(r->daemon, r->client))
+            return;
+        end = start > 0 ? start - 1 : 0;
+    }
+}
+
+bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx,
+               void (*park_free)(void *ctx))
+{
+    /* http_stop() raises `stop` and then waits for `parked` to fall to 0: a request either
+     * counted before the flag was seen, and is waited for, or is refused here. */
+    atomic_fetch_add(&r->daemon->parked, 1);
+    if (atomic_load(&r->daemon->stop)) {
+        atomic_fetch_sub(&r->daemon->parked, 1);
+        return false;
+    }
+    r->resume = resume;
+    r->park_ctx = ctx;
+    r->park_free = park_free;
+    r->parked = true;
+    MHD_suspend_connection(r->conn);
+    return true;
+}
+
+void http_wake(struct http_req *r)
+{
+    MHD_resume_connection(r->conn);
+}
+
+void http_stats(struct http_daemon *d, long *open, long *parked, uint64_t *cut_head)
+{
+    pthread_mutex_lock(&d->lock);
+    *open = d->nconns;
+    pthread_mutex_unlock(&d->lock);
+    *parked = atomic_load(&d->parked);
+    *cut_head = atomic_load(&d->cut_head);
+}
+
 /* True when the body has taken longer than the connection timeout to arrive since the
  * headers did: the idle timeout alone never cuts off a client that trickles a byte at a time
  * (a thread held per connection). */
@@ -627,12 +896,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r = calloc(1, sizeof *r);
         if (!r)
             return MHD_NO;
-        r->srv = cls;
+        r->daemon = cls;
+        r->srv = r->daemon->srv;
         r->conn = conn;
         r->method = method;
         r->url = url;
         r->start = now_seconds();
-        peer_address(conn, r->client, sizeof r->client);
+        head_received(conn);
+        client_address(r);
         *con_cls = r;
         if (head_too_big_or_reply(r)) {
             r->too_big = true; /* a body that follows is not read into memory */
@@ -649,6 +920,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return queue_reply(r);
         }
         return MHD_YES;
+    }
+    if (r->parked) { /* woken: the handler's other half fills the reply */
+        r->parked = false;
+        atomic_fetch_sub(&r->daemon->parked, 1);
+        r->resume(r);
+        return queue_reply(r);
     }
     if (*upload_size) {
         if (body_overdue(r)) {
@@ -677,6 +954,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return queue_reply(r);
     }
     dispatch(r);
+    if (r->parked)
+        return MHD_YES; /* suspended; http_wake() brings it back */
     return queue_reply(r);
 }
 
@@ -705,11 +984,13 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
-    (void)conn;
     (void)toe;
+    head_expected(conn); /* the next request's head, if the connection is kept alive */
     struct http_req *r = *con_cls;
     if (!r)
         return;
+    if (r->park_free)
+        r->park_free(r->park_ctx);
     double ms = (now_seconds() - r->start) * 1000.0;
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
@@ -762,16 +1043,95 @@ static size_t unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char 
     return (size_t)(w - s);
 }
 
-struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds)
+/* Raises the soft limit on open descriptors to the hard one; returns the limit in force. */
+static long raise_nofile(void)
 {
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_DUAL_STACK |
-            MHD_USE_ERROR_LOG,
-        (uint16_t)port, NULL, NULL, on_request, srv, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-        NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)timeout_seconds, MHD_OPTION_CONNECTION_LIMIT,
-        4000u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL, MHD_OPTION_END);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024;
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit want = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &want) == 0)
+            rl = want;
+    }
+    return rl.rlim_cur == RLIM_INFINITY ? 1L << 20 : (long)rl.rlim_cur;
+}
+
+struct http_daemon *http_start(struct server *srv, const struct http_settings *hs)
+{
+    struct http_daemon *d = calloc(1, sizeof *d);
     if (!d)
-        fprintf(stderr, "cityd: cannot listen on port %d\n", port);
+        return NULL;
+    d->srv = srv;
+    d->hs = *hs;
+    d->nproxies = cidr_list(hs->trusted_proxies, d->proxies);
+    if (d->nproxies < 0)
+        d->nproxies = 0; /* checked by the caller with http_proxies_valid() */
+    pthread_mutex_init(&d->lock, NULL);
+    atomic_init(&d->parked, 0);
+    atomic_init(&d->cut_head, 0);
+    atomic_init(&d->stop, false);
+    /* Keep descriptors for the database pool, files and the listening sockets. */
+    long fds = raise_nofile();
+    long max_conns = d->hs.max_connections;
+    if (max_conns > fds - 256) {
+        max_conns = fds - 256 > 16 ? fds - 256 : 16;
+        fprintf(stderr,
+                "cityd: only %ld open files are allowed; taking at most %ld connections "
+                "instead of %d (raise the limit with ulimit -n)\n",
+                fds, max_conns, d->hs.max_connections);
+        d->hs.max_connections = (int)max_conns;
+    }
+    unsigned threads = (unsigned)(d->hs.threads > 0 ? d->hs.threads : 1);
+    d->mhd = MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_DUAL_STACK |
+            MHD_USE_ERROR_LOG,
+        (uint16_t)hs->port, NULL, NULL, on_request, d, MHD_OPTION_NOTIFY_COMPLETED, on_completed, d,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, d, MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)d->hs.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)(hs->max_per_address > 0 ? hs->max_per_address : 0),
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL,
+        MHD_OPTION_END);
+    if (!d->mhd) {
+        fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
+        pthread_mutex_destroy(&d->lock);
+        free(d);
+        return NULL;
+    }
+    if (d->hs.head_timeout > 0 && pthread_create(&d->reaper, NULL, reaper_main, d) != 0) {
+        MHD_stop_daemon(d->mhd);
+        pthread_mutex_destroy(&d->lock);
+        free(d);
+        return NULL;
+    }
     return d;
+}
+
+void http_stop(struct http_daemon *d, double seconds)
+{
+    if (!d)
+        return;
+    MHD_socket listener = MHD_quiesce_daemon(d->mhd);
+    atomic_store(&d->stop, true);
+    if (d->hs.head_timeout > 0)
+        pthread_join(d->reaper, NULL);
+    /* libmicrohttpd aborts when stopped with a suspended connection: every parked request
+     * must have been woken and answered first. Their work (a batch) always ends. */
+    double warn = now_seconds() + seconds;
+    while (atomic_load(&d->parked) > 0) {
+        if (now_seconds() > warn) {
+            fprintf(stderr, "cityd: still waiting for %ld parked requests\n",
+                    (long)atomic_load(&d->parked));
+            warn = now_seconds() + seconds;
+        }
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    MHD_stop_daemon(d->mhd);
+    if (listener != MHD_INVALID_SOCKET)
+        close(listener);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
 }

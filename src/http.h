@@ -8,19 +8,21 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "problem.h"
 
 /* HTTP_CONNECTION_MEMORY: libmicrohttpd's memory pool per connection (its default is 32 KiB),
  * which holds the request head and its parsed headers and query parameters. Large enough that
- * a head past struct http_policy's largest limits still parses and gets a 414/431 problem from
- * us, rather than a closed connection; above 32 KiB the pool is mmap'd, so pages a connection
- * never touches cost no memory. */
+ * a head past struct http_policy's default limits (24 KiB of headers, 16 KiB of URL) still
+ * parses and gets a 414/431 problem from us rather than a closed connection; small enough that
+ * 10,000 open streams do not reserve much (above 32 KiB the pool is mmap'd, so untouched
+ * pages cost nothing). A head past the pool gets libmicrohttpd's own 414/431. */
 enum {
     HTTP_MAX_BODY = 64 * 1024,
     HTTP_MAX_PARAMS = 2,
     HTTP_MAX_EXTRA_HEADERS = 6,
-    HTTP_CONNECTION_MEMORY = 256 * 1024
+    HTTP_CONNECTION_MEMORY = 64 * 1024
 };
 
 struct server;
@@ -39,7 +41,7 @@ struct http_policy {
     int max_url_bytes;    /* the path and query as sent; longer gets 414 */
 };
 
-/* The defaults of struct http_policy: CORS for any origin, 100 headers, 32 KiB of headers,
+/* The defaults of struct http_policy: CORS for any origin, 100 headers, 24 KiB of headers,
  * 64 query parameters, 16 KiB of URL. */
 void http_policy_defaults(struct http_policy *p);
 
@@ -73,6 +75,7 @@ struct http_reply {
 
 struct http_req {
     struct server *srv;
+    struct http_daemon *daemon;
     struct MHD_Connection *conn;
     const char *method;
     const char *url;
@@ -92,6 +95,11 @@ struct http_req {
     char *bearer; /* the parsed bearer token (owned), once http_bearer has looked */
     bool bearer_read;
     struct http_reply reply;
+    /* A parked request (http_park): resumed by http_wake, then `resume` fills the reply. */
+    void (*resume)(struct http_req *r);
+    void (*park_free)(void *ctx);
+    void *park_ctx;
+    bool parked;
 };
 
 struct http_route {
@@ -102,13 +110,49 @@ struct http_route {
     const char *name; /* label for metrics */
 };
 
+/* How the daemon takes connections. Every limit is a count or seconds; 0 means none. */
+struct http_settings {
+    int port;
+    int threads;         /* libmicrohttpd worker threads, each with its own epoll set */
+    int idle_timeout;    /* seconds a connection may stay silent */
+    int head_timeout;    /* seconds a client has to send a whole request head */
+    int max_connections; /* open connections, idle ones and event streams included */
+    int max_per_address; /* open connections from one address (the TCP peer's) */
+    /* Addresses and CIDR blocks ("10.0.0.0/8,::1") of proxies whose X-Forwarded-For is
+     * believed; NULL or "" for none. */
+    const char *trusted_proxies;
+};
+
+struct http_daemon;
+
+/* Checks a trusted-proxy list; false with a message in err when it does not parse. */
+bool http_proxies_valid(const char *list, char *err, size_t errlen);
+
+/* Starts the daemon on hs->port (0.0.0.0 and ::) with hs->threads epoll threads serving
+ * `srv`. Returns NULL (with a message on stderr) when it cannot start. */
+struct http_daemon *http_start(struct server *srv, const struct http_settings *hs);
+
+/* Stops taking new connections, waits for parked requests to be answered (complaining on
+ * stderr every `seconds` while some are not), then closes every connection and frees the
+ * daemon. */
+void http_stop(struct http_daemon *d, double seconds);
+
+/* Connections open now, and those cut for sending their request head too slowly. */
+void http_stats(struct http_daemon *d, long *open, long *parked, uint64_t *cut_head);
+
+/* Parks request r from inside its handler: the handler returns with no reply, libmicrohttpd
+ * stops serving the connection (no thread waits), and once another thread calls
+ * http_wake(r), `resume` runs in a libmicrohttpd thread to fill the reply. `ctx` is the
+ * handler's, freed with park_free (may be NULL) when the request ends. Call http_park before
+ * handing r to the thread that will wake it. Returns false, parking nothing, once the daemon
+ * is stopping: the handler then does its work in place. */
+bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx,
+               void (*park_free)(void *ctx));
+void http_wake(struct http_req *r);
+
 /* Adds response header `name` (a static string) with `value` (copied, cut at 95 bytes) to the
  * reply; a reply takes at most HTTP_MAX_EXTRA_HEADERS (more are dropped). */
 void http_reply_header(struct http_req *r, const char *name, const char *value);
-
-/* Starts the daemon on `port` (0.0.0.0 and ::) with a thread per connection, serving `srv`.
- * Returns NULL (with a message on stderr) when the port cannot be bound. */
-struct MHD_Daemon *http_start(struct server *srv, int port, int timeout_seconds);
 
 /* Replies: each replaces any earlier reply of the request. `json` is stolen. */
 void http_reply_json(struct http_req *r, int status, json_t *json);

@@ -1,30 +1,96 @@
-/* hub.c: LISTEN/NOTIFY fan-out to this instance's SSE streams (see hub.h). */
+/* hub.c: LISTEN/NOTIFY fan-out to this instance's SSE streams, by game (see hub.h).
+ *
+ * One mutex guards a hash table of the games that have streams here. Each game entry counts
+ * its news (gen) and keeps the list of its parked streams. A stream parks only while holding
+ * the mutex and only when it has seen its game's latest news, and news resumes the parked
+ * streams of its game while holding it too, so a resume never comes before its suspend and
+ * no news is missed between a stream's read of the database and its parking. The listener
+ * thread polls its database socket with poll() (any descriptor number) and, once a second,
+ * resumes the streams whose keep-alive is due. */
 #include "hub.h"
 
 #include "viewcache.h"
 
 #include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { RING = 256, ID_LEN = 24 };
+enum { ID_LEN = 64, BUCKETS = 4096 };
+
+struct game_entry {
+    char id[ID_LEN];
+    uint64_t gen; /* news of this game so far */
+    int nsubs;
+    struct hub_sub *parked; /* streams waiting for news, linked through next_parked */
+    struct game_entry *next;
+};
+
+struct hub_sub {
+    struct hub *h;
+    struct game_entry *g;
+    uint64_t seen; /* g->gen when the stream last read */
+    bool parked, keepalive;
+    struct MHD_Connection *conn; /* while parked */
+    double due;                  /* when its keep-alive is due, while parked */
+    struct hub_sub *next_parked;
+};
 
 struct hub {
     pthread_mutex_t lock;
-    pthread_cond_t cond;
     pthread_t thread;
     bool stop;
     char *conninfo;
     struct view_cache *cache; /* borrowed */
-    unsigned long long gen;   /* news so far; ring[gen % RING] is the newest */
-    char ring[RING][ID_LEN];
+    struct hub_limits limits;
+    long streams, parked;
+    uint64_t wakeups, refused;
+    struct game_entry *buckets[BUCKETS];
 };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static unsigned bucket_of(const char *id)
+{
+    uint32_t x = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        x = (x ^ *p) * 16777619u;
+    return x % BUCKETS;
+}
+
+static struct game_entry *entry_find(struct hub *h, const char *id)
+{
+    for (struct game_entry *e = h->buckets[bucket_of(id)]; e; e = e->next)
+        if (strcmp(e->id, id) == 0)
+            return e;
+    return NULL;
+}
+
+/* Resumes every parked stream of `e` (lock held). */
+static void wake_all(struct hub *h, struct game_entry *e, bool for_news)
+{
+    while (e->parked) {
+        struct hub_sub *s = e->parked;
+        e->parked = s->next_parked;
+        s->next_parked = NULL;
+        s->parked = false;
+        h->parked--;
+        if (for_news)
+            h->wakeups++;
+        MHD_resume_connection(s->conn);
+        s->conn = NULL;
+    }
+}
 
 void hub_publish(struct hub *h, const char *id, long long seq)
 {
@@ -33,21 +99,165 @@ void hub_publish(struct hub *h, const char *id, long long seq)
         return;
     view_cache_invalidate(h->cache, id); /* before anyone is woken to read the game */
     pthread_mutex_lock(&h->lock);
-    h->gen++;
-    snprintf(h->ring[h->gen % RING], ID_LEN, "%s", id);
-    pthread_cond_broadcast(&h->cond);
+    if (strcmp(id, "*") == 0) {
+        for (int b = 0; b < BUCKETS; b++)
+            for (struct game_entry *e = h->buckets[b]; e; e = e->next) {
+                e->gen++;
+                wake_all(h, e, true);
+            }
+    } else {
+        struct game_entry *e = entry_find(h, id);
+        if (e) {
+            e->gen++;
+            wake_all(h, e, true);
+        }
+    }
     pthread_mutex_unlock(&h->lock);
 }
 
-unsigned long long hub_generation(struct hub *h)
+struct hub_sub *hub_subscribe(struct hub *h, const char *id, enum hub_refusal *why)
+{
+    struct hub_sub *s = NULL;
+    pthread_mutex_lock(&h->lock);
+    struct game_entry *e = entry_find(h, id);
+    if (h->stop)
+        *why = HUB_STOPPING;
+    else if (h->limits.max_streams > 0 && h->streams >= h->limits.max_streams)
+        *why = HUB_FULL;
+    else if (h->limits.max_streams_per_game > 0 && e && e->nsubs >= h->limits.max_streams_per_game)
+        *why = HUB_GAME_FULL;
+    else if (strlen(id) >= ID_LEN || !(s = calloc(1, sizeof *s)))
+        *why = HUB_NOMEM;
+    else if (!e && !(e = calloc(1, sizeof *e))) {
+        free(s);
+        s = NULL;
+        *why = HUB_NOMEM;
+    } else {
+        if (!e->nsubs && !e->id[0]) {
+            snprintf(e->id, sizeof e->id, "%s", id);
+            unsigned b = bucket_of(id);
+            e->next = h->buckets[b];
+            h->buckets[b] = e;
+        }
+        e->nsubs++;
+        h->streams++;
+        s->h = h;
+        s->g = e;
+        s->seen = e->gen;
+        *why = HUB_OK;
+    }
+    if (!s && *why != HUB_STOPPING)
+        h->refused++;
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
+
+void hub_unsubscribe(struct hub_sub *s)
+{
+    if (!s)
+        return;
+    struct hub *h = s->h;
+    pthread_mutex_lock(&h->lock);
+    struct game_entry *e = s->g;
+    if (s->parked) { /* only when its connection is being torn down while suspended */
+        for (struct hub_sub **pp = &e->parked; *pp; pp = &(*pp)->next_parked)
+            if (*pp == s) {
+                *pp = s->next_parked;
+                break;
+            }
+        h->parked--;
+    }
+    h->streams--;
+    if (--e->nsubs == 0) {
+        for (struct game_entry **pp = &h->buckets[bucket_of(e->id)]; *pp; pp = &(*pp)->next)
+            if (*pp == e) {
+                *pp = e->next;
+                break;
+            }
+        free(e);
+    }
+    pthread_mutex_unlock(&h->lock);
+    free(s);
+}
+
+void hub_sub_mark(struct hub_sub *s)
+{
+    pthread_mutex_lock(&s->h->lock);
+    s->seen = s->g->gen;
+    pthread_mutex_unlock(&s->h->lock);
+}
+
+bool hub_park(struct hub_sub *s, struct MHD_Connection *conn)
+{
+    struct hub *h = s->h;
+    bool parked = false;
+    pthread_mutex_lock(&h->lock);
+    if (!h->stop && s->seen == s->g->gen) {
+        s->parked = true;
+        s->conn = conn;
+        s->due = now_seconds() + h->limits.keepalive_ms / 1000.0;
+        s->next_parked = s->g->parked;
+        s->g->parked = s;
+        h->parked++;
+        MHD_suspend_connection(conn);
+        parked = true;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return parked;
+}
+
+bool hub_sub_take_keepalive(struct hub_sub *s)
+{
+    pthread_mutex_lock(&s->h->lock);
+    bool k = s->keepalive;
+    s->keepalive = false;
+    pthread_mutex_unlock(&s->h->lock);
+    return k;
+}
+
+bool hub_sub_stopping(struct hub_sub *s)
+{
+    pthread_mutex_lock(&s->h->lock);
+    bool stop = s->h->stop;
+    pthread_mutex_unlock(&s->h->lock);
+    return stop;
+}
+
+void hub_stats(struct hub *h, long *streams, long *parked, uint64_t *wakeups, uint64_t *refused)
 {
     pthread_mutex_lock(&h->lock);
-    unsigned long long g = h->gen;
+    *streams = h->streams;
+    *parked = h->parked;
+    *wakeups = h->wakeups;
+    *refused = h->refused;
     pthread_mutex_unlock(&h->lock);
-    return g;
 }
 
-bool hub_stopping(struct hub *h)
+/* Resumes the parked streams whose keep-alive is due. */
+static void keepalive_tick(struct hub *h)
+{
+    double now = now_seconds();
+    pthread_mutex_lock(&h->lock);
+    for (int b = 0; b < BUCKETS; b++)
+        for (struct game_entry *e = h->buckets[b]; e; e = e->next)
+            for (struct hub_sub **pp = &e->parked; *pp;) {
+                struct hub_sub *s = *pp;
+                if (s->due > now) {
+                    pp = &s->next_parked;
+                    continue;
+                }
+                *pp = s->next_parked;
+                s->next_parked = NULL;
+                s->parked = false;
+                s->keepalive = true;
+                h->parked--;
+                MHD_resume_connection(s->conn);
+                s->conn = NULL;
+            }
+    pthread_mutex_unlock(&h->lock);
+}
+
+static bool stopping(struct hub *h)
 {
     pthread_mutex_lock(&h->lock);
     bool s = h->stop;
@@ -55,48 +265,16 @@ bool hub_stopping(struct hub *h)
     return s;
 }
 
-/* True when news newer than `gen` names `id`; caller holds the lock. */
-static bool news_for(struct hub *h, const char *id, unsigned long long gen)
-{
-    if (h->gen - gen >= RING)
-        return true; /* lost track: look anyway */
-    for (unsigned long long g = gen + 1; g <= h->gen; g++)
-        if (strcmp(h->ring[g % RING], id) == 0 || h->ring[g % RING][0] == '*')
-            return true;
-    return false;
-}
-
-bool hub_wait(struct hub *h, const char *id, unsigned long long *gen, int timeout_ms)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    bool news = false;
-    pthread_mutex_lock(&h->lock);
-    while (!h->stop) {
-        if (h->gen != *gen) {
-            news = news_for(h, id, *gen);
-            *gen = h->gen;
-            if (news)
-                break;
-        }
-        if (pthread_cond_timedwait(&h->cond, &h->lock, &until) == ETIMEDOUT)
-            break;
-    }
-    pthread_mutex_unlock(&h->lock);
-    return news;
-}
-
 static void *listen_main(void *arg)
 {
     struct hub *h = arg;
     PGconn *c = NULL;
-    while (!hub_stopping(h)) {
+    double next_tick = now_seconds() + 1;
+    while (!stopping(h)) {
+        if (now_seconds() >= next_tick) {
+            keepalive_tick(h);
+            next_tick = now_seconds() + 1;
+        }
         if (!c || PQstatus(c) != CONNECTION_OK) {
             view_cache_set_enabled(h->cache, false); /* news may be missed: no cached views */
             if (c)
@@ -112,12 +290,8 @@ static void *listen_main(void *arg)
             hub_publish(h, "*", 0); /* news may have been missed while disconnected */
             view_cache_set_enabled(h->cache, true);
         }
-        int fd = PQsocket(c);
-        fd_set fds;
-        FD_ZERO(&fds);
-        FD_SET(fd, &fds);
-        struct timeval tv = {0, 200000};
-        if (select(fd + 1, &fds, NULL, NULL, &tv) < 0 && errno != EINTR)
+        struct pollfd pfd = {.fd = PQsocket(c), .events = POLLIN};
+        if (poll(&pfd, 1, 200) < 0 && errno != EINTR)
             continue;
         if (!PQconsumeInput(c))
             continue; /* broken: reconnect above */
@@ -138,20 +312,20 @@ static void *listen_main(void *arg)
     return NULL;
 }
 
-struct hub *hub_start(const char *conninfo, struct view_cache *cache)
+struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct hub_limits limits)
 {
     struct hub *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
     h->cache = cache;
+    h->limits = limits;
+    if (h->limits.keepalive_ms <= 0)
+        h->limits.keepalive_ms = 15000;
     pthread_mutex_init(&h->lock, NULL);
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_cond_init(&h->cond, &attr);
-    pthread_condattr_destroy(&attr);
     h->conninfo = strdup(conninfo);
     if (!h->conninfo || pthread_create(&h->thread, NULL, listen_main, h) != 0) {
         free(h->conninfo);
+        pthread_mutex_destroy(&h->lock);
         free(h);
         return NULL;
     }
@@ -163,12 +337,28 @@ void hub_stop(struct hub *h)
     if (!h)
         return;
     pthread_mutex_lock(&h->lock);
+    bool was = h->stop;
     h->stop = true;
-    pthread_cond_broadcast(&h->cond);
+    for (int b = 0; b < BUCKETS; b++)
+        for (struct game_entry *e = h->buckets[b]; e; e = e->next)
+            wake_all(h, e, false);
     pthread_mutex_unlock(&h->lock);
-    pthread_join(h->thread, NULL);
+    if (!was)
+        pthread_join(h->thread, NULL);
+}
+
+void hub_free(struct hub *h)
+{
+    if (!h)
+        return;
+    hub_stop(h);
+    for (int b = 0; b < BUCKETS; b++)
+        while (h->buckets[b]) {
+            struct game_entry *e = h->buckets[b];
+            h->buckets[b] = e->next;
+            free(e);
+        }
     pthread_mutex_destroy(&h->lock);
-    pthread_cond_destroy(&h->cond);
     free(h->conninfo);
     free(h);
 }

@@ -1,33 +1,68 @@
-/* hub.h: wakes the SSE streams of this instance when a game has new events, whichever
- * instance wrote them: a thread LISTENs on channel city_events (payload "game:seq") and
- * broadcasts; writers on this instance also publish directly. Every piece of news also
- * invalidates the game's entry in the view cache, which is on only while the hub listens. */
+/* hub.h: wakes this instance's SSE streams when their game has new events, whichever instance
+ * wrote them. A thread LISTENs on channel city_events (payload "game:seq"); writers on this
+ * instance also publish directly. News wakes only the streams of its game: each stream holds a
+ * subscription to one game, and a stream with nothing to send parks its connection (suspended
+ * in libmicrohttpd, costing no thread) until news of that game, a keep-alive tick or shutdown
+ * resumes it. The hub also counts streams against an instance-wide and a per-game cap. Every
+ * piece of news also invalidates the game's entry in the view cache, which is on only while the
+ * hub listens. */
 #ifndef CITY_HUB_H
 #define CITY_HUB_H
 
+#include <microhttpd.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct hub;
+struct hub_sub;
 struct view_cache;
+
+/* Caps on open streams. 0 means no cap. */
+struct hub_limits {
+    int max_streams;          /* on this instance */
+    int max_streams_per_game; /* on one game, on this instance */
+    int keepalive_ms;         /* a parked stream is resumed this often to send a comment */
+};
 
 /* Starts the listener thread on its own connection to `conninfo` (reconnecting whenever it
  * breaks). `cache` (borrowed, may be NULL) is turned on while the thread listens and told of
  * every change. Returns NULL only when a thread cannot be made. */
-struct hub *hub_start(const char *conninfo, struct view_cache *cache);
-void hub_stop(struct hub *h);
+struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct hub_limits limits);
 
-/* Announces that game `id` has events up to `seq`. Thread-safe. */
+/* Ends every stream (parked ones are resumed and see hub_sub_stopping()), then stops the
+ * thread and frees the hub. Every subscription must be released with hub_unsubscribe()
+ * before hub_free(). */
+void hub_stop(struct hub *h);
+void hub_free(struct hub *h);
+
+/* Announces that game `id` has events up to `seq` ("*" for every game). Thread-safe. */
 void hub_publish(struct hub *h, const char *id, long long seq);
 
-/* The current generation; pass it to hub_wait(). */
-unsigned long long hub_generation(struct hub *h);
+enum hub_refusal { HUB_OK, HUB_FULL, HUB_GAME_FULL, HUB_NOMEM, HUB_STOPPING };
 
-/* Waits up to timeout_ms for news of game `id` after generation *gen (updated). Returns true
- * when there may be news for it (including when the hub lost track), false on timeout or
- * when the hub is stopping. */
-bool hub_wait(struct hub *h, const char *id, unsigned long long *gen, int timeout_ms);
+/* Subscribes a stream to game `id`. On success returns the subscription (release it with
+ * hub_unsubscribe) and sets *why to HUB_OK; otherwise NULL with the reason. */
+struct hub_sub *hub_subscribe(struct hub *h, const char *id, enum hub_refusal *why);
+void hub_unsubscribe(struct hub_sub *s);
+
+/* Call before reading the game's events: news published after this call will stop the next
+ * hub_park() from parking. */
+void hub_sub_mark(struct hub_sub *s);
+
+/* Parks the stream: suspends `conn` (from inside its content reader, which must then return 0)
+ * until news of its game since the last hub_sub_mark(), its keep-alive tick or hub_stop().
+ * Returns false, without suspending, when such news already came or the hub is stopping: the
+ * caller reads again instead. */
+bool hub_park(struct hub_sub *s, struct MHD_Connection *conn);
+
+/* True (once per tick) when the stream was resumed for its keep-alive rather than news. */
+bool hub_sub_take_keepalive(struct hub_sub *s);
 
 /* True once hub_stop() has begun: streams end. */
-bool hub_stopping(struct hub *h);
+bool hub_sub_stopping(struct hub_sub *s);
+
+/* Streams open now, parked now, and wake-ups for news so far (a stream resumed because its
+ * game changed). */
+void hub_stats(struct hub *h, long *streams, long *parked, uint64_t *wakeups, uint64_t *refused);
 
 #endif

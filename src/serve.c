@@ -1,6 +1,7 @@
 /* serve.c: `cityd serve`: reads flags and environment, migrates the database, starts the
  * HTTP daemon, the event hub and the sweeper, and stops them cleanly on SIGINT or SIGTERM. */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "batch.h"
 #include "catalog_json.h"
 #include "cli.h"
+#include "http.h"
 #include "hub.h"
 #include "server.h"
 #include "service.h"
@@ -20,9 +22,10 @@
 
 struct options {
     int port, workers, timeout, view_cache, batchers;
-    const char *database, *web, *cards, *migrations, *openapi;
+    int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
+    const char *database, *web, *cards, *migrations, *openapi, *proxies;
     bool allow_seed;
-    struct http_policy policy;
+    struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
 
 static int usage_error(const char *what)
@@ -32,9 +35,15 @@ static int usage_error(const char *what)
             "usage: cityd serve [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
             "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
+            "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
+            "                   [--max-per-address N] [--trusted-proxies LIST]\n"
+            "                   [--max-streams N] [--max-streams-per-game N]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_CORS_ORIGINS, CITY_MAX_HEADERS,\n"
-            "             CITY_MAX_HEADER_BYTES, CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n",
+            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
+            "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
+            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+            "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
+            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n",
             what);
     return 2;
 }
@@ -47,6 +56,115 @@ static bool parse_int(const char *s, int min, int max, int *out)
         return false;
     *out = (int)v;
     return true;
+}
+
+/* The integer settings: a flag, an environment variable (either may be NULL), the range. */
+struct int_setting {
+    const char *flag, *env;
+    int min, max;
+    size_t offset; /* of the int in struct options */
+    const char *what;
+};
+
+static const struct int_setting int_settings[] = {
+    {"--port", "PORT", 0, 65535, offsetof(struct options, port), "a port number"},
+    {"--workers", "CITY_WORKERS", 1, 512, offsetof(struct options, workers),
+     "1..512 database connections"},
+    {"--timeout", "CITY_TIMEOUT", 1, 3600, offsetof(struct options, timeout), "1..3600 seconds"},
+    {"--view-cache", "CITY_VIEW_CACHE", 0, 10000000, offsetof(struct options, view_cache),
+     "0..10000000 games"},
+    {NULL, "CITY_BATCHERS", 1, 256, offsetof(struct options, batchers), "1..256 threads"},
+    {"--threads", "CITY_THREADS", 1, 256, offsetof(struct options, threads), "1..256 threads"},
+    {"--head-timeout", "CITY_HEAD_TIMEOUT", 0, 3600, offsetof(struct options, head_timeout),
+     "0..3600 seconds (0: none)"},
+    {"--max-connections", "CITY_MAX_CONNECTIONS", 16, 1000000,
+     offsetof(struct options, max_connections), "16..1000000 connections"},
+    {"--max-per-address", "CITY_MAX_PER_ADDRESS", 0, 1000000,
+     offsetof(struct options, max_per_address), "0..1000000 connections (0: no limit)"},
+    {"--max-streams", "CITY_MAX_STREAMS", 0, 1000000, offsetof(struct options, max_streams),
+     "0..1000000 streams (0: no limit)"},
+    {"--max-streams-per-game", "CITY_MAX_STREAMS_PER_GAME", 0, 1000000,
+     offsetof(struct options, max_per_game), "0..1000000 streams (0: no limit)"},
+};
+enum { NINT = sizeof int_settings / sizeof *int_settings };
+
+/* Sets setting k from text v (named `name` in the message); a usage error when out of range. */
+static int set_int(struct options *o, int k, const char *name, const char *v)
+{
+    const struct int_setting *is = &int_settings[k];
+    if (parse_int(v, is->min, is->max, (int *)(void *)((char *)o + is->offset)))
+        return 0;
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s must be %s", name, is->what);
+    return usage_error(msg);
+}
+
+/* The string settings. */
+struct str_setting {
+    const char *flag, *env;
+    size_t offset; /* of the const char * in struct options */
+};
+
+static const struct str_setting str_settings[] = {
+    {"--database", "DATABASE_URL", offsetof(struct options, database)},
+    {"--web", "CITY_WEB", offsetof(struct options, web)},
+    {"--cards", "CITY_CARDS", offsetof(struct options, cards)},
+    {"--migrations", NULL, offsetof(struct options, migrations)},
+    {"--openapi", NULL, offsetof(struct options, openapi)},
+    {"--trusted-proxies", "CITY_TRUSTED_PROXIES", offsetof(struct options, proxies)},
+};
+enum { NSTR = sizeof str_settings / sizeof *str_settings };
+
+static void set_str(struct options *o, int k, const char *v)
+{
+    *(const char **)(void *)((char *)o + str_settings[k].offset) = v;
+}
+
+/* Fills o from the environment, then from the flags (which win). 0, or a usage error's 2. */
+static int read_options(struct options *o, int argc, char **argv)
+{
+    const char *env;
+    for (int k = 0; k < NINT; k++)
+        if (int_settings[k].env && (env = getenv(int_settings[k].env))) {
+            int e = set_int(o, k, int_settings[k].env, env);
+            if (e)
+                return e;
+        }
+    for (int k = 0; k < NSTR; k++)
+        if (str_settings[k].env && (env = getenv(str_settings[k].env)))
+            set_str(o, k, env);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--allow-seed") == 0) {
+            o->allow_seed = true;
+            continue;
+        }
+        int ki = -1, ks = -1;
+        for (int k = 0; k < NINT; k++)
+            if (int_settings[k].flag && strcmp(a, int_settings[k].flag) == 0)
+                ki = k;
+        for (int k = 0; k < NSTR; k++)
+            if (strcmp(a, str_settings[k].flag) == 0)
+                ks = k;
+        if (ki < 0 && ks < 0)
+            return usage_error("unknown option");
+        if (!v)
+            return usage_error("an option lacks its value");
+        if (ki >= 0) {
+            int e = set_int(o, ki, a, v);
+            if (e)
+                return e;
+        } else {
+            set_str(o, ks, v);
+        }
+        i++;
+    }
+    if (!o->database)
+        return usage_error("no database: pass --database URL or set DATABASE_URL");
+    char err[200];
+    if (!http_proxies_valid(o->proxies, err, sizeof err))
+        return usage_error(err);
+    return 0;
 }
 
 static volatile sig_atomic_t stopping;
@@ -80,71 +198,22 @@ int cmd_serve(int argc, char **argv)
                         .workers = 16,
                         .timeout = 30,
                         .view_cache = 10000,
+                        .threads = 16,
+                        .head_timeout = 15,
+                        .max_connections = 16384,
+                        .max_per_address = 256,
+                        .max_streams = 12000,
+                        .max_per_game = 2000,
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml"};
-    const char *env;
+    int usage = read_options(&o, argc, argv);
+    if (usage)
+        return usage;
     char policy_err[256];
     http_policy_defaults(&o.policy);
     if (!http_policy_from_env(&o.policy, policy_err, sizeof policy_err))
         return usage_error(policy_err);
-    if ((env = getenv("PORT")) && !parse_int(env, 0, 65535, &o.port))
-        return usage_error("PORT must be a port number");
-    if ((env = getenv("CITY_WORKERS")) && !parse_int(env, 1, 512, &o.workers))
-        return usage_error("CITY_WORKERS must be 1..512");
-    if ((env = getenv("CITY_VIEW_CACHE")) && !parse_int(env, 0, 10000000, &o.view_cache))
-        return usage_error("CITY_VIEW_CACHE must be 0..10000000 games");
-    if ((env = getenv("CITY_BATCHERS")) && !parse_int(env, 1, 256, &o.batchers))
-        return usage_error("CITY_BATCHERS must be 1..256 threads");
-    o.database = getenv("DATABASE_URL");
-    if ((env = getenv("CITY_WEB")))
-        o.web = env;
-    o.cards = getenv("CITY_CARDS");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--allow-seed") == 0) {
-            o.allow_seed = true;
-            continue;
-        }
-        static const char *const takes_value[] = {
-            "--port",  "--workers",    "--timeout", "--database",   "--web",
-            "--cards", "--migrations", "--openapi", "--view-cache", NULL};
-        bool known = false;
-        for (const char *const *k = takes_value; *k; k++)
-            known = known || strcmp(a, *k) == 0;
-        if (!known)
-            return usage_error("unknown option");
-        if (!v)
-            return usage_error("an option lacks its value");
-        if (strcmp(a, "--port") == 0) {
-            if (!parse_int(v, 0, 65535, &o.port))
-                return usage_error("--port must be 0..65535");
-        } else if (strcmp(a, "--workers") == 0) {
-            if (!parse_int(v, 1, 512, &o.workers))
-                return usage_error("--workers must be 1..512");
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (!parse_int(v, 1, 3600, &o.timeout))
-                return usage_error("--timeout must be 1..3600 seconds");
-        } else if (strcmp(a, "--view-cache") == 0) {
-            if (!parse_int(v, 0, 10000000, &o.view_cache))
-                return usage_error("--view-cache must be 0..10000000 games");
-        } else if (strcmp(a, "--database") == 0) {
-            o.database = v;
-        } else if (strcmp(a, "--web") == 0) {
-            o.web = v;
-        } else if (strcmp(a, "--cards") == 0) {
-            o.cards = v;
-        } else if (strcmp(a, "--migrations") == 0) {
-            o.migrations = v;
-        } else if (strcmp(a, "--openapi") == 0) {
-            o.openapi = v;
-        } else {
-            return usage_error("unknown option");
-        }
-        i++;
-    }
-    if (!o.database)
-        return usage_error("no database: pass --database URL or set DATABASE_URL");
 
     static struct city_catalog cat;
     if (!cli_load_catalog(&cat, o.cards))
@@ -182,7 +251,10 @@ int cmd_serve(int argc, char **argv)
     view_cache_set_enabled(srv.seats, true); /* immutable entries: no news can make them old */
     srv.states = view_cache_new((size_t)o.view_cache / 4);
     view_cache_set_enabled(srv.states, true); /* keyed by version: never wrong, at worst unused */
-    srv.hub = hub_start(o.database, srv.views);
+    srv.hub = hub_start(o.database, srv.views,
+                        (struct hub_limits){.max_streams = o.max_streams,
+                                            .max_streams_per_game = o.max_per_game,
+                                            .keepalive_ms = 15000});
 
     sigset_t set;
     sigemptyset(&set);
@@ -200,12 +272,20 @@ int cmd_serve(int argc, char **argv)
                                 : o.workers / 4 > 0 ? o.workers / 4
                                                     : 1,
                                 32);
-    struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
+    struct http_settings hs = {.port = o.port,
+                               .threads = o.threads,
+                               .idle_timeout = o.timeout,
+                               .head_timeout = o.head_timeout,
+                               .max_connections = o.max_connections,
+                               .max_per_address = o.max_per_address,
+                               .trusted_proxies = o.proxies};
+    struct http_daemon *d = http_start(&srv, &hs);
+    srv.http = d;
     if (!d || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
-        if (d)
-            MHD_stop_daemon(d);
-        batcher_stop(srv.batcher);
         hub_stop(srv.hub);
+        http_stop(d, 5);
+        batcher_stop(srv.batcher);
+        hub_free(srv.hub);
         view_cache_free(srv.views);
         view_cache_free(srv.seats);
         view_cache_free(srv.states);
@@ -215,18 +295,20 @@ int cmd_serve(int argc, char **argv)
     }
     struct sweeper sw = {.srv = &srv};
     pthread_create(&sw.thread, NULL, sweep_main, &sw);
-    printf("cityd: serving http://localhost:%d (database ready, %d connections)\n", o.port,
-           o.workers);
+    printf("cityd: serving http://localhost:%d (database ready, %d database connections, %d "
+           "threads, at most %d connections)\n",
+           o.port, o.workers, o.threads, o.max_connections);
     fflush(stdout);
     while (!stopping)
         pause();
     printf("cityd: stopping\n");
     fflush(stdout);
     pthread_join(sw.thread, NULL);
-    hub_stop(srv.hub);
-    srv.hub = NULL;
-    MHD_stop_daemon(d);
+    hub_stop(srv.hub); /* streams end */
+    http_stop(d, 5);   /* parked orders are answered, then connections close */
     batcher_stop(srv.batcher);
+    hub_free(srv.hub);
+    srv.hub = NULL;
     view_cache_free(srv.views);
     view_cache_free(srv.seats);
     view_cache_free(srv.states);

@@ -369,7 +369,9 @@ int store_games_list(PGconn *c, int limit, json_t **out)
         "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
         "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
         "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
-        "s.game_id = g.id))::text FROM games g ORDER BY (g.status = 'open') DESC, "
+        "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
+        "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM games g ORDER BY (g.status = "
+        "'open') DESC, "
         "g.created_at DESC LIMIT $1",
         1, vals, out);
 }

@@ -1,4 +1,4 @@
-/* test_rules.c: Criterion tests that prove each rule of ../shared/rules.md on the rules engine,
+/* test_rules.c: Criterion tests that prove each rule of docs/rules.md on the rules engine,
  * on positions built by hand from the real card file; expected values come from the catalog. */
 #include "helpers.h"
 

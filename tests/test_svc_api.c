@@ -1,7 +1,7 @@
 /* test_svc_api.c: the service through real HTTP on loopback against a real PostgreSQL: whole
  * games (one person and bots, five people), every error status, privacy of hands, races of
  * simultaneous orders on one and on two daemons, restarts of the daemon and the database,
- * Server-Sent Events, time limits and replays. */
+ * Server-Sent Events, time limits, replays, and names (refused ones, the lobby's bot flags). */
 #include "client.h"
 
 #include <pthread.h>
@@ -485,4 +485,65 @@ Test(api, a_cached_view_learns_of_a_write_through_another_instance)
         cr_assert_gt(now, seq, "instance 2 still serves the view from before the write");
     }
     daemon_stop(&d2);
+}
+
+/* ---- names -------------------------------------------------------------------------------- */
+
+Test(api, hostile_names_are_refused_and_the_lobby_marks_bots)
+{
+    json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"bots\": [\"greedy\"]}", 201);
+    char join[128];
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", str(g, "id"));
+    static const char *const hostile[] = {
+        "Ada\\u202eevE",  /* right-to-left override */
+        "Ada\\u200b",     /* zero-width space */
+        "Ada\\u0085Eve",  /* C1 control */
+        "\\ufeffAda",     /* BOM */
+        "Ada\\u2066Eve",  /* bidi isolate */
+        "Bot 3 (greedy)", /* the bot's own name */
+        "bot 2",          /* a bot's name in other case */
+        "\\ue000",        /* private use */
+    };
+    char body[128];
+    for (size_t i = 0; i < sizeof hostile / sizeof *hostile; i++) {
+        snprintf(body, sizeof body, "{\"name\": \"%s\"}", hostile[i]);
+        expect_problem("POST", join, NULL, body, 400, "bad_value");
+        snprintf(body, sizeof body, "{\"seats\": 2, \"name\": \"%s\"}", hostile[i]);
+        expect_problem("POST", "/api/v1/games", NULL, body, 400, "bad_value");
+    }
+    /* The detail names the character. */
+    char url[256];
+    snprintf(url, sizeof url, "%s%s", d.base, join);
+    struct http_reply r;
+    cr_assert(http_do("POST", url, NULL, "{\"name\": \"Ada\\u202eevE\"}", &r));
+    cr_expect(strstr(str(r.json, "detail"), "U+202E"), "%s", r.body);
+    http_reply_free(&r);
+    /* NFC and trimming: "Zoe" with a combining acute and an ideographic space after it. */
+    json_decref(call("POST", join, NULL, "{\"name\": \"Zoe\\u0301\\u3000\"}", 201));
+    json_t *list = call("GET", "/api/v1/games", NULL, NULL, 200);
+    json_t *mine = NULL, *x;
+    size_t i;
+    json_array_foreach(json_object_get(list, "games"), i, x)
+    {
+        if (strcmp(str(x, "id"), str(g, "id")) == 0)
+            mine = x;
+    }
+    cr_assert_not_null(mine, "the game is in the lobby");
+    json_t *names = json_object_get(mine, "names"), *bots = json_object_get(mine, "bots");
+    cr_assert_eq(json_array_size(bots), 3, "one bot flag a seat");
+    cr_expect_str_eq(json_string_value(json_array_get(names, 0)), "Zo\xc3\xa9");
+    cr_expect(json_is_false(json_array_get(bots, 0)), "a person is no bot");
+    cr_expect(json_is_false(json_array_get(bots, 1)), "a free seat is no bot");
+    cr_expect(json_is_true(json_array_get(bots, 2)), "the bot seat is marked");
+    cr_expect_str_eq(json_string_value(json_array_get(names, 2)), "Bot 3 (greedy)");
+    json_decref(list);
+    /* The public view marks it too. */
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s", str(g, "id"));
+    json_t *v = call("GET", path, NULL, NULL, 200);
+    json_t *seats = json_object_get(v, "seats");
+    cr_expect(json_is_null(json_object_get(json_array_get(seats, 0), "bot")));
+    cr_expect_str_eq(str(json_array_get(seats, 2), "bot"), "greedy");
+    json_decref(v);
+    json_decref(g);
 }

@@ -1,6 +1,6 @@
 // lobby.js: the lobby: create a game (name, seats 2-5, which seats are greedy or random bots,
-// target VP, optional time per step) and the list of games (open ones first) with Join, Resume
-// or Watch and a share link for each.
+// target VP, optional time per step) and the list of games (open ones first, bots marked) with
+// Join, Resume or Watch and a share link for each.
 
 import { api, createAndRemember, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
@@ -129,7 +129,9 @@ export function mountLobby(root, navigate) {
       else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
       return h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
         h('div', { class: 'game-main' },
-          h('div', { class: 'game-names' }, names.map((n) => h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat'))),
+          h('div', { class: 'game-names' }, names.map((n, i) => (g.bots?.[i]
+            ? h('span', { class: 'who bot', title: 'a bot' }, n, h('span', { class: 'tag' }, 'bot'))
+            : h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat')))),
           h('div', { class: 'game-meta' },
             h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? `open · ${g.seats_free} free` : g.status),
             g.status !== 'open' ? h('span', {}, `round ${g.round}`) : null,

@@ -1,4 +1,4 @@
-/* game.c: the rules of The City (../shared/rules.md) applied to struct city_game: setup and
+/* game.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and
  * keep, the simultaneous build step and its legality checks, survey, scoring with every kind
  * of variable points, income in VP order with reshuffles, the end of the game, hand limit. */
 #include "game.h"

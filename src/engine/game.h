@@ -2,7 +2,7 @@
  * and the operations on it: start a game from a seed, ask what a seat must decide and what it
  * may do, submit a decision (with a precise reason when it is illegal), and resolve a step.
  * No I/O, no allocation, no globals: the same seed and the same decisions give the same game,
- * bit for bit. Rules are those of ../shared/rules.md; project decisions are in README.md.
+ * bit for bit. Rules are those of docs/rules.md; project decisions are in README.md.
  *
  * Ownership: a struct city_game holds a borrowed pointer to its catalog, which must outlive
  * it; everything else is inside the struct, so memcpy() copies a game. */

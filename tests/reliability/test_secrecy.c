@@ -257,11 +257,17 @@ static const struct field view_fields[] = {
 };
 
 static const struct field list_fields[] = {
-    {"games[].id", F_PLAIN},           {"games[].status", F_PLAIN},
-    {"games[].players", F_PLAIN},      {"games[].target_vp", F_PLAIN},
-    {"games[].turn_seconds", F_PLAIN}, {"games[].round", F_PLAIN},
-    {"games[].created_at", F_PLAIN},   {"games[].seats_free", F_PLAIN},
-    {"games[].names[]", F_PLAIN},      {NULL, F_PLAIN},
+    {"games[].id", F_PLAIN},
+    {"games[].status", F_PLAIN},
+    {"games[].players", F_PLAIN},
+    {"games[].target_vp", F_PLAIN},
+    {"games[].turn_seconds", F_PLAIN},
+    {"games[].round", F_PLAIN},
+    {"games[].created_at", F_PLAIN},
+    {"games[].seats_free", F_PLAIN},
+    {"games[].names[]", F_PLAIN},
+    {"games[].bots[]", F_PLAIN},
+    {NULL, F_PLAIN},
 };
 
 static const struct field hand_fields[] = {

@@ -1,0 +1,190 @@
+/* sse.c: GET /api/v1/games/{id}/stream, a game's public log as Server-Sent Events. A stream
+ * costs no thread while it waits: with nothing to send, its content reader parks the
+ * connection in the hub (hub.h), which resumes it on news of its game, on its keep-alive tick
+ * or at shutdown. Streams are capped per instance and per game; past a cap the request gets
+ * 503 too_many_streams with Retry-After. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub.h"
+#include "server.h"
+#include "store.h"
+#include "store_games.h"
+
+enum { SSE_PAGE = 200, SSE_RETRY_AFTER_S = 10 };
+
+struct stream {
+    struct server *srv;
+    struct MHD_Connection *conn;
+    struct hub_sub *sub;
+    char id[64];
+    long long last; /* the last sequence sent */
+    char *buf;      /* bytes waiting to go out */
+    size_t len, cap, off;
+    bool finished; /* game_over was sent: end after the buffer */
+    bool first;
+};
+
+struct fetch_ctx {
+    struct stream *s;
+    json_t *events;
+};
+
+static int fetch_tx(PGconn *c, void *ctx)
+{
+    struct fetch_ctx *f = ctx;
+    return store_events_after(c, f->s->id, f->s->last, SSE_PAGE, &f->events);
+}
+
+static void append(struct stream *s, const char *text)
+{
+    size_t n = strlen(text);
+    if (s->len + n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 512;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *b = realloc(s->buf, cap);
+        if (!b)
+            return;
+        s->buf = b;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, text, n + 1);
+    s->len += n;
+}
+
+/* Reads new events into the buffer; true when some arrived. */
+static bool fetch(struct stream *s)
+{
+    struct fetch_ctx f = {s, NULL};
+    if (store_run(s->srv->store, fetch_tx, &f) != STORE_OK || !f.events)
+        return false;
+    size_t i;
+    json_t *e;
+    json_array_foreach(f.events, i, e)
+    {
+        long long seq = json_integer_value(json_object_get(e, "seq"));
+        const char *type = json_string_value(json_object_get(e, "type"));
+        char *data = json_dumps(e, JSON_COMPACT);
+        if (!data)
+            continue;
+        char head[128];
+        snprintf(head, sizeof head, "id: %lld\nevent: %s\ndata: ", seq, type ? type : "event");
+        append(s, head);
+        append(s, data);
+        append(s, "\n\n");
+        free(data);
+        s->last = seq;
+        if (type && strcmp(type, "game_over") == 0)
+            s->finished = true;
+    }
+    bool got = json_array_size(f.events) > 0;
+    json_decref(f.events);
+    return got;
+}
+
+/* libmicrohttpd's content reader: the buffered bytes, or new events, or a keep-alive comment;
+ * with none of these it parks the connection and returns 0 (no thread waits). */
+static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+    (void)pos;
+    struct stream *s = cls;
+    if (s->off == s->len) {
+        s->off = s->len = 0;
+        if (s->first) {
+            s->first = false;
+            append(s, "retry: 2000\n\n");
+        }
+        while (s->len == 0) {
+            if (s->finished || hub_sub_stopping(s->sub))
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            if (hub_sub_take_keepalive(s->sub)) {
+                append(s, ": keep-alive\n\n");
+                break;
+            }
+            hub_sub_mark(s->sub);
+            if (fetch(s))
+                break;
+            if (hub_park(s->sub, s->conn))
+                return 0; /* resumed by news, a keep-alive tick or shutdown */
+        }
+    }
+    size_t n = s->len - s->off < max ? s->len - s->off : max;
+    memcpy(out, s->buf + s->off, n);
+    s->off += n;
+    return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+    struct stream *s = cls;
+    hub_unsubscribe(s->sub);
+    free(s->buf);
+    free(s);
+}
+
+static int exists_tx(PGconn *c, void *ctx)
+{
+    struct game_row row = {0};
+    int st = store_game_read(c, ctx, false, &row);
+    game_row_clear(&row);
+    return st;
+}
+
+void api_stream(struct http_req *r)
+{
+    const char *after = http_header(r, "Last-Event-ID");
+    if (!after)
+        after = http_query(r, "after");
+    char *end = NULL;
+    long long last = after ? strtoll(after, &end, 10) : 0;
+    if (after && (!*after || *end || last < 0 || last > 1000000000000LL)) {
+        http_reply_problem(r, P_BAD_QUERY, NULL,
+                           "Last-Event-ID (or \"after\") must be a non-negative integer.");
+        return;
+    }
+    int st = store_run(r->srv->store, exists_tx, (void *)r->params[0]);
+    if (st == STORE_NO_ROW) {
+        http_reply_problem(r, P_NO_GAME, NULL, "There is no game \"%.40s\".", r->params[0]);
+        return;
+    }
+    if (st != STORE_OK) {
+        http_reply_problem(r, P_UNAVAILABLE, NULL, "The database is unreachable; retry soon.");
+        return;
+    }
+    enum hub_refusal why;
+    struct hub_sub *sub = hub_subscribe(r->srv->hub, r->params[0], &why);
+    if (!sub) {
+        if (why == HUB_NOMEM)
+            http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        else
+            http_reply_problem(
+                r, P_TOO_MANY_STREAMS, NULL,
+                why == HUB_GAME_FULL ? "This game has as many event streams as one server keeps "
+                                       "open; retry later, or poll GET /api/v1/games/%.40s/events."
+                : why == HUB_FULL    ? "This server has as many event streams open as it keeps; "
+                                       "retry later, or poll GET /api/v1/games/%.40s/events."
+                                     : "The server is shutting down; reconnect (game %.40s).",
+                r->params[0]);
+        r->reply.retry_after = SSE_RETRY_AFTER_S;
+        return;
+    }
+    struct stream *s = calloc(1, sizeof *s);
+    if (!s) {
+        hub_unsubscribe(sub);
+        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        return;
+    }
+    s->srv = r->srv;
+    s->conn = r->conn;
+    s->sub = sub;
+    snprintf(s->id, sizeof s->id, "%s", r->params[0]);
+    s->last = last;
+    s->first = true;
+    r->reply.status = 200;
+    r->reply.content_type = "text/event-stream";
+    r->reply.stream = stream_read;
+    r->reply.stream_ctx = s;
+    r->reply.stream_free = stream_free;
+}

@@ -1,0 +1,480 @@
+/* test_flood.c: the reliability suite's crowds and connection floods. A real daemon (the
+ * sanitizer build under `make test`) is held open by thousands of idle connections and of
+ * connections that trickle their request head a line at a time, by more connections from one
+ * address than it allows, and by thousands of idle event streams; meanwhile other clients must
+ * be served: a whole game is played to its end, /healthz answers, a second loopback address
+ * (127.0.0.2) is unaffected, and news of one game wakes only that game's streams. Stream caps
+ * answer 503 too_many_streams with Retry-After; the X-Forwarded-For of an untrusted peer is
+ * ignored.
+ *
+ * The connections are raw sockets (this process raises its own open-file limit); every one is
+ * counted, and each test appends "flood_connections N" and finer keys to $CITY_COUNTS. */
+#include "../client.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+static struct daemon d;
+static char db[512];
+
+static long count_conns, count_trickled, count_streams, count_refused;
+
+static void counts_append(void)
+{
+    const char *path = getenv("CITY_COUNTS");
+    if (!path || !*path)
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    fprintf(f,
+            "flood_connections %ld\nflood_trickling_heads %ld\nflood_idle_streams %ld\n"
+            "flood_refused_connections %ld\n",
+            count_conns, count_trickled, count_streams, count_refused);
+    fclose(f);
+}
+
+static void raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+static void up_with(const char *args)
+{
+    signal(SIGPIPE, SIG_IGN);
+    raise_nofile();
+    db_create(db, sizeof db);
+    daemon_start(&d, db, args);
+    client_base = d.base;
+}
+
+static void down(void)
+{
+    counts_append();
+    daemon_stop(&d);
+}
+
+static void stops_cleanly(void)
+{
+    char tail[2000];
+    int st = daemon_stop(&d);
+    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
+                 daemon_log_tail(&d, tail, sizeof tail));
+}
+
+/* ---- raw sockets -------------------------------------------------------------------------- */
+
+/* A non-blocking TCP connection from `from` (e.g. "127.0.0.2") to the daemon; -1 on failure. */
+static int connect_from(const char *from)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in src = {.sin_family = AF_INET};
+    inet_pton(AF_INET, from, &src.sin_addr);
+    struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons((uint16_t)d.port)};
+    inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr);
+    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 ||
+        connect(fd, (struct sockaddr *)&dst, sizeof dst) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static bool send_all(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    while (n) {
+        ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return false;
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Reads what arrives within timeout_ms into buf (NUL-terminated); the bytes read, 0 when the
+ * peer closed with nothing, -1 when nothing came in time. */
+static ssize_t read_some(int fd, char *buf, size_t n, long timeout_ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, (int)timeout_ms) <= 0)
+        return -1;
+    ssize_t r = recv(fd, buf, n - 1, 0);
+    buf[r > 0 ? r : 0] = 0;
+    return r < 0 ? 0 : r;
+}
+
+/* Reads until `needle` has arrived, the peer closed or timeout_ms passed; true when it came. */
+static bool read_until(int fd, const char *needle, long timeout_ms, char *buf, size_t n)
+{
+    size_t got = 0;
+    buf[0] = 0;
+    double until = harness_now() + timeout_ms / 1000.0;
+    while (!strstr(buf, needle) && got < n - 1) {
+        long left = (long)((until - harness_now()) * 1000);
+        if (left <= 0)
+            break;
+        ssize_t r = read_some(fd, buf + got, n - got, left);
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    return strstr(buf, needle) != NULL;
+}
+
+/* One request from address `from` on a new connection; the status of the reply (0 when the
+ * connection was closed with no reply), with the body copied into body when not NULL. */
+static int request_from(const char *from, const char *method, const char *path, const char *body,
+                        char *out, size_t outlen)
+{
+    int fd = connect_from(from);
+    if (fd < 0)
+        return 0;
+    char req[2048];
+    snprintf(req, sizeof req,
+             "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\n\r\n%s",
+             method, path, body ? strlen(body) : 0, body ? body : "");
+    int status = 0;
+    char buf[16384];
+    size_t got = 0;
+    if (send_all(fd, req)) {
+        ssize_t r;
+        while (got < sizeof buf - 1 && (r = read_some(fd, buf + got, sizeof buf - got, 5000)) > 0)
+            got += (size_t)r;
+        buf[got] = 0;
+        sscanf(buf, "HTTP/1.%*d %d", &status);
+    }
+    if (out) {
+        const char *b = strstr(buf, "\r\n\r\n");
+        snprintf(out, outlen, "%s", b && got ? b + 4 : "");
+    }
+    close(fd);
+    return status;
+}
+
+/* A figure from GET /metrics: the value on the line starting with `line` ("name" or
+ * "name{labels}"), or -1. */
+static double metric(const char *line)
+{
+    char url[128];
+    snprintf(url, sizeof url, "%s/metrics", d.base);
+    struct http_reply r;
+    double v = -1;
+    if (http_do("GET", url, NULL, NULL, &r) && r.status == 200 && r.body) {
+        size_t n = strlen(line);
+        for (const char *p = r.body; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+            if (strncmp(p, line, n) == 0 && p[n] == ' ') {
+                v = strtod(p + n + 1, NULL);
+                break;
+            }
+    }
+    http_reply_free(&r);
+    return v;
+}
+
+/* GET /healthz answers 200 within `seconds`; returns how long it took. */
+static double healthz_seconds(double seconds)
+{
+    char url[128];
+    snprintf(url, sizeof url, "%s/healthz", d.base);
+    struct http_request rq = {.method = "GET", .url = url, .timeout_ms = (long)(seconds * 1000)};
+    struct http_reply r;
+    double t0 = harness_now();
+    bool got = http_request(&rq, &r);
+    long st = r.status;
+    http_reply_free(&r);
+    double took = harness_now() - t0;
+    cr_assert(got && st == 200, "GET /healthz -> %ld within %.1f s while flooded", st, seconds);
+    return took;
+}
+
+/* ---- idle and trickling connections ------------------------------------------------------- */
+
+enum { IDLE = 5000, TRICKLING = 1000, HEAD_TIMEOUT_S = 12 };
+
+TestSuite(flood, .fini = down, .timeout = 240);
+
+Test(flood, idle_and_trickling_connections_neither_stop_a_game_nor_outlive_the_head_deadline)
+{
+    char args[200];
+    snprintf(args, sizeof args,
+             "--timeout 60 --head-timeout %d --max-per-address 0 --max-connections 12000",
+             HEAD_TIMEOUT_S);
+    up_with(args);
+    static int fds[IDLE + TRICKLING];
+    int open = 0;
+    for (int i = 0; i < IDLE + TRICKLING; i++) {
+        fds[i] = connect_from("127.0.0.1");
+        cr_assert_geq(fds[i], 0, "connection %d of the flood could not be opened: %s", i,
+                      strerror(errno));
+        open++;
+    }
+    count_conns += open;
+    count_trickled += TRICKLING;
+    double opened = harness_now();
+    /* The trickling ones send a request line now and a header line every second. */
+    for (int i = IDLE; i < IDLE + TRICKLING; i++)
+        cr_assert(send_all(fds[i], "GET /healthz HTTP/1.1\r\n"));
+    harness_sleep_ms(500);
+    cr_expect_geq(metric("city_connections"), IDLE + TRICKLING,
+                  "the daemon does not hold the whole flood open");
+    double worst = healthz_seconds(5);
+
+    /* A whole game, played while the flood holds on. */
+    struct table t;
+    create(&t, 3, 2, NULL);
+    int steps = 0;
+    double next_trickle = harness_now() + 1;
+    while (play_step(&t)) {
+        steps++;
+        if (harness_now() >= next_trickle) {
+            for (int i = IDLE; i < IDLE + TRICKLING; i++)
+                send_all(fds[i], "X-Trickle: a\r\n");
+            next_trickle = harness_now() + 1;
+            double h = healthz_seconds(5);
+            worst = h > worst ? h : worst;
+        }
+        cr_assert_lt(steps, 400, "the game does not end");
+    }
+    check_log(&t);
+    cr_log_info("a game of %d steps played beside %d idle and %d trickling connections; "
+                "slowest /healthz %.3f s",
+                steps, IDLE, TRICKLING, worst);
+
+    /* Past the head deadline the daemon has cut every one of them, trickling or not. */
+    while (harness_now() < opened + HEAD_TIMEOUT_S + 4) {
+        for (int i = IDLE; i < IDLE + TRICKLING; i++)
+            send_all(fds[i], "X-Trickle: a\r\n");
+        harness_sleep_ms(1000);
+    }
+    int closed = 0;
+    for (int i = 0; i < IDLE + TRICKLING; i++) {
+        char buf[256];
+        ssize_t r = read_some(fds[i], buf, sizeof buf, 2000);
+        closed += r == 0 || (r < 0 && errno == ECONNRESET);
+        close(fds[i]);
+    }
+    cr_expect_eq(closed, IDLE + TRICKLING,
+                 "%d of %d connections that never finished their request head are still open "
+                 "%d s after they opened",
+                 IDLE + TRICKLING - closed, IDLE + TRICKLING, HEAD_TIMEOUT_S + 4);
+    cr_expect_geq(metric("city_connections_cut_total{reason=\"head_timeout\"}"), IDLE + TRICKLING);
+    healthz_seconds(5);
+    stops_cleanly();
+}
+
+Test(flood, connections_past_the_per_address_limit_are_refused_while_another_address_is_served)
+{
+    up_with("--max-per-address 50");
+    enum { HOLD = 200 };
+    int fds[HOLD], held = 0;
+    for (int i = 0; i < HOLD; i++) {
+        fds[i] = connect_from("127.0.0.1");
+        held += fds[i] >= 0;
+    }
+    count_conns += held;
+    harness_sleep_ms(500);
+    /* Every connection past the 50th was closed at once. */
+    int refused = 0;
+    for (int i = 0; i < HOLD; i++) {
+        char buf[64];
+        if (fds[i] >= 0 && read_some(fds[i], buf, sizeof buf, 200) >= 0)
+            refused++;
+    }
+    count_refused += refused;
+    cr_expect_geq(refused, HOLD - 50, "only %d of %d connections past the limit were refused",
+                  refused, HOLD - 50);
+    cr_expect_leq(metric("city_connections"), 60);
+    /* Another address creates a game, joins it and reads its hand. */
+    char body[4096];
+    cr_assert_eq(request_from("127.0.0.2", "GET", "/healthz", NULL, NULL, 0), 200);
+    cr_assert_eq(request_from("127.0.0.2", "POST", "/api/v1/games",
+                              "{\"seats\": 2, \"bots\": [\"greedy\"]}", body, sizeof body),
+                 201, "create from 127.0.0.2: %s", body);
+    json_t *g = json_loads(body, 0, NULL);
+    char path[200];
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", str(g, "id"));
+    cr_assert_eq(
+        request_from("127.0.0.2", "POST", path, "{\"name\": \"Other\"}", body, sizeof body), 201,
+        "join from 127.0.0.2: %s", body);
+    json_decref(g);
+    for (int i = 0; i < HOLD; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    harness_sleep_ms(300);
+    /* Once the flood is gone, its address is served again. */
+    cr_assert_eq(request_from("127.0.0.1", "GET", "/healthz", NULL, NULL, 0), 200);
+    stops_cleanly();
+}
+
+/* ---- event streams ------------------------------------------------------------------------ */
+
+/* Opens a stream of game `id` from 127.0.0.1 and reads its first bytes: the fd, or -1 when the
+ * reply was not 200 (its status in *status). */
+static int open_stream(const char *id, int *status)
+{
+    int fd = connect_from("127.0.0.1");
+    cr_assert_geq(fd, 0);
+    char req[256];
+    snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    cr_assert(send_all(fd, req));
+    char buf[2048];
+    *status = 0;
+    bool opened = read_until(fd, "retry:", 10000, buf, sizeof buf);
+    sscanf(buf, "HTTP/1.%*d %d", status);
+    if (*status == 200 && !opened)
+        *status = -1; /* a 200 with no first event-stream line */
+    if (*status != 200) {
+        if (*status == 503)
+            cr_expect(strcasestr(buf, "Retry-After:") && strstr(buf, "too_many_streams"),
+                      "a refused stream says why and when to retry: %s", buf);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+TestSuite(streams, .fini = down, .timeout = 240);
+
+Test(streams, news_of_one_game_wakes_only_that_games_streams)
+{
+    up_with("--max-per-address 0");
+    enum { WATCHERS = 2000 };
+    struct table quiet;
+    json_t *q = call("POST", "/api/v1/games", NULL, "{\"seats\": 3}", 201);
+    snprintf(quiet.id, sizeof quiet.id, "%s", str(q, "id"));
+    json_decref(q);
+    static int fds[WATCHERS];
+    for (int i = 0; i < WATCHERS; i++) {
+        int st;
+        fds[i] = open_stream(quiet.id, &st);
+        cr_assert_geq(fds[i], 0, "stream %d -> %d", i, st);
+    }
+    count_streams += WATCHERS;
+    harness_sleep_ms(500);
+    cr_expect_eq(metric("city_streams{state=\"parked\"}"), WATCHERS,
+                 "idle streams must be parked, holding no thread");
+    double before = metric("city_stream_wakeups_total");
+
+    /* A whole game elsewhere: none of the quiet game's streams is woken. */
+    struct table t;
+    create(&t, 2, 1, NULL);
+    play_to_end(&t);
+    cr_expect_eq(metric("city_stream_wakeups_total"), before,
+                 "a game's news woke streams of another game");
+    healthz_seconds(5);
+
+    /* News of the quiet game wakes each of its streams once, and each gets the event. */
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", quiet.id);
+    json_decref(call("POST", path, NULL, "{\"name\": \"Late\"}", 201));
+    int got = 0;
+    for (int i = 0; i < WATCHERS; i++) {
+        char buf[4096];
+        got += read_until(fds[i], "joined", 10000, buf, sizeof buf);
+        close(fds[i]);
+    }
+    cr_expect_eq(got, WATCHERS, "only %d of %d streams saw the join", got, WATCHERS);
+    cr_expect_geq(metric("city_stream_wakeups_total"), before + WATCHERS);
+    stops_cleanly();
+}
+
+Test(streams, caps_per_game_and_per_instance_answer_503_with_retry_after)
+{
+    up_with("--max-streams 12 --max-streams-per-game 5");
+    char ids[4][64];
+    for (int g = 0; g < 4; g++) {
+        json_t *q = call("POST", "/api/v1/games", NULL, "{\"seats\": 2}", 201);
+        snprintf(ids[g], sizeof ids[g], "%s", str(q, "id"));
+        json_decref(q);
+    }
+    int fds[16], n = 0, st;
+    for (int i = 0; i < 5; i++) {
+        fds[n] = open_stream(ids[0], &st);
+        cr_assert_geq(fds[n++], 0, "stream %d of game 0 -> %d", i, st);
+    }
+    cr_expect_eq(open_stream(ids[0], &st), -1);
+    cr_expect_eq(st, 503, "the 6th stream of one game -> %d", st);
+    for (int i = 0; i < 7; i++) {
+        fds[n] = open_stream(ids[1 + i / 4], &st);
+        cr_assert_geq(fds[n++], 0, "stream %d -> %d", i, st);
+    }
+    cr_expect_eq(open_stream(ids[3], &st), -1);
+    cr_expect_eq(st, 503, "the 13th stream of the instance -> %d", st);
+    cr_expect_eq(metric("city_streams_refused_total"), 2);
+    /* A stream that ends frees its place. */
+    close(fds[0]);
+    harness_sleep_ms(300);
+    struct table t = {0};
+    snprintf(t.id, sizeof t.id, "%s", ids[0]);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[0]);
+    json_decref(call("POST", path, NULL, "{\"name\": \"Waker\"}", 201)); /* wakes the closed one */
+    harness_sleep_ms(300);
+    int again = open_stream(ids[0], &st);
+    cr_expect_geq(again, 0, "a freed place is not given again (-> %d)", st);
+    if (again >= 0)
+        close(again);
+    for (int i = 1; i < n; i++)
+        close(fds[i]);
+    stops_cleanly();
+}
+
+Test(streams, a_stopping_daemon_ends_parked_streams_and_exits_cleanly)
+{
+    up_with("");
+    json_t *q = call("POST", "/api/v1/games", NULL, "{\"seats\": 2}", 201);
+    char id[64];
+    snprintf(id, sizeof id, "%s", str(q, "id"));
+    json_decref(q);
+    int fds[50], st;
+    for (int i = 0; i < 50; i++) {
+        fds[i] = open_stream(id, &st);
+        cr_assert_geq(fds[i], 0);
+    }
+    stops_cleanly();
+    for (int i = 0; i < 50; i++) {
+        char buf[256];
+        ssize_t r;
+        while ((r = read_some(fds[i], buf, sizeof buf, 2000)) > 0)
+            ;
+        cr_expect_eq(r, 0, "stream %d was not ended by the stopping daemon", i);
+        close(fds[i]);
+    }
+}
+
+/* ---- the client's address ----------------------------------------------------------------- */
+
+Test(flood, x_forwarded_for_from_an_untrusted_peer_does_not_escape_the_per_address_limit)
+{
+    /* The limit counts TCP peers, so a forged header cannot lift it: with --max-per-address 5,
+     * ten connections from 127.0.0.1 claiming ten different addresses still get only five. */
+    up_with("--max-per-address 5");
+    int fds[10], served = 0;
+    for (int i = 0; i < 10; i++)
+        fds[i] = connect_from("127.0.0.1");
+    for (int i = 0; i < 10; i++) {
+        char req[256], buf[1024];
+        snprintf(req, sizeof req,
+                 "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.%d\r\n\r\n", i);
+        if (fds[i] >= 0 && send_all(fds[i], req) && read_some(fds[i], buf, sizeof buf, 2000) > 0 &&
+            strncmp(buf, "HTTP/1.1 200", 12) == 0)
+            served++;
+    }
+    cr_expect_eq(served, 5, "%d of 10 connections from one peer were served", served);
+    for (int i = 0; i < 10; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    stops_cleanly();
+}
