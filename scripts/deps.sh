@@ -53,7 +53,7 @@ if [ "${1:-}" = bench ]; then
 else
   set --
 fi
-for p in "$@" gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev \
+for p in "$@" gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev zlib1g-dev \
          libmicrohttpd-dev libssl-dev libcurl4-openssl-dev libunistring-dev postgresql nginx \
          chromium clang libclang-rt-14-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"

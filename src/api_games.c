@@ -669,6 +669,30 @@ static enum problem problem_of_order_error(const char *code)
     return P_BAD_VALUE;
 }
 
+/* One read of the game for an order whose body was refused: the 400 already in r stays only
+ * when the token is a seat's of this game; otherwise the game's 404 or the token's 401/403
+ * replaces it, so that a client without a valid token learns nothing about bodies. */
+static int token_check_tx(PGconn *c, void *ctx)
+{
+    struct read_ctx *rc = ctx;
+    struct live lv;
+    int st = live_load(c, rc->srv, rc->id, false, &lv);
+    if (st == STORE_NO_ROW)
+        st = fail(&rc->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", rc->id);
+    else if (st == STORE_OK && seat_of_token(c, &lv, rc->token, &rc->o) < 0)
+        st = STORE_ABORT;
+    live_free(&lv);
+    return st;
+}
+
+static void keep_body_problem_if_token_fits(struct http_req *r)
+{
+    struct read_ctx rc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
+    int st = store_run(r->srv->store, token_check_tx, &rc);
+    if (st != STORE_OK)
+        answer(r, st, &rc.o);
+}
+
 /* An order on its way through group commit while its request is parked (http_park). */
 struct order_call {
     struct order_ctx oc;
@@ -712,9 +736,11 @@ static void order_resume(struct http_req *r)
 void api_orders(struct http_req *r)
 {
     if (!r->json) {
-        http_reply_problem(r, P_BAD_JSON, NULL,
-                           "Send an order such as {\"round\": 1, \"step\": \"build\", "
-                           "\"survey\": true}.");
+        if (!r->body_refused)
+            http_reply_problem(r, P_BAD_JSON, NULL,
+                               "Send an order such as {\"round\": 1, \"step\": \"build\", "
+                               "\"survey\": true}.");
+        keep_body_problem_if_token_fits(r);
         return;
     }
     struct order_call *call = calloc(1, sizeof *call);
@@ -730,6 +756,7 @@ void api_orders(struct http_req *r)
         const char *code = order_error_code(e);
         http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
         free(call);
+        keep_body_problem_if_token_fits(r);
         return;
     }
     oc->canon = order_to_json(oc->order.round, oc->order.step, &oc->order.d);

@@ -3,11 +3,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <openssl/sha.h>
+#include <zlib.h>
 
 #include "hub.h"
 #include "metrics.h"
@@ -98,72 +105,315 @@ void api_metrics(struct http_req *r)
     http_reply_bytes(r, 200, "text/plain; version=0.0.4", text, len);
 }
 
-/* Reads a whole regular file below `root` (a real path); NULL when absent or outside. */
-static char *read_below(const char *root, const char *path, size_t *len)
-{
-    char full[PATH_MAX], real[PATH_MAX];
-    if (snprintf(full, sizeof full, "%s/%s", root, path) >= (int)sizeof full)
-        return NULL;
-    if (!realpath(full, real))
-        return NULL;
-    size_t n = strlen(root);
-    if (strncmp(real, root, n) != 0 || (real[n] != '/' && real[n] != 0))
-        return NULL; /* outside the root, e.g. through a link */
-    int fd = open(real, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat sb;
-    char *buf = NULL;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size < 16 * 1024 * 1024) {
-        buf = malloc((size_t)sb.st_size + 1);
-        if (buf && read(fd, buf, (size_t)sb.st_size) != sb.st_size) {
-            free(buf);
-            buf = NULL;
-        }
-        if (buf) {
-            buf[sb.st_size] = 0;
-            *len = (size_t)sb.st_size;
-        }
-    }
-    close(fd);
-    return buf;
-}
+/* ---- static files -------------------------------------------------------------------------
+ *
+ * The page's files and the OpenAPI file: served with their MIME type, a strong ETag (from a
+ * SHA-256 of the content; "-gz" added for the gzip form, a different representation) and
+ * Last-Modified, answered 304 on a matching If-None-Match (or, without one, If-Modified-Since),
+ * and gzip-compressed for text when the client accepts it. Each file is read and compressed
+ * once per version (path, inode, size and mtime) and kept in a small bounded cache: on the fly
+ * rather than at build time, because web/ (CITY_WEB) is served from wherever the operator
+ * points it, edited in place during development, and has no build step of its own. */
 
-static const char *content_type_of(const char *path)
+enum {
+    STATIC_MAX_FILE = 16 * 1024 * 1024,  /* larger files are not served */
+    STATIC_CACHE_ENTRIES = 64,           /* files kept in memory */
+    STATIC_CACHE_FILE = 2 * 1024 * 1024, /* larger files are read each time and not compressed */
+    STATIC_GZIP_MIN = 256,               /* smaller files are not worth compressing */
+};
+
+struct static_file {
+    char path[PATH_MAX]; /* the real path; "" for a free slot */
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    char *body, *gz; /* gz is NULL when not compressed */
+    size_t len, gzlen;
+    char etag[40], etag_gz[44]; /* quoted */
+    char last_modified[32];
+    unsigned long long used; /* the cache's clock at the last use, for eviction */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    struct static_file files[STATIC_CACHE_ENTRIES];
+    unsigned long long clock;
+} cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static const struct {
+    const char *ext, *type;
+    bool text; /* worth compressing */
+} types[] = {{".html", "text/html; charset=utf-8", true},
+             {".js", "text/javascript; charset=utf-8", true},
+             {".mjs", "text/javascript; charset=utf-8", true},
+             {".css", "text/css; charset=utf-8", true},
+             {".map", "application/json", true},
+             {".json", "application/json", true},
+             {".webmanifest", "application/manifest+json", true},
+             {".yaml", "application/yaml", true},
+             {".yml", "application/yaml", true},
+             {".txt", "text/plain; charset=utf-8", true},
+             {".md", "text/markdown; charset=utf-8", true},
+             {".svg", "image/svg+xml", true},
+             {".ico", "image/x-icon", true},
+             {".ttf", "font/ttf", true}, /* glyph tables compress well, unlike woff/woff2 */
+             {".otf", "font/otf", true},
+             {".woff", "font/woff", false},
+             {".woff2", "font/woff2", false},
+             {".png", "image/png", false},
+             {".jpg", "image/jpeg", false},
+             {".jpeg", "image/jpeg", false},
+             {".gif", "image/gif", false},
+             {".webp", "image/webp", false},
+             {".wasm", "application/wasm", false}};
+
+/* The index of path's type in types[], or -1 (application/octet-stream). */
+static int type_of(const char *path)
 {
-    static const struct {
-        const char *ext, *type;
-    } types[] = {{".html", "text/html; charset=utf-8"},
-                 {".js", "text/javascript; charset=utf-8"},
-                 {".mjs", "text/javascript; charset=utf-8"},
-                 {".css", "text/css; charset=utf-8"},
-                 {".svg", "image/svg+xml"},
-                 {".png", "image/png"},
-                 {".ico", "image/x-icon"},
-                 {".json", "application/json"},
-                 {".yaml", "application/yaml"},
-                 {".txt", "text/plain; charset=utf-8"}};
     const char *dot = strrchr(path, '.');
     for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
-        if (strcmp(dot, types[i].ext) == 0)
-            return types[i].type;
-    return "application/octet-stream";
+        if (strcasecmp(dot, types[i].ext) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* An HTTP date (RFC 9110 IMF-fixdate) of t, in any locale. */
+static void http_date(time_t t, char *out, size_t n)
+{
+    static const char days[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    snprintf(out, n, "%s, %02d %s %04d %02d:%02d:%02d GMT", days[tm.tm_wday % 7], tm.tm_mday,
+             months[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* Reads an IMF-fixdate (the only form a client should send); -1 when it is not one. */
+static time_t parse_http_date(const char *s)
+{
+    struct tm tm = {0};
+    const char *end = s ? strptime(s, "%a, %d %b %Y %H:%M:%S GMT", &tm) : NULL;
+    return end && *end == 0 ? timegm(&tm) : (time_t)-1;
+}
+
+/* The gzip form of body, or NULL when it would not be smaller (or on failure). */
+static char *gzip_of(const char *body, size_t len, size_t *gzlen)
+{
+    z_stream zs = {0};
+    if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return NULL;
+    size_t cap = deflateBound(&zs, (uLong)len);
+    char *out = malloc(cap);
+    zs.next_in = (Bytef *)(uintptr_t)body;
+    zs.avail_in = (uInt)len;
+    zs.next_out = (Bytef *)out;
+    zs.avail_out = (uInt)cap;
+    int rc = out ? deflate(&zs, Z_FINISH) : Z_MEM_ERROR;
+    *gzlen = zs.total_out;
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END || *gzlen >= len) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Reads the regular file at fd (already fstat'd as sb) into f: content, ETags, date and, for
+ * text, the gzip form. False when it cannot be read. */
+static bool static_load(struct static_file *f, int fd, const struct stat *sb, bool text)
+{
+    f->body = malloc((size_t)sb->st_size + 1);
+    if (!f->body)
+        return false;
+    size_t got = 0;
+    while (got < (size_t)sb->st_size) {
+        ssize_t n = read(fd, f->body + got, (size_t)sb->st_size - got);
+        if (n <= 0) {
+            free(f->body);
+            f->body = NULL;
+            return false;
+        }
+        got += (size_t)n;
+    }
+    f->body[got] = 0;
+    f->len = got;
+    unsigned char hash[SHA256_DIGEST_LENGTH];
+    SHA256((const unsigned char *)f->body, f->len, hash);
+    char hex[33];
+    for (int i = 0; i < 16; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    snprintf(f->etag, sizeof f->etag, "\"%s\"", hex);
+    snprintf(f->etag_gz, sizeof f->etag_gz, "\"%s-gz\"", hex);
+    http_date(sb->st_mtim.tv_sec, f->last_modified, sizeof f->last_modified);
+    f->gz = text && f->len >= STATIC_GZIP_MIN && f->len <= STATIC_CACHE_FILE
+                ? gzip_of(f->body, f->len, &f->gzlen)
+                : NULL;
+    f->dev = sb->st_dev;
+    f->ino = sb->st_ino;
+    f->size = sb->st_size;
+    f->mtime = sb->st_mtim;
+    return true;
+}
+
+static void static_clear(struct static_file *f)
+{
+    free(f->body);
+    free(f->gz);
+    memset(f, 0, sizeof *f);
+}
+
+/* The cached file at `real` if it is still the version on disk (sb), else a fresh copy put
+ * into the cache (evicting the least recently used file). The result is a private copy of what
+ * the caller needs: *out gets the entry's metadata with body and gz pointing at fresh
+ * allocations the caller frees (gz only when want_gz). False when the file cannot be read. */
+static bool static_get(const char *real, int fd, const struct stat *sb, bool text, bool want_gz,
+                       struct static_file *out)
+{
+    bool cacheable = sb->st_size <= STATIC_CACHE_FILE;
+    pthread_mutex_lock(&cache.lock);
+    struct static_file *f = NULL, *victim = &cache.files[0];
+    for (int i = 0; cacheable && i < STATIC_CACHE_ENTRIES; i++) {
+        struct static_file *c = &cache.files[i];
+        if (c->path[0] && strcmp(c->path, real) == 0) {
+            if (c->dev == sb->st_dev && c->ino == sb->st_ino && c->size == sb->st_size &&
+                c->mtime.tv_sec == sb->st_mtim.tv_sec && c->mtime.tv_nsec == sb->st_mtim.tv_nsec)
+                f = c;
+            else
+                static_clear(c); /* an older version of the file */
+        }
+        if (!cache.files[i].path[0] || (victim->path[0] && c->used < victim->used))
+            victim = c;
+    }
+    struct static_file fresh = {0};
+    if (!f) {
+        /* Read outside the lock would be nicer; these files are small and read once. */
+        if (!static_load(&fresh, fd, sb, text)) {
+            pthread_mutex_unlock(&cache.lock);
+            return false;
+        }
+        snprintf(fresh.path, sizeof fresh.path, "%s", real);
+        if (cacheable) {
+            static_clear(victim);
+            *victim = fresh;
+            f = victim;
+            memset(&fresh, 0, sizeof fresh);
+        } else {
+            f = &fresh;
+        }
+    }
+    f->used = ++cache.clock;
+    *out = *f;
+    out->body = NULL;
+    out->gz = NULL;
+    bool ok = true;
+    if (want_gz && f->gz) {
+        out->gz = malloc(f->gzlen);
+        ok = out->gz != NULL;
+        if (ok)
+            memcpy(out->gz, f->gz, f->gzlen);
+    } else {
+        out->body = malloc(f->len + 1);
+        ok = out->body != NULL;
+        if (ok)
+            memcpy(out->body, f->body, f->len + 1);
+    }
+    static_clear(&fresh);
+    pthread_mutex_unlock(&cache.lock);
+    return ok;
+}
+
+/* True when the Accept-Encoding header allows gzip (named, or "*", with a q above 0). */
+static bool accepts_gzip(const char *ae)
+{
+    bool gzip = false, star = false, gzip_named = false;
+    for (const char *c = ae; c && *c;) {
+        size_t n = strcspn(c, ",");
+        const char *a = c;
+        while (*a == ' ' || *a == '\t')
+            a++;
+        size_t tok = strcspn(a, ";, \t");
+        const char *q = memmem(a, (size_t)(c + n - a), "q=", 2);
+        bool zero = q && strtod(q + 2, NULL) <= 0.0;
+        if (tok == 4 && strncasecmp(a, "gzip", 4) == 0) {
+            gzip_named = true;
+            gzip = !zero;
+        } else if (tok == 1 && *a == '*') {
+            star = !zero;
+        }
+        c += n + (c[n] == ',');
+    }
+    return gzip || (star && !gzip_named);
+}
+
+/* True when If-None-Match (a list of entity tags, or "*") names one of the file's forms;
+ * the comparison is the weak one RFC 9110 prescribes for If-None-Match. */
+static bool none_match_hits(const char *inm, const struct static_file *f)
+{
+    for (const char *c = inm; *c;) {
+        while (*c == ' ' || *c == '\t' || *c == ',')
+            c++;
+        if (*c == '*')
+            return true;
+        if (strncmp(c, "W/", 2) == 0)
+            c += 2;
+        size_t n = strcspn(c, ", \t");
+        if ((n == strlen(f->etag) && strncmp(c, f->etag, n) == 0) ||
+            (n == strlen(f->etag_gz) && strncmp(c, f->etag_gz, n) == 0))
+            return true;
+        c += n;
+    }
+    return false;
 }
 
 static void serve_file(struct http_req *r, const char *root, const char *path)
 {
-    size_t len = 0;
-    char *body = NULL;
-    char real_root[PATH_MAX];
+    char real_root[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
     bool clean = strstr(path, "..") == NULL && strchr(path, '\\') == NULL && path[0] != '/';
-    if (clean && root && realpath(root, real_root))
-        body = read_below(real_root, path, &len);
-    if (!body) {
+    bool found = clean && root && realpath(root, real_root) &&
+                 snprintf(full, sizeof full, "%s/%s", real_root, path) < (int)sizeof full &&
+                 realpath(full, real);
+    size_t n = found ? strlen(real_root) : 0;
+    if (found && (strncmp(real, real_root, n) != 0 || (real[n] != '/' && real[n] != 0)))
+        found = false; /* outside the root, e.g. through a link */
+    int fd = found ? open(real, O_RDONLY | O_CLOEXEC) : -1;
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size >= STATIC_MAX_FILE) {
+        if (fd >= 0)
+            close(fd);
         http_reply_problem(r, P_NOT_FOUND, NULL, "There is no file at %s.", r->url);
         return;
     }
-    http_reply_bytes(r, 200, content_type_of(path), body, len);
-    r->reply.cache = "no-cache";
+    int t = type_of(path);
+    bool text = t >= 0 && types[t].text;
+    bool gzip = text && accepts_gzip(http_header(r, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    struct static_file f;
+    bool ok = static_get(real, fd, &sb, text, gzip, &f);
+    close(fd);
+    if (!ok) {
+        http_reply_problem(r, P_INTERNAL, NULL, "The file %s could not be read.", r->url);
+        return;
+    }
+    gzip = f.gz != NULL;
+    const char *inm = http_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    time_t since = inm ? -1 : parse_http_date(http_header(r, MHD_HTTP_HEADER_IF_MODIFIED_SINCE));
+    if ((inm && none_match_hits(inm, &f)) || (since >= 0 && sb.st_mtim.tv_sec <= since)) {
+        free(f.body);
+        free(f.gz);
+        http_reply_bytes(r, 304, NULL, NULL, 0);
+    } else if (gzip) {
+        http_reply_bytes(r, 200, types[t].type, f.gz, f.gzlen);
+        http_reply_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    } else {
+        http_reply_bytes(r, 200, t >= 0 ? types[t].type : "application/octet-stream", f.body,
+                         f.len);
+    }
+    r->reply.cache = "no-cache"; /* always revalidated: a 304 costs one round trip */
+    http_reply_header(r, MHD_HTTP_HEADER_ETAG, gzip ? f.etag_gz : f.etag);
+    http_reply_header(r, MHD_HTTP_HEADER_LAST_MODIFIED, f.last_modified);
+    if (text)
+        http_reply_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
 }
 
 void api_openapi(struct http_req *r)

@@ -13,6 +13,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include <ctype.h>
+#include <errno.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -44,6 +47,113 @@ static const struct http_route routes[] = {
     {"GET", "/*", api_static, false, "static"},
 };
 enum { NROUTES = sizeof routes / sizeof *routes };
+
+/* The handlers that need a bearer token and check it before the body: a request without one
+ * is answered 401 before its body is read; with one, a refused body still reaches the handler
+ * (r->body_refused), which checks the token before it leaves the 400. */
+static void (*const token_first_handlers[])(struct http_req *) = {api_orders};
+
+static bool token_first(const struct http_route *rt)
+{
+    for (size_t i = 0; i < sizeof token_first_handlers / sizeof *token_first_handlers; i++)
+        if (rt->handler == token_first_handlers[i])
+            return true;
+    return false;
+}
+
+/* The route every OPTIONS request takes (CORS preflights included): for metrics and the log. */
+static const struct http_route options_route = {"OPTIONS", "/*", NULL, false, "options"};
+
+/* Sent with every reply. The page (web/) loads only its own files, sets styles only through
+ * the CSSOM, never runs inline script, and may not be framed (clickjacking of the order
+ * buttons); no reply leaks its URL (which can hold a game id) to another site. */
+static const char CSP[] = "default-src 'self'; script-src 'self'; style-src 'self'; "
+                          "img-src 'self' data:; connect-src 'self'; font-src 'self'; "
+                          "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/* CORS: what a preflight allows, and what a cross-origin script may read of a reply. The
+ * Max-Age is Chromium's ceiling (7200 s); Firefox caps it at 86400. */
+static const char CORS_ALLOW_HEADERS[] = "Authorization, Content-Type, Last-Event-ID";
+static const char CORS_EXPOSE_HEADERS[] = "Retry-After, Location, ETag";
+static const char CORS_MAX_AGE[] = "7200";
+
+void http_policy_defaults(struct http_policy *p)
+{
+    memset(p, 0, sizeof *p);
+    p->cors_any = true;
+    p->max_headers = 100;
+    p->max_header_bytes = 24 * 1024;
+    p->max_query_params = 64;
+    p->max_url_bytes = 16 * 1024;
+}
+
+static bool env_int(const char *name, int min, int max, int *out, char *err, size_t errlen)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return true;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || errno || n < min || n > max) {
+        snprintf(err, errlen, "%s must be a whole number from %d to %d", name, min, max);
+        return false;
+    }
+    *out = (int)n;
+    return true;
+}
+
+/* True when `o` is an origin as browsers send it: scheme "://" host [":" port], nothing more. */
+static bool origin_well_formed(const char *o, size_t n)
+{
+    const char *sep = memmem(o, n, "://", 3);
+    if (!sep || sep == o || (size_t)(sep - o) + 3 >= n)
+        return false;
+    for (const char *c = o; c < o + n; c++)
+        if (*c == '/' && (c < sep + 1 || c > sep + 2))
+            return false; /* a path, or a trailing slash: never part of an Origin header */
+        else if (!isgraph((unsigned char)*c) || *c == ',' || *c == '*')
+            return false;
+    return true;
+}
+
+bool http_policy_from_env(struct http_policy *p, char *err, size_t errlen)
+{
+    const char *cors = getenv("CITY_CORS_ORIGINS");
+    if (cors) {
+        /* "*" for any origin, "none" (or empty) for no CORS, else a comma-separated list. */
+        while (*cors == ' ')
+            cors++;
+        p->cors_any = strcmp(cors, "*") == 0;
+        p->cors_origins[0] = 0;
+        if (!p->cors_any && *cors && strcmp(cors, "none") != 0) {
+            size_t k = 0;
+            for (const char *c = cors; *c;) {
+                size_t n = strcspn(c, ",");
+                const char *a = c, *b = c + n;
+                while (a < b && (*a == ' ' || *a == '\t'))
+                    a++;
+                while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '/'))
+                    b--;
+                if (!origin_well_formed(a, (size_t)(b - a)) ||
+                    k + (size_t)(b - a) + 2 > sizeof p->cors_origins) {
+                    snprintf(err, errlen,
+                             "CITY_CORS_ORIGINS must be \"*\", \"none\" or a comma-separated list "
+                             "of origins such as https://play.example.org (at most %zu bytes)",
+                             sizeof p->cors_origins - 1);
+                    return false;
+                }
+                k += (size_t)snprintf(p->cors_origins + k, sizeof p->cors_origins - k, "%s%.*s",
+                                      k ? "," : "", (int)(b - a), a);
+                c += n + (c[n] == ',');
+            }
+        }
+    }
+    return env_int("CITY_MAX_HEADERS", 8, 1000, &p->max_headers, err, errlen) &&
+           env_int("CITY_MAX_HEADER_BYTES", 1024, 64 * 1024, &p->max_header_bytes, err, errlen) &&
+           env_int("CITY_MAX_QUERY_PARAMS", 1, 1000, &p->max_query_params, err, errlen) &&
+           env_int("CITY_MAX_URL_BYTES", 256, 64 * 1024, &p->max_url_bytes, err, errlen);
+}
 
 static double now_seconds(void)
 {
@@ -94,6 +204,16 @@ void http_reply_bytes(struct http_req *r, int status, const char *content_type, 
     r->reply.content_type = content_type;
     r->reply.body = body;
     r->reply.len = len;
+}
+
+void http_reply_header(struct http_req *r, const char *name, const char *value)
+{
+    struct http_reply *rep = &r->reply;
+    if (rep->nextra >= HTTP_MAX_EXTRA_HEADERS)
+        return;
+    rep->extra[rep->nextra].name = name;
+    snprintf(rep->extra[rep->nextra].value, sizeof rep->extra[0].value, "%s", value);
+    rep->nextra++;
 }
 
 void http_reply_json(struct http_req *r, int status, json_t *json)
@@ -209,13 +329,76 @@ static void peer_address(struct MHD_Connection *conn, char *out, size_t n)
 
 const char *http_bearer(struct http_req *r)
 {
+    if (r->bearer_read)
+        return r->bearer;
+    r->bearer_read = true;
     const char *h = http_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
-    if (!h || strncasecmp(h, "Bearer ", 7) != 0)
+    if (!h)
         return NULL;
-    h += 7;
-    while (*h == ' ')
+    while (*h == ' ' || *h == '\t')
         h++;
-    return *h ? h : NULL;
+    if (strncasecmp(h, "Bearer", 6) != 0 || (h[6] != ' ' && h[6] != '\t'))
+        return NULL;
+    h += 6;
+    while (*h == ' ' || *h == '\t')
+        h++;
+    size_t n = strlen(h);
+    while (n > 0 && (h[n - 1] == ' ' || h[n - 1] == '\t'))
+        n--;
+    if (n > 0)
+        r->bearer = strndup(h, n); /* NULL when out of memory: then no token, a 401 */
+    return r->bearer;
+}
+
+/* True when a Content-Type names application/json, whatever its parameters (charset...) and
+ * the case of its letters. */
+static bool is_json_media_type(const char *ct)
+{
+    if (!ct)
+        return false;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    size_t n = strcspn(ct, "; \t");
+    if (n != 16 || strncasecmp(ct, "application/json", 16) != 0)
+        return false;
+    ct += n;
+    while (*ct == ' ' || *ct == '\t')
+        ct++;
+    return *ct == 0 || *ct == ';';
+}
+
+static bool is_api_path(const char *url)
+{
+    return strncmp(url, "/api/v1/", 8) == 0 || strcmp(url, "/api/v1") == 0;
+}
+
+/* Answers OPTIONS: 204 with Allow (the methods of the path, or those of the whole API for a
+ * path under /api/v1 that names nothing) and, under /api/v1, the preflight's answers, which
+ * queue_reply adds. */
+static void answer_options(struct http_req *r)
+{
+    char *methods = r->allow;
+    methods[0] = 0;
+    bool get = false, post = false;
+    for (int i = 0; i < NROUTES; i++) {
+        struct http_req probe = {.srv = r->srv};
+        const char *pat = routes[i].pattern;
+        if (!routes[i].handler || pat[strlen(pat) - 1] == '*' || !match(pat, r->url, &probe))
+            continue; /* the catch-alls: a path they alone match is a file (GET) or nothing */
+        get = get || strcmp(routes[i].method, "GET") == 0;
+        post = post || strcmp(routes[i].method, "POST") == 0;
+    }
+    if (!get && !post) {
+        /* Outside the API, a file (or its 404); inside, a path that names nothing, whose
+         * preflight still succeeds so that a page can read the real call's 404. */
+        get = true;
+        post = is_api_path(r->url);
+    }
+    snprintf(methods, sizeof r->allow, "%s%sOPTIONS", get ? "GET, HEAD, " : "",
+             post ? "POST, " : "");
+    r->route = &options_route;
+    http_reply_bytes(r, 204, NULL, NULL, 0);
+    r->reply.allow = r->allow;
 }
 
 /* Finds the route and runs it, or answers 404/405; parses the body first. */
@@ -225,6 +408,10 @@ static void dispatch(struct http_req *r)
     const struct http_route *found = NULL;
     char *methods = r->allow;
     methods[0] = 0;
+    if (strcmp(r->method, "OPTIONS") == 0) {
+        answer_options(r);
+        return;
+    }
     for (int i = 0; i < NROUTES; i++) {
         struct http_req probe = {.srv = r->srv};
         if (!match(routes[i].pattern, r->url, &probe))
@@ -278,6 +465,25 @@ static void dispatch(struct http_req *r)
                                r->params[i]);
             return;
         }
+    /* The token before the body: a client without one learns nothing about the body's rules. */
+    if (token_first(found) && !http_bearer(r)) {
+        http_reply_problem(r, P_NO_TOKEN, NULL,
+                           "Send your seat token as \"Authorization: Bearer TOKEN\" (it came with "
+                           "join).");
+        return;
+    }
+    /* Only JSON is read: a cross-site form or a "simple" text/plain fetch() can no longer act
+     * without a CORS preflight. An empty body is never acted on (a route that takes a body
+     * answers 400 for it), so it may come with any type or none. */
+    if (strcmp(r->method, "POST") == 0 && r->len > 0 &&
+        !is_json_media_type(http_header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+        const char *ct = http_header(r, MHD_HTTP_HEADER_CONTENT_TYPE);
+        http_reply_problem(r, P_UNSUPPORTED_MEDIA, NULL,
+                           "Send the body as JSON with \"Content-Type: application/json\" (it "
+                           "came as %.60s).",
+                           ct ? ct : "no Content-Type");
+        return;
+    }
     if (found->body && r->len > 0) {
         json_error_t err;
         r->json = json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
@@ -286,15 +492,52 @@ static void dispatch(struct http_req *r)
                                "The body is not valid JSON (line %d, column %d: %s); send a "
                                "JSON object.",
                                err.line, err.column, err.text);
-            return;
-        }
-        if (!json_is_object(r->json)) {
+        } else if (!json_is_object(r->json)) {
+            json_decref(r->json);
+            r->json = NULL;
             http_reply_problem(r, P_NOT_AN_OBJECT, NULL,
                                "The body must be a JSON object, not an array or a scalar.");
-            return;
+        }
+        if (!r->json) {
+            if (!token_first(found))
+                return;
+            r->body_refused = true; /* the handler checks the token, then leaves this 400 */
         }
     }
     found->handler(r);
+}
+
+/* The CORS headers of a reply under /api/v1 (nothing elsewhere: the page and its files are
+ * same-origin only), preflight answers included when the request is an OPTIONS. */
+static void add_cors_headers(struct http_req *r, struct MHD_Response *resp)
+{
+    const struct http_policy *p = &r->srv->policy;
+    if (!is_api_path(r->url) || (!p->cors_any && !p->cors_origins[0]))
+        return;
+    const char *origin = http_header(r, "Origin");
+    const char *allowed = NULL;
+    if (p->cors_any) {
+        allowed = "*";
+    } else {
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin");
+        size_t n = origin ? strlen(origin) : 0;
+        for (const char *c = p->cors_origins; n && *c;) {
+            size_t k = strcspn(c, ",");
+            if (k == n && strncasecmp(c, origin, n) == 0)
+                allowed = origin;
+            c += k + (c[k] == ',');
+        }
+    }
+    if (!allowed)
+        return;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
+    if (strcmp(r->method, "OPTIONS") == 0) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Methods", r->allow);
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+        MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
+    } else {
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+    }
 }
 
 static enum MHD_Result queue_reply(struct http_req *r)
@@ -324,7 +567,13 @@ static enum MHD_Result queue_reply(struct http_req *r)
     }
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL,
                             rep->cache ? rep->cache : "no-store");
+    for (int i = 0; i < rep->nextra; i++)
+        MHD_add_response_header(resp, rep->extra[i].name, rep->extra[i].value);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Content-Security-Policy", CSP);
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    add_cors_headers(r, resp);
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -600,6 +849,43 @@ static bool body_overdue(struct http_req *r)
     return timeout > 0 && now_seconds() - r->start > (double)timeout;
 }
 
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    size_t *c = cls;
+    c[0]++;
+    c[1] += (key ? strlen(key) : 0) + (value ? strlen(value) : 0);
+    return MHD_YES;
+}
+
+/* Answers 431 or 414 when the request head passes the policy's limits (counted on the first
+ * call, before anything else reads it); false when it is within them. */
+static bool head_too_big_or_reply(struct http_req *r)
+{
+    const struct http_policy *p = &r->srv->policy;
+    size_t headers[2] = {0, 0}, args[2] = {0, 0};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_header, headers);
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, count_header, args);
+    if (headers[0] > (size_t)p->max_headers || headers[1] > (size_t)p->max_header_bytes) {
+        http_reply_problem(r, P_HEADERS_TOO_LARGE, NULL,
+                           "The request has %zu header lines of %zu bytes; this server takes at "
+                           "most %d lines and %d bytes: send fewer or shorter headers.",
+                           headers[0], headers[1], p->max_headers, p->max_header_bytes);
+        return true;
+    }
+    if (args[0] > (size_t)p->max_query_params ||
+        strlen(r->url) + args[1] + 2 * args[0] > (size_t)p->max_url_bytes) {
+        http_reply_problem(r, P_URI_TOO_LONG, NULL,
+                           "The URL has %zu query parameters and about %zu bytes; this server "
+                           "takes at most %d parameters and %d bytes: shorten it.",
+                           args[0], strlen(r->url) + args[1] + 2 * args[0], p->max_query_params,
+                           p->max_url_bytes);
+        return true;
+    }
+    return false;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_size, void **con_cls)
@@ -619,6 +905,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         head_received(conn);
         client_address(r);
         *con_cls = r;
+        if (head_too_big_or_reply(r)) {
+            r->too_big = true; /* a body that follows is not read into memory */
+            return queue_reply(r);
+        }
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY) {
@@ -669,6 +959,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return queue_reply(r);
 }
 
+/* Copies `s` into out (cut to fit, ending "..."), each byte outside printable ASCII and each
+ * '"' and '\\' written as \xHH: a percent-decoded path cannot forge a log line (%0a), move the
+ * cursor of a terminal (ESC) or end the quoted field early. */
+static void log_escape(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        bool plain = *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\';
+        if (k + (plain ? 1 : 4) + 4 > n) {
+            memcpy(out + k, "...", 3);
+            k += 3;
+            break;
+        }
+        if (plain)
+            out[k++] = (char)*p;
+        else
+            k += (size_t)snprintf(out + k, n - k, "\\x%02x", *p);
+    }
+    out[k] = 0;
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -683,13 +994,17 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     double ms = (now_seconds() - r->start) * 1000.0;
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
-    fprintf(stdout, "%s %s %d %.1fms route=%s bytes=%zu\n", r->method, r->url, r->reply.status, ms,
-            route, r->len);
+    char method[64], url[1024];
+    log_escape(method, sizeof method, r->method);
+    log_escape(url, sizeof url, r->url);
+    fprintf(stdout, "%s \"%s\" %d %.1fms route=%s bytes=%zu client=%s\n", method, url,
+            r->reply.status, ms, route, r->len, http_client(r));
     fflush(stdout);
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
     free(r->reply.body);
     free(r->body);
+    free(r->bearer);
     json_decref(r->json);
     free(r);
     *con_cls = NULL;
@@ -776,8 +1091,9 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)d->hs.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)(hs->max_per_address > 0 ? hs->max_per_address : 0),
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul,
-        NULL, MHD_OPTION_END);
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL,
+        MHD_OPTION_END);
     if (!d->mhd) {
         fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
         pthread_mutex_destroy(&d->lock);

@@ -12,9 +12,49 @@
 
 #include "problem.h"
 
-enum { HTTP_MAX_BODY = 64 * 1024, HTTP_MAX_PARAMS = 2 };
+/* HTTP_CONNECTION_MEMORY: libmicrohttpd's memory pool per connection (its default is 32 KiB),
+ * which holds the request head and its parsed headers and query parameters. Large enough that
+ * a head past struct http_policy's default limits (24 KiB of headers, 16 KiB of URL) still
+ * parses and gets a 414/431 problem from us rather than a closed connection; small enough that
+ * 10,000 open streams do not reserve much (above 32 KiB the pool is mmap'd, so untouched
+ * pages cost nothing). A head past the pool gets libmicrohttpd's own 414/431. */
+enum {
+    HTTP_MAX_BODY = 64 * 1024,
+    HTTP_MAX_PARAMS = 2,
+    HTTP_MAX_EXTRA_HEADERS = 6,
+    HTTP_CONNECTION_MEMORY = 64 * 1024
+};
 
 struct server;
+
+/* What the HTTP layer enforces for browsers and against oversized request heads; read once at
+ * start (http_policy_from_env) and shared read-only by every request. */
+struct http_policy {
+    /* CORS on /api/v1: cors_any answers "Access-Control-Allow-Origin: *"; otherwise only an
+     * Origin equal to one of cors_origins (a comma-separated list) is echoed, with
+     * "Vary: Origin". Both false/empty: no CORS headers at all. */
+    bool cors_any;
+    char cors_origins[1024];
+    int max_headers;      /* request header lines; more gets 431 */
+    int max_header_bytes; /* the names and values of all header lines together; more gets 431 */
+    int max_query_params; /* query parameters; more gets 414 */
+    int max_url_bytes;    /* the path and query as sent; longer gets 414 */
+};
+
+/* The defaults of struct http_policy: CORS for any origin, 100 headers, 24 KiB of headers,
+ * 64 query parameters, 16 KiB of URL. */
+void http_policy_defaults(struct http_policy *p);
+
+/* Reads CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES, CITY_MAX_QUERY_PARAMS and
+ * CITY_MAX_URL_BYTES over the values already in *p. False, with a sentence for a usage error in
+ * err, when one is malformed or out of range. */
+bool http_policy_from_env(struct http_policy *p, char *err, size_t errlen);
+
+/* One response header beyond those the reply's fields name (ETag, Content-Encoding...). */
+struct http_extra_header {
+    const char *name; /* static string */
+    char value[96];
+};
 
 /* What a handler answers. A handler fills it through the http_reply_* functions. */
 struct http_reply {
@@ -25,6 +65,8 @@ struct http_reply {
     const char *allow; /* Allow header for 405 */
     const char *cache; /* Cache-Control, or NULL */
     int retry_after;   /* seconds for a Retry-After header (429, 503), or 0 for none */
+    struct http_extra_header extra[HTTP_MAX_EXTRA_HEADERS]; /* see http_reply_header */
+    int nextra;
     /* A streamed reply (SSE): when stream is set, body is unused. */
     MHD_ContentReaderCallback stream;
     void *stream_ctx;
@@ -46,6 +88,12 @@ struct http_req {
     const struct http_route *route;
     double start;
     char allow[32]; /* the Allow header of a 405 */
+    /* A body the dispatcher refused (already answered 400) on a route that checks the token
+     * first (http.c's token_first_handlers): the handler replaces that answer with a 401/403
+     * when the token does not fit. */
+    bool body_refused;
+    char *bearer; /* the parsed bearer token (owned), once http_bearer has looked */
+    bool bearer_read;
     struct http_reply reply;
     /* A parked request (http_park): resumed by http_wake, then `resume` fills the reply. */
     void (*resume)(struct http_req *r);
@@ -102,6 +150,10 @@ bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx
                void (*park_free)(void *ctx));
 void http_wake(struct http_req *r);
 
+/* Adds response header `name` (a static string) with `value` (copied, cut at 95 bytes) to the
+ * reply; a reply takes at most HTTP_MAX_EXTRA_HEADERS (more are dropped). */
+void http_reply_header(struct http_req *r, const char *name, const char *value);
+
 /* Replies: each replaces any earlier reply of the request. `json` is stolen. */
 void http_reply_json(struct http_req *r, int status, json_t *json);
 void http_reply_problem(struct http_req *r, enum problem p, const char *code,
@@ -110,7 +162,9 @@ void http_reply_bytes(struct http_req *r, int status, const char *content_type, 
                       size_t len);
 
 /* The request's header `name`, or NULL. The bearer token of the Authorization header, or
- * NULL when there is none. */
+ * NULL when there is none: the scheme "Bearer" in any case, then one or more spaces or tabs,
+ * then the token; spaces and tabs after the token are not part of it (the token is copied into
+ * the request, so the pointer lives as long as the request). */
 const char *http_header(struct http_req *r, const char *name);
 const char *http_bearer(struct http_req *r);
 const char *http_query(struct http_req *r, const char *name);

@@ -25,6 +25,7 @@ struct options {
     int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
     const char *database, *web, *cards, *migrations, *openapi, *proxies;
     bool allow_seed;
+    struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
 
 static int usage_error(const char *what)
@@ -40,7 +41,9 @@ static int usage_error(const char *what)
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
-            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME\n",
+            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+            "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
+            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n",
             what);
     return 2;
 }
@@ -207,6 +210,10 @@ int cmd_serve(int argc, char **argv)
     int usage = read_options(&o, argc, argv);
     if (usage)
         return usage;
+    char policy_err[256];
+    http_policy_defaults(&o.policy);
+    if (!http_policy_from_env(&o.policy, policy_err, sizeof policy_err))
+        return usage_error(policy_err);
 
     static struct city_catalog cat;
     if (!cli_load_catalog(&cat, o.cards))
@@ -236,7 +243,8 @@ int cmd_serve(int argc, char **argv)
                          .web_dir = o.web,
                          .openapi_path = o.openapi,
                          .allow_seed = o.allow_seed,
-                         .max_events_page = 500};
+                         .max_events_page = 500,
+                         .policy = o.policy};
     json_decref(cj);
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);

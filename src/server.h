@@ -27,6 +27,7 @@ struct server {
     const char *openapi_path;
     bool allow_seed;
     int max_events_page;
+    struct http_policy policy; /* CORS and request-head limits (http.h) */
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */

@@ -3,7 +3,8 @@
 
 /**
  * h('button', {class: 'x', onclick: fn, disabled: true}, 'text', child, [more]).
- * Attributes: `on*` functions become listeners; false/null/undefined are left out; true is "".
+ * Attributes: `on*` functions become listeners; `style` is set through the CSSOM (CSP allows no
+ * style attribute); false/null/undefined are left out; true is "".
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -26,8 +27,20 @@ function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === false || v === null || v === undefined) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'style') setStyle(el, String(v));
     else if (k === 'value' && 'value' in el) el.value = v;
     else el.setAttribute(k, v === true ? '' : String(v));
+  }
+}
+
+/**
+ * Sets 'prop: value; --custom: value' declarations through the CSSOM: the server's
+ * Content-Security-Policy (style-src 'self') refuses style attributes, not CSSOM properties.
+ */
+function setStyle(el, text) {
+  for (const decl of text.split(';')) {
+    const i = decl.indexOf(':');
+    if (i > 0) el.style.setProperty(decl.slice(0, i).trim(), decl.slice(i + 1).trim());
   }
 }
 

@@ -19,6 +19,9 @@ const ENDED_BY = {
 
 /** Mounts the table of game `id` in `root`; returns a teardown function. */
 export function mountGame(root, id, navigate) {
+  // The signature each element was last drawn from (drawIf), kept in memory and never in the
+  // DOM: a signature may hold this browser's seat, and tokens stay out of the page.
+  const drawnSig = new WeakMap();
   const st = {
     view: null, hand: null, me: store.seat(id), host: store.host(id),
     events: new Map(), eventsDrawn: -1,
@@ -462,22 +465,22 @@ export function mountGame(root, id, navigate) {
         h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
       return;
     }
-    if (!v) { replace(banner); banner.dataset.sig = ''; return; }
+    if (!v) { replace(banner); drawnSig.delete(banner); return; }
     if (v.status === 'open') {
       // Re-drawn only when something in it changed, so typing a name is never interrupted.
       const sig = JSON.stringify([v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, st.joinError, st.joining]);
-      if (banner.dataset.sig !== sig || !banner.firstChild) {
+      if (drawnSig.get(banner) !== sig || !banner.firstChild) {
         replace(banner, waitingRoom(v));
-        banner.dataset.sig = sig;
+        drawnSig.set(banner, sig);
       }
       return;
     }
     if (v.status === 'finished') {
       const sig = JSON.stringify(['end', v.winners, v.seats.map((x) => [x.vp, x.hand_count, x.name]), st.actionError]);
-      if (banner.dataset.sig !== sig) { replace(banner, endScreen(v)); banner.dataset.sig = sig; }
+      if (drawnSig.get(banner) !== sig) { replace(banner, endScreen(v)); drawnSig.set(banner, sig); }
       return;
     }
-    banner.dataset.sig = '';
+    drawnSig.delete(banner);
     if (!st.me) {
       replace(banner, h('div', { class: 'panel notice slim' },
         h('p', {}, 'You are watching this game: every seat is taken. Hands stay secret; everything else is public.')));
@@ -544,14 +547,14 @@ export function mountGame(root, id, navigate) {
    */
   function drawIf(el, sig, draw) {
     const text = JSON.stringify(sig);
-    if (el.dataset.sig === text && el.firstChild) return;
+    if (drawnSig.get(el) === text && el.firstChild) return;
     draw();
-    el.dataset.sig = text;
+    drawnSig.set(el, text);
   }
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 

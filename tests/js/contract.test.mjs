@@ -159,7 +159,7 @@ async function call(method, path, { body, raw, token, headers = {} } = {}) {
   const h = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
   let payload;
-  if (raw !== undefined) payload = raw;
+  if (raw !== undefined) { payload = raw; h['content-type'] ??= 'application/json'; }
   else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
   const res = await fetch(base + path, { method, headers: h, body: payload });
   const r = { status: res.status, headers: res.headers, text: await res.text() };
@@ -459,7 +459,7 @@ test('creating, listing and joining games, and their errors', async () => {
   // A server without --allow-seed refuses seeds.
   const strict = await startDaemon();
   try {
-    const res = await fetch(`${strict.base}/api/v1/games`, { method: 'POST', body: JSON.stringify({ seats: 2, seed: 1 }) });
+    const res = await fetch(`${strict.base}/api/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: 2, seed: 1 }) });
     const r = { status: res.status, headers: res.headers, text: await res.text() };
     r.json = check('POST', '/api/v1/games', r);
     assert.equal(r.json.code, 'seed_not_allowed');
@@ -842,6 +842,10 @@ test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
   const big = JSON.stringify({ name: 'x'.repeat(70000) });
   for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`]) {
     await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
+    // A body that is not declared as JSON changes nothing: 415 (a form, a "simple" fetch()).
+    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
+      await expect(415, 'unsupported_media_type', 'POST', path, { raw: '{}', token: other.tokens[0], headers: { 'content-type': type } });
+    }
   }
   for (const { key } of operations.filter((o) => o.key.startsWith('GET '))) {
     const path = key.slice(4).replace('{id}', id);
