@@ -13,6 +13,7 @@
 #include "catalog_json.h"
 #include "cli.h"
 #include "hub.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
@@ -32,8 +33,8 @@ static int usage_error(const char *what)
             "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE, CITY_BATCHERS\n",
-            what);
+            "             CITY_VIEW_CACHE, CITY_BATCHERS\n%s",
+            what, quotas_usage);
     return 2;
 }
 
@@ -63,7 +64,7 @@ static void *sweep_main(void *arg)
 {
     struct sweeper *sw = arg;
     while (!stopping) {
-        int n = service_sweep(sw->srv, 20);
+        int n = service_sweep(sw->srv, 32);
         if (n == 0) {
             struct timespec ts = {0, 500 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -90,6 +91,10 @@ int cmd_serve(int argc, char **argv)
         return usage_error("CITY_VIEW_CACHE must be 0..10000000 games");
     if ((env = getenv("CITY_BATCHERS")) && !parse_int(env, 1, 256, &o.batchers))
         return usage_error("CITY_BATCHERS must be 1..256 threads");
+    static struct quotas quotas;
+    char qerr[256];
+    if (!quotas_from_env(&quotas, qerr, sizeof qerr))
+        return usage_error(qerr);
     o.database = getenv("DATABASE_URL");
     if ((env = getenv("CITY_WEB")))
         o.web = env;
@@ -106,6 +111,13 @@ int cmd_serve(int argc, char **argv)
         bool known = false;
         for (const char *const *k = takes_value; *k; k++)
             known = known || strcmp(a, *k) == 0;
+        int q = known ? 0 : quotas_flag(&quotas, a, v, qerr, sizeof qerr);
+        if (q < 0)
+            return usage_error(qerr);
+        if (q > 0) {
+            i++;
+            continue;
+        }
         if (!known)
             return usage_error("unknown option");
         if (!v)
@@ -168,7 +180,8 @@ int cmd_serve(int argc, char **argv)
                          .web_dir = o.web,
                          .openapi_path = o.openapi,
                          .allow_seed = o.allow_seed,
-                         .max_events_page = 500};
+                         .max_events_page = 500,
+                         .quotas = &quotas};
     json_decref(cj);
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
@@ -176,6 +189,7 @@ int cmd_serve(int argc, char **argv)
     srv.states = view_cache_new((size_t)o.view_cache / 4);
     view_cache_set_enabled(srv.states, true); /* keyed by version: never wrong, at worst unused */
     srv.hub = hub_start(o.database, srv.views);
+    bool quotas_ok = quotas_start(&quotas);
 
     sigset_t set;
     sigemptyset(&set);
@@ -194,7 +208,7 @@ int cmd_serve(int argc, char **argv)
                                                     : 1,
                                 32);
     struct MHD_Daemon *d = http_start(&srv, o.port, o.timeout);
-    if (!d || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
+    if (!d || !quotas_ok || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
         if (d)
             MHD_stop_daemon(d);
         batcher_stop(srv.batcher);
@@ -204,6 +218,7 @@ int cmd_serve(int argc, char **argv)
         view_cache_free(srv.states);
         store_close(st);
         free(srv.cards_json);
+        quotas_stop(&quotas);
         return 1;
     }
     struct sweeper sw = {.srv = &srv};
@@ -225,5 +240,6 @@ int cmd_serve(int argc, char **argv)
     view_cache_free(srv.states);
     store_close(st);
     free(srv.cards_json);
+    quotas_stop(&quotas);
     return 0;
 }
