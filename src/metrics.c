@@ -146,10 +146,11 @@ char *metrics_render(const char *extra, size_t *len)
         "city_sweeper_last_lateness_seconds %.6f\n",
         late_last);
     put(&b,
-        "# HELP city_games_expired_total Open games this instance expired.\n"
-        "# TYPE city_games_expired_total counter\ncity_games_expired_total %llu\n"
-        "# HELP city_games_deleted_total Ended games this instance deleted after the retention.\n"
-        "# TYPE city_games_deleted_total counter\ncity_games_deleted_total %llu\n",
+        "# HELP city_sweeper_expired_games_total Open games this instance expired.\n"
+        "# TYPE city_sweeper_expired_games_total counter\ncity_sweeper_expired_games_total %llu\n"
+        "# HELP city_sweeper_deleted_games_total Ended games this instance deleted after the "
+        "retention.\n"
+        "# TYPE city_sweeper_deleted_games_total counter\ncity_sweeper_deleted_games_total %llu\n",
         games_expired, games_purged);
     pthread_mutex_unlock(&lock);
     if (extra)

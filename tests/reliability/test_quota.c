@@ -443,7 +443,7 @@ Test(quota, finished_and_expired_games_are_deleted_with_all_their_rows_after_the
     json_decref(call("GET", path, NULL, NULL, 404));
     cr_assert_eq(metric_at(d.base, "city_games{status=\"finished\"}"), 0);
     cr_assert_eq(metric_at(d.base, "city_games{status=\"expired\"}"), 0);
-    cr_assert_geq(metric_at(d.base, "city_games_deleted_total"), 2);
+    cr_assert_geq(metric_at(d.base, "city_sweeper_deleted_games_total"), 2);
 }
 
 /* ---- the sweeper at scale ----------------------------------------------------------------- */
