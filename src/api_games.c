@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "auth.h"
 #include "batch.h"
@@ -12,6 +13,7 @@
 #include "hub.h"
 #include "metrics.h"
 #include "names.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
@@ -25,7 +27,8 @@ struct outcome {
     enum problem p; /* otherwise */
     char code[48];  /* problem code override, or "" */
     char detail[400];
-    json_t *reply; /* success body, owned */
+    int retry_after; /* seconds for Retry-After, or 0 */
+    json_t *reply;   /* success body, owned */
 };
 
 static int fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
@@ -52,6 +55,7 @@ static void answer(struct http_req *r, int st, struct outcome *o)
         o->reply = NULL;
     } else if (st == STORE_ABORT || (st == STORE_OK && !o->status)) {
         http_reply_problem(r, o->p, o->code[0] ? o->code : NULL, "%s", o->detail);
+        r->reply.retry_after = o->retry_after;
     } else if (st == STORE_UNAVAILABLE) {
         http_reply_problem(r, P_UNAVAILABLE, NULL,
                            "The database is unreachable right now; try again in a few seconds.");
@@ -61,6 +65,35 @@ static void answer(struct http_req *r, int st, struct outcome *o)
     }
     json_decref(o->reply);
     o->reply = NULL;
+}
+
+/* ---- quotas ------------------------------------------------------------------------------ */
+
+/* Takes one token of the client address's bucket in `rl` (NULL: no limit). False, with a 429
+ * and its Retry-After queued, when the bucket is empty: `what` says what the address did too
+ * often ("created games"), `rate` and `burst` are the limit's settings. */
+static bool within_rate(struct http_req *r, struct rate_limit *rl, const char *what, double rate,
+                        int burst)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int wait = rate_limit_take(rl, http_client(r), (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    if (!wait)
+        return true;
+    http_reply_problem(r, P_RATE_LIMITED, NULL,
+                       "Your address has %s too often: this server allows %g a minute, %d at "
+                       "once. Try again in %d second%s (see Retry-After).",
+                       what, rate, burst, wait, wait == 1 ? "" : "s");
+    r->reply.retry_after = wait;
+    return false;
+}
+
+/* The refusal of a join, an order or a force on an expired game. */
+static int fail_expired(struct outcome *o)
+{
+    return fail(o, P_GAME_EXPIRED, NULL,
+                "This game expired: its seats did not fill in time. Create a game or join an "
+                "open one (GET /api/v1/games).");
 }
 
 /* ---- body fields -------------------------------------------------------------------------- */
@@ -268,6 +301,10 @@ void api_create_game(struct http_req *r)
     char name[200] = "";
     json_t *jname = json_object_get(r->json, "name");
     if (jname && !json_is_null(jname) && !name_field(r, jname, name, sizeof name))
+        return;
+
+    const struct quotas *q = r->srv->quotas;
+    if (q && !within_rate(r, q->create, "created games", q->create_rate, q->create_burst))
         return;
 
     struct create_ctx cc;
@@ -524,6 +561,8 @@ static int join_tx(PGconn *c, void *ctx)
                   "GET /api/v1/games.",
                   jc->id);
     int seat = -1;
+    if (st == STORE_OK && strcmp(lv.row.status, "expired") == 0)
+        st = fail_expired(&jc->o);
     if (st == STORE_OK) {
         for (int i = 0; i < lv.nseats && seat < 0; i++)
             if (!lv.seats[i].name[0])
@@ -567,6 +606,9 @@ void api_join(struct http_req *r)
     if (!only_fields(r, allowed, "join") ||
         !name_field(r, json_object_get(r->json, "name"), jc.name, sizeof jc.name))
         return;
+    const struct quotas *q = r->srv->quotas;
+    if (q && !within_rate(r, q->join, "joined games", q->join_rate, q->join_burst))
+        return;
     if (!auth_new_token(jc.token, jc.hash)) {
         http_reply_problem(r, P_INTERNAL, NULL, "The server has no randomness; try again.");
         return;
@@ -588,6 +630,7 @@ struct order_ctx {
     struct city_order order;
     json_t *canon; /* the order as stored: order_to_json() of what was parsed */
     int resolved;
+    bool amended; /* it replaced the seat's order for the step: nothing public changed */
     struct outcome o;
 };
 
@@ -605,6 +648,10 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
     if (seat < 0)
         return STORE_OK;
     const struct city_game *g = &lv->g;
+    if (strcmp(lv->row.status, "expired") == 0) {
+        fail_expired(&oc->o);
+        return STORE_OK;
+    }
     if (strcmp(lv->row.status, "open") == 0) {
         fail(&oc->o, P_NOT_STARTED, NULL,
              "The game starts when every seat is taken; wait for the \"started\" event.");
@@ -621,6 +668,24 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
              oc->order.round, city_step_name(oc->order.step), g->round, city_step_name(g->step));
         return STORE_OK;
     }
+    /* The amendments of this step's orders are counted per seat; a new step starts at 0. */
+    char step_key[sizeof lv->row.amend_step];
+    snprintf(step_key, sizeof step_key, "%d/%s", g->round, city_step_name(g->step));
+    if (strcmp(lv->row.amend_step, step_key) != 0) {
+        snprintf(lv->row.amend_step, sizeof lv->row.amend_step, "%s", step_key);
+        memset(lv->row.amend_counts, 0, sizeof lv->row.amend_counts);
+    }
+    bool had_decided = game_seat_pending(g, seat) && g->seats[seat].submitted;
+    int cap = oc->srv->quotas ? oc->srv->quotas->max_amendments : 0;
+    if (had_decided && cap > 0 && lv->row.amend_counts[seat] >= cap) {
+        fail(&oc->o, P_RATE_LIMITED, "too_many_amendments",
+             "Seat %d has already replaced its order for round %d, step %s %d times, the most "
+             "one step allows; the last order accepted stands. Send the next one for the next "
+             "step.",
+             seat, g->round, city_step_name(g->step), cap);
+        oc->o.retry_after = lv->row.turn_seconds ? lv->row.turn_seconds : 0;
+        return STORE_OK;
+    }
     int err = game_submit(&lv->g, seat, &oc->order.d);
     if (err) {
         bool stale = err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER;
@@ -629,10 +694,19 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
         return STORE_OK;
     }
     live_order(lv, seat, oc->canon);
+    if (had_decided) {
+        /* An amendment: stored, counted, but no new public event and no news for others
+         * unless something else in this transaction made some. */
+        lv->row.amend_counts[seat]++;
+        lv->quiet = !lv->changed || lv->quiet;
+        oc->amended = true;
+    } else {
+        lv->quiet = false;
+        live_event(lv, "submitted",
+                   json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
+                             city_step_name(oc->order.step)));
+    }
     lv->changed = true;
-    live_event(lv, "submitted",
-               json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
-                         city_step_name(oc->order.step)));
     int before = lv->resolved;
     int st = live_advance(c, lv, false);
     if (st != STORE_OK)
@@ -653,6 +727,7 @@ static void order_reset(void *ctx)
     json_decref(oc->o.reply);
     memset(&oc->o, 0, sizeof oc->o);
     oc->resolved = 0;
+    oc->amended = false;
 }
 
 static enum problem problem_of_order_error(const char *code)
@@ -713,7 +788,8 @@ static void order_call_free(void *ctx)
 static void order_answer(struct http_req *r, struct order_call *call)
 {
     struct order_ctx *oc = &call->oc;
-    if (call->st == STORE_OK && oc->o.status == 202) { /* a refused order changed nothing */
+    /* A refused order changed nothing; an amendment nothing that others see. */
+    if (call->st == STORE_OK && oc->o.status == 202 && (!oc->amended || oc->resolved > 0)) {
         metrics_steps_resolved(oc->resolved);
         hub_publish(r->srv->hub, oc->id, 0);
     }
@@ -866,6 +942,8 @@ static int resolve_tx(PGconn *c, void *ctx)
     int round = 0, step = 0;
     if (st == STORE_OK && !resolve_body(rc->body, &round, &step, &rc->o))
         st = STORE_ABORT;
+    if (st == STORE_OK && strcmp(lv.row.status, "expired") == 0)
+        st = fail_expired(&rc->o);
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
         st = fail(&rc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
     if (st == STORE_OK && lv.g.step == STEP_OVER)

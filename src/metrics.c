@@ -20,6 +20,10 @@ static struct {
 static int nseries;
 static unsigned long long hist[NBUCKETS + 1], hist_count, steps;
 static double hist_sum;
+static const double late_buckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300};
+enum { NLATE = sizeof late_buckets / sizeof *late_buckets };
+static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games_purged;
+static double late_sum, late_last;
 
 void metrics_request(const char *route, int status, double ms)
 {
@@ -47,6 +51,27 @@ void metrics_steps_resolved(int n)
 {
     pthread_mutex_lock(&lock);
     steps += (unsigned long long)n;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_sweeper_lateness(double seconds)
+{
+    pthread_mutex_lock(&lock);
+    int b = 0;
+    while (b < NLATE && seconds > late_buckets[b])
+        b++;
+    late_hist[b]++;
+    late_count++;
+    late_sum += seconds;
+    late_last = seconds;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_games_ended(int expired, int purged)
+{
+    pthread_mutex_lock(&lock);
+    games_expired += (unsigned long long)expired;
+    games_purged += (unsigned long long)purged;
     pthread_mutex_unlock(&lock);
 }
 
@@ -104,6 +129,29 @@ char *metrics_render(const char *extra, size_t *len)
         "# HELP city_steps_resolved_total Game steps resolved by this instance.\n"
         "# TYPE city_steps_resolved_total counter\ncity_steps_resolved_total %llu\n",
         steps);
+    put(&b, "# HELP city_sweeper_lateness_seconds How long past its deadline the sweeper "
+            "forced each overdue step.\n"
+            "# TYPE city_sweeper_lateness_seconds histogram\n");
+    cum = 0;
+    for (int i = 0; i < NLATE; i++) {
+        cum += late_hist[i];
+        put(&b, "city_sweeper_lateness_seconds_bucket{le=\"%g\"} %llu\n", late_buckets[i], cum);
+    }
+    put(&b, "city_sweeper_lateness_seconds_bucket{le=\"+Inf\"} %llu\n", late_count);
+    put(&b, "city_sweeper_lateness_seconds_sum %.6f\n", late_sum);
+    put(&b, "city_sweeper_lateness_seconds_count %llu\n", late_count);
+    put(&b,
+        "# HELP city_sweeper_last_lateness_seconds How late the last step the sweeper forced "
+        "was.\n# TYPE city_sweeper_last_lateness_seconds gauge\n"
+        "city_sweeper_last_lateness_seconds %.6f\n",
+        late_last);
+    put(&b,
+        "# HELP city_sweeper_expired_games_total Open games this instance expired.\n"
+        "# TYPE city_sweeper_expired_games_total counter\ncity_sweeper_expired_games_total %llu\n"
+        "# HELP city_sweeper_deleted_games_total Ended games this instance deleted after the "
+        "retention.\n"
+        "# TYPE city_sweeper_deleted_games_total counter\ncity_sweeper_deleted_games_total %llu\n",
+        games_expired, games_purged);
     pthread_mutex_unlock(&lock);
     if (extra)
         put(&b, "%s", extra);

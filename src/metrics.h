@@ -11,6 +11,13 @@ void metrics_request(const char *route, int status, double ms);
 /* Counts `n` resolved steps. */
 void metrics_steps_resolved(int n);
 
+/* Counts one step forced by the sweeper `seconds` after its deadline (the lateness histogram
+ * city_sweeper_lateness_seconds, and the gauge of the last one). */
+void metrics_sweeper_lateness(double seconds);
+
+/* Counts open games expired and ended games deleted by the sweeper. */
+void metrics_games_ended(int expired, int purged);
+
 /* Appends the metrics as Prometheus text to a new malloc'd string (caller frees), followed by
  * `extra` (already Prometheus text, e.g. games by status from the database; may be NULL). */
 char *metrics_render(const char *extra, size_t *len);

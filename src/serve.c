@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "http.h"
 #include "hub.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "service.h"
 #include "store.h"
@@ -43,8 +44,8 @@ static int usage_error(const char *what)
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
-            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n",
-            what);
+            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n%s",
+            what, quotas_usage);
     return 2;
 }
 
@@ -120,9 +121,13 @@ static void set_str(struct options *o, int k, const char *v)
     *(const char **)(void *)((char *)o + str_settings[k].offset) = v;
 }
 
-/* Fills o from the environment, then from the flags (which win). 0, or a usage error's 2. */
-static int read_options(struct options *o, int argc, char **argv)
+/* Fills o and the quotas q from the environment, then from the flags (which win). 0, or a
+ * usage error's 2. */
+static int read_options(struct options *o, struct quotas *q, int argc, char **argv)
 {
+    char qerr[256];
+    if (!quotas_from_env(q, qerr, sizeof qerr))
+        return usage_error(qerr);
     const char *env;
     for (int k = 0; k < NINT; k++)
         if (int_settings[k].env && (env = getenv(int_settings[k].env))) {
@@ -146,8 +151,15 @@ static int read_options(struct options *o, int argc, char **argv)
         for (int k = 0; k < NSTR; k++)
             if (strcmp(a, str_settings[k].flag) == 0)
                 ks = k;
-        if (ki < 0 && ks < 0)
-            return usage_error("unknown option");
+        if (ki < 0 && ks < 0) {
+            int used = quotas_flag(q, a, v, qerr, sizeof qerr);
+            if (used < 0)
+                return usage_error(qerr);
+            if (used == 0)
+                return usage_error("unknown option");
+            i++;
+            continue;
+        }
         if (!v)
             return usage_error("an option lacks its value");
         if (ki >= 0) {
@@ -183,7 +195,7 @@ static void *sweep_main(void *arg)
 {
     struct sweeper *sw = arg;
     while (!stopping) {
-        int n = service_sweep(sw->srv, 20);
+        int n = service_sweep(sw->srv, 32);
         if (n == 0) {
             struct timespec ts = {0, 500 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -207,7 +219,8 @@ int cmd_serve(int argc, char **argv)
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml"};
-    int usage = read_options(&o, argc, argv);
+    static struct quotas quotas;
+    int usage = read_options(&o, &quotas, argc, argv);
     if (usage)
         return usage;
     char policy_err[256];
@@ -244,7 +257,8 @@ int cmd_serve(int argc, char **argv)
                          .openapi_path = o.openapi,
                          .allow_seed = o.allow_seed,
                          .max_events_page = 500,
-                         .policy = o.policy};
+                         .policy = o.policy,
+                         .quotas = &quotas};
     json_decref(cj);
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
@@ -255,6 +269,7 @@ int cmd_serve(int argc, char **argv)
                         (struct hub_limits){.max_streams = o.max_streams,
                                             .max_streams_per_game = o.max_per_game,
                                             .keepalive_ms = 15000});
+    bool quotas_ok = quotas_start(&quotas);
 
     sigset_t set;
     sigemptyset(&set);
@@ -281,7 +296,7 @@ int cmd_serve(int argc, char **argv)
                                .trusted_proxies = o.proxies};
     struct http_daemon *d = http_start(&srv, &hs);
     srv.http = d;
-    if (!d || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
+    if (!d || !quotas_ok || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
         hub_stop(srv.hub);
         http_stop(d, 5);
         batcher_stop(srv.batcher);
@@ -291,6 +306,7 @@ int cmd_serve(int argc, char **argv)
         view_cache_free(srv.states);
         store_close(st);
         free(srv.cards_json);
+        quotas_stop(&quotas);
         return 1;
     }
     struct sweeper sw = {.srv = &srv};
@@ -314,5 +330,6 @@ int cmd_serve(int argc, char **argv)
     view_cache_free(srv.states);
     store_close(st);
     free(srv.cards_json);
+    quotas_stop(&quotas);
     return 0;
 }

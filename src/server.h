@@ -12,6 +12,7 @@ struct store;
 struct hub;
 struct view_cache;
 struct batcher;
+struct quotas;
 
 struct server {
     const struct city_catalog *cat;
@@ -28,6 +29,7 @@ struct server {
     bool allow_seed;
     int max_events_page;
     struct http_policy policy; /* CORS and request-head limits (http.h) */
+    struct quotas *quotas;     /* rate limits, amendment cap, expiry, retention (ratelimit.h) */
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */

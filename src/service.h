@@ -25,6 +25,7 @@ struct live {
     bool step_changed; /* the current step changed (a new deadline) */
     bool changed;      /* the state must be written back */
     int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
+    bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
@@ -71,7 +72,7 @@ int live_force(PGconn *c, struct live *lv, int by);
 json_t *live_forcer_json(int by);
 
 /* Writes the state back (when changed) and appends the queued events with gapless sequence
- * numbers, then NOTIFYs other instances. */
+ * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet). */
 int live_save(PGconn *c, struct live *lv);
 
 /* The public view of a loaded game: the engine's view plus id, status, names and bots. */
@@ -80,7 +81,13 @@ json_t *live_public_view(const struct live *lv);
 /* The seat whose token hashes to `hash`, or -1. Compares every seat in constant time. */
 int live_seat_of(const struct live *lv, const uint8_t *hash);
 
-/* Resolves overdue steps of up to `max` games in one transaction; returns how many. */
+/* One round of the sweeper: resolves the overdue steps of up to `max` (at most
+ * STORE_MAX_GAMES_LOADED) playing games in one transaction (locked FOR UPDATE SKIP LOCKED, so
+ * that several instances share the work; loaded in one round trip), recording how late past
+ * its deadline each step was forced (metrics_sweeper_lateness); and, at most once a second,
+ * expires open games older than the open TTL and deletes games ended longer ago than the
+ * retention (srv->quotas), a bounded batch of each. Returns the steps resolved plus the games
+ * expired and deleted: 0 when there was nothing to do. */
 int service_sweep(struct server *srv, int max);
 
 #endif

@@ -74,7 +74,8 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 #define GAME_COLUMNS                                                                               \
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
-    "coalesce(extract(epoch from deadline), 0), host_hash, "
+    "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
+    "array_to_string(amend_counts, ','), "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -115,12 +116,19 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     if (h && hl == AUTH_HASH_LEN)
         memcpy(out->host_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
-    if (PQgetisnull(r, i, 12)) {
+    snprintf(out->amend_step, sizeof out->amend_step, "%s", PQgetvalue(r, i, 12));
+    const char *counts = PQgetvalue(r, i, 13);
+    for (int k = 0; k < CITY_MAX_PLAYERS && *counts; k++) {
+        char *end;
+        out->amend_counts[k] = (int)strtol(counts, &end, 10);
+        counts = *end == ',' ? end + 1 : end;
+    }
+    if (PQgetisnull(r, i, 14)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 12), (size_t)PQgetlength(r, i, 12), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 14), (size_t)PQgetlength(r, i, 14), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -246,7 +254,13 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
     itoa_buf(first, sizeof first, first_seq);
-    const char *vals[] = {g->id, g->status, state, steps, seq, nd, changed, first, events, orders};
+    char counts[CITY_MAX_PLAYERS * 12 + 3] = "{";
+    for (int k = 0; k < CITY_MAX_PLAYERS; k++)
+        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
+                 g->amend_counts[k] < 32767 ? g->amend_counts[k] : 32767);
+    strcat(counts, "}");
+    const char *vals[] = {g->id,   g->status, state,  steps,  seq,           nd,
+                          changed, first,     events, orders, g->amend_step, counts};
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
@@ -259,10 +273,11 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                 "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
+                "amend_step = $11, amend_counts = $12::smallint[], "
                 "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
                 "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
                 "turn_seconds) ELSE deadline END WHERE id = $1",
-                10, vals, NULL);
+                12, vals, NULL);
     free(state);
     return st;
 }
@@ -358,24 +373,29 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
                        3, vals, out);
 }
 
+/* Open games newest first, then playing and finished ones newest first: each part one scan
+ * of a partial index, LIMITed, so the cost does not grow with the games stored. */
+static const char sql_lobby[] =
+    "SELECT json_build_object('id', g.id, 'status', g.status, 'players', g.players, "
+    "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
+    "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
+    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
+    "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
+    "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
+    "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
+    "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
+    "(SELECT 0 AS part, id, status, players, target_vp, turn_seconds, state, created_at "
+    "FROM games WHERE status = 'open' ORDER BY created_at DESC LIMIT $1) UNION ALL "
+    "(SELECT 1, id, status, players, target_vp, turn_seconds, state, created_at "
+    "FROM games WHERE status IN ('playing', 'finished') ORDER BY created_at DESC LIMIT $1)"
+    ") g ORDER BY g.part, g.created_at DESC LIMIT $1";
+
 int store_games_list(PGconn *c, int limit, json_t **out)
 {
     char l[24];
     itoa_buf(l, sizeof l, limit);
     const char *vals[] = {l};
-    return query_array(
-        c, "list games",
-        "SELECT json_build_object('id', g.id, 'status', g.status, 'players', g.players, "
-        "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
-        "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
-        "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
-        "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
-        "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
-        "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
-        "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM games g ORDER BY (g.status = "
-        "'open') DESC, "
-        "g.created_at DESC LIMIT $1",
-        1, vals, out);
+    return query_array(c, "list games", sql_lobby, 1, vals, out);
 }
 
 int store_decisions_read(PGconn *c, const char *id, json_t **out)
@@ -388,16 +408,18 @@ int store_decisions_read(PGconn *c, const char *id, json_t **out)
                        1, vals, out);
 }
 
+/* Reads games_deadline (partial: playing games with a deadline) in deadline order. */
+static const char sql_overdue[] =
+    "SELECT id FROM games WHERE status = 'playing' AND deadline IS NOT NULL AND deadline < now() "
+    "ORDER BY deadline LIMIT $1 FOR UPDATE SKIP LOCKED";
+
 int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
 {
     char m[24];
     itoa_buf(m, sizeof m, max);
     const char *vals[] = {m};
     PGresult *r;
-    int st = query(c, "overdue games",
-                   "SELECT id FROM games WHERE status = 'playing' AND deadline < now() "
-                   "ORDER BY deadline LIMIT $1 FOR UPDATE SKIP LOCKED",
-                   1, vals, NULL, &r);
+    int st = query(c, "overdue games", sql_overdue, 1, vals, NULL, &r);
     if (st != STORE_OK)
         return st;
     *n = 0;
@@ -407,26 +429,29 @@ int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
     return STORE_OK;
 }
 
+static const char sql_counts[] = "SELECT status, sum(n) FROM game_counts GROUP BY status";
+
 int store_games_metrics(PGconn *c, char **out)
 {
     PGresult *r;
-    int st = query(c, "games metrics", "SELECT status, count(*) FROM games GROUP BY status", 0,
-                   NULL, NULL, &r);
+    int st = query(c, "games metrics", sql_counts, 0, NULL, NULL, &r);
     if (st != STORE_OK)
         return st;
-    long long counts[3] = {0, 0, 0};
-    const char *names[3] = {"open", "playing", "finished"};
+    enum { NSTATUS = 4 };
+    long long counts[NSTATUS] = {0, 0, 0, 0};
+    const char *names[NSTATUS] = {"open", "playing", "finished", "expired"};
     for (int i = 0; i < PQntuples(r); i++)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < NSTATUS; k++)
             if (strcmp(PQgetvalue(r, i, 0), names[k]) == 0)
                 counts[k] = atoll(PQgetvalue(r, i, 1));
     PQclear(r);
     char buf[512];
     snprintf(buf, sizeof buf,
-             "# HELP city_games Games stored, by status.\n# TYPE city_games gauge\n"
+             "# HELP city_games Games stored, by status (counters kept by triggers).\n"
+             "# TYPE city_games gauge\n"
              "city_games{status=\"open\"} %lld\ncity_games{status=\"playing\"} %lld\n"
-             "city_games{status=\"finished\"} %lld\n",
-             counts[0], counts[1], counts[2]);
+             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n",
+             counts[0], counts[1], counts[2], counts[3]);
     *out = strdup(buf);
     return *out ? STORE_OK : STORE_HARD;
 }
@@ -469,4 +494,76 @@ int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int 
     *out = json_incref(json_array_get(rows, 0));
     json_decref(rows);
     return STORE_OK;
+}
+
+/* The oldest open games past their time (games_open_created), locked, marked expired, each
+ * with an "expired" event at the next sequence number. */
+static const char sql_expire[] =
+    "WITH x AS (SELECT id FROM games WHERE status = 'open' AND created_at < now() - "
+    "make_interval(secs => $1::int) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
+    "u AS (UPDATE games g SET status = 'expired', deadline = NULL, updated_at = now(), "
+    "version = g.version + 1, last_seq = g.last_seq + 1 FROM x WHERE g.id = x.id "
+    "RETURNING g.id, g.last_seq), "
+    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'expired', "
+    "'{}'::jsonb FROM u) "
+    "SELECT id, last_seq FROM u";
+
+/* The oldest ended games past the retention (games_ended), locked and deleted. */
+static const char sql_purge[] =
+    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE ended_at < now() - "
+    "make_interval(secs => $1::int) ORDER BY ended_at LIMIT $2 FOR UPDATE SKIP LOCKED) "
+    "RETURNING id";
+
+/* Runs a lifecycle statement ($1 seconds, $2 limit) and collects column 0 (ids) and, when
+ * seqs is not NULL, column 1. */
+static int lifecycle(PGconn *c, const char *what, const char *sql, int seconds, int max,
+                     char ids[][AUTH_ID_LEN + 1], long long *seqs, int *n)
+{
+    *n = 0;
+    if (max < 1 || max > STORE_MAX_GAMES_LOADED)
+        return STORE_HARD;
+    char s[24], m[24];
+    itoa_buf(s, sizeof s, seconds);
+    itoa_buf(m, sizeof m, max);
+    const char *vals[] = {s, m};
+    PGresult *r;
+    int st = query(c, what, sql, 2, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    for (int i = 0; i < PQntuples(r) && i < max; i++) {
+        snprintf(ids[*n], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
+        if (seqs)
+            seqs[*n] = atoll(PQgetvalue(r, i, 1));
+        (*n)++;
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
+int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                      int *n)
+{
+    return lifecycle(c, "expire open games", sql_expire, ttl, max, ids, seqs, n);
+}
+
+int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN + 1], int *n)
+{
+    return lifecycle(c, "purge ended games", sql_purge, retention, max, ids, NULL, n);
+}
+
+const char *store_games_sql(enum store_games_sql which)
+{
+    switch (which) {
+    case SQL_LOBBY:
+        return sql_lobby;
+    case SQL_OVERDUE:
+        return sql_overdue;
+    case SQL_EXPIRE:
+        return sql_expire;
+    case SQL_PURGE:
+        return sql_purge;
+    case SQL_COUNTS:
+        return sql_counts;
+    }
+    return NULL;
 }

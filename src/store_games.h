@@ -14,7 +14,7 @@
 
 struct game_row {
     char id[AUTH_ID_LEN + 1];
-    char status[12]; /* "open", "playing", "finished" */
+    char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
     int target_vp;
     int turn_seconds; /* 0: no time limit */
@@ -25,8 +25,10 @@ struct game_row {
     bool overdue;    /* the current step's deadline has passed */
     double deadline; /* seconds since the epoch, 0 when none */
     uint8_t host_hash[AUTH_HASH_LEN];
-    json_t *state;        /* owned by the row; game_row_clear() frees it */
-    bool state_unchanged; /* state is NULL: the version is the one the reader knew */
+    char amend_step[24];                /* "round/step" the amend_counts are for, or "" */
+    int amend_counts[CITY_MAX_PLAYERS]; /* amendments of each seat's order in amend_step */
+    json_t *state;                      /* owned by the row; game_row_clear() frees it */
+    bool state_unchanged;               /* state is NULL: the version is the one the reader knew */
 };
 
 struct seat_row {
@@ -63,10 +65,10 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
                      const bool *with_seats, struct game_row *rows, int *found,
                      struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats);
 
-/* Writes back state, status, version+1, counters and (when step_changed) a new deadline,
- * appends `events` (the text of a JSON array of {type, data}) to the game's log as events
- * first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, seat, body},
- * at most one per seat and step), each replacing the seat's earlier order for its step; one
+/* Writes back state, status, version+1, counters, the amendment counts and (when step_changed) a
+ * new deadline, appends `events` (the text of a JSON array of {type, data}) to the game's log as
+ * events first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, seat,
+ * body}, at most one per seat and step), each replacing the seat's earlier order for its step; one
  * statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
                     const char *events, const char *orders);
@@ -97,7 +99,9 @@ int store_notify(PGconn *c, const char *id, long long seq);
  * {seq, type, ...data}. */
 int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out);
 
-/* Games for the lobby, open ones first then newest, at most `limit`, as a new JSON array. */
+/* Games for the lobby, at most `limit`, as a new JSON array: open ones newest first, then
+ * playing and finished ones newest first (expired ones never). Two index scans of at most
+ * `limit` rows each (games_open_created, games_listed_created), never a scan of all games. */
 int store_games_list(PGconn *c, int limit, json_t **out);
 
 /* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */
@@ -107,7 +111,27 @@ int store_decisions_read(PGconn *c, const char *id, json_t **out);
  * (so that several instances share the sweeping). */
 int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n);
 
-/* Games by status as Prometheus text into a new malloc'd string. */
+/* Games by status as Prometheus text into a new malloc'd string, read from the counters that
+ * triggers keep in the same transaction as every change of status (table game_counts). */
 int store_games_metrics(PGconn *c, char **out);
+
+/* Marks up to `max` (at most STORE_MAX_GAMES_LOADED) open games created more than `ttl`
+ * seconds ago as expired, oldest first, skipping games another transaction holds, and appends
+ * an "expired" event to each. Their ids and new last_seq go to ids[] and seqs[], their number
+ * to *n. */
+int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                      int *n);
+
+/* Deletes up to `max` (at most STORE_MAX_GAMES_LOADED) games that finished or expired more than
+ * `retention` seconds ago, oldest first, with every row of theirs (seats, orders, decisions,
+ * events: ON DELETE CASCADE), skipping games another transaction holds. Their ids go to ids[],
+ * their number to *n. */
+int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN + 1], int *n);
+
+/* The statements whose plans matter at scale, for tests that EXPLAIN them: the lobby ($1
+ * limit), overdue games ($1 limit), expiry ($1 ttl, $2 limit), purge ($1 retention, $2
+ * limit) and the game counts. */
+enum store_games_sql { SQL_LOBBY, SQL_OVERDUE, SQL_EXPIRE, SQL_PURGE, SQL_COUNTS };
+const char *store_games_sql(enum store_games_sql which);
 
 #endif

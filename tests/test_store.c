@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "store.h"
+#include "store_games.h"
 
 TestSuite(store, .timeout = 90);
 
@@ -776,6 +777,81 @@ Test(store, a_transaction_may_queue_more_commands_than_the_pipeline_holds)
     exec_sql(url, "CREATE TABLE t (name text)");
     cr_assert_eq(store_tx(st, many_commands, NULL, 1), STORE_OK);
     cr_assert_eq(query_long(url, "SELECT count(*) FROM t"), 1500);
+    store_close(st);
+    db_drop(url);
+}
+
+/*
+** Plans at scale: the lobby, /metrics, the sweeper and the lifecycle read indexes
+*/
+
+/* EXPLAIN of `sql` with parameters vals (n of them) on `url`, as one text. */
+static char *explain(const char *url, const char *sql, int n, const char *const *vals)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    char text[4096];
+    snprintf(text, sizeof text, "EXPLAIN %s", sql);
+    PGresult *r = PQexecParams(c, text, n, NULL, vals, NULL, NULL, 0);
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql, PQresultErrorMessage(r));
+    size_t cap = 1, len = 0;
+    for (int i = 0; i < PQntuples(r); i++)
+        cap += strlen(PQgetvalue(r, i, 0)) + 1;
+    char *plan = malloc(cap);
+    cr_assert_not_null(plan);
+    plan[0] = 0;
+    for (int i = 0; i < PQntuples(r); i++)
+        len += (size_t)sprintf(plan + len, "%s\n", PQgetvalue(r, i, 0));
+    PQclear(r);
+    PQfinish(c);
+    return plan;
+}
+
+Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    char err[256] = "";
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    /* 50,000 games, most of them finished, as a spammed public server would hold. */
+    exec_sql(url, "INSERT INTO games (id, status, players, target_vp, turn_seconds, deadline, "
+                  "host_hash, state, created_at) "
+                  "SELECT 'g' || i, CASE WHEN i % 50 = 0 THEN 'open' WHEN i % 7 = 0 THEN "
+                  "'playing' WHEN i % 11 = 0 THEN 'expired' ELSE 'finished' END, 2, 35, "
+                  "CASE WHEN i % 7 = 0 THEN 60 END, CASE WHEN i % 7 = 0 AND i % 50 <> 0 THEN "
+                  "now() + interval '1 minute' END, '\\x00', '{\"round\": 1}', "
+                  "now() - i * interval '1 second' FROM generate_series(1, 50000) i");
+    exec_sql(url, "INSERT INTO seats (game_id, seat, name) SELECT id, s, 'P' FROM games, "
+                  "generate_series(0, 1) s");
+    exec_sql(url, "ANALYZE");
+    const char *limit[] = {"100"}, *lifecycle[] = {"86400", "32"};
+    struct {
+        enum store_games_sql which;
+        int n;
+        const char *const *vals;
+    } plans[] = {{SQL_LOBBY, 1, limit},
+                 {SQL_OVERDUE, 1, limit},
+                 {SQL_EXPIRE, 2, lifecycle},
+                 {SQL_PURGE, 2, lifecycle},
+                 {SQL_COUNTS, 0, NULL}};
+    for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
+        char *plan = explain(url, store_games_sql(plans[i].which), plans[i].n, plans[i].vals);
+        cr_assert_null(strstr(plan, "Seq Scan on games"), "statement %zu scans games:\n%s", i,
+                       plan);
+        cr_assert_null(strstr(plan, "Seq Scan on seats"), "statement %zu scans seats:\n%s", i,
+                       plan);
+        free(plan);
+    }
+    /* The counters agree with the table after inserts, a status change and deletes. */
+    exec_sql(url, "UPDATE games SET status = 'expired' WHERE id IN ('g50', 'g100')");
+    exec_sql(url, "DELETE FROM games WHERE id IN ('g1', 'g2')");
+    long want = query_long(url, "SELECT count(*) FROM games WHERE status = 'expired'");
+    cr_assert_eq(query_long(url, "SELECT sum(n) FROM game_counts WHERE status = 'expired'"), want);
+    cr_assert_eq(query_long(url, "SELECT sum(n) FROM game_counts"), 50000 - 2);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE status IN ('finished', "
+                                 "'expired') AND ended_at IS NULL"),
+                 0, "ended games carry ended_at");
     store_close(st);
     db_drop(url);
 }

@@ -894,6 +894,51 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
   assert.equal(status, 200, 'the daemon reconnects by itself');
 });
 
+test('quotas: 429 rate_limited with Retry-After, amendments capped, expired games 409', async () => {
+  const saved = base;
+  const limited = await startDaemon({ extraArgs: ['--create-rate', '1', '--create-burst', '2',
+    '--join-rate', '1', '--join-burst', '1', '--max-amendments', '1'] });
+  const expiring = await startDaemon({ extraArgs: ['--open-ttl', '1'] });
+  try {
+    base = limited.base;
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ada' } });
+    const b = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Bob' } });
+    assert.equal(b.status, 'playing');
+    const open = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2 } });
+    const r = await call('POST', '/api/v1/games', { body: { seats: 2 } });
+    assert.deepEqual([r.status, r.json.code], [429, 'rate_limited']);
+    assert.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After in seconds');
+    await expect(429, 'rate_limited', 'POST', `/api/v1/games/${open.id}/join`, { body: { name: 'Cy' } });
+    // Seat 0 decides, replaces its decision once, and is refused a second replacement.
+    const hand = await expect(200, null, 'GET', `/api/v1/games/${g.id}/hand`, { token: g.token });
+    const { round, step, options } = hand.pending;
+    const ids = hand.hand.map((c) => c.id);
+    const n = options.discard;
+    const first = { round, step, discard: ids.slice(0, n) };
+    const second = { round, step, discard: ids.slice(ids.length - n) };
+    await expect(202, null, 'POST', `/api/v1/games/${g.id}/orders`, { token: g.token, body: first });
+    await expect(202, null, 'POST', `/api/v1/games/${g.id}/orders`, { token: g.token, body: second });
+    await expect(429, 'too_many_amendments', 'POST', `/api/v1/games/${g.id}/orders`, { token: g.token, body: first });
+
+    base = expiring.base;
+    const lonely = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, name: 'Dee' } });
+    let status = 'open';
+    for (let i = 0; i < 150 && status === 'open'; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      status = (await expect(200, null, 'GET', `/api/v1/games/${lonely.id}`)).status;
+    }
+    assert.equal(status, 'expired');
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/join`, { body: { name: 'Eve' } });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/orders`,
+      { token: lonely.token, body: { round: 0, step: 'keep', discard: [0, 1] } });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/resolve`, { token: lonely.host_token });
+  } finally {
+    base = saved;
+    await limited.stop();
+    await expiring.stop();
+  }
+});
+
 test('coverage: every operation exercised, every documented problem produced', (t) => {
   // What cannot be provoked from outside, and why.
   const cannot = new Map();

@@ -44,7 +44,11 @@ export async function startDaemon({ extraArgs = [] } = {}) {
   const child = spawn(cityd, ['serve', '--port', String(port), '--database', database,
     '--web', join(root, 'web'), '--cards', join(root, 'cards', 'cards.json'),
     '--migrations', join(root, 'migrations'), '--openapi', join(root, 'openapi', 'openapi.yaml'),
-    ...extraArgs], { stdio: ['ignore', out, out] });
+    ...extraArgs], {
+    stdio: ['ignore', out, out],
+    // Tests create and join many games from one address: no per-address rate limits here.
+    env: { CITY_CREATE_RATE: '0', CITY_JOIN_RATE: '0', ...process.env },
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {

@@ -1,0 +1,290 @@
+/* ratelimit.c: token buckets per client address in a fixed open-addressing table, and the
+ * quota and lifecycle settings (see ratelimit.h). */
+#include "ratelimit.h"
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+
+/* A bucket is looked for, and a new key placed, among this many slots from its hash. */
+enum { PROBE = 8, KEY_LEN = 17, MIN_SLOTS = 64 };
+
+struct bucket {
+    uint8_t key[KEY_LEN]; /* family (4, 6 or 0) and the address bytes that count */
+    bool used;
+    double tokens;
+    double last; /* when tokens was last brought up to date */
+};
+
+struct rate_limit {
+    pthread_mutex_t lock;
+    double per_second;
+    double burst;
+    size_t mask; /* slots - 1 */
+    size_t used;
+    uint64_t seed; /* random per limiter: nobody can aim many addresses at one window */
+    struct bucket *b;
+};
+
+struct rate_limit *rate_limit_new(double per_minute, int burst, size_t slots)
+{
+    if (per_minute <= 0)
+        return NULL;
+    size_t n = MIN_SLOTS;
+    while (n < slots && n < ((size_t)1 << 30))
+        n <<= 1;
+    struct rate_limit *rl = calloc(1, sizeof *rl);
+    if (!rl)
+        return NULL;
+    rl->b = calloc(n, sizeof *rl->b);
+    if (!rl->b) {
+        free(rl);
+        return NULL;
+    }
+    pthread_mutex_init(&rl->lock, NULL);
+    rl->per_second = per_minute / 60.0;
+    rl->burst = burst >= 1 ? burst : 1;
+    rl->mask = n - 1;
+    rl->seed = auth_random_u64();
+    return rl;
+}
+
+void rate_limit_free(struct rate_limit *rl)
+{
+    if (!rl)
+        return;
+    pthread_mutex_destroy(&rl->lock);
+    free(rl->b);
+    free(rl);
+}
+
+/* The key of an address: IPv4 (also IPv4-mapped IPv6) by its 4 bytes, IPv6 by its /64 (one
+ * subscriber usually holds a whole /64), anything else as one shared key. */
+static void key_of(const char *client, uint8_t key[KEY_LEN])
+{
+    memset(key, 0, KEY_LEN);
+    uint8_t a[16];
+    if (inet_pton(AF_INET, client, a) == 1) {
+        key[0] = 4;
+        memcpy(key + 1, a, 4);
+    } else if (inet_pton(AF_INET6, client, a) == 1) {
+        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (memcmp(a, mapped, sizeof mapped) == 0) {
+            key[0] = 4;
+            memcpy(key + 1, a + 12, 4);
+        } else {
+            key[0] = 6;
+            memcpy(key + 1, a, 8);
+        }
+    }
+}
+
+/* FNV-1a of the key, started from the limiter's random seed. */
+static size_t hash_of(const struct rate_limit *rl, const uint8_t key[KEY_LEN])
+{
+    uint64_t h = 1469598103934665603ULL ^ rl->seed;
+    for (int i = 0; i < KEY_LEN; i++) {
+        h ^= key[i];
+        h *= 1099511628211ULL;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* True when a bucket would hold `burst` tokens at `now`: as good as a new one. */
+static bool is_full(const struct rate_limit *rl, const struct bucket *b, double now)
+{
+    return b->tokens + (now - b->last) * rl->per_second >= rl->burst;
+}
+
+/* Brings a bucket's tokens up to `now`. */
+static void refill(const struct rate_limit *rl, struct bucket *b, double now)
+{
+    if (now > b->last) {
+        b->tokens = fmin(rl->burst, b->tokens + (now - b->last) * rl->per_second);
+        b->last = now;
+    }
+}
+
+int rate_limit_take(struct rate_limit *rl, const char *client, double now)
+{
+    if (!rl)
+        return 0;
+    uint8_t key[KEY_LEN];
+    key_of(client ? client : "", key);
+    size_t h = hash_of(rl, key);
+    pthread_mutex_lock(&rl->lock);
+    struct bucket *found = NULL, *victim = NULL;
+    for (size_t i = 0; i < PROBE && !found; i++) {
+        struct bucket *b = &rl->b[(h + i) & rl->mask];
+        if (b->used && memcmp(b->key, key, KEY_LEN) == 0) {
+            found = b;
+            break;
+        }
+        /* The slot to reuse: a free one, else a bucket that has refilled (forgetting it
+         * loses nothing), else the one least recently used. */
+        if (!b->used) {
+            if (!victim || victim->used)
+                victim = b;
+            continue;
+        }
+        if (victim && !victim->used)
+            continue;
+        bool full = is_full(rl, b, now), victim_full = victim && is_full(rl, victim, now);
+        if (!victim || (full && !victim_full) || (full == victim_full && b->last < victim->last))
+            victim = b;
+    }
+    if (!found) {
+        found = victim;
+        if (!found->used)
+            rl->used++;
+        memcpy(found->key, key, KEY_LEN);
+        found->used = true;
+        found->tokens = rl->burst;
+        found->last = now;
+    }
+    refill(rl, found, now);
+    int wait = 0;
+    if (found->tokens >= 1) {
+        found->tokens -= 1;
+    } else {
+        double s = ceil((1 - found->tokens) / rl->per_second);
+        wait = s < 1 ? 1 : s > 86400 ? 86400 : (int)s;
+    }
+    pthread_mutex_unlock(&rl->lock);
+    return wait;
+}
+
+size_t rate_limit_keys(struct rate_limit *rl)
+{
+    if (!rl)
+        return 0;
+    pthread_mutex_lock(&rl->lock);
+    size_t n = rl->used;
+    pthread_mutex_unlock(&rl->lock);
+    return n;
+}
+
+/* ---- settings ----------------------------------------------------------------------------- */
+
+const char quotas_usage[] =
+    "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
+    "        [--join-burst N] [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
+    "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
+    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_RATE_SLOTS; 0 turns a limit "
+    "off)\n";
+
+enum { YEAR = 366 * 86400 };
+
+/* One setting: its flag, its variable, its range, where it goes (one of d or i). */
+struct setting {
+    const char *flag, *env;
+    double min, max;
+    double *d;
+    int *i;
+    const char *meaning;
+};
+
+static int settings_of(struct quotas *q, struct setting *s)
+{
+    struct setting all[] = {
+        {"--create-rate", "CITY_CREATE_RATE", 0, 1e6, &q->create_rate, NULL,
+         "games per minute per address (0: no limit)"},
+        {"--create-burst", "CITY_CREATE_BURST", 1, 1e6, NULL, &q->create_burst,
+         "games an address may create at once"},
+        {"--join-rate", "CITY_JOIN_RATE", 0, 1e6, &q->join_rate, NULL,
+         "seats per minute per address (0: no limit)"},
+        {"--join-burst", "CITY_JOIN_BURST", 1, 1e6, NULL, &q->join_burst,
+         "seats an address may take at once"},
+        {"--max-amendments", "CITY_MAX_AMENDMENTS", 0, 1e6, NULL, &q->max_amendments,
+         "amendments of one order within a step (0: no limit)"},
+        {"--open-ttl", "CITY_OPEN_TTL", 0, 10.0 * YEAR, NULL, &q->open_ttl,
+         "seconds an open game waits for players (0: forever)"},
+        {"--retention", "CITY_RETENTION", 0, 100.0 * YEAR, NULL, &q->retention,
+         "seconds finished and expired games are kept (0: forever)"},
+    };
+    memcpy(s, all, sizeof all);
+    return (int)(sizeof all / sizeof *all);
+}
+
+/* Parses `value` into setting s; false (err filled, naming `name`) when out of range. */
+static bool set_value(const struct setting *s, const char *name, const char *value, char *err,
+                      size_t errlen)
+{
+    char *end = NULL;
+    double v = value ? strtod(value, &end) : 0;
+    bool ok = value && *value && end && !*end && isfinite(v) && v >= s->min && v <= s->max &&
+              (s->d || v == floor(v));
+    if (!ok) {
+        snprintf(err, errlen, "%s must be %s from %.0f to %.0f: %s", name,
+                 s->d ? "a number" : "a whole number", s->min, s->max, s->meaning);
+        return false;
+    }
+    if (s->d)
+        *s->d = v;
+    else
+        *s->i = (int)v;
+    return true;
+}
+
+bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
+{
+    memset(q, 0, sizeof *q);
+    q->create_rate = 10;
+    q->create_burst = 20;
+    q->join_rate = 30;
+    q->join_burst = 30;
+    q->max_amendments = 50;
+    q->open_ttl = 86400;
+    q->retention = 30 * 86400;
+    q->slots = 16384;
+    struct setting s[16];
+    int n = settings_of(q, s);
+    for (int i = 0; i < n; i++) {
+        const char *v = getenv(s[i].env);
+        if (v && !set_value(&s[i], s[i].env, v, err, errlen))
+            return false;
+    }
+    const char *v = getenv("CITY_RATE_SLOTS");
+    if (v) {
+        char *end;
+        long long x = strtoll(v, &end, 10);
+        if (!*v || *end || x < 64 || x > (1 << 24)) {
+            snprintf(err, errlen,
+                     "CITY_RATE_SLOTS must be 64 to 16777216: the addresses each rate limit "
+                     "remembers");
+            return false;
+        }
+        q->slots = (size_t)x;
+    }
+    return true;
+}
+
+int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen)
+{
+    struct setting s[16];
+    int n = settings_of(q, s);
+    for (int i = 0; i < n; i++)
+        if (strcmp(flag, s[i].flag) == 0)
+            return set_value(&s[i], flag, value, err, errlen) ? 1 : -1;
+    return 0;
+}
+
+bool quotas_start(struct quotas *q)
+{
+    q->create = rate_limit_new(q->create_rate, q->create_burst, q->slots);
+    q->join = rate_limit_new(q->join_rate, q->join_burst, q->slots);
+    return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join);
+}
+
+void quotas_stop(struct quotas *q)
+{
+    rate_limit_free(q->create);
+    rate_limit_free(q->join);
+    q->create = q->join = NULL;
+}

@@ -1,0 +1,62 @@
+/* ratelimit.h: per-client-address quotas of `cityd serve` and the lifecycle settings of games:
+ * token buckets for creating and joining games (keyed by the client's address; an IPv6 client
+ * by its /64), the cap on amendments of an order within one step, how long an open game waits
+ * for players, and how long finished and expired games are kept. A limiter's memory is fixed
+ * when it is made: a flood of distinct addresses evicts old or full buckets, it never grows
+ * the table. Thread-safe. */
+#ifndef CITY_RATELIMIT_H
+#define CITY_RATELIMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rate_limit;
+
+/* A limiter of `per_minute` tokens a minute per address, holding at most `burst` (>= 1), in a
+ * table of `slots` buckets (rounded up to a power of two, at least 64). NULL when per_minute
+ * is 0 (no limit) or memory runs out; every function takes NULL as "no limit". */
+struct rate_limit *rate_limit_new(double per_minute, int burst, size_t slots);
+void rate_limit_free(struct rate_limit *rl);
+
+/* Takes one token of `client`'s bucket at time `now` (seconds, monotonic). Returns 0 when it
+ * was there, else how many whole seconds (>= 1) until one will be. An address that cannot be
+ * parsed is limited as one shared key. */
+int rate_limit_take(struct rate_limit *rl, const char *client, double now);
+
+/* How many distinct keys the limiter holds now (for tests of its bound). */
+size_t rate_limit_keys(struct rate_limit *rl);
+
+/* The settings and limiters of quotas and lifecycle, read at start (quotas_from_env then
+ * quotas_flag for each command-line option) and made live by quotas_start. */
+struct quotas {
+    double create_rate; /* games created per minute per address; 0: no limit */
+    int create_burst;
+    double join_rate; /* seats taken per minute per address; 0: no limit */
+    int join_burst;
+    int max_amendments; /* replacements of one seat's order within one step; 0: no limit */
+    int open_ttl;       /* seconds an open game waits for players before it expires; 0: never */
+    int retention;      /* seconds finished and expired games are kept; 0: forever */
+    size_t slots;       /* buckets per limiter */
+    struct rate_limit *create, *join;
+};
+
+/* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
+ * CITY_JOIN_RATE, CITY_JOIN_BURST, CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION and
+ * CITY_RATE_SLOTS from the environment. False, with a sentence in err, when one is not a
+ * number in its range. */
+bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
+
+/* Reads command-line option `flag` with `value` (may be NULL when missing) when it is one of
+ * --create-rate, --create-burst, --join-rate, --join-burst, --max-amendments, --open-ttl,
+ * --retention. Returns 1 when it took the option, 0 when the flag is not one of these, -1
+ * (with a sentence in err) when the value is missing or out of range. */
+int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen);
+
+/* Makes the limiters of the settings. False when memory runs out. */
+bool quotas_start(struct quotas *q);
+void quotas_stop(struct quotas *q);
+
+/* The usage lines of these settings, for `cityd serve`'s usage message. */
+extern const char quotas_usage[];
+
+#endif

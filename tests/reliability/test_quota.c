@@ -1,0 +1,487 @@
+/* test_quota.c: the reliability suite's quotas and lifecycle, each against a real daemon with
+ * its own settings and database: a creation flood and a join flood from one address get 429
+ * problem+json with Retry-After while another loopback address (127.0.0.2) is served; amendment
+ * spam leaves the event log at one "submitted" event per seat and step, stores the last order
+ * accepted and ends in 429 too_many_amendments past the cap; an open game that never fills
+ * expires (out of the lobby, join 409 game_expired); a finished and an expired game are deleted
+ * with every row of theirs after the retention; and two daemons force the overdue steps of
+ * 2,000 timed games, each exactly once, exporting how late they were.
+ *
+ * Each test appends its counts ("quota_requests N" and finer keys) to $CITY_COUNTS (summed by
+ * scripts/reliability-summary.sh). */
+#include "../client.h"
+
+#include <strings.h>
+
+static struct daemon d;
+static char db[512];
+
+/* ---- counting ----------------------------------------------------------------------------- */
+
+enum kind { K_REQUESTS, K_429, K_AMENDMENTS, K_EXPIRED, K_DELETED, K_FORCED, K_COUNT };
+static const char *const count_keys[K_COUNT] = {
+    "quota_requests",      "quota_rate_limited_429", "quota_amendments_sent",
+    "quota_games_expired", "quota_games_deleted",    "quota_timed_games_forced"};
+static long counts[K_COUNT];
+
+/* Appends this test's counts to $CITY_COUNTS in one write (O_APPEND: tests never interleave). */
+static void counts_append(void)
+{
+    const char *path = getenv("CITY_COUNTS");
+    if (!path || !*path || counts[K_REQUESTS] == 0)
+        return;
+    char buf[1024];
+    size_t n = 0;
+    for (int k = 0; k < K_COUNT; k++)
+        if (counts[k] && n < sizeof buf)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %ld\n", count_keys[k], counts[k]);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        ssize_t w = write(fd, buf, n < sizeof buf ? n : sizeof buf);
+        (void)w;
+        close(fd);
+    }
+}
+
+/* ---- the daemon --------------------------------------------------------------------------- */
+
+/* A fresh database and a daemon with `flags` (every quota off unless flags set it). */
+static void up_with(const char *flags)
+{
+    signal(SIGPIPE, SIG_IGN);
+    db_create(db, sizeof db);
+    char args[512];
+    snprintf(args, sizeof args,
+             "--create-rate 0 --join-rate 0 --max-amendments 0 --open-ttl 0 --retention 0 %s",
+             flags);
+    daemon_start(&d, db, args);
+    client_base = d.base;
+}
+
+static void down(void)
+{
+    counts_append();
+    daemon_stop(&d);
+}
+
+TestSuite(quota, .fini = down, .timeout = 240);
+
+/* ---- requests from a chosen loopback address ----------------------------------------------- */
+
+struct answer {
+    long status;
+    char content_type[128];
+    int retry_after; /* -1 when absent */
+    json_t *json;
+};
+
+/* Sends `method path` with an optional body and token from source address `from`
+ * ("127.0.0.1", "127.0.0.2") to the daemon, and fills *a (a->json to be freed). */
+static void send_from(const char *from, const char *method, const char *path, const char *token,
+                      const char *body, struct answer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->retry_after = -1;
+    char url[512], auth[160];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    CURL *c = curl_easy_init();
+    cr_assert_not_null(c);
+    struct harness_buf got = {0}, head = {0};
+    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+    h = curl_slist_append(h, "Expect:");
+    if (token) {
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+        h = curl_slist_append(h, auth);
+    }
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_INTERFACE, from);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 30000L);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, harness_collect);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, harness_collect);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &head);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (body)
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    CURLcode rc = curl_easy_perform(c);
+    cr_assert_eq(rc, CURLE_OK, "%s %s from %s: %s", method, path, from, curl_easy_strerror(rc));
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a->status);
+    char *ct = NULL;
+    if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
+        snprintf(a->content_type, sizeof a->content_type, "%s", ct);
+    for (char *line = head.p; line && *line;) {
+        if (strncasecmp(line, "Retry-After:", 12) == 0)
+            a->retry_after = atoi(line + 12);
+        char *next = strchr(line, '\n');
+        line = next ? next + 1 : NULL;
+    }
+    if (got.p)
+        a->json = json_loads(got.p, 0, NULL);
+    free(got.p);
+    free(head.p);
+    curl_slist_free_all(h);
+    curl_easy_cleanup(c);
+    counts[K_REQUESTS]++;
+    if (a->status == 429)
+        counts[K_429]++;
+}
+
+/* A 429 is a rate_limited (or `code`) problem with a Retry-After and a detail that says when
+ * to try again. */
+static void assert_rate_limited(const struct answer *a, const char *code, bool retry_after)
+{
+    cr_assert_eq(a->status, 429);
+    cr_assert_str_eq(a->content_type, "application/problem+json");
+    cr_assert_not_null(a->json, "a problem body");
+    cr_assert_str_eq(str(a->json, "code"), code);
+    cr_assert_eq(num(a->json, "status"), 429);
+    const char *detail = str(a->json, "detail");
+    cr_assert(detail && strlen(detail) > 20, "a detail sentence");
+    if (retry_after) {
+        cr_assert_geq(a->retry_after, 1, "Retry-After of at least a second");
+        cr_assert(strstr(detail, "Try again in"), "the detail says when: %s", detail);
+    }
+}
+
+/* Runs `sql` on the test's database; the first column of the first row as a number. */
+static long long sql_long(const char *sql)
+{
+    PGconn *c = PQconnectdb(db);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType s = PQresultStatus(r);
+    cr_assert(s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    long long v = s == PGRES_TUPLES_OK && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0)
+                      ? atoll(PQgetvalue(r, 0, 0))
+                      : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* The value of metric line `prefix` (e.g. "city_games{status=\"expired\"}") at `base`. */
+static double metric_at(const char *base, const char *prefix)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/metrics", base);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    cr_assert_eq(r.status, 200);
+    double v = -1;
+    size_t n = strlen(prefix);
+    for (char *line = r.body; line && *line;) {
+        if (strncmp(line, prefix, n) == 0 && line[n] == ' ')
+            v = atof(line + n + 1);
+        char *next = strchr(line, '\n');
+        line = next ? next + 1 : NULL;
+    }
+    http_reply_free(&r);
+    return v;
+}
+
+/* True when the lobby lists game `id`. */
+static bool in_lobby(const char *id)
+{
+    json_t *l = call("GET", "/api/v1/games", NULL, NULL, 200);
+    bool found = false;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(l, "games"), i, g) found =
+        found || strcmp(str(g, "id"), id) == 0;
+    json_decref(l);
+    return found;
+}
+
+/* ---- rate limits -------------------------------------------------------------------------- */
+
+Test(quota, a_creation_flood_from_one_address_gets_429_while_another_address_is_served)
+{
+    up_with("--create-rate 6 --create-burst 5");
+    const char *body = "{\"seats\": 2, \"bots\": [\"greedy\"]}";
+    double start = harness_now();
+    int created = 0, limited = 0;
+    for (int i = 0; i < 40; i++) {
+        struct answer a;
+        send_from("127.0.0.1", "POST", "/api/v1/games", NULL, body, &a);
+        cr_assert(a.status == 201 || a.status == 429, "create -> %ld", a.status);
+        if (a.status == 201) {
+            created++;
+        } else {
+            limited++;
+            assert_rate_limited(&a, "rate_limited", true);
+        }
+        json_decref(a.json);
+    }
+    /* A burst of 5, plus what refilled at 6 a minute while the flood ran. */
+    double refilled = (harness_now() - start) / 10.0;
+    cr_assert_geq(created, 5, "the burst is served");
+    cr_assert_leq(created, 5 + (int)refilled + 1, "created %d in %.1f s", created,
+                  harness_now() - start);
+    cr_assert_geq(limited, 30);
+    for (int i = 0; i < 5; i++) {
+        struct answer a;
+        send_from("127.0.0.2", "POST", "/api/v1/games", NULL, body, &a);
+        cr_assert_eq(a.status, 201, "another address is not limited");
+        json_decref(a.json);
+    }
+}
+
+Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_served)
+{
+    up_with("--join-rate 6 --join-burst 3");
+    char ids[6][64];
+    for (int i = 0; i < 6; i++) {
+        json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 5}", 201);
+        snprintf(ids[i], sizeof ids[i], "%s", str(g, "id"));
+        json_decref(g);
+    }
+    double start = harness_now();
+    int joined = 0, limited = 0;
+    for (int i = 0; i < 20; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i % 6]);
+        struct answer a;
+        send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Flood\"}", &a);
+        cr_assert(a.status == 201 || a.status == 429, "join -> %ld", a.status);
+        if (a.status == 201)
+            joined++;
+        else {
+            limited++;
+            assert_rate_limited(&a, "rate_limited", true);
+        }
+        json_decref(a.json);
+    }
+    /* A burst of 3, plus what refilled at 6 a minute while the flood ran. */
+    double refilled = (harness_now() - start) / 10.0;
+    cr_assert_geq(joined, 3, "the burst is served");
+    cr_assert_leq(joined, 3 + (int)refilled + 1, "joined %d times", joined);
+    cr_assert_geq(limited, 15);
+    for (int i = 0; i < 3; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i]);
+        struct answer a;
+        send_from("127.0.0.2", "POST", path, NULL, "{\"name\": \"Other\"}", &a);
+        cr_assert_eq(a.status, 201, "another address is not limited");
+        json_decref(a.json);
+    }
+}
+
+/* ---- amendments --------------------------------------------------------------------------- */
+
+Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_ends_in_429)
+{
+    up_with("--max-amendments 50");
+    struct table t;
+    create(&t, 3, 1, NULL); /* two people: seat 1 never decides, so the step stays open */
+    json_t *h = hand(&t, 0);
+    json_t *p = json_object_get(h, "pending");
+    cr_assert(json_is_object(p));
+    /* Two different orders for the step: seat 0 alternates between them. */
+    char *a_order = choose_order(h), b_order[512];
+    if (strcmp(str(p, "step"), "build") == 0) {
+        snprintf(b_order, sizeof b_order,
+                 "{\"round\": %lld, \"step\": \"build\", \"survey\": true}", num(p, "round"));
+    } else {
+        json_t *cards = json_object_get(h, "hand"), *discard = json_array();
+        long long n = num(json_object_get(p, "options"), "discard");
+        for (long long k = 0; k < n; k++)
+            json_array_append_new(
+                discard, json_integer(num(
+                             json_array_get(cards, json_array_size(cards) - 1 - (size_t)k), "id")));
+        json_t *b = json_pack("{s:I, s:s, s:o}", "round", num(p, "round"), "step", str(p, "step"),
+                              "discard", discard);
+        char *text = json_dumps(b, JSON_COMPACT);
+        snprintf(b_order, sizeof b_order, "%s", text);
+        free(text);
+        json_decref(b);
+    }
+    json_decref(h);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
+    int accepted = 0, limited = 0;
+    const char *last = NULL;
+    long long seq_after_first = 0;
+    for (int i = 0; i < 500; i++) {
+        const char *order = i % 2 ? b_order : a_order;
+        struct answer a;
+        send_from("127.0.0.1", "POST", path, t.tokens[0], order, &a);
+        counts[K_AMENDMENTS]++;
+        cr_assert(a.status == 202 || a.status == 429, "order %d -> %ld", i, a.status);
+        if (a.status == 202) {
+            accepted++;
+            last = order;
+            cr_assert_eq(limited, 0, "no order is accepted after the first refusal");
+        } else {
+            limited++;
+            assert_rate_limited(&a, "too_many_amendments", false);
+        }
+        json_decref(a.json);
+        if (i == 0) {
+            json_t *v = view(&t);
+            seq_after_first = num(v, "last_seq");
+            json_decref(v);
+        }
+    }
+    cr_assert_eq(accepted, 51, "the first order and 50 amendments");
+    cr_assert_eq(limited, 449);
+    /* The log grew by nothing after the first submission. */
+    json_t *v = view(&t);
+    cr_assert_eq(num(v, "last_seq"), seq_after_first, "amendments add no public event");
+    json_decref(v);
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM events WHERE game_id = '%s' AND type = 'submitted'", t.id);
+    cr_assert_eq(sql_long(sql), 1, "one submitted event for the seat and step");
+    /* The order that stands is the last one accepted, in the hand view and in the table. */
+    h = hand(&t, 0);
+    json_t *want = json_loads(last, 0, NULL);
+    json_t *got = json_object_get(h, "order");
+    cr_assert_not_null(got, "the hand view shows the seat's order");
+    const char *key;
+    json_t *value;
+    json_object_foreach(want, key, value)
+    {
+        cr_assert(json_equal(value, json_object_get(got, key)),
+                  "the last accepted order stands (field %s)", key);
+    }
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM orders WHERE game_id = '%s' AND seat = 0 AND body @> '%s'", t.id,
+             last);
+    cr_assert_eq(sql_long(sql), 1, "the orders table holds the last accepted order");
+    json_decref(want);
+    json_decref(h);
+    free(a_order);
+    /* The next step starts a new count: the game goes on. */
+    h = hand(&t, 1);
+    char *o1 = choose_order(h);
+    json_decref(h);
+    json_decref(call("POST", path, t.tokens[1], o1, 202));
+    free(o1);
+    check_log(&t); /* gapless, each step opened once */
+}
+
+/* ---- expiry and retention ----------------------------------------------------------------- */
+
+/* Waits up to `seconds` for `sql` to count `want`. */
+static void wait_count(const char *sql, long long want, double seconds)
+{
+    double until = harness_now() + seconds;
+    long long got;
+    while ((got = sql_long(sql)) != want && harness_now() < until)
+        harness_sleep_ms(200);
+    cr_assert_eq(got, want, "%s: %lld, wanted %lld", sql, got, want);
+}
+
+Test(quota, an_open_game_expires_leaves_the_lobby_and_refuses_joins_with_409)
+{
+    up_with("--open-ttl 2");
+    json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"name\": \"Host\"}", 201);
+    char id[64], token[80];
+    snprintf(id, sizeof id, "%s", str(g, "id"));
+    snprintf(token, sizeof token, "%s", str(g, "token"));
+    json_decref(g);
+    cr_assert(in_lobby(id));
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE id = '%s' AND status = 'expired'",
+             id);
+    wait_count(sql, 1, 30);
+    counts[K_EXPIRED]++;
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s", id);
+    json_t *v = call("GET", path, NULL, NULL, 200);
+    cr_assert_str_eq(str(v, "status"), "expired");
+    json_decref(v);
+    cr_assert_not(in_lobby(id), "an expired game leaves the lobby");
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", id);
+    struct answer a;
+    send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Late\"}", &a);
+    cr_assert_eq(a.status, 409);
+    cr_assert_str_eq(a.content_type, "application/problem+json");
+    cr_assert_str_eq(str(a.json, "code"), "game_expired");
+    json_decref(a.json);
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", id);
+    send_from("127.0.0.1", "POST", path, token,
+              "{\"round\": 1, \"step\": \"build\", \"survey\": true}", &a);
+    cr_assert_eq(a.status, 409);
+    cr_assert_str_eq(str(a.json, "code"), "game_expired");
+    json_decref(a.json);
+    snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", id);
+    json_t *e = call("GET", path, NULL, NULL, 200);
+    json_t *events = json_object_get(e, "events");
+    json_t *lastev = json_array_get(events, json_array_size(events) - 1);
+    cr_assert_str_eq(str(lastev, "type"), "expired", "the log says the game expired");
+    json_decref(e);
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"expired\"}"), 1);
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"open\"}"), 0);
+}
+
+Test(quota, finished_and_expired_games_are_deleted_with_all_their_rows_after_the_retention)
+{
+    up_with("--open-ttl 1 --retention 5");
+    struct table t;
+    create(&t, 2, 1, NULL);
+    play_to_end(&t);
+    json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"name\": \"Alone\"}", 201);
+    char lonely[64];
+    snprintf(lonely, sizeof lonely, "%s", str(g, "id"));
+    json_decref(g);
+    static const char *const tables[] = {"games", "seats", "orders", "decisions", "events"};
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM decisions WHERE game_id = '%s'", t.id);
+    cr_assert_gt(sql_long(sql), 0, "a finished game has rows to delete");
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE %s IN ('%s', '%s')", tables[i],
+                 strcmp(tables[i], "games") ? "game_id" : "id", t.id, lonely);
+        wait_count(sql, 0, 40);
+    }
+    counts[K_DELETED] += 2;
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s", t.id);
+    json_decref(call("GET", path, NULL, NULL, 404));
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"finished\"}"), 0);
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"expired\"}"), 0);
+    cr_assert_geq(metric_at(d.base, "city_sweeper_deleted_games_total"), 2);
+}
+
+/* ---- the sweeper at scale ----------------------------------------------------------------- */
+
+Test(quota, two_daemons_force_every_overdue_step_of_2000_timed_games_exactly_once)
+{
+    enum { GAMES = 2000 };
+    up_with("");
+    /* One real timed game, copied 1,999 times by SQL (the API's limits would only slow this
+     * down); the copies' human seats have no token, which the sweeper never needs. */
+    struct table t;
+    create(&t, 2, 1, ", \"turn_seconds\": 3600");
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "WITH src AS (SELECT * FROM games WHERE id = '%s'), "
+             "ids AS (SELECT substr(md5('copy' || i), 1, 16) AS id FROM generate_series(1, %d) i), "
+             "g AS (INSERT INTO games (id, status, players, target_vp, turn_seconds, deadline, "
+             "host_hash, version, steps_resolved, ndecisions, last_seq, state) "
+             "SELECT ids.id, src.status, src.players, src.target_vp, src.turn_seconds, "
+             "src.deadline, src.host_hash, src.version, src.steps_resolved, src.ndecisions, "
+             "src.last_seq, src.state FROM src, ids RETURNING id) "
+             "INSERT INTO seats (game_id, seat, name, bot, token_hash, joined_at) "
+             "SELECT g.id, s.seat, s.name, s.bot, NULL, s.joined_at FROM g, seats s "
+             "WHERE s.game_id = '%s'",
+             t.id, GAMES - 1, t.id);
+    sql_long(sql);
+    sql_long("ANALYZE games");
+    struct daemon d2;
+    daemon_start(&d2, db, "--create-rate 0 --join-rate 0");
+    /* Every deadline passes at once. */
+    sql_long("UPDATE games SET deadline = now() - interval '1 second' WHERE status = 'playing'");
+    wait_count("SELECT count(*) FROM games WHERE status = 'playing' AND deadline < now()", 0, 150);
+    cr_assert_eq(sql_long("SELECT count(*) FROM games WHERE steps_resolved = 0"), 0);
+    double forced = metric_at(d.base, "city_sweeper_lateness_seconds_count") +
+                    metric_at(d2.base, "city_sweeper_lateness_seconds_count");
+    cr_assert_eq((long long)forced, GAMES, "each game forced once by one of the two daemons");
+    cr_assert_geq(metric_at(d.base, "city_sweeper_last_lateness_seconds"), 0, "exported");
+    counts[K_FORCED] += GAMES;
+    counts[K_REQUESTS]++;
+    daemon_stop(&d2);
+}
