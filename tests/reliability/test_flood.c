@@ -478,3 +478,43 @@ Test(flood, x_forwarded_for_from_an_untrusted_peer_does_not_escape_the_per_addre
             close(fds[i]);
     stops_cleanly();
 }
+
+/* POST /api/v1/games with X-Forwarded-For: xff; the status. */
+static long create_forwarded_for(const char *xff)
+{
+    char url[128], header[128];
+    snprintf(url, sizeof url, "%s/api/v1/games", d.base);
+    snprintf(header, sizeof header, "X-Forwarded-For: %s", xff);
+    const char *headers[] = {header, NULL};
+    const char *body = "{\"seats\": 2}";
+    struct http_request rq = {
+        .method = "POST", .url = url, .body = body, .len = strlen(body), .headers = headers};
+    struct http_reply r;
+    cr_assert(http_request(&rq, &r));
+    long st = r.status;
+    http_reply_free(&r);
+    return st;
+}
+
+Test(flood, x_forwarded_for_names_the_client_only_behind_a_trusted_proxy)
+{
+    /* Trusted: each forwarded address has its own bucket of two creations. */
+    up_with("--create-rate 1 --create-burst 2 --trusted-proxies 127.0.0.0/8");
+    cr_expect_eq(create_forwarded_for("198.51.100.1"), 201);
+    cr_expect_eq(create_forwarded_for("203.0.113.9, 198.51.100.1"), 201);
+    cr_expect_eq(create_forwarded_for("198.51.100.1"), 429, "the third from one client");
+    cr_expect_eq(create_forwarded_for("198.51.100.2"), 201, "another client behind the proxy");
+    /* A hop that is not an address stops the walk at the proxy: all such count as one. */
+    cr_expect_eq(create_forwarded_for("not-an-address"), 201);
+    cr_expect_eq(create_forwarded_for("also not one"), 201);
+    cr_expect_eq(create_forwarded_for("nor this"), 429);
+    stops_cleanly();
+
+    /* Untrusted: the header is ignored, every request counts against 127.0.0.1. */
+    up_with("--create-rate 1 --create-burst 2");
+    cr_expect_eq(create_forwarded_for("198.51.100.1"), 201);
+    cr_expect_eq(create_forwarded_for("198.51.100.2"), 201);
+    cr_expect_eq(create_forwarded_for("198.51.100.3"), 429,
+                 "a forged X-Forwarded-For from an untrusted peer escaped the quota");
+    stops_cleanly();
+}
