@@ -188,19 +188,24 @@ void batcher_stop(struct batcher *b)
     free(b);
 }
 
-bool batcher_submit(struct batcher *b, struct batch_job *job)
+/* Appends job to the queue and wakes a batcher thread; b->mu is held. */
+static void enqueue(struct batcher *b, struct batch_job *job)
 {
     job->next = NULL;
+    if (b->tail)
+        b->tail->next = job;
+    else
+        b->head = job;
+    b->tail = job;
+    pthread_cond_signal(&b->work);
+}
+
+bool batcher_submit(struct batcher *b, struct batch_job *job)
+{
     pthread_mutex_lock(&b->mu);
     bool ok = !b->stop;
-    if (ok) {
-        if (b->tail)
-            b->tail->next = job;
-        else
-            b->head = job;
-        b->tail = job;
-        pthread_cond_signal(&b->work);
-    }
+    if (ok)
+        enqueue(b, job);
     pthread_mutex_unlock(&b->mu);
     return ok;
 }
@@ -209,15 +214,9 @@ int batcher_run(struct batcher *b, struct batch_job *job)
 {
     job->done_fn = NULL;
     job->done = false;
-    job->next = NULL;
     pthread_cond_init(&job->cond, NULL);
     pthread_mutex_lock(&b->mu);
-    if (b->tail)
-        b->tail->next = job;
-    else
-        b->head = job;
-    b->tail = job;
-    pthread_cond_signal(&b->work);
+    enqueue(b, job);
     while (!job->done)
         pthread_cond_wait(&job->cond, &b->mu);
     pthread_mutex_unlock(&b->mu);

@@ -8,7 +8,7 @@
  *
  * Each test appends "browser_checks N" and finer keys to $CITY_COUNTS (summed by
  * scripts/reliability-summary.sh). */
-#include "../client.h"
+#include "suite.h"
 
 #include <zlib.h>
 
@@ -30,23 +30,9 @@ static void counted(enum kind k)
     counts[k]++;
 }
 
-/* Appends this test's counts to $CITY_COUNTS in one write. */
 static void counts_append(void)
 {
-    const char *path = getenv("CITY_COUNTS");
-    if (!path || !*path || counts[K_ALL] == 0)
-        return;
-    char buf[1024];
-    size_t n = 0;
-    for (int k = 0; k < K_COUNT; k++)
-        if (counts[k] && n < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %ld\n", count_keys[k], counts[k]);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        ssize_t w = write(fd, buf, n < sizeof buf ? n : sizeof buf);
-        (void)w;
-        close(fd);
-    }
+    suite_counts_append(count_keys, counts, K_COUNT);
 }
 
 /* ---- the daemon --------------------------------------------------------------------------- */
@@ -67,14 +53,9 @@ static void down(void)
 
 TestSuite(browser, .init = up, .fini = down, .timeout = 80);
 
-/* The last words of a test: the daemon stops with status 0 (under ASan a leak or a late memory
- * error shows only there; Criterion does not fail a test for what its fini finds). */
 static void stops_cleanly(void)
 {
-    char tail[2000];
-    int st = daemon_stop(&d);
-    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
-                 daemon_log_tail(&d, tail, sizeof tail));
+    suite_stops_cleanly(&d);
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */

@@ -9,7 +9,7 @@
  *
  * The connections are raw sockets (this process raises its own open-file limit); every one is
  * counted, and each test appends "flood_connections N" and finer keys to $CITY_COUNTS. */
-#include "../client.h"
+#include "suite.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,21 +20,14 @@
 static struct daemon d;
 static char db[512];
 
-static long count_conns, count_trickled, count_streams, count_refused;
+enum kind { K_CONNS, K_TRICKLED, K_STREAMS, K_REFUSED, K_COUNT };
+static const char *const count_keys[K_COUNT] = {"flood_connections", "flood_trickling_heads",
+                                                "flood_idle_streams", "flood_refused_connections"};
+static long counts[K_COUNT];
 
 static void counts_append(void)
 {
-    const char *path = getenv("CITY_COUNTS");
-    if (!path || !*path)
-        return;
-    FILE *f = fopen(path, "a");
-    if (!f)
-        return;
-    fprintf(f,
-            "flood_connections %ld\nflood_trickling_heads %ld\nflood_idle_streams %ld\n"
-            "flood_refused_connections %ld\n",
-            count_conns, count_trickled, count_streams, count_refused);
-    fclose(f);
+    suite_counts_append(count_keys, counts, K_COUNT);
 }
 
 static void raise_nofile(void)
@@ -63,10 +56,7 @@ static void down(void)
 
 static void stops_cleanly(void)
 {
-    char tail[2000];
-    int st = daemon_stop(&d);
-    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
-                 daemon_log_tail(&d, tail, sizeof tail));
+    suite_stops_cleanly(&d);
 }
 
 /* ---- raw sockets -------------------------------------------------------------------------- */
@@ -220,8 +210,8 @@ Test(flood, idle_and_trickling_connections_neither_stop_a_game_nor_outlive_the_h
                       strerror(errno));
         open++;
     }
-    count_conns += open;
-    count_trickled += TRICKLING;
+    counts[K_CONNS] += open;
+    counts[K_TRICKLED] += TRICKLING;
     double opened = harness_now();
     /* The trickling ones send a request line now and a header line every second. */
     for (int i = IDLE; i < IDLE + TRICKLING; i++)
@@ -283,7 +273,7 @@ Test(flood, connections_past_the_per_address_limit_are_refused_while_another_add
         fds[i] = connect_from("127.0.0.1");
         held += fds[i] >= 0;
     }
-    count_conns += held;
+    counts[K_CONNS] += held;
     harness_sleep_ms(500);
     /* Every connection past the 50th was closed at once. */
     int refused = 0;
@@ -292,7 +282,7 @@ Test(flood, connections_past_the_per_address_limit_are_refused_while_another_add
         if (fds[i] >= 0 && read_some(fds[i], buf, sizeof buf, 200) >= 0)
             refused++;
     }
-    count_refused += refused;
+    counts[K_REFUSED] += refused;
     cr_expect_geq(refused, HOLD - 50, "only %d of %d connections past the limit were refused",
                   refused, HOLD - 50);
     cr_expect_leq(metric("city_connections"), 60);
@@ -361,7 +351,7 @@ Test(streams, news_of_one_game_wakes_only_that_games_streams)
         fds[i] = open_stream(quiet.id, &st);
         cr_assert_geq(fds[i], 0, "stream %d -> %d", i, st);
     }
-    count_streams += WATCHERS;
+    counts[K_STREAMS] += WATCHERS;
     harness_sleep_ms(500);
     cr_expect_eq(metric("city_streams{state=\"parked\"}"), WATCHERS,
                  "idle streams must be parked, holding no thread");

@@ -8,7 +8,7 @@
  *
  * Each test appends "force_races N" and finer keys to $CITY_COUNTS (summed by
  * scripts/reliability-summary.sh); CITY_FORCE_RACES sets the number of races (default 100). */
-#include "../client.h"
+#include "suite.h"
 
 #include <pthread.h>
 
@@ -23,25 +23,9 @@ static const char *const count_keys[K_COUNT] = {"force_races", "force_races_buil
                                                 "force_checks"};
 static long counts[K_COUNT];
 
-/* Appends this test's counts to $CITY_COUNTS in one write (O_APPEND: tests never interleave). */
 static void counts_append(void)
 {
-    const char *path = getenv("CITY_COUNTS");
-    if (!path || !*path)
-        return;
-    char buf[512];
-    size_t n = 0;
-    for (int k = 0; k < K_COUNT; k++)
-        if (counts[k] && n < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %ld\n", count_keys[k], counts[k]);
-    if (n == 0)
-        return;
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        ssize_t w = write(fd, buf, n < sizeof buf ? n : sizeof buf);
-        (void)w;
-        close(fd);
-    }
+    suite_counts_append(count_keys, counts, K_COUNT);
 }
 
 /* ---- the daemon --------------------------------------------------------------------------- */
@@ -62,13 +46,9 @@ static void down(void)
 
 TestSuite(force, .init = up, .fini = down, .timeout = 240);
 
-/* The last words of every test: the daemon is alive and stops with status 0. */
 static void stops_cleanly(void)
 {
-    char tail[2000];
-    int st = daemon_stop(&d);
-    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
-                 daemon_log_tail(&d, tail, sizeof tail));
+    suite_stops_cleanly(&d);
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */

@@ -13,7 +13,7 @@
  *
  * Every hostile request is counted; each test appends "hostile_inputs N" and finer keys to
  * $CITY_COUNTS (summed by scripts/reliability-summary.sh). */
-#include "../client.h"
+#include "suite.h"
 
 #include <poll.h>
 
@@ -52,23 +52,9 @@ static void counted(enum kind k)
     counts[k]++;
 }
 
-/* Appends this test's counts to $CITY_COUNTS in one write (O_APPEND: tests never interleave). */
 static void counts_append(void)
 {
-    const char *path = getenv("CITY_COUNTS");
-    if (!path || !*path || counts[K_ALL] == 0)
-        return;
-    char buf[1024];
-    size_t n = 0;
-    for (int k = 0; k < K_COUNT; k++)
-        if (counts[k] && n < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %ld\n", count_keys[k], counts[k]);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        ssize_t w = write(fd, buf, n < sizeof buf ? n : sizeof buf);
-        (void)w;
-        close(fd);
-    }
+    suite_counts_append(count_keys, counts, K_COUNT);
 }
 
 /* ---- the daemon --------------------------------------------------------------------------- */
@@ -107,14 +93,9 @@ static void still_serving(const char *after)
               after, daemon_log_tail(&d, tail, sizeof tail));
 }
 
-/* The last words of every test: the daemon stops with status 0. Under ASan a leak or a late
- * memory error shows only there (Criterion does not fail a test for what its fini finds). */
 static void stops_cleanly(void)
 {
-    char tail[2000];
-    int st = daemon_stop(&d);
-    cr_expect_eq(st, 0, "cityd did not stop cleanly (status %d); its log ends:\n%s", st,
-                 daemon_log_tail(&d, tail, sizeof tail));
+    suite_stops_cleanly(&d);
 }
 
 /* ---- checks shared by every hostile reply ------------------------------------------------- */

@@ -9,7 +9,7 @@
  *
  * Each test appends its counts ("quota_requests N" and finer keys) to $CITY_COUNTS (summed by
  * scripts/reliability-summary.sh). */
-#include "../client.h"
+#include "suite.h"
 
 #include <strings.h>
 
@@ -24,23 +24,9 @@ static const char *const count_keys[K_COUNT] = {
     "quota_games_expired", "quota_games_deleted",    "quota_timed_games_forced"};
 static long counts[K_COUNT];
 
-/* Appends this test's counts to $CITY_COUNTS in one write (O_APPEND: tests never interleave). */
 static void counts_append(void)
 {
-    const char *path = getenv("CITY_COUNTS");
-    if (!path || !*path || counts[K_REQUESTS] == 0)
-        return;
-    char buf[1024];
-    size_t n = 0;
-    for (int k = 0; k < K_COUNT; k++)
-        if (counts[k] && n < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %ld\n", count_keys[k], counts[k]);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        ssize_t w = write(fd, buf, n < sizeof buf ? n : sizeof buf);
-        (void)w;
-        close(fd);
-    }
+    suite_counts_append(count_keys, counts, K_COUNT);
 }
 
 /* ---- the daemon --------------------------------------------------------------------------- */
