@@ -697,16 +697,16 @@ static void scan_stream(struct game *gm, const char *body, const struct scan *sc
 /* Only known headers, and nothing a seat's token fetched may sit in a shared cache. */
 static void check_headers(const struct http_reply *r, bool with_token, const char *what)
 {
-    static const char *const known[] = {"content-type",
-                                        "content-length",
-                                        "cache-control",
-                                        "x-content-type-options",
-                                        "allow",
-                                        "x-accel-buffering",
-                                        "date",
-                                        "connection",
-                                        "transfer-encoding",
-                                        "keep-alive"};
+    static const char *const known[] = {
+        "content-type", "content-length", "cache-control", "x-content-type-options", "allow",
+        "x-accel-buffering", "date", "connection", "transfer-encoding", "keep-alive",
+        /* fixed values: the browser hardening and CORS */
+        "content-security-policy", "x-frame-options", "referrer-policy",
+        "access-control-allow-origin", "access-control-expose-headers", "vary",
+        /* a number of seconds (429, 503) */
+        "retry-after",
+        /* static files: a hash and a date of a public file */
+        "etag", "last-modified", "content-encoding"};
     char cache[128] = "";
     for (const char *line = r->headers; *line;) {
         const char *end = strchr(line, '\n');
