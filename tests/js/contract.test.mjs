@@ -931,7 +931,8 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/join`, { body: { name: 'Eve' } });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/orders`,
       { token: lonely.token, body: { round: 0, step: 'keep', discard: [0, 1] } });
-    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/resolve`, { token: lonely.host_token });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/resolve`,
+      { token: lonely.host_token, body: { round: 0, step: 'keep' } });
   } finally {
     base = saved;
     await limited.stop();
