@@ -346,6 +346,18 @@ static void pool_init(struct pool *p, const char *file, int n, int sources)
     raise_nofile(n);
 }
 
+static void pool_free(struct pool *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->c[i].fd >= 0)
+            close(p->c[i].fd);
+    for (int i = 0; i < p->nids; i++)
+        free(p->ids[i]);
+    free(p->ids);
+    free(p->c);
+    close(p->ep);
+}
+
 static void print_tally(const struct tally *t)
 {
     printf("{\"wanted\": %d, \"held\": %d, \"refused\": %d, \"closed\": %d, \"unanswered\": %d, "
@@ -537,5 +549,7 @@ int main(int argc, char **argv)
     struct pool p;
     pool_init(&p, argv[3], n, sources);
     open_all(&p, seconds);
-    return is_held ? held(&p, pid, requests) : idle(&p);
+    int status = is_held ? held(&p, pid, requests) : idle(&p);
+    pool_free(&p);
+    return status;
 }
