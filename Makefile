@@ -147,13 +147,17 @@ sanitize:
 # The benchmarks (README, "Benchmarks"): the service's figures, each against a baseline measured
 # in the same run (bench/service.sh on a durable throw-away PostgreSQL), then the engine's;
 # all of them in bench/results.json.
-BENCH_BIN := $(BUILD)/bench/hello $(BUILD)/bench/load
+BENCH_BIN := $(BUILD)/bench/hello $(BUILD)/bench/load $(BUILD)/bench/streams
 
 $(BUILD)/bench/hello: bench/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 
 $(BUILD)/bench/load: bench/load.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
+
+$(BUILD)/bench/streams: bench/streams.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS)
 

@@ -15,6 +15,7 @@ printf '{\n' > "$out"
 if [ -n "$extra" ]; then
   while read -r k v; do
     [ -n "$k" ] || continue
+    case "$v" in ''|*[!0-9.-]*) v=null ;; esac # a figure that could not be measured
     printf '  "%s": %s,\n' "$k" "$v" >> "$out"
     printf '%-34s %12s\n' "$k" "$v"
   done < "$extra"

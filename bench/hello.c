@@ -1,9 +1,10 @@
 /* hello.c: the read benchmark's baseline: the smallest useful libmicrohttpd daemon, started
- * with the same threading flags and connection options as `cityd serve` (src/http.c), that
- * answers every request with a fixed small JSON body. `make bench` loads it and cityd's public
- * game view with the same load tool in the same run; read_ratio is their quotient.
+ * with the same threading flags and connection options as `cityd serve` (src/http.c: epoll in
+ * an internal thread pool of THREADS threads, suspendable connections), that answers every
+ * request with a fixed small JSON body. `make bench` loads it and cityd's public game view
+ * with the same load tool in the same run; read_ratio is their quotient.
  *
- * usage: hello PORT   (runs until SIGINT or SIGTERM) */
+ * usage: hello PORT [THREADS]   (THREADS 1..1024, default 16; runs until SIGINT or SIGTERM) */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,8 +43,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 int main(int argc, char **argv)
 {
     int port = argc > 1 ? atoi(argv[1]) : 0;
-    if (port <= 0 || port > 65535) {
-        fprintf(stderr, "usage: hello PORT\n");
+    int threads = argc > 2 ? atoi(argv[2]) : 16;
+    if (argc > 3 || port <= 0 || port > 65535 || threads < 1 || threads > 1024) {
+        fprintf(stderr, "usage: hello PORT [THREADS]\n");
         return 2;
     }
     struct sigaction sa = {0};
@@ -51,16 +53,17 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_DUAL_STACK |
-            MHD_USE_ERROR_LOG,
-        (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_END);
+    struct MHD_Daemon *d =
+        MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME |
+                             MHD_USE_DUAL_STACK | MHD_USE_ERROR_LOG,
+                         (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_THREAD_POOL_SIZE,
+                         (unsigned)threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+                         MHD_OPTION_CONNECTION_LIMIT, 4000u, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "hello: cannot listen on port %d\n", port);
         return 1;
     }
-    printf("hello: serving http://localhost:%d\n", port);
+    printf("hello: serving http://localhost:%d with %d threads\n", port, threads);
     fflush(stdout);
     while (!stopping)
         pause();

@@ -10,15 +10,38 @@
 #                 libmicrohttpd daemon (bench/hello.c) started with cityd's threading flags;
 #   p50_ms, p99_ms: order submissions at half the measured peak rate, open loop (bench/load.c),
 #                 the median (by p99) of three runs;
-#   rss_mb_10k_games: cityd's resident memory with 10,000 stored games, 1,000 of them in play.
+#   pg_p99_ms, p99_ratio: pgbench's own simple-update transactions at the same rate, open loop
+#                 (pgbench -R, latency from the scheduled start as ours), with as many clients
+#                 as bench/load.c has connections; p99_ratio = p99_ms / pg_p99_ms;
+#   orders_with_idle_streams_ratio: order throughput with BENCH_IDLE_STREAMS idle SSE streams
+#                 open on other games / without them (A B A B);
+#   rss_mb_10k_games: cityd's resident memory with 10,000 stored games, 1,000 of them in play;
+#   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
+#                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
+#                 GET /healthz's p99 over 200 new connections while they were held, and its
+#                 resident memory then.
 # Throughput and baseline alternate (A B A B) and each figure is the mean of its two runs. The
 # figures go to stdout as "key value" lines; progress goes to stderr.
+#
+# Settings (environment): BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_GAMES (1000),
+# BENCH_STORED_GAMES (10000), BENCH_LATENCY_CONNECTIONS (128), BENCH_HTTP_THREADS (16: hello's
+# thread pool, to match cityd's HTTP threads), BENCH_STREAMS (10000), BENCH_STREAM_SOURCES (1:
+# loopback source addresses the streams come from), BENCH_STREAM_SECONDS (60: the time allowed
+# to open them), BENCH_IDLE_STREAMS (2000), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
+# e.g. a higher connection limit for the streams).
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
 conns=${BENCH_CONNECTIONS:-64}
 playing=${BENCH_GAMES:-1000}
 stored=${BENCH_STORED_GAMES:-10000}
+lconns=${BENCH_LATENCY_CONNECTIONS:-128}
+threads=${BENCH_HTTP_THREADS:-16}
+nstreams=${BENCH_STREAMS:-10000}
+sources=${BENCH_STREAM_SOURCES:-1}
+stream_secs=${BENCH_STREAM_SECONDS:-60}
+idle_streams=${BENCH_IDLE_STREAMS:-2000}
+read -r -a cityd_flags <<<"${BENCH_CITYD_FLAGS:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/city-bench.XXXXXX")
@@ -65,19 +88,24 @@ start_on_free_port() {
     exit 1
 }
 cityd_serve() {
-    # The bench creates games and resends orders from one address: per-address quotas off.
-    CITY_CREATE_RATE=0 CITY_JOIN_RATE=0 CITY_MAX_AMENDMENTS=0 exec "$root/$build/cityd" serve --database "$DATABASE_URL" --web "$root/web" \
-        --migrations "$root/migrations" --openapi "$root/openapi/openapi.yaml" --port "$1"
+    # The bench creates games and resends orders from one address, and holds thousands of
+    # streams from it: per-address quotas and the per-address connection cap off.
+    CITY_CREATE_RATE=0 CITY_JOIN_RATE=0 CITY_MAX_AMENDMENTS=0 CITY_MAX_PER_ADDRESS=0 \
+        exec "$root/$build/cityd" serve --database "$DATABASE_URL" --web "$root/web" \
+        --migrations "$root/migrations" --openapi "$root/openapi/openapi.yaml" \
+        --threads "$threads" ${cityd_flags[@]+"${cityd_flags[@]}"} --port "$1"
 }
+hello_serve() { exec "$root/$build/bench/hello" "$1" "$threads"; }
 start_on_free_port /healthz "$work/cityd.log" cityd_serve
 cityd=$started_pid url=$started_url
 pids+=("$cityd")
-start_on_free_port / "$work/hello.log" "$root/$build/bench/hello"
+start_on_free_port / "$work/hello.log" hello_serve
 pids+=("$started_pid")
 hurl=$started_url
 
-say "setting up $playing games in play"
+say "setting up $playing games in play, and 100 other games for idle streams"
 "$root/$build/bench/load" setup "$url" "$playing" "$work/games.txt"
+"$root/$build/bench/load" setup "$url" 100 "$work/other.txt"
 pgbench -i -q -s 10 "$DATABASE_URL" >"$work/pgbench-init.log" 2>&1
 
 pgbench_tps() {
@@ -87,8 +115,10 @@ pgbench_tps() {
 # wrk with one of our scripts; prints "good seconds bad".
 wrk_run() {
     local out
-    out=$(wrk -t2 -c"$conns" -d"${secs}s" -s "$here/load.lua" "$1" -- "$work/games.txt" "$2")
-    echo "$out" | sed -n 's/^RESULT [a-z]*=\([0-9]*\) [a-z]*=\([0-9]*\) seconds=\([0-9.]*\).*/\1 \3 \2/p'
+    out=$(wrk -t2 -c"$conns" -d"${secs}s" -s "$here/load.lua" "$1" -- "$work/games.txt" "$2" 2>&1 ||
+        true)
+    out=$(echo "$out" | sed -n 's/^RESULT [a-z]*=\([0-9]*\) [a-z]*=\([0-9]*\) seconds=\([0-9.]*\).*/\1 \3 \2/p')
+    echo "${out:-0 1 0}" # a wrk that could not run counts as nothing done
 }
 rate_of() { awk -v g="$1" -v s="$2" 'BEGIN { printf "%.1f", g / s }'; }
 mean() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b) / 2 }'; }
@@ -120,22 +150,83 @@ orders=$(mean "${fig[or1]}" "${fig[or2]}")
 reads=$(mean "${fig[rd1]}" "${fig[rd2]}")
 hello=$(mean "${fig[he1]}" "${fig[he2]}")
 
+say "fan-out: order submissions without and with $idle_streams idle streams on other games"
+idle_pid=
+start_idle_streams() {
+    "$root/$build/bench/streams" idle "$url" "$work/other.txt" "$idle_streams" "$sources" \
+        "$stream_secs" >"$work/idle.txt" &
+    idle_pid=$!
+    pids+=("$idle_pid")
+    for _ in $(seq 1 $((stream_secs * 10 + 50))); do
+        [ -s "$work/idle.txt" ] && break
+        kill -0 "$idle_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    say "  idle streams: $(cat "$work/idle.txt")"
+}
+threads_of() { awk '/^Threads:/ { print $2 }' "/proc/$cityd/status"; }
+# Stops the idle streams and waits (up to 20 s) until the daemon has let go of them, as far as
+# its thread count shows, so that they do not weigh on the next run without streams.
+stop_idle_streams() {
+    kill "$idle_pid" 2>/dev/null || true
+    wait "$idle_pid" 2>/dev/null || true
+    for _ in $(seq 1 200); do
+        [ "$(threads_of)" -le $((threads_before + 2)) ] && break
+        sleep 0.1
+    done
+}
+for round in 1 2; do
+    read -r good s bad < <(wrk_run "$url" orders)
+    fig[fa$round]=$(rate_of "$good" "$s")
+    threads_before=$(threads_of)
+    start_idle_streams
+    fig[fh$round]=$(sed -n 's/.*"held": *\([0-9]*\).*/\1/p' "$work/idle.txt")
+    read -r good s bad < <(wrk_run "$url" orders)
+    fig[fb$round]=$(rate_of "$good" "$s")
+    stop_idle_streams
+    say "  round $round: orders_per_sec ${fig[fa$round]} without, ${fig[fb$round]} with ${fig[fh$round]:-0} streams held"
+done
+fan_without=$(mean "${fig[fa1]}" "${fig[fa2]}")
+fan_with=$(mean "${fig[fb1]}" "${fig[fb2]}")
+fan_held=$(( ${fig[fh1]:-0} < ${fig[fh2]:-0} ? ${fig[fh1]:-0} : ${fig[fh2]:-0} ))
+
 half=$(awk -v o="$orders" 'BEGIN { printf "%.0f", o / 2 }')
-say "order latency at half the peak rate ($half/s), open loop, ${secs}s"
-# Three runs; the one with the median p99 is reported (a noisy neighbour's stall in one run
-# neither makes nor breaks the figure; all three are printed).
-runs=()
+say "order latency at half the peak rate ($half/s), open loop, ${secs}s; then pgbench at that rate"
+# pgbench -R: simple-update transactions at a fixed rate (a Poisson schedule) over as many
+# clients as load.c has connections; its per-transaction log gives each latency from the
+# scheduled start (throttling lag included, as ours), whose 99th percentile is printed.
+pgbench_p99() {
+    rm -f "$work"/pglat*
+    pgbench -n -N -R "$half" -c "$lconns" -j 2 -T "$secs" --log --log-prefix="$work/pglat" \
+        "$DATABASE_URL" >"$work/pgbench-rate.log" 2>&1 || true
+    cat "$work"/pglat* 2>/dev/null | awk '$3 ~ /^[0-9]+$/ { print $3 / 1000 }' | sort -n |
+        awk '{ v[NR] = $1 } END { if (NR == 0) { print "0 0 0"; exit }
+              i = int(0.99 * (NR - 1) + 0.5) + 1; j = int(0.5 * (NR - 1) + 0.5) + 1
+              printf "%.3f %.3f %d\n", v[i], v[j], NR }'
+}
+# Three runs of each, alternating; the one with the median p99 is reported (a noisy
+# neighbour's stall in one run neither makes nor breaks the figure; all are printed).
+runs=() pgruns=()
 for k in 1 2 3; do
-    runs+=("$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$half" "$secs" 128)")
+    runs+=("$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$half" "$secs" "$lconns")")
     say "  run $k: ${runs[-1]}"
+    pgruns+=("$(pgbench_p99)")
+    say "  pgbench -R $half -c $lconns, run $k: p99_ms p50_ms transactions: ${pgruns[-1]}"
 done
 p99_of() { echo "$1" | sed -n 's/.*"p99_ms": *\([0-9.]*\).*/\1/p'; }
 lat=$(for r in "${runs[@]}"; do echo "$(p99_of "$r") $r"; done | sort -n | sed -n 2p | cut -d' ' -f2-)
 jget() { echo "$lat" | sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"; }
+read -r pg_p99 pg_p50 pg_n < <(printf '%s\n' "${pgruns[@]}" | sort -n | sed -n 2p)
 
 say "filling to $stored stored games and reading each view once"
 "$root/$build/bench/load" fill "$url" $((stored - playing)) "$work/games.txt"
 rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$cityd/status")
+
+say "opening $nstreams SSE streams over the $playing games (at most ${stream_secs}s), then /healthz"
+held=$("$root/$build/bench/streams" held "$url" "$work/games.txt" "$nstreams" "$sources" \
+    "$stream_secs" "$cityd" 200)
+say "  $held"
+sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
 
 echo "orders_per_sec $orders"
 echo "pgbench_tps $pg"
@@ -151,6 +242,24 @@ echo "p50_ms $(jget p50_ms)"
 echo "p90_ms $(jget p90_ms)"
 echo "p99_ms $(jget p99_ms)"
 echo "max_ms $(jget max_ms)"
+echo "pg_p50_ms $pg_p50"
+echo "pg_p99_ms $pg_p99"
+# Below latency_rate_per_sec, pgbench could not keep the rate: its p99 is then mostly waiting.
+echo "pg_rate_achieved_per_sec $(awk -v n="$pg_n" -v s="$secs" 'BEGIN { printf "%.1f", n / s }')"
+echo "p99_ratio $(awk -v a="$(jget p99_ms)" -v b="$pg_p99" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+echo "orders_without_streams_per_sec $fan_without"
+echo "orders_with_idle_streams_per_sec $fan_with"
+echo "idle_streams_held $fan_held"
+echo "orders_with_idle_streams_ratio $(awk -v a="$fan_with" -v b="$fan_without" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 echo "rss_mb_10k_games $(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }')"
+echo "sse_streams_wanted $nstreams"
+echo "sse_streams_held $(sget held)"
+echo "sse_streams_held_at_end $(sget held_at_end)"
+echo "sse_healthz_p50_ms $(sget healthz_p50_ms)"
+echo "sse_healthz_p99_ms $(sget healthz_p99_ms)"
+echo "sse_healthz_failed $(sget healthz_failed)"
+echo "rss_mb_10k_streams $(sget rss_mb)"
+echo "sse_kb_per_stream $(awk -v a="$(sget rss_mb)" -v b="$rss_kb" -v n="$(sget held)" 'BEGIN { printf "%.1f", (n > 0 ? (a * 1024 - b) / n : 0) }')"
+echo "daemon_threads_with_streams $(sget daemon_threads)"
 echo "bench_connections $conns"
 echo "bench_seconds $secs"
