@@ -81,6 +81,7 @@ test('a page on another origin creates, joins and sends an order through CORS', 
     assert.deepEqual(errors.filter((e) => !/status of 401/.test(e)), [], 'no CORS or page errors');
     // Chromium preflighted the calls that carry Authorization or a JSON body: the daemon logged
     // an OPTIONS for the orders path and answered it 204.
+    await new Promise((ok) => setTimeout(ok, 800)); // the access log is flushed every 250 ms
     const log = readFileSync(daemon.log, 'utf8');
     assert.match(log, /^OPTIONS "\/api\/v1\/games\/[0-9a-f]+\/orders" 204 .*route=options/m);
     assert.match(log, /^OPTIONS "\/api\/v1\/games\/[0-9a-f]+\/hand" 204 /m);
