@@ -7,6 +7,10 @@
  *   load fill URL GAMES FILE    creates GAMES more games that wait for players, then reads the
  *                               public view of each of them and of every game in FILE once
  *                               (to measure the daemon's memory with that many games)
+ *   load timed URL GAMES SECONDS
+ *                               creates GAMES games of one person and a greedy bot with a
+ *                               time limit of SECONDS a step; the person never decides, so
+ *                               the sweeper forces each of their steps when it is due
  *   load rate URL FILE RATE SECONDS CONNECTIONS
  *                               open-loop load: sends order submissions from FILE at a fixed
  *                               RATE per second for SECONDS over up to CONNECTIONS keep-alive
@@ -193,6 +197,18 @@ static int fill(const char *file, int games)
     return 0;
 }
 
+static int timed(int games, int seconds)
+{
+    int fd = connect_to(false);
+    char body[160];
+    snprintf(body, sizeof body,
+             "{\"seats\":2,\"bots\":[\"greedy\"],\"name\":\"Timed\",\"turn_seconds\":%d}", seconds);
+    for (int i = 0; i < games; i++)
+        json_decref(call(fd, "POST", "/api/v1/games", NULL, body, 201));
+    close(fd);
+    return 0;
+}
+
 /* ---- open-loop load ------------------------------------------------------------------------ */
 
 struct request {
@@ -358,6 +374,10 @@ int main(int argc, char **argv)
         parse_url(argv[2]);
         return fill(argv[4], atoi(argv[3]));
     }
+    if (argc == 5 && strcmp(argv[1], "timed") == 0) {
+        parse_url(argv[2]);
+        return timed(atoi(argv[3]), atoi(argv[4]));
+    }
     if (argc == 7 && strcmp(argv[1], "rate") == 0) {
         parse_url(argv[2]);
         double r = atof(argv[4]), s = atof(argv[5]);
@@ -368,6 +388,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: load setup URL GAMES FILE\n"
                     "       load fill URL GAMES FILE\n"
+                    "       load timed URL GAMES SECONDS\n"
                     "       load rate URL FILE RATE SECONDS CONNECTIONS\n");
     return 2;
 }

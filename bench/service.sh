@@ -37,6 +37,8 @@ playing=${BENCH_GAMES:-1000}
 stored=${BENCH_STORED_GAMES:-10000}
 lconns=${BENCH_LATENCY_CONNECTIONS:-128}
 threads=${BENCH_HTTP_THREADS:-16}
+timed=${BENCH_TIMED_GAMES:-10000}
+timed_secs=${BENCH_TIMED_SECONDS:-30}
 nstreams=${BENCH_STREAMS:-10000}
 sources=${BENCH_STREAM_SOURCES:-1}
 stream_secs=${BENCH_STREAM_SECONDS:-60}
@@ -228,6 +230,29 @@ held=$("$root/$build/bench/streams" held "$url" "$work/games.txt" "$nstreams" "$
 say "  $held"
 sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
 
+say "sweeper: $timed timed games of one silent person and a bot, ${timed_secs}s a step"
+metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }
+late0=$(metric city_sweeper_lateness_seconds_count)
+late0_sum=$(metric city_sweeper_lateness_seconds_sum)
+timed_start=$(date +%s.%N)
+"$root/$build/bench/load" timed "$url" "$timed" "$timed_secs"
+timed_created=$(awk -v a="$(date +%s.%N)" -v b="$timed_start" 'BEGIN { printf "%.1f", a - b }')
+# Every game's first step falls due timed_secs after it was made: wait for that many forces.
+for _ in $(seq 1 $((timed_secs * 4 + 240))); do
+    [ "$(awk -v a="$(metric city_sweeper_lateness_seconds_count)" -v b="$late0" \
+        'BEGIN { print (a - b >= 0 + '"$timed"') }')" = 1 ] && break
+    sleep 0.5
+done
+hist=$(curl -s "$url/metrics" | grep '^city_sweeper_lateness_seconds')
+late_n=$(awk -v b="$late0" '$1 == "city_sweeper_lateness_seconds_count" { print $2 - b }' <<<"$hist")
+late_mean=$(awk -v b="$late0_sum" -v n="$late_n" \
+    '$1 == "city_sweeper_lateness_seconds_sum" { printf "%.3f", (n > 0 ? ($2 - b) / n : 0) }' <<<"$hist")
+# The histogram's bucket that holds the 99th percentile (of all forces so far: the bench's
+# other games have no timer, so these are the timed games' own).
+late_p99=$(awk -F'[{}" ]+' '/_bucket/ { le[n] = $3; c[n++] = $NF } /_count/ { total = $2 }
+    END { for (i = 0; i < n; i++) if (c[i] >= 0.99 * total) { print le[i]; exit } }' <<<"$hist")
+say "  $late_n steps forced, mean lateness ${late_mean}s, p99 within ${late_p99}s"
+
 echo "orders_per_sec $orders"
 echo "pgbench_tps $pg"
 echo "pgbench_tps_16_clients $pg16"
@@ -261,5 +286,10 @@ echo "sse_healthz_failed $(sget healthz_failed)"
 echo "rss_mb_10k_streams $(sget rss_mb)"
 echo "sse_kb_per_stream $(awk -v a="$(sget rss_mb)" -v b="$rss_kb" -v n="$(sget held)" 'BEGIN { printf "%.1f", (n > 0 ? (a * 1024 - b) / n : 0) }')"
 echo "daemon_threads_with_streams $(sget daemon_threads)"
+echo "sweeper_timed_games $timed"
+echo "sweeper_timed_games_created_in_s $timed_created"
+echo "sweeper_steps_forced $late_n"
+echo "sweeper_lateness_mean_s $late_mean"
+echo "sweeper_lateness_p99_le_s $late_p99"
 echo "bench_connections $conns"
 echo "bench_seconds $secs"
