@@ -1037,6 +1037,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     struct http_req *r = *con_cls;
     if (!r)
         return;
+    if (r->parked) /* woken, but the client had gone: libmicrohttpd closed it unanswered */
+        atomic_fetch_sub(&r->daemon->parked, 1);
     if (r->park_free)
         r->park_free(r->park_ctx);
     double ms = (now_seconds() - r->start) * 1000.0;

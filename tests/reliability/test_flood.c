@@ -508,3 +508,37 @@ Test(flood, x_forwarded_for_names_the_client_only_behind_a_trusted_proxy)
                  "a forged X-Forwarded-For from an untrusted peer escaped the quota");
     stops_cleanly();
 }
+
+/* ---- clients that leave ------------------------------------------------------------------- */
+
+Test(flood, clients_that_leave_while_their_orders_are_written_stall_nothing)
+{
+    /* An order's request is parked while group commit writes it. A client that hangs up in
+     * that moment is closed unanswered when its request is woken: it must still count as
+     * answered, or a stopping daemon would wait for it forever. */
+    up_with("");
+    struct table t;
+    create(&t, 2, 0, NULL);
+    enum { LEAVERS = 300 };
+    const char *body = "{\"round\": 9, \"step\": \"build\", \"survey\": true}";
+    for (int i = 0; i < LEAVERS; i++) {
+        int fd = connect_from("127.0.0.1");
+        cr_assert_geq(fd, 0);
+        char req[512];
+        snprintf(req, sizeof req,
+                 "POST /api/v1/games/%s/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                 "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                 t.id, t.tokens[0], strlen(body), body);
+        send_all(fd, req);
+        struct linger hang_up = {.l_onoff = 1, .l_linger = 0}; /* a reset, at once */
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &hang_up, sizeof hang_up);
+        close(fd);
+    }
+    counts[K_CONNS] += LEAVERS;
+    double until = harness_now() + 10;
+    while (metric("city_parked_requests") != 0 && harness_now() < until)
+        harness_sleep_ms(100);
+    cr_expect_eq(metric("city_parked_requests"), 0,
+                 "requests whose clients left still count as parked");
+    stops_cleanly();
+}
