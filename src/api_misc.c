@@ -60,8 +60,7 @@ void api_metrics(struct http_req *r)
     uint64_t wakeups = 0, refused = 0, cut_head = 0;
     if (r->srv->hub)
         hub_stats(r->srv->hub, &streams, &parked, &wakeups, &refused);
-    if (r->srv->http)
-        http_stats(r->srv->http, &conns, &parked_requests, &cut_head);
+    http_stats(r->daemon, &conns, &parked_requests, &cut_head);
     char *net = NULL;
     if (asprintf(&net,
                  "# HELP city_connections Open HTTP connections on this instance.\n"

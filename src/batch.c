@@ -18,6 +18,8 @@ struct batcher {
     bool stop;
     int nthreads, max_batch;
     pthread_t *threads;
+    struct batch *batches; /* one per thread, made with the threads */
+    int next_batch;        /* the next thread's, under mu */
 };
 
 /* The jobs of one transaction, and the states it saved (kept once it committed). */
@@ -103,10 +105,8 @@ static void *batcher_main(void *arg)
 {
     struct batcher *b = arg;
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
-    struct batch *bt = malloc(sizeof *bt); /* ~90 kB: not on the stack */
-    if (!bt)
-        return NULL;
     pthread_mutex_lock(&b->mu);
+    struct batch *bt = &b->batches[b->next_batch++]; /* ~90 kB: not on the stack */
     for (;;) {
         while (!b->head && !b->stop)
             pthread_cond_wait(&b->work, &b->mu);
@@ -144,7 +144,6 @@ static void *batcher_main(void *arg)
             }
     }
     pthread_mutex_unlock(&b->mu);
-    free(bt);
     return NULL;
 }
 
@@ -158,9 +157,10 @@ struct batcher *batcher_start(struct server *srv, int threads, int max_batch)
                    : max_batch > STORE_MAX_GAMES_LOADED * 2 ? STORE_MAX_GAMES_LOADED * 2
                                                             : max_batch;
     b->threads = calloc((size_t)threads, sizeof *b->threads);
+    b->batches = calloc((size_t)threads, sizeof *b->batches);
     pthread_mutex_init(&b->mu, NULL);
     pthread_cond_init(&b->work, NULL);
-    for (int i = 0; b->threads && i < threads; i++) {
+    for (int i = 0; b->threads && b->batches && i < threads; i++) {
         if (pthread_create(&b->threads[i], NULL, batcher_main, b) != 0)
             break;
         b->nthreads++;
@@ -185,6 +185,7 @@ void batcher_stop(struct batcher *b)
     pthread_cond_destroy(&b->work);
     pthread_mutex_destroy(&b->mu);
     free(b->threads);
+    free(b->batches);
     free(b);
 }
 

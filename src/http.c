@@ -551,7 +551,8 @@ static enum MHD_Result queue_reply(struct http_req *r)
     if (rep->stream) {
         resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, rep->stream,
                                                  rep->stream_ctx, rep->stream_free);
-        rep->stream = NULL; /* MHD owns the stream context now */
+        if (resp)
+            rep->stream = NULL; /* MHD owns the stream context now (else on_completed frees it) */
     } else {
         resp = MHD_create_response_from_buffer(rep->len, rep->body, MHD_RESPMEM_MUST_FREE);
         rep->body = NULL; /* MHD frees it */
@@ -826,6 +827,33 @@ static bool trusted(const struct http_daemon *d, const char *text)
     return false;
 }
 
+/* Every X-Forwarded-For header line, joined in order with commas (a proxy may add a line of
+ * its own rather than extend the client's). */
+struct xff_join {
+    char text[2048];
+    size_t len;
+    bool overflow;
+};
+
+static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind, const char *key,
+                                const char *value)
+{
+    (void)kind;
+    struct xff_join *j = cls;
+    if (strcasecmp(key, "X-Forwarded-For") != 0 || !value)
+        return MHD_YES;
+    size_t n = strlen(value);
+    if (j->len + n + 2 >= sizeof j->text) {
+        j->overflow = true;
+        return MHD_NO;
+    }
+    if (j->len)
+        j->text[j->len++] = ',';
+    memcpy(j->text + j->len, value, n + 1);
+    j->len += n;
+    return MHD_YES;
+}
+
 /* Sets r->client: the TCP peer, or, when the peer is a trusted proxy, the nearest address in
  * X-Forwarded-For (read from the right) that is not itself a trusted proxy. */
 static void client_address(struct http_req *r)
@@ -833,8 +861,12 @@ static void client_address(struct http_req *r)
     peer_address(r->conn, r->client, sizeof r->client);
     if (!trusted(r->daemon, r->client))
         return;
-    const char *xff = http_header(r, "X-Forwarded-For");
-    size_t end = xff ? strlen(xff) : 0;
+    struct xff_join j = {.len = 0};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, join_xff, &j);
+    if (j.overflow)
+        return; /* more hops than anyone forwards through: keep the proxy's address */
+    const char *xff = j.text;
+    size_t end = j.len;
     while (end > 0) {
         size_t start = end;
         while (start > 0 && xff[start - 1] != ',')

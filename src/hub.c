@@ -279,7 +279,18 @@ static void *listen_main(void *arg)
             view_cache_set_enabled(h->cache, false); /* news may be missed: no cached views */
             if (c)
                 PQfinish(c);
-            c = PQconnectdb(h->conninfo);
+            /* Our defaults first, so that the connection string overrides them: a bounded
+             * connect (the thread also keeps the streams' keep-alives), and TCP keepalives so
+             * that a connection gone half-open is noticed within about a minute. */
+            const char *keys[] = {"connect_timeout",
+                                  "keepalives",
+                                  "keepalives_idle",
+                                  "keepalives_interval",
+                                  "keepalives_count",
+                                  "dbname",
+                                  NULL};
+            const char *vals[] = {"3", "1", "30", "10", "3", h->conninfo, NULL};
+            c = PQconnectdbParams(keys, vals, 1);
             PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, "LISTEN city_events") : NULL;
             bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
             PQclear(r);

@@ -1,6 +1,7 @@
 /* serve.c: `cityd serve`: reads flags and environment, migrates the database, starts the
  * HTTP daemon, the event hub and the sweeper, and stops them cleanly on SIGINT or SIGTERM. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
@@ -179,12 +180,7 @@ static int read_options(struct options *o, struct quotas *q, int argc, char **ar
     return 0;
 }
 
-static volatile sig_atomic_t stopping;
-static void on_signal(int sig)
-{
-    (void)sig;
-    stopping = 1;
-}
+static atomic_bool stopping; /* set by the main thread on SIGINT or SIGTERM */
 
 struct sweeper {
     struct server *srv;
@@ -223,6 +219,15 @@ int cmd_serve(int argc, char **argv)
     int usage = read_options(&o, &quotas, argc, argv);
     if (usage)
         return usage;
+    /* Blocked in every thread (each inherits the mask): the main thread takes SIGINT and
+     * SIGTERM with sigwait(), so none is missed; SIGPIPE is never wanted. */
+    sigset_t stop_signals, blocked;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    blocked = stop_signals;
+    sigaddset(&blocked, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &blocked, NULL);
     char policy_err[256];
     http_policy_defaults(&o.policy);
     if (!http_policy_from_env(&o.policy, policy_err, sizeof policy_err))
@@ -271,15 +276,6 @@ int cmd_serve(int argc, char **argv)
                                             .keepalive_ms = 15000});
     bool quotas_ok = quotas_start(&quotas);
 
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
     /* A quarter of the pool writes orders in shared transactions; the rest serves reads and
      * the other writes. */
     srv.batcher = batcher_start(&srv,
@@ -294,11 +290,11 @@ int cmd_serve(int argc, char **argv)
                                .max_connections = o.max_connections,
                                .max_per_address = o.max_per_address,
                                .trusted_proxies = o.proxies};
-    struct http_daemon *d = http_start(&srv, &hs);
-    srv.http = d;
-    if (!d || !quotas_ok || !srv.hub || !srv.views || !srv.seats || !srv.states || !srv.batcher) {
+    /* HTTP last: a request may come the moment it listens. */
+    bool ready = quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher;
+    struct http_daemon *d = ready ? http_start(&srv, &hs) : NULL;
+    if (!d) {
         hub_stop(srv.hub);
-        http_stop(d, 5);
         batcher_stop(srv.batcher);
         hub_free(srv.hub);
         view_cache_free(srv.views);
@@ -315,8 +311,9 @@ int cmd_serve(int argc, char **argv)
            "threads, at most %d connections)\n",
            o.port, o.workers, o.threads, o.max_connections);
     fflush(stdout);
-    while (!stopping)
-        pause();
+    int sig;
+    sigwait(&stop_signals, &sig);
+    atomic_store(&stopping, true);
     printf("cityd: stopping\n");
     fflush(stdout);
     pthread_join(sw.thread, NULL);

@@ -22,7 +22,6 @@ struct server {
     struct view_cache *seats;  /* the seats of started games, which never change again */
     struct view_cache *states; /* engine states this instance committed, by version */
     struct batcher *batcher;   /* group commit of orders (batch.h) */
-    struct http_daemon *http;  /* the HTTP daemon (http.h), for its figures */
     char *cards_json;          /* GET /api/v1/cards, rendered once */
     const char *web_dir;
     const char *openapi_path;
