@@ -171,10 +171,10 @@ deps:
 	@./scripts/deps.sh
 
 format:
-	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/fuzz/*.c bench/*.c)
+	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
 
 format-check:
-	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/fuzz/*.c bench/*.c)
+	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -22,6 +22,8 @@
  *
  * URL is http://HOST:PORT (IPv4, no path). Plain HTTP/1.1 over non-blocking sockets and epoll;
  * replies must carry a Content-Length, as cityd's do. */
+#include "stats.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -225,20 +227,6 @@ struct conn {
     char buf[16384];
     size_t len;
 };
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double percentile(const double *sorted, size_t n, double p)
-{
-    if (n == 0)
-        return 0;
-    size_t i = (size_t)(p * (double)(n - 1) + 0.5);
-    return sorted[i < n ? i : n - 1];
-}
 
 static struct request *load_requests(const char *file, int *count)
 {

@@ -21,6 +21,8 @@
  * connections opening at once; it raises its own RLIMIT_NOFILE (up to the hard limit). It never
  * fails because the service refuses: it reports how many streams it held, and gives up on the
  * rest when SECONDS are over. Exit status 0 unless its own arguments or resources fail. */
+#include "stats.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -451,20 +453,6 @@ static void *healthz_main(void *arg)
     }
     __atomic_store_n(&healthz_done, 1, __ATOMIC_RELEASE);
     return NULL;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double percentile(const double *sorted, int n, double q)
-{
-    if (n == 0)
-        return 0;
-    int i = (int)(q * (n - 1) + 0.5);
-    return sorted[i < n ? i : n - 1];
 }
 
 /* The value (in kB) of `key` in /proc/PID/status, or -1. */
