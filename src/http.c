@@ -13,18 +13,15 @@
 #include <strings.h>
 #include <time.h>
 
-#include <ctype.h>
-#include <errno.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "accesslog.h"
 #include "metrics.h"
+#include "netaddr.h"
 #include "server.h"
 
 static const struct http_route routes[] = {
@@ -76,84 +73,6 @@ static const char CSP[] = "default-src 'self'; script-src 'self'; style-src 'sel
 static const char CORS_ALLOW_HEADERS[] = "Authorization, Content-Type, Last-Event-ID";
 static const char CORS_EXPOSE_HEADERS[] = "Retry-After, Location, ETag";
 static const char CORS_MAX_AGE[] = "7200";
-
-void http_policy_defaults(struct http_policy *p)
-{
-    memset(p, 0, sizeof *p);
-    p->cors_any = true;
-    p->max_headers = 100;
-    p->max_header_bytes = 24 * 1024;
-    p->max_query_params = 64;
-    p->max_url_bytes = 16 * 1024;
-}
-
-static bool env_int(const char *name, int min, int max, int *out, char *err, size_t errlen)
-{
-    const char *v = getenv(name);
-    if (!v)
-        return true;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (!*v || *end || errno || n < min || n > max) {
-        snprintf(err, errlen, "%s must be a whole number from %d to %d", name, min, max);
-        return false;
-    }
-    *out = (int)n;
-    return true;
-}
-
-/* True when `o` is an origin as browsers send it: scheme "://" host [":" port], nothing more. */
-static bool origin_well_formed(const char *o, size_t n)
-{
-    const char *sep = memmem(o, n, "://", 3);
-    if (!sep || sep == o || (size_t)(sep - o) + 3 >= n)
-        return false;
-    for (const char *c = o; c < o + n; c++)
-        if (*c == '/' && (c < sep + 1 || c > sep + 2))
-            return false; /* a path, or a trailing slash: never part of an Origin header */
-        else if (!isgraph((unsigned char)*c) || *c == ',' || *c == '*')
-            return false;
-    return true;
-}
-
-bool http_policy_from_env(struct http_policy *p, char *err, size_t errlen)
-{
-    const char *cors = getenv("CITY_CORS_ORIGINS");
-    if (cors) {
-        /* "*" for any origin, "none" (or empty) for no CORS, else a comma-separated list. */
-        while (*cors == ' ')
-            cors++;
-        p->cors_any = strcmp(cors, "*") == 0;
-        p->cors_origins[0] = 0;
-        if (!p->cors_any && *cors && strcmp(cors, "none") != 0) {
-            size_t k = 0;
-            for (const char *c = cors; *c;) {
-                size_t n = strcspn(c, ",");
-                const char *a = c, *b = c + n;
-                while (a < b && (*a == ' ' || *a == '\t'))
-                    a++;
-                while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '/'))
-                    b--;
-                if (!origin_well_formed(a, (size_t)(b - a)) ||
-                    k + (size_t)(b - a) + 2 > sizeof p->cors_origins) {
-                    snprintf(err, errlen,
-                             "CITY_CORS_ORIGINS must be \"*\", \"none\" or a comma-separated list "
-                             "of origins such as https://play.example.org (at most %zu bytes)",
-                             sizeof p->cors_origins - 1);
-                    return false;
-                }
-                k += (size_t)snprintf(p->cors_origins + k, sizeof p->cors_origins - k, "%s%.*s",
-                                      k ? "," : "", (int)(b - a), a);
-                c += n + (c[n] == ',');
-            }
-        }
-    }
-    return env_int("CITY_MAX_HEADERS", 8, 1000, &p->max_headers, err, errlen) &&
-           env_int("CITY_MAX_HEADER_BYTES", 1024, 64 * 1024, &p->max_header_bytes, err, errlen) &&
-           env_int("CITY_MAX_QUERY_PARAMS", 1, 1000, &p->max_query_params, err, errlen) &&
-           env_int("CITY_MAX_URL_BYTES", 256, 64 * 1024, &p->max_url_bytes, err, errlen);
-}
 
 static double now_seconds(void)
 {
@@ -311,22 +230,9 @@ const char *http_client(struct http_req *r)
 /* Writes the connection's peer address as numeric text into out. */
 static void peer_address(struct MHD_Connection *conn, char *out, size_t n)
 {
-    out[0] = 0;
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
-    if (!sa)
-        return;
-    if (sa->sa_family == AF_INET6) {
-        const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)(const void *)sa;
-        if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
-            inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], out, (socklen_t)n);
-        else
-            inet_ntop(AF_INET6, &s6->sin6_addr, out, (socklen_t)n);
-    } else if (sa->sa_family == AF_INET) {
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)n);
-    }
+    netaddr_text(ci ? ci->client_addr : NULL, out, n);
 }
 
 const char *http_bearer(struct http_req *r)
@@ -586,14 +492,6 @@ static enum MHD_Result queue_reply(struct http_req *r)
 
 /* ---- the daemon and its connections ------------------------------------------------------ */
 
-enum { MAX_PROXIES = 32 };
-
-struct cidr {
-    int family; /* AF_INET or AF_INET6 */
-    unsigned char addr[16];
-    int bits;
-};
-
 /* One open connection, from libmicrohttpd's connection-started notice to its closed notice. */
 struct conn_track {
     int fd;
@@ -607,56 +505,18 @@ struct http_daemon {
     struct server *srv;
     struct MHD_Daemon *mhd;
     struct http_settings hs;
-    struct cidr proxies[MAX_PROXIES];
-    int nproxies;
-    pthread_mutex_t lock; /* guards the list of connections */
+    struct netaddr_blocks proxies; /* trusted proxies */
+    pthread_mutex_t lock;          /* guards the list of connections */
     struct conn_track *conns;
     long nconns;
     atomic_long parked;
     atomic_ullong cut_head;
     pthread_t reaper;
     atomic_bool stop;
-    /* The access log, written to stdout in blocks: a write() per request cost a fifth of the
-     * public reads' throughput. Flushed when full, every quarter second and at the stop. */
-    pthread_mutex_t log_lock;
-    char log[64 * 1024];
-    size_t log_len;
+    struct access_log log; /* flushed every LOG_FLUSH_MS by the reaper, and at the stop */
 };
 
 enum { LOG_FLUSH_MS = 250 };
-
-/* Writes the access log's buffer out; log_lock held. */
-static void log_flush_locked(struct http_daemon *d)
-{
-    size_t off = 0;
-    while (off < d->log_len) {
-        ssize_t w = write(STDOUT_FILENO, d->log + off, d->log_len - off);
-        if (w <= 0)
-            break; /* stdout is gone: the log is lost, the service goes on */
-        off += (size_t)w;
-    }
-    d->log_len = 0;
-}
-
-static void log_flush(struct http_daemon *d)
-{
-    pthread_mutex_lock(&d->log_lock);
-    log_flush_locked(d);
-    pthread_mutex_unlock(&d->log_lock);
-}
-
-/* Appends one access-log line (n bytes, at most sizeof d->log). */
-static void log_append(struct http_daemon *d, const char *line, size_t n)
-{
-    pthread_mutex_lock(&d->log_lock);
-    if (d->log_len + n > sizeof d->log)
-        log_flush_locked(d);
-    if (n <= sizeof d->log) {
-        memcpy(d->log + d->log_len, line, n);
-        d->log_len += n;
-    }
-    pthread_mutex_unlock(&d->log_lock);
-}
 
 static struct conn_track *track_of(struct MHD_Connection *conn)
 {
@@ -731,7 +591,7 @@ static void *reaper_main(void *arg)
     while (!atomic_load(&d->stop)) {
         struct timespec ts = {0, LOG_FLUSH_MS * 1000 * 1000};
         nanosleep(&ts, NULL);
-        log_flush(d);
+        access_log_flush(&d->log);
         if (d->hs.head_timeout <= 0)
             continue;
         double limit = now_seconds() - d->hs.head_timeout;
@@ -747,83 +607,15 @@ static void *reaper_main(void *arg)
     return NULL;
 }
 
-/* Parses "ADDR" or "ADDR/BITS" (IPv4 or IPv6) into c. */
-static bool cidr_parse(const char *text, size_t n, struct cidr *c)
-{
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, text, n);
-    buf[n] = 0;
-    char *slash = strchr(buf, '/');
-    if (slash)
-        *slash = 0;
-    memset(c, 0, sizeof *c);
-    if (inet_pton(AF_INET, buf, c->addr) == 1) {
-        c->family = AF_INET;
-        c->bits = 32;
-    } else if (inet_pton(AF_INET6, buf, c->addr) == 1) {
-        c->family = AF_INET6;
-        c->bits = 128;
-    } else {
-        return false;
-    }
-    if (slash) {
-        char *end;
-        long bits = strtol(slash + 1, &end, 10);
-        if (!slash[1] || *end || bits < 0 || bits > c->bits)
-            return false;
-        c->bits = (int)bits;
-    }
-    return true;
-}
-
-/* Parses a comma-separated list of CIDR blocks into out (up to MAX_PROXIES); -1 when bad. */
-static int cidr_list(const char *list, struct cidr *out)
-{
-    int n = 0;
-    for (const char *p = list ? list : ""; *p;) {
-        p += strspn(p, " ,");
-        size_t len = strcspn(p, " ,");
-        if (!len)
-            break;
-        if (n == MAX_PROXIES || !cidr_parse(p, len, &out[n]))
-            return -1;
-        n++;
-        p += len;
-    }
-    return n;
-}
-
 bool http_proxies_valid(const char *list, char *err, size_t errlen)
 {
-    struct cidr c[MAX_PROXIES];
-    if (cidr_list(list, c) >= 0)
+    struct netaddr_blocks bl;
+    if (netaddr_blocks_parse(list, &bl))
         return true;
     snprintf(err, errlen,
              "the trusted proxies must be at most %d addresses or CIDR blocks separated by "
              "commas, such as 10.0.0.0/8,::1",
-             MAX_PROXIES);
-    return false;
-}
-
-/* True when the address `text` falls in one of the daemon's trusted proxy blocks. */
-static bool trusted(const struct http_daemon *d, const char *text)
-{
-    struct cidr a;
-    if (!d->nproxies || !cidr_parse(text, strlen(text), &a))
-        return false;
-    for (int i = 0; i < d->nproxies; i++) {
-        const struct cidr *c = &d->proxies[i];
-        if (c->family != a.family)
-            continue;
-        int full = c->bits / 8, rest = c->bits % 8;
-        if (memcmp(c->addr, a.addr, (size_t)full) != 0)
-            continue;
-        unsigned char mask = (unsigned char)(0xff << (8 - rest));
-        if (rest == 0 || (c->addr[full] & mask) == (a.addr[full] & mask))
-            return true;
-    }
+             NETADDR_MAX_BLOCKS);
     return false;
 }
 
@@ -859,31 +651,13 @@ static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind, const char *
 static void client_address(struct http_req *r)
 {
     peer_address(r->conn, r->client, sizeof r->client);
-    if (!trusted(r->daemon, r->client))
+    if (!netaddr_blocks_contain(&r->daemon->proxies, r->client))
         return;
     struct xff_join j = {.len = 0};
     MHD_get_connection_values(r->conn, MHD_HEADER_KIND, join_xff, &j);
     if (j.overflow)
         return; /* more hops than anyone forwards through: keep the proxy's address */
-    const char *xff = j.text;
-    size_t end = j.len;
-    while (end > 0) {
-        size_t start = end;
-        while (start > 0 && xff[start - 1] != ',')
-            start--;
-        size_t a = start, b = end;
-        while (a < b && (xff[a] == ' ' || xff[a] == '\t'))
-            a++;
-        while (b > a && (xff[b - 1] == ' ' || xff[b - 1] == '\t'))
-            b--;
-        struct cidr hop;
-        if (!cidr_parse(xff + a, b - a, &hop) || hop.bits != (hop.family == AF_INET ? 32 : 128))
-            return; /* not an address: keep the last trusted hop */
-        snprintf(r->client, sizeof r->client, "%.*s", (int)(b - a), xff + a);
-        if (!trusted(r->daemon, r->client))
-            return;
-        end = start > 0 ? start - 1 : 0;
-    }
+    netaddr_forwarded_client(&r->daemon->proxies, j.text, j.len, r->client, sizeof r->client);
 }
 
 bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx,
@@ -1042,23 +816,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 /* Copies `s` into out (cut to fit, ending "..."), each byte outside printable ASCII and each
  * '"' and '\\' written as \xHH: a percent-decoded path cannot forge a log line (%0a), move the
  * cursor of a terminal (ESC) or end the quoted field early. */
-static void log_escape(char *out, size_t n, const char *s)
-{
-    size_t k = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        bool plain = *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\';
-        if (k + (plain ? 1 : 4) + 4 > n) {
-            memcpy(out + k, "...", 3);
-            k += 3;
-            break;
-        }
-        if (plain)
-            out[k++] = (char)*p;
-        else
-            k += (size_t)snprintf(out + k, n - k, "\\x%02x", *p);
-    }
-    out[k] = 0;
-}
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
@@ -1077,13 +834,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
     char method[64], url[1024];
-    log_escape(method, sizeof method, r->method);
-    log_escape(url, sizeof url, r->url);
+    access_log_escape(method, sizeof method, r->method);
+    access_log_escape(url, sizeof url, r->url);
     char line[1400];
     int n = snprintf(line, sizeof line, "%s \"%s\" %d %.1fms route=%s bytes=%zu client=%s\n",
                      method, url, r->reply.status, ms, route, r->len, http_client(r));
     if (n > 0)
-        log_append(r->daemon, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        access_log_append(&r->daemon->log, line,
+                          (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
     free(r->reply.body);
@@ -1148,11 +906,9 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         return NULL;
     d->srv = srv;
     d->hs = *hs;
-    d->nproxies = cidr_list(hs->trusted_proxies, d->proxies);
-    if (d->nproxies < 0)
-        d->nproxies = 0; /* checked by the caller with http_proxies_valid() */
+    netaddr_blocks_parse(hs->trusted_proxies, &d->proxies); /* checked: http_proxies_valid() */
     pthread_mutex_init(&d->lock, NULL);
-    pthread_mutex_init(&d->log_lock, NULL);
+    access_log_init(&d->log);
     atomic_init(&d->parked, 0);
     atomic_init(&d->cut_head, 0);
     atomic_init(&d->stop, false);
@@ -1182,14 +938,14 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
     if (!d->mhd) {
         fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
         pthread_mutex_destroy(&d->lock);
-        pthread_mutex_destroy(&d->log_lock);
+        access_log_destroy(&d->log);
         free(d);
         return NULL;
     }
     if (pthread_create(&d->reaper, NULL, reaper_main, d) != 0) {
         MHD_stop_daemon(d->mhd);
         pthread_mutex_destroy(&d->lock);
-        pthread_mutex_destroy(&d->log_lock);
+        access_log_destroy(&d->log);
         free(d);
         return NULL;
     }
@@ -1218,8 +974,7 @@ void http_stop(struct http_daemon *d, double seconds)
     MHD_stop_daemon(d->mhd);
     if (listener != MHD_INVALID_SOCKET)
         close(listener);
-    log_flush(d);
-    pthread_mutex_destroy(&d->log_lock);
+    access_log_destroy(&d->log);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }

@@ -27,8 +27,9 @@ enum {
 
 struct server;
 
-/* What the HTTP layer enforces for browsers and against oversized request heads; read once at
- * start (http_policy_from_env) and shared read-only by every request. */
+/* What the HTTP layer enforces for browsers and against oversized request heads; set once at
+ * start (http_policy_defaults, http_cors_from_env, then serve.c's settings) and shared
+ * read-only by every request. */
 struct http_policy {
     /* CORS on /api/v1: cors_any answers "Access-Control-Allow-Origin: *"; otherwise only an
      * Origin equal to one of cors_origins (a comma-separated list) is echoed, with
@@ -45,10 +46,9 @@ struct http_policy {
  * 64 query parameters, 16 KiB of URL. */
 void http_policy_defaults(struct http_policy *p);
 
-/* Reads CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES, CITY_MAX_QUERY_PARAMS and
- * CITY_MAX_URL_BYTES over the values already in *p. False, with a sentence for a usage error in
- * err, when one is malformed or out of range. */
-bool http_policy_from_env(struct http_policy *p, char *err, size_t errlen);
+/* Reads CITY_CORS_ORIGINS ("*", "none" or a comma-separated list of origins) over the value
+ * already in *p. False, with a sentence for a usage error in err, when it is malformed. */
+bool http_cors_from_env(struct http_policy *p, char *err, size_t errlen);
 
 /* One response header beyond those the reply's fields name (ETag, Content-Encoding...). */
 struct http_extra_header {

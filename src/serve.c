@@ -40,6 +40,8 @@ static int usage_error(const char *what)
             "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
             "                   [--max-per-address N] [--trusted-proxies LIST]\n"
             "                   [--max-streams N] [--max-streams-per-game N]\n"
+            "                   [--max-headers N] [--max-header-bytes N]\n"
+            "                   [--max-query-params N] [--max-url-bytes N]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
@@ -87,6 +89,14 @@ static const struct int_setting int_settings[] = {
      "0..1000000 streams (0: no limit)"},
     {"--max-streams-per-game", "CITY_MAX_STREAMS_PER_GAME", 0, 1000000,
      offsetof(struct options, max_per_game), "0..1000000 streams (0: no limit)"},
+    {"--max-headers", "CITY_MAX_HEADERS", 8, 1000, offsetof(struct options, policy.max_headers),
+     "8..1000 header lines"},
+    {"--max-header-bytes", "CITY_MAX_HEADER_BYTES", 1024, 64 * 1024,
+     offsetof(struct options, policy.max_header_bytes), "1024..65536 bytes"},
+    {"--max-query-params", "CITY_MAX_QUERY_PARAMS", 1, 1000,
+     offsetof(struct options, policy.max_query_params), "1..1000 parameters"},
+    {"--max-url-bytes", "CITY_MAX_URL_BYTES", 256, 64 * 1024,
+     offsetof(struct options, policy.max_url_bytes), "256..65536 bytes"},
 };
 enum { NINT = sizeof int_settings / sizeof *int_settings };
 
@@ -216,6 +226,7 @@ int cmd_serve(int argc, char **argv)
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml"};
     static struct quotas quotas;
+    http_policy_defaults(&o.policy);
     int usage = read_options(&o, &quotas, argc, argv);
     if (usage)
         return usage;
@@ -229,8 +240,7 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&blocked, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &blocked, NULL);
     char policy_err[256];
-    http_policy_defaults(&o.policy);
-    if (!http_policy_from_env(&o.policy, policy_err, sizeof policy_err))
+    if (!http_cors_from_env(&o.policy, policy_err, sizeof policy_err))
         return usage_error(policy_err);
 
     static struct city_catalog cat;
