@@ -18,7 +18,7 @@ CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-prototypes \
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine -Isrc/engine/the_city -Isrc/engine/tech_city $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz) -lunistring -lpthread -lm
 TEST_LIBS := -lcriterion -lcurl
 
@@ -30,7 +30,7 @@ else
 BUILD   := build
 endif
 
-ENGINE_SRC := $(wildcard src/engine/*.c)
+ENGINE_SRC := $(wildcard src/engine/*.c src/engine/*/*.c)
 LIB_SRC    := $(ENGINE_SRC) $(filter-out src/main.c,$(wildcard src/*.c))
 MAIN_SRC   := src/main.c
 TEST_SRC   := $(wildcard tests/test_*.c)
@@ -116,9 +116,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-                -Isrc -Isrc/engine $(shell pkg-config --cflags jansson 2>/dev/null)
+                -Isrc -Isrc/engine -Isrc/engine/the_city -Isrc/engine/tech_city $(shell pkg-config --cflags jansson 2>/dev/null)
 
-build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c $(wildcard src/engine/*.h)
+build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c $(wildcard src/engine/*.h src/engine/*/*.h)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 
@@ -171,12 +171,12 @@ deps:
 	@./scripts/deps.sh
 
 format:
-	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
+	clang-format -i $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h src/engine/*/*.c src/engine/*/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
 
 format-check:
-	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
+	clang-format --dry-run -Werror $(wildcard src/*.c src/*.h src/engine/*.c src/engine/*.h src/engine/*/*.c src/engine/*/*.h tests/*.c tests/*.h tests/reliability/*.c tests/reliability/*.h tests/fuzz/*.c bench/*.c bench/*.h)
 
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(wildcard build/*.d build/*/*.d build/*/*/*.d build-san/*.d build-san/*/*.d build-san/*/*/*.d)
+-include $(wildcard build/*.d build/*/*.d build/*/*/*.d build/*/*/*/*.d build-san/*.d build-san/*/*.d build-san/*/*/*.d build-san/*/*/*/*.d)

@@ -1,0 +1,167 @@
+/* ruleset.c: the registry of the games this server hosts, and the helpers every ruleset shares
+ * (positions as JSON and as keys, descriptions, a generic replay); see ruleset.h. */
+#include "ruleset.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct ruleset ruleset_the_city;
+
+const struct ruleset *const rulesets[] = {&ruleset_the_city, NULL};
+
+const struct ruleset *ruleset_find(const char *id)
+{
+    for (int i = 0; id && rulesets[i]; i++)
+        if (strcmp(rulesets[i]->id, id) == 0)
+            return rulesets[i];
+    return NULL;
+}
+
+int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+{
+    for (int i = 0; name && rs->steps[i]; i++)
+        if (strcmp(rs->steps[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *ruleset_step_name(const struct ruleset *rs, int step)
+{
+    for (int i = 0; rs->steps[i]; i++)
+        if (i == step)
+            return rs->steps[i];
+    return "?";
+}
+
+bool ruleset_has_bot(const struct ruleset *rs, const char *name)
+{
+    for (int i = 0; name && rs->bots[i]; i++)
+        if (strcmp(rs->bots[i], name) == 0)
+            return true;
+    return false;
+}
+
+json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos)
+{
+    json_t *j =
+        json_pack("{s:i, s:s}", "round", pos->round, "step", ruleset_step_name(rs, pos->step));
+    if (rs->uses_turn)
+        json_object_set_new(j, "turn", json_integer(pos->turn));
+    return j;
+}
+
+void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n)
+{
+    if (rs->uses_turn)
+        snprintf(buf, n, "%d/%s/%d", pos->round, ruleset_step_name(rs, pos->step), pos->turn);
+    else
+        snprintf(buf, n, "%d/%s", pos->round, ruleset_step_name(rs, pos->step));
+}
+
+static json_t *string_list(const char *const *names)
+{
+    json_t *a = json_array();
+    for (int i = 0; names[i]; i++)
+        json_array_append_new(a, json_string(names[i]));
+    return a;
+}
+
+json_t *ruleset_describe(const struct ruleset *rs)
+{
+    json_t *options = json_object();
+    if (rs->has_target)
+        json_object_set_new(options, "target_vp",
+                            json_pack("{s:i, s:i, s:i}", "min", rs->target_min, "max",
+                                      rs->target_max, "default", rs->target_default));
+    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:b, s:o}", "id", rs->id, "title", rs->title,
+                     "min_players", rs->min_players, "max_players", rs->max_players, "bots",
+                     string_list(rs->bots), "steps", string_list(rs->steps), "turns",
+                     rs->uses_turn, "options", options);
+}
+
+static bool fail(char *err, int errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
+                            int errlen)
+{
+    if (!json_is_object(replay))
+        return fail(err, errlen,
+                    "a replay must be a JSON object {\"seed\", \"players\", \"decisions\"}.");
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)(uintptr_t)replay, key, value)
+    {
+        if (strcmp(key, "seed") != 0 && strcmp(key, "players") != 0 &&
+            strcmp(key, "decisions") != 0 && !(rs->has_target && strcmp(key, "target_vp") == 0))
+            return fail(err, errlen,
+                        "unknown replay field \"%.40s\"; a replay has seed, players%s and "
+                        "decisions.",
+                        key, rs->has_target ? ", target_vp" : "");
+    }
+    const json_t *js = json_object_get(replay, "seed");
+    uint64_t seed = 0;
+    if (json_is_string(js)) {
+        char *end;
+        const char *s = json_string_value(js);
+        seed = strtoull(s, &end, 10);
+        if (*s < '0' || *s > '9' || *end)
+            return fail(err, errlen, "replay field \"seed\" must be a string of decimal digits.");
+    } else if (json_is_integer(js) && json_integer_value(js) >= 0) {
+        seed = (uint64_t)json_integer_value(js);
+    } else {
+        return fail(err, errlen, "replay field \"seed\" is missing or not a number.");
+    }
+    const json_t *jp = json_object_get(replay, "players");
+    if (!json_is_integer(jp) || json_integer_value(jp) < rs->min_players ||
+        json_integer_value(jp) > rs->max_players)
+        return fail(err, errlen, "replay field \"players\" must be an integer from %d to %d.",
+                    rs->min_players, rs->max_players);
+    const json_t *jt = json_object_get(replay, "target_vp");
+    int target = json_is_integer(jt) ? (int)json_integer_value(jt) : 0;
+    if (!rs->new_game(g, (int)json_integer_value(jp), seed, target))
+        return fail(err, errlen, "the replay's players or target_vp cannot start a game.");
+    const json_t *decisions = json_object_get(replay, "decisions");
+    if (!json_is_array(decisions))
+        return fail(err, errlen, "replay field \"decisions\" must be an array.");
+    char buf[RS_MAX_STATE > 4096 ? 4096 : RS_MAX_STATE];
+    void *d = rs->decision_size <= sizeof buf ? buf : NULL;
+    if (!d)
+        return fail(err, errlen, "decisions of this game are too large to replay.");
+    size_t i;
+    json_t *dj;
+    json_array_foreach(decisions, i, dj)
+    {
+        json_t *order = json_deep_copy(dj);
+        json_t *jseat = json_object_get(order, "seat");
+        int seat = json_is_integer(jseat) ? (int)json_integer_value(jseat) : -1;
+        json_object_del(order, "seat");
+        json_object_del(order, "default");
+        struct rs_pos pos, now;
+        char why[256];
+        const char *code = rs->order_from_json(order, &pos, d, why, sizeof why);
+        json_decref(order);
+        if (seat < 0 || seat >= rs->players(g))
+            return fail(err, errlen, "decisions[%zu].seat must be a seat of the game.", i);
+        if (code)
+            return fail(err, errlen, "decisions[%zu]: %s", i, why);
+        rs->where(g, &now);
+        if (rs->over(g) || pos.round != now.round || pos.step != now.step ||
+            (rs->uses_turn && pos.turn != now.turn))
+            return fail(err, errlen, "decisions[%zu] is not for the game's current step.", i);
+        int e = rs->submit(g, seat, d);
+        if (e)
+            return fail(err, errlen, "decisions[%zu] was refused: %s", i, rs->error_message(e));
+        if (rs->ready(g))
+            rs->resolve(g, NULL);
+    }
+    return true;
+}

@@ -1,0 +1,160 @@
+/* ruleset.h: the seam between the server and the rules of one game. Each game the server hosts
+ * (The City, Tech City, ...) fills one struct ruleset, a table of functions the way a route
+ * table dispatches, in its own folder under src/engine/; the service, store and HTTP layers call
+ * a game only through it and name no ruleset.
+ *
+ * The model of play is "pending decisions per seat": at every moment a game is at one decision
+ * point (a position: round, step and turn), where some seats must decide. A seat's decision can
+ * be replaced until the point resolves; it resolves when every pending seat has decided (or by
+ * default when its deadline passes), and the game moves to the next point. The City's
+ * simultaneous steps and Tech City's turns are both such points.
+ *
+ * States are plain structs of `state_size` bytes, copyable with memcpy(), that point only to the
+ * ruleset's own catalog (loaded once by load_cards()). Decisions are plain structs of
+ * `decision_size` bytes. Every function is pure (no I/O) except load_cards().
+ *
+ * Contract common to every function taking a state: the state was made by new_game() or
+ * from_json() of the same ruleset; seats are 0..players-1 (callers check). */
+#ifndef CITY_RULESET_H
+#define CITY_RULESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum {
+    RS_MAX_SEATS = 6, /* the most seats any ruleset allows */
+    RS_MAX_STATE = 64 * 1024,
+};
+
+/* A decision point. `round` and `step` as the API spells them (step through step_name());
+ * `turn` counts the decision points opened since the game began, for rulesets where one round
+ * and step name many points (Tech City's turns); The City's is always 0. */
+struct rs_pos {
+    int round;
+    int step;
+    int turn;
+};
+
+/* Receives a game's public events as the log's JSON: `type` (e.g. "built") and `data` (stolen;
+ * always with "round" and "step", and "seat" when the event is about one). A "step" event
+ * opens a new decision point; a "default" event {seat, decision} reports a default given by
+ * fill_defaults(). */
+struct rs_sink {
+    void (*event)(void *ctx, const char *type, json_t *data);
+    void *ctx;
+};
+
+struct ruleset {
+    const char *id;    /* the API's "game": "the_city", "tech_city" */
+    const char *title; /* for people: "The City" */
+    int min_players, max_players;
+    size_t state_size;    /* at most RS_MAX_STATE */
+    size_t decision_size; /* at most RS_MAX_STATE */
+    bool uses_turn;       /* orders and positions carry "turn" */
+    bool has_target;      /* games take "target_vp" (target_min..target_max, default) */
+    int target_min, target_max, target_default;
+    const char *cards_file;   /* the catalog's file name in the cards folder */
+    const char *const *bots;  /* bot kinds, NULL-terminated; bots[0] is the default */
+    const char *const *steps; /* step names, NULL-terminated, in the order of step numbers */
+
+    /* Loads and validates the catalog from `path` (once, at start-up, before any game).
+     * False with a sentence in err when the file is missing or invalid. */
+    bool (*load_cards)(const char *path, char *err, int errlen);
+    /* The catalog for people and clients (GET /api/v1/cards?game=...); a new reference. */
+    json_t *(*cards_json)(void);
+
+    /* Starts a game of `players` seats dealt from `seed` (target 0 = the default, ignored
+     * without has_target). False when the players or the target are out of range. */
+    bool (*new_game)(void *g, int players, uint64_t seed, int target);
+    int (*players)(const void *g);
+    uint64_t (*seed)(const void *g);
+    int (*target)(const void *g); /* 0 without has_target */
+    bool (*over)(const void *g);
+    void (*where)(const void *g, struct rs_pos *out);
+    bool (*pending)(const void *g, int seat);   /* must decide at this point */
+    bool (*submitted)(const void *g, int seat); /* has a decision for this point */
+    bool (*defaulted)(const void *g, int seat); /* ... and it was given by default */
+    const void *(*decision)(const void *g, int seat); /* the decision, when submitted */
+    /* The public slug of card instance `card` (e.g. "housing_tract"), NULL when no such card. */
+    const char *(*card_id)(const void *g, int card);
+
+    /* Parses an order body {"round", "step", ["turn"], ...} into its position and decision.
+     * NULL when it parses; else a stable problem code ("missing_field", "unknown_field",
+     * "wrong_type", "bad_value", "conflicting_fields", "too_many_cards", "not_an_object")
+     * with a sentence saying what to send in err. */
+    const char *(*order_from_json)(const json_t *body, struct rs_pos *pos, void *d, char *err,
+                                   int errlen);
+    /* The canonical order body of decision `d` at `pos`; a new reference. */
+    json_t *(*order_to_json)(const struct rs_pos *pos, const void *d);
+    /* Stores `d` as seat's decision at the current point (replacing an earlier one), or returns
+     * a nonzero engine error, changing nothing. */
+    int (*submit)(void *g, int seat, const void *d);
+    const char *(*error_code)(int err);    /* stable, e.g. "not_in_hand" */
+    const char *(*error_message)(int err); /* an English sentence */
+    bool (*ready)(const void *g);          /* every pending seat has decided */
+    /* Gives every pending seat without a decision its default; returns how many got one.
+     * Here and in resolve(), `sink` may be NULL where no one listens. */
+    int (*fill_defaults)(void *g, const struct rs_sink *sink);
+    /* Resolves the current point and opens the next; requires ready(). False, changing
+     * nothing, when not ready or over. */
+    bool (*resolve)(void *g, const struct rs_sink *sink);
+    /* A bot of kind `bot` (one of bots[]; unknown names play as bots[0]) chooses seat's
+     * decision from what that seat may know, deterministically from the game's seed and the
+     * position. False when the seat has nothing to decide. */
+    bool (*bot_decide)(const void *g, int seat, const char *bot, void *d);
+
+    /* The whole state as JSON for storage, and back (false with a sentence when it does not
+     * load). */
+    json_t *(*to_json)(const void *g);
+    bool (*from_json)(void *g, const json_t *j, char *err, int errlen);
+    /* What everyone may see: no hand, no deck order, no seed before the end. */
+    json_t *(*public_view)(const void *g);
+    /* What seat `seat` may see: the public view plus its hand and "pending" (null, or what it
+     * must decide with a "suggestion": a complete legal order body). */
+    json_t *(*private_view)(const void *g, int seat);
+
+    /* Replays a record {"seed", "players", ["target_vp"], "decisions": [{"seat", ["default"],
+     * ...order}]} (no "game" key) into *g; false with a sentence naming the bad part. */
+    bool (*replay_run)(const json_t *replay, void *g, char *err, int errlen);
+    /* Bot self-play of `games` games of `players` seats from consecutive seeds, bots as
+     * "greedy" or a comma list of one kind per seat: the figures that prove the deck, as JSON.
+     * NULL with a sentence in err for bad arguments or an illegal bot decision. */
+    json_t *(*simulate)(int players, long long games, uint64_t seed, const char *bots, char *err,
+                        int errlen);
+};
+
+/* The rulesets this server hosts, NULL-terminated; rulesets[0] is the default game. */
+extern const struct ruleset *const rulesets[];
+
+/* The ruleset named `id`, or NULL. */
+const struct ruleset *ruleset_find(const char *id);
+
+/* Index of `name` in rs->steps, or -1. */
+int ruleset_step_from_name(const struct ruleset *rs, const char *name);
+
+/* rs->steps[step], or "?" outside the list. */
+const char *ruleset_step_name(const struct ruleset *rs, int step);
+
+/* True when `name` is one of rs->bots. */
+bool ruleset_has_bot(const struct ruleset *rs, const char *name);
+
+/* {"round", "step"[, "turn"]} of a position; a new reference. */
+json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos);
+
+/* A key naming a decision point, e.g. "3/build" or "3/build/17", into buf. */
+void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
+
+/* The description for GET /api/v1/rulesets: {id, title, min_players, max_players, bots,
+ * steps, options}; a new reference. */
+json_t *ruleset_describe(const struct ruleset *rs);
+
+/* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the
+ * game from the record's seed, players and target_vp, then submits each decision at the
+ * position it names (which must be the current one) and resolves each point once ready. */
+bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
+                            int errlen);
+
+#endif
