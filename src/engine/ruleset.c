@@ -77,8 +77,8 @@ json_t *ruleset_describe(const struct ruleset *rs)
                                       rs->target_max, "default", rs->target_default));
     return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:b, s:o}", "id", rs->id, "title", rs->title,
                      "min_players", rs->min_players, "max_players", rs->max_players, "bots",
-                     string_list(rs->bots), "steps", string_list(rs->steps), "turns",
-                     rs->uses_turn, "options", options);
+                     string_list(rs->bots), "steps", string_list(rs->steps), "turns", rs->uses_turn,
+                     "options", options);
 }
 
 static bool fail(char *err, int errlen, const char *fmt, ...)

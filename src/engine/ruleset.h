@@ -74,9 +74,9 @@ struct ruleset {
     int (*target)(const void *g); /* 0 without has_target */
     bool (*over)(const void *g);
     void (*where)(const void *g, struct rs_pos *out);
-    bool (*pending)(const void *g, int seat);   /* must decide at this point */
-    bool (*submitted)(const void *g, int seat); /* has a decision for this point */
-    bool (*defaulted)(const void *g, int seat); /* ... and it was given by default */
+    bool (*pending)(const void *g, int seat);         /* must decide at this point */
+    bool (*submitted)(const void *g, int seat);       /* has a decision for this point */
+    bool (*defaulted)(const void *g, int seat);       /* ... and it was given by default */
     const void *(*decision)(const void *g, int seat); /* the decision, when submitted */
     /* The public slug of card instance `card` (e.g. "housing_tract"), NULL when no such card. */
     const char *(*card_id)(const void *g, int card);
