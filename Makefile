@@ -118,7 +118,7 @@ FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Isrc -Isrc/engine -Isrc/engine/the_city -Isrc/engine/tech_city $(shell pkg-config --cflags jansson 2>/dev/null)
 
-build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) src/cards_file.c $(wildcard src/engine/*.h src/engine/*/*.h)
+build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) $(wildcard src/engine/*.h src/engine/*/*.h)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 

@@ -8,8 +8,6 @@
 
 #include "auth.h"
 #include "batch.h"
-#include "bots.h"
-#include "game_json.h"
 #include "hub.h"
 #include "metrics.h"
 #include "names.h"
@@ -192,7 +190,7 @@ static int start_if_full(PGconn *c, struct live *lv, bool *started)
 struct create_ctx {
     struct server *srv;
     struct game_row row;
-    struct seat_row seats[CITY_MAX_PLAYERS];
+    struct seat_row seats[RS_MAX_SEATS];
     int nseats;
     bool started;
 };
@@ -206,7 +204,8 @@ static int create_tx(PGconn *c, void *ctx)
     struct live lv;
     st = live_load(c, cc->srv, cc->row.id, true, &lv);
     if (st == STORE_OK) {
-        live_event(&lv, "created", json_pack("{s:i}", "players", cc->row.players));
+        live_event(&lv, "created",
+                   json_pack("{s:i, s:s}", "players", cc->row.players, "game", lv.rs->id));
         for (int i = 0; i < lv.nseats; i++)
             if (lv.seats[i].name[0])
                 live_event(&lv, "joined",
@@ -223,8 +222,8 @@ static int create_tx(PGconn *c, void *ctx)
 
 void api_create_game(struct http_req *r)
 {
-    static const char *const allowed[] = {"seats", "bots", "target_vp", "turn_seconds",
-                                          "seed",  "name", NULL};
+    static const char *const allowed[] = {"game",         "seats", "bots", "target_vp",
+                                          "turn_seconds", "seed",  "name", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -233,14 +232,36 @@ void api_create_game(struct http_req *r)
     }
     if (!only_fields(r, allowed, "creating a game"))
         return;
-    long long seats = 0, target = CITY_DEFAULT_TARGET, turn = 0;
+    const struct ruleset *rs = rulesets[0];
+    json_t *jgame = json_object_get(r->json, "game");
+    if (jgame && !json_is_null(jgame)) {
+        rs = json_is_string(jgame) ? ruleset_find(json_string_value(jgame)) : NULL;
+        if (!rs) {
+            char list[200] = "";
+            for (int i = 0; rulesets[i]; i++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                         rulesets[i]->id);
+            http_reply_problem(r, json_is_string(jgame) ? P_BAD_VALUE : P_WRONG_TYPE, NULL,
+                               "\"game\" must be one of %s (GET /api/v1/rulesets lists them).",
+                               list);
+            return;
+        }
+    }
+    long long seats = 0, target = rs->target_default, turn = 0;
     bool has_target, has_turn, present;
-    if (!int_field(r, "seats", true, CITY_MIN_PLAYERS, CITY_MAX_PLAYERS, &seats, &present) ||
-        !int_field(r, "target_vp", false, CITY_MIN_TARGET, CITY_MAX_TARGET, &target, &has_target) ||
+    if (!int_field(r, "seats", true, rs->min_players, rs->max_players, &seats, &present) ||
+        !int_field(r, "target_vp", false, rs->has_target ? rs->target_min : 0,
+                   rs->has_target ? rs->target_max : 0, &target, &has_target) ||
         !int_field(r, "turn_seconds", false, TURN_MIN, TURN_MAX, &turn, &has_turn))
         return;
+    if (has_target && !rs->has_target) {
+        http_reply_problem(r, P_BAD_VALUE, NULL, "%s has no target score; leave \"target_vp\" out.",
+                           rs->title);
+        return;
+    }
     json_t *bots = json_object_get(r->json, "bots");
-    int nbots = 0, kinds[CITY_MAX_PLAYERS];
+    int nbots = 0;
+    const char *kinds[RS_MAX_SEATS];
     if (bots && !json_is_null(bots)) {
         if (!json_is_array(bots)) {
             http_reply_problem(r, P_WRONG_TYPE, NULL,
@@ -259,13 +280,12 @@ void api_create_game(struct http_req *r)
         json_t *b;
         json_array_foreach(bots, i, b)
         {
-            int k = json_is_string(b) ? bot_kind_from_name(json_string_value(b)) : -1;
-            if (k < 0) {
+            if (!json_is_string(b) || !ruleset_has_bot(rs, json_string_value(b))) {
                 http_reply_problem(r, P_BAD_VALUE, NULL,
                                    "bots[%zu] must be \"greedy\" or \"random\".", i);
                 return;
             }
-            kinds[nbots++] = k;
+            kinds[nbots++] = json_string_value(b);
         }
     }
     uint64_t seed = auth_random_u64();
@@ -310,26 +330,32 @@ void api_create_game(struct http_req *r)
     struct create_ctx cc;
     memset(&cc, 0, sizeof cc);
     cc.srv = r->srv;
-    struct city_game g;
-    game_new(&g, r->srv->cat, (int)seats, seed, (int)target);
+    void *g = calloc(1, rs->state_size);
+    if (!g || !rs->new_game(g, (int)seats, seed, (int)target)) {
+        free(g);
+        http_reply_problem(r, P_INTERNAL, NULL, "The game could not be dealt; try again.");
+        return;
+    }
     char host_token[AUTH_TOKEN_LEN + 1], seat_token[AUTH_TOKEN_LEN + 1];
     if (!auth_new_id(cc.row.id) || !auth_new_token(host_token, cc.row.host_hash)) {
+        free(g);
         http_reply_problem(r, P_INTERNAL, NULL, "The server has no randomness; try again.");
         return;
     }
     snprintf(cc.row.status, sizeof cc.row.status, "open");
+    snprintf(cc.row.game, sizeof cc.row.game, "%s", rs->id);
     cc.row.players = (int)seats;
-    cc.row.target_vp = (int)target;
+    cc.row.target_vp = rs->target(g);
     cc.row.turn_seconds = has_turn ? (int)turn : 0;
-    cc.row.state = game_to_json(&g);
+    cc.row.state = rs->to_json(g);
+    free(g);
     cc.nseats = (int)seats;
     for (int s = 0; s < seats; s++) {
         cc.seats[s].seat = s;
         int b = s - ((int)seats - nbots); /* bots take the last seats */
         if (b >= 0) {
-            snprintf(cc.seats[s].bot, sizeof cc.seats[s].bot, "%s", bot_kind_name(kinds[b]));
-            snprintf(cc.seats[s].name, sizeof cc.seats[s].name, "Bot %d (%s)", s + 1,
-                     bot_kind_name(kinds[b]));
+            snprintf(cc.seats[s].bot, sizeof cc.seats[s].bot, "%s", kinds[b]);
+            snprintf(cc.seats[s].name, sizeof cc.seats[s].name, "Bot %d (%s)", s + 1, kinds[b]);
         }
     }
     if (name[0]) {
@@ -346,8 +372,9 @@ void api_create_game(struct http_req *r)
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
     json_t *reply =
-        json_pack("{s:s, s:s, s:i, s:i, s:i, s:s}", "id", cc.row.id, "host_token", host_token,
-                  "seats", (int)seats, "bots", nbots, "target_vp", (int)target, "join", join);
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s}", "id", cc.row.id, "game", rs->id,
+                  "host_token", host_token, "seats", (int)seats, "bots", nbots, "target_vp",
+                  rs->has_target ? json_integer(cc.row.target_vp) : json_null(), "join", join);
     json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
     if (name[0]) {
         json_object_set_new(reply, "seat", json_integer(0));
@@ -470,7 +497,7 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
 {
     *out = NULL;
     if (strcmp(lv->row.status, "open") == 0 || lv->row.ndecisions < 1 ||
-        (lv->g.step != STEP_OVER && lv->g.seats[seat].submitted))
+        (!lv->rs->over(lv->g) && lv->rs->submitted(lv->g, seat)))
         return STORE_OK;
     json_t *d;
     int st = store_last_default(c, lv->row.id, seat, lv->row.ndecisions, lv->row.players, &d);
@@ -490,10 +517,9 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
     json_array_foreach(json_object_get(json_object_get(d, "chosen"), "discard"), i, id)
     {
         json_int_t card = json_integer_value(id);
-        if (card >= 0 && card < CITY_DECK_SIZE)
-            json_array_append_new(
-                cards, json_pack("{s:I, s:s}", "id", card, "card",
-                                 lv->srv->cat->designs[game_design_of(&lv->g, (int)card)].id));
+        const char *slug = card >= 0 && card < 100000 ? lv->rs->card_id(lv->g, (int)card) : NULL;
+        if (slug)
+            json_array_append_new(cards, json_pack("{s:I, s:s}", "id", card, "card", slug));
     }
     json_object_set_new(d, "cards", cards);
     *out = d;
@@ -512,8 +538,9 @@ static int hand_tx(PGconn *c, void *ctx)
         if (seat < 0) {
             st = STORE_ABORT;
         } else {
-            json_t *v = game_private_view(&lv.g, seat);
+            json_t *v = lv.rs->private_view(lv.g, seat);
             json_object_set_new(v, "id", json_string(lv.row.id));
+            json_object_set_new(v, "game", json_string(lv.rs->id));
             json_object_set_new(v, "status", json_string(lv.row.status));
             if (strcmp(lv.row.status, "open") == 0)
                 json_object_set_new(v, "pending", json_null()); /* not started yet */
@@ -627,12 +654,28 @@ struct order_ctx {
     struct server *srv;
     const char *id;
     const char *token;
-    struct city_order order;
-    json_t *canon; /* the order as stored: order_to_json() of what was parsed */
+    json_t *body;      /* the request's order body (borrowed) */
+    struct rs_pos pos; /* the decision point it names */
+    void *d;           /* the decision, the game's ruleset's decision_size bytes */
+    json_t *canon;     /* the order as stored: the ruleset's order_to_json() of what was parsed */
     int resolved;
     bool amended; /* it replaced the seat's order for the step: nothing public changed */
     struct outcome o;
 };
+
+static enum problem problem_of_order_error(const char *code)
+{
+    static const struct {
+        const char *code;
+        enum problem p;
+    } map[] = {{"not_an_object", P_NOT_AN_OBJECT},           {"missing_field", P_MISSING_FIELD},
+               {"unknown_field", P_UNKNOWN_FIELD},           {"wrong_type", P_WRONG_TYPE},
+               {"conflicting_fields", P_CONFLICTING_FIELDS}, {"too_many_cards", P_TOO_MANY_CARDS}};
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strcmp(map[i].code, code) == 0)
+            return map[i].p;
+    return P_BAD_VALUE;
+}
 
 /* Applies an order to its loaded, locked game (a batch_job's apply, batch.h): records the
  * answer in the order_ctx, and the order, its event and what it set off in lv and the queued
@@ -647,7 +690,29 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
     int seat = seat_of_token(c, lv, oc->token, &oc->o);
     if (seat < 0)
         return STORE_OK;
-    const struct city_game *g = &lv->g;
+    /* The body is read by the game's ruleset, once the token has shown a seat of this game:
+     * a client without one learns nothing about bodies. */
+    const struct ruleset *rs = lv->rs;
+    free(oc->d);
+    json_decref(oc->canon);
+    oc->canon = NULL;
+    oc->d = calloc(1, rs->decision_size);
+    if (!oc->d)
+        return STORE_HARD;
+    char err[300];
+    const char *code = rs->order_from_json(oc->body, &oc->pos, oc->d, err, sizeof err);
+    if (code) {
+        fail(&oc->o, problem_of_order_error(code), code, "%s", err);
+        return STORE_OK;
+    }
+    oc->canon = rs->order_to_json(&oc->pos, oc->d);
+    if (!oc->canon)
+        return STORE_HARD;
+    struct rs_pos now;
+    rs->where(lv->g, &now);
+    char asked[64], at[64];
+    ruleset_pos_text(rs, &oc->pos, asked, sizeof asked);
+    ruleset_pos_text(rs, &now, at, sizeof at);
     if (strcmp(lv->row.status, "expired") == 0) {
         fail_expired(&oc->o);
         return STORE_OK;
@@ -657,43 +722,43 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
              "The game starts when every seat is taken; wait for the \"started\" event.");
         return STORE_OK;
     }
-    if (g->step == STEP_OVER) {
+    if (rs->over(lv->g)) {
         fail(&oc->o, P_GAME_OVER, NULL, "The game has ended; see its replay.");
         return STORE_OK;
     }
-    if (oc->order.round != g->round || oc->order.step != g->step) {
+    if (oc->pos.round != now.round || oc->pos.step != now.step ||
+        (rs->uses_turn && oc->pos.turn != now.turn)) {
         fail(&oc->o, P_STALE_STEP, NULL,
-             "The order is for round %d, step %s, but the game is at round %d, step %s; "
-             "read the hand view and send an order for the current step.",
-             oc->order.round, city_step_name(oc->order.step), g->round, city_step_name(g->step));
+             "The order is for %s, but the game is at %s; read the hand view and send an order "
+             "for the current step.",
+             asked, at);
         return STORE_OK;
     }
     /* The amendments of this step's orders are counted per seat; a new step starts at 0. */
     char step_key[sizeof lv->row.amend_step];
-    snprintf(step_key, sizeof step_key, "%d/%s", g->round, city_step_name(g->step));
+    ruleset_pos_key(rs, &now, step_key, sizeof step_key);
     if (strcmp(lv->row.amend_step, step_key) != 0) {
         snprintf(lv->row.amend_step, sizeof lv->row.amend_step, "%s", step_key);
         memset(lv->row.amend_counts, 0, sizeof lv->row.amend_counts);
     }
-    bool had_decided = game_seat_pending(g, seat) && g->seats[seat].submitted;
+    bool had_decided = rs->pending(lv->g, seat) && rs->submitted(lv->g, seat);
     int cap = oc->srv->quotas ? oc->srv->quotas->max_amendments : 0;
     if (had_decided && cap > 0 && lv->row.amend_counts[seat] >= cap) {
         fail(&oc->o, P_RATE_LIMITED, "too_many_amendments",
-             "Seat %d has already replaced its order for round %d, step %s %d times, the most "
-             "one step allows; the last order accepted stands. Send the next one for the next "
-             "step.",
-             seat, g->round, city_step_name(g->step), cap);
+             "Seat %d has already replaced its order for %s %d times, the most one step "
+             "allows; the last order accepted stands. Send the next one for the next step.",
+             seat, at, cap);
         oc->o.retry_after = lv->row.turn_seconds ? lv->row.turn_seconds : 0;
         return STORE_OK;
     }
-    int err = game_submit(&lv->g, seat, &oc->order.d);
-    if (err) {
-        bool stale = err == CITY_ERR_NOT_PENDING || err == CITY_ERR_GAME_OVER;
-        fail(&oc->o, stale ? P_STALE_STEP : P_ILLEGAL, city_error_code(err), "%s",
-             city_error_message(err));
+    int refused = rs->submit(lv->g, seat, oc->d);
+    if (refused) {
+        const char *ecode = rs->error_code(refused);
+        bool stale = strcmp(ecode, "not_pending") == 0 || strcmp(ecode, "game_over") == 0;
+        fail(&oc->o, stale ? P_STALE_STEP : P_ILLEGAL, ecode, "%s", rs->error_message(refused));
         return STORE_OK;
     }
-    live_order(lv, seat, oc->canon);
+    live_order(lv, seat, &oc->pos, oc->canon);
     if (had_decided) {
         /* An amendment: stored, counted, but no new public event and no news for others
          * unless something else in this transaction made some. */
@@ -702,9 +767,9 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
         oc->amended = true;
     } else {
         lv->quiet = false;
-        live_event(lv, "submitted",
-                   json_pack("{s:i, s:i, s:s}", "seat", seat, "round", oc->order.round, "step",
-                             city_step_name(oc->order.step)));
+        json_t *data = json_pack("{s:i}", "seat", seat);
+        json_object_update_new(data, ruleset_pos_json(rs, &oc->pos));
+        live_event(lv, "submitted", data);
     }
     lv->changed = true;
     int before = lv->resolved;
@@ -713,10 +778,14 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
         return st;
     oc->resolved = lv->resolved - before;
     oc->o.status = 202;
-    oc->o.reply = json_pack("{s:b, s:i, s:s, s:b, s:{s:s, s:i, s:s}}", "accepted", 1, "round",
-                            oc->order.round, "step", city_step_name(oc->order.step), "resolved",
-                            oc->resolved > 0, "game", "status", lv->row.status, "round",
-                            lv->g.round, "step", city_step_name(lv->g.step));
+    json_t *reply = json_pack("{s:b}", "accepted", 1);
+    json_object_update_new(reply, ruleset_pos_json(rs, &oc->pos));
+    json_object_set_new(reply, "resolved", json_boolean(oc->resolved > 0));
+    rs->where(lv->g, &now);
+    json_t *game = json_pack("{s:s}", "status", lv->row.status);
+    json_object_update_new(game, ruleset_pos_json(rs, &now));
+    json_object_set_new(reply, "game", game);
+    oc->o.reply = reply;
     return STORE_OK;
 }
 
@@ -728,20 +797,6 @@ static void order_reset(void *ctx)
     memset(&oc->o, 0, sizeof oc->o);
     oc->resolved = 0;
     oc->amended = false;
-}
-
-static enum problem problem_of_order_error(const char *code)
-{
-    static const struct {
-        const char *code;
-        enum problem p;
-    } map[] = {{"not_an_object", P_NOT_AN_OBJECT},           {"missing_field", P_MISSING_FIELD},
-               {"unknown_field", P_UNKNOWN_FIELD},           {"wrong_type", P_WRONG_TYPE},
-               {"conflicting_fields", P_CONFLICTING_FIELDS}, {"too_many_cards", P_TOO_MANY_CARDS}};
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(map[i].code, code) == 0)
-            return map[i].p;
-    return P_BAD_VALUE;
 }
 
 /* One read of the game for an order whose body was refused: the 400 already in r stays only
@@ -780,7 +835,9 @@ static void order_call_free(void *ctx)
 {
     struct order_call *call = ctx;
     json_decref(call->oc.canon);
+    json_decref(call->oc.body);
     json_decref(call->oc.o.reply);
+    free(call->oc.d);
     free(call);
 }
 
@@ -825,22 +882,8 @@ void api_orders(struct http_req *r)
         return;
     }
     struct order_ctx *oc = &call->oc;
-    *oc = (struct order_ctx){.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    char err[300];
-    int e = order_from_json(r->json, &oc->order, err, sizeof err);
-    if (e) {
-        const char *code = order_error_code(e);
-        http_reply_problem(r, problem_of_order_error(code), code, "%s", err);
-        free(call);
-        keep_body_problem_if_token_fits(r);
-        return;
-    }
-    oc->canon = order_to_json(oc->order.round, oc->order.step, &oc->order.d);
-    if (!oc->canon) {
-        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
-        free(call);
-        return;
-    }
+    *oc = (struct order_ctx){
+        .srv = r->srv, .id = r->params[0], .token = http_bearer(r), .body = json_incref(r->json)};
     call->r = r;
     /* The batcher calls order_done (the job's ctx is the call, which begins with oc). */
     call->job = (struct batch_job){
@@ -870,11 +913,14 @@ struct resolve_ctx {
     struct outcome o;
 };
 
-/* Reads the step a force names, {"round": R, "step": "build"}, from `body` (NULL: none
- * sent); false with the 400 recorded in o when it is missing or wrong. */
-static bool resolve_body(json_t *body, int *round, int *step, struct outcome *o)
+/* Reads the decision point a force names, {"round": R, "step": "build"} (and "turn" for
+ * rulesets with turns), from `body` (NULL: none sent); false with the 400 recorded in o when it
+ * is missing or wrong. */
+static bool resolve_body(const struct ruleset *rs, json_t *body, struct rs_pos *pos,
+                         struct outcome *o)
 {
-    static const char example[] = "{\"round\": 3, \"step\": \"build\"}";
+    const char *example = rs->uses_turn ? "{\"round\": 3, \"step\": \"build\", \"turn\": 17}"
+                                        : "{\"round\": 3, \"step\": \"build\"}";
     if (!body) {
         fail(o, P_MISSING_FIELD, NULL,
              "Name the step to force, as the public view shows it: send %s. A force without "
@@ -886,33 +932,47 @@ static bool resolve_body(json_t *body, int *round, int *step, struct outcome *o)
     json_t *v;
     json_object_foreach(body, key, v)
     {
-        if (strcmp(key, "round") != 0 && strcmp(key, "step") != 0) {
-            fail(o, P_UNKNOWN_FIELD, NULL,
-                 "Unknown field \"%.60s\"; forcing a step takes only round and step.", key);
+        if (strcmp(key, "round") != 0 && strcmp(key, "step") != 0 &&
+            !(rs->uses_turn && strcmp(key, "turn") == 0)) {
+            fail(o, P_UNKNOWN_FIELD, NULL, "Unknown field \"%.60s\"; forcing a step takes only %s.",
+                 key, rs->uses_turn ? "round, step and turn" : "round and step");
             return false;
         }
     }
     const json_t *jr = json_object_get(body, "round"), *js = json_object_get(body, "step");
-    if (!jr || !js) {
+    const json_t *jt = rs->uses_turn ? json_object_get(body, "turn") : NULL;
+    if (!jr || !js || (rs->uses_turn && !jt)) {
         fail(o, P_MISSING_FIELD, NULL, "The field \"%s\" is required: send %s.",
-             jr ? "step" : "round", example);
+             !jr   ? "round"
+             : !js ? "step"
+                   : "turn",
+             example);
         return false;
     }
-    if (!json_is_integer(jr) || !json_is_string(js)) {
-        fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.", json_is_integer(jr) ? "step" : "round",
-             json_is_integer(jr) ? "a step name such as \"build\"" : "an integer");
+    if (!json_is_integer(jr) || !json_is_string(js) || (jt && !json_is_integer(jt))) {
+        fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.",
+             !json_is_integer(jr)  ? "round"
+             : !json_is_string(js) ? "step"
+                                   : "turn",
+             json_is_string(js) ? "an integer" : "a step name such as \"build\"");
         return false;
     }
-    long long r = json_integer_value(jr);
-    *step = city_step_from_name(json_string_value(js));
-    if (r < 0 || r > CITY_MAX_ROUNDS || *step < 0 || *step == STEP_OVER) {
+    long long r = json_integer_value(jr), t = jt ? json_integer_value(jt) : 0;
+    pos->step = ruleset_step_from_name(rs, json_string_value(js));
+    if (r < 0 || r > 32767 || t < 0 || t > INT32_MAX || pos->step < 0 ||
+        strcmp(json_string_value(js), "over") == 0) {
+        char steps[200] = "";
+        for (int i = 0; rs->steps[i]; i++)
+            if (strcmp(rs->steps[i], "over") != 0)
+                snprintf(steps + strlen(steps), sizeof steps - strlen(steps), "%s%s",
+                         steps[0] ? ", " : "", rs->steps[i]);
         fail(o, P_BAD_VALUE, NULL,
-             "\"round\" must be between 0 and %d and \"step\" one of keep, build, survey, "
-             "hand_limit.",
-             CITY_MAX_ROUNDS);
+             "\"round\"%s must be a non-negative integer and \"step\" one of %s.",
+             rs->uses_turn ? " and \"turn\"" : "", steps);
         return false;
     }
-    *round = (int)r;
+    pos->round = (int)r;
+    pos->turn = (int)t;
     return true;
 }
 
@@ -939,21 +999,27 @@ static int resolve_tx(PGconn *c, void *ctx)
                 st = STORE_ABORT;
         }
     }
-    int round = 0, step = 0;
-    if (st == STORE_OK && !resolve_body(rc->body, &round, &step, &rc->o))
+    struct rs_pos want = {0}, now = {0};
+    if (st == STORE_OK && !resolve_body(lv.rs, rc->body, &want, &rc->o))
         st = STORE_ABORT;
     if (st == STORE_OK && strcmp(lv.row.status, "expired") == 0)
         st = fail_expired(&rc->o);
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
         st = fail(&rc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
-    if (st == STORE_OK && lv.g.step == STEP_OVER)
+    if (st == STORE_OK && lv.rs->over(lv.g))
         st = fail(&rc->o, P_GAME_OVER, NULL, "The game has ended.");
-    if (st == STORE_OK && (round != lv.g.round || step != lv.g.step))
+    if (st == STORE_OK)
+        lv.rs->where(lv.g, &now);
+    if (st == STORE_OK && (want.round != now.round || want.step != now.step ||
+                           (lv.rs->uses_turn && want.turn != now.turn))) {
+        char asked[64], at[64];
+        ruleset_pos_text(lv.rs, &want, asked, sizeof asked);
+        ruleset_pos_text(lv.rs, &now, at, sizeof at);
         st = fail(&rc->o, P_STALE_STEP, NULL,
-                  "You asked to force round %d, step %s, but the game has moved on to round %d, "
-                  "step %s; nothing was forced. Read the game again and force the current step "
-                  "only if you still mean to.",
-                  round, city_step_name(step), lv.g.round, city_step_name(lv.g.step));
+                  "You asked to force %s, but the game has moved on to %s; nothing was forced. "
+                  "Read the game again and force the current step only if you still mean to.",
+                  asked, at);
+    }
     if (st == STORE_OK && by >= 0 && !lv.row.overdue)
         st = fail(&rc->o, P_NOT_OVERDUE, NULL, "%s",
                   lv.row.turn_seconds
@@ -1053,10 +1119,13 @@ static int replay_tx(PGconn *c, void *ctx)
         st = store_decisions_read(c, ec->id, &decisions);
     if (st == STORE_OK) {
         char seed[24];
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.g.seed);
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.rs->seed(lv.g));
         ec->o.status = 200;
-        ec->o.reply = json_pack("{s:s, s:i, s:i, s:o}", "seed", seed, "players", lv.g.players,
-                                "target_vp", lv.g.target_vp, "decisions", decisions);
+        ec->o.reply = json_pack("{s:s, s:s, s:i}", "game", lv.rs->id, "seed", seed, "players",
+                                lv.rs->players(lv.g));
+        if (lv.rs->has_target)
+            json_object_set_new(ec->o.reply, "target_vp", json_integer(lv.rs->target(lv.g)));
+        json_object_set_new(ec->o.reply, "decisions", decisions);
     }
     live_free(&lv);
     return st;

@@ -18,6 +18,7 @@
 
 #include "hub.h"
 #include "metrics.h"
+#include "ruleset.h"
 #include "server.h"
 #include "store.h"
 #include "viewcache.h"
@@ -25,12 +26,34 @@
 
 void api_cards(struct http_req *r)
 {
-    char *copy = strdup(r->srv->cards_json);
+    const char *game = http_query(r, "game");
+    int idx = 0;
+    if (game) {
+        while (rulesets[idx] && strcmp(rulesets[idx]->id, game) != 0)
+            idx++;
+        if (!rulesets[idx] || idx >= SERVER_MAX_RULESETS) {
+            http_reply_problem(r, P_BAD_QUERY, NULL,
+                               "\"game\" must name a game this server hosts; GET "
+                               "/api/v1/rulesets lists them.");
+            return;
+        }
+    }
+    char *copy = strdup(r->srv->cards_json[idx]);
     if (!copy) {
         http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
         return;
     }
     http_reply_bytes(r, 200, "application/json", copy, strlen(copy));
+    r->reply.cache = "public, max-age=300";
+}
+
+/* GET /api/v1/rulesets: the games this server hosts, the default first. */
+void api_rulesets(struct http_req *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; rulesets[i]; i++)
+        json_array_append_new(list, ruleset_describe(rulesets[i]));
+    http_reply_json(r, 200, json_pack("{s:o, s:s}", "rulesets", list, "default", rulesets[0]->id));
     r->reply.cache = "public, max-age=300";
 }
 

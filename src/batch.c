@@ -31,9 +31,18 @@ struct batch {
     struct {
         char id[AUTH_ID_LEN + 1];
         long long version;
-        struct city_game g;
+        const struct ruleset *rs;
+        void *g; /* taken from the live, freed by saved_clear() */
     } saved[STORE_MAX_GAMES_LOADED];
 };
+
+/* Forgets the states a batch saved (before a retry, and once they are remembered). */
+static void saved_clear(struct batch *bt)
+{
+    for (int i = 0; i < bt->nsaved; i++)
+        free(bt->saved[i].g);
+    bt->nsaved = 0;
+}
 
 static int compare_ids(const void *a, const void *b)
 {
@@ -63,7 +72,7 @@ static int batch_tx(PGconn *c, void *ctx)
             i++;
         st = bt->jobs[j]->apply(c, found[i] == STORE_OK ? &lvs[i] : NULL, bt->jobs[j]->ctx);
     }
-    bt->nsaved = 0;
+    saved_clear(bt);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         if (found[i] != STORE_OK)
             continue;
@@ -72,7 +81,9 @@ static int batch_tx(PGconn *c, void *ctx)
         if (st == STORE_OK && lvs[i].row.version != before) {
             snprintf(bt->saved[bt->nsaved].id, sizeof bt->saved[0].id, "%s", ids[i]);
             bt->saved[bt->nsaved].version = lvs[i].row.version;
+            bt->saved[bt->nsaved].rs = lvs[i].rs;
             bt->saved[bt->nsaved++].g = lvs[i].g;
+            lvs[i].g = NULL; /* handed over */
         }
     }
     for (int i = 0; i < n; i++)
@@ -90,7 +101,9 @@ static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jo
     int st = store_tx(b->srv->store, batch_tx, bt, 5);
     if (st == STORE_OK)
         for (int i = 0; i < bt->nsaved; i++)
-            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, &bt->saved[i].g);
+            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, bt->saved[i].rs,
+                          bt->saved[i].g);
+    saved_clear(bt);
     if (st == STORE_HARD && n > 1) {
         /* Isolate the job that failed: each on its own. */
         for (int j = 0; j < n; j++)

@@ -11,46 +11,88 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bots.h"
-#include "catalog_json.h"
-#include "game.h"
-#include "game_json.h"
-#include "sim.h"
+#include "ruleset.h"
 
 static bool file_exists(const char *path)
 {
     return access(path, R_OK) == 0;
 }
 
-bool cli_load_catalog(struct city_catalog *cat, const char *path)
+/* The cards folder: the folder of The City's card file when one is named, else ./cards, else
+ * cards/ beside the binary's folder; "" when none is found. */
+static void cards_dir(const char *city_path, char *out, size_t n)
 {
+    if (city_path) {
+        const char *slash = strrchr(city_path, '/');
+        if (slash)
+            snprintf(out, n, "%.*s", (int)(slash - city_path), city_path);
+        else
+            snprintf(out, n, ".");
+        return;
+    }
+    if (file_exists("cards/cards.json")) {
+        snprintf(out, n, "cards");
+        return;
+    }
     char buf[PATH_MAX];
-    if (!path)
-        path = getenv("CITY_CARDS");
-    if (!path && file_exists("cards/cards.json"))
-        path = "cards/cards.json";
-    if (!path) {
-        ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 32);
-        if (n > 0) {
-            buf[n] = 0;
-            char *slash = strrchr(buf, '/');
-            if (slash) {
-                strcpy(slash, "/../cards/cards.json");
-                if (file_exists(buf))
-                    path = buf;
-            }
+    ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 32);
+    out[0] = 0;
+    if (len > 0) {
+        buf[len] = 0;
+        char *slash = strrchr(buf, '/');
+        if (slash) {
+            strcpy(slash, "/../cards");
+            if (file_exists(buf))
+                snprintf(out, n, "%s", buf);
         }
     }
-    if (!path) {
+}
+
+bool cli_load_cards(const char *path)
+{
+    if (!path)
+        path = getenv("CITY_CARDS");
+    char dir[PATH_MAX], other[PATH_MAX];
+    cards_dir(path, dir, sizeof dir);
+    if (!path && !dir[0]) {
         fprintf(stderr, "cityd: no card file found; pass --cards FILE or set CITY_CARDS\n");
         return false;
     }
-    char err[512];
-    if (!catalog_load_file(cat, path, err, sizeof err)) {
-        fprintf(stderr, "cityd: %s\n", err);
-        return false;
+    for (int i = 0; rulesets[i]; i++) {
+        const struct ruleset *rs = rulesets[i];
+        char file[PATH_MAX + 64];
+        if (i == 0 && path) {
+            snprintf(file, sizeof file, "%s", path);
+        } else {
+            snprintf(file, sizeof file, "%s/%s", dir, rs->cards_file);
+            /* A card file of The City elsewhere: the other games' files from the usual place. */
+            if (!file_exists(file)) {
+                cards_dir(NULL, other, sizeof other);
+                snprintf(file, sizeof file, "%s/%s", other, rs->cards_file);
+            }
+        }
+        char err[512];
+        if (!rs->load_cards(file, err, sizeof err)) {
+            fprintf(stderr, "cityd: %s\n", err);
+            return false;
+        }
     }
     return true;
+}
+
+/* The ruleset --game names (NULL: the default game); NULL with a message when unknown. */
+static const struct ruleset *game_option(const char *cmd, const char *name)
+{
+    if (!name)
+        return rulesets[0];
+    const struct ruleset *rs = ruleset_find(name);
+    if (!rs) {
+        fprintf(stderr, "cityd %s: unknown --game \"%s\"; one of", cmd, name);
+        for (int i = 0; rulesets[i]; i++)
+            fprintf(stderr, " %s", rulesets[i]->id);
+        fputc('\n', stderr);
+    }
+    return rs;
 }
 
 /* Parses a non-negative integer option value; exits with usage status on junk. */
@@ -74,33 +116,10 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Parses "greedy", "random" or a comma list of one of those per seat. */
-static bool parse_bots(const char *spec, int players, int *kinds)
-{
-    char copy[256];
-    if (strlen(spec) >= sizeof copy)
-        return false;
-    strcpy(copy, spec);
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        int k = bot_kind_from_name(tok);
-        if (k < 0 || n >= CITY_MAX_PLAYERS)
-            return false;
-        kinds[n++] = k;
-    }
-    if (n == 1)
-        for (int s = 1; s < players; s++)
-            kinds[s] = kinds[0];
-    else if (n != players)
-        return false;
-    return true;
-}
-
 int cmd_simulate(int argc, char **argv)
 {
     unsigned long long players = 4, games = 1000, seed = 1;
-    const char *bots = "greedy", *cards = NULL;
+    const char *bots = "greedy", *cards = NULL, *game = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
@@ -114,6 +133,8 @@ int cmd_simulate(int argc, char **argv)
             bots = v;
         else if (strcmp(a, "--cards") == 0)
             cards = v;
+        else if (strcmp(a, "--game") == 0)
+            game = v;
         else
             ok = false;
         if (!ok) {
@@ -122,51 +143,27 @@ int cmd_simulate(int argc, char **argv)
         }
         i++;
     }
-    if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS || games < 1 ||
+    const struct ruleset *rs = game_option("simulate", game);
+    if (!rs)
+        return 2;
+    if ((int)players < rs->min_players || (int)players > rs->max_players || games < 1 ||
         games > 100000000ULL) {
-        fprintf(stderr, "cityd simulate: --players must be 2..5 and --games 1..100000000\n");
+        fprintf(stderr, "cityd simulate: --players must be %d..%d and --games 1..100000000\n",
+                rs->min_players, rs->max_players);
         return 2;
     }
-    int kinds[CITY_MAX_PLAYERS];
-    if (!parse_bots(bots, (int)players, kinds)) {
-        fprintf(stderr, "cityd simulate: --bots must be greedy, random or a comma list of one "
-                        "per seat\n");
-        return 2;
-    }
-    static struct city_catalog cat;
-    if (!cli_load_catalog(&cat, cards))
+    if (!cli_load_cards(cards))
         return 1;
-
-    int P = (int)players;
-    static struct sim_result r;
+    char err[256];
     double t0 = now_seconds();
-    sim_run(&cat, P, (long long)games, seed, kinds, &r);
+    json_t *out = rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
     double secs = now_seconds() - t0;
-    if (r.illegal) {
-        fprintf(stderr, "cityd simulate: a bot made an illegal decision (seed %llu)\n",
-                (unsigned long long)r.illegal_seed);
-        return 1;
+    if (!out) {
+        fprintf(stderr, "cityd simulate: %s\n", err);
+        return strncmp(err, "--", 2) == 0 ? 2 : 1;
     }
-    double *wins = r.wins, *winner_has = r.winner_has;
-
-    json_t *ws = json_array();
-    for (int s = 0; s < P; s++)
-        json_array_append_new(ws, json_real(wins[s] / (double)games));
-    /* The most common development among winners; General Contractors are reported apart,
-     * since every player may take one from the pool. */
-    int top = -1;
-    for (int k = 0; k < cat.ndesigns; k++)
-        if (k != cat.contractor_design && (top < 0 || winner_has[k] > winner_has[top]))
-            top = k;
-    json_t *out = json_pack(
-        "{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:f, s:I, s:I, s:{s:s, s:f}, s:f}", "players", P,
-        "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots, "avg_rounds",
-        (double)r.rounds_sum / (double)games, "min_rounds", r.min_rounds, "max_rounds",
-        r.max_rounds, "wins_by_seat", ws, "games_per_sec", secs > 0 ? (double)games / secs : 0.0,
-        "ended_by_deck", (json_int_t)r.ended_by_deck, "ended_by_rounds",
-        (json_int_t)r.ended_by_rounds, "top_winner_card", "card", cat.designs[top].id, "share",
-        winner_has[top] / (double)games, "contractor_in_winners",
-        winner_has[cat.contractor_design] / (double)games);
+    json_object_set_new(out, "game", json_string(rs->id));
+    json_object_set_new(out, "games_per_sec", json_real(secs > 0 ? (double)games / secs : 0.0));
     json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
     putchar('\n');
     json_decref(out);
@@ -190,8 +187,7 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "usage: cityd replay FILE [--cards FILE]\n");
         return 2;
     }
-    static struct city_catalog cat;
-    if (!cli_load_catalog(&cat, cards))
+    if (!cli_load_cards(cards))
         return 1;
     json_error_t jerr;
     json_t *rec = json_load_file(file, 0, &jerr);
@@ -199,15 +195,23 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "cityd replay: %s:%d:%d: %s\n", file, jerr.line, jerr.column, jerr.text);
         return 1;
     }
-    static struct city_game g;
+    /* The record names its game; records from before there were several are The City's. */
+    json_t *jgame = json_object_get(rec, "game");
+    const struct ruleset *rs =
+        jgame ? game_option("replay", json_is_string(jgame) ? json_string_value(jgame) : "?")
+              : rulesets[0];
+    void *g = rs ? calloc(1, rs->state_size) : NULL;
     char err[512];
-    bool ok = replay_run(&cat, rec, &g, err, sizeof err);
+    bool ok = g && rs->replay_run(rec, g, err, sizeof err);
     json_decref(rec);
     if (!ok) {
-        fprintf(stderr, "cityd replay: %s: %s\n", file, err);
+        if (g)
+            fprintf(stderr, "cityd replay: %s: %s\n", file, err);
+        free(g);
         return 1;
     }
-    json_t *view = game_public_view(&g);
+    json_t *view = rs->public_view(g);
+    free(g);
     json_dumpf(view, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(view);
@@ -216,19 +220,23 @@ int cmd_replay(int argc, char **argv)
 
 int cmd_cards(int argc, char **argv)
 {
-    const char *cards = NULL;
+    const char *cards = NULL, *game = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--cards") == 0 && i + 1 < argc)
             cards = argv[++i];
+        else if (strcmp(argv[i], "--game") == 0 && i + 1 < argc)
+            game = argv[++i];
         else {
             fprintf(stderr, "cityd cards: bad argument \"%s\"\n", argv[i]);
             return 2;
         }
     }
-    static struct city_catalog cat;
-    if (!cli_load_catalog(&cat, cards))
+    const struct ruleset *rs = game_option("cards", game);
+    if (!rs)
+        return 2;
+    if (!cli_load_cards(cards))
         return 1;
-    json_t *j = catalog_to_json(&cat);
+    json_t *j = rs->cards_json();
     json_dumpf(j, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(j);

@@ -4,16 +4,18 @@
 #ifndef CITY_CLI_H
 #define CITY_CLI_H
 
-#include "cards.h"
+#include <stdbool.h>
 
 int cmd_simulate(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
-/* Loads the catalog from `path`, or when path is NULL from $CITY_CARDS, ./cards/cards.json,
- * or cards/cards.json beside the executable's parent directory, the first that exists.
- * Prints the loader's error on stderr and returns false on failure. */
-bool cli_load_catalog(struct city_catalog *cat, const char *path);
+/* Loads every ruleset's catalog (ruleset.h): The City's from `path`, or when path is NULL from
+ * $CITY_CARDS, ./cards/cards.json, or cards/cards.json beside the executable's parent
+ * directory, the first that exists; each other game's file (rs->cards_file) from the same
+ * folder, or from the usual one when that folder lacks it. Prints the loader's error on stderr
+ * and returns false on failure. */
+bool cli_load_cards(const char *path);
 
 #endif

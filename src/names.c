@@ -12,7 +12,7 @@
 #include <uninorm.h>
 #include <unistr.h>
 
-#include "bots.h"
+#include "ruleset.h"
 
 static enum name_verdict say(enum name_verdict v, char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -223,9 +223,10 @@ static void read_digits(const ucs4_t *s, size_t n, size_t *i)
 /* True when s[*i..] reads as a bot kind's name; advances *i past it. */
 static bool read_kind(const ucs4_t *s, size_t n, size_t *i)
 {
-    for (int k = 0; k < BOT_KIND_COUNT; k++)
-        if (read_word(s, n, i, bot_kind_name(k)))
-            return true;
+    for (int r = 0; rulesets[r]; r++)
+        for (int k = 0; rulesets[r]->bots[k]; k++)
+            if (read_word(s, n, i, rulesets[r]->bots[k]))
+                return true;
     return false;
 }
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "catalog_json.h"
+#include "ruleset.h"
 #include "cli.h"
 #include "http.h"
 #include "hub.h"
@@ -243,8 +243,7 @@ int cmd_serve(int argc, char **argv)
     if (!http_cors_from_env(&o.policy, policy_err, sizeof policy_err))
         return usage_error(policy_err);
 
-    static struct city_catalog cat;
-    if (!cli_load_catalog(&cat, o.cards))
+    if (!cli_load_cards(o.cards))
         return 1;
     char err[512];
     struct store *st = store_open(o.database, o.workers, err, sizeof err);
@@ -264,17 +263,18 @@ int cmd_serve(int argc, char **argv)
         store_close(st);
         return 1;
     }
-    json_t *cj = catalog_to_json(&cat);
-    struct server srv = {.cat = &cat,
-                         .store = st,
-                         .cards_json = json_dumps(cj, JSON_COMPACT),
+    struct server srv = {.store = st,
                          .web_dir = o.web,
                          .openapi_path = o.openapi,
                          .allow_seed = o.allow_seed,
                          .max_events_page = 500,
                          .policy = o.policy,
                          .quotas = &quotas};
-    json_decref(cj);
+    for (int i = 0; rulesets[i] && i < SERVER_MAX_RULESETS; i++) {
+        json_t *cj = rulesets[i]->cards_json();
+        srv.cards_json[i] = json_dumps(cj, JSON_COMPACT);
+        json_decref(cj);
+    }
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
     view_cache_set_enabled(srv.seats, true); /* immutable entries: no news can make them old */
@@ -311,7 +311,8 @@ int cmd_serve(int argc, char **argv)
         view_cache_free(srv.seats);
         view_cache_free(srv.states);
         store_close(st);
-        free(srv.cards_json);
+        for (int i = 0; i < SERVER_MAX_RULESETS; i++)
+            free(srv.cards_json[i]);
         quotas_stop(&quotas);
         return 1;
     }
@@ -336,7 +337,8 @@ int cmd_serve(int argc, char **argv)
     view_cache_free(srv.seats);
     view_cache_free(srv.states);
     store_close(st);
-    free(srv.cards_json);
+    for (int i = 0; i < SERVER_MAX_RULESETS; i++)
+        free(srv.cards_json[i]);
     quotas_stop(&quotas);
     return 0;
 }

@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 
-#include "cards.h"
 #include "http.h"
 
 struct store;
@@ -14,15 +13,16 @@ struct view_cache;
 struct batcher;
 struct quotas;
 
+enum { SERVER_MAX_RULESETS = 8 };
+
 struct server {
-    const struct city_catalog *cat;
     struct store *store;
     struct hub *hub;
     struct view_cache *views;  /* rendered public views (viewcache.h) */
     struct view_cache *seats;  /* the seats of started games, which never change again */
     struct view_cache *states; /* engine states this instance committed, by version */
     struct batcher *batcher;   /* group commit of orders (batch.h) */
-    char *cards_json;          /* GET /api/v1/cards, rendered once */
+    char *cards_json[SERVER_MAX_RULESETS]; /* GET /api/v1/cards per ruleset, rendered once */
     const char *web_dir;
     const char *openapi_path;
     bool allow_seed;
@@ -43,6 +43,7 @@ void api_events(struct http_req *r);
 void api_stream(struct http_req *r);
 void api_replay(struct http_req *r);
 void api_cards(struct http_req *r);
+void api_rulesets(struct http_req *r);
 void api_healthz(struct http_req *r);
 void api_metrics(struct http_req *r);
 void api_openapi(struct http_req *r);

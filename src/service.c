@@ -7,8 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bots.h"
-#include "game_json.h"
 #include "hub.h"
 #include "metrics.h"
 #include "ratelimit.h"
@@ -26,8 +24,7 @@ static bool seats_from_cache(struct server *srv, const char *id, struct live *lv
     int n = -1;
     if (len >= sizeof(int))
         memcpy(&n, blob, sizeof(int));
-    bool ok =
-        n >= 0 && n <= CITY_MAX_PLAYERS && len == sizeof(int) + (size_t)n * sizeof lv->seats[0];
+    bool ok = n >= 0 && n <= RS_MAX_SEATS && len == sizeof(int) + (size_t)n * sizeof lv->seats[0];
     if (ok) {
         lv->nseats = n;
         memcpy(lv->seats, blob + sizeof(int), (size_t)n * sizeof lv->seats[0]);
@@ -59,11 +56,31 @@ static void live_init(struct server *srv, struct live *lv)
     lv->orders = json_array();
 }
 
+/* Gives lv the ruleset named `game` and room for its state; false when this server does not
+ * host it. */
+static bool live_ruleset(struct live *lv, const char *game)
+{
+    const struct ruleset *rs = ruleset_find(game);
+    if (!rs)
+        return false;
+    if (lv->rs != rs) {
+        free(lv->g);
+        lv->rs = rs;
+        lv->g = calloc(1, rs->state_size);
+    }
+    return lv->g != NULL;
+}
+
 /* Loads the engine state of a live whose row was read. */
 static int live_state(struct live *lv)
 {
     char err[256];
-    if (!game_from_json(&lv->g, lv->srv->cat, lv->row.state, err, sizeof err)) {
+    if (!live_ruleset(lv, lv->row.game)) {
+        fprintf(stderr, "cityd: game %s: this server does not host \"%s\"\n", lv->row.id,
+                lv->row.game);
+        return STORE_HARD;
+    }
+    if (!lv->rs->from_json(lv->g, lv->row.state, err, sizeof err)) {
         fprintf(stderr, "cityd: game %s: stored state refused: %s\n", lv->row.id, err);
         return STORE_HARD;
     }
@@ -85,31 +102,51 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
     return st == STORE_OK ? live_state(lv) : st;
 }
 
-/* The engine state of game `id` at `version`, as this instance last committed it, or false. */
+/* The cached blob of a state: its version, its ruleset's id, then the state's bytes. */
+struct state_head {
+    long long version;
+    char game[16];
+};
+
+/* The engine state of game `id` at `version`, as this instance last committed it, into lv (its
+ * ruleset and state), or false. */
 static bool state_from_cache(struct server *srv, const char *id, long long *version,
-                             struct city_game *g)
+                             struct live *lv)
 {
     char *blob;
     size_t len;
     if (!srv->states || !view_cache_get(srv->states, id, &blob, &len))
         return false;
-    bool ok = len == sizeof *version + sizeof *g;
+    struct state_head h;
+    bool ok = len >= sizeof h;
     if (ok) {
-        memcpy(version, blob, sizeof *version);
-        memcpy(g, blob + sizeof *version, sizeof *g);
+        memcpy(&h, blob, sizeof h);
+        h.game[sizeof h.game - 1] = 0;
+        ok = live_ruleset(lv, h.game) && len == sizeof h + lv->rs->state_size;
+    }
+    if (ok) {
+        *version = h.version;
+        memcpy(lv->g, blob + sizeof h, lv->rs->state_size);
     }
     free(blob);
     return ok;
 }
 
-void live_remember(struct server *srv, const char *id, long long version, const struct city_game *g)
+void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
+                   const void *g)
 {
     if (!srv->states)
         return;
-    char blob[sizeof version + sizeof *g];
-    memcpy(blob, &version, sizeof version);
-    memcpy(blob + sizeof version, g, sizeof *g);
-    view_cache_put(srv->states, id, view_cache_ticket(srv->states, id), blob, sizeof blob);
+    struct state_head h = {.version = version};
+    snprintf(h.game, sizeof h.game, "%s", rs->id);
+    size_t len = sizeof h + rs->state_size;
+    char *blob = malloc(len);
+    if (!blob)
+        return;
+    memcpy(blob, &h, sizeof h);
+    memcpy(blob + sizeof h, g, rs->state_size);
+    view_cache_put(srv->states, id, view_cache_ticket(srv->states, id), blob, len);
+    free(blob);
 }
 
 int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
@@ -120,13 +157,13 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
     uint64_t ticket[STORE_MAX_GAMES_LOADED];
     long long known[STORE_MAX_GAMES_LOADED];
     struct game_row rows[STORE_MAX_GAMES_LOADED];
-    struct seat_row seats[STORE_MAX_GAMES_LOADED][CITY_MAX_PLAYERS];
+    struct seat_row seats[STORE_MAX_GAMES_LOADED][RS_MAX_SEATS];
     int nseats[STORE_MAX_GAMES_LOADED] = {0};
     for (int i = 0; i < n; i++) {
         live_init(srv, &lvs[i]);
         with_seats[i] = !seats_from_cache(srv, ids[i], &lvs[i]);
         ticket[i] = with_seats[i] && srv->seats ? view_cache_ticket(srv->seats, ids[i]) : 0;
-        if (!state_from_cache(srv, ids[i], &known[i], &lvs[i].g))
+        if (!state_from_cache(srv, ids[i], &known[i], &lvs[i]))
             known[i] = -1;
     }
     int st = store_games_load(c, n, ids, known, with_seats, rows, found, seats, nseats);
@@ -140,7 +177,8 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
             memcpy(lvs[i].seats, seats[i], sizeof seats[i]);
             seats_to_cache(srv, ids[i], ticket[i], &lvs[i]);
         }
-        /* An unchanged state is the one this instance committed: lvs[i].g holds it. */
+        /* An unchanged state is the one this instance committed: lvs[i].g holds it (of the
+         * same ruleset: a game's ruleset never changes). */
         if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
             st = STORE_HARD;
     }
@@ -153,16 +191,28 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
 
 void live_free(struct live *lv)
 {
+    free(lv->g);
+    lv->g = NULL;
+    lv->rs = NULL;
     game_row_clear(&lv->row);
     json_decref(lv->events);
     json_decref(lv->orders);
     lv->events = lv->orders = NULL;
 }
 
-void live_order(struct live *lv, int seat, json_t *body)
+/* The orders and decisions tables' "step" of a decision point: the step's name, with the turn
+ * for rulesets whose step names repeat within a round ("effect#17"). */
+static json_t *step_column(const struct ruleset *rs, const struct rs_pos *pos)
 {
-    json_t *o = json_pack("{s:O, s:O, s:i, s:O}", "round", json_object_get(body, "round"), "step",
-                          json_object_get(body, "step"), "seat", seat, "body", body);
+    if (!rs->uses_turn)
+        return json_string(ruleset_step_name(rs, pos->step));
+    return json_sprintf("%s#%d", ruleset_step_name(rs, pos->step), pos->turn);
+}
+
+void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body)
+{
+    json_t *o = json_pack("{s:i, s:o, s:i, s:O}", "round", pos->round, "step",
+                          step_column(lv->rs, pos), "seat", seat, "body", body);
     size_t i;
     json_t *old;
     json_array_foreach(lv->orders, i, old)
@@ -192,103 +242,44 @@ int live_seat_of(const struct live *lv, const uint8_t *hash)
     return found;
 }
 
-static const char *card_slug(const struct live *lv, int card)
-{
-    return lv->srv->cat->designs[game_design_of(&lv->g, card)].id;
-}
-
-/* The engine's events, as the public log's JSON. */
-static void on_engine_event(void *ctx, const struct city_event *e)
+/* The ruleset's events, into the log: a new decision point changes the deadline, and a
+ * default carries who forced it. */
+static void on_event(void *ctx, const char *type, json_t *data)
 {
     struct live *lv = ctx;
-    json_t *d = json_pack("{s:i, s:s}", "round", e->round, "step", city_step_name(e->step));
-    if (e->seat >= 0)
-        json_object_set_new(d, "seat", json_integer(e->seat));
-    const char *type = "unknown";
-    switch (e->type) {
-    case EV_STEP:
-        type = "step";
+    if (strcmp(type, "step") == 0)
         lv->step_changed = true;
-        break;
-    case EV_DEFAULT:
-        type = "default";
-        json_object_set_new(d, "decision",
-                            json_string(e->count == DEC_SURVEY ? "survey" : "discard"));
-        json_object_set_new(d, "by", live_forcer_json(lv->forced_by));
-        break;
-    case EV_DISCARDED:
-        type = "discarded";
-        json_object_set_new(d, "count", json_integer(e->count));
-        json_object_set_new(d, "hand_count", json_integer(e->total));
-        break;
-    case EV_BUILT:
-        type = "built";
-        json_object_set_new(d, "card", json_string(card_slug(lv, e->card)));
-        json_object_set_new(d, "paid", json_integer(e->count));
-        break;
-    case EV_CONTRACTOR:
-        type = "contractor";
-        json_object_set_new(d, "card", json_string(card_slug(lv, e->card)));
-        break;
-    case EV_SURVEYED:
-        type = "surveyed";
-        json_object_set_new(d, "drew", json_integer(e->count));
-        json_object_set_new(d, "hand_count", json_integer(e->total));
-        break;
-    case EV_RESHUFFLED:
-        type = "reshuffled";
-        json_object_set_new(d, "deck_count", json_integer(e->count));
-        break;
-    case EV_SCORED:
-        type = "scored";
-        json_object_set_new(d, "points", json_integer(e->count));
-        json_object_set_new(d, "vp", json_integer(e->total));
-        break;
-    case EV_INCOME:
-        type = "income";
-        json_object_set_new(d, "cards", json_integer(e->count));
-        json_object_set_new(d, "hand_count", json_integer(e->total));
-        break;
-    case EV_NO_INCOME:
-        type = "no_income";
-        json_object_set_new(d, "needed", json_integer(e->count));
-        json_object_set_new(d, "available", json_integer(e->total));
-        break;
-    case EV_GAME_OVER: {
-        type = "game_over";
-        json_t *w = json_array();
-        for (int s = 0; s < CITY_MAX_PLAYERS; s++)
-            if (e->total & (1 << s))
-                json_array_append_new(w, json_integer(s));
-        json_object_set_new(d, "winners", w);
-        json_object_set_new(d, "vp", json_integer(e->count));
-        break;
-    }
-    default:
-        break;
-    }
-    live_event(lv, type, d);
+    else if (strcmp(type, "default") == 0)
+        json_object_set_new(data, "by", live_forcer_json(lv->forced_by));
+    live_event(lv, type, data);
 }
 
 /* Appends the decisions about to take effect (every pending seat's, in seat order). */
 static int record_decisions(PGconn *c, struct live *lv)
 {
-    const struct city_game *g = &lv->g;
-    for (int s = 0; s < g->players; s++) {
-        const struct city_seat *seat = &g->seats[s];
-        if (!seat->pending)
+    const struct ruleset *rs = lv->rs;
+    struct rs_pos pos;
+    rs->where(lv->g, &pos);
+    json_t *step = step_column(rs, &pos);
+    for (int s = 0; s < rs->players(lv->g); s++) {
+        if (!rs->pending(lv->g, s))
             continue;
-        json_t *body = order_to_json(g->round, g->step, &seat->order);
+        json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
         char *text = json_dumps(body, JSON_COMPACT);
         json_decref(body);
-        if (!text)
+        if (!text) {
+            json_decref(step);
             return STORE_HARD;
-        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, g->round,
-                                    city_step_name(g->step), text, seat->defaulted);
+        }
+        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, pos.round,
+                                    json_string_value(step), text, rs->defaulted(lv->g, s));
         free(text);
-        if (st != STORE_OK)
+        if (st != STORE_OK) {
+            json_decref(step);
             return st;
+        }
     }
+    json_decref(step);
     return STORE_OK;
 }
 
@@ -309,14 +300,15 @@ json_t *live_forcer_json(int by)
 
 int live_force(PGconn *c, struct live *lv, int by)
 {
-    struct city_game *g = &lv->g;
-    if (g->step == STEP_OVER)
+    const struct ruleset *rs = lv->rs;
+    if (rs->over(lv->g))
         return live_advance(c, lv, false);
-    struct city_events sink = {on_engine_event, lv};
-    int round = g->round, step = g->step;
+    struct rs_sink sink = {on_event, lv};
+    struct rs_pos pos;
+    rs->where(lv->g, &pos);
     size_t at = json_array_size(lv->events);
     lv->forced_by = by;
-    if (game_fill_defaults(g, &sink) > 0)
+    if (rs->fill_defaults(lv->g, &sink) > 0)
         lv->changed = true;
     lv->forced_by = FORCED_BY_TIMER;
     json_t *seats = json_array();
@@ -325,43 +317,44 @@ int live_force(PGconn *c, struct live *lv, int by)
         if (strcmp(json_string_value(json_object_get(e, "type")), "default") == 0)
             json_array_append(seats, json_object_get(json_object_get(e, "data"), "seat"));
     }
-    json_array_insert_new(lv->events, at,
-                          json_pack("{s:s, s:{s:i, s:s, s:o, s:o}}", "type", "forced", "data",
-                                    "round", round, "step", city_step_name(step), "by",
-                                    live_forcer_json(by), "seats", seats));
+    json_t *data = ruleset_pos_json(rs, &pos);
+    json_object_set_new(data, "by", live_forcer_json(by));
+    json_object_set_new(data, "seats", seats);
+    json_array_insert_new(lv->events, at, json_pack("{s:s, s:o}", "type", "forced", "data", data));
     lv->changed = true;
     return live_advance(c, lv, false);
 }
 
 int live_advance(PGconn *c, struct live *lv, bool defaults)
 {
-    struct city_game *g = &lv->g;
-    if (defaults && g->step != STEP_OVER)
+    const struct ruleset *rs = lv->rs;
+    if (defaults && !rs->over(lv->g))
         return live_force(c, lv, FORCED_BY_TIMER);
-    struct city_events sink = {on_engine_event, lv};
-    while (g->step != STEP_OVER) {
-        for (int s = 0; s < g->players; s++) {
+    struct rs_sink sink = {on_event, lv};
+    void *d = malloc(rs->decision_size);
+    if (!d)
+        return STORE_HARD;
+    while (!rs->over(lv->g)) {
+        for (int s = 0; s < rs->players(lv->g); s++) {
             const struct seat_row *row = seat_row_of(lv, s);
-            if (!row || !row->bot[0] || !game_seat_pending(g, s) || g->seats[s].submitted)
+            if (!row || !row->bot[0] || !rs->pending(lv->g, s) || rs->submitted(lv->g, s))
                 continue;
-            struct city_bot bot;
-            int kind = bot_kind_from_name(row->bot);
-            bot_init(&bot, kind < 0 ? BOT_GREEDY : kind,
-                     g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)s);
-            struct city_decision d;
-            if (bot_decide(&bot, g, s, &d) && game_submit(g, s, &d) == CITY_OK)
+            if (rs->bot_decide(lv->g, s, row->bot, d) && rs->submit(lv->g, s, d) == 0)
                 lv->changed = true;
         }
-        if (!game_ready(g))
+        if (!rs->ready(lv->g))
             break;
         int st = record_decisions(c, lv);
-        if (st != STORE_OK)
+        if (st != STORE_OK) {
+            free(d);
             return st;
-        game_resolve(g, &sink);
+        }
+        rs->resolve(lv->g, &sink);
         lv->resolved++;
         lv->changed = true;
     }
-    if (g->step == STEP_OVER && strcmp(lv->row.status, "finished") != 0) {
+    free(d);
+    if (rs->over(lv->g) && strcmp(lv->row.status, "finished") != 0) {
         snprintf(lv->row.status, sizeof lv->row.status, "finished");
         lv->changed = true;
     }
@@ -383,7 +376,7 @@ int live_save(PGconn *c, struct live *lv)
     long long first = lv->row.last_seq + 1;
     lv->row.last_seq += (long long)n;
     json_decref(lv->row.state);
-    lv->row.state = game_to_json(&lv->g);
+    lv->row.state = lv->rs->to_json(lv->g);
     lv->row.steps_resolved += lv->resolved;
     int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
     free(events);
@@ -398,8 +391,9 @@ int live_save(PGconn *c, struct live *lv)
 
 json_t *live_public_view(const struct live *lv)
 {
-    json_t *v = game_public_view(&lv->g);
+    json_t *v = lv->rs->public_view(lv->g);
     json_object_set_new(v, "id", json_string(lv->row.id));
+    json_object_set_new(v, "game", json_string(lv->rs->id));
     json_object_set_new(v, "status", json_string(lv->row.status));
     json_object_set_new(v, "players", json_integer(lv->row.players));
     json_object_set_new(v, "turn_seconds",
@@ -419,7 +413,7 @@ json_t *live_public_view(const struct live *lv)
     }
     if (strcmp(lv->row.status, "finished") == 0) {
         char seed[24];
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv->g.seed);
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv->rs->seed(lv->g));
         json_object_set_new(v, "seed", json_string(seed));
     }
     return v;
@@ -467,7 +461,7 @@ static int sweep_tx(PGconn *c, void *ctx)
     double now = wall_seconds();
     for (int i = 0; i < n && st == STORE_OK; i++) {
         struct live *lv = &lvs[i];
-        if (found[i] != STORE_OK || !lv->row.overdue || lv->g.step == STEP_OVER)
+        if (found[i] != STORE_OK || !lv->row.overdue || lv->rs->over(lv->g))
             continue;
         double late = lv->row.deadline > 0 && now > lv->row.deadline ? now - lv->row.deadline : 0;
         st = live_advance(c, lv, true);

@@ -7,17 +7,19 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "game.h"
+#include "ruleset.h"
 #include "store_games.h"
 
 struct server;
 
-/* A game loaded inside a transaction. */
+/* A game loaded inside a transaction: its row, its ruleset and engine state (rs->state_size
+ * bytes owned by the live), and its seats. */
 struct live {
     struct server *srv;
     struct game_row row;
-    struct city_game g;
-    struct seat_row seats[CITY_MAX_PLAYERS];
+    const struct ruleset *rs;
+    void *g;
+    struct seat_row seats[RS_MAX_SEATS];
     int nseats;
     json_t *events;    /* events to append at save: [{type, data}] */
     json_t *orders;    /* acknowledged orders to store at save: [{round, step, seat, body}] */
@@ -40,8 +42,8 @@ void live_free(struct live *lv);
 /* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that
  * a later live_load_many() need not read and parse it again (its read sends the state only
  * when the version differs). Call only after the commit. */
-void live_remember(struct server *srv, const char *id, long long version,
-                   const struct city_game *g);
+void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
+                   const void *g);
 
 /* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
  * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a
@@ -49,9 +51,10 @@ void live_remember(struct server *srv, const char *id, long long version,
 int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
                    int *found);
 
-/* Queues seat's acknowledged order `body` (an order_to_json() object, borrowed) to be stored
- * at the save, replacing one of the same seat for the same step queued before. */
-void live_order(struct live *lv, int seat, json_t *body);
+/* Queues seat's acknowledged order `body` (a canonical order body, borrowed) for decision point
+ * `pos` to be stored at the save, replacing one of the same seat for the same point queued
+ * before. */
+void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body);
 
 /* Queues public event `type` with fields `data` (stolen) for the save. */
 void live_event(struct live *lv, const char *type, json_t *data);

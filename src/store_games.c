@@ -43,17 +43,18 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     itoa_buf(target, sizeof target, g->target_vp);
     itoa_buf(turn, sizeof turn, g->turn_seconds);
     const char *vals[] = {g->id,
+                          g->game,
                           g->status,
                           players,
                           target,
                           g->turn_seconds ? turn : NULL,
                           (const char *)g->host_hash,
                           state};
-    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
+    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
     int st = command(c, "insert game",
-                     "INSERT INTO games (id, status, players, target_vp, turn_seconds, host_hash, "
-                     "state) VALUES ($1, $2, $3, $4, $5, $6, $7::json)",
-                     7, vals, lens);
+                     "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
+                     "host_hash, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json)",
+                     8, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -75,7 +76,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), "
+    "array_to_string(amend_counts, ','), game, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -118,17 +119,18 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     PQfreemem(h);
     snprintf(out->amend_step, sizeof out->amend_step, "%s", PQgetvalue(r, i, 12));
     const char *counts = PQgetvalue(r, i, 13);
-    for (int k = 0; k < CITY_MAX_PLAYERS && *counts; k++) {
+    for (int k = 0; k < RS_MAX_SEATS && *counts; k++) {
         char *end;
         out->amend_counts[k] = (int)strtol(counts, &end, 10);
         counts = *end == ',' ? end + 1 : end;
     }
-    if (PQgetisnull(r, i, 14)) {
+    snprintf(out->game, sizeof out->game, "%s", PQgetvalue(r, i, 14));
+    if (PQgetisnull(r, i, 15)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 14), (size_t)PQgetlength(r, i, 14), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 15), (size_t)PQgetlength(r, i, 15), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -136,13 +138,13 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     return STORE_OK;
 }
 
-/* Fills out[] (at most CITY_MAX_PLAYERS) from the rows of a result of sql_seats* that belong
+/* Fills out[] (at most RS_MAX_SEATS) from the rows of a result of sql_seats* that belong
  * to game `id`. */
 static void seats_from_result(const PGresult *r, const char *id, struct seat_row *out, int *n)
 {
     int rows = PQntuples(r);
     *n = 0;
-    for (int i = 0; i < rows && *n < CITY_MAX_PLAYERS; i++) {
+    for (int i = 0; i < rows && *n < RS_MAX_SEATS; i++) {
         if (strcmp(PQgetvalue(r, i, 5), id) != 0)
             continue;
         struct seat_row *s = &out[(*n)++];
@@ -174,7 +176,7 @@ int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
 
 int store_games_load(PGconn *c, int n, const char *const *ids, const long long *known,
                      const bool *with_seats, struct game_row *rows, int *found,
-                     struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats)
+                     struct seat_row (*seats)[RS_MAX_SEATS], int *nseats)
 {
     if (n < 1 || n > STORE_MAX_GAMES_LOADED)
         return STORE_HARD;
@@ -254,8 +256,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
     itoa_buf(first, sizeof first, first_seq);
-    char counts[CITY_MAX_PLAYERS * 12 + 3] = "{";
-    for (int k = 0; k < CITY_MAX_PLAYERS; k++)
+    char counts[RS_MAX_SEATS * 12 + 3] = "{";
+    for (int k = 0; k < RS_MAX_SEATS; k++)
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
                  g->amend_counts[k] < 32767 ? g->amend_counts[k] : 32767);
     strcat(counts, "}");
@@ -376,7 +378,8 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
 /* Open games newest first, then playing and finished ones newest first: each part one scan
  * of a partial index, LIMITed, so the cost does not grow with the games stored. */
 static const char sql_lobby[] =
-    "SELECT json_build_object('id', g.id, 'status', g.status, 'players', g.players, "
+    "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
+    "g.players, "
     "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
     "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
@@ -384,9 +387,9 @@ static const char sql_lobby[] =
     "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
     "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
-    "(SELECT 0 AS part, id, status, players, target_vp, turn_seconds, state, created_at "
+    "(SELECT 0 AS part, id, game, status, players, target_vp, turn_seconds, state, created_at "
     "FROM games WHERE status = 'open' ORDER BY created_at DESC LIMIT $1) UNION ALL "
-    "(SELECT 1, id, status, players, target_vp, turn_seconds, state, created_at "
+    "(SELECT 1, id, game, status, players, target_vp, turn_seconds, state, created_at "
     "FROM games WHERE status IN ('playing', 'finished') ORDER BY created_at DESC LIMIT $1)"
     ") g ORDER BY g.part, g.created_at DESC LIMIT $1";
 

@@ -9,11 +9,12 @@
 #include <stdint.h>
 
 #include "auth.h"
-#include "game.h"
+#include "ruleset.h"
 #include "store.h"
 
 struct game_row {
     char id[AUTH_ID_LEN + 1];
+    char game[16];   /* the ruleset's id, e.g. "the_city" */
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
     int target_vp;
@@ -25,10 +26,10 @@ struct game_row {
     bool overdue;    /* the current step's deadline has passed */
     double deadline; /* seconds since the epoch, 0 when none */
     uint8_t host_hash[AUTH_HASH_LEN];
-    char amend_step[24];                /* "round/step" the amend_counts are for, or "" */
-    int amend_counts[CITY_MAX_PLAYERS]; /* amendments of each seat's order in amend_step */
-    json_t *state;                      /* owned by the row; game_row_clear() frees it */
-    bool state_unchanged;               /* state is NULL: the version is the one the reader knew */
+    char amend_step[40];            /* ruleset_pos_key() the amend_counts are for, or "" */
+    int amend_counts[RS_MAX_SEATS]; /* amendments of each seat's order in amend_step */
+    json_t *state;                  /* owned by the row; game_row_clear() frees it */
+    bool state_unchanged;           /* state is NULL: the version is the one the reader knew */
 };
 
 struct seat_row {
@@ -63,7 +64,7 @@ enum { STORE_MAX_GAMES_LOADED = 32 };
  * filled, or STORE_NO_ROW. Returns STORE_OK or the failure that stopped the reads. */
 int store_games_load(PGconn *c, int n, const char *const *ids, const long long *known,
                      const bool *with_seats, struct game_row *rows, int *found,
-                     struct seat_row (*seats)[CITY_MAX_PLAYERS], int *nseats);
+                     struct seat_row (*seats)[RS_MAX_SEATS], int *nseats);
 
 /* Writes back state, status, version+1, counters, the amendment counts and (when step_changed) a
  * new deadline, appends `events` (the text of a JSON array of {type, data}) to the game's log as

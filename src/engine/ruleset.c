@@ -52,6 +52,15 @@ json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos)
     return j;
 }
 
+void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n)
+{
+    if (rs->uses_turn)
+        snprintf(buf, n, "round %d, step %s, turn %d", pos->round, ruleset_step_name(rs, pos->step),
+                 pos->turn);
+    else
+        snprintf(buf, n, "round %d, step %s", pos->round, ruleset_step_name(rs, pos->step));
+}
+
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n)
 {
     if (rs->uses_turn)
@@ -100,6 +109,9 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
     json_t *value;
     json_object_foreach((json_t *)(uintptr_t)replay, key, value)
     {
+        if (strcmp(key, "game") == 0 && json_is_string(value) &&
+            strcmp(json_string_value(value), rs->id) == 0)
+            continue;
         if (strcmp(key, "seed") != 0 && strcmp(key, "players") != 0 &&
             strcmp(key, "decisions") != 0 && !(rs->has_target && strcmp(key, "target_vp") == 0))
             return fail(err, errlen,

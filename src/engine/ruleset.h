@@ -116,8 +116,9 @@ struct ruleset {
      * must decide with a "suggestion": a complete legal order body). */
     json_t *(*private_view)(const void *g, int seat);
 
-    /* Replays a record {"seed", "players", ["target_vp"], "decisions": [{"seat", ["default"],
-     * ...order}]} (no "game" key) into *g; false with a sentence naming the bad part. */
+    /* Replays a record {["game"], "seed", "players", ["target_vp"], "decisions": [{"seat",
+     * ["default"], ...order}]} ("game", when present, names this ruleset) into *g; false with a
+     * sentence naming the bad part. */
     bool (*replay_run)(const json_t *replay, void *g, char *err, int errlen);
     /* Bot self-play of `games` games of `players` seats from consecutive seeds, bots as
      * "greedy" or a comma list of one kind per seat: the figures that prove the deck, as JSON.
@@ -143,6 +144,9 @@ bool ruleset_has_bot(const struct ruleset *rs, const char *name);
 
 /* {"round", "step"[, "turn"]} of a position; a new reference. */
 json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos);
+
+/* A decision point for people, e.g. "round 3, step build" or "round 3, step build, turn 17". */
+void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
 
 /* A key naming a decision point, e.g. "3/build" or "3/build/17", into buf. */
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
