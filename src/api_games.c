@@ -754,7 +754,7 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
     int refused = rs->submit(lv->g, seat, oc->d);
     if (refused) {
         const char *ecode = rs->error_code(refused);
-        bool stale = strcmp(ecode, "not_pending") == 0 || strcmp(ecode, "game_over") == 0;
+        bool stale = strcmp(ecode, "nothing_to_decide") == 0 || strcmp(ecode, "game_over") == 0;
         fail(&oc->o, stale ? P_STALE_STEP : P_ILLEGAL, ecode, "%s", rs->error_message(refused));
         return STORE_OK;
     }

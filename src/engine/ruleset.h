@@ -92,7 +92,10 @@ struct ruleset {
     /* Stores `d` as seat's decision at the current point (replacing an earlier one), or returns
      * a nonzero engine error, changing nothing. */
     int (*submit)(void *g, int seat, const void *d);
-    const char *(*error_code)(int err);    /* stable, e.g. "not_in_hand" */
+    /* Stable, e.g. "not_in_hand". Two codes are common to every ruleset, as the service answers
+     * them 409 stale_step: "nothing_to_decide" (the seat has no decision at this point) and
+     * "game_over". */
+    const char *(*error_code)(int err);
     const char *(*error_message)(int err); /* an English sentence */
     bool (*ready)(const void *g);          /* every pending seat has decided */
     /* Gives every pending seat without a decision its default; returns how many got one.

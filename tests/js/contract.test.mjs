@@ -435,6 +435,12 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   catalog = new Map(cards.json.cards.map((c) => [c.id, c]));
   assert.equal(cards.json.designs, cards.json.cards.length);
   assert.equal(cards.json.total, cards.json.cards.reduce((s, c) => s + c.count, 0));
+  const named = await expect(200, null, 'GET', '/api/v1/cards?game=the_city');
+  assert.deepEqual(named, cards.json, 'The City is the default catalog');
+  await expect(400, 'bad_query', 'GET', '/api/v1/cards?game=chess');
+  const rulesets = await expect(200, null, 'GET', '/api/v1/rulesets');
+  assert.equal(rulesets.default, 'the_city');
+  assert.ok(rulesets.rulesets.some((r) => r.id === 'the_city' && r.min_players === 2 && r.max_players === 5));
   const served = await expect(200, null, 'GET', '/openapi.yaml');
   assert.deepEqual(YAML.parse(served), spec, '/openapi.yaml serves this file');
   const page = await call('GET', '/');
@@ -566,7 +572,10 @@ test('three people: live stream, replaced orders, stale and idle orders, a force
 
   // Keep: A sends, then replaces its order; the hand view shows the latest.
   const ha = await hand(A);
-  assert.deepEqual(ha.pending, { round: 0, step: 'keep', options: { discard: 2 } });
+  const { suggestion, ...asked } = ha.pending;
+  assert.deepEqual(asked, { round: 0, step: 'keep', options: { discard: 2 } });
+  assert.equal(suggestion.discard.length, 2, 'the suggestion is a complete keep order');
+  assert.ok(suggestion.discard.every((c) => ha.hand.some((h) => h.id === c)), 'it discards cards of the hand');
   const ids = ha.hand.map((c) => c.id);
   let r = await order(A, { round: 0, step: 'keep', discard: [ids[0], ids[1]] });
   assert.equal(r.status, 202);
@@ -953,7 +962,7 @@ test('coverage: every operation exercised, every documented problem produced', (
   cannot.set('GET /openapi.yaml 404 not_found', 'the test daemon has the file');
   const pagePresent = existsSync(join(root, 'web', 'index.html'));
   cannot.set(`GET / ${pagePresent ? '404 not_found' : '200'}`, pagePresent ? 'web/index.html exists' : 'web/index.html is missing');
-  for (const key of ['GET /api/v1/cards', 'GET /metrics', 'GET /openapi.yaml', 'GET /']) {
+  for (const key of ['GET /api/v1/cards', 'GET /api/v1/rulesets', 'GET /metrics', 'GET /openapi.yaml', 'GET /']) {
     cannot.set(`${key} 503 database_unavailable`, 'does not use the database');
   }
 
