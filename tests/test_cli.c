@@ -192,3 +192,59 @@ Test(cli, replay_of_a_broken_file_names_the_problem)
     cr_expect_eq(status, 1);
     unlink(path);
 }
+
+Test(cli, replay_reads_its_game_from_the_file_and_refuses_an_unknown_one)
+{
+    struct city_game g;
+    cr_assert_eq(game_new(&g, &cat, 2, 77, 0), CITY_OK);
+    json_t *rec = replay_new(g.seed, 2, g.target_vp);
+    struct city_bot bots[2];
+    for (int s = 0; s < 2; s++)
+        bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
+    while (g.step != STEP_OVER) {
+        for (int s = 0; s < 2; s++) {
+            struct city_decision dec;
+            if (bot_decide(&bots[s], &g, s, &dec)) {
+                cr_assert_eq(game_submit(&g, s, &dec), CITY_OK);
+                cr_assert(replay_add(rec, s, g.round, g.step, &dec));
+            }
+        }
+        cr_assert(game_resolve(&g, NULL));
+    }
+    char path[] = "/tmp/cityd-replay-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "replay %s", path);
+    /* As the service publishes it now: with "game". */
+    json_object_set_new(rec, "game", json_string("the_city"));
+    cr_assert_eq(json_dump_file(rec, path, 0), 0);
+    json_t *out = run_json(args), *want = game_public_view(&g);
+    cr_expect(json_equal(out, want), "a replay naming the_city reproduces the game");
+    json_decref(out);
+    json_decref(want);
+    /* A game this build does not host: refused with a message, exit status 1. */
+    json_object_set_new(rec, "game", json_string("chess"));
+    cr_assert_eq(json_dump_file(rec, path, 0), 0);
+    int status;
+    free(run(args, &status));
+    cr_expect_eq(status, 1);
+    unlink(path);
+    json_decref(rec);
+}
+
+Test(cli, cards_and_simulate_take_a_game_and_refuse_an_unknown_one)
+{
+    json_t *c = run_json("cards --game the_city");
+    cr_expect_eq(json_integer_value(json_object_get(c, "total")), 110);
+    json_decref(c);
+    json_t *s = run_json("simulate --game the_city --players 3 --games 20 --seed 4");
+    cr_expect_str_eq(json_string_value(json_object_get(s, "game")), "the_city");
+    json_decref(s);
+    int status;
+    free(run("cards --game chess", &status));
+    cr_expect_eq(status, 2);
+    free(run("simulate --game chess", &status));
+    cr_expect_eq(status, 2);
+}

@@ -555,3 +555,41 @@ Test(api, hostile_names_are_refused_and_the_lobby_marks_bots)
     json_decref(v);
     json_decref(g);
 }
+
+/* ---- several games ------------------------------------------------------------------------ */
+
+Test(api, a_game_names_its_ruleset_and_an_unknown_one_is_refused)
+{
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"game\": \"chess\"}", 400,
+                   "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"game\": 7}", 400, "wrong_type");
+    expect_problem("GET", "/api/v1/cards?game=chess", NULL, NULL, 400, "bad_query");
+    json_t *made = call("POST", "/api/v1/games", NULL,
+                        "{\"seats\": 2, \"game\": \"the_city\", \"bots\": [\"greedy\"], "
+                        "\"name\": \"Ada\"}",
+                        201);
+    cr_expect_str_eq(str(made, "game"), "the_city");
+    char p[128];
+    snprintf(p, sizeof p, "/api/v1/games/%s", str(made, "id"));
+    json_t *v = call("GET", p, NULL, NULL, 200);
+    cr_expect_str_eq(str(v, "game"), "the_city");
+    snprintf(p, sizeof p, "/api/v1/games/%s/hand", str(made, "id"));
+    json_t *h = call("GET", p, str(made, "token"), NULL, 200);
+    cr_expect_str_eq(str(h, "game"), "the_city");
+    /* The suggestion is a complete order for the pending decision: sent as it is, accepted. */
+    json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
+    cr_assert(json_is_object(sug), "pending carries a suggestion");
+    char *body = json_dumps(sug, JSON_COMPACT);
+    snprintf(p, sizeof p, "/api/v1/games/%s/orders", str(made, "id"));
+    json_decref(call("POST", p, str(made, "token"), body, 202));
+    free(body);
+    json_t *list = call("GET", "/api/v1/games", NULL, NULL, 200);
+    cr_expect_str_eq(str(json_array_get(json_object_get(list, "games"), 0), "game"), "the_city");
+    json_t *rs = call("GET", "/api/v1/rulesets", NULL, NULL, 200);
+    cr_expect_str_eq(str(rs, "default"), "the_city");
+    json_decref(rs);
+    json_decref(list);
+    json_decref(h);
+    json_decref(v);
+    json_decref(made);
+}
