@@ -19,6 +19,13 @@
  *                               moment the request was due, not from when a connection was
  *                               free to send it, so a stall counts against the service
  *                               (no coordinated omission).
+ *   load play URL GAME SEATS SECONDS CONNECTIONS
+ *                               closed-loop play: each of CONNECTIONS clients plays games of
+ *                               GAME (a ruleset id) for one person and SEATS-1 greedy bots, one
+ *                               after the other, by reading its hand view and sending the
+ *                               pending decision's suggestion; every order resolves a step (the
+ *                               bots decide in the same transaction). Prints JSON {game,
+ *                               orders, orders_per_sec, games_finished, p50_ms, p99_ms}.
  *
  * URL is http://HOST:PORT (IPv4, no path). Plain HTTP/1.1 over non-blocking sockets and epoll;
  * replies must carry a Content-Length, as cityd's do. */
@@ -30,6 +37,7 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +360,106 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
     return accepted == done ? 0 : 1;
 }
 
+/* ---- play: closed-loop games through the suggestion -------------------------------------- */
+
+struct player {
+    pthread_t thread;
+    const char *game;
+    int seats;
+    double until;
+    long orders, finished;
+    double *lat; /* order latencies in ms */
+    size_t nlat, cap;
+};
+
+/* Creates a game of p->game for one person and greedy bots; fills id and token. */
+static void play_new_game(struct player *p, int fd, char *id, char *token)
+{
+    char body[256], bots[128] = "";
+    for (int s = 1; s < p->seats; s++)
+        snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s\"greedy\"", s > 1 ? "," : "");
+    snprintf(body, sizeof body, "{\"game\":\"%s\",\"seats\":%d,\"bots\":[%s],\"name\":\"Bench\"}",
+             p->game, p->seats, bots);
+    json_t *g = call(fd, "POST", "/api/v1/games", NULL, body, 201);
+    snprintf(id, 40, "%s", json_string_value(json_object_get(g, "id")));
+    snprintf(token, 100, "%s", json_string_value(json_object_get(g, "token")));
+    json_decref(g);
+}
+
+static void *play_loop(void *arg)
+{
+    struct player *p = arg;
+    int fd = connect_to(false);
+    char id[40], token[100], path[160];
+    play_new_game(p, fd, id, token);
+    while (now_s() < p->until) {
+        snprintf(path, sizeof path, "/api/v1/games/%s/hand", id);
+        json_t *h = call(fd, "GET", path, token, NULL, 200);
+        json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
+        if (!json_is_object(sug)) { /* nothing to decide: the game is over */
+            json_decref(h);
+            p->finished++;
+            play_new_game(p, fd, id, token);
+            continue;
+        }
+        char *body = json_dumps(sug, JSON_COMPACT);
+        json_decref(h);
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", id);
+        double t0 = now_s();
+        json_decref(call(fd, "POST", path, token, body, 202));
+        free(body);
+        if (p->nlat == p->cap) {
+            p->cap = p->cap ? p->cap * 2 : 4096;
+            p->lat = realloc(p->lat, p->cap * sizeof *p->lat);
+            if (!p->lat)
+                die("out of memory");
+        }
+        p->lat[p->nlat++] = (now_s() - t0) * 1000.0;
+        p->orders++;
+    }
+    close(fd);
+    return NULL;
+}
+
+static int play(const char *game, int seats, double seconds, int nconns)
+{
+    struct player *ps = calloc((size_t)nconns, sizeof *ps);
+    if (!ps)
+        die("out of memory");
+    double t0 = now_s();
+    for (int i = 0; i < nconns; i++) {
+        ps[i] = (struct player){.game = game, .seats = seats, .until = t0 + seconds};
+        if (pthread_create(&ps[i].thread, NULL, play_loop, &ps[i]) != 0)
+            die("pthread_create");
+    }
+    long orders = 0, finished = 0;
+    size_t n = 0;
+    for (int i = 0; i < nconns; i++) {
+        pthread_join(ps[i].thread, NULL);
+        orders += ps[i].orders;
+        finished += ps[i].finished;
+        n += ps[i].nlat;
+    }
+    double elapsed = now_s() - t0;
+    double *all = malloc((n ? n : 1) * sizeof *all);
+    if (!all)
+        die("out of memory");
+    size_t k = 0;
+    for (int i = 0; i < nconns; i++) {
+        memcpy(all + k, ps[i].lat, ps[i].nlat * sizeof *all);
+        k += ps[i].nlat;
+        free(ps[i].lat);
+    }
+    qsort(all, n, sizeof *all, compare_doubles);
+    printf("{\"game\": \"%s\", \"orders\": %ld, \"orders_per_sec\": %.1f, \"games_finished\": %ld, "
+           "\"p50_ms\": %.2f, \"p99_ms\": %.2f}\n",
+           game, orders, (double)orders / elapsed, finished, percentile(all, n, 0.5),
+           percentile(all, n, 0.99));
+    free(all);
+    free(ps);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "setup") == 0) {
@@ -374,9 +482,18 @@ int main(int argc, char **argv)
             die("RATE and SECONDS must be positive, CONNECTIONS 1..4096");
         return rate(argv[3], r, s, c);
     }
+    if (argc == 7 && strcmp(argv[1], "play") == 0) {
+        parse_url(argv[2]);
+        int seats = atoi(argv[4]), c = atoi(argv[6]);
+        double secs = atof(argv[5]);
+        if (seats < 1 || seats > 6 || secs <= 0 || c < 1 || c > 256)
+            die("SEATS must be 1..6, SECONDS positive, CONNECTIONS 1..256");
+        return play(argv[3], seats, secs, c);
+    }
     fprintf(stderr, "usage: load setup URL GAMES FILE\n"
                     "       load fill URL GAMES FILE\n"
                     "       load timed URL GAMES SECONDS\n"
-                    "       load rate URL FILE RATE SECONDS CONNECTIONS\n");
+                    "       load rate URL FILE RATE SECONDS CONNECTIONS\n"
+                    "       load play URL GAME SEATS SECONDS CONNECTIONS\n");
     return 2;
 }

@@ -16,6 +16,10 @@
 #   orders_with_idle_streams_ratio: order throughput with BENCH_IDLE_STREAMS idle SSE streams
 #                 open on other games / without them (A B A B);
 #   rss_mb_10k_games: cityd's resident memory with 10,000 stored games, 1,000 of them in play;
+#   play_orders_per_sec_GAME, play_p99_ms_GAME: for each game the server hosts (GET
+#                 /api/v1/rulesets), closed-loop play by BENCH_PLAY_CONNECTIONS clients, each a
+#                 person with 3 greedy bots sending its hand view's suggestion: every order
+#                 resolves a step, so this is the step-resolving write path (bench/load.c play);
 #   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
 #                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
 #                 GET /healthz's p99 over 200 new connections while they were held, and its
@@ -27,7 +31,7 @@
 # BENCH_STORED_GAMES (10000), BENCH_LATENCY_CONNECTIONS (128), BENCH_HTTP_THREADS (16: hello's
 # thread pool, to match cityd's HTTP threads), BENCH_STREAMS (10000), BENCH_STREAM_SOURCES (1:
 # loopback source addresses the streams come from), BENCH_STREAM_SECONDS (60: the time allowed
-# to open them), BENCH_IDLE_STREAMS (2000), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
+# to open them), BENCH_IDLE_STREAMS (2000), BENCH_PLAY_CONNECTIONS (16), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
 # e.g. a higher connection limit for the streams).
 set -euo pipefail
 build=${1:-build}
@@ -43,6 +47,7 @@ nstreams=${BENCH_STREAMS:-10000}
 sources=${BENCH_STREAM_SOURCES:-1}
 stream_secs=${BENCH_STREAM_SECONDS:-60}
 idle_streams=${BENCH_IDLE_STREAMS:-2000}
+play_conns=${BENCH_PLAY_CONNECTIONS:-16}
 read -r -a cityd_flags <<<"${BENCH_CITYD_FLAGS:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -230,6 +235,16 @@ held=$("$root/$build/bench/streams" held "$url" "$work/games.txt" "$nstreams" "$
 say "  $held"
 sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
 
+play_lines=""
+for game in $(curl -s "$url/api/v1/rulesets" | sed 's/"id":"\([a-z_]*\)"/\n\1\n/g' | grep -x '[a-z_]*'); do
+    say "play: $game, $play_conns clients each with 3 greedy bots, sending the suggestion, ${secs}s"
+    pl=$("$root/$build/bench/load" play "$url" "$game" 4 "$secs" "$play_conns")
+    say "  $pl"
+    pget() { echo "$pl" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
+    play_lines+="play_orders_per_sec_$game $(pget orders_per_sec)"$'\n'
+    play_lines+="play_p99_ms_$game $(pget p99_ms)"$'\n'
+done
+
 say "sweeper: $timed timed games of one silent person and a bot, ${timed_secs}s a step"
 metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }
 late0=$(metric city_sweeper_lateness_seconds_count)
@@ -254,6 +269,7 @@ late_p99=$(awk -F'[{}" ]+' '/_bucket/ { le[n] = $3; c[n++] = $NF } /_count/ { to
 say "  $late_n steps forced, mean lateness ${late_mean}s, p99 within ${late_p99}s"
 
 echo "orders_per_sec $orders"
+printf '%s' "$play_lines"
 echo "pgbench_tps $pg"
 echo "pgbench_tps_16_clients $pg16"
 echo "pgbench_tps_${conns}_clients $pgc"
