@@ -871,8 +871,10 @@ void api_orders(struct http_req *r)
     if (!r->json) {
         if (!r->body_refused)
             http_reply_problem(r, P_BAD_JSON, NULL,
-                               "Send an order such as {\"round\": 1, \"step\": \"build\", "
-                               "\"survey\": true}.");
+                               "Send an order as a JSON object: the position of your hand "
+                               "view's pending (round, step, and turn where it has one) with "
+                               "your choice; pending.suggestion is an order you can send as it "
+                               "is.");
         keep_body_problem_if_token_fits(r);
         return;
     }

@@ -223,6 +223,7 @@ struct field {
 
 static const struct field view_fields[] = {
     {"id", F_PLAIN},
+    {"game", F_PLAIN},
     {"status", F_PLAIN},
     {"players", F_PLAIN},
     {"round", F_PLAIN},
@@ -258,22 +259,18 @@ static const struct field view_fields[] = {
 };
 
 static const struct field list_fields[] = {
-    {"games[].id", F_PLAIN},
-    {"games[].status", F_PLAIN},
-    {"games[].players", F_PLAIN},
-    {"games[].target_vp", F_PLAIN},
-    {"games[].turn_seconds", F_PLAIN},
-    {"games[].round", F_PLAIN},
-    {"games[].created_at", F_PLAIN},
-    {"games[].seats_free", F_PLAIN},
-    {"games[].names[]", F_PLAIN},
-    {"games[].bots[]", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"games[].id", F_PLAIN},         {"games[].game", F_PLAIN},
+    {"games[].status", F_PLAIN},     {"games[].players", F_PLAIN},
+    {"games[].target_vp", F_PLAIN},  {"games[].turn_seconds", F_PLAIN},
+    {"games[].round", F_PLAIN},      {"games[].created_at", F_PLAIN},
+    {"games[].seats_free", F_PLAIN}, {"games[].names[]", F_PLAIN},
+    {"games[].bots[]", F_PLAIN},     {NULL, F_PLAIN},
 };
 
 static const struct field hand_fields[] = {
     {"seat", F_PLAIN},
     {"id", F_PLAIN},
+    {"game", F_PLAIN},
     {"status", F_PLAIN},
     {"hand[].id", F_CARD},
     {"hand[].card", F_NAME},
@@ -286,6 +283,16 @@ static const struct field hand_fields[] = {
     {"pending.options.builds[].cost", F_PLAIN},
     {"pending.options.contractor", F_PLAIN},
     {"pending.options.double", F_PLAIN},
+    /* The suggestion is an order of the requester's own: its cards must be ones it may see. */
+    {"pending.suggestion.round", F_PLAIN},
+    {"pending.suggestion.step", F_PLAIN},
+    {"pending.suggestion.discard[]", F_CARD},
+    {"pending.suggestion.build.card", F_CARD},
+    {"pending.suggestion.build.pay[]", F_CARD},
+    {"pending.suggestion.builds[].card", F_CARD},
+    {"pending.suggestion.builds[].pay[]", F_CARD},
+    {"pending.suggestion.contractor", F_PLAIN},
+    {"pending.suggestion.survey", F_PLAIN},
     {"order.round", F_PLAIN},
     {"order.step", F_PLAIN},
     {"order.discard[]", F_CARD},
@@ -317,14 +324,15 @@ static const struct field event_fields[] = {
     {"decision", F_PLAIN},  {"count", F_PLAIN}, {"hand_count", F_PLAIN}, {"card", F_NAME},
     {"paid", F_PLAIN},      {"drew", F_PLAIN},  {"deck_count", F_PLAIN}, {"points", F_PLAIN},
     {"vp", F_PLAIN},        {"cards", F_PLAIN}, {"needed", F_PLAIN},     {"available", F_PLAIN},
-    {"winners[]", F_PLAIN}, {"by", F_PLAIN},    {"seats[]", F_PLAIN},    {NULL, F_PLAIN},
+    {"winners[]", F_PLAIN}, {"by", F_PLAIN},    {"seats[]", F_PLAIN},    {"game", F_PLAIN},
+    {NULL, F_PLAIN},
 };
 
 /* The keys each event type may carry besides seq and type (openapi.yaml, Event*). */
 static const struct {
     const char *type, *keys;
 } event_keys[] = {
-    {"created", " players "},
+    {"created", " players game "},
     {"joined", " seat name bot "},
     {"started", " players "},
     {"submitted", " seat round step "},
@@ -353,9 +361,9 @@ static const struct field join_fields[] = {
 };
 
 static const struct field create_fields[] = {
-    {"id", F_PLAIN},        {"host_token", F_PLAIN}, {"seats", F_PLAIN},        {"bots", F_PLAIN},
-    {"target_vp", F_PLAIN}, {"join", F_PLAIN},       {"turn_seconds", F_PLAIN}, {"seat", F_PLAIN},
-    {"token", F_PLAIN},     {"status", F_PLAIN},     {NULL, F_PLAIN},
+    {"id", F_PLAIN},   {"game", F_PLAIN},      {"host_token", F_PLAIN}, {"seats", F_PLAIN},
+    {"bots", F_PLAIN}, {"target_vp", F_PLAIN}, {"join", F_PLAIN},       {"turn_seconds", F_PLAIN},
+    {"seat", F_PLAIN}, {"token", F_PLAIN},     {"status", F_PLAIN},     {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {
@@ -364,6 +372,7 @@ static const struct field problem_fields[] = {
 };
 
 static const struct field replay_fields[] = {
+    {"game", F_PLAIN},
     {"seed", F_SEED},
     {"players", F_PLAIN},
     {"target_vp", F_PLAIN},

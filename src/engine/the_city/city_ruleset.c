@@ -1,7 +1,6 @@
 /* city_ruleset.c: The City as one implementation of the ruleset seam (ruleset.h): its catalog,
  * its engine (game.h), orders and views (game_json.h), bots (bots.h) and self-play (sim.h)
  * behind one table of functions, and its engine events turned into the public log's JSON. */
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -246,22 +245,9 @@ static json_t *city_private_view(const void *vg, int seat)
     return v;
 }
 
-/* Replays a record; its "game" key, when present, must name The City (records from before
- * there were several games have none). */
 static bool city_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
-    const json_t *game = json_object_get(replay, "game");
-    if (!game)
-        return replay_run(&catalog, replay, g, err, errlen);
-    if (!json_is_string(game) || strcmp(json_string_value(game), "the_city") != 0) {
-        snprintf(err, (size_t)errlen, "replay field \"game\" must be \"the_city\" here.");
-        return false;
-    }
-    json_t *copy = json_copy((json_t *)(uintptr_t)replay);
-    json_object_del(copy, "game");
-    bool ok = replay_run(&catalog, copy, g, err, errlen);
-    json_decref(copy);
-    return ok;
+    return replay_run(&catalog, replay, g, err, errlen);
 }
 
 /* Parses "greedy", "random" or a comma list of one of those per seat. */

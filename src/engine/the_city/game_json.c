@@ -1174,9 +1174,16 @@ bool replay_run(const struct city_catalog *cat, const json_t *replay, struct cit
         bool known = false;
         for (int i = 0; i < 4 && !known; i++)
             known = strcmp(key, keys[i]) == 0;
+        /* The service's replays name their game (docs/rulesets.md); older files do not. */
+        if (strcmp(key, "game") == 0) {
+            if (!json_is_string(value) || strcmp(json_string_value(value), "the_city") != 0)
+                return rd_fail(&r, "replay field \"game\" must be \"the_city\" for a replay "
+                                   "of The City.");
+            known = true;
+        }
         if (!known)
             return rd_fail(&r,
-                           "unknown replay field \"%.40s\"; a replay has seed, players, "
+                           "unknown replay field \"%.40s\"; a replay has game, seed, players, "
                            "target_vp and decisions.",
                            key);
     }

@@ -124,7 +124,8 @@ bool replay_add(json_t *replay, int seat, int round, int step, const struct city
 bool replay_add_default(json_t *replay, int seat, int round, int step,
                         const struct city_decision *d);
 
-/* Plays `replay` with catalog `cat` into `*g`: game_new(), then each decision in turn, which
+/* Plays `replay` ({"game"?: "the_city", "seed", "players", "target_vp"?, "decisions"}) with
+ * catalog `cat` into `*g`: game_new(), then each decision in turn, which
  * must name the current round and step and which game_submit() must accept; the step is
  * resolved (game_resolve(g, NULL)) whenever game_ready(). Returns true with the final state in
  * `*g`; on failure returns false with a sentence naming the field or the decision's index (and
