@@ -116,26 +116,34 @@ Test(cli, simulate_is_deterministic_from_its_seed)
     json_decref(b);
 }
 
+/* Plays a game of `players` bots (greedy and random alternating, bot seeds from `bot_seed`) from
+ * `seed` to its end into *g, and returns its replay record. */
+static json_t *record_bot_game(struct city_game *g, int players, uint64_t seed, uint64_t bot_seed)
+{
+    cr_assert_eq(game_new(g, &cat, players, seed, 0), CITY_OK);
+    json_t *rec = replay_new(g->seed, players, g->target_vp);
+    struct city_bot bots[CITY_MAX_PLAYERS];
+    for (int s = 0; s < players; s++)
+        bot_init(&bots[s], s % 2 ? BOT_RANDOM : BOT_GREEDY, bot_seed + (uint64_t)s);
+    while (g->step != STEP_OVER) {
+        for (int s = 0; s < players; s++) {
+            struct city_decision d;
+            if (!bot_decide(&bots[s], g, s, &d))
+                continue;
+            cr_assert_eq(game_submit(g, s, &d), CITY_OK);
+            cr_assert(replay_add(rec, s, g->round, g->step, &d));
+        }
+        cr_assert(game_resolve(g, NULL));
+    }
+    return rec;
+}
+
 Test(cli, replay_reproduces_a_recorded_game)
 {
     for (int n = 0; n < 5; n++) {
         int players = 2 + n % 4;
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, players, 4242 + (uint64_t)n, 0), CITY_OK);
-        json_t *rec = replay_new(g.seed, players, g.target_vp);
-        struct city_bot bots[CITY_MAX_PLAYERS];
-        for (int s = 0; s < players; s++)
-            bot_init(&bots[s], s % 2 ? BOT_RANDOM : BOT_GREEDY, (uint64_t)(n * 10 + s));
-        while (g.step != STEP_OVER) {
-            for (int s = 0; s < players; s++) {
-                struct city_decision d;
-                if (!bot_decide(&bots[s], &g, s, &d))
-                    continue;
-                cr_assert_eq(game_submit(&g, s, &d), CITY_OK);
-                cr_assert(replay_add(rec, s, g.round, g.step, &d));
-            }
-            cr_assert(game_resolve(&g, NULL));
-        }
+        json_t *rec = record_bot_game(&g, players, 4242 + (uint64_t)n, (uint64_t)(n * 10));
         char path[] = "/tmp/cityd-replay-XXXXXX";
         int fd = mkstemp(path);
         cr_assert(fd >= 0);
@@ -196,21 +204,7 @@ Test(cli, replay_of_a_broken_file_names_the_problem)
 Test(cli, replay_reads_its_game_from_the_file_and_refuses_an_unknown_one)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 2, 77, 0), CITY_OK);
-    json_t *rec = replay_new(g.seed, 2, g.target_vp);
-    struct city_bot bots[2];
-    for (int s = 0; s < 2; s++)
-        bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
-    while (g.step != STEP_OVER) {
-        for (int s = 0; s < 2; s++) {
-            struct city_decision dec;
-            if (bot_decide(&bots[s], &g, s, &dec)) {
-                cr_assert_eq(game_submit(&g, s, &dec), CITY_OK);
-                cr_assert(replay_add(rec, s, g.round, g.step, &dec));
-            }
-        }
-        cr_assert(game_resolve(&g, NULL));
-    }
+    json_t *rec = record_bot_game(&g, 2, 77, 0);
     char path[] = "/tmp/cityd-replay-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
