@@ -60,7 +60,7 @@ static const struct {
                                "free use or a pass remain."},
     [TECH_ERR_MISSING_CHOICE] = {"missing_choice",
                                  "This effect needs a choice the order lacks (card, take, "
-                                 "target, to or seat)."},
+                                 "target, to or victim)."},
     [TECH_ERR_NEEDLESS_CHOICE] = {"needless_choice",
                                   "The order names a choice this effect does not take."},
     [TECH_ERR_BAD_TARGET] = {"bad_target",

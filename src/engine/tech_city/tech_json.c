@@ -104,7 +104,7 @@ const char *tech_order_error_code(int err)
 static const char *const step_keys[TECH_STEP_COUNT][10] = {
     [TECH_STEP_BUILD] = {"pass", "card", "x", "y", "pay", "as", NULL},
     [TECH_STEP_HELP] = {"pass", "card", NULL},
-    [TECH_STEP_EFFECT] = {"pass", "use", "free", "card", "take", "target", "to", "seat", NULL},
+    [TECH_STEP_EFFECT] = {"pass", "use", "free", "card", "take", "target", "to", "victim", NULL},
     [TECH_STEP_OWNER] = {"draw", NULL},
     [TECH_STEP_CHOOSE] = {"cards", NULL},
     [TECH_STEP_DISCARD] = {"cards", NULL},
@@ -326,7 +326,7 @@ static int read_body(struct rd *r, const json_t *body, int step, struct tech_dec
             (e = need_card(r, body, "take", false, &d->take)) ||
             (e = need_cell(r, body, "target", &d->has_target, &d->tx, &d->ty)) ||
             (e = need_cell(r, body, "to", &d->has_to, &d->ux, &d->uy)) ||
-            (e = need_int(r, body, "seat", "", 0, TECH_MAX_PLAYERS - 1, false, &victim)))
+            (e = need_int(r, body, "victim", "", 0, TECH_MAX_PLAYERS - 1, false, &victim)))
             return e;
         d->victim = (uint8_t)victim;
         return TORDER_OK;
@@ -438,7 +438,7 @@ json_t *tech_order_to_json(int round, int step, int turn, const struct tech_deci
         if (d->has_to)
             json_object_set_new(o, "to", cell_json(d->ux, d->uy));
         if (d->victim != TECH_NONE)
-            json_object_set_new(o, "seat", json_integer(d->victim));
+            json_object_set_new(o, "victim", json_integer(d->victim));
         return o;
     case TDEC_OWNER:
         if (step != TECH_STEP_OWNER)

@@ -22,8 +22,8 @@
  *   help:    {"pass": true} | {"card": id}
  *   effect:  {"pass": true}
  *          | {"use": {"x": X, "y": Y}, "free"?: true, "card"?: id, "take"?: id,
- *             "target"?: {"x", "y"}, "to"?: {"x", "y"}, "seat"?: S}
- *            (which of card/take/target/to/seat the effect takes: docs/tech_city.md)
+ *             "target"?: {"x", "y"}, "to"?: {"x", "y"}, "victim"?: S}
+ *            (which of card/take/target/to/victim the effect takes: docs/tech_city.md)
  *   owner:   {"draw": true|false}
  *   choose:  {"cards": [id, ...]}
  *   discard: {"cards": [id, ...]}
