@@ -210,12 +210,19 @@ static void random_decide(struct tech_bot *b, const struct tech_game *g, int sea
 
 /* A card in hand, in points: less as the game nears its end (in the last round's effects phase
  * cards only break ties). */
-static double card_unit(const struct tech_game *g)
+static double card_unit(const struct tech_game *g, int seat)
 {
     int left = TECH_ROUNDS - g->round;
+    double u;
     if (left == 0)
-        return g->step == TECH_STEP_BUILD || g->step == TECH_STEP_HELP ? 0.25 : 0.02;
-    return 0.45 + 0.02 * left;
+        u = g->step == TECH_STEP_BUILD || g->step == TECH_STEP_HELP ? 0.25 : 0.02;
+    else
+        u = 0.45 + 0.02 * left;
+    /* a full hand is worth less a card: the end of the round discards down */
+    int extra = g->seats[seat].nhand - TECH_DRAW_UP;
+    if (extra > 0)
+        u *= extra >= 4 ? 0.4 : 1.0 - 0.15 * extra;
+    return u;
 }
 
 static int value_matches(const struct tech_game *g, int value)
@@ -227,10 +234,10 @@ static int value_matches(const struct tech_game *g, int value)
 }
 
 /* What a card in seat's hand is worth now: more when its value already matches cards in play. */
-static double card_worth(const struct tech_game *g, int card)
+static double card_worth(const struct tech_game *g, int seat, int card)
 {
     const struct tech_design *d = tech_design_of(g, card);
-    double u = card_unit(g);
+    double u = card_unit(g, seat);
     if (d->domain == DOMAIN_WILD)
         return 2.5 * u;
     int m = value_matches(g, d->value);
@@ -273,14 +280,14 @@ static double position(const struct tech_game *g, int seat)
     if (g->players > 1)
         v -= 0.7 * others / (g->players - 1);
     for (int i = 0; i < g->seats[seat].nhand; i++)
-        v += card_worth(g, g->seats[seat].hand[i]);
+        v += card_worth(g, seat, g->seats[seat].hand[i]);
     return v;
 }
 
 static void hand_worths(const struct tech_game *g, int seat, double *w)
 {
     for (int i = 0; i < g->seats[seat].nhand; i++)
-        w[i] = card_worth(g, g->seats[seat].hand[i]);
+        w[i] = card_worth(g, seat, g->seats[seat].hand[i]);
 }
 
 /* Index in hand of the lowest-worth card other than `skip1` and `skip2`, or -1. */
@@ -358,7 +365,7 @@ static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat
     hand_worths(g, seat, w);
     int8_t xs[MAX_CELLS], ys[MAX_CELLS];
     int ncell = open_cells(g, xs, ys, MAX_CELLS);
-    double best = -0.3;
+    double best = -0.6;
     tech_decision_init(out);
     out->kind = TDEC_PASS;
     for (int ci = 0; ci < s->nhand; ci++) {
@@ -394,9 +401,10 @@ static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat
                 int pts = tech_build_points(g, seat, card, xs[k], ys[k], t.as_value, t.as_domain);
                 double v = pts - cost - w[ci] + power_gain(g, seat, dom);
                 if (ds->domain == DOMAIN_SERVICE) {
+                    /* it may fail for want of help, and every helper scores too */
                     v = (pts < 1 ? 1 : pts) - cost - w[ci];
                     if (g->players > 1)
-                        v = 0.75 * v - 0.25 * w[ci];
+                        v = 0.75 * v - 0.25 * w[ci] - 0.6 / (g->players - 1);
                 } else if (ds->domain == DOMAIN_WILD) {
                     v += 0.4; /* the replacing card also counts as a company */
                 }
@@ -430,7 +438,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
 {
     const struct tech_effect *e = &tech_design_of(g, card)->effect;
     const struct tech_seat *s = &g->seats[seat];
-    double u = card_unit(g), w[TECH_MAX_CARDS];
+    double u = card_unit(g, seat), w[TECH_MAX_CARDS];
     hand_worths(g, seat, w);
     const double none = -1e9;
     switch (e->prim) {
@@ -460,11 +468,11 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
             return none;
         int take = 0;
         for (int i = 1; i < g->ndiscard; i++)
-            if (card_worth(g, g->discard[i]) > card_worth(g, g->discard[take]))
+            if (card_worth(g, seat, g->discard[i]) > card_worth(g, seat, g->discard[take]))
                 take = i;
         d->card = s->hand[worst];
         d->take = g->discard[take];
-        return card_worth(g, d->take) - w[worst] + 0.1;
+        return card_worth(g, seat, d->take) - w[worst] + 0.1;
     }
     case PRIM_STEAL: {
         int victim = -1;
@@ -542,6 +550,9 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
     return best;
 }
 
+enum { EXPLORE = 4 };
+static const double EXPLORE_COST = 0.7;
+
 static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *out)
 {
@@ -549,6 +560,9 @@ static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int sea
     out->kind = TDEC_PASS;
     double best = 0.05;
     const struct tech_seat *s = &g->seats[seat];
+    /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
+     * a player who always takes the same sure gain never learns the city's other effects. */
+    bool explore = rng_below(&b->rng, EXPLORE) == 0;
     bool free_ok = !s->used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
@@ -571,7 +585,10 @@ static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int sea
                 v -= 0.25; /* its owner draws and discards */
             if (free)
                 v += 0.2; /* a free use keeps the normal one */
-            v += 0.35 * unit(&b->rng);
+            if (explore)
+                v = v >= -EXPLORE_COST ? 1.0 + unit(&b->rng) : -1.0;
+            else
+                v += 0.35 * unit(&b->rng);
             if (v > best && tech_check(g, seat, &t) == TECH_OK) {
                 best = v;
                 *out = t;
@@ -610,7 +627,7 @@ static void greedy_decide(struct tech_bot *b, const struct tech_game *g, int sea
         if (g->choose_kind == CHOOSE_REVEALED) {
             int best = 0;
             for (int i = 1; i < g->nrevealed; i++)
-                if (card_worth(g, g->revealed[i]) > card_worth(g, g->revealed[best]))
+                if (card_worth(g, seat, g->revealed[i]) > card_worth(g, seat, g->revealed[best]))
                     best = i;
             d->kind = TDEC_CARDS;
             d->ncards = 1;
