@@ -245,7 +245,7 @@ Test(tech_score, cards_entering_by_an_effect_do_not_score)
     tk_new(&g, 2);
     int rep = tk_prim(&g, PRIM_REPLACE, true, 0);
     tk_city(&g, rep, 1, 0, 0);
-    int old = tk_vd(&g, TE, 3);
+    int old = tk_vd(&g, KN, 3);
     tk_city(&g, old, 0, 1, 0);
     int in = tk_vd(&g, SC, 3);
     tk_hand(&g, 0, in);

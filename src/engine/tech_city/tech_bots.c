@@ -264,21 +264,29 @@ static double standing(const struct tech_game *g, int seat)
         own++;
     }
     double left = (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
-    double v = 0.15 * own + 0.08 * (close < 6 ? close : 6);
+    double v = 0.15 * own + 0.15 * (close < 6 ? close : 6);
     v += left * ((dom[DOMAIN_TECHNOLOGY] >= 1) * 0.5 + (dom[DOMAIN_TECHNOLOGY] >= 2) * 0.5 +
                  (dom[DOMAIN_SCIENCE] >= 2) * 0.6 + (dom[DOMAIN_KNOWLEDGE] >= 2) * 0.8);
     return v;
 }
 
-/* Seat's standing less the average of the others', plus its hand's worth. */
+/* Seat's standing less the others' (the leader's counts most), plus its hand's worth. */
 static double position(const struct tech_game *g, int seat)
 {
-    double v = standing(g, seat), others = 0;
-    for (int s = 0; s < g->players; s++)
-        if (s != seat)
-            others += standing(g, s);
+    double v = standing(g, seat), others = 0, lead = 0;
+    int leader = -1;
+    for (int s = 0; s < g->players; s++) {
+        if (s == seat)
+            continue;
+        double st = standing(g, s);
+        others += st;
+        if (leader < 0 || g->seats[s].score > g->seats[leader].score) {
+            leader = s;
+            lead = st;
+        }
+    }
     if (g->players > 1)
-        v -= 0.7 * others / (g->players - 1);
+        v -= 0.35 * others / (g->players - 1) + 0.5 * lead;
     for (int i = 0; i < g->seats[seat].nhand; i++)
         v += card_worth(g, seat, g->seats[seat].hand[i]);
     return v;
@@ -404,7 +412,7 @@ static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat
                     /* it may fail for want of help, and every helper scores too */
                     v = (pts < 1 ? 1 : pts) - cost - w[ci];
                     if (g->players > 1)
-                        v = 0.75 * v - 0.25 * w[ci] - 0.6 / (g->players - 1);
+                        v = 0.75 * v - 0.25 * w[ci] - 0.4 / (g->players - 1);
                 } else if (ds->domain == DOMAIN_WILD) {
                     v += 0.4; /* the replacing card also counts as a company */
                 }
