@@ -246,3 +246,76 @@ Test(tech_json, the_card_file_refuses_mistakes_with_a_sentence)
     cr_assert_eq(cat.deck_size, 54);
     cr_assert(!tech_catalog_load_file(&cat, "/nonexistent/tech.json", err, sizeof err));
 }
+
+/* ---- stored states that were tampered with ------------------------------------------------ */
+
+/* Collects pointers to every integer, boolean and array in j (depth first). */
+static int leaves(json_t *j, json_t **out, int n, int max)
+{
+    if (n >= max)
+        return n;
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(j, k, v) n = leaves(v, out, n, max);
+    } else if (json_is_array(j)) {
+        out[n++] = j;
+        size_t i;
+        json_t *v;
+        json_array_foreach(j, i, v) n = leaves(v, out, n, max);
+    } else if (json_is_integer(j)) {
+        out[n++] = j;
+    }
+    return n;
+}
+
+Test(tech_json, a_tampered_state_loads_only_when_the_engine_can_go_on_from_it)
+{
+    static struct tech_game g, back;
+    struct city_rng r;
+    rng_seed(&r, 4242);
+    int accepted = 0, refused = 0;
+    for (int game = 0; game < 40; game++) {
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game, 0));
+        int stop = (int)rng_below(&r, 60);
+        for (int k = 0; k < stop && !rs->over(&g); k++) {
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (rs->bot_decide(&g, s, "random", &d))
+                    rs->submit(&g, s, &d);
+            }
+            rs->resolve(&g, NULL);
+        }
+        json_t *base = rs->to_json(&g);
+        for (int m = 0; m < 60; m++) {
+            json_t *j = json_deep_copy(base);
+            json_t *spots[2048];
+            int n = leaves(j, spots, 0, 2048);
+            json_t *v = spots[rng_below(&r, (uint32_t)n)];
+            if (json_is_integer(v))
+                json_integer_set(v, (json_int_t)rng_below(&r, 12) - 2);
+            else if (json_array_size(v) && rng_below(&r, 2))
+                json_array_remove(v, rng_below(&r, (uint32_t)json_array_size(v)));
+            else
+                json_array_append_new(v, json_integer(rng_below(&r, 110)));
+            char err[256];
+            if (!rs->from_json(&back, j, err, sizeof err)) {
+                refused++;
+                json_decref(j);
+                continue;
+            }
+            accepted++;
+            cr_assert(tech_check_conservation(&back) && tech_check_point(&back));
+            for (int steps = 0; !rs->over(&back) && steps < 2000; steps++) {
+                rs->fill_defaults(&back, NULL);
+                cr_assert(rs->resolve(&back, NULL));
+                cr_assert(tech_check_conservation(&back) && tech_check_point(&back));
+            }
+            cr_assert(rs->over(&back));
+            json_decref(j);
+        }
+        json_decref(base);
+    }
+    cr_assert_gt(refused, 0);
+    cr_assert_gt(accepted, 0);
+}

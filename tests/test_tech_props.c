@@ -53,6 +53,8 @@ static void invariants(const struct tech_game *before, const struct tech_game *g
     cr_assert(tech_check_conservation(g), "cards not conserved (seed %llu, turn %d)",
               (unsigned long long)g->seed, g->turn);
     cr_assert(tk_in(g->city, g->ncity, g->seed_card), "the seed card left the city");
+    cr_assert(tech_check_point(g), "inconsistent point (seed %llu, turn %d, step %s)",
+              (unsigned long long)g->seed, g->turn, tech_step_name(g->step));
     for (int s = 0; s < g->players; s++)
         cr_assert_geq(g->seats[s].score, before->seats[s].score, "a score fell");
     cr_assert(g->round >= before->round && g->round <= TECH_ROUNDS);

@@ -907,3 +907,47 @@ bool tech_check_conservation(const struct tech_game *g)
     }
     return false;
 }
+
+bool tech_check_point(const struct tech_game *g)
+{
+    unsigned all = (1u << g->players) - 1, p = g->pending;
+    if ((p & ~all) || (g->submitted & ~p) || (g->defaulted & ~g->submitted) ||
+        g->actor >= g->players || g->phase_i > g->players || g->first >= g->players ||
+        g->round < 1 || g->round > TECH_ROUNDS || g->step >= TECH_STEP_COUNT)
+        return false;
+    bool running = g->run.stage != RUN_NONE;
+    if (running && (g->run.stage > RUN_DONE || g->run.card >= g->ncards ||
+                    g->run.user >= g->players || g->run.next_other > g->players ||
+                    (g->run.owner != TECH_NONE && g->run.owner >= g->players)))
+        return false;
+    if (g->nrevealed && !(g->step == TECH_STEP_CHOOSE && g->choose_kind == CHOOSE_REVEALED))
+        return false;
+    switch (g->step) {
+    case TECH_STEP_BUILD:
+    case TECH_STEP_EFFECT:
+        return p == 1u << g->actor && !running &&
+               g->phase_i == (g->actor - g->first + g->players) % g->players;
+    case TECH_STEP_HELP: {
+        const struct tech_decision *b = &g->build;
+        if (!p || (p & (1u << g->actor)) || running || b->kind != TDEC_BUILD ||
+            b->card >= g->ncards || tech_design_of(g, b->card)->domain != DOMAIN_SERVICE ||
+            !in_hand(g, g->actor, b->card) || b->npay > 1 || !tech_cell_open(g, b->x, b->y))
+            return false;
+        return b->npay == 0 || (b->pay[0] != b->card && in_hand(g, g->actor, b->pay[0]));
+    }
+    case TECH_STEP_OWNER:
+        return running && g->run.owner != TECH_NONE && p == 1u << g->run.owner;
+    case TECH_STEP_CHOOSE:
+        if (!running || __builtin_popcount(p) != 1 || g->choose_kind == CHOOSE_NONE ||
+            g->choose_kind > CHOOSE_REVEALED)
+            return false;
+        return g->choose_kind == CHOOSE_DISCARD ? g->choose_n > 0 : g->nrevealed > 0;
+    case TECH_STEP_DISCARD:
+        for (int s = 0; s < g->players; s++)
+            if (((p >> s) & 1) != (g->seats[s].nhand > tech_hand_limit(g)))
+                return false;
+        return p != 0 && !running;
+    default:
+        return p == 0;
+    }
+}

@@ -289,6 +289,13 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev);
  * city, expelled), the seed card in the city. True when it holds. */
 bool tech_check_conservation(const struct tech_game *g);
 
+/* The decision point is consistent: who is pending fits the step (one actor in build and
+ * effect, helpers other than the builder in help, the owner in owner, one seat in choose,
+ * seats over the limit in discard, none once over), the effect in progress names a card and
+ * seats of the game, a service build waits in help. True when it holds; tech_state_from_json()
+ * refuses a state where it does not, so the engine can go on from any state it accepts. */
+bool tech_check_point(const struct tech_game *g);
+
 /* ---- internals shared with tech_effects.c --------------------------------------------------- */
 
 /* Emits one event (when someone listens). */

@@ -753,7 +753,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
     const json_t *build = json_object_get(j, "build");
     if (g->step == TECH_STEP_HELP) {
         int br, bs, bt;
-        char why[160];
+        char why[160] = "not a build order";
         if (tech_order_from_json(build, &br, &bs, &bt, &g->build, why, sizeof why) != TORDER_OK ||
             bs != TECH_STEP_BUILD || g->build.kind != TDEC_BUILD) {
             say(err, errlen, "state field \"build\" must be the service build: %s", why);
@@ -761,6 +761,12 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
         }
     } else if (!json_is_null(build)) {
         say(err, errlen, "state field \"build\" must be null outside step help.");
+        return false;
+    }
+    if (!tech_check_point(g)) {
+        say(err, errlen,
+            "the state's decision point is not consistent (pending seats, step, "
+            "run, choose and build must agree).");
         return false;
     }
     const json_t *decs = json_object_get(j, "decisions");
@@ -780,7 +786,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
             continue;
         }
         int dr, ds, dt;
-        char why[160];
+        char why[160] = "";
         struct tech_decision d;
         if (tech_order_from_json(dj, &dr, &ds, &dt, &d, why, sizeof why) != TORDER_OK ||
             ds != g->step || tech_check(g, s, &d) != TECH_OK) {
