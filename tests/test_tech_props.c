@@ -224,3 +224,58 @@ Test(tech_props, the_ruleset_table_is_complete)
     cr_assert_eq(json_array_size(json_object_get(cards, "cards")), 53);
     json_decref(cards);
 }
+
+/* ---- the greedy bot reads no secret --------------------------------------------------------- */
+
+/* Shuffles what seat may not see: the deck's order and the other hands' cards (each keeps its
+ * count), drawing the new cards from the deck and the other hands together. */
+static void scramble(struct tech_game *g, int seat, struct city_rng *r)
+{
+    uint8_t pool[TECH_MAX_CARDS];
+    int n = 0;
+    for (int i = 0; i < g->ndeck; i++)
+        pool[n++] = g->deck[i];
+    for (int s = 0; s < g->players; s++)
+        if (s != seat)
+            for (int i = 0; i < g->seats[s].nhand; i++)
+                pool[n++] = g->seats[s].hand[i];
+    rng_shuffle(r, pool, n);
+    int k = 0;
+    for (int i = 0; i < g->ndeck; i++)
+        g->deck[i] = pool[k++];
+    for (int s = 0; s < g->players; s++)
+        if (s != seat)
+            for (int i = 0; i < g->seats[s].nhand; i++)
+                g->seats[s].hand[i] = pool[k++];
+}
+
+Test(tech_props, the_greedy_bot_decides_the_same_whatever_it_cannot_see)
+{
+    static struct tech_game g, other;
+    struct city_rng r;
+    rng_seed(&r, 99);
+    int compared = 0;
+    for (int p = 2; p <= 6; p++)
+        for (uint64_t seed = 0; seed < 12; seed++) {
+            cr_assert(rs->new_game(&g, p, seed + 3000, 0));
+            while (!rs->over(&g)) {
+                for (int s = 0; s < p; s++) {
+                    if (!rs->pending(&g, s))
+                        continue;
+                    struct tech_decision d, e;
+                    cr_assert(rs->bot_decide(&g, s, "greedy", &d));
+                    other = g;
+                    scramble(&other, s, &r);
+                    cr_assert(rs->bot_decide(&other, s, "greedy", &e));
+                    cr_assert_eq(memcmp(&d, &e, sizeof d), 0,
+                                 "seat %d's greedy decision changed with hidden cards (turn %d, "
+                                 "step %s)",
+                                 s, g.turn, tech_step_name(g.step));
+                    compared++;
+                    cr_assert_eq(rs->submit(&g, s, &d), 0);
+                }
+                rs->resolve(&g, NULL);
+            }
+        }
+    cr_assert_gt(compared, 1000);
+}
