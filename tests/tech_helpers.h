@@ -14,6 +14,7 @@
 #include "tech.h"
 #include "tech_bots.h"
 #include "tech_cards.h"
+#include "tech_internal.h"
 #include "tech_json.h"
 
 /* Until The City's ruleset table (src/engine/the_city/city_ruleset.c, on main) reaches this

@@ -1,12 +1,13 @@
-/* tech.c: Tech City's rules engine — setup, decision points, checks, resolution of builds,
- * services, wild cards, the effects phase's bookkeeping (tilting, owners, the Knowledge free
- * use), the end of a round, scoring and the end of the game (see tech.h; the effects
- * themselves are tech_effects.c's one interpreter). */
+/* tech.c: Tech City's rules engine — setup, decision points, checks, defaults, resolution, the
+ * effects phase's bookkeeping (tilting, owners, the Knowledge free use), the end of a round and
+ * of the game (see tech.h). Building is tech_build.c; moving cards between places is
+ * tech_table.c; the effects are tech_effects.c's one interpreter. */
 #include "tech.h"
 
 #include <string.h>
 
 #include "tech_effects.h"
+#include "tech_internal.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
 
@@ -78,190 +79,6 @@ const char *tech_error_code(int err)
 const char *tech_error_message(int err)
 {
     return err >= 0 && err < TECH_ERR_COUNT ? errors[err].message : "Unknown error.";
-}
-
-/* ---- small helpers ---------------------------------------------------------------------- */
-
-void tech_emit(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
-               int card, int count, int total)
-{
-    if (!ev || !ev->emit)
-        return;
-    struct tech_event e = {
-        .type = (uint8_t)type,
-        .seat = (int8_t)seat,
-        .round = g->round,
-        .step = g->step,
-        .turn = g->turn,
-        .card = (uint8_t)card,
-        .count = count,
-        .total = total,
-    };
-    if (card != TECH_NONE && card < g->ncards) {
-        e.x = g->cx[card];
-        e.y = g->cy[card];
-    }
-    ev->emit(ev->ctx, &e);
-}
-
-static void emit_at(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
-                    int card, int x, int y, bool flag, int count, int total)
-{
-    if (!ev || !ev->emit)
-        return;
-    struct tech_event e = {(uint8_t)type, (int8_t)seat, g->round, g->step, g->turn, (uint8_t)card,
-                           (int8_t)x,     (int8_t)y,    flag,     count,   total};
-    ev->emit(ev->ctx, &e);
-}
-
-int tech_card_at(const struct tech_game *g, int x, int y)
-{
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        if (g->cx[c] == x && g->cy[c] == y)
-            return c;
-    }
-    return TECH_NONE;
-}
-
-bool tech_cell_open(const struct tech_game *g, int x, int y)
-{
-    if (x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD || y > TECH_MAX_COORD)
-        return false;
-    if (tech_card_at(g, x, y) != TECH_NONE)
-        return false;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        int dx = g->cx[c] - x, dy = g->cy[c] - y;
-        if ((dx == 0 && (dy == 1 || dy == -1)) || (dy == 0 && (dx == 1 || dx == -1)))
-            return true;
-    }
-    return false;
-}
-
-int tech_controls(const struct tech_game *g, int seat, int domain)
-{
-    int n = 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        if (g->owner[c] == seat && (domain < 0 || tech_design_of(g, c)->domain == domain))
-            n++;
-    }
-    return n;
-}
-
-int tech_hand_limit(const struct tech_game *g)
-{
-    return g->players >= TECH_TWO_DECKS_FROM ? TECH_HAND_LIMIT_BIG : TECH_HAND_LIMIT;
-}
-
-static bool in_hand(const struct tech_game *g, int seat, int card)
-{
-    const struct tech_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card)
-            return true;
-    return false;
-}
-
-void tech_hand_remove(struct tech_game *g, int seat, int card)
-{
-    struct tech_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card) {
-            memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
-            s->nhand--;
-            return;
-        }
-}
-
-static void expel(struct tech_game *g, int card, const struct tech_events *ev)
-{
-    g->expelled[g->nexpelled++] = (uint8_t)card;
-    emit_at(g, ev, TEV_EXPELLED, -1, card, 0, 0, false, 0, 0);
-}
-
-void tech_hand_discard(struct tech_game *g, int seat, int card, const struct tech_events *ev)
-{
-    tech_hand_remove(g, seat, card);
-    g->discard[g->ndiscard++] = (uint8_t)card;
-    tech_emit(g, ev, TEV_DISCARDED, seat, card, 1, g->seats[seat].nhand);
-}
-
-/* A card paid or given to help: a wild card is expelled, any other card discarded. */
-static void spend(struct tech_game *g, int seat, int card, const struct tech_events *ev)
-{
-    if (tech_design_of(g, card)->domain == DOMAIN_WILD) {
-        tech_hand_remove(g, seat, card);
-        expel(g, card, ev);
-    } else {
-        tech_hand_discard(g, seat, card, ev);
-    }
-}
-
-void tech_shuffle_deck(struct tech_game *g)
-{
-    rng_shuffle(&g->rng, g->deck, g->ndeck);
-}
-
-int tech_pop_deck(struct tech_game *g, const struct tech_events *ev)
-{
-    if (g->ndeck == 0 && g->ndiscard > 0) {
-        memcpy(g->deck, g->discard, g->ndiscard);
-        g->ndeck = g->ndiscard;
-        g->ndiscard = 0;
-        tech_shuffle_deck(g);
-        g->reshuffles++;
-        tech_emit(g, ev, TEV_RESHUFFLED, -1, TECH_NONE, g->ndeck, 0);
-    }
-    if (g->ndeck == 0)
-        return TECH_NONE;
-    return g->deck[--g->ndeck];
-}
-
-int tech_draw(struct tech_game *g, int seat, int n, const struct tech_events *ev)
-{
-    int got = 0;
-    for (; got < n; got++) {
-        int c = tech_pop_deck(g, ev);
-        if (c == TECH_NONE)
-            break;
-        struct tech_seat *s = &g->seats[seat];
-        s->hand[s->nhand++] = (uint8_t)c;
-    }
-    if (got > 0)
-        tech_emit(g, ev, TEV_DREW, seat, TECH_NONE, got, g->seats[seat].nhand);
-    return got;
-}
-
-void tech_score(struct tech_game *g, int seat, int points, const struct tech_events *ev)
-{
-    if (points <= 0)
-        return;
-    g->seats[seat].score = (int16_t)(g->seats[seat].score + points);
-    tech_emit(g, ev, TEV_SCORED, seat, TECH_NONE, points, g->seats[seat].score);
-}
-
-void tech_city_remove(struct tech_game *g, int card)
-{
-    for (int i = 0; i < g->ncity; i++)
-        if (g->city[i] == card) {
-            memmove(&g->city[i], &g->city[i + 1], (size_t)(g->ncity - i - 1));
-            g->ncity--;
-            break;
-        }
-    g->owner[card] = TECH_NONE;
-    g->tilted[card] = false;
-    g->cx[card] = g->cy[card] = 0;
-}
-
-void tech_city_put(struct tech_game *g, int card, int x, int y, int owner)
-{
-    g->city[g->ncity++] = (uint8_t)card;
-    g->cx[card] = (int8_t)x;
-    g->cy[card] = (int8_t)y;
-    g->owner[card] = tech_design_of(g, card)->domain == DOMAIN_SERVICE ? TECH_NONE : (uint8_t)owner;
-    g->tilted[card] = false;
 }
 
 /* ---- decision points --------------------------------------------------------------------- */
@@ -402,158 +219,6 @@ int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, u
     return TECH_OK;
 }
 
-/* ---- building ---------------------------------------------------------------------------- */
-
-int tech_build_points(const struct tech_game *g, int seat, int card, int x, int y, int as_value,
-                      int as_domain)
-{
-    const struct tech_design *d = tech_design_of(g, card);
-    int value = d->domain == DOMAIN_WILD ? as_value : d->value;
-    int domain = d->domain == DOMAIN_WILD ? as_domain : d->domain;
-    int matches = 0, near = 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        if (tech_design_of(g, c)->value == value)
-            matches++;
-        int dx = g->cx[c] - x, dy = g->cy[c] - y;
-        if (g->owner[c] == seat && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy))
-            near++;
-    }
-    int base = matches < TECH_SCORE_CAP_MATCH ? matches : TECH_SCORE_CAP_MATCH;
-    int science = tech_controls(g, seat, DOMAIN_SCIENCE) + (domain == DOMAIN_SCIENCE);
-    return base + (base >= 2 && science >= 2) + (near >= 2);
-}
-
-/* True when some card in play has this value and domain (what a wild card may name). */
-static bool in_play(const struct tech_game *g, int value, int domain)
-{
-    for (int i = 0; i < g->ncity; i++) {
-        const struct tech_design *d = tech_design_of(g, g->city[i]);
-        if (d->value == value && d->domain == domain)
-            return true;
-    }
-    return false;
-}
-
-static int check_build(const struct tech_game *g, int seat, const struct tech_decision *d)
-{
-    if (!in_hand(g, seat, d->card))
-        return TECH_ERR_NOT_IN_HAND;
-    if (d->x < -TECH_MAX_COORD || d->x > TECH_MAX_COORD || d->y < -TECH_MAX_COORD ||
-        d->y > TECH_MAX_COORD)
-        return TECH_ERR_OFF_GRID;
-    if (tech_card_at(g, d->x, d->y) != TECH_NONE)
-        return TECH_ERR_CELL_TAKEN;
-    if (!tech_cell_open(g, d->x, d->y))
-        return TECH_ERR_NOT_ADJACENT;
-    if (d->npay > 2)
-        return TECH_ERR_PAYMENT;
-    for (int i = 0; i < d->npay; i++) {
-        if (!in_hand(g, seat, d->pay[i]))
-            return TECH_ERR_NOT_IN_HAND;
-        if (d->pay[i] == d->card || (i == 1 && d->pay[0] == d->pay[1]))
-            return TECH_ERR_DUPLICATE_CARD;
-    }
-    const struct tech_design *ds = tech_design_of(g, d->card);
-    if (ds->domain == DOMAIN_WILD) {
-        if (d->as_domain < 0 || d->as_domain >= DOMAIN_WILD ||
-            !in_play(g, d->as_value, d->as_domain))
-            return TECH_ERR_WILD_NAME;
-    } else if (d->as_value != 0 || d->as_domain != -1) {
-        return TECH_ERR_NEEDLESS_CHOICE;
-    }
-    if (ds->domain == DOMAIN_SERVICE) {
-        /* The builder's own help: 0 or 1 card; solo: exactly 1. */
-        if (g->players == 1 ? d->npay != 1 : d->npay > 1)
-            return TECH_ERR_PAYMENT;
-        return TECH_OK;
-    }
-    int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
-    if (tech >= 2)
-        return d->npay == 0 ? TECH_OK : TECH_ERR_PAYMENT;
-    if (d->npay == 1) {
-        const struct tech_design *p = tech_design_of(g, d->pay[0]);
-        if (tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE)
-            return TECH_OK;
-        return TECH_ERR_PAYMENT;
-    }
-    return d->npay == 2 && tech == 0 ? TECH_OK : TECH_ERR_PAYMENT;
-}
-
-/* Builds d->card for seat (payment already checked) and scores it; `minimum` is the least it
- * scores (1 for a service). */
-static void do_build(struct tech_game *g, int seat, const struct tech_decision *d, int minimum,
-                     const struct tech_events *ev)
-{
-    const struct tech_design *ds = tech_design_of(g, d->card);
-    int points = tech_build_points(g, seat, d->card, d->x, d->y, d->as_value, d->as_domain);
-    if (points < minimum)
-        points = minimum;
-    tech_hand_remove(g, seat, d->card);
-    for (int i = 0; i < d->npay; i++)
-        spend(g, seat, d->pay[i], ev);
-    g->built_designs |= 1ULL << g->cat->card_design[d->card % g->cat->deck_size];
-    if (ds->domain != DOMAIN_WILD) {
-        tech_city_put(g, d->card, d->x, d->y, seat);
-        emit_at(g, ev, TEV_BUILT, seat, d->card, d->x, d->y, false, d->npay, points);
-        tech_score(g, seat, points, ev);
-        return;
-    }
-    /* A wild card scores as the card it names, then the top card of the deck takes its place
-     * (a wild card drawn for it is expelled too) and it is expelled. */
-    emit_at(g, ev, TEV_BUILT, seat, d->card, d->x, d->y, true, d->npay, points);
-    tech_score(g, seat, points, ev);
-    expel(g, d->card, ev);
-    for (;;) {
-        int c = tech_pop_deck(g, ev);
-        if (c == TECH_NONE)
-            return;
-        if (tech_design_of(g, c)->domain == DOMAIN_WILD) {
-            expel(g, c, ev);
-            continue;
-        }
-        tech_city_put(g, c, d->x, d->y, seat);
-        emit_at(g, ev, TEV_PLACED, seat, c, d->x, d->y, false, 0, 0);
-        return;
-    }
-}
-
-/* A service's help is in: built when at least two cards were given, one of them by another
- * seat; else it goes back (nothing left the hands). */
-static void resolve_service(struct tech_game *g, const struct tech_events *ev)
-{
-    int builder = g->actor;
-    const struct tech_decision *b = &g->build;
-    int given = b->npay, others = 0;
-    for (int s = 0; s < g->players; s++)
-        if (s != builder && (g->submitted & (1u << s)) && g->dec[s].kind == TDEC_HELP)
-            others++;
-    given += others;
-    if (given < 2 || others < 1) {
-        tech_emit(g, ev, TEV_SERVICE_FAILED, builder, b->card, given, 0);
-        return;
-    }
-    struct tech_decision own = *b;
-    own.npay = 0;
-    for (int i = 0; i < b->npay; i++)
-        emit_at(g, ev, TEV_HELPED, builder, b->pay[i], 0, 0, false, 0, 0);
-    for (int i = 0; i < b->npay; i++)
-        spend(g, builder, b->pay[i], ev);
-    for (int k = 1; k < g->players; k++) {
-        int s = (builder + k) % g->players;
-        if ((g->submitted & (1u << s)) && g->dec[s].kind == TDEC_HELP) {
-            emit_at(g, ev, TEV_HELPED, s, g->dec[s].card, 0, 0, false, 0, 0);
-            spend(g, s, g->dec[s].card, ev);
-        }
-    }
-    do_build(g, builder, &own, 1, ev);
-    for (int k = 1; k < g->players; k++) {
-        int s = (builder + k) % g->players;
-        if ((g->submitted & (1u << s)) && g->dec[s].kind == TDEC_HELP)
-            tech_score(g, s, 1, ev);
-    }
-}
-
 /* ---- checks ------------------------------------------------------------------------------- */
 
 bool tech_pending(const struct tech_game *g, int seat)
@@ -586,7 +251,7 @@ static int check_cards(const struct tech_game *g, int seat, const struct tech_de
                 found = found || g->revealed[k] == d->cards[i];
             if (!found)
                 return TECH_ERR_NOT_OFFERED;
-        } else if (!in_hand(g, seat, d->cards[i])) {
+        } else if (!tech_in_hand(g, seat, d->cards[i])) {
             return TECH_ERR_NOT_IN_HAND;
         }
     }
@@ -624,13 +289,13 @@ int tech_check(const struct tech_game *g, int seat, const struct tech_decision *
     case TECH_STEP_BUILD:
         if (d->kind == TDEC_PASS)
             return TECH_OK;
-        return d->kind == TDEC_BUILD ? check_build(g, seat, d) : TECH_ERR_WRONG_KIND;
+        return d->kind == TDEC_BUILD ? tech_check_build(g, seat, d) : TECH_ERR_WRONG_KIND;
     case TECH_STEP_HELP:
         if (d->kind == TDEC_PASS)
             return TECH_OK;
         if (d->kind != TDEC_HELP)
             return TECH_ERR_WRONG_KIND;
-        return in_hand(g, seat, d->card) ? TECH_OK : TECH_ERR_NOT_IN_HAND;
+        return tech_in_hand(g, seat, d->card) ? TECH_OK : TECH_ERR_NOT_IN_HAND;
     case TECH_STEP_EFFECT:
         if (d->kind == TDEC_PASS)
             return TECH_OK;
@@ -772,7 +437,7 @@ static void resolve_use(struct tech_game *g, int seat, const struct tech_decisio
     if (ds->domain != DOMAIN_SERVICE)
         g->tilted[card] = true;
     g->used_designs |= 1ULL << g->cat->card_design[card % g->cat->deck_size];
-    emit_at(g, ev, TEV_EFFECT, seat, card, d->x, d->y, d->free, ds->effect.prim, 0);
+    tech_emit_at(g, ev, TEV_EFFECT, seat, card, d->x, d->y, d->free, ds->effect.prim, 0);
     g->run.stage = RUN_OTHERS;
     g->run.user = (uint8_t)seat;
     g->run.card = (uint8_t)card;
@@ -821,16 +486,16 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev)
                 return true;
             }
             g->submitted = 0;
-            resolve_service(g, ev);
+            tech_resolve_service(g, ev);
         } else {
-            do_build(g, actor, d, tech_design_of(g, d->card)->domain == DOMAIN_SERVICE, ev);
+            tech_do_build(g, actor, d, tech_design_of(g, d->card)->domain == DOMAIN_SERVICE, ev);
         }
         g->phase_i++;
         next_build(g, ev);
         return true;
     }
     case TECH_STEP_HELP:
-        resolve_service(g, ev);
+        tech_resolve_service(g, ev);
         g->phase_i++;
         next_build(g, ev);
         return true;
@@ -931,9 +596,9 @@ bool tech_check_point(const struct tech_game *g)
         const struct tech_decision *b = &g->build;
         if (!p || (p & (1u << g->actor)) || running || b->kind != TDEC_BUILD ||
             b->card >= g->ncards || tech_design_of(g, b->card)->domain != DOMAIN_SERVICE ||
-            !in_hand(g, g->actor, b->card) || b->npay > 1 || !tech_cell_open(g, b->x, b->y))
+            !tech_in_hand(g, g->actor, b->card) || b->npay > 1 || !tech_cell_open(g, b->x, b->y))
             return false;
-        return b->npay == 0 || (b->pay[0] != b->card && in_hand(g, g->actor, b->pay[0]));
+        return b->npay == 0 || (b->pay[0] != b->card && tech_in_hand(g, g->actor, b->pay[0]));
     }
     case TECH_STEP_OWNER:
         return running && g->run.owner != TECH_NONE && p == 1u << g->run.owner;

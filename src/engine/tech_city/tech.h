@@ -296,35 +296,4 @@ bool tech_check_conservation(const struct tech_game *g);
  * refuses a state where it does not, so the engine can go on from any state it accepts. */
 bool tech_check_point(const struct tech_game *g);
 
-/* ---- internals shared with tech_effects.c --------------------------------------------------- */
-
-/* Emits one event (when someone listens). */
-void tech_emit(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
-               int card, int count, int total);
-
-/* Draws up to n cards into seat's hand, reshuffling the discard pile into the deck when it runs
- * out; returns how many it drew. */
-int tech_draw(struct tech_game *g, int seat, int n, const struct tech_events *ev);
-
-/* Takes the top card of the deck (reshuffling when empty), or TECH_NONE when there is none. */
-int tech_pop_deck(struct tech_game *g, const struct tech_events *ev);
-
-/* Removes card from seat's hand (which must hold it). */
-void tech_hand_remove(struct tech_game *g, int seat, int card);
-
-/* Moves card from seat's hand to the discard pile, reported. */
-void tech_hand_discard(struct tech_game *g, int seat, int card, const struct tech_events *ev);
-
-/* Adds points to seat's score, reported. */
-void tech_score(struct tech_game *g, int seat, int points, const struct tech_events *ev);
-
-/* Removes a card from the city (its cell becomes empty). */
-void tech_city_remove(struct tech_game *g, int card);
-
-/* Puts card into the city at (x, y) with owner (TECH_NONE neutral), untilted. */
-void tech_city_put(struct tech_game *g, int card, int x, int y, int owner);
-
-/* Shuffles the deck (after a search). */
-void tech_shuffle_deck(struct tech_game *g);
-
 #endif

@@ -4,7 +4,7 @@
 #ifndef TECH_EFFECTS_H
 #define TECH_EFFECTS_H
 
-#include "tech.h"
+#include "tech_internal.h"
 
 /* Checks the choices of decision d (card, take, target, to, victim) for seat using the effect
  * of city card `card`: TECH_OK, TECH_ERR_MISSING_CHOICE, TECH_ERR_NEEDLESS_CHOICE,
