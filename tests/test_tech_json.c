@@ -319,3 +319,103 @@ Test(tech_json, a_tampered_state_loads_only_when_the_engine_can_go_on_from_it)
     cr_assert_gt(refused, 0);
     cr_assert_gt(accepted, 0);
 }
+
+/* ---- random order bodies against real positions ------------------------------------------- */
+
+static json_t *random_value(struct city_rng *r, int depth)
+{
+    switch (rng_below(r, depth > 1 ? 6 : 8)) {
+    case 0:
+        return json_integer((json_int_t)rng_below(r, 14) - 3);
+    case 1:
+        return json_integer((json_int_t)rng_below(r, 120));
+    case 2:
+        return json_boolean(rng_below(r, 2));
+    case 3:
+        return json_string(rng_below(r, 2) ? "service" : "build");
+    case 4:
+        return json_null();
+    case 5:
+        return json_real(0.5);
+    case 6: {
+        json_t *a = json_array();
+        for (int i = (int)rng_below(r, 4); i > 0; i--)
+            json_array_append_new(a, random_value(r, depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        static const char *const k[] = {"x", "y", "value", "domain", "z"};
+        for (int i = (int)rng_below(r, 4); i > 0; i--)
+            json_object_set_new(o, k[rng_below(r, 5)], random_value(r, depth + 1));
+        return o;
+    }
+    }
+}
+
+Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
+{
+    static const char *const keys[] = {"pass", "card",  "x",    "y",      "pay",  "as",
+                                       "use",  "free",  "take", "target", "to",   "victim",
+                                       "draw", "cards", "seat", "turn",   "round"};
+    static struct tech_game g, before;
+    struct city_rng r;
+    rng_seed(&r, 777);
+    int parsed = 0, accepted = 0;
+    for (int game = 0; game < 30; game++) {
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game * 31, 0));
+        while (!rs->over(&g)) {
+            struct rs_pos now;
+            rs->where(&g, &now);
+            for (int t = 0; t < 40; t++) {
+                /* a random bot's order for a random pending seat, then up to two changes */
+                json_t *body = NULL;
+                for (int s = 0; s < g.players && !body; s++) {
+                    struct tech_decision b;
+                    struct tech_bot bot;
+                    tech_bot_init(&bot, TECH_BOT_RANDOM, rng_next(&r));
+                    if (tech_bot_decide(&bot, &g, (s + t) % g.players, &b))
+                        body = rs->order_to_json(&now, &b);
+                }
+                cr_assert_not_null(body);
+                for (int i = (int)rng_below(&r, 3); i > 0; i--) {
+                    const char *k = keys[rng_below(&r, 17)];
+                    if (rng_below(&r, 3) == 0)
+                        json_object_del(body, k);
+                    else
+                        json_object_set_new(body, k, random_value(&r, 0));
+                }
+                struct rs_pos pos;
+                struct tech_decision d;
+                char err[256];
+                if (!rs->order_from_json(body, &pos, &d, err, sizeof err)) {
+                    parsed++;
+                    json_t *back = rs->order_to_json(&pos, &d);
+                    cr_assert_not_null(back);
+                    struct tech_decision d2;
+                    cr_assert_null(rs->order_from_json(back, &pos, &d2, err, sizeof err));
+                    cr_assert_eq(memcmp(&d, &d2, sizeof d), 0);
+                    json_decref(back);
+                    for (int s = 0; s < g.players; s++) {
+                        before = g;
+                        if (rs->submit(&g, s, &d) == 0)
+                            accepted++;
+                        else
+                            cr_assert_eq(memcmp(&before, &g, sizeof g), 0,
+                                         "a refused decision changed the game");
+                        g = before;
+                    }
+                }
+                json_decref(body);
+            }
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (rs->bot_decide(&g, s, "random", &d))
+                    rs->submit(&g, s, &d);
+            }
+            cr_assert(rs->resolve(&g, NULL));
+        }
+    }
+    cr_assert_gt(parsed, 100);
+    cr_assert_gt(accepted, 10);
+}
