@@ -1029,3 +1029,51 @@ Test(tech_errors, defaults_pass_and_discard_the_lowest_cards)
     cr_assert_eq(tech_fill_defaults(&g, NULL), 1);
     cr_assert(g.defaulted & 1u);
 }
+
+Test(tech_round, a_reveal_past_the_end_of_the_deck_reshuffles_and_goes_on)
+{
+    int card = -1;
+    for (int k = 0; card < 0; k++) {
+        int c = effect_of(PRIM_REVEAL, k);
+        if (tech_design_of(&g, c)->effect.n >= 3)
+            card = c;
+    }
+    int n = tech_design_of(&g, card)->effect.n;
+    own_effect(2, card);
+    while (g.ndeck > 1)
+        tk_discard(&g, g.deck[0]);
+    int last = g.deck[0];
+    struct tk_log log = {0};
+    struct tech_events ev = {tk_record, &log};
+    struct tech_decision d = tk_use(1, 0);
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_OK);
+    cr_assert(tech_resolve(&g, &ev));
+    cr_assert_eq(g.nrevealed, n, "one card from the old deck, the rest after the reshuffle");
+    cr_assert_eq(g.revealed[0], last);
+    cr_assert_eq(tk_count(&log, TEV_RESHUFFLED), 1);
+    cr_assert(tech_check_conservation(&g));
+    int second = g.revealed[1];
+    tk_do(&g, 0, tk_cards(1, (int[]){g.revealed[n - 1]}));
+    cr_assert_eq(g.deck[g.ndeck - 1], last);
+    cr_assert_eq(g.deck[g.ndeck - 2], second);
+}
+
+Test(tech_end, a_solo_game_is_six_rounds_of_one_seat_without_help)
+{
+    cr_assert_eq(tech_new(&g, &tcat, 1, 5), TECH_OK);
+    cr_assert_eq(g.first, 0);
+    struct tech_bot bot;
+    tech_bot_init(&bot, TECH_BOT_GREEDY, 5);
+    int builds = 0;
+    while (g.step != TECH_STEP_OVER) {
+        cr_assert_neq(g.step, TECH_STEP_HELP);
+        cr_assert_neq(g.step, TECH_STEP_OWNER, "nobody else owns a company");
+        struct tech_decision d;
+        cr_assert(tech_bot_decide(&bot, &g, 0, &d));
+        builds += d.kind == TDEC_BUILD;
+        tk_do(&g, 0, d);
+    }
+    cr_assert_eq(g.round, 6);
+    cr_assert_leq(builds, 6, "one build a round");
+    cr_assert_eq(g.winners, 1u);
+}
