@@ -467,10 +467,21 @@ static json_t *options_json(const struct tech_game *g, int seat)
     }
     case TECH_STEP_HELP:
         return json_pack("{s:i, s:s}", "builder", g->actor, "card", slug(g, g->build.card));
-    case TECH_STEP_EFFECT:
-        return json_pack("{s:b, s:b}", "normal", !g->seats[seat].used_normal, "free",
-                         !g->seats[seat].used_free &&
-                             tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2);
+    case TECH_STEP_EFFECT: {
+        /* the cards whose effect the seat may use now (its choices are checked on submit) */
+        bool normal = !g->seats[seat].used_normal;
+        bool free = !g->seats[seat].used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
+        json_t *cells = json_array(), *free_cells = json_array();
+        for (int i = 0; i < g->ncity; i++) {
+            int c = g->city[i];
+            if (normal && !g->tilted[c])
+                json_array_append_new(cells, cell_json(g->cx[c], g->cy[c]));
+            if (free && g->owner[c] == seat && tech_design_of(g, c)->domain == DOMAIN_KNOWLEDGE)
+                json_array_append_new(free_cells, cell_json(g->cx[c], g->cy[c]));
+        }
+        return json_pack("{s:b, s:b, s:o, s:o}", "normal", normal, "free", free, "cells", cells,
+                         "free_cells", free_cells);
+    }
     case TECH_STEP_OWNER:
         return json_pack("{s:i, s:s}", "user", g->run.user, "card", slug(g, g->run.card));
     case TECH_STEP_CHOOSE: {

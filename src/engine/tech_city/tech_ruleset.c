@@ -185,8 +185,6 @@ static void relay_event(void *ctx, const struct tech_event *e)
     case TEV_REVEALED:
         set(d, "card", json_string(card));
         set(d, "id", json_integer(e->card));
-        if (e->type == TEV_SERVICE_FAILED)
-            set(d, "given", json_integer(e->count));
         if (e->type == TEV_DISCARDED && e->seat >= 0)
             set(d, "hand_count", json_integer(e->total));
         break;
