@@ -412,7 +412,7 @@ static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat
                     /* it may fail for want of help, and every helper scores too */
                     v = (pts < 1 ? 1 : pts) - cost - w[ci];
                     if (g->players > 1)
-                        v = 0.75 * v - 0.25 * w[ci] - 0.4 / (g->players - 1);
+                        v = 0.75 * v - 0.25 * w[ci] - 0.2 / (g->players - 1);
                 } else if (ds->domain == DOMAIN_WILD) {
                     v += 0.4; /* the replacing card also counts as a company */
                 }
@@ -453,11 +453,12 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
     case PRIM_DRAW:
         return (e->n - e->m) * u * 1.1 + e->m * 0.12;
     case PRIM_DISCARD: {
+        /* a card an opponent loses counts against the average opponent */
         double v = 0;
         for (int o = 0; o < g->players; o++)
             if (o != seat && g->seats[o].nhand > 0)
-                v += 0.3 * e->n * u;
-        return v;
+                v += 0.9 * (e->n < g->seats[o].nhand ? e->n : g->seats[o].nhand) * u;
+        return v / (g->players - 1);
     }
     case PRIM_REVEAL:
         return u * 1.1 + 0.1 * e->n;
@@ -493,7 +494,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
         if (victim < 0)
             return none;
         d->victim = (uint8_t)victim;
-        return u * 1.3;
+        return u * (1.0 + 0.8 / (g->players - 1)); /* mine, and one less for them */
     }
     case PRIM_SCORE: {
         static _Thread_local struct tech_game copy;
@@ -558,7 +559,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
     return best;
 }
 
-enum { EXPLORE = 4 };
+enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
 static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int seat,
