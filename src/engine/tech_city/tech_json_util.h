@@ -1,0 +1,98 @@
+/* tech_json_util.h: small helpers shared by Tech City's JSON files (tech_json.c: orders, views,
+ * catalog; tech_state.c: the stored state): sentences into error buffers, card and seat lists,
+ * uint64 as strings of digits. Internal to those two files. */
+#ifndef TECH_JSON_UTIL_H
+#define TECH_JSON_UTIL_H
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tech.h"
+
+__attribute__((format(printf, 3, 4))) static inline void say(char *err, int errlen, const char *fmt,
+                                                             ...)
+{
+    if (!err || errlen <= 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+}
+
+static inline json_t *unconst(const json_t *j)
+{
+    return (json_t *)(uintptr_t)j;
+}
+
+static inline const char *slug(const struct tech_game *g, int card)
+{
+    return tech_design_of(g, card)->id;
+}
+
+static inline json_t *u64_json(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return json_string(buf);
+}
+
+static inline bool u64_from(const json_t *v, uint64_t *out)
+{
+    const char *s = json_string_value(v);
+    if (!s || !*s || json_string_length(v) > 20)
+        return false;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned digit = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - digit) / 10)
+            return false;
+        x = x * 10 + digit;
+    }
+    *out = x;
+    return true;
+}
+
+static inline json_t *seat_or_null(int seat)
+{
+    return seat == TECH_NONE ? json_null() : json_integer(seat);
+}
+
+static inline json_t *mask_json(unsigned mask)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < TECH_MAX_PLAYERS; s++)
+        if (mask & (1u << s))
+            json_array_append_new(a, json_integer(s));
+    return a;
+}
+
+static inline json_t *ids_json(const uint8_t *cards, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(cards[i]));
+    return a;
+}
+
+static inline json_t *cards_json(const struct tech_game *g, const uint8_t *cards, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a,
+                              json_pack("{s:i, s:s}", "id", cards[i], "card", slug(g, cards[i])));
+    return a;
+}
+
+static inline json_t *cell_json(int x, int y)
+{
+    return json_pack("{s:i, s:i}", "x", x, "y", y);
+}
+
+#endif

@@ -1,0 +1,187 @@
+/* tech_table.c: the moves of cards between the places of a Tech City game (deck, discard pile,
+ * hands, city, expelled), draws with reshuffles, points, and events (see tech_internal.h). */
+#include <string.h>
+
+#include "tech_internal.h"
+
+void tech_emit(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
+               int card, int count, int total)
+{
+    if (!ev || !ev->emit)
+        return;
+    struct tech_event e = {
+        .type = (uint8_t)type,
+        .seat = (int8_t)seat,
+        .round = g->round,
+        .step = g->step,
+        .turn = g->turn,
+        .card = (uint8_t)card,
+        .count = count,
+        .total = total,
+    };
+    if (card != TECH_NONE && card < g->ncards) {
+        e.x = g->cx[card];
+        e.y = g->cy[card];
+    }
+    ev->emit(ev->ctx, &e);
+}
+
+void tech_emit_at(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
+                  int card, int x, int y, bool flag, int count, int total)
+{
+    if (!ev || !ev->emit)
+        return;
+    struct tech_event e = {(uint8_t)type, (int8_t)seat, g->round, g->step, g->turn, (uint8_t)card,
+                           (int8_t)x,     (int8_t)y,    flag,     count,   total};
+    ev->emit(ev->ctx, &e);
+}
+
+int tech_card_at(const struct tech_game *g, int x, int y)
+{
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        if (g->cx[c] == x && g->cy[c] == y)
+            return c;
+    }
+    return TECH_NONE;
+}
+
+bool tech_cell_open(const struct tech_game *g, int x, int y)
+{
+    if (x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD || y > TECH_MAX_COORD)
+        return false;
+    if (tech_card_at(g, x, y) != TECH_NONE)
+        return false;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        int dx = g->cx[c] - x, dy = g->cy[c] - y;
+        if ((dx == 0 && (dy == 1 || dy == -1)) || (dy == 0 && (dx == 1 || dx == -1)))
+            return true;
+    }
+    return false;
+}
+
+int tech_controls(const struct tech_game *g, int seat, int domain)
+{
+    int n = 0;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        if (g->owner[c] == seat && (domain < 0 || tech_design_of(g, c)->domain == domain))
+            n++;
+    }
+    return n;
+}
+
+int tech_hand_limit(const struct tech_game *g)
+{
+    return g->players >= TECH_TWO_DECKS_FROM ? TECH_HAND_LIMIT_BIG : TECH_HAND_LIMIT;
+}
+
+bool tech_in_hand(const struct tech_game *g, int seat, int card)
+{
+    const struct tech_seat *s = &g->seats[seat];
+    for (int i = 0; i < s->nhand; i++)
+        if (s->hand[i] == card)
+            return true;
+    return false;
+}
+
+void tech_hand_remove(struct tech_game *g, int seat, int card)
+{
+    struct tech_seat *s = &g->seats[seat];
+    for (int i = 0; i < s->nhand; i++)
+        if (s->hand[i] == card) {
+            memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
+            s->nhand--;
+            return;
+        }
+}
+
+void tech_expel(struct tech_game *g, int card, const struct tech_events *ev)
+{
+    g->expelled[g->nexpelled++] = (uint8_t)card;
+    tech_emit_at(g, ev, TEV_EXPELLED, -1, card, 0, 0, false, 0, 0);
+}
+
+void tech_hand_discard(struct tech_game *g, int seat, int card, const struct tech_events *ev)
+{
+    tech_hand_remove(g, seat, card);
+    g->discard[g->ndiscard++] = (uint8_t)card;
+    tech_emit(g, ev, TEV_DISCARDED, seat, card, 1, g->seats[seat].nhand);
+}
+
+/* A card paid or given to help: a wild card is expelled, any other card discarded. */
+void tech_spend(struct tech_game *g, int seat, int card, const struct tech_events *ev)
+{
+    if (tech_design_of(g, card)->domain == DOMAIN_WILD) {
+        tech_hand_remove(g, seat, card);
+        tech_expel(g, card, ev);
+    } else {
+        tech_hand_discard(g, seat, card, ev);
+    }
+}
+
+void tech_shuffle_deck(struct tech_game *g)
+{
+    rng_shuffle(&g->rng, g->deck, g->ndeck);
+}
+
+int tech_pop_deck(struct tech_game *g, const struct tech_events *ev)
+{
+    if (g->ndeck == 0 && g->ndiscard > 0) {
+        memcpy(g->deck, g->discard, g->ndiscard);
+        g->ndeck = g->ndiscard;
+        g->ndiscard = 0;
+        tech_shuffle_deck(g);
+        g->reshuffles++;
+        tech_emit(g, ev, TEV_RESHUFFLED, -1, TECH_NONE, g->ndeck, 0);
+    }
+    if (g->ndeck == 0)
+        return TECH_NONE;
+    return g->deck[--g->ndeck];
+}
+
+int tech_draw(struct tech_game *g, int seat, int n, const struct tech_events *ev)
+{
+    int got = 0;
+    for (; got < n; got++) {
+        int c = tech_pop_deck(g, ev);
+        if (c == TECH_NONE)
+            break;
+        struct tech_seat *s = &g->seats[seat];
+        s->hand[s->nhand++] = (uint8_t)c;
+    }
+    if (got > 0)
+        tech_emit(g, ev, TEV_DREW, seat, TECH_NONE, got, g->seats[seat].nhand);
+    return got;
+}
+
+void tech_score(struct tech_game *g, int seat, int points, const struct tech_events *ev)
+{
+    if (points <= 0)
+        return;
+    g->seats[seat].score = (int16_t)(g->seats[seat].score + points);
+    tech_emit(g, ev, TEV_SCORED, seat, TECH_NONE, points, g->seats[seat].score);
+}
+
+void tech_city_remove(struct tech_game *g, int card)
+{
+    for (int i = 0; i < g->ncity; i++)
+        if (g->city[i] == card) {
+            memmove(&g->city[i], &g->city[i + 1], (size_t)(g->ncity - i - 1));
+            g->ncity--;
+            break;
+        }
+    g->owner[card] = TECH_NONE;
+    g->tilted[card] = false;
+    g->cx[card] = g->cy[card] = 0;
+}
+
+void tech_city_put(struct tech_game *g, int card, int x, int y, int owner)
+{
+    g->city[g->ncity++] = (uint8_t)card;
+    g->cx[card] = (int8_t)x;
+    g->cy[card] = (int8_t)y;
+    g->owner[card] = tech_design_of(g, card)->domain == DOMAIN_SERVICE ? TECH_NONE : (uint8_t)owner;
+    g->tilted[card] = false;
+}

@@ -1,0 +1,421 @@
+/* test_tech_json.c: Tech City's JSON faces: order bodies of every step read and written back,
+ * each malformed body refused with its problem code, the views' shapes, and stored states that
+ * do not load refused with a sentence. */
+#include "tech_helpers.h"
+
+TestSuite(tech_json, .init = load_tech);
+
+static const struct ruleset *rs = &ruleset_tech_city;
+
+/* Reads `text` as an order; returns the problem code (NULL when it parses). */
+static const char *code_of(const char *text)
+{
+    json_error_t je;
+    json_t *j = json_loads(text, 0, &je);
+    cr_assert_not_null(j, "bad test JSON: %s", text);
+    struct rs_pos pos;
+    struct tech_decision d;
+    char err[256] = "";
+    const char *code = rs->order_from_json(j, &pos, &d, err, sizeof err);
+    if (code)
+        cr_assert(strlen(err) > 10, "no sentence for %s", text);
+    json_decref(j);
+    return code;
+}
+
+/* Parses text, writes it back and parses again: both decisions and bodies agree. */
+static void round_trip(const char *text)
+{
+    json_t *j = json_loads(text, 0, NULL);
+    struct rs_pos pos, pos2;
+    struct tech_decision d, d2;
+    char err[256] = "";
+    cr_assert_null(rs->order_from_json(j, &pos, &d, err, sizeof err), "%s: %s", text, err);
+    json_t *back = rs->order_to_json(&pos, &d);
+    cr_assert_not_null(back, "%s has no canonical body", text);
+    cr_assert(json_equal(j, back), "%s came back as %s", text, json_dumps(back, JSON_SORT_KEYS));
+    cr_assert_null(rs->order_from_json(back, &pos2, &d2, err, sizeof err));
+    cr_assert_eq(memcmp(&d, &d2, sizeof d), 0);
+    cr_assert(pos.round == pos2.round && pos.step == pos2.step && pos.turn == pos2.turn);
+    json_decref(j);
+    json_decref(back);
+}
+
+Test(tech_json, every_steps_order_round_trips)
+{
+    round_trip("{\"round\":1,\"step\":\"build\",\"turn\":1,\"pass\":true}");
+    round_trip("{\"round\":2,\"step\":\"build\",\"turn\":9,\"card\":12,\"x\":-1,\"y\":0,"
+               "\"pay\":[3,40]}");
+    round_trip("{\"round\":2,\"step\":\"build\",\"turn\":9,\"card\":52,\"x\":0,\"y\":1,"
+               "\"pay\":[],\"as\":{\"value\":3,\"domain\":\"service\"}}");
+    round_trip("{\"round\":3,\"step\":\"help\",\"turn\":20,\"card\":7}");
+    round_trip("{\"round\":3,\"step\":\"help\",\"turn\":20,\"pass\":true}");
+    round_trip("{\"round\":3,\"step\":\"effect\",\"turn\":21,\"pass\":true}");
+    round_trip("{\"round\":3,\"step\":\"effect\",\"turn\":21,\"use\":{\"x\":0,\"y\":0}}");
+    round_trip("{\"round\":3,\"step\":\"effect\",\"turn\":21,\"use\":{\"x\":2,\"y\":-3},"
+               "\"free\":true,\"card\":5,\"take\":6,\"target\":{\"x\":1,\"y\":1},"
+               "\"to\":{\"x\":0,\"y\":1},\"victim\":2}");
+    round_trip("{\"round\":4,\"step\":\"owner\",\"turn\":30,\"draw\":true}");
+    round_trip("{\"round\":4,\"step\":\"owner\",\"turn\":30,\"draw\":false}");
+    round_trip("{\"round\":4,\"step\":\"choose\",\"turn\":31,\"cards\":[4]}");
+    round_trip("{\"round\":6,\"step\":\"discard\",\"turn\":80,\"cards\":[1,2,3]}");
+}
+
+Test(tech_json, malformed_orders_get_precise_problem_codes)
+{
+    cr_assert_str_eq(code_of("[1]"), "not_an_object");
+    cr_assert_str_eq(code_of("{\"step\":\"build\",\"turn\":1,\"pass\":true}"), "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"pass\":true}"), "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"turn\":1,\"pass\":true}"), "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":\"1\",\"step\":\"build\",\"turn\":1,\"pass\":true}"),
+                     "wrong_type");
+    cr_assert_str_eq(code_of("{\"round\":7,\"step\":\"build\",\"turn\":1,\"pass\":true}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"keep\",\"turn\":1,\"pass\":true}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"over\",\"turn\":1,\"pass\":true}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"pass\":true,"
+                             "\"card\":3}"),
+                     "conflicting_fields");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"pass\":false}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"draw\":true}"),
+                     "unknown_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0,"
+                             "\"y\":1}"),
+                     "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0,"
+                             "\"y\":1,\"pay\":[1,2,4]}"),
+                     "too_many_cards");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":300,\"x\":0,"
+                             "\"y\":1,\"pay\":[]}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0.5,"
+                             "\"y\":1,\"pay\":[]}"),
+                     "wrong_type");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":500,"
+                             "\"y\":1,\"pay\":[]}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":52,\"x\":0,"
+                             "\"y\":1,\"pay\":[],\"as\":{\"value\":3,\"domain\":\"wild\"}}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":52,\"x\":0,"
+                             "\"y\":1,\"pay\":[],\"as\":{\"value\":3,\"color\":\"red\"}}"),
+                     "unknown_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"effect\",\"turn\":1,\"free\":true}"),
+                     "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"effect\",\"turn\":1,\"use\":[0,0]}"),
+                     "wrong_type");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"effect\",\"turn\":1,\"use\":{\"x\":0,"
+                             "\"y\":0,\"z\":0}}"),
+                     "unknown_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"effect\",\"turn\":1,\"use\":{\"x\":0,"
+                             "\"y\":0},\"victim\":6}"),
+                     "bad_value");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"owner\",\"turn\":1,\"draw\":1}"),
+                     "wrong_type");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"owner\",\"turn\":1}"), "missing_field");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"choose\",\"turn\":1,\"cards\":4}"),
+                     "wrong_type");
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"discard\",\"turn\":1,\"cards\":[\"a\"]}"),
+                     "wrong_type");
+    cr_assert_null(code_of("{\"round\":1,\"step\":\"discard\",\"turn\":1,\"cards\":[]}"));
+}
+
+Test(tech_json, the_public_view_carries_the_table_and_no_hand)
+{
+    static struct tech_game g;
+    cr_assert(rs->new_game(&g, 3, 11, 0));
+    json_t *v = rs->public_view(&g);
+    static const char *const keys[] = {"round",    "step",     "turn",       "players", "first",
+                                       "active",   "pending",  "deck_count", "city",    "discard",
+                                       "expelled", "revealed", "effect",     "seats",   "over",
+                                       "winners",  NULL};
+    for (int i = 0; keys[i]; i++)
+        cr_assert_not_null(json_object_get(v, keys[i]), "no \"%s\"", keys[i]);
+    cr_assert_null(json_object_get(v, "seed"));
+    cr_assert_null(json_object_get(v, "hand"));
+    json_t *cell = json_array_get(json_object_get(v, "city"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(cell, "card")), "delivery_services");
+    cr_assert(json_is_null(json_object_get(cell, "owner")));
+    cr_assert(json_is_true(json_object_get(cell, "seed")));
+    cr_assert_eq(json_integer_value(json_object_get(v, "deck_count")), 54 - 1 - 18);
+    json_t *seat = json_array_get(json_object_get(v, "seats"), 0);
+    cr_assert_eq(json_integer_value(json_object_get(seat, "hand_count")), 6);
+    json_decref(v);
+}
+
+Test(tech_json, the_private_view_shows_the_hand_options_and_a_suggestion)
+{
+    static struct tech_game g;
+    cr_assert(rs->new_game(&g, 3, 11, 0));
+    int s = g.first;
+    json_t *v = rs->private_view(&g, s);
+    cr_assert_eq(json_array_size(json_object_get(v, "hand")), 6);
+    json_t *p = json_object_get(v, "pending");
+    cr_assert(json_is_object(p));
+    cr_assert_str_eq(json_string_value(json_object_get(p, "step")), "build");
+    json_t *opts = json_object_get(p, "options");
+    cr_assert_eq(json_array_size(json_object_get(opts, "cells")), 4);
+    cr_assert_str_eq(json_string_value(json_object_get(opts, "payment")), "one_cheap_or_two");
+    cr_assert_not_null(json_object_get(p, "suggestion"));
+    json_decref(v);
+    v = rs->private_view(&g, (s + 1) % 3);
+    cr_assert(json_is_null(json_object_get(v, "pending")));
+    json_decref(v);
+    cr_assert_null(rs->private_view(&g, 3));
+}
+
+Test(tech_json, a_stored_state_that_breaks_the_rules_does_not_load)
+{
+    static struct tech_game g, back;
+    cr_assert(rs->new_game(&g, 2, 5, 0));
+    char err[256];
+    json_t *j = rs->to_json(&g);
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    /* a card twice */
+    json_t *bad = json_deep_copy(j);
+    json_array_append_new(json_object_get(bad, "discard"), json_integer(g.deck[0]));
+    cr_assert(!rs->from_json(&back, bad, err, sizeof err));
+    cr_assert(strstr(err, "exactly one place"), "%s", err);
+    json_decref(bad);
+    /* an unknown field */
+    bad = json_deep_copy(j);
+    json_object_set_new(bad, "cheat", json_true());
+    cr_assert(!rs->from_json(&back, bad, err, sizeof err));
+    json_decref(bad);
+    /* a wrong type */
+    bad = json_deep_copy(j);
+    json_object_set_new(bad, "round", json_string("one"));
+    cr_assert(!rs->from_json(&back, bad, err, sizeof err));
+    json_decref(bad);
+    json_decref(j);
+    cr_assert(!rs->from_json(&back, json_null(), err, sizeof err));
+}
+
+Test(tech_json, the_catalog_lists_every_card_with_its_effect)
+{
+    json_t *c = rs->cards_json();
+    cr_assert_str_eq(json_string_value(json_object_get(c, "seed")), "delivery_services");
+    json_t *cards = json_object_get(c, "cards");
+    size_t i;
+    json_t *card;
+    int wild = 0;
+    json_array_foreach(cards, i, card)
+    {
+        const char *dom = json_string_value(json_object_get(card, "domain"));
+        if (strcmp(dom, "wild") == 0) {
+            wild += (int)json_integer_value(json_object_get(card, "count"));
+            continue;
+        }
+        cr_assert_not_null(json_object_get(json_object_get(card, "effect"), "primitive"));
+    }
+    cr_assert_eq(wild, 2);
+    json_decref(c);
+}
+
+Test(tech_json, the_card_file_refuses_mistakes_with_a_sentence)
+{
+    static struct tech_catalog cat;
+    char err[512];
+    cr_assert(!tech_catalog_from_json(&cat, "{", "x.json", err, sizeof err));
+    cr_assert(!tech_catalog_from_json(&cat, "{\"format\":1,\"seed\":\"a\",\"cards\":[]}", "x.json",
+                                      err, sizeof err));
+    cr_assert(!tech_catalog_from_json(
+        &cat,
+        "{\"format\":1,\"seed\":\"a\",\"cards\":[{\"id\":\"a\",\"name\":\"A\",\"text\":\"t\","
+        "\"domain\":\"service\",\"value\":3,\"effect\":{\"draw\":1,\"fly\":2}}]}",
+        "x.json", err, sizeof err));
+    cr_assert(strstr(err, "card \"a\"") && strstr(err, "fly"), "%s", err);
+    cr_assert(!tech_catalog_from_json(
+        &cat,
+        "{\"format\":1,\"seed\":\"a\",\"cards\":[{\"id\":\"a\",\"name\":\"A\",\"text\":\"t\","
+        "\"domain\":\"service\",\"value\":3,\"effect\":{\"draw\":1,\"swap\":true}}]}",
+        "x.json", err, sizeof err));
+    cr_assert(strstr(err, "exactly one primitive"), "%s", err);
+    cr_assert(!tech_catalog_from_json(
+        &cat,
+        "{\"format\":1,\"seed\":\"a\",\"cards\":[{\"id\":\"a\",\"name\":\"A\",\"text\":\"t\","
+        "\"domain\":\"service\",\"value\":3,\"effect\":{\"draw\":1}}]}",
+        "x.json", err, sizeof err));
+    cr_assert(strstr(err, "no card is the 1 of service"), "%s", err);
+    char path[4096];
+    tech_card_path(path, sizeof path);
+    cr_assert(tech_catalog_load_file(&cat, path, err, sizeof err), "%s", err);
+    cr_assert_eq(cat.deck_size, 54);
+    cr_assert(!tech_catalog_load_file(&cat, "/nonexistent/tech.json", err, sizeof err));
+}
+
+/* ---- stored states that were tampered with ------------------------------------------------ */
+
+/* Collects pointers to every integer, boolean and array in j (depth first). */
+static int leaves(json_t *j, json_t **out, int n, int max)
+{
+    if (n >= max)
+        return n;
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(j, k, v) n = leaves(v, out, n, max);
+    } else if (json_is_array(j)) {
+        out[n++] = j;
+        size_t i;
+        json_t *v;
+        json_array_foreach(j, i, v) n = leaves(v, out, n, max);
+    } else if (json_is_integer(j)) {
+        out[n++] = j;
+    }
+    return n;
+}
+
+Test(tech_json, a_tampered_state_loads_only_when_the_engine_can_go_on_from_it)
+{
+    static struct tech_game g, back;
+    struct city_rng r;
+    rng_seed(&r, 4242);
+    int accepted = 0, refused = 0;
+    for (int game = 0; game < 40; game++) {
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game, 0));
+        int stop = (int)rng_below(&r, 60);
+        for (int k = 0; k < stop && !rs->over(&g); k++) {
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (rs->bot_decide(&g, s, "random", &d))
+                    rs->submit(&g, s, &d);
+            }
+            rs->resolve(&g, NULL);
+        }
+        json_t *base = rs->to_json(&g);
+        for (int m = 0; m < 60; m++) {
+            json_t *j = json_deep_copy(base);
+            json_t *spots[2048];
+            int n = leaves(j, spots, 0, 2048);
+            json_t *v = spots[rng_below(&r, (uint32_t)n)];
+            if (json_is_integer(v))
+                json_integer_set(v, (json_int_t)rng_below(&r, 12) - 2);
+            else if (json_array_size(v) && rng_below(&r, 2))
+                json_array_remove(v, rng_below(&r, (uint32_t)json_array_size(v)));
+            else
+                json_array_append_new(v, json_integer(rng_below(&r, 110)));
+            char err[256];
+            if (!rs->from_json(&back, j, err, sizeof err)) {
+                refused++;
+                json_decref(j);
+                continue;
+            }
+            accepted++;
+            cr_assert(tech_check_conservation(&back) && tech_check_point(&back));
+            for (int steps = 0; !rs->over(&back) && steps < 2000; steps++) {
+                rs->fill_defaults(&back, NULL);
+                cr_assert(rs->resolve(&back, NULL));
+                cr_assert(tech_check_conservation(&back) && tech_check_point(&back));
+            }
+            cr_assert(rs->over(&back));
+            json_decref(j);
+        }
+        json_decref(base);
+    }
+    cr_assert_gt(refused, 0);
+    cr_assert_gt(accepted, 0);
+}
+
+/* ---- random order bodies against real positions ------------------------------------------- */
+
+static json_t *random_value(struct city_rng *r, int depth)
+{
+    switch (rng_below(r, depth > 1 ? 6 : 8)) {
+    case 0:
+        return json_integer((json_int_t)rng_below(r, 14) - 3);
+    case 1:
+        return json_integer((json_int_t)rng_below(r, 120));
+    case 2:
+        return json_boolean(rng_below(r, 2));
+    case 3:
+        return json_string(rng_below(r, 2) ? "service" : "build");
+    case 4:
+        return json_null();
+    case 5:
+        return json_real(0.5);
+    case 6: {
+        json_t *a = json_array();
+        for (int i = (int)rng_below(r, 4); i > 0; i--)
+            json_array_append_new(a, random_value(r, depth + 1));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        static const char *const k[] = {"x", "y", "value", "domain", "z"};
+        for (int i = (int)rng_below(r, 4); i > 0; i--)
+            json_object_set_new(o, k[rng_below(r, 5)], random_value(r, depth + 1));
+        return o;
+    }
+    }
+}
+
+Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
+{
+    static const char *const keys[] = {"pass", "card",  "x",    "y",      "pay",  "as",
+                                       "use",  "free",  "take", "target", "to",   "victim",
+                                       "draw", "cards", "seat", "turn",   "round"};
+    static struct tech_game g, before;
+    struct city_rng r;
+    rng_seed(&r, 777);
+    int parsed = 0, accepted = 0;
+    for (int game = 0; game < 30; game++) {
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game * 31, 0));
+        while (!rs->over(&g)) {
+            struct rs_pos now;
+            rs->where(&g, &now);
+            for (int t = 0; t < 40; t++) {
+                /* a random bot's order for a random pending seat, then up to two changes */
+                json_t *body = NULL;
+                for (int s = 0; s < g.players && !body; s++) {
+                    struct tech_decision b;
+                    struct tech_bot bot;
+                    tech_bot_init(&bot, TECH_BOT_RANDOM, rng_next(&r));
+                    if (tech_bot_decide(&bot, &g, (s + t) % g.players, &b))
+                        body = rs->order_to_json(&now, &b);
+                }
+                cr_assert_not_null(body);
+                for (int i = (int)rng_below(&r, 3); i > 0; i--) {
+                    const char *k = keys[rng_below(&r, 17)];
+                    if (rng_below(&r, 3) == 0)
+                        json_object_del(body, k);
+                    else
+                        json_object_set_new(body, k, random_value(&r, 0));
+                }
+                struct rs_pos pos;
+                struct tech_decision d;
+                char err[256];
+                if (!rs->order_from_json(body, &pos, &d, err, sizeof err)) {
+                    parsed++;
+                    json_t *back = rs->order_to_json(&pos, &d);
+                    cr_assert_not_null(back);
+                    struct tech_decision d2;
+                    cr_assert_null(rs->order_from_json(back, &pos, &d2, err, sizeof err));
+                    cr_assert_eq(memcmp(&d, &d2, sizeof d), 0);
+                    json_decref(back);
+                    for (int s = 0; s < g.players; s++) {
+                        before = g;
+                        if (rs->submit(&g, s, &d) == 0)
+                            accepted++;
+                        else
+                            cr_assert_eq(memcmp(&before, &g, sizeof g), 0,
+                                         "a refused decision changed the game");
+                        g = before;
+                    }
+                }
+                json_decref(body);
+            }
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (rs->bot_decide(&g, s, "random", &d))
+                    rs->submit(&g, s, &d);
+            }
+            cr_assert(rs->resolve(&g, NULL));
+        }
+    }
+    cr_assert_gt(parsed, 100);
+    cr_assert_gt(accepted, 10);
+}
