@@ -1,0 +1,492 @@
+/* test_tech.c: the reliability suite over Tech City games, the second ruleset the server hosts.
+ * Whole games of people and bots are played through the HTTP API only (each person sends its
+ * hand view's suggestion, sometimes first a wrong or stale order), while the test reads the true
+ * state from PostgreSQL (games.state: the deck and every hand) around every request:
+ *   - secrecy: no response to a seat holds the id of a card in the deck or in another seat's
+ *     hand, and no public response (view, lobby, log) holds one of either; the replay appears
+ *     only at the end and reproduces the final public state through the ruleset table;
+ *   - bad input: every refused order is a problem+json 4xx with a code and changes nothing;
+ *   - races: several clients send the same seat's orders at once, and a host forces the current
+ *     point while they do: every point resolves once (the replay of what was recorded is the
+ *     game), and no 5xx is seen;
+ *   - crashes: the daemon is killed with SIGKILL mid-game and restarted on the same database;
+ *     an order acknowledged (202) before the kill is never lost, and the game goes on to its
+ *     end.
+ * Appends tech_games, tech_responses_scanned, tech_card_ids_checked, tech_refused_orders,
+ * tech_races and tech_kills to $CITY_COUNTS. */
+#include "suite.h"
+
+#include <pthread.h>
+
+#include "ruleset.h"
+
+static struct daemon d;
+static char db[512];
+static PGconn *pg;
+static struct {
+    long games, responses, ids, refused, races, kills;
+} counts;
+
+static void up(void)
+{
+    db_create(db, sizeof db);
+    daemon_start(&d, db, "");
+    client_base = d.base;
+    pg = PQconnectdb(db);
+    cr_assert(PQstatus(pg) == CONNECTION_OK, "cannot connect to %s: %s", db, PQerrorMessage(pg));
+    (void)create; /* client.h's helpers play The City */
+    (void)play_to_end;
+    (void)check_log;
+}
+
+static void down(void)
+{
+    static const char *const keys[] = {"tech_games",
+                                       "tech_responses_scanned",
+                                       "tech_card_ids_checked",
+                                       "tech_refused_orders",
+                                       "tech_races",
+                                       "tech_kills"};
+    long v[] = {counts.games,   counts.responses, counts.ids,
+                counts.refused, counts.races,     counts.kills};
+    suite_counts_append(keys, v, 6);
+    memset(&counts, 0, sizeof counts);
+    if (pg)
+        PQfinish(pg);
+    pg = NULL;
+    suite_stops_cleanly(&d);
+}
+
+TestSuite(tech, .init = up, .fini = down, .timeout = 240);
+
+/* ---- the truth ------------------------------------------------------------------------------ */
+
+enum { MAX_CARDS = 128, MAX_SEATS = 6 };
+
+/* Where the hidden cards are: hidden[c] is -2 for the deck, the holding seat for a hand, -1
+ * when the card is not hidden. */
+struct truth {
+    char status[16];
+    char *state; /* the stored state's text */
+    int hidden[MAX_CARDS];
+};
+
+static void truth_read(const char *id, struct truth *t)
+{
+    const char *vals[] = {id};
+    PGresult *r = PQexecParams(pg, "SELECT status, state::text FROM games WHERE id = $1", 1, NULL,
+                               vals, NULL, NULL, 0);
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1, "reading game %s: %s", id,
+              PQresultErrorMessage(r));
+    snprintf(t->status, sizeof t->status, "%s", PQgetvalue(r, 0, 0));
+    t->state = strdup(PQgetvalue(r, 0, 1));
+    PQclear(r);
+    json_t *j = json_loads(t->state, 0, NULL);
+    cr_assert_not_null(j, "the stored state of %s is not JSON", id);
+    for (int c = 0; c < MAX_CARDS; c++)
+        t->hidden[c] = -1;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(j, "deck"), i, v)
+    {
+        json_int_t c = json_integer_value(v);
+        cr_assert(c >= 0 && c < MAX_CARDS);
+        t->hidden[c] = -2;
+    }
+    json_t *seat;
+    size_t s;
+    json_array_foreach(json_object_get(j, "seats"), s, seat)
+    {
+        json_array_foreach(json_object_get(seat, "hand"), i, v)
+        {
+            json_int_t c = json_integer_value(v);
+            cr_assert(c >= 0 && c < MAX_CARDS);
+            t->hidden[c] = (int)s;
+        }
+    }
+    json_decref(j);
+}
+
+static void truth_free(struct truth *t)
+{
+    free(t->state);
+    t->state = NULL;
+}
+
+/* ---- the audit ------------------------------------------------------------------------------ */
+
+/* Keys whose integer values (or arrays of them) name card instances in any response. */
+static bool card_key(const char *key)
+{
+    static const char *const keys[] = {"id",   "card",    "take",     "pay",      "cards",
+                                       "hand", "discard", "expelled", "revealed", NULL};
+    for (int i = 0; keys[i]; i++)
+        if (strcmp(keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* Fails when `v` (found under key `key`, or inside an array under it) names a card `who` may
+ * not see: the deck's, or a hand's other than who's (-1: anyone, so every hand). */
+static void audit(json_t *v, const char *key, const struct truth *t, int who, const char *what)
+{
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x) audit(x, k, t, who, what);
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) audit(x, key, t, who, what);
+    } else if (json_is_integer(v) && key && card_key(key)) {
+        json_int_t c = json_integer_value(v);
+        counts.ids++;
+        if (c < 0 || c >= MAX_CARDS)
+            return;
+        int h = t->hidden[c];
+        cr_assert(h == -1 || (who >= 0 && h == who),
+                  "%s: \"%s\": %lld names a card in %s%d, which seat %d may not see", what, key,
+                  (long long)c, h == -2 ? "the deck" : "the hand of seat ", h == -2 ? 0 : h, who);
+    }
+}
+
+/* The public log is history: a card an event names was public when it happened (built,
+ * discarded, helped, revealed, taken from the pile...), even if it is in a hand or the deck by
+ * now. What an event must never name is a card that moved in secret: one drawn, or one taken
+ * from the deck or from another seat's hand. */
+static void audit_events(json_t *page, const char *what)
+{
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(page, "events"), i, ev)
+    {
+        const char *type = json_string_value(json_object_get(ev, "type"));
+        bool secret = strcmp(type, "drew") == 0 ||
+                      (strcmp(type, "took") == 0 &&
+                       (json_object_get(ev, "from_seat") ||
+                        strcmp(json_string_value(json_object_get(ev, "from")), "deck") == 0));
+        if (secret)
+            cr_assert(!json_object_get(ev, "id") && !json_object_get(ev, "card") &&
+                          !json_object_get(ev, "cards"),
+                      "%s: a \"%s\" event names the card that moved in secret", what, type);
+        counts.ids++;
+    }
+}
+
+/* GETs path with token (NULL: none) and audits the answer for seat `who`. */
+static json_t *get_audited(const char *id, const char *path, const char *token, int who)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, token, NULL, &r), "GET %s: no answer", path);
+    cr_assert_eq(r.status, 200, "GET %s -> %ld: %s", path, r.status, r.body);
+    json_t *j = json_incref(r.json);
+    http_reply_free(&r);
+    struct truth t;
+    truth_read(id, &t);
+    if (strstr(path, "/events"))
+        audit_events(j, path);
+    else
+        audit(j, NULL, &t, who, path);
+    counts.responses++;
+    truth_free(&t);
+    return j;
+}
+
+/* POSTs an order; returns the status. A refusal must be a problem with a code and change
+ * nothing stored. */
+static long post_order(const char *id, const char *token, const char *body)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/orders", d.base, id);
+    struct truth before, after;
+    truth_read(id, &before);
+    struct http_reply r;
+    cr_assert(http_do("POST", url, token, body, &r), "POST orders: no answer");
+    long st = r.status;
+    if (st >= 400) {
+        cr_assert(st < 500, "an order got %ld: %s", st, r.body);
+        cr_assert_str_eq(r.content_type, "application/problem+json");
+        cr_assert(json_is_string(json_object_get(r.json, "code")), "no code: %s", r.body);
+        truth_read(id, &after);
+        cr_assert_str_eq(before.state, after.state, "a refused order (%s) changed the game", body);
+        truth_free(&after);
+        counts.refused++;
+    }
+    http_reply_free(&r);
+    truth_free(&before);
+    return st;
+}
+
+/* ---- playing -------------------------------------------------------------------------------- */
+
+struct tgame {
+    char id[40];
+    char host[80];
+    int seats, people;
+    char tokens[MAX_SEATS][80];
+};
+
+/* A Tech City game of `seats` seats, `people` of them people (seat 0 at create, the others by
+ * join), the rest greedy bots. */
+static void tech_create(struct tgame *g, int seats, int people)
+{
+    memset(g, 0, sizeof *g);
+    g->seats = seats;
+    g->people = people;
+    char body[300], bots[120] = "";
+    for (int s = people; s < seats; s++)
+        snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s\"greedy\"",
+                 s > people ? "," : "");
+    snprintf(body, sizeof body,
+             "{\"game\": \"tech_city\", \"seats\": %d, \"bots\": [%s], \"name\": \"Ada\"}", seats,
+             bots);
+    json_t *c = call("POST", "/api/v1/games", NULL, body, 201);
+    cr_assert_str_eq(str(c, "game"), "tech_city");
+    snprintf(g->id, sizeof g->id, "%s", str(c, "id"));
+    snprintf(g->host, sizeof g->host, "%s", str(c, "host_token"));
+    snprintf(g->tokens[0], sizeof g->tokens[0], "%s", str(c, "token"));
+    json_decref(c);
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", g->id);
+    for (int s = 1; s < people; s++) {
+        char jb[64];
+        snprintf(jb, sizeof jb, "{\"name\": \"Person %d\"}", s + 1);
+        json_t *j = call("POST", path, NULL, jb, 201);
+        snprintf(g->tokens[num(j, "seat")], sizeof g->tokens[0], "%s", str(j, "token"));
+        json_decref(j);
+    }
+    counts.games++;
+}
+
+static bool finished(const struct tgame *g)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s", g->id);
+    json_t *v = call("GET", path, NULL, NULL, 200);
+    bool over = strcmp(str(v, "status"), "finished") == 0;
+    json_decref(v);
+    return over;
+}
+
+/* The replay, run through the ruleset table, ends where the game did. */
+static void check_replay(const struct tgame *g)
+{
+    const struct ruleset *rs = ruleset_find("tech_city");
+    cr_assert_not_null(rs, "this build hosts no tech_city");
+    char path[300], err[512];
+    const char *root = getenv("CITY_ROOT");
+    snprintf(path, sizeof path, "%s/cards/%s", root && *root ? root : ".", rs->cards_file);
+    cr_assert(rs->load_cards(path, err, sizeof err), "%s", err);
+    snprintf(path, sizeof path, "/api/v1/games/%s/replay", g->id);
+    json_t *rep = call("GET", path, NULL, NULL, 200);
+    cr_assert_str_eq(str(rep, "game"), "tech_city");
+    void *st = calloc(1, rs->state_size);
+    cr_assert(rs->replay_run(rep, st, err, sizeof err), "the replay does not run: %s", err);
+    json_t *mine = rs->public_view(st);
+    snprintf(path, sizeof path, "/api/v1/games/%s", g->id);
+    json_t *theirs = call("GET", path, NULL, NULL, 200);
+    static const char *const keys[] = {"city", "seats", "discard", "winners", "round", NULL};
+    for (int k = 0; keys[k]; k++) {
+        json_t *a = json_deep_copy(json_object_get(mine, keys[k]));
+        json_t *b = json_deep_copy(json_object_get(theirs, keys[k]));
+        if (strcmp(keys[k], "seats") == 0) { /* the service adds names and bots */
+            size_t i;
+            json_t *s;
+            json_array_foreach(b, i, s)
+            {
+                json_object_del(s, "name");
+                json_object_del(s, "bot");
+            }
+        }
+        cr_expect(json_equal(a, b), "the replay's \"%s\" differs from the game's", keys[k]);
+        json_decref(a);
+        json_decref(b);
+    }
+    json_decref(mine);
+    json_decref(theirs);
+    json_decref(rep);
+    free(st);
+}
+
+/* One move of seat s: audits its hand view, the public view and the log, sometimes sends a
+ * wrong order first, then its suggestion. Returns false when the seat has nothing to decide. */
+static bool move(const struct tgame *g, int s, int n)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", g->id);
+    json_t *h = get_audited(g->id, path, g->tokens[s], s);
+    json_t *pending = json_object_get(h, "pending");
+    if (!json_is_object(pending)) {
+        json_decref(h);
+        return false;
+    }
+    if (n % 5 == 0) {
+        /* The suggestion for another turn (stale), and with a field of The City: refused. */
+        json_t *bad = json_deep_copy(json_object_get(pending, "suggestion"));
+        json_object_set_new(bad, "turn", json_integer(num(pending, "turn") + 1));
+        char *text = json_dumps(bad, JSON_COMPACT);
+        cr_assert_eq(post_order(g->id, g->tokens[s], text), 409, "stale: %s", text);
+        free(text);
+        json_object_set_new(bad, "turn", json_integer(num(pending, "turn")));
+        json_object_set_new(bad, "survey", json_true());
+        text = json_dumps(bad, JSON_COMPACT);
+        cr_assert_eq(post_order(g->id, g->tokens[s], text), 400, "unknown field: %s", text);
+        free(text);
+        json_decref(bad);
+    }
+    char *body = json_dumps(json_object_get(pending, "suggestion"), JSON_COMPACT);
+    cr_assert_not_null(body, "pending has no suggestion");
+    long st = post_order(g->id, g->tokens[s], body);
+    cr_assert_eq(st, 202, "the suggestion %s was refused (%ld)", body, st);
+    free(body);
+    json_decref(h);
+    return true;
+}
+
+/* Plays g to its end: every person moves whenever pending, auditing as it goes. */
+static void play_audited(const struct tgame *g)
+{
+    char path[160];
+    for (int n = 0; n < 3000; n++) {
+        bool any = false;
+        for (int s = 0; s < g->people; s++)
+            any = move(g, s, n) || any;
+        if (n % 7 == 0) {
+            snprintf(path, sizeof path, "/api/v1/games/%s", g->id);
+            json_decref(get_audited(g->id, path, NULL, -1));
+            snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", g->id);
+            json_decref(get_audited(g->id, path, NULL, -1));
+            json_decref(get_audited(g->id, "/api/v1/games", NULL, -1));
+        }
+        if (!any && finished(g))
+            return;
+    }
+    cr_assert_fail("game %s did not end", g->id);
+}
+
+Test(tech, no_response_shows_a_seat_a_card_of_the_deck_or_of_another_hand)
+{
+    int shapes[][2] = {{1, 1}, {2, 2}, {4, 2}, {6, 3}};
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        struct tgame g;
+        tech_create(&g, shapes[k][0], shapes[k][1]);
+        char path[160];
+        snprintf(path, sizeof path, "/api/v1/games/%s/replay", g.id);
+        json_decref(call("GET", path, NULL, NULL, 409)); /* secret until the end */
+        play_audited(&g);
+        check_replay(&g);
+    }
+}
+
+/* ---- races ---------------------------------------------------------------------------------- */
+
+struct racer {
+    const struct tgame *g;
+    int seat;
+    long accepted, server_errors;
+};
+
+static void *race(void *arg)
+{
+    struct racer *r = arg;
+    char hand[160], orders[160];
+    snprintf(hand, sizeof hand, "%s/api/v1/games/%s/hand", d.base, r->g->id);
+    snprintf(orders, sizeof orders, "%s/api/v1/games/%s/orders", d.base, r->g->id);
+    for (int n = 0; n < 400; n++) {
+        struct http_reply h;
+        if (!http_do("GET", hand, r->g->tokens[r->seat], NULL, &h))
+            continue;
+        json_t *sug = json_object_get(json_object_get(h.json, "pending"), "suggestion");
+        bool over = h.json && !json_is_object(json_object_get(h.json, "pending")) &&
+                    strcmp(json_string_value(json_object_get(h.json, "status")), "finished") == 0;
+        char *body = json_is_object(sug) ? json_dumps(sug, JSON_COMPACT) : NULL;
+        http_reply_free(&h);
+        if (over)
+            break;
+        if (!body)
+            continue;
+        struct http_reply o;
+        if (http_do("POST", orders, r->g->tokens[r->seat], body, &o)) {
+            if (o.status == 202)
+                r->accepted++;
+            if (o.status >= 500)
+                r->server_errors++;
+            http_reply_free(&o);
+        }
+        free(body);
+    }
+    return NULL;
+}
+
+Test(tech, racing_clients_and_a_host_force_resolve_every_point_once)
+{
+    struct tgame g;
+    tech_create(&g, 4, 2);
+    /* Three clients per person send its suggestion at once; the host forces now and then. */
+    enum { PER_SEAT = 3 };
+    struct racer rs[2 * PER_SEAT];
+    pthread_t th[2 * PER_SEAT];
+    for (int i = 0; i < 2 * PER_SEAT; i++) {
+        rs[i] = (struct racer){.g = &g, .seat = i % 2};
+        pthread_create(&th[i], NULL, race, &rs[i]);
+    }
+    char path[160], url[200];
+    snprintf(path, sizeof path, "/api/v1/games/%s", g.id);
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/resolve", d.base, g.id);
+    for (int n = 0; n < 30; n++) {
+        json_t *v = call("GET", path, NULL, NULL, 200);
+        if (strcmp(str(v, "status"), "finished") == 0) {
+            json_decref(v);
+            break;
+        }
+        char body[160];
+        snprintf(body, sizeof body, "{\"round\": %lld, \"step\": \"%s\", \"turn\": %lld}",
+                 num(v, "round"), str(v, "step"), num(v, "turn"));
+        json_decref(v);
+        struct http_reply r;
+        cr_assert(http_do("POST", url, g.host, body, &r));
+        cr_assert(r.status == 200 || r.status == 409, "a force got %ld: %s", r.status, r.body);
+        http_reply_free(&r);
+        harness_sleep_ms(20);
+    }
+    long errors = 0;
+    for (int i = 0; i < 2 * PER_SEAT; i++) {
+        pthread_join(th[i], NULL);
+        errors += rs[i].server_errors;
+        counts.races += rs[i].accepted;
+    }
+    cr_assert_eq(errors, 0, "no order may get a 5xx");
+    /* Whatever is left (a point the racers' last reads missed), the people finish by hand. */
+    play_audited(&g);
+    check_replay(&g);
+}
+
+/* ---- crashes -------------------------------------------------------------------------------- */
+
+Test(tech, an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
+{
+    struct tgame g;
+    tech_create(&g, 3, 2);
+    for (int kill_round = 0; kill_round < 3; kill_round++) {
+        /* A few moves, each acknowledged; the last order's decision must be stored. */
+        for (int n = 1; n < 6; n++)
+            for (int s = 0; s < g.people; s++)
+                move(&g, s, n);
+        struct truth before;
+        truth_read(g.id, &before);
+        daemon_kill(&d);
+        counts.kills++;
+        daemon_start(&d, db, "");
+        client_base = d.base;
+        struct truth after;
+        truth_read(g.id, &after);
+        cr_assert_str_eq(before.state, after.state,
+                         "the state acknowledged before the kill changed");
+        truth_free(&before);
+        truth_free(&after);
+    }
+    play_audited(&g);
+    check_replay(&g);
+}
