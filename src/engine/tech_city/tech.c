@@ -33,7 +33,7 @@ static const struct {
     [TECH_OK] = {"ok", "The decision was accepted."},
     [TECH_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
     [TECH_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
-    [TECH_ERR_NOT_PENDING] = {"not_pending",
+    [TECH_ERR_NOT_PENDING] = {"nothing_to_decide",
                               "This seat has nothing to decide now; wait for its turn."},
     [TECH_ERR_WRONG_KIND] = {"wrong_kind",
                              "This decision does not answer the current step; see \"pending\" in "
