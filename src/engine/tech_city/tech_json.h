@@ -75,6 +75,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
  *  "discard": [{"id", "card"}] (bottom first), "expelled": [{"id", "card"}],
  *  "revealed": [{"id", "card"}],
  *  "effect": null | {"seat", "card", "x", "y"} (the use being resolved),
+ *  "service": null | {"seat", "card", "x", "y"} (a service waiting for help, step help),
  *  "seats": [{"seat", "score", "hand_count", "companies", "pending", "submitted"}],
  *  "over", "winners": [seat...], "seed": "digits" only once over}. */
 json_t *tech_public_view(const struct tech_game *g);
