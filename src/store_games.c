@@ -380,7 +380,7 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
     "g.players, "
-    "'target_vp', g.target_vp, 'turn_seconds', g.turn_seconds, 'round', "
+    "'target_vp', nullif(g.target_vp, 0), 'turn_seconds', g.turn_seconds, 'round', "
     "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
     "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "

@@ -17,10 +17,6 @@
 #include "tech_internal.h"
 #include "tech_json.h"
 
-/* Until The City's ruleset table (src/engine/the_city/city_ruleset.c, on main) reaches this
- * branch, the registry in ruleset.c needs a definition to link; the real one wins when it is
- * there. */
-__attribute__((weak)) const struct ruleset ruleset_the_city = {.id = "the_city"};
 extern const struct ruleset ruleset_tech_city;
 
 static struct tech_catalog tcat;

@@ -949,6 +949,70 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
   }
 });
 
+test('Tech City: create, play to the end with the suggestion, engine reasons, events, replay', async () => {
+  const cards = await expect(200, null, 'GET', '/api/v1/cards?game=tech_city');
+  assert.equal(cards.game, 'tech_city');
+  assert.equal(cards.cards.reduce((n, c) => n + c.count, 0), cards.deck_size);
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 3, target_vp: 40 } });
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 7 } });
+  const made = await expect(201, null, 'POST', '/api/v1/games',
+    { body: { game: 'tech_city', seats: 3, bots: ['greedy', 'random'], name: 'Ada' } });
+  assert.equal(made.game, 'tech_city');
+  assert.equal(made.target_vp, null);
+  const { id, token, host_token: host } = made;
+  const lobby = await expect(200, null, 'GET', '/api/v1/games');
+  assert.equal(lobby.games.find((g) => g.id === id).target_vp, null);
+  let reasons = 0;
+  for (let n = 0; n < 400; n++) {
+    const h = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+    assert.equal(h.game, 'tech_city');
+    if (h.status === 'finished') break;
+    const p = h.pending;
+    if (!p) {
+      // Not our turn: an order at the game's position is stale.
+      await expect(409, 'stale_step', 'POST', `/api/v1/games/${id}/orders`,
+        { token, body: { round: h.round, step: h.step, turn: h.turn, pass: true } });
+      continue;
+    }
+    const at = { round: p.round, step: p.step, turn: p.turn };
+    if (p.step === 'build' && reasons < 3 && h.hand.length >= 2) {
+      // Engine reasons at a build: a taken cell, a cell off the city, a card not in the hand,
+      // a card paying for itself.
+      const [a, b] = h.hand;
+      const bad = [
+        [{ ...at, card: a.id, x: 0, y: 0, pay: [b.id] }, 'cell_taken'],
+        [{ ...at, card: a.id, x: 60, y: 60, pay: [b.id] }, 'not_adjacent'],
+        [{ ...at, card: 107, x: p.options.cells[0].x, y: p.options.cells[0].y, pay: [] }, 'not_in_hand'],
+        [{ ...at, card: a.id, x: p.options.cells[0].x, y: p.options.cells[0].y, pay: [a.id] }, 'duplicate_card'],
+      ];
+      for (const [body, code] of bad) await expect(422, code, 'POST', `/api/v1/games/${id}/orders`, { token, body });
+      reasons++;
+    }
+    if (p.step === 'effect' && reasons < 6) {
+      await expect(422, 'no_card_there', 'POST', `/api/v1/games/${id}/orders`, { token, body: { ...at, use: { x: 90, y: 90 } } });
+      reasons++;
+    }
+    if (n === 3) {
+      // The host forces the current point, naming it; the same force again is stale.
+      await expect(200, null, 'POST', `/api/v1/games/${id}/resolve`, { token: host, body: at });
+      await expect(409, 'stale_step', 'POST', `/api/v1/games/${id}/resolve`, { token: host, body: at });
+      continue;
+    }
+    const ok = await expect(202, null, 'POST', `/api/v1/games/${id}/orders`, { token, body: p.suggestion });
+    assert.equal(ok.turn, p.turn);
+  }
+  const view = await expect(200, null, 'GET', `/api/v1/games/${id}`);
+  assert.equal(view.status, 'finished');
+  assert.equal(view.round, 6);
+  const events = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=0`);
+  const types = new Set(events.events.map((e) => e.type));
+  for (const t of ['created', 'started', 'step', 'built', 'scored', 'forced', 'game_over']) assert.ok(types.has(t), `a ${t} event`);
+  const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
+  assert.equal(replay.game, 'tech_city');
+  assert.ok(replay.decisions.length > 20);
+  assert.ok(replay.decisions.every((d) => Number.isInteger(d.turn)));
+});
+
 test('coverage: every operation exercised, every documented problem produced', (t) => {
   // What cannot be provoked from outside, and why.
   const cannot = new Map();
@@ -960,6 +1024,12 @@ test('coverage: every operation exercised, every documented problem produced', (
   }
   if (!limitFound) cannot.set('POST /api/v1/games/{id}/orders 422 limit_reached', 'no deal found with both copies of a limited card');
   cannot.set('GET /openapi.yaml 404 not_found', 'the test daemon has the file');
+  // Tech City's reasons that need a particular deal or point; tests/test_tech_rules.c has one
+  // test for each.
+  for (const c of ['wrong_kind', 'off_grid', 'bad_payment', 'bad_wild_name', 'tilted', 'no_free_use', 'already_used',
+    'missing_choice', 'needless_choice', 'bad_target', 'seed_card', 'card_count', 'not_offered']) {
+    cannot.set(`POST /api/v1/games/{id}/orders 422 ${c}`, 'a Tech City reason that needs a particular deal (test_tech_rules has each)');
+  }
   const pagePresent = existsSync(join(root, 'web', 'index.html'));
   cannot.set(`GET / ${pagePresent ? '404 not_found' : '200'}`, pagePresent ? 'web/index.html exists' : 'web/index.html is missing');
   for (const key of ['GET /api/v1/cards', 'GET /api/v1/rulesets', 'GET /metrics', 'GET /openapi.yaml', 'GET /']) {
