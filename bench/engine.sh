@@ -1,6 +1,6 @@
 #!/bin/sh
-# engine.sh: the engine's benchmark figures: bot self-play speed (4 players, one core) and the
-# deck's game-length figures for 2..5 players. Writes bench/results.json and prints a table,
+# engine.sh: the engines' benchmark figures: bot self-play speed (4 players, one core) of The
+# City and of Tech City, and The City's game-length figures for 2..5 players. Writes bench/results.json and prints a table,
 # with the "key value" lines of EXTRA (the service's figures from bench/service.sh) first.
 set -e
 CITYD=${1:-build/cityd}
@@ -8,8 +8,13 @@ extra=${2:-}
 out=bench/results.json
 r=$(taskset -c 0 "$CITYD" simulate --bots random --players 4 --games 50000 --seed 1)
 g=$(taskset -c 0 "$CITYD" simulate --bots greedy --players 4 --games 5000 --seed 1)
-rgps=$(echo "$r" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
-ggps=$(echo "$g" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/')
+tr=$(taskset -c 0 "$CITYD" simulate --game tech_city --bots random --players 4 --games 20000 --seed 1)
+tg=$(taskset -c 0 "$CITYD" simulate --game tech_city --bots greedy --players 4 --games 2000 --seed 1)
+gps() { echo "$1" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/'; }
+rgps=$(gps "$r")
+ggps=$(gps "$g")
+trgps=$(gps "$tr")
+tggps=$(gps "$tg")
 printf '%-34s %12s\n' "figure" "value"
 printf '{\n' > "$out"
 if [ -n "$extra" ]; then
@@ -20,8 +25,10 @@ if [ -n "$extra" ]; then
     printf '%-34s %12s\n' "$k" "$v"
   done < "$extra"
 fi
-printf '  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n  "rounds": {' "$rgps" "$ggps" >> "$out"
-printf '%-34s %12.0f\n' engine_random_games_per_sec "$rgps" engine_greedy_games_per_sec "$ggps"
+printf '  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n' "$rgps" "$ggps" >> "$out"
+printf '  "engine_tech_random_games_per_sec": %s,\n  "engine_tech_greedy_games_per_sec": %s,\n  "rounds": {' "$trgps" "$tggps" >> "$out"
+printf '%-34s %12.0f\n' engine_random_games_per_sec "$rgps" engine_greedy_games_per_sec "$ggps" \
+  engine_tech_random_games_per_sec "$trgps" engine_tech_greedy_games_per_sec "$tggps"
 sep=""
 for p in 2 3 4 5; do
   s=$("$CITYD" simulate --bots greedy --players $p --games 2000 --seed 7)
