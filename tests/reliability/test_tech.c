@@ -499,3 +499,36 @@ Test(tech, an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
     play_audited(&g);
     check_replay(&g);
 }
+
+/* ---- deadlines ------------------------------------------------------------------------------ */
+
+Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
+{
+    /* One person who never decides and two bots, five seconds a point: the sweeper gives the
+     * person's missing decisions their defaults, and the game moves on without them. */
+    json_t *c = call("POST", "/api/v1/games", NULL,
+                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                     "\"name\": \"Ada\", \"turn_seconds\": 5}",
+                     201);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", str(c, "id"));
+    bool forced = false, defaulted = false;
+    for (int i = 0; i < 100 && !(forced && defaulted); i++) {
+        harness_sleep_ms(200);
+        json_t *page = call("GET", path, NULL, NULL, 200);
+        size_t k;
+        json_t *ev;
+        json_array_foreach(json_object_get(page, "events"), k, ev)
+        {
+            const char *type = str(ev, "type");
+            if (strcmp(type, "forced") == 0 && strcmp(str(ev, "by"), "timer") == 0)
+                forced = true;
+            if (strcmp(type, "default") == 0 && num(ev, "seat") == 0)
+                defaulted = json_integer_value(json_object_get(ev, "turn")) > 0;
+        }
+        json_decref(page);
+    }
+    cr_expect(forced, "the sweeper forced the person's overdue point (a forced event by timer)");
+    cr_expect(defaulted, "the person got a default decision, logged with its turn");
+    json_decref(c);
+}
