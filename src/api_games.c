@@ -538,7 +538,7 @@ static int hand_tx(PGconn *c, void *ctx)
         if (seat < 0) {
             st = STORE_ABORT;
         } else {
-            json_t *v = lv.rs->private_view(lv.g, seat);
+            json_t *v = ruleset_private_view(lv.rs, lv.g, seat);
             json_object_set_new(v, "id", json_string(lv.row.id));
             json_object_set_new(v, "game", json_string(lv.rs->id));
             json_object_set_new(v, "status", json_string(lv.row.status));

@@ -151,7 +151,7 @@ Test(tech_json, the_private_view_shows_the_hand_options_and_a_suggestion)
     static struct tech_game g;
     cr_assert(rs->new_game(&g, 3, 11, 0));
     int s = g.first;
-    json_t *v = rs->private_view(&g, s);
+    json_t *v = ruleset_private_view(rs, &g, s);
     cr_assert_eq(json_array_size(json_object_get(v, "hand")), 6);
     json_t *p = json_object_get(v, "pending");
     cr_assert(json_is_object(p));
@@ -161,10 +161,10 @@ Test(tech_json, the_private_view_shows_the_hand_options_and_a_suggestion)
     cr_assert_str_eq(json_string_value(json_object_get(opts, "payment")), "one_cheap_or_two");
     cr_assert_not_null(json_object_get(p, "suggestion"));
     json_decref(v);
-    v = rs->private_view(&g, (s + 1) % 3);
+    v = ruleset_private_view(rs, &g, (s + 1) % 3);
     cr_assert(json_is_null(json_object_get(v, "pending")));
     json_decref(v);
-    cr_assert_null(rs->private_view(&g, 3));
+    cr_assert_null(ruleset_private_view(rs, &g, 3));
 }
 
 Test(tech_json, a_stored_state_that_breaks_the_rules_does_not_load)

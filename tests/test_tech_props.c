@@ -124,7 +124,7 @@ static void secrecy(const struct tech_game *before, const struct tech_game *g)
     cr_assert_eq(json_object_get(pv, "seed") != NULL, rs->over(g), "the seed shows before the end");
     json_decref(pv);
     for (int s = 0; s < g->players; s++) {
-        json_t *v = rs->private_view(g, s);
+        json_t *v = ruleset_private_view(rs, g, s);
         walk(g, s, v, NULL);
         json_t *hand = json_object_get(v, "hand");
         cr_assert_eq((int)json_array_size(hand), g->seats[s].nhand);

@@ -43,6 +43,24 @@ bool ruleset_has_bot(const struct ruleset *rs, const char *name)
     return false;
 }
 
+json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat)
+{
+    json_t *v = rs->private_view(g, seat);
+    json_t *pending = json_object_get(v, "pending");
+    if (!json_is_object(pending))
+        return v;
+    void *d = calloc(1, rs->decision_size);
+    if (d && rs->bot_decide(g, seat, "greedy", d)) {
+        struct rs_pos pos;
+        rs->where(g, &pos);
+        json_t *order = rs->order_to_json(&pos, d);
+        if (order)
+            json_object_set_new(pending, "suggestion", order);
+    }
+    free(d);
+    return v;
+}
+
 json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos)
 {
     json_t *j =

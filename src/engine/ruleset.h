@@ -115,8 +115,9 @@ struct ruleset {
     bool (*from_json)(void *g, const json_t *j, char *err, int errlen);
     /* What everyone may see: no hand, no deck order, no seed before the end. */
     json_t *(*public_view)(const void *g);
-    /* What seat `seat` may see: the public view plus its hand and "pending" (null, or what it
-     * must decide with a "suggestion": a complete legal order body). */
+    /* What seat `seat` may see: the public view plus its hand and "pending" (null, or an object
+     * saying what it must decide); NULL for a seat out of range. Callers use
+     * ruleset_private_view(), which adds the suggestion. */
     json_t *(*private_view)(const void *g, int seat);
 
     /* Replays a record {["game"], "seed", "players", ["target_vp"], "decisions": [{"seat",
@@ -144,6 +145,11 @@ const char *ruleset_step_name(const struct ruleset *rs, int step);
 
 /* True when `name` is one of rs->bots. */
 bool ruleset_has_bot(const struct ruleset *rs, const char *name);
+
+/* rs->private_view() with, when the seat must decide, "suggestion" in its "pending": a complete
+ * legal order body, the greedy bot's choice made from what the seat may know (rs->bot_decide()
+ * with "greedy"), which a client may send as it is. NULL when rs->private_view() gives none. */
+json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat);
 
 /* {"round", "step"[, "turn"]} of a position; a new reference. */
 json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos);

@@ -291,20 +291,9 @@ static json_t *tc_public_view(const void *g)
     return tech_public_view(g);
 }
 
-/* The seat's view; its pending decision carries the greedy bot's choice as "suggestion" (the
- * greedy bot reads only the seat's own hand and what is public). */
-static json_t *tc_private_view(const void *vg, int seat)
+static json_t *tc_private_view(const void *g, int seat)
 {
-    const struct tech_game *g = vg;
-    json_t *v = tech_private_view(g, seat);
-    json_t *pending = json_object_get(v, "pending");
-    struct tech_decision d;
-    if (json_is_object(pending) && tc_bot_decide(g, seat, "greedy", &d)) {
-        json_t *o = tech_order_to_json(g->round, g->step, g->turn, &d);
-        if (o)
-            json_object_set_new(pending, "suggestion", o);
-    }
-    return v;
+    return tech_private_view(g, seat);
 }
 
 static const struct ruleset *self(void);

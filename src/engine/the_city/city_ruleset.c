@@ -232,17 +232,9 @@ static json_t *city_public_view(const void *g)
     return game_public_view(g);
 }
 
-/* The seat's view, its pending decision carrying the greedy bot's choice as "suggestion" (the
- * greedy bot reads only the seat's own hand and what is public). */
-static json_t *city_private_view(const void *vg, int seat)
+static json_t *city_private_view(const void *g, int seat)
 {
-    const struct city_game *g = vg;
-    json_t *v = game_private_view(g, seat);
-    json_t *pending = json_object_get(v, "pending");
-    struct city_decision d;
-    if (json_is_object(pending) && city_bot_decide(g, seat, "greedy", &d))
-        json_object_set_new(pending, "suggestion", order_to_json(g->round, g->step, &d));
-    return v;
+    return game_private_view(g, seat);
 }
 
 static bool city_replay_run(const json_t *replay, void *g, char *err, int errlen)
