@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct ruleset ruleset_the_city;
+extern const struct ruleset ruleset_the_city, ruleset_tech_city;
 
-const struct ruleset *const rulesets[] = {&ruleset_the_city, NULL};
+const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, NULL};
 
 const struct ruleset *ruleset_find(const char *id)
 {

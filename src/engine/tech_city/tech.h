@@ -1,0 +1,323 @@
+/* tech.h: the rules engine of Tech City — a game's whole state as one plain, copyable struct,
+ * and the operations on it: start a game from a seed, ask who must decide at the current
+ * decision point and what they may do, submit a decision (with a precise reason when it is
+ * illegal), give defaults for missed deadlines, and resolve the point. No I/O, no allocation,
+ * no globals: the same seed and the same decisions give the same game, bit for bit. Rules are
+ * those of docs/tech_city.md; the card effects are data (tech_cards.h) run by one interpreter
+ * (tech_effects.c).
+ *
+ * Ownership: a struct tech_game holds a borrowed pointer to its catalog, which must outlive
+ * it; everything else is inside the struct, so memcpy() copies a game. */
+#ifndef TECH_H
+#define TECH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rng.h"
+#include "tech_cards.h"
+
+enum {
+    TECH_MIN_PLAYERS = 1,
+    TECH_MAX_PLAYERS = 6,
+    TECH_TWO_DECKS_FROM = 5, /* 5-6 players shuffle two decks together */
+    TECH_ROUNDS = 6,
+    TECH_DEAL = 6,            /* cards dealt to each player */
+    TECH_HAND_LIMIT = 6,      /* kept at the end of a round ... */
+    TECH_HAND_LIMIT_BIG = 5,  /* ... or this many in a 5-6 player game */
+    TECH_DRAW_UP = 3,         /* a hand below this is drawn up to it at the end of a round */
+    TECH_CHEAP_VALUE = 7,     /* one card of value <= this pays a build */
+    TECH_MAX_COORD = 120,     /* |x|, |y| of a cell: more than any city can reach */
+    TECH_SCORE_CAP_MATCH = 3, /* base points: 1, 2, 3 or more matches give 1, 2, 3 */
+};
+
+/* The steps of a game: the kind of each decision point. TECH_STEP_OVER: the game has ended. */
+enum tech_step {
+    TECH_STEP_BUILD,   /* the active seat builds or passes */
+    TECH_STEP_HELP,    /* the other seats may discard a card to help build a service */
+    TECH_STEP_EFFECT,  /* the active seat uses an effect or passes */
+    TECH_STEP_OWNER,   /* a company's owner may draw a card (then discards one) */
+    TECH_STEP_CHOOSE,  /* a seat picks cards an effect asks for */
+    TECH_STEP_DISCARD, /* end of round: seats over the limit discard down (simultaneous) */
+    TECH_STEP_OVER,
+    TECH_STEP_COUNT
+};
+
+/* What a decision does; which kinds answer which step is in tech_check(). */
+enum tech_decision_kind {
+    TDEC_NONE = 0,
+    TDEC_PASS,  /* build, help, effect */
+    TDEC_BUILD, /* build: card, x, y, pay (and as_value/as_domain for a wild card) */
+    TDEC_HELP,  /* help: card */
+    TDEC_USE,   /* effect: x, y (the card used), free, and the effect's choices */
+    TDEC_OWNER, /* owner: draw */
+    TDEC_CARDS, /* choose and discard: cards */
+};
+
+enum { TECH_NONE = 255 }; /* no card, no seat */
+
+/* One seat's decision at one point. Card numbers are instance ids (0..107). */
+struct tech_decision {
+    uint8_t kind; /* enum tech_decision_kind */
+    uint8_t card; /* build: the card built; help: the card given; use: the hand card */
+    int8_t x, y;  /* build: the cell; use: the card used */
+    uint8_t npay;
+    uint8_t pay[2];
+    int8_t as_value;  /* wild card: the value named (0 otherwise) */
+    int8_t as_domain; /* wild card: the domain named (-1 otherwise) */
+    bool free;        /* use: the Knowledge free use */
+    bool draw;        /* owner: draws a card (then discards one) */
+    bool has_target, has_to;
+    int8_t tx, ty;  /* use: "target" cell */
+    int8_t ux, uy;  /* use: "to" cell */
+    uint8_t take;   /* use: a discard-pile card */
+    uint8_t victim; /* use: a seat (steal) */
+    uint8_t ncards;
+    uint8_t cards[TECH_MAX_CARDS]; /* choose, discard */
+};
+
+/* Empties a decision: no kind, no card, take or victim (TECH_NONE), no wild name. */
+static inline void tech_decision_init(struct tech_decision *d)
+{
+    __builtin_memset(d, 0, sizeof *d);
+    d->card = d->take = d->victim = TECH_NONE;
+    d->as_domain = -1;
+}
+
+/* Why a decision was refused. Stable: the service turns each into a problem `code`. */
+enum tech_error {
+    TECH_OK = 0,
+    TECH_ERR_GAME_OVER,       /* the game has ended */
+    TECH_ERR_BAD_SEAT,        /* no such seat */
+    TECH_ERR_NOT_PENDING,     /* this seat has nothing to decide now */
+    TECH_ERR_WRONG_KIND,      /* e.g. a build in the effects phase */
+    TECH_ERR_NOT_IN_HAND,     /* a named card is not in this seat's hand */
+    TECH_ERR_DUPLICATE_CARD,  /* a card is named twice */
+    TECH_ERR_CELL_TAKEN,      /* the build cell already holds a card */
+    TECH_ERR_NOT_ADJACENT,    /* the build cell touches no card orthogonally */
+    TECH_ERR_OFF_GRID,        /* a coordinate outside -120..120 */
+    TECH_ERR_PAYMENT,         /* the payment is not one the rules allow for this seat */
+    TECH_ERR_WILD_NAME,       /* a wild card's value and domain name no card in play */
+    TECH_ERR_NO_CARD_THERE,   /* no card in the named city cell */
+    TECH_ERR_TILTED,          /* that company's effect was used this round */
+    TECH_ERR_FREE_USE,        /* the free use needs two Knowledge companies and one of your own */
+    TECH_ERR_ALREADY_USED,    /* this seat has already made that use this round */
+    TECH_ERR_MISSING_CHOICE,  /* the effect needs a choice the decision lacks */
+    TECH_ERR_NEEDLESS_CHOICE, /* the decision names a choice the effect does not take */
+    TECH_ERR_BAD_TARGET,      /* the effect cannot apply to the named card, cell or seat */
+    TECH_ERR_SEED_CARD,       /* the seed card never leaves the city */
+    TECH_ERR_CARD_COUNT,      /* wrong number of cards chosen or discarded */
+    TECH_ERR_NOT_OFFERED,     /* a chosen card is not one of those offered */
+    TECH_ERR_COUNT
+};
+
+/* The stable code (e.g. "not_in_hand") and an English sentence for an error. */
+const char *tech_error_code(int err);
+const char *tech_error_message(int err);
+
+/* Name of a step in the API ("build", "help", "effect", "owner", "choose", "discard",
+ * "over"), and the reverse (-1 when unknown). */
+const char *tech_step_name(int step);
+int tech_step_from_name(const char *name);
+
+/* What a choose point asks for. */
+enum tech_choose_kind {
+    CHOOSE_NONE = 0,
+    CHOOSE_DISCARD,  /* discard `choose_n` cards from hand */
+    CHOOSE_REVEALED, /* take one of the revealed cards */
+};
+
+/* An effect in progress: the use, then the choices it waits for. */
+enum tech_run_stage { RUN_NONE = 0, RUN_OTHERS, RUN_OWNER, RUN_OWNER_DISCARD, RUN_DONE };
+
+struct tech_run {
+    uint8_t stage;      /* enum tech_run_stage */
+    uint8_t user;       /* the seat using the effect */
+    uint8_t card;       /* the card whose effect runs */
+    uint8_t owner;      /* its owner when another seat controlled it at use, else TECH_NONE */
+    uint8_t next_other; /* RUN_OTHERS: the next seat (offset from user) to ask */
+};
+
+struct tech_seat {
+    uint8_t nhand;
+    uint8_t hand[TECH_MAX_CARDS];
+    int16_t score;
+    bool used_normal; /* made the normal use this round */
+    bool used_free;   /* made the Knowledge free use this round */
+    bool passed;      /* passed in this round's effects phase */
+};
+
+struct tech_game {
+    const struct tech_catalog *cat; /* borrowed */
+    uint64_t seed;
+    struct city_rng rng;
+    uint8_t players;
+    uint8_t ncards; /* instances in this game: 54, or 108 with two decks */
+    uint8_t seed_card;
+    int8_t round; /* 1..6 */
+    uint8_t step; /* enum tech_step */
+    int32_t turn; /* decision points opened since the start; the first is 1 */
+    uint8_t first;
+    uint8_t phase_i; /* seats whose build/effect turn is over in this phase */
+    uint8_t actor;   /* the seat whose build/effect turn it is */
+
+    uint8_t ndeck; /* deck[ndeck-1] is the top card */
+    uint8_t deck[TECH_MAX_CARDS];
+    uint8_t ndiscard; /* discard[ndiscard-1] is the top card */
+    uint8_t discard[TECH_MAX_CARDS];
+    uint8_t nexpelled;
+    uint8_t expelled[TECH_MAX_CARDS];
+    uint8_t ncity; /* in the order they came into play */
+    uint8_t city[TECH_MAX_CARDS];
+    int8_t cx[TECH_MAX_CARDS], cy[TECH_MAX_CARDS]; /* by instance, for cards in the city */
+    uint8_t owner[TECH_MAX_CARDS];                 /* by instance: seat, or TECH_NONE */
+    bool tilted[TECH_MAX_CARDS];                   /* by instance */
+
+    struct tech_seat seats[TECH_MAX_PLAYERS];
+
+    /* The decision point. */
+    uint8_t pending, submitted, defaulted; /* seat bitmasks */
+    struct tech_decision dec[TECH_MAX_PLAYERS];
+    struct tech_decision build; /* a service build waiting for help */
+    struct tech_run run;
+    uint8_t choose_kind, choose_n; /* enum tech_choose_kind, cards asked for */
+    uint8_t nrevealed;             /* revealed cards (public until the point resolves) */
+    uint8_t revealed[TECH_MAX_REVEAL];
+
+    uint8_t winners; /* bitmask of winning seats once over */
+    uint16_t reshuffles;
+    uint64_t built_designs; /* designs built from hand this game (figures) */
+    uint64_t used_designs;  /* designs whose effect was used this game (figures) */
+};
+
+/* Public events that resolving a point produces, in order; the ruleset turns them into the
+ * log's JSON. Card fields are instance ids (TECH_NONE for none). Never secret: no event says
+ * which card a seat drew or kept. */
+enum tech_event_type {
+    TEV_STEP,           /* a point opened: count = pending seat mask */
+    TEV_DEFAULT,        /* seat got a default decision, count = its kind */
+    TEV_BUILT,          /* seat built card at x,y paying count cards; total = points */
+    TEV_HELPED,         /* seat gave card to help build a service */
+    TEV_SERVICE_FAILED, /* seat's service card returned to its hand */
+    TEV_EFFECT,         /* seat used card at x,y (flag = free use) */
+    TEV_SCORED,         /* seat scored count points, total score total */
+    TEV_DREW,           /* seat drew count cards, hand total */
+    TEV_DISCARDED,      /* seat discarded card (one event per card) */
+    TEV_RESHUFFLED,     /* the discard pile became the deck: count cards */
+    TEV_EXPELLED,       /* card left the game (x,y when from the city, flag) */
+    TEV_REVEALED,       /* card was revealed from the deck */
+    TEV_TOOK,           /* seat took a card: from the discard pile (card) or a seat (count) */
+    TEV_PLACED,         /* card entered the city at x,y by an effect or a wild card */
+    TEV_MOVED,          /* card moved to x,y (swap) */
+    TEV_MARKER,         /* card's owner became count (-1 neutral) */
+    TEV_PASSED,         /* seat passed */
+    TEV_GAME_OVER,      /* count = winners mask */
+};
+
+struct tech_event {
+    uint8_t type;
+    int8_t seat;
+    int8_t round;
+    uint8_t step;
+    int32_t turn;
+    uint8_t card;
+    int8_t x, y;
+    bool flag;
+    int32_t count;
+    int32_t total;
+};
+
+struct tech_events {
+    void (*emit)(void *ctx, const struct tech_event *ev);
+    void *ctx;
+};
+
+/* Starts a game of `players` seats (1..6) dealt from `seed`: the seed card at (0,0), six cards
+ * each, a first player drawn from the seed; opens the first build point. Returns TECH_OK or
+ * TECH_ERR_BAD_SEAT for a bad player count. */
+int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed);
+
+/* Design of an instance, and its fields. */
+static inline const struct tech_design *tech_design_of(const struct tech_game *g, int card)
+{
+    return &g->cat->designs[g->cat->card_design[card % g->cat->deck_size]];
+}
+
+/* The card in cell (x, y), or TECH_NONE. */
+int tech_card_at(const struct tech_game *g, int x, int y);
+
+/* True when an empty cell (x, y) touches a card of the city orthogonally. */
+bool tech_cell_open(const struct tech_game *g, int x, int y);
+
+/* Companies seat controls, in all or of one domain (domain -1 = all). */
+int tech_controls(const struct tech_game *g, int seat, int domain);
+
+/* The hand limit of this game (6, or 5 with 5-6 players). */
+int tech_hand_limit(const struct tech_game *g);
+
+/* Points a build of `card` (or, for a wild card, of value as_value / domain as_domain) by
+ * seat at (x, y) would score now, before the service minimum. */
+int tech_build_points(const struct tech_game *g, int seat, int card, int x, int y, int as_value,
+                      int as_domain);
+
+/* True when seat must decide at the current point. */
+bool tech_pending(const struct tech_game *g, int seat);
+
+/* Checks decision `d` for seat at the current point without changing anything. Returns
+ * TECH_OK or the first reason it is illegal. */
+int tech_check(const struct tech_game *g, int seat, const struct tech_decision *d);
+
+/* Checks `d` and, when legal, stores it as seat's decision at this point (replacing an earlier
+ * one). Returns TECH_OK or the reason it was refused, in which case nothing changed. */
+int tech_submit(struct tech_game *g, int seat, const struct tech_decision *d);
+
+/* True when every pending seat has submitted, so the point can resolve. */
+bool tech_ready(const struct tech_game *g);
+
+/* The default for a missed decision: pass in build, help and effect, no draw for an owner,
+ * the lowest-valued cards (lowest id first) in choose and discard, the first revealed card. */
+void tech_default_decision(const struct tech_game *g, int seat, struct tech_decision *d);
+
+/* Gives every pending seat without a decision its default; returns how many got one. */
+int tech_fill_defaults(struct tech_game *g, const struct tech_events *ev);
+
+/* Resolves the current point and opens the next one, reporting public events. Requires
+ * tech_ready(); returns false (changing nothing) when not ready or over. */
+bool tech_resolve(struct tech_game *g, const struct tech_events *ev);
+
+/* Card conservation: every instance in exactly one place (deck, discard pile, a hand, the
+ * city, expelled), the seed card in the city. True when it holds. */
+bool tech_check_conservation(const struct tech_game *g);
+
+/* ---- internals shared with tech_effects.c --------------------------------------------------- */
+
+/* Emits one event (when someone listens). */
+void tech_emit(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
+               int card, int count, int total);
+
+/* Draws up to n cards into seat's hand, reshuffling the discard pile into the deck when it runs
+ * out; returns how many it drew. */
+int tech_draw(struct tech_game *g, int seat, int n, const struct tech_events *ev);
+
+/* Takes the top card of the deck (reshuffling when empty), or TECH_NONE when there is none. */
+int tech_pop_deck(struct tech_game *g, const struct tech_events *ev);
+
+/* Removes card from seat's hand (which must hold it). */
+void tech_hand_remove(struct tech_game *g, int seat, int card);
+
+/* Moves card from seat's hand to the discard pile, reported. */
+void tech_hand_discard(struct tech_game *g, int seat, int card, const struct tech_events *ev);
+
+/* Adds points to seat's score, reported. */
+void tech_score(struct tech_game *g, int seat, int points, const struct tech_events *ev);
+
+/* Removes a card from the city (its cell becomes empty). */
+void tech_city_remove(struct tech_game *g, int card);
+
+/* Puts card into the city at (x, y) with owner (TECH_NONE neutral), untilted. */
+void tech_city_put(struct tech_game *g, int card, int x, int y, int owner);
+
+/* Shuffles the deck (after a search). */
+void tech_shuffle_deck(struct tech_game *g);
+
+#endif

@@ -1,0 +1,37 @@
+/* tech_bots.h: computer players of Tech City. A bot reads a game as its seat could (its own
+ * hand, the city, scores, hand counts, the discard pile, revealed cards) and answers with a
+ * struct tech_decision that goes through tech_submit() like a person's. Bots draw randomness
+ * from their own generator, never the game's, so a recorded game replays without them. */
+#ifndef TECH_BOTS_H
+#define TECH_BOTS_H
+
+#include <stdbool.h>
+
+#include "tech.h"
+
+enum tech_bot_kind { TECH_BOT_RANDOM, TECH_BOT_GREEDY, TECH_BOT_KIND_COUNT };
+
+struct tech_bot {
+    int kind;            /* enum tech_bot_kind */
+    struct city_rng rng; /* the bot's own randomness */
+};
+
+/* "random" / "greedy" and back (-1 for an unknown name). */
+const char *tech_bot_kind_name(int kind);
+int tech_bot_kind_from_name(const char *name);
+
+/* Prepares a bot of `kind` with its own generator seeded from `seed`. */
+void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed);
+
+/* Fills *d with the bot's decision for seat at the current point. False (d emptied) when the
+ * seat has nothing to decide. The decision is always legal (tech_check() accepts it).
+ *
+ * What the greedy bot reads: its own hand, and the public state (city, owners, tilts, scores,
+ * hand counts, the discard pile, revealed cards). To weigh an effect that only rearranges the
+ * city (replace, swap, expel, move a marker) it applies the effect to a copy and compares
+ * public positions; those effects read no hidden card. It never reads the deck or another
+ * hand. */
+bool tech_bot_decide(struct tech_bot *b, const struct tech_game *g, int seat,
+                     struct tech_decision *d);
+
+#endif

@@ -1,0 +1,963 @@
+/* tech_json.c: Tech City's state, orders, views and catalog as JSON (see tech_json.h). Order
+ * bodies are read through one table of field specs per step, so every step refuses unknown
+ * keys and wrong types with the same words. */
+#include "tech_json.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+__attribute__((format(printf, 3, 4))) static void say(char *err, int errlen, const char *fmt, ...)
+{
+    if (!err || errlen <= 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+}
+
+static json_t *unconst(const json_t *j)
+{
+    return (json_t *)(uintptr_t)j;
+}
+
+static const char *slug(const struct tech_game *g, int card)
+{
+    return tech_design_of(g, card)->id;
+}
+
+static json_t *u64_json(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return json_string(buf);
+}
+
+static bool u64_from(const json_t *v, uint64_t *out)
+{
+    const char *s = json_string_value(v);
+    if (!s || !*s || json_string_length(v) > 20)
+        return false;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned digit = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - digit) / 10)
+            return false;
+        x = x * 10 + digit;
+    }
+    *out = x;
+    return true;
+}
+
+static json_t *seat_or_null(int seat)
+{
+    return seat == TECH_NONE ? json_null() : json_integer(seat);
+}
+
+static json_t *mask_json(unsigned mask)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < TECH_MAX_PLAYERS; s++)
+        if (mask & (1u << s))
+            json_array_append_new(a, json_integer(s));
+    return a;
+}
+
+static json_t *ids_json(const uint8_t *cards, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(cards[i]));
+    return a;
+}
+
+static json_t *cards_json(const struct tech_game *g, const uint8_t *cards, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a,
+                              json_pack("{s:i, s:s}", "id", cards[i], "card", slug(g, cards[i])));
+    return a;
+}
+
+static json_t *cell_json(int x, int y)
+{
+    return json_pack("{s:i, s:i}", "x", x, "y", y);
+}
+
+/* ---- orders ------------------------------------------------------------------------------ */
+
+static const char *const order_codes[TORDER_COUNT] = {
+    "ok",         "not_an_object", "missing_field",      "unknown_field",
+    "wrong_type", "bad_value",     "conflicting_fields", "too_many_cards"};
+
+const char *tech_order_error_code(int err)
+{
+    return err >= 0 && err < TORDER_COUNT ? order_codes[err] : "unknown_error";
+}
+
+/* The keys each step's order may hold (besides round, step and turn). */
+static const char *const step_keys[TECH_STEP_COUNT][10] = {
+    [TECH_STEP_BUILD] = {"pass", "card", "x", "y", "pay", "as", NULL},
+    [TECH_STEP_HELP] = {"pass", "card", NULL},
+    [TECH_STEP_EFFECT] = {"pass", "use", "free", "card", "take", "target", "to", "victim", NULL},
+    [TECH_STEP_OWNER] = {"draw", NULL},
+    [TECH_STEP_CHOOSE] = {"cards", NULL},
+    [TECH_STEP_DISCARD] = {"cards", NULL},
+};
+
+struct rd {
+    char *err;
+    int errlen;
+};
+
+static int need_int(struct rd *r, const json_t *obj, const char *key, const char *in, int lo,
+                    int hi, bool required, int *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (!required)
+            return TORDER_OK;
+        say(r->err, r->errlen, "field \"%s%s\" is missing; send an integer from %d to %d.", in, key,
+            lo, hi);
+        return TORDER_MISSING_FIELD;
+    }
+    if (!json_is_integer(v)) {
+        say(r->err, r->errlen, "field \"%s%s\" must be an integer from %d to %d.", in, key, lo, hi);
+        return TORDER_WRONG_TYPE;
+    }
+    if (json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        say(r->err, r->errlen, "field \"%s%s\" must be from %d to %d.", in, key, lo, hi);
+        return TORDER_BAD_VALUE;
+    }
+    *out = (int)json_integer_value(v);
+    return TORDER_OK;
+}
+
+static int need_card(struct rd *r, const json_t *obj, const char *key, bool required, uint8_t *out)
+{
+    int c = TECH_NONE;
+    int e = need_int(r, obj, key, "", 0, TECH_MAX_CARDS - 1, required, &c);
+    if (e == TORDER_OK && json_object_get(obj, key))
+        *out = (uint8_t)c;
+    return e;
+}
+
+/* {"x", "y"} at obj[key]: exactly those two keys. */
+static int need_cell(struct rd *r, const json_t *obj, const char *key, bool *has, int8_t *x,
+                     int8_t *y)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return TORDER_OK;
+    if (!json_is_object(v)) {
+        say(r->err, r->errlen, "field \"%s\" must be an object {\"x\", \"y\"}.", key);
+        return TORDER_WRONG_TYPE;
+    }
+    const char *k;
+    json_t *val;
+    json_object_foreach(unconst(v), k, val)
+    {
+        if (strcmp(k, "x") != 0 && strcmp(k, "y") != 0) {
+            say(r->err, r->errlen, "field \"%s.%s\" is unknown; a cell has x and y.", key, k);
+            return TORDER_UNKNOWN_FIELD;
+        }
+    }
+    char in[16];
+    snprintf(in, sizeof in, "%s.", key);
+    int xi = 0, yi = 0, e;
+    if ((e = need_int(r, v, "x", in, -TECH_MAX_COORD, TECH_MAX_COORD, true, &xi)) ||
+        (e = need_int(r, v, "y", in, -TECH_MAX_COORD, TECH_MAX_COORD, true, &yi)))
+        return e;
+    *has = true;
+    *x = (int8_t)xi;
+    *y = (int8_t)yi;
+    return TORDER_OK;
+}
+
+static int need_cards(struct rd *r, const json_t *obj, const char *key, int max, uint8_t *out,
+                      uint8_t *n)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v) {
+        say(r->err, r->errlen, "field \"%s\" is missing; send an array of card ids.", key);
+        return TORDER_MISSING_FIELD;
+    }
+    if (!json_is_array(v)) {
+        say(r->err, r->errlen, "field \"%s\" must be an array of card ids.", key);
+        return TORDER_WRONG_TYPE;
+    }
+    if ((int)json_array_size(v) > max) {
+        say(r->err, r->errlen, "field \"%s\" holds more than %d cards.", key, max);
+        return TORDER_TOO_MANY_CARDS;
+    }
+    size_t i;
+    const json_t *c;
+    json_array_foreach(v, i, c)
+    {
+        if (!json_is_integer(c)) {
+            say(r->err, r->errlen, "field \"%s[%zu]\" must be a card id (an integer).", key, i);
+            return TORDER_WRONG_TYPE;
+        }
+        if (json_integer_value(c) < 0 || json_integer_value(c) >= TECH_MAX_CARDS) {
+            say(r->err, r->errlen, "field \"%s[%zu]\" must be a card id from 0 to %d.", key, i,
+                TECH_MAX_CARDS - 1);
+            return TORDER_BAD_VALUE;
+        }
+        out[i] = (uint8_t)json_integer_value(c);
+    }
+    *n = (uint8_t)json_array_size(v);
+    return TORDER_OK;
+}
+
+/* Reads `pass` when present: it must be true and alone. Sets *passed. */
+static int read_pass(struct rd *r, const json_t *body, bool *passed)
+{
+    const json_t *p = json_object_get(body, "pass");
+    *passed = false;
+    if (!p)
+        return TORDER_OK;
+    if (!json_is_boolean(p)) {
+        say(r->err, r->errlen, "field \"pass\" must be true.");
+        return TORDER_WRONG_TYPE;
+    }
+    if (!json_is_true(p)) {
+        say(r->err, r->errlen, "field \"pass\" must be true (leave it out to act).");
+        return TORDER_BAD_VALUE;
+    }
+    if (json_object_size(body) != 4) {
+        say(r->err, r->errlen, "a pass holds only round, step, turn and \"pass\": true.");
+        return TORDER_CONFLICTING_FIELDS;
+    }
+    *passed = true;
+    return TORDER_OK;
+}
+
+static int read_body(struct rd *r, const json_t *body, int step, struct tech_decision *d)
+{
+    bool passed;
+    int e;
+    switch (step) {
+    case TECH_STEP_BUILD: {
+        if ((e = read_pass(r, body, &passed)) || passed) {
+            d->kind = TDEC_PASS;
+            return e;
+        }
+        d->kind = TDEC_BUILD;
+        int x = 0, y = 0;
+        if ((e = need_card(r, body, "card", true, &d->card)) ||
+            (e = need_int(r, body, "x", "", -TECH_MAX_COORD, TECH_MAX_COORD, true, &x)) ||
+            (e = need_int(r, body, "y", "", -TECH_MAX_COORD, TECH_MAX_COORD, true, &y)) ||
+            (e = need_cards(r, body, "pay", 2, d->pay, &d->npay)))
+            return e;
+        d->x = (int8_t)x;
+        d->y = (int8_t)y;
+        const json_t *as = json_object_get(body, "as");
+        if (as) {
+            if (!json_is_object(as)) {
+                say(r->err, r->errlen, "field \"as\" must be {\"value\", \"domain\"}.");
+                return TORDER_WRONG_TYPE;
+            }
+            const char *k;
+            json_t *val;
+            json_object_foreach(unconst(as), k, val)
+            {
+                if (strcmp(k, "value") != 0 && strcmp(k, "domain") != 0) {
+                    say(r->err, r->errlen, "field \"as.%s\" is unknown; send value and domain.", k);
+                    return TORDER_UNKNOWN_FIELD;
+                }
+            }
+            int v = 0;
+            if ((e = need_int(r, as, "value", "as.", 1, TECH_VALUES, true, &v)))
+                return e;
+            const json_t *dm = json_object_get(as, "domain");
+            if (!dm) {
+                say(r->err, r->errlen, "field \"as.domain\" is missing.");
+                return TORDER_MISSING_FIELD;
+            }
+            if (!json_is_string(dm)) {
+                say(r->err, r->errlen, "field \"as.domain\" must be a domain's name.");
+                return TORDER_WRONG_TYPE;
+            }
+            int dom = tech_domain_from_name(json_string_value(dm));
+            if (dom < 0 || dom == DOMAIN_WILD) {
+                say(r->err, r->errlen,
+                    "field \"as.domain\" must be service, technology, science or knowledge.");
+                return TORDER_BAD_VALUE;
+            }
+            d->as_value = (int8_t)v;
+            d->as_domain = (int8_t)dom;
+        }
+        return TORDER_OK;
+    }
+    case TECH_STEP_HELP:
+        if ((e = read_pass(r, body, &passed)) || passed) {
+            d->kind = TDEC_PASS;
+            return e;
+        }
+        d->kind = TDEC_HELP;
+        return need_card(r, body, "card", true, &d->card);
+    case TECH_STEP_EFFECT: {
+        if ((e = read_pass(r, body, &passed)) || passed) {
+            d->kind = TDEC_PASS;
+            return e;
+        }
+        d->kind = TDEC_USE;
+        bool has = false;
+        if ((e = need_cell(r, body, "use", &has, &d->x, &d->y)))
+            return e;
+        if (!has) {
+            say(r->err, r->errlen,
+                "field \"use\" is missing; send {\"use\": {\"x\", \"y\"}} or {\"pass\": true}.");
+            return TORDER_MISSING_FIELD;
+        }
+        const json_t *f = json_object_get(body, "free");
+        if (f && !json_is_boolean(f)) {
+            say(r->err, r->errlen, "field \"free\" must be true or false.");
+            return TORDER_WRONG_TYPE;
+        }
+        d->free = json_is_true(f);
+        int victim = TECH_NONE;
+        if ((e = need_card(r, body, "card", false, &d->card)) ||
+            (e = need_card(r, body, "take", false, &d->take)) ||
+            (e = need_cell(r, body, "target", &d->has_target, &d->tx, &d->ty)) ||
+            (e = need_cell(r, body, "to", &d->has_to, &d->ux, &d->uy)) ||
+            (e = need_int(r, body, "victim", "", 0, TECH_MAX_PLAYERS - 1, false, &victim)))
+            return e;
+        d->victim = (uint8_t)victim;
+        return TORDER_OK;
+    }
+    case TECH_STEP_OWNER: {
+        const json_t *v = json_object_get(body, "draw");
+        if (!v) {
+            say(r->err, r->errlen, "field \"draw\" is missing; send true or false.");
+            return TORDER_MISSING_FIELD;
+        }
+        if (!json_is_boolean(v)) {
+            say(r->err, r->errlen, "field \"draw\" must be true or false.");
+            return TORDER_WRONG_TYPE;
+        }
+        d->kind = TDEC_OWNER;
+        d->draw = json_is_true(v);
+        return TORDER_OK;
+    }
+    default:
+        d->kind = TDEC_CARDS;
+        return need_cards(r, body, "cards", TECH_MAX_CARDS, d->cards, &d->ncards);
+    }
+}
+
+int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
+                         struct tech_decision *d, char *err, int errlen)
+{
+    struct rd r = {err, errlen};
+    tech_decision_init(d);
+    if (!json_is_object(body)) {
+        say(err, errlen, "an order must be a JSON object {\"round\", \"step\", \"turn\", ...}.");
+        return TORDER_NOT_AN_OBJECT;
+    }
+    int e;
+    if ((e = need_int(&r, body, "round", "", 1, TECH_ROUNDS, true, round)) ||
+        (e = need_int(&r, body, "turn", "", 0, INT32_MAX, true, turn)))
+        return e;
+    const json_t *s = json_object_get(body, "step");
+    if (!s) {
+        say(err, errlen, "field \"step\" is missing; send the step named in your view.");
+        return TORDER_MISSING_FIELD;
+    }
+    if (!json_is_string(s)) {
+        say(err, errlen, "field \"step\" must be a string.");
+        return TORDER_WRONG_TYPE;
+    }
+    *step = tech_step_from_name(json_string_value(s));
+    if (*step < 0 || *step == TECH_STEP_OVER) {
+        say(err, errlen, "field \"step\" must be build, help, effect, owner, choose or discard.");
+        return TORDER_BAD_VALUE;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(unconst(body), key, v)
+    {
+        if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn"))
+            continue;
+        bool known = false;
+        for (int i = 0; step_keys[*step][i] && !known; i++)
+            known = strcmp(step_keys[*step][i], key) == 0;
+        if (!known) {
+            say(err, errlen, "field \"%.40s\" is unknown in a %s order.", key,
+                tech_step_name(*step));
+            return TORDER_UNKNOWN_FIELD;
+        }
+    }
+    return read_body(&r, body, *step, d);
+}
+
+json_t *tech_order_to_json(int round, int step, int turn, const struct tech_decision *d)
+{
+    json_t *o =
+        json_pack("{s:i, s:s, s:i}", "round", round, "step", tech_step_name(step), "turn", turn);
+    switch (d->kind) {
+    case TDEC_PASS:
+        if (step != TECH_STEP_BUILD && step != TECH_STEP_HELP && step != TECH_STEP_EFFECT)
+            goto bad;
+        json_object_set_new(o, "pass", json_true());
+        return o;
+    case TDEC_BUILD:
+        if (step != TECH_STEP_BUILD || d->npay > 2)
+            goto bad;
+        json_object_set_new(o, "card", json_integer(d->card));
+        json_object_set_new(o, "x", json_integer(d->x));
+        json_object_set_new(o, "y", json_integer(d->y));
+        json_object_set_new(o, "pay", ids_json(d->pay, d->npay));
+        if (d->as_domain >= 0 && d->as_domain < DOMAIN_WILD)
+            json_object_set_new(o, "as",
+                                json_pack("{s:i, s:s}", "value", d->as_value, "domain",
+                                          tech_domain_name(d->as_domain)));
+        return o;
+    case TDEC_HELP:
+        if (step != TECH_STEP_HELP)
+            goto bad;
+        json_object_set_new(o, "card", json_integer(d->card));
+        return o;
+    case TDEC_USE:
+        if (step != TECH_STEP_EFFECT)
+            goto bad;
+        json_object_set_new(o, "use", cell_json(d->x, d->y));
+        if (d->free)
+            json_object_set_new(o, "free", json_true());
+        if (d->card != TECH_NONE)
+            json_object_set_new(o, "card", json_integer(d->card));
+        if (d->take != TECH_NONE)
+            json_object_set_new(o, "take", json_integer(d->take));
+        if (d->has_target)
+            json_object_set_new(o, "target", cell_json(d->tx, d->ty));
+        if (d->has_to)
+            json_object_set_new(o, "to", cell_json(d->ux, d->uy));
+        if (d->victim != TECH_NONE)
+            json_object_set_new(o, "victim", json_integer(d->victim));
+        return o;
+    case TDEC_OWNER:
+        if (step != TECH_STEP_OWNER)
+            goto bad;
+        json_object_set_new(o, "draw", json_boolean(d->draw));
+        return o;
+    case TDEC_CARDS:
+        if (step != TECH_STEP_CHOOSE && step != TECH_STEP_DISCARD)
+            goto bad;
+        json_object_set_new(o, "cards", ids_json(d->cards, d->ncards));
+        return o;
+    default:
+        break;
+    }
+bad:
+    json_decref(o);
+    return NULL;
+}
+
+/* ---- state --------------------------------------------------------------------------------- */
+
+json_t *tech_state_to_json(const struct tech_game *g)
+{
+    json_t *rng = json_array();
+    for (int i = 0; i < 4; i++)
+        json_array_append_new(rng, u64_json(g->rng.s[i]));
+    json_t *city = json_array();
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        json_array_append_new(city, json_pack("{s:i, s:i, s:i, s:o, s:b}", "card", c, "x", g->cx[c],
+                                              "y", g->cy[c], "owner", seat_or_null(g->owner[c]),
+                                              "tilted", g->tilted[c]));
+    }
+    json_t *seats = json_array();
+    json_t *decisions = json_array();
+    for (int s = 0; s < g->players; s++) {
+        const struct tech_seat *st = &g->seats[s];
+        json_array_append_new(seats, json_pack("{s:o, s:i, s:b, s:b, s:b}", "hand",
+                                               ids_json(st->hand, st->nhand), "score", st->score,
+                                               "used_normal", st->used_normal, "used_free",
+                                               st->used_free, "passed", st->passed));
+        json_t *dj = NULL;
+        if (g->submitted & (1u << s))
+            dj = tech_order_to_json(g->round, g->step, g->turn, &g->dec[s]);
+        json_array_append_new(decisions, dj ? dj : json_null());
+    }
+    json_t *build = NULL;
+    if (g->step == TECH_STEP_HELP)
+        build = tech_order_to_json(g->round, TECH_STEP_BUILD, g->turn, &g->build);
+    return json_pack(
+        "{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, "
+        "s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, s:o}",
+        "format", 1, "seed", u64_json(g->seed), "rng", rng, "players", g->players, "round",
+        g->round, "turn", g->turn, "step", tech_step_name(g->step), "first", g->first, "phase_i",
+        g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
+        ids_json(g->deck, g->ndeck), "discard", ids_json(g->discard, g->ndiscard), "expelled",
+        ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
+        mask_json(g->pending), "submitted", mask_json(g->submitted), "defaulted",
+        mask_json(g->defaulted), "decisions", decisions, "build", build ? build : json_null(),
+        "run", "stage", g->run.stage, "user", g->run.user, "card", g->run.card, "owner",
+        g->run.owner, "next_other", g->run.next_other, "choose", "kind", g->choose_kind, "n",
+        g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed), "winners",
+        mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
+        u64_json(g->built_designs), "used_designs", u64_json(g->used_designs));
+}
+
+/* Reading a stored state: every field checked, errors name the field. */
+struct sr {
+    const json_t *j;
+    char *err;
+    int errlen;
+    bool ok;
+};
+
+static int s_int(struct sr *r, const json_t *o, const char *key, int lo, int hi)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!r->ok)
+        return lo;
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        say(r->err, r->errlen, "state field \"%s\" must be an integer from %d to %d.", key, lo, hi);
+        r->ok = false;
+        return lo;
+    }
+    return (int)json_integer_value(v);
+}
+
+static bool s_bool(struct sr *r, const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (r->ok && !json_is_boolean(v)) {
+        say(r->err, r->errlen, "state field \"%s\" must be true or false.", key);
+        r->ok = false;
+    }
+    return json_is_true(v);
+}
+
+static uint64_t s_u64(struct sr *r, const json_t *v, const char *key)
+{
+    uint64_t x = 0;
+    if (r->ok && !u64_from(v, &x)) {
+        say(r->err, r->errlen, "state field \"%s\" must be a string of decimal digits.", key);
+        r->ok = false;
+    }
+    return x;
+}
+
+static int s_cards(struct sr *r, const json_t *v, const char *key, uint8_t *out, int max,
+                   int ncards)
+{
+    if (!r->ok)
+        return 0;
+    if (!json_is_array(v) || (int)json_array_size(v) > max) {
+        say(r->err, r->errlen, "state field \"%s\" must be an array of at most %d card ids.", key,
+            max);
+        r->ok = false;
+        return 0;
+    }
+    size_t i;
+    const json_t *c;
+    json_array_foreach(v, i, c)
+    {
+        if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) >= ncards) {
+            say(r->err, r->errlen, "state field \"%s[%zu]\" must be a card id below %d.", key, i,
+                ncards);
+            r->ok = false;
+            return 0;
+        }
+        out[i] = (uint8_t)json_integer_value(c);
+    }
+    return (int)json_array_size(v);
+}
+
+static unsigned s_mask(struct sr *r, const json_t *v, const char *key, int players)
+{
+    unsigned m = 0;
+    if (!r->ok)
+        return 0;
+    if (!json_is_array(v)) {
+        say(r->err, r->errlen, "state field \"%s\" must be an array of seats.", key);
+        r->ok = false;
+        return 0;
+    }
+    size_t i;
+    const json_t *c;
+    json_array_foreach(v, i, c)
+    {
+        if (!json_is_integer(c) || json_integer_value(c) < 0 || json_integer_value(c) >= players) {
+            say(r->err, r->errlen, "state field \"%s[%zu]\" must be a seat.", key, i);
+            r->ok = false;
+            return 0;
+        }
+        m |= 1u << json_integer_value(c);
+    }
+    return m;
+}
+
+bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, const json_t *j,
+                          char *err, int errlen)
+{
+    static const char *const keys[] = {
+        "format",    "seed",       "rng",           "players",      "round",     "turn",
+        "step",      "first",      "phase_i",       "actor",        "seed_card", "deck",
+        "discard",   "expelled",   "city",          "seats",        "pending",   "submitted",
+        "defaulted", "decisions",  "build",         "run",          "choose",    "revealed",
+        "winners",   "reshuffles", "built_designs", "used_designs", NULL};
+    struct sr r = {j, err, errlen, true};
+    if (!json_is_object(j)) {
+        say(err, errlen, "a stored state must be a JSON object.");
+        return false;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(unconst(j), key, v)
+    {
+        bool known = false;
+        for (int i = 0; keys[i] && !known; i++)
+            known = strcmp(keys[i], key) == 0;
+        if (!known) {
+            say(err, errlen, "unknown state field \"%.40s\".", key);
+            return false;
+        }
+    }
+    s_int(&r, j, "format", 1, 1);
+    int players = s_int(&r, j, "players", TECH_MIN_PLAYERS, TECH_MAX_PLAYERS);
+    if (!r.ok || tech_new(g, cat, players, 0) != TECH_OK)
+        return r.ok ? (say(err, errlen, "the state's players cannot start a game."), false) : false;
+    g->seed = s_u64(&r, json_object_get(j, "seed"), "seed");
+    const json_t *rng = json_object_get(j, "rng");
+    if (r.ok && (!json_is_array(rng) || json_array_size(rng) != 4)) {
+        say(err, errlen, "state field \"rng\" must be an array of 4 strings of digits.");
+        return false;
+    }
+    for (int i = 0; r.ok && i < 4; i++)
+        g->rng.s[i] = s_u64(&r, json_array_get(rng, (size_t)i), "rng");
+    g->round = (int8_t)s_int(&r, j, "round", 1, TECH_ROUNDS);
+    g->turn = s_int(&r, j, "turn", 0, INT32_MAX);
+    const json_t *st = json_object_get(j, "step");
+    g->step = (uint8_t)tech_step_from_name(json_string_value(st));
+    if (r.ok && (!json_is_string(st) || tech_step_from_name(json_string_value(st)) < 0)) {
+        say(err, errlen, "state field \"step\" must name a step.");
+        return false;
+    }
+    g->first = (uint8_t)s_int(&r, j, "first", 0, players - 1);
+    g->phase_i = (uint8_t)s_int(&r, j, "phase_i", 0, players);
+    g->actor = (uint8_t)s_int(&r, j, "actor", 0, players - 1);
+    g->seed_card = (uint8_t)s_int(&r, j, "seed_card", 0, g->ncards - 1);
+    g->ndeck =
+        (uint8_t)s_cards(&r, json_object_get(j, "deck"), "deck", g->deck, g->ncards, g->ncards);
+    g->ndiscard = (uint8_t)s_cards(&r, json_object_get(j, "discard"), "discard", g->discard,
+                                   g->ncards, g->ncards);
+    g->nexpelled = (uint8_t)s_cards(&r, json_object_get(j, "expelled"), "expelled", g->expelled,
+                                    g->ncards, g->ncards);
+    g->nrevealed = (uint8_t)s_cards(&r, json_object_get(j, "revealed"), "revealed", g->revealed,
+                                    TECH_MAX_REVEAL, g->ncards);
+    memset(g->owner, TECH_NONE, sizeof g->owner);
+    memset(g->tilted, 0, sizeof g->tilted);
+    memset(g->cx, 0, sizeof g->cx);
+    memset(g->cy, 0, sizeof g->cy);
+    g->ncity = 0;
+    const json_t *city = json_object_get(j, "city");
+    if (r.ok && (!json_is_array(city) || (int)json_array_size(city) > g->ncards)) {
+        say(err, errlen, "state field \"city\" must be an array of cells.");
+        return false;
+    }
+    size_t i;
+    const json_t *cell;
+    json_array_foreach(city, i, cell)
+    {
+        if (!r.ok)
+            break;
+        if (!json_is_object(cell) || json_object_size(cell) != 5) {
+            say(err, errlen, "state field \"city[%zu]\" must be {card, x, y, owner, tilted}.", i);
+            return false;
+        }
+        int c = s_int(&r, cell, "card", 0, g->ncards - 1);
+        int x = s_int(&r, cell, "x", -TECH_MAX_COORD, TECH_MAX_COORD);
+        int y = s_int(&r, cell, "y", -TECH_MAX_COORD, TECH_MAX_COORD);
+        const json_t *o = json_object_get(cell, "owner");
+        int owner = TECH_NONE;
+        if (r.ok && !json_is_null(o))
+            owner = s_int(&r, cell, "owner", 0, players - 1);
+        bool tilted = s_bool(&r, cell, "tilted");
+        if (!r.ok)
+            break;
+        if (tech_card_at(g, x, y) != TECH_NONE) {
+            say(err, errlen, "state field \"city[%zu]\" is a cell already taken.", i);
+            return false;
+        }
+        g->city[g->ncity++] = (uint8_t)c;
+        g->cx[c] = (int8_t)x;
+        g->cy[c] = (int8_t)y;
+        g->owner[c] = (uint8_t)owner;
+        g->tilted[c] = tilted;
+    }
+    const json_t *seats = json_object_get(j, "seats");
+    if (r.ok && (!json_is_array(seats) || (int)json_array_size(seats) != players)) {
+        say(err, errlen, "state field \"seats\" must hold one object per seat.");
+        return false;
+    }
+    for (int s = 0; r.ok && s < players; s++) {
+        const json_t *so = json_array_get(seats, (size_t)s);
+        struct tech_seat *ts = &g->seats[s];
+        if (!json_is_object(so)) {
+            say(err, errlen, "state field \"seats[%d]\" must be an object.", s);
+            return false;
+        }
+        ts->nhand = (uint8_t)s_cards(&r, json_object_get(so, "hand"), "hand", ts->hand, g->ncards,
+                                     g->ncards);
+        ts->score = (int16_t)s_int(&r, so, "score", 0, 30000);
+        ts->used_normal = s_bool(&r, so, "used_normal");
+        ts->used_free = s_bool(&r, so, "used_free");
+        ts->passed = s_bool(&r, so, "passed");
+    }
+    g->pending = (uint8_t)s_mask(&r, json_object_get(j, "pending"), "pending", players);
+    g->submitted = (uint8_t)s_mask(&r, json_object_get(j, "submitted"), "submitted", players);
+    g->defaulted = (uint8_t)s_mask(&r, json_object_get(j, "defaulted"), "defaulted", players);
+    g->winners = (uint8_t)s_mask(&r, json_object_get(j, "winners"), "winners", players);
+    const json_t *run = json_object_get(j, "run");
+    const json_t *ch = json_object_get(j, "choose");
+    if (r.ok && (!json_is_object(run) || !json_is_object(ch))) {
+        say(err, errlen, "state fields \"run\" and \"choose\" must be objects.");
+        return false;
+    }
+    g->run.stage = (uint8_t)s_int(&r, run, "stage", RUN_NONE, RUN_DONE);
+    g->run.user = (uint8_t)s_int(&r, run, "user", 0, TECH_NONE);
+    g->run.card = (uint8_t)s_int(&r, run, "card", 0, TECH_NONE);
+    g->run.owner = (uint8_t)s_int(&r, run, "owner", 0, TECH_NONE);
+    g->run.next_other = (uint8_t)s_int(&r, run, "next_other", 0, TECH_MAX_PLAYERS);
+    g->choose_kind = (uint8_t)s_int(&r, ch, "kind", CHOOSE_NONE, CHOOSE_REVEALED);
+    g->choose_n = (uint8_t)s_int(&r, ch, "n", 0, TECH_MAX_CARDS);
+    g->reshuffles = (uint16_t)s_int(&r, j, "reshuffles", 0, 65535);
+    g->built_designs = s_u64(&r, json_object_get(j, "built_designs"), "built_designs");
+    g->used_designs = s_u64(&r, json_object_get(j, "used_designs"), "used_designs");
+    if (!r.ok)
+        return false;
+    if ((g->run.stage != RUN_NONE && (g->run.card >= g->ncards || g->run.user >= players)) ||
+        (g->run.owner != TECH_NONE && g->run.owner >= players)) {
+        say(err, errlen, "state field \"run\" names no card or seat of the game.");
+        return false;
+    }
+    if (!tech_check_conservation(g)) {
+        say(err, errlen,
+            "the state's cards are not each in exactly one place, with the seed card "
+            "in the city.");
+        return false;
+    }
+    if ((g->submitted & ~g->pending) || (g->defaulted & ~g->submitted)) {
+        say(err, errlen, "state fields \"submitted\" and \"defaulted\" must be pending seats.");
+        return false;
+    }
+    const json_t *build = json_object_get(j, "build");
+    if (g->step == TECH_STEP_HELP) {
+        int br, bs, bt;
+        char why[160];
+        if (tech_order_from_json(build, &br, &bs, &bt, &g->build, why, sizeof why) != TORDER_OK ||
+            bs != TECH_STEP_BUILD || g->build.kind != TDEC_BUILD) {
+            say(err, errlen, "state field \"build\" must be the service build: %s", why);
+            return false;
+        }
+    } else if (!json_is_null(build)) {
+        say(err, errlen, "state field \"build\" must be null outside step help.");
+        return false;
+    }
+    const json_t *decs = json_object_get(j, "decisions");
+    if (!json_is_array(decs) || (int)json_array_size(decs) != players) {
+        say(err, errlen, "state field \"decisions\" must hold one entry per seat.");
+        return false;
+    }
+    uint8_t submitted = g->submitted;
+    g->submitted = 0;
+    for (int s = 0; s < players; s++) {
+        const json_t *dj = json_array_get(decs, (size_t)s);
+        if (!(submitted & (1u << s))) {
+            if (!json_is_null(dj)) {
+                say(err, errlen, "state field \"decisions[%d]\" must be null.", s);
+                return false;
+            }
+            continue;
+        }
+        int dr, ds, dt;
+        char why[160];
+        struct tech_decision d;
+        if (tech_order_from_json(dj, &dr, &ds, &dt, &d, why, sizeof why) != TORDER_OK ||
+            ds != g->step || tech_check(g, s, &d) != TECH_OK) {
+            say(err, errlen, "state field \"decisions[%d]\" is not a legal decision.", s);
+            return false;
+        }
+        g->dec[s] = d;
+        g->submitted |= (uint8_t)(1u << s);
+    }
+    return true;
+}
+
+/* ---- views ---------------------------------------------------------------------------------- */
+
+json_t *tech_public_view(const struct tech_game *g)
+{
+    bool over = g->step == TECH_STEP_OVER;
+    json_t *city = json_array();
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        const struct tech_design *d = tech_design_of(g, c);
+        json_array_append_new(city, json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:o, s:b, s:b}", "x",
+                                              g->cx[c], "y", g->cy[c], "id", c, "card", d->id,
+                                              "domain", tech_domain_name(d->domain), "value",
+                                              d->value, "owner", seat_or_null(g->owner[c]),
+                                              "tilted", g->tilted[c], "seed", c == g->seed_card));
+    }
+    json_t *seats = json_array();
+    for (int s = 0; s < g->players; s++)
+        json_array_append_new(seats, json_pack("{s:i, s:i, s:i, s:i, s:b, s:b}", "seat", s, "score",
+                                               g->seats[s].score, "hand_count", g->seats[s].nhand,
+                                               "companies", tech_controls(g, s, -1), "pending",
+                                               tech_pending(g, s), "submitted",
+                                               !over && (g->submitted & (1u << s)) != 0));
+    json_t *effect = json_null();
+    if (!over && g->run.stage != RUN_NONE && g->step != TECH_STEP_EFFECT &&
+        g->run.card < g->ncards) {
+        json_decref(effect);
+        effect = json_pack("{s:i, s:s, s:i, s:i}", "seat", g->run.user, "card",
+                           slug(g, g->run.card), "x", g->cx[g->run.card], "y", g->cy[g->run.card]);
+    }
+    bool sequential = !over && (g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT ||
+                                g->step == TECH_STEP_HELP);
+    json_t *v = json_pack(
+        "{s:i, s:s, s:i, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "round",
+        g->round, "step", tech_step_name(g->step), "turn", g->turn, "players", g->players, "first",
+        g->first, "active", sequential ? json_integer(g->actor) : json_null(), "pending",
+        mask_json(over ? 0 : g->pending), "deck_count", g->ndeck, "city", city, "discard",
+        cards_json(g, g->discard, g->ndiscard), "expelled",
+        cards_json(g, g->expelled, g->nexpelled), "revealed",
+        cards_json(g, g->revealed, g->nrevealed), "effect", effect, "seats", seats, "over", over,
+        "winners", mask_json(over ? g->winners : 0));
+    if (over)
+        json_object_set_new(v, "seed", u64_json(g->seed));
+    return v;
+}
+
+static json_t *options_json(const struct tech_game *g, int seat)
+{
+    switch (g->step) {
+    case TECH_STEP_BUILD: {
+        json_t *cells = json_array();
+        for (int i = 0; i < g->ncity; i++) {
+            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+            int c = g->city[i];
+            for (int k = 0; k < 4; k++) {
+                int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
+                if (!tech_cell_open(g, x, y))
+                    continue;
+                bool dup = false;
+                for (int m = 0; m < i && !dup; m++)
+                    for (int q = 0; q < 4 && !dup; q++)
+                        dup = g->cx[g->city[m]] + dx[q] == x && g->cy[g->city[m]] + dy[q] == y;
+                for (int q = 0; q < k && !dup; q++)
+                    dup = g->cx[c] + dx[q] == x && g->cy[c] + dy[q] == y;
+                if (!dup)
+                    json_array_append_new(cells, cell_json(x, y));
+            }
+        }
+        json_t *names = json_array();
+        for (int i = 0; i < g->ncity; i++) {
+            const struct tech_design *d = tech_design_of(g, g->city[i]);
+            bool dup = false;
+            for (int m = 0; m < i && !dup; m++) {
+                const struct tech_design *e = tech_design_of(g, g->city[m]);
+                dup = e->value == d->value && e->domain == d->domain;
+            }
+            if (!dup)
+                json_array_append_new(names, json_pack("{s:i, s:s}", "value", d->value, "domain",
+                                                       tech_domain_name(d->domain)));
+        }
+        int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
+        return json_pack("{s:o, s:s, s:o}", "cells", cells, "payment",
+                         tech >= 2   ? "free"
+                         : tech == 1 ? "one_any"
+                                     : "one_cheap_or_two",
+                         "wild_names", names);
+    }
+    case TECH_STEP_HELP:
+        return json_pack("{s:i, s:s}", "builder", g->actor, "card", slug(g, g->build.card));
+    case TECH_STEP_EFFECT:
+        return json_pack("{s:b, s:b}", "normal", !g->seats[seat].used_normal, "free",
+                         !g->seats[seat].used_free &&
+                             tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2);
+    case TECH_STEP_OWNER:
+        return json_pack("{s:i, s:s}", "user", g->run.user, "card", slug(g, g->run.card));
+    case TECH_STEP_CHOOSE: {
+        int n = g->choose_kind == CHOOSE_REVEALED    ? 1
+                : g->choose_n < g->seats[seat].nhand ? g->choose_n
+                                                     : g->seats[seat].nhand;
+        return json_pack("{s:s, s:i}", "kind",
+                         g->choose_kind == CHOOSE_REVEALED ? "take_revealed" : "discard", "count",
+                         n);
+    }
+    case TECH_STEP_DISCARD:
+        return json_pack("{s:i}", "count", g->seats[seat].nhand - tech_hand_limit(g));
+    default:
+        return json_object();
+    }
+}
+
+json_t *tech_private_view(const struct tech_game *g, int seat)
+{
+    if (seat < 0 || seat >= g->players)
+        return NULL;
+    json_t *v = tech_public_view(g);
+    json_object_set_new(v, "seat", json_integer(seat));
+    json_object_set_new(v, "hand", cards_json(g, g->seats[seat].hand, g->seats[seat].nhand));
+    if (!tech_pending(g, seat)) {
+        json_object_set_new(v, "pending", json_null());
+        return v;
+    }
+    json_object_set_new(v, "pending",
+                        json_pack("{s:i, s:s, s:i, s:o}", "round", g->round, "step",
+                                  tech_step_name(g->step), "turn", g->turn, "options",
+                                  options_json(g, seat)));
+    if (g->submitted & (1u << seat)) {
+        json_t *o = tech_order_to_json(g->round, g->step, g->turn, &g->dec[seat]);
+        if (o)
+            json_object_set_new(v, "order", o);
+    }
+    return v;
+}
+
+json_t *tech_catalog_json(const struct tech_catalog *cat)
+{
+    json_t *cards = json_array();
+    for (int k = 0; k < cat->ndesigns; k++) {
+        const struct tech_design *d = &cat->designs[k];
+        json_t *c = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "id", d->id, "name", d->name,
+                              "domain", tech_domain_name(d->domain), "value", d->value, "count",
+                              d->count, "text", d->text);
+        if (d->domain != DOMAIN_WILD) {
+            const struct tech_effect *e = &d->effect;
+            json_t *ej = json_pack("{s:s}", "primitive", tech_prim_name(e->prim));
+            if (e->prim == PRIM_DRAW || e->prim == PRIM_DISCARD || e->prim == PRIM_REVEAL ||
+                e->prim == PRIM_STEAL)
+                json_object_set_new(ej, "n", json_integer(e->n));
+            if (e->prim == PRIM_DRAW)
+                json_object_set_new(ej, "then_discard", json_integer(e->m));
+            if (e->prim == PRIM_SEARCH && e->value)
+                json_object_set_new(ej, "value", json_integer(e->value));
+            if ((e->prim == PRIM_SEARCH || e->prim == PRIM_SCORE) && e->domain >= 0)
+                json_object_set_new(ej, "domain", json_string(tech_domain_name(e->domain)));
+            if (e->prim == PRIM_REPLACE || e->prim == PRIM_EXPEL)
+                json_object_set_new(ej, "filter", json_string(tech_filter_name(e->filter)));
+            if (e->prim == PRIM_SCORE) {
+                json_object_set_new(ej, "points", json_integer(e->points));
+                json_object_set_new(ej, "if", json_string(tech_cond_name(e->cond)));
+                if (e->cond != COND_MOST)
+                    json_object_set_new(ej, "at_least", json_integer(e->n));
+            }
+            json_object_set_new(c, "effect", ej);
+        }
+        json_array_append_new(cards, c);
+    }
+    return json_pack("{s:s, s:s, s:i, s:o}", "game", "tech_city", "seed",
+                     cat->designs[cat->seed_design].id, "deck_size", cat->deck_size, "cards",
+                     cards);
+}

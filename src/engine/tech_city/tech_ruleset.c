@@ -1,0 +1,455 @@
+/* tech_ruleset.c: Tech City as one implementation of the ruleset seam (ruleset.h): its
+ * catalog (tech_cards.h), engine (tech.h), orders and views (tech_json.h), bots (tech_bots.h)
+ * and self-play figures (tech_sim.h) behind one table of functions, and its engine events
+ * turned into the public log's JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ruleset.h"
+#include "tech.h"
+#include "tech_bots.h"
+#include "tech_cards.h"
+#include "tech_json.h"
+#include "tech_sim.h"
+
+/* The catalog every game of Tech City borrows; loaded once, before any game. */
+static struct tech_catalog catalog;
+
+static bool tc_load_cards(const char *path, char *err, int errlen)
+{
+    return tech_catalog_load_file(&catalog, path, err, errlen);
+}
+
+static json_t *tc_cards_json(void)
+{
+    return tech_catalog_json(&catalog);
+}
+
+static bool tc_new_game(void *g, int players, uint64_t seed, int target)
+{
+    (void)target;
+    return tech_new(g, &catalog, players, seed) == TECH_OK;
+}
+
+static int tc_players(const void *g)
+{
+    return ((const struct tech_game *)g)->players;
+}
+
+static uint64_t tc_seed(const void *g)
+{
+    return ((const struct tech_game *)g)->seed;
+}
+
+static int tc_target(const void *g)
+{
+    (void)g;
+    return 0;
+}
+
+static bool tc_over(const void *g)
+{
+    return ((const struct tech_game *)g)->step == TECH_STEP_OVER;
+}
+
+static void tc_where(const void *vg, struct rs_pos *out)
+{
+    const struct tech_game *g = vg;
+    out->round = g->round;
+    out->step = g->step;
+    out->turn = g->turn;
+}
+
+static bool tc_pending(const void *g, int seat)
+{
+    return tech_pending(g, seat);
+}
+
+static bool tc_submitted(const void *g, int seat)
+{
+    return (((const struct tech_game *)g)->submitted >> seat) & 1;
+}
+
+static bool tc_defaulted(const void *g, int seat)
+{
+    return (((const struct tech_game *)g)->defaulted >> seat) & 1;
+}
+
+static const void *tc_decision(const void *g, int seat)
+{
+    return &((const struct tech_game *)g)->dec[seat];
+}
+
+static const char *tc_card_id(const void *vg, int card)
+{
+    const struct tech_game *g = vg;
+    if (card < 0 || card >= g->ncards)
+        return NULL;
+    return tech_design_of(g, card)->id;
+}
+
+static const char *tc_order_from_json(const json_t *body, struct rs_pos *pos, void *d, char *err,
+                                      int errlen)
+{
+    int e = tech_order_from_json(body, &pos->round, &pos->step, &pos->turn, d, err, errlen);
+    return e == TORDER_OK ? NULL : tech_order_error_code(e);
+}
+
+static json_t *tc_order_to_json(const struct rs_pos *pos, const void *d)
+{
+    return tech_order_to_json(pos->round, pos->step, pos->turn, d);
+}
+
+static int tc_submit(void *g, int seat, const void *d)
+{
+    return tech_submit(g, seat, d);
+}
+
+static bool tc_ready(const void *g)
+{
+    return tech_ready(g);
+}
+
+/* Where the engine's events go while a ruleset call runs. */
+struct relay {
+    const struct tech_game *g;
+    const struct rs_sink *sink;
+};
+
+static const char *const event_names[] = {
+    [TEV_STEP] = "step",
+    [TEV_DEFAULT] = "default",
+    [TEV_BUILT] = "built",
+    [TEV_HELPED] = "helped",
+    [TEV_SERVICE_FAILED] = "service_failed",
+    [TEV_EFFECT] = "effect",
+    [TEV_SCORED] = "scored",
+    [TEV_DREW] = "drew",
+    [TEV_DISCARDED] = "discarded",
+    [TEV_RESHUFFLED] = "reshuffled",
+    [TEV_EXPELLED] = "expelled",
+    [TEV_REVEALED] = "revealed",
+    [TEV_TOOK] = "took",
+    [TEV_PLACED] = "placed",
+    [TEV_MOVED] = "moved",
+    [TEV_MARKER] = "marker",
+    [TEV_PASSED] = "passed",
+    [TEV_GAME_OVER] = "game_over",
+};
+
+static const char *const kind_names[] = {"none", "pass", "build", "help", "use", "owner", "cards"};
+
+static json_t *seats_of(unsigned mask)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < TECH_MAX_PLAYERS; s++)
+        if (mask & (1u << s))
+            json_array_append_new(a, json_integer(s));
+    return a;
+}
+
+static void set(json_t *o, const char *k, json_t *v)
+{
+    json_object_set_new(o, k, v);
+}
+
+/* One engine event as the public log's {type, data}: public facts only (never a drawn card). */
+static void relay_event(void *ctx, const struct tech_event *e)
+{
+    const struct relay *rl = ctx;
+    const struct tech_game *g = rl->g;
+    json_t *d = json_pack("{s:i, s:s, s:i}", "round", e->round, "step", tech_step_name(e->step),
+                          "turn", e->turn);
+    if (e->seat >= 0)
+        set(d, "seat", json_integer(e->seat));
+    const char *card = e->card < g->ncards ? tech_design_of(g, e->card)->id : NULL;
+    switch (e->type) {
+    case TEV_STEP:
+        set(d, "seats", seats_of((unsigned)e->count));
+        break;
+    case TEV_DEFAULT:
+        set(d, "decision", json_string(kind_names[e->count]));
+        break;
+    case TEV_BUILT:
+        set(d, "card", json_string(card));
+        set(d, "id", json_integer(e->card));
+        set(d, "x", json_integer(e->x));
+        set(d, "y", json_integer(e->y));
+        set(d, "paid", json_integer(e->count));
+        set(d, "points", json_integer(e->total));
+        set(d, "wild", json_boolean(e->flag));
+        break;
+    case TEV_HELPED:
+    case TEV_SERVICE_FAILED:
+    case TEV_DISCARDED:
+    case TEV_REVEALED:
+        set(d, "card", json_string(card));
+        set(d, "id", json_integer(e->card));
+        if (e->type == TEV_SERVICE_FAILED)
+            set(d, "given", json_integer(e->count));
+        if (e->type == TEV_DISCARDED && e->seat >= 0)
+            set(d, "hand_count", json_integer(e->total));
+        break;
+    case TEV_EFFECT:
+        set(d, "card", json_string(card));
+        set(d, "x", json_integer(e->x));
+        set(d, "y", json_integer(e->y));
+        set(d, "free", json_boolean(e->flag));
+        set(d, "effect", json_string(tech_prim_name(e->count)));
+        break;
+    case TEV_SCORED:
+        set(d, "points", json_integer(e->count));
+        set(d, "score", json_integer(e->total));
+        break;
+    case TEV_DREW:
+        set(d, "count", json_integer(e->count));
+        set(d, "hand_count", json_integer(e->total));
+        break;
+    case TEV_RESHUFFLED:
+        set(d, "deck_count", json_integer(e->count));
+        break;
+    case TEV_EXPELLED:
+        set(d, "card", json_string(card));
+        set(d, "id", json_integer(e->card));
+        if (e->count == 1) {
+            set(d, "x", json_integer(e->x));
+            set(d, "y", json_integer(e->y));
+        }
+        break;
+    case TEV_TOOK:
+        /* count: -1 exchanged with the deck or the pile, -2 a revealed card, else the seat
+         * robbed (the card stays secret then) */
+        if (e->count >= 0)
+            set(d, "from_seat", json_integer(e->count));
+        else if (e->card < g->ncards) {
+            set(d, "card", json_string(card));
+            set(d, "id", json_integer(e->card));
+            set(d, "from", json_string(e->count == -2 ? "revealed" : "discard"));
+        } else {
+            set(d, "from", json_string("deck"));
+        }
+        set(d, "hand_count", json_integer(e->total));
+        break;
+    case TEV_PLACED:
+    case TEV_MOVED:
+    case TEV_MARKER:
+        set(d, "card", json_string(card));
+        set(d, "id", json_integer(e->card));
+        set(d, "x", json_integer(g->cx[e->card]));
+        set(d, "y", json_integer(g->cy[e->card]));
+        if (e->type == TEV_MARKER)
+            set(d, "owner", e->count >= 0 ? json_integer(e->count) : json_null());
+        break;
+    case TEV_GAME_OVER: {
+        set(d, "winners", seats_of((unsigned)e->count));
+        json_t *scores = json_array();
+        for (int s = 0; s < g->players; s++)
+            json_array_append_new(scores, json_integer(g->seats[s].score));
+        set(d, "scores", scores);
+        break;
+    }
+    default:
+        break;
+    }
+    rl->sink->event(rl->sink->ctx, event_names[e->type], d);
+}
+
+static int tc_fill_defaults(void *g, const struct rs_sink *sink)
+{
+    struct relay rl = {g, sink};
+    struct tech_events ev = {relay_event, &rl};
+    return tech_fill_defaults(g, sink ? &ev : NULL);
+}
+
+static bool tc_resolve(void *g, const struct rs_sink *sink)
+{
+    struct relay rl = {g, sink};
+    struct tech_events ev = {relay_event, &rl};
+    return tech_resolve(g, sink ? &ev : NULL);
+}
+
+static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
+{
+    const struct tech_game *g = vg;
+    int k = tech_bot_kind_from_name(kind);
+    struct tech_bot bot;
+    tech_bot_init(&bot, k < 0 ? TECH_BOT_GREEDY : k,
+                  g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    return tech_bot_decide(&bot, g, seat, d);
+}
+
+static json_t *tc_to_json(const void *g)
+{
+    return tech_state_to_json(g);
+}
+
+static bool tc_from_json(void *g, const json_t *j, char *err, int errlen)
+{
+    return tech_state_from_json(g, &catalog, j, err, errlen);
+}
+
+static json_t *tc_public_view(const void *g)
+{
+    return tech_public_view(g);
+}
+
+/* The seat's view; its pending decision carries the greedy bot's choice as "suggestion" (the
+ * greedy bot reads only the seat's own hand and what is public). */
+static json_t *tc_private_view(const void *vg, int seat)
+{
+    const struct tech_game *g = vg;
+    json_t *v = tech_private_view(g, seat);
+    json_t *pending = json_object_get(v, "pending");
+    struct tech_decision d;
+    if (json_is_object(pending) && tc_bot_decide(g, seat, "greedy", &d)) {
+        json_t *o = tech_order_to_json(g->round, g->step, g->turn, &d);
+        if (o)
+            json_object_set_new(pending, "suggestion", o);
+    }
+    return v;
+}
+
+static const struct ruleset *self(void);
+
+static bool tc_replay_run(const json_t *replay, void *g, char *err, int errlen)
+{
+    return ruleset_replay_generic(self(), replay, g, err, errlen);
+}
+
+/* Parses "greedy", "random" or a comma list of one of those per seat. */
+static bool parse_bots(const char *spec, int players, int *kinds)
+{
+    char copy[256];
+    if (!spec || strlen(spec) >= sizeof copy)
+        return false;
+    strcpy(copy, spec);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int k = tech_bot_kind_from_name(tok);
+        if (k < 0 || n >= TECH_MAX_PLAYERS)
+            return false;
+        kinds[n++] = k;
+    }
+    if (n == 1)
+        for (int s = 1; s < players; s++)
+            kinds[s] = kinds[0];
+    else if (n != players)
+        return false;
+    return true;
+}
+
+static json_t *tc_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
+                           int errlen)
+{
+    int kinds[TECH_MAX_PLAYERS];
+    if (players < TECH_MIN_PLAYERS || players > TECH_MAX_PLAYERS) {
+        snprintf(err, (size_t)errlen, "--players must be %d..%d", TECH_MIN_PLAYERS,
+                 TECH_MAX_PLAYERS);
+        return NULL;
+    }
+    if (games < 1) {
+        snprintf(err, (size_t)errlen, "--games must be at least 1");
+        return NULL;
+    }
+    if (!parse_bots(bots, players, kinds)) {
+        snprintf(err, (size_t)errlen,
+                 "--bots must be greedy, random or a comma list of one per seat");
+        return NULL;
+    }
+    static struct tech_sim_result r;
+    tech_sim_run(&catalog, players, games, seed, kinds, &r);
+    if (r.illegal || r.broken) {
+        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
+                 (unsigned long long)r.illegal_seed);
+        return NULL;
+    }
+    const struct tech_catalog *cat = &catalog;
+    json_t *ws = json_array();
+    for (int s = 0; s < players; s++)
+        json_array_append_new(ws, json_real(r.wins[s] / (double)games));
+    json_t *cards = json_array();
+    int low_built = -1, low_used = -1, top = -1;
+    for (int k = 0; k < cat->ndesigns; k++) {
+        if (cat->designs[k].domain == DOMAIN_WILD)
+            continue;
+        json_array_append_new(cards, json_pack("{s:s, s:f, s:f, s:f}", "card", cat->designs[k].id,
+                                               "built", (double)r.built[k] / (double)games, "used",
+                                               (double)r.used[k] / (double)games, "in_winners",
+                                               r.winner_has[k] / (double)games));
+        /* the seed card starts in the city: at 1-4 players it can never be built */
+        if ((k != cat->seed_design || players >= TECH_TWO_DECKS_FROM) &&
+            (low_built < 0 || r.built[k] < r.built[low_built]))
+            low_built = k;
+        if (low_used < 0 || r.used[k] < r.used[low_used])
+            low_used = k;
+        if (top < 0 || r.winner_has[k] > r.winner_has[top])
+            top = k;
+    }
+    return json_pack(
+        "{s:i, s:I, s:I, s:s, s:i, s:i, s:o, s:f, s:f, s:i, s:f, s:{s:s, s:f}, "
+        "s:{s:s, s:f}, s:{s:s, s:f}, s:o}",
+        "players", players, "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
+        "min_rounds", r.min_rounds, "max_rounds", r.max_rounds, "wins_by_seat", ws,
+        "first_seat_wins", r.first_wins / (double)games, "avg_winning_score",
+        (double)r.winning_score_sum / (double)games, "max_winning_score", r.max_winning_score,
+        "avg_score", (double)r.points_sum / (double)games / players, "least_built", "card",
+        cat->designs[low_built].id, "share", (double)r.built[low_built] / (double)games,
+        "least_used", "card", cat->designs[low_used].id, "share",
+        (double)r.used[low_used] / (double)games, "top_winner_card", "card", cat->designs[top].id,
+        "share", r.winner_has[top] / (double)games, "cards", cards);
+}
+
+static const char *const tc_bots[] = {"greedy", "random", NULL};
+static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
+                                       "choose", "discard", "over",   NULL};
+
+const struct ruleset ruleset_tech_city = {
+    .id = "tech_city",
+    .title = "Tech City",
+    .min_players = TECH_MIN_PLAYERS,
+    .max_players = TECH_MAX_PLAYERS,
+    .state_size = sizeof(struct tech_game),
+    .decision_size = sizeof(struct tech_decision),
+    .uses_turn = true,
+    .has_target = false,
+    .target_min = 0,
+    .target_max = 0,
+    .target_default = 0,
+    .cards_file = "tech_city.json",
+    .bots = tc_bots,
+    .steps = tc_steps,
+    .load_cards = tc_load_cards,
+    .cards_json = tc_cards_json,
+    .new_game = tc_new_game,
+    .players = tc_players,
+    .seed = tc_seed,
+    .target = tc_target,
+    .over = tc_over,
+    .where = tc_where,
+    .pending = tc_pending,
+    .submitted = tc_submitted,
+    .defaulted = tc_defaulted,
+    .decision = tc_decision,
+    .card_id = tc_card_id,
+    .order_from_json = tc_order_from_json,
+    .order_to_json = tc_order_to_json,
+    .submit = tc_submit,
+    .error_code = tech_error_code,
+    .error_message = tech_error_message,
+    .ready = tc_ready,
+    .fill_defaults = tc_fill_defaults,
+    .resolve = tc_resolve,
+    .bot_decide = tc_bot_decide,
+    .to_json = tc_to_json,
+    .from_json = tc_from_json,
+    .public_view = tc_public_view,
+    .private_view = tc_private_view,
+    .replay_run = tc_replay_run,
+    .simulate = tc_simulate,
+};
+
+static const struct ruleset *self(void)
+{
+    return &ruleset_tech_city;
+}
