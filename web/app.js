@@ -9,9 +9,19 @@ import { loadCatalog } from './cards.js';
 import { api } from './api.js';
 import { h, replace } from './dom.js';
 
+/** Adds stylesheet `href` once; resolves when it has loaded (or failed: the table still works). */
+function styleSheet(href) {
+  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
+  return new Promise((ok) => {
+    const link = h('link', { rel: 'stylesheet', href, onload: ok, onerror: ok });
+    document.head.append(link);
+  });
+}
+
 const TABLES = {
-  tech_city: () => import('./tech.js').then((m) => m.mountTech),
+  tech_city: () => Promise.all([import('./tech.js'), styleSheet('tech.css')]).then(([m]) => m.mountTech),
 };
+const GENERIC = () => Promise.all([import('./generic.js'), styleSheet('tech.css')]).then(([m]) => m.mountGeneric);
 
 /** Mounts the table game `id` needs; The City's when the view cannot be read (it shows why). */
 function mountTable(el, id, go) {
@@ -23,7 +33,7 @@ function mountTable(el, id, go) {
     if (game === 'the_city') { off = mountGame(el, id, go); return; }
     let mount;
     try {
-      mount = await (TABLES[game] ?? (() => import('./generic.js').then((m) => m.mountGeneric)))();
+      mount = await (TABLES[game] ?? GENERIC)();
     } catch {
       if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The table of this game could not be loaded; check your connection and reload.'));
       return;
