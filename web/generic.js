@@ -3,7 +3,7 @@
 // what is pending (its options as the server sends them), a Suggest button that sends the
 // server's suggestion as it is, and the log, live over the game's event stream.
 
-import { api } from './api.js';
+import { api, loadRulesets } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatDot } from './ui.js';
@@ -27,6 +27,7 @@ export function mountGeneric(root, id) {
   let names = new Map(); // card id (slug) → name, from the game's catalog when it serves one
   const game = liveGame(id, () => draw());
   let catalogAsked = false;
+  let title = null; // the ruleset's title, once the server's list is read
 
   function cardName(c) {
     const slug = typeof c === 'object' && c ? c.card ?? c.id : c;
@@ -38,11 +39,13 @@ export function mountGeneric(root, id) {
     const v = st.view;
     if (v && !catalogAsked) {
       catalogAsked = true;
-      api.cards(v.game).then((d) => { names = new Map((d.cards ?? []).map((c) => [c.id, c.name ?? c.id])); draw(); }).catch(() => null);
+      // Only a game the server lists has a catalog to ask for (anything else answers 400).
+      loadRulesets().then((r) => { title = r.byId.get(v.game)?.title ?? title; return r.byId.has(v.game) ? api.cards(v.game) : null; })
+        .then((d) => { if (d) { names = new Map((d.cards ?? []).map((c) => [c.id, c.name ?? c.id])); draw(); } }).catch(() => null);
     }
-    document.title = `${st.hand?.pending && !st.hand.order ? '● Your move · ' : ''}${v?.game ?? 'Game'}`;
+    document.title = `${st.hand?.pending && !st.hand.order ? '● Your move · ' : ''}${title ?? v?.game ?? 'Game'}`;
     replace(bar, h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
-      h('div', { class: 'bar-title' }, h('strong', {}, v?.game ?? 'Loading…'),
+      h('div', { class: 'bar-title' }, h('strong', {}, title ?? v?.game ?? 'Loading…'),
         v ? h('span', { class: 'step-pill', id: 'step' }, v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : position(v)) : null));
     if (st.missing || (!v && st.error)) {
       replace(banner, h('div', { class: 'panel notice' }, h('h2', {}, 'No such game'), h('p', {}, st.error), h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));

@@ -560,7 +560,7 @@ export function mountTech(root, id, navigate) {
         buttons.push(h('button', { type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', disabled: st.busy, title: 'Fill in what the greedy bot would do; you still confirm', onclick: suggest }, 'Suggest'));
       }
       if (st.hand.order) head.push(h('p', { class: 'submitted-note', id: 'submitted' }, 'Your choice is in; waiting for the others. You may still change it.'));
-      if (!r.body && r.why && !hint && p.step !== 'owner') head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
+      if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
     }
     const pickable = p && ['build', 'help', 'discard'].includes(p.step) || p?.step === 'effect' && needsOf().includes('card') || p?.step === 'choose' && p.options.kind === 'discard';
     replace(action,
