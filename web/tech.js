@@ -16,11 +16,11 @@ const CHEAP = 7; // one card of value <= 7 pays a build
 // Short words, not emoji: the page's emoji font has only The City's icons, and a system
 // without an emoji font would show empty boxes.
 export const DOMAINS = {
-  service: { icon: 'SVC', name: 'Service' },
-  technology: { icon: 'TECH', name: 'Technology' },
-  science: { icon: 'SCI', name: 'Science' },
-  knowledge: { icon: 'KNOW', name: 'Knowledge' },
-  wild: { icon: 'WILD', name: 'Wild' },
+  service: { icon: 'SVC', short: 'S', name: 'Service' },
+  technology: { icon: 'TECH', short: 'T', name: 'Technology' },
+  science: { icon: 'SCI', short: 'Sc', name: 'Science' },
+  knowledge: { icon: 'KNOW', short: 'K', name: 'Knowledge' },
+  wild: { icon: 'WILD', short: 'W', name: 'Wild' },
 };
 const STEP_TITLES = {
   build: 'build', help: 'help build a service', effect: 'effects', owner: 'owner draws',
@@ -680,7 +680,7 @@ export function mountTech(root, id, navigate) {
         onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
       },
       h('span', { class: 'face' },
-        h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom', 'aria-hidden': 'true' }, DOMAINS[d.domain]?.icon ?? '')),
+        h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom', 'aria-hidden': 'true' }, DOMAINS[d.domain]?.short ?? '')),
         h('span', { class: 'tc-name' }, d.name),
         c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null)));
     }
@@ -789,6 +789,23 @@ export function mountTech(root, id, navigate) {
     replace(logList, h('ol', { class: 'log-list' }, techLog(events, nameOf).map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text))));
     if (atBottom || !logList.dataset.scrolled) { logList.scrollTop = logList.scrollHeight; logList.dataset.scrolled = '1'; }
   }
+
+  // A mouse drags the city to pan it (touch pans natively; the wheel and keys scroll).
+  let drag = null;
+  cityScroll.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse' || e.button !== 0 || e.target.closest('button')) return;
+    drag = { x: e.clientX, y: e.clientY, left: cityScroll.scrollLeft, top: cityScroll.scrollTop };
+    cityScroll.setPointerCapture(e.pointerId);
+    cityScroll.classList.add('panning');
+  });
+  cityScroll.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    cityScroll.scrollLeft = drag.left - (e.clientX - drag.x);
+    cityScroll.scrollTop = drag.top - (e.clientY - drag.y);
+  });
+  const endDrag = () => { drag = null; cityScroll.classList.remove('panning'); };
+  cityScroll.addEventListener('pointerup', endDrag);
+  cityScroll.addEventListener('pointercancel', endDrag);
 
   drawInfo();
   return () => { alive = false; game.close(); };
