@@ -153,13 +153,29 @@ export function mountTech(root, id, navigate) {
     const svc = c.owner === null;
     const normal = o.normal && (svc || !c.tilted);
     const free = o.free && c.owner === me() && c.domain === 'knowledge';
-    return normal || free;
+    return (normal || free) && feasible(c);
   }
 
-  function targetOk(c, which) {
-    if (!c) return false;
-    const prim = primAt(cityAt(sel.use.x, sel.use.y));
-    const filter = design(cityAt(sel.use.x, sel.use.y).card).effect?.filter;
+  /** Can the effect of city card `used` be carried out: is there something for each choice? */
+  function feasible(used) {
+    const v = st.view;
+    const needs = NEEDS[primAt(used)] ?? [];
+    if (needs.includes('card') && !hand().length) return false;
+    if (needs.includes('take') && !v.discard.length) return false;
+    if (needs.includes('victim') && !v.seats.some((s) => s.seat !== me() && s.hand_count > 0)) return false;
+    if (needs.includes('target')) {
+      const targets = v.city.filter((c) => targetOk(c, 'target', used));
+      if (!targets.length) return false;
+      if (needs.includes('to') && !v.city.some((c) => targets.some((t) => t !== c) && targetOk(c, 'to', used))) return false;
+    }
+    return true;
+  }
+
+  /** May city card `c` be the `which` ('target' or 'to') of the effect of `used` (default: the one chosen)? */
+  function targetOk(c, which, used = sel.use && cityAt(sel.use.x, sel.use.y)) {
+    if (!c || !used) return false;
+    const prim = primAt(used);
+    const filter = design(used.card).effect?.filter;
     if (which === 'target') {
       if ((prim === 'replace' || prim === 'expel') && c.seed) return false;
       if (filter === 'neutral') return c.owner === null;
@@ -466,7 +482,12 @@ export function mountTech(root, id, navigate) {
 
   function drawActionNow() {
     const v = st.view;
-    if (!v || !st.hand || v.status === 'finished') { action.hidden = true; replace(action); return; }
+    if (!v || !st.hand || v.status === 'finished') {
+      action.hidden = true;
+      replace(action);
+      Object.assign(action.dataset, { state: 'waiting', turn: 'none', submitted: 'false', busy: 'false' });
+      return;
+    }
     action.hidden = false;
     const p = pending();
     const head = [];

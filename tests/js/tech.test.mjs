@@ -159,12 +159,16 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
 });
 
 /**
- * Plays Tech City's current decision by the page's controls. The first build with a plain card
- * is placed by hand: pick the card, click a highlighted cell, confirm. Everything else: Suggest,
- * then the button it points at (Confirm, Pass, Draw or No thanks). Resolves to what it did.
+ * Plays Tech City's current decision by the page's controls, like a person. Builds (when
+ * `byHand`): pick a plain card, click a highlighted cell, confirm. Effects (when `byHand`): click
+ * a highlighted card of the city, then whatever it needs (a hand card, a discard-pile card,
+ * highlighted target cells, a player), confirm. Everything else, or when that cannot be
+ * completed: Suggest, then the button it points at (Confirm, Pass, Draw or No thanks).
+ * Resolves to what it did; throws when the server refused the choice.
  */
-async function playTech(page, state, placeByHand) {
-  if (state === 'build' && placeByHand) {
+async function playTech(page, state, byHand) {
+  let did = null;
+  if (state === 'build' && byHand) {
     const plain = page.locator('#hand .tcard:not(.d-wild):not(.d-service):not([disabled])');
     if (await plain.count()) {
       await plain.first().click();
@@ -176,15 +180,36 @@ async function playTech(page, state, placeByHand) {
       const confirm = page.locator('#confirm:not([disabled])');
       if (await confirm.count()) {
         await confirm.click();
-        return 'placed';
+        did = 'placed';
+      } else await page.click('#cancel');
+    }
+  } else if (state === 'effect' && byHand) {
+    const usable = page.locator('#city .card-cell.target');
+    const n = await usable.count();
+    if (n) {
+      await usable.nth(Math.floor(Math.random() * n)).click();
+      for (const need of await page.locator('#action [data-need]').evaluateAll((els) => els.map((e) => e.dataset.need))) {
+        const pick = { card: '#hand .tcard:not([disabled])', take: '[data-need="take"] .chip-btn', victim: '[data-need="victim"] .chip-btn:not([disabled])' }[need] ?? '#city .card-cell.target';
+        const choices = page.locator(pick);
+        assert.ok(await choices.count() > 0, `the page offers a choice for "${need}" only when there is one`);
+        await choices.first().click();
       }
-      await page.click('#cancel');
+      const confirm = page.locator('#confirm:not([disabled])');
+      if (await confirm.count()) {
+        await confirm.click();
+        did = 'used by hand';
+      } else await page.click('#cancel');
     }
   }
-  await page.click('#suggest');
-  const target = page.locator('#action :is(#confirm:not([disabled]), .suggested)');
-  await target.first().click();
-  return `suggested ${state}`;
+  if (!did) {
+    await page.click('#suggest');
+    await page.locator('#action :is(#confirm:not([disabled]), .suggested)').first().click();
+    did = `suggested ${state}`;
+  }
+  await page.waitForFunction(() => document.querySelector('#end-screen') || document.querySelector('#action')?.dataset.busy !== 'true');
+  const refused = await page.locator('#action-error').count() ? await page.locator('#action-error').innerText() : '';
+  assert.equal(refused, '', `the server took the choice (${did})`);
+  return did;
 }
 
 test('a Tech City game played to the end through the page: a person and two bots', { timeout: 150_000 }, async () => {
@@ -212,7 +237,7 @@ test('a Tech City game played to the end through the page: a person and two bots
       const turn = await nextTurn(page, last);
       if (turn === 'over') break;
       const [state, key] = turn.split('|');
-      const r = await playTech(page, state, !placed);
+      const r = await playTech(page, state, true);
       if (r === 'placed') placed = true;
       did.add(r);
       if (!shot && placed && Number(key.split('-')[0]) >= 3) {
