@@ -200,6 +200,14 @@ async function playTech(page, state, byHand) {
         did = 'used by hand';
       } else await page.click('#cancel');
     }
+  } else if ((state === 'discard' || state === 'choose' || state === 'help') && byHand) {
+    if (await page.locator('#revealed .tcard').count()) await page.locator('#revealed .tcard').first().click();
+    else {
+      const need = state === 'help' ? 1 : Number((await page.locator('#counter').innerText()).match(/of (\d+)/)[1]);
+      for (let i = 0; i < need; i++) await page.locator('#hand .tcard:not([disabled])').nth(i).click();
+    }
+    await page.locator('#confirm:not([disabled])').click();
+    did = `${state} by hand`;
   }
   if (!did) {
     await page.click('#suggest');
