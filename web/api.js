@@ -46,8 +46,11 @@ export const api = {
   game: (id) => request('GET', `/games/${enc(id)}`),
   hand: (id, token) => request('GET', `/games/${enc(id)}/hand`, { token }),
   order: (id, token, body) => request('POST', `/games/${enc(id)}/orders`, { body, token }),
-  /** Forces step {round, step} (the one the player saw); 409 stale_step once it has moved on. */
-  resolve: (id, token, { round, step }) => request('POST', `/games/${enc(id)}/resolve`, { body: { round, step }, token }),
+  /**
+   * Forces step {round, step} (the one the player saw), with its `turn` in a game that has
+   * turns; 409 stale_step once it has moved on.
+   */
+  resolve: (id, token, { round, step, turn }) => request('POST', `/games/${enc(id)}/resolve`, { body: turn === undefined ? { round, step } : { round, step, turn }, token }),
   events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
 };
 

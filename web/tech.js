@@ -73,6 +73,9 @@ export function mountTech(root, id, navigate) {
   let hint = '';
   let suggested = ''; // 'pass' | 'draw' | 'no-draw' when Suggest pointed at a button
   let infoKey = null; // what the card-info box shows: 'c:X,Y', 'h:ID', 'd:ID'
+  let forceAsk = null; // the position a Force asks to confirm
+  let forceError = '';
+  let forceErrorAt = ''; // the position the error was about: it goes when the game moves on
   let centred = false;
   let logDrawn = -1;
   let alive = true;
@@ -397,7 +400,9 @@ export function mountTech(root, id, navigate) {
 
   function drawBar() {
     const v = st.view;
-    drawIf(bar, [v?.round, v?.step, v?.status, v?.deck_count, v?.discard?.length, v?.first, st.conn, st.missing], () => {
+    if (forceError && forceErrorAt && v && forceErrorAt !== `${v.round}-${v.step}-${v.turn}`) forceError = '';
+    if (forceAsk && v && (forceAsk.round !== v.round || forceAsk.step !== v.step || forceAsk.turn !== v.turn)) forceAsk = null;
+    drawIf(bar, [v?.round, v?.step, v?.turn, v?.status, v?.deck_count, v?.discard?.length, v?.first, v?.pending, v?.deadline, timerText() === 'time is up', st.conn, st.missing, forceAsk, forceError, st.busy], () => {
       if (!v) {
         replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'));
         return;
@@ -408,8 +413,53 @@ export function mountTech(root, id, navigate) {
         h('dl', { class: 'stats' },
           stat('Deck', v.deck_count), stat('Discards', v.discard.length),
           v.status === 'playing' ? stat('First', nameOf(v.first)) : null),
+        timerText() ? h('span', { class: `timer ${timerText() === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, timerText()) : null,
+        forceControls(v),
+        forceError ? h('p', { class: 'error force-error', role: 'alert', id: 'force-error' }, forceError) : null,
         h('span', { id: 'conn', class: `conn ${st.conn}`, role: 'status', hidden: st.conn !== 'down' }, st.conn === 'down' ? 'Reconnecting…' : ''));
     });
+  }
+
+  function timerText() {
+    const v = st.view;
+    if (!v?.deadline || v.status !== 'playing') return null;
+    const left = Math.round(v.deadline - Date.now() / 1000);
+    if (left <= 0) return 'time is up';
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+  }
+
+  /**
+   * Force: the host at any time, a seat once the timer ran out; the first click asks, the
+   * second sends the position seen then, so a late click cannot force the next decision.
+   */
+  function forceControls(v) {
+    const tt = timerText();
+    const waiting = (v.pending ?? []).filter((s) => s !== me());
+    if (v.status !== 'playing' || !waiting.length || !(st.host || (st.me && tt === 'time is up'))) return null;
+    if (!forceAsk) {
+      return h('button', {
+        type: 'button', class: 'ghost small', id: 'force', disabled: st.busy,
+        onclick: () => { forceAsk = { round: v.round, step: v.step, turn: v.turn }; forceError = ''; drawBar(); bar.querySelector('#force-yes')?.focus(); },
+      }, st.host ? 'Force step' : 'Apply defaults');
+    }
+    return h('div', { class: 'force-ask', id: 'force-ask', role: 'alertdialog', 'aria-labelledby': 'force-q' },
+      h('span', { id: 'force-q' }, `Resolve this decision now? ${joinNames(waiting.map(nameOf))} will get the default.`),
+      h('button', { type: 'button', class: 'small danger', id: 'force-yes', onclick: force }, 'Force it'),
+      h('button', { type: 'button', class: 'ghost small', id: 'force-no', onclick: () => { forceAsk = null; drawBar(); } }, 'Cancel'));
+  }
+
+  async function force() {
+    const ask = forceAsk;
+    forceAsk = null;
+    try {
+      await api.resolve(id, st.host ?? st.me?.token, ask);
+      announce('The decision was forced.');
+    } catch (e) {
+      forceError = e.message;
+      announce(e.message);
+    }
+    await game.refresh();
+    if (forceError && st.view) forceErrorAt = `${st.view.round}-${st.view.step}-${st.view.turn}`;
   }
 
   function stat(label, value) { return h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, String(value ?? '—'))); }
@@ -828,8 +878,15 @@ export function mountTech(root, id, navigate) {
   cityScroll.addEventListener('pointerup', endDrag);
   cityScroll.addEventListener('pointercancel', endDrag);
 
+  const tick = setInterval(() => {
+    const el = bar.querySelector('#timer');
+    const tt = timerText();
+    if (el && tt) el.textContent = tt;
+    if (tt === 'time is up' && st.me && !bar.querySelector('#force, #force-ask')) drawBar();
+  }, 1000);
+
   drawInfo();
-  return () => { alive = false; game.close(); };
+  return () => { alive = false; clearInterval(tick); game.close(); };
 }
 
 /** Tech City's public log as lines: [{kind, seq, text}]. */

@@ -355,3 +355,49 @@ test('a game the page does not know gets the generic table, playable to the end 
     await context.close();
   }
 });
+
+test('Tech City: the host forces a decision another person is slow to make, after confirming', { timeout: 60_000 }, async () => {
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const errors = [watchErrors(a), watchErrors(b)];
+  try {
+    await createFromLobby(a, { game: 'tech_city', name: 'Host', seats: 2, kinds: ['person'] });
+    await a.waitForSelector('.waiting-room');
+    await b.goto(await a.inputValue('#share-link'));
+    await b.fill('#join-name', 'Slow');
+    await b.click('#join');
+    await b.waitForSelector('#city .card-cell');
+    const { id } = await seatOf(a);
+    // Until the slow seat is the one pending, the host plays by Suggest.
+    for (let i = 0; i < 40; i++) {
+      const v = await api(`/games/${id}`);
+      if (v.pending.includes(1) && !v.pending.includes(0)) break;
+      if (v.pending.includes(0)) {
+        await a.waitForSelector('#action:not([data-state="waiting"]) #suggest');
+        await a.click('#suggest');
+        await a.locator('#action :is(#confirm:not([disabled]), .suggested)').first().click();
+      }
+      await a.waitForFunction((t) => document.querySelector('#action')?.dataset.turn !== t, `${v.round}-${v.step}-${v.turn}`).catch(() => null);
+    }
+    const before = await api(`/games/${id}`);
+    assert.deepEqual(before.pending, [1]);
+    await a.click('#force');
+    await a.waitForSelector('#force-ask');
+    assert.match(await a.locator('#force-q').innerText(), /Slow will get the default/);
+    await a.click('#force-yes');
+    await a.waitForFunction(async (pos) => {
+      const r = await fetch(`/api/v1/games/${pos.id}`);
+      const v = await r.json();
+      return v.turn !== pos.turn;
+    }, { id, turn: before.turn });
+    const log = (await api(`/games/${id}/events?after=0`)).events;
+    assert.ok(log.some((e) => e.type === 'default' && e.seat === 1), 'the slow seat got the default');
+    await b.waitForFunction(() => /had not chosen/.test(document.querySelector('#log')?.innerText ?? ''));
+    assert.deepEqual(errors.flat(), [], 'no console or page errors');
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
