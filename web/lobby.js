@@ -22,7 +22,8 @@ const LEADS = {
 export function mountLobby(root, navigate) {
   const last = store.lastSettings();
   let rulesets = new Map([[THE_CITY.id, THE_CITY]]);
-  let game = last?.game ?? 'the_city';
+  const wanted = last?.game ?? null; // the game created last from this browser, chosen again
+  let game = wanted ?? 'the_city';
   const rs = () => rulesets.get(game) ?? THE_CITY;
   const saved = {
     seats: last?.seats ?? 4,
@@ -30,7 +31,8 @@ export function mountLobby(root, navigate) {
     target: last?.target_vp ?? 50,
     turn: last?.turn_seconds ?? '',
   };
-  let seats = saved.seats;
+  let wantSeats = saved.seats; // what the user picked; `seats` is that within the game's range
+  let seats = wantSeats;
   const kinds = [...saved.kinds];
   kinds[0] = 'person';
 
@@ -38,8 +40,9 @@ export function mountLobby(root, navigate) {
     id: 'name', name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname',
     placeholder: 'Your name', value: store.name(), 'aria-describedby': 'name-hint',
   });
-  const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { game = gameSelect.value; drawGame(); } });
-  const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = Number(seatsSelect.value); drawSeats(); } });
+  let touched = false;
+  const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { touched = true; game = gameSelect.value; drawGame(); } });
+  const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = wantSeats = Number(seatsSelect.value); drawSeats(); } });
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
   const targetInput = h('input', { id: 'target', name: 'target', type: 'number', min: 1, max: 500, value: saved.target, inputmode: 'numeric' });
   const turnInput = h('input', { id: 'turn', name: 'turn', type: 'number', min: 5, max: 86400, value: saved.turn, placeholder: 'no limit', inputmode: 'numeric' });
@@ -56,7 +59,7 @@ export function mountLobby(root, navigate) {
     gameSelect.closest('.field')?.toggleAttribute('hidden', rulesets.size < 2);
     const counts = [];
     for (let n = Math.max(1, r.min_players); n <= r.max_players; n++) counts.push(n);
-    if (!counts.includes(seats)) seats = Math.min(Math.max(seats, counts[0]), counts[counts.length - 1]);
+    seats = Math.min(Math.max(wantSeats, counts[0]), counts[counts.length - 1]);
     replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? '1 (solo)' : `${n} players`)));
     const t = r.options?.target_vp;
     targetField.hidden = !t;
@@ -142,7 +145,8 @@ export function mountLobby(root, navigate) {
   loadRulesets().then((d) => {
     if (!alive || !d.rulesets?.length) return;
     rulesets = d.byId;
-    if (!last?.game && d.default) game = d.default;
+    // Until now the form showed The City alone: the user's pick since then stands.
+    if (gameSelect.value === 'the_city' && !touched) game = wanted && rulesets.has(wanted) ? wanted : d.default ?? game;
     keepFocus(form, drawGame);
     if (lastGames) drawGames(lastGames); // titles now known
   }).catch(() => { /* The City alone: the form still works */ });

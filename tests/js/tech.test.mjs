@@ -90,6 +90,10 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     await row.waitFor();
     assert.match(await row.locator('.game-title').textContent(), /^Tech City$/);
     assert.doesNotMatch(await row.innerText(), /to 0 VP/);
+    // The lobby offers again the game created last, with its seats.
+    await page.waitForFunction(() => document.querySelector('#game')?.value === 'tech_city');
+    assert.equal(await page.inputValue('#seats'), '2');
+    assert.ok(!(await page.isVisible('#target')));
     await page.screenshot({ path: join(OUT, 'lobby-games.png'), fullPage: true });
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
