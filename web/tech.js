@@ -53,7 +53,7 @@ export function mountTech(root, id, navigate) {
   const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, 'aria-label': 'The city: scroll to see all of it' });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' })),
-    cityScroll, info);
+    cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
   const players = h('section', { class: 'panel tech-players', id: 'players', 'aria-labelledby': 'players-title' });
   const pile = h('section', { class: 'panel pile', id: 'pile', 'aria-labelledby': 'pile-title' });
   const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
@@ -768,9 +768,22 @@ export function mountTech(root, id, navigate) {
       cityScroll.scrollLeft = keepX + (Number(old.x0) - x0) * cell.w;
       cityScroll.scrollTop = keepY + (Number(old.y0) - y0) * cell.h;
     }
+    drawCityConfirm(p);
     grid.dataset.x0 = x0;
     grid.dataset.y0 = y0;
-    document.getElementById('city-count').textContent = `${v.city.length} cards in play`;
+    document.getElementById('city-count').textContent = `${v.city.length} card${v.city.length === 1 ? '' : 's'} in play`;
+  }
+
+  /** Under the grid, once a cell is chosen: confirm the build there without scrolling back up. */
+  function drawCityConfirm(p) {
+    const box = cityBox.querySelector('#city-confirm');
+    const on = p?.step === 'build' && sel.card !== null && sel.x !== null;
+    box.hidden = !on;
+    if (!on) { replace(box); return; }
+    const r = orderBody();
+    replace(box, h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: confirm },
+      `Build ${design(slugOf(sel.card)).name} here`),
+    r.body ? null : h('span', { class: 'muted' }, r.why));
   }
 
   function cellSize() {

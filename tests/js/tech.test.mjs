@@ -181,7 +181,8 @@ async function playTech(page, state, byHand) {
       await cells.first().scrollIntoViewIfNeeded();
       await cells.first().click();
       await page.waitForSelector('#city .cell.open.chosen');
-      const confirm = page.locator('#confirm:not([disabled])');
+      // The build is confirmed under the grid, where the cell was clicked.
+      const confirm = page.locator('#confirm-here:not([disabled])');
       if (await confirm.count()) {
         await confirm.click();
         did = 'placed';
