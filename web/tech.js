@@ -257,10 +257,12 @@ export function mountTech(root, id, navigate) {
       if (!c) return;
       const usingHere = sel.use && sel.use.x === x && sel.use.y === y;
       const needs = needsOf();
-      if (sel.use && !usingHere && needs.includes('target') && !sel.target) {
+      // While the effect wants a cell, a click picks it (the used card itself may be one);
+      // Cancel starts over.
+      if (sel.use && needs.includes('target') && !sel.target && (!usingHere || targetOk(c, 'target'))) {
         if (!targetOk(c, 'target')) { hint = `${design(c.card).name} cannot be the target of this effect.`; drawAction(); return; }
         sel.target = { x, y };
-      } else if (sel.use && !usingHere && needs.includes('to') && sel.target && !sel.to) {
+      } else if (sel.use && needs.includes('to') && sel.target && !sel.to && (!usingHere || targetOk(c, 'to'))) {
         if (!targetOk(c, 'to')) { hint = `${design(c.card).name} cannot be the second card of this effect.`; drawAction(); return; }
         sel.to = { x, y };
       } else if (usingHere) {
@@ -682,7 +684,7 @@ export function mountTech(root, id, navigate) {
       const d = design(c.card);
       const used = sel.use && sel.use.x === c.x && sel.use.y === c.y;
       const tgt = (sel.target && sel.target.x === c.x && sel.target.y === c.y) || (sel.to && sel.to.x === c.x && sel.to.y === c.y);
-      const needCell = effect && sel.use && !used && (needsOf().includes('target') && !sel.target ? targetOk(c, 'target') : needsOf().includes('to') && sel.target && !sel.to ? targetOk(c, 'to') : false);
+      const needCell = effect && sel.use && (needsOf().includes('target') && !sel.target ? targetOk(c, 'target') : needsOf().includes('to') && sel.target && !sel.to ? targetOk(c, 'to') : false);
       const canUse = effect && !sel.use && usable(c);
       const cls = ['cell', 'card-cell', `d-${d.domain}`];
       if (c.tilted) cls.push('tilted');

@@ -330,10 +330,12 @@ test('a game the page does not know gets the generic table, playable to the end 
   // The server hosts a new ruleset "mystery_game": played here as Tech City's games renamed in
   // every view the page reads, so the page cannot know its rules.
   const rename = async (route) => {
-    const r = await route.fetch();
-    const body = await r.json();
-    if (body && typeof body === 'object' && body.game) body.game = 'mystery_game';
-    await route.fulfill({ response: r, json: body });
+    try {
+      const r = await route.fetch();
+      const body = await r.json();
+      if (body && typeof body === 'object' && body.game) body.game = 'mystery_game';
+      await route.fulfill({ response: r, json: body });
+    } catch { /* the page or its context closed while the request was on its way */ }
   };
   await page.route(/\/api\/v1\/games\/[0-9a-f]+(\/hand)?$/, (route) => (route.request().method() === 'GET' ? rename(route) : route.continue()));
   try {
