@@ -122,8 +122,7 @@ export function mountTech(root, id, navigate) {
   function usable(c) {
     const o = pending()?.options;
     if (!o || !c || design(c.card).domain === 'wild') return false;
-    const svc = c.owner === null;
-    const normal = o.normal && (svc || !c.tilted);
+    const normal = o.normal && !c.tilted; // a service is never tilted: anyone may use it again
     const free = o.free && c.owner === me() && c.domain === 'knowledge';
     return (normal || free) && feasible(c);
   }
