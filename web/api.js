@@ -36,15 +36,21 @@ async function request(method, path, { body, token } = {}) {
 }
 
 export const api = {
-  cards: () => request('GET', '/cards'),
+  /** The catalog of game `game` (The City's when left out). */
+  cards: (game) => request('GET', game && game !== 'the_city' ? `/cards?game=${enc(game)}` : '/cards'),
+  /** The games ("rulesets") this server hosts: {default, rulesets: [{id, title, ...}]}. */
+  rulesets: () => request('GET', '/rulesets'),
   listGames: () => request('GET', '/games'),
   createGame: (body) => request('POST', '/games', { body }),
   join: (id, name) => request('POST', `/games/${enc(id)}/join`, { body: { name } }),
   game: (id) => request('GET', `/games/${enc(id)}`),
   hand: (id, token) => request('GET', `/games/${enc(id)}/hand`, { token }),
   order: (id, token, body) => request('POST', `/games/${enc(id)}/orders`, { body, token }),
-  /** Forces step {round, step} (the one the player saw); 409 stale_step once it has moved on. */
-  resolve: (id, token, { round, step }) => request('POST', `/games/${enc(id)}/resolve`, { body: { round, step }, token }),
+  /**
+   * Forces step {round, step} (the one the player saw), with its `turn` in a game that has
+   * turns; 409 stale_step once it has moved on.
+   */
+  resolve: (id, token, { round, step, turn }) => request('POST', `/games/${enc(id)}/resolve`, { body: turn === undefined ? { round, step } : { round, step, turn }, token }),
   events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
 };
 
@@ -53,10 +59,25 @@ function enc(id) { return encodeURIComponent(id); }
 /** The URL of a game's Server-Sent Events stream. */
 export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
 
-/** Every event type the server logs; EventSource needs a listener per name. */
+/**
+ * Every event type the server logs, for every game; EventSource needs a listener per name.
+ * A ruleset with new names still reaches a table through the stream's catch-all refresh.
+ */
 export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default',
   'discarded', 'built', 'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'no_income',
-  'game_over', 'unknown', 'message'];
+  'game_over', 'unknown', 'message',
+  // Tech City's
+  'helped', 'service_failed', 'effect', 'drew', 'expelled', 'revealed', 'took', 'placed', 'moved',
+  'marker', 'passed'];
+
+let rulesetsLoading = null;
+
+/** The server's rulesets, fetched once per page: resolves to {default, rulesets, byId: Map}. */
+export function loadRulesets() {
+  rulesetsLoading ??= api.rulesets().then((d) => ({ ...d, byId: new Map(d.rulesets.map((r) => [r.id, r])) }))
+    .catch((e) => { rulesetsLoading = null; throw e; });
+  return rulesetsLoading;
+}
 
 // ---- what this browser remembers -----------------------------------------------------------
 
@@ -84,11 +105,13 @@ export const store = {
 };
 
 /**
- * Creates a game from lobby settings {name, seats, bots, target_vp, turn_seconds}, remembers its
- * tokens and settings, and resolves to the game id.
+ * Creates a game from lobby settings {game, name, seats, bots, target_vp, turn_seconds},
+ * remembers its tokens and settings, and resolves to the game id. `game` is left out for The
+ * City (the server's default), so settings saved before there were several games still work.
  */
 export async function createAndRemember(settings) {
   const body = { seats: settings.seats, bots: settings.bots };
+  if (settings.game && settings.game !== 'the_city') body.game = settings.game;
   if (settings.target_vp) body.target_vp = settings.target_vp;
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
   if (settings.name) body.name = settings.name;

@@ -1,9 +1,47 @@
 // app.js: the page's entry point: a hash router between the lobby (#/) and a game's table
 // (#/game/ID), mounting one view at a time and tearing the last one down (its live stream too).
+// A table is chosen by the view's `game`: The City's (game.js), Tech City's (tech.js, loaded
+// when first needed) or, for a game this page does not know, the generic table (generic.js).
 
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { loadCatalog } from './cards.js';
+import { api } from './api.js';
+import { h, replace } from './dom.js';
+
+/** Adds stylesheet `href` once; resolves when it has loaded (or failed: the table still works). */
+function styleSheet(href) {
+  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
+  return new Promise((ok) => {
+    const link = h('link', { rel: 'stylesheet', href, onload: ok, onerror: ok });
+    document.head.append(link);
+  });
+}
+
+const TABLES = {
+  tech_city: () => Promise.all([import('./tech.js'), styleSheet('tech.css')]).then(([m]) => m.mountTech),
+};
+const GENERIC = () => Promise.all([import('./generic.js'), styleSheet('tech.css')]).then(([m]) => m.mountGeneric);
+
+/** Mounts the table game `id` needs; The City's when the view cannot be read (it shows why). */
+function mountTable(el, id, go) {
+  let alive = true;
+  let off = null;
+  replace(el, h('p', { class: 'muted loading' }, 'Loading the table…'));
+  api.game(id).then((v) => v?.game ?? 'the_city', () => 'the_city').then(async (game) => {
+    if (!alive) return;
+    if (game === 'the_city') { off = mountGame(el, id, go); return; }
+    let mount;
+    try {
+      mount = await (TABLES[game] ?? GENERIC)();
+    } catch {
+      if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The table of this game could not be loaded; check your connection and reload.'));
+      return;
+    }
+    if (alive) off = mount(el, id, go);
+  });
+  return () => { alive = false; off?.(); };
+}
 
 const root = document.getElementById('app');
 let teardown = null;
@@ -18,7 +56,7 @@ function route() {
   teardown = null;
   const m = /^#\/game\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
   document.body.dataset.view = m ? 'game' : 'lobby';
-  if (m) teardown = mountGame(root, m[1], navigate);
+  if (m) teardown = mountTable(root, m[1], navigate);
   else {
     document.title = 'The City';
     teardown = mountLobby(root, navigate);

@@ -3,7 +3,7 @@
 
 import { h, svg } from './dom.js';
 
-export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017'];
+export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017', '#c2417a'];
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {

@@ -29,6 +29,7 @@ export function mountGame(root, id, navigate) {
     conn: 'connecting', missing: false, joinError: '', joining: false,
     forceAsk: null, forceError: '', forceErrorAt: '', // the step a Force asks to confirm; why one failed, and at which step
     refused: '', // why the last choice sent was refused: kept across steps until the next action
+    suggested: false, // the selection shown is the server's suggestion (Suggest was pressed)
   };
   let alive = true;
   let es = null;
@@ -150,6 +151,7 @@ export function mountGame(root, id, navigate) {
     if (key === st.turnKey && !stale) return;
     if (p && key !== st.turnKey && !st.hand.order) announce(`Your move: ${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}.`);
     st.turnKey = key;
+    st.suggested = false;
     st.sel = emptySel();
     st.hint = '';
     st.actionError = '';
@@ -182,6 +184,7 @@ export function mountGame(root, id, navigate) {
     st.hint = '';
     st.actionError = '';
     st.refused = '';
+    st.suggested = false;
     const hand = st.hand.hand;
     if (p.step !== 'build') {
       const need = p.options.discard;
@@ -242,6 +245,49 @@ export function mountGame(root, id, navigate) {
     if (c.cost > DOUBLE_MAX_COST) return `${c.name} has a printed cost over ${DOUBLE_MAX_COST}: a double build takes only cheaper cards.`;
     if (first && !planner().gang && !c.construction_gang) return 'Without a Construction Gang in your tableau, the first of two builds must be a Construction Gang.';
     return `${c.name} cannot be built here (${first ? 'first' : 'second'} card).`;
+  }
+
+  /**
+   * Suggest: puts the server's suggestion for this seat (pending.suggestion, the greedy bot's
+   * choice) into the selection: the build and its payment, the two builds, or the discards are
+   * pre-selected and focus goes to Confirm; a survey or a contractor is pointed at. The player
+   * still confirms. Without a suggestion (an older server), discards fall back to the cheapest.
+   */
+  function suggest() {
+    const p = pending();
+    if (!p || st.busy) return;
+    const g = p.suggestion;
+    const hand = st.hand.hand;
+    st.hint = '';
+    st.actionError = '';
+    st.refused = '';
+    st.suggested = true;
+    let focus = '#confirm';
+    if (p.step !== 'build') {
+      st.sel.discard = g?.discard ? [...g.discard] : cheapest(hand, p.options.discard);
+    } else if (g?.build) {
+      st.sel = { ...emptySel(), b1: g.build.card, pay: [...g.build.pay] };
+    } else if (g?.builds?.length === 2) {
+      st.sel = { ...emptySel(), mode: 'two', b1: g.builds[0].card, b2: g.builds[1].card, pay: [...g.builds[0].pay, ...g.builds[1].pay] };
+    } else if (g?.survey || g?.contractor) {
+      st.sel = emptySel();
+      const what = g.survey ? 'survey' : 'contractor';
+      st.hint = g.survey ? 'Suggested: survey (draw and keep one card more). Press Survey to do it.'
+        : 'Suggested: take a General Contractor. Press General Contractor to do it.';
+      focus = `#${what}`;
+    } else {
+      st.hint = 'No suggestion for this step.';
+      focus = '#suggest';
+    }
+    drawAction();
+    action.querySelector(`${focus}:not([disabled])`)?.focus();
+  }
+
+  function suggestButton() {
+    return h('button', {
+      type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', disabled: st.busy,
+      title: 'Pre-select what the greedy bot would do in your place; you still confirm', onclick: suggest,
+    }, 'Suggest');
   }
 
   // ---- orders ------------------------------------------------------------------------------
@@ -339,6 +385,7 @@ export function mountGame(root, id, navigate) {
     const mine = st.me ? v.seats[st.me.seat]?.name : null;
     const saved = store.settings(id);
     const settings = saved ?? {
+      game: v.game ?? 'the_city',
       seats: v.players,
       bots: v.seats.filter((s) => s.bot).map((s) => s.bot),
       kinds: v.seats.map((s) => s.bot ?? 'person'),
@@ -554,7 +601,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -595,7 +642,7 @@ export function mountGame(root, id, navigate) {
       buttons.push(
         h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.discard.length !== need || st.busy, onclick: confirm },
           `Discard ${need} card${need === 1 ? '' : 's'}`),
-        h('button', { type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', onclick: () => { s.discard = cheapest(hand.hand, need); drawAction(); } }, 'Suggest'),
+        suggestButton(),
         s.discard.length ? h('button', { type: 'button', class: 'ghost', id: 'clear', 'data-focus-key': 'clear', onclick: () => { s.discard = []; drawAction(); } }, 'Clear') : null);
       cardOpts = (c) => ({
         state: s.discard.includes(c.id) ? 'discard' : '',
@@ -671,6 +718,10 @@ export function mountGame(root, id, navigate) {
           h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang')));
       }
       head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
+      if (!buttons.length || s.mode === 'two') buttons.push(suggestButton());
+      else buttons.splice(1, 0, suggestButton());
+      const sug = p.suggestion;
+      for (const b of quick) b.classList.toggle('suggested', !!st.suggested && !!sug && ((b.id === 'survey' && sug.survey) || (b.id === 'contractor' && sug.contractor)));
     }
 
     if (hand.defaulted) head.unshift(defaultedNote(hand.defaulted));

@@ -1,50 +1,88 @@
-// lobby.js: the lobby: create a game (name, seats 2-5, which seats are greedy or random bots,
-// target VP, optional time per step) and the list of games (open ones first, bots marked) with
-// Join, Resume or Watch and a share link for each.
+// lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
+// that game's range; which seats are greedy or random bots; the target VP where the game has
+// one; optional time per step) and the list of games (each with its game's title, open ones
+// first, bots marked) with Join, Resume or Watch and a share link for each.
 
-import { api, createAndRemember, store } from './api.js';
+import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
 
-const SEAT_KINDS = [['person', 'Person'], ['greedy', 'Greedy bot'], ['random', 'Random bot']];
+const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot' };
+/** The City as the page knew it before rulesets were served: the form works before (or without) them. */
+const THE_CITY = {
+  id: 'the_city', title: 'The City', min_players: 2, max_players: 5, bots: ['greedy', 'random'],
+  options: { target_vp: { min: 1, max: 500, default: 50 } },
+};
+const LEADS = {
+  the_city: 'Build a city card by card: every card is a building, and every card pays for the others. First to the target wins.',
+  tech_city: 'Build companies into one shared grid, then use any card\'s effect. Six rounds; most points wins.',
+};
 
 /** Mounts the lobby in `root`; returns a teardown function. */
 export function mountLobby(root, navigate) {
   const last = store.lastSettings();
+  let rulesets = new Map([[THE_CITY.id, THE_CITY]]);
+  const wanted = last?.game ?? null; // the game created last from this browser, chosen again
+  let game = wanted ?? 'the_city';
+  const rs = () => rulesets.get(game) ?? THE_CITY;
   const saved = {
     seats: last?.seats ?? 4,
     kinds: last?.kinds ?? ['person', 'greedy', 'greedy', 'greedy', 'greedy'],
     target: last?.target_vp ?? 50,
     turn: last?.turn_seconds ?? '',
   };
-  let seats = saved.seats;
+  let wantSeats = saved.seats; // what the user picked; `seats` is that within the game's range
+  let seats = wantSeats;
   const kinds = [...saved.kinds];
-  while (kinds.length < 5) kinds.push('greedy');
   kinds[0] = 'person';
 
   const nameInput = h('input', {
     id: 'name', name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname',
     placeholder: 'Your name', value: store.name(), 'aria-describedby': 'name-hint',
   });
-  const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = Number(seatsSelect.value); drawSeats(); } },
-    [2, 3, 4, 5].map((n) => h('option', { value: n, selected: n === seats }, `${n} players`)));
+  let touched = false;
+  const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { touched = true; game = gameSelect.value; drawGame(); } });
+  const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = wantSeats = Number(seatsSelect.value); drawSeats(); } });
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
   const targetInput = h('input', { id: 'target', name: 'target', type: 'number', min: 1, max: 500, value: saved.target, inputmode: 'numeric' });
   const turnInput = h('input', { id: 'turn', name: 'turn', type: 'number', min: 5, max: 86400, value: saved.turn, placeholder: 'no limit', inputmode: 'numeric' });
   const formError = h('p', { class: 'error', role: 'alert', id: 'create-error', hidden: true });
   const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
+  const targetField = h('label', { class: 'field', id: 'target-field' }, h('span', {}, 'Target VP'), targetInput);
+  const lead = h('p', { class: 'lead', id: 'game-lead' });
+
+  /** The chooser, the seat range, the bots and the target field follow the chosen game. */
+  function drawGame() {
+    if (!rulesets.has(game)) game = rulesets.has('the_city') ? 'the_city' : rulesets.keys().next().value;
+    const r = rs();
+    replace(gameSelect, [...rulesets.values()].map((x) => h('option', { value: x.id, selected: x.id === game }, x.title)));
+    gameSelect.closest('.field')?.toggleAttribute('hidden', rulesets.size < 2);
+    const counts = [];
+    for (let n = Math.max(1, r.min_players); n <= r.max_players; n++) counts.push(n);
+    seats = Math.min(Math.max(wantSeats, counts[0]), counts[counts.length - 1]);
+    replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? '1 (solo)' : `${n} players`)));
+    const t = r.options?.target_vp;
+    targetField.hidden = !t;
+    targetInput.disabled = !t;
+    if (t) { targetInput.min = t.min; targetInput.max = t.max; }
+    lead.textContent = LEADS[r.id] ?? `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
+    drawSeats();
+  }
 
   function drawSeats() {
+    const bots = rs().bots?.length ? rs().bots : ['greedy'];
+    const choices = [['person', 'Person'], ...bots.map((b) => [b, BOT_TITLES[b] ?? `${b[0].toUpperCase()}${b.slice(1)} bot`])];
     replace(seatList, Array.from({ length: seats }, (_, i) => {
       if (i === 0) return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, '1'), h('span', { class: 'seat-you' }, 'You'));
+      if (!choices.some(([v]) => v === kinds[i])) kinds[i] = bots[0];
       const sel = h('select', {
         id: `seat-kind-${i}`, 'aria-label': `Seat ${i + 1}`,
         onchange: () => { kinds[i] = sel.value; },
-      }, SEAT_KINDS.map(([v, t]) => h('option', { value: v, selected: kinds[i] === v }, t)));
+      }, choices.map(([v, t]) => h('option', { value: v, selected: kinds[i] === v }, t)));
       return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, String(i + 1)), sel);
     }));
   }
-  drawSeats();
+  drawGame();
 
   async function onCreate(ev) {
     ev.preventDefault();
@@ -57,9 +95,10 @@ export function mountLobby(root, navigate) {
     }
     const chosen = kinds.slice(0, seats);
     const bots = chosen.slice(1).filter((k) => k !== 'person');
+    const t = rs().options?.target_vp;
     const settings = {
-      name, seats, bots, kinds: chosen,
-      target_vp: Number(targetInput.value) || 50,
+      game, name, seats, bots, kinds: chosen,
+      target_vp: t ? Number(targetInput.value) || t.default : null,
       turn_seconds: Number(turnInput.value) || null,
     };
     createBtn.disabled = true;
@@ -76,9 +115,10 @@ export function mountLobby(root, navigate) {
     h('h2', { id: 'create-title' }, 'New game'),
     h('label', { class: 'field' }, h('span', {}, 'Your name'), nameInput),
     h('p', { class: 'hint', id: 'name-hint' }, 'Creating a game gives you the first seat.'),
+    h('label', { class: 'field', hidden: true }, h('span', {}, 'Game'), gameSelect),
     h('div', { class: 'field-row' },
       h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
-      h('label', { class: 'field' }, h('span', {}, 'Target VP'), targetInput),
+      targetField,
       h('label', { class: 'field' }, h('span', {}, 'Step timer (s)'), turnInput)),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
       h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.')),
@@ -93,7 +133,7 @@ export function mountLobby(root, navigate) {
     h('section', { class: 'lobby' },
       h('div', { class: 'intro' },
         h('h1', {}, 'The City'),
-        h('p', { class: 'lead' }, 'Build a city card by card: every card is a building, and every card pays for the others. First to the target wins.')),
+        lead),
       h('div', { class: 'lobby-grid' },
         form,
         h('section', { class: 'panel list', 'aria-labelledby': 'games-title' },
@@ -101,11 +141,22 @@ export function mountLobby(root, navigate) {
           listError, listBox))));
 
   let alive = true;
+  let lastGames = null;
+  loadRulesets().then((d) => {
+    if (!alive || !d.rulesets?.length) return;
+    rulesets = d.byId;
+    // Until now the form showed The City alone: the user's pick since then stands.
+    if (gameSelect.value === 'the_city' && !touched) game = wanted && rulesets.has(wanted) ? wanted : d.default ?? game;
+    keepFocus(form, drawGame);
+    if (lastGames) drawGames(lastGames); // titles now known
+  }).catch(() => { /* The City alone: the form still works */ });
+
   async function loadGames() {
     try {
       const { games } = await api.listGames();
       if (!alive) return;
       clearError(listError);
+      lastGames = games;
       drawGames(games);
     } catch (e) {
       if (alive) showError(listError, e.message);
@@ -129,16 +180,22 @@ export function mountLobby(root, navigate) {
       else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
       return h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
         h('div', { class: 'game-main' },
+          h('div', { class: 'game-title' }, rulesets.get(g.game ?? 'the_city')?.title ?? titleOf(g.game)),
           h('div', { class: 'game-names' }, names.map((n, i) => (g.bots?.[i]
             ? h('span', { class: 'who bot', title: 'a bot' }, n, h('span', { class: 'tag' }, 'bot'))
             : h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat')))),
           h('div', { class: 'game-meta' },
             h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? `open · ${g.seats_free} free` : g.status),
             g.status !== 'open' ? h('span', {}, `round ${g.round}`) : null,
-            h('span', {}, `to ${g.target_vp} VP`),
+            g.target_vp ? h('span', {}, `to ${g.target_vp} VP`) : null,
             g.turn_seconds ? h('span', {}, `${g.turn_seconds}s a step`) : null)),
         h('div', { class: 'game-actions' }, action, copyLink(g.id)));
     })));
+  }
+
+  function titleOf(id) {
+    if (!id || id === 'the_city') return 'The City';
+    return id.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
   }
 
   function copyLink(gid) {

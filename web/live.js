@@ -1,0 +1,205 @@
+// live.js: the live state of one game for the tables of games other than The City (tech.js,
+// generic.js): the public view, this browser's hand view, the event log (from the SSE stream,
+// with gaps filled from GET /events), joining a seat, sending an order, and the waiting room.
+// It knows no rules: an order is sent as the table builds it, positions included.
+
+import { api, store, streamUrl, EVENT_TYPES } from './api.js';
+import { h } from './dom.js';
+import { shareBox, seatDot } from './ui.js';
+
+/**
+ * Starts following game `id`; calls onChange() after every change. Returns
+ * {st, refresh(), send(body), join(name), nameOf(seat), close()}; st holds view, hand, me
+ * ({seat, token} or null), host, events (Map seq → event), conn, error, missing, busy, refused.
+ */
+export function liveGame(id, onChange) {
+  const st = {
+    view: null, hand: null, me: store.seat(id), host: store.host(id), events: new Map(),
+    conn: 'connecting', error: '', notice: '', missing: false, busy: false, refused: '',
+    joining: false, joinError: '',
+  };
+  let alive = true;
+  let es = null;
+  let gen = 0;
+  let debounce = null;
+  let firstScheduled = 0;
+  let reopen = null;
+
+  const maxSeq = () => { let m = 0; for (const k of st.events.keys()) m = Math.max(m, k); return m; };
+
+  async function refresh() {
+    const g = ++gen;
+    firstScheduled = 0;
+    try {
+      const me = st.me;
+      let refused = '';
+      const [v, hand] = await Promise.all([
+        api.game(id),
+        me ? api.hand(id, me.token).catch((e) => {
+          if (e.status !== 401 && e.status !== 403) throw e;
+          refused = e.message;
+          return null;
+        }) : null,
+      ]);
+      if (!alive || g !== gen) return;
+      if (refused && st.me === me) {
+        store.forgetSeat(id);
+        st.me = null;
+        st.notice = `${refused} You are watching this game instead.`;
+      }
+      st.view = v;
+      st.hand = hand;
+      st.error = '';
+      // Events the stream has not brought (types it has no listener for, or missed while down).
+      if ((v.last_seq ?? 0) > maxSeq()) {
+        let after = maxSeq();
+        for (let i = 0; i < 20 && after < v.last_seq; i++) {
+          const page = await api.events(id, after);
+          for (const e of page.events ?? []) st.events.set(e.seq, e);
+          const m = maxSeq();
+          if (m <= after) break;
+          after = m;
+        }
+      }
+    } catch (e) {
+      if (!alive || g !== gen) return;
+      if (e.status === 404) st.missing = true;
+      st.error = e.message;
+    }
+    if (alive) onChange();
+  }
+
+  function scheduleRefresh() {
+    const now = Date.now();
+    if (!firstScheduled) firstScheduled = now;
+    clearTimeout(debounce);
+    debounce = setTimeout(refresh, now - firstScheduled > 600 ? 0 : 120);
+  }
+
+  function gameOver() {
+    for (const e of st.events.values()) if (e.type === 'game_over') return true;
+    return false;
+  }
+
+  function openStream() {
+    if (!alive || (st.view?.status === 'finished' && gameOver())) return;
+    es = new EventSource(streamUrl(id));
+    const onEvent = (ev) => {
+      let data;
+      try { data = JSON.parse(ev.data); } catch { return; }
+      if (typeof data?.seq !== 'number') return;
+      st.events.set(data.seq, data);
+      if (data.type === 'game_over') { es?.close(); es = null; setConn('closed'); }
+      scheduleRefresh();
+    };
+    for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
+    es.onmessage = onEvent;
+    es.onopen = () => setConn('open');
+    es.onerror = () => {
+      if (!es) return;
+      if (es.readyState === EventSource.CLOSED) {
+        es.close();
+        es = null;
+        setConn('down');
+        clearTimeout(reopen);
+        reopen = setTimeout(() => { if (alive) { openStream(); scheduleRefresh(); } }, 3000);
+      } else setConn('down');
+    };
+  }
+
+  function setConn(c) {
+    if (st.conn === c) return;
+    st.conn = c;
+    if (c === 'open' && st.view) scheduleRefresh();
+    onChange();
+  }
+
+  /** POSTs `body` as this seat's order; a refusal is kept in st.refused with the server's sentence. */
+  async function send(body) {
+    if (!st.me || st.busy) return false;
+    st.busy = true;
+    st.refused = '';
+    onChange();
+    let ok = true;
+    try {
+      await api.order(id, st.me.token, body);
+    } catch (e) {
+      ok = false;
+      st.refused = e.status === 409 ? `Your choice was not counted. ${e.message}` : e.message;
+    }
+    st.busy = false;
+    await refresh();
+    return ok;
+  }
+
+  async function join(name) {
+    st.joining = true;
+    st.joinError = '';
+    onChange();
+    try {
+      const r = await api.join(id, name);
+      store.setSeat(id, r.seat, r.token);
+      store.setName(name);
+      st.me = { seat: r.seat, token: r.token };
+    } catch (e) {
+      st.joinError = e.message;
+    }
+    st.joining = false;
+    await refresh();
+  }
+
+  function nameOf(seat) {
+    const n = st.view?.seats?.[seat]?.name;
+    if (n) return n;
+    for (const e of st.events.values()) if (e.type === 'joined' && e.seat === seat) return e.name;
+    return seat === null || seat === undefined ? null : `Seat ${seat + 1}`;
+  }
+
+  refresh().then(() => { if (alive && !st.missing) openStream(); });
+
+  return {
+    st, refresh, send, join, nameOf,
+    close() {
+      alive = false;
+      clearTimeout(debounce);
+      clearTimeout(reopen);
+      es?.close();
+      es = null;
+    },
+  };
+}
+
+/** The waiting room of an open game: seats, the share link, and a join form for a visitor. */
+export function waitingRoom(game, id, keep) {
+  const { st } = game;
+  const v = st.view;
+  const taken = v.seats.filter((s) => s.name).length;
+  const parts = [
+    h('h2', {}, 'Waiting for players'),
+    h('p', {}, `${taken} of ${v.seats.length} seats taken. The game starts as soon as every seat is.`),
+    h('ol', { class: 'seat-list waiting' }, v.seats.map((s, i) => h('li', { class: `seat-row ${s.name ? '' : 'free'}` },
+      seatDot(i), h('span', {}, s.name ?? 'open seat'),
+      s.bot ? h('span', { class: 'tag' }, `${s.bot} bot`) : null,
+      st.me?.seat === i ? h('span', { class: 'tag you' }, 'you') : null))),
+    shareBox(id),
+  ];
+  if (!st.me) {
+    keep.joinInput ??= h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
+    const input = keep.joinInput;
+    parts.push(h('form', {
+      class: 'join-form', id: 'join-form',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (!name) { st.joinError = 'Type your name first: it is what the other players see.'; keep.redraw(); return; }
+        game.join(name);
+      },
+    },
+    h('label', { class: 'field' }, h('span', {}, 'Your name'), input),
+    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, 'Join this game')));
+    if (st.joinError) parts.push(h('p', { class: 'error', role: 'alert' }, st.joinError));
+  } else {
+    parts.push(h('p', { class: 'muted' }, 'Send the link to the other players. This page updates by itself.'));
+  }
+  return h('div', { class: 'panel waiting-room' }, parts);
+}

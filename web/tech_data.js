@@ -1,0 +1,113 @@
+// tech_data.js: what Tech City's table (tech.js) knows of the game apart from one table: the
+// card catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, what each
+// effect primitive asks for, a card's face and label, and the public log as readable lines.
+
+import { api } from './api.js';
+import { h } from './dom.js';
+import { joinNames } from './log.js';
+
+export const ROUNDS = 6;
+export const CHEAP = 7; // one card of value <= 7 pays a build
+// Short words, not emoji: the page's emoji font has only The City's icons, and a system
+// without an emoji font would show empty boxes.
+export const DOMAINS = {
+  service: { icon: 'SVC', short: 'S', name: 'Service' },
+  technology: { icon: 'TECH', short: 'T', name: 'Technology' },
+  science: { icon: 'SCI', short: 'Sc', name: 'Science' },
+  knowledge: { icon: 'KNOW', short: 'K', name: 'Knowledge' },
+  wild: { icon: 'WILD', short: 'W', name: 'Wild' },
+};
+export const STEP_TITLES = {
+  build: 'build', help: 'help build a service', effect: 'effects', owner: 'owner draws',
+  choose: 'choose cards', discard: 'discard down', over: 'game over',
+};
+/** What each effect primitive needs besides the card used: hand card, pile card, cells, seat. */
+export const NEEDS = {
+  exchange_deck: ['card'], exchange_discard: ['card', 'take'], replace: ['card', 'target'],
+  expel: ['target'], swap: ['target', 'to'], move_marker: ['target', 'to'], steal: ['victim'],
+};
+
+let catalog = null;
+/** True once the catalog is in (until then design() gives stand-ins). */
+export const catalogReady = () => catalog !== null;
+let catalogLoading = null;
+export function loadTechCatalog() {
+  catalogLoading ??= api.cards('tech_city').then((d) => { catalog = new Map(d.cards.map((c) => [c.id, c])); return catalog; })
+    .catch((e) => { catalogLoading = null; throw e; });
+  return catalogLoading;
+}
+export function design(slug) {
+  return catalog?.get(slug) ?? { id: slug, name: slug, domain: 'service', value: 0, text: '' };
+}
+
+/** A card's one-line label: domain, value and name. */
+export function cardLabel(slug) {
+  const d = design(slug);
+  return `${DOMAINS[d.domain]?.icon ?? ''} ${d.domain === 'wild' ? '' : d.value + ' '}${d.name}`;
+}
+
+/**
+ * A card face (a real button) for a hand or the revealed cards. o: {state, badge, disabled,
+ * onClick, onInfo (called on hover and focus, to show the card's effect)}.
+ */
+export function techCard(cid, slug, o) {
+  const d = design(slug);
+  return h('button', {
+    type: 'button', class: `tcard d-${d.domain} ${o.state ? `is-${o.state}` : ''}`, 'data-card-id': cid, 'data-slug': slug,
+    'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
+    'aria-label': `${d.name}, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}: ${d.text}${o.badge ? `. ${o.badge}` : ''}`,
+    title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
+  },
+  h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)), h('span', { class: 'tc-dom', 'aria-hidden': 'true' }, DOMAINS[d.domain]?.icon ?? '')),
+  h('span', { class: 'tc-name' }, d.name),
+  h('span', { class: 'tc-text' }, d.text),
+  o.badge ? h('span', { class: 'badge' }, o.badge) : null);
+}
+
+/** Tech City's public log as lines: [{kind, seq, text}]. */
+export function techLog(events, names) {
+  const out = [];
+  const who = (s) => names(s) ?? `Seat ${s + 1}`;
+  const nm = (slug) => design(slug).name;
+  let round = 0;
+  for (const e of events) {
+    const add = (text, kind = 'line') => out.push({ kind, seq: e.seq, text });
+    if (e.round && e.round !== round && e.type !== 'game_over') {
+      round = e.round;
+      out.push({ kind: 'head', seq: e.seq, text: `Round ${round}` });
+    }
+    switch (e.type) {
+      case 'created': add(`A game of Tech City for ${e.players} player${e.players === 1 ? '' : 's'} was created.`, 'minor'); break;
+      case 'joined': add(`${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor'); break;
+      case 'started': add('Every seat is taken: the game starts.'); break;
+      case 'step':
+        if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== 'Effects.') add('Effects.', 'minor');
+        break;
+      case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); break;
+      case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); break;
+      case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); break;
+      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}.`); break;
+      case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); break;
+      case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); break;
+      case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); break;
+      case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); break;
+      case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); break;
+      case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); break;
+      case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
+        : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); break;
+      case 'placed': add(`${nm(e.card)} came into play.`); break;
+      case 'moved': add(`${nm(e.card)} moved.`, 'minor'); break;
+      case 'marker': add(`${nm(e.card)} now ${e.owner === null ? 'is neutral' : `belongs to ${who(e.owner)}`}.`); break;
+      case 'passed': add(`${who(e.seat)} passed.`, 'minor'); break;
+      case 'default': add(`${who(e.seat)} had not chosen: the game chose for them.`, 'warn'); break;
+      case 'forced': add('The step was forced.', 'warn'); break;
+      case 'game_over': {
+        const w = (e.winners ?? []).map(who);
+        out.push({ kind: 'end', seq: e.seq, text: `Game over: ${joinNames(w)} ${w.length > 1 ? 'share the win' : 'wins'}${e.scores ? ` (${e.scores.join(' – ')})` : ''}.` });
+        break;
+      }
+      default: break;
+    }
+  }
+  return out;
+}
