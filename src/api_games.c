@@ -249,6 +249,12 @@ void api_create_game(struct http_req *r)
     }
     long long seats = 0, target = rs->target_default, turn = 0;
     bool has_target, has_turn, present;
+    json_t *jtarget = json_object_get(r->json, "target_vp");
+    if (!rs->has_target && jtarget && !json_is_null(jtarget)) {
+        http_reply_problem(r, P_BAD_VALUE, NULL, "%s has no target score; leave \"target_vp\" out.",
+                           rs->title);
+        return;
+    }
     if (!int_field(r, "seats", true, rs->min_players, rs->max_players, &seats, &present) ||
         !int_field(r, "target_vp", false, rs->has_target ? rs->target_min : 0,
                    rs->has_target ? rs->target_max : 0, &target, &has_target) ||
@@ -281,8 +287,13 @@ void api_create_game(struct http_req *r)
         json_array_foreach(bots, i, b)
         {
             if (!json_is_string(b) || !ruleset_has_bot(rs, json_string_value(b))) {
-                http_reply_problem(r, P_BAD_VALUE, NULL,
-                                   "bots[%zu] must be \"greedy\" or \"random\".", i);
+                char kinds_list[160] = "";
+                for (int k = 0; rs->bots[k]; k++)
+                    snprintf(kinds_list + strlen(kinds_list),
+                             sizeof kinds_list - strlen(kinds_list), "%s\"%s\"", k ? ", " : "",
+                             rs->bots[k]);
+                http_reply_problem(r, P_BAD_VALUE, NULL, "bots[%zu] must be one of %s.", i,
+                                   kinds_list);
                 return;
             }
             kinds[nbots++] = json_string_value(b);
@@ -512,9 +523,14 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
                     : json_is_string(by) && strcmp(json_string_value(by), "host") == 0
                         ? "forced_by_host"
                         : "timer"));
+    /* The cards the default gave up: the chosen order's list of hand cards, "discard" in The
+     * City, "cards" in Tech City. */
     json_t *cards = json_array(), *id;
+    json_t *chosen = json_object_get(d, "chosen"), *list = json_object_get(chosen, "discard");
+    if (!list)
+        list = json_object_get(chosen, "cards");
     size_t i;
-    json_array_foreach(json_object_get(json_object_get(d, "chosen"), "discard"), i, id)
+    json_array_foreach(list, i, id)
     {
         json_int_t card = json_integer_value(id);
         const char *slug = card >= 0 && card < 100000 ? lv->rs->card_id(lv->g, (int)card) : NULL;
@@ -654,7 +670,7 @@ struct order_ctx {
     struct server *srv;
     const char *id;
     const char *token;
-    json_t *body;      /* the request's order body (borrowed) */
+    json_t *body;      /* the request's order body (a reference of its own) */
     struct rs_pos pos; /* the decision point it names */
     void *d;           /* the decision, the game's ruleset's decision_size bytes */
     json_t *canon;     /* the order as stored: the ruleset's order_to_json() of what was parsed */
@@ -952,11 +968,12 @@ static bool resolve_body(const struct ruleset *rs, json_t *body, struct rs_pos *
         return false;
     }
     if (!json_is_integer(jr) || !json_is_string(js) || (jt && !json_is_integer(jt))) {
+        bool step_wrong = json_is_integer(jr) && !json_is_string(js);
         fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.",
-             !json_is_integer(jr)  ? "round"
-             : !json_is_string(js) ? "step"
-                                   : "turn",
-             json_is_string(js) ? "an integer" : "a step name such as \"build\"");
+             !json_is_integer(jr) ? "round"
+             : step_wrong         ? "step"
+                                  : "turn",
+             step_wrong ? "a step name such as \"build\"" : "an integer");
         return false;
     }
     long long r = json_integer_value(jr), t = jt ? json_integer_value(jt) : 0;

@@ -68,6 +68,11 @@ bool cli_load_cards(const char *path)
             /* A card file of The City elsewhere: the other games' files from the usual place. */
             if (!file_exists(file)) {
                 cards_dir(NULL, other, sizeof other);
+                if (!other[0]) {
+                    fprintf(stderr, "cityd: no card file for %s (%s) in %s or the usual places\n",
+                            rs->title, rs->cards_file, dir);
+                    return false;
+                }
                 snprintf(file, sizeof file, "%s/%s", other, rs->cards_file);
             }
         }
@@ -146,8 +151,8 @@ int cmd_simulate(int argc, char **argv)
     const struct ruleset *rs = game_option("simulate", game);
     if (!rs)
         return 2;
-    if ((int)players < rs->min_players || (int)players > rs->max_players || games < 1 ||
-        games > 100000000ULL) {
+    if (players < (unsigned long long)rs->min_players ||
+        players > (unsigned long long)rs->max_players || games < 1 || games > 100000000ULL) {
         fprintf(stderr, "cityd simulate: --players must be %d..%d and --games 1..100000000\n",
                 rs->min_players, rs->max_players);
         return 2;

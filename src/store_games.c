@@ -478,11 +478,13 @@ int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int 
     json_t *rows;
     int st = query_array(
         c, "last default",
-        "SELECT jsonb_build_object('round', d.round, 'step', d.step, 'chosen', d.body, 'by', "
-        "coalesce((SELECT e.data->'by' FROM events e WHERE e.game_id = $1 AND e.type = "
+        "SELECT (jsonb_build_object('round', d.round, 'step', d.body->'step', 'chosen', d.body, "
+        "'by', coalesce((SELECT e.data->'by' FROM events e WHERE e.game_id = $1 AND e.type = "
         "'default' AND e.data->'seat' = to_jsonb(d.seat::int) AND e.data->'round' = "
-        "to_jsonb(d.round::int) AND e.data->'step' = to_jsonb(d.step) ORDER BY e.seq DESC "
-        "LIMIT 1), '\"timer\"'::jsonb))::text "
+        "to_jsonb(d.round::int) AND e.data->'step' = d.body->'step' AND e.data->'turn' IS NOT "
+        "DISTINCT FROM d.body->'turn' ORDER BY e.seq DESC LIMIT 1), '\"timer\"'::jsonb)) || "
+        "CASE WHEN d.body ? 'turn' THEN jsonb_build_object('turn', d.body->'turn') ELSE "
+        "'{}'::jsonb END)::text "
         "FROM decisions d JOIN decisions l ON l.game_id = d.game_id AND l.n = $3::int "
         "AND l.round = d.round AND l.step = d.step "
         "WHERE d.game_id = $1 AND d.n BETWEEN $4::int AND $3::int AND d.seat = $2::int "

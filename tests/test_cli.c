@@ -12,6 +12,7 @@
 #include "bots.h"
 #include "game.h"
 #include "game_json.h"
+#include "ruleset.h"
 
 static struct city_catalog cat;
 static char root[1024], cityd[1024];
@@ -241,4 +242,15 @@ Test(cli, cards_and_simulate_take_a_game_and_refuse_an_unknown_one)
     cr_expect_eq(status, 2);
     free(run("simulate --game chess", &status));
     cr_expect_eq(status, 2);
+}
+
+Test(cli, every_ruleset_fits_the_seam_limits)
+{
+    for (int i = 0; rulesets[i]; i++) {
+        cr_expect(rulesets[i]->state_size <= RS_MAX_STATE, "%s: state too large", rulesets[i]->id);
+        cr_expect(rulesets[i]->decision_size <= 4096, "%s: decision too large", rulesets[i]->id);
+        cr_expect(rulesets[i]->bots[0] && rulesets[i]->steps[0], "%s: bots and steps",
+                  rulesets[i]->id);
+        cr_expect_eq(ruleset_find(rulesets[i]->id), rulesets[i]);
+    }
 }

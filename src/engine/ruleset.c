@@ -2,7 +2,9 @@
  * (positions as JSON and as keys, descriptions, a generic replay); see ruleset.h. */
 #include "ruleset.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +144,9 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
     if (json_is_string(js)) {
         char *end;
         const char *s = json_string_value(js);
+        errno = 0;
         seed = strtoull(s, &end, 10);
-        if (*s < '0' || *s > '9' || *end)
+        if (*s < '0' || *s > '9' || *end || errno == ERANGE)
             return fail(err, errlen, "replay field \"seed\" must be a string of decimal digits.");
     } else if (json_is_integer(js) && json_integer_value(js) >= 0) {
         seed = (uint64_t)json_integer_value(js);
@@ -156,13 +159,16 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
         return fail(err, errlen, "replay field \"players\" must be an integer from %d to %d.",
                     rs->min_players, rs->max_players);
     const json_t *jt = json_object_get(replay, "target_vp");
-    int target = json_is_integer(jt) ? (int)json_integer_value(jt) : 0;
+    if (jt &&
+        (!json_is_integer(jt) || json_integer_value(jt) < 0 || json_integer_value(jt) > INT32_MAX))
+        return fail(err, errlen, "replay field \"target_vp\" must be a non-negative integer.");
+    int target = jt ? (int)json_integer_value(jt) : 0;
     if (!rs->new_game(g, (int)json_integer_value(jp), seed, target))
         return fail(err, errlen, "the replay's players or target_vp cannot start a game.");
     const json_t *decisions = json_object_get(replay, "decisions");
     if (!json_is_array(decisions))
         return fail(err, errlen, "replay field \"decisions\" must be an array.");
-    char buf[RS_MAX_STATE > 4096 ? 4096 : RS_MAX_STATE];
+    _Alignas(max_align_t) char buf[4096];
     void *d = rs->decision_size <= sizeof buf ? buf : NULL;
     if (!d)
         return fail(err, errlen, "decisions of this game are too large to replay.");

@@ -51,8 +51,8 @@ struct ruleset {
     const char *id;    /* the API's "game": "the_city", "tech_city" */
     const char *title; /* for people: "The City" */
     int min_players, max_players;
-    size_t state_size;    /* at most RS_MAX_STATE */
-    size_t decision_size; /* at most RS_MAX_STATE */
+    size_t state_size;    /* at most RS_MAX_STATE (test_svc_api checks every ruleset) */
+    size_t decision_size; /* at most 4096 (ruleset_replay_generic's buffer) */
     bool uses_turn;       /* orders and positions carry "turn" */
     bool has_target;      /* games take "target_vp" (target_min..target_max, default) */
     int target_min, target_max, target_default;
@@ -161,7 +161,7 @@ void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
 
 /* The description for GET /api/v1/rulesets: {id, title, min_players, max_players, bots,
- * steps, options}; a new reference. */
+ * steps, turns, options}; a new reference. */
 json_t *ruleset_describe(const struct ruleset *rs);
 
 /* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the

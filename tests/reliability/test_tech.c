@@ -532,3 +532,34 @@ Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
     cr_expect(defaulted, "the person got a default decision, logged with its turn");
     json_decref(c);
 }
+
+Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+{
+    /* Solo: after the host forces Ada's point, the point that resolved last is hers. */
+    json_t *c = call("POST", "/api/v1/games", NULL,
+                     "{\"game\": \"tech_city\", \"seats\": 1, \"name\": \"Ada\"}", 201);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
+    json_t *h = call("GET", path, str(c, "token"), NULL, 200);
+    json_t *p = json_object_get(h, "pending");
+    cr_assert(json_is_object(p), "a solo player decides at once");
+    char body[160];
+    snprintf(body, sizeof body, "{\"round\": %lld, \"step\": \"%s\", \"turn\": %lld}",
+             num(p, "round"), str(p, "step"), num(p, "turn"));
+    long long turn = num(p, "turn");
+    char step[24];
+    snprintf(step, sizeof step, "%s", str(p, "step"));
+    char rpath[160];
+    snprintf(rpath, sizeof rpath, "/api/v1/games/%s/resolve", str(c, "id"));
+    json_decref(call("POST", rpath, str(c, "host_token"), body, 200));
+    json_t *after = call("GET", path, str(c, "token"), NULL, 200);
+    json_t *why = json_object_get(after, "defaulted");
+    cr_assert(json_is_object(why), "the hand view says a default was given: %s",
+              json_dumps(after, JSON_COMPACT));
+    cr_expect_str_eq(str(why, "reason"), "forced_by_host");
+    cr_expect_str_eq(str(why, "step"), step);
+    cr_expect_eq(num(why, "turn"), turn);
+    json_decref(after);
+    json_decref(h);
+    json_decref(c);
+}

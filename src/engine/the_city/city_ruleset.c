@@ -269,6 +269,10 @@ static json_t *city_simulate(int players, long long games, uint64_t seed, const 
                              char *err, int errlen)
 {
     int kinds[CITY_MAX_PLAYERS];
+    if (games < 1) {
+        snprintf(err, (size_t)errlen, "--games must be at least 1");
+        return NULL;
+    }
     if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS) {
         snprintf(err, (size_t)errlen, "--players must be %d..%d", CITY_MIN_PLAYERS,
                  CITY_MAX_PLAYERS);
