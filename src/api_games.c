@@ -222,8 +222,8 @@ static int create_tx(PGconn *c, void *ctx)
 
 void api_create_game(struct http_req *r)
 {
-    static const char *const allowed[] = {"game",         "seats", "bots", "target_vp",
-                                          "turn_seconds", "seed",  "name", NULL};
+    static const char *const allowed[] = {"game", "seats", "bots",    "target_vp", "turn_seconds",
+                                          "seed", "name",  "private", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -329,6 +329,13 @@ void api_create_game(struct http_req *r)
             return;
         }
     }
+    json_t *jprivate = json_object_get(r->json, "private");
+    if (jprivate && !json_is_boolean(jprivate) && !json_is_null(jprivate)) {
+        http_reply_problem(r, P_WRONG_TYPE, NULL,
+                           "\"private\" must be true (a table left out of the lobby, joined "
+                           "through its link) or false.");
+        return;
+    }
     char name[200] = "";
     json_t *jname = json_object_get(r->json, "name");
     if (jname && !json_is_null(jname) && !name_field(r, jname, name, sizeof name))
@@ -355,6 +362,7 @@ void api_create_game(struct http_req *r)
     }
     snprintf(cc.row.status, sizeof cc.row.status, "open");
     snprintf(cc.row.game, sizeof cc.row.game, "%s", rs->id);
+    cc.row.unlisted = json_is_true(jprivate);
     cc.row.players = (int)seats;
     cc.row.target_vp = rs->target(g);
     cc.row.turn_seconds = has_turn ? (int)turn : 0;
@@ -387,6 +395,7 @@ void api_create_game(struct http_req *r)
                   "host_token", host_token, "seats", (int)seats, "bots", nbots, "target_vp",
                   rs->has_target ? json_integer(cc.row.target_vp) : json_null(), "join", join);
     json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
+    json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     if (name[0]) {
         json_object_set_new(reply, "seat", json_integer(0));
         json_object_set_new(reply, "token", json_string(seat_token));

@@ -49,12 +49,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           target,
                           g->turn_seconds ? turn : NULL,
                           (const char *)g->host_hash,
-                          state};
-    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0};
+                          state,
+                          g->unlisted ? "true" : "false"};
+    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
-                     "host_hash, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json)",
-                     8, vals, lens);
+                     "host_hash, state, unlisted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, "
+                     "$9::boolean)",
+                     9, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -76,7 +78,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), game, "
+    "array_to_string(amend_counts, ','), game, unlisted, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -125,12 +127,13 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
         counts = *end == ',' ? end + 1 : end;
     }
     snprintf(out->game, sizeof out->game, "%s", PQgetvalue(r, i, 14));
-    if (PQgetisnull(r, i, 15)) {
+    out->unlisted = PQgetvalue(r, i, 15)[0] == 't';
+    if (PQgetisnull(r, i, 16)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 15), (size_t)PQgetlength(r, i, 15), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 16), (size_t)PQgetlength(r, i, 16), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -375,8 +378,9 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
                        3, vals, out);
 }
 
-/* Open games newest first, then playing and finished ones newest first: each part one scan
- * of a partial index, LIMITed, so the cost does not grow with the games stored. */
+/* Open games newest first, then playing and finished ones newest first, private tables left
+ * out: each part one scan of a partial index, LIMITed, so the cost does not grow with the games
+ * stored. */
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
     "g.players, "
@@ -388,9 +392,11 @@ static const char sql_lobby[] =
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
     "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
     "(SELECT 0 AS part, id, game, status, players, target_vp, turn_seconds, state, created_at "
-    "FROM games WHERE status = 'open' ORDER BY created_at DESC LIMIT $1) UNION ALL "
+    "FROM games WHERE status = 'open' AND NOT unlisted ORDER BY created_at DESC LIMIT $1) "
+    "UNION ALL "
     "(SELECT 1, id, game, status, players, target_vp, turn_seconds, state, created_at "
-    "FROM games WHERE status IN ('playing', 'finished') ORDER BY created_at DESC LIMIT $1)"
+    "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted ORDER BY created_at DESC "
+    "LIMIT $1)"
     ") g ORDER BY g.part, g.created_at DESC LIMIT $1";
 
 int store_games_list(PGconn *c, int limit, json_t **out)

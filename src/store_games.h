@@ -15,6 +15,7 @@
 struct game_row {
     char id[AUTH_ID_LEN + 1];
     char game[16];   /* the ruleset's id, e.g. "the_city" */
+    bool unlisted;   /* a private table: not in the lobby, joined through its link */
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
     int target_vp;
@@ -101,8 +102,8 @@ int store_notify(PGconn *c, const char *id, long long seq);
 int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out);
 
 /* Games for the lobby, at most `limit`, as a new JSON array: open ones newest first, then
- * playing and finished ones newest first (expired ones never). Two index scans of at most
- * `limit` rows each (games_open_created, games_listed_created), never a scan of all games. */
+ * playing and finished ones newest first (expired and unlisted ones never). Two index scans of
+ * at most `limit` rows each (games_lobby_open, games_lobby_listed), never a scan of all games. */
 int store_games_list(PGconn *c, int limit, json_t **out);
 
 /* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */

@@ -593,3 +593,43 @@ Test(api, a_game_names_its_ruleset_and_an_unknown_one_is_refused)
     json_decref(v);
     json_decref(made);
 }
+
+Test(api, a_private_table_is_left_out_of_the_lobby_and_joined_through_its_link)
+{
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"private\": \"yes\"}", 400,
+                   "wrong_type");
+    json_t *made = call("POST", "/api/v1/games", NULL,
+                        "{\"seats\": 2, \"name\": \"Ada\", \"private\": true}", 201);
+    json_t *open = call("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"name\": \"Bea\"}", 201);
+    cr_expect(json_is_true(json_object_get(made, "private")));
+    cr_expect(json_is_false(json_object_get(open, "private")));
+    const char *id = str(made, "id");
+    json_t *list = call("GET", "/api/v1/games", NULL, NULL, 200);
+    size_t i;
+    json_t *g;
+    bool seen_private = false, seen_open = false;
+    json_array_foreach(json_object_get(list, "games"), i, g)
+    {
+        seen_private |= strcmp(str(g, "id"), id) == 0;
+        seen_open |= strcmp(str(g, "id"), str(open, "id")) == 0;
+    }
+    cr_expect(!seen_private, "the private table is not in the lobby");
+    cr_expect(seen_open, "a listed table is");
+    /* Its link (the id) is enough to join and to watch. */
+    char p[128];
+    snprintf(p, sizeof p, "/api/v1/games/%s/join", id);
+    json_t *j = call("POST", p, NULL, "{\"name\": \"Cy\"}", 201);
+    cr_expect_str_eq(str(j, "status"), "playing");
+    snprintf(p, sizeof p, "/api/v1/games/%s", id);
+    json_t *v = call("GET", p, NULL, NULL, 200);
+    cr_expect(json_is_true(json_object_get(v, "private")));
+    json_t *list2 = call("GET", "/api/v1/games", NULL, NULL, 200);
+    json_array_foreach(json_object_get(list2, "games"), i, g)
+        cr_expect(strcmp(str(g, "id"), id) != 0, "nor once it is playing");
+    json_decref(list2);
+    json_decref(v);
+    json_decref(j);
+    json_decref(list);
+    json_decref(open);
+    json_decref(made);
+}

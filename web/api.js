@@ -115,6 +115,7 @@ export async function createAndRemember(settings) {
   if (settings.target_vp) body.target_vp = settings.target_vp;
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
   if (settings.name) body.name = settings.name;
+  if (settings.private) body.private = true;
   const g = await api.createGame(body);
   store.setHost(g.id, g.host_token);
   if (g.token !== undefined) store.setSeat(g.id, g.seat, g.token);

@@ -100,6 +100,7 @@ export function mountLobby(root, navigate) {
       game, name, seats, bots, kinds: chosen,
       target_vp: t ? Number(targetInput.value) || t.default : null,
       turn_seconds: Number(turnInput.value) || null,
+      private: privateBox.checked,
     };
     createBtn.disabled = true;
     try {
@@ -110,6 +111,8 @@ export function mountLobby(root, navigate) {
       createBtn.disabled = false;
     }
   }
+
+  const privateBox = h('input', { id: 'private', name: 'private', type: 'checkbox', 'aria-describedby': 'private-hint' });
 
   const form = h('form', { class: 'panel create', id: 'create-form', onsubmit: onCreate, 'aria-labelledby': 'create-title' },
     h('h2', { id: 'create-title' }, 'New game'),
@@ -122,6 +125,8 @@ export function mountLobby(root, navigate) {
       h('label', { class: 'field' }, h('span', {}, 'Step timer (s)'), turnInput)),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
       h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.')),
+    h('label', { class: 'check' }, privateBox, h('span', {}, 'Private table')),
+    h('p', { class: 'hint', id: 'private-hint' }, 'A private table is not listed in the lobby: only people with its link can join or watch.'),
     formError,
     h('div', { class: 'actions' }, createBtn));
 

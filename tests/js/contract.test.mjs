@@ -957,6 +957,12 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
   await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 7 } });
   const made = await expect(201, null, 'POST', '/api/v1/games',
     { body: { game: 'tech_city', seats: 3, bots: ['greedy', 'random'], name: 'Ada' } });
+  // A private table: created, left out of the lobby, watched through its id.
+  const hidden = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, private: true } });
+  assert.equal(hidden.private, true);
+  assert.equal((await expect(200, null, 'GET', `/api/v1/games/${hidden.id}`)).private, true);
+  assert.ok(!(await expect(200, null, 'GET', '/api/v1/games')).games.some((g) => g.id === hidden.id));
+  await expect(400, 'wrong_type', 'POST', '/api/v1/games', { body: { seats: 2, private: 'yes' } });
   assert.equal(made.game, 'tech_city');
   assert.equal(made.target_vp, null);
   const { id, token, host_token: host } = made;

@@ -54,6 +54,37 @@ async function createFromLobby(page, { game, name, seats, kinds }) {
   return seatOf(page);
 }
 
+test('a private table made in the lobby is not listed, and its link opens it', { timeout: 30_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${daemon.base}/`);
+    await page.fill('#name', 'Pia');
+    await page.selectOption('#seats', '2');
+    await page.selectOption('#seat-kind-1', 'person');
+    await page.check('#private');
+    await page.click('#create');
+    await page.waitForFunction(() => /#\/game\/[0-9a-f]+$/.test(location.hash));
+    const id = /#\/game\/([0-9a-f]+)$/.exec(page.url())[1];
+    const v = await api(`/games/${id}`);
+    assert.equal(v.private, true, 'the game was created private');
+    assert.ok(!(await api('/games')).games.some((g) => g.id === id), 'the lobby does not list it');
+    // Another browser with only the link joins it.
+    const other = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p2 = await other.newPage();
+    await p2.goto(`${daemon.base}/#/game/${id}`);
+    await p2.waitForSelector('#join-name', { timeout: 10_000 });
+    await p2.fill('#join-name', 'Quin');
+    await p2.click('#join');
+    await p2.waitForFunction(async (gid) => (await (await fetch(`/api/v1/games/${gid}`)).json()).status === 'playing', id);
+    await other.close();
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
 test('the lobby offers both games; seats, bots and the target follow the game; the list shows titles', { timeout: 30_000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
