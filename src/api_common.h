@@ -1,0 +1,57 @@
+/* api_common.h: what the handlers of /api/v1/games share (api_games.c, api_play.c): the
+ * outcome a transaction body records and how it is answered, the per-address rate check, and
+ * finding the seat of a token. */
+#ifndef CITY_API_COMMON_H
+#define CITY_API_COMMON_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+#include <libpq-fe.h>
+
+#include "http.h"
+#include "problem.h"
+#include "service.h"
+
+struct rate_limit;
+
+/* What a transaction body decided to answer. */
+struct outcome {
+    int status;     /* 2xx on success */
+    enum problem p; /* otherwise */
+    char code[48];  /* problem code override, or "" */
+    char detail[400];
+    int retry_after; /* seconds for Retry-After, or 0 */
+    json_t *reply;   /* success body, owned */
+};
+
+/* A read of one game: the server, the game id, the bearer token (for the hand view) and what
+ * to answer. */
+struct read_ctx {
+    struct server *srv;
+    const char *id;
+    const char *token; /* for the hand view */
+    struct outcome o;
+};
+
+/* Records problem `p` (with `code`, NULL for the problem's own, and a sentence) in o, dropping
+ * any reply; returns STORE_ABORT, so a transaction body can `return api_fail(...)`. */
+int api_fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Answers r from a transaction's status and outcome (freeing the outcome's reply). */
+void api_answer(struct http_req *r, int st, struct outcome *o);
+
+/* Takes one token of the client address's bucket in `rl` (NULL: no limit). False, with a 429
+ * and its Retry-After queued, when the bucket is empty: `what` says what the address did too
+ * often ("created games"), `rate` and `burst` are the limit's settings. */
+bool api_within_rate(struct http_req *r, struct rate_limit *rl, const char *what, double rate,
+                     int burst);
+
+/* Records the refusal of a join, an order or a force on an expired game; STORE_ABORT. */
+int api_fail_expired(struct outcome *o);
+
+/* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o. */
+int api_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o);
+
+#endif
