@@ -425,20 +425,22 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
                     : json_is_string(by) && strcmp(json_string_value(by), "host") == 0
                         ? "forced_by_host"
                         : "timer"));
-    /* The cards the default gave up: the chosen order's list of hand cards, "discard" in The
-     * City, "cards" in Tech City. */
-    json_t *cards = json_array(), *id;
-    json_t *chosen = json_object_get(d, "chosen"), *list = json_object_get(chosen, "discard");
-    if (!list)
-        list = json_object_get(chosen, "cards");
-    size_t i;
-    json_array_foreach(list, i, id)
-    {
-        json_int_t card = json_integer_value(id);
-        const char *slug = card >= 0 && card < 100000 ? lv->rs->card_id(lv->g, (int)card) : NULL;
+    /* The cards the default gave up, as the game's rules read the chosen order. */
+    json_t *cards = json_array();
+    void *dec = calloc(1, lv->rs->decision_size);
+    struct rs_pos pos;
+    char why[200];
+    int ids[128];
+    int n =
+        dec && !lv->rs->order_from_json(json_object_get(d, "chosen"), &pos, dec, why, sizeof why)
+            ? lv->rs->decision_cards(dec, ids, 128)
+            : 0;
+    for (int i = 0; i < n; i++) {
+        const char *slug = lv->rs->card_id(lv->g, ids[i]);
         if (slug)
-            json_array_append_new(cards, json_pack("{s:I, s:s}", "id", card, "card", slug));
+            json_array_append_new(cards, json_pack("{s:i, s:s}", "id", ids[i], "card", slug));
     }
+    free(dec);
     json_object_set_new(d, "cards", cards);
     *out = d;
     return STORE_OK;

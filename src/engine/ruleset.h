@@ -80,6 +80,9 @@ struct ruleset {
     const void *(*decision)(const void *g, int seat); /* the decision, when submitted */
     /* The public slug of card instance `card` (e.g. "housing_tract"), NULL when no such card. */
     const char *(*card_id)(const void *g, int card);
+    /* The hand cards decision `d` gives up (discards), at most `max` into cards[]; returns how
+     * many. The hand view's notice of a default lists them. */
+    int (*decision_cards)(const void *d, int *cards, int max);
 
     /* Parses an order body {"round", "step", ["turn"], ...} into its position and decision.
      * NULL when it parses; else a stable problem code ("missing_field", "unknown_field",

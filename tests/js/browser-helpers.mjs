@@ -1,4 +1,4 @@
-// browser-helpers.mjs: helpers of browser.test.mjs: error watching, reading the page's seat
+// browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
 // by clicking, and keyboard focus moves.
 
@@ -120,4 +120,13 @@ export async function tabTo(page, target) {
     if (ok) return;
   }
   throw new Error(`Tab never reached ${fn}`);
+}
+
+/** Debian's chromium with the flags every browser test uses (CHROMIUM overrides the path). */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-dev-shm-usage'];
+
+export function launchChromium(chromium) {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }

@@ -12,18 +12,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors } from './browser-helpers.mjs';
+import { watchErrors, launchChromium } from './browser-helpers.mjs';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage'];
 
 let daemon;
 let browser;
 
 before(async () => {
   daemon = await startDaemon();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium(chromium);
 });
 
 after(async () => {

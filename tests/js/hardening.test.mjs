@@ -13,11 +13,8 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf } from './browser-helpers.mjs';
+import { watchErrors, seatOf, launchChromium } from './browser-helpers.mjs';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage'];
 
 let daemon;
 let browser;
@@ -25,7 +22,7 @@ let other; // the other origin: { server, base }
 
 before(async () => {
   daemon = await startDaemon();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium(chromium);
   // Another origin: another port on loopback (the origin is scheme, host and port). Its one page
   // frames cityd's page when asked to (?frame).
   const server = createServer((req, res) => {

@@ -15,12 +15,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo } from './browser-helpers.mjs';
+import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage'];
 
 let daemon;
 let browser;
@@ -28,7 +25,7 @@ let browser;
 before(async () => {
   mkdirSync(OUT, { recursive: true });
   daemon = await startDaemon();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium(chromium);
 });
 
 after(async () => {

@@ -252,6 +252,16 @@ static void relay_event(void *ctx, const struct tech_event *e)
     rl->sink->event(rl->sink->ctx, event_names[e->type], d);
 }
 
+/* The cards a choose or discard decision gives up (other decisions give up none). */
+static int tc_decision_cards(const void *vd, int *cards, int max)
+{
+    const struct tech_decision *d = vd;
+    int n = 0;
+    for (int i = 0; d->kind == TDEC_CARDS && i < d->ncards && n < max; i++)
+        cards[n++] = d->cards[i];
+    return n;
+}
+
 static int tc_fill_defaults(void *g, const struct rs_sink *sink)
 {
     struct relay rl = {g, sink};
@@ -419,6 +429,7 @@ const struct ruleset ruleset_tech_city = {
     .defaulted = tc_defaulted,
     .decision = tc_decision,
     .card_id = tc_card_id,
+    .decision_cards = tc_decision_cards,
     .order_from_json = tc_order_from_json,
     .order_to_json = tc_order_to_json,
     .submit = tc_submit,

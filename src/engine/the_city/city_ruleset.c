@@ -86,6 +86,15 @@ static const char *city_card_id(const void *vg, int card)
     return g->cat->designs[game_design_of(g, card)].id;
 }
 
+static int city_decision_cards(const void *vd, int *cards, int max)
+{
+    const struct city_decision *d = vd;
+    int n = 0;
+    for (int i = 0; d->kind == DEC_DISCARD && i < d->ndiscard && n < max; i++)
+        cards[n++] = d->discard[i];
+    return n;
+}
+
 static const char *city_order_from_json(const json_t *body, struct rs_pos *pos, void *d, char *err,
                                         int errlen)
 {
@@ -341,6 +350,7 @@ const struct ruleset ruleset_the_city = {
     .defaulted = city_defaulted,
     .decision = city_decision,
     .card_id = city_card_id,
+    .decision_cards = city_decision_cards,
     .order_from_json = city_order_from_json,
     .order_to_json = city_order_to_json,
     .submit = city_submit,
