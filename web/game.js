@@ -28,6 +28,7 @@ export function mountGame(root, id, navigate) {
     sel: emptySel(), turnKey: null, hint: '', error: '', actionError: '', notice: '', busy: false,
     conn: 'connecting', missing: false, joinError: '', joining: false,
     forceAsk: null, forceError: '', forceErrorAt: '', // the step a Force asks to confirm; why one failed, and at which step
+    forceErrorFrom: '', // a stale Force's step: its error binds to the first step seen after it
     refused: '', // why the last choice sent was refused: kept across steps until the next action
     suggested: false, // the selection shown is the server's suggestion (Suggest was pressed)
   };
@@ -352,16 +353,22 @@ export function mountGame(root, id, navigate) {
     st.forceError = '';
     st.forceErrorAt = '';
     drawBar();
+    let stale = false;
     try {
       await api.resolve(id, token, ask);
       announce('The step was forced.');
     } catch (e) {
       st.forceError = e.message; // 409 stale_step says the step had moved on: nothing forced
+      stale = e.status === 409;
       announce(e.message);
     }
     st.busy = false;
+    // A stale Force's error stays through the step the game moved on to, which this page may
+    // not have seen yet (a newer refresh may still be on its way): drawBarNow binds it to the
+    // first step it sees after the one asked. Any other error binds to the step shown now.
+    st.forceErrorFrom = stale ? `${ask.round}-${ask.step}` : '';
     await refresh();
-    if (st.forceError && st.view) st.forceErrorAt = `${st.view.round}-${st.view.step}`; // shown until the next step
+    if (st.forceError && st.view && !stale) st.forceErrorAt = `${st.view.round}-${st.view.step}`; // shown until the next step
   }
 
   async function join(name) {
@@ -471,6 +478,7 @@ export function mountGame(root, id, navigate) {
     // it before), and to the host at any time; either way only after a confirmation.
     const canForce = v.status === 'playing' && v.step !== 'over' && waiting.length > 0 && (st.host || (st.me && tt === 'time is up'));
     const here = `${v.round}-${v.step}`;
+    if (st.forceError && !st.forceErrorAt && st.forceErrorFrom && here !== st.forceErrorFrom) st.forceErrorAt = here;
     if (st.forceError && st.forceErrorAt && st.forceErrorAt !== here) st.forceError = '';
     if (st.forceAsk && (st.forceAsk.round !== v.round || st.forceAsk.step !== v.step)) {
       st.forceAsk = null; // the step moved on while the question was open: nothing to force
