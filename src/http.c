@@ -40,6 +40,7 @@ static const struct http_route routes[] = {
     {"GET", "/healthz", api_healthz, false, "healthz"},
     {"GET", "/metrics", api_metrics, false, "metrics"},
     {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
+    {"GET", "/docs/*", api_docs, false, "docs"},
     {"GET", "/", api_static, false, "static"},
     {"GET", "/api/*", NULL, false, "api_unknown"}, /* an unknown API path is a 404, not a file */
     {"GET", "/*", api_static, false, "static"},
