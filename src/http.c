@@ -35,6 +35,7 @@ static const struct http_route routes[] = {
     {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},
     {"GET", "/api/v1/games/{id}/stream", api_stream, false, "stream"},
     {"GET", "/api/v1/games/{id}/replay", api_replay, false, "replay"},
+    {"GET", "/api/v1/games/{id}/replay/rounds", api_replay_rounds, false, "replay_rounds"},
     {"GET", "/api/v1/cards", api_cards, false, "cards"},
     {"GET", "/api/v1/rulesets", api_rulesets, false, "rulesets"},
     {"GET", "/healthz", api_healthz, false, "healthz"},

@@ -43,6 +43,7 @@ void api_resolve(struct http_req *r);
 void api_events(struct http_req *r);
 void api_stream(struct http_req *r);
 void api_replay(struct http_req *r);
+void api_replay_rounds(struct http_req *r);
 void api_cards(struct http_req *r);
 void api_rulesets(struct http_req *r);
 void api_healthz(struct http_req *r);
