@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "auth.h"
@@ -64,12 +65,20 @@ bool api_within_rate(struct http_req *r, struct rate_limit *rl, const char *what
     return false;
 }
 
-/* The refusal of a join, an order or a force on an expired game. */
-int api_fail_expired(struct outcome *o)
+int api_fail_unplayed(struct outcome *o, const char *status)
 {
+    if (strcmp(status, "cancelled") == 0)
+        return api_fail(o, P_GAME_CANCELLED, NULL,
+                        "The host cancelled this game before it started. Create a game or join "
+                        "an open one (GET /api/v1/games).");
     return api_fail(o, P_GAME_EXPIRED, NULL,
                     "This game expired: its seats did not fill in time. Create a game or join an "
                     "open one (GET /api/v1/games).");
+}
+
+bool api_is_unplayed(const char *status)
+{
+    return strcmp(status, "expired") == 0 || strcmp(status, "cancelled") == 0;
 }
 
 /* Finds the seat of `token` in a loaded game, or queues the right 401/403. */

@@ -48,8 +48,12 @@ void api_answer(struct http_req *r, int st, struct outcome *o);
 bool api_within_rate(struct http_req *r, struct rate_limit *rl, const char *what, double rate,
                      int burst);
 
-/* Records the refusal of a join, an order or a force on an expired game; STORE_ABORT. */
-int api_fail_expired(struct outcome *o);
+/* The refusal of a join, an order, a force or a seat change on a game that ended unplayed:
+ * 409 game_expired, or game_cancelled when `status` is "cancelled". Returns STORE_ABORT. */
+int api_fail_unplayed(struct outcome *o, const char *status);
+
+/* True when a game of this status ended without being played (expired or cancelled). */
+bool api_is_unplayed(const char *status);
 
 /* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o. */
 int api_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o);

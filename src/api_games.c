@@ -508,8 +508,8 @@ static int join_tx(PGconn *c, void *ctx)
                       "GET /api/v1/games.",
                       jc->id);
     int seat = -1;
-    if (st == STORE_OK && strcmp(lv.row.status, "expired") == 0)
-        st = api_fail_expired(&jc->o);
+    if (st == STORE_OK && api_is_unplayed(lv.row.status))
+        st = api_fail_unplayed(&jc->o, lv.row.status);
     if (st == STORE_OK) {
         for (int i = 0; i < lv.nseats && seat < 0; i++)
             if (!lv.seats[i].name[0])

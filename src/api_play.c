@@ -80,8 +80,8 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
     char asked[64], at[64];
     ruleset_pos_text(rs, &oc->pos, asked, sizeof asked);
     ruleset_pos_text(rs, &now, at, sizeof at);
-    if (strcmp(lv->row.status, "expired") == 0) {
-        api_fail_expired(&oc->o);
+    if (api_is_unplayed(lv->row.status)) {
+        api_fail_unplayed(&oc->o, lv->row.status);
         return STORE_OK;
     }
     if (strcmp(lv->row.status, "open") == 0) {
@@ -373,8 +373,8 @@ static int resolve_tx(PGconn *c, void *ctx)
     struct rs_pos want = {0}, now = {0};
     if (st == STORE_OK && !resolve_body(lv.rs, rc->body, &want, &rc->o))
         st = STORE_ABORT;
-    if (st == STORE_OK && strcmp(lv.row.status, "expired") == 0)
-        st = api_fail_expired(&rc->o);
+    if (st == STORE_OK && api_is_unplayed(lv.row.status))
+        st = api_fail_unplayed(&rc->o, lv.row.status);
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
         st = api_fail(&rc->o, P_NOT_STARTED, NULL, "The game has not started yet.");
     if (st == STORE_OK && lv.rs->over(lv.g))

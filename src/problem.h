@@ -32,6 +32,10 @@ enum problem {
     P_NOT_FINISHED,       /* 409 */
     P_NOT_OVERDUE,        /* 409 */
     P_GAME_EXPIRED,       /* 409 an open game that never filled and expired */
+    P_GAME_CANCELLED,     /* 409 an open game its host cancelled */
+    P_GAME_STARTED,       /* 409 only an open game can be cancelled */
+    P_SEAT_IS_BOT,        /* 409 the seat is already a bot's */
+    P_SEAT_NOT_ABSENT,    /* 409 the seat has not missed enough deadlines to be taken over */
     P_TOO_LARGE,          /* 413 */
     P_URI_TOO_LONG,       /* 414 too long a URL or too many query parameters */
     P_UNSUPPORTED_MEDIA,  /* 415 a POST body that is not application/json */

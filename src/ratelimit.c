@@ -175,9 +175,10 @@ size_t rate_limit_keys(struct rate_limit *rl)
 const char quotas_usage[] =
     "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
     "        [--join-burst N] [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
+    "        [--takeover-after N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
-    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_RATE_SLOTS; 0 turns a limit "
-    "off)\n";
+    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_TAKEOVER_AFTER,\n"
+    "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
 
@@ -207,6 +208,8 @@ static int settings_of(struct quotas *q, struct setting *s)
          "seconds an open game waits for players (0: forever)"},
         {"--retention", "CITY_RETENTION", 0, 100.0 * YEAR, NULL, &q->retention,
          "seconds finished and expired games are kept (0: forever)"},
+        {"--takeover-after", "CITY_TAKEOVER_AFTER", 1, 1e6, NULL, &q->takeover_after,
+         "missed deadlines (default decisions) after which the host may hand a seat to a bot"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -242,6 +245,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->max_amendments = 50;
     q->open_ttl = 86400;
     q->retention = 30 * 86400;
+    q->takeover_after = 2;
     q->slots = 16384;
     struct setting s[16];
     int n = settings_of(q, s);

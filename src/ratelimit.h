@@ -36,6 +36,7 @@ struct quotas {
     int max_amendments; /* replacements of one seat's order within one step; 0: no limit */
     int open_ttl;       /* seconds an open game waits for players before it expires; 0: never */
     int retention;      /* seconds finished and expired games are kept; 0: forever */
+    int takeover_after; /* missed deadlines after which the host may hand a seat to a bot */
     size_t slots;       /* buckets per limiter */
     struct rate_limit *create, *join;
 };

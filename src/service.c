@@ -13,21 +13,26 @@
 #include "server.h"
 #include "viewcache.h"
 
-/* A started game's seats never change again: this instance keeps them (srv->seats), and a
- * load then reads only the game row. Fills lv's seats from the cache; false when not there. */
-static bool seats_from_cache(struct server *srv, const char *id, struct live *lv)
+/* A started game's seats rarely change (a player leaves, the host hands a seat to a bot; each
+ * bumps the row's seats_version): this instance keeps them with their version (srv->seats), and
+ * a load then reads only the game row, reading the seats again when its version differs. The
+ * blob: the number of seats, their version, the seats. Fills lv's seats from the cache; false
+ * when not there. */
+static bool seats_from_cache(struct server *srv, const char *id, struct live *lv, int *version)
 {
     char *blob;
     size_t len;
     if (!srv->seats || !view_cache_get(srv->seats, id, &blob, &len))
         return false;
-    int n = -1;
-    if (len >= sizeof(int))
-        memcpy(&n, blob, sizeof(int));
-    bool ok = n >= 0 && n <= RS_MAX_SEATS && len == sizeof(int) + (size_t)n * sizeof lv->seats[0];
+    int head[2] = {-1, 0};
+    if (len >= sizeof head)
+        memcpy(head, blob, sizeof head);
+    int n = head[0];
+    bool ok = n >= 0 && n <= RS_MAX_SEATS && len == sizeof head + (size_t)n * sizeof lv->seats[0];
     if (ok) {
         lv->nseats = n;
-        memcpy(lv->seats, blob + sizeof(int), (size_t)n * sizeof lv->seats[0]);
+        *version = head[1];
+        memcpy(lv->seats, blob + sizeof head, (size_t)n * sizeof lv->seats[0]);
     }
     free(blob);
     return ok;
@@ -39,11 +44,25 @@ static void seats_to_cache(struct server *srv, const char *id, uint64_t ticket,
 {
     if (!srv->seats || strcmp(lv->row.status, "open") == 0)
         return;
-    char copy[sizeof(int) + sizeof lv->seats];
-    size_t len = sizeof(int) + (size_t)lv->nseats * sizeof lv->seats[0];
-    memcpy(copy, &lv->nseats, sizeof(int));
-    memcpy(copy + sizeof(int), lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
+    int head[2] = {lv->nseats, lv->row.seats_version};
+    char copy[sizeof head + sizeof lv->seats];
+    size_t len = sizeof head + (size_t)lv->nseats * sizeof lv->seats[0];
+    memcpy(copy, head, sizeof head);
+    memcpy(copy + sizeof head, lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
     view_cache_put(srv->seats, id, ticket, copy, len);
+}
+
+/* After the row of a game whose seats came from the cache was read: reads the seats again (and
+ * caches them) when a seat changed hands since they were cached. */
+static int seats_refresh(PGconn *c, struct server *srv, const char *id, int cached, struct live *lv)
+{
+    if (cached == lv->row.seats_version)
+        return STORE_OK;
+    uint64_t ticket = view_cache_ticket(srv->seats, id);
+    int st = store_seats_read(c, id, lv->seats, &lv->nseats);
+    if (st == STORE_OK)
+        seats_to_cache(srv, id, ticket, lv);
+    return st;
 }
 
 /* Starts an empty live for srv. */
@@ -90,9 +109,11 @@ static int live_state(struct live *lv)
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
 {
     live_init(srv, lv);
-    int st;
-    if (seats_from_cache(srv, id, lv)) {
+    int st, cached;
+    if (seats_from_cache(srv, id, lv, &cached)) {
         st = store_game_read(c, id, lock, &lv->row);
+        if (st == STORE_OK)
+            st = seats_refresh(c, srv, id, cached, lv);
     } else {
         uint64_t ticket = srv->seats ? view_cache_ticket(srv->seats, id) : 0;
         st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
@@ -156,12 +177,13 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
     bool with_seats[STORE_MAX_GAMES_LOADED];
     uint64_t ticket[STORE_MAX_GAMES_LOADED];
     long long known[STORE_MAX_GAMES_LOADED];
+    int cached[STORE_MAX_GAMES_LOADED];
     struct game_row rows[STORE_MAX_GAMES_LOADED];
     struct seat_row seats[STORE_MAX_GAMES_LOADED][RS_MAX_SEATS];
     int nseats[STORE_MAX_GAMES_LOADED] = {0};
     for (int i = 0; i < n; i++) {
         live_init(srv, &lvs[i]);
-        with_seats[i] = !seats_from_cache(srv, ids[i], &lvs[i]);
+        with_seats[i] = !seats_from_cache(srv, ids[i], &lvs[i], &cached[i]);
         ticket[i] = with_seats[i] && srv->seats ? view_cache_ticket(srv->seats, ids[i]) : 0;
         if (!state_from_cache(srv, ids[i], &known[i], &lvs[i]))
             known[i] = -1;
@@ -176,6 +198,8 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
             lvs[i].nseats = nseats[i];
             memcpy(lvs[i].seats, seats[i], sizeof seats[i]);
             seats_to_cache(srv, ids[i], ticket[i], &lvs[i]);
+        } else if (seats_refresh(c, srv, ids[i], cached[i], &lvs[i]) != STORE_OK) {
+            st = STORE_HARD;
         }
         /* An unchanged state is the one this instance committed: lvs[i].g holds it (of the
          * same ruleset: a game's ruleset never changes). */

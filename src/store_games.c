@@ -78,7 +78,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), game, unlisted, "
+    "array_to_string(amend_counts, ','), game, unlisted, seats_version, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -128,12 +128,13 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     }
     snprintf(out->game, sizeof out->game, "%s", PQgetvalue(r, i, 14));
     out->unlisted = PQgetvalue(r, i, 15)[0] == 't';
-    if (PQgetisnull(r, i, 16)) {
+    out->seats_version = atoi(PQgetvalue(r, i, 16));
+    if (PQgetisnull(r, i, 17)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 16), (size_t)PQgetlength(r, i, 16), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 17), (size_t)PQgetlength(r, i, 17), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -298,6 +299,46 @@ int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
                    "UPDATE seats SET name = $3, token_hash = $4, joined_at = now() "
                    "WHERE game_id = $1 AND seat = $2",
                    4, vals, lens);
+}
+
+int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nseats)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "read seats", sql_seats, 1, vals, NULL, &r);
+    if (st == STORE_OK)
+        seats_from_result(r, id, seats, nseats);
+    PQclear(r);
+    return st;
+}
+
+int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
+{
+    char s[24];
+    itoa_buf(s, sizeof s, seat);
+    const char *vals[] = {id, s, bot};
+    return command(c, "change seat",
+                   "WITH s AS (UPDATE seats SET token_hash = NULL, bot = $3, name = CASE WHEN "
+                   "$3::text IS NULL THEN NULL ELSE name END, joined_at = CASE WHEN $3::text IS "
+                   "NULL THEN NULL ELSE joined_at END WHERE game_id = $1 AND seat = $2::int) "
+                   "UPDATE games SET seats_version = seats_version + 1 WHERE id = $1",
+                   3, vals, NULL);
+}
+
+int store_seat_defaults(PGconn *c, const char *id, int seat, int *count)
+{
+    char s[24];
+    itoa_buf(s, sizeof s, seat);
+    const char *vals[] = {id, s};
+    PGresult *r;
+    int st = query(c, "count defaults",
+                   "SELECT count(*) FROM decisions WHERE game_id = $1 AND seat = $2::int AND "
+                   "is_default",
+                   2, vals, NULL, &r);
+    if (st == STORE_OK)
+        *count = PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return st;
 }
 
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])

@@ -31,6 +31,7 @@ struct game_row {
     int amend_counts[RS_MAX_SEATS]; /* amendments of each seat's order in amend_step */
     json_t *state;                  /* owned by the row; game_row_clear() frees it */
     bool state_unchanged;           /* state is NULL: the version is the one the reader knew */
+    int seats_version;              /* bumped by every change of a seat after the start */
 };
 
 struct seat_row {
@@ -78,6 +79,18 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
 /* Gives a free seat a name and a token hash. */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
                     const uint8_t hash[AUTH_HASH_LEN]);
+
+/* Reads the seats of game `id` (at most RS_MAX_SEATS) into seats[], their number to *nseats. */
+int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nseats);
+
+/* Changes seat `seat` of game `id` and bumps the game's seats_version: with `bot` a bot kind,
+ * a bot plays the seat from now on (its name stays, its token no longer works); with `bot`
+ * NULL the seat is free again (name and token cleared). */
+int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
+
+/* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed
+ * deadlines and forced steps), into *count. */
+int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);
 
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);

@@ -856,7 +856,8 @@ test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
     await expect(404, 'not_found', 'GET', path);
   }
   const big = JSON.stringify({ name: 'x'.repeat(70000) });
-  for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`]) {
+  for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`,
+    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/cancel`]) {
     await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
     // A body that is not declared as JSON changes nothing: 415 (a form, a "simple" fetch()).
     for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
@@ -893,6 +894,9 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('GET', `/api/v1/games/${id}/hand`, { token: tokens[0] });
     await down('POST', `/api/v1/games/${id}/orders`, { token: tokens[0], body: { round: 0, step: 'keep', discard: [0, 1] } });
     await down('POST', `/api/v1/games/${id}/resolve`, { token: host });
+    await down('POST', `/api/v1/games/${id}/leave`, { token: tokens[0] });
+    await down('POST', `/api/v1/games/${id}/takeover`, { token: host, body: { seat: 0 } });
+    await down('POST', `/api/v1/games/${id}/cancel`, { token: host });
     await down('GET', `/api/v1/games/${id}/events`);
     await down('GET', `/api/v1/games/${id}/replay`);
     await down('GET', `/api/v1/games/${id}/replay/rounds`);
@@ -950,6 +954,9 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
       { token: lonely.token, body: { round: 0, step: 'keep', discard: [0, 1] } });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/resolve`,
       { token: lonely.host_token, body: { round: 0, step: 'keep' } });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/leave`, { token: lonely.token });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/takeover`, { token: lonely.host_token, body: { seat: 1 } });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/cancel`, { token: lonely.host_token });
   } finally {
     base = saved;
     await limited.stop();
@@ -1030,6 +1037,87 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
   assert.ok(replay.decisions.every((d) => Number.isInteger(d.turn)));
 });
 
+test('seats: leave, takeover and cancel, and their errors', async () => {
+  const act = (what, g) => `/api/v1/games/${g}/${what}`;
+  // A running game: Ann and Bea, and a bot.
+  const g1 = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ann' } });
+  const bea = await expect(201, null, 'POST', act('join', g1.id), { body: { name: 'Bea' } });
+  const take = act('takeover', g1.id);
+  await expect(401, 'token_required', 'POST', take, { body: { seat: 1 } });
+  await expect(401, 'bad_token', 'POST', take, { token: fakeToken, body: { seat: 1 } });
+  await expect(403, 'not_host', 'POST', take, { token: g1.token, body: { seat: 1 } });
+  await expect(403, 'wrong_game', 'POST', take, { token: other.host, body: { seat: 1 } });
+  for (const [raw, code] of [['{"seat":', 'malformed_json'], ['[1]', 'not_an_object'], ['{}', 'missing_field'],
+    ['{"seat": 1, "bot": "expert"}', 'unknown_field'], ['{"seat": "1"}', 'wrong_type'], ['{"seat": 9}', 'bad_value']]) {
+    await expect(400, code, 'POST', take, { token: g1.host_token, raw });
+  }
+  await expect(409, 'seat_is_bot', 'POST', take, { token: g1.host_token, body: { seat: 2 } });
+  await expect(409, 'seat_not_absent', 'POST', take, { token: g1.host_token, body: { seat: 1 } });
+  await expect(404, 'game_not_found', 'POST', act('takeover', noGame), { token: g1.host_token, body: { seat: 1 } });
+  // Bea misses two steps: Ann decides, the host forces.
+  for (let k = 0; k < 2; k++) {
+    const hand = await expect(200, null, 'GET', act('hand', g1.id), { token: g1.token });
+    await expect(202, null, 'POST', act('orders', g1.id), { token: g1.token, body: hand.pending.suggestion });
+    await expect(200, null, 'POST', act('resolve', g1.id), { token: g1.host_token, body: { round: hand.pending.round, step: hand.pending.step } });
+  }
+  const taken = await expect(200, null, 'POST', take, { token: g1.host_token, body: { seat: 1 } });
+  assert.deepEqual([taken.bot, taken.missed, taken.status], ['greedy', 2, 'playing']);
+  await expect(409, 'seat_is_bot', 'POST', take, { token: g1.host_token, body: { seat: 1 } });
+  await expect(401, 'bad_token', 'GET', act('hand', g1.id), { token: bea.token });
+  const v1 = await expect(200, null, 'GET', `/api/v1/games/${g1.id}`);
+  assert.deepEqual([v1.seats[1].name, v1.seats[1].bot], ['Bea', 'greedy'], 'the seat keeps its name and shows its bot');
+  // Leaving: the errors first.
+  const leave = act('leave', g1.id);
+  await expect(401, 'token_required', 'POST', leave);
+  await expect(401, 'bad_token', 'POST', leave, { token: fakeToken });
+  await expect(403, 'not_a_seat_token', 'POST', leave, { token: g1.host_token });
+  await expect(403, 'wrong_game', 'POST', leave, { token: other.tokens[0] });
+  for (const [raw, code] of [['{"now":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"now": true}', 'unknown_field']]) {
+    await expect(400, code, 'POST', leave, { token: g1.token, raw });
+  }
+  await expect(404, 'game_not_found', 'POST', act('leave', noGame), { token: g1.token });
+  await playSeat(g1.id, g1.token); // Ann plays on with two bots to the end
+  await expect(409, 'game_over', 'POST', leave, { token: g1.token });
+  await expect(409, 'game_over', 'POST', take, { token: g1.host_token, body: { seat: 0 } });
+  await expect(409, 'game_started', 'POST', act('cancel', g1.id), { token: g1.host_token });
+  const e1 = await allEvents(g1.id);
+  assert.equal(e1.filter((e) => e.type === 'taken_over').length, 1);
+
+  // A player leaves a running game: the bot that takes the seat plays it to the end at once.
+  const g2 = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['greedy'], name: 'Dee' } });
+  const left = await expect(200, null, 'POST', act('leave', g2.id), { token: g2.token, body: {} });
+  assert.deepEqual([left.seat, left.bot], [0, 'greedy']);
+  assert.equal((await expect(200, null, 'GET', `/api/v1/games/${g2.id}`)).status, 'finished', 'two bots finish the game');
+  assert.equal((await allEvents(g2.id)).filter((e) => e.type === 'left').length, 1);
+
+  // An open game: a seat left is free again; the host cancels; nobody joins any more.
+  const g4 = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, name: 'Eve' } });
+  const open = await expect(200, null, 'POST', act('leave', g4.id), { token: g4.token });
+  assert.deepEqual([open.status, open.bot], ['open', undefined]);
+  const fay = await expect(201, null, 'POST', act('join', g4.id), { body: { name: 'Fay' } });
+  assert.equal(fay.seat, 0, 'the freed seat is taken next');
+  await expect(409, 'game_not_started', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
+  const cancel = act('cancel', g4.id);
+  await expect(401, 'token_required', 'POST', cancel);
+  await expect(401, 'bad_token', 'POST', cancel, { token: fakeToken });
+  await expect(403, 'not_host', 'POST', cancel, { token: fay.token });
+  await expect(403, 'wrong_game', 'POST', cancel, { token: other.host });
+  for (const [raw, code] of [['{"why":', 'malformed_json'], ['"x"', 'not_an_object'], ['{"why": 1}', 'unknown_field']]) {
+    await expect(400, code, 'POST', cancel, { token: g4.host_token, raw });
+  }
+  await expect(404, 'game_not_found', 'POST', act('cancel', noGame), { token: g4.host_token });
+  assert.equal((await expect(200, null, 'POST', cancel, { token: g4.host_token })).status, 'cancelled');
+  await expect(409, 'game_cancelled', 'POST', cancel, { token: g4.host_token });
+  await expect(409, 'game_cancelled', 'POST', act('leave', g4.id), { token: fay.token });
+  await expect(409, 'game_cancelled', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
+  await expect(409, 'game_cancelled', 'POST', act('join', g4.id), { body: { name: 'Gus' } });
+  await expect(409, 'game_cancelled', 'POST', act('orders', g4.id), { token: fay.token, body: { round: 0, step: 'keep', discard: [0, 1] } });
+  await expect(409, 'game_cancelled', 'POST', act('resolve', g4.id), { token: g4.host_token, body: { round: 0, step: 'keep' } });
+  assert.equal((await expect(200, null, 'GET', `/api/v1/games/${g4.id}`)).status, 'cancelled');
+  assert.ok(!(await expect(200, null, 'GET', '/api/v1/games')).games.some((g) => g.id === g4.id), 'a cancelled game leaves the lobby');
+  assert.equal((await allEvents(g4.id)).at(-1).type, 'cancelled');
+});
+
 test('coverage: every operation exercised, every documented problem produced', (t) => {
   // What cannot be provoked from outside, and why.
   const cannot = new Map();
@@ -1066,7 +1154,7 @@ test('coverage: every operation exercised, every documented problem produced', (
   }
   assert.deepEqual(missing, [], 'every documented status and problem code is produced');
   const expectedTypes = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default', 'discarded', 'built',
-    'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over'];
+    'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over', 'left', 'taken_over', 'cancelled'];
   assert.deepEqual(expectedTypes.filter((x) => !eventTypesSeen.has(x)), [], 'every event type is seen');
   const notProduced = operations.flatMap(({ key, op }) => documentedPairs(op).map((p) => `${key} ${p}`)).filter((k) => !produced.has(k));
   t.diagnostic(`not provoked (by design): ${notProduced.join(', ')}`);
