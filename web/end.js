@@ -60,7 +60,7 @@ export function techBreakdown(events, nameOf) {
     if (e.type !== 'scored') { cause = e; continue; }
     const rows = rowsOf(e.seat);
     if (cause?.type === 'built' && cause.seat === e.seat) {
-      rows.push({ kind: 'build', label: `Built ${nameOf(cause.card)}${cause.wild ? ' (wild card)' : ''} in round ${e.round}`, points: e.points });
+      rows.push({ kind: 'build', label: `Built ${cause.wild ? 'a wild card' : nameOf(cause.card)} in round ${e.round}`, points: e.points });
     } else if (cause?.type === 'built') {
       rows.push({ kind: 'help', label: `Helped build ${nameOf(cause.card)} in round ${e.round}`, points: e.points });
     } else if (cause?.type === 'effect') {

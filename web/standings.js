@@ -81,7 +81,7 @@ export function rankingList(rows, extra, { winners = [], me = null, nameOf }) {
  */
 export function breakdownBox(id, v, nameOf, me) {
   const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, 'Adding up the points…'));
-  const box = h('section', { class: 'panel breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
+  const box = h('section', { class: 'panel points-breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
     h('h2', { id: 'breakdown-title' }, 'Points breakdown'), body);
   import('./end.js').then((m) => m.fillBreakdown(box, id, v, nameOf, me))
     .catch(() => replace(body, h('p', { class: 'muted' }, 'The points breakdown could not be loaded; check your connection and reload.')));
