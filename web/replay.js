@@ -21,6 +21,7 @@ export function mountReplay(root, id, styleSheet) {
   let alive = true;
   let data = null; // {game, players, rounds: [{round, view}]}
   let names = [];
+  let bots = [];
   let events = [];
   let k = 0;
   let board = null; // the game's board: {draw(view), log(events, nameOf)}
@@ -38,12 +39,14 @@ export function mountReplay(root, id, styleSheet) {
 
   async function load() {
     try {
-      const [g, r] = await Promise.all([api.game(id), api.replayRounds(id)]);
-      names = g.seats.map((s) => s.name);
+      const r = await api.replayRounds(id);
+      const seats = r.seats ?? (await api.game(id)).seats; // the names come with the rounds
+      names = seats.map((s) => s.name);
+      bots = seats.map((s) => s.bot ?? null);
       data = r;
       data.rounds = [...r.rounds].sort((a, b) => a.round - b.round);
       if (!data.rounds.length) throw Object.assign(new Error('This replay has no rounds.'), { status: 0 });
-      board = await boardFor(r.game ?? g.game);
+      board = await boardFor(r.game);
       events = await allEvents().catch(() => []); // the log is a bonus: the replay works without it
     } catch (e) {
       if (!alive) return;
@@ -152,7 +155,7 @@ export function mountReplay(root, id, styleSheet) {
       const won = last && (v.winners ?? []).includes(s.seat);
       return h('li', { class: `replay-seat ${won ? 'won' : ''} ${s.seat === me ? 'me' : ''}`, 'data-seat': s.seat, 'data-score': s[key] ?? 0 },
         seatDot(s.seat),
-        h('span', { class: 'rs-name' }, nameOf(s.seat), s.seat === me ? h('span', { class: 'tag you' }, 'you') : null, s.bot ? h('span', { class: 'tag' }, 'bot') : null,
+        h('span', { class: 'rs-name' }, nameOf(s.seat), s.seat === me ? h('span', { class: 'tag you' }, 'you') : null, bots[s.seat] ? h('span', { class: 'tag' }, `${bots[s.seat]} bot`) : null,
           won ? h('span', { class: 'tag win' }, 'winner') : null),
         h('span', { class: 'rs-place muted' }, last ? ordinal(r.place) : ''),
         h('span', { class: 'rs-score' }, `${s[key] ?? 0} ${unit}`),
