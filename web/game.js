@@ -9,7 +9,7 @@ import { h, replace, keepFocus } from './dom.js';
 import { scoreChart } from './chart.js';
 import { renderLog, joinNames } from './log.js';
 import { shareBox, seatDot, copyButton, replayUrl } from './ui.js';
-import { standings, placeLine, rankingList, breakdownBox } from './standings.js';
+import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -595,8 +595,8 @@ export function mountGame(root, id, navigate) {
         h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
           copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
         st.actionError ? h('p', { class: 'error', role: 'alert' }, st.actionError) : null),
-        rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].vp} VP`), h('span', { class: 'r-hand' }, `${v.seats[r.seat].hand_count} in hand`)],
-          { winners, me: st.me?.seat ?? null, nameOf: (s) => nameOf(s) ?? `Seat ${s + 1}` }))),
+        h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].vp} VP`), h('span', { class: 'r-hand' }, `${v.seats[r.seat].hand_count} in hand`)],
+          { winners, me: st.me?.seat ?? null, nameOf: (s) => nameOf(s) ?? `Seat ${s + 1}` }), tieNote(v)))),
     breakdownBox(id, v, nameOf, st.me?.seat ?? null)];
   }
 

@@ -42,6 +42,19 @@ export function standings(v) {
   return rows;
 }
 
+const TIE_RULES = {
+  the_city: 'Equal VP are decided by the most cards in hand; a tie after that is shared.',
+  tech_city: 'Equal points are decided by the most companies controlled, then the most cards in hand; a tie after that is shared.',
+};
+
+/** A line saying how the rules broke ties, when two seats of view `v` ended on equal points; else null. */
+export function tieNote(v) {
+  const key = pointsKey(v.game, v.seats);
+  const pts = v.seats.map((s) => s[key]);
+  if (new Set(pts).size === pts.length || !TIE_RULES[v.game]) return null;
+  return h('p', { class: 'muted tie-note', id: 'tie-note' }, TIE_RULES[v.game]);
+}
+
 /** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd". */
 export function ordinal(n) {
   const t = n % 100;

@@ -11,7 +11,7 @@ import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { joinNames } from './log.js';
 import { seatDot, copyButton, replayUrl } from './ui.js';
-import { standings, placeLine, rankingList, breakdownBox } from './standings.js';
+import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 /** Mounts Tech City's table of game `id` in `root`; returns a teardown function. */
 export function mountTech(root, id, navigate) {
@@ -470,9 +470,9 @@ export function mountTech(root, id, navigate) {
           copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'),
           h('a', { href: '#/', class: 'button' }, 'Lobby')),
         hint ? h('p', { class: 'error', role: 'alert' }, hint) : null),
-      rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].score} pts`),
+      h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].score} pts`),
         h('span', { class: 'r-hand' }, `${v.seats[r.seat].companies} companies · ${v.seats[r.seat].hand_count} in hand`)],
-      { winners, me: me(), nameOf }))),
+      { winners, me: me(), nameOf }), tieNote(v)))),
     breakdownBox(id, v, nameOf, me())];
   }
 
