@@ -8,6 +8,7 @@ import { api, store } from './api.js';
 import { h, replace } from './dom.js';
 import { loadCatalog, tableauChip } from './cards.js';
 import { renderLog } from './log.js';
+import { scoreChart } from './chart.js';
 import { seatDot, copyButton, replayUrl } from './ui.js';
 import { standings, pointsKey, ordinal } from './standings.js';
 
@@ -89,7 +90,7 @@ export function mountReplay(root, id, styleSheet) {
   }
 
   // ---- the stable parts, drawn once --------------------------------------------------------
-  let slider, prev, next, pos, scores, boardBox, logBox;
+  let slider, prev, next, pos, scores, chartBox, boardBox, logBox;
 
   function build() {
     const n = data.rounds.length;
@@ -104,6 +105,7 @@ export function mountReplay(root, id, styleSheet) {
     });
     pos = h('p', { class: 'replay-pos', id: 'replay-pos' });
     scores = h('ol', { class: 'replay-scores', id: 'replay-scores', 'aria-label': 'Scores at this point' });
+    chartBox = h('div', { class: 'replay-chart', id: 'replay-chart' });
     boardBox = h('div', { class: 'replay-board', id: 'replay-board' });
     logBox = h('div', { class: 'log replay-log', id: 'replay-log', tabindex: 0, 'aria-label': 'Log of this round' });
     replace(body,
@@ -116,7 +118,7 @@ export function mountReplay(root, id, styleSheet) {
         h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, 'Final table'),
           copyButton(replayUrl(id), 'Copy link', 'Copy the link to this replay'))),
       h('div', { class: 'replay-grid' },
-        h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores),
+        h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
         h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },
           h('h2', { id: 'replay-board-title' }, data.game === 'tech_city' ? 'The city' : data.game === 'the_city' ? 'Tableaux' : 'Seats'), boardBox),
         h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox)));
@@ -139,6 +141,9 @@ export function mountReplay(root, id, styleSheet) {
     document.getElementById('replay-pill').textContent = label;
     live.textContent = label;
     drawScores(v, k > 0 ? data.rounds[k - 1].view : null, last);
+    // The City's views carry each seat's points by round: its chart, up to the round shown.
+    const chart = v.seats.every((x) => Array.isArray(x.vp_by_round)) && typeof v.target_vp === 'number';
+    replace(chartBox, chart ? scoreChart(v.seats.map((x) => ({ ...x, name: nameOf(x.seat) })), v.target_vp) : null);
     replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, 'This page cannot draw this game’s board; the scores are above.'));
     const lines = events.filter((e) => (k === 0 ? !(e.round > 0) : e.round === entry.round));
     replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? 'Nothing logged.' : 'The log could not be loaded.'));

@@ -135,6 +135,7 @@ async function checkReplay(page, v) {
     assert.equal(await step(), String(k));
     assert.deepEqual(await shown(), rounds.rounds[k].view.seats.map((s) => s[key]), `scores at step ${k}`);
     if (v.game === 'the_city') {
+      assert.equal(await page.locator('#replay-chart polyline').count(), v.seats.length, `the chart at step ${k}`);
       const chips = await page.locator('#replay-board .chip').count();
       assert.equal(chips, rounds.rounds[k].view.seats.reduce((a, s) => a + s.tableau.length, 0), `tableaux at step ${k}`);
     } else {
@@ -170,6 +171,11 @@ for (const game of ['the_city', 'tech_city']) {
       await page.goto(`${daemon.base}/#/game/${played.id}`);
       await checkEndScreen(page, v, played.seat);
       await page.screenshot({ path: join(SHOTS, `end${tag}-desktop.png`), fullPage: true });
+      // "Copy link" copies the replay's shareable link.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: daemon.base });
+      await page.click('#end-screen button[aria-label="Copy the link to the replay"]');
+      await page.waitForFunction(() => /Copied/.test(document.querySelector('#end-screen button[aria-label="Copy the link to the replay"]')?.textContent ?? ''));
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${daemon.base}/#/replay/${played.id}`);
 
       // The replay, as its link opens it: loaded only now.
       const before = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /replay\.(js|css)$/.test(u)));
