@@ -52,6 +52,8 @@ export const api = {
    */
   resolve: (id, token, { round, step, turn }) => request('POST', `/games/${enc(id)}/resolve`, { body: turn === undefined ? { round, step } : { round, step, turn }, token }),
   events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
+  /** A finished game's public view at the start and at the end of every round (409 before the end). */
+  replayRounds: (id) => request('GET', `/games/${enc(id)}/replay/rounds`),
 };
 
 function enc(id) { return encodeURIComponent(id); }

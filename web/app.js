@@ -1,5 +1,6 @@
-// app.js: the page's entry point: a hash router between the lobby (#/) and a game's table
-// (#/game/ID), mounting one view at a time and tearing the last one down (its live stream too).
+// app.js: the page's entry point: a hash router between the lobby (#/), a game's table
+// (#/game/ID) and a finished game's replay viewer (#/replay/ID, replay.js, loaded when opened),
+// mounting one view at a time and tearing the last one down (its live stream too).
 // A table is chosen by the view's `game`: The City's (game.js), Tech City's (tech.js, loaded
 // when first needed) or, for a game this page does not know, the generic table (generic.js).
 
@@ -51,12 +52,27 @@ function navigate(hash) {
   else location.hash = hash;
 }
 
+/** Mounts the replay viewer of game `id` (replay.js and its sheet, loaded only now). */
+function mountReplayView(el, id) {
+  let alive = true;
+  let off = null;
+  replace(el, h('p', { class: 'muted loading' }, 'Loading the replay…'));
+  Promise.all([import('./replay.js'), styleSheet('replay.css')]).then(([m]) => {
+    if (alive) off = m.mountReplay(el, id, styleSheet);
+  }, () => {
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The replay viewer could not be loaded; check your connection and reload.'));
+  });
+  return () => { alive = false; off?.(); };
+}
+
 function route() {
   teardown?.();
   teardown = null;
   const m = /^#\/game\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
-  document.body.dataset.view = m ? 'game' : 'lobby';
+  const r = /^#\/replay\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
+  document.body.dataset.view = m ? 'game' : r ? 'replay' : 'lobby';
   if (m) teardown = mountTable(root, m[1], navigate);
+  else if (r) teardown = mountReplayView(root, r[1]);
   else {
     document.title = 'The City';
     teardown = mountLobby(root, navigate);

@@ -8,7 +8,8 @@ import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCa
 import { h, replace, keepFocus } from './dom.js';
 import { scoreChart } from './chart.js';
 import { renderLog, joinNames } from './log.js';
-import { shareBox, seatDot } from './ui.js';
+import { shareBox, seatDot, copyButton, replayUrl } from './ui.js';
+import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -581,19 +582,22 @@ export function mountGame(root, id, navigate) {
     const names = winners.map((w) => nameOf(w) ?? `Seat ${w + 1}`);
     const top = winners.length ? v.seats[winners[0]].vp : 0;
     const iWon = st.me && winners.includes(st.me.seat);
-    const ranking = [...v.seats].sort((a, b) => b.vp - a.vp || b.hand_count - a.hand_count);
+    const rows = standings(v);
+    const place = st.me ? placeLine(rows, st.me.seat) : null;
     const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again');
-    return h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
+    return [h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
       h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
       h('div', { class: 'end-main' }, h('div', { class: 'end-text' },
         h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!')
           : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
+        place ? h('p', { class: 'place', id: 'place' }, `${place}.`) : null,
         h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${top} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`),
-        h('div', { class: 'actions' }, again, h('a', { href: '#/', class: 'button' }, 'Lobby')),
+        h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
+          copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
         st.actionError ? h('p', { class: 'error', role: 'alert' }, st.actionError) : null),
-        h('ol', { class: 'ranking', 'aria-label': 'Final ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
-          seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat) ?? `Seat ${s.seat + 1}`),
-          h('span', { class: 'r-vp' }, `${s.vp} VP`), h('span', { class: 'r-hand' }, `${s.hand_count} in hand`))))));
+        h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].vp} VP`), h('span', { class: 'r-hand' }, `${v.seats[r.seat].hand_count} in hand`)],
+          { winners, me: st.me?.seat ?? null, nameOf: (s) => nameOf(s) ?? `Seat ${s + 1}` }), tieNote(v)))),
+    breakdownBox(id, v, nameOf, st.me?.seat ?? null)];
   }
 
   /**

@@ -10,7 +10,8 @@ import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, ca
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { joinNames } from './log.js';
-import { seatDot } from './ui.js';
+import { seatDot, copyButton, replayUrl } from './ui.js';
+import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 /** Mounts Tech City's table of game `id` in `root`; returns a teardown function. */
 export function mountTech(root, id, navigate) {
@@ -454,20 +455,25 @@ export function mountTech(root, id, navigate) {
   function endScreen(v) {
     const winners = v.winners ?? [];
     const names = winners.map(nameOf);
-    const ranking = [...v.seats].sort((a, b) => b.score - a.score || b.companies - a.companies || b.hand_count - a.hand_count);
+    const rows = standings(v);
+    const place = me() !== null ? placeLine(rows, me()) : null;
     const iWon = me() !== null && winners.includes(me());
-    return h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
+    return [h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
       h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
       h('div', { class: 'end-main' }, h('div', { class: 'end-text' },
         h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!') : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
+        place ? h('p', { class: 'place', id: 'place' }, `${place}.`) : null,
         h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${winners.length ? v.seats[winners[0]].score : 0} points after ${ROUNDS} rounds.`),
         h('div', { class: 'actions' },
           h('button', { type: 'button', class: 'primary', id: 'play-again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again'),
+          h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
+          copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'),
           h('a', { href: '#/', class: 'button' }, 'Lobby')),
         hint ? h('p', { class: 'error', role: 'alert' }, hint) : null),
-      h('ol', { class: 'ranking', 'aria-label': 'Final ranking' }, ranking.map((s) => h('li', { class: winners.includes(s.seat) ? 'won' : '' },
-        seatDot(s.seat), h('span', { class: 'r-name' }, nameOf(s.seat)), h('span', { class: 'r-vp' }, `${s.score} pts`),
-        h('span', { class: 'r-hand' }, `${s.companies} companies`))))));
+      h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].score} pts`),
+        h('span', { class: 'r-hand' }, `${v.seats[r.seat].companies} companies · ${v.seats[r.seat].hand_count} in hand`)],
+      { winners, me: me(), nameOf }), tieNote(v)))),
+    breakdownBox(id, v, nameOf, me())];
   }
 
   /** Whose turn it is and what they must decide, in one line everyone sees. */

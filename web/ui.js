@@ -7,6 +7,9 @@ import { SEAT_COLOURS } from './chart.js';
 /** The link that opens game `id` on this server. */
 export function shareUrl(id) { return `${location.origin}${location.pathname}#/game/${id}`; }
 
+/** The shareable link of game `id`'s replay viewer. */
+export function replayUrl(id) { return `${location.origin}${location.pathname}#/replay/${id}`; }
+
 /** A button that copies `text` to the clipboard and says so. */
 export function copyButton(text, label = 'Copy', aria = label) {
   const btn = h('button', {

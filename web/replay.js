@@ -1,0 +1,219 @@
+// replay.js: the replay viewer of a finished game (#/replay/ID, loaded only when opened): steps
+// through GET /games/{id}/replay/rounds round by round with Previous/Next, a round slider and the
+// arrow keys, showing every seat's score at the end of that round, The City's tableaux or Tech
+// City's city grid, and the round's log lines. Its last step is the final state. A game this page
+// does not know is shown as its seats and scores.
+
+import { api, store } from './api.js';
+import { h, replace } from './dom.js';
+import { loadCatalog, tableauChip } from './cards.js';
+import { renderLog } from './log.js';
+import { scoreChart } from './chart.js';
+import { seatDot, copyButton, replayUrl } from './ui.js';
+import { standings, pointsKey, ordinal } from './standings.js';
+
+const TITLES = { the_city: 'The City', tech_city: 'Tech City' };
+
+/**
+ * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
+ * needs. Returns a teardown function (it removes the key listener).
+ */
+export function mountReplay(root, id, styleSheet) {
+  let alive = true;
+  let data = null; // {game, players, rounds: [{round, view}]}
+  let names = [];
+  let bots = [];
+  let events = [];
+  let k = 0;
+  let board = null; // the game's board: {draw(view), log(events, nameOf)}
+
+  const bar = h('header', { class: 'table-bar', id: 'bar' },
+    h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
+    h('div', { class: 'bar-title' }, h('strong', { id: 'replay-title' }, 'Replay'), h('span', { class: 'step-pill', id: 'replay-pill' }, 'Loading…')));
+  const body = h('div', { class: 'replay-body' }, h('p', { class: 'muted loading' }, 'Loading the replay…'));
+  const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'replay-announce' });
+  replace(root, h('section', { class: 'replay', id: 'replay', 'data-game': id, 'aria-labelledby': 'replay-title' }, bar, body, live));
+  document.title = 'Replay · The City';
+
+  const nameOf = (seat) => names[seat] || `Seat ${seat + 1}`;
+  const me = store.seat(id)?.seat ?? null; // this browser's seat in the game, if it played
+
+  async function load() {
+    try {
+      const r = await api.replayRounds(id);
+      const seats = r.seats ?? (await api.game(id)).seats; // the names come with the rounds
+      names = seats.map((s) => s.name);
+      bots = seats.map((s) => s.bot ?? null);
+      data = r;
+      data.rounds = [...r.rounds].sort((a, b) => a.round - b.round);
+      if (!data.rounds.length) throw Object.assign(new Error('This replay has no rounds.'), { status: 0 });
+      board = await boardFor(r.game);
+      events = await allEvents().catch(() => []); // the log is a bonus: the replay works without it
+    } catch (e) {
+      if (!alive) return;
+      const notYet = e.status === 409;
+      replace(body, h('div', { class: 'panel notice', id: 'replay-error' },
+        h('h2', {}, notYet ? 'This game is not over yet' : e.status === 404 ? 'No such game' : 'The replay could not be loaded'),
+        h('p', {}, notYet ? 'Its replay opens once the game ends. Until then you can watch it live.' : e.message),
+        h('div', { class: 'actions' },
+          e.status === 404 ? null : h('a', { href: `#/game/${id}`, class: 'button primary' }, notYet ? 'Watch the game' : 'Open the table'),
+          h('a', { href: '#/', class: 'button' }, 'Lobby'))));
+      document.getElementById('replay-pill').textContent = notYet ? 'Not finished' : 'Unavailable';
+      return;
+    }
+    if (!alive) return;
+    build();
+    show(0);
+  }
+
+  async function allEvents() {
+    const m = await import('./end.js');
+    return m.allEvents(id);
+  }
+
+  /** The board of game `game`: how a round's view is drawn and its log written. */
+  async function boardFor(game) {
+    if (game === 'the_city') {
+      await loadCatalog().catch(() => null);
+      return { key: 'vp', unit: 'VP', draw: cityBoard, log: (ev) => renderLog(ev, nameOf) };
+    }
+    if (game === 'tech_city') {
+      const [t] = await Promise.all([import('./tech_data.js'), styleSheet('tech.css')]);
+      await t.loadTechCatalog().catch(() => null);
+      root.querySelector('#replay').classList.add('tech');
+      return {
+        key: 'score', unit: 'pts', draw: (v) => techBoard(v, t),
+        log: (ev) => h('ol', { class: 'log-list' }, t.techLog(ev, nameOf).map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text))),
+      };
+    }
+    return { key: null, unit: '', draw: () => null, log: () => null };
+  }
+
+  // ---- the stable parts, drawn once --------------------------------------------------------
+  let slider, prev, next, pos, scores, chartBox, boardBox, logBox;
+
+  function build() {
+    const n = data.rounds.length;
+    const game = data.game;
+    document.getElementById('replay-title').textContent = `Replay · ${TITLES[game] ?? game}`;
+    document.title = `Replay · ${TITLES[game] ?? game}`;
+    prev = h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1), 'aria-label': 'Previous round' }, '← Previous');
+    next = h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1), 'aria-label': 'Next round' }, 'Next →');
+    slider = h('input', {
+      type: 'range', id: 'replay-slider', min: 0, max: n - 1, step: 1, value: 0,
+      oninput: (e) => show(Number(e.target.value)),
+    });
+    pos = h('p', { class: 'replay-pos', id: 'replay-pos' });
+    scores = h('ol', { class: 'replay-scores', id: 'replay-scores', 'aria-label': 'Scores at this point' });
+    chartBox = h('div', { class: 'replay-chart', id: 'replay-chart' });
+    boardBox = h('div', { class: 'replay-board', id: 'replay-board' });
+    logBox = h('div', { class: 'log replay-log', id: 'replay-log', tabindex: 0, 'aria-label': 'Log of this round' });
+    replace(body,
+      h('section', { class: 'panel replay-controls', 'aria-label': 'Replay controls' },
+        h('div', { class: 'replay-nav' }, prev,
+          h('label', { class: 'replay-range', for: 'replay-slider' }, h('span', { class: 'offscreen' }, 'Round'), slider),
+          next),
+        pos,
+        h('p', { class: 'muted small-print replay-keys' }, 'Arrow keys ← → step through the rounds; Home and End jump to the start and the end.'),
+        h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, 'Final table'),
+          copyButton(replayUrl(id), 'Copy link', 'Copy the link to this replay'))),
+      h('div', { class: 'replay-grid' },
+        h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
+        h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },
+          h('h2', { id: 'replay-board-title' }, data.game === 'tech_city' ? 'The city' : data.game === 'the_city' ? 'Tableaux' : 'Seats'), boardBox),
+        h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox)));
+  }
+
+  /** Shows step `i` (clamped): entry i of the rounds. */
+  function show(i) {
+    const n = data.rounds.length;
+    k = Math.max(0, Math.min(n - 1, i));
+    const entry = data.rounds[k];
+    const v = entry.view;
+    const last = k === n - 1;
+    const label = k === 0 ? 'Before round 1' : `End of round ${entry.round}${last ? ' · final scores' : ''}`;
+    slider.value = String(k);
+    slider.setAttribute('aria-valuetext', label);
+    prev.disabled = k === 0;
+    next.disabled = last;
+    pos.textContent = `${label} (step ${k + 1} of ${n})`;
+    root.querySelector('#replay').dataset.step = String(k);
+    document.getElementById('replay-pill').textContent = label;
+    live.textContent = label;
+    drawScores(v, k > 0 ? data.rounds[k - 1].view : null, last);
+    // The City's views carry each seat's points by round: its chart, up to the round shown.
+    const chart = v.seats.every((x) => Array.isArray(x.vp_by_round)) && typeof v.target_vp === 'number';
+    replace(chartBox, chart ? scoreChart(v.seats.map((x) => ({ ...x, name: nameOf(x.seat) })), v.target_vp) : null);
+    replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, 'This page cannot draw this game’s board; the scores are above.'));
+    const lines = events.filter((e) => (k === 0 ? !(e.round > 0) : e.round === entry.round));
+    replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? 'Nothing logged.' : 'The log could not be loaded.'));
+    logBox.scrollTop = 0;
+  }
+
+  function drawScores(v, before, last) {
+    const key = board.key ?? pointsKey(data.game, v.seats);
+    const unit = board.unit || (key === 'vp' ? 'VP' : 'pts');
+    const rows = standings({ ...v, game: data.game });
+    replace(scores, v.seats.map((s) => {
+      const gain = before ? s[key] - (before.seats[s.seat]?.[key] ?? 0) : 0;
+      const r = rows.find((x) => x.seat === s.seat);
+      const won = last && (v.winners ?? []).includes(s.seat);
+      return h('li', { class: `replay-seat ${won ? 'won' : ''} ${s.seat === me ? 'me' : ''}`, 'data-seat': s.seat, 'data-score': s[key] ?? 0 },
+        seatDot(s.seat),
+        h('span', { class: 'rs-name' }, nameOf(s.seat), s.seat === me ? h('span', { class: 'tag you' }, 'you') : null, bots[s.seat] ? h('span', { class: 'tag' }, `${bots[s.seat]} bot`) : null,
+          won ? h('span', { class: 'tag win' }, 'winner') : null),
+        h('span', { class: 'rs-place muted' }, last ? ordinal(r.place) : ''),
+        h('span', { class: 'rs-score' }, `${s[key] ?? 0} ${unit}`),
+        h('span', { class: 'rs-gain muted' }, gain ? `+${gain}` : ''));
+    }));
+  }
+
+  // ---- The City: every seat's tableau --------------------------------------------------------
+  function cityBoard(v) {
+    return h('div', { class: 'replay-tableaux' }, v.seats.map((s) => {
+      const perRound = s.tableau.reduce((a, t) => a + t.vp, 0);
+      return h('article', { class: 'replay-tableau', 'data-seat': s.seat },
+        h('h3', {}, seatDot(s.seat), h('span', {}, nameOf(s.seat)), h('span', { class: 'muted rt-meta' }, `${s.vp} VP · ${s.hand_count} in hand`)),
+        s.tableau.length
+          ? h('ul', { class: 'tableau', 'aria-label': `${nameOf(s.seat)}'s tableau, ${s.tableau.length} cards scoring ${perRound} VP a round` }, s.tableau.map(tableauChip))
+          : h('p', { class: 'muted empty' }, 'No buildings yet.'));
+    }));
+  }
+
+  // ---- Tech City: the city grid, read only ---------------------------------------------------
+  function techBoard(v, t) {
+    const city = v.city ?? [];
+    if (!city.length) return h('p', { class: 'muted' }, 'The city is empty.');
+    const xs = city.map((c) => c.x), ys = city.map((c) => c.y);
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const cells = city.map((c) => {
+      const d = t.design(c.card);
+      const dom = t.DOMAINS[d.domain] ?? t.DOMAINS.service;
+      const owner = c.owner === null || c.owner === undefined ? 'neutral' : `owned by ${nameOf(c.owner)}`;
+      return h('li', {
+        class: `cell card-cell d-${d.domain} ${c.seed ? 'seed' : ''}`, style: `grid-column:${c.x - x0 + 1};grid-row:${c.y - y0 + 1}`,
+        'data-x': c.x, 'data-y': c.y, 'data-slug': c.card, title: `${d.name} (${c.value} ${dom.name}): ${d.text}`,
+        'aria-label': `${d.name}, ${dom.name} ${c.value}, ${owner}${c.seed ? ', the seed card' : ''}`,
+      }, h('span', { class: 'face', 'aria-hidden': 'true' },
+        h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, dom.short)),
+        h('span', { class: 'tc-name' }, d.name),
+        c.owner !== null && c.owner !== undefined ? h('span', { class: 'marker' }, seatDot(c.owner)) : null));
+    });
+    return h('div', { class: 'city-scroll replay-city', tabindex: 0, 'aria-label': 'The city at this point: scroll to see all of it' },
+      h('ul', { class: 'city', id: 'replay-city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}`, 'aria-label': `${city.length} cards in play` }, cells));
+  }
+
+  function onKey(e) {
+    if (!data || !slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return; // the slider steps itself
+    const to = { ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: data.rounds.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
+  }
+  document.addEventListener('keydown', onKey);
+
+  load();
+  return () => { alive = false; document.removeEventListener('keydown', onKey); };
+}
+

@@ -1,0 +1,102 @@
+// standings.js: the final standings of a game as its rules rank them: the order of the seats,
+// each seat's place (tied seats share a place) and the sentence that tells a seat where it
+// finished, and the end screen's ranking list and breakdown box. Small and shared by every end
+// screen and the replay viewer; the breakdown itself (end.js) loads only when shown.
+
+import { h, replace } from './dom.js';
+import { seatDot } from './ui.js';
+
+/**
+ * What each game ranks by, best first: The City by VP, then cards in hand (docs/rules.md,
+ * "Winning and ties"); Tech City by points, then companies controlled, then cards in hand
+ * (docs/tech_city.md). A game this page does not know is ranked by `score` or `vp`.
+ */
+export const RANK_KEYS = {
+  the_city: ['vp', 'hand_count'],
+  tech_city: ['score', 'companies', 'hand_count'],
+};
+
+/** The points field of game `game`'s public seats: 'vp' for The City, else 'score'. */
+export function pointsKey(game, seats = []) {
+  const keys = RANK_KEYS[game];
+  if (keys) return keys[0];
+  return seats.some((s) => typeof s.score === 'number') ? 'score' : 'vp';
+}
+
+/**
+ * The seats of public view `v` in final order: [{seat, points, place, shared}], where `place`
+ * is 1-based and equal for seats tied on every rank key, and `shared` says another seat holds
+ * the same place. Seats equal on every key keep their seat order.
+ */
+export function standings(v) {
+  const keys = RANK_KEYS[v.game] ?? [pointsKey(v.game, v.seats)];
+  const val = (s, k) => (typeof s[k] === 'number' ? s[k] : 0);
+  const cmp = (a, b) => { for (const k of keys) { const d = val(b, k) - val(a, k); if (d) return d; } return 0; };
+  const sorted = [...v.seats].sort((a, b) => cmp(a, b) || a.seat - b.seat);
+  const rows = [];
+  sorted.forEach((s, i) => {
+    const place = i > 0 && cmp(sorted[i - 1], s) === 0 ? rows[i - 1].place : i + 1;
+    rows.push({ seat: s.seat, points: val(s, keys[0]), place, shared: false });
+  });
+  for (const r of rows) r.shared = rows.some((o) => o !== r && o.place === r.place);
+  return rows;
+}
+
+const TIE_RULES = {
+  the_city: 'Equal VP are decided by the most cards in hand; a tie after that is shared.',
+  tech_city: 'Equal points are decided by the most companies controlled, then the most cards in hand; a tie after that is shared.',
+};
+
+/** A line saying how the rules broke ties, when two seats of view `v` ended on equal points; else null. */
+export function tieNote(v) {
+  const key = pointsKey(v.game, v.seats);
+  const pts = v.seats.map((s) => s[key]);
+  if (new Set(pts).size === pts.length || !TIE_RULES[v.game]) return null;
+  return h('p', { class: 'muted tie-note', id: 'tie-note' }, TIE_RULES[v.game]);
+}
+
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd". */
+export function ordinal(n) {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th'}`;
+}
+
+/**
+ * The sentence for seat `seat` in standings `rows`: "You finished 2nd of 4" or, tied, "You
+ * share 1st place"; null when the seat is not in the game (a watcher).
+ */
+export function placeLine(rows, seat) {
+  const r = rows.find((x) => x.seat === seat);
+  if (!r) return null;
+  return r.shared ? `You share ${ordinal(r.place)} place` : `You finished ${ordinal(r.place)} of ${rows.length}`;
+}
+
+/**
+ * The final ranking as an <ol> (#final-ranking): each row's place (shared places repeat), the
+ * seat's name, a "you" tag on this browser's seat `me`, a winner mark, then `extra(row)`.
+ */
+export function rankingList(rows, extra, { winners = [], me = null, nameOf }) {
+  return h('ol', { class: 'ranking placed', id: 'final-ranking', 'aria-label': 'Final ranking' }, rows.map((r) => {
+    const won = winners.includes(r.seat);
+    return h('li', { class: `${won ? 'won' : ''} ${r.seat === me ? 'me' : ''}`, 'data-seat': r.seat, 'data-place': r.place },
+      h('span', { class: 'r-place' }, ordinal(r.place)),
+      seatDot(r.seat), h('span', { class: 'r-name' }, nameOf(r.seat),
+        r.seat === me ? h('span', { class: 'tag you' }, 'you') : null,
+        won ? h('span', { class: 'offscreen' }, ' (winner)') : null),
+      extra(r));
+  }));
+}
+
+/**
+ * The end screen's "Points breakdown" section for finished game `id` (view `v`): drawn at once
+ * with a loading line, filled by end.js (loaded only now) with who scored what.
+ */
+export function breakdownBox(id, v, nameOf, me) {
+  const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, 'Adding up the points…'));
+  const box = h('section', { class: 'panel points-breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
+    h('h2', { id: 'breakdown-title' }, 'Points breakdown'), body);
+  import('./end.js').then((m) => m.fillBreakdown(box, id, v, nameOf, me))
+    .catch(() => replace(body, h('p', { class: 'muted' }, 'The points breakdown could not be loaded; check your connection and reload.')));
+  return box;
+}
