@@ -53,10 +53,13 @@ export function mountRules(root, game, section) {
     document.title = `Rules · ${title}`;
     replace(view, head('rules', game, rulesets), body);
     let text = null;
-    try {
-      const r = await fetch(`/docs/${DOCS[game] ?? `${encodeURIComponent(game)}.md`}`, { headers: { Accept: 'text/markdown, text/plain' } });
-      if (r.ok) text = await r.text();
-    } catch { text = null; }
+    // Only a game this server hosts has a rule book to ask for (no 404 for a made-up name).
+    if (rulesets.has(game)) {
+      try {
+        const r = await fetch(`/docs/${DOCS[game] ?? `${encodeURIComponent(game)}.md`}`, { headers: { Accept: 'text/markdown, text/plain' } });
+        if (r.ok) text = await r.text();
+      } catch { text = null; }
+    }
     if (!alive) return;
     if (text === null) {
       replace(body, h('div', { class: 'panel' }, h('h1', {}, title),
