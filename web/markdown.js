@@ -85,8 +85,9 @@ export function renderMarkdown(src) {
       const level = m[1].length;
       const text = m[2];
       const id = slugify(text, used);
-      if (level === 2 || level === 3) headings.push({ level, id, text: text.replace(/[`*_]/g, '') });
-      fragment.append(h(`h${level}`, { id, tabindex: -1 }, inline(text)));
+      const el = h(`h${level}`, { id, tabindex: -1 }, inline(text));
+      if (level === 2 || level === 3) headings.push({ level, id, text: el.textContent });
+      fragment.append(el);
       i++;
     } else if (line.startsWith('```')) {
       const body = [];
@@ -148,7 +149,12 @@ function parseList(lines, i) {
   const list = h(ordered ? 'ol' : 'ul', start && start !== 1 ? { start } : {});
   let item = null;
   let text = [];
-  const close = () => { if (item) { item.prepend(...inline(text.join(' '))); list.append(item); item = null; text = []; } };
+  // An item's text comes first; text after a nested list (a continued item) is a paragraph of its own.
+  const flushText = () => {
+    if (text.length) item.append(...(item.lastElementChild?.matches('ul, ol') ? [h('p', {}, inline(text.join(' ')))] : inline(text.join(' '))));
+    text = [];
+  };
+  const close = () => { if (item) { flushText(); list.append(item); item = null; } };
   while (i < lines.length) {
     const line = lines[i];
     if (!line.trim()) {
@@ -167,8 +173,7 @@ function parseList(lines, i) {
       i++;
     } else if (marker && lead > indent && item) {
       const [sub, next] = parseList(lines, i);
-      item.prepend(...inline(text.join(' ')));
-      text = [];
+      flushText();
       item.append(sub);
       i = next;
     } else if (lead > indent && item) {
