@@ -63,10 +63,12 @@ export function closeCardInfo() {
   if (dialog?.open) { opener = null; dialog.close(); }
 }
 
-/** The small "i" button that opens the full text of card `slug`. */
+/** The small "i" button (for touch and mouse) that opens the full text of card `slug`. */
 export function infoButton(slug, key) {
   return h('button', {
-    type: 'button', class: 'card-info-btn', 'data-focus-key': key, 'data-slug': slug,
+    // Out of the Tab order: a keyboard reaches the text through the card itself (its label
+    // holds the full text, and the face shows it), so Tab goes card to card.
+    type: 'button', class: 'card-info-btn', 'data-focus-key': key, 'data-slug': slug, tabindex: -1,
     'aria-label': `Read ${card(slug).name} in full`, title: 'Full card text',
     onclick: (e) => { e.stopPropagation(); showCardInfo(slug, e.currentTarget); },
   }, h('span', { 'aria-hidden': 'true' }, 'i'));
