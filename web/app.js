@@ -1,6 +1,8 @@
 // app.js: the page's entry point: a hash router between the lobby (#/), a game's table
-// (#/game/ID) and a finished game's replay viewer (#/replay/ID, replay.js, loaded when opened),
-// mounting one view at a time and tearing the last one down (its live stream too).
+// (#/game/ID), a finished game's replay viewer (#/replay/ID, replay.js, loaded when opened),
+// and the rules and card reference of a game (#/rules/GAME[/SECTION], #/cards/GAME, loaded with
+// rules.js only when opened), mounting one view at a time and tearing the last one down (its live
+// stream too).
 // A table is chosen by the view's `game`: The City's (game.js), Tech City's (tech.js, loaded
 // when first needed) or, for a game this page does not know, the generic table (generic.js).
 
@@ -44,6 +46,19 @@ function mountTable(el, id, go) {
   return () => { alive = false; off?.(); };
 }
 
+/** Mounts the rules page or the card reference (rules.js, loaded on first use). */
+function mountLearn(el, kind, game, section) {
+  let alive = true;
+  let off = null;
+  replace(el, h('p', { class: 'muted loading' }, kind === 'rules' ? 'Loading the rules…' : 'Loading the cards…'));
+  import('./rules.js').then((m) => {
+    if (alive) off = kind === 'rules' ? m.mountRules(el, game, section) : m.mountCards(el, game);
+  }, () => {
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'This page could not be loaded; check your connection and reload.'));
+  });
+  return () => { alive = false; off?.(); };
+}
+
 const root = document.getElementById('app');
 let teardown = null;
 
@@ -70,9 +85,11 @@ function route() {
   teardown = null;
   const m = /^#\/game\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
   const r = /^#\/replay\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
-  document.body.dataset.view = m ? 'game' : r ? 'replay' : 'lobby';
+  const learn = /^#\/(rules|cards)\/([a-z0-9_]{1,40})(?:\/([a-z0-9-]{1,80}))?\/?$/.exec(location.hash);
+  document.body.dataset.view = m ? 'game' : r ? 'replay' : learn ? learn[1] : 'lobby';
   if (m) teardown = mountTable(root, m[1], navigate);
   else if (r) teardown = mountReplayView(root, r[1]);
+  else if (learn) teardown = mountLearn(root, learn[1], learn[2], learn[3]);
   else {
     document.title = 'The City';
     teardown = mountLobby(root, navigate);

@@ -127,7 +127,8 @@ export function doublePlanner(tableauSlugs) {
 /**
  * A full-size card face as a real <button> (Enter/Space work), for a hand.
  * opts: {id, slug, cost (effective, when buildable), state ('build'|'build2'|'pay'|'discard'|''),
- *        dim, onClick, label, badge}
+ *        dim, onClick, label, badge, fresh (drawn since the last step: marked "New")}
+ * The badge and the "New" mark sit in a row of their own, so they never cover the card's text.
  */
 export function cardButton(opts) {
   const c = card(opts.slug);
@@ -145,7 +146,7 @@ export function cardButton(opts) {
     'aria-pressed': opts.state ? 'true' : 'false',
     'data-focus-key': `card-${opts.id}`,
     disabled: !!opts.disabled,
-    'aria-label': `${describe(c.id)}${opts.label ? '. ' + opts.label : ''}`,
+    'aria-label': `${describe(c.id)}${opts.fresh ? '. New since the last step' : ''}${opts.label ? '. ' + opts.label : ''}`,
     onclick: opts.onClick,
   },
   h('span', { class: 'card-top', 'aria-hidden': 'true' },
@@ -153,21 +154,31 @@ export function cardButton(opts) {
     h('span', { class: 'icons' }, iconText(c))),
   h('span', { class: 'card-name', 'aria-hidden': 'true' }, c.name),
   h('span', { class: 'card-text', 'aria-hidden': 'true' }, c.text || '\u00a0'),
+  h('span', { class: 'card-marks', 'aria-hidden': 'true' },
+    opts.fresh ? h('span', { class: 'new-tag' }, 'New') : null,
+    opts.badge ? h('span', { class: 'badge' }, opts.badge) : null),
   h('span', { class: 'card-foot', 'aria-hidden': 'true' },
     h('span', { class: 'vp', title: 'Victory points' }, `★ ${c.vp}${c.vp_per ? '+' : ''}`),
-    h('span', { class: 'inc', title: 'Income (cards)' }, `⊕ ${c.income}${c.income_per ? '+' : ''}`)),
-  opts.badge ? h('span', { class: 'badge', 'aria-hidden': 'true' }, opts.badge) : null);
+    h('span', { class: 'inc', title: 'Income (cards)' }, `⊕ ${c.income}${c.income_per ? '+' : ''}`)));
   return btn;
 }
 
-/** A compact tableau entry: name, icons and the points and income it earns now. */
-export function tableauChip(entry) {
+/**
+ * A compact tableau entry: name, icons and the points and income it earns now. With `onOpen`
+ * (called with the slug and the button) the entry is a button that shows the card's full text,
+ * so a tap reads a built card on a touch screen.
+ */
+export function tableauChip(entry, onOpen = null) {
   const c = card(entry.card);
-  return h('li', {
-    class: `chip kind-${kindOf(c)}`, title: c.text || c.name, 'data-slug': c.id,
-    'aria-label': `${c.name}: ${entry.vp} VP and ${entry.income} income a round`,
-  },
-  h('span', { class: 'chip-name' }, c.name, c.icons.length ? h('span', { class: 'chip-icons' }, ' ' + iconText(c)) : null),
-  h('span', { class: 'chip-nums' },
-    h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`)));
+  const label = `${c.name}: ${entry.vp} VP and ${entry.income} income a round`;
+  const parts = [
+    h('span', { class: 'chip-name' }, c.name, c.icons.length ? h('span', { class: 'chip-icons' }, ' ' + iconText(c)) : null),
+    h('span', { class: 'chip-nums' },
+      h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`))];
+  if (!onOpen) return h('li', { class: `chip kind-${kindOf(c)}`, title: c.text || c.name, 'data-slug': c.id, 'aria-label': label }, parts);
+  return h('li', { class: `chip chip-li kind-${kindOf(c)}`, 'data-slug': c.id },
+    h('button', {
+      type: 'button', class: 'chip-open', title: c.text || c.name, 'aria-label': `${label}. Show the full card`,
+      'aria-haspopup': 'dialog', onclick: (e) => onOpen(c.id, e.currentTarget),
+    }, parts));
 }

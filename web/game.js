@@ -4,11 +4,12 @@
 // chart and the end screen. Kept live by the game's Server-Sent Events stream.
 
 import { api, createAndRemember, store, streamUrl, EVENT_TYPES } from './api.js';
-import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, DOUBLE_MAX_COST } from './cards.js';
+import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, kindOf, DOUBLE_MAX_COST } from './cards.js';
+import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { h, replace, keepFocus } from './dom.js';
 import { scoreChart } from './chart.js';
 import { renderLog, joinNames } from './log.js';
-import { shareBox, seatDot, copyButton, replayUrl } from './ui.js';
+import { shareBox, seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
@@ -17,6 +18,26 @@ const ENDED_BY = {
   deck: () => 'the deck could not pay everyone\'s income',
   rounds: () => 'the round limit was reached',
 };
+/** The orders a hand can be shown in (the choice is kept in localStorage). */
+const SORTS = { dealt: 'As dealt', cost: 'Cost', name: 'Name', icon: 'Icon' };
+const SORT_KEY = 'city.handSort';
+const KIND_ORDER = ['car', 'shopping', 'entertainment', 'mixed', 'special', 'civic', 'contractor'];
+
+function savedSort() {
+  try { const v = localStorage.getItem(SORT_KEY); return v in SORTS ? v : 'dealt'; } catch { return 'dealt'; }
+}
+
+/** The hand [{id, card}] in the order `by` (a key of SORTS); ties keep the dealt order. */
+export function sortHand(hand, by) {
+  const key = {
+    cost: (c) => [card(c.card).cost, card(c.card).name],
+    name: (c) => [card(c.card).name, card(c.card).cost],
+    icon: (c) => [KIND_ORDER.indexOf(kindOf(card(c.card))), card(c.card).cost, card(c.card).name],
+  }[by];
+  if (!key) return hand;
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+  return hand.map((c, i) => ({ c, i, k: key(c) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
+}
 
 /** Mounts the table of game `id` in `root`; returns a teardown function. */
 export function mountGame(root, id, navigate) {
@@ -32,6 +53,8 @@ export function mountGame(root, id, navigate) {
     forceErrorFrom: '', // a stale Force's step: its error binds to the first step seen after it
     refused: '', // why the last choice sent was refused: kept across steps until the next action
     suggested: false, // the selection shown is the server's suggestion (Suggest was pressed)
+    sort: savedSort(), // the hand's order: dealt, cost, name or icon
+    seen: loadSeen(), // {key: the game's step, ids: hand ids held then, fresh: ids new in it}
   };
   let alive = true;
   let es = null;
@@ -83,6 +106,7 @@ export function mountGame(root, id, navigate) {
       st.view = v;
       st.hand = hand;
       st.error = '';
+      markFresh();
       syncTurn();
     } catch (e) {
       if (!alive || gen !== refreshGen) return;
@@ -137,6 +161,48 @@ export function mountGame(root, id, navigate) {
     st.conn = c;
     if (c === 'open' && st.view) scheduleRefresh(); // catch up with anything missed while down
     drawConn();
+  }
+
+  // ---- new cards -----------------------------------------------------------------------------
+  /**
+   * The cards drawn since the last step (a survey's, the income) are "fresh" until the next
+   * step: when the game's step changes, fresh = the hand minus the hand held at the step
+   * before. A card that arrives within a step (a refresh that saw the step before the hand) is
+   * fresh too. Kept in sessionStorage, so a reload keeps the marks.
+   */
+  function markFresh() {
+    const v = st.view, hand = st.hand;
+    if (!v || !hand || !st.me) return;
+    const key = `${v.round}-${v.step}`;
+    const ids = hand.hand.map((c) => c.id);
+    const s = st.seen;
+    if (!s) st.seen = { key, ids, fresh: [] };
+    else if (s.key !== key) st.seen = { key, ids, fresh: ids.filter((x) => !s.ids.includes(x)) };
+    else {
+      const more = ids.filter((x) => !s.ids.includes(x));
+      if (more.length) st.seen = { key, ids, fresh: [...s.fresh.filter((x) => ids.includes(x)), ...more] };
+    }
+    try { sessionStorage.setItem(`city.seen.${id}`, JSON.stringify(st.seen)); } catch { /* private mode: marks last until a reload */ }
+  }
+
+  function loadSeen() {
+    try { return JSON.parse(sessionStorage.getItem(`city.seen.${id}`) ?? 'null'); } catch { return null; }
+  }
+
+  function setSort(by) {
+    st.sort = by in SORTS ? by : 'dealt';
+    try { localStorage.setItem(SORT_KEY, st.sort); } catch { /* kept for this page only */ }
+    drawAction();
+  }
+
+  /** True when the selection is exactly the order already submitted (nothing would change). */
+  function selIsOrder(o) {
+    const s = st.sel;
+    const same = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+    if (o?.discard) return same(s.discard, o.discard);
+    if (o?.build) return s.mode === 'one' && s.b1 === o.build.card && same(s.pay, o.build.pay);
+    if (o?.builds) return s.mode === 'two' && s.b1 === o.builds[0].card && s.b2 === o.builds[1].card && same(s.pay, [...o.builds[0].pay, ...o.builds[1].pay]);
+    return false;
   }
 
   // ---- selection ---------------------------------------------------------------------------
@@ -468,7 +534,7 @@ export function mountGame(root, id, navigate) {
   function drawBarNow() {
     const v = st.view;
     if (!v) {
-      replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'));
+      replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'), helpLinks('the_city'));
       return;
     }
     const step = v.status === 'open' ? 'Waiting for players' : v.step === 'over' ? 'Game over'
@@ -490,6 +556,7 @@ export function mountGame(root, id, navigate) {
     replace(bar,
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
       h('div', { class: 'bar-title' }, h('strong', {}, 'The City'), h('span', { class: 'step-pill', id: 'step' }, step)),
+      helpLinks('the_city'),
       h('dl', { class: 'stats' },
         stat('Target', `${v.target_vp} VP`),
         stat('Deck', v.deck_count),
@@ -613,7 +680,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested, st.sort, st.seen?.fresh];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -738,21 +805,34 @@ export function mountGame(root, id, navigate) {
 
     if (hand.defaulted) head.unshift(defaultedNote(hand.defaulted));
     if (p && hand.order) {
-      head.push(h('p', { class: 'submitted-note', id: 'submitted' }, `Your choice is in: ${describeOrder(hand.order)}. Waiting for the others; you may still change it.`));
+      // After a choice is in, the confirm button is an update: it reads "Change my choice" and
+      // is live once the selection differs from what was sent.
+      const again = buttons.find((b) => b.id === 'confirm');
+      if (again) {
+        again.textContent = 'Change my choice';
+        again.disabled = again.disabled || selIsOrder(hand.order);
+      }
+      head.push(h('p', { class: 'submitted-note', id: 'submitted' }, `Your choice is in: ${describeOrder(hand.order)}. You can change it until everyone has chosen: pick again, then press ${again ? '“Change my choice”' : 'another choice'}. Waiting for the others…`));
     }
 
-    const cards = hand.hand.map((c) => {
+    const fresh = new Set(st.seen?.key === `${v.round}-${v.step}` ? st.seen.fresh : []);
+    const cards = sortHand(hand.hand, st.sort).map((c) => {
       const o = cardOpts(c);
-      return cardButton({
-        id: c.id, slug: c.card, ...o,
+      return h('div', { class: 'card-slot' }, cardButton({
+        id: c.id, slug: c.card, ...o, fresh: fresh.has(c.id),
         disabled: o.disabled || st.busy && !!p,
         onClick: o.disabled ? null : () => clickCard(c.id),
-      });
+      }), infoButton(c.card, `info-${c.id}`));
     });
+    const sortSelect = h('select', { id: 'hand-sort', 'data-focus-key': 'hand-sort', onchange: (e) => setSort(e.target.value) },
+      Object.entries(SORTS).map(([k, t]) => h('option', { value: k, selected: k === st.sort }, t)));
     replace(action,
       h('div', { class: 'action-head' }, head),
       st.hint ? h('p', { class: 'hint-line', role: 'status' }, st.hint) : null,
       st.actionError || st.refused || st.error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.actionError || st.refused || st.error) : null,
+      h('div', { class: 'hand-tools' },
+        h('label', { class: 'hand-sort' }, h('span', {}, 'Sort by'), sortSelect),
+        fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} since the last step`) : null),
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
       buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
     action.dataset.state = state;
@@ -813,7 +893,7 @@ export function mountGame(root, id, navigate) {
             h('div', {}, h('dt', {}, 'income'), h('dd', {}, String(s.income))))),
         last ? h('p', { class: 'last' }, last) : null,
         s.tableau.length
-          ? h('ul', { class: 'tableau', 'aria-label': `Tableau, ${s.tableau.length} cards scoring ${sumVp} VP a round` }, s.tableau.map(tableauChip))
+          ? h('ul', { class: 'tableau', 'aria-label': `Tableau, ${s.tableau.length} cards scoring ${sumVp} VP a round` }, s.tableau.map((t) => tableauChip(t, (slug, from) => showCardInfo(slug, from, `In ${nameOf(i) ?? `seat ${i + 1}`}'s tableau: ${t.vp} VP and ${t.income} income a round now.`))))
           : h('p', { class: 'muted empty' }, 'No buildings yet.'),
         s.tableau.length ? h('p', { class: 'breakdown' }, `${s.tableau.length} building${s.tableau.length === 1 ? '' : 's'} · scores ${sumVp} VP and draws ${s.income} card${s.income === 1 ? '' : 's'} a round`) : null);
     }));
@@ -867,5 +947,7 @@ export function mountGame(root, id, navigate) {
     clearTimeout(reopenTimer);
     es?.close();
     es = null;
+    closeCardInfo();
   };
 }
+

@@ -6,7 +6,7 @@
 import { api, loadRulesets } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
-import { seatDot } from './ui.js';
+import { seatDot, helpLinks } from './ui.js';
 
 const SKIP = new Set(['seats', 'hand', 'pending', 'id', 'game', 'status', 'order', 'defaulted', 'seat', 'last_seq', 'seed']);
 
@@ -46,7 +46,8 @@ export function mountGeneric(root, id) {
     document.title = `${st.hand?.pending && !st.hand.order ? '● Your move · ' : ''}${title ?? v?.game ?? 'Game'}`;
     replace(bar, h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
       h('div', { class: 'bar-title' }, h('strong', {}, title ?? v?.game ?? 'Loading…'),
-        v ? h('span', { class: 'step-pill', id: 'step' }, v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : position(v)) : null));
+        v ? h('span', { class: 'step-pill', id: 'step' }, v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : position(v)) : null),
+      v?.game ? helpLinks(v.game) : null);
     if (st.missing || (!v && st.error)) {
       replace(banner, h('div', { class: 'panel notice' }, h('h2', {}, 'No such game'), h('p', {}, st.error), h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
       return;

@@ -1,7 +1,8 @@
 // lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
 // that game's range; which seats are greedy or random bots; the target VP where the game has
 // one; optional time per step) and the list of games (each with its game's title, open ones
-// first, bots marked) with Join, Resume or Watch and a share link for each.
+// first, bots marked) with Join, Resume or Watch and a share link for each; links to the chosen
+// game's rules and card reference.
 
 import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
@@ -50,6 +51,7 @@ export function mountLobby(root, navigate) {
   const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
   const targetField = h('label', { class: 'field', id: 'target-field' }, h('span', {}, 'Target VP'), targetInput);
   const lead = h('p', { class: 'lead', id: 'game-lead' });
+  const learnLinks = h('p', { class: 'learn-links', id: 'learn-links' });
 
   /** The chooser, the seat range, the bots and the target field follow the chosen game. */
   function drawGame() {
@@ -66,6 +68,10 @@ export function mountLobby(root, navigate) {
     targetInput.disabled = !t;
     if (t) { targetInput.min = t.min; targetInput.max = t.max; }
     lead.textContent = LEADS[r.id] ?? `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
+    // The rules and the cards of the game chosen (their pages switch between the games).
+    replace(learnLinks, 'New to ', r.title, '? ',
+      h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, `Read the rules of ${r.title}`), ' · ',
+      h('a', { href: `#/cards/${r.id}`, id: 'lobby-cards', 'data-game': r.id }, 'Every card'));
     drawSeats();
   }
 
@@ -138,7 +144,7 @@ export function mountLobby(root, navigate) {
     h('section', { class: 'lobby' },
       h('div', { class: 'intro' },
         h('h1', {}, 'The City'),
-        lead),
+        lead, learnLinks),
       h('div', { class: 'lobby-grid' },
         form,
         h('section', { class: 'panel list', 'aria-labelledby': 'games-title' },

@@ -22,8 +22,29 @@ export function logEntries(events, names) {
   const who = (s) => names(s) ?? `Seat ${s + 1}`;
   let group = null; // {type, round, parts: []}
   const flush = () => { if (group) { out.push(groupLine(group)); group = null; } };
+  // "chose" is said once per step per seat, for bots as for people: the server logs a person's
+  // first order of a step (`submitted`; amendments are silent) and nothing for a bot, which
+  // decides the moment the step opens. So a bot's line is written when its step opens (keep at
+  // `started`, build, survey) or, for the hand limit (whose seats the log learns only from the
+  // discards), just before that step's discards; `chose` keeps any seat from being told twice.
+  const bots = new Set();
+  const chose = new Set();
+  const surveyed = new Set(); // `round:seat` of this game's surveys
+  const choseLine = (e, seats) => {
+    const fresh = seats.filter((s) => {
+      const k = `${e.round ?? 0}:${e.step}:${e.turn ?? ''}:${s}`;
+      if (chose.has(k)) return false;
+      chose.add(k);
+      return true;
+    });
+    if (fresh.length) out.push(line(e, `${joinNames(fresh.map(who))} chose.`, 'minor'));
+  };
   for (const e of events) {
     const t = e.type;
+    if (t === 'discarded' && e.step === 'hand_limit' && bots.has(e.seat)) {
+      if (!group || group.type !== t || group.round !== e.round || group.step !== e.step) flush();
+      choseLine(e, [e.seat]);
+    }
     if (t === 'scored' || t === 'income' || t === 'discarded') {
       if (!group || group.type !== t || group.round !== e.round || group.step !== e.step) {
         flush();
@@ -35,13 +56,23 @@ export function logEntries(events, names) {
     flush();
     switch (t) {
       case 'created': out.push(line(e, `A game for ${e.players} players was created.`, 'minor')); break;
-      case 'joined': out.push(line(e, `${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor')); break;
-      case 'started': out.push(line(e, `Every seat is taken: the game starts with ${e.players} players.`)); break;
-      case 'submitted': out.push(line(e, `${who(e.seat)} has chosen.`, 'minor')); break;
-      case 'step':
+      case 'joined':
+        if (e.bot) bots.add(e.seat); else bots.delete(e.seat);
+        out.push(line(e, `${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor'));
+        break;
+      case 'started': // the setup keep opens with the game, without a step event of its own
+        out.push(line(e, `Every seat is taken: the game starts with ${e.players} players.`));
+        choseLine({ seq: e.seq, round: 0, step: 'keep' }, [...bots].sort((a, b) => a - b));
+        break;
+      case 'submitted': choseLine(e, [e.seat]); break;
+      case 'step': {
         if (e.step === 'build') out.push({ kind: 'head', seq: e.seq, text: `Round ${e.round}` });
         else if (e.step !== 'over') out.push(line(e, `Step: ${STEP_TITLES[e.step] ?? e.step}.`, 'minor'));
+        const deciding = e.step === 'keep' || e.step === 'build' ? [...bots]
+          : e.step === 'survey' ? [...bots].filter((s) => surveyed.has(`${e.round}:${s}`)) : [];
+        choseLine(e, deciding.sort((a, b) => a - b));
         break;
+      }
       case 'forced': {
         const where = e.round ? `round ${e.round}, ${STEP_TITLES[e.step] ?? e.step}` : 'the setup keep';
         const seats = joinNames((e.seats ?? []).map(who));
@@ -63,7 +94,9 @@ export function logEntries(events, names) {
       }
       case 'built': out.push(line(e, `${who(e.seat)} built ${card(e.card).name}${e.paid ? ` (paid ${e.paid})` : ' (free)'}.`, 'build')); break;
       case 'contractor': out.push(line(e, `${who(e.seat)} took a General Contractor.`, 'build')); break;
-      case 'surveyed': out.push(line(e, `${who(e.seat)} surveyed and drew ${e.drew} card${e.drew === 1 ? '' : 's'} (hand ${e.hand_count}).`)); break;
+      case 'surveyed':
+        if (e.drew >= 2) surveyed.add(`${e.round}:${e.seat}`); // fewer asks nothing
+        out.push(line(e, `${who(e.seat)} surveyed and drew ${e.drew} card${e.drew === 1 ? '' : 's'} (hand ${e.hand_count}).`)); break;
       case 'reshuffled': out.push(line(e, `The discard pile was shuffled into a new deck of ${e.deck_count} cards.`, 'minor')); break;
       case 'no_income': out.push(line(e, `The deck cannot pay everyone's income (${e.needed} needed, ${e.available} left): the game ends now.`, 'warn')); break;
       case 'game_over': {

@@ -10,7 +10,7 @@ import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, ca
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { joinNames } from './log.js';
-import { seatDot, copyButton, replayUrl } from './ui.js';
+import { seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 
 /** Mounts Tech City's table of game `id` in `root`; returns a teardown function. */
@@ -381,6 +381,7 @@ export function mountTech(root, id, navigate) {
       const step = v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : `Round ${v.round}/${ROUNDS} · ${STEP_TITLES[v.step] ?? v.step}`;
       replace(bar, h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
         h('div', { class: 'bar-title' }, h('strong', {}, 'Tech City'), h('span', { class: 'step-pill', id: 'step' }, step)),
+        helpLinks('tech_city'),
         h('dl', { class: 'stats' },
           stat('Deck', v.deck_count), stat('Discards', v.discard.length),
           v.status === 'playing' ? stat('First', nameOf(v.first)) : null),

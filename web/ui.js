@@ -1,5 +1,5 @@
 // ui.js: small shared pieces of the page: share links and their copy buttons, error lines that
-// show the API's own sentence, and the seat colour dot.
+// show the API's own sentence, the seat colour dot, and a table's links to the rules and cards.
 
 import { h } from './dom.js';
 import { SEAT_COLOURS } from './chart.js';
@@ -62,4 +62,14 @@ export function clearError(el) {
 
 export function seatDot(seat) {
   return h('span', { class: 'dot', style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, 'aria-hidden': 'true' });
+}
+
+/**
+ * The table's links to the rules and the card reference of `game`; they open in a new tab, so
+ * the seat's table stays where it is.
+ */
+export function helpLinks(game) {
+  return h('nav', { class: 'bar-links', 'aria-label': 'Rules and cards' },
+    h('a', { href: `#/rules/${game}`, target: '_blank', rel: 'noopener', id: 'rules-link' }, 'Rules', h('span', { class: 'offscreen' }, ' (opens in a new tab)')),
+    h('a', { href: `#/cards/${game}`, target: '_blank', rel: 'noopener', id: 'cards-link' }, 'Cards', h('span', { class: 'offscreen' }, ' (opens in a new tab)')));
 }

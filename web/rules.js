@@ -1,0 +1,199 @@
+// rules.js: the "learn the game" views, loaded only when one opens: the rules page
+// (#/rules/GAME[/SECTION]: the project's own rule book from /docs/, rendered by markdown.js, with
+// a table of contents) and the card reference (#/cards/GAME: every card of GET /api/v1/cards
+// with its full text, filtered by icon or domain, by cost or value, and by name). The City and
+// Tech City are known; another game gets its /docs/GAME.md, or a note, and a generic card list.
+
+import { api, loadRulesets } from './api.js';
+import { h, replace } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+import { DOMAINS } from './tech_data.js';
+
+const DOCS = { the_city: 'rules.md', tech_city: 'tech_city.md' };
+const TITLES = { the_city: 'The City', tech_city: 'Tech City' };
+const ICONS = { car: ['🚗', 'Car'], shopping: ['🛒', 'Shopping'], entertainment: ['🎬', 'Entertainment'] };
+
+/** A game's title: the rulesets' when known, else its id in words. */
+function titleOf(game, rulesets) {
+  return rulesets?.get(game)?.title ?? TITLES[game] ?? game.split('_').map((w) => w[0]?.toUpperCase() + w.slice(1)).join(' ');
+}
+
+/** The games to switch between: the server's rulesets (The City and Tech City until they load). */
+async function games() {
+  try {
+    const r = await loadRulesets();
+    return r.byId;
+  } catch {
+    return new Map(Object.entries(TITLES).map(([id, title]) => [id, { id, title }]));
+  }
+}
+
+/** The views' common head: back to the lobby, the game switch, and the other view's link. */
+function head(kind, game, rulesets) {
+  const other = kind === 'rules' ? ['cards', 'Card reference'] : ['rules', 'Rules'];
+  return h('header', { class: 'learn-head' },
+    h('a', { href: '#/', class: 'back', id: 'learn-back' }, '← Lobby'),
+    h('nav', { class: 'game-switch', 'aria-label': 'Game' },
+      [...rulesets.values()].map((r) => h('a', {
+        href: `#/${kind}/${r.id}`, class: `button small ${r.id === game ? 'primary' : ''}`,
+        'aria-current': r.id === game ? 'page' : false, 'data-game': r.id,
+      }, r.title))),
+    h('a', { href: `#/${other[0]}/${game}`, class: 'button small', id: `${other[0]}-link` }, other[1]));
+}
+
+/** Mounts the rules page of `game` in `root`, scrolled to `section` when given; returns a teardown. */
+export function mountRules(root, game, section) {
+  let alive = true;
+  const body = h('div', { class: 'learn-body' }, h('p', { class: 'muted' }, 'Loading the rules…'));
+  const view = h('section', { class: 'learn rules', id: 'rules', 'data-game': game });
+  replace(root, view);
+  games().then(async (rulesets) => {
+    if (!alive) return;
+    const title = titleOf(game, rulesets);
+    document.title = `Rules · ${title}`;
+    replace(view, head('rules', game, rulesets), body);
+    let text = null;
+    // Only a game this server hosts has a rule book to ask for (no 404 for a made-up name).
+    if (rulesets.has(game)) {
+      try {
+        const r = await fetch(`/docs/${DOCS[game] ?? `${encodeURIComponent(game)}.md`}`, { headers: { Accept: 'text/markdown, text/plain' } });
+        if (r.ok) text = await r.text();
+      } catch { text = null; }
+    }
+    if (!alive) return;
+    if (text === null) {
+      replace(body, h('div', { class: 'panel' }, h('h1', {}, title),
+        h('p', {}, `This server has no rule book for ${title} to show here.`),
+        h('p', {}, 'The card reference lists every card with its full text: ', h('a', { href: `#/cards/${game}` }, `the cards of ${title}`), '.')));
+      return;
+    }
+    const { fragment, headings } = renderMarkdown(text);
+    const article = h('article', { class: 'panel md', id: 'rules-text' }, fragment);
+    const toc = headings.length ? h('nav', { class: 'panel toc', id: 'toc', 'aria-labelledby': 'toc-title' },
+      h('h2', { id: 'toc-title' }, 'Contents'),
+      h('ol', {}, headings.map((x) => h('li', { class: `toc-${x.level}` },
+        h('a', { href: `#/rules/${game}/${x.id}`, onclick: (e) => { e.preventDefault(); jump(x.id, true); } }, x.text))))) : null;
+    replace(body, toc, article);
+    if (section) jump(section, false);
+  });
+
+  function jump(id, record) {
+    const el = view.querySelector(`#${CSS.escape(id)}`);
+    if (!el) return;
+    el.scrollIntoView({ block: 'start' });
+    el.focus({ preventScroll: true });
+    if (record) history.replaceState(null, '', `#/rules/${game}/${id}`); // no hashchange: no re-mount
+  }
+  return () => { alive = false; };
+}
+
+// ---- the card reference -----------------------------------------------------------------------
+
+/**
+ * How each game's cards are shown and filtered: `facet` (a card's icons or domain, for the icon
+ * filter), `num` (its cost or value), `facts` (label, value pairs), `badge` (its corner text).
+ */
+const SHAPES = {
+  the_city: {
+    facet: { label: 'Icon', any: 'Any icon', values: [...Object.entries(ICONS).map(([k, [e, w]]) => [k, `${e} ${w}`]), ['none', 'No icon']], of: (c) => (c.icons?.length ? c.icons : ['none']) },
+    num: { label: 'Cost', any: 'Any cost', of: (c) => c.cost },
+    facts: (c, nm) => [
+      ['Cost', c.contractor ? 'free (taken from the pool)' : String(c.cost)],
+      ['VP a round', `${c.vp}${c.vp_per ? ' + variable' : ''}`],
+      ['Income', `${c.income}${c.income_per ? ' + variable' : ''}`],
+      ['Icons', c.icons?.length ? c.icons.map((i) => `${ICONS[i]?.[0] ?? ''} ${ICONS[i]?.[1]?.toLowerCase() ?? i}`).join(', ') : 'none'],
+      c.requires?.length ? ['Needs', c.requires.map(nm).join(', ')] : null,
+      c.limit ? ['Limit', `${c.limit} per player`] : null,
+      ['Copies', String(c.count ?? 1)],
+    ],
+    kind: (c) => (c.contractor ? 'contractor' : !c.icons?.length ? (c.discount || c.requires || c.construction_gang ? 'special' : 'civic') : new Set(c.icons).size > 1 ? 'mixed' : c.icons[0]),
+  },
+  tech_city: {
+    facet: { label: 'Domain', any: 'Any domain', values: Object.entries(DOMAINS).map(([k, d]) => [k, d.name]), of: (c) => [c.domain] },
+    num: { label: 'Value', any: 'Any value', of: (c) => (c.domain === 'wild' ? null : c.value) },
+    facts: (c) => [
+      ['Domain', DOMAINS[c.domain]?.name ?? c.domain],
+      c.domain === 'wild' ? null : ['Value', String(c.value)],
+      ['Copies', String(c.count ?? 1)],
+    ],
+    kind: (c) => `d-${c.domain}`,
+  },
+};
+
+/** The shape of an unknown game's cards: what numbers and lists its catalog has. */
+function genericShape(cards) {
+  const numKey = ['cost', 'value'].find((k) => cards.some((c) => typeof c[k] === 'number'));
+  const listKey = ['icons', 'tags'].find((k) => cards.some((c) => Array.isArray(c[k])));
+  const values = listKey ? [...new Set(cards.flatMap((c) => c[listKey] ?? []))].sort().map((v) => [v, v]) : [];
+  return {
+    facet: listKey ? { label: listKey === 'icons' ? 'Icon' : 'Tag', any: 'Any', values, of: (c) => c[listKey] ?? [] } : null,
+    num: numKey ? { label: numKey === 'cost' ? 'Cost' : 'Value', any: 'Any', of: (c) => c[numKey] } : null,
+    facts: (c) => Object.entries(c).filter(([k, v]) => !['id', 'name', 'text'].includes(k) && ['number', 'string'].includes(typeof v)).map(([k, v]) => [k, String(v)]),
+    kind: () => '',
+  };
+}
+
+/** Mounts the card reference of `game` in `root`; returns a teardown. */
+export function mountCards(root, game) {
+  let alive = true;
+  const view = h('section', { class: 'learn cards-ref', id: 'cards-ref', 'data-game': game }, h('p', { class: 'muted' }, 'Loading the cards…'));
+  replace(root, view);
+  Promise.all([games(), api.cards(game).then((d) => d, (e) => e)]).then(([rulesets, data]) => {
+    if (!alive) return;
+    const title = titleOf(game, rulesets);
+    document.title = `Cards · ${title}`;
+    if (data instanceof Error) {
+      replace(view, head('cards', game, rulesets), h('p', { class: 'error', role: 'alert' }, data.message));
+      return;
+    }
+    const cards = data.cards ?? [];
+    const shape = SHAPES[game] ?? genericShape(cards);
+    const total = cards.reduce((a, c) => a + (c.count ?? 1), 0);
+    const search = h('input', { id: 'card-search', type: 'search', placeholder: 'Card name or text', autocomplete: 'off', oninput: draw });
+    const facet = shape.facet ? h('select', { id: 'card-icon', onchange: draw },
+      h('option', { value: '' }, shape.facet.any), shape.facet.values.map(([v, t]) => h('option', { value: v }, t))) : null;
+    const nums = shape.num ? [...new Set(cards.map(shape.num.of).filter((n) => typeof n === 'number'))].sort((a, b) => a - b) : [];
+    const num = shape.num ? h('select', { id: 'card-cost', onchange: draw },
+      h('option', { value: '' }, shape.num.any), nums.map((n) => h('option', { value: n }, String(n)))) : null;
+    const count = h('p', { class: 'muted', id: 'card-count', 'aria-live': 'polite' });
+    const list = h('ul', { class: 'ref-list', id: 'card-list' });
+    const names = new Map(cards.map((c) => [c.id, c.name]));
+    const items = cards.map((c) => ({ c, el: refCard(c, shape, (s) => names.get(s) ?? s), hay: `${c.name} ${c.text ?? ''}`.toLowerCase() }));
+    list.append(...items.map((x) => x.el));
+    replace(view, head('cards', game, rulesets),
+      h('h1', {}, `${title}: every card`),
+      h('p', { class: 'lead' }, `${cards.length} different cards, ${total} in the deck. Filter them below; each shows its full text.`),
+      h('form', { class: 'panel ref-filters', role: 'search', 'aria-label': 'Filter the cards', onsubmit: (e) => e.preventDefault() },
+        h('label', { class: 'field' }, h('span', {}, 'Name'), search),
+        facet ? h('label', { class: 'field' }, h('span', {}, shape.facet.label), facet) : null,
+        num ? h('label', { class: 'field' }, h('span', {}, shape.num.label), num) : null,
+        h('button', { type: 'reset', class: 'ghost', id: 'card-reset', onclick: () => setTimeout(draw) }, 'Show all')),
+      count, list);
+    draw();
+
+    function draw() {
+      const q = search.value.trim().toLowerCase();
+      const f = facet?.value ?? '';
+      const n = num?.value ?? '';
+      let shown = 0;
+      for (const x of items) {
+        const ok = (!q || x.hay.includes(q)) && (!f || shape.facet.of(x.c).includes(f)) && (n === '' || shape.num.of(x.c) === Number(n));
+        x.el.hidden = !ok;
+        if (ok) shown++;
+      }
+      count.textContent = shown === items.length ? `All ${items.length} cards.` : `${shown} of ${items.length} cards.`;
+    }
+  });
+  return () => { alive = false; };
+}
+
+/** One card of the reference: name, its corner (cost or value), facts and full text. */
+function refCard(c, shape, nm) {
+  const corner = shape.num?.of(c);
+  return h('li', { class: `ref-card kind-${shape.kind(c)} ${shape.kind(c)}`, 'data-slug': c.id, 'data-num': corner ?? '', 'data-facet': shape.facet ? shape.facet.of(c).join(' ') : '' },
+    h('div', { class: 'ref-top' },
+      h('h2', { class: 'ref-name' }, c.name),
+      typeof corner === 'number' ? h('span', { class: 'cost-wrap', 'aria-hidden': 'true' }, String(corner)) : null),
+    h('dl', { class: 'card-facts' }, shape.facts(c, nm).filter(Boolean).map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
+    h('p', { class: 'ref-text' }, c.text || 'No special text.'));
+}
