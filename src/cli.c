@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expert.h"
+#include "match.h"
 #include "ruleset.h"
 
 static bool file_exists(const char *path)
@@ -123,8 +125,8 @@ static double now_seconds(void)
 
 int cmd_simulate(int argc, char **argv)
 {
-    unsigned long long players = 4, games = 1000, seed = 1;
-    const char *bots = "greedy", *cards = NULL, *game = NULL;
+    unsigned long long players = 4, games = 1000, seed = 1, think = 100, iterations = 1000;
+    const char *bots = "greedy", *cards = NULL, *game = NULL, *rollout = "greedy";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
@@ -140,6 +142,12 @@ int cmd_simulate(int argc, char **argv)
             cards = v;
         else if (strcmp(a, "--game") == 0)
             game = v;
+        else if (strcmp(a, "--think-ms") == 0)
+            ok = ok && parse_u64(v, &think) && think <= 60000;
+        else if (strcmp(a, "--rollout") == 0)
+            rollout = v;
+        else if (strcmp(a, "--iterations") == 0)
+            ok = ok && parse_u64(v, &iterations) && iterations <= 100000000ULL;
         else
             ok = false;
         if (!ok) {
@@ -161,7 +169,15 @@ int cmd_simulate(int argc, char **argv)
         return 1;
     char err[256];
     double t0 = now_seconds();
-    json_t *out = rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
+    /* With the expert among the bots, a match (who wins, decision times) through the ruleset
+     * table; otherwise the ruleset's own self-play with the deck's figures. */
+    expert_defaults.think_ms = (double)think;
+    expert_defaults.iterations = (int)iterations;
+    expert_defaults.rollout = rollout;
+    json_t *out =
+        strstr(bots, "expert")
+            ? ruleset_match(rs, (int)players, (long long)games, seed, bots, err, sizeof err)
+            : rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
     double secs = now_seconds() - t0;
     if (!out) {
         fprintf(stderr, "cityd simulate: %s\n", err);

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng.h"
+
 #include <jansson.h>
 
 enum {
@@ -111,6 +113,17 @@ struct ruleset {
      * decision from what that seat may know, deterministically from the game's seed and the
      * position. False when the seat has nothing to decide. */
     bool (*bot_decide)(const void *g, int seat, const char *bot, void *d);
+    /* For search (the expert bot): replaces in state g everything seat `seat` may not know by
+     * a random deal consistent with what it knows, drawn from `rng`: the hidden cards (deck,
+     * other seats' hands, and hidden piles) are pooled in a canonical order, shuffled and dealt
+     * back in the same counts; other seats' undisclosed decisions are withdrawn; the state's
+     * own random stream is reseeded. The result depends only on what the seat may know and
+     * on `rng`, never on where the hidden cards really are. */
+    void (*determinize)(void *g, int seat, struct city_rng *rng);
+    /* A seat's score now (victory points), for search and figures. */
+    int (*score)(const void *g, int seat);
+    /* The winning seats as a bitmask once over(), else 0. */
+    unsigned (*winners)(const void *g);
 
     /* The whole state as JSON for storage, and back (false with a sentence when it does not
      * load). */

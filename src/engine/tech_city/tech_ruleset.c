@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expert.h"
 #include "ruleset.h"
 #include "tech.h"
 #include "tech_bots.h"
@@ -276,14 +277,65 @@ static bool tc_resolve(void *g, const struct rs_sink *sink)
     return tech_resolve(g, sink ? &ev : NULL);
 }
 
+static const struct ruleset *self(void);
+
 static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
 {
     const struct tech_game *g = vg;
+    if (strcmp(kind, "expert") == 0)
+        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
     int k = tech_bot_kind_from_name(kind);
     struct tech_bot bot;
     tech_bot_init(&bot, k < 0 ? TECH_BOT_GREEDY : k,
                   g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
     return tech_bot_decide(&bot, g, seat, d);
+}
+
+/* The deck's order and the other hands are hidden from `seat`, and so are the decisions other
+ * seats have sent at a point where several decide at once (techcity.md: the discard pile, the
+ * city and revealed cards are public). */
+static void tc_determinize(void *vg, int seat, struct city_rng *rng)
+{
+    struct tech_game *g = vg;
+    bool hidden[TECH_MAX_CARDS] = {false};
+    for (int i = 0; i < g->ndeck; i++)
+        hidden[g->deck[i]] = true;
+    for (int s = 0; s < g->players; s++)
+        for (int i = 0; s != seat && i < g->seats[s].nhand; i++)
+            hidden[g->seats[s].hand[i]] = true;
+    uint8_t pool[TECH_MAX_CARDS];
+    int n = 0;
+    for (int id = 0; id < TECH_MAX_CARDS; id++) /* canonical: by instance id */
+        if (hidden[id])
+            pool[n++] = (uint8_t)id;
+    rng_shuffle(rng, pool, n);
+    int k = 0;
+    for (int i = 0; i < g->ndeck; i++)
+        g->deck[i] = pool[k++];
+    for (int s = 0; s < g->players; s++) {
+        if (s == seat)
+            continue;
+        for (int i = 0; i < g->seats[s].nhand; i++)
+            g->seats[s].hand[i] = pool[k++];
+        unsigned bit = 1u << s;
+        if ((g->pending & bit) && (g->submitted & bit)) { /* not yet disclosed */
+            g->submitted = (uint8_t)(g->submitted & ~bit);
+            g->defaulted = (uint8_t)(g->defaulted & ~bit);
+            memset(&g->dec[s], 0, sizeof g->dec[s]);
+        }
+    }
+    g->seed = rng_next(rng);
+    rng_seed(&g->rng, rng_next(rng));
+}
+
+static int tc_score(const void *g, int seat)
+{
+    return ((const struct tech_game *)g)->seats[seat].score;
+}
+
+static unsigned tc_winners(const void *g)
+{
+    return ((const struct tech_game *)g)->winners;
 }
 
 static json_t *tc_to_json(const void *g)
@@ -305,8 +357,6 @@ static json_t *tc_private_view(const void *g, int seat)
 {
     return tech_private_view(g, seat);
 }
-
-static const struct ruleset *self(void);
 
 static bool tc_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
@@ -439,6 +489,9 @@ const struct ruleset ruleset_tech_city = {
     .fill_defaults = tc_fill_defaults,
     .resolve = tc_resolve,
     .bot_decide = tc_bot_decide,
+    .determinize = tc_determinize,
+    .score = tc_score,
+    .winners = tc_winners,
     .to_json = tc_to_json,
     .from_json = tc_from_json,
     .public_view = tc_public_view,

@@ -6,6 +6,7 @@
 
 #include "bots.h"
 #include "cards.h"
+#include "expert.h"
 #include "catalog_json.h"
 #include "game.h"
 #include "game_json.h"
@@ -216,14 +217,67 @@ static bool city_resolve(void *g, const struct rs_sink *sink)
     return game_resolve(g, sink ? &ev : NULL);
 }
 
+extern const struct ruleset ruleset_the_city;
+
 static bool city_bot_decide(const void *vg, int seat, const char *kind, void *d)
 {
     const struct city_game *g = vg;
+    if (strcmp(kind, "expert") == 0)
+        return expert_decide(&ruleset_the_city, g, seat, &expert_defaults, d, NULL);
     int k = bot_kind_from_name(kind);
     struct city_bot bot;
     bot_init(&bot, k < 0 ? BOT_GREEDY : k,
              g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)seat);
     return bot_decide(&bot, g, seat, d);
+}
+
+/* The deck, the face-down discard pile and the other hands are hidden from `seat` (rules.md,
+ * Hidden information); so are the other seats' orders before the reveal. */
+static void city_determinize(void *vg, int seat, struct city_rng *rng)
+{
+    struct city_game *g = vg;
+    bool hidden[CITY_DECK_SIZE] = {false};
+    for (int i = 0; i < g->ndeck; i++)
+        hidden[g->deck[i]] = true;
+    for (int i = 0; i < g->ndiscard; i++)
+        hidden[g->discard[i]] = true;
+    for (int s = 0; s < g->players; s++)
+        for (int i = 0; s != seat && i < g->seats[s].nhand; i++)
+            hidden[g->seats[s].hand[i]] = true;
+    uint8_t pool[CITY_DECK_SIZE];
+    int n = 0;
+    for (int id = 0; id < CITY_DECK_SIZE; id++) /* canonical: by instance id */
+        if (hidden[id])
+            pool[n++] = (uint8_t)id;
+    rng_shuffle(rng, pool, n);
+    int k = 0;
+    for (int i = 0; i < g->ndeck; i++)
+        g->deck[i] = pool[k++];
+    for (int i = 0; i < g->ndiscard; i++)
+        g->discard[i] = pool[k++];
+    for (int s = 0; s < g->players; s++) {
+        struct city_seat *st = &g->seats[s];
+        if (s == seat)
+            continue;
+        for (int i = 0; i < st->nhand; i++)
+            st->hand[i] = pool[k++];
+        if (st->submitted) { /* an order not yet revealed */
+            st->submitted = st->defaulted = false;
+            memset(&st->order, 0, sizeof st->order);
+        }
+    }
+    g->seed = rng_next(rng);
+    rng_seed(&g->rng, rng_next(rng));
+}
+
+static int city_score(const void *g, int seat)
+{
+    return ((const struct city_game *)g)->seats[seat].vp;
+}
+
+static unsigned city_winners(const void *g)
+{
+    return ((const struct city_game *)g)->winners;
 }
 
 static json_t *city_to_json(const void *g)
@@ -360,6 +414,9 @@ const struct ruleset ruleset_the_city = {
     .fill_defaults = city_fill_defaults,
     .resolve = city_resolve,
     .bot_decide = city_bot_decide,
+    .determinize = city_determinize,
+    .score = city_score,
+    .winners = city_winners,
     .to_json = city_to_json,
     .from_json = city_from_json,
     .public_view = city_public_view,

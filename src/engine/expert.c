@@ -1,0 +1,166 @@
+/* expert.c: the expert bot, information-set Monte Carlo tree search over the ruleset table; see
+ * expert.h. */
+#include "expert.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct expert_params expert_defaults = {
+    .iterations = 1000, .think_ms = 100, .rollout = "greedy", .candidates = 24};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The search's random stream: the game's seed, the position and the seat (splitmix64-mixed by
+ * rng_seed), so that a decision does not depend on anything hidden from the seat. */
+static void search_rng(const struct ruleset *rs, const void *g, int seat, struct city_rng *r)
+{
+    struct rs_pos pos;
+    rs->where(g, &pos);
+    uint64_t k = rs->seed(g) ^ 0x9e3779b97f4a7c15ULL;
+    k = k * 31 + (uint64_t)(uint32_t)pos.round;
+    k = k * 31 + (uint64_t)(uint32_t)pos.step;
+    k = k * 31 + (uint64_t)(uint32_t)pos.turn;
+    k = k * 31 + (uint64_t)(uint32_t)seat;
+    rng_seed(r, k);
+}
+
+/* Plays game g out to its end: every seat that must decide asks bot `kind`; a point whose
+ * decisions a bot cannot complete gets the rules' defaults. */
+static void playout(const struct ruleset *rs, void *g, const char *kind, void *d)
+{
+    for (int guard = 0; guard < 100000 && !rs->over(g); guard++) {
+        int n = rs->players(g);
+        for (int s = 0; s < n; s++) {
+            if (!rs->pending(g, s) || rs->submitted(g, s))
+                continue;
+            memset(d, 0, rs->decision_size);
+            if (rs->bot_decide(g, s, kind, d))
+                rs->submit(g, s, d);
+        }
+        if (!rs->ready(g))
+            rs->fill_defaults(g, NULL);
+        if (!rs->resolve(g, NULL))
+            break;
+    }
+}
+
+/* The seat's reward for a finished game: its share of the win, plus a little for its margin
+ * over the best other seat (so that a lost game lost narrowly counts for something). */
+static double reward(const struct ruleset *rs, const void *g, int seat)
+{
+    unsigned w = rs->winners(g);
+    int n = rs->players(g), mine = rs->score(g, seat), best = -1000000, k = 0;
+    for (int s = 0; s < n; s++) {
+        k += (w >> s) & 1u;
+        if (s != seat && rs->score(g, s) > best)
+            best = rs->score(g, s);
+    }
+    double share = (w >> seat) & 1u ? 1.0 / (k ? k : 1) : 0.0;
+    double margin = n > 1 ? tanh((double)(mine - best) / 8.0) : tanh((double)mine / 30.0);
+    return 0.9 * share + 0.05 * (1.0 + margin);
+}
+
+bool expert_decide(const struct ruleset *rs, const void *g, int seat, const struct expert_params *p,
+                   void *d, struct expert_stats *stats)
+{
+    double t0 = now_ms();
+    if (rs->over(g) || !rs->pending(g, seat))
+        return false;
+    int want =
+        p->candidates > 0 && p->candidates < EXPERT_MAX_CAND ? p->candidates : EXPERT_MAX_CAND;
+    size_t ds = rs->decision_size;
+    char *cand = calloc((size_t)EXPERT_MAX_CAND + 1, ds);
+    void *det = malloc(rs->state_size), *scratch = malloc(ds);
+    if (!cand || !det || !scratch) {
+        free(cand);
+        free(det);
+        free(scratch);
+        return rs->bot_decide(g, seat, "greedy", d);
+    }
+    struct city_rng rng;
+    search_rng(rs, g, seat, &rng);
+
+    /* Candidates: the greedy bot's choice, then what the random bot picks in other deals of the
+     * hidden cards, each kept once and only if it is legal in the real game. */
+    int nc = 0;
+    for (int tries = 0; tries < 4 * want && nc < want; tries++) {
+        void *c = cand + (size_t)nc * ds;
+        memset(c, 0, ds);
+        memcpy(det, g, rs->state_size);
+        bool ok;
+        if (tries == 0) {
+            ok = rs->bot_decide(det, seat, "greedy", c);
+        } else {
+            rs->determinize(det, seat, &rng);
+            ok = rs->bot_decide(det, seat, "random", c);
+            memcpy(det, g, rs->state_size);
+        }
+        ok = ok && rs->submit(det, seat, c) == 0;
+        for (int j = 0; ok && j < nc; j++)
+            ok = memcmp(cand + (size_t)j * ds, c, ds) != 0;
+        if (ok)
+            nc++;
+    }
+    if (nc == 0) {
+        free(cand);
+        free(det);
+        free(scratch);
+        return rs->bot_decide(g, seat, "greedy", d);
+    }
+
+    double sum[EXPERT_MAX_CAND] = {0};
+    int visits[EXPERT_MAX_CAND] = {0}, it = 0;
+    const char *kind = p->rollout && strcmp(p->rollout, "expert") != 0 ? p->rollout : "random";
+    while (nc > 1) {
+        if (p->iterations > 0 && it >= p->iterations)
+            break;
+        if (p->think_ms > 0 && now_ms() - t0 >= p->think_ms)
+            break;
+        if (p->iterations <= 0 && p->think_ms <= 0)
+            break;
+        /* UCB1: every candidate once, then the best upper bound. */
+        int pick = -1;
+        double best = -1;
+        for (int i = 0; i < nc; i++) {
+            double ucb =
+                visits[i] ? sum[i] / visits[i] + 0.7 * sqrt(log((double)it) / visits[i]) : 1e9 - i;
+            if (ucb > best) {
+                best = ucb;
+                pick = i;
+            }
+        }
+        memcpy(det, g, rs->state_size);
+        rs->determinize(det, seat, &rng);
+        if (rs->submit(det, seat, cand + (size_t)pick * ds) != 0) {
+            visits[pick]++; /* cannot happen: the seat's own cards are the same in every deal */
+            it++;
+            continue;
+        }
+        playout(rs, det, kind, scratch);
+        sum[pick] += reward(rs, det, seat);
+        visits[pick]++;
+        it++;
+    }
+    int choice = 0;
+    for (int i = 1; i < nc; i++)
+        if (visits[i] > visits[choice] || (visits[i] == visits[choice] && visits[i] &&
+                                           sum[i] / visits[i] > sum[choice] / visits[choice]))
+            choice = i;
+    memcpy(d, cand + (size_t)choice * ds, ds);
+    if (stats) {
+        stats->iterations = it;
+        stats->candidates = nc;
+        stats->ms = now_ms() - t0;
+    }
+    free(cand);
+    free(det);
+    free(scratch);
+    return true;
+}

@@ -1,0 +1,42 @@
+/* expert.h: the expert bot of every hosted game, written once against the ruleset table:
+ * information-set Monte Carlo tree search at the seat's decision (SO-ISMCTS with its tree cut at
+ * the root). Each iteration deals the cards the seat cannot see anew (rs->determinize: from what
+ * the seat may know, never from the real deck or hands), tries one of the seat's candidate
+ * decisions chosen by UCB1, and plays the game out with a fast bot for every seat; the candidate
+ * tried most often is chosen. Deterministic for a given number of iterations: its random stream
+ * is seeded from the game's seed, the position and the seat. Pure: no I/O. */
+#ifndef CITY_EXPERT_H
+#define CITY_EXPERT_H
+
+#include <stdbool.h>
+
+#include "ruleset.h"
+
+/* How hard the expert thinks. */
+struct expert_params {
+    int iterations;      /* the most playouts; 0: no cap (then think_ms must be set) */
+    double think_ms;     /* the most wall time per decision in ms; 0: none (deterministic) */
+    const char *rollout; /* the bot kind that plays the playouts, e.g. "random" */
+    int candidates;      /* the most candidate decisions considered (at most EXPERT_MAX_CAND) */
+};
+
+enum { EXPERT_MAX_CAND = 32 };
+
+/* What one decision cost. */
+struct expert_stats {
+    int iterations; /* playouts run */
+    int candidates; /* distinct legal decisions considered */
+    double ms;      /* wall time */
+};
+
+/* The defaults: 100 ms, at most 20,000 playouts, random playouts, 24 candidates. The bot kind
+ * "expert" of every ruleset plays with expert_defaults, which a program may change at start
+ * (cityd simulate --think-ms). */
+extern struct expert_params expert_defaults;
+
+/* Chooses seat's decision in game g (of ruleset rs) into d (rs->decision_size bytes), from what
+ * the seat may know. False when the seat has nothing to decide. `stats` may be NULL. */
+bool expert_decide(const struct ruleset *rs, const void *g, int seat, const struct expert_params *p,
+                   void *d, struct expert_stats *stats);
+
+#endif
