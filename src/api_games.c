@@ -575,6 +575,7 @@ struct events_ctx {
     const char *id;
     long long after;
     struct outcome o;
+    json_t *seats; /* replay_tx: [{seat, name, bot}] for the rounds view */
 };
 
 static int events_tx(PGconn *c, void *ctx)
@@ -643,6 +644,12 @@ static int replay_tx(PGconn *c, void *ctx)
         if (lv.rs->has_target)
             json_object_set_new(ec->o.reply, "target_vp", json_integer(lv.rs->target(lv.g)));
         json_object_set_new(ec->o.reply, "decisions", decisions);
+        ec->seats = json_array();
+        for (int i = 0; i < lv.nseats; i++)
+            json_array_append_new(ec->seats,
+                                  json_pack("{s:i, s:s, s:s*}", "seat", lv.seats[i].seat, "name",
+                                            lv.seats[i].name, "bot",
+                                            lv.seats[i].bot[0] ? lv.seats[i].bot : NULL));
     }
     live_free(&lv);
     return st;
@@ -652,4 +659,31 @@ void api_replay(struct http_req *r)
 {
     struct events_ctx ec = {.srv = r->srv, .id = r->params[0]};
     api_answer(r, store_run(r->srv->store, replay_tx, &ec), &ec.o);
+    json_decref(ec.seats);
+}
+
+/* The finished game round by round, for the page's replay viewer: the published replay replayed
+ * here (ruleset_replay_rounds(), outside the transaction), with the seats' names. */
+void api_replay_rounds(struct http_req *r)
+{
+    struct events_ctx ec = {.srv = r->srv, .id = r->params[0]};
+    int st = store_run(r->srv->store, replay_tx, &ec);
+    if (st == STORE_OK && ec.o.status == 200) {
+        const struct ruleset *rs =
+            ruleset_find(json_string_value(json_object_get(ec.o.reply, "game")));
+        char err[256] = "";
+        json_t *rounds = rs ? ruleset_replay_rounds(rs, ec.o.reply, err, sizeof err) : NULL;
+        json_t *reply = NULL;
+        if (rounds)
+            reply = json_pack("{s:O, s:O, s:o, s:o}", "game", json_object_get(ec.o.reply, "game"),
+                              "players", json_object_get(ec.o.reply, "players"), "seats", ec.seats,
+                              "rounds", rounds);
+        ec.seats = NULL;
+        json_decref(ec.o.reply);
+        ec.o.reply = reply;
+        if (!reply)
+            st = api_fail(&ec.o, P_INTERNAL, NULL, "The game's replay does not replay: %s", err);
+    }
+    api_answer(r, st, &ec.o);
+    json_decref(ec.seats);
 }

@@ -458,3 +458,8 @@ void api_static(struct http_req *r)
         path = "index.html";
     serve_file(r, r->srv->web_dir, path);
 }
+
+void api_docs(struct http_req *r)
+{
+    serve_file(r, r->srv->docs_dir ? r->srv->docs_dir : "docs", r->url + strlen("/docs/"));
+}

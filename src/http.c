@@ -35,11 +35,13 @@ static const struct http_route routes[] = {
     {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},
     {"GET", "/api/v1/games/{id}/stream", api_stream, false, "stream"},
     {"GET", "/api/v1/games/{id}/replay", api_replay, false, "replay"},
+    {"GET", "/api/v1/games/{id}/replay/rounds", api_replay_rounds, false, "replay_rounds"},
     {"GET", "/api/v1/cards", api_cards, false, "cards"},
     {"GET", "/api/v1/rulesets", api_rulesets, false, "rulesets"},
     {"GET", "/healthz", api_healthz, false, "healthz"},
     {"GET", "/metrics", api_metrics, false, "metrics"},
     {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
+    {"GET", "/docs/*", api_docs, false, "docs"},
     {"GET", "/", api_static, false, "static"},
     {"GET", "/api/*", NULL, false, "api_unknown"}, /* an unknown API path is a 404, not a file */
     {"GET", "/*", api_static, false, "static"},

@@ -25,7 +25,7 @@
 struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
-    const char *database, *web, *cards, *migrations, *openapi, *proxies;
+    const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
@@ -35,7 +35,7 @@ static int usage_error(const char *what)
     fprintf(stderr,
             "cityd serve: %s\n"
             "usage: cityd serve [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
-            "                   [--migrations DIR] [--openapi FILE] [--workers N]\n"
+            "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
             "                   [--max-per-address N] [--trusted-proxies LIST]\n"
@@ -123,6 +123,7 @@ static const struct str_setting str_settings[] = {
     {"--cards", "CITY_CARDS", offsetof(struct options, cards)},
     {"--migrations", NULL, offsetof(struct options, migrations)},
     {"--openapi", NULL, offsetof(struct options, openapi)},
+    {"--docs", "CITY_DOCS", offsetof(struct options, docs)},
     {"--trusted-proxies", "CITY_TRUSTED_PROXIES", offsetof(struct options, proxies)},
 };
 enum { NSTR = sizeof str_settings / sizeof *str_settings };
@@ -224,7 +225,8 @@ int cmd_serve(int argc, char **argv)
                         .max_per_game = 2000,
                         .web = "web",
                         .migrations = "migrations",
-                        .openapi = "openapi/openapi.yaml"};
+                        .openapi = "openapi/openapi.yaml",
+                        .docs = "docs"};
     static struct quotas quotas;
     http_policy_defaults(&o.policy);
     int usage = read_options(&o, &quotas, argc, argv);
@@ -266,6 +268,7 @@ int cmd_serve(int argc, char **argv)
     struct server srv = {.store = st,
                          .web_dir = o.web,
                          .openapi_path = o.openapi,
+                         .docs_dir = o.docs,
                          .allow_seed = o.allow_seed,
                          .max_events_page = 500,
                          .policy = o.policy,

@@ -25,6 +25,7 @@ struct server {
     char *cards_json[SERVER_MAX_RULESETS]; /* GET /api/v1/cards per ruleset, rendered once */
     const char *web_dir;
     const char *openapi_path;
+    const char *docs_dir; /* the rule books and guides, served at /docs/ */
     bool allow_seed;
     int max_events_page;
     struct http_policy policy; /* CORS and request-head limits (http.h) */
@@ -42,11 +43,13 @@ void api_resolve(struct http_req *r);
 void api_events(struct http_req *r);
 void api_stream(struct http_req *r);
 void api_replay(struct http_req *r);
+void api_replay_rounds(struct http_req *r);
 void api_cards(struct http_req *r);
 void api_rulesets(struct http_req *r);
 void api_healthz(struct http_req *r);
 void api_metrics(struct http_req *r);
 void api_openapi(struct http_req *r);
 void api_static(struct http_req *r);
+void api_docs(struct http_req *r);
 
 #endif

@@ -76,6 +76,27 @@ static void check_replay(const struct table *t)
         cr_expect(json_equal(json_object_get(a, "tableau"), json_object_get(b, "tableau")));
         cr_expect_eq(num(a, "hand_count"), num(b, "hand_count"));
     }
+    /* The replay viewer's rounds: in order, and the last one is the game as it ended. */
+    snprintf(path, sizeof path, "/api/v1/games/%s/replay/rounds", t->id);
+    json_t *rr = call("GET", path, NULL, NULL, 200);
+    json_t *rounds = json_object_get(rr, "rounds");
+    size_t n = json_array_size(rounds);
+    cr_assert_geq(n, 2);
+    cr_expect_str_eq(json_string_value(json_object_get(rr, "game")), "the_city");
+    cr_expect_eq(json_array_size(json_object_get(rr, "seats")),
+                 json_array_size(json_object_get(v, "seats")));
+    for (size_t i = 1; i < n; i++)
+        cr_expect_gt(num(json_array_get(rounds, i), "round"),
+                     num(json_array_get(rounds, i - 1), "round"));
+    json_t *last = json_object_get(json_array_get(rounds, n - 1), "view");
+    cr_expect_eq(num(json_array_get(rounds, n - 1), "round"), num(v, "round"));
+    for (size_t s = 0; s < json_array_size(json_object_get(v, "seats")); s++) {
+        json_t *a = json_array_get(json_object_get(last, "seats"), s);
+        json_t *b = json_array_get(json_object_get(v, "seats"), s);
+        cr_expect_eq(num(a, "vp"), num(b, "vp"), "rounds: seat %zu", s);
+        cr_expect(json_equal(json_object_get(a, "tableau"), json_object_get(b, "tableau")));
+    }
+    json_decref(rr);
     json_decref(out);
     json_decref(v);
 }
@@ -154,6 +175,8 @@ Test(api, every_error_is_a_problem_with_a_code)
     json_decref(h);
     json_decref(h1);
     snprintf(p, sizeof p, "/api/v1/games/%s/replay", t.id);
+    expect_problem("GET", p, NULL, NULL, 409, "game_not_finished");
+    snprintf(p, sizeof p, "/api/v1/games/%s/replay/rounds", t.id);
     expect_problem("GET", p, NULL, NULL, 409, "game_not_finished");
     snprintf(p, sizeof p, "/api/v1/games/%s/resolve", t.id);
     expect_problem("POST", p, t.tokens[0], "{\"round\": 0, \"step\": \"keep\"}", 409,

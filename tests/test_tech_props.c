@@ -208,6 +208,33 @@ Test(tech_props, a_recorded_game_replays_to_the_same_final_state)
         }
 }
 
+/* The replay viewer's rounds: one entry per round in order, each a public view at that round's
+ * end, the last one the game's final public view. */
+Test(tech_props, a_replay_read_round_by_round_ends_at_the_final_public_view)
+{
+    static struct tech_game g;
+    for (int p = 1; p <= 4; p++) {
+        json_t *replay = json_pack("{s:s, s:i, s:[]}", "seed", "4242", "players", p, "decisions");
+        play(&g, p, 4242, NULL, 0, NULL, replay);
+        char err[256] = "";
+        json_t *rounds = ruleset_replay_rounds(rs, replay, err, sizeof err);
+        cr_assert_not_null(rounds, "%s", err);
+        size_t n = json_array_size(rounds);
+        cr_assert_geq(n, 2, "a start and at least one round");
+        for (size_t i = 0; i < n; i++) {
+            json_t *e = json_array_get(rounds, i);
+            cr_expect_eq(json_integer_value(json_object_get(e, "round")), (long long)i,
+                         "players %d: entry %zu names its round", p, i);
+        }
+        json_t *last = json_object_get(json_array_get(rounds, n - 1), "view");
+        json_t *final = rs->public_view(&g);
+        cr_expect(json_equal(last, final), "players %d: the last round is the final view", p);
+        json_decref(final);
+        json_decref(rounds);
+        json_decref(replay);
+    }
+}
+
 Test(tech_props, the_ruleset_table_is_complete)
 {
     cr_assert_str_eq(rs->id, "tech_city");

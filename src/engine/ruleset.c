@@ -201,3 +201,46 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
     }
     return true;
 }
+
+/* The round a recorded decision names (0 when it names none: its replay then says why). */
+static long long round_of(const json_t *decision)
+{
+    return json_integer_value(json_object_get(decision, "round"));
+}
+
+json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, char *err, int errlen)
+{
+    const json_t *decisions = json_object_get(replay, "decisions");
+    if (!json_is_array(decisions)) {
+        fail(err, errlen, "replay field \"decisions\" must be an array.");
+        return NULL;
+    }
+    void *g = malloc(rs->state_size);
+    json_t *cut = json_copy((json_t *)(uintptr_t)replay); /* shallow: shares the decisions */
+    json_t *rounds = json_array();
+    json_t *prefix = json_array();
+    bool ok = g && cut && rounds && prefix && json_object_set(cut, "decisions", prefix) == 0;
+    size_t n = json_array_size(decisions), i = 0;
+    /* Entry 0 is the game once its setup point (round 0) is decided, or as it begins; entry
+     * for round r is the state after every decision of rounds <= r: the game as round r has
+     * ended (the next round's first point, or the end). */
+    long long r = 0;
+    while (ok) {
+        while (ok && i < n && round_of(json_array_get(decisions, i)) <= r)
+            ok = json_array_append(prefix, json_array_get(decisions, i++)) == 0;
+        ok = ok && rs->replay_run(cut, g, err, errlen);
+        ok = ok && json_array_append_new(rounds, json_pack("{s:I, s:o}", "round", r, "view",
+                                                           rs->public_view(g))) == 0;
+        if (i >= n)
+            break;
+        r = round_of(json_array_get(decisions, i)); /* greater than r: the loop took the rest */
+    }
+    free(g);
+    json_decref(cut);
+    json_decref(prefix);
+    if (!ok) {
+        json_decref(rounds);
+        return NULL;
+    }
+    return rounds;
+}

@@ -173,4 +173,12 @@ json_t *ruleset_describe(const struct ruleset *rs);
 bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
                             int errlen);
 
+/* The game of a replay record (as replay_run() takes it) round by round, for a replay viewer:
+ * [{"round": 0, "view": the public view once the setup point is decided, or as round 1
+ * begins}, {"round": r, "view": the public view as round r has ended}, ...], the last entry
+ * being the record's final state. NULL with a sentence in err when the record does not replay.
+ * Replays the record once per round; a new reference. */
+json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, char *err,
+                              int errlen);
+
 #endif

@@ -355,6 +355,10 @@ async function verifyFinished(id, tokens) {
   assert.deepEqual(resumed.events, events.slice(k), 'Last-Event-ID resumes after that event');
 
   const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
+  const rounds = await expect(200, null, 'GET', `/api/v1/games/${id}/replay/rounds`);
+  assert.equal(rounds.game, view.game);
+  assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.vp), view.seats.map((s) => s.vp), 'the last round is the final score');
+  assert.deepEqual(rounds.seats.map((s) => s.name), view.seats.map((s) => s.name));
   assert.equal(replay.seed, view.seed);
   assert.equal(replay.players, view.players);
   const dir = mkdtempSync(join(tmpdir(), 'city-replay-'));
@@ -833,6 +837,9 @@ test('events, stream and replay: reads and errors', async () => {
   await expect(409, 'game_not_finished', 'GET', `/api/v1/games/${id}/replay`);
   await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/replay`);
   await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/replay`);
+  await expect(409, 'game_not_finished', 'GET', `/api/v1/games/${id}/replay/rounds`);
+  await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/replay/rounds`);
+  await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/replay/rounds`);
   await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}`);
   await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}`);
 });
@@ -888,6 +895,7 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('POST', `/api/v1/games/${id}/resolve`, { token: host });
     await down('GET', `/api/v1/games/${id}/events`);
     await down('GET', `/api/v1/games/${id}/replay`);
+    await down('GET', `/api/v1/games/${id}/replay/rounds`);
     const s = await readStream(id);
     assert.deepEqual([s.status, s.json.code], [503, 'database_unavailable']);
     const metrics = await expect(200, null, 'GET', '/metrics');
@@ -1016,6 +1024,9 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
   const replay = await expect(200, null, 'GET', `/api/v1/games/${id}/replay`);
   assert.equal(replay.game, 'tech_city');
   assert.ok(replay.decisions.length > 20);
+  const rounds = await expect(200, null, 'GET', `/api/v1/games/${id}/replay/rounds`);
+  assert.deepEqual(rounds.rounds.map((r) => r.round), [0, 1, 2, 3, 4, 5, 6], 'Tech City round by round');
+  assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.score), view.seats.map((s) => s.score), 'the last round is the final score');
   assert.ok(replay.decisions.every((d) => Number.isInteger(d.turn)));
 });
 

@@ -399,7 +399,9 @@ Test(browser, static_files_have_their_types_and_validators)
                  {"/favicon.svg", "image/svg+xml"},
                  {"/fonts/city-emoji.ttf", "font/ttf"},
                  {"/fonts/README.txt", "text/plain; charset=utf-8"},
-                 {"/openapi.yaml", "application/yaml"}};
+                 {"/openapi.yaml", "application/yaml"},
+                 {"/docs/rules.md", "text/markdown; charset=utf-8"},
+                 {"/docs/tech_city.md", "text/markdown; charset=utf-8"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         for (int head = 0; head < 2; head++) {
             struct http_reply r;

@@ -44,6 +44,7 @@ export async function startDaemon({ extraArgs = [] } = {}) {
   const child = spawn(cityd, ['serve', '--port', String(port), '--database', database,
     '--web', join(root, 'web'), '--cards', join(root, 'cards', 'cards.json'),
     '--migrations', join(root, 'migrations'), '--openapi', join(root, 'openapi', 'openapi.yaml'),
+    '--docs', join(root, 'docs'),
     ...extraArgs], {
     stdio: ['ignore', out, out],
     // Tests create and join many games from one address: no per-address rate limits here.
