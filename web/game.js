@@ -48,7 +48,7 @@ export function mountGame(root, id, navigate) {
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
   const players = h('section', { class: 'players', id: 'players', 'aria-label': 'Players' });
   const chartBox = h('section', { class: 'panel chart-box', id: 'chart', 'aria-labelledby': 'chart-title' });
-  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
+  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
   const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' },
     h('h2', { id: 'log-title' }, 'Log'), logList);
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });

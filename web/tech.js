@@ -21,13 +21,13 @@ export function mountTech(root, id, navigate) {
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
   const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
-  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, 'aria-label': 'The city: scroll to see all of it' });
+  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: scroll to see all of it' });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' })),
     cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
   const players = h('section', { class: 'panel tech-players', id: 'players', 'aria-labelledby': 'players-title' });
   const pile = h('section', { class: 'panel pile', id: 'pile', 'aria-labelledby': 'pile-title' });
-  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
+  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
   const logNews = logAnnouncer();
   const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList);

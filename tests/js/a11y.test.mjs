@@ -13,7 +13,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -59,6 +59,23 @@ async function openAsSeat(page, g) {
   await page.goto(`${daemon.base}/#/game/${g.id}`);
 }
 
+/** Forces game `g`'s steps as its host until it is over (bots play their seats); its final view. */
+async function finishByForce(g) {
+  for (let i = 0; i < 3000; i++) {
+    const v = await (await fetch(`${daemon.base}/api/v1/games/${g.id}`)).json();
+    if (v.status === 'finished') return v;
+    const body = { round: v.round, step: v.step, ...(v.turn === undefined ? {} : { turn: v.turn }) };
+    await fetch(`${daemon.base}/api/v1/games/${g.id}/resolve`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${g.host_token}` }, body: JSON.stringify(body),
+    });
+  }
+  throw new Error(`game ${g.id} did not finish`);
+}
+
+/** The page's routes (app.js): a page of another part of issue 11 is checked once it is routed. */
+const ROUTES = readFileSync(join(ROOT, 'web', 'app.js'), 'utf8');
+const routed = (hash) => ROUTES.includes(hash);
+
 /**
  * The pages axe checks, one line each: a name and how to open it in a fresh page. A page another
  * part of issue 11 adds (end screen, rules, replay) is one more line here.
@@ -68,6 +85,10 @@ const PAGES = [
   ['city waiting room', async (p) => { await openAsSeat(p, await createGame({ name: 'Wen', seats: 3, bots: ['greedy'] })); await p.waitForSelector('.waiting-room'); }],
   ['city playing', async (p) => { await openAsSeat(p, await createGame({ name: 'Pat', seats: 3, bots: ['greedy', 'random'] })); await p.waitForSelector('#action[data-state="keep"]'); await p.locator('#hand .card').first().click(); }],
   ['tech table', async (p) => { await openAsSeat(p, await createGame({ game: 'tech_city', name: 'Tia', seats: 2, bots: ['greedy'] })); await p.waitForSelector('#action h2'); }],
+  ['city end screen', async (p) => { const g = await createGame({ name: 'Eve', seats: 3, bots: ['greedy', 'random'], target_vp: 8 }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
+  ['tech end screen', async (p) => { const g = await createGame({ game: 'tech_city', name: 'Ede', seats: 2, bots: ['greedy'] }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
+  ...(routed('#/rules') ? [['rules page', async (p) => { await p.goto(`${daemon.base}/#/rules`); await p.waitForSelector('#app h1, #app h2'); await p.waitForLoadState('networkidle'); }]] : []),
+  ...(routed('#/replay/') ? [['replay viewer', async (p) => { const g = await createGame({ name: 'Rey', seats: 2, bots: ['greedy'], target_vp: 8 }); await finishByForce(g); await p.goto(`${daemon.base}/#/replay/${g.id}`); await p.waitForSelector('#app h1, #app h2'); await p.waitForLoadState('networkidle'); }]] : []),
 ];
 
 /** Runs axe-core in `page`; resolves to its serious and critical violations, one line each. */
