@@ -15,7 +15,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, { body, token } = {}) {
+async function request(method, path, { body, token, cache = 'no-store' } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -23,7 +23,7 @@ async function request(method, path, { body, token } = {}) {
   try {
     res = await fetch(BASE + path, {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
+      cache,
     });
   } catch {
     throw new ApiError(0, { detail: 'The server cannot be reached; check your connection and try again.' });
@@ -37,9 +37,11 @@ async function request(method, path, { body, token } = {}) {
 
 export const api = {
   /** The catalog of game `game` (The City's when left out). */
-  cards: (game) => request('GET', game && game !== 'the_city' ? `/cards?game=${enc(game)}` : '/cards'),
+  // The catalogs and the rulesets change only with the server; it lets them be cached a while,
+  // so a repeat visit does not fetch them again.
+  cards: (game) => request('GET', game && game !== 'the_city' ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' }),
   /** The games ("rulesets") this server hosts: {default, rulesets: [{id, title, ...}]}. */
-  rulesets: () => request('GET', '/rulesets'),
+  rulesets: () => request('GET', '/rulesets', { cache: 'default' }),
   listGames: () => request('GET', '/games'),
   createGame: (body) => request('POST', '/games', { body }),
   join: (id, name) => request('POST', `/games/${enc(id)}/join`, { body: { name } }),

@@ -146,13 +146,15 @@ export function cardButton(opts) {
     'aria-pressed': opts.state ? 'true' : 'false',
     'data-focus-key': `card-${opts.id}`,
     disabled: !!opts.disabled,
-    'aria-label': `${describe(c.id)}${opts.fresh ? '. New since the last step' : ''}${opts.label ? '. ' + opts.label : ''}`,
     onclick: opts.onClick,
   },
+  // The button is named by its content (its visible name first, the rest said offscreen), so
+  // what a speech-input user reads on the card is part of its name.
   h('span', { class: 'card-top', 'aria-hidden': 'true' },
     h('span', { class: 'cost-wrap', title: 'Cost' }, costShown),
     h('span', { class: 'icons' }, iconText(c))),
-  h('span', { class: 'card-name', 'aria-hidden': 'true' }, c.name),
+  h('span', { class: 'card-name' }, c.name),
+  h('span', { class: 'offscreen' }, `${describe(c.id).slice(c.name.length)}${opts.fresh ? '. New since the last step' : ''}${opts.label ? '. ' + opts.label : ''}`),
   h('span', { class: 'card-text', 'aria-hidden': 'true' }, c.text || '\u00a0'),
   h('span', { class: 'card-marks', 'aria-hidden': 'true' },
     opts.fresh ? h('span', { class: 'new-tag' }, 'New') : null,

@@ -11,6 +11,8 @@ import { scoreChart } from './chart.js';
 import { renderLog, joinNames } from './log.js';
 import { shareBox, seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
+import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
+import { noticePending, noticeSwitches } from './notice.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -70,17 +72,27 @@ export function mountGame(root, id, navigate) {
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
   const players = h('section', { class: 'players', id: 'players', 'aria-label': 'Players' });
   const chartBox = h('section', { class: 'panel chart-box', id: 'chart', 'aria-labelledby': 'chart-title' });
-  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
-  const logBox = h('section', { class: 'panel log-box', 'aria-labelledby': 'log-title' },
+  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
+  const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' },
     h('h2', { id: 'log-title' }, 'Log'), logList);
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
+  const logNews = logAnnouncer();
   const pageError = h('p', { class: 'error', role: 'alert', id: 'page-error', hidden: true });
+  // On a phone the page reads: your decision, your tableau, the others, then the chart and the
+  // log, which the jump bar brings up in one tap.
+  const jump = jumpBar([
+    ['Your move', () => (action.hidden ? banner : action), 'jump-move'],
+    ['Players', () => players, 'jump-players'],
+    ['Log', () => logBox, 'jump-log'],
+  ]);
   replace(root, h('section', { class: 'table', 'data-game': id },
-    bar, pageError, banner,
+    bar, jump, pageError, banner,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, players),
-      h('aside', { class: 'col-side' }, chartBox, logBox)),
-    live));
+      h('aside', { class: 'col-side' }, chartBox, logBox, noticeSwitches())),
+    live, logNews.region));
+  const stopFit = fitOnResize(root);
+  let stepSaid = null; // the step whose "whose turn" line was said last
 
   // ---- data --------------------------------------------------------------------------------
   async function refresh() {
@@ -217,7 +229,11 @@ export function mountGame(root, id, navigate) {
     const ids = new Set((st.hand?.hand ?? []).map((c) => c.id));
     const stale = [st.sel.b1, st.sel.b2, ...st.sel.pay, ...st.sel.discard].some((x) => x !== null && !ids.has(x));
     if (key === st.turnKey && !stale) return;
-    if (p && key !== st.turnKey && !st.hand.order) announce(`Your move: ${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}.`);
+    if (p && key !== st.turnKey && !st.hand.order) {
+      const what = `${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}`;
+      announce(`Your move: ${what}.`);
+      noticePending('The City: your move', `Decide ${what}.`, `city-${id}`);
+    }
     st.turnKey = key;
     st.suggested = false;
     st.sel = emptySel();
@@ -498,6 +514,24 @@ export function mountGame(root, id, navigate) {
     pageError.textContent = showPageError ? message : '';
     const p = pending();
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view ? `Round ${st.view.round} · ` : ''}The City`;
+    sayWhoseTurn();
+    fitNames(root);
+  }
+
+  /**
+   * Says once per step whose decision the game waits for, when it is not this seat's (its own
+   * "Your move" is said by syncTurn): a watcher, or a seat with nothing to decide, hears it too.
+   */
+  function sayWhoseTurn() {
+    const v = st.view;
+    if (!v || v.status !== 'playing') return;
+    const key = `${v.round}-${v.step}`;
+    if (key === stepSaid) return;
+    stepSaid = key;
+    if (pending()) return;
+    const waiting = v.seats.filter((x) => x.pending && !x.submitted).map((x) => nameOf(x.seat) ?? `Seat ${x.seat + 1}`);
+    const where = v.round ? `Round ${v.round}, ${STEP_NAMES[v.step] ?? v.step}` : 'Setup';
+    if (waiting.length) announce(`${where}: waiting for ${joinNames(waiting)}.`);
   }
 
   function nameOf(seat) {
@@ -870,7 +904,11 @@ export function mountGame(root, id, navigate) {
     if (players.hidden) { replace(players); return; }
     const over = v.status === 'finished';
     players.dataset.n = String(v.seats.length);
-    replace(players, h('h2', { class: 'offscreen' }, 'Players'), v.seats.map((s, i) => {
+    // Your own tableau first, then the others in seat order.
+    const mine = v.seats.filter((s) => s.seat === st.me?.seat);
+    const order = [...mine, ...v.seats.filter((s) => s.seat !== st.me?.seat)];
+    replace(players, h('h2', { class: 'offscreen' }, 'Players'), order.map((s) => {
+      const i = s.seat;
       const me = st.me?.seat === i;
       const won = over && (v.winners ?? []).includes(i);
       let status = null;
@@ -923,6 +961,7 @@ export function mountGame(root, id, navigate) {
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
     const events = [...st.events.values()].sort((a, b) => a.seq - b.seq);
     replace(logList, renderLog(events, nameOf));
+    logNews.update(logList);
     if (atBottom || !logList.dataset.scrolled) { logList.scrollTop = logList.scrollHeight; logList.dataset.scrolled = '1'; }
   }
 
@@ -945,6 +984,7 @@ export function mountGame(root, id, navigate) {
     clearInterval(tick);
     clearTimeout(debounce);
     clearTimeout(reopenTimer);
+    stopFit();
     es?.close();
     es = null;
     closeCardInfo();

@@ -140,16 +140,27 @@ export function mountLobby(root, navigate) {
   const listError = h('p', { class: 'error', role: 'alert', hidden: true });
   const refreshBtn = h('button', { type: 'button', class: 'ghost small', onclick: () => loadGames() }, 'Refresh');
 
+  const listPanel = h('section', { class: 'panel list', id: 'games-panel', 'aria-labelledby': 'games-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'), refreshBtn),
+    listError, listBox);
+  const grid = h('div', { class: 'lobby-grid' }, form, listPanel);
   replace(root,
     h('section', { class: 'lobby' },
       h('div', { class: 'intro' },
         h('h1', {}, 'The City'),
         lead, learnLinks),
-      h('div', { class: 'lobby-grid' },
-        form,
-        h('section', { class: 'panel list', 'aria-labelledby': 'games-title' },
-          h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'), refreshBtn),
-          listError, listBox))));
+      grid));
+
+  // One column (a phone): the games list comes before the form while a game is open to join.
+  const narrow = matchMedia('(max-width: 760px)');
+  function arrange() {
+    const listFirst = narrow.matches && (lastGames ?? []).some((g) => g.status === 'open' && g.seats_free > 0);
+    if (listFirst === (grid.firstElementChild === listPanel)) return;
+    // Move the panel that does not hold the focus: moving the focused one would drop the focus.
+    const a = document.activeElement;
+    if (listFirst) { if (form.contains(a)) grid.prepend(listPanel); else grid.append(form); } else if (listPanel.contains(a)) grid.prepend(form); else grid.append(listPanel);
+  }
+  narrow.addEventListener('change', arrange);
 
   let alive = true;
   let lastGames = null;
@@ -174,7 +185,7 @@ export function mountLobby(root, navigate) {
     }
   }
 
-  function drawGames(games) { keepFocus(listBox, () => drawGamesNow(games)); }
+  function drawGames(games) { keepFocus(listBox, () => drawGamesNow(games)); arrange(); }
 
   function drawGamesNow(games) {
     if (!games.length) {
@@ -210,12 +221,12 @@ export function mountLobby(root, navigate) {
   }
 
   function copyLink(gid) {
-    const b = copyButton(shareUrl(gid), 'Copy link', 'Copy the share link of this game');
+    const b = copyButton(shareUrl(gid), 'Copy link', 'Copy link of this game');
     b.setAttribute('data-focus-key', `copy-${gid}`);
     return b;
   }
 
   loadGames();
   const timer = setInterval(loadGames, 5000);
-  return () => { alive = false; clearInterval(timer); };
+  return () => { alive = false; clearInterval(timer); narrow.removeEventListener('change', arrange); };
 }

@@ -12,6 +12,8 @@ import { liveGame, waitingRoom } from './live.js';
 import { joinNames } from './log.js';
 import { seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
+import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
+import { noticePending, noticeSwitches } from './notice.js';
 
 /** Mounts Tech City's table of game `id` in `root`; returns a teardown function. */
 export function mountTech(root, id, navigate) {
@@ -20,21 +22,30 @@ export function mountTech(root, id, navigate) {
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
   const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
-  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, 'aria-label': 'The city: scroll to see all of it' });
+  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: scroll to see all of it' });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' })),
     cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
   const players = h('section', { class: 'panel tech-players', id: 'players', 'aria-labelledby': 'players-title' });
   const pile = h('section', { class: 'panel pile', id: 'pile', 'aria-labelledby': 'pile-title' });
-  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
+  const logList = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
+  const logNews = logAnnouncer();
+  const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList);
+  // On a phone: whose turn, your decision, the city, the scores; the log one tap away.
+  const jump = jumpBar([
+    ['Your move', () => (action.hidden ? banner : action), 'jump-move'],
+    ['City', () => cityBox, 'jump-city'],
+    ['Scores', () => players, 'jump-players'],
+    ['Log', () => logBox, 'jump-log'],
+  ]);
   replace(root, h('section', { class: 'table tech', 'data-game': id },
-    bar, banner, whose,
+    bar, jump, banner, whose,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, cityBox),
-      h('aside', { class: 'col-side' }, players, pile,
-        h('section', { class: 'panel log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList))),
-    live));
+      h('aside', { class: 'col-side' }, players, pile, logBox, noticeSwitches())),
+    live, logNews.region));
+  const stopFit = fitOnResize(root);
 
   const drawn = new WeakMap();
   const keep = { redraw: () => render() };
@@ -68,7 +79,10 @@ export function mountTech(root, id, navigate) {
     const p = pending();
     const key = p ? `${p.round}-${p.step}-${p.turn}` : 'none';
     if (key === turnKey) return;
-    if (p && !st.hand.order) announce(`Your move: ${STEP_TITLES[p.step] ?? p.step}.`);
+    if (p && !st.hand.order) {
+      announce(`Your move: ${STEP_TITLES[p.step] ?? p.step}.`);
+      noticePending('Tech City: your move', `Round ${p.round}: ${STEP_TITLES[p.step] ?? p.step}.`, `city-${id}`);
+    }
     turnKey = key;
     sel = emptySel();
     hint = '';
@@ -367,6 +381,7 @@ export function mountTech(root, id, navigate) {
     });
     const p = pending();
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view ? `Round ${st.view.round} · ` : ''}Tech City`;
+    fitNames(root);
   }
 
   function drawBar() {
@@ -702,14 +717,15 @@ export function mountTech(root, id, navigate) {
       items.push(h('button', {
         type: 'button', class: cls.join(' '), style: place(c.x, c.y), 'data-x': c.x, 'data-y': c.y, 'data-slug': c.card,
         'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`,
-        'aria-label': `${d.name}, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}: ${d.text}`,
         title: `${d.name} (${c.value} ${DOMAINS[d.domain]?.name}): ${d.text}`,
         onclick: () => clickCell(c.x, c.y),
         onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
       },
       h('span', { class: 'face' },
-        h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom', 'aria-hidden': 'true' }, DOMAINS[d.domain]?.short ?? '')),
+        h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),
         h('span', { class: 'tc-name' }, d.name),
+        // Named by its content (the visible name first), the rest said offscreen.
+        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}: ${d.text}`),
         c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null)));
     }
     const grid = h('div', { class: 'city', id: 'city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}` }, items);
@@ -828,6 +844,7 @@ export function mountTech(root, id, navigate) {
     const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
     const events = [...st.events.values()].sort((a, b) => a.seq - b.seq);
     replace(logList, h('ol', { class: 'log-list' }, techLog(events, nameOf).map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text))));
+    logNews.update(logList);
     if (atBottom || !logList.dataset.scrolled) { logList.scrollTop = logList.scrollHeight; logList.dataset.scrolled = '1'; }
   }
 
@@ -856,5 +873,5 @@ export function mountTech(root, id, navigate) {
   }, 1000);
 
   drawInfo();
-  return () => { alive = false; clearInterval(tick); game.close(); };
+  return () => { alive = false; clearInterval(tick); stopFit(); game.close(); };
 }

@@ -55,13 +55,14 @@ export function techCard(cid, slug, o) {
   return h('button', {
     type: 'button', class: `tcard d-${d.domain} ${o.state ? `is-${o.state}` : ''}`, 'data-card-id': cid, 'data-slug': slug,
     'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
-    'aria-label': `${d.name}, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}: ${d.text}${o.badge ? `. ${o.badge}` : ''}`,
     title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
   },
-  h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)), h('span', { class: 'tc-dom', 'aria-hidden': 'true' }, DOMAINS[d.domain]?.icon ?? '')),
+  // Named by its content, visible name first, so what is read on the card is part of its name.
+  h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
   h('span', { class: 'tc-name' }, d.name),
+  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}: `),
   h('span', { class: 'tc-text' }, d.text),
-  o.badge ? h('span', { class: 'badge' }, o.badge) : null);
+  o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }
 
 /** Tech City's public log as lines: [{kind, seq, text}]. */
