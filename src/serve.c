@@ -15,6 +15,7 @@
 #include "ruleset.h"
 #include "cli.h"
 #include "http.h"
+#include "botpool.h"
 #include "hub.h"
 #include "ratelimit.h"
 #include "server.h"
@@ -25,6 +26,7 @@
 struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
+    int bot_workers, bot_queue, expert_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
@@ -42,12 +44,14 @@ static int usage_error(const char *what)
             "                   [--max-streams N] [--max-streams-per-game N]\n"
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
+            "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
-            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES\n%s",
+            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
+            "             CITY_BOT_QUEUE, CITY_EXPERT_MS\n%s",
             what, quotas_usage);
     return 2;
 }
@@ -97,6 +101,12 @@ static const struct int_setting int_settings[] = {
      offsetof(struct options, policy.max_query_params), "1..1000 parameters"},
     {"--max-url-bytes", "CITY_MAX_URL_BYTES", 256, 64 * 1024,
      offsetof(struct options, policy.max_url_bytes), "256..65536 bytes"},
+    {"--bot-workers", "CITY_BOT_WORKERS", 1, 64, offsetof(struct options, bot_workers),
+     "1..64 threads"},
+    {"--bot-queue", "CITY_BOT_QUEUE", 1, 1000000, offsetof(struct options, bot_queue),
+     "1..1000000 games"},
+    {"--expert-ms", "CITY_EXPERT_MS", 1, 10000, offsetof(struct options, expert_ms),
+     "1..10000 milliseconds"},
 };
 enum { NINT = sizeof int_settings / sizeof *int_settings };
 
@@ -223,6 +233,9 @@ int cmd_serve(int argc, char **argv)
                         .max_per_address = 256,
                         .max_streams = 12000,
                         .max_per_game = 2000,
+                        .bot_workers = 2,
+                        .bot_queue = 10000,
+                        .expert_ms = 100,
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
@@ -280,7 +293,7 @@ int cmd_serve(int argc, char **argv)
     }
     srv.views = view_cache_new((size_t)o.view_cache);
     srv.seats = view_cache_new((size_t)o.view_cache);
-    view_cache_set_enabled(srv.seats, true); /* immutable entries: no news can make them old */
+    view_cache_set_enabled(srv.seats, true); /* versioned: a load compares seats_version */
     srv.states = view_cache_new((size_t)o.view_cache / 4);
     view_cache_set_enabled(srv.states, true); /* keyed by version: never wrong, at worst unused */
     srv.hub = hub_start(o.database, srv.views,
@@ -296,6 +309,7 @@ int cmd_serve(int argc, char **argv)
                                 : o.workers / 4 > 0 ? o.workers / 4
                                                     : 1,
                                 32);
+    srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms);
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,
                                .idle_timeout = o.timeout,
@@ -304,10 +318,12 @@ int cmd_serve(int argc, char **argv)
                                .max_per_address = o.max_per_address,
                                .trusted_proxies = o.proxies};
     /* HTTP last: a request may come the moment it listens. */
-    bool ready = quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher;
+    bool ready =
+        quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher && srv.bots;
     struct http_daemon *d = ready ? http_start(&srv, &hs) : NULL;
     if (!d) {
         hub_stop(srv.hub);
+        bot_pool_stop(srv.bots);
         batcher_stop(srv.batcher);
         hub_free(srv.hub);
         view_cache_free(srv.views);
@@ -331,8 +347,9 @@ int cmd_serve(int argc, char **argv)
     printf("cityd: stopping\n");
     fflush(stdout);
     pthread_join(sw.thread, NULL);
-    hub_stop(srv.hub); /* streams end */
-    http_stop(d, 5);   /* parked orders are answered, then connections close */
+    hub_stop(srv.hub);       /* streams end */
+    http_stop(d, 5);         /* parked orders are answered, then connections close */
+    bot_pool_stop(srv.bots); /* each worker finishes the decision it is on */
     batcher_stop(srv.batcher);
     hub_free(srv.hub);
     srv.hub = NULL;

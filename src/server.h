@@ -12,6 +12,7 @@ struct hub;
 struct view_cache;
 struct batcher;
 struct quotas;
+struct bot_pool;
 
 enum { SERVER_MAX_RULESETS = 8 };
 
@@ -30,6 +31,7 @@ struct server {
     int max_events_page;
     struct http_policy policy; /* CORS and request-head limits (http.h) */
     struct quotas *quotas;     /* rate limits, amendment cap, expiry, retention (ratelimit.h) */
+    struct bot_pool *bots;     /* the workers of slow bots (botpool.h); NULL: none */
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */

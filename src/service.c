@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "botpool.h"
 #include "hub.h"
 #include "metrics.h"
 #include "ratelimit.h"
@@ -361,7 +362,9 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
     while (!rs->over(lv->g)) {
         for (int s = 0; s < rs->players(lv->g); s++) {
             const struct seat_row *row = seat_row_of(lv, s);
-            if (!row || !row->bot[0] || !rs->pending(lv->g, s) || rs->submitted(lv->g, s))
+            /* A slow bot thinks on the bot pool, outside this transaction (botpool.h). */
+            if (!row || !row->bot[0] || bot_is_slow(row->bot) || !rs->pending(lv->g, s) ||
+                rs->submitted(lv->g, s))
                 continue;
             if (rs->bot_decide(lv->g, s, row->bot, d) && rs->submit(lv->g, s, d) == 0)
                 lv->changed = true;
@@ -385,6 +388,20 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
     return STORE_OK;
 }
 
+/* True when a slow bot's seat must decide at the current point (the bot pool's work). */
+static bool bots_due(const struct live *lv)
+{
+    if (strcmp(lv->row.status, "playing") != 0 || lv->rs->over(lv->g))
+        return false;
+    for (int i = 0; i < lv->nseats; i++) {
+        int s = lv->seats[i].seat;
+        if (bot_is_slow(lv->seats[i].bot) && lv->rs->pending(lv->g, s) &&
+            !lv->rs->submitted(lv->g, s))
+            return true;
+    }
+    return false;
+}
+
 int live_save(PGconn *c, struct live *lv)
 {
     size_t n = json_array_size(lv->events);
@@ -399,6 +416,7 @@ int live_save(PGconn *c, struct live *lv)
     }
     long long first = lv->row.last_seq + 1;
     lv->row.last_seq += (long long)n;
+    lv->row.bot_due = bots_due(lv);
     json_decref(lv->row.state);
     lv->row.state = lv->rs->to_json(lv->g);
     lv->row.steps_resolved += lv->resolved;
@@ -410,6 +428,9 @@ int live_save(PGconn *c, struct live *lv)
      * changes nothing another instance shows. */
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
+    /* The worker's read locks the row, so it waits for this transaction's commit. */
+    if (st == STORE_OK && lv->row.bot_due)
+        bot_pool_wake(lv->srv->bots, lv->row.id);
     return st;
 }
 
@@ -503,6 +524,9 @@ static int sweep_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* How long a slow bot's decision may wait before another instance takes the game up. */
+enum { BOTS_STALE_SECONDS = 4 };
+
 struct lifecycle_ctx {
     const struct quotas *q;
     int expired, purged;
@@ -563,8 +587,40 @@ static int sweep_lifecycle(struct server *srv)
     return done;
 }
 
+struct stale_ctx {
+    char ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
+    int n;
+};
+
+static int stale_tx(PGconn *c, void *ctx)
+{
+    struct stale_ctx *sc = ctx;
+    return store_bots_stale(c, BOTS_STALE_SECONDS, STORE_MAX_GAMES_LOADED, sc->ids, &sc->n);
+}
+
+/* Once every few seconds: games whose slow bots have waited too long for a worker (the daemon
+ * that queued them died, or its queue was full) go to this instance's bot pool. */
+static void sweep_stale_bots(struct server *srv)
+{
+    static double next;
+    if (!srv->bots)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (now < next)
+        return;
+    next = now + BOTS_STALE_SECONDS / 2.0;
+    struct stale_ctx *sc = calloc(1, sizeof *sc);
+    if (sc && store_run(srv->store, stale_tx, sc) == STORE_OK)
+        for (int i = 0; i < sc->n; i++)
+            bot_pool_wake(srv->bots, sc->ids[i]);
+    free(sc);
+}
+
 int service_sweep(struct server *srv, int max)
 {
+    sweep_stale_bots(srv);
     struct sweep_ctx sw = {srv,
                            max < 1                        ? 1
                            : max > STORE_MAX_GAMES_LOADED ? STORE_MAX_GAMES_LOADED

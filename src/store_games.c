@@ -78,7 +78,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), game, unlisted, seats_version, "
+    "array_to_string(amend_counts, ','), game, unlisted, seats_version, bot_due, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -129,12 +129,13 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     snprintf(out->game, sizeof out->game, "%s", PQgetvalue(r, i, 14));
     out->unlisted = PQgetvalue(r, i, 15)[0] == 't';
     out->seats_version = atoi(PQgetvalue(r, i, 16));
-    if (PQgetisnull(r, i, 17)) {
+    out->bot_due = PQgetvalue(r, i, 17)[0] == 't';
+    if (PQgetisnull(r, i, 18)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 17), (size_t)PQgetlength(r, i, 17), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 18), (size_t)PQgetlength(r, i, 18), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -255,7 +256,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     char *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
-    char steps[24], seq[24], nd[24], first[24], changed[2] = {step_changed ? 't' : 'f', 0};
+    char steps[24], seq[24], nd[24], first[24], changed[2] = {step_changed ? 't' : 'f', 0},
+                                                due[2] = {g->bot_due ? 't' : 'f', 0};
     itoa_buf(steps, sizeof steps, g->steps_resolved);
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
@@ -265,8 +267,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
                  g->amend_counts[k] < 32767 ? g->amend_counts[k] : 32767);
     strcat(counts, "}");
-    const char *vals[] = {g->id,   g->status, state,  steps,  seq,           nd,
-                          changed, first,     events, orders, g->amend_step, counts};
+    const char *vals[] = {g->id, g->status, state,  steps,         seq,    nd, changed,
+                          first, events,    orders, g->amend_step, counts, due};
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
@@ -279,11 +281,11 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                 "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
-                "amend_step = $11, amend_counts = $12::smallint[], "
+                "amend_step = $11, amend_counts = $12::smallint[], bot_due = $13::boolean, "
                 "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
                 "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
                 "turn_seconds) ELSE deadline END WHERE id = $1",
-                12, vals, NULL);
+                13, vals, NULL);
     free(state);
     return st;
 }
@@ -337,6 +339,24 @@ int store_seat_defaults(PGconn *c, const char *id, int seat, int *count)
                    2, vals, NULL, &r);
     if (st == STORE_OK)
         *count = PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return st;
+}
+
+int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n)
+{
+    char s[24], m[24];
+    itoa_buf(s, sizeof s, seconds);
+    itoa_buf(m, sizeof m, max);
+    const char *vals[] = {s, m};
+    PGresult *r;
+    *n = 0;
+    int st = query(c, "stale bots",
+                   "SELECT id FROM games WHERE bot_due AND status = 'playing' AND updated_at < "
+                   "now() - make_interval(secs => $1::int) LIMIT $2::int",
+                   2, vals, NULL, &r);
+    for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++)
+        snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
     PQclear(r);
     return st;
 }

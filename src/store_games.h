@@ -32,6 +32,7 @@ struct game_row {
     json_t *state;                  /* owned by the row; game_row_clear() frees it */
     bool state_unchanged;           /* state is NULL: the version is the one the reader knew */
     int seats_version;              /* bumped by every change of a seat after the start */
+    bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
 };
 
 struct seat_row {
@@ -91,6 +92,10 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
 /* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed
  * deadlines and forced steps), into *count. */
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);
+
+/* Ids of up to `max` playing games whose slow bots have been due for `seconds` or more (their
+ * worker was lost, or its queue was full), into ids[], their number to *n. */
+int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n);
 
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);

@@ -178,9 +178,15 @@ export function tableauChip(entry, onOpen = null) {
     h('span', { class: 'chip-nums' },
       h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`))];
   if (!onOpen) return h('li', { class: `chip kind-${kindOf(c)}`, title: c.text || c.name, 'data-slug': c.id, 'aria-label': label }, parts);
+  // The button is named by its content (the visible name first, the numbers said in words), so
+  // what a speech-input user reads on the chip is part of its name.
   return h('li', { class: `chip chip-li kind-${kindOf(c)}`, 'data-slug': c.id },
     h('button', {
-      type: 'button', class: 'chip-open', title: c.text || c.name, 'aria-label': `${label}. Show the full card`,
+      type: 'button', class: 'chip-open', title: c.text || c.name,
       'aria-haspopup': 'dialog', onclick: (e) => onOpen(c.id, e.currentTarget),
-    }, parts));
+    },
+    h('span', { class: 'chip-name' }, c.name, c.icons.length ? h('span', { class: 'chip-icons', 'aria-hidden': 'true' }, ' ' + iconText(c)) : null),
+    h('span', { class: 'chip-nums', 'aria-hidden': 'true' },
+      h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`)),
+    h('span', { class: 'offscreen' }, `: ${entry.vp} VP and ${entry.income} income a round. Show the full card`)));
 }

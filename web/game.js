@@ -694,7 +694,7 @@ export function mountGame(root, id, navigate) {
         place ? h('p', { class: 'place', id: 'place' }, `${place}.`) : null,
         h('p', { class: 'lead', id: 'winners' }, `${joinNames(names)} with ${top} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`),
         h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
-          copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
+          copyButton(replayUrl(id), 'Copy link', 'Copy link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
         st.actionError ? h('p', { class: 'error', role: 'alert' }, st.actionError) : null),
         h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].vp} VP`), h('span', { class: 'r-hand' }, `${v.seats[r.seat].hand_count} in hand`)],
           { winners, me: st.me?.seat ?? null, nameOf: (s) => nameOf(s) ?? `Seat ${s + 1}` }), tieNote(v)))),

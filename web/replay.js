@@ -116,7 +116,7 @@ export function mountReplay(root, id, styleSheet) {
         pos,
         h('p', { class: 'muted small-print replay-keys' }, 'Arrow keys ← → step through the rounds; Home and End jump to the start and the end.'),
         h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, 'Final table'),
-          copyButton(replayUrl(id), 'Copy link', 'Copy the link to this replay'))),
+          copyButton(replayUrl(id), 'Copy link', 'Copy link to this replay'))),
       h('div', { class: 'replay-grid' },
         h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
         h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },

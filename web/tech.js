@@ -483,7 +483,7 @@ export function mountTech(root, id, navigate) {
         h('div', { class: 'actions' },
           h('button', { type: 'button', class: 'primary', id: 'play-again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again'),
           h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
-          copyButton(replayUrl(id), 'Copy link', 'Copy the link to the replay'),
+          copyButton(replayUrl(id), 'Copy link', 'Copy link to the replay'),
           h('a', { href: '#/', class: 'button' }, 'Lobby')),
         hint ? h('p', { class: 'error', role: 'alert' }, hint) : null),
       h('div', { class: 'end-rank' }, rankingList(rows, (r) => [h('span', { class: 'r-vp' }, `${v.seats[r.seat].score} pts`),

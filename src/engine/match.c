@@ -66,7 +66,7 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
     }
     strcpy(copy, bots);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nk >= RS_MAX_SEATS || !(ruleset_has_bot(rs, t) || strcmp(t, "expert") == 0)) {
+        if (nk >= RS_MAX_SEATS || !ruleset_has_bot(rs, t)) {
             snprintf(err, (size_t)errlen, "--bots: \"%.20s\" is not a bot of %s, or too many", t,
                      rs->id);
             return NULL;

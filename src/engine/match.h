@@ -11,7 +11,7 @@
 #include "ruleset.h"
 
 /* Plays `games` games of `players` seats from consecutive seeds with bots as one kind or a
- * comma list of one kind per seat (each one of rs->bots, or "expert"), the list rotated by one seat
+ * comma list of one kind per seat (each one of rs->bots), the list rotated by one seat
  * each game. Returns {players, games, seed, bots, avg_rounds, wins_by_seat: [share], wins_by_kind:
  * {kind: {share, per_seat, seat_games}}, decision_ms: {kind: {p50, p99, max, decisions}},
  * think_ms}, or NULL with a sentence in err. */

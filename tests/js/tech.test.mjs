@@ -102,7 +102,7 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     await page.selectOption('#seats', '6');
     assert.equal(await page.locator('#seat-list select').count(), 5);
     const kinds = await page.locator('#seat-kind-5 option').evaluateAll((os) => os.map((o) => o.value));
-    assert.deepEqual(kinds, ['person', 'greedy', 'random']);
+    assert.deepEqual(kinds, ['person', 'greedy', 'random', 'expert']);
 
     await page.selectOption('#game', 'the_city');
     assert.deepEqual(await seatRange(), [2, 3, 4, 5]);

@@ -447,7 +447,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
         "share", r.winner_has[top] / (double)games, "cards", cards);
 }
 
-static const char *const tc_bots[] = {"greedy", "random", NULL};
+static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
 static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
                                        "choose", "discard", "over",   NULL};
 

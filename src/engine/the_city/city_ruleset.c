@@ -373,7 +373,7 @@ static json_t *city_simulate(int players, long long games, uint64_t seed, const 
                      r.winner_has[cat->contractor_design] / (double)games);
 }
 
-static const char *const city_bots[] = {"greedy", "random", NULL};
+static const char *const city_bots[] = {"greedy", "random", "expert", NULL};
 static const char *const city_steps[] = {"keep", "build", "survey", "hand_limit", "over", NULL};
 
 const struct ruleset ruleset_the_city = {

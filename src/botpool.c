@@ -1,0 +1,268 @@
+/* botpool.c: the bot workers (see botpool.h): a bounded queue of game ids, threads that read a
+ * game, think with nothing held, and submit in a transaction that checks the point is still the
+ * one they thought about. */
+#include "botpool.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth.h"
+#include "expert.h"
+#include "hub.h"
+#include "metrics.h"
+#include "server.h"
+#include "service.h"
+#include "store.h"
+
+enum { POOL_MAX_WORKERS = 64 };
+
+struct bot_pool {
+    struct server *srv;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool stop;
+    int nworkers;
+    pthread_t workers[POOL_MAX_WORKERS];
+    double think_ms;
+    /* The queue: a ring of ids; an id is queued at most once (looked up linearly: the queue is
+     * short while the workers keep up, and bounded when they do not). */
+    char (*ring)[AUTH_ID_LEN + 1];
+    int cap, head, count;
+    struct bot_pool_stats stats;
+};
+
+bool bot_is_slow(const char *kind)
+{
+    return kind && strcmp(kind, "expert") == 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void bot_pool_wake(struct bot_pool *p, const char *id)
+{
+    if (!p || strlen(id) > AUTH_ID_LEN)
+        return;
+    pthread_mutex_lock(&p->lock);
+    bool queued = false;
+    for (int i = 0; i < p->count && !queued; i++)
+        queued = strcmp(p->ring[(p->head + i) % p->cap], id) == 0;
+    if (!queued && p->count == p->cap) {
+        p->stats.dropped++;
+    } else if (!queued) {
+        strcpy(p->ring[(p->head + p->count) % p->cap], id);
+        p->count++;
+        pthread_cond_signal(&p->wake);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* One game's turn on a worker: the seats its slow bots must decide for, at one point. */
+struct job {
+    struct bot_pool *pool;
+    char id[AUTH_ID_LEN + 1];
+    const struct ruleset *rs;
+    void *g; /* the state thought about */
+    struct rs_pos pos;
+    int nseats;
+    int seats[RS_MAX_SEATS];
+    char kinds[RS_MAX_SEATS][16];
+    void *d[RS_MAX_SEATS]; /* the decisions */
+    int applied, stale, resolved;
+};
+
+/* Reads the game and the seats whose slow bots must decide. The row is locked for the read, so
+ * that a wake-up queued by a transaction still committing waits for its commit. */
+static int read_tx(PGconn *c, void *ctx)
+{
+    struct job *j = ctx;
+    struct live lv;
+    int st = live_load(c, j->pool->srv, j->id, true, &lv);
+    j->nseats = 0;
+    if (st == STORE_OK && strcmp(lv.row.status, "playing") == 0 && !lv.rs->over(lv.g)) {
+        j->rs = lv.rs;
+        j->g = malloc(lv.rs->state_size);
+        if (!j->g) {
+            live_free(&lv);
+            return STORE_HARD;
+        }
+        memcpy(j->g, lv.g, lv.rs->state_size);
+        lv.rs->where(lv.g, &j->pos);
+        for (int i = 0; i < lv.nseats; i++) {
+            int s = lv.seats[i].seat;
+            if (bot_is_slow(lv.seats[i].bot) && lv.rs->pending(lv.g, s) &&
+                !lv.rs->submitted(lv.g, s)) {
+                j->seats[j->nseats] = s;
+                strcpy(j->kinds[j->nseats], lv.seats[i].bot);
+                j->nseats++;
+            }
+        }
+    }
+    live_free(&lv);
+    return st == STORE_NO_ROW ? STORE_OK : st;
+}
+
+/* Submits the decisions if the game is still at the point they answer and each seat is still a
+ * slow bot's with nothing sent; then lets the game run on as after any order. */
+static int apply_tx(PGconn *c, void *ctx)
+{
+    struct job *j = ctx;
+    struct live lv;
+    int st = live_load(c, j->pool->srv, j->id, true, &lv);
+    j->applied = j->stale = j->resolved = 0;
+    if (st == STORE_NO_ROW)
+        return STORE_OK;
+    struct rs_pos now = {0};
+    if (st == STORE_OK && lv.rs == j->rs && !lv.rs->over(lv.g))
+        lv.rs->where(lv.g, &now);
+    bool same = st == STORE_OK && lv.rs == j->rs && !lv.rs->over(lv.g) &&
+                now.round == j->pos.round && now.step == j->pos.step && now.turn == j->pos.turn;
+    for (int k = 0; st == STORE_OK && k < j->nseats; k++) {
+        int s = j->seats[k];
+        bool still = same && s < lv.nseats && bot_is_slow(lv.seats[s].bot) &&
+                     lv.rs->pending(lv.g, s) && !lv.rs->submitted(lv.g, s);
+        if (still && lv.rs->submit(lv.g, s, j->d[k]) == 0) {
+            j->applied++;
+            lv.changed = true;
+        } else {
+            j->stale++;
+        }
+    }
+    if (st == STORE_OK && j->applied > 0)
+        st = live_advance(c, &lv, false);
+    if (st == STORE_OK && j->applied > 0)
+        st = live_save(c, &lv);
+    j->resolved = lv.resolved;
+    live_free(&lv);
+    return st;
+}
+
+static void run_job(struct bot_pool *p, struct job *j)
+{
+    struct server *srv = p->srv;
+    if (store_tx(srv->store, read_tx, j, 3) != STORE_OK || j->nseats == 0) {
+        free(j->g);
+        return;
+    }
+    struct expert_params params = expert_defaults;
+    params.think_ms = p->think_ms;
+    double ms[RS_MAX_SEATS];
+    int n = 0;
+    for (int k = 0; k < j->nseats; k++) {
+        j->d[k] = calloc(1, j->rs->decision_size);
+        double t0 = now_ms();
+        bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], NULL);
+        ms[k] = now_ms() - t0;
+        if (!ok) {
+            free(j->d[k]);
+            j->d[k] = NULL;
+            break;
+        }
+        n++;
+    }
+    j->nseats = n;
+    int st = n > 0 ? store_tx(srv->store, apply_tx, j, 5) : STORE_HARD;
+    if (st == STORE_OK && j->applied > 0) {
+        metrics_steps_resolved(j->resolved);
+        hub_publish(srv->hub, j->id, 0);
+    }
+    pthread_mutex_lock(&p->lock);
+    static const double le[6] = {10, 25, 50, 100, 200, 500};
+    for (int k = 0; k < n; k++) {
+        p->stats.thought++;
+        p->stats.ms_sum += ms[k];
+        for (int b = 0; b < 6; b++)
+            p->stats.le_ms[b] += ms[k] <= le[b];
+    }
+    if (st == STORE_OK) {
+        p->stats.decisions += (uint64_t)j->applied;
+        p->stats.stale += (uint64_t)j->stale;
+    }
+    pthread_mutex_unlock(&p->lock);
+    for (int k = 0; k < n; k++)
+        free(j->d[k]);
+    free(j->g);
+}
+
+static void *worker_main(void *arg)
+{
+    struct bot_pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        if (p->count == 0) {
+            pthread_cond_wait(&p->wake, &p->lock);
+            continue;
+        }
+        struct job j = {.pool = p};
+        strcpy(j.id, p->ring[p->head]);
+        p->head = (p->head + 1) % p->cap;
+        p->count--;
+        p->stats.thinking++;
+        pthread_mutex_unlock(&p->lock);
+        run_job(p, &j);
+        pthread_mutex_lock(&p->lock);
+        p->stats.thinking--;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms)
+{
+    struct bot_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->srv = srv;
+    p->cap = queue_cap > 0 ? queue_cap : 1;
+    p->think_ms = think_ms;
+    p->ring = calloc((size_t)p->cap, sizeof *p->ring);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    if (!p->ring) {
+        bot_pool_stop(p);
+        return NULL;
+    }
+    for (int i = 0; i < workers && i < POOL_MAX_WORKERS; i++) {
+        if (pthread_create(&p->workers[i], NULL, worker_main, p) != 0)
+            break;
+        p->nworkers++;
+    }
+    if (p->nworkers == 0) {
+        bot_pool_stop(p);
+        return NULL;
+    }
+    return p;
+}
+
+void bot_pool_stop(struct bot_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->nworkers; i++)
+        pthread_join(p->workers[i], NULL);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    free(p->ring);
+    free(p);
+}
+
+void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    *out = p->stats;
+    out->queued = p->count;
+    pthread_mutex_unlock(&p->lock);
+}

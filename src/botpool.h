@@ -1,0 +1,46 @@
+/* botpool.h: the bot workers of `cityd serve`. A slow bot (the expert, which thinks for about a
+ * hundred milliseconds) never decides inside a request's transaction: saving a game where one
+ * must decide marks it bot_due and wakes this pool; a worker reads the game (holding its row only
+ * for the read), thinks with no lock and no connection held, then submits the decision in a
+ * transaction of its own that locks the row and checks that the seat still has that very point to
+ * decide (exactly once, however many workers or instances race). The queue is bounded; a game it
+ * drops, or whose worker died with its daemon, is picked up again by the sweeper from bot_due. */
+#ifndef CITY_BOTPOOL_H
+#define CITY_BOTPOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct server;
+struct bot_pool;
+
+/* What /metrics shows of the pool. */
+struct bot_pool_stats {
+    long queued;        /* games waiting for a worker */
+    long thinking;      /* workers thinking now */
+    uint64_t decisions; /* bot decisions submitted */
+    uint64_t stale;     /* decisions thrown away: the game had moved on meanwhile */
+    uint64_t dropped;   /* wake-ups refused by a full queue (the sweeper retries them) */
+    uint64_t thought;   /* decisions thought about (submitted or not) */
+    double ms_sum;      /* thinking time of all decisions, ms */
+    uint64_t le_ms[6];  /* decisions that took at most 10, 25, 50, 100, 200, 500 ms */
+};
+
+/* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
+ * thinks for at most `think_ms` per decision. NULL when threads cannot start. */
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms);
+
+/* Queues game `id` for its slow bots (a game queued already is not queued twice). Thread-safe;
+ * never blocks: when the queue is full the wake-up is counted as dropped. */
+void bot_pool_wake(struct bot_pool *p, const char *id);
+
+/* Stops the workers (each finishes the decision it is on) and frees the pool. */
+void bot_pool_stop(struct bot_pool *p);
+
+/* The pool's figures now. */
+void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out);
+
+/* True for a bot kind that thinks on the pool rather than inside a request ("expert"). */
+bool bot_is_slow(const char *kind);
+
+#endif

@@ -1,0 +1,199 @@
+/* test_svc_bots.c: the expert bot in the service, through real HTTP against a real PostgreSQL:
+ * it thinks on the bot pool (never inside a request), its decisions are submitted exactly once
+ * (two daemons on one database), /metrics shows the pool, a game it plays to the end replays
+ * exactly, and a game whose daemon died while its bot was due is finished by another daemon's
+ * sweeper. */
+#include "client.h"
+
+#include <time.h>
+
+static struct daemon d;
+static char db[512];
+
+static void up(void)
+{
+    db_create(db, sizeof db);
+    daemon_start(&d, db, "--allow-seed --expert-ms 5");
+    client_base = d.base;
+}
+
+static void down(void)
+{
+    daemon_stop(&d);
+}
+
+TestSuite(bots, .init = up, .fini = down, .timeout = 240);
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Creates a game of `seats` seats with bots `bots` (a JSON array) and `extra` fields; the other
+ * seats are joined by people. */
+static void create_with(struct table *t, int seats, const char *bots, int nbots, const char *extra)
+{
+    char body[512];
+    snprintf(body, sizeof body, "{\"seats\": %d, \"bots\": %s%s}", seats, bots, extra);
+    json_t *g = call("POST", "/api/v1/games", NULL, body, 201);
+    snprintf(t->id, sizeof t->id, "%s", str(g, "id"));
+    snprintf(t->host, sizeof t->host, "%s", str(g, "host_token"));
+    json_decref(g);
+    t->seats = seats;
+    t->humans = seats - nbots;
+    for (int s = 0; s < t->humans; s++) {
+        char path[128];
+        snprintf(path, sizeof path, "/api/v1/games/%s/join", t->id);
+        json_t *j = call("POST", path, NULL, "{\"name\": \"Pat\"}", 201);
+        snprintf(t->tokens[s], sizeof t->tokens[s], "%s", str(j, "token"));
+        json_decref(j);
+    }
+}
+
+/* Plays the people's seats of t (their orders through `bases` in turn) until the game ends or
+ * `limit` seconds pass; returns true when it ended. */
+static bool play_until_over(struct table *t, const char *const *bases, int nbases, double limit)
+{
+    double end = seconds() + limit;
+    for (int k = 0; seconds() < end; k++) {
+        client_base = bases[k % nbases];
+        json_t *v = view(t);
+        bool over = strcmp(str(v, "status"), "finished") == 0;
+        json_decref(v);
+        if (over) {
+            client_base = d.base;
+            return true;
+        }
+        bool sent = false;
+        for (int s = 0; s < t->humans; s++) {
+            json_t *h = hand(t, s); /* the hand view's suggestion: a legal order of any game */
+            json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
+            char *order = json_is_object(sug) && !json_is_object(json_object_get(h, "order"))
+                              ? json_dumps(sug, JSON_COMPACT)
+                              : NULL;
+            json_decref(h);
+            if (!order)
+                continue;
+            char path[128], url[512];
+            snprintf(path, sizeof path, "/api/v1/games/%s/orders", t->id);
+            snprintf(url, sizeof url, "%s%s", client_base, path);
+            struct http_reply r;
+            cr_assert(http_do("POST", url, t->tokens[s], order, &r));
+            cr_assert(r.status == 202 || r.status == 409, "order %s -> %ld %s", order, r.status,
+                      r.body);
+            http_reply_free(&r);
+            free(order);
+            sent = true;
+        }
+        if (!sent)
+            nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL); /* the bots think */
+    }
+    client_base = d.base;
+    return false;
+}
+
+/* The value of the metrics line that starts with `prefix`, or -1. */
+static double metric(const char *base, const char *prefix)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s/metrics", base);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    double v = -1;
+    for (const char *p = r.body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, strlen(prefix)) == 0)
+            v = atof(p + strlen(prefix));
+    http_reply_free(&r);
+    return v;
+}
+
+Test(bots, an_expert_plays_a_whole_game_on_the_pool_and_the_game_replays)
+{
+    struct table t;
+    create_with(&t, 3, "[\"expert\", \"expert\"]", 2, ", \"seed\": 31");
+    const char *bases[] = {d.base};
+    cr_assert(play_until_over(&t, bases, 1, 120), "the game ends");
+    check_log(&t);
+    json_t *v = view(&t);
+    cr_expect_str_eq(str(json_array_get(json_object_get(v, "seats"), 1), "bot"), "expert");
+    json_decref(v);
+    cr_expect_gt(metric(d.base, "city_bot_decisions_total{result=\"submitted\"} "), 10,
+                 "the pool's decisions are counted");
+    cr_expect_geq(metric(d.base, "city_bot_queue{state=\"queued\"} "), 0);
+    cr_expect_gt(metric(d.base, "city_bot_decision_seconds_count "), 10);
+    /* The replay reproduces the game, the experts' decisions included. */
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/replay/rounds", t.id);
+    json_t *rr = call("GET", path, NULL, NULL, 200);
+    json_t *last =
+        json_object_get(json_array_get(json_object_get(rr, "rounds"),
+                                       json_array_size(json_object_get(rr, "rounds")) - 1),
+                        "view");
+    v = view(&t);
+    for (size_t s = 0; s < 3; s++)
+        cr_expect_eq(num(json_array_get(json_object_get(last, "seats"), s), "vp"),
+                     num(json_array_get(json_object_get(v, "seats"), s), "vp"), "seat %zu", s);
+    json_decref(v);
+    json_decref(rr);
+}
+
+Test(bots, experts_in_tech_city_play_to_the_end_too)
+{
+    struct table t;
+    create_with(&t, 3, "[\"expert\", \"greedy\"]", 2, ", \"game\": \"tech_city\", \"seed\": 32");
+    const char *bases[] = {d.base};
+    cr_assert(play_until_over(&t, bases, 1, 120), "the game ends");
+    check_log(&t);
+}
+
+Test(bots, two_daemons_submit_each_expert_decision_once)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, "--allow-seed --expert-ms 5");
+    struct table t[3];
+    for (int i = 0; i < 3; i++)
+        create_with(&t[i], 4, "[\"expert\", \"expert\"]", 2, "");
+    const char *bases[] = {d.base, d2.base};
+    for (int i = 0; i < 3; i++) {
+        cr_assert(play_until_over(&t[i], bases, 2, 120), "game %d ends", i);
+        check_log(&t[i]); /* gapless, and each step opened exactly once */
+    }
+    daemon_stop(&d2);
+}
+
+Test(bots, a_game_whose_daemon_died_while_its_bot_was_due_is_finished_elsewhere)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, "--allow-seed --expert-ms 200 --bot-workers 1");
+    /* Two experts and a person: the game starts at its creation, its bots due on d2's pool. */
+    char url[512];
+    snprintf(url, sizeof url, "%s/api/v1/games", d2.base);
+    struct http_reply r;
+    cr_assert(http_do("POST", url, NULL,
+                      "{\"seats\": 3, \"bots\": [\"expert\", \"expert\"], \"name\": \"Pat\", "
+                      "\"seed\": 9}",
+                      &r));
+    cr_assert_eq(r.status, 201, "%s", r.body);
+    struct table t = {.seats = 3, .humans = 1};
+    snprintf(t.id, sizeof t.id, "%s", str(r.json, "id"));
+    snprintf(t.tokens[0], sizeof t.tokens[0], "%s", str(r.json, "token"));
+    http_reply_free(&r);
+    daemon_kill(&d2); /* mid-thought, most likely */
+    /* Nobody sends anything: d's sweeper finds the bots overdue and its pool decides. */
+    bool decided = false;
+    for (int i = 0; i < 300 && !decided; i++) {
+        json_t *v = view(&t);
+        json_t *seats = json_object_get(v, "seats");
+        decided = json_is_true(json_object_get(json_array_get(seats, 1), "submitted")) &&
+                  json_is_true(json_object_get(json_array_get(seats, 2), "submitted"));
+        json_decref(v);
+        if (!decided)
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    }
+    cr_assert(decided, "the experts of a game whose daemon died decide on another daemon");
+    const char *bases[] = {d.base};
+    cr_assert(play_until_over(&t, bases, 1, 120), "another daemon's sweeper finishes the game");
+    check_log(&t);
+}
