@@ -427,6 +427,7 @@ export function mountGame(root, id, navigate) {
     keepFocus(root, () => {
       drawBar();
       drawBanner();
+      tools.place(banner);
       drawAction();
       drawPlayers();
       drawChart();

@@ -58,15 +58,19 @@ export function mountGeneric(root, id, navigate) {
       return;
     }
     if (!v) return;
-    tools.update();
     summary.hidden = isClosed(v);
-    if (isClosed(v)) replace(banner, closedNotice(v));
-    else if (v.status === 'open') keepFocus(banner, () => replace(banner, waitingRoom(game, id, keep)));
-    else if (v.status === 'finished') {
-      const w = (v.winners ?? []).map((s) => game.nameOf(s));
-      replace(banner, h('div', { class: 'panel end-screen', id: 'end-screen' }, h('h2', { id: 'end-title' }, 'Game over'),
-        h('p', { class: 'lead', id: 'winners' }, w.length ? `Won by ${w.join(' and ')}.` : 'Nobody won.'), h('a', { href: '#/', class: 'button' }, 'Lobby')));
-    } else replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, 'You are watching this game.')));
+    // One keepFocus over the banner and the seat panel, which sits in the waiting room while open.
+    keepFocus(root, () => {
+      if (isClosed(v)) replace(banner, closedNotice(v));
+      else if (v.status === 'open') replace(banner, waitingRoom(game, id, keep));
+      else if (v.status === 'finished') {
+        const w = (v.winners ?? []).map((s) => game.nameOf(s));
+        replace(banner, h('div', { class: 'panel end-screen', id: 'end-screen' }, h('h2', { id: 'end-title' }, 'Game over'),
+          h('p', { class: 'lead', id: 'winners' }, w.length ? `Won by ${w.join(' and ')}.` : 'Nobody won.'), h('a', { href: '#/', class: 'button' }, 'Lobby')));
+      } else replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, 'You are watching this game.')));
+      tools.place(banner);
+      tools.update();
+    });
     keepFocus(action, drawAction, action);
     drawSummary(v);
     drawLog();

@@ -25,7 +25,7 @@ export function closedNotice(v) {
 export function botMark(bot) {
   if (!bot) return null;
   return h('span', { class: 'tag bot-mark', title: `A ${bot} bot plays this seat` },
-    h('span', { class: 'emoji', 'aria-hidden': 'true' }, '🤖'), ` ${bot} bot`);
+    `${bot} bot`);
 }
 
 /**
@@ -65,11 +65,12 @@ export function takeFlash() {
  * The "Table" panel of game `id`. read() gives {view, me, host, events, nameOf} as the table
  * knows them now (events: an iterable of the log's events); dropSeat() makes the table forget
  * this browser's seat and refresh; refresh() refreshes it; navigate(hash) changes the route.
- * Returns {el, update()}: the table places `el` once and calls update() after every change.
+ * Returns {el, update(), place(banner)}: the table places `el` once, calls update() after every
+ * change, and place(banner) after drawing its banner (the panel joins the waiting room there).
  */
 export function seatTools({ id, read, dropSeat, refresh, navigate }) {
   const el = h('section', { class: 'panel seat-tools', id: 'seat-tools', 'aria-labelledby': 'seat-tools-title', tabindex: -1, hidden: true });
-  const ui = { ask: null, busy: false, error: '', notice: '', handError: null, handing: null };
+  const ui = { ask: null, askedIn: '', busy: false, error: '', notice: '', handError: null, handing: null };
   let drawn = '';
 
   function update() {
@@ -80,8 +81,8 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     const canLeave = !!s.me && (running || open);
     const canCancel = !!s.host && open;
     const handable = running && s.host ? handableSeats(s) : [];
-    if (ui.ask === 'leave' && !canLeave) ui.ask = null;
-    if (ui.ask === 'cancel' && !canCancel) ui.ask = null;
+    // A question asked of an open game is void once it started: leaving means another thing then.
+    if (ui.ask && !ui.busy && (ui.askedIn !== v?.status || (ui.ask === 'leave' && !canLeave) || (ui.ask === 'cancel' && !canCancel))) ui.ask = null;
     const sig = JSON.stringify([v?.status, canLeave, canCancel, handable, ui]);
     if (sig === drawn) return;
     drawn = sig;
@@ -99,7 +100,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
   }
 
   function draw({ running, canLeave, canCancel, handable }) {
-    const parts = [h('h2', { id: 'seat-tools-title' }, 'Table')];
+    const parts = [h('h2', { id: 'seat-tools-title', class: el.classList.contains('in-room') ? 'offscreen' : null }, 'Table')];
     if (ui.notice) parts.push(h('p', { class: 'seat-notice', id: 'seat-notice', role: 'status' }, ui.notice));
     if (canLeave) {
       parts.push(ui.ask === 'leave'
@@ -142,6 +143,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
 
   function ask(what) {
     ui.ask = what;
+    ui.askedIn = read().view?.status ?? '';
     ui.error = '';
     update();
     el.querySelector(`#${what === 'leave' ? 'leave' : 'cancel-game'}-yes`)?.focus();
@@ -217,5 +219,15 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     refresh();
   }
 
-  return { el, update };
+  let home = null; // where the table placed the panel: [parent, the sibling after it]
+
+  /** Moves the panel into `banner`'s waiting room while there is one, else back home. */
+  function place(banner) {
+    home ??= [el.parentNode, el.nextSibling];
+    const room = banner.querySelector('.waiting-room');
+    if (room) { if (el.parentNode !== room) room.append(el); } else if (home[0] && el.parentNode !== home[0]) home[0].insertBefore(el, home[1]);
+    el.classList.toggle('in-room', !!room);
+  }
+
+  return { el, update, place };
 }

@@ -364,6 +364,7 @@ export function mountTech(root, id, navigate) {
     keepFocus(root, () => {
       drawBar();
       drawBanner();
+      tools.place(banner);
       drawWhose();
       drawAction();
       drawCity();

@@ -225,6 +225,7 @@ test('the host cancels an open game; a second browser on the link sees it cancel
     await A.page.waitForSelector('.waiting-room');
     await C.page.waitForSelector('#join-form');
     assert.equal(await C.page.locator('#cancel-game').count(), 0, 'only the host may cancel');
+    assert.equal(await A.page.locator('.waiting-room #cancel-game').count(), 1, 'Cancel game is in the waiting room');
     await A.page.click('#cancel-game');
     assert.match(await A.page.locator('#cancel-game-ask').innerText(), /Cancel this game for everyone\?/);
     await A.page.click('#cancel-game-no');
