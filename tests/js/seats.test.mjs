@@ -5,7 +5,8 @@
 // a seat that missed two forced steps to a bot (refused with the server's sentence before);
 // the host cancels an open game and a second browser on its link sees it cancelled with no
 // join form; a player who leaves an open game lands in the lobby with a notice; Tech City's
-// table leaves the same way. Any console or page error fails a test (expected 409s and 401s aside).
+// and the generic tables leave the same way. Any console or page error fails a test (expected
+// 409s and 401s aside).
 //
 //   make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/seats.test.mjs
 
@@ -306,5 +307,41 @@ test('Tech City: a player leaves through the button and a bot plays the seat to 
     assert.deepEqual(unexpected(A.errors), []);
   } finally {
     await A.context.close();
+  }
+});
+
+test('the generic table: a player leaves through the button and a bot plays the seat to the end', { timeout: 120_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { game: 'tech_city', seats: 2, bots: ['greedy'], name: 'Gen' } })).json;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addInitScript(([gid, t, hst]) => {
+    localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: 0, token: t }));
+    localStorage.setItem(`city.host.${gid}`, JSON.stringify(hst));
+  }, [g.id, g.token, g.host_token]);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // A ruleset the page does not know: Tech City's game renamed in every view the page reads.
+  await page.route(/\/api\/v1\/games\/[0-9a-f]+(\/hand)?$/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    try {
+      const r = await route.fetch();
+      const body = await r.json();
+      if (body && typeof body === 'object' && body.game) body.game = 'mystery_game';
+      await route.fulfill({ response: r, json: body });
+    } catch { /* the page closed while the request was on its way */ }
+  });
+  try {
+    await page.goto(`${daemon.base}/#/game/${g.id}`);
+    await page.waitForSelector('.table.generic #leave');
+    await page.click('#leave');
+    await page.click('#leave-yes');
+    await page.locator('#end-screen').waitFor({ timeout: 60_000 });
+    await page.locator('#seat-notice').waitFor();
+    assert.equal(await keptSeat(page, g.id), null);
+    await page.waitForSelector('#summary .seat-row[data-seat="0"] .bot-mark');
+    await waitLog(page, /Gen left; a bot plays the seat from now on\./);
+    assert.equal((await api('GET', `/games/${g.id}`)).json.status, 'finished');
+    assert.deepEqual(unexpected(errors), []);
+  } finally {
+    await context.close();
   }
 });
