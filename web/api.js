@@ -54,6 +54,12 @@ export const api = {
    */
   resolve: (id, token, { round, step, turn }) => request('POST', `/games/${enc(id)}/resolve`, { body: turn === undefined ? { round, step } : { round, step, turn }, token }),
   events: (id, after = 0) => request('GET', `/games/${enc(id)}/events?after=${after}`),
+  /** Leaves game `id` with seat token `token`: a bot takes a running game's seat; an open game's seat is free again. */
+  leave: (id, token) => request('POST', `/games/${enc(id)}/leave`, { body: {}, token }),
+  /** The host hands seat `seat` of a running game to a bot (409 seat_not_absent until it missed enough turns). */
+  takeover: (id, hostToken, seat) => request('POST', `/games/${enc(id)}/takeover`, { body: { seat }, token: hostToken }),
+  /** The host cancels open game `id` (409 game_started once it has started). */
+  cancel: (id, hostToken) => request('POST', `/games/${enc(id)}/cancel`, { body: {}, token: hostToken }),
   /** A finished game's public view at the start and at the end of every round (409 before the end). */
   replayRounds: (id) => request('GET', `/games/${enc(id)}/replay/rounds`),
 };
@@ -69,7 +75,9 @@ export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
  */
 export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default',
   'discarded', 'built', 'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'no_income',
-  'game_over', 'unknown', 'message',
+  'game_over', 'unknown', 'message', 'expired',
+  // seats that change hands
+  'left', 'taken_over', 'cancelled',
   // Tech City's
   'helped', 'service_failed', 'effect', 'drew', 'expelled', 'revealed', 'took', 'placed', 'moved',
   'marker', 'passed'];

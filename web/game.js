@@ -13,6 +13,7 @@ import { shareBox, seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
+import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -85,11 +86,17 @@ export function mountGame(root, id, navigate) {
     ['Players', () => players, 'jump-players'],
     ['Log', () => logBox, 'jump-log'],
   ]);
+
+  const tools = seatTools({
+    id, navigate, refresh: () => refresh(),
+    read: () => ({ view: st.view, me: st.me, host: st.host, events: st.events.values(), nameOf }),
+    dropSeat: () => { st.me = null; st.hand = null; st.notice = ''; refresh(); },
+  });
   replace(root, h('section', { class: 'table', 'data-game': id },
     bar, jump, pageError, banner,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, players),
-      h('aside', { class: 'col-side' }, chartBox, logBox, noticeSwitches())),
+      h('aside', { class: 'col-side' }, tools.el, chartBox, logBox, noticeSwitches())),
     live, logNews.region));
   const stopFit = fitOnResize(root);
   let stepSaid = null; // the step whose "whose turn" line was said last
@@ -137,14 +144,14 @@ export function mountGame(root, id, navigate) {
   }
 
   function openStream() {
-    if (!alive || (st.view?.status === 'finished' && hasGameOver())) return;
+    if (!alive || (st.view?.status === 'finished' && hasGameOver()) || isClosed(st.view)) return;
     es = new EventSource(streamUrl(id));
     const onEvent = (ev) => {
       let data;
       try { data = JSON.parse(ev.data); } catch { return; }
       if (typeof data?.seq !== 'number') return;
       st.events.set(data.seq, data);
-      if (data.type === 'game_over') { es?.close(); es = null; setConn('closed'); }
+      if (['game_over', 'cancelled', 'expired'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
       scheduleRefresh();
     };
     for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
@@ -503,13 +510,15 @@ export function mountGame(root, id, navigate) {
     keepFocus(root, () => {
       drawBar();
       drawBanner();
+      tools.place(banner);
       drawAction();
       drawPlayers();
       drawChart();
       drawLog();
+      tools.update();
     });
     const message = st.error || st.notice;
-    const showPageError = message && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished';
+    const showPageError = message && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished' && !isClosed(st.view);
     pageError.hidden = !showPageError;
     pageError.textContent = showPageError ? message : '';
     const p = pending();
@@ -571,7 +580,7 @@ export function mountGame(root, id, navigate) {
       replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'), helpLinks('the_city'));
       return;
     }
-    const step = v.status === 'open' ? 'Waiting for players' : v.step === 'over' ? 'Game over'
+    const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired') : v.step === 'over' ? 'Game over'
       : v.round === 0 ? 'Setup: keep 5' : `Round ${v.round} · ${STEP_NAMES[v.step] ?? v.step}`;
     const tt = timerText();
     const waiting = v.seats.filter((x) => x.pending && !x.submitted && x.seat !== st.me?.seat);
@@ -623,6 +632,10 @@ export function mountGame(root, id, navigate) {
       return;
     }
     if (!v) { replace(banner); drawnSig.delete(banner); return; }
+    if (isClosed(v)) {
+      if (drawnSig.get(banner) !== v.status) { replace(banner, closedNotice(v)); drawnSig.set(banner, v.status); }
+      return;
+    }
     if (v.status === 'open') {
       // Re-drawn only when something in it changed, so typing a name is never interrupted.
       const sig = JSON.stringify([v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, st.joinError, st.joining]);
@@ -721,7 +734,7 @@ export function mountGame(root, id, navigate) {
   function drawActionNow() {
     const v = st.view;
     const hand = st.hand;
-    if (!v || !st.me || !hand || v.status === 'finished') {
+    if (!v || !st.me || !hand || v.status === 'finished' || isClosed(v)) {
       action.hidden = true;
       replace(action);
       return;
@@ -900,7 +913,7 @@ export function mountGame(root, id, navigate) {
 
   function drawPlayers() {
     const v = st.view;
-    players.hidden = !v || v.status === 'open'; // the waiting room lists the seats
+    players.hidden = !v || v.status === 'open' || isClosed(v); // the waiting room lists the seats
     if (players.hidden) { replace(players); return; }
     const over = v.status === 'finished';
     players.dataset.n = String(v.seats.length);
@@ -920,7 +933,7 @@ export function mountGame(root, id, navigate) {
           seatDot(i),
           h('h3', {}, nameOf(i) ?? 'open seat'),
           me ? h('span', { class: 'tag you' }, 'you') : null,
-          s.bot ? h('span', { class: 'tag' }, `${s.bot} bot`) : null,
+          botMark(s.bot),
           won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), ' winner') : null,
           status),
         h('div', { class: 'player-stats' },
@@ -949,7 +962,7 @@ export function mountGame(root, id, navigate) {
 
   function drawChart() {
     const v = st.view;
-    if (!v || v.status === 'open') { chartBox.hidden = true; return; }
+    if (!v || v.status === 'open' || isClosed(v)) { chartBox.hidden = true; return; }
     chartBox.hidden = false;
     replace(chartBox, h('h2', { id: 'chart-title' }, 'Score by round'),
       scoreChart(v.seats.map((s, i) => ({ ...s, name: nameOf(i) })), v.target_vp));

@@ -7,21 +7,27 @@ import { api, loadRulesets } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatDot, helpLinks } from './ui.js';
+import { seatTools, closedNotice, isClosed, botMark, seatLogLine } from './seats.js';
 
 const SKIP = new Set(['seats', 'hand', 'pending', 'id', 'game', 'status', 'order', 'defaulted', 'seat', 'last_seq', 'seed']);
 
 /** Mounts the generic table of game `id` in `root`; returns a teardown function. */
-export function mountGeneric(root, id) {
+export function mountGeneric(root, id, navigate) {
   const bar = h('header', { class: 'table-bar', id: 'bar' });
   const banner = h('div', { id: 'banner' });
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
   const summary = h('section', { class: 'panel', id: 'summary', 'aria-label': 'The game' });
   const logList = h('div', { class: 'log', id: 'log', tabindex: 0, 'aria-label': 'Game log' });
+  const tools = seatTools({
+    id, navigate, refresh: () => game.refresh(),
+    read: () => ({ view: game.st.view, me: game.st.me, host: game.st.host, events: game.st.events.values(), nameOf: game.nameOf }),
+    dropSeat: () => { Object.assign(game.st, { me: null, hand: null, notice: '' }); game.refresh(); },
+  });
   replace(root, h('section', { class: 'table generic', 'data-game': id },
     bar, banner,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, summary),
-      h('aside', { class: 'col-side' }, h('section', { class: 'panel log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList)))));
+      h('aside', { class: 'col-side' }, tools.el, h('section', { class: 'panel log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'), logList)))));
 
   const keep = { redraw: () => draw() };
   let names = new Map(); // card id (slug) → name, from the game's catalog when it serves one
@@ -46,19 +52,26 @@ export function mountGeneric(root, id) {
     document.title = `${st.hand?.pending && !st.hand.order ? '● Your move · ' : ''}${title ?? v?.game ?? 'Game'}`;
     replace(bar, h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
       h('div', { class: 'bar-title' }, h('strong', {}, title ?? v?.game ?? 'Loading…'),
-        v ? h('span', { class: 'step-pill', id: 'step' }, v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : position(v)) : null),
+        v ? h('span', { class: 'step-pill', id: 'step' }, v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired') : v.status === 'finished' ? 'Game over' : position(v)) : null),
       v?.game ? helpLinks(v.game) : null);
     if (st.missing || (!v && st.error)) {
       replace(banner, h('div', { class: 'panel notice' }, h('h2', {}, 'No such game'), h('p', {}, st.error), h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
       return;
     }
     if (!v) return;
-    if (v.status === 'open') keepFocus(banner, () => replace(banner, waitingRoom(game, id, keep)));
-    else if (v.status === 'finished') {
-      const w = (v.winners ?? []).map((s) => game.nameOf(s));
-      replace(banner, h('div', { class: 'panel end-screen', id: 'end-screen' }, h('h2', { id: 'end-title' }, 'Game over'),
-        h('p', { class: 'lead', id: 'winners' }, w.length ? `Won by ${w.join(' and ')}.` : 'Nobody won.'), h('a', { href: '#/', class: 'button' }, 'Lobby')));
-    } else replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, 'You are watching this game.')));
+    summary.hidden = isClosed(v);
+    // One keepFocus over the banner and the seat panel, which sits in the waiting room while open.
+    keepFocus(root, () => {
+      if (isClosed(v)) replace(banner, closedNotice(v));
+      else if (v.status === 'open') replace(banner, waitingRoom(game, id, keep));
+      else if (v.status === 'finished') {
+        const w = (v.winners ?? []).map((s) => game.nameOf(s));
+        replace(banner, h('div', { class: 'panel end-screen', id: 'end-screen' }, h('h2', { id: 'end-title' }, 'Game over'),
+          h('p', { class: 'lead', id: 'winners' }, w.length ? `Won by ${w.join(' and ')}.` : 'Nobody won.'), h('a', { href: '#/', class: 'button' }, 'Lobby')));
+      } else replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, 'You are watching this game.')));
+      tools.place(banner);
+      tools.update();
+    });
     keepFocus(action, drawAction, action);
     drawSummary(v);
     drawLog();
@@ -72,7 +85,7 @@ export function mountGeneric(root, id) {
     const { st } = game;
     const hand = st.hand;
     const p = hand?.pending ?? null;
-    action.hidden = !hand || st.view.status === 'finished';
+    action.hidden = !hand || st.view.status === 'finished' || isClosed(st.view);
     if (action.hidden) return replace(action);
     const items = hand.hand ?? [];
     replace(action,
@@ -103,6 +116,7 @@ export function mountGeneric(root, id) {
       h('ul', { class: 'seat-list' }, (v.seats ?? []).map((s, i) => h('li', { class: 'seat-row', 'data-seat': i },
         seatDot(i), h('strong', {}, game.nameOf(i) ?? 'open seat'),
         game.st.me?.seat === i ? h('span', { class: 'tag you' }, 'you') : null,
+        botMark(s.bot),
         h('span', { class: 'muted' }, Object.entries(s).filter(([k, x]) => !['seat', 'name', 'bot'].includes(k) && typeof x !== 'object')
           .map(([k, x]) => `${k.replaceAll('_', ' ')} ${x}`).join(' · '))))));
   }
@@ -123,6 +137,8 @@ export function mountGeneric(root, id) {
   }
 
   function describe(e) {
+    const seatLine = seatLogLine(e, game.nameOf);
+    if (seatLine) return seatLine.text;
     const who = e.seat !== undefined ? `${game.nameOf(e.seat)}: ` : '';
     const rest = Object.entries(e).filter(([k]) => !['seq', 'type', 'seat', 'round', 'step', 'turn'].includes(k))
       .map(([k, x]) => `${k} ${k === 'card' ? cardName(x) : typeof x === 'object' ? JSON.stringify(x) : x}`).join(', ');

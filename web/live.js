@@ -82,14 +82,14 @@ export function liveGame(id, onChange) {
   }
 
   function openStream() {
-    if (!alive || (st.view?.status === 'finished' && gameOver())) return;
+    if (!alive || (st.view?.status === 'finished' && gameOver()) || ['cancelled', 'expired'].includes(st.view?.status)) return;
     es = new EventSource(streamUrl(id));
     const onEvent = (ev) => {
       let data;
       try { data = JSON.parse(ev.data); } catch { return; }
       if (typeof data?.seq !== 'number') return;
       st.events.set(data.seq, data);
-      if (data.type === 'game_over') { es?.close(); es = null; setConn('closed'); }
+      if (['game_over', 'cancelled', 'expired'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
       scheduleRefresh();
     };
     for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);

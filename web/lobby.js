@@ -7,6 +7,7 @@
 import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
+import { takeFlash } from './seats.js';
 
 const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot' };
 /** The City as the page knew it before rulesets were served: the form works before (or without) them. */
@@ -144,8 +145,10 @@ export function mountLobby(root, navigate) {
     h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'), refreshBtn),
     listError, listBox);
   const grid = h('div', { class: 'lobby-grid' }, form, listPanel);
+  const flash = takeFlash(); // e.g. "You left the game" after leaving an open game
   replace(root,
     h('section', { class: 'lobby' },
+      flash ? h('p', { class: 'panel notice slim', id: 'lobby-notice', role: 'status' }, flash) : null,
       h('div', { class: 'intro' },
         h('h1', {}, 'The City'),
         lead, learnLinks),

@@ -4,6 +4,7 @@
 
 import { card } from './cards.js';
 import { h } from './dom.js';
+import { seatLogLine } from './seats.js';
 
 const STEP_TITLES = {
   keep: 'Setup: everyone keeps 5 of 7',
@@ -106,7 +107,7 @@ export function logEntries(events, names) {
         out.push({ kind: 'end', seq: e.seq, text });
         break;
       }
-      default: break;
+      default: { const l = seatLogLine(e, who); if (l) out.push(l); break; }
     }
   }
   flush();

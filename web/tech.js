@@ -9,6 +9,7 @@ import { api, createAndRemember, store } from './api.js';
 import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, catalogReady, cardLabel, techCard, techLog } from './tech_data.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
+import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
 import { joinNames } from './log.js';
 import { seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
@@ -39,11 +40,17 @@ export function mountTech(root, id, navigate) {
     ['Scores', () => players, 'jump-players'],
     ['Log', () => logBox, 'jump-log'],
   ]);
+
+  const tools = seatTools({
+    id, navigate, refresh: () => game.refresh(),
+    read: () => ({ view: st.view, me: st.me, host: st.host, events: st.events.values(), nameOf }),
+    dropSeat: () => { Object.assign(st, { me: null, hand: null, notice: '' }); game.refresh(); },
+  });
   replace(root, h('section', { class: 'table tech', 'data-game': id },
     bar, jump, banner, whose,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, cityBox),
-      h('aside', { class: 'col-side' }, players, pile, logBox, noticeSwitches())),
+      h('aside', { class: 'col-side' }, players, tools.el, pile, logBox, noticeSwitches())),
     live, logNews.region));
   const stopFit = fitOnResize(root);
 
@@ -372,13 +379,16 @@ export function mountTech(root, id, navigate) {
     keepFocus(root, () => {
       drawBar();
       drawBanner();
+      tools.place(banner);
       drawWhose();
       drawAction();
       drawCity();
       drawPlayers();
       drawPile();
       drawLog();
+      tools.update();
     });
+    cityBox.hidden = isClosed(st.view);
     const p = pending();
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view ? `Round ${st.view.round} · ` : ''}Tech City`;
     fitNames(root);
@@ -393,7 +403,7 @@ export function mountTech(root, id, navigate) {
         replace(bar, h('a', { href: '#/', class: 'back' }, '← Lobby'), h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'));
         return;
       }
-      const step = v.status === 'open' ? 'Waiting for players' : v.status === 'finished' ? 'Game over' : `Round ${v.round}/${ROUNDS} · ${STEP_TITLES[v.step] ?? v.step}`;
+      const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired') : v.status === 'finished' ? 'Game over' : `Round ${v.round}/${ROUNDS} · ${STEP_TITLES[v.step] ?? v.step}`;
       replace(bar, h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
         h('div', { class: 'bar-title' }, h('strong', {}, 'Tech City'), h('span', { class: 'step-pill', id: 'step' }, step)),
         helpLinks('tech_city'),
@@ -458,7 +468,9 @@ export function mountTech(root, id, navigate) {
       return;
     }
     if (!v) return;
-    if (v.status === 'open') {
+    if (isClosed(v)) {
+      drawIf(banner, ['closed', v.status], () => replace(banner, closedNotice(v)));
+    } else if (v.status === 'open') {
       drawIf(banner, ['open', v.seats.map((s) => [s.name, s.bot]), me(), st.joinError, st.joining], () => replace(banner, waitingRoom(game, id, keep)));
     } else if (v.status === 'finished') {
       drawIf(banner, ['end', v.winners, v.seats.map((s) => s.score), hint], () => replace(banner, endScreen(v)));
@@ -524,7 +536,7 @@ export function mountTech(root, id, navigate) {
 
   function drawActionNow() {
     const v = st.view;
-    if (!v || !st.hand || v.status === 'finished') {
+    if (!v || !st.hand || v.status === 'finished' || isClosed(v)) {
       action.hidden = true;
       replace(action);
       Object.assign(action.dataset, { state: 'waiting', turn: 'none', submitted: 'false', busy: 'false' });
@@ -806,7 +818,7 @@ export function mountTech(root, id, navigate) {
   function drawPlayers() {
     const v = st.view;
     drawIf(players, [v?.seats, v?.first, v?.status, v?.pending, v?.winners, me()], () => {
-      if (!v || v.status === 'open') { players.hidden = true; return; }
+      if (!v || v.status === 'open' || isClosed(v)) { players.hidden = true; return; }
       players.hidden = false;
       replace(players, h('h2', { id: 'players-title' }, 'Scores'),
         h('ol', { class: 'score-list' }, v.seats.map((s) => {
@@ -815,7 +827,7 @@ export function mountTech(root, id, navigate) {
             seatDot(s.seat),
             h('span', { class: 'sr-name' }, nameOf(s.seat),
               s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
-              s.bot ? h('span', { class: 'tag' }, 'bot') : null,
+              botMark(s.bot),
               v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: 'First player this round' }, '1st') : null,
               deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : 'deciding…') : null),
             h('span', { class: 'sr-meta' }, `${s.hand_count} in hand · ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'}`),
@@ -827,7 +839,7 @@ export function mountTech(root, id, navigate) {
   function drawPile() {
     const v = st.view;
     drawIf(pile, [v?.discard, v?.expelled?.length, v?.revealed, catalogReady()], () => {
-      if (!v || v.status === 'open') { pile.hidden = true; return; }
+      if (!v || v.status === 'open' || isClosed(v)) { pile.hidden = true; return; }
       pile.hidden = false;
       replace(pile, h('h2', { id: 'pile-title' }, `Discard pile (${v.discard.length})`),
         v.discard.length ? h('ul', { class: 'chips', id: 'discard-pile', 'aria-label': 'The discard pile, top first' }, [...v.discard].reverse().map((c) => h('li', {},

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 import { joinNames } from './log.js';
+import { seatLogLine } from './seats.js';
 
 export const ROUNDS = 6;
 export const CHEAP = 7; // one card of value <= 7 pays a build
@@ -107,7 +108,7 @@ export function techLog(events, names) {
         out.push({ kind: 'end', seq: e.seq, text: `Game over: ${joinNames(w)} ${w.length > 1 ? 'share the win' : 'wins'}${e.scores ? ` (${e.scores.join(' – ')})` : ''}.` });
         break;
       }
-      default: break;
+      default: { const l = seatLogLine(e, who); if (l) out.push(l); break; }
     }
   }
   return out;

@@ -1,0 +1,233 @@
+// seats.js: seats that change hands, for every table (game.js, tech.js, generic.js): the
+// "Table" panel with Leave game (a bot takes a running game's seat; an open game's seat is free
+// again), the host's Cancel game (an open game) and Hand to a bot (a running game's seat that
+// keeps missing turns), each asking first; the notice a cancelled or expired game shows instead
+// of its table; the bot mark next to a seat's kept name; the log's lines for these events; and a
+// one-shot notice the lobby shows after a player left an open game.
+
+import { api, store } from './api.js';
+import { h, replace, keepFocus } from './dom.js';
+
+/** True when game view `v` ended before it started (cancelled by its host, or expired). */
+export function isClosed(v) { return v?.status === 'cancelled' || v?.status === 'expired'; }
+
+/** The panel that replaces a cancelled or expired game's table: what happened, and the lobby. */
+export function closedNotice(v) {
+  const cancelled = v.status === 'cancelled';
+  return h('div', { class: 'panel notice closed-notice', id: 'closed-notice', 'data-status': v.status },
+    h('h2', {}, cancelled ? 'Game cancelled' : 'Game expired'),
+    h('p', {}, cancelled ? 'The host cancelled this game before it started. Nobody can join it any more.'
+      : 'The seats of this game did not fill in time, so it expired before it started. Nobody can join it any more.'),
+    h('a', { href: '#/', class: 'button primary', id: 'to-lobby' }, 'Back to the lobby'));
+}
+
+/** A bot mark for a seat a bot plays (`bot` is the bot's kind, e.g. "greedy"); null for a person. */
+export function botMark(bot) {
+  if (!bot) return null;
+  return h('span', { class: 'tag bot-mark', title: `A ${bot} bot plays this seat` },
+    `${bot} bot`);
+}
+
+/**
+ * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`) as
+ * {kind, seq, text}, or null for any other event. who(seat) gives a seat's name.
+ */
+export function seatLogLine(e, who) {
+  const name = e.name || who(e.seat);
+  let text;
+  switch (e.type) {
+    case 'left': text = e.bot ? `${name} left; a bot plays the seat from now on.` : `${name} left the table.`; break;
+    case 'taken_over': text = `The host handed ${name}'s seat to a bot after ${e.missed} missed turn${e.missed === 1 ? '' : 's'}.`; break;
+    case 'cancelled': text = 'The host cancelled the game.'; break;
+    case 'expired': text = 'The seats did not fill in time: the game expired.'; break;
+    default: return null;
+  }
+  return { kind: e.type === 'left' && !e.bot ? 'minor' : 'warn', seq: e.seq, text };
+}
+
+const FLASH = 'city.flash';
+
+/** Keeps `text` for the next page the lobby draws (once). */
+export function setFlash(text) {
+  try { sessionStorage.setItem(FLASH, text); } catch { /* private mode: no notice */ }
+}
+
+/** The notice kept by setFlash(), removed as it is read; '' when there is none. */
+export function takeFlash() {
+  try {
+    const t = sessionStorage.getItem(FLASH) ?? '';
+    sessionStorage.removeItem(FLASH);
+    return t;
+  } catch { return ''; }
+}
+
+/**
+ * The "Table" panel of game `id`. read() gives {view, me, host, events, nameOf} as the table
+ * knows them now (events: an iterable of the log's events); dropSeat() makes the table forget
+ * this browser's seat and refresh; refresh() refreshes it; navigate(hash) changes the route.
+ * Returns {el, update(), place(banner)}: the table places `el` once, calls update() after every
+ * change, and place(banner) after drawing its banner (the panel joins the waiting room there).
+ */
+export function seatTools({ id, read, dropSeat, refresh, navigate }) {
+  const el = h('section', { class: 'panel seat-tools', id: 'seat-tools', 'aria-labelledby': 'seat-tools-title', tabindex: -1, hidden: true });
+  const ui = { ask: null, askedIn: '', busy: false, error: '', notice: '', handError: null, handing: null };
+  let drawn = '';
+
+  function update() {
+    const s = read();
+    const v = s.view;
+    const running = v?.status === 'playing';
+    const open = v?.status === 'open';
+    const canLeave = !!s.me && (running || open);
+    const canCancel = !!s.host && open;
+    const handable = running && s.host ? handableSeats(s) : [];
+    // A question asked of an open game is void once it started: leaving means another thing then.
+    if (ui.ask && !ui.busy && (ui.askedIn !== v?.status || (ui.ask === 'leave' && !canLeave) || (ui.ask === 'cancel' && !canCancel))) ui.ask = null;
+    const sig = JSON.stringify([v?.status, canLeave, canCancel, handable, ui]);
+    if (sig === drawn) return;
+    drawn = sig;
+    el.hidden = !canLeave && !canCancel && !handable.length && !ui.notice && !ui.error;
+    keepFocus(el, () => draw({ running, canLeave, canCancel, handable }), el);
+  }
+
+  /** The running game's people other than this browser's own seat, with their missed turns. */
+  function handableSeats(s) {
+    const missed = new Map();
+    for (const e of s.events) if (e.type === 'default' && typeof e.seat === 'number') missed.set(e.seat, (missed.get(e.seat) ?? 0) + 1);
+    return (s.view.seats ?? []).map((x, i) => ({ seat: x.seat ?? i, name: s.nameOf(x.seat ?? i) ?? `Seat ${i + 1}`, bot: x.bot, person: !!x.name }))
+      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat)
+      .map((x) => ({ seat: x.seat, name: x.name, missed: missed.get(x.seat) ?? 0 }));
+  }
+
+  function draw({ running, canLeave, canCancel, handable }) {
+    const parts = [h('h2', { id: 'seat-tools-title', class: el.classList.contains('in-room') ? 'offscreen' : null }, 'Table')];
+    if (ui.notice) parts.push(h('p', { class: 'seat-notice', id: 'seat-notice', role: 'status' }, ui.notice));
+    if (canLeave) {
+      parts.push(ui.ask === 'leave'
+        ? question('leave', running ? 'A bot will play your seat for the rest of the game. Leave?'
+          : 'Your seat will be free again for someone else. Leave?', 'Leave the game', 'Stay', leave)
+        : h('button', { type: 'button', class: 'ghost', id: 'leave', onclick: () => ask('leave') }, 'Leave game'));
+    }
+    if (canCancel) {
+      parts.push(ui.ask === 'cancel'
+        ? question('cancel-game', 'Cancel this game for everyone? Nobody will be able to join it.', 'Cancel the game', 'Keep it', cancelGame)
+        : h('button', { type: 'button', class: 'ghost', id: 'cancel-game', onclick: () => ask('cancel') }, 'Cancel game'));
+    }
+    if (handable.length) {
+      parts.push(h('h3', { id: 'handover-title' }, 'Players who miss their turns'),
+        h('p', { class: 'muted small-print' }, 'As the host you can hand a seat to a bot once its player has missed a few turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'),
+        h('ul', { class: 'handover-list', 'aria-labelledby': 'handover-title' }, handable.map((x) => h('li', { class: 'handover-row', 'data-seat': x.seat },
+          h('span', { class: 'ho-name' }, x.name),
+          h('span', { class: 'muted ho-missed' }, `missed ${x.missed} turn${x.missed === 1 ? '' : 's'}`),
+          h('button', {
+            type: 'button', class: 'small', id: `handover-${x.seat}`, 'data-focus-key': `handover-${x.seat}`,
+            'aria-label': `Hand ${x.name}'s seat to a bot`, disabled: ui.busy, onclick: () => handOver(x),
+          }, ui.handing === x.seat ? 'Handing…' : 'Hand to a bot')))));
+      if (ui.handError) parts.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
+    }
+    if (ui.error) parts.push(h('p', { class: 'error', role: 'alert', id: 'seat-error' }, ui.error));
+    replace(el, parts);
+  }
+
+  /** An inline confirmation: the question, a yes button that runs `yes`, and a no button. */
+  function question(key, text, yesLabel, noLabel, yes) {
+    return h('div', {
+      class: 'seat-ask', id: `${key}-ask`, role: 'alertdialog', 'aria-labelledby': `${key}-q`,
+      onkeydown: (e) => { if (e.key === 'Escape') { e.preventDefault(); unask(key); } },
+    },
+    h('p', { id: `${key}-q` }, text),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'danger', id: `${key}-yes`, disabled: ui.busy, onclick: yes }, yesLabel),
+      h('button', { type: 'button', class: 'ghost', id: `${key}-no`, disabled: ui.busy, onclick: () => unask(key) }, noLabel)));
+  }
+
+  function ask(what) {
+    ui.ask = what;
+    ui.askedIn = read().view?.status ?? '';
+    ui.error = '';
+    update();
+    el.querySelector(`#${what === 'leave' ? 'leave' : 'cancel-game'}-yes`)?.focus();
+  }
+
+  function unask(key) {
+    ui.ask = null;
+    update();
+    el.querySelector(`#${key}`)?.focus();
+  }
+
+  async function leave() {
+    const s = read();
+    if (!s.me || ui.busy) return;
+    const open = s.view?.status === 'open';
+    ui.busy = true;
+    update();
+    let ok = true;
+    try {
+      await api.leave(id, s.me.token);
+    } catch (e) {
+      // A token that no longer works has lost its seat already: the page forgets it all the same.
+      ok = e.status === 401;
+      if (!ok) ui.error = e.message;
+    }
+    ui.busy = false;
+    ui.ask = null;
+    if (ok) {
+      store.forgetSeat(id);
+      if (open) {
+        setFlash('You left the game; your seat is free again for someone else.');
+        navigate('#/');
+        return;
+      }
+      ui.notice = 'You left the game: a bot plays your seat from now on. You are watching.';
+      dropSeat();
+    }
+    update();
+  }
+
+  async function cancelGame() {
+    const s = read();
+    if (!s.host || ui.busy) return;
+    ui.busy = true;
+    update();
+    try {
+      await api.cancel(id, s.host);
+    } catch (e) {
+      ui.error = e.message;
+    }
+    ui.busy = false;
+    ui.ask = null;
+    update();
+    refresh();
+  }
+
+  async function handOver(x) {
+    const s = read();
+    if (!s.host || ui.busy) return;
+    ui.busy = true;
+    ui.handing = x.seat;
+    ui.handError = null;
+    update();
+    try {
+      await api.takeover(id, s.host, x.seat);
+      ui.notice = `${x.name}'s seat is played by a bot from now on.`;
+    } catch (e) {
+      ui.handError = e.code === 'seat_not_absent' ? `${x.name}'s seat cannot go to a bot yet. ${e.message}` : e.message;
+    }
+    ui.busy = false;
+    ui.handing = null;
+    update();
+    refresh();
+  }
+
+  let home = null; // where the table placed the panel: [parent, the sibling after it]
+
+  /** Moves the panel into `banner`'s waiting room while there is one, else back home. */
+  function place(banner) {
+    home ??= [el.parentNode, el.nextSibling];
+    const room = banner.querySelector('.waiting-room');
+    if (room) { if (el.parentNode !== room) room.append(el); } else if (home[0] && el.parentNode !== home[0]) home[0].insertBefore(el, home[1]);
+    el.classList.toggle('in-room', !!room);
+  }
+
+  return { el, update, place };
+}
