@@ -35,6 +35,7 @@ static const struct http_route routes[] = {
     {"POST", "/api/v1/games/{id}/leave", api_leave, true, "leave"},
     {"POST", "/api/v1/games/{id}/takeover", api_takeover, true, "takeover"},
     {"POST", "/api/v1/games/{id}/cancel", api_cancel, true, "cancel"},
+    {"POST", "/api/v1/games/{id}/hint", api_hint, true, "hint"},
     {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},
     {"GET", "/api/v1/games/{id}/stream", api_stream, false, "stream"},
     {"GET", "/api/v1/games/{id}/replay", api_replay, false, "replay"},

@@ -51,6 +51,7 @@ static const struct {
     [P_INTERNAL] = {500, "internal_error", "The server failed"},
     [P_UNAVAILABLE] = {503, "database_unavailable", "The database cannot be reached"},
     [P_TOO_MANY_STREAMS] = {503, "too_many_streams", "Too many event streams are open"},
+    [P_BUSY] = {503, "busy", "The server is thinking about too much at once"},
 };
 
 int problem_status(enum problem p)

@@ -45,6 +45,7 @@ enum problem {
     P_INTERNAL,           /* 500 */
     P_UNAVAILABLE,        /* 503 the database is unreachable */
     P_TOO_MANY_STREAMS,   /* 503 the instance's or the game's cap on event streams */
+    P_BUSY,               /* 503 the instance's cap on work thought about at once (hints) */
     P_COUNT
 };
 

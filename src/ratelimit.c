@@ -175,9 +175,10 @@ size_t rate_limit_keys(struct rate_limit *rl)
 const char quotas_usage[] =
     "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
     "        [--join-burst N] [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
-    "        [--takeover-after N]\n"
+    "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_TAKEOVER_AFTER,\n"
+    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -210,6 +211,10 @@ static int settings_of(struct quotas *q, struct setting *s)
          "seconds finished and expired games are kept (0: forever)"},
         {"--takeover-after", "CITY_TAKEOVER_AFTER", 1, 1e6, NULL, &q->takeover_after,
          "missed deadlines (default decisions) after which the host may hand a seat to a bot"},
+        {"--hints-per-game", "CITY_HINTS_PER_GAME", 0, 1000, NULL, &q->hints_per_game,
+         "expert hints a seat may ask for in one game (0: none)"},
+        {"--hint-threads", "CITY_HINT_THREADS", 1, 256, NULL, &q->hint_threads,
+         "hints thought about at once on an instance; past it 503 with Retry-After"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -246,6 +251,8 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->open_ttl = 86400;
     q->retention = 30 * 86400;
     q->takeover_after = 2;
+    q->hints_per_game = 5;
+    q->hint_threads = 4;
     q->slots = 16384;
     struct setting s[16];
     int n = settings_of(q, s);

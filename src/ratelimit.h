@@ -37,6 +37,8 @@ struct quotas {
     int open_ttl;       /* seconds an open game waits for players before it expires; 0: never */
     int retention;      /* seconds finished and expired games are kept; 0: forever */
     int takeover_after; /* missed deadlines after which the host may hand a seat to a bot */
+    int hints_per_game; /* expert hints a seat may ask for in one game; 0: none */
+    int hint_threads;   /* hints thought about at once on this instance */
     size_t slots;       /* buckets per limiter */
     struct rate_limit *create, *join;
 };

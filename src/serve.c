@@ -309,6 +309,7 @@ int cmd_serve(int argc, char **argv)
                                 : o.workers / 4 > 0 ? o.workers / 4
                                                     : 1,
                                 32);
+    srv.expert_ms = o.expert_ms;
     srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms);
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,

@@ -32,6 +32,7 @@ struct server {
     struct http_policy policy; /* CORS and request-head limits (http.h) */
     struct quotas *quotas;     /* rate limits, amendment cap, expiry, retention (ratelimit.h) */
     struct bot_pool *bots;     /* the workers of slow bots (botpool.h); NULL: none */
+    double expert_ms;          /* the expert's thinking time per decision (bots and hints) */
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */
@@ -49,6 +50,7 @@ void api_replay_rounds(struct http_req *r);
 void api_leave(struct http_req *r);
 void api_takeover(struct http_req *r);
 void api_cancel(struct http_req *r);
+void api_hint(struct http_req *r);
 void api_cards(struct http_req *r);
 void api_rulesets(struct http_req *r);
 void api_healthz(struct http_req *r);

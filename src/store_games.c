@@ -343,6 +343,25 @@ int store_seat_defaults(PGconn *c, const char *id, int seat, int *count)
     return st;
 }
 
+int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used)
+{
+    char s[24], k[24];
+    itoa_buf(s, sizeof s, seat);
+    itoa_buf(k, sizeof k, cap);
+    const char *vals[] = {id, s, k};
+    PGresult *r;
+    int st = query(c, "take hint",
+                   "UPDATE seats SET hints_used = hints_used + 1 WHERE game_id = $1 AND seat = "
+                   "$2::int AND hints_used < $3::int RETURNING hints_used",
+                   3, vals, NULL, &r);
+    if (st == STORE_OK && PQntuples(r) != 1)
+        st = STORE_NO_ROW;
+    else if (st == STORE_OK)
+        *used = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return st;
+}
+
 int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n)
 {
     char s[24], m[24];

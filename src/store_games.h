@@ -93,6 +93,10 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
  * deadlines and forced steps), into *count. */
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);
 
+/* Counts one hint of seat `seat` of game `id` if it has used fewer than `cap`: STORE_OK with
+ * the hints used now in *used, or STORE_NO_ROW when none is left. */
+int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used);
+
 /* Ids of up to `max` playing games whose slow bots have been due for `seconds` or more (their
  * worker was lost, or its queue was full), into ids[], their number to *n. */
 int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n);

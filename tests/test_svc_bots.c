@@ -13,7 +13,7 @@ static char db[512];
 static void up(void)
 {
     db_create(db, sizeof db);
-    daemon_start(&d, db, "--allow-seed --expert-ms 5");
+    daemon_start(&d, db, "--allow-seed --expert-ms 5 --hints-per-game 2");
     client_base = d.base;
 }
 
@@ -196,4 +196,32 @@ Test(bots, a_game_whose_daemon_died_while_its_bot_was_due_is_finished_elsewhere)
     const char *bases[] = {d.base};
     cr_assert(play_until_over(&t, bases, 1, 120), "another daemon's sweeper finishes the game");
     check_log(&t);
+}
+
+Test(bots, a_seat_asks_the_expert_for_a_few_hints_a_game)
+{
+    struct table t;
+    create_with(&t, 2, "[\"greedy\"]", 1, ", \"seed\": 44");
+    char hint[128], orders[128];
+    snprintf(hint, sizeof hint, "/api/v1/games/%s/hint", t.id);
+    snprintf(orders, sizeof orders, "/api/v1/games/%s/orders", t.id);
+    for (int k = 0; k < 2; k++) {
+        json_t *h = call("POST", hint, t.tokens[0], NULL, 200);
+        cr_expect_str_eq(str(h, "by"), "expert");
+        cr_expect_eq(num(h, "hints_left"), 1 - k);
+        char *order = json_dumps(json_object_get(h, "suggestion"), JSON_COMPACT);
+        json_decref(call("POST", orders, t.tokens[0], order, 202)); /* a legal order as it is */
+        free(order);
+        json_decref(h);
+    }
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, hint);
+    struct http_reply r;
+    cr_assert(http_do("POST", url, t.tokens[0], NULL, &r));
+    cr_expect_eq(r.status, 429, "%s", r.body);
+    cr_expect_str_eq(str(r.json, "code"), "too_many_hints");
+    http_reply_free(&r);
+    cr_assert(http_do("POST", url, t.host, NULL, &r));
+    cr_expect_eq(r.status, 403, "%s", r.body);
+    http_reply_free(&r);
 }

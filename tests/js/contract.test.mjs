@@ -857,7 +857,7 @@ test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
   }
   const big = JSON.stringify({ name: 'x'.repeat(70000) });
   for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`,
-    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/cancel`]) {
+    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/cancel`, `/api/v1/games/${id}/hint`]) {
     await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
     // A body that is not declared as JSON changes nothing: 415 (a form, a "simple" fetch()).
     for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
@@ -897,6 +897,7 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('POST', `/api/v1/games/${id}/leave`, { token: tokens[0] });
     await down('POST', `/api/v1/games/${id}/takeover`, { token: host, body: { seat: 0 } });
     await down('POST', `/api/v1/games/${id}/cancel`, { token: host });
+    await down('POST', `/api/v1/games/${id}/hint`, { token: tokens[0] });
     await down('GET', `/api/v1/games/${id}/events`);
     await down('GET', `/api/v1/games/${id}/replay`);
     await down('GET', `/api/v1/games/${id}/replay/rounds`);
@@ -957,6 +958,7 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/leave`, { token: lonely.token });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/takeover`, { token: lonely.host_token, body: { seat: 1 } });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/cancel`, { token: lonely.host_token });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/hint`, { token: lonely.token });
   } finally {
     base = saved;
     await limited.stop();
@@ -1076,7 +1078,23 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
     await expect(400, code, 'POST', leave, { token: g1.token, raw });
   }
   await expect(404, 'game_not_found', 'POST', act('leave', noGame), { token: g1.token });
+  // Hints: the expert's suggestion, legal as it is, a few per game.
+  const hint = act('hint', g1.id);
+  const h1 = await expect(200, null, 'POST', hint, { token: g1.token });
+  assert.equal(h1.by, 'expert');
+  await expect(202, null, 'POST', act('orders', g1.id), { token: g1.token, body: h1.suggestion });
+  for (let k = h1.hints_used; k < 5; k++) await expect(200, null, 'POST', hint, { token: g1.token, body: {} });
+  await expect(429, 'too_many_hints', 'POST', hint, { token: g1.token });
+  await expect(401, 'token_required', 'POST', hint);
+  await expect(401, 'bad_token', 'POST', hint, { token: fakeToken });
+  await expect(403, 'not_a_seat_token', 'POST', hint, { token: g1.host_token });
+  await expect(403, 'wrong_game', 'POST', hint, { token: other.tokens[0] });
+  for (const [raw, code] of [['{"x":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"x": 1}', 'unknown_field']]) {
+    await expect(400, code, 'POST', hint, { token: g1.token, raw });
+  }
+  await expect(404, 'game_not_found', 'POST', act('hint', noGame), { token: g1.token });
   await playSeat(g1.id, g1.token); // Ann plays on with two bots to the end
+  await expect(409, 'game_over', 'POST', hint, { token: g1.token });
   await expect(409, 'game_over', 'POST', leave, { token: g1.token });
   await expect(409, 'game_over', 'POST', take, { token: g1.host_token, body: { seat: 0 } });
   await expect(409, 'game_started', 'POST', act('cancel', g1.id), { token: g1.host_token });
@@ -1096,6 +1114,7 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   assert.deepEqual([open.status, open.bot], ['open', undefined]);
   const fay = await expect(201, null, 'POST', act('join', g4.id), { body: { name: 'Fay' } });
   assert.equal(fay.seat, 0, 'the freed seat is taken next');
+  await expect(409, 'game_not_started', 'POST', act('hint', g4.id), { token: fay.token });
   await expect(409, 'game_not_started', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
   const cancel = act('cancel', g4.id);
   await expect(401, 'token_required', 'POST', cancel);
@@ -1110,6 +1129,27 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   await expect(409, 'game_cancelled', 'POST', cancel, { token: g4.host_token });
   await expect(409, 'game_cancelled', 'POST', act('leave', g4.id), { token: fay.token });
   await expect(409, 'game_cancelled', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
+  await expect(409, 'game_cancelled', 'POST', act('hint', g4.id), { token: fay.token });
+
+  // Tech City takes turns: the seat whose turn it is not has nothing to decide.
+  const tc = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 2, name: 'Hal' } });
+  const ivy = await expect(201, null, 'POST', act('join', tc.id), { body: { name: 'Ivy' } });
+  const answers = [];
+  for (const token of [tc.token, ivy.token]) answers.push((await call('POST', act('hint', tc.id), { token })).status);
+  assert.deepEqual(answers.sort(), [200, 409], 'one seat has a turn, the other nothing to decide');
+  // Many hints at once: past CITY_HINT_THREADS (4) they are 503 busy with Retry-After.
+  const crowd = [];
+  for (let i = 0; i < 3; i++) {
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 5, name: `P${i}a` } });
+    const tokens = [g.token];
+    for (let k = 1; k < 5; k++) tokens.push((await expect(201, null, 'POST', act('join', g.id), { body: { name: `P${i}${k}` } })).token);
+    for (const token of tokens) crowd.push([g.id, token]);
+  }
+  const rs = await Promise.all(crowd.map(([gid, token]) => call('POST', act('hint', gid), { token })));
+  const busy = rs.filter((r) => r.status === 503);
+  assert.ok(rs.filter((r) => r.status === 200).length >= 4, 'some hints are thought about');
+  assert.ok(busy.length > 0 && busy.every((r) => r.json.code === 'busy' && r.headers.get('retry-after') === '1'),
+    `hints past the cap are 503 busy: ${rs.map((r) => r.status)}`);
   await expect(409, 'game_cancelled', 'POST', act('join', g4.id), { body: { name: 'Gus' } });
   await expect(409, 'game_cancelled', 'POST', act('orders', g4.id), { token: fay.token, body: { round: 0, step: 'keep', discard: [0, 1] } });
   await expect(409, 'game_cancelled', 'POST', act('resolve', g4.id), { token: g4.host_token, body: { round: 0, step: 'keep' } });
