@@ -19,6 +19,7 @@
 #include "botpool.h"
 #include "hub.h"
 #include "metrics.h"
+#include "ratelimit.h"
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
@@ -54,7 +55,10 @@ void api_rulesets(struct http_req *r)
     json_t *list = json_array();
     for (int i = 0; rulesets[i]; i++)
         json_array_append_new(list, ruleset_describe(rulesets[i]));
-    http_reply_json(r, 200, json_pack("{s:o, s:s}", "rulesets", list, "default", rulesets[0]->id));
+    const struct quotas *q = r->srv->quotas;
+    http_reply_json(r, 200,
+                    json_pack("{s:o, s:s, s:i}", "rulesets", list, "default", rulesets[0]->id,
+                              "hints_per_game", q ? q->hints_per_game : 5));
     r->reply.cache = "public, max-age=300";
 }
 
