@@ -12,6 +12,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = problem?.code ?? null;
     this.problem = problem ?? null;
+    this.retryAfter = null; // seconds, from a 429 or 503 answer's Retry-After
   }
 }
 
@@ -31,7 +32,12 @@ async function request(method, path, { body, token, cache = 'no-store' } = {}) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const err = new ApiError(res.status, data);
+    const wait = Number(res.headers.get('Retry-After'));
+    if (wait > 0) err.retryAfter = wait;
+    throw err;
+  }
   return data;
 }
 
@@ -60,6 +66,11 @@ export const api = {
   takeover: (id, hostToken, seat) => request('POST', `/games/${enc(id)}/takeover`, { body: { seat }, token: hostToken }),
   /** The host cancels open game `id` (409 game_started once it has started). */
   cancel: (id, hostToken) => request('POST', `/games/${enc(id)}/cancel`, { body: {}, token: hostToken }),
+  /**
+   * The expert's suggestion for seat `token`'s pending point: {suggestion, by, hints_used,
+   * hints_left}; 429 too_many_hints once the seat used its hints, 503 busy (see retryAfter).
+   */
+  hint: (id, token) => request('POST', `/games/${enc(id)}/hint`, { token }),
   /** A finished game's public view at the start and at the end of every round (409 before the end). */
   replayRounds: (id) => request('GET', `/games/${enc(id)}/replay/rounds`),
 };

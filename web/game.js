@@ -14,6 +14,7 @@ import { standings, placeLine, rankingList, breakdownBox, tieNote } from './stan
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
 import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
+import { expertHints, samePoint } from './hints.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -55,7 +56,7 @@ export function mountGame(root, id, navigate) {
     forceAsk: null, forceError: '', forceErrorAt: '', // the step a Force asks to confirm; why one failed, and at which step
     forceErrorFrom: '', // a stale Force's step: its error binds to the first step seen after it
     refused: '', // why the last choice sent was refused: kept across steps until the next action
-    suggested: false, // the selection shown is the server's suggestion (Suggest was pressed)
+    suggested: null, // the suggestion the selection shows (Suggest was pressed), else null
     sort: savedSort(), // the hand's order: dealt, cost, name or icon
     seen: loadSeen(), // {key: the game's step, ids: hand ids held then, fresh: ids new in it}
   };
@@ -66,6 +67,7 @@ export function mountGame(root, id, navigate) {
   let firstScheduled = 0;
   let reopenTimer = null;
   let joinInput = null; // kept across re-draws: what was typed stays
+  const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
 
   // ---- the stable skeleton -----------------------------------------------------------------
   const bar = h('header', { class: 'table-bar', id: 'bar' });
@@ -242,7 +244,7 @@ export function mountGame(root, id, navigate) {
       noticePending('The City: your move', `Decide ${what}.`, `city-${id}`);
     }
     st.turnKey = key;
-    st.suggested = false;
+    st.suggested = null;
     st.sel = emptySel();
     st.hint = '';
     st.actionError = '';
@@ -275,7 +277,7 @@ export function mountGame(root, id, navigate) {
     st.hint = '';
     st.actionError = '';
     st.refused = '';
-    st.suggested = false;
+    st.suggested = null;
     const hand = st.hand.hand;
     if (p.step !== 'build') {
       const need = p.options.discard;
@@ -339,20 +341,30 @@ export function mountGame(root, id, navigate) {
   }
 
   /**
-   * Suggest: puts the server's suggestion for this seat (pending.suggestion, the greedy bot's
-   * choice) into the selection: the build and its payment, the two builds, or the discards are
-   * pre-selected and focus goes to Confirm; a survey or a contractor is pointed at. The player
-   * still confirms. Without a suggestion (an older server), discards fall back to the cheapest.
+   * Suggest: asks the expert (a few hints a game; the quick greedy suggestion, pending.suggestion,
+   * once they are used up or the server stays busy) and, if the point is still pending when the
+   * answer comes, puts it into the selection: the build and its payment, the two builds, or the
+   * discards are pre-selected and focus goes to Confirm; a survey or a contractor is pointed at.
+   * The player still confirms. Without any suggestion, discards fall back to the cheapest.
    */
-  function suggest() {
+  async function suggest() {
     const p = pending();
     if (!p || st.busy) return;
-    const g = p.suggestion;
+    const got = await hints.ask(p);
+    if (!alive || !samePoint(p, pending())) return; // the game moved on while the expert thought
+    const g = got?.suggestion ?? null;
+    if (g && g.round !== undefined && !samePoint({ round: g.round, step: g.step, turn: g.turn ?? p.turn }, p)) return;
+    applySuggestion(g, got?.by);
+  }
+
+  function applySuggestion(g, by) {
+    const p = pending();
     const hand = st.hand.hand;
+    const who = by === 'expert' ? 'The expert suggests' : 'Suggested';
     st.hint = '';
     st.actionError = '';
     st.refused = '';
-    st.suggested = true;
+    st.suggested = g ?? {};
     let focus = '#confirm';
     if (p.step !== 'build') {
       st.sel.discard = g?.discard ? [...g.discard] : cheapest(hand, p.options.discard);
@@ -363,8 +375,8 @@ export function mountGame(root, id, navigate) {
     } else if (g?.survey || g?.contractor) {
       st.sel = emptySel();
       const what = g.survey ? 'survey' : 'contractor';
-      st.hint = g.survey ? 'Suggested: survey (draw and keep one card more). Press Survey to do it.'
-        : 'Suggested: take a General Contractor. Press General Contractor to do it.';
+      st.hint = g.survey ? `${who}: survey (draw and keep one card more). Press Survey to do it.`
+        : `${who}: take a General Contractor. Press General Contractor to do it.`;
       focus = `#${what}`;
     } else {
       st.hint = 'No suggestion for this step.';
@@ -375,10 +387,7 @@ export function mountGame(root, id, navigate) {
   }
 
   function suggestButton() {
-    return h('button', {
-      type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', disabled: st.busy,
-      title: 'Pre-select what the greedy bot would do in your place; you still confirm', onclick: suggest,
-    }, 'Suggest');
+    return hints.button({ onclick: suggest, disabled: st.busy });
   }
 
   // ---- orders ------------------------------------------------------------------------------
@@ -727,7 +736,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested, st.sort, st.seen?.fresh];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested, st.sort, st.seen?.fresh, hints.sig()];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -846,7 +855,7 @@ export function mountGame(root, id, navigate) {
       head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
       if (!buttons.length || s.mode === 'two') buttons.push(suggestButton());
       else buttons.splice(1, 0, suggestButton());
-      const sug = p.suggestion;
+      const sug = st.suggested;
       for (const b of quick) b.classList.toggle('suggested', !!st.suggested && !!sug && ((b.id === 'survey' && sug.survey) || (b.id === 'contractor' && sug.contractor)));
     }
 
@@ -881,7 +890,8 @@ export function mountGame(root, id, navigate) {
         h('label', { class: 'hand-sort' }, h('span', {}, 'Sort by'), sortSelect),
         fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} since the last step`) : null),
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
-      buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
+      buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null,
+      hints.note(p));
     action.dataset.state = state;
     action.dataset.turn = p ? `${p.round}-${p.step}` : 'none';
     action.dataset.submitted = hand.order ? 'true' : 'false';

@@ -1,13 +1,15 @@
 // generic.js: the table of a game this page has no table for, so that a new ruleset is playable
 // on its first day: a summary of the public view, the seats and their scores, this seat's hand,
 // what is pending (its options as the server sends them), a Suggest button that sends the
-// server's suggestion as it is, and the log, live over the game's event stream.
+// expert's suggestion as it is (POST /hint; the greedy pending.suggestion once the hints are used
+// up), and the log, live over the game's event stream.
 
 import { api, loadRulesets } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatDot, helpLinks } from './ui.js';
 import { seatTools, closedNotice, isClosed, botMark, seatLogLine } from './seats.js';
+import { expertHints, samePoint } from './hints.js';
 
 const SKIP = new Set(['seats', 'hand', 'pending', 'id', 'game', 'status', 'order', 'defaulted', 'seat', 'last_seq', 'seed']);
 
@@ -32,6 +34,8 @@ export function mountGeneric(root, id, navigate) {
   const keep = { redraw: () => draw() };
   let names = new Map(); // card id (slug) → name, from the game's catalog when it serves one
   const game = liveGame(id, () => draw());
+  let alive = true;
+  const hints = expertHints(id, () => game.st.me, () => { if (alive) draw(); });
   let catalogAsked = false;
   let title = null; // the ruleset's title, once the server's list is read
 
@@ -97,15 +101,23 @@ export function mountGeneric(root, id, navigate) {
       st.refused ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.refused) : null,
       h('ul', { class: 'plain-hand', id: 'hand', 'aria-label': `Your hand, ${items.length} cards` },
         items.map((c) => h('li', { class: 'chip', 'data-card-id': c.id ?? '' }, cardName(c)))),
-      p ? h('div', { class: 'actions' },
-        h('button', {
-          type: 'button', class: 'primary', id: 'suggest', 'data-focus-key': 'suggest',
-          disabled: st.busy || !p.suggestion || !!hand.order, onclick: () => game.send(p.suggestion),
-        }, 'Suggest')) : null);
+      p ? h('div', { class: 'actions' }, hints.button({
+        cls: 'primary', disabled: st.busy || !!hand.order || (!p.suggestion && hints.left() === 0), onclick: () => suggest(p),
+        title: 'Send the choice the server suggests for you',
+      })) : null,
+      p ? hints.note(p) : null);
     action.dataset.turn = p ? position(p) : 'none';
     action.dataset.state = p ? p.step : 'waiting';
     action.dataset.submitted = hand.order ? 'true' : 'false';
     action.dataset.busy = st.busy ? 'true' : 'false';
+  }
+
+  /** Sends the expert's (or the quick) suggestion for point `p` if it is still pending when it comes. */
+  async function suggest(p) {
+    const got = await hints.ask(p);
+    const now = game.st.hand?.pending;
+    if (!alive || !got?.suggestion || !samePoint(p, now) || game.st.hand.order) return;
+    game.send(got.suggestion);
   }
 
   function drawSummary(v) {
@@ -145,5 +157,5 @@ export function mountGeneric(root, id, navigate) {
     return `${who}${e.type.replaceAll('_', ' ')}${rest ? ` (${rest})` : ''}`;
   }
 
-  return () => game.close();
+  return () => { alive = false; game.close(); };
 }

@@ -1,6 +1,6 @@
 // lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
-// that game's range; which seats are greedy or random bots; the target VP where the game has
-// one; optional time per step) and the list of games (each with its game's title, open ones
+// that game's range; which seats are greedy, random or expert bots; the target VP where the game
+// has one; optional time per step) and the list of games (each with its game's title, open ones
 // first, bots marked) with Join, Resume or Watch and a share link for each; links to the chosen
 // game's rules and card reference.
 
@@ -9,7 +9,7 @@ import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
 import { takeFlash } from './seats.js';
 
-const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot' };
+const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert (thinks ~0.1 s)' };
 /** The City as the page knew it before rulesets were served: the form works before (or without) them. */
 const THE_CITY = {
   id: 'the_city', title: 'The City', min_players: 2, max_players: 5, bots: ['greedy', 'random'],

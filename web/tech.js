@@ -2,8 +2,9 @@
 // card may go to are highlighted), owners' markers and tilted cards, your hand, whose turn it is
 // and what they must decide, the help asked for a service, every card's effect on hover and on
 // tap, the public discard pile, the scores and the log, kept live by the game's event stream.
-// Orders echo pending's round, step and turn; Suggest fills the controls with the server's
-// suggestion (pending.suggestion) and the player confirms.
+// Orders echo pending's round, step and turn; Suggest fills the controls with the expert's
+// suggestion (POST /hint; the greedy pending.suggestion once the hints are used up) and the
+// player confirms.
 
 import { api, createAndRemember, store } from './api.js';
 import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, catalogReady, cardLabel, techCard, techLog } from './tech_data.js';
@@ -15,6 +16,7 @@ import { seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
+import { expertHints, samePoint } from './hints.js';
 
 /** Mounts Tech City's table of game `id` in `root`; returns a teardown function. */
 export function mountTech(root, id, navigate) {
@@ -69,6 +71,7 @@ export function mountTech(root, id, navigate) {
   let alive = true;
   const game = liveGame(id, () => render());
   const { st } = game;
+  const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
   loadTechCatalog().then(() => { if (alive) { drawn.delete(action); drawn.delete(cityScroll); render(); } }).catch(() => null);
 
   function emptySel() {
@@ -302,15 +305,20 @@ export function mountTech(root, id, navigate) {
     drawCity();
   }
 
-  function suggest() {
+  /** Suggest: asks the expert (or takes the quick suggestion) and fills in its choice if the point is still pending. */
+  async function suggest() {
     const p = pending();
-    const g = p?.suggestion;
-    if (!g || st.busy) return;
+    if (!p || st.busy) return;
+    const got = await hints.ask(p);
+    const g = got?.suggestion;
+    if (!alive || !g || !samePoint(p, pending())) return; // nothing, or the game moved on meanwhile
+    if (g.round !== undefined && !samePoint({ round: g.round, step: g.step, turn: g.turn ?? p.turn }, p)) return;
+    const who = got.by === 'expert' ? 'The expert suggests' : 'Suggested';
     sel = emptySel();
     hint = '';
     suggested = '';
     let focus = '#confirm';
-    if (g.pass) { suggested = 'pass'; focus = '#pass'; hint = 'Suggested: pass.'; } else if (p.step === 'build') {
+    if (g.pass) { suggested = 'pass'; focus = '#pass'; hint = `${who}: pass.`; } else if (p.step === 'build') {
       Object.assign(sel, { card: g.card, x: g.x, y: g.y, pay: [...(g.pay ?? [])], as: g.as ?? null });
     } else if (p.step === 'help') sel.card = g.card;
     else if (p.step === 'effect') {
@@ -530,7 +538,7 @@ export function mountTech(root, id, navigate) {
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
   function drawAction() {
-    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady()],
+    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), hints.sig()],
       () => keepFocus(action, drawActionNow, action));
   }
 
@@ -631,9 +639,7 @@ export function mountTech(root, id, navigate) {
         }
         default: head.push(h('h2', { id: 'action-title' }, `Your move: ${p.step}`));
       }
-      if (p.suggestion) {
-        buttons.push(h('button', { type: 'button', class: 'ghost', id: 'suggest', 'data-focus-key': 'suggest', disabled: st.busy, title: 'Fill in what the greedy bot would do; you still confirm', onclick: suggest }, 'Suggest'));
-      }
+      if (p.suggestion || hints.left() !== 0) buttons.push(hints.button({ onclick: suggest, disabled: st.busy }));
       if (st.hand.order) head.push(h('p', { class: 'submitted-note', id: 'submitted' }, 'Your choice is in; waiting for the others. You may still change it.'));
       if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
     }
@@ -645,7 +651,8 @@ export function mountTech(root, id, navigate) {
       st.refused ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.refused) : null,
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${my.length} cards` },
         my.map((c) => techCard(c.id, c.card, { ...cardState(c), disabled: !pickable || st.busy, onClick: () => clickHand(c.id), onInfo: () => showInfo(`h:${c.id}`) }))),
-      buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null);
+      buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null,
+      hints.note(p));
     action.dataset.state = p ? p.step : 'waiting';
     action.dataset.turn = p ? `${p.round}-${p.step}-${p.turn}` : 'none';
     action.dataset.submitted = st.hand.order ? 'true' : 'false';

@@ -1,0 +1,107 @@
+// hints.js: what the Suggest button of every table asks: the server's expert (POST /hint, a few
+// hints per game and seat, counted here in localStorage and corrected by every answer), and, when
+// none are left or the server stays busy, the free quick suggestion of the hand view
+// (pending.suggestion, the greedy bot's). A hint that comes back after its point passed is dropped.
+
+import { api, loadRulesets } from './api.js';
+import { h } from './dom.js';
+
+const NONE_LEFT = 'No expert hints left in this game: Suggest gives the quick suggestion.';
+const BUSY = 'The expert is busy right now: this is the quick suggestion.';
+const MAX_WAIT_S = 3; // the longest a 503's Retry-After is waited for before the one retry
+
+/** True when pending points `a` and `b` are the same decision (round, step and turn). */
+export function samePoint(a, b) {
+  return !!a && !!b && a.round === b.round && a.step === b.step && (a.turn ?? null) === (b.turn ?? null);
+}
+
+function pointKey(p) { return p ? `${p.round}-${p.step}-${p.turn ?? ''}` : ''; }
+
+function readLeft(key) {
+  try { const v = localStorage.getItem(key); return v === null ? null : Number(v); } catch { return null; }
+}
+function writeLeft(key, n) {
+  try { localStorage.setItem(key, String(n)); } catch { /* private mode: the server still counts */ }
+}
+
+/**
+ * The hints of game `id` for the seat `seat()` ({seat, token} or null): `changed()` is called
+ * whenever the button's label or note changes. Returns {ask, button, note, sig}.
+ */
+export function expertHints(id, seat, changed) {
+  let perGame = null; // the server's hints_per_game, once /rulesets is read
+  let thinking = false;
+  let note = '';
+  let noteAt = ''; // the point the note is about: it goes when the game moves on
+  const key = () => `city.hints.${id}.${seat()?.seat}`;
+  loadRulesets().then((r) => { perGame = r.hints_per_game ?? null; changed(); }).catch(() => null);
+
+  /** Hints this seat has left (null while unknown). */
+  function left() {
+    if (!seat()) return null;
+    return readLeft(key()) ?? perGame;
+  }
+
+  function say(text, p) { note = text; noteAt = pointKey(p); }
+
+  /**
+   * Asks for pending point `p`: resolves to {suggestion, by: 'expert' | 'quick'}, or null when
+   * there is nothing to apply (no seat, already asking, the point has passed at the server). The
+   * caller still checks that `p` is pending when it resolves.
+   */
+  async function ask(p) {
+    const me = seat();
+    if (!p || !me || thinking) return null;
+    const quick = (why) => { say(why, p); return p.suggestion ? { suggestion: p.suggestion, by: 'quick' } : null; };
+    if (left() === 0) return quick(NONE_LEFT);
+    thinking = true;
+    say('', p);
+    changed();
+    try {
+      for (let retried = false; ; retried = true) {
+        try {
+          const r = await api.hint(id, me.token);
+          writeLeft(`city.hints.${id}.${me.seat}`, r.hints_left);
+          return { suggestion: r.suggestion, by: 'expert' };
+        } catch (e) {
+          if (e.status === 503 && !retried) {
+            await new Promise((ok) => setTimeout(ok, Math.min(e.retryAfter ?? 1, MAX_WAIT_S) * 1000));
+            continue;
+          }
+          if (e.status === 429) { writeLeft(`city.hints.${id}.${me.seat}`, 0); return quick(NONE_LEFT); }
+          if (e.status === 503) return quick(BUSY);
+          if (e.status === 409) return null; // nothing to decide any more: the point has passed
+          return quick(`No expert hint (${e.message}) This is the quick suggestion.`);
+        }
+      }
+    } finally {
+      thinking = false;
+      changed();
+    }
+  }
+
+  /** The Suggest button for pending point `p`, calling `onclick`; `disabled` as the table says. */
+  function button({ onclick, disabled = false, cls = 'ghost', title }) {
+    const n = left();
+    const label = thinking ? 'Thinking…' : n === null ? 'Suggest' : n > 0 ? `Suggest (expert · ${n} left)` : 'Suggest (quick)';
+    // While the expert thinks the button stays focusable (aria-disabled, clicks ignored), so
+    // keyboard focus is not lost; it is truly disabled only when the table says so.
+    return h('button', {
+      type: 'button', class: `${cls} suggest-btn`, id: 'suggest', 'data-focus-key': 'suggest',
+      disabled, 'aria-disabled': thinking ? 'true' : null, 'data-hints-left': n ?? '',
+      'data-thinking': thinking ? 'true' : 'false',
+      title: title ?? (n > 0 ? 'Ask the expert bot what to do here (it thinks about 0.1 s); you still confirm' : 'Pre-select what the quick (greedy) bot would do in your place; you still confirm'),
+      onclick: () => { if (!thinking) onclick(); },
+    }, label);
+  }
+
+  /** The short note about the last Suggest at point `p` (no hints left, busy), or null. */
+  function noteLine(p) {
+    return note && noteAt === pointKey(p) ? h('p', { class: 'muted hint-note', id: 'hint-note', role: 'status' }, note) : null;
+  }
+
+  /** What the button and note show, for a table's re-draw signature. */
+  function sig() { return [thinking, left(), note, noteAt]; }
+
+  return { ask, button, note: noteLine, sig, left };
+}
