@@ -98,6 +98,16 @@ export async function playTurn(page, state, { beforeConfirm } = {}) {
   return 'survey';
 }
 
+/**
+ * Clicks Suggest (or presses Enter on it when `key`) and waits until the expert's answer (or the
+ * quick suggestion) is applied: the button no longer reads "Thinking…".
+ */
+export async function suggestAndWait(page, { key = false } = {}) {
+  if (key) await page.keyboard.press('Enter');
+  else await page.click('#suggest');
+  await page.waitForFunction(() => !document.querySelector('#suggest[data-thinking="true"]'), null, { timeout: 20_000, polling: 50 });
+}
+
 /** True when the document is no wider than the viewport. */
 export function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth

@@ -1,0 +1,252 @@
+// hint.test.mjs: browser tests of Suggest asking the expert (POST /games/{id}/hint), in real
+// Chromium against a real daemon: the button says how many expert hints are left, shows
+// "Thinking…" with focus kept while it waits, pre-selects the expert's choice, which the game
+// accepts, and counts down; once the hints are used up (a daemon with --hints-per-game 1) it
+// gives the quick greedy suggestion and says so, also when the server answers 429 or stays busy
+// (503 twice); a hint that comes back after its point passed is not applied; and a game of The
+// City with an expert bot chosen in the lobby plays to its end with Suggest.
+//
+//   make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/hint.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startDaemon } from './lib/daemon.mjs';
+import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait } from './browser-helpers.mjs';
+
+let daemon;
+let scarce; // a daemon with one hint per seat and game
+let browser;
+
+before(async () => {
+  daemon = await startDaemon();
+  scarce = await startDaemon({ extraArgs: ['--hints-per-game', '1'] });
+  browser = await launchChromium(chromium);
+});
+
+after(async () => {
+  await browser?.close();
+  await daemon?.stop();
+  await scarce?.stop();
+});
+
+async function api(d, method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(`${d.base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
+}
+
+/** A page of daemon `d` holding seat `seat` of game `id`, as the lobby would have stored it. */
+async function openAs(d, id, seat, token) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addInitScript(([gid, s, t]) => localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: s, token: t })), [id, seat, token]);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${d.base}/#/game/${id}`);
+  return { context, page, errors };
+}
+
+/** The card ids the page shows as chosen (to discard, build or pay), sorted. */
+const marked = (page) => page.locator('#hand .card[aria-pressed="true"]')
+  .evaluateAll((els) => els.map((e) => Number(e.dataset.cardId)).sort((a, b) => a - b));
+
+/** The cards an order of The City names, sorted. */
+function cardsOf(o) {
+  const ids = o.discard ?? (o.build ? [o.build.card, ...o.build.pay] : o.builds ? o.builds.flatMap((b) => [b.card, ...b.pay]) : []);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Console errors other than the browser's own line for an answer the test provoked. */
+const unexpected = (errors, re) => errors.filter((e) => !re.test(e));
+
+test('Suggest asks the expert: Thinking… with focus kept, the choice pre-selected and accepted, the count goes down', { timeout: 60_000 }, async () => {
+  const g = (await api(daemon, 'POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Ada', target_vp: 15 } })).json;
+  const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
+  try {
+    await page.waitForSelector('#action[data-state="keep"]');
+    const btn = page.locator('#suggest');
+    assert.equal(await btn.innerText(), 'Suggest (expert · 5 left)');
+    // Hold the hint a moment so the waiting state can be seen.
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    await page.route('**/api/v1/games/*/hint', async (route) => { await held; await route.continue(); });
+    const answer = page.waitForResponse((r) => r.url().endsWith('/hint'));
+    await page.focus('#suggest');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#suggest[data-thinking="true"]');
+    assert.equal(await btn.innerText(), 'Thinking…');
+    assert.equal(await btn.getAttribute('aria-disabled'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'suggest', 'focus stays on the button while the expert thinks');
+    release();
+    const hint = await (await answer).json();
+    assert.equal(hint.by, 'expert');
+    assert.equal(hint.hints_left, 4);
+    await page.waitForSelector('#suggest[data-thinking="false"]');
+    await page.unroute('**/api/v1/games/*/hint');
+    assert.equal(await btn.innerText(), 'Suggest (expert · 4 left)');
+    assert.deepEqual(await marked(page), cardsOf(hint.suggestion), 'the expert\'s discards are pre-selected');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'focus goes to Confirm');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#action[data-state="build"]');
+    const hand = (await api(daemon, 'GET', `/games/${g.id}/hand`, { token: g.token })).json;
+    assert.equal(hand.hand.length, 5, 'the expert\'s keep was accepted');
+    // A reload remembers the count.
+    await page.reload();
+    await page.waitForSelector('#action[data-state="build"]');
+    assert.equal(await btn.innerText(), 'Suggest (expert · 4 left)');
+    // The next one is the expert's too, and accepted.
+    const next = page.waitForResponse((r) => r.url().endsWith('/hint'));
+    await suggestAndWait(page);
+    const h2 = await (await next).json();
+    assert.equal(h2.hints_left, 3);
+    assert.equal(await btn.innerText(), 'Suggest (expert · 3 left)');
+    const s = h2.suggestion;
+    if (s.survey || s.contractor) await page.click(s.survey ? '#survey' : '#contractor');
+    else {
+      assert.deepEqual(await marked(page), cardsOf(s));
+      await page.click('#confirm');
+    }
+    await page.waitForFunction(() => document.querySelector('#action')?.dataset.turn !== '1-build' || document.querySelector('#action')?.dataset.submitted === 'true');
+    const v = (await api(daemon, 'GET', `/games/${g.id}`)).json;
+    assert.ok(v.round > 1 || v.seats[0].submitted || !v.pending.includes(0), 'the expert\'s build was accepted');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('no hints left: Suggest gives the quick suggestion and says so, after the count, a 429 or a busy server', { timeout: 60_000 }, async () => {
+  const g = (await api(scarce, 'POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Bea', target_vp: 15 } })).json;
+  const A = await openAs(scarce, g.id, 0, g.token);
+  let B = null;
+  try {
+    const { page } = A;
+    await page.waitForSelector('#action[data-state="keep"]');
+    assert.equal(await page.locator('#suggest').innerText(), 'Suggest (expert · 1 left)', 'the count starts from /rulesets\' hints_per_game');
+    const hints = [];
+    page.on('request', (r) => { if (r.url().endsWith('/hint')) hints.push(r.url()); });
+    await suggestAndWait(page);
+    assert.equal(hints.length, 1);
+    assert.equal(await page.locator('#suggest').innerText(), 'Suggest (quick)');
+    await page.click('#confirm:not([disabled])');
+    await page.waitForSelector('#action[data-state="build"]');
+    // No hint left: no request, the greedy bot's choice, and a note.
+    const pend = (await api(scarce, 'GET', `/games/${g.id}/hand`, { token: g.token })).json.pending;
+    await suggestAndWait(page);
+    assert.equal(hints.length, 1, 'no hint is asked for once none is left');
+    assert.match(await page.locator('#hint-note').innerText(), /No expert hints left in this game/);
+    if (pend.suggestion.build || pend.suggestion.builds) assert.deepEqual(await marked(page), cardsOf(pend.suggestion));
+    else assert.ok(await page.locator('#action .quick.suggested').count(), 'the quick suggestion is pointed at');
+
+    // A second browser on the seat does not know the count: the server's 429 tells it.
+    B = await openAs(scarce, g.id, 0, g.token);
+    await B.page.waitForSelector('#action[data-state="build"]');
+    assert.equal(await B.page.locator('#suggest').innerText(), 'Suggest (expert · 1 left)');
+    const refused = B.page.waitForResponse((r) => r.url().endsWith('/hint'));
+    await suggestAndWait(B.page);
+    assert.equal((await refused).status(), 429);
+    assert.equal(await B.page.locator('#suggest').innerText(), 'Suggest (quick)');
+    assert.match(await B.page.locator('#hint-note').innerText(), /No expert hints left in this game/);
+    assert.deepEqual(unexpected(B.errors, /status of 429/), []);
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await A.context.close();
+    await B?.context.close();
+  }
+});
+
+test('a busy server (503 twice) gets one retry, then the quick suggestion', { timeout: 60_000 }, async () => {
+  const g = (await api(daemon, 'POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Cy', target_vp: 15 } })).json;
+  const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
+  try {
+    await page.waitForSelector('#action[data-state="keep"]');
+    // The daemon's busy answer needs a crowd of hints; here the network stands in for it.
+    let asked = 0;
+    await page.route('**/api/v1/games/*/hint', (route) => {
+      asked++;
+      return route.fulfill({ status: 503, headers: { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }, body: JSON.stringify({ code: 'busy', status: 503, title: 'Busy', detail: 'The server is thinking about 4 hints already; ask again in a second.' }) });
+    });
+    const pend = (await api(daemon, 'GET', `/games/${g.id}/hand`, { token: g.token })).json.pending;
+    await suggestAndWait(page);
+    assert.equal(asked, 2, 'one retry after Retry-After');
+    assert.match(await page.locator('#hint-note').innerText(), /busy/);
+    assert.deepEqual(await marked(page), cardsOf(pend.suggestion), 'the quick suggestion is pre-selected');
+    assert.equal(await page.locator('#suggest').innerText(), 'Suggest (expert · 5 left)', 'a busy server used no hint');
+    assert.deepEqual(unexpected(errors, /status of 503/), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a hint that comes back after its point passed is not applied', { timeout: 60_000 }, async () => {
+  const g = (await api(daemon, 'POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Dee', target_vp: 15 } })).json;
+  const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
+  try {
+    await page.waitForSelector('#action[data-state="keep"]');
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    await page.route('**/api/v1/games/*/hint', async (route) => { await held; await route.continue(); });
+    const answer = page.waitForResponse((r) => r.url().endsWith('/hint'));
+    await page.click('#suggest');
+    await page.waitForSelector('#suggest[data-thinking="true"]');
+    // Meanwhile the keep is decided elsewhere (another tab): the game moves on to round 1.
+    const hand = (await api(daemon, 'GET', `/games/${g.id}/hand`, { token: g.token })).json;
+    const r = await api(daemon, 'POST', `/games/${g.id}/orders`, { token: g.token, body: { round: hand.pending.round, step: 'keep', ...hand.pending.suggestion } });
+    assert.equal(r.status, 202);
+    await page.waitForSelector('#action[data-state="build"]');
+    release();
+    const late = await answer;
+    assert.equal(late.status(), 200, 'the server answered for the point now pending');
+    await page.waitForSelector('#suggest[data-thinking="false"]');
+    assert.deepEqual(await marked(page), [], 'the late hint is not applied');
+    assert.equal(await page.locator('#action .quick.suggested').count(), 0);
+    assert.equal(await page.locator('#action .hint-line').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('The City with an expert bot chosen in the lobby plays to its end, the person by Suggest', { timeout: 180_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${daemon.base}/`);
+    await page.fill('#name', 'Eve');
+    await page.selectOption('#seats', '2');
+    const label = await page.locator('#seat-kind-1 option[value="expert"]').innerText();
+    assert.equal(label, 'Expert (thinks ~0.1 s)');
+    await page.selectOption('#seat-kind-1', 'expert');
+    await page.fill('#target', '15');
+    await page.click('#create');
+    await page.waitForSelector('#action[data-state="keep"]');
+    const me = await seatOf(page);
+    const v0 = (await api(daemon, 'GET', `/games/${me.id}`)).json;
+    assert.equal(v0.seats[1].bot, 'expert');
+    assert.match(await page.locator('#players').innerText(), /expert bot/i);
+    let last = null;
+    let steps = 0;
+    let expert = 0;
+    page.on('request', (r) => { if (r.url().endsWith('/hint')) expert++; });
+    for (;;) {
+      const turn = await nextTurn(page, last);
+      if (turn === 'over') break;
+      last = turn.split('|')[1];
+      await suggestAndWait(page);
+      const next = await page.evaluate(() => document.activeElement?.id);
+      assert.ok(['confirm', 'survey', 'contractor'].includes(next), `Suggest points at a button (${next})`);
+      await page.keyboard.press('Enter');
+      assert.ok(++steps < 200, 'the game ends');
+    }
+    await page.locator('#end-screen').waitFor();
+    assert.equal((await api(daemon, 'GET', `/games/${me.id}`)).json.status, 'finished');
+    assert.equal(expert, 5, 'five expert hints, then the quick suggestion');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
