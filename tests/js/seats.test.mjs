@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, suggestAndWait } from './browser-helpers.mjs';
 
 let daemon;
 let browser;
@@ -139,7 +139,7 @@ test('one of two people leaves a 3-seat game; the other plays on to the end with
       const turn = await nextTurn(A.page, last);
       if (turn === 'over') break;
       last = turn.split('|')[1];
-      await A.page.click('#suggest');
+      await suggestAndWait(A.page);
       // Suggest puts focus on what to press next: Confirm, Survey or General Contractor.
       const next = await A.page.evaluate(() => document.activeElement?.id);
       assert.ok(['confirm', 'survey', 'contractor'].includes(next), `Suggest points at a button (${next})`);

@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium } from './browser-helpers.mjs';
+import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium, suggestAndWait } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 
@@ -151,16 +151,19 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
       if (turn === 'over') break;
       const [state, key] = turn.split('|');
       const hand = await api(`/games/${me.id}/hand`, { headers: { Authorization: `Bearer ${me.token}` } });
-      const sug = hand.pending.suggestion;
-      assert.ok(sug, 'the hand view carries a suggestion');
+      assert.ok(hand.pending.suggestion, 'the hand view carries a suggestion');
+      // Suggest asks the expert while hints are left, then gives the hand view's suggestion.
+      const expert = Number(await page.getAttribute('#suggest', 'data-hints-left')) > 0;
+      const answer = expert ? page.waitForResponse((r) => r.url().endsWith('/hint')) : null;
       if (!byKeyboard && state === 'build') {
         // Keyboard: Tab to Suggest, Enter; focus lands on what to press next.
         await tabTo(page, 'suggest');
-        await page.keyboard.press('Enter');
+        await suggestAndWait(page, { key: true });
         byKeyboard = true;
       } else {
-        await page.click('#suggest');
+        await suggestAndWait(page);
       }
+      const sug = expert ? (await (await answer).json()).suggestion : hand.pending.suggestion;
       if (sug.discard || sug.build || sug.builds) {
         // Pre-selected as suggested, then confirmed by the player.
         const marked = await page.locator('#hand .card[aria-pressed="true"]').evaluateAll((els) => els.map((e) => Number(e.dataset.cardId)).sort((a, b) => a - b));
@@ -243,7 +246,7 @@ async function playTech(page, state, byHand) {
     did = `${state} by hand`;
   }
   if (!did) {
-    await page.click('#suggest');
+    await suggestAndWait(page);
     await page.locator('#action :is(#confirm:not([disabled]), .suggested)').first().click();
     did = `suggested ${state}`;
   }
@@ -411,7 +414,7 @@ test('Tech City: the host forces a decision another person is slow to make, afte
       if (v.pending.includes(1) && !v.pending.includes(0)) break;
       if (v.pending.includes(0)) {
         await a.waitForSelector('#action:not([data-state="waiting"]) #suggest');
-        await a.click('#suggest');
+        await suggestAndWait(a);
         await a.locator('#action :is(#confirm:not([disabled]), .suggested)').first().click();
       }
       await a.waitForFunction((t) => document.querySelector('#action')?.dataset.turn !== t, `${v.round}-${v.step}-${v.turn}`).catch(() => null);
