@@ -14,7 +14,6 @@ import { standings, placeLine, rankingList, breakdownBox, tieNote } from './stan
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
 import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
-import { expertHints, samePoint } from './hints.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -67,7 +66,16 @@ export function mountGame(root, id, navigate) {
   let firstScheduled = 0;
   let reopenTimer = null;
   let joinInput = null; // kept across re-draws: what was typed stays
-  const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
+  // Suggest's expert hints (hints.js) load with the table, not the lobby: a repeat visit of the
+  // lobby revalidates every module it imports. Until they are here, Suggest is the quick one.
+  let hints = null;
+  let samePoint = null;
+  import('./hints.js').then((m) => {
+    if (!alive) return;
+    hints = m.expertHints(id, () => st.me, () => { if (alive) drawAction(); });
+    samePoint = m.samePoint;
+    drawAction();
+  }).catch(() => null);
 
   // ---- the stable skeleton -----------------------------------------------------------------
   const bar = h('header', { class: 'table-bar', id: 'bar' });
@@ -350,6 +358,7 @@ export function mountGame(root, id, navigate) {
   async function suggest() {
     const p = pending();
     if (!p || st.busy) return;
+    if (!hints) { applySuggestion(p.suggestion, 'quick'); return; }
     const got = await hints.ask(p);
     if (!alive || !samePoint(p, pending())) return; // the game moved on while the expert thought
     const g = got?.suggestion ?? null;
@@ -387,7 +396,11 @@ export function mountGame(root, id, navigate) {
   }
 
   function suggestButton() {
-    return hints.button({ onclick: suggest, disabled: st.busy });
+    if (hints) return hints.button({ onclick: suggest, disabled: st.busy });
+    return h('button', {
+      type: 'button', class: 'ghost suggest-btn', id: 'suggest', 'data-focus-key': 'suggest', disabled: st.busy,
+      title: 'Pre-select what the quick (greedy) bot would do in your place; you still confirm', onclick: suggest,
+    }, 'Suggest');
   }
 
   // ---- orders ------------------------------------------------------------------------------
@@ -736,7 +749,7 @@ export function mountGame(root, id, navigate) {
 
   function drawAction() {
     const v = st.view;
-    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested, st.sort, st.seen?.fresh, hints.sig()];
+    const sig = [v?.status, v?.seats.map((x) => [x.pending, x.submitted, x.tableau.length, x.name]), st.hand, st.sel, st.busy, st.hint, st.error, st.actionError, st.refused, st.me?.seat, st.suggested, st.sort, st.seen?.fresh, hints?.sig()];
     drawIf(action, sig, () => keepFocus(action, drawActionNow, action));
   }
 
@@ -891,7 +904,7 @@ export function mountGame(root, id, navigate) {
         fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} since the last step`) : null),
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${hand.hand.length} cards` }, cards),
       buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null,
-      hints.note(p));
+      hints?.note(p));
     action.dataset.state = state;
     action.dataset.turn = p ? `${p.round}-${p.step}` : 'none';
     action.dataset.submitted = hand.order ? 'true' : 'false';

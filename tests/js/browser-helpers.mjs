@@ -108,6 +108,12 @@ export async function suggestAndWait(page, { key = false } = {}) {
   await page.waitForFunction(() => !document.querySelector('#suggest[data-thinking="true"]'), null, { timeout: 20_000, polling: 50 });
 }
 
+/** Waits until Suggest knows how many expert hints are left (hints.js loaded); resolves to that number. */
+export async function hintsLeft(page) {
+  const el = await page.waitForSelector('#suggest[data-hints-left]:not([data-hints-left=""])', { timeout: 10_000 });
+  return Number(await el.getAttribute('data-hints-left'));
+}
+
 /** True when the document is no wider than the viewport. */
 export function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth

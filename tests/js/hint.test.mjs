@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait, hintsLeft } from './browser-helpers.mjs';
 
 let daemon;
 let scarce; // a daemon with one hint per seat and game
@@ -68,6 +68,7 @@ test('Suggest asks the expert: Thinking… with focus kept, the choice pre-selec
   try {
     await page.waitForSelector('#action[data-state="keep"]');
     const btn = page.locator('#suggest');
+    assert.equal(await hintsLeft(page), 5);
     assert.equal(await btn.innerText(), 'Suggest (expert · 5 left)');
     // Hold the hint a moment so the waiting state can be seen.
     let release;
@@ -96,6 +97,7 @@ test('Suggest asks the expert: Thinking… with focus kept, the choice pre-selec
     // A reload remembers the count.
     await page.reload();
     await page.waitForSelector('#action[data-state="build"]');
+    assert.equal(await hintsLeft(page), 4);
     assert.equal(await btn.innerText(), 'Suggest (expert · 4 left)');
     // The next one is the expert's too, and accepted.
     const next = page.waitForResponse((r) => r.url().endsWith('/hint'));
@@ -125,6 +127,7 @@ test('no hints left: Suggest gives the quick suggestion and says so, after the c
   try {
     const { page } = A;
     await page.waitForSelector('#action[data-state="keep"]');
+    assert.equal(await hintsLeft(page), 1);
     assert.equal(await page.locator('#suggest').innerText(), 'Suggest (expert · 1 left)', 'the count starts from /rulesets\' hints_per_game');
     const hints = [];
     page.on('request', (r) => { if (r.url().endsWith('/hint')) hints.push(r.url()); });
@@ -144,6 +147,7 @@ test('no hints left: Suggest gives the quick suggestion and says so, after the c
     // A second browser on the seat does not know the count: the server's 429 tells it.
     B = await openAs(scarce, g.id, 0, g.token);
     await B.page.waitForSelector('#action[data-state="build"]');
+    assert.equal(await hintsLeft(B.page), 1);
     assert.equal(await B.page.locator('#suggest').innerText(), 'Suggest (expert · 1 left)');
     const refused = B.page.waitForResponse((r) => r.url().endsWith('/hint'));
     await suggestAndWait(B.page);
@@ -163,6 +167,7 @@ test('a busy server (503 twice) gets one retry, then the quick suggestion', { ti
   const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
   try {
     await page.waitForSelector('#action[data-state="keep"]');
+    await hintsLeft(page);
     // The daemon's busy answer needs a crowd of hints; here the network stands in for it.
     let asked = 0;
     await page.route('**/api/v1/games/*/hint', (route) => {
@@ -186,6 +191,7 @@ test('a hint that comes back after its point passed is not applied', { timeout: 
   const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
   try {
     await page.waitForSelector('#action[data-state="keep"]');
+    await hintsLeft(page);
     let release;
     const held = new Promise((ok) => { release = ok; });
     await page.route('**/api/v1/games/*/hint', async (route) => { await held; await route.continue(); });
@@ -224,6 +230,7 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
     await page.fill('#target', '15');
     await page.click('#create');
     await page.waitForSelector('#action[data-state="keep"]');
+    await hintsLeft(page);
     const me = await seatOf(page);
     const v0 = (await api(daemon, 'GET', `/games/${me.id}`)).json;
     assert.equal(v0.seats[1].bot, 'expert');

@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium, suggestAndWait } from './browser-helpers.mjs';
+import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium, suggestAndWait, hintsLeft } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 
@@ -153,7 +153,7 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
       const hand = await api(`/games/${me.id}/hand`, { headers: { Authorization: `Bearer ${me.token}` } });
       assert.ok(hand.pending.suggestion, 'the hand view carries a suggestion');
       // Suggest asks the expert while hints are left, then gives the hand view's suggestion.
-      const expert = Number(await page.getAttribute('#suggest', 'data-hints-left')) > 0;
+      const expert = await hintsLeft(page) > 0;
       const answer = expert ? page.waitForResponse((r) => r.url().endsWith('/hint')) : null;
       if (!byKeyboard && state === 'build') {
         // Keyboard: Tab to Suggest, Enter; focus lands on what to press next.
