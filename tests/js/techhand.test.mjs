@@ -126,36 +126,64 @@ test('Tech City\'s hand: sorted by name and by value, remembered; new cards mark
 });
 
 test('Tech City: at a point that waits for several seats, the sent choice reads "Change my choice"', { timeout: 120_000 }, async (t) => {
-  const g = await api('POST', '/games', { body: { game: 'tech_city', seats: 2, name: 'Ada' } });
+  // Three people through the API; Bea and Cid build a service whenever they can, so that Ada
+  // and the other are asked to help at once (a help point waits for every other seat).
+  const g = await api('POST', '/games', { body: { game: 'tech_city', seats: 3, name: 'Ada' } });
   assert.equal(g.status, 201);
   const { id, token: ada } = g.json;
-  const b = await api('POST', `/games/${id}/join`, { body: { name: 'Bea' } });
-  assert.equal(b.status, 201);
-  const bea = b.json.token;
-  // Both seats play the greedy suggestion until a point waits for both (help or discard).
+  const tokens = [ada];
+  for (const name of ['Bea', 'Cid']) {
+    const j = await api('POST', `/games/${id}/join`, { body: { name } });
+    assert.equal(j.status, 201);
+    tokens.push(j.json.token);
+  }
+  const domain = new Map((await api('GET', '/cards?game=tech_city')).json.cards.map((c) => [c.id, c.domain]));
   let both = null;
   for (let i = 0; i < 300 && !both; i++) {
     const v = (await api('GET', `/games/${id}`)).json;
     if (v.status !== 'playing') break;
     if (v.pending.length > 1 && v.pending.includes(0)) { both = v; break; }
-    const token = v.pending.includes(0) ? ada : bea;
-    await playSuggestion(id, token, (await api('GET', `/games/${id}/hand`, { token })).json);
+    const seat = v.pending.find((s) => s !== 0) ?? v.pending[0];
+    const hand = (await api('GET', `/games/${id}/hand`, { token: tokens[seat] })).json;
+    const p = hand.pending;
+    const svc = hand.hand.find((c) => domain.get(c.card) === 'service');
+    const cell = p.options?.cells?.[0];
+    if (seat !== 0 && p.step === 'build' && svc && cell) {
+      const r = await api('POST', `/games/${id}/orders`, { token: tokens[seat], body: { round: p.round, step: p.step, turn: p.turn, card: svc.id, x: cell.x, y: cell.y, pay: [] } });
+      if (r.status === 202) continue;
+    }
+    await playSuggestion(id, tokens[seat], hand);
   }
-  if (!both) { t.skip('no point waited for both seats in this deal'); return; }
+  if (!both) { t.skip('no point waited for several seats in this deal'); return; }
   const A = await openAs(id, 0, ada);
   const { page } = A;
   try {
     const hand = (await api('GET', `/games/${id}/hand`, { token: ada })).json;
     await atPoint(page, keyOf(hand.pending));
     assert.notEqual((await page.locator('#confirm').innerText()).trim(), 'Change my choice');
-    await playSuggestion(id, ada, hand);
-    await page.reload();
-    await page.waitForSelector('#action[data-submitted="true"]');
-    assert.match(await page.locator('#submitted').innerText(), /change it until everyone has chosen/);
-    if (!hand.pending.suggestion.pass) {
+    const cards = page.locator('#hand .tcard');
+    if (hand.pending.step === 'help' && hand.hand.length >= 2) {
+      // Ada helps with one card through the page, then changes it for another.
+      await cards.nth(0).click();
+      await page.click('#confirm');
+      await page.waitForSelector('#action[data-submitted="true"][data-busy="false"]');
       assert.equal((await page.locator('#confirm').innerText()).trim(), 'Change my choice');
+      assert.ok(await page.locator('#confirm').isDisabled(), 'nothing to change yet');
+      assert.match(await page.locator('#submitted').innerText(), /change it until everyone has chosen/);
+      const other = Number(await cards.nth(1).getAttribute('data-card-id'));
+      await cards.nth(1).click();
+      await page.locator('#confirm:not([disabled])').click();
+      await page.waitForFunction(() => document.querySelector('#action')?.dataset.busy === 'false' && document.querySelector('#confirm')?.disabled);
+      const after = (await api('GET', `/games/${id}/hand`, { token: ada })).json;
+      assert.equal(after.order.card, other, 'the changed choice is the one sent');
+    } else {
+      await playSuggestion(id, ada, hand);
+      await page.reload();
+      await page.waitForSelector('#action[data-submitted="true"]');
+      assert.match(await page.locator('#submitted').innerText(), /change it until everyone has chosen/);
+      if (!hand.pending.suggestion.pass) assert.equal((await page.locator('#confirm').innerText()).trim(), 'Change my choice');
     }
-    console.log(`# a ${hand.pending.step} point waited for both seats`);
+    console.log(`# a ${hand.pending.step} point waited for several seats; Ada held ${hand.hand.length} cards`);
     assert.deepEqual(A.errors, []);
   } finally {
     await A.context.close();
