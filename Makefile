@@ -164,6 +164,7 @@ $(BUILD)/bench/streams: bench/streams.c
 bench: deps all $(BENCH_BIN)
 	@./scripts/deps.sh bench
 	CITY_PG_DURABLE=1 ./scripts/with-postgres.sh ./bench/service.sh $(BUILD) > $(BUILD)/bench/service.txt
+	./bench/expert.sh $(BUILD)/cityd >> $(BUILD)/bench/service.txt
 	./bench/engine.sh $(BUILD)/cityd $(BUILD)/bench/service.txt
 
 # Installs what the build and tests need when run as root on Debian and something is missing.

@@ -2,12 +2,13 @@
 // card may go to are highlighted), owners' markers and tilted cards, your hand, whose turn it is
 // and what they must decide, the help asked for a service, every card's effect on hover and on
 // tap, the public discard pile, the scores and the log, kept live by the game's event stream.
+// The hand can be sorted, and marks the cards new since the seat's last decision.
 // Orders echo pending's round, step and turn; Suggest fills the controls with the expert's
 // suggestion (POST /hint; the greedy pending.suggestion once the hints are used up) and the
 // player confirms.
 
 import { api, createAndRemember, store } from './api.js';
-import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, catalogReady, cardLabel, techCard, techLog } from './tech_data.js';
+import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, catalogReady, cardLabel, techCard, techLog, HAND_SORTS, sortTechHand, nextSeen } from './tech_data.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
@@ -69,6 +70,8 @@ export function mountTech(root, id, navigate) {
   let centred = false;
   let logDrawn = -1;
   let alive = true;
+  let handSort = savedSort(); // the hand's order: a key of HAND_SORTS, kept in localStorage
+  let seen = loadSeen(); // which hand cards are new (nextSeen), kept in sessionStorage
   const game = liveGame(id, () => render());
   const { st } = game;
   const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
@@ -384,6 +387,7 @@ export function mountTech(root, id, navigate) {
   function render() {
     if (!alive) return;
     if (st.view) syncTurn();
+    markFresh();
     keepFocus(root, () => {
       drawBar();
       drawBanner();
@@ -537,8 +541,38 @@ export function mountTech(root, id, navigate) {
 
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
+  // ---- the hand's order and its new cards -----------------------------------------------------
+  function savedSort() {
+    try { const v = localStorage.getItem('tech.handSort'); return v in HAND_SORTS ? v : 'dealt'; } catch { return 'dealt'; }
+  }
+
+  function setSort(by) {
+    handSort = by in HAND_SORTS ? by : 'dealt';
+    try { localStorage.setItem('tech.handSort', handSort); } catch { /* kept for this page only */ }
+    drawAction();
+  }
+
+  function loadSeen() {
+    try { return JSON.parse(sessionStorage.getItem(`tech.seen.${id}`) ?? 'null'); } catch { return null; }
+  }
+
+  /** Cards that came into the hand since this seat's last point are new until its next one resolves. */
+  function markFresh() {
+    if (!st.me || !st.hand || st.view?.status !== 'playing') return;
+    const p = pending();
+    seen = nextSeen(seen, p ? `${p.round}-${p.step}-${p.turn}` : null, hand().map((c) => c.id));
+    try { sessionStorage.setItem(`tech.seen.${id}`, JSON.stringify(seen)); } catch { /* private mode: marks last until a reload */ }
+  }
+
+  /** True when the order the controls describe is the one already sent (nothing would change). */
+  function sameAsSent(body) {
+    const norm = (o) => JSON.stringify(Object.keys(o ?? {}).filter((k) => !['round', 'step', 'turn'].includes(k)).sort()
+      .map((k) => [k, Array.isArray(o[k]) ? [...o[k]].sort((a, b) => a - b) : o[k]]));
+    return !!body && norm(body) === norm(st.hand.order);
+  }
+
   function drawAction() {
-    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), hints.sig()],
+    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), handSort, seen?.fresh, hints.sig()],
       () => keepFocus(action, drawActionNow, action));
   }
 
@@ -640,17 +674,31 @@ export function mountTech(root, id, navigate) {
         default: head.push(h('h2', { id: 'action-title' }, `Your move: ${p.step}`));
       }
       if (p.suggestion || hints.left() !== 0) buttons.push(hints.button({ onclick: suggest, disabled: st.busy }));
-      if (st.hand.order) head.push(h('p', { class: 'submitted-note', id: 'submitted' }, 'Your choice is in; waiting for the others. You may still change it.'));
+      if (st.hand.order) {
+        // Only a point that waits for several seats keeps an order: it may be replaced until then.
+        const again = buttons.find((b) => b.id === 'confirm');
+        if (again) {
+          again.textContent = 'Change my choice';
+          again.disabled = again.disabled || sameAsSent(r.body);
+        }
+        head.push(h('p', { class: 'submitted-note', id: 'submitted' }, `Your choice is in. You can change it until everyone has chosen${again ? ': pick again, then press “Change my choice”' : ''}. Waiting for the others…`));
+      }
       if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
     }
     const pickable = p && ['build', 'help', 'discard'].includes(p.step) || p?.step === 'effect' && needsOf().includes('card') || p?.step === 'choose' && p.options.kind === 'discard';
+    const fresh = new Set(st.me && v.status === 'playing' ? seen?.fresh ?? [] : []);
+    const sortSelect = h('select', { id: 'hand-sort', 'data-focus-key': 'hand-sort', onchange: (e) => setSort(e.target.value) },
+      Object.entries(HAND_SORTS).map(([k, t]) => h('option', { value: k, selected: k === handSort }, t)));
     replace(action,
       h('div', { class: 'action-head' }, head),
       extra,
       hint ? h('p', { class: 'hint-line', role: 'status' }, hint) : null,
       st.refused ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, st.refused) : null,
+      my.length ? h('div', { class: 'hand-tools' },
+        h('label', { class: 'hand-sort' }, h('span', {}, 'Sort by'), sortSelect),
+        fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} since your last decision`) : null) : null,
       h('div', { class: 'hand', id: 'hand', role: 'group', 'aria-label': `Your hand, ${my.length} cards` },
-        my.map((c) => techCard(c.id, c.card, { ...cardState(c), disabled: !pickable || st.busy, onClick: () => clickHand(c.id), onInfo: () => showInfo(`h:${c.id}`) }))),
+        sortTechHand(my, handSort).map((c) => techCard(c.id, c.card, { ...cardState(c), fresh: fresh.has(c.id), disabled: !pickable || st.busy, onClick: () => clickHand(c.id), onInfo: () => showInfo(`h:${c.id}`) }))),
       buttons.length ? h('div', { class: 'actions sticky' }, buttons) : null,
       hints.note(p));
     action.dataset.state = p ? p.step : 'waiting';

@@ -1,6 +1,7 @@
 // tech_data.js: what Tech City's table (tech.js) knows of the game apart from one table: the
 // card catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, what each
-// effect primitive asks for, a card's face and label, and the public log as readable lines.
+// effect primitive asks for, a card's face and label, the hand's orders and which of its cards
+// are new, and the public log as readable lines.
 
 import { api } from './api.js';
 import { h } from './dom.js';
@@ -47,9 +48,41 @@ export function cardLabel(slug) {
   return `${DOMAINS[d.domain]?.icon ?? ''} ${d.domain === 'wild' ? '' : d.value + ' '}${d.name}`;
 }
 
+/** The orders a hand can be shown in; Tech City's "cost" is a card's value. */
+export const HAND_SORTS = { dealt: 'As dealt', value: 'Value', name: 'Name', domain: 'Domain' };
+
+/** The hand [{id, card}] in the order `by` (a key of HAND_SORTS); ties keep the dealt order. */
+export function sortTechHand(hand, by) {
+  const order = Object.keys(DOMAINS);
+  const val = (d) => (d.domain === 'wild' ? Infinity : d.value); // a wild card has no value of its own
+  const key = {
+    value: (d) => [val(d), d.name],
+    name: (d) => [d.name.toLowerCase(), val(d)],
+    domain: (d) => [order.indexOf(d.domain), val(d), d.name],
+  }[by];
+  if (!key) return hand;
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+  return hand.map((c, i) => ({ c, i, k: key(design(c.card)) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
+}
+
+/**
+ * Which hand cards are new, seen again after a refresh. prev: the last result (or null), point:
+ * the key of the seat's pending point (null when it has none), ids: the hand's ids now. A card
+ * that came into the hand (drawn, taken, given back) after the seat's last point resolved is
+ * new until its next point resolves. Returns {point, ids, fresh}; the first sight marks nothing.
+ */
+export function nextSeen(prev, point, ids) {
+  if (!prev || !Array.isArray(prev.ids) || !Array.isArray(prev.fresh)) return { point, ids, fresh: [] };
+  // The point seen last resolved: its new cards are not new any more.
+  const kept = prev.point && prev.point !== point ? [] : prev.fresh.filter((x) => ids.includes(x));
+  const came = ids.filter((x) => !prev.ids.includes(x) && !kept.includes(x));
+  return { point, ids, fresh: [...kept, ...came] };
+}
+
 /**
  * A card face (a real button) for a hand or the revealed cards. o: {state, badge, disabled,
- * onClick, onInfo (called on hover and focus, to show the card's effect)}.
+ * fresh (came into the hand since the last decision: marked "New"), onClick, onInfo (called on
+ * hover and focus, to show the card's effect)}.
  */
 export function techCard(cid, slug, o) {
   const d = design(slug);
@@ -59,9 +92,10 @@ export function techCard(cid, slug, o) {
     title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
   },
   // Named by its content, visible name first, so what is read on the card is part of its name.
-  h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
+  h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)),
+    o.fresh ? h('span', { class: 'new-tag' }, 'New') : null, h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
   h('span', { class: 'tc-name' }, d.name),
-  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}: `),
+  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${o.fresh ? ', new since your last decision' : ''}: `),
   h('span', { class: 'tc-text' }, d.text),
   o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }

@@ -244,3 +244,21 @@ json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, ch
     }
     return rounds;
 }
+
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng)
+{
+    bool hidden[RS_MAX_CARDS] = {false};
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < counts[p]; i++)
+            hidden[places[p][i]] = true;
+    uint8_t pool[RS_MAX_CARDS];
+    int k = 0;
+    for (int id = 0; id < RS_MAX_CARDS; id++)
+        if (hidden[id])
+            pool[k++] = (uint8_t)id;
+    rng_shuffle(rng, pool, k);
+    k = 0;
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < counts[p]; i++)
+            places[p][i] = pool[k++];
+}

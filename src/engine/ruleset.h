@@ -186,6 +186,13 @@ json_t *ruleset_describe(const struct ruleset *rs);
 bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
                             int errlen);
 
+/* For determinize(): deals the cards of `n` places anew (places[i] holds counts[i] card
+ * instance ids, each below RS_MAX_CARDS): pools them in a canonical order (by id, so that where
+ * they really were cannot leak), shuffles the pool with `rng` and fills each place back with as
+ * many cards as it had. */
+enum { RS_MAX_CARDS = 256 };
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng);
+
 /* The game of a replay record (as replay_run() takes it) round by round, for a replay viewer:
  * [{"round": 0, "view": the public view once the setup point is decided, or as round 1
  * begins}, {"round": r, "view": the public view as round r has ended}, ...], the last entry

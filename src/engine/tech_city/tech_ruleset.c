@@ -297,26 +297,13 @@ static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
 static void tc_determinize(void *vg, int seat, struct city_rng *rng)
 {
     struct tech_game *g = vg;
-    bool hidden[TECH_MAX_CARDS] = {false};
-    for (int i = 0; i < g->ndeck; i++)
-        hidden[g->deck[i]] = true;
-    for (int s = 0; s < g->players; s++)
-        for (int i = 0; s != seat && i < g->seats[s].nhand; i++)
-            hidden[g->seats[s].hand[i]] = true;
-    uint8_t pool[TECH_MAX_CARDS];
-    int n = 0;
-    for (int id = 0; id < TECH_MAX_CARDS; id++) /* canonical: by instance id */
-        if (hidden[id])
-            pool[n++] = (uint8_t)id;
-    rng_shuffle(rng, pool, n);
-    int k = 0;
-    for (int i = 0; i < g->ndeck; i++)
-        g->deck[i] = pool[k++];
+    uint8_t *places[1 + TECH_MAX_PLAYERS] = {g->deck};
+    int counts[1 + TECH_MAX_PLAYERS] = {g->ndeck}, n = 1;
     for (int s = 0; s < g->players; s++) {
         if (s == seat)
             continue;
-        for (int i = 0; i < g->seats[s].nhand; i++)
-            g->seats[s].hand[i] = pool[k++];
+        places[n] = g->seats[s].hand;
+        counts[n++] = g->seats[s].nhand;
         unsigned bit = 1u << s;
         if ((g->pending & bit) && (g->submitted & bit)) { /* not yet disclosed */
             g->submitted = (uint8_t)(g->submitted & ~bit);
@@ -324,6 +311,7 @@ static void tc_determinize(void *vg, int seat, struct city_rng *rng)
             memset(&g->dec[s], 0, sizeof g->dec[s]);
         }
     }
+    ruleset_redeal(places, counts, n, rng);
     g->seed = rng_next(rng);
     rng_seed(&g->rng, rng_next(rng));
 }

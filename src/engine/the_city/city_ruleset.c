@@ -236,36 +236,20 @@ static bool city_bot_decide(const void *vg, int seat, const char *kind, void *d)
 static void city_determinize(void *vg, int seat, struct city_rng *rng)
 {
     struct city_game *g = vg;
-    bool hidden[CITY_DECK_SIZE] = {false};
-    for (int i = 0; i < g->ndeck; i++)
-        hidden[g->deck[i]] = true;
-    for (int i = 0; i < g->ndiscard; i++)
-        hidden[g->discard[i]] = true;
-    for (int s = 0; s < g->players; s++)
-        for (int i = 0; s != seat && i < g->seats[s].nhand; i++)
-            hidden[g->seats[s].hand[i]] = true;
-    uint8_t pool[CITY_DECK_SIZE];
-    int n = 0;
-    for (int id = 0; id < CITY_DECK_SIZE; id++) /* canonical: by instance id */
-        if (hidden[id])
-            pool[n++] = (uint8_t)id;
-    rng_shuffle(rng, pool, n);
-    int k = 0;
-    for (int i = 0; i < g->ndeck; i++)
-        g->deck[i] = pool[k++];
-    for (int i = 0; i < g->ndiscard; i++)
-        g->discard[i] = pool[k++];
+    uint8_t *places[2 + CITY_MAX_PLAYERS] = {g->deck, g->discard};
+    int counts[2 + CITY_MAX_PLAYERS] = {g->ndeck, g->ndiscard}, n = 2;
     for (int s = 0; s < g->players; s++) {
         struct city_seat *st = &g->seats[s];
         if (s == seat)
             continue;
-        for (int i = 0; i < st->nhand; i++)
-            st->hand[i] = pool[k++];
+        places[n] = st->hand;
+        counts[n++] = st->nhand;
         if (st->submitted) { /* an order not yet revealed */
             st->submitted = st->defaulted = false;
             memset(&st->order, 0, sizeof st->order);
         }
     }
+    ruleset_redeal(places, counts, n, rng);
     g->seed = rng_next(rng);
     rng_seed(&g->rng, rng_next(rng));
 }

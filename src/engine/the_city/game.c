@@ -566,15 +566,33 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
     out->two = game_double_pairs(g, seat, NULL, 0) > 0;
 }
 
+/* True when seat may build two this step at all: a Construction Gang in its tableau, or one in
+ * its hand (built as one of the two). A scan of a few bytes, before any tableau summary. */
+static bool gang_possible(const struct city_game *g, const struct city_seat *s, bool *in_tableau)
+{
+    const struct city_catalog *cat = g->cat;
+    *in_tableau = false;
+    for (int i = 0; i < s->ntableau && !*in_tableau; i++)
+        *in_tableau = cat->designs[cat->card_design[s->tableau[i]]].construction_gang;
+    if (*in_tableau)
+        return true;
+    for (int i = 0; i < s->nhand; i++)
+        if (cat->designs[cat->card_design[s->hand[i]]].construction_gang)
+            return true;
+    return false;
+}
+
 int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
 {
     if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
         return 0;
     const struct city_seat *s = &g->seats[seat];
     const struct city_catalog *cat = g->cat;
+    bool gang;
+    if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
+        return 0;
     struct tab t;
     tab_of(g, seat, &t);
-    bool gang = tab_has_gang(cat, &t);
     int n = 0;
     for (int i = 0; i < s->nhand; i++) {
         int da = game_design_of(g, s->hand[i]);

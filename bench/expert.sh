@@ -1,0 +1,30 @@
+#!/bin/sh
+# expert.sh: the expert bot's benchmark figures, for each hosted game: its win share heads-up
+# against the greedy bot (seats swapped game to game) and against three greedy bots at 4
+# players, both with a fixed number of playouts per decision (so the figure does not depend on
+# the machine's speed or load), and its decision time (p50, p99) at the service's default
+# budget of 100 ms. Prints "key value" lines (appended to the service's figures by make bench).
+# EXPERT_GAMES scales the match sizes (400 by default for The City; Tech City plays a quarter,
+# since its playouts cost ten times as much).
+set -e
+CITYD=${1:-build/cityd}
+N=${EXPERT_GAMES:-400}
+share() { # $1: the simulate output, $2: a bot kind -> that kind's share of the wins
+  echo "$1" | sed "s/.*\"$2\": *{\"share\": *\([0-9.]*\).*/\1/"
+}
+p99() { echo "$1" | sed 's/.*"expert": *{"p50": *\([0-9.]*\), *"p99": *\([0-9.]*\).*/\2/'; }
+p50() { echo "$1" | sed 's/.*"expert": *{"p50": *\([0-9.]*\).*/\1/'; }
+for game in the_city tech_city; do
+  n=$N; it=300
+  if [ "$game" = tech_city ]; then n=$((N / 4)); it=100; fi
+  h=$(taskset -c 0 "$CITYD" simulate --game $game --players 2 --games $n --seed 1 \
+        --bots expert,greedy --think-ms 0 --iterations $it)
+  f=$(taskset -c 0 "$CITYD" simulate --game $game --players 4 --games $n --seed 1 \
+        --bots expert,greedy,greedy,greedy --think-ms 0 --iterations $it)
+  t=$(taskset -c 0 "$CITYD" simulate --game $game --players 2 --games 10 --seed 5 \
+        --bots expert,greedy --think-ms 100 --iterations 1000000)
+  echo "expert_vs_greedy_2p_share_$game $(share "$h" expert)"
+  echo "expert_vs_3_greedy_4p_share_$game $(share "$f" expert)"
+  echo "expert_decision_p50_ms_$game $(p50 "$t")"
+  echo "expert_decision_p99_ms_$game $(p99 "$t")"
+done
