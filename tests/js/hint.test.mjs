@@ -4,7 +4,8 @@
 // accepts, and counts down; once the hints are used up (a daemon with --hints-per-game 1) it
 // gives the quick greedy suggestion and says so, also when the server answers 429 or stays busy
 // (503 twice); a hint that comes back after its point passed is not applied; and a game of The
-// City with an expert bot chosen in the lobby plays to its end with Suggest.
+// City with an expert bot chosen in the lobby plays to its end with Suggest; on a phone the
+// button is a 44 px target.
 //
 //   make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/hint.test.mjs
 
@@ -12,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait, hintsLeft } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait, hintsLeft, noHorizontalScroll } from './browser-helpers.mjs';
 
 let daemon;
 let scarce; // a daemon with one hint per seat and game
@@ -252,6 +253,25 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
     await page.locator('#end-screen').waitFor();
     assert.equal((await api(daemon, 'GET', `/games/${me.id}`)).json.status, 'finished');
     assert.equal(expert, 5, 'five expert hints, then the quick suggestion');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('on a phone the Suggest button is a 44 px target and its longer label does not widen the page', { timeout: 30_000 }, async () => {
+  const g = (await api(daemon, 'POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Fay', target_vp: 15 } })).json;
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await context.addInitScript(([gid, t]) => localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: 0, token: t })), [g.id, g.token]);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${daemon.base}/#/game/${g.id}`);
+    await page.waitForSelector('#action[data-state="keep"]');
+    assert.equal(await hintsLeft(page), 5);
+    const box = await page.locator('#suggest').boundingBox();
+    assert.ok(box.height >= 44 && box.width >= 44, `Suggest is ${box.width}×${box.height}`);
+    assert.ok(await noHorizontalScroll(page), 'no horizontal scroll at 390 px');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
