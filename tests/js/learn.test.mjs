@@ -242,7 +242,8 @@ test('The City\'s hand: sorting, badges clear of names, Change my choice, "chose
     const marked = await page.locator('#hand .card:has(.new-tag)').evaluateAll((els) => els.map((e) => Number(e.dataset.cardId)).sort((a, b) => a - b));
     assert.deepEqual(marked, drawn, 'exactly the surveyed cards are marked new');
     assert.match(await page.locator('#new-count').innerText(), new RegExp(`${drawn.length} new cards`));
-    const newLabel = await page.locator('#hand .card:has(.new-tag)').first().getAttribute('aria-label');
+    // The card is named by its content (its offscreen words included), so the mark is said too.
+    const newLabel = await page.locator('#hand .card:has(.new-tag) .offscreen').first().textContent();
     assert.match(newLabel, /New since the last step/, 'said in words to screen readers too');
 
     // Bea's General Contractor in her tableau: a tap shows its full text.
