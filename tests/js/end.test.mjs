@@ -173,8 +173,8 @@ for (const game of ['the_city', 'tech_city']) {
       await page.screenshot({ path: join(SHOTS, `end${tag}-desktop.png`), fullPage: true });
       // "Copy link" copies the replay's shareable link.
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: daemon.base });
-      await page.click('#end-screen button[aria-label="Copy the link to the replay"]');
-      await page.waitForFunction(() => /Copied/.test(document.querySelector('#end-screen button[aria-label="Copy the link to the replay"]')?.textContent ?? ''));
+      await page.click('#end-screen button[aria-label="Copy link to the replay"]');
+      await page.waitForFunction(() => /Copied/.test(document.querySelector('#end-screen button[aria-label="Copy link to the replay"]')?.textContent ?? ''));
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${daemon.base}/#/replay/${played.id}`);
 
       // The replay, as its link opens it: loaded only now.
