@@ -143,7 +143,10 @@ test('Tech City: at a point that waits for several seats, the sent choice reads 
     const v = (await api('GET', `/games/${id}`)).json;
     if (v.status !== 'playing') break;
     if (v.pending.length > 1 && v.pending.includes(0)) { both = v; break; }
-    const seat = v.pending.find((s) => s !== 0) ?? v.pending[0];
+    // A seat that has not sent its decision yet (one that has would only amend it).
+    const open = v.pending.filter((s) => !v.seats[s].submitted);
+    if (!open.length) { await new Promise((ok) => setTimeout(ok, 20)); continue; }
+    const seat = open.find((s) => s !== 0) ?? open[0];
     const hand = (await api('GET', `/games/${id}/hand`, { token: tokens[seat] })).json;
     const p = hand.pending;
     const svc = hand.hand.find((c) => domain.get(c.card) === 'service');
