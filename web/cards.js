@@ -1,6 +1,7 @@
 // cards.js: the card catalog (GET /api/v1/cards, keyed by slug) and everything the page derives
 // from it: how a card looks (colour by kind, icons 🚗 🛒 🎬), a card's "worth keeping" value used
-// to pre-select payments, and the effective cost of a second Construction Gang build.
+// to pre-select payments, the effective cost of a second Construction Gang build, and the orders
+// a hand can be sorted in.
 
 import { api } from './api.js';
 import { h } from './dom.js';
@@ -189,4 +190,26 @@ export function tableauChip(entry, onOpen = null) {
     h('span', { class: 'chip-nums', 'aria-hidden': 'true' },
       h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`)),
     h('span', { class: 'offscreen' }, `: ${entry.vp} VP and ${entry.income} income a round. Show the full card`)));
+}
+
+/** The orders a hand can be shown in (the choice is kept in localStorage). */
+export const HAND_SORTS = { dealt: 'As dealt', cost: 'Cost', name: 'Name', icon: 'Icon' };
+export const HAND_SORT_KEY = 'city.handSort';
+const KIND_ORDER = ['car', 'shopping', 'entertainment', 'mixed', 'special', 'civic', 'contractor'];
+
+/** The hand order this browser chose last (a key of HAND_SORTS). */
+export function savedHandSort() {
+  try { const v = localStorage.getItem(HAND_SORT_KEY); return v in HAND_SORTS ? v : 'dealt'; } catch { return 'dealt'; }
+}
+
+/** The hand [{id, card}] in the order `by` (a key of HAND_SORTS); ties keep the dealt order. */
+export function sortHand(hand, by) {
+  const key = {
+    cost: (c) => [card(c.card).cost, card(c.card).name],
+    name: (c) => [card(c.card).name, card(c.card).cost],
+    icon: (c) => [KIND_ORDER.indexOf(kindOf(card(c.card))), card(c.card).cost, card(c.card).name],
+  }[by];
+  if (!key) return hand;
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+  return hand.map((c, i) => ({ c, i, k: key(c) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
 }

@@ -4,7 +4,7 @@
 // chart and the end screen. Kept live by the game's Server-Sent Events stream.
 
 import { api, createAndRemember, store, streamUrl, EVENT_TYPES } from './api.js';
-import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, kindOf, DOUBLE_MAX_COST } from './cards.js';
+import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, DOUBLE_MAX_COST, HAND_SORTS, HAND_SORT_KEY, savedHandSort, sortHand } from './cards.js';
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { h, replace, keepFocus } from './dom.js';
 import { scoreChart } from './chart.js';
@@ -21,27 +21,6 @@ const ENDED_BY = {
   deck: () => 'the deck could not pay everyone\'s income',
   rounds: () => 'the round limit was reached',
 };
-/** The orders a hand can be shown in (the choice is kept in localStorage). */
-const SORTS = { dealt: 'As dealt', cost: 'Cost', name: 'Name', icon: 'Icon' };
-const SORT_KEY = 'city.handSort';
-const KIND_ORDER = ['car', 'shopping', 'entertainment', 'mixed', 'special', 'civic', 'contractor'];
-
-function savedSort() {
-  try { const v = localStorage.getItem(SORT_KEY); return v in SORTS ? v : 'dealt'; } catch { return 'dealt'; }
-}
-
-/** The hand [{id, card}] in the order `by` (a key of SORTS); ties keep the dealt order. */
-export function sortHand(hand, by) {
-  const key = {
-    cost: (c) => [card(c.card).cost, card(c.card).name],
-    name: (c) => [card(c.card).name, card(c.card).cost],
-    icon: (c) => [KIND_ORDER.indexOf(kindOf(card(c.card))), card(c.card).cost, card(c.card).name],
-  }[by];
-  if (!key) return hand;
-  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
-  return hand.map((c, i) => ({ c, i, k: key(c) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
-}
-
 /** Mounts the table of game `id` in `root`; returns a teardown function. */
 export function mountGame(root, id, navigate) {
   // The signature each element was last drawn from (drawIf), kept in memory and never in the
@@ -56,7 +35,7 @@ export function mountGame(root, id, navigate) {
     forceErrorFrom: '', // a stale Force's step: its error binds to the first step seen after it
     refused: '', // why the last choice sent was refused: kept across steps until the next action
     suggested: null, // the suggestion the selection shows (Suggest was pressed), else null
-    sort: savedSort(), // the hand's order: dealt, cost, name or icon
+    sort: savedHandSort(), // the hand's order: dealt, cost, name or icon
     seen: loadSeen(), // {key: the game's step, ids: hand ids held then, fresh: ids new in it}
   };
   let alive = true;
@@ -219,8 +198,8 @@ export function mountGame(root, id, navigate) {
   }
 
   function setSort(by) {
-    st.sort = by in SORTS ? by : 'dealt';
-    try { localStorage.setItem(SORT_KEY, st.sort); } catch { /* kept for this page only */ }
+    st.sort = by in HAND_SORTS ? by : 'dealt';
+    try { localStorage.setItem(HAND_SORT_KEY, st.sort); } catch { /* kept for this page only */ }
     drawAction();
   }
 
@@ -894,7 +873,7 @@ export function mountGame(root, id, navigate) {
       }), infoButton(c.card, `info-${c.id}`));
     });
     const sortSelect = h('select', { id: 'hand-sort', 'data-focus-key': 'hand-sort', onchange: (e) => setSort(e.target.value) },
-      Object.entries(SORTS).map(([k, t]) => h('option', { value: k, selected: k === st.sort }, t)));
+      Object.entries(HAND_SORTS).map(([k, t]) => h('option', { value: k, selected: k === st.sort }, t)));
     replace(action,
       h('div', { class: 'action-head' }, head),
       st.hint ? h('p', { class: 'hint-line', role: 'status' }, st.hint) : null,

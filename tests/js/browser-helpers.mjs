@@ -1,6 +1,6 @@
 // browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
-// by clicking, and keyboard focus moves.
+// by clicking, keyboard focus moves, and calls of the API.
 
 /** Collects console errors and page errors of `page` into the returned array. */
 export function watchErrors(page) {
@@ -145,4 +145,17 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
 
 export function launchChromium(chromium) {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Calls the API of the daemon at `base` (e.g. daemon.base): method, a path under /api/v1, an
+ * optional bearer token and JSON body. Resolves to {status, json} (json null for an empty body).
+ */
+export async function callApi(base, method, path, { token, body } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
 }

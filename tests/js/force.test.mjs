@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, callApi } from './browser-helpers.mjs';
 
 
 let daemon;
@@ -28,14 +28,7 @@ after(async () => {
   await daemon?.stop();
 });
 
-async function api(method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const r = await fetch(`${daemon.base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
-}
+const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
 
 /** A game of Ada (seat 0, whose browser is also the host's), Bea (seat 1) and a greedy bot. */
 async function newGame(extra = {}) {

@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait, hintsLeft, noHorizontalScroll } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, seatOf, suggestAndWait, hintsLeft, noHorizontalScroll, callApi } from './browser-helpers.mjs';
 
 let daemon;
 let scarce; // a daemon with one hint per seat and game
@@ -31,14 +31,7 @@ after(async () => {
   await scarce?.stop();
 });
 
-async function api(d, method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const r = await fetch(`${d.base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
-}
+const api = (d, method, path, opts) => callApi(d.base, method, path, opts);
 
 /** A page of daemon `d` holding seat `seat` of game `id`, as the lobby would have stored it. */
 async function openAs(d, id, seat, token) {
