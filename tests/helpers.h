@@ -105,6 +105,7 @@ static inline void take_out(struct city_game *g, int card)
         break;
     case AT_TABLEAU:
         cut(g->seats[seat].tableau, &g->seats[seat].ntableau, pos);
+        game_seat_refresh(g, seat);
         break;
     default:
         cr_assert_fail("card %d is nowhere", card);
@@ -125,6 +126,7 @@ static inline void to_tableau(struct city_game *g, int seat, int card)
     take_out(g, card);
     struct city_seat *s = &g->seats[seat];
     s->tableau[s->ntableau++] = (uint8_t)card;
+    game_seat_refresh(g, seat);
 }
 
 /* Moves card `card` to the top of the deck (drawn next). */

@@ -148,6 +148,23 @@ Test(setup, pool_holds_one_general_contractor_per_player_and_the_rest_leave_the_
     }
 }
 
+/* The engine keeps each seat's tableau summary (struct city_tab) as cards enter the tableau;
+ * the invariant check notices a tableau changed behind its back until game_seat_refresh(). */
+Test(setup, the_conservation_check_notices_a_stale_tableau_summary)
+{
+    struct city_game g;
+    cr_assert_eq(game_new(&g, &cat, 3, 11, 0), CITY_OK);
+    struct city_seat *s = &g.seats[1];
+    int card = s->hand[--s->nhand];
+    s->hand[s->nhand] = 0;
+    s->tableau[s->ntableau++] = (uint8_t)card; /* moved without the engine */
+    cr_assert_not(game_check_conservation(&g));
+    game_seat_refresh(&g, 1);
+    cr_assert(game_check_conservation(&g));
+    cr_assert_eq(g.seats[1].tab.count[game_design_of(&g, card)], 1);
+    cr_assert_eq(g.seats[1].tab.vp, cat.designs[game_design_of(&g, card)].vp);
+}
+
 Test(setup, each_player_is_dealt_seven_developments_and_the_rest_form_the_deck)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {

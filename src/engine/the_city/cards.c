@@ -510,6 +510,12 @@ static bool parse_root(struct parser *p, json_t *root)
             return false;
     }
     resolve_icon_discounts(p);
+    for (int d = 0; d < p->cat->ndesigns; d++) {
+        if (p->cat->designs[d].vp_var.kind != VAR_NONE)
+            p->cat->vp_var_designs |= 1ULL << d;
+        if (p->cat->designs[d].income_var.kind != VAR_NONE)
+            p->cat->income_var_designs |= 1ULL << d;
+    }
     return expand_deck(p);
 }
 

@@ -69,6 +69,8 @@ struct city_catalog {
     uint8_t card_design[CITY_DECK_SIZE]; /* instance id -> design index */
     int contractor_design;               /* index of the General Contractor design */
     uint64_t discount_designs;           /* bitset of designs that give a discount */
+    uint64_t vp_var_designs;             /* bitset of designs with variable victory points */
+    uint64_t income_var_designs;         /* bitset of designs with variable income */
 };
 
 /* Names of the icons as they appear in the card file and in JSON ("car", "shopping",

@@ -118,31 +118,39 @@ static void hand_remove(struct city_seat *s, int card)
     s->hand[--s->nhand] = 0; /* vacated slots stay zero, so equal games are equal bytes */
 }
 
-/* What a tableau holds, summarized for the rules that read it. */
-struct tab {
-    uint64_t owned;                  /* bitset of designs present */
-    uint8_t count[CITY_MAX_DESIGNS]; /* copies of each design */
-    int icons[ICON_COUNT];           /* icons printed, repeats counted */
-};
+/* ---- tableau summaries (struct city_tab) -------------------------------------------------- */
 
-static void tab_add(const struct city_catalog *cat, struct tab *t, int design)
+static void tab_add(const struct city_catalog *cat, struct city_tab *t, int design)
 {
     const struct city_design *d = &cat->designs[design];
     t->owned |= 1ULL << design;
     t->count[design]++;
+    t->vp += d->vp;
+    t->income += d->income;
     for (int i = 0; i < ICON_COUNT; i++)
-        t->icons[i] += d->icons[i];
+        t->icons[i] = (uint16_t)(t->icons[i] + d->icons[i]);
 }
 
-static void tab_of(const struct city_game *g, int seat, struct tab *t)
+/* The summary of seat s's tableau, from scratch. */
+static void tab_compute(const struct city_catalog *cat, const struct city_seat *s,
+                        struct city_tab *t)
 {
     memset(t, 0, sizeof *t);
-    const struct city_seat *s = &g->seats[seat];
     for (int i = 0; i < s->ntableau; i++)
-        tab_add(g->cat, t, g->cat->card_design[s->tableau[i]]);
+        tab_add(cat, t, cat->card_design[s->tableau[i]]);
 }
 
-static int tab_cost(const struct city_catalog *cat, const struct tab *t, int design)
+void game_seat_refresh(struct city_game *g, int seat)
+{
+    tab_compute(g->cat, &g->seats[seat], &g->seats[seat].tab);
+}
+
+static const struct city_tab *tab_of(const struct city_game *g, int seat)
+{
+    return &g->seats[seat].tab;
+}
+
+static int tab_cost(const struct city_catalog *cat, const struct city_tab *t, int design)
 {
     int cost = cat->designs[design].cost;
     uint64_t m = t->owned & cat->discount_designs;
@@ -157,7 +165,7 @@ static int tab_cost(const struct city_catalog *cat, const struct tab *t, int des
 
 /* Why design `design` cannot enter tableau `t` (prerequisite, limit, not buildable), or
  * CITY_OK. Payment is checked elsewhere. */
-static int tab_admits(const struct city_catalog *cat, const struct tab *t, int design)
+static int tab_admits(const struct city_catalog *cat, const struct city_tab *t, int design)
 {
     const struct city_design *d = &cat->designs[design];
     if (d->contractor)
@@ -170,7 +178,7 @@ static int tab_admits(const struct city_catalog *cat, const struct tab *t, int d
     return CITY_OK;
 }
 
-static bool tab_has_gang(const struct city_catalog *cat, const struct tab *t)
+static bool tab_has_gang(const struct city_catalog *cat, const struct city_tab *t)
 {
     uint64_t m = t->owned;
     while (m) {
@@ -182,25 +190,25 @@ static bool tab_has_gang(const struct city_catalog *cat, const struct tab *t)
     return false;
 }
 
-static bool tab_has_contractor(const struct city_catalog *cat, const struct tab *t)
+static bool tab_has_contractor(const struct city_catalog *cat, const struct city_tab *t)
 {
     return t->count[cat->contractor_design] > 0;
 }
 
-/* Variable value of a design owned in tableau `t` of seat `seat`, given every seat's
- * summary. */
-static int variable_value(const struct city_game *g, const struct tab *tabs, int seat, int design,
+/* Variable value of one copy of design `design` owned by seat `seat`, whose tableau is
+ * summarized by `t` (the seat's own summary, or one with cards it might build); the other
+ * seats' are read from the game. */
+static int variable_value(const struct city_game *g, const struct city_tab *t, int seat, int design,
                           const struct city_variable *v)
 {
-    const struct tab *t = &tabs[seat];
     switch (v->kind) {
     case VAR_ICON:
         return v->amount * t->icons[v->icon];
     case VAR_ICON_WITH_OTHER: {
         int best = 0;
         for (int o = 0; o < g->players; o++)
-            if (o != seat && tabs[o].icons[v->icon] > best)
-                best = tabs[o].icons[v->icon];
+            if (o != seat && g->seats[o].tab.icons[v->icon] > best)
+                best = g->seats[o].tab.icons[v->icon];
         return v->amount * (t->icons[v->icon] + best);
     }
     case VAR_OTHER_COPY:
@@ -208,9 +216,10 @@ static int variable_value(const struct city_game *g, const struct tab *tabs, int
     case VAR_CARD_OWN:
         return v->amount * t->count[v->card];
     case VAR_CARD_ALL: {
-        int n = 0;
+        int n = t->count[v->card];
         for (int o = 0; o < g->players; o++)
-            n += tabs[o].count[v->card];
+            if (o != seat)
+                n += g->seats[o].tab.count[v->card];
         return v->amount * n;
     }
     default:
@@ -218,85 +227,68 @@ static int variable_value(const struct city_game *g, const struct tab *tabs, int
     }
 }
 
-static int design_vp(const struct city_game *g, const struct tab *tabs, int seat, int design)
+static int design_vp(const struct city_game *g, const struct city_tab *t, int seat, int design)
 {
     const struct city_design *d = &g->cat->designs[design];
-    return d->vp + variable_value(g, tabs, seat, design, &d->vp_var);
+    return d->vp + variable_value(g, t, seat, design, &d->vp_var);
 }
 
-static int design_income(const struct city_game *g, const struct tab *tabs, int seat, int design)
+static int design_income(const struct city_game *g, const struct city_tab *t, int seat, int design)
 {
     const struct city_design *d = &g->cat->designs[design];
-    return d->income + variable_value(g, tabs, seat, design, &d->income_var);
-}
-
-static void all_tabs(const struct city_game *g, struct tab *tabs)
-{
-    for (int s = 0; s < g->players; s++)
-        tab_of(g, s, &tabs[s]);
+    return d->income + variable_value(g, t, seat, design, &d->income_var);
 }
 
 int game_card_vp(const struct city_game *g, int seat, int pos)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
-    return design_vp(g, tabs, seat, game_design_of(g, g->seats[seat].tableau[pos]));
+    return design_vp(g, tab_of(g, seat), seat, game_design_of(g, g->seats[seat].tableau[pos]));
 }
 
 int game_card_income(const struct city_game *g, int seat, int pos)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
-    return design_income(g, tabs, seat, game_design_of(g, g->seats[seat].tableau[pos]));
+    return design_income(g, tab_of(g, seat), seat, game_design_of(g, g->seats[seat].tableau[pos]));
 }
 
-static int seat_sum(const struct city_game *g, const struct tab *tabs, int seat, bool vp)
+/* What every card of tableau `t` (seat `seat`'s) scores per round (vp) or pays (!vp): the
+ * fixed parts summed, plus each copy's variable part. */
+static int seat_sum(const struct city_game *g, const struct city_tab *t, int seat, bool vp)
 {
-    const struct city_seat *s = &g->seats[seat];
-    int sum = 0;
-    for (int i = 0; i < s->ntableau; i++) {
-        int d = game_design_of(g, s->tableau[i]);
-        sum += vp ? design_vp(g, tabs, seat, d) : design_income(g, tabs, seat, d);
+    const struct city_catalog *cat = g->cat;
+    int sum = vp ? t->vp : t->income;
+    uint64_t m = t->owned & (vp ? cat->vp_var_designs : cat->income_var_designs);
+    while (m) {
+        int d = __builtin_ctzll(m);
+        m &= m - 1;
+        const struct city_variable *v = vp ? &cat->designs[d].vp_var : &cat->designs[d].income_var;
+        sum += t->count[d] * variable_value(g, t, seat, d, v);
     }
     return sum;
 }
 
 int game_seat_round_vp(const struct city_game *g, int seat)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
-    return seat_sum(g, tabs, seat, true);
+    return seat_sum(g, tab_of(g, seat), seat, true);
 }
 
 int game_seat_income(const struct city_game *g, int seat)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
-    return seat_sum(g, tabs, seat, false);
+    return seat_sum(g, tab_of(g, seat), seat, false);
 }
 
 void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
-    int vp0 = seat_sum(g, tabs, seat, true), inc0 = seat_sum(g, tabs, seat, false);
+    const struct city_tab *t0 = tab_of(g, seat);
+    struct city_tab t = *t0;
     for (int i = 0; i < n; i++)
-        tab_add(g->cat, &tabs[seat], designs[i]);
-    int vp1 = seat_sum(g, tabs, seat, true), inc1 = seat_sum(g, tabs, seat, false);
-    for (int i = 0; i < n; i++) {
-        vp1 += design_vp(g, tabs, seat, designs[i]);
-        inc1 += design_income(g, tabs, seat, designs[i]);
-    }
-    *dvp = vp1 - vp0;
-    *dincome = inc1 - inc0;
+        tab_add(g->cat, &t, designs[i]);
+    *dvp = seat_sum(g, &t, seat, true) - seat_sum(g, t0, seat, true);
+    *dincome = seat_sum(g, &t, seat, false) - seat_sum(g, t0, seat, false);
 }
 
 int game_effective_cost(const struct city_game *g, int seat, int design)
 {
-    struct tab t;
-    tab_of(g, seat, &t);
-    return tab_cost(g->cat, &t, design);
+    return tab_cost(g->cat, tab_of(g, seat), design);
 }
 
 /* ---- setup and steps -------------------------------------------------------------------- */
@@ -406,8 +398,8 @@ int game_discard_count(const struct city_game *g, int seat)
 /* ---- legality ----------------------------------------------------------------------------- */
 
 /* Checks one build against tableau `t` and marks its cards in `used`. */
-static int check_build(const struct city_game *g, const struct city_seat *s, const struct tab *t,
-                       const struct city_build *b, uint8_t *used)
+static int check_build(const struct city_game *g, const struct city_seat *s,
+                       const struct city_tab *t, const struct city_build *b, uint8_t *used)
 {
     if (b->card >= CITY_DECK_SIZE || hand_pos(s, b->card) < 0)
         return CITY_ERR_NOT_IN_HAND;
@@ -453,20 +445,19 @@ static int check_discard(const struct city_game *g, int seat, const struct city_
 static int check_build_step(const struct city_game *g, int seat, const struct city_decision *d)
 {
     const struct city_seat *s = &g->seats[seat];
-    struct tab t;
-    tab_of(g, seat, &t);
+    const struct city_tab *t = tab_of(g, seat);
     uint8_t used[CITY_DECK_SIZE] = {0};
     switch (d->kind) {
     case DEC_SURVEY:
         return CITY_OK;
     case DEC_CONTRACTOR:
-        if (tab_has_contractor(g->cat, &t))
+        if (tab_has_contractor(g->cat, t))
             return CITY_ERR_CONTRACTOR_TAKEN;
         return g->npool > 0 ? CITY_OK : CITY_ERR_POOL_EMPTY;
     case DEC_BUILD:
         if (d->nbuilds != 1)
             return CITY_ERR_WRONG_KIND;
-        return check_build(g, s, &t, &d->builds[0], used);
+        return check_build(g, s, t, &d->builds[0], used);
     case DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return CITY_ERR_WRONG_KIND;
@@ -476,16 +467,17 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
                 return CITY_ERR_NOT_IN_HAND;
         }
         const struct city_design *first = design_of(g, d->builds[0].card);
-        if (!tab_has_gang(g->cat, &t) && !first->construction_gang)
+        if (!tab_has_gang(g->cat, t) && !first->construction_gang)
             return CITY_ERR_NO_DOUBLE;
         for (int i = 0; i < 2; i++)
             if (design_of(g, d->builds[i].card)->cost > CITY_DOUBLE_MAX_COST)
                 return CITY_ERR_DOUBLE_COST;
-        int err = check_build(g, s, &t, &d->builds[0], used);
+        int err = check_build(g, s, t, &d->builds[0], used);
         if (err)
             return err;
-        tab_add(g->cat, &t, game_design_of(g, d->builds[0].card));
-        return check_build(g, s, &t, &d->builds[1], used);
+        struct city_tab t2 = *t;
+        tab_add(g->cat, &t2, game_design_of(g, d->builds[0].card));
+        return check_build(g, s, &t2, &d->builds[1], used);
     }
     default:
         return CITY_ERR_WRONG_KIND;
@@ -544,28 +536,6 @@ bool game_ready(const struct city_game *g)
 
 /* ---- options ---------------------------------------------------------------------------- */
 
-void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
-{
-    memset(out, 0, sizeof *out);
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
-        return;
-    const struct city_seat *s = &g->seats[seat];
-    struct tab t;
-    tab_of(g, seat, &t);
-    for (int i = 0; i < s->nhand; i++) {
-        int design = game_design_of(g, s->hand[i]);
-        if (tab_admits(g->cat, &t, design))
-            continue;
-        int cost = tab_cost(g->cat, &t, design);
-        if (cost > s->nhand - 1)
-            continue;
-        out->card[out->nbuilds] = s->hand[i];
-        out->cost[out->nbuilds++] = (uint8_t)cost;
-    }
-    out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, &t);
-    out->two = game_double_pairs(g, seat, NULL, 0) > 0;
-}
-
 /* True when seat may build two this step at all: a Construction Gang in its tableau, or one in
  * its hand (built as one of the two). A scan of a few bytes, before any tableau summary. */
 static bool gang_possible(const struct city_game *g, const struct city_seat *s, bool *in_tableau)
@@ -582,7 +552,10 @@ static bool gang_possible(const struct city_game *g, const struct city_seat *s, 
     return false;
 }
 
-int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
+/* Lists up to max legal double builds into out and returns how many there are, or stops at
+ * the first when `any` (then returns 0 or 1). */
+static int double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max,
+                        bool any)
 {
     if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
         return 0;
@@ -591,20 +564,19 @@ int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out
     bool gang;
     if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
         return 0;
-    struct tab t;
-    tab_of(g, seat, &t);
+    const struct city_tab *t = tab_of(g, seat);
     int n = 0;
     for (int i = 0; i < s->nhand; i++) {
         int da = game_design_of(g, s->hand[i]);
         const struct city_design *a = &cat->designs[da];
         if (a->cost > CITY_DOUBLE_MAX_COST || (!gang && !a->construction_gang))
             continue;
-        if (tab_admits(cat, &t, da))
+        if (tab_admits(cat, t, da))
             continue;
-        int ca = tab_cost(cat, &t, da);
+        int ca = tab_cost(cat, t, da);
         if (ca > s->nhand - 2)
             continue;
-        struct tab t2 = t;
+        struct city_tab t2 = *t;
         tab_add(cat, &t2, da);
         for (int j = 0; j < s->nhand; j++) {
             if (j == i)
@@ -618,9 +590,37 @@ int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out
             if (n < max)
                 out[n] = (struct city_pair){s->hand[i], s->hand[j], (uint8_t)ca, (uint8_t)cb};
             n++;
+            if (any)
+                return n;
         }
     }
     return n;
+}
+
+int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
+{
+    return double_pairs(g, seat, out, max, false);
+}
+
+void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
+        return;
+    const struct city_seat *s = &g->seats[seat];
+    const struct city_tab *t = tab_of(g, seat);
+    for (int i = 0; i < s->nhand; i++) {
+        int design = game_design_of(g, s->hand[i]);
+        if (tab_admits(g->cat, t, design))
+            continue;
+        int cost = tab_cost(g->cat, t, design);
+        if (cost > s->nhand - 1)
+            continue;
+        out->card[out->nbuilds] = s->hand[i];
+        out->cost[out->nbuilds++] = (uint8_t)cost;
+    }
+    out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, t);
+    out->two = double_pairs(g, seat, NULL, 0, true) > 0;
 }
 
 /* ---- resolution ------------------------------------------------------------------------- */
@@ -651,6 +651,7 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
         discard_from_hand(g, s, b->pay[k]);
     hand_remove(s, b->card);
     s->tableau[s->ntableau++] = b->card;
+    tab_add(g->cat, &s->tab, game_design_of(g, b->card));
     s->reveal.built[s->reveal.nbuilt++] = b->card;
     s->reveal.paid = (uint8_t)(s->reveal.paid + b->npay);
     emit(ev, g, EV_BUILT, seat, b->card, b->npay, 0);
@@ -682,15 +683,13 @@ static void finish(struct city_game *g, const struct city_events *ev)
  * surveys. */
 static void end_round(struct city_game *g, const struct city_events *ev)
 {
-    struct tab tabs[CITY_MAX_PLAYERS];
-    all_tabs(g, tabs);
     int income[CITY_MAX_PLAYERS], need = 0;
     for (int s = 0; s < g->players; s++) {
-        int gain = seat_sum(g, tabs, s, true);
+        int gain = seat_sum(g, tab_of(g, s), s, true);
         g->seats[s].vp += gain;
         g->seats[s].vp_by_round[g->round] = (int16_t)g->seats[s].vp;
         emit(ev, g, EV_SCORED, s, 0, gain, g->seats[s].vp);
-        income[s] = seat_sum(g, tabs, s, false);
+        income[s] = seat_sum(g, tab_of(g, s), s, false);
         need += income[s];
         g->seats[s].last_income = 0;
     }
@@ -764,6 +763,7 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
             int c = g->pool[--g->npool];
             g->pool[g->npool] = 0;
             s->tableau[s->ntableau++] = (uint8_t)c;
+            tab_add(g->cat, &s->tab, game_design_of(g, c));
             s->reveal.built[s->reveal.nbuilt++] = (uint8_t)c;
             emit(ev, g, EV_CONTRACTOR, i, c, 0, 0);
             break;
@@ -874,5 +874,13 @@ bool game_check_conservation(const struct city_game *g)
         COUNT(g->seats[s].tableau, g->seats[s].ntableau)
     }
 #undef COUNT
-    return total == CITY_DECK_SIZE;
+    if (total != CITY_DECK_SIZE)
+        return false;
+    for (int s = 0; s < g->players; s++) {
+        struct city_tab t;
+        tab_compute(g->cat, &g->seats[s], &t);
+        if (memcmp(&t, &g->seats[s].tab, sizeof t) != 0)
+            return false;
+    }
+    return true;
 }

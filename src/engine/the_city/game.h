@@ -101,6 +101,18 @@ struct city_reveal {
     bool defaulted;   /* the decision was a default for a missed step */
 };
 
+/* A tableau summarized for the rules that read it (costs, prerequisites, limits, scoring).
+ * The engine keeps one in every seat, derived from the seat's tableau and brought up to date
+ * whenever a card enters it; code that edits a tableau directly (a test, a loader) calls
+ * game_seat_refresh() afterwards. 88 bytes, no padding, so equal games stay equal bytes. */
+struct city_tab {
+    uint64_t owned;                  /* bitset of designs present */
+    int32_t vp, income;              /* the fixed victory points and income, summed */
+    uint16_t icons[ICON_COUNT];      /* icons printed, repeats counted */
+    uint16_t unused;                 /* always 0 */
+    uint8_t count[CITY_MAX_DESIGNS]; /* copies of each design */
+};
+
 struct city_seat {
     uint8_t nhand;
     uint8_t hand[CITY_DECK_SIZE];
@@ -115,6 +127,7 @@ struct city_seat {
     struct city_reveal reveal;                /* public summary of the last build step */
     int16_t vp_by_round[CITY_MAX_ROUNDS + 1]; /* total after each round; [0] = 0 */
     int16_t last_income;                      /* cards drawn as income in the last round */
+    struct city_tab tab;                      /* the tableau's summary (derived) */
 };
 
 struct city_game {
@@ -244,8 +257,14 @@ int game_seat_income(const struct city_game *g, int seat);
 void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome);
 
+/* Recomputes seat `seat`'s tableau summary (struct city_tab) from its tableau. The engine
+ * keeps summaries up to date itself; call this after changing a tableau by other means. Every
+ * card in the tableau must be a valid instance id. */
+void game_seat_refresh(struct city_game *g, int seat);
+
 /* Card conservation: every instance is in exactly one place (deck, discard, a hand, a
- * tableau, the pool, removed). Returns true when it holds. */
+ * tableau, the pool, removed), and every seat's tableau summary matches its tableau. Returns
+ * true when both hold. */
 bool game_check_conservation(const struct city_game *g);
 
 /* Design index of a card instance. */

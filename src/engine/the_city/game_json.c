@@ -951,6 +951,8 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
             return false;
     if (!rd_places(&r, g))
         return false;
+    for (int s = 0; s < g->players; s++)
+        game_seat_refresh(g, s);
     if (!game_check_conservation(g))
         return rd_fail(&r, "the state's cards are not each in exactly one place.");
 
