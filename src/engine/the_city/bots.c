@@ -28,15 +28,17 @@ void bot_init(struct city_bot *b, int kind, uint64_t seed)
 
 /* ---- random ------------------------------------------------------------------------------ */
 
-/* Picks k distinct cards at random from hand cards not marked in `skip`. */
-static void random_cards(struct city_rng *r, const struct city_seat *s, const uint8_t *skip, int k,
+/* Picks k distinct cards at random from the hand less the (at most two) cards a and b (-1 for
+ * none). */
+static void random_cards(struct city_rng *r, const struct city_seat *s, int a, int b, int k,
                          uint8_t *out)
 {
     uint8_t pool[CITY_DECK_SIZE];
     int n = 0;
-    for (int i = 0; i < s->nhand; i++)
-        if (!skip[s->hand[i]])
-            pool[n++] = s->hand[i];
+    for (int i = 0; i < s->nhand; i++) { /* without branches */
+        pool[n] = s->hand[i];
+        n += s->hand[i] != a && s->hand[i] != b;
+    }
     for (int i = 0; i < k; i++) {
         int j = i + (int)rng_below(r, (uint32_t)(n - i));
         uint8_t t = pool[i];
@@ -54,14 +56,12 @@ static void random_build(struct city_bot *b, const struct city_game *g, int seat
     game_build_options(g, seat, &o);
     int n = o.nbuilds + o.contractor + o.two + 1;
     int pick = (int)rng_below(&b->rng, (uint32_t)n);
-    uint8_t skip[CITY_DECK_SIZE] = {0};
     if (pick < o.nbuilds) {
         d->kind = DEC_BUILD;
         d->nbuilds = 1;
         d->builds[0].card = o.card[pick];
         d->builds[0].npay = o.cost[pick];
-        skip[o.card[pick]] = 1;
-        random_cards(&b->rng, s, skip, o.cost[pick], d->builds[0].pay);
+        random_cards(&b->rng, s, o.card[pick], -1, o.cost[pick], d->builds[0].pay);
         return;
     }
     pick -= o.nbuilds;
@@ -81,9 +81,8 @@ static void random_build(struct city_bot *b, const struct city_game *g, int seat
         d->builds[1].card = p->b;
         d->builds[0].npay = p->cost_a;
         d->builds[1].npay = p->cost_b;
-        skip[p->a] = skip[p->b] = 1;
         uint8_t pay[2 * CITY_MAX_COST];
-        random_cards(&b->rng, s, skip, p->cost_a + p->cost_b, pay);
+        random_cards(&b->rng, s, p->a, p->b, p->cost_a + p->cost_b, pay);
         memcpy(d->builds[0].pay, pay, p->cost_a);
         memcpy(d->builds[1].pay, pay + p->cost_a, p->cost_b);
         return;
@@ -332,8 +331,7 @@ bool bot_decide(struct city_bot *b, const struct city_game *g, int seat, struct 
     d->kind = DEC_DISCARD;
     d->ndiscard = (uint8_t)game_discard_count(g, seat);
     if (b->kind == BOT_RANDOM) {
-        uint8_t skip[CITY_DECK_SIZE] = {0};
-        random_cards(&b->rng, &g->seats[seat], skip, d->ndiscard, d->discard);
+        random_cards(&b->rng, &g->seats[seat], -1, -1, d->ndiscard, d->discard);
     } else {
         bot_greedy_discards(g, seat, d->ndiscard, d->discard);
     }

@@ -511,6 +511,21 @@ static bool parse_root(struct parser *p, json_t *root)
     }
     resolve_icon_discounts(p);
     for (int d = 0; d < p->cat->ndesigns; d++) {
+        const struct city_design *x = &p->cat->designs[d];
+        struct city_hot *h = &p->cat->hot[d];
+        h->cost = x->cost;
+        h->vp = x->vp;
+        h->income = x->income;
+        memcpy(h->icons, x->icons, sizeof h->icons);
+        h->discount = x->discount;
+        h->limit = x->limit;
+        h->contractor = x->contractor;
+        h->construction_gang = x->construction_gang;
+        for (int r = 0; r < x->nrequires; r++)
+        h->requires |= 1ULL << x->requires[r];
+        for (int o = 0; o < p->cat->ndesigns; o++)
+            if (p->cat->designs[o].discount && (p->cat->designs[o].discount_to & (1ULL << d)))
+                h->discounted_by |= 1ULL << o;
         if (p->cat->designs[d].vp_var.kind != VAR_NONE)
             p->cat->vp_var_designs |= 1ULL << d;
         if (p->cat->designs[d].income_var.kind != VAR_NONE)

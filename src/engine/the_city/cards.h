@@ -62,15 +62,31 @@ struct city_design {
     bool construction_gang;          /* owner may build two cards of printed cost <= 4 a round */
 };
 
+/* What the rules read of a design on every check, packed together (derived from designs[]
+ * by catalog_from_json, so that checking a hand touches a few cache lines, not whole
+ * designs with their names and texts). */
+struct city_hot {
+    uint64_t requires;      /* bitset of designs required in the tableau */
+    uint64_t discounted_by; /* bitset of designs whose discount applies to this one */
+    int8_t cost;            /* printed cost */
+    int8_t vp, income;      /* fixed victory points and income */
+    uint8_t icons[ICON_COUNT];
+    int8_t discount;        /* the discount this design gives (0 = none) */
+    uint8_t limit;          /* most copies one player may own; 0 = no limit */
+    bool contractor;        /* a General Contractor */
+    bool construction_gang; /* a Construction Gang */
+};
+
 /* The whole catalog: designs in file order and the instance -> design map. */
 struct city_catalog {
     int ndesigns;
     struct city_design designs[CITY_MAX_DESIGNS];
-    uint8_t card_design[CITY_DECK_SIZE]; /* instance id -> design index */
-    int contractor_design;               /* index of the General Contractor design */
-    uint64_t discount_designs;           /* bitset of designs that give a discount */
-    uint64_t vp_var_designs;             /* bitset of designs with variable victory points */
-    uint64_t income_var_designs;         /* bitset of designs with variable income */
+    uint8_t card_design[CITY_DECK_SIZE];   /* instance id -> design index */
+    int contractor_design;                 /* index of the General Contractor design */
+    uint64_t discount_designs;             /* bitset of designs that give a discount */
+    uint64_t vp_var_designs;               /* bitset of designs with variable victory points */
+    uint64_t income_var_designs;           /* bitset of designs with variable income */
+    struct city_hot hot[CITY_MAX_DESIGNS]; /* the rules' view of designs[] */
 };
 
 /* Names of the icons as they appear in the card file and in JSON ("car", "shopping",

@@ -6,6 +6,7 @@
 #include "bots.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -101,28 +102,60 @@ static const struct city_design *design_of(const struct city_game *g, int card)
     return &g->cat->designs[g->cat->card_design[card]];
 }
 
-static int hand_pos(const struct city_seat *s, int card)
+/* A set of card instances (0..CITY_DECK_SIZE-1), one bit each. */
+struct cardset {
+    uint64_t w[2];
+};
+
+static inline bool cs_has(const struct cardset *set, int card)
 {
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card)
-            return i;
-    return -1;
+    return (set->w[card >> 6] >> (card & 63)) & 1u;
 }
 
-/* Removes `card` from the hand, keeping the others in order. The card must be there. */
-static void hand_remove(struct city_seat *s, int card)
+static inline void cs_add(struct cardset *set, int card)
 {
-    int i = hand_pos(s, card);
-    assert(i >= 0);
-    memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
-    s->hand[--s->nhand] = 0; /* vacated slots stay zero, so equal games are equal bytes */
+    set->w[card >> 6] |= 1ULL << (card & 63);
+}
+
+static struct cardset hand_set(const struct city_seat *s)
+{
+    struct cardset set = {{0, 0}};
+    for (int i = 0; i < s->nhand; i++)
+        cs_add(&set, s->hand[i]);
+    return set;
+}
+
+/* Clears seat order `o` to all zero bytes. An order is kept canonical (zero past its
+ * discard[ndiscard - 1]), so only its head and its discards need clearing. */
+static void order_clear(struct city_decision *o)
+{
+    memset(o, 0, offsetof(struct city_decision, discard) + o->ndiscard);
+}
+
+/* Removes the `n` cards of out[] from the hand in one pass, keeping the others in order. The
+ * cards must be there. */
+static void hand_remove(struct city_seat *s, const uint8_t *out, int n)
+{
+    struct cardset gone = {{0, 0}};
+    for (int i = 0; i < n; i++)
+        cs_add(&gone, out[i]);
+    int kept = 0;
+    for (int i = 0; i < s->nhand; i++) { /* without branches: which cards go is random */
+        uint8_t c = s->hand[i];
+        s->hand[kept] = c;
+        kept += !cs_has(&gone, c);
+    }
+    assert(kept == s->nhand - n);
+    memset(&s->hand[kept], 0, (size_t)(s->nhand - kept)); /* vacated slots stay zero, so equal
+                                                              games are equal bytes */
+    s->nhand = (uint8_t)kept;
 }
 
 /* ---- tableau summaries (struct city_tab) -------------------------------------------------- */
 
 static void tab_add(const struct city_catalog *cat, struct city_tab *t, int design)
 {
-    const struct city_design *d = &cat->designs[design];
+    const struct city_hot *d = &cat->hot[design];
     t->owned |= 1ULL << design;
     t->count[design]++;
     t->vp += d->vp;
@@ -152,14 +185,10 @@ static const struct city_tab *tab_of(const struct city_game *g, int seat)
 
 static int tab_cost(const struct city_catalog *cat, const struct city_tab *t, int design)
 {
-    int cost = cat->designs[design].cost;
-    uint64_t m = t->owned & cat->discount_designs;
-    while (m) {
-        int d = __builtin_ctzll(m);
-        m &= m - 1;
-        if (cat->designs[d].discount_to & (1ULL << design))
-            cost -= cat->designs[d].discount; /* each kind once, however many copies */
-    }
+    const struct city_hot *h = &cat->hot[design];
+    int cost = h->cost;
+    for (uint64_t m = t->owned & h->discounted_by; m; m &= m - 1)
+        cost -= cat->hot[__builtin_ctzll(m)].discount; /* each kind once, however many copies */
     return cost < 0 ? 0 : cost;
 }
 
@@ -167,26 +196,21 @@ static int tab_cost(const struct city_catalog *cat, const struct city_tab *t, in
  * CITY_OK. Payment is checked elsewhere. */
 static int tab_admits(const struct city_catalog *cat, const struct city_tab *t, int design)
 {
-    const struct city_design *d = &cat->designs[design];
-    if (d->contractor)
+    const struct city_hot *h = &cat->hot[design];
+    if (h->contractor)
         return CITY_ERR_NOT_BUILDABLE;
-    for (int i = 0; i < d->nrequires; i++)
-        if (!(t->owned & (1ULL << d->requires[i])))
-            return CITY_ERR_PREREQUISITE;
-    if (d->limit && t->count[design] >= d->limit)
+    if ((t->owned & h->requires) != h->requires)
+        return CITY_ERR_PREREQUISITE;
+    if (h->limit && t->count[design] >= h->limit)
         return CITY_ERR_LIMIT;
     return CITY_OK;
 }
 
 static bool tab_has_gang(const struct city_catalog *cat, const struct city_tab *t)
 {
-    uint64_t m = t->owned;
-    while (m) {
-        int d = __builtin_ctzll(m);
-        m &= m - 1;
-        if (cat->designs[d].construction_gang)
+    for (uint64_t m = t->owned; m; m &= m - 1)
+        if (cat->hot[__builtin_ctzll(m)].construction_gang)
             return true;
-    }
     return false;
 }
 
@@ -318,9 +342,10 @@ static void open_step(struct city_game *g, int step, const struct city_events *e
     g->step = (uint8_t)step;
     for (int s = 0; s < g->players; s++) {
         struct city_seat *seat = &g->seats[s];
+        if (seat->submitted) /* an order is all zero bytes unless submitted */
+            order_clear(&seat->order);
         seat->submitted = false;
         seat->defaulted = false;
-        memset(&seat->order, 0, sizeof seat->order);
         switch (step) {
         case STEP_KEEP:
         case STEP_BUILD:
@@ -397,28 +422,28 @@ int game_discard_count(const struct city_game *g, int seat)
 
 /* ---- legality ----------------------------------------------------------------------------- */
 
-/* Checks one build against tableau `t` and marks its cards in `used`. */
-static int check_build(const struct city_game *g, const struct city_seat *s,
-                       const struct city_tab *t, const struct city_build *b, uint8_t *used)
+/* Checks one build against tableau `t` and hand `hand`, and marks its cards in `used`. */
+static int check_build(const struct city_game *g, const struct cardset *hand,
+                       const struct city_tab *t, const struct city_build *b, struct cardset *used)
 {
-    if (b->card >= CITY_DECK_SIZE || hand_pos(s, b->card) < 0)
+    if (b->card >= CITY_DECK_SIZE || !cs_has(hand, b->card))
         return CITY_ERR_NOT_IN_HAND;
-    if (used[b->card])
+    if (cs_has(used, b->card))
         return CITY_ERR_DUPLICATE_CARD;
     int design = game_design_of(g, b->card);
     int err = tab_admits(g->cat, t, design);
     if (err)
         return err;
-    used[b->card] = 1;
+    cs_add(used, b->card);
     if (b->npay > CITY_MAX_COST)
         return CITY_ERR_TOO_MANY_CARDS;
     for (int i = 0; i < b->npay; i++) {
         int c = b->pay[i];
-        if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+        if (c >= CITY_DECK_SIZE || !cs_has(hand, c))
             return CITY_ERR_NOT_IN_HAND;
-        if (used[c])
+        if (cs_has(used, c))
             return CITY_ERR_DUPLICATE_CARD;
-        used[c] = 1;
+        cs_add(used, c);
     }
     if (b->npay != tab_cost(g->cat, t, design))
         return CITY_ERR_PAYMENT_COUNT;
@@ -427,26 +452,24 @@ static int check_build(const struct city_game *g, const struct city_seat *s,
 
 static int check_discard(const struct city_game *g, int seat, const struct city_decision *d)
 {
-    const struct city_seat *s = &g->seats[seat];
-    uint8_t used[CITY_DECK_SIZE] = {0};
     if (d->ndiscard != game_discard_count(g, seat))
         return CITY_ERR_DISCARD_COUNT;
+    struct cardset hand = hand_set(&g->seats[seat]), used = {{0, 0}};
     for (int i = 0; i < d->ndiscard; i++) {
         int c = d->discard[i];
-        if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+        if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
             return CITY_ERR_NOT_IN_HAND;
-        if (used[c])
+        if (cs_has(&used, c))
             return CITY_ERR_DUPLICATE_CARD;
-        used[c] = 1;
+        cs_add(&used, c);
     }
     return CITY_OK;
 }
 
 static int check_build_step(const struct city_game *g, int seat, const struct city_decision *d)
 {
-    const struct city_seat *s = &g->seats[seat];
     const struct city_tab *t = tab_of(g, seat);
-    uint8_t used[CITY_DECK_SIZE] = {0};
+    struct cardset used = {{0, 0}}, hand;
     switch (d->kind) {
     case DEC_SURVEY:
         return CITY_OK;
@@ -457,13 +480,15 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
     case DEC_BUILD:
         if (d->nbuilds != 1)
             return CITY_ERR_WRONG_KIND;
-        return check_build(g, s, t, &d->builds[0], used);
+        hand = hand_set(&g->seats[seat]);
+        return check_build(g, &hand, t, &d->builds[0], &used);
     case DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return CITY_ERR_WRONG_KIND;
+        hand = hand_set(&g->seats[seat]);
         for (int i = 0; i < 2; i++) {
             int c = d->builds[i].card;
-            if (c >= CITY_DECK_SIZE || hand_pos(s, c) < 0)
+            if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
                 return CITY_ERR_NOT_IN_HAND;
         }
         const struct city_design *first = design_of(g, d->builds[0].card);
@@ -472,12 +497,12 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
         for (int i = 0; i < 2; i++)
             if (design_of(g, d->builds[i].card)->cost > CITY_DOUBLE_MAX_COST)
                 return CITY_ERR_DOUBLE_COST;
-        int err = check_build(g, s, t, &d->builds[0], used);
+        int err = check_build(g, &hand, t, &d->builds[0], &used);
         if (err)
             return err;
         struct city_tab t2 = *t;
         tab_add(g->cat, &t2, game_design_of(g, d->builds[0].card));
-        return check_build(g, s, &t2, &d->builds[1], used);
+        return check_build(g, &hand, &t2, &d->builds[1], &used);
     }
     default:
         return CITY_ERR_WRONG_KIND;
@@ -506,7 +531,7 @@ int game_submit(struct city_game *g, int seat, const struct city_decision *d)
         return err;
     struct city_seat *s = &g->seats[seat];
     /* Keep only the meaningful bytes, so that equal decisions are equal structs. */
-    memset(&s->order, 0, sizeof s->order);
+    order_clear(&s->order);
     s->order.kind = d->kind;
     if (d->kind == DEC_BUILD || d->kind == DEC_BUILD_TWO) {
         s->order.nbuilds = d->nbuilds;
@@ -543,11 +568,11 @@ static bool gang_possible(const struct city_game *g, const struct city_seat *s, 
     const struct city_catalog *cat = g->cat;
     *in_tableau = false;
     for (int i = 0; i < s->ntableau && !*in_tableau; i++)
-        *in_tableau = cat->designs[cat->card_design[s->tableau[i]]].construction_gang;
+        *in_tableau = cat->hot[cat->card_design[s->tableau[i]]].construction_gang;
     if (*in_tableau)
         return true;
     for (int i = 0; i < s->nhand; i++)
-        if (cat->designs[cat->card_design[s->hand[i]]].construction_gang)
+        if (cat->hot[cat->card_design[s->hand[i]]].construction_gang)
             return true;
     return false;
 }
@@ -565,30 +590,35 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
     if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
         return 0;
     const struct city_tab *t = tab_of(g, seat);
-    int n = 0;
+    /* Only cards of printed cost 4 or less can be either of the two: list them once. */
+    uint8_t small[CITY_DECK_SIZE], design[CITY_DECK_SIZE];
+    int ns = 0;
     for (int i = 0; i < s->nhand; i++) {
-        int da = game_design_of(g, s->hand[i]);
-        const struct city_design *a = &cat->designs[da];
-        if (a->cost > CITY_DOUBLE_MAX_COST || (!gang && !a->construction_gang))
-            continue;
-        if (tab_admits(cat, t, da))
+        int d = game_design_of(g, s->hand[i]);
+        if (cat->hot[d].cost <= CITY_DOUBLE_MAX_COST) {
+            small[ns] = s->hand[i];
+            design[ns++] = (uint8_t)d;
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < ns; i++) {
+        int da = design[i];
+        if ((!gang && !cat->hot[da].construction_gang) || tab_admits(cat, t, da))
             continue;
         int ca = tab_cost(cat, t, da);
         if (ca > s->nhand - 2)
             continue;
         struct city_tab t2 = *t;
         tab_add(cat, &t2, da);
-        for (int j = 0; j < s->nhand; j++) {
-            if (j == i)
-                continue;
-            int db = game_design_of(g, s->hand[j]);
-            if (cat->designs[db].cost > CITY_DOUBLE_MAX_COST || tab_admits(cat, &t2, db))
+        for (int j = 0; j < ns; j++) {
+            int db = design[j];
+            if (j == i || tab_admits(cat, &t2, db))
                 continue;
             int cb = tab_cost(cat, &t2, db);
             if (ca + cb > s->nhand - 2)
                 continue;
             if (n < max)
-                out[n] = (struct city_pair){s->hand[i], s->hand[j], (uint8_t)ca, (uint8_t)cb};
+                out[n] = (struct city_pair){small[i], small[j], (uint8_t)ca, (uint8_t)cb};
             n++;
             if (any)
                 return n;
@@ -604,7 +634,8 @@ int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out
 
 void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
 {
-    memset(out, 0, sizeof *out);
+    out->nbuilds = 0; /* card[] and cost[] past nbuilds are left as they were */
+    out->contractor = out->two = false;
     if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
         return;
     const struct city_seat *s = &g->seats[seat];
@@ -625,20 +656,15 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
 
 /* ---- resolution ------------------------------------------------------------------------- */
 
-static void discard_from_hand(struct city_game *g, struct city_seat *s, int card)
-{
-    hand_remove(s, card);
-    g->discard[g->ndiscard++] = (uint8_t)card;
-}
-
 static void apply_discards(struct city_game *g, const struct city_events *ev)
 {
     for (int i = 0; i < g->players; i++) {
         struct city_seat *s = &g->seats[i];
         if (!s->pending)
             continue;
-        for (int k = 0; k < s->order.ndiscard; k++)
-            discard_from_hand(g, s, s->order.discard[k]);
+        memcpy(&g->discard[g->ndiscard], s->order.discard, s->order.ndiscard);
+        g->ndiscard = (uint8_t)(g->ndiscard + s->order.ndiscard);
+        hand_remove(s, s->order.discard, s->order.ndiscard);
         emit(ev, g, EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
     }
 }
@@ -647,9 +673,12 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
                         const struct city_events *ev)
 {
     struct city_seat *s = &g->seats[seat];
-    for (int k = 0; k < b->npay; k++)
-        discard_from_hand(g, s, b->pay[k]);
-    hand_remove(s, b->card);
+    uint8_t out[CITY_MAX_COST + 1];
+    memcpy(out, b->pay, b->npay);
+    out[b->npay] = b->card;
+    memcpy(&g->discard[g->ndiscard], b->pay, b->npay);
+    g->ndiscard = (uint8_t)(g->ndiscard + b->npay);
+    hand_remove(s, out, b->npay + 1);
     s->tableau[s->ntableau++] = b->card;
     tab_add(g->cat, &s->tab, game_design_of(g, b->card));
     s->reveal.built[s->reveal.nbuilt++] = b->card;
@@ -674,7 +703,7 @@ static void finish(struct city_game *g, const struct city_events *ev)
     for (int s = 0; s < g->players; s++) {
         struct city_seat *seat = &g->seats[s];
         seat->pending = seat->submitted = seat->defaulted = false;
-        memset(&seat->order, 0, sizeof seat->order);
+        order_clear(&seat->order);
     }
     emit(ev, g, EV_GAME_OVER, -1, 0, best, g->winners);
 }

@@ -202,7 +202,8 @@ int game_discard_count(const struct city_game *g, int seat);
  * applicable discount in its tableau, never below 0. */
 int game_effective_cost(const struct city_game *g, int seat, int design);
 
-/* A seat's legal build options now (rules.md, step build). */
+/* A seat's legal build options now (rules.md, step build). Only card[0..nbuilds) and
+ * cost[0..nbuilds) are written. */
 struct city_build_options {
     uint8_t nbuilds;
     uint8_t card[CITY_DECK_SIZE]; /* hand cards it can build on its own now */
