@@ -2043,6 +2043,7 @@ Test(discount, discounts_of_different_kinds_add_up_and_never_go_below_zero)
     mod.designs[b].discount = 2;
     mod.designs[b].discount_to = 1ULL << x;
     mod.discount_designs |= 1ULL << a | 1ULL << b;
+    catalog_derive(&mod);
     struct city_game g;
     blank_board(&g, &mod, 2, 140);
     int cost = mod.designs[x].cost;
@@ -2064,6 +2065,7 @@ Test(discount, discounts_of_different_kinds_add_up_and_never_go_below_zero)
     to_tableau(&g, 0, cb);
     cr_assert_eq(game_effective_cost(&g, 0, x), cost - 3, "two kinds add up");
     mod.designs[b].discount = (int8_t)cost;
+    catalog_derive(&mod);
     cr_assert_eq(game_effective_cost(&g, 0, x), 0, "never below zero");
     int card = hand_card(&g, 0, plain_card(CITY_DOUBLE_MAX_COST, 0));
     SUBMIT_OK(&g, 0, dec_build(card, 0, NULL));
@@ -2079,6 +2081,7 @@ Test(double_build, the_first_build_counts_toward_the_seconds_limit)
             free2 = c;
     cr_assert_geq(free2, 0);
     mod.designs[d].limit = 1;
+    catalog_derive(&mod);
     struct city_game g;
     blank_board(&g, &mod, 2, 141);
     give_tableau(&g, 0, "construction_gang", 0);

@@ -510,9 +510,17 @@ static bool parse_root(struct parser *p, json_t *root)
             return false;
     }
     resolve_icon_discounts(p);
-    for (int d = 0; d < p->cat->ndesigns; d++) {
-        const struct city_design *x = &p->cat->designs[d];
-        struct city_hot *h = &p->cat->hot[d];
+    catalog_derive(p->cat);
+    return expand_deck(p);
+}
+
+void catalog_derive(struct city_catalog *cat)
+{
+    cat->vp_var_designs = cat->income_var_designs = 0;
+    memset(cat->hot, 0, sizeof cat->hot);
+    for (int d = 0; d < cat->ndesigns; d++) {
+        const struct city_design *x = &cat->designs[d];
+        struct city_hot *h = &cat->hot[d];
         h->cost = x->cost;
         h->vp = x->vp;
         h->income = x->income;
@@ -523,15 +531,14 @@ static bool parse_root(struct parser *p, json_t *root)
         h->construction_gang = x->construction_gang;
         for (int r = 0; r < x->nrequires; r++)
         h->requires |= 1ULL << x->requires[r];
-        for (int o = 0; o < p->cat->ndesigns; o++)
-            if (p->cat->designs[o].discount && (p->cat->designs[o].discount_to & (1ULL << d)))
+        for (int o = 0; o < cat->ndesigns; o++)
+            if (cat->designs[o].discount && (cat->designs[o].discount_to & (1ULL << d)))
                 h->discounted_by |= 1ULL << o;
-        if (p->cat->designs[d].vp_var.kind != VAR_NONE)
-            p->cat->vp_var_designs |= 1ULL << d;
-        if (p->cat->designs[d].income_var.kind != VAR_NONE)
-            p->cat->income_var_designs |= 1ULL << d;
+        if (cat->designs[d].vp_var.kind != VAR_NONE)
+            cat->vp_var_designs |= 1ULL << d;
+        if (cat->designs[d].income_var.kind != VAR_NONE)
+            cat->income_var_designs |= 1ULL << d;
     }
-    return expand_deck(p);
 }
 
 bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source, char *err,

@@ -89,6 +89,11 @@ struct city_catalog {
     struct city_hot hot[CITY_MAX_DESIGNS]; /* the rules' view of designs[] */
 };
 
+/* Recomputes what the catalog derives from designs[] (hot[], vp_var_designs,
+ * income_var_designs). catalog_from_json() calls it; call it again after changing designs[]
+ * by hand (tests do). */
+void catalog_derive(struct city_catalog *cat);
+
 /* Names of the icons as they appear in the card file and in JSON ("car", "shopping",
  * "entertainment"); returns NULL for an out-of-range icon. */
 const char *city_icon_name(int icon);
