@@ -127,9 +127,14 @@ int cmd_simulate(int argc, char **argv)
 {
     unsigned long long players = 4, games = 1000, seed = 1, think = 100, iterations = 1000;
     const char *bots = "greedy", *cards = NULL, *game = NULL, *rollout = "greedy";
+    bool per_card = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
+        if (strcmp(a, "--per-card") == 0) {
+            per_card = true;
+            continue;
+        }
         if (strcmp(a, "--players") == 0)
             ok = ok && parse_u64(v, &players);
         else if (strcmp(a, "--games") == 0)
@@ -169,15 +174,16 @@ int cmd_simulate(int argc, char **argv)
         return 1;
     char err[256];
     double t0 = now_seconds();
-    /* With the expert among the bots, a match (who wins, decision times) through the ruleset
-     * table; otherwise the ruleset's own self-play with the deck's figures. */
+    /* With the expert among the bots, or a card report asked for, a match (who wins, decision
+     * times, which cards) through the ruleset table; otherwise the ruleset's own self-play with
+     * the deck's figures. */
     expert_defaults.think_ms = (double)think;
     expert_defaults.iterations = (int)iterations;
     expert_defaults.rollout = rollout;
-    json_t *out =
-        strstr(bots, "expert")
-            ? ruleset_match(rs, (int)players, (long long)games, seed, bots, err, sizeof err)
-            : rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
+    json_t *out = strstr(bots, "expert") || per_card
+                      ? ruleset_match(rs, (int)players, (long long)games, seed, bots, per_card, err,
+                                      sizeof err)
+                      : rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
     double secs = now_seconds() - t0;
     if (!out) {
         fprintf(stderr, "cityd simulate: %s\n", err);

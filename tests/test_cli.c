@@ -254,3 +254,34 @@ Test(cli, every_ruleset_fits_the_seam_limits)
         cr_expect_eq(ruleset_find(rulesets[i]->id), rulesets[i]);
     }
 }
+
+/* The card report comes from the generic match loop (match.c); The City's own self-play
+ * (sim.c) counts winners' cards on its own. The same games must give the same figures. */
+Test(cli, the_card_report_agrees_with_the_self_play_figures)
+{
+    json_t *self = run_json("simulate --players 4 --games 300 --seed 9 --bots greedy");
+    json_t *rep = run_json("simulate --players 4 --games 300 --seed 9 --bots greedy --per-card");
+    json_t *top = json_object_get(self, "top_winner_card");
+    json_t *most = json_object_get(rep, "most_in_winners");
+    cr_assert_str_eq(json_string_value(json_object_get(most, "card")),
+                     json_string_value(json_object_get(top, "card")));
+    cr_expect_float_eq(json_real_value(json_object_get(most, "share")),
+                       json_real_value(json_object_get(top, "share")), 1e-9);
+    cr_expect_float_eq(json_real_value(json_object_get(rep, "avg_rounds")),
+                       json_real_value(json_object_get(self, "avg_rounds")), 1e-9);
+    json_t *cards = json_object_get(rep, "cards"), *deck = run_json("cards");
+    cr_assert_eq(json_array_size(cards), json_array_size(json_object_get(deck, "cards")) - 1,
+                 "every development, no General Contractor");
+    json_decref(deck);
+    size_t i;
+    json_t *c;
+    json_array_foreach(cards, i, c)
+    {
+        double b = json_real_value(json_object_get(c, "built"));
+        double w = json_real_value(json_object_get(c, "in_winners"));
+        cr_expect(b >= 0 && b <= 1 && w >= 0 && w <= b + 1e-9, "%s: built %f, in winners %f",
+                  json_string_value(json_object_get(c, "card")), b, w);
+    }
+    json_decref(self);
+    json_decref(rep);
+}

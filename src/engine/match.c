@@ -55,8 +55,39 @@ static bool add_time(struct kind_times *k, double ms)
     return true;
 }
 
+/* The card report: per design, the share of games in which some seat built it and the share
+ * of winners holding it, with the extremes. */
+static json_t *card_report(const struct ruleset *rs, const double *built, const double *in_winners,
+                           long long games)
+{
+    json_t *cards = json_array();
+    int most = -1, least = -1;
+    for (int d = 0; d < 64; d++) {
+        if (!rs->design_id(d))
+            continue;
+        json_array_append_new(cards, json_pack("{s:s, s:f, s:f}", "card", rs->design_id(d), "built",
+                                               built[d] / (double)games, "in_winners",
+                                               in_winners[d] / (double)games));
+        if (most < 0 || in_winners[d] > in_winners[most])
+            most = d;
+        if (least < 0 || built[d] < built[least])
+            least = d;
+    }
+    json_t *out = json_object();
+    json_object_set_new(out, "cards", cards);
+    if (most >= 0) {
+        json_object_set_new(out, "most_in_winners",
+                            json_pack("{s:s, s:f}", "card", rs->design_id(most), "share",
+                                      in_winners[most] / (double)games));
+        json_object_set_new(out, "least_built",
+                            json_pack("{s:s, s:f}", "card", rs->design_id(least), "share",
+                                      built[least] / (double)games));
+    }
+    return out;
+}
+
 json_t *ruleset_match(const struct ruleset *rs, int players, long long games, uint64_t seed,
-                      const char *bots, char *err, int errlen)
+                      const char *bots, bool per_card, char *err, int errlen)
 {
     char copy[256], *names[RS_MAX_SEATS];
     int nk = 0;
@@ -89,8 +120,10 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
         seat_kind[s] = k;
     }
     void *g = malloc(rs->state_size), *d = malloc(rs->decision_size);
-    double wins_by_seat[RS_MAX_SEATS] = {0};
+    double wins_by_seat[RS_MAX_SEATS] = {0}, built[64] = {0}, in_winners[64] = {0};
     long long rounds = 0;
+    int min_rounds = 0, max_rounds = 0;
+    per_card = per_card && rs->built_designs && rs->design_id;
     bool ok = g && d;
     for (long long n = 0; ok && n < games; n++) {
         /* Kinds rotate over the seats from game to game: each kind plays each seat. */
@@ -120,8 +153,24 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
         struct rs_pos pos;
         rs->where(g, &pos);
         rounds += pos.round;
+        if (n == 0 || pos.round < min_rounds)
+            min_rounds = pos.round;
+        if (pos.round > max_rounds)
+            max_rounds = pos.round;
         unsigned w = rs->winners(g);
         int nw = __builtin_popcount(w);
+        if (per_card) {
+            uint64_t any = 0;
+            for (int s = 0; s < players; s++) {
+                uint64_t b = rs->built_designs(g, s);
+                any |= b;
+                if ((w >> s) & 1u)
+                    for (uint64_t m = b; m; m &= m - 1)
+                        in_winners[__builtin_ctzll(m)] += 1.0 / nw;
+            }
+            for (uint64_t m = any; m; m &= m - 1)
+                built[__builtin_ctzll(m)] += 1;
+        }
         for (int s = 0; s < players; s++) {
             struct kind_times *k = &kt[seat_kind[(s + rot) % players]];
             k->seats++;
@@ -150,11 +199,13 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
                           quantile(kt[k].ms, kt[k].n, 0.99), "max",
                           kt[k].n ? kt[k].ms[kt[k].n - 1] : 0.0, "decisions", (json_int_t)kt[k].n));
         }
-        out =
-            json_pack("{s:i, s:I, s:I, s:s, s:f, s:o, s:o, s:o, s:f}", "players", players, "games",
-                      (json_int_t)games, "seed", (json_int_t)seed, "bots", bots, "avg_rounds",
-                      (double)rounds / (double)games, "wins_by_seat", ws, "wins_by_kind", byk,
-                      "decision_ms", dms, "think_ms", expert_defaults.think_ms);
+        out = json_pack("{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:o, s:o, s:f}", "players",
+                        players, "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
+                        "avg_rounds", (double)rounds / (double)games, "min_rounds", min_rounds,
+                        "max_rounds", max_rounds, "wins_by_seat", ws, "wins_by_kind", byk,
+                        "decision_ms", dms, "think_ms", expert_defaults.think_ms);
+        if (per_card)
+            json_object_update_new(out, card_report(rs, built, in_winners, games));
     }
     for (int k = 0; k < nkt; k++)
         free(kt[k].ms);

@@ -124,6 +124,12 @@ struct ruleset {
     int (*score)(const void *g, int seat);
     /* The winning seats as a bitmask once over(), else 0. */
     unsigned (*winners)(const void *g);
+    /* Optional (NULL for a game without them), for simulate's card report (--per-card): the
+     * designs seat has built from its hand so far, as a bitset of design numbers (0..63), and
+     * the id of design number `design` (NULL for a number that is no design built from a
+     * hand). */
+    uint64_t (*built_designs)(const void *g, int seat);
+    const char *(*design_id)(int design);
 
     /* The whole state as JSON for storage, and back (false with a sentence when it does not
      * load). */

@@ -357,6 +357,20 @@ static json_t *city_simulate(int players, long long games, uint64_t seed, const 
                      r.winner_has[cat->contractor_design] / (double)games);
 }
 
+/* General Contractors are taken from the pool, never built from a hand: not reported. */
+static uint64_t city_built_designs(const void *g, int seat)
+{
+    const struct city_game *cg = g;
+    return cg->seats[seat].tab.owned & ~(1ULL << catalog.contractor_design);
+}
+
+static const char *city_design_id(int design)
+{
+    return design >= 0 && design < catalog.ndesigns && design != catalog.contractor_design
+               ? catalog.designs[design].id
+               : NULL;
+}
+
 static const char *const city_bots[] = {"greedy", "random", "expert", NULL};
 static const char *const city_steps[] = {"keep", "build", "survey", "hand_limit", "over", NULL};
 
@@ -401,6 +415,8 @@ const struct ruleset ruleset_the_city = {
     .determinize = city_determinize,
     .score = city_score,
     .winners = city_winners,
+    .built_designs = city_built_designs,
+    .design_id = city_design_id,
     .to_json = city_to_json,
     .from_json = city_from_json,
     .public_view = city_public_view,
