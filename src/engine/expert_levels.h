@@ -21,8 +21,10 @@ struct expert_level {
     const char *rollout; /* the bot that plays its playouts; NULL: expert_defaults.rollout */
 };
 
-/* The levels, weakest first; the last has think_ms 0 (the top level). Ends with {NULL}. */
+/* The levels, weakest first; the last has think_ms 0 (the top level). Ends with {NULL}; at most
+ * EXPERT_LEVELS_MAX of them. */
 extern const struct expert_level expert_levels[];
+enum { EXPERT_LEVELS_MAX = 8 };
 
 /* The level a game's experts play at when its creator names none: the top one, so that a client
  * that asks for an "expert" bot gets the expert it got before levels existed. */
