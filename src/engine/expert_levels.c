@@ -10,7 +10,7 @@ const struct expert_level expert_levels[] = {
     {.id = "easy",
      .title = "Easy",
      .think_ms = 10,
-     .iterations = 64,
+     .iterations = 16,
      .candidates = 4,
      .rollout = "random"},
     {.id = "normal", .title = "Normal", .think_ms = 40, .iterations = 80, .candidates = 8},
