@@ -10,6 +10,7 @@
 #include "api_common.h"
 #include "auth.h"
 #include "batch.h"
+#include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
 #include "names.h"
@@ -98,6 +99,31 @@ static bool name_field(struct http_req *r, json_t *v, char *out, size_t n)
     return true;
 }
 
+/* Reads optional field "bot_level", the level of the game's experts (expert_levels.h), into
+ * *out (EXPERT_LEVEL_DEFAULT when absent or null); false (a 400 queued) when it names none. */
+static bool level_field(struct http_req *r, const struct expert_level **out)
+{
+    json_t *v = json_object_get(r->json, "bot_level");
+    *out = expert_level_find(EXPERT_LEVEL_DEFAULT);
+    if (!v || json_is_null(v))
+        return true;
+    const struct expert_level *l =
+        json_is_string(v) ? expert_level_find(json_string_value(v)) : NULL;
+    if (l) {
+        *out = l;
+        return true;
+    }
+    char list[160] = "";
+    for (int i = 0; expert_levels[i].id; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 expert_levels[i].id);
+    http_reply_problem(r, json_is_string(v) ? P_BAD_VALUE : P_WRONG_TYPE, NULL,
+                       "\"bot_level\" must be one of %s: how hard the game's expert bots think "
+                       "(GET /api/v1/rulesets lists the levels; leave it out for \"%s\").",
+                       list, EXPERT_LEVEL_DEFAULT);
+    return false;
+}
+
 /* ---- create ------------------------------------------------------------------------------- */
 
 /* Starts the game when no seat is free: status playing, bots decide at once. */
@@ -150,7 +176,7 @@ static int create_tx(PGconn *c, void *ctx)
 void api_create_game(struct http_req *r)
 {
     static const char *const allowed[] = {"game", "seats", "bots",    "target_vp", "turn_seconds",
-                                          "seed", "name",  "private", NULL};
+                                          "seed", "name",  "private", "bot_level", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -198,8 +224,8 @@ void api_create_game(struct http_req *r)
     if (bots && !json_is_null(bots)) {
         if (!json_is_array(bots)) {
             http_reply_problem(r, P_WRONG_TYPE, NULL,
-                               "\"bots\" must be an array of bot kinds (\"greedy\" or "
-                               "\"random\").");
+                               "\"bots\" must be an array of bot kinds such as \"greedy\" "
+                               "(GET /api/v1/rulesets lists each game's).");
             return;
         }
         if ((long long)json_array_size(bots) >= seats) {
@@ -267,6 +293,9 @@ void api_create_game(struct http_req *r)
     json_t *jname = json_object_get(r->json, "name");
     if (jname && !json_is_null(jname) && !name_field(r, jname, name, sizeof name))
         return;
+    const struct expert_level *level;
+    if (!level_field(r, &level))
+        return;
 
     const struct quotas *q = r->srv->quotas;
     if (q && !api_within_rate(r, q->create, "created games", q->create_rate, q->create_burst))
@@ -290,6 +319,7 @@ void api_create_game(struct http_req *r)
     snprintf(cc.row.status, sizeof cc.row.status, "open");
     snprintf(cc.row.game, sizeof cc.row.game, "%s", rs->id);
     cc.row.unlisted = json_is_true(jprivate);
+    snprintf(cc.row.bot_level, sizeof cc.row.bot_level, "%s", level->id);
     cc.row.players = (int)seats;
     cc.row.target_vp = rs->target(g);
     cc.row.turn_seconds = has_turn ? (int)turn : 0;
@@ -323,6 +353,7 @@ void api_create_game(struct http_req *r)
                   rs->has_target ? json_integer(cc.row.target_vp) : json_null(), "join", join);
     json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
+    json_object_set_new(reply, "bot_level", json_string(level->id));
     if (name[0]) {
         json_object_set_new(reply, "seat", json_integer(0));
         json_object_set_new(reply, "token", json_string(seat_token));

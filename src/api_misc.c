@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "botpool.h"
+#include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
 #include "ratelimit.h"
@@ -49,16 +50,35 @@ void api_cards(struct http_req *r)
     r->reply.cache = "public, max-age=300";
 }
 
-/* GET /api/v1/rulesets: the games this server hosts, the default first. */
+/* The expert's levels, weakest first, each as {id, title, think_ms: the most it thinks per
+ * decision on this server (whole ms), playouts: the most playouts per decision}; a new array. */
+static json_t *levels_json(double top_ms)
+{
+    json_t *list = json_array();
+    for (int i = 0; expert_levels[i].id; i++) {
+        const struct expert_level *l = &expert_levels[i];
+        struct expert_params p = expert_level_params(l, top_ms);
+        json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:i}", "id", l->id, "title",
+                                              l->title, "think_ms", (json_int_t)(p.think_ms + 0.5),
+                                              "playouts", p.iterations));
+    }
+    return list;
+}
+
+/* GET /api/v1/rulesets: the games this server hosts, the default first, and the expert's
+ * levels (a game's bot_level). */
 void api_rulesets(struct http_req *r)
 {
     json_t *list = json_array();
     for (int i = 0; rulesets[i]; i++)
         json_array_append_new(list, ruleset_describe(rulesets[i]));
     const struct quotas *q = r->srv->quotas;
+    double top_ms = r->srv->expert_ms > 0 ? r->srv->expert_ms : expert_defaults.think_ms;
     http_reply_json(r, 200,
-                    json_pack("{s:o, s:s, s:i}", "rulesets", list, "default", rulesets[0]->id,
-                              "hints_per_game", q ? q->hints_per_game : 5));
+                    json_pack("{s:o, s:s, s:i, s:o, s:s}", "rulesets", list, "default",
+                              rulesets[0]->id, "hints_per_game", q ? q->hints_per_game : 5,
+                              "bot_levels", levels_json(top_ms), "default_bot_level",
+                              EXPERT_LEVEL_DEFAULT));
     r->reply.cache = "public, max-age=300";
 }
 
@@ -112,6 +132,11 @@ void api_metrics(struct http_req *r)
         net = NULL;
     struct bot_pool_stats bs;
     bot_pool_stats(r->srv->bots, &bs);
+    char by_level[EXPERT_LEVELS_MAX * 80] = "";
+    for (int i = 0; i < EXPERT_LEVELS_MAX && expert_levels[i].id; i++)
+        snprintf(by_level + strlen(by_level), sizeof by_level - strlen(by_level),
+                 "city_bot_level_decisions_total{level=\"%s\"} %llu\n", expert_levels[i].id,
+                 (unsigned long long)bs.by_level[i]);
     char *bots = NULL;
     if (asprintf(&bots,
                  "# HELP city_bot_queue Games waiting for a bot worker, and workers thinking.\n"
@@ -132,14 +157,17 @@ void api_metrics(struct http_req *r)
                  "city_bot_decision_seconds_bucket{le=\"0.2\"} %llu\n"
                  "city_bot_decision_seconds_bucket{le=\"0.5\"} %llu\n"
                  "city_bot_decision_seconds_bucket{le=\"+Inf\"} %llu\n"
-                 "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n%s",
+                 "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n"
+                 "# HELP city_bot_level_decisions_total Expert decisions thought, by the game's "
+                 "level.\n"
+                 "# TYPE city_bot_level_decisions_total counter\n%s%s",
                  bs.queued, bs.thinking, (unsigned long long)bs.decisions,
                  (unsigned long long)bs.stale, (unsigned long long)bs.dropped,
                  (unsigned long long)bs.le_ms[0], (unsigned long long)bs.le_ms[1],
                  (unsigned long long)bs.le_ms[2], (unsigned long long)bs.le_ms[3],
                  (unsigned long long)bs.le_ms[4], (unsigned long long)bs.le_ms[5],
                  (unsigned long long)bs.thought, bs.ms_sum / 1000.0, (unsigned long long)bs.thought,
-                 net ? net : "") < 0)
+                 by_level, net ? net : "") < 0)
         bots = NULL;
     free(net);
     net = bots;

@@ -4,12 +4,14 @@
 #include "botpool.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "auth.h"
 #include "expert.h"
+#include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
@@ -70,6 +72,7 @@ struct job {
     const struct ruleset *rs;
     void *g; /* the state thought about */
     struct rs_pos pos;
+    const struct expert_level *level; /* the game's level (its bot_level) */
     int nseats;
     int seats[RS_MAX_SEATS];
     char kinds[RS_MAX_SEATS][16];
@@ -94,6 +97,9 @@ static int read_tx(PGconn *c, void *ctx)
         }
         memcpy(j->g, lv.g, lv.rs->state_size);
         lv.rs->where(lv.g, &j->pos);
+        j->level = expert_level_find(lv.row.bot_level);
+        if (!j->level) /* a level this build does not know (a newer instance's): the top one */
+            j->level = expert_level_find(EXPERT_LEVEL_DEFAULT);
         for (int i = 0; i < lv.nseats; i++) {
             int s = lv.seats[i].seat;
             if (bot_is_slow(lv.seats[i].bot) && lv.rs->pending(lv.g, s) &&
@@ -150,8 +156,7 @@ static void run_job(struct bot_pool *p, struct job *j)
         free(j->g);
         return;
     }
-    struct expert_params params = expert_defaults;
-    params.think_ms = p->think_ms;
+    struct expert_params params = expert_level_params(j->level, p->think_ms);
     double ms[RS_MAX_SEATS];
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
@@ -174,6 +179,9 @@ static void run_job(struct bot_pool *p, struct job *j)
     }
     pthread_mutex_lock(&p->lock);
     static const double le[6] = {10, 25, 50, 100, 200, 500};
+    ptrdiff_t level = j->level ? j->level - expert_levels : -1;
+    if (level >= 0 && level < EXPERT_LEVELS_MAX)
+        p->stats.by_level[level] += (uint64_t)n;
     for (int k = 0; k < n; k++) {
         p->stats.thought++;
         p->stats.ms_sum += ms[k];

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "expert_levels.h"
+
 struct server;
 struct bot_pool;
 
@@ -24,10 +26,12 @@ struct bot_pool_stats {
     uint64_t thought;   /* decisions thought about (submitted or not) */
     double ms_sum;      /* thinking time of all decisions, ms */
     uint64_t le_ms[6];  /* decisions that took at most 10, 25, 50, 100, 200, 500 ms */
+    uint64_t by_level[EXPERT_LEVELS_MAX]; /* decisions thought at each level of expert_levels[] */
 };
 
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
- * thinks for at most `think_ms` per decision. NULL when threads cannot start. */
+ * thinks for at most `think_ms` per decision at the top level, and at each game's own level
+ * (its bot_level, expert_levels.h) within that. NULL when threads cannot start. */
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms);
 
 /* Queues game `id` for its slow bots (a game queued already is not queued twice). Thread-safe;

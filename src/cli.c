@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "expert.h"
+#include "expert_levels.h"
 #include "match.h"
 #include "ruleset.h"
 
@@ -127,7 +128,8 @@ int cmd_simulate(int argc, char **argv)
 {
     unsigned long long players = 4, games = 1000, seed = 1, think = 100, iterations = 1000;
     const char *bots = "greedy", *cards = NULL, *game = NULL, *rollout = "greedy";
-    bool per_card = false;
+    const char *level = EXPERT_LEVEL_DEFAULT;
+    bool has_iterations = false, has_rollout = false, per_card = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
@@ -149,10 +151,14 @@ int cmd_simulate(int argc, char **argv)
             game = v;
         else if (strcmp(a, "--think-ms") == 0)
             ok = ok && parse_u64(v, &think) && think <= 60000;
-        else if (strcmp(a, "--rollout") == 0)
+        else if (strcmp(a, "--rollout") == 0) {
             rollout = v;
-        else if (strcmp(a, "--iterations") == 0)
+            has_rollout = true;
+        } else if (strcmp(a, "--iterations") == 0) {
             ok = ok && parse_u64(v, &iterations) && iterations <= 100000000ULL;
+            has_iterations = true;
+        } else if (strcmp(a, "--level") == 0)
+            level = v;
         else
             ok = false;
         if (!ok) {
@@ -170,16 +176,28 @@ int cmd_simulate(int argc, char **argv)
                 rs->min_players, rs->max_players);
         return 2;
     }
+    const struct expert_level *lv = expert_level_find(level);
+    if (!lv) {
+        fprintf(stderr, "cityd simulate: unknown --level \"%s\"; one of", level ? level : "");
+        for (int i = 0; expert_levels[i].id; i++)
+            fprintf(stderr, " %s", expert_levels[i].id);
+        fputc('\n', stderr);
+        return 2;
+    }
     if (!cli_load_cards(cards))
         return 1;
     char err[256];
     double t0 = now_seconds();
+    /* The level's budget with --think-ms as the top one (as --expert-ms is the daemon's), and
+     * --iterations and --rollout, when given, in place of the level's. */
+    expert_defaults = expert_level_params(lv, (double)think);
+    if (has_iterations)
+        expert_defaults.iterations = (int)iterations;
+    if (has_rollout)
+        expert_defaults.rollout = rollout;
     /* With the expert among the bots, or a card report asked for, a match (who wins, decision
      * times, which cards) through the ruleset table; otherwise the ruleset's own self-play with
      * the deck's figures. */
-    expert_defaults.think_ms = (double)think;
-    expert_defaults.iterations = (int)iterations;
-    expert_defaults.rollout = rollout;
     json_t *out = strstr(bots, "expert") || per_card
                       ? ruleset_match(rs, (int)players, (long long)games, seed, bots, per_card, err,
                                       sizeof err)
@@ -190,6 +208,12 @@ int cmd_simulate(int argc, char **argv)
         return strncmp(err, "--", 2) == 0 ? 2 : 1;
     }
     json_object_set_new(out, "game", json_string(rs->id));
+    if (strstr(bots, "expert"))
+        json_object_set_new(out, "expert",
+                            json_pack("{s:s, s:f, s:i, s:i}", "level", lv->id, "think_ms",
+                                      expert_defaults.think_ms, "iterations",
+                                      expert_defaults.iterations, "candidates",
+                                      expert_defaults.candidates));
     json_object_set_new(out, "games_per_sec", json_real(secs > 0 ? (double)games / secs : 0.0));
     json_dumpf(out, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6));
     putchar('\n');

@@ -9,8 +9,10 @@ static int usage(FILE *out)
 {
     fprintf(out, "usage: cityd COMMAND [options]\n"
                  "  simulate --players P --games N --seed S [--bots greedy|random|LIST]\n"
-                 "           [--cards FILE] [--per-card]\n"
-                 "                               play bot games, print figures as JSON\n"
+                 "           [--cards FILE]      play bot games, print figures as JSON\n"
+                 "           [--game G] [--think-ms MS] [--iterations N] [--rollout KIND]\n"
+                 "           [--level easy|normal|expert]   the expert's budget and level\n"
+                 "           [--per-card]        each development's built and winners' shares\n"
                  "  replay FILE [--cards FILE]   replay {seed, players, decisions}, print the\n"
                  "                               final public state\n"
                  "  cards [--cards FILE]         print the card catalog as JSON\n"

@@ -440,6 +440,7 @@ json_t *live_public_view(const struct live *lv)
     json_object_set_new(v, "id", json_string(lv->row.id));
     json_object_set_new(v, "game", json_string(lv->rs->id));
     json_object_set_new(v, "private", json_boolean(lv->row.unlisted));
+    json_object_set_new(v, "bot_level", json_string(lv->row.bot_level));
     json_object_set_new(v, "status", json_string(lv->row.status));
     json_object_set_new(v, "players", json_integer(lv->row.players));
     json_object_set_new(v, "turn_seconds",

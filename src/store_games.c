@@ -50,13 +50,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           g->turn_seconds ? turn : NULL,
                           (const char *)g->host_hash,
                           state,
-                          g->unlisted ? "true" : "false"};
-    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0};
+                          g->unlisted ? "true" : "false",
+                          g->bot_level[0] ? g->bot_level : "expert"};
+    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
-                     "host_hash, state, unlisted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json, "
-                     "$9::boolean)",
-                     9, vals, lens);
+                     "host_hash, state, unlisted, bot_level) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+                     "$8::json, $9::boolean, $10)",
+                     10, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -78,7 +79,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
     "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), game, unlisted, seats_version, bot_due, "
+    "array_to_string(amend_counts, ','), game, unlisted, seats_version, bot_due, bot_level, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
                  "WHERE id = $1"
@@ -130,12 +131,13 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->unlisted = PQgetvalue(r, i, 15)[0] == 't';
     out->seats_version = atoi(PQgetvalue(r, i, 16));
     out->bot_due = PQgetvalue(r, i, 17)[0] == 't';
-    if (PQgetisnull(r, i, 18)) {
+    snprintf(out->bot_level, sizeof out->bot_level, "%s", PQgetvalue(r, i, 18));
+    if (PQgetisnull(r, i, 19)) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 18), (size_t)PQgetlength(r, i, 18), 0, &e);
+    out->state = json_loadb(PQgetvalue(r, i, 19), (size_t)PQgetlength(r, i, 19), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;

@@ -33,6 +33,7 @@ struct game_row {
     bool state_unchanged;           /* state is NULL: the version is the one the reader knew */
     int seats_version;              /* bumped by every change of a seat after the start */
     bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
+    char bot_level[16];             /* the expert's level in this game (expert_levels.h) */
 };
 
 struct seat_row {

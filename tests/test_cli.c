@@ -1,6 +1,6 @@
 /* test_cli.c: the cityd command line as a user runs it: `cards` lists the 110 cards,
- * `simulate` prints its figures, `replay` reproduces a recorded game exactly, and bad usage
- * gets a clear message and a non-zero status. */
+ * `simulate` prints its figures (the expert's at the level named), `replay` reproduces a recorded
+ * game exactly, and bad usage gets a clear message and a non-zero status. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -183,6 +183,28 @@ Test(cli, bad_usage_is_refused_with_a_message)
     fclose(f);
     unlink(errpath);
     cr_expect(strstr(line, "/nonexistent/cards.json") != NULL, "stderr: %s", line);
+}
+
+Test(cli, simulate_plays_the_expert_at_the_level_it_is_given)
+{
+    json_t *j =
+        run_json("simulate --players 2 --games 2 --seed 3 --bots expert,greedy --think-ms 0 "
+                 "--level easy");
+    json_t *e = json_object_get(j, "expert");
+    cr_expect_str_eq(json_string_value(json_object_get(e, "level")), "easy");
+    cr_expect_eq(json_integer_value(json_object_get(e, "iterations")), 16, "the level's playouts");
+    cr_expect_eq(json_integer_value(json_object_get(e, "candidates")), 4);
+    json_decref(j);
+    /* --iterations replaces the level's playouts; the top level is the default. */
+    j = run_json("simulate --players 2 --games 1 --seed 3 --bots expert,greedy --think-ms 0 "
+                 "--iterations 20");
+    e = json_object_get(j, "expert");
+    cr_expect_str_eq(json_string_value(json_object_get(e, "level")), "expert");
+    cr_expect_eq(json_integer_value(json_object_get(e, "iterations")), 20);
+    json_decref(j);
+    int status;
+    free(run("simulate --bots expert,greedy --players 2 --games 1 --level grandmaster", &status));
+    cr_expect_eq(status, 2, "an unknown level is bad usage");
 }
 
 Test(cli, replay_of_a_broken_file_names_the_problem)

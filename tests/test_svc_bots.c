@@ -2,7 +2,7 @@
  * it thinks on the bot pool (never inside a request), its decisions are submitted exactly once
  * (two daemons on one database), /metrics shows the pool, a game it plays to the end replays
  * exactly, and a game whose daemon died while its bot was due is finished by another daemon's
- * sweeper. */
+ * sweeper; a game created at a level (bot_level) reports it and its experts think at it. */
 #include "client.h"
 
 #include <time.h>
@@ -224,4 +224,83 @@ Test(bots, a_seat_asks_the_expert_for_a_few_hints_a_game)
     cr_assert(http_do("POST", url, t.host, NULL, &r));
     cr_expect_eq(r.status, 403, "%s", r.body);
     http_reply_free(&r);
+}
+
+/* The value of /metrics' counter of expert decisions at `level`. */
+static double level_decisions(const char *level)
+{
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "city_bot_level_decisions_total{level=\"%s\"} ", level);
+    return metric(d.base, prefix);
+}
+
+Test(bots, a_game_created_at_a_level_stores_and_reports_it_and_its_experts_play_at_it)
+{
+    /* The levels are served with their budgets on this server (--expert-ms 5: the top). */
+    json_t *rs = call("GET", "/api/v1/rulesets", NULL, NULL, 200);
+    cr_expect_str_eq(str(rs, "default_bot_level"), "expert");
+    json_t *levels = json_object_get(rs, "bot_levels");
+    cr_assert_eq(json_array_size(levels), 3);
+    cr_expect_str_eq(str(json_array_get(levels, 0), "id"), "easy");
+    cr_expect_str_eq(str(json_array_get(levels, 2), "id"), "expert");
+    cr_expect_eq(num(json_array_get(levels, 2), "think_ms"), 5, "the top level thinks --expert-ms");
+    cr_expect_leq(num(json_array_get(levels, 0), "think_ms"), 5, "no level thinks longer");
+    json_decref(rs);
+
+    /* (Only this test plays at level easy: the other tests' games, which may run meanwhile, play
+     * at the default level.) */
+    double easy_before = level_decisions("easy");
+    struct table t;
+    char created[512];
+    snprintf(created, sizeof created,
+             "{\"seats\": 3, \"bots\": [\"expert\", \"expert\"], \"bot_level\": \"easy\", "
+             "\"seed\": 33}");
+    json_t *g = call("POST", "/api/v1/games", NULL, created, 201);
+    cr_expect_str_eq(str(g, "bot_level"), "easy", "the create reply says the level");
+    snprintf(t.id, sizeof t.id, "%s", str(g, "id"));
+    json_decref(g);
+    t.seats = 3;
+    t.humans = 1;
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", t.id);
+    json_t *j = call("POST", path, NULL, "{\"name\": \"Pat\"}", 201);
+    snprintf(t.tokens[0], sizeof t.tokens[0], "%s", str(j, "token"));
+    json_decref(j);
+    json_t *v = view(&t);
+    cr_expect_str_eq(str(v, "bot_level"), "easy", "the game view says the level");
+    json_decref(v);
+    const char *bases[] = {d.base};
+    cr_assert(play_until_over(&t, bases, 1, 120), "the game at level easy ends");
+    check_log(&t);
+    cr_expect_gt(level_decisions("easy"), easy_before + 10, "its experts thought at level easy");
+
+    /* Without bot_level, the top level, as before levels existed. */
+    struct table u;
+    create_with(&u, 2, "[\"expert\"]", 1, "");
+    v = view(&u);
+    cr_expect_str_eq(str(v, "bot_level"), "expert");
+    json_decref(v);
+}
+
+Test(bots, a_level_the_server_does_not_have_is_refused)
+{
+    static const struct {
+        const char *body, *code;
+    } bad[] = {
+        {"{\"seats\": 2, \"bots\": [\"expert\"], \"bot_level\": \"grandmaster\"}", "bad_value"},
+        {"{\"seats\": 2, \"bots\": [\"expert\"], \"bot_level\": \"Easy\"}", "bad_value"},
+        {"{\"seats\": 2, \"bots\": [\"expert\"], \"bot_level\": 3}", "wrong_type"},
+        {"{\"seats\": 2, \"bots\": [\"expert\"], \"bot_level\": [\"easy\"]}", "wrong_type"},
+    };
+    char url[512];
+    snprintf(url, sizeof url, "%s/api/v1/games", d.base);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct http_reply r;
+        cr_assert(http_do("POST", url, NULL, bad[i].body, &r));
+        cr_expect_eq(r.status, 400, "%s -> %s", bad[i].body, r.body);
+        cr_expect_str_eq(str(r.json, "code"), bad[i].code, "%s", bad[i].body);
+        cr_expect(strstr(str(r.json, "detail"), "\"easy\", \"normal\", \"expert\"") != NULL,
+                  "the detail lists the levels: %s", str(r.json, "detail"));
+        http_reply_free(&r);
+    }
 }

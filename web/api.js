@@ -128,7 +128,8 @@ export const store = {
 };
 
 /**
- * Creates a game from lobby settings {game, name, seats, bots, target_vp, turn_seconds},
+ * Creates a game from lobby settings {game, name, seats, bots, target_vp, turn_seconds, private,
+ * bot_level (sent only with an expert among the bots)},
  * remembers its tokens and settings, and resolves to the game id. `game` is left out for The
  * City (the server's default), so settings saved before there were several games still work.
  */
@@ -139,6 +140,7 @@ export async function createAndRemember(settings) {
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
   if (settings.name) body.name = settings.name;
   if (settings.private) body.private = true;
+  if (settings.bot_level && settings.bots?.includes('expert')) body.bot_level = settings.bot_level;
   const g = await api.createGame(body);
   store.setHost(g.id, g.host_token);
   if (g.token !== undefined) store.setSeat(g.id, g.seat, g.token);

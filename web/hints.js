@@ -30,11 +30,16 @@ function writeLeft(key, n) {
  */
 export function expertHints(id, seat, changed) {
   let perGame = null; // the server's hints_per_game, once /rulesets is read
+  let hintMs = null; // how long a hint thinks: the top level's think_ms (hints think at it)
   let thinking = false;
   let note = '';
   let noteAt = ''; // the point the note is about: it goes when the game moves on
   const key = () => `city.hints.${id}.${seat()?.seat}`;
-  loadRulesets().then((r) => { perGame = r.hints_per_game ?? null; changed(); }).catch(() => null);
+  loadRulesets().then((r) => {
+    perGame = r.hints_per_game ?? null;
+    hintMs = r.bot_levels?.at(-1)?.think_ms ?? null;
+    changed();
+  }).catch(() => null);
 
   /** Hints this seat has left (null while unknown). */
   function left() {
@@ -90,7 +95,7 @@ export function expertHints(id, seat, changed) {
       type: 'button', class: `${cls} suggest-btn`, id: 'suggest', 'data-focus-key': 'suggest',
       disabled, 'aria-disabled': thinking ? 'true' : null, 'data-hints-left': n ?? '',
       'data-thinking': thinking ? 'true' : 'false',
-      title: title ?? (n > 0 ? 'Ask the expert bot what to do here (it thinks about 0.1 s); you still confirm' : 'Pre-select what the quick (greedy) bot would do in your place; you still confirm'),
+      title: title ?? (n > 0 ? `Ask the expert bot what to do here${hintMs ? ` (it thinks about ${hintMs} ms)` : ''}; you still confirm` : 'Pre-select what the quick (greedy) bot would do in your place; you still confirm'),
       onclick: () => { if (!thinking) onclick(); },
     }, label);
   }

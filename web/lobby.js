@@ -1,6 +1,7 @@
 // lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
-// that game's range; which seats are greedy, random or expert bots; the target VP where the game
-// has one; optional time per step) and the list of games (each with its game's title, open ones
+// that game's range; which seats are greedy, random or expert bots, and the experts' level with
+// its time budget, from the same reply, once an expert seat is chosen; the target VP where the
+// game has one; optional time per step) and the list of games (each with its game's title, open ones
 // first, bots marked) with Join, Resume or Watch and a share link for each; links to the chosen
 // game's rules and card reference.
 
@@ -9,7 +10,13 @@ import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
 import { takeFlash } from './seats.js';
 
-const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert (thinks ~0.1 s)' };
+const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert bot' };
+
+/** A level of the expert for people, from GET /api/v1/rulesets: "Normal: thinks up to 40 ms a move". */
+function levelLabel(l) {
+  const t = l.think_ms >= 1000 ? `${Number((l.think_ms / 1000).toFixed(1))} s` : `${l.think_ms} ms`;
+  return `${l.title}: thinks up to ${t} a move`;
+}
 /** The City as the page knew it before rulesets were served: the form works before (or without) them. */
 const THE_CITY = {
   id: 'the_city', title: 'The City', min_players: 2, max_players: 5, bots: ['greedy', 'random'],
@@ -24,6 +31,8 @@ const LEADS = {
 export function mountLobby(root, navigate) {
   const last = store.lastSettings();
   let rulesets = new Map([[THE_CITY.id, THE_CITY]]);
+  let levels = []; // the expert's levels, from the server; none until they are known
+  let level = last?.bot_level ?? null; // the level chosen (null: the server's default)
   const wanted = last?.game ?? null; // the game created last from this browser, chosen again
   let game = wanted ?? 'the_city';
   const rs = () => rulesets.get(game) ?? THE_CITY;
@@ -53,6 +62,20 @@ export function mountLobby(root, navigate) {
   const targetField = h('label', { class: 'field', id: 'target-field' }, h('span', {}, 'Target VP'), targetInput);
   const lead = h('p', { class: 'lead', id: 'game-lead' });
   const learnLinks = h('p', { class: 'learn-links', id: 'learn-links' });
+  const levelSelect = h('select', { id: 'bot-level', name: 'bot_level', 'aria-describedby': 'bot-level-hint', onchange: () => { level = levelSelect.value; } });
+  const levelField = h('div', { id: 'bot-level-field', hidden: true },
+    h('label', { class: 'field' }, h('span', {}, 'Expert level'), levelSelect),
+    h('p', { class: 'hint', id: 'bot-level-hint' }, 'How hard the expert bots think. Suggest always asks the strongest level.'));
+
+  /** The level select, shown while a seat is an expert bot and the server's levels are known. */
+  function drawLevel() {
+    const shown = levels.length > 0 && kinds.slice(1, seats).includes('expert');
+    levelField.hidden = !shown;
+    levelSelect.disabled = !shown;
+    if (!levels.some((l) => l.id === level)) level = null;
+    replace(levelSelect, levels.map((l) => h('option', { value: l.id, selected: l.id === level }, levelLabel(l))));
+    if (level) levelSelect.value = level;
+  }
 
   /** The chooser, the seat range, the bots and the target field follow the chosen game. */
   function drawGame() {
@@ -84,10 +107,11 @@ export function mountLobby(root, navigate) {
       if (!choices.some(([v]) => v === kinds[i])) kinds[i] = bots[0];
       const sel = h('select', {
         id: `seat-kind-${i}`, 'aria-label': `Seat ${i + 1}`,
-        onchange: () => { kinds[i] = sel.value; },
+        onchange: () => { kinds[i] = sel.value; drawLevel(); },
       }, choices.map(([v, t]) => h('option', { value: v, selected: kinds[i] === v }, t)));
       return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, String(i + 1)), sel);
     }));
+    drawLevel();
   }
   drawGame();
 
@@ -108,6 +132,7 @@ export function mountLobby(root, navigate) {
       target_vp: t ? Number(targetInput.value) || t.default : null,
       turn_seconds: Number(turnInput.value) || null,
       private: privateBox.checked,
+      bot_level: bots.includes('expert') && !levelField.hidden ? levelSelect.value : null,
     };
     createBtn.disabled = true;
     try {
@@ -131,7 +156,8 @@ export function mountLobby(root, navigate) {
       targetField,
       h('label', { class: 'field' }, h('span', {}, 'Step timer (s)'), turnInput)),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
-      h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.')),
+      h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.'),
+      levelField),
     h('label', { class: 'check' }, privateBox, h('span', {}, 'Private table')),
     h('p', { class: 'hint', id: 'private-hint' }, 'A private table is not listed in the lobby: only people with its link can join or watch.'),
     formError,
@@ -170,6 +196,8 @@ export function mountLobby(root, navigate) {
   loadRulesets().then((d) => {
     if (!alive || !d.rulesets?.length) return;
     rulesets = d.byId;
+    levels = d.bot_levels ?? [];
+    level ??= d.default_bot_level ?? null;
     // Until now the form showed The City alone: the user's pick since then stands.
     if (gameSelect.value === 'the_city' && !touched) game = wanted && rulesets.has(wanted) ? wanted : d.default ?? game;
     keepFocus(form, drawGame);

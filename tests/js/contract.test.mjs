@@ -445,6 +445,14 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   const rulesets = await expect(200, null, 'GET', '/api/v1/rulesets');
   assert.equal(rulesets.default, 'the_city');
   assert.ok(rulesets.rulesets.some((r) => r.id === 'the_city' && r.min_players === 2 && r.max_players === 5));
+  // The expert's levels, weakest first, none thinking longer than the top one.
+  assert.deepEqual(rulesets.bot_levels.map((l) => l.id), ['easy', 'normal', 'expert']);
+  assert.equal(rulesets.default_bot_level, 'expert');
+  const top = rulesets.bot_levels.at(-1).think_ms;
+  assert.ok(rulesets.bot_levels.every((l) => l.think_ms <= top), 'no level thinks longer than the top one');
+  const leveled = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['expert'], bot_level: 'normal' } });
+  assert.equal(leveled.bot_level, 'normal');
+  assert.equal((await expect(200, null, 'GET', `/api/v1/games/${leveled.id}`)).bot_level, 'normal');
   const served = await expect(200, null, 'GET', '/openapi.yaml');
   assert.deepEqual(YAML.parse(served), spec, '/openapi.yaml serves this file');
   const page = await call('GET', '/');
@@ -463,6 +471,7 @@ test('creating, listing and joining games, and their errors', async () => {
     [{ seats: 2, bots: 'greedy' }, 'wrong_type'], [{ seats: 2, name: 'x'.repeat(41) }, 'bad_value'],
     [{ seats: 2, name: 7 }, 'wrong_type'], [{ seats: 2, seed: -1 }, 'bad_value'], [{ seats: 2, seed: '12a' }, 'bad_value'],
     [{ seats: 2, target_vp: 0 }, 'bad_value'], [{ seats: 2, turn_seconds: 2 }, 'bad_value'],
+    [{ seats: 2, bots: ['expert'], bot_level: 'hard' }, 'bad_value'], [{ seats: 2, bot_level: 2 }, 'wrong_type'],
   ];
   for (const [body, code] of bad) await expect(400, code, 'POST', '/api/v1/games', { body });
 

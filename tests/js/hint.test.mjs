@@ -4,8 +4,9 @@
 // accepts, and counts down; once the hints are used up (a daemon with --hints-per-game 1) it
 // gives the quick greedy suggestion and says so, also when the server answers 429 or stays busy
 // (503 twice); a hint that comes back after its point passed is not applied; and a game of The
-// City with an expert bot chosen in the lobby plays to its end with Suggest; on a phone the
-// button is a 44 px target.
+// City with an expert bot chosen in the lobby, at the level chosen in the select that an expert
+// seat shows (labelled from GET /rulesets), plays to its end with Suggest; on a phone the button
+// is a 44 px target.
 //
 //   make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/hint.test.mjs
 
@@ -219,8 +220,17 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
     await page.fill('#name', 'Eve');
     await page.selectOption('#seats', '2');
     const label = await page.locator('#seat-kind-1 option[value="expert"]').innerText();
-    assert.equal(label, 'Expert (thinks ~0.1 s)');
+    assert.equal(label, 'Expert bot');
+    // The level select appears with an expert seat, labelled from the server's levels.
+    await page.selectOption('#seat-kind-1', 'greedy');
+    assert.ok(await page.locator('#bot-level-field').isHidden(), 'no level to choose without an expert seat');
     await page.selectOption('#seat-kind-1', 'expert');
+    await page.locator('#bot-level').waitFor();
+    const served = (await api(daemon, 'GET', '/rulesets')).json;
+    assert.deepEqual(await page.locator('#bot-level option').allInnerTexts(),
+      served.bot_levels.map((l) => `${l.title}: thinks up to ${l.think_ms} ms a move`));
+    assert.equal(await page.inputValue('#bot-level'), served.default_bot_level, 'the server\'s default level first');
+    await page.selectOption('#bot-level', 'normal');
     await page.fill('#target', '15');
     await page.click('#create');
     await page.waitForSelector('#action[data-state="keep"]');
@@ -228,6 +238,7 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
     const me = await seatOf(page);
     const v0 = (await api(daemon, 'GET', `/games/${me.id}`)).json;
     assert.equal(v0.seats[1].bot, 'expert');
+    assert.equal(v0.bot_level, 'normal', 'the game plays at the level chosen');
     assert.match(await page.locator('#players').innerText(), /expert bot/i);
     let last = null;
     let steps = 0;
