@@ -510,13 +510,16 @@ static bool parse_root(struct parser *p, json_t *root)
             return false;
     }
     resolve_icon_discounts(p);
+    if (!expand_deck(p))
+        return false;
     catalog_derive(p->cat);
-    return expand_deck(p);
+    return true;
 }
 
 void catalog_derive(struct city_catalog *cat)
 {
-    cat->vp_var_designs = cat->income_var_designs = 0;
+    cat->vp_var_designs = cat->income_var_designs = cat->gang_designs = 0;
+    cat->gang_cards[0] = cat->gang_cards[1] = 0;
     memset(cat->hot, 0, sizeof cat->hot);
     for (int d = 0; d < cat->ndesigns; d++) {
         const struct city_design *x = &cat->designs[d];
@@ -538,7 +541,12 @@ void catalog_derive(struct city_catalog *cat)
             cat->vp_var_designs |= 1ULL << d;
         if (cat->designs[d].income_var.kind != VAR_NONE)
             cat->income_var_designs |= 1ULL << d;
+        if (x->construction_gang)
+            cat->gang_designs |= 1ULL << d;
     }
+    for (int card = 0; card < CITY_DECK_SIZE; card++)
+        if (cat->gang_designs & (1ULL << cat->card_design[card]))
+            cat->gang_cards[card >> 6] |= 1ULL << (card & 63);
 }
 
 bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source, char *err,

@@ -87,11 +87,13 @@ struct city_catalog {
     uint64_t vp_var_designs;               /* bitset of designs with variable victory points */
     uint64_t income_var_designs;           /* bitset of designs with variable income */
     struct city_hot hot[CITY_MAX_DESIGNS]; /* the rules' view of designs[] */
+    uint64_t gang_designs;                 /* bitset of Construction Gang designs */
+    uint64_t gang_cards[2];                /* bitset of their card instances (0..109) */
 };
 
-/* Recomputes what the catalog derives from designs[] (hot[], vp_var_designs,
- * income_var_designs). catalog_from_json() calls it; call it again after changing designs[]
- * by hand (tests do). */
+/* Recomputes what the catalog derives from designs[] and card_design[] (hot[],
+ * vp_var_designs, income_var_designs, gang_designs, gang_cards). catalog_from_json() calls it; call
+ * it again after changing designs[] by hand (tests do). */
 void catalog_derive(struct city_catalog *cat);
 
 /* Names of the icons as they appear in the card file and in JSON ("car", "shopping",

@@ -146,8 +146,8 @@ static void hand_remove(struct city_seat *s, const uint8_t *out, int n)
         kept += !cs_has(&gone, c);
     }
     assert(kept == s->nhand - n);
-    memset(&s->hand[kept], 0, (size_t)(s->nhand - kept)); /* vacated slots stay zero, so equal
-                                                              games are equal bytes */
+    for (int i = kept; i < s->nhand; i++)
+        s->hand[i] = 0; /* vacated slots stay zero, so equal games are equal bytes */
     s->nhand = (uint8_t)kept;
 }
 
@@ -319,18 +319,40 @@ int game_effective_cost(const struct city_game *g, int seat, int design)
 
 /* Draws the top card, reshuffling the discard pile into the deck when the deck is empty.
  * Returns -1 when both are empty. */
+static void reshuffle(struct city_game *g, const struct city_events *ev)
+{
+    memcpy(g->deck, g->discard, g->ndiscard);
+    g->ndeck = g->ndiscard;
+    memset(g->discard, 0, g->ndiscard);
+    g->ndiscard = 0;
+    rng_shuffle(&g->rng, g->deck, g->ndeck);
+    g->reshuffles++;
+    emit(ev, g, EV_RESHUFFLED, -1, 0, g->ndeck, 0);
+}
+
+/* Draws n cards into seat s's hand, top card first, reshuffling as draw_card() does; the deck
+ * and discard pile together must hold n. */
+static void draw_into_hand(struct city_game *g, struct city_seat *s, int n,
+                           const struct city_events *ev)
+{
+    while (n > 0) {
+        if (g->ndeck == 0)
+            reshuffle(g, ev);
+        int k = n < g->ndeck ? n : g->ndeck;
+        for (int i = 0; i < k; i++) {
+            s->hand[s->nhand++] = g->deck[--g->ndeck];
+            g->deck[g->ndeck] = 0;
+        }
+        n -= k;
+    }
+}
+
 static int draw_card(struct city_game *g, const struct city_events *ev)
 {
     if (g->ndeck == 0) {
         if (g->ndiscard == 0)
             return -1;
-        memcpy(g->deck, g->discard, g->ndiscard);
-        g->ndeck = g->ndiscard;
-        memset(g->discard, 0, g->ndiscard);
-        g->ndiscard = 0;
-        rng_shuffle(&g->rng, g->deck, g->ndeck);
-        g->reshuffles++;
-        emit(ev, g, EV_RESHUFFLED, -1, 0, g->ndeck, 0);
+        reshuffle(g, ev);
     }
     int c = g->deck[--g->ndeck];
     g->deck[g->ndeck] = 0;
@@ -566,15 +588,13 @@ bool game_ready(const struct city_game *g)
 static bool gang_possible(const struct city_game *g, const struct city_seat *s, bool *in_tableau)
 {
     const struct city_catalog *cat = g->cat;
-    *in_tableau = false;
-    for (int i = 0; i < s->ntableau && !*in_tableau; i++)
-        *in_tableau = cat->hot[cat->card_design[s->tableau[i]]].construction_gang;
+    *in_tableau = (s->tab.owned & cat->gang_designs) != 0;
     if (*in_tableau)
         return true;
-    for (int i = 0; i < s->nhand; i++)
-        if (cat->hot[cat->card_design[s->hand[i]]].construction_gang)
-            return true;
-    return false;
+    uint64_t any = 0;
+    for (int i = 0; i < s->nhand; i++) /* without branches: a bit test per card */
+        any |= cat->gang_cards[s->hand[i] >> 6] >> (s->hand[i] & 63);
+    return any & 1u;
 }
 
 /* Lists up to max legal double builds into out and returns how many there are, or stops at
@@ -600,22 +620,40 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
             design[ns++] = (uint8_t)d;
         }
     }
+    /* Each card's admission and cost with the tableau as it is; the first build changes them
+     * only for a card that requires, repeats or is discounted by the first: worked out again
+     * for those alone. */
+    int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
+    for (int j = 0; j < ns; j++) {
+        err[j] = (int8_t)tab_admits(cat, t, design[j]);
+        cost[j] = (int8_t)tab_cost(cat, t, design[j]);
+    }
     int n = 0;
     for (int i = 0; i < ns; i++) {
         int da = design[i];
-        if ((!gang && !cat->hot[da].construction_gang) || tab_admits(cat, t, da))
+        if ((!gang && !cat->hot[da].construction_gang) || err[i])
             continue;
-        int ca = tab_cost(cat, t, da);
+        int ca = cost[i];
         if (ca > s->nhand - 2)
             continue;
-        struct city_tab t2 = *t;
-        tab_add(cat, &t2, da);
+        struct city_tab t2;
+        bool have_t2 = false;
+        uint64_t bit = 1ULL << da;
         for (int j = 0; j < ns; j++) {
-            int db = design[j];
-            if (j == i || tab_admits(cat, &t2, db))
+            if (j == i)
                 continue;
-            int cb = tab_cost(cat, &t2, db);
-            if (ca + cb > s->nhand - 2)
+            int db = design[j], eb = err[j], cb = cost[j];
+            const struct city_hot *hb = &cat->hot[db];
+            if (db == da || (hb->requires & bit) || (hb->discounted_by & bit)) {
+                if (!have_t2) {
+                    t2 = *t;
+                    tab_add(cat, &t2, da);
+                    have_t2 = true;
+                }
+                eb = tab_admits(cat, &t2, db);
+                cb = tab_cost(cat, &t2, db);
+            }
+            if (eb || ca + cb > s->nhand - 2)
                 continue;
             if (n < max)
                 out[n] = (struct city_pair){small[i], small[j], (uint8_t)ca, (uint8_t)cb};
@@ -741,11 +779,7 @@ static void end_round(struct city_game *g, const struct city_events *ev)
     for (int k = 0; k < g->players; k++) {
         int s = order[k];
         struct city_seat *seat = &g->seats[s];
-        for (int i = 0; i < income[s]; i++) {
-            int c = draw_card(g, ev);
-            assert(c >= 0);
-            seat->hand[seat->nhand++] = (uint8_t)c;
-        }
+        draw_into_hand(g, seat, income[s], ev); /* need <= deck + discard, checked above */
         seat->last_income = (int16_t)income[s];
         if (income[s])
             emit(ev, g, EV_INCOME, s, 0, income[s], seat->nhand);
