@@ -624,14 +624,20 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
      * only for a card that requires, repeats or is discounted by the first: worked out again
      * for those alone. */
     int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
-    for (int j = 0; j < ns; j++) {
-        err[j] = (int8_t)tab_admits(cat, t, design[j]);
-        cost[j] = (int8_t)tab_cost(cat, t, design[j]);
+    struct cardset known = {{0, 0}}; /* by index into small[]: worked out when first needed */
+#define KNOW(j)                                                                                    \
+    if (!cs_has(&known, j)) {                                                                      \
+        err[j] = (int8_t)tab_admits(cat, t, design[j]);                                            \
+        cost[j] = (int8_t)tab_cost(cat, t, design[j]);                                             \
+        cs_add(&known, j);                                                                         \
     }
     int n = 0;
     for (int i = 0; i < ns; i++) {
         int da = design[i];
-        if ((!gang && !cat->hot[da].construction_gang) || err[i])
+        if (!gang && !cat->hot[da].construction_gang)
+            continue;
+        KNOW(i)
+        if (err[i])
             continue;
         int ca = cost[i];
         if (ca > s->nhand - 2)
@@ -642,6 +648,7 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
         for (int j = 0; j < ns; j++) {
             if (j == i)
                 continue;
+            KNOW(j)
             int db = design[j], eb = err[j], cb = cost[j];
             const struct city_hot *hb = &cat->hot[db];
             if (db == da || (hb->requires & bit) || (hb->discounted_by & bit)) {
@@ -662,6 +669,7 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
                 return n;
         }
     }
+#undef KNOW
     return n;
 }
 
