@@ -86,7 +86,7 @@ Test(expert, the_decision_does_not_depend_on_where_the_hidden_cards_are)
         for (uint64_t seed = 1; seed <= 6; seed++) {
             int players = 2 + (int)(seed % 3);
             cr_assert(rs->new_game(state[0], players, seed, 0));
-            advance(rs, state[0], (int)(seed * 3));
+            advance(rs, state[0], (int)(seed * 2)); /* points well inside a game */
             int seat = deciding(rs, state[0]);
             if (seat < 0)
                 continue;

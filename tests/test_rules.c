@@ -808,9 +808,9 @@ Test(double_build, the_first_build_counts_for_the_second_builds_discount)
         if (!x->discount || x->cost > CITY_DOUBLE_MAX_COST)
             continue;
         for (int t = 0; t < cat.ndesigns && td < 0; t++)
-            if ((x->discount_to >> t & 1) && cat.designs[t].cost <= CITY_DOUBLE_MAX_COST &&
-                cat.designs[t].cost > 0 && !cat.designs[t].nrequires &&
-                !cat.designs[t].construction_gang)
+            if (t != k && (x->discount_to >> t & 1) &&
+                cat.designs[t].cost <= CITY_DOUBLE_MAX_COST && cat.designs[t].cost > 0 &&
+                !cat.designs[t].nrequires && !cat.designs[t].construction_gang)
                 dd = k, td = t;
     }
     cr_assert_geq(td, 0, "the catalog should let a cheap discount card help a cheap card");
