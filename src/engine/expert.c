@@ -8,7 +8,7 @@
 #include <time.h>
 
 struct expert_params expert_defaults = {
-    .iterations = 1000, .think_ms = 100, .rollout = "greedy", .candidates = 24};
+    .iterations = 1000, .think_ms = 100, .rollout = "greedy", .candidates = 0};
 
 static double now_ms(void)
 {
@@ -73,8 +73,11 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     double t0 = now_ms();
     if (rs->over(g) || !rs->pending(g, seat))
         return false;
-    int want =
-        p->candidates > 0 && p->candidates < EXPERT_MAX_CAND ? p->candidates : EXPERT_MAX_CAND;
+    int want = p->candidates > 0           ? p->candidates
+               : rs->expert_candidates > 0 ? rs->expert_candidates
+                                           : 24;
+    if (want > EXPERT_MAX_CAND)
+        want = EXPERT_MAX_CAND;
     size_t ds = rs->decision_size;
     char *cand = calloc((size_t)EXPERT_MAX_CAND + 1, ds);
     void *det = malloc(rs->state_size), *scratch = malloc(ds);

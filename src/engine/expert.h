@@ -17,7 +17,8 @@ struct expert_params {
     int iterations;      /* the most playouts; 0: no cap (then think_ms must be set) */
     double think_ms;     /* the most wall time per decision in ms; 0: none (deterministic) */
     const char *rollout; /* the bot kind that plays the playouts, e.g. "random" */
-    int candidates;      /* the most candidate decisions considered (at most EXPERT_MAX_CAND) */
+    int candidates;      /* the most candidate decisions considered (at most EXPERT_MAX_CAND);
+                          * 0: the ruleset's expert_candidates, else 24 */
 };
 
 enum { EXPERT_MAX_CAND = 32 };
@@ -29,7 +30,8 @@ struct expert_stats {
     double ms;      /* wall time */
 };
 
-/* The defaults: 100 ms, at most 20,000 playouts, random playouts, 24 candidates. The bot kind
+/* The defaults: 100 ms, at most 1,000 playouts, greedy playouts, the ruleset's number of
+ * candidates (24 where it names none). The bot kind
  * "expert" of every ruleset plays with expert_defaults, which a program may change at start
  * (cityd simulate --think-ms). */
 extern struct expert_params expert_defaults;

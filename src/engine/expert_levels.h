@@ -17,7 +17,7 @@ struct expert_level {
     const char *title;   /* for people: "Easy" */
     double think_ms;     /* the most wall time per decision; 0: the top budget (--expert-ms) */
     int iterations;      /* the most playouts per decision; 0: expert_defaults.iterations */
-    int candidates;      /* the most decisions considered; 0: expert_defaults.candidates */
+    int candidates;      /* the most decisions considered; 0: the ruleset's own number */
     const char *rollout; /* the bot that plays its playouts; NULL: expert_defaults.rollout */
 };
 

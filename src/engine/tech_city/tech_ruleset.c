@@ -453,6 +453,9 @@ const struct ruleset ruleset_tech_city = {
     .target_default = 0,
     .cards_file = "tech_city.json",
     .bots = tc_bots,
+    /* At 4 players against three greedy bots and 100 playouts a decision, the expert won 0.33
+     * of 100 games weighing 24 candidates and 0.42 weighing 8 (README, "The expert"). */
+    .expert_candidates = 8,
     .steps = tc_steps,
     .load_cards = tc_load_cards,
     .cards_json = tc_cards_json,
