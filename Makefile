@@ -2,8 +2,9 @@
 # also run under, and the benchmarks. `make test` is the command CI runs.
 #
 #   make            build/cityd
-#   make test       unit + property tests, then the same under ASan+UBSan, the reliability
+#   make test       the engine's tests, then every C test under ASan+UBSan, the reliability
 #                   suite, the OpenAPI lint, contract and browser tests
+#   make test-unit  every C test (engine and service) plainly
 #   make test-reliability
 #                   races, crashes and database restarts under load, hostile input, the
 #                   fuzzer for a bounded time, the secrecy audit; prints what it tried
@@ -40,7 +41,7 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test test-js test-unit test-reliability fuzz fuzz-run sanitize bench format \
+.PHONY: all test test-js test-engine test-unit test-reliability fuzz fuzz-run sanitize bench format \
         format-check clean deps run
 
 all: $(BUILD)/cityd
@@ -65,11 +66,13 @@ SVC_BIN  := $(filter $(BUILD)/tests/test_svc_% $(BUILD)/tests/test_store,$(TEST_
 UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
 
 # Each test's output goes to $(BUILD)/logs/NAME.log (scripts/quiet.sh): only Criterion's report
-# is shown, unless the test fails.
-test-unit: $(TEST_BIN) $(BUILD)/cityd
+# is shown, unless the test fails. test-engine: the tests that need no database.
+test-engine: $(TEST_BIN) $(BUILD)/cityd
 	@set -e; for t in $(UNIT_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
 	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log $$t --jobs=2; done
+
+test-unit: test-engine
 	@set -e; for t in $(SVC_BIN); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
 	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
@@ -80,10 +83,12 @@ test-unit: $(TEST_BIN) $(BUILD)/cityd
 run: deps all
 	./scripts/run.sh
 
+# The service tests run once, under the sanitizers (the same -O2 code with every check on); the
+# plain daemon is what the browser tests drive. `make test-unit` alone runs both kinds plainly.
 test: deps
 	@./scripts/deps.sh node
 	$(MAKE) format-check
-	$(MAKE) test-unit
+	$(MAKE) test-engine
 	$(MAKE) SANITIZE=1 test-unit
 	$(MAKE) SANITIZE=1 test-reliability
 	$(MAKE) test-js
@@ -112,7 +117,7 @@ test-reliability: $(REL_BIN) $(BUILD)/cityd
 # libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang; fuzz-run runs each for
 # FUZZ_SECONDS over a copy of its committed seed corpus (tests/fuzz/corpus/NAME/).
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
