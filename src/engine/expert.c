@@ -73,9 +73,9 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     double t0 = now_ms();
     if (rs->over(g) || !rs->pending(g, seat))
         return false;
-    int want = p->candidates > 0           ? p->candidates
-               : rs->expert_candidates > 0 ? rs->expert_candidates
-                                           : 24;
+    int want = p->candidates > 0 ? p->candidates : 24;
+    if (p->candidates <= 0 && rs->expert_candidates)
+        want = rs->expert_candidates(rs->players(g));
     if (want > EXPERT_MAX_CAND)
         want = EXPERT_MAX_CAND;
     size_t ds = rs->decision_size;

@@ -60,10 +60,10 @@ struct ruleset {
     int target_min, target_max, target_default;
     const char *cards_file;  /* the catalog's file name in the cards folder */
     const char *const *bots; /* bot kinds, NULL-terminated; bots[0] is the default */
-    /* How many candidate decisions the expert weighs when its level does not say (0: 24): a
-     * game whose decisions have many near-equal options and noisy playouts does better with
-     * fewer candidates and more playouts each. */
-    int expert_candidates;
+    /* Optional: how many candidate decisions the expert weighs at `players` seats when its
+     * level does not say (NULL: 24). A game whose playouts are noisier with more opponents
+     * does better with fewer candidates, and more playouts each, as the table fills. */
+    int (*expert_candidates)(int players);
     const char *const *steps; /* step names, NULL-terminated, in the order of step numbers */
 
     /* Loads and validates the catalog from `path` (once, at start-up, before any game).
