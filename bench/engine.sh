@@ -1,6 +1,8 @@
 #!/bin/sh
-# engine.sh: the engines' benchmark figures: bot self-play speed (4 players, one core) of The
-# City and of Tech City, and The City's game-length figures for 2..5 players. Writes bench/results.json and prints a table,
+# engine.sh: the engines' benchmark figures: bot self-play speed (4 players, one core) of The City
+# and of Tech City, per second of wall time and, for The City, per second of the process's CPU
+# time (which other work on a shared machine does not inflate), and The City's game-length
+# figures for 2..5 players. Writes bench/results.json and prints a table,
 # with the "key value" lines of EXTRA (the service's figures from bench/service.sh) first.
 set -e
 CITYD=${1:-build/cityd}
@@ -11,10 +13,13 @@ g=$(taskset -c 0 "$CITYD" simulate --bots greedy --players 4 --games 5000 --seed
 tr=$(taskset -c 0 "$CITYD" simulate --game tech_city --bots random --players 4 --games 20000 --seed 1)
 tg=$(taskset -c 0 "$CITYD" simulate --game tech_city --bots greedy --players 4 --games 2000 --seed 1)
 gps() { echo "$1" | sed 's/.*"games_per_sec": *\([0-9.]*\).*/\1/'; }
+cps() { echo "$1" | sed 's/.*"games_per_cpu_sec": *\([0-9.]*\).*/\1/'; }
 rgps=$(gps "$r")
 ggps=$(gps "$g")
 trgps=$(gps "$tr")
 tggps=$(gps "$tg")
+rcps=$(cps "$r")
+gcps=$(cps "$g")
 printf '%-34s %12s\n' "figure" "value"
 printf '{\n' > "$out"
 if [ -n "$extra" ]; then
@@ -26,8 +31,10 @@ if [ -n "$extra" ]; then
   done < "$extra"
 fi
 printf '  "engine_random_games_per_sec": %s,\n  "engine_greedy_games_per_sec": %s,\n' "$rgps" "$ggps" >> "$out"
+printf '  "engine_random_games_per_cpu_sec": %s,\n  "engine_greedy_games_per_cpu_sec": %s,\n' "$rcps" "$gcps" >> "$out"
 printf '  "engine_tech_random_games_per_sec": %s,\n  "engine_tech_greedy_games_per_sec": %s,\n  "rounds": {' "$trgps" "$tggps" >> "$out"
 printf '%-34s %12.0f\n' engine_random_games_per_sec "$rgps" engine_greedy_games_per_sec "$ggps" \
+  engine_random_games_per_cpu_sec "$rcps" engine_greedy_games_per_cpu_sec "$gcps" \
   engine_tech_random_games_per_sec "$trgps" engine_tech_greedy_games_per_sec "$tggps"
 sep=""
 for p in 2 3 4 5; do
