@@ -685,17 +685,22 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
     if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
         return;
     const struct city_seat *s = &g->seats[seat];
+    const struct city_catalog *cat = g->cat;
     const struct city_tab *t = tab_of(g, seat);
+    /* Without branches on the cards (which are random): tab_admits() and the cost test as one
+     * flag, each card written and kept only when it passes. */
+    int n = 0;
     for (int i = 0; i < s->nhand; i++) {
-        int design = game_design_of(g, s->hand[i]);
-        if (tab_admits(g->cat, t, design))
-            continue;
-        int cost = tab_cost(g->cat, t, design);
-        if (cost > s->nhand - 1)
-            continue;
-        out->card[out->nbuilds] = s->hand[i];
-        out->cost[out->nbuilds++] = (uint8_t)cost;
+        int design = cat->card_design[s->hand[i]];
+        const struct city_hot *h = &cat->hot[design];
+        int cost = tab_cost(cat, t, design);
+        bool ok = !h->contractor & ((t->owned & h->requires) == h->requires) &
+                  (!h->limit | (t->count[design] < h->limit)) & (cost <= s->nhand - 1);
+        out->card[n] = s->hand[i];
+        out->cost[n] = (uint8_t)cost;
+        n += ok;
     }
+    out->nbuilds = (uint8_t)n;
     out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, t);
     out->two = double_pairs(g, seat, NULL, 0, true) > 0;
 }
