@@ -64,6 +64,12 @@ struct ruleset {
      * level does not say (NULL: 24). A game whose playouts are noisier with more opponents
      * does better with fewer candidates, and more playouts each, as the table fills. */
     int (*expert_candidates)(int players);
+    /* Optional too (NULL for a game without them), for simulate's card report (--per-card): the
+     * designs seat has built from its hand so far, as a bitset of design numbers (0..63), and
+     * the id of design number `design` (NULL for a number that is no design built from a
+     * hand). */
+    uint64_t (*built_designs)(const void *g, int seat);
+    const char *(*design_id)(int design);
     const char *const *steps; /* step names, NULL-terminated, in the order of step numbers */
 
     /* Loads and validates the catalog from `path` (once, at start-up, before any game).
@@ -128,12 +134,6 @@ struct ruleset {
     int (*score)(const void *g, int seat);
     /* The winning seats as a bitmask once over(), else 0. */
     unsigned (*winners)(const void *g);
-    /* Optional (NULL for a game without them), for simulate's card report (--per-card): the
-     * designs seat has built from its hand so far, as a bitset of design numbers (0..63), and
-     * the id of design number `design` (NULL for a number that is no design built from a
-     * hand). */
-    uint64_t (*built_designs)(const void *g, int seat);
-    const char *(*design_id)(int design);
 
     /* The whole state as JSON for storage, and back (false with a sentence when it does not
      * load). */
