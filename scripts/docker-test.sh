@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 out="$root/build/docker"
 mkdir -p "$out"
+: >"$out/podman.log"
 
 say() { printf 'docker-test: %s\n' "$*"; }
 skip() {
@@ -71,6 +72,10 @@ cleanup() {
             fi
         done
     fi
+    if [ "$status" != 0 ] && [ -s "$out/podman.log" ]; then
+        say "podman's messages ($out/podman.log):" >&2
+        tail -n 10 "$out/podman.log" | sed 's/^/    /' >&2
+    fi
     if [ "${CITY_DOCKER_KEEP:-0}" != 1 ]; then
         for c in lb city1 city2 db; do
             podman rm -f -t 0 "$id-$c" >/dev/null 2>&1 || true
@@ -97,6 +102,13 @@ phase() {
     phase_name=$1
     t_phase=$EPOCHREALTIME
 }
+
+# mark WHAT: a line with the seconds since the phase began.
+mark() { say "$(printf '  %6ss  %s' "$(secs "$t_phase" "$EPOCHREALTIME")" "$*")"; }
+
+# podman's own chatter (healthcheck timers it cannot make without systemd, syslog) goes to a
+# log, shown when the test fails.
+pm() { podman "$@" 2>>"$out/podman.log"; }
 
 # Polls CMD... every 0.1 s until it succeeds, for at most SECONDS; false when it never did.
 wait_for() {
@@ -176,16 +188,17 @@ mapfile -t city_env < <(env_of city1)
 [ "${#city_env[@]}" -gt 0 ] || fail "compose.yml gives city1 no environment"
 db_check=$(yq -r '.services.db.healthcheck.test[1]' docker/compose.yml)
 
-podman network create "$net" >/dev/null
-podman volume create "$vol" >/dev/null
-podman run -d --name "$id-db" "${run_flags[@]}" --network "$net" --network-alias db \
+pm network create "$net" >/dev/null
+pm volume create "$vol" >/dev/null
+pm run -d --name "$id-db" "${run_flags[@]}" --network "$net" --network-alias db \
     "${db_env[@]}" -v "$vol:/var/lib/postgresql/data" --health-cmd "$db_check" "$img_db" >/dev/null
-wait_for 60 podman healthcheck run "$id-db" || fail "PostgreSQL did not become healthy"
+wait_for 60 pm healthcheck run "$id-db" || fail "PostgreSQL did not become healthy"
+mark "db healthy"
 
 # Each instance is started as the README's `docker run -e DATABASE_URL=... -p 8080:8080 cityd`
 # (the port published on loopback, at a port podman picks), with compose.yml's environment.
 start_city() {
-    podman run -d --name "$id-$1" "${run_flags[@]}" --network "$net" --network-alias "$1" \
+    pm run -d --name "$id-$1" "${run_flags[@]}" --network "$net" --network-alias "$1" \
         "${city_env[@]}" -p 127.0.0.1::8080 "$img_city" >/dev/null
 }
 port_of() { podman port "$id-$1" "$2" | head -n 1 | sed 's/.*://'; }
@@ -194,10 +207,11 @@ start_city city1
 start_city city2
 wait_for 60 healthz city1 || fail "city1 did not answer /healthz"
 wait_for 60 healthz city2 || fail "city2 did not answer /healthz"
+mark "city1 and city2 answer /healthz"
 
 lb_conf_target=$(yq -r '.services.lb.volumes[0]' docker/compose.yml | cut -d: -f2)
 lb_port_inside=$(yq -r '.services.lb.ports[0]' docker/compose.yml | cut -d: -f2)
-podman run -d --name "$id-lb" "${run_flags[@]}" --network "$net" --network-alias lb \
+pm run -d --name "$id-lb" "${run_flags[@]}" --network "$net" --network-alias lb \
     -v "$root/docker/nginx.conf:$lb_conf_target:ro" -p "127.0.0.1::$lb_port_inside" \
     "$img_lb" >/dev/null
 H="http://127.0.0.1:$(port_of lb "$lb_port_inside")"
@@ -328,7 +342,8 @@ check_game() {
     say "  game $game: $(wc -l <"$acks") orders acknowledged, all in the replay;" \
         "the stream saw all $(wc -l <"$work/log.ids") events" \
         "($(wc -l <"$stream.reconnects" 2>/dev/null || echo 0) reconnects);" \
-        "$(wc -l <"${acks%.acks}.retries") requests retried"
+        "$(wc -l <"${acks%.acks}.retries") requests retried$(sort "${acks%.acks}.retries" |
+            uniq -c | awk '{ printf "%s %s %s x%s", (NR == 1 ? ":" : ","), $2, $3, $1 }')"
 }
 
 new_game() { # SEATS BOTS_JSON -> "ID TOKEN"
@@ -347,15 +362,20 @@ play "$g1" "$t1" "$work/g1.acks" "$work/g1.retries" &
 p1=$!
 bg_pids+=("$f1" "$p1")
 wait_for 30 round_at_least "$g1" 2 || fail "game 1 did not reach round 2"
-podman kill "$id-city1" >/dev/null
+pm kill "$id-city1" >/dev/null
+mark "city1 killed (SIGKILL) with $(wc -l <"$work/g1.acks") orders acknowledged"
 acked=$(wc -l <"$work/g1.acks")
 # The game goes on through city2 alone: three more acknowledged orders.
 wait_for 30 lines_at_least "$work/g1.acks" $((acked + 3)) ||
     fail "no orders acknowledged while city1 was down"
-podman start "$id-city1" >/dev/null
+mark "$(($(wc -l <"$work/g1.acks") - acked)) orders acknowledged through city2 alone; starting city1"
+pm start "$id-city1" >/dev/null
 wait_for 60 healthz city1 || fail "city1 did not come back"
+mark "city1 healthy again"
 wait "$p1" || fail "game 1 was not played to the end"
+mark "game 1 finished"
 wait "$f1" || fail "the stream of game 1 did not reach game_over"
+mark "its stream reached game_over"
 check_game "$g1" "$work/g1.acks" "$work/g1.sse"
 
 # ---- a game while the database restarts ----------------------------------------------------
@@ -368,13 +388,17 @@ p2=$!
 bg_pids+=("$f2" "$p2")
 wait_for 30 round_at_least "$g2" 2 || fail "game 2 did not reach round 2"
 t_db=$EPOCHREALTIME
-podman restart -t 10 "$id-db" >/dev/null
-wait_for 60 podman healthcheck run "$id-db" || fail "PostgreSQL did not come back"
+mark "restarting the database container with $(wc -l <"$work/g2.acks") orders acknowledged"
+pm restart -t 10 "$id-db" >/dev/null
+wait_for 60 pm healthcheck run "$id-db" || fail "PostgreSQL did not come back"
+mark "database healthy again"
 wait_for 60 healthz city1 || fail "city1 did not reconnect to the database"
 wait_for 60 healthz city2 || fail "city2 did not reconnect to the database"
-say "  database restarted; both instances answer /healthz again $(secs "$t_db" "$EPOCHREALTIME") s after the restart began"
+mark "both instances answer /healthz again ($(secs "$t_db" "$EPOCHREALTIME") s after the restart began)"
 wait "$p2" || fail "game 2 was not played to the end after the database restart"
+mark "game 2 finished"
 wait "$f2" || fail "the stream of game 2 did not reach game_over"
+mark "its stream reached game_over"
 check_game "$g2" "$work/g2.acks" "$work/g2.sse"
 served=$(podman logs "$id-lb" 2>/dev/null | sed -n 's/.*upstream=\([^ ,]*\).*/\1/p' |
     grep -v '^-$' | sort -u | wc -l)
@@ -388,12 +412,12 @@ uid=$(podman exec "$id-city2" id -u)
 [ "$uid" != 0 ] || fail "cityd runs as root inside the container"
 podman image inspect --format '{{json .Config.Healthcheck}}' "$img_city" | grep -q healthz ||
     fail "the image has no HEALTHCHECK (built without --format docker?)"
-podman healthcheck run "$id-city2" >/dev/null || fail "the HEALTHCHECK of city2 fails"
+pm healthcheck run "$id-city2" >/dev/null || fail "the HEALTHCHECK of city2 fails"
 health=$(podman inspect --format '{{.State.Health.Status}}' "$id-city2" 2>/dev/null ||
     podman inspect --format '{{.State.Healthcheck.Status}}' "$id-city2")
 [ "$health" = healthy ] || fail "city2's health is '$health'"
 # shellcheck disable=SC2016 # expanded inside the container
-compilers=$(podman run --rm "${run_flags[@]}" --network none --entrypoint sh "$img_city" -c \
+compilers=$(podman exec "$id-city2" sh -c \
     'for c in gcc cc c99 cpp clang tcc as ld make; do command -v "$c"; done; true')
 [ -z "$compilers" ] || fail "the image holds build tools: $compilers"
 size=$(podman image inspect --format '{{.Size}}' "$img_city")
