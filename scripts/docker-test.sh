@@ -13,6 +13,7 @@
 #
 # Environment: CITY_DOCKER_KEEP=1 leaves the containers running for a look (removed by the
 # next run's cleanup of its own names only: remove them with `podman rm -f`).
+# shellcheck disable=SC2016 # the single-quoted programs are jq's, not the shell's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -175,11 +176,11 @@ for b in $b1 $b2 $b3; do wait "$b" || bad=1; done
 [ "$bad" = 0 ] || fail "an image did not build"
 
 # ---- the topology of docker/compose.yml ----------------------------------------------------
-# The environment of each service is read from compose.yml itself; the names compose gives
-# (db, city1, city2) are network aliases on a network of this run's own.
+# The environment, the subnet and the fixed address of each service are read from compose.yml
+# itself; the names compose gives (db, city1, city2, lb) are aliases on a network of this
+# run's own.
 phase "topology up (db healthy, city1+city2 healthy, lb answering)"
 env_of() { # SERVICE -> -e KEY=VALUE arguments, one a line
-    # shellcheck disable=SC2016 # a jq program, not shell
     yq -r --arg s "$1" '.services[$s].environment // {} | to_entries[] | "-e\n\(.key)=\(.value)"' \
         docker/compose.yml
 }
@@ -188,9 +189,26 @@ mapfile -t city_env < <(env_of city1)
 [ "${#city_env[@]}" -gt 0 ] || fail "compose.yml gives city1 no environment"
 db_check=$(yq -r '.services.db.healthcheck.test[1]' docker/compose.yml)
 
-pm network create "$net" >/dev/null
+subnet=$(yq -r '.networks.city.ipam.config[0].subnet' docker/compose.yml)
+ip_of() { yq -r --arg s "$1" '.services[$s].networks.city.ipv4_address' docker/compose.yml; }
+# Docker derives a container's MAC address from its
+# IP address (02:42 and the four bytes), so a restarted container comes back with both; podman
+# picks a new random MAC, and its peers would send to the old one for as long as their ARP
+# entry stays fresh (up to 45 s). The test pins the MAC as Docker would.
+# net_of SERVICE: the arguments that put a container on the network as SERVICE, one a line.
+net_of() {
+    local ip
+    ip=$(ip_of "$1")
+    local IFS=.
+    # shellcheck disable=SC2086 # split on the dots
+    printf -- '--network\n%s\n--network-alias\n%s\n--ip\n%s\n--mac-address\n02:42:%02x:%02x:%02x:%02x\n' \
+        "$net" "$1" "$ip" $ip
+}
+pm network create --subnet "$subnet" "$net" >/dev/null ||
+    fail "could not make a network on compose.yml's subnet $subnet (is another using it?)"
 pm volume create "$vol" >/dev/null
-pm run -d --name "$id-db" "${run_flags[@]}" --network "$net" --network-alias db \
+mapfile -t net_args < <(net_of db)
+pm run -d --name "$id-db" "${run_flags[@]}" "${net_args[@]}" \
     "${db_env[@]}" -v "$vol:/var/lib/postgresql/data" --health-cmd "$db_check" "$img_db" >/dev/null
 wait_for 60 pm healthcheck run "$id-db" || fail "PostgreSQL did not become healthy"
 mark "db healthy"
@@ -198,7 +216,8 @@ mark "db healthy"
 # Each instance is started as the README's `docker run -e DATABASE_URL=... -p 8080:8080 cityd`
 # (the port published on loopback, at a port podman picks), with compose.yml's environment.
 start_city() {
-    pm run -d --name "$id-$1" "${run_flags[@]}" --network "$net" --network-alias "$1" \
+    mapfile -t net_args < <(net_of "$1")
+    pm run -d --name "$id-$1" "${run_flags[@]}" "${net_args[@]}" \
         "${city_env[@]}" -p 127.0.0.1::8080 "$img_city" >/dev/null
 }
 port_of() { podman port "$id-$1" "$2" | head -n 1 | sed 's/.*://'; }
@@ -211,7 +230,8 @@ mark "city1 and city2 answer /healthz"
 
 lb_conf_target=$(yq -r '.services.lb.volumes[0]' docker/compose.yml | cut -d: -f2)
 lb_port_inside=$(yq -r '.services.lb.ports[0]' docker/compose.yml | cut -d: -f2)
-pm run -d --name "$id-lb" "${run_flags[@]}" --network "$net" --network-alias lb \
+mapfile -t net_args < <(net_of lb)
+pm run -d --name "$id-lb" "${run_flags[@]}" "${net_args[@]}" \
     -v "$root/docker/nginx.conf:$lb_conf_target:ro" -p "127.0.0.1::$lb_port_inside" \
     "$img_lb" >/dev/null
 H="http://127.0.0.1:$(port_of lb "$lb_port_inside")"
@@ -353,25 +373,39 @@ new_game() { # SEATS BOTS_JSON -> "ID TOKEN"
     jq -r '"\(.id) \(.token)"' <<<"${reply#* }"
 }
 
-# ---- a game through nginx while city1 is killed and restarted ------------------------------
-phase "game 1: played to the end, city1 killed + restarted"
+# ---- a game through nginx while a cityd container is killed and restarted -----------------
+# The instance killed is the one that holds the game's event stream, so that the stream must
+# resume on the other one (Last-Event-ID) and still see every event.
+# streams_on NAME: the event streams open on that instance (its /metrics, direct).
+streams_on() {
+    curl -fsS --max-time 2 "http://127.0.0.1:$(port_of "$1" 8080)/metrics" |
+        awk '$1 == "city_streams{state=\"open\"}" { print $2 }'
+}
+stream_held() { [ "$(streams_on city1)" -ge 1 ] || [ "$(streams_on city2)" -ge 1 ]; }
+
+phase "game 1: played to the end, its stream's instance killed + restarted"
 read -r g1 t1 < <(new_game 3 '["greedy", "greedy"]')
 follow "$g1" "$work/g1.sse" &
 f1=$!
+bg_pids+=("$f1")
+wait_for 30 stream_held || fail "no instance holds the stream of game 1"
+victim=city1
+[ "$(streams_on city1)" -ge 1 ] || victim=city2
 play "$g1" "$t1" "$work/g1.acks" "$work/g1.retries" &
 p1=$!
-bg_pids+=("$f1" "$p1")
+bg_pids+=("$p1")
 wait_for 30 round_at_least "$g1" 2 || fail "game 1 did not reach round 2"
-pm kill "$id-city1" >/dev/null
-mark "city1 killed (SIGKILL) with $(wc -l <"$work/g1.acks") orders acknowledged"
+pm kill "$id-$victim" >/dev/null
+mark "$victim (holding the stream) killed (SIGKILL) with $(wc -l <"$work/g1.acks") orders acknowledged"
 acked=$(wc -l <"$work/g1.acks")
-# The game goes on through city2 alone: three more acknowledged orders.
+# The game goes on through the other instance alone: three more acknowledged orders.
 wait_for 30 lines_at_least "$work/g1.acks" $((acked + 3)) ||
-    fail "no orders acknowledged while city1 was down"
-mark "$(($(wc -l <"$work/g1.acks") - acked)) orders acknowledged through city2 alone; starting city1"
-pm start "$id-city1" >/dev/null
-wait_for 60 healthz city1 || fail "city1 did not come back"
-mark "city1 healthy again"
+    fail "no orders acknowledged while $victim was down"
+mark "$(($(wc -l <"$work/g1.acks") - acked)) orders acknowledged through the other instance alone; starting $victim"
+t_back=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+pm start "$id-$victim" >/dev/null
+wait_for 60 healthz "$victim" || fail "$victim did not come back"
+mark "$victim healthy again"
 wait "$p1" || fail "game 1 was not played to the end"
 mark "game 1 finished"
 wait "$f1" || fail "the stream of game 1 did not reach game_over"
@@ -400,6 +434,10 @@ mark "game 2 finished"
 wait "$f2" || fail "the stream of game 2 did not reach game_over"
 mark "its stream reached game_over"
 check_game "$g2" "$work/g2.acks" "$work/g2.sse"
+# The restarted instance is back in nginx's rotation: it served some of game 2's requests.
+back=$(podman logs --since "$t_back" "$id-$victim" 2>&1 | grep -c '/api/v1/games/' || true)
+[ "$back" -ge 1 ] || fail "nginx sent no request to $victim after its restart"
+say "  $victim served $back game requests through nginx after its restart"
 served=$(podman logs "$id-lb" 2>/dev/null | sed -n 's/.*upstream=\([^ ,]*\).*/\1/p' |
     grep -v '^-$' | sort -u | wc -l)
 [ "$served" -ge 2 ] || fail "nginx sent every request to one instance"
@@ -416,7 +454,6 @@ pm healthcheck run "$id-city2" >/dev/null || fail "the HEALTHCHECK of city2 fail
 health=$(podman inspect --format '{{.State.Health.Status}}' "$id-city2" 2>/dev/null ||
     podman inspect --format '{{.State.Healthcheck.Status}}' "$id-city2")
 [ "$health" = healthy ] || fail "city2's health is '$health'"
-# shellcheck disable=SC2016 # expanded inside the container
 compilers=$(podman exec "$id-city2" sh -c \
     'for c in gcc cc c99 cpp clang tcc as ld make; do command -v "$c"; done; true')
 [ -z "$compilers" ] || fail "the image holds build tools: $compilers"

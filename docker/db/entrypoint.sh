@@ -38,8 +38,11 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
     printf "\nlisten_addresses = '*'\n" >>"$PGDATA/postgresql.conf"
     printf 'host all all all %s\n' "$POSTGRES_HOST_AUTH_METHOD" >>"$PGDATA/pg_hba.conf"
 
-    # A server on the unix socket only, for the database and the init scripts.
-    pg_ctl -D "$PGDATA" -o "-c listen_addresses=''" -w -s start
+    # A server for the database and the init scripts, on a socket of its own: nothing else
+    # (a health check, a client) can reach it before the real server starts.
+    PGHOST=$(mktemp -d)
+    export PGHOST
+    pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories='$PGHOST'" -w -s start
     psql=(psql -X -q -v ON_ERROR_STOP=1 -U "$POSTGRES_USER" -d postgres)
     if [ "$POSTGRES_DB" != postgres ]; then
         "${psql[@]}" --set db="$POSTGRES_DB" <<<'CREATE DATABASE :"db";'
@@ -51,6 +54,8 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
         esac
     done
     pg_ctl -D "$PGDATA" -m fast -w -s stop
+    rmdir "$PGHOST"
+    unset PGHOST
     echo "entrypoint: PostgreSQL cluster made in $PGDATA (user $POSTGRES_USER, database $POSTGRES_DB)"
 fi
 
