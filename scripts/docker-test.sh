@@ -18,8 +18,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out="$root/build/docker"
-mkdir -p "$out"
-: >"$out/podman.log"
 
 say() { printf 'docker-test: %s\n' "$*"; }
 skip() {
@@ -43,6 +41,9 @@ command -v yq >/dev/null 2>&1 || skip "yq is not installed (apt-get install yq):
 if ! info=$(podman info --format '{{.Host.NetworkBackend}}' 2>&1); then
     skip "podman info fails: $(printf '%s' "$info" | head -n 1)"
 fi
+
+mkdir -p "$out"
+: >"$out/podman.log"
 
 # This sandbox's quirks: crun refuses the machine's hybrid cgroups (runc does not), and raising
 # the default rlimits is refused, so every container gets explicit ones.
