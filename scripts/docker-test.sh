@@ -45,13 +45,14 @@ fi
 mkdir -p "$out"
 : >"$out/podman.log"
 
+id="citytest-$$"
+
 # This sandbox's quirks: crun refuses the machine's hybrid cgroups (runc does not), and raising
 # the default rlimits is refused, so every container gets explicit ones.
 limits=(--ulimit nofile=16384:16384 --ulimit nproc=4096:4096)
-run_flags=(--runtime "$runc" "${limits[@]}")
+run_flags=(--runtime "$runc" "${limits[@]}" --label "city-test=$id")
 build_flags=(--runtime "$runc" "${limits[@]}" --network host --pull=never --format docker)
 
-id="citytest-$$"
 net="$id-net"
 vol="$id-pgdata"
 img_base=localhost/city-test/debian:bookworm-slim
@@ -64,7 +65,11 @@ bg_pids=()
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
-    for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    # The background jobs (builds, players, stream followers) and their children (curl, podman).
+    for p in "${bg_pids[@]}"; do
+        pkill -TERM -P "$p" 2>/dev/null || true
+        kill "$p" 2>/dev/null || true
+    done
     for p in "${bg_pids[@]}"; do wait "$p" 2>/dev/null || true; done
     if [ "$status" != 0 ]; then
         for c in db city1 city2 lb; do
@@ -79,11 +84,19 @@ cleanup() {
         tail -n 10 "$out/podman.log" | sed 's/^/    /' >&2
     fi
     if [ "${CITY_DOCKER_KEEP:-0}" != 1 ]; then
-        for c in lb city1 city2 db; do
-            podman rm -f -t 0 "$id-$c" >/dev/null 2>&1 || true
+        # By label, twice: a podman command cut short by the same signal may still hold one.
+        local left
+        for _ in 1 2; do
+            left=$(podman ps -aq --filter "label=city-test=$id" 2>/dev/null || true)
+            [ -z "$left" ] && break
+            # shellcheck disable=SC2086 # a list of ids
+            podman rm -f -t 0 $left >/dev/null 2>&1 || true
         done
         podman network rm -f "$net" >/dev/null 2>&1 || true
         podman volume rm -f "$vol" >/dev/null 2>&1 || true
+        if podman ps -aq --filter "label=city-test=$id" 2>/dev/null | grep -q .; then
+            say "could not remove every container labelled city-test=$id" >&2
+        fi
     fi
     rm -rf "$work"
     exit "$status"
@@ -173,6 +186,7 @@ b2=$!
 build nginx "$out/build-lb.log" -f docker/lb/Containerfile -t "$img_lb" \
     --build-arg BASE_IMAGE="$img_base" docker/lb &
 b3=$!
+bg_pids+=("$b1" "$b2" "$b3")
 bad=0
 for b in $b1 $b2 $b3; do wait "$b" || bad=1; done
 [ "$bad" = 0 ] || fail "an image did not build"
