@@ -147,7 +147,10 @@ if [ ! -s "$out/base.tar" ]; then
     if grep -qs '^Suites:.*bookworm' /etc/apt/sources.list.d/debian.sources; then
         sources=(/etc/apt/sources.list.d/debian.sources)
     fi
+    # merged-usr: /usr merged as debootstrap does it, without the usrmerge package (which
+    # would leave the whole of perl in the base, 50 MB, and convert the tree after the fact).
     mmdebstrap --verbose --variant=minbase --format=tar \
+        --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
         --customize-hook="sh '$root/docker/base-hook.sh' \"\$1\"" \
         bookworm "$out/base.tar.part" "${sources[@]}" 2>&1 |
         while IFS= read -r line; do printf '%s %s\n' "${EPOCHREALTIME%????}" "$line"; done \
