@@ -11,8 +11,9 @@
 # exits 0. Containers, the network and the volume are removed on exit, failed or not; the
 # images stay in podman's store as the next run's layer cache.
 #
-# Environment: CITY_DOCKER_KEEP=1 leaves the containers running for a look (removed by the
-# next run's cleanup of its own names only: remove them with `podman rm -f`).
+# Environment: CITY_DOCKER_KEEP=1 leaves the run's containers, network and volume in place for
+# a look (the containers carry the label city-test=citytest-PID; remove them with podman rm -f,
+# podman network rm and podman volume rm).
 # shellcheck disable=SC2016 # the single-quoted programs are jq's, not the shell's
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,9 +36,11 @@ command -v podman >/dev/null 2>&1 ||
 [ "$(id -u)" = 0 ] ||
     skip "needs root: the test runs rootful podman and mmdebstrap (not set up for rootless use)"
 command -v mmdebstrap >/dev/null 2>&1 || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
-runc=$(command -v runc || true)
+runc=$(command -v runc || command -v /usr/sbin/runc || true)
 [ -n "$runc" ] || skip "runc is not installed (apt-get install runc)"
 command -v yq >/dev/null 2>&1 || skip "yq is not installed (apt-get install yq): it reads compose.yml"
+yq -r .name docker/compose.yml >/dev/null 2>&1 ||
+    skip "this yq does not take jq's language (Debian's yq package, a jq wrapper, does)"
 if ! info=$(podman info --format '{{.Host.NetworkBackend}}' 2>&1); then
     skip "podman info fails: $(printf '%s' "$info" | head -n 1)"
 fi
