@@ -423,8 +423,9 @@ acked=$(wc -l <"$work/g1.acks")
 # The game goes on through the other instance alone: three more acknowledged orders (or the
 # rest of the game, if it ends sooner).
 through_other() { lines_at_least "$work/g1.acks" $((acked + 3)) || ! kill -0 "$p1" 2>/dev/null; }
-wait_for 30 through_other && lines_at_least "$work/g1.acks" $((acked + 1)) ||
+if ! wait_for 30 through_other || ! lines_at_least "$work/g1.acks" $((acked + 1)); then
     fail "no orders acknowledged while $victim was down"
+fi
 mark "$(($(wc -l <"$work/g1.acks") - acked)) orders acknowledged through the other instance alone; starting $victim"
 t_back=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 pm start "$id-$victim" >/dev/null
