@@ -3,8 +3,10 @@
 #
 #   make            build/cityd
 #   make test       the engine's tests, then every C test under ASan+UBSan, the reliability
-#                   suite, the OpenAPI lint, contract and browser tests
+#                   suite, the OpenAPI lint, contract and browser tests, the container test
 #   make test-unit  every C test (engine and service) plainly
+#   make docker-test
+#                   the image and docker/compose.yml's topology built and run with podman
 #   make test-reliability
 #                   races, crashes and database restarts under load, hostile input, the
 #                   fuzzer for a bounded time, the secrecy audit; prints what it tried
@@ -42,7 +44,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
 .PHONY: all test test-js test-engine test-unit test-reliability fuzz fuzz-run sanitize bench format \
-        format-check clean deps run
+        format-check clean deps run docker-test
 
 all: $(BUILD)/cityd
 
@@ -92,7 +94,8 @@ test: deps
 	$(MAKE) SANITIZE=1 test-unit
 	$(MAKE) SANITIZE=1 test-reliability
 	$(MAKE) test-js
-	@echo "All test suites passed (plain and ASan+UBSan, reliability, OpenAPI lint, contract, browser)."
+	$(MAKE) docker-test
+	@echo "All test suites passed (plain and ASan+UBSan, reliability, OpenAPI lint, contract, browser, containers)."
 
 # The reliability suite (tests/reliability/test_*.c), each on its own throw-away PostgreSQL,
 # then the fuzzer for FUZZ_SECONDS. Each test appends "key value" lines to $$CITY_COUNTS;
@@ -148,6 +151,14 @@ test-js: all
 	# their time waiting on Chromium and the daemon, and the machines have two cores.
 	CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/build/cityd ./scripts/with-postgres.sh \
 	  node --test --test-concurrency=$(JS_JOBS) $(JS_TESTS)
+
+# The container deployment (README, "Deploy"): a Debian base made with mmdebstrap (cached in
+# build/docker/), docker/Dockerfile and the suite's PostgreSQL and nginx images built with podman,
+# docker/compose.yml's topology run, games played through nginx while an instance and then the
+# database restart. Where podman cannot run it says "docker-test: skipped: REASON" and passes.
+docker-test:
+	@./scripts/deps.sh docker
+	./scripts/docker-test.sh
 
 sanitize:
 	$(MAKE) SANITIZE=1 all $(BUILD:build=build-san)/libcity.a

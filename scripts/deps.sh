@@ -7,6 +7,9 @@
 #                    need: when node is missing or older and we are root, installs Debian's
 #                    nodejs only if the archive offers 20 or later; otherwise fails, saying how
 #                    to get it. Never skips the JavaScript tests silently.
+#   deps.sh docker   what `make docker-test` needs (podman, runc, mmdebstrap, yq), installed
+#                    when we are root; otherwise it says nothing and the test skips itself,
+#                    saying why.
 set -e
 NODE_MIN=20
 
@@ -45,6 +48,20 @@ deps: again. The JavaScript tests (OpenAPI lint, contract, browser) are part of 
 deps: are not skipped.
 MSG
   exit 1
+fi
+
+if [ "${1:-}" = docker ]; then
+  need=""
+  for p in podman runc mmdebstrap yq; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
+  done
+  if [ -n "$need" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing:$need"
+    # shellcheck disable=SC2086 # a list of names
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null; } ||
+      echo "deps: could not install$need; make docker-test will say what it misses" >&2
+  fi
+  exit 0
 fi
 
 need=""
