@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "auth.h"
 #include "expert.h"
@@ -30,7 +28,6 @@ struct bot_pool {
     int nworkers;
     pthread_t workers[POOL_MAX_WORKERS];
     double think_ms;
-    int nice; /* the workers' nice value (Linux sets it per thread) */
     /* The queue: a ring of ids; an id is queued at most once (looked up linearly: the queue is
      * short while the workers keep up, and bounded when they do not). */
     char (*ring)[AUTH_ID_LEN + 1];
@@ -204,10 +201,6 @@ static void run_job(struct bot_pool *p, struct job *j)
 static void *worker_main(void *arg)
 {
     struct bot_pool *p = arg;
-    /* Thinking takes whole cores for as long as games wait; people's requests come first.
-     * A failure (not Linux) leaves the thread at the daemon's priority. */
-    if (p->nice > 0)
-        (void)setpriority(PRIO_PROCESS, (id_t)gettid(), p->nice);
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
         if (p->count == 0) {
@@ -228,8 +221,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                int nice)
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms)
 {
     struct bot_pool *p = calloc(1, sizeof *p);
     if (!p)
@@ -237,7 +229,6 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->srv = srv;
     p->cap = queue_cap > 0 ? queue_cap : 1;
     p->think_ms = think_ms;
-    p->nice = nice;
     p->ring = calloc((size_t)p->cap, sizeof *p->ring);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);

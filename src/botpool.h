@@ -31,12 +31,8 @@ struct bot_pool_stats {
 
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
- * (its bot_level, expert_levels.h) within that. Each worker lowers its own scheduling priority
- * to nice value `nice` (0: the daemon's), so that on a busy machine the threads that answer
- * people get the cores first and a bot merely thinks less within its time budget. NULL when
- * threads cannot start. */
-struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                int nice);
+ * (its bot_level, expert_levels.h) within that. NULL when threads cannot start. */
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms);
 
 /* Queues game `id` for its slow bots (a game queued already is not queued twice). Thread-safe;
  * never blocks: when the queue is full the wake-up is counted as dropped. */
