@@ -22,7 +22,8 @@
  *                               open-loop load: sends requests for the games of FILE at a fixed
  *                               RATE per second for SECONDS over up to CONNECTIONS keep-alive
  *                               connections, and prints JSON {kind, sent, accepted, rate,
- *                               achieved, p50_ms, p90_ms, p99_ms, max_ms}. The requests are
+ *                               achieved, p50_ms, p90_ms, p99_ms, max_ms, reopened: idle
+ *                               connections the service closed, opened again}. The requests are
  *                               order submissions (orders, the default: accepted is 202), or
  *                               GETs of each game's public view (views) or of seat 0's hand
  *                               view with its token (hands; accepted is 200 for both). Each
@@ -347,7 +348,7 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, conns[i].fd, &ev);
     }
-    size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0;
+    size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0, reopened = 0;
     double *lat = malloc(total * sizeof *lat);
     double t0 = now_s() + 0.05;
     bool trace = getenv("LOAD_TRACE") != NULL; /* print each reply slower than 100 ms */
@@ -385,7 +386,18 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
             if (got <= 0) {
                 if (got < 0 && errno == EAGAIN)
                     continue;
-                die("the service closed a connection");
+                if (c->busy)
+                    die("the service closed a connection with a request in flight");
+                /* An idle keep-alive connection the service let go (e.g. one never used within
+                 * its head timeout): open another in its place. */
+                epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+                close(c->fd);
+                c->fd = connect_to(true);
+                c->len = 0;
+                struct epoll_event ev = {.events = EPOLLIN, .data.u32 = evs[e].data.u32};
+                epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
+                reopened++;
+                continue;
             }
             c->len += (size_t)got;
             int status = 0;
@@ -407,10 +419,10 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
     qsort(lat, done, sizeof *lat, compare_doubles);
     printf("{\"kind\": \"%s\", \"sent\": %zu, \"accepted\": %zu, \"rate\": %.1f, "
            "\"achieved\": %.1f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, \"p99_ms\": %.3f, "
-           "\"max_ms\": %.3f}\n",
+           "\"max_ms\": %.3f, \"reopened\": %zu}\n",
            kind_names[kind], done, accepted, per_sec, (double)done / elapsed,
            percentile(lat, done, 0.50), percentile(lat, done, 0.90), percentile(lat, done, 0.99),
-           lat[done ? done - 1 : 0]);
+           lat[done ? done - 1 : 0], reopened);
     for (int i = 0; i < nconns; i++)
         close(conns[i].fd);
     free(conns);
