@@ -20,6 +20,14 @@
 #                 /api/v1/rulesets), closed-loop play by BENCH_PLAY_CONNECTIONS clients, each a
 #                 person with 3 greedy bots sending its hand view's suggestion: every order
 #                 resolves a step, so this is the step-resolving write path (bench/load.c play);
+#   play_p99_ms_with_experts, play_p99_ratio_with_experts (with / without), view_p99_*,
+#                 hand_p99_*, play_orders_ratio_with_experts: people's service while the bot
+#                 workers are saturated: The City's play run and open-loop GETs of public and hand
+#                 views (BENCH_VIEW_RATE a second) without, then with BENCH_EXPERT_GAMES
+#                 self-playing games of 3 experts and a greedy bot (bench/load.c experts), A B A B;
+#   bot_queue_max, bot_decisions_per_sec, bot_decision_mean_ms, bot_decision_p99_le_s: what
+#                 /metrics showed of the bot pool meanwhile (city_bot_queue, city_bot_decisions_total,
+#                 city_bot_decision_seconds: the bucket that holds the 99th percentile);
 #   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
 #                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
 #                 GET /healthz's p99 over 200 new connections while they were held, and its
@@ -32,7 +40,8 @@
 # thread pool, to match cityd's HTTP threads), BENCH_STREAMS (10000), BENCH_STREAM_SOURCES (1:
 # loopback source addresses the streams come from), BENCH_STREAM_SECONDS (60: the time allowed
 # to open them), BENCH_IDLE_STREAMS (2000), BENCH_PLAY_CONNECTIONS (16), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
-# e.g. a higher connection limit for the streams).
+# e.g. a higher connection limit for the streams), BENCH_EXPERT_GAMES (1000), BENCH_VIEW_RATE
+# (1000), BENCH_EXPERTS_ONLY (0; 1: only the expert-load part, after setting up the games).
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
@@ -203,9 +212,12 @@ experts_part() {
         end_expert_games
     done
     # The people's figures with and without the expert games: each the mean of its two runs.
-    xmean() { # $1: xa or xb, $2: pl vw hd, $3: a JSON field
+    # The mean of both rounds' field $3 of run $2 (pl vw hd) of $1 (xa: without, xb: with); of
+    # the one round that has it when a run failed; empty (null in results.json) when neither.
+    xmean() {
         awk -v a="$(jfield "${fig[${1}_${2}1]}" "$3")" -v b="$(jfield "${fig[${1}_${2}2]}" "$3")" \
-            'BEGIN { printf "%.2f", (a + b) / 2 }'
+            'BEGIN { if (a != "" && b != "") printf "%.2f", (a + b) / 2
+                     else if (a != "" || b != "") printf "%.2f", a + b }'
     }
     xratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
     read -r bot_dps bot_p99 bot_mean bot_stale < <(bot_figures "${fig[xt1]}" "${fig[xt2]}")
