@@ -376,7 +376,10 @@ say "  $held"
 sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
 
 play_lines=""
-for game in $(curl -s "$url/api/v1/rulesets" | sed 's/"id":"\([a-z_]*\)"/\n\1\n/g' | grep -x '[a-z_]*'); do
+# The games' ids: the "id"s of the "rulesets" array, which comes first in the reply (the
+# "bot_levels" after it have ids too).
+for game in $(curl -s "$url/api/v1/rulesets" | sed 's/\],"default":.*//' |
+    sed 's/"id":"\([a-z_]*\)"/\n\1\n/g' | grep -x '[a-z_]*'); do
     say "play: $game, $play_conns clients each with 3 greedy bots, sending the suggestion, ${secs}s"
     pl=$("$root/$build/bench/load" play "$url" "$game" 4 "$secs" "$play_conns")
     say "  $pl"
