@@ -135,7 +135,9 @@ people_runs() {
     hd=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" hands || true)
     echo "$pl|$vw|$hd"
 }
+# The number in field $2 of the one-line JSON $1, or nothing.
 jfield() { echo "$1" | sed -n "s/.*\"$2\": *\([0-9.-]*\).*/\1/p"; }
+# The bot pool's decision counters and histogram lines of /metrics now.
 bot_metrics() { curl -s "$url/metrics" | grep '^city_bot_decision' || true; }
 # The bot figures over the with-runs, from /metrics read before (bots0.R) and after (bots1.R)
 # each, R in 1 2, and their lengths in seconds ($1 $2): "DECISIONS_PER_SEC P99_LE_S MEAN_MS
@@ -219,6 +221,7 @@ experts_part() {
             'BEGIN { if (a != "" && b != "") printf "%.2f", (a + b) / 2
                      else if (a != "" || b != "") printf "%.2f", a + b }'
     }
+    # $1 / $2 to two places; 0 when $2 is not positive.
     xratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
     read -r bot_dps bot_p99 bot_mean bot_stale < <(bot_figures "${fig[xt1]}" "${fig[xt2]}")
     for f in play:pl view:vw hand:hd; do
