@@ -11,14 +11,25 @@
  *                               creates GAMES games of one person and a greedy bot with a
  *                               time limit of SECONDS a step; the person never decides, so
  *                               the sweeper forces each of their steps when it is due
- *   load rate URL FILE RATE SECONDS CONNECTIONS
- *                               open-loop load: sends order submissions from FILE at a fixed
+ *   load experts URL GAMES FILE [GAME]
+ *                               creates GAMES games of GAME (a ruleset id, the_city by default)
+ *                               of one person and 3 expert bots, then has the person leave, so
+ *                               that a greedy bot takes the seat and each game plays itself to
+ *                               its end on the daemon's bot workers (3 expert decisions a step:
+ *                               the bot queue stays full for as long as the games last); writes
+ *                               their ids to FILE, one a line
+ *   load rate URL FILE RATE SECONDS CONNECTIONS [orders|views|hands]
+ *                               open-loop load: sends requests for the games of FILE at a fixed
  *                               RATE per second for SECONDS over up to CONNECTIONS keep-alive
- *                               connections, and prints JSON {sent, accepted, rate, p50_ms,
- *                               p90_ms, p99_ms, max_ms}. Each latency is measured from the
- *                               moment the request was due, not from when a connection was
- *                               free to send it, so a stall counts against the service
- *                               (no coordinated omission).
+ *                               connections, and prints JSON {kind, sent, accepted, rate,
+ *                               achieved, p50_ms, p90_ms, p99_ms, max_ms, reopened: idle
+ *                               connections the service closed, opened again}. The requests are
+ *                               order submissions (orders, the default: accepted is 202), or
+ *                               GETs of each game's public view (views) or of seat 0's hand
+ *                               view with its token (hands; accepted is 200 for both). Each
+ *                               latency is measured from the moment the request was due, not
+ *                               from when a connection was free to send it, so a stall counts
+ *                               against the service (no coordinated omission).
  *   load play URL GAME SEATS SECONDS CONNECTIONS
  *                               closed-loop play: each of CONNECTIONS clients plays games of
  *                               GAME (a ruleset id) for one person and SEATS-1 greedy bots, one
@@ -219,7 +230,38 @@ static int timed(int games, int seconds)
     return 0;
 }
 
+/* Creates `games` self-playing games of `game` (one person who leaves at once, so a greedy bot
+ * takes the seat, and 3 expert bots) and writes their ids to `file`, one a line; 0, or exits. */
+static int experts(const char *file, int games, const char *game)
+{
+    FILE *out = fopen(file, "w");
+    if (!out)
+        die("cannot write the games file");
+    int fd = connect_to(false);
+    char body[256], path[160];
+    snprintf(body, sizeof body,
+             "{\"game\":\"%s\",\"seats\":4,\"bots\":[\"expert\",\"expert\",\"expert\"],"
+             "\"name\":\"Bench experts\"}",
+             game);
+    for (int i = 0; i < games; i++) {
+        json_t *g = call(fd, "POST", "/api/v1/games", NULL, body, 201);
+        const char *id = json_string_value(json_object_get(g, "id"));
+        snprintf(path, sizeof path, "/api/v1/games/%s/leave", id);
+        json_decref(
+            call(fd, "POST", path, json_string_value(json_object_get(g, "token")), NULL, 200));
+        fprintf(out, "%s\n", id);
+        json_decref(g);
+    }
+    close(fd);
+    fclose(out);
+    return 0;
+}
+
 /* ---- open-loop load ------------------------------------------------------------------------ */
+
+/* What `load rate` sends: order submissions, public views or hand views. */
+enum kind { KIND_ORDERS, KIND_VIEWS, KIND_HANDS };
+static const char *const kind_names[] = {"orders", "views", "hands"};
 
 struct request {
     char *text;
@@ -236,7 +278,10 @@ struct conn {
     size_t len;
 };
 
-static struct request *load_requests(const char *file, int *count)
+/* The requests of `kind` for the games of `file` (lines "ID TOKEN BODY1 BODY2", as `load setup`
+ * writes them): two orders a game (all first orders, then all second ones, so that consecutive
+ * requests are for different games), or one view a game. Sets *count; exits when there are none. */
+static struct request *load_requests(const char *file, enum kind kind, int *count)
 {
     FILE *f = fopen(file, "r");
     if (!f)
@@ -244,11 +289,12 @@ static struct request *load_requests(const char *file, int *count)
     struct request *reqs = NULL;
     int n = 0, cap = 0;
     char line[2048];
+    int per_game = kind == KIND_ORDERS ? 2 : 1;
     while (fgets(line, sizeof line, f)) {
         char id[64], token[128], b1[512], b2[512];
         if (sscanf(line, "%63s %127s %511s %511s", id, token, b1, b2) != 4)
             continue;
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < per_game; k++) {
             if (n == cap) {
                 cap = cap ? cap * 2 : 256;
                 reqs = realloc(reqs, (size_t)cap * sizeof *reqs);
@@ -256,8 +302,17 @@ static struct request *load_requests(const char *file, int *count)
                     die("out of memory");
             }
             char path[160], text[2048];
-            snprintf(path, sizeof path, "/api/v1/games/%s/orders", id);
-            reqs[n].len = format_request(text, sizeof text, "POST", path, token, k == 0 ? b1 : b2);
+            if (kind == KIND_ORDERS) {
+                snprintf(path, sizeof path, "/api/v1/games/%s/orders", id);
+                reqs[n].len =
+                    format_request(text, sizeof text, "POST", path, token, k == 0 ? b1 : b2);
+            } else if (kind == KIND_VIEWS) {
+                snprintf(path, sizeof path, "/api/v1/games/%s", id);
+                reqs[n].len = format_request(text, sizeof text, "GET", path, NULL, NULL);
+            } else {
+                snprintf(path, sizeof path, "/api/v1/games/%s/hand", id);
+                reqs[n].len = format_request(text, sizeof text, "GET", path, token, NULL);
+            }
             reqs[n].text = strdup(text);
             n++;
         }
@@ -265,22 +320,27 @@ static struct request *load_requests(const char *file, int *count)
     fclose(f);
     if (n == 0)
         die("the games file holds no games");
-    /* Order them so that consecutive requests are for different games: all first orders,
-     * then all second ones. */
-    struct request *ordered = malloc((size_t)n * sizeof *ordered);
-    for (int i = 0; i < n / 2; i++) {
-        ordered[i] = reqs[2 * i];
-        ordered[n / 2 + i] = reqs[2 * i + 1];
+    if (per_game == 2) { /* all first orders, then all second ones */
+        struct request *ordered = malloc((size_t)n * sizeof *ordered);
+        if (!ordered)
+            die("out of memory");
+        for (int i = 0; i < n / 2; i++) {
+            ordered[i] = reqs[2 * i];
+            ordered[n / 2 + i] = reqs[2 * i + 1];
+        }
+        free(reqs);
+        reqs = ordered;
     }
-    free(reqs);
     *count = n;
-    return ordered;
+    return reqs;
 }
 
-static int rate(const char *file, double per_sec, double seconds, int nconns)
+/* Sends requests of `kind` at `per_sec` for `seconds` over up to `nconns` connections and prints
+ * the JSON described at the top; 0 when every reply was the expected status, else 1. */
+static int rate(const char *file, enum kind kind, double per_sec, double seconds, int nconns)
 {
     int nreqs;
-    struct request *reqs = load_requests(file, &nreqs);
+    struct request *reqs = load_requests(file, kind, &nreqs);
     struct conn *conns = calloc((size_t)nconns, sizeof *conns);
     int ep = epoll_create1(0);
     for (int i = 0; i < nconns; i++) {
@@ -288,7 +348,7 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, conns[i].fd, &ev);
     }
-    size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0;
+    size_t total = (size_t)(per_sec * seconds) + 1, done = 0, accepted = 0, next = 0, reopened = 0;
     double *lat = malloc(total * sizeof *lat);
     double t0 = now_s() + 0.05;
     bool trace = getenv("LOAD_TRACE") != NULL; /* print each reply slower than 100 ms */
@@ -326,7 +386,18 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
             if (got <= 0) {
                 if (got < 0 && errno == EAGAIN)
                     continue;
-                die("the service closed a connection");
+                if (c->busy)
+                    die("the service closed a connection with a request in flight");
+                /* An idle keep-alive connection the service let go (e.g. one never used within
+                 * its head timeout): open another in its place. */
+                epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+                close(c->fd);
+                c->fd = connect_to(true);
+                c->len = 0;
+                struct epoll_event ev = {.events = EPOLLIN, .data.u32 = evs[e].data.u32};
+                epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
+                reopened++;
+                continue;
             }
             c->len += (size_t)got;
             int status = 0;
@@ -339,17 +410,19 @@ static int rate(const char *file, double per_sec, double seconds, int nconns)
             if (trace && lat[done] > 100)
                 fprintf(stderr, "load: %.3f s: %.1f ms\n", c->due - t0, lat[done]);
             done++;
-            accepted += status == 202;
+            accepted += status == (kind == KIND_ORDERS ? 202 : 200);
             c->busy = false;
             c->len = 0;
         }
     }
     double elapsed = now_s() - t0;
     qsort(lat, done, sizeof *lat, compare_doubles);
-    printf("{\"sent\": %zu, \"accepted\": %zu, \"rate\": %.1f, \"achieved\": %.1f, "
-           "\"p50_ms\": %.3f, \"p90_ms\": %.3f, \"p99_ms\": %.3f, \"max_ms\": %.3f}\n",
-           done, accepted, per_sec, (double)done / elapsed, percentile(lat, done, 0.50),
-           percentile(lat, done, 0.90), percentile(lat, done, 0.99), lat[done ? done - 1 : 0]);
+    printf("{\"kind\": \"%s\", \"sent\": %zu, \"accepted\": %zu, \"rate\": %.1f, "
+           "\"achieved\": %.1f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, \"p99_ms\": %.3f, "
+           "\"max_ms\": %.3f, \"reopened\": %zu}\n",
+           kind_names[kind], done, accepted, per_sec, (double)done / elapsed,
+           percentile(lat, done, 0.50), percentile(lat, done, 0.90), percentile(lat, done, 0.99),
+           lat[done ? done - 1 : 0], reopened);
     for (int i = 0; i < nconns; i++)
         close(conns[i].fd);
     free(conns);
@@ -474,13 +547,23 @@ int main(int argc, char **argv)
         parse_url(argv[2]);
         return timed(atoi(argv[3]), atoi(argv[4]));
     }
-    if (argc == 7 && strcmp(argv[1], "rate") == 0) {
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "experts") == 0) {
+        parse_url(argv[2]);
+        return experts(argv[4], atoi(argv[3]), argc == 6 ? argv[5] : "the_city");
+    }
+    if ((argc == 7 || argc == 8) && strcmp(argv[1], "rate") == 0) {
         parse_url(argv[2]);
         double r = atof(argv[4]), s = atof(argv[5]);
         int c = atoi(argv[6]);
         if (r <= 0 || s <= 0 || c < 1 || c > 4096)
             die("RATE and SECONDS must be positive, CONNECTIONS 1..4096");
-        return rate(argv[3], r, s, c);
+        int kind = argc == 8 ? -1 : KIND_ORDERS;
+        for (int k = 0; k < 3 && kind < 0; k++)
+            if (strcmp(argv[7], kind_names[k]) == 0)
+                kind = k;
+        if (kind < 0)
+            die("the kind of requests must be orders, views or hands");
+        return rate(argv[3], (enum kind)kind, r, s, c);
     }
     if (argc == 7 && strcmp(argv[1], "play") == 0) {
         parse_url(argv[2]);
@@ -493,7 +576,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: load setup URL GAMES FILE\n"
                     "       load fill URL GAMES FILE\n"
                     "       load timed URL GAMES SECONDS\n"
-                    "       load rate URL FILE RATE SECONDS CONNECTIONS\n"
+                    "       load experts URL GAMES FILE [GAME]\n"
+                    "       load rate URL FILE RATE SECONDS CONNECTIONS [orders|views|hands]\n"
                     "       load play URL GAME SEATS SECONDS CONNECTIONS\n");
     return 2;
 }

@@ -20,6 +20,14 @@
 #                 /api/v1/rulesets), closed-loop play by BENCH_PLAY_CONNECTIONS clients, each a
 #                 person with 3 greedy bots sending its hand view's suggestion: every order
 #                 resolves a step, so this is the step-resolving write path (bench/load.c play);
+#   play_p99_ms_with_experts, play_p99_ratio_with_experts (with / without), view_p99_*,
+#                 hand_p99_*, play_orders_ratio_with_experts: people's service while the bot
+#                 workers are saturated: The City's play run and open-loop GETs of public and hand
+#                 views (BENCH_VIEW_RATE a second) without, then with BENCH_EXPERT_GAMES
+#                 self-playing games of 3 experts and a greedy bot (bench/load.c experts), A B A B;
+#   bot_queue_max, bot_decisions_per_sec, bot_decision_mean_ms, bot_decision_p99_le_s: what
+#                 /metrics showed of the bot pool meanwhile (city_bot_queue, city_bot_decisions_total,
+#                 city_bot_decision_seconds: the bucket that holds the 99th percentile);
 #   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
 #                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
 #                 GET /healthz's p99 over 200 new connections while they were held, and its
@@ -32,7 +40,8 @@
 # thread pool, to match cityd's HTTP threads), BENCH_STREAMS (10000), BENCH_STREAM_SOURCES (1:
 # loopback source addresses the streams come from), BENCH_STREAM_SECONDS (60: the time allowed
 # to open them), BENCH_IDLE_STREAMS (2000), BENCH_PLAY_CONNECTIONS (16), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
-# e.g. a higher connection limit for the streams).
+# e.g. a higher connection limit for the streams), BENCH_EXPERT_GAMES (1000), BENCH_VIEW_RATE
+# (1000), BENCH_EXPERTS_ONLY (0; 1: only the expert-load part, after setting up the games).
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
@@ -48,6 +57,8 @@ sources=${BENCH_STREAM_SOURCES:-1}
 stream_secs=${BENCH_STREAM_SECONDS:-60}
 idle_streams=${BENCH_IDLE_STREAMS:-2000}
 play_conns=${BENCH_PLAY_CONNECTIONS:-16}
+expert_games=${BENCH_EXPERT_GAMES:-1000}
+view_rate=${BENCH_VIEW_RATE:-1000}
 read -r -a cityd_flags <<<"${BENCH_CITYD_FLAGS:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -110,6 +121,131 @@ start_on_free_port / "$work/hello.log" hello_serve
 pids+=("$started_pid")
 hurl=$started_url
 
+# ---- people's service while the bot workers are saturated ---------------------------------
+# What people get (the play run's orders, public views, hand views at view_rate/s open loop)
+# without, then with expert_games self-playing games of 3 experts and a greedy bot on the
+# daemon's bot workers (bench/load.c experts), A B A B. The expert games are ended between
+# rounds in the database (there is no API to end a running game; the workers skip a game that
+# is no longer playing), and the next "without" run waits until the pool is idle.
+# Runs the people's three runs; prints "PLAY_JSON|VIEWS_JSON|HANDS_JSON".
+people_runs() {
+    local pl vw hd
+    pl=$("$root/$build/bench/load" play "$url" the_city 4 "$secs" "$play_conns")
+    vw=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" views || true)
+    hd=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" hands || true)
+    echo "$pl|$vw|$hd"
+}
+# The number in field $2 of the one-line JSON $1, or nothing.
+jfield() { echo "$1" | sed -n "s/.*\"$2\": *\([0-9.-]*\).*/\1/p"; }
+# The bot pool's decision counters and histogram lines of /metrics now.
+bot_metrics() { curl -s "$url/metrics" | grep '^city_bot_decision' || true; }
+# The bot figures over the with-runs, from /metrics read before (bots0.R) and after (bots1.R)
+# each, R in 1 2, and their lengths in seconds ($1 $2): "DECISIONS_PER_SEC P99_LE_S MEAN_MS
+# STALE", the histogram's bucket holding the 99th percentile of both runs' decisions together.
+bot_figures() {
+    cat "$work"/bots0.* | sed 's/^/- /' | cat - "$work"/bots1.* | awk -v t="$(awk -v a="$1" -v b="$2" 'BEGIN { print a + b }')" '
+        $1 == "-" { d[$2] -= $3; next } { d[$1] += $2; if (!($1 in seen)) { seen[$1] = 1; key[n++] = $1 } }
+        END {
+            total = d["city_bot_decision_seconds_count"]
+            p99 = "null"
+            for (i = 0; i < n; i++)
+                if (key[i] ~ /_bucket/ && d[key[i]] >= 0.99 * total && total > 0) {
+                    split(key[i], q, "\""); p99 = q[2]; break
+                }
+            printf "%.1f %s %.1f %d\n", d["city_bot_decisions_total{result=\"submitted\"}"] / t, p99,
+                (total > 0 ? 1000 * d["city_bot_decision_seconds_sum"] / total : 0),
+                d["city_bot_decisions_total{result=\"stale\"}"]
+        }'
+}
+bot_busy() { # queued + thinking now
+    curl -s "$url/metrics" | awk '/^city_bot_queue\{/ { n += $2 } END { print n + 0 }'
+}
+# Samples the bot queue's length every half second into $1 until killed.
+sample_queue() {
+    while :; do
+        curl -s "$url/metrics" | awk '$1 == "city_bot_queue{state=\"queued\"}" { print $2 }' >>"$1"
+        sleep 0.5
+    done
+}
+# Ends every running expert game and waits (up to 60 s) until no bot worker is busy.
+end_expert_games() {
+    psql -q -At "$DATABASE_URL" -c "UPDATE games SET status = 'finished', bot_due = false,
+        deadline = NULL WHERE status = 'playing'
+        AND id IN (SELECT game_id FROM seats WHERE bot = 'expert')" >/dev/null
+    for _ in $(seq 1 600); do
+        [ "$(bot_busy)" = 0 ] && break
+        sleep 0.1
+    done
+}
+# The expert-load part: its runs, then its figures as "key value" lines in $expert_lines.
+expert_lines=""
+experts_part() {
+    : >"$work/queue.txt"
+    for round in 1 2; do
+        say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
+        r=$(people_runs)
+        fig[xa_pl$round]=${r%%|*} r=${r#*|}
+        fig[xa_vw$round]=${r%%|*} fig[xa_hd$round]=${r#*|}
+        say "  ${fig[xa_pl$round]}"
+        say "  ${fig[xa_vw$round]}"
+        say "  ${fig[xa_hd$round]}"
+        say "experts round $round: creating $expert_games self-playing games of 3 experts and a greedy bot"
+        "$root/$build/bench/load" experts "$url" "$expert_games" "$work/experts$round.txt"
+        sample_queue "$work/queue.txt" &
+        sampler=$!
+        pids+=("$sampler")
+        m0=$(bot_metrics)
+        x0=$(date +%s.%N)
+        say "experts round $round: the same with them (bot queue $(bot_busy))"
+        r=$(people_runs)
+        x1=$(date +%s.%N)
+        m1=$(bot_metrics)
+        fig[xb_pl$round]=${r%%|*} r=${r#*|}
+        fig[xb_vw$round]=${r%%|*} fig[xb_hd$round]=${r#*|}
+        say "  ${fig[xb_pl$round]}"
+        say "  ${fig[xb_vw$round]}"
+        say "  ${fig[xb_hd$round]}"
+        kill "$sampler" 2>/dev/null || true
+        wait "$sampler" 2>/dev/null || true
+        echo "$m0" >"$work/bots0.$round"
+        echo "$m1" >"$work/bots1.$round"
+        fig[xt$round]=$(awk -v a="$x1" -v b="$x0" 'BEGIN { printf "%.3f", a - b }')
+        say "experts round $round: ending the expert games"
+        end_expert_games
+    done
+    # The people's figures with and without the expert games: each the mean of its two runs.
+    # The mean of both rounds' field $3 of run $2 (pl vw hd) of $1 (xa: without, xb: with); of
+    # the one round that has it when a run failed; empty (null in results.json) when neither.
+    xmean() {
+        awk -v a="$(jfield "${fig[${1}_${2}1]}" "$3")" -v b="$(jfield "${fig[${1}_${2}2]}" "$3")" \
+            'BEGIN { if (a != "" && b != "") printf "%.2f", (a + b) / 2
+                     else if (a != "" || b != "") printf "%.2f", a + b }'
+    }
+    # $1 / $2 to two places; 0 when $2 is not positive.
+    xratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+    read -r bot_dps bot_p99 bot_mean bot_stale < <(bot_figures "${fig[xt1]}" "${fig[xt2]}")
+    for f in play:pl view:vw hand:hd; do
+        name=${f%%:*} k=${f##*:}
+        for q in p50 p99; do
+            a=$(xmean xa "$k" "${q}_ms") b=$(xmean xb "$k" "${q}_ms")
+            expert_lines+="${name}_${q}_ms_without_experts $a"$'\n'
+            expert_lines+="${name}_${q}_ms_with_experts $b"$'\n'
+        done
+        expert_lines+="${name}_p99_ratio_with_experts $(xratio "$(xmean xb "$k" p99_ms)" "$(xmean xa "$k" p99_ms)")"$'\n'
+    done
+    expert_lines+="play_orders_per_sec_without_experts $(xmean xa pl orders_per_sec)"$'\n'
+    expert_lines+="play_orders_per_sec_with_experts $(xmean xb pl orders_per_sec)"$'\n'
+    expert_lines+="play_orders_ratio_with_experts $(xratio "$(xmean xb pl orders_per_sec)" "$(xmean xa pl orders_per_sec)")"$'\n'
+    expert_lines+="view_rate_per_sec $view_rate"$'\n'
+    expert_lines+="expert_games $expert_games"$'\n'
+    expert_lines+="bot_queue_max $(sort -n "$work/queue.txt" | tail -n 1)"$'\n'
+    expert_lines+="bot_queue_min $(sort -n "$work/queue.txt" | head -n 1)"$'\n'
+    expert_lines+="bot_decisions_per_sec $bot_dps"$'\n'
+    expert_lines+="bot_decision_mean_ms $bot_mean"$'\n'
+    expert_lines+="bot_decision_p99_le_s $bot_p99"$'\n'
+    expert_lines+="bot_decisions_stale $bot_stale"$'\n'
+}
+
 say "setting up $playing games in play, and 100 other games for idle streams"
 "$root/$build/bench/load" setup "$url" "$playing" "$work/games.txt"
 "$root/$build/bench/load" setup "$url" 100 "$work/other.txt"
@@ -132,6 +268,13 @@ mean() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b) / 2 }'; }
 
 declare -A fig
 refused=0
+# BENCH_EXPERTS_ONLY=1: only the expert-load part (its figures and bench_seconds).
+if [ "${BENCH_EXPERTS_ONLY:-0}" = 1 ]; then
+    experts_part
+    printf '%s' "$expert_lines"
+    echo "bench_seconds $secs"
+    exit 0
+fi
 for round in 1 2; do
     say "round $round: pgbench simple-update, 16 and $conns clients, ${secs}s each"
     t16=$(pgbench_tps 16)
@@ -236,7 +379,10 @@ say "  $held"
 sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
 
 play_lines=""
-for game in $(curl -s "$url/api/v1/rulesets" | sed 's/"id":"\([a-z_]*\)"/\n\1\n/g' | grep -x '[a-z_]*'); do
+# The games' ids: the "id"s of the "rulesets" array, which comes first in the reply (the
+# "bot_levels" after it have ids too).
+for game in $(curl -s "$url/api/v1/rulesets" | sed 's/\],"default":.*//' |
+    sed 's/"id":"\([a-z_]*\)"/\n\1\n/g' | grep -x '[a-z_]*'); do
     say "play: $game, $play_conns clients each with 3 greedy bots, sending the suggestion, ${secs}s"
     pl=$("$root/$build/bench/load" play "$url" "$game" 4 "$secs" "$play_conns")
     say "  $pl"
@@ -245,8 +391,11 @@ for game in $(curl -s "$url/api/v1/rulesets" | sed 's/"id":"\([a-z_]*\)"/\n\1\n/
     play_lines+="play_p99_ms_$game $(pget p99_ms)"$'\n'
 done
 
-say "sweeper: $timed timed games of one silent person and a bot, ${timed_secs}s a step"
 metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }
+
+experts_part
+
+say "sweeper: $timed timed games of one silent person and a bot, ${timed_secs}s a step"
 late0=$(metric city_sweeper_lateness_seconds_count)
 late0_sum=$(metric city_sweeper_lateness_seconds_sum)
 timed_start=$(date +%s.%N)
@@ -307,5 +456,6 @@ echo "sweeper_timed_games_created_in_s $timed_created"
 echo "sweeper_steps_forced $late_n"
 echo "sweeper_lateness_mean_s $late_mean"
 echo "sweeper_lateness_p99_le_s $late_p99"
+printf '%s' "$expert_lines"
 echo "bench_connections $conns"
 echo "bench_seconds $secs"
