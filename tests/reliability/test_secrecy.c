@@ -224,6 +224,7 @@ struct field {
 static const struct field view_fields[] = {
     {"id", F_PLAIN},
     {"game", F_PLAIN},
+    {"bot_level", F_PLAIN},
     {"private", F_PLAIN},
     {"status", F_PLAIN},
     {"players", F_PLAIN},
@@ -272,6 +273,7 @@ static const struct field hand_fields[] = {
     {"seat", F_PLAIN},
     {"id", F_PLAIN},
     {"game", F_PLAIN},
+    {"bot_level", F_PLAIN},
     {"status", F_PLAIN},
     {"hand[].id", F_CARD},
     {"hand[].card", F_NAME},
@@ -362,10 +364,11 @@ static const struct field join_fields[] = {
 };
 
 static const struct field create_fields[] = {
-    {"id", F_PLAIN},   {"game", F_PLAIN},      {"host_token", F_PLAIN}, {"seats", F_PLAIN},
-    {"bots", F_PLAIN}, {"target_vp", F_PLAIN}, {"join", F_PLAIN},       {"turn_seconds", F_PLAIN},
-    {"seat", F_PLAIN}, {"token", F_PLAIN},     {"status", F_PLAIN},     {"private", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"id", F_PLAIN},        {"game", F_PLAIN},         {"host_token", F_PLAIN},
+    {"seats", F_PLAIN},     {"bots", F_PLAIN},         {"target_vp", F_PLAIN},
+    {"join", F_PLAIN},      {"turn_seconds", F_PLAIN}, {"seat", F_PLAIN},
+    {"token", F_PLAIN},     {"status", F_PLAIN},       {"private", F_PLAIN},
+    {"bot_level", F_PLAIN}, {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {
