@@ -1,9 +1,11 @@
-/* game.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and
- * keep, the simultaneous build step and its legality checks, survey, scoring with every kind
- * of variable points, income in VP order with reshuffles, the end of the game, hand limit. */
+/* game.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and keep,
+ * the simultaneous build step and its legality checks (what a seat may build is in
+ * game_options.c), survey, scoring with every kind of variable points, income in VP order with
+ * reshuffles, the end of the game, hand limit. */
 #include "game.h"
 
 #include "bots.h"
+#include "game_rules.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -102,21 +104,6 @@ static const struct city_design *design_of(const struct city_game *g, int card)
     return &g->cat->designs[g->cat->card_design[card]];
 }
 
-/* A set of card instances (0..CITY_DECK_SIZE-1), one bit each. */
-struct cardset {
-    uint64_t w[2];
-};
-
-static inline bool cs_has(const struct cardset *set, int card)
-{
-    return (set->w[card >> 6] >> (card & 63)) & 1u;
-}
-
-static inline void cs_add(struct cardset *set, int card)
-{
-    set->w[card >> 6] |= 1ULL << (card & 63);
-}
-
 static struct cardset hand_set(const struct city_seat *s)
 {
     struct cardset set = {{0, 0}};
@@ -153,17 +140,6 @@ static void hand_remove(struct city_seat *s, const uint8_t *out, int n)
 
 /* ---- tableau summaries (struct city_tab) -------------------------------------------------- */
 
-static void tab_add(const struct city_catalog *cat, struct city_tab *t, int design)
-{
-    const struct city_hot *d = &cat->hot[design];
-    t->owned |= 1ULL << design;
-    t->count[design]++;
-    t->vp += d->vp;
-    t->income += d->income;
-    for (int i = 0; i < ICON_COUNT; i++)
-        t->icons[i] = (uint16_t)(t->icons[i] + d->icons[i]);
-}
-
 /* The summary of seat s's tableau, from scratch. */
 static void tab_compute(const struct city_catalog *cat, const struct city_seat *s,
                         struct city_tab *t)
@@ -176,47 +152,6 @@ static void tab_compute(const struct city_catalog *cat, const struct city_seat *
 void game_seat_refresh(struct city_game *g, int seat)
 {
     tab_compute(g->cat, &g->seats[seat], &g->seats[seat].tab);
-}
-
-static const struct city_tab *tab_of(const struct city_game *g, int seat)
-{
-    return &g->seats[seat].tab;
-}
-
-static int tab_cost(const struct city_catalog *cat, const struct city_tab *t, int design)
-{
-    const struct city_hot *h = &cat->hot[design];
-    int cost = h->cost;
-    for (uint64_t m = t->owned & h->discounted_by; m; m &= m - 1)
-        cost -= cat->hot[__builtin_ctzll(m)].discount; /* each kind once, however many copies */
-    return cost < 0 ? 0 : cost;
-}
-
-/* Why design `design` cannot enter tableau `t` (prerequisite, limit, not buildable), or
- * CITY_OK. Payment is checked elsewhere. */
-static int tab_admits(const struct city_catalog *cat, const struct city_tab *t, int design)
-{
-    const struct city_hot *h = &cat->hot[design];
-    if (h->contractor)
-        return CITY_ERR_NOT_BUILDABLE;
-    if ((t->owned & h->requires) != h->requires)
-        return CITY_ERR_PREREQUISITE;
-    if (h->limit && t->count[design] >= h->limit)
-        return CITY_ERR_LIMIT;
-    return CITY_OK;
-}
-
-static bool tab_has_gang(const struct city_catalog *cat, const struct city_tab *t)
-{
-    for (uint64_t m = t->owned; m; m &= m - 1)
-        if (cat->hot[__builtin_ctzll(m)].construction_gang)
-            return true;
-    return false;
-}
-
-static bool tab_has_contractor(const struct city_catalog *cat, const struct city_tab *t)
-{
-    return t->count[cat->contractor_design] > 0;
 }
 
 /* Variable value of one copy of design `design` owned by seat `seat`, whose tableau is
@@ -579,130 +514,6 @@ bool game_ready(const struct city_game *g)
         if (g->seats[s].pending && !g->seats[s].submitted)
             return false;
     return true;
-}
-
-/* ---- options ---------------------------------------------------------------------------- */
-
-/* True when seat may build two this step at all: a Construction Gang in its tableau, or one in
- * its hand (built as one of the two). A scan of a few bytes, before any tableau summary. */
-static bool gang_possible(const struct city_game *g, const struct city_seat *s, bool *in_tableau)
-{
-    const struct city_catalog *cat = g->cat;
-    *in_tableau = (s->tab.owned & cat->gang_designs) != 0;
-    if (*in_tableau)
-        return true;
-    uint64_t any = 0;
-    for (int i = 0; i < s->nhand; i++) /* without branches: a bit test per card */
-        any |= cat->gang_cards[s->hand[i] >> 6] >> (s->hand[i] & 63);
-    return any & 1u;
-}
-
-/* Lists up to max legal double builds into out and returns how many there are, or stops at
- * the first when `any` (then returns 0 or 1). */
-static int double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max,
-                        bool any)
-{
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
-        return 0;
-    const struct city_seat *s = &g->seats[seat];
-    const struct city_catalog *cat = g->cat;
-    bool gang;
-    if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
-        return 0;
-    const struct city_tab *t = tab_of(g, seat);
-    /* Only cards of printed cost 4 or less can be either of the two: list them once. */
-    uint8_t small[CITY_DECK_SIZE], design[CITY_DECK_SIZE];
-    int ns = 0;
-    for (int i = 0; i < s->nhand; i++) {
-        int d = game_design_of(g, s->hand[i]);
-        if (cat->hot[d].cost <= CITY_DOUBLE_MAX_COST) {
-            small[ns] = s->hand[i];
-            design[ns++] = (uint8_t)d;
-        }
-    }
-    /* Each card's admission and cost with the tableau as it is; the first build changes them
-     * only for a card that requires, repeats or is discounted by the first: worked out again
-     * for those alone. */
-    int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
-    struct cardset known = {{0, 0}}; /* by index into small[]: worked out when first needed */
-#define KNOW(j)                                                                                    \
-    if (!cs_has(&known, j)) {                                                                      \
-        err[j] = (int8_t)tab_admits(cat, t, design[j]);                                            \
-        cost[j] = (int8_t)tab_cost(cat, t, design[j]);                                             \
-        cs_add(&known, j);                                                                         \
-    }
-    int n = 0;
-    for (int i = 0; i < ns; i++) {
-        int da = design[i];
-        if (!gang && !cat->hot[da].construction_gang)
-            continue;
-        KNOW(i)
-        if (err[i])
-            continue;
-        int ca = cost[i];
-        if (ca > s->nhand - 2)
-            continue;
-        struct city_tab t2;
-        bool have_t2 = false;
-        uint64_t bit = 1ULL << da;
-        for (int j = 0; j < ns; j++) {
-            if (j == i)
-                continue;
-            KNOW(j)
-            int db = design[j], eb = err[j], cb = cost[j];
-            const struct city_hot *hb = &cat->hot[db];
-            if (db == da || (hb->requires & bit) || (hb->discounted_by & bit)) {
-                if (!have_t2) {
-                    t2 = *t;
-                    tab_add(cat, &t2, da);
-                    have_t2 = true;
-                }
-                eb = tab_admits(cat, &t2, db);
-                cb = tab_cost(cat, &t2, db);
-            }
-            if (eb || ca + cb > s->nhand - 2)
-                continue;
-            if (n < max)
-                out[n] = (struct city_pair){small[i], small[j], (uint8_t)ca, (uint8_t)cb};
-            n++;
-            if (any)
-                return n;
-        }
-    }
-#undef KNOW
-    return n;
-}
-
-int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
-{
-    return double_pairs(g, seat, out, max, false);
-}
-
-void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
-{
-    out->nbuilds = 0; /* card[] and cost[] past nbuilds are left as they were */
-    out->contractor = out->two = false;
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
-        return;
-    const struct city_seat *s = &g->seats[seat];
-    const struct city_catalog *cat = g->cat;
-    const struct city_tab *t = tab_of(g, seat);
-    /* Without branches on the cards (which are random): tab_admits() and the cost test as one
-     * flag, each card written and kept only when it passes. */
-    int n = 0;
-    for (int i = 0; i < s->nhand; i++) {
-        int design = cat->card_design[s->hand[i]];
-        const struct city_hot *h = &cat->hot[design];
-        int cost = tab_cost(cat, t, design);
-        bool ok = !h->contractor & ((t->owned & h->requires) == h->requires) &
-                  (!h->limit | (t->count[design] < h->limit)) & (cost <= s->nhand - 1);
-        out->card[n] = s->hand[i];
-        out->cost[n] = (uint8_t)cost;
-        n += ok;
-    }
-    out->nbuilds = (uint8_t)n;
-    out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, t);
-    out->two = double_pairs(g, seat, NULL, 0, true) > 0;
 }
 
 /* ---- resolution ------------------------------------------------------------------------- */

@@ -1,0 +1,82 @@
+/* game_rules.h: what the rules' source files (game.c, game_options.c) share and nothing else
+ * reads: card sets as bitsets, and the tableau summary's questions (what a design costs a seat,
+ * whether its tableau admits it). Private to src/engine/the_city/. */
+#ifndef CITY_GAME_RULES_H
+#define CITY_GAME_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+/* A set of card instances (0..CITY_DECK_SIZE-1), one bit each. */
+struct cardset {
+    uint64_t w[2];
+};
+
+static inline bool cs_has(const struct cardset *set, int card)
+{
+    return (set->w[card >> 6] >> (card & 63)) & 1u;
+}
+
+static inline void cs_add(struct cardset *set, int card)
+{
+    set->w[card >> 6] |= 1ULL << (card & 63);
+}
+
+/* ---- tableau summaries (struct city_tab) ---------------------------------------------- */
+
+/* Adds one copy of `design` to summary t. */
+static inline void tab_add(const struct city_catalog *cat, struct city_tab *t, int design)
+{
+    const struct city_hot *d = &cat->hot[design];
+    t->owned |= 1ULL << design;
+    t->count[design]++;
+    t->vp += d->vp;
+    t->income += d->income;
+    for (int i = 0; i < ICON_COUNT; i++)
+        t->icons[i] = (uint16_t)(t->icons[i] + d->icons[i]);
+}
+
+static inline const struct city_tab *tab_of(const struct city_game *g, int seat)
+{
+    return &g->seats[seat].tab;
+}
+
+static inline int tab_cost(const struct city_catalog *cat, const struct city_tab *t, int design)
+{
+    const struct city_hot *h = &cat->hot[design];
+    int cost = h->cost;
+    for (uint64_t m = t->owned & h->discounted_by; m; m &= m - 1)
+        cost -= cat->hot[__builtin_ctzll(m)].discount; /* each kind once, however many copies */
+    return cost < 0 ? 0 : cost;
+}
+
+/* Why design `design` cannot enter tableau `t` (prerequisite, limit, not buildable), or
+ * CITY_OK. Payment is checked elsewhere. */
+static inline int tab_admits(const struct city_catalog *cat, const struct city_tab *t, int design)
+{
+    const struct city_hot *h = &cat->hot[design];
+    if (h->contractor)
+        return CITY_ERR_NOT_BUILDABLE;
+    if ((t->owned & h->requires) != h->requires)
+        return CITY_ERR_PREREQUISITE;
+    if (h->limit && t->count[design] >= h->limit)
+        return CITY_ERR_LIMIT;
+    return CITY_OK;
+}
+
+static inline bool tab_has_gang(const struct city_catalog *cat, const struct city_tab *t)
+{
+    for (uint64_t m = t->owned; m; m &= m - 1)
+        if (cat->hot[__builtin_ctzll(m)].construction_gang)
+            return true;
+    return false;
+}
+
+static inline bool tab_has_contractor(const struct city_catalog *cat, const struct city_tab *t)
+{
+    return t->count[cat->contractor_design] > 0;
+}
+
+#endif
