@@ -179,16 +179,23 @@ end_expert_games() {
 }
 # The expert-load part: its runs, then its figures as "key value" lines in $expert_lines.
 expert_lines=""
+# people_into PREFIX ROUND: people_runs' three results into fig[PREFIX_pl|vw|hdROUND], printed.
+people_into() {
+    local r
+    r=$(people_runs)
+    fig[$1_pl$2]=${r%%|*}
+    r=${r#*|}
+    fig[$1_vw$2]=${r%%|*}
+    fig[$1_hd$2]=${r#*|}
+    say "  ${fig[$1_pl$2]}"
+    say "  ${fig[$1_vw$2]}"
+    say "  ${fig[$1_hd$2]}"
+}
 experts_part() {
     : >"$work/queue.txt"
     for round in 1 2; do
         say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
-        r=$(people_runs)
-        fig[xa_pl$round]=${r%%|*} r=${r#*|}
-        fig[xa_vw$round]=${r%%|*} fig[xa_hd$round]=${r#*|}
-        say "  ${fig[xa_pl$round]}"
-        say "  ${fig[xa_vw$round]}"
-        say "  ${fig[xa_hd$round]}"
+        people_into xa "$round"
         say "experts round $round: creating $expert_games self-playing games of 3 experts and a greedy bot"
         "$root/$build/bench/load" experts "$url" "$expert_games" "$work/experts$round.txt"
         sample_queue "$work/queue.txt" &
@@ -197,14 +204,9 @@ experts_part() {
         m0=$(bot_metrics)
         x0=$(date +%s.%N)
         say "experts round $round: the same with them (bot queue $(bot_busy))"
-        r=$(people_runs)
+        people_into xb "$round"
         x1=$(date +%s.%N)
         m1=$(bot_metrics)
-        fig[xb_pl$round]=${r%%|*} r=${r#*|}
-        fig[xb_vw$round]=${r%%|*} fig[xb_hd$round]=${r#*|}
-        say "  ${fig[xb_pl$round]}"
-        say "  ${fig[xb_vw$round]}"
-        say "  ${fig[xb_hd$round]}"
         kill "$sampler" 2>/dev/null || true
         wait "$sampler" 2>/dev/null || true
         echo "$m0" >"$work/bots0.$round"
