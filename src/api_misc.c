@@ -138,36 +138,40 @@ void api_metrics(struct http_req *r)
                  "city_bot_level_decisions_total{level=\"%s\"} %llu\n", expert_levels[i].id,
                  (unsigned long long)bs.by_level[i]);
     char *bots = NULL;
-    if (asprintf(&bots,
-                 "# HELP city_bot_queue Games waiting for a bot worker, and workers thinking.\n"
-                 "# TYPE city_bot_queue gauge\ncity_bot_queue{state=\"queued\"} %ld\n"
-                 "city_bot_queue{state=\"thinking\"} %ld\n"
-                 "# HELP city_bot_decisions_total Slow bots' decisions: submitted, thrown away "
-                 "because the game had moved on, wake-ups dropped by a full queue.\n"
-                 "# TYPE city_bot_decisions_total counter\n"
-                 "city_bot_decisions_total{result=\"submitted\"} %llu\n"
-                 "city_bot_decisions_total{result=\"stale\"} %llu\n"
-                 "city_bot_decisions_total{result=\"dropped\"} %llu\n"
-                 "# HELP city_bot_decision_seconds Time a slow bot thought per decision.\n"
-                 "# TYPE city_bot_decision_seconds histogram\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.01\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.025\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.05\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.1\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.2\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"0.5\"} %llu\n"
-                 "city_bot_decision_seconds_bucket{le=\"+Inf\"} %llu\n"
-                 "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n"
-                 "# HELP city_bot_level_decisions_total Expert decisions thought, by the game's "
-                 "level.\n"
-                 "# TYPE city_bot_level_decisions_total counter\n%s%s",
-                 bs.queued, bs.thinking, (unsigned long long)bs.decisions,
-                 (unsigned long long)bs.stale, (unsigned long long)bs.dropped,
-                 (unsigned long long)bs.le_ms[0], (unsigned long long)bs.le_ms[1],
-                 (unsigned long long)bs.le_ms[2], (unsigned long long)bs.le_ms[3],
-                 (unsigned long long)bs.le_ms[4], (unsigned long long)bs.le_ms[5],
-                 (unsigned long long)bs.thought, bs.ms_sum / 1000.0, (unsigned long long)bs.thought,
-                 by_level, net ? net : "") < 0)
+    if (asprintf(
+            &bots,
+            "# HELP city_bot_queue Games waiting for a bot worker, and workers thinking.\n"
+            "# TYPE city_bot_queue gauge\ncity_bot_queue{state=\"queued\"} %ld\n"
+            "city_bot_queue{state=\"thinking\"} %ld\n"
+            "# HELP city_bot_decisions_total Slow bots' decisions: submitted, thrown away "
+            "because the game had moved on, wake-ups dropped by a full queue.\n"
+            "# TYPE city_bot_decisions_total counter\n"
+            "city_bot_decisions_total{result=\"submitted\"} %llu\n"
+            "city_bot_decisions_total{result=\"stale\"} %llu\n"
+            "city_bot_decisions_total{result=\"dropped\"} %llu\n"
+            "# HELP city_bot_decision_seconds Time a slow bot thought per decision (its "
+            "pauses for people's requests not counted).\n"
+            "# TYPE city_bot_decision_seconds histogram\n"
+            "city_bot_decision_seconds_bucket{le=\"0.01\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"0.025\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"0.05\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"0.1\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"0.2\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"0.5\"} %llu\n"
+            "city_bot_decision_seconds_bucket{le=\"+Inf\"} %llu\n"
+            "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n"
+            "# HELP city_bot_level_decisions_total Expert decisions thought, by the game's "
+            "level.\n"
+            "# TYPE city_bot_level_decisions_total counter\n%s"
+            "# HELP city_bot_yield_seconds_total Time bot workers paused their thinking "
+            "while people's requests were served.\n"
+            "# TYPE city_bot_yield_seconds_total counter\ncity_bot_yield_seconds_total %.6f\n%s",
+            bs.queued, bs.thinking, (unsigned long long)bs.decisions, (unsigned long long)bs.stale,
+            (unsigned long long)bs.dropped, (unsigned long long)bs.le_ms[0],
+            (unsigned long long)bs.le_ms[1], (unsigned long long)bs.le_ms[2],
+            (unsigned long long)bs.le_ms[3], (unsigned long long)bs.le_ms[4],
+            (unsigned long long)bs.le_ms[5], (unsigned long long)bs.thought, bs.ms_sum / 1000.0,
+            (unsigned long long)bs.thought, by_level, bs.yield_ms / 1000.0, net ? net : "") < 0)
         bots = NULL;
     free(net);
     net = bots;

@@ -4,6 +4,7 @@
 #include "botpool.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "auth.h"
 #include "expert.h"
 #include "expert_levels.h"
+#include "http.h"
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
@@ -24,10 +26,11 @@ struct bot_pool {
     struct server *srv;
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    bool stop;
+    atomic_bool stop;
     int nworkers;
     pthread_t workers[POOL_MAX_WORKERS];
     double think_ms;
+    double yield_ms; /* the most a decision pauses for people's requests */
     /* The queue: a ring of ids; an id is queued at most once (looked up linearly: the queue is
      * short while the workers keep up, and bounded when they do not). */
     char (*ring)[AUTH_ID_LEN + 1];
@@ -149,6 +152,28 @@ static int apply_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* A decision's pauses for people (expert_params.yield): `left` ms may still be spent. */
+struct yielding {
+    struct bot_pool *pool;
+    double left;
+};
+
+/* Waits, 1 ms at a time, while the process serves a request and the decision has pause left
+ * (and the pool is not stopping); returns the ms waited. */
+static double yield_to_people(void *ctx)
+{
+    struct yielding *y = ctx;
+    if (y->left <= 0 || http_requests_busy() == 0)
+        return 0;
+    double t0 = now_ms(), waited = 0;
+    while (waited < y->left && http_requests_busy() > 0 && !atomic_load(&y->pool->stop)) {
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        waited = now_ms() - t0;
+    }
+    y->left -= waited;
+    return waited;
+}
+
 static void run_job(struct bot_pool *p, struct job *j)
 {
     struct server *srv = p->srv;
@@ -157,13 +182,17 @@ static void run_job(struct bot_pool *p, struct job *j)
         return;
     }
     struct expert_params params = expert_level_params(j->level, p->think_ms);
-    double ms[RS_MAX_SEATS];
+    params.yield = yield_to_people;
+    double ms[RS_MAX_SEATS], yielded = 0;
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
         j->d[k] = calloc(1, j->rs->decision_size);
-        double t0 = now_ms();
-        bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], NULL);
-        ms[k] = now_ms() - t0;
+        struct yielding y = {.pool = p, .left = p->yield_ms};
+        struct expert_stats es = {0};
+        params.yield_ctx = &y;
+        bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], &es);
+        ms[k] = es.ms;
+        yielded += es.yield_ms;
         if (!ok) {
             free(j->d[k]);
             j->d[k] = NULL;
@@ -182,6 +211,7 @@ static void run_job(struct bot_pool *p, struct job *j)
     ptrdiff_t level = j->level ? j->level - expert_levels : -1;
     if (level >= 0 && level < EXPERT_LEVELS_MAX)
         p->stats.by_level[level] += (uint64_t)n;
+    p->stats.yield_ms += yielded;
     for (int k = 0; k < n; k++) {
         p->stats.thought++;
         p->stats.ms_sum += ms[k];
@@ -221,7 +251,8 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms)
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
+                                double yield_ms)
 {
     struct bot_pool *p = calloc(1, sizeof *p);
     if (!p)
@@ -229,6 +260,7 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->srv = srv;
     p->cap = queue_cap > 0 ? queue_cap : 1;
     p->think_ms = think_ms;
+    p->yield_ms = yield_ms;
     p->ring = calloc((size_t)p->cap, sizeof *p->ring);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);

@@ -4,7 +4,14 @@
  * for the read), thinks with no lock and no connection held, then submits the decision in a
  * transaction of its own that locks the row and checks that the seat still has that very point to
  * decide (exactly once, however many workers or instances race). The queue is bounded; a game it
- * drops, or whose worker died with its daemon, is picked up again by the sweeper from bot_due. */
+ * drops, or whose worker died with its daemon, is picked up again by the sweeper from bot_due.
+ *
+ * People first: between two playouts a worker pauses (1 ms at a time) while this process is
+ * serving any request (http_requests_busy), for at most `yield_ms` per decision, so that on a
+ * machine the bots keep busy, people's requests (and the database work they wait on) get the
+ * cores. The pauses are not thinking time: a decision gets the same playouts, only later. A
+ * thread's priority cannot do this: with autogroup or cgroups the scheduler weighs the daemon's
+ * threads only against each other, not against the database's processes. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 
@@ -27,12 +34,15 @@ struct bot_pool_stats {
     double ms_sum;      /* thinking time of all decisions, ms */
     uint64_t le_ms[6];  /* decisions that took at most 10, 25, 50, 100, 200, 500 ms */
     uint64_t by_level[EXPERT_LEVELS_MAX]; /* decisions thought at each level of expert_levels[] */
+    double yield_ms;                      /* time workers paused for people's requests, ms */
 };
 
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
- * (its bot_level, expert_levels.h) within that. NULL when threads cannot start. */
-struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms);
+ * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests for at
+ * most `yield_ms` (0: never). NULL when threads cannot start. */
+struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
+                                double yield_ms);
 
 /* Queues game `id` for its slow bots (a game queued already is not queued twice). Thread-safe;
  * never blocks: when the queue is full the wake-up is counted as dropped. */

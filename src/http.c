@@ -457,8 +457,25 @@ static void add_cors_headers(struct http_req *r, struct MHD_Response *resp)
     }
 }
 
+/* Requests being worked on (http_requests_busy); r->busy says whether r is one of them. */
+static atomic_int busy_requests;
+
+int http_requests_busy(void)
+{
+    return atomic_load_explicit(&busy_requests, memory_order_relaxed);
+}
+
+static void busy_end(struct http_req *r)
+{
+    if (r->busy) {
+        r->busy = false;
+        atomic_fetch_sub_explicit(&busy_requests, 1, memory_order_relaxed);
+    }
+}
+
 static enum MHD_Result queue_reply(struct http_req *r)
 {
+    busy_end(r);
     struct http_reply *rep = &r->reply;
     struct MHD_Response *resp;
     if (rep->stream) {
@@ -814,6 +831,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->route = NULL;
         return queue_reply(r);
     }
+    r->busy = true;
+    atomic_fetch_add_explicit(&busy_requests, 1, memory_order_relaxed);
     dispatch(r);
     if (r->parked)
         return MHD_YES; /* suspended; http_wake() brings it back */
@@ -835,6 +854,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     if (r->parked) /* woken, but the client had gone: libmicrohttpd closed it unanswered */
         atomic_fetch_sub(&r->daemon->parked, 1);
+    busy_end(r);
     if (r->park_free)
         r->park_free(r->park_ctx);
     double ms = (now_seconds() - r->start) * 1000.0;

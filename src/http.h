@@ -100,6 +100,7 @@ struct http_req {
     void (*park_free)(void *ctx);
     void *park_ctx;
     bool parked;
+    bool busy; /* counted in http_requests_busy() until its reply is queued */
 };
 
 struct http_route {
@@ -136,6 +137,11 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
  * stderr every `seconds` while some are not), then closes every connection and frees the
  * daemon. */
 void http_stop(struct http_daemon *d, double seconds);
+
+/* Requests this process is working on now, in every daemon: from the end of their body to
+ * the queueing of their reply (a parked order included; a stream counts only until its headers
+ * go). The bot pool pauses its thinking while this is above 0 (botpool.h). Lock-free. */
+int http_requests_busy(void);
 
 /* Connections open now, and those cut for sending their request head too slowly. */
 void http_stats(struct http_daemon *d, long *open, long *parked, uint64_t *cut_head);

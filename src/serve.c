@@ -26,7 +26,7 @@
 struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
-    int bot_workers, bot_queue, expert_ms;
+    int bot_workers, bot_queue, expert_ms, bot_yield_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
@@ -45,13 +45,14 @@ static int usage_error(const char *what)
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
             "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
+            "                   [--bot-yield-ms MS]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
             "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
-            "             CITY_BOT_QUEUE, CITY_EXPERT_MS\n%s",
+            "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS\n%s",
             what, quotas_usage);
     return 2;
 }
@@ -107,6 +108,8 @@ static const struct int_setting int_settings[] = {
      "1..1000000 games"},
     {"--expert-ms", "CITY_EXPERT_MS", 1, 10000, offsetof(struct options, expert_ms),
      "1..10000 milliseconds"},
+    {"--bot-yield-ms", "CITY_BOT_YIELD_MS", 0, 60000, offsetof(struct options, bot_yield_ms),
+     "0..60000 milliseconds (0: bots never pause for people)"},
 };
 enum { NINT = sizeof int_settings / sizeof *int_settings };
 
@@ -236,6 +239,7 @@ int cmd_serve(int argc, char **argv)
                         .bot_workers = 2,
                         .bot_queue = 10000,
                         .expert_ms = 100,
+                        .bot_yield_ms = 1000,
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
@@ -310,7 +314,7 @@ int cmd_serve(int argc, char **argv)
                                                     : 1,
                                 32);
     srv.expert_ms = o.expert_ms;
-    srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms);
+    srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms);
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,
                                .idle_timeout = o.timeout,

@@ -2,7 +2,8 @@
  * on every hosted game, through the ruleset table: it never sees what its seat may not know
  * (the decision is the same however the hidden cards really lie), it is deterministic for a
  * number of iterations, its decisions are always legal, a game of experts replays exactly, and
- * the determinization it searches over keeps everything the seat knows. */
+ * the determinization it searches over keeps everything the seat knows; pauses in its yield hook
+ * (the server's bot pool giving way to people) cost it no playouts. */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -130,6 +131,43 @@ Test(expert, the_search_is_deterministic_for_a_number_of_iterations)
         cr_assert_eq(memcmp(a, b, rs->decision_size), 0, "%s", rs->id);
         cr_assert(st.candidates == 1 || st.iterations == quick.iterations,
                   "%s: %d iterations over %d candidates", rs->id, st.iterations, st.candidates);
+    }
+}
+
+/* A yield hook that claims a long pause on each call without taking one, and counts calls. */
+static double claim_pause(void *ctx)
+{
+    ++*(int *)ctx;
+    return 1000.0;
+}
+
+Test(expert, pauses_in_the_yield_hook_do_not_count_against_the_thinking_time)
+{
+    for (int i = 0; rulesets[i]; i++) {
+        const struct ruleset *rs = rulesets[i];
+        cr_assert(rs->new_game(state[0], 3, 99, 0));
+        advance(rs, state[0], 4);
+        int seat = deciding(rs, state[0]);
+        cr_assert_geq(seat, 0);
+        _Alignas(max_align_t) char a[4096], b[4096];
+        memset(a, 0, sizeof a);
+        memset(b, 0, sizeof b);
+        cr_assert(expert_decide(rs, state[0], seat, &quick, a, NULL));
+        /* 10 s of thinking, each playout "paused" for 1 s: were the pauses counted, the search
+         * would stop after ten playouts instead of running its 40. */
+        int calls = 0;
+        struct expert_params p = quick;
+        p.think_ms = 10000;
+        p.yield = claim_pause;
+        p.yield_ctx = &calls;
+        struct expert_stats st;
+        cr_assert(expert_decide(rs, state[0], seat, &p, b, &st));
+        cr_assert(st.candidates == 1 || st.iterations == quick.iterations, "%s: %d iterations",
+                  rs->id, st.iterations);
+        cr_assert(st.candidates == 1 || calls >= quick.iterations, "%s: %d calls", rs->id, calls);
+        cr_assert_geq(st.yield_ms, 1000.0 * st.iterations, "%s", rs->id);
+        cr_assert_lt(st.ms, 10000, "%s: the pauses are not thinking time", rs->id);
+        cr_assert_eq(memcmp(a, b, rs->decision_size), 0, "%s: the same decision", rs->id);
     }
 }
 

@@ -2,9 +2,12 @@
  * it thinks on the bot pool (never inside a request), its decisions are submitted exactly once
  * (two daemons on one database), /metrics shows the pool, a game it plays to the end replays
  * exactly, and a game whose daemon died while its bot was due is finished by another daemon's
- * sweeper; a game created at a level (bot_level) reports it and its experts think at it. */
+ * sweeper; a game created at a level (bot_level) reports it and its experts think at it; the
+ * pool pauses (a bounded time) while people's requests are served. */
 #include "client.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 
 static struct daemon d;
@@ -303,4 +306,68 @@ Test(bots, a_level_the_server_does_not_have_is_refused)
                   "the detail lists the levels: %s", str(r.json, "detail"));
         http_reply_free(&r);
     }
+}
+
+/* A person asking for hints without a pause until `stop`: each thinks in its request for the
+ * daemon's --expert-ms. */
+struct hinter {
+    char url[512], token[128];
+    atomic_bool stop;
+    int ok;
+};
+
+static void *ask_hints(void *arg)
+{
+    struct hinter *h = arg;
+    while (!atomic_load(&h->stop)) {
+        struct http_reply r;
+        if (http_do("POST", h->url, h->token, NULL, &r)) {
+            h->ok += r.status == 200;
+            http_reply_free(&r);
+        }
+    }
+    return NULL;
+}
+
+Test(bots, the_pool_pauses_for_people_served_and_still_decides)
+{
+    /* One worker, pausing at most 200 ms of each decision for people's requests. */
+    struct daemon d2;
+    daemon_start(&d2, db,
+                 "--allow-seed --expert-ms 300 --bot-workers 1 --bot-yield-ms 200 "
+                 "--hints-per-game 1000");
+    client_base = d2.base;
+    /* A person keeps the daemon busy: hints (300 ms each in the request) in a game of its own. */
+    struct table a;
+    create_with(&a, 2, "[\"greedy\"]", 1, ", \"seed\": 11");
+    struct hinter h = {.ok = 0};
+    snprintf(h.url, sizeof h.url, "%s/api/v1/games/%s/hint", d2.base, a.id);
+    snprintf(h.token, sizeof h.token, "%s", a.tokens[0]);
+    atomic_init(&h.stop, false);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, ask_hints, &h), 0);
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    /* Meanwhile two experts must decide in another game. */
+    struct table t;
+    create_with(&t, 3, "[\"expert\", \"expert\"]", 2, ", \"seed\": 12");
+    bool decided = false;
+    for (double end = seconds() + 60; !decided && seconds() < end;) {
+        json_t *v = view(&t);
+        json_t *seats = json_object_get(v, "seats");
+        decided = json_is_true(json_object_get(json_array_get(seats, 1), "submitted")) &&
+                  json_is_true(json_object_get(json_array_get(seats, 2), "submitted"));
+        json_decref(v);
+        if (!decided)
+            nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
+    atomic_store(&h.stop, true);
+    pthread_join(th, NULL);
+    cr_expect(decided, "the experts decide while a person keeps the daemon busy");
+    cr_expect_gt(h.ok, 0, "the person's hints were answered");
+    double paused = metric(d2.base, "city_bot_yield_seconds_total ");
+    cr_expect_geq(paused, 0.1, "the pool paused for the person's requests (%.3f s)", paused);
+    cr_expect_leq(paused, 0.4 + 0.05, "at most 200 ms for each of the two decisions (%.3f s)",
+                  paused);
+    client_base = d.base;
+    daemon_stop(&d2);
 }

@@ -120,11 +120,14 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
 
     double sum[EXPERT_MAX_CAND] = {0};
     int visits[EXPERT_MAX_CAND] = {0}, it = 0;
+    double paused = 0;
     const char *kind = p->rollout && strcmp(p->rollout, "expert") != 0 ? p->rollout : "random";
     while (nc > 1) {
         if (p->iterations > 0 && it >= p->iterations)
             break;
-        if (p->think_ms > 0 && now_ms() - t0 >= p->think_ms)
+        if (p->yield)
+            paused += p->yield(p->yield_ctx);
+        if (p->think_ms > 0 && now_ms() - t0 - paused >= p->think_ms)
             break;
         if (p->iterations <= 0 && p->think_ms <= 0)
             break;
@@ -160,7 +163,8 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     if (stats) {
         stats->iterations = it;
         stats->candidates = nc;
-        stats->ms = now_ms() - t0;
+        stats->ms = now_ms() - t0 - paused;
+        stats->yield_ms = paused;
     }
     free(cand);
     free(det);

@@ -19,15 +19,21 @@ struct expert_params {
     const char *rollout; /* the bot kind that plays the playouts, e.g. "random" */
     int candidates;      /* the most candidate decisions considered (at most EXPERT_MAX_CAND);
                           * 0: the ruleset's expert_candidates, else 24 */
+    /* Called between playouts when set: it may pause the search (the server's bot pool waits
+     * there while people's requests are being served) and returns the ms it paused, which the
+     * think_ms budget does not count, so a pause costs the decision no playouts. */
+    double (*yield)(void *ctx);
+    void *yield_ctx;
 };
 
 enum { EXPERT_MAX_CAND = 32 };
 
 /* What one decision cost. */
 struct expert_stats {
-    int iterations; /* playouts run */
-    int candidates; /* distinct legal decisions considered */
-    double ms;      /* wall time */
+    int iterations;  /* playouts run */
+    int candidates;  /* distinct legal decisions considered */
+    double ms;       /* wall time spent thinking (pauses in yield not counted) */
+    double yield_ms; /* wall time paused in p->yield */
 };
 
 /* The defaults: 100 ms, at most 1,000 playouts, greedy playouts, the ruleset's number of
