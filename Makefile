@@ -2,8 +2,8 @@
 # also run under, and the benchmarks. `make test` is the command CI runs.
 #
 #   make            build/cityd
-#   make test       the engine's tests, then every C test under ASan+UBSan, the reliability
-#                   suite, the OpenAPI lint, contract and browser tests, the container test
+#   make test       every C test under ASan+UBSan, the reliability suite, the OpenAPI lint,
+#                   contract and browser tests, and the container test beside them
 #   make test-unit  every C test (engine and service) plainly
 #   make docker-test
 #                   the image and docker/compose.yml's topology built and run with podman
@@ -85,16 +85,19 @@ test-unit: test-engine
 run: deps all
 	./scripts/run.sh
 
-# The service tests run once, under the sanitizers (the same -O2 code with every check on); the
-# plain daemon is what the browser tests drive. `make test-unit` alone runs both kinds plainly.
+# The C tests run once, under the sanitizers (the same -O2 code with every check on); the plain
+# daemon is what the browser tests drive. `make test-unit` alone runs them all plainly. The
+# container test mostly waits (apt downloads, image layers, podman), so it runs beside the
+# sanitized suites (scripts/background.sh) and is collected at the end.
 test: deps
 	@./scripts/deps.sh node
+	@./scripts/deps.sh docker
 	$(MAKE) format-check
-	$(MAKE) test-engine
+	@./scripts/background.sh start docker-test ./scripts/docker-test.sh
 	$(MAKE) SANITIZE=1 test-unit
 	$(MAKE) SANITIZE=1 test-reliability
 	$(MAKE) test-js
-	$(MAKE) docker-test
+	@./scripts/background.sh wait docker-test
 	@echo "All test suites passed (plain and ASan+UBSan, reliability, OpenAPI lint, contract, browser, containers)."
 
 # The reliability suite (tests/reliability/test_*.c), each on its own throw-away PostgreSQL,

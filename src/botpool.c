@@ -4,6 +4,7 @@
 #include "botpool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -231,6 +232,8 @@ static void run_job(struct bot_pool *p, struct job *j)
 static void *worker_main(void *arg)
 {
     struct bot_pool *p = arg;
+    if (getenv("CITY_BOT_IDLE"))
+        pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
         if (p->count == 0) {
