@@ -143,6 +143,8 @@ void api_metrics(struct http_req *r)
             "# HELP city_bot_queue Games waiting for a bot worker, and workers thinking.\n"
             "# TYPE city_bot_queue gauge\ncity_bot_queue{state=\"queued\"} %ld\n"
             "city_bot_queue{state=\"thinking\"} %ld\n"
+            "# HELP city_bot_queue_people Queued games where a person sits (served first).\n"
+            "# TYPE city_bot_queue_people gauge\ncity_bot_queue_people %ld\n"
             "# HELP city_bot_decisions_total Slow bots' decisions: submitted, thrown away "
             "because the game had moved on, wake-ups dropped by a full queue.\n"
             "# TYPE city_bot_decisions_total counter\n"
@@ -166,12 +168,13 @@ void api_metrics(struct http_req *r)
             "# HELP city_bot_yield_seconds_total Time bot workers paused their thinking "
             "while people's requests were served.\n"
             "# TYPE city_bot_yield_seconds_total counter\ncity_bot_yield_seconds_total %.6f\n%s",
-            bs.queued, bs.thinking, (unsigned long long)bs.decisions, (unsigned long long)bs.stale,
-            (unsigned long long)bs.dropped, (unsigned long long)bs.le_ms[0],
-            (unsigned long long)bs.le_ms[1], (unsigned long long)bs.le_ms[2],
-            (unsigned long long)bs.le_ms[3], (unsigned long long)bs.le_ms[4],
-            (unsigned long long)bs.le_ms[5], (unsigned long long)bs.thought, bs.ms_sum / 1000.0,
-            (unsigned long long)bs.thought, by_level, bs.yield_ms / 1000.0, net ? net : "") < 0)
+            bs.queued, bs.thinking, bs.queued_people, (unsigned long long)bs.decisions,
+            (unsigned long long)bs.stale, (unsigned long long)bs.dropped,
+            (unsigned long long)bs.le_ms[0], (unsigned long long)bs.le_ms[1],
+            (unsigned long long)bs.le_ms[2], (unsigned long long)bs.le_ms[3],
+            (unsigned long long)bs.le_ms[4], (unsigned long long)bs.le_ms[5],
+            (unsigned long long)bs.thought, bs.ms_sum / 1000.0, (unsigned long long)bs.thought,
+            by_level, bs.yield_ms / 1000.0, net ? net : "") < 0)
         bots = NULL;
     free(net);
     net = bots;

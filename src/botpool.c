@@ -1,4 +1,5 @@
-/* botpool.c: the bot workers (see botpool.h): a bounded queue of game ids, threads that read a
+/* botpool.c: the bot workers (see botpool.h): a bounded queue of game ids (games with people
+ * first), threads that read a
  * game, think with nothing held, and submit in a transaction that checks the point is still the
  * one they thought about. */
 #include "botpool.h"
@@ -32,10 +33,14 @@ struct bot_pool {
     pthread_t workers[POOL_MAX_WORKERS];
     double think_ms;
     double yield_ms; /* the most a decision pauses for people's requests */
-    /* The queue: a ring of ids; an id is queued at most once (looked up linearly: the queue is
+    /* The queue: two rings of ids, games with a person seated (served first) and games of bots
+     * alone, `cap` ids in all; an id is queued at most once (looked up linearly: the queue is
      * short while the workers keep up, and bounded when they do not). */
-    char (*ring)[AUTH_ID_LEN + 1];
-    int cap, head, count;
+    struct ring {
+        char (*ids)[AUTH_ID_LEN + 1];
+        int head, count;
+    } q[2];
+    int cap;
     struct bot_pool_stats stats;
 };
 
@@ -51,19 +56,28 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-void bot_pool_wake(struct bot_pool *p, const char *id)
+/* Whether ring r holds id. */
+static bool ring_has(const struct bot_pool *p, const struct ring *r, const char *id)
+{
+    for (int i = 0; i < r->count; i++)
+        if (strcmp(r->ids[(r->head + i) % p->cap], id) == 0)
+            return true;
+    return false;
+}
+
+void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
 {
     if (!p || strlen(id) > AUTH_ID_LEN)
         return;
     pthread_mutex_lock(&p->lock);
-    bool queued = false;
-    for (int i = 0; i < p->count && !queued; i++)
-        queued = strcmp(p->ring[(p->head + i) % p->cap], id) == 0;
-    if (!queued && p->count == p->cap) {
+    struct ring *r = &p->q[people ? 0 : 1];
+    if (ring_has(p, &p->q[0], id) || ring_has(p, &p->q[1], id)) {
+        /* queued already */
+    } else if (p->q[0].count + p->q[1].count >= p->cap) {
         p->stats.dropped++;
-    } else if (!queued) {
-        strcpy(p->ring[(p->head + p->count) % p->cap], id);
-        p->count++;
+    } else {
+        strcpy(r->ids[(r->head + r->count) % p->cap], id);
+        r->count++;
         pthread_cond_signal(&p->wake);
     }
     pthread_mutex_unlock(&p->lock);
@@ -232,18 +246,20 @@ static void run_job(struct bot_pool *p, struct job *j)
 static void *worker_main(void *arg)
 {
     struct bot_pool *p = arg;
-    if (getenv("CITY_BOT_IDLE"))
-        pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
+    /* Within the daemon, a request's thread then takes a core from a thinking worker at once
+     * (if the kernel refuses, the worker just keeps the default policy). */
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
-        if (p->count == 0) {
+        struct ring *r = p->q[0].count > 0 ? &p->q[0] : &p->q[1];
+        if (r->count == 0) {
             pthread_cond_wait(&p->wake, &p->lock);
             continue;
         }
         struct job j = {.pool = p};
-        strcpy(j.id, p->ring[p->head]);
-        p->head = (p->head + 1) % p->cap;
-        p->count--;
+        strcpy(j.id, r->ids[r->head]);
+        r->head = (r->head + 1) % p->cap;
+        r->count--;
         p->stats.thinking++;
         pthread_mutex_unlock(&p->lock);
         run_job(p, &j);
@@ -264,10 +280,11 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->cap = queue_cap > 0 ? queue_cap : 1;
     p->think_ms = think_ms;
     p->yield_ms = yield_ms;
-    p->ring = calloc((size_t)p->cap, sizeof *p->ring);
+    p->q[0].ids = calloc((size_t)p->cap, sizeof *p->q[0].ids);
+    p->q[1].ids = calloc((size_t)p->cap, sizeof *p->q[1].ids);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
-    if (!p->ring) {
+    if (!p->q[0].ids || !p->q[1].ids) {
         bot_pool_stop(p);
         return NULL;
     }
@@ -295,7 +312,8 @@ void bot_pool_stop(struct bot_pool *p)
         pthread_join(p->workers[i], NULL);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
-    free(p->ring);
+    free(p->q[0].ids);
+    free(p->q[1].ids);
     free(p);
 }
 
@@ -306,6 +324,7 @@ void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out)
         return;
     pthread_mutex_lock(&p->lock);
     *out = p->stats;
-    out->queued = p->count;
+    out->queued = p->q[0].count + p->q[1].count;
+    out->queued_people = p->q[0].count;
     pthread_mutex_unlock(&p->lock);
 }

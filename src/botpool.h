@@ -6,12 +6,15 @@
  * decide (exactly once, however many workers or instances race). The queue is bounded; a game it
  * drops, or whose worker died with its daemon, is picked up again by the sweeper from bot_due.
  *
- * People first: between two playouts a worker pauses (1 ms at a time) while this process is
+ * People first: games where a person sits are queued ahead of games of bots alone (a person
+ * waiting for an expert's move does not wait behind a thousand self-playing games); and between
+ * two playouts a worker pauses (1 ms at a time) while this process is
  * serving any request (http_requests_busy), for at most `yield_ms` per decision, so that on a
  * machine the bots keep busy, people's requests (and the database work they wait on) get the
- * cores. The pauses are not thinking time: a decision gets the same playouts, only later. A
- * thread's priority cannot do this: with autogroup or cgroups the scheduler weighs the daemon's
- * threads only against each other, not against the database's processes. */
+ * cores. The pauses are not thinking time: a decision gets the same playouts, only later. The
+ * workers also run at SCHED_IDLE, so the daemon's own request threads preempt them at once; that
+ * alone is not enough: with autogroup or cgroups the scheduler weighs the daemon's threads only
+ * against each other, not against the database's processes that a request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 
@@ -26,6 +29,7 @@ struct bot_pool;
 /* What /metrics shows of the pool. */
 struct bot_pool_stats {
     long queued;        /* games waiting for a worker */
+    long queued_people; /* of those, games with a person seated (served first) */
     long thinking;      /* workers thinking now */
     uint64_t decisions; /* bot decisions submitted */
     uint64_t stale;     /* decisions thrown away: the game had moved on meanwhile */
@@ -44,9 +48,10 @@ struct bot_pool_stats {
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
                                 double yield_ms);
 
-/* Queues game `id` for its slow bots (a game queued already is not queued twice). Thread-safe;
- * never blocks: when the queue is full the wake-up is counted as dropped. */
-void bot_pool_wake(struct bot_pool *p, const char *id);
+/* Queues game `id` for its slow bots (a game queued already is not queued twice), ahead of
+ * every game of bots alone when `people` (a person sits at it). Thread-safe; never blocks: when
+ * the queue is full the wake-up is counted as dropped. */
+void bot_pool_wake(struct bot_pool *p, const char *id, bool people);
 
 /* Stops the workers (each finishes the decision it is on) and frees the pool. */
 void bot_pool_stop(struct bot_pool *p);

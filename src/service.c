@@ -429,8 +429,12 @@ int live_save(PGconn *c, struct live *lv)
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
     /* The worker's read locks the row, so it waits for this transaction's commit. */
-    if (st == STORE_OK && lv->row.bot_due)
-        bot_pool_wake(lv->srv->bots, lv->row.id);
+    if (st == STORE_OK && lv->row.bot_due) {
+        bool people = false; /* a person sits at the game: its bots go first */
+        for (int i = 0; i < lv->nseats && !people; i++)
+            people = !lv->seats[i].bot[0];
+        bot_pool_wake(lv->srv->bots, lv->row.id, people);
+    }
     return st;
 }
 
@@ -590,13 +594,15 @@ static int sweep_lifecycle(struct server *srv)
 
 struct stale_ctx {
     char ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
+    bool people[STORE_MAX_GAMES_LOADED];
     int n;
 };
 
 static int stale_tx(PGconn *c, void *ctx)
 {
     struct stale_ctx *sc = ctx;
-    return store_bots_stale(c, BOTS_STALE_SECONDS, STORE_MAX_GAMES_LOADED, sc->ids, &sc->n);
+    return store_bots_stale(c, BOTS_STALE_SECONDS, STORE_MAX_GAMES_LOADED, sc->ids, sc->people,
+                            &sc->n);
 }
 
 /* Once every few seconds: games whose slow bots have waited too long for a worker (the daemon
@@ -615,7 +621,7 @@ static void sweep_stale_bots(struct server *srv)
     struct stale_ctx *sc = calloc(1, sizeof *sc);
     if (sc && store_run(srv->store, stale_tx, sc) == STORE_OK)
         for (int i = 0; i < sc->n; i++)
-            bot_pool_wake(srv->bots, sc->ids[i]);
+            bot_pool_wake(srv->bots, sc->ids[i], sc->people[i]);
     free(sc);
 }
 

@@ -364,7 +364,8 @@ int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used)
     return st;
 }
 
-int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n)
+int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], bool people[],
+                     int *n)
 {
     char s[24], m[24];
     itoa_buf(s, sizeof s, seconds);
@@ -373,11 +374,15 @@ int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1
     PGresult *r;
     *n = 0;
     int st = query(c, "stale bots",
-                   "SELECT id FROM games WHERE bot_due AND status = 'playing' AND updated_at < "
-                   "now() - make_interval(secs => $1::int) LIMIT $2::int",
+                   "SELECT g.id, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND "
+                   "s.bot IS NULL) AS people FROM games g WHERE g.bot_due AND g.status = "
+                   "'playing' AND g.updated_at < now() - make_interval(secs => $1::int) "
+                   "ORDER BY people DESC LIMIT $2::int",
                    2, vals, NULL, &r);
-    for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++)
+    for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++) {
+        people[*n] = PQgetvalue(r, i, 1)[0] == 't';
         snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
+    }
     PQclear(r);
     return st;
 }

@@ -99,8 +99,10 @@ int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);
 int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used);
 
 /* Ids of up to `max` playing games whose slow bots have been due for `seconds` or more (their
- * worker was lost, or its queue was full), into ids[], their number to *n. */
-int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], int *n);
+ * worker was lost, or its queue was full), into ids[], games where a person sits first (and
+ * people[i] says which), their number to *n. */
+int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], bool people[],
+                     int *n);
 
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);

@@ -371,3 +371,54 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
     client_base = d.base;
     daemon_stop(&d2);
 }
+
+/* Whether seat `seat` of t has submitted its decision for the current step. */
+static bool seat_submitted(const struct table *t, int seat)
+{
+    json_t *v = view(t);
+    bool sub = json_is_true(
+        json_object_get(json_array_get(json_object_get(v, "seats"), (size_t)seat), "submitted"));
+    json_decref(v);
+    return sub;
+}
+
+Test(bots, a_person_waiting_for_an_expert_goes_ahead_of_games_of_bots_alone)
+{
+    /* One worker, no pauses, and twelve games of bots alone that keep it busy: each a person
+     * and three experts, then the person leaves (a greedy bot takes the seat). */
+    struct daemon d2;
+    daemon_start(&d2, db, "--allow-seed --expert-ms 300 --bot-workers 1 --bot-yield-ms 0");
+    client_base = d2.base;
+    for (int i = 0; i < 12; i++) {
+        struct table b;
+        create_with(&b, 4, "[\"expert\", \"expert\", \"expert\"]", 3, "");
+        char leave[160];
+        snprintf(leave, sizeof leave, "/api/v1/games/%s/leave", b.id);
+        json_decref(call("POST", leave, b.tokens[0], NULL, 200));
+    }
+    /* Each game's first turn was queued while its person still sat there; once those are done
+     * (36 decisions) every one of the twelve is queued again as a game of bots alone. */
+    const char *submitted = "city_bot_decisions_total{result=\"submitted\"} ";
+    for (double end = seconds() + 120; metric(d2.base, submitted) < 36 && seconds() < end;)
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    /* A person sits down against one expert: its decision comes before the bots-alone games'
+     * turns, so the worker finishes at most the game it is on (three decisions) first. */
+    double before = metric(d2.base, submitted);
+    cr_assert_geq(before, 36);
+    struct table t;
+    create_with(&t, 2, "[\"expert\"]", 1, "");
+    bool decided = false;
+    for (double end = seconds() + 60; !decided && seconds() < end;) {
+        decided = seat_submitted(&t, 1);
+        if (!decided)
+            nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    double between = metric(d2.base, submitted) - before;
+    cr_assert(decided, "the person's expert decides");
+    /* Served in turn, it would wait for the twelve games' 36 decisions. */
+    cr_expect_leq(between, 3 + 1 + 3, "%.0f decisions were made before the person's expert's",
+                  between);
+    cr_expect_geq(metric(d2.base, "city_bot_queue_people "), 0);
+    client_base = d.base;
+    daemon_stop(&d2);
+}
