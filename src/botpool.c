@@ -1,7 +1,6 @@
 /* botpool.c: the bot workers (see botpool.h): a bounded queue of game ids (games with people
- * first), threads that read a
- * game, think with nothing held, and submit in a transaction that checks the point is still the
- * one they thought about. */
+ * first), threads that read a game, think with nothing held (pausing for people's requests), and
+ * submit in a transaction that checks the point is still the one they thought about. */
 #include "botpool.h"
 
 #include <pthread.h>
