@@ -191,8 +191,27 @@ people_into() {
     say "  ${fig[$1_vw$2]}"
     say "  ${fig[$1_hd$2]}"
 }
+# Appends to $1, one a line, the ms from a person sitting down against one expert (the game
+# starts at its creation) until the expert has decided, for $2 games one after the other: what a
+# person waits for an expert's move while the self-playing games fill the bot queue.
+person_expert_waits() {
+    local g t0 id
+    for g in $(seq 1 "$2"); do
+        t0=$(date +%s%N)
+        id=$(curl -s -H 'Content-Type: application/json' -d \
+            '{"seats": 2, "bots": ["expert"], "name": "Bench person"}' "$url/api/v1/games" |
+            sed -n 's/.*"id": *"\([^"]*\)".*/\1/p')
+        [ -n "$id" ] || continue
+        for _ in $(seq 1 3000); do
+            curl -s "$url/api/v1/games/$id" | grep -q '"submitted": *true' && break
+            sleep 0.005
+        done
+        echo $((($(date +%s%N) - t0) / 1000000)) >>"$1"
+    done
+}
 experts_part() {
     : >"$work/queue.txt"
+    : >"$work/person-waits.txt"
     for round in 1 2; do
         say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
         people_into xa "$round"
@@ -207,6 +226,8 @@ experts_part() {
         people_into xb "$round"
         x1=$(date +%s.%N)
         m1=$(bot_metrics)
+        say "experts round $round: a person's wait for one expert's move, 5 games (bot queue $(bot_busy))"
+        person_expert_waits "$work/person-waits.txt" 5
         kill "$sampler" 2>/dev/null || true
         wait "$sampler" 2>/dev/null || true
         echo "$m0" >"$work/bots0.$round"
@@ -246,6 +267,8 @@ experts_part() {
     expert_lines+="bot_decision_mean_ms $bot_mean"$'\n'
     expert_lines+="bot_decision_p99_le_s $bot_p99"$'\n'
     expert_lines+="bot_decisions_stale $bot_stale"$'\n'
+    expert_lines+="person_expert_wait_ms_p50 $(sort -n "$work/person-waits.txt" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"$'\n'
+    expert_lines+="person_expert_wait_ms_max $(sort -n "$work/person-waits.txt" | tail -n 1)"$'\n'
 }
 
 say "setting up $playing games in play, and 100 other games for idle streams"
