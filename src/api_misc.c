@@ -116,6 +116,9 @@ void api_metrics(struct http_req *r)
                  "# HELP city_parked_requests Requests waiting for group commit, holding no "
                  "thread.\n"
                  "# TYPE city_parked_requests gauge\ncity_parked_requests %ld\n"
+                 "# HELP city_requests_in_progress Requests being worked on (this one included); "
+                 "bot workers pause while any is.\n"
+                 "# TYPE city_requests_in_progress gauge\ncity_requests_in_progress %d\n"
                  "# HELP city_connections_cut_total Connections cut for sending their request "
                  "head too slowly.\n"
                  "# TYPE city_connections_cut_total counter\n"
@@ -127,8 +130,8 @@ void api_metrics(struct http_req *r)
                  "# TYPE city_stream_wakeups_total counter\ncity_stream_wakeups_total %llu\n"
                  "# HELP city_streams_refused_total Event streams refused at a cap.\n"
                  "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n",
-                 conns, parked_requests, (unsigned long long)cut_head, streams, parked,
-                 (unsigned long long)wakeups, (unsigned long long)refused) < 0)
+                 conns, parked_requests, http_requests_busy(), (unsigned long long)cut_head,
+                 streams, parked, (unsigned long long)wakeups, (unsigned long long)refused) < 0)
         net = NULL;
     struct bot_pool_stats bs;
     bot_pool_stats(r->srv->bots, &bs);

@@ -55,13 +55,21 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Whether ring r holds id. */
-static bool ring_has(const struct bot_pool *p, const struct ring *r, const char *id)
+/* Where id is in ring r (0 for its head), or -1. */
+static int ring_find(const struct bot_pool *p, const struct ring *r, const char *id)
 {
     for (int i = 0; i < r->count; i++)
         if (strcmp(r->ids[(r->head + i) % p->cap], id) == 0)
-            return true;
-    return false;
+            return i;
+    return -1;
+}
+
+/* Takes the id at position i out of ring r, keeping the others' order. */
+static void ring_remove(const struct bot_pool *p, struct ring *r, int i)
+{
+    for (; i + 1 < r->count; i++)
+        memcpy(r->ids[(r->head + i) % p->cap], r->ids[(r->head + i + 1) % p->cap], sizeof *r->ids);
+    r->count--;
 }
 
 void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
@@ -69,8 +77,11 @@ void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
     if (!p || strlen(id) > AUTH_ID_LEN)
         return;
     pthread_mutex_lock(&p->lock);
-    struct ring *r = &p->q[people ? 0 : 1];
-    if (ring_has(p, &p->q[0], id) || ring_has(p, &p->q[1], id)) {
+    struct ring *r = &p->q[people ? 0 : 1], *other = &p->q[people ? 1 : 0];
+    int at = ring_find(p, other, id);
+    if (at >= 0) /* queued in the other class (its last person left): it changes class */
+        ring_remove(p, other, at);
+    if (ring_find(p, r, id) >= 0) {
         /* queued already */
     } else if (p->q[0].count + p->q[1].count >= p->cap) {
         p->stats.dropped++;
@@ -166,25 +177,32 @@ static int apply_tx(PGconn *c, void *ctx)
     return st;
 }
 
-/* A decision's pauses for people (expert_params.yield): `left` ms may still be spent. */
+/* A decision's pauses for people (expert_params.yield): when it began and how long it has
+ * paused, both in ms. */
 struct yielding {
     struct bot_pool *pool;
-    double left;
+    double start, paused;
 };
 
-/* Waits, 1 ms at a time, while the process serves a request and the decision has pause left
- * (and the pool is not stopping); returns the ms waited. */
+/* Waits, 1 ms at a time, while the process serves a request, for as long as the decision may
+ * still pause: never longer in all than it has thought so far (so a steady crowd at most doubles
+ * a decision's time) nor than the pool's yield_ms; not once the pool is stopping. Returns the ms
+ * waited. */
 static double yield_to_people(void *ctx)
 {
     struct yielding *y = ctx;
-    if (y->left <= 0 || http_requests_busy() == 0)
+    if (http_requests_busy() == 0)
         return 0;
-    double t0 = now_ms(), waited = 0;
-    while (waited < y->left && http_requests_busy() > 0 && !atomic_load(&y->pool->stop)) {
+    double t0 = now_ms(), thought = t0 - y->start - y->paused;
+    double may = y->pool->yield_ms - y->paused;
+    if (thought - y->paused < may)
+        may = thought - y->paused;
+    double waited = 0;
+    while (waited < may && http_requests_busy() > 0 && !atomic_load(&y->pool->stop)) {
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         waited = now_ms() - t0;
     }
-    y->left -= waited;
+    y->paused += waited;
     return waited;
 }
 
@@ -201,7 +219,7 @@ static void run_job(struct bot_pool *p, struct job *j)
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
         j->d[k] = calloc(1, j->rs->decision_size);
-        struct yielding y = {.pool = p, .left = p->yield_ms};
+        struct yielding y = {.pool = p, .start = now_ms()};
         struct expert_stats es = {0};
         params.yield_ctx = &y;
         bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], &es);

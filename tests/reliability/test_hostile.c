@@ -91,6 +91,15 @@ static void still_serving(const char *after)
     http_reply_free(&r);
     cr_assert(got && status == 200, "GET /healthz -> %ld after %s; the log ends:\n%s", status,
               after, daemon_log_tail(&d, tail, sizeof tail));
+    /* Nothing hostile left a request counted as in progress (the bot pool would pause for it):
+     * only the metrics request itself is. */
+    snprintf(url, sizeof url, "%s/metrics", d.base);
+    rq.url = url;
+    cr_assert(http_request(&rq, &r) && r.status == 200, "GET /metrics after %s", after);
+    const char *line = r.body ? strstr(r.body, "\ncity_requests_in_progress ") : NULL;
+    int busy = line ? atoi(line + strlen("\ncity_requests_in_progress ")) : -1;
+    http_reply_free(&r);
+    cr_expect_eq(busy, 1, "city_requests_in_progress is %d after %s", busy, after);
 }
 
 static void stops_cleanly(void)
