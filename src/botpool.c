@@ -177,26 +177,22 @@ static int apply_tx(PGconn *c, void *ctx)
     return st;
 }
 
-/* A decision's pauses for people (expert_params.yield): when it began and how long it has
- * paused, both in ms. */
+/* A decision's pauses for people (expert_params.yield): how long it has paused, in ms. */
 struct yielding {
     struct bot_pool *pool;
-    double start, paused;
+    double paused;
 };
 
 /* Waits, 1 ms at a time, while the process serves a request, for as long as the decision may
- * still pause: never longer in all than it has thought so far (so a steady crowd at most doubles
- * a decision's time) nor than the pool's yield_ms; not once the pool is stopping. Returns the ms
+ * still pause (the pool's yield_ms in all); not once the pool is stopping. Returns the ms
  * waited. */
 static double yield_to_people(void *ctx)
 {
     struct yielding *y = ctx;
     if (http_requests_busy() == 0)
         return 0;
-    double t0 = now_ms(), thought = t0 - y->start - y->paused;
+    double t0 = now_ms();
     double may = y->pool->yield_ms - y->paused;
-    if (thought - y->paused < may)
-        may = thought - y->paused;
     double waited = 0;
     while (waited < may && http_requests_busy() > 0 && !atomic_load(&y->pool->stop)) {
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
@@ -219,7 +215,7 @@ static void run_job(struct bot_pool *p, struct job *j)
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
         j->d[k] = calloc(1, j->rs->decision_size);
-        struct yielding y = {.pool = p, .start = now_ms()};
+        struct yielding y = {.pool = p};
         struct expert_stats es = {0};
         params.yield_ctx = &y;
         bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], &es);

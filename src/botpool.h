@@ -9,13 +9,13 @@
  * People first: games where a person sits are queued ahead of games of bots alone (a person
  * waiting for an expert's move does not wait behind a thousand self-playing games); and between
  * two playouts a worker pauses (1 ms at a time) while this process is
- * serving any request (http_requests_busy), never longer in a decision than it has thought so
- * far and at most `yield_ms`, so that on a machine the bots keep busy, people's requests (and
- * the database work they wait on) get the cores, while a steady crowd at most doubles a
- * decision's time. The pauses are not thinking time: a decision gets the same playouts, only later.
- * The workers also run at SCHED_IDLE, so the daemon's own request threads preempt them at once;
- * that alone is not enough: with autogroup or cgroups the scheduler weighs the daemon's threads
- * only against each other, not against the database's processes that a request waits on. */
+ * serving any request (http_requests_busy), for at most `yield_ms` in a decision, so that on a
+ * machine the bots keep busy, people's requests (and the database work they wait on) get the
+ * cores; past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses
+ * are not thinking time: a decision gets the same playouts, only later. The workers also run at
+ * SCHED_IDLE, so the daemon's own request threads preempt them at once; that alone is not enough:
+ * with autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
+ * against the database's processes that a request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 
@@ -45,7 +45,7 @@ struct bot_pool_stats {
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
  * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests for at
- * most `yield_ms` (0: never) and never longer than it has thought. NULL when threads cannot start.
+ * most `yield_ms` (0: never). NULL when threads cannot start.
  */
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
                                 double yield_ms);

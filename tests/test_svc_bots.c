@@ -331,8 +331,7 @@ static void *ask_hints(void *arg)
 
 Test(bots, the_pool_pauses_for_people_served_and_still_decides)
 {
-    /* One worker, pausing at most 200 ms of each decision for people's requests (and never
-     * longer than the decision has thought). */
+    /* One worker, pausing at most 200 ms of each decision for people's requests. */
     struct daemon d2;
     daemon_start(&d2, db,
                  "--allow-seed --expert-ms 300 --bot-workers 1 --bot-yield-ms 200 "
@@ -366,12 +365,9 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
     cr_expect(decided, "the experts decide while a person keeps the daemon busy");
     cr_expect_gt(h.ok, 0, "the person's hints were answered");
     double paused = metric(d2.base, "city_bot_yield_seconds_total ");
-    double thought = metric(d2.base, "city_bot_decision_seconds_sum ");
-    cr_expect_geq(paused, 0.02, "the pool paused for the person's requests (%.3f s)", paused);
+    cr_expect_geq(paused, 0.1, "the pool paused for the person's requests (%.3f s)", paused);
     cr_expect_leq(paused, 0.4 + 0.05, "at most 200 ms for each of the two decisions (%.3f s)",
                   paused);
-    cr_expect_leq(paused, thought + 0.05, "never longer than the decisions thought (%.3f s)",
-                  thought);
     /* No request is left counted as in progress (else the pool would pause for ever): only the
      * metrics request itself. */
     cr_expect_eq(metric(d2.base, "city_requests_in_progress "), 1);
