@@ -318,7 +318,7 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
 
 bool bot_decide(struct city_bot *b, const struct city_game *g, int seat, struct city_decision *d)
 {
-    memset(d, 0, sizeof *d);
+    game_decision_clear(d);
     if (!game_seat_pending(g, seat))
         return false;
     if (g->step == STEP_BUILD) {

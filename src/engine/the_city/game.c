@@ -8,7 +8,6 @@
 #include "game_rules.h"
 
 #include <assert.h>
-#include <stddef.h>
 #include <string.h>
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -112,11 +111,11 @@ static struct cardset hand_set(const struct city_seat *s)
     return set;
 }
 
-/* Clears seat order `o` to all zero bytes. An order is kept canonical (zero past its
- * discard[ndiscard - 1]), so only its head and its discards need clearing. */
+/* Clears seat order `o` to all zero bytes (fixed-size stores, cheaper than clearing only its
+ * used bytes: a memset of variable length compiles to `rep stos`). */
 static void order_clear(struct city_decision *o)
 {
-    memset(o, 0, offsetof(struct city_decision, discard) + o->ndiscard);
+    game_decision_clear(o);
 }
 
 /* Removes the `n` cards of out[] from the hand in one pass, keeping the others in order. The
@@ -353,11 +352,6 @@ int game_new(struct city_game *g, const struct city_catalog *cat, int players, u
     g->round = 0;
     open_step(g, STEP_KEEP, NULL);
     return CITY_OK;
-}
-
-bool game_seat_pending(const struct city_game *g, int seat)
-{
-    return seat >= 0 && seat < g->players && g->step != STEP_OVER && g->seats[seat].pending;
 }
 
 int game_discard_count(const struct city_game *g, int seat)
@@ -722,7 +716,8 @@ int game_fill_defaults(struct city_game *g, const struct city_events *ev)
         struct city_seat *s = &g->seats[i];
         if (!s->pending || s->submitted)
             continue;
-        struct city_decision d = {0};
+        struct city_decision d;
+        game_decision_clear(&d);
         if (g->step == STEP_BUILD) {
             d.kind = DEC_SURVEY;
         } else {
