@@ -20,17 +20,13 @@ static bool gang_possible(const struct city_game *g, const struct city_seat *s, 
 }
 
 /* Lists up to max legal double builds into out and returns how many there are, or stops at
- * the first when `any` (then returns 0 or 1). */
+ * the first when `any` (then returns 0 or 1). The caller has checked that the seat is pending in
+ * step build and that gang_possible() holds; `gang` says whether the gang is in the tableau. */
 static int double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max,
-                        bool any)
+                        bool any, bool gang)
 {
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
-        return 0;
     const struct city_seat *s = &g->seats[seat];
     const struct city_catalog *cat = g->cat;
-    bool gang;
-    if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
-        return 0;
     const struct city_tab *t = tab_of(g, seat);
     /* Only cards of printed cost 4 or less can be either of the two: list them once. */
     uint8_t small[CITY_DECK_SIZE], design[CITY_DECK_SIZE];
@@ -89,7 +85,11 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
 
 int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
 {
-    return double_pairs(g, seat, out, max, false);
+    bool gang;
+    if (g->step != STEP_BUILD || !game_seat_pending(g, seat) ||
+        !gang_possible(g, &g->seats[seat], &gang)) /* most of the time: no pair to look for */
+        return 0;
+    return double_pairs(g, seat, out, max, false, gang);
 }
 
 void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
@@ -104,6 +104,7 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
     /* Without branches on the cards (which are random): tab_admits() and the cost test as one
      * flag, each card written and kept only when it passes. */
     int n = 0;
+    bool gang_in_hand = false; /* what gang_possible() asks of the hand, read on the way */
     for (int i = 0; i < s->nhand; i++) {
         int design = cat->card_design[s->hand[i]];
         const struct city_hot *h = &cat->hot[design];
@@ -113,8 +114,11 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
         out->card[n] = s->hand[i];
         out->cost[n] = (uint8_t)cost;
         n += ok;
+        gang_in_hand |= h->construction_gang;
     }
     out->nbuilds = (uint8_t)n;
     out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, t);
-    out->two = double_pairs(g, seat, NULL, 0, true) > 0;
+    bool gang_in_tableau = (t->owned & cat->gang_designs) != 0;
+    out->two = (gang_in_tableau || gang_in_hand) &&
+               double_pairs(g, seat, NULL, 0, true, gang_in_tableau) > 0;
 }
