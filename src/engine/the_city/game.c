@@ -120,21 +120,29 @@ static void order_clear(struct city_decision *o)
 }
 
 /* Removes the `n` cards of out[] from the hand in one pass, keeping the others in order. The
- * cards must be there. */
+ * cards must be there. The cards going are marked in a byte table (independent stores), not a
+ * bitset (each card a read-modify-write of the same word, one waiting on the other). */
 static void hand_remove(struct city_seat *s, const uint8_t *out, int n)
 {
-    struct cardset gone = {{0, 0}};
+    uint8_t gone[128];
+    _Static_assert(CITY_DECK_SIZE <= sizeof gone, "hand_remove's table");
+    memset(gone, 0, 64); /* two fixed pieces: vector stores, not rep stos */
+    memset(gone + 64, 0, 64);
     for (int i = 0; i < n; i++)
-        cs_add(&gone, out[i]);
-    int kept = 0;
-    for (int i = 0; i < s->nhand; i++) { /* without branches: which cards go is random */
+        gone[out[i]] = 1;
+    int kept = 0, had = s->nhand;
+    for (int i = 0; i < had; i++) { /* without branches: which cards go is random */
         uint8_t c = s->hand[i];
         s->hand[kept] = c;
-        kept += !cs_has(&gone, c);
+        kept += !gone[c];
     }
-    assert(kept == s->nhand - n);
-    for (int i = kept; i < s->nhand; i++)
-        s->hand[i] = 0; /* vacated slots stay zero, so equal games are equal bytes */
+    assert(kept == had - n);
+    /* Vacated slots become zero, so equal games are equal bytes; the slots past the hand are
+     * zero already, so one fixed store of 16 covers the usual few. */
+    if (n <= 16 && kept + 16 <= CITY_DECK_SIZE)
+        memset(&s->hand[kept], 0, 16);
+    else
+        memset(&s->hand[kept], 0, (size_t)n);
     s->nhand = (uint8_t)kept;
 }
 
