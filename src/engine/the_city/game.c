@@ -104,14 +104,34 @@ static const struct city_design *design_of(const struct city_game *g, int card)
     return &g->cat->designs[g->cat->card_design[card]];
 }
 
-static struct cardset hand_set(const struct city_seat *s)
+/* Marks for the cards a decision names while it is checked: in the hand, already named. A
+ * byte per card, so marking is independent stores (a bitset is a chain of read-modify-writes
+ * of the same word). */
+enum { MARK_HAND = 1, MARK_USED = 2 };
+struct marks {
+    uint8_t m[128];
+};
+
+/* Clears k and marks seat s's hand in it. */
+static void marks_of_hand(const struct city_seat *s, struct marks *k)
 {
-    struct cardset set = {{0, 0}};
+    _Static_assert(CITY_DECK_SIZE <= sizeof k->m, "struct marks");
+    memset(k->m, 0, 64); /* two fixed pieces: vector stores, not rep stos */
+    memset(k->m + 64, 0, 64);
     for (int i = 0; i < s->nhand; i++)
-        cs_add(&set, s->hand[i]);
-    return set;
+        k->m[s->hand[i]] = MARK_HAND;
 }
 
+/* Checks that card c (any byte) is in the hand and not yet named, and names it. */
+static int mark_use(struct marks *k, int c)
+{
+    if (c >= CITY_DECK_SIZE || !(k->m[c] & MARK_HAND))
+        return CITY_ERR_NOT_IN_HAND;
+    if (k->m[c] & MARK_USED)
+        return CITY_ERR_DUPLICATE_CARD;
+    k->m[c] |= MARK_USED;
+    return CITY_OK;
+}
 /* Clears seat order `o` to all zero bytes (fixed-size stores, cheaper than clearing only its
  * used bytes: a memset of variable length compiles to `rep stos`). */
 static void order_clear(struct city_decision *o)
@@ -386,29 +406,24 @@ int game_discard_count(const struct city_game *g, int seat)
 
 /* ---- legality ----------------------------------------------------------------------------- */
 
-/* Checks one build against tableau `t` and hand `hand`, and marks its cards in `used`. */
-static int check_build(const struct city_game *g, const struct cardset *hand,
-                       const struct city_tab *t, const struct city_build *b, struct cardset *used)
+/* Checks one build against tableau `t` and the hand marked in `k`, and marks its cards used. */
+static int check_build(const struct city_game *g, struct marks *k, const struct city_tab *t,
+                       const struct city_build *b)
 {
-    if (b->card >= CITY_DECK_SIZE || !cs_has(hand, b->card))
+    if (b->card >= CITY_DECK_SIZE || !(k->m[b->card] & MARK_HAND))
         return CITY_ERR_NOT_IN_HAND;
-    if (cs_has(used, b->card))
+    if (k->m[b->card] & MARK_USED)
         return CITY_ERR_DUPLICATE_CARD;
     int design = game_design_of(g, b->card);
     int err = tab_admits(g->cat, t, design);
     if (err)
         return err;
-    cs_add(used, b->card);
+    k->m[b->card] |= MARK_USED;
     if (b->npay > CITY_MAX_COST)
         return CITY_ERR_TOO_MANY_CARDS;
-    for (int i = 0; i < b->npay; i++) {
-        int c = b->pay[i];
-        if (c >= CITY_DECK_SIZE || !cs_has(hand, c))
-            return CITY_ERR_NOT_IN_HAND;
-        if (cs_has(used, c))
-            return CITY_ERR_DUPLICATE_CARD;
-        cs_add(used, c);
-    }
+    for (int i = 0; i < b->npay; i++)
+        if ((err = mark_use(k, b->pay[i])) != CITY_OK)
+            return err;
     if (b->npay != tab_cost(g->cat, t, design))
         return CITY_ERR_PAYMENT_COUNT;
     return CITY_OK;
@@ -418,14 +433,12 @@ static int check_discard(const struct city_game *g, int seat, const struct city_
 {
     if (d->ndiscard != game_discard_count(g, seat))
         return CITY_ERR_DISCARD_COUNT;
-    struct cardset hand = hand_set(&g->seats[seat]), used = {{0, 0}};
+    struct marks k;
+    marks_of_hand(&g->seats[seat], &k);
     for (int i = 0; i < d->ndiscard; i++) {
-        int c = d->discard[i];
-        if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
-            return CITY_ERR_NOT_IN_HAND;
-        if (cs_has(&used, c))
-            return CITY_ERR_DUPLICATE_CARD;
-        cs_add(&used, c);
+        int err = mark_use(&k, d->discard[i]);
+        if (err)
+            return err;
     }
     return CITY_OK;
 }
@@ -433,7 +446,7 @@ static int check_discard(const struct city_game *g, int seat, const struct city_
 static int check_build_step(const struct city_game *g, int seat, const struct city_decision *d)
 {
     const struct city_tab *t = tab_of(g, seat);
-    struct cardset used = {{0, 0}}, hand;
+    struct marks k;
     switch (d->kind) {
     case DEC_SURVEY:
         return CITY_OK;
@@ -444,15 +457,15 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
     case DEC_BUILD:
         if (d->nbuilds != 1)
             return CITY_ERR_WRONG_KIND;
-        hand = hand_set(&g->seats[seat]);
-        return check_build(g, &hand, t, &d->builds[0], &used);
+        marks_of_hand(&g->seats[seat], &k);
+        return check_build(g, &k, t, &d->builds[0]);
     case DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return CITY_ERR_WRONG_KIND;
-        hand = hand_set(&g->seats[seat]);
+        marks_of_hand(&g->seats[seat], &k);
         for (int i = 0; i < 2; i++) {
             int c = d->builds[i].card;
-            if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
+            if (c >= CITY_DECK_SIZE || !(k.m[c] & MARK_HAND))
                 return CITY_ERR_NOT_IN_HAND;
         }
         const struct city_design *first = design_of(g, d->builds[0].card);
@@ -461,12 +474,12 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
         for (int i = 0; i < 2; i++)
             if (design_of(g, d->builds[i].card)->cost > CITY_DOUBLE_MAX_COST)
                 return CITY_ERR_DOUBLE_COST;
-        int err = check_build(g, &hand, t, &d->builds[0], &used);
+        int err = check_build(g, &k, t, &d->builds[0]);
         if (err)
             return err;
         struct city_tab t2 = *t;
         tab_add(g->cat, &t2, game_design_of(g, d->builds[0].card));
-        return check_build(g, &hand, &t2, &d->builds[1], &used);
+        return check_build(g, &k, &t2, &d->builds[1]);
     }
     default:
         return CITY_ERR_WRONG_KIND;
