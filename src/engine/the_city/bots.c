@@ -34,10 +34,16 @@ static void random_cards(struct city_rng *r, const struct city_seat *s, int a, i
                          uint8_t *out)
 {
     uint8_t pool[CITY_DECK_SIZE];
-    int n = 0;
-    for (int i = 0; i < s->nhand; i++) { /* without branches */
-        pool[n] = s->hand[i];
-        n += s->hand[i] != a && s->hand[i] != b;
+    int n = s->nhand;
+    if (a < 0 && b < 0) { /* the whole hand: copied in fixed pieces, no loop */
+        memcpy(pool, s->hand, 64);
+        memcpy(pool + 64, s->hand + 64, CITY_DECK_SIZE - 64);
+    } else {
+        n = 0;
+        for (int i = 0; i < s->nhand; i++) { /* without branches */
+            pool[n] = s->hand[i];
+            n += s->hand[i] != a && s->hand[i] != b;
+        }
     }
     for (int i = 0; i < k; i++) {
         int j = i + (int)rng_below(r, (uint32_t)(n - i));
