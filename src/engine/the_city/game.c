@@ -568,7 +568,7 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
 {
     struct city_seat *s = &g->seats[seat];
     uint8_t out[CITY_MAX_COST + 1];
-    memcpy(out, b->pay, b->npay);
+    memcpy(out, b->pay, CITY_MAX_COST); /* fixed size: moves, not rep movs; npay of them count */
     out[b->npay] = b->card;
     memcpy(&g->discard[g->ndiscard], b->pay, b->npay);
     g->ndiscard = (uint8_t)(g->ndiscard + b->npay);
