@@ -142,14 +142,10 @@ static void valuation_of(const struct city_game *g, struct valuation *v)
         v->income += card_worth(v->rounds - k);
 }
 
-/* True when seat `seat` owns a copy of design `design`. */
+/* True when seat `seat` owns a copy of design `design` (read from its tableau summary). */
 static bool owns(const struct city_game *g, int seat, int design)
 {
-    const struct city_seat *s = &g->seats[seat];
-    for (int t = 0; t < s->ntableau; t++)
-        if (game_design_of(g, s->tableau[t]) == design)
-            return true;
-    return false;
+    return (g->seats[seat].tab.owned >> design) & 1u;
 }
 
 /* What a design is worth beyond its points and income: a discount on cards in hand, a
@@ -169,6 +165,8 @@ static double potential(const struct city_game *g, int seat, const struct valuat
             continue;
         if (d->discount && (d->discount_to & (1ULL << h)))
             helped++;
+        if (!((cat->hot[h].requires >> design) & 1u)) /* the list below cannot name it */
+            continue;
         for (int r = 0; r < cat->designs[h].nrequires; r++)
             if (cat->designs[h].requires[r] == design)
                 enabled++;
@@ -201,16 +199,10 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
     for (int i = 0; i < s->nhand; i++) {
         int design = game_design_of(g, s->hand[i]);
         const struct city_design *d = &g->cat->designs[design];
-        int owned = 0, reqs = 0;
-        for (int t = 0; t < s->ntableau; t++)
-            if (game_design_of(g, s->tableau[t]) == design)
-                owned++;
+        /* Copies owned, and requirements met, from the tableau summary. */
+        int owned = s->tab.count[design], reqs = 0;
         for (int r = 0; r < d->nrequires; r++)
-            for (int t = 0; t < s->ntableau; t++)
-                if (game_design_of(g, s->tableau[t]) == d->requires[r]) {
-                    reqs++;
-                    break;
-                }
+            reqs += (int)((s->tab.owned >> d->requires[r]) & 1u);
         if (d->contractor || (d->limit && owned >= d->limit)) {
             out[i] = -1000;
             continue;
