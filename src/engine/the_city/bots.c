@@ -131,6 +131,11 @@ struct valuation {
     int rounds;
     double worth;  /* of a card in hand now */
     double income; /* of one more card of income every round from now on */
+    /* The seat's own, worked out once per decision: its points per round and income now, and
+     * the designs in its hand with how many copies of each. */
+    int base_vp, base_income;
+    uint64_t hand_designs;
+    uint8_t in_hand[CITY_MAX_DESIGNS];
 };
 
 static void valuation_of(const struct city_game *g, struct valuation *v)
@@ -140,6 +145,22 @@ static void valuation_of(const struct city_game *g, struct valuation *v)
     v->income = 0;
     for (int k = 1; k < v->rounds; k++)
         v->income += card_worth(v->rounds - k);
+}
+
+/* valuation_of() and the seat's own part of *v. */
+static void valuation_for(const struct city_game *g, int seat, struct valuation *v)
+{
+    valuation_of(g, v);
+    v->base_vp = game_seat_round_vp(g, seat);
+    v->base_income = game_seat_income(g, seat);
+    const struct city_seat *s = &g->seats[seat];
+    memset(v->in_hand, 0, sizeof v->in_hand);
+    v->hand_designs = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        int h = game_design_of(g, s->hand[i]);
+        v->in_hand[h]++;
+        v->hand_designs |= 1ULL << h;
+    }
 }
 
 /* True when seat `seat` owns a copy of design `design` (read from its tableau summary). */
@@ -154,22 +175,21 @@ static double potential(const struct city_game *g, int seat, const struct valuat
 {
     const struct city_catalog *cat = g->cat;
     const struct city_design *d = &cat->designs[design];
-    const struct city_seat *s = &g->seats[seat];
     if (v->rounds <= 1 || owns(g, seat, design))
         return 0;
     double bonus = 0;
+    /* Hand cards of other designs that it discounts, and that require it (as often as their
+     * lists name it), counted per design in hand. */
     int helped = 0, enabled = 0;
-    for (int i = 0; i < s->nhand; i++) {
-        int h = game_design_of(g, s->hand[i]);
-        if (h == design)
-            continue;
+    for (uint64_t m = v->hand_designs & ~(1ULL << design); m; m &= m - 1) {
+        int h = __builtin_ctzll(m);
         if (d->discount && (d->discount_to & (1ULL << h)))
-            helped++;
+            helped += v->in_hand[h];
         if (!((cat->hot[h].requires >> design) & 1u)) /* the list below cannot name it */
             continue;
         for (int r = 0; r < cat->designs[h].nrequires; r++)
             if (cat->designs[h].requires[r] == design)
-                enabled++;
+                enabled += v->in_hand[h];
     }
     if (d->discount)
         bonus += d->discount * v->worth * (0.4 + (helped > 2 ? 2 : helped) * 0.8);
@@ -185,7 +205,9 @@ static double build_value(const struct city_game *g, int seat, const struct valu
                           const int *designs, int n, int cost)
 {
     int dvp, dinc;
-    game_gain_if_built(g, seat, designs, n, &dvp, &dinc);
+    game_totals_if_built(g, seat, designs, n, &dvp, &dinc);
+    dvp -= v->base_vp;
+    dinc -= v->base_income;
     double val = dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
     for (int i = 0; i < n; i++)
         val += potential(g, seat, v, designs[i]);
@@ -242,7 +264,7 @@ static void cheapest_cards(const struct city_game *g, int seat, const double *ke
 void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out)
 {
     struct valuation v;
-    valuation_of(g, &v);
+    valuation_for(g, seat, &v);
     double keep[CITY_DECK_SIZE];
     keep_values(g, seat, &v, keep);
     uint8_t skip[CITY_DECK_SIZE] = {0};
@@ -252,7 +274,7 @@ void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *ou
 static void greedy_build(const struct city_game *g, int seat, struct city_decision *d)
 {
     struct valuation v;
-    valuation_of(g, &v);
+    valuation_for(g, seat, &v);
     double keep[CITY_DECK_SIZE];
     keep_values(g, seat, &v, keep);
     struct city_build_options o;

@@ -262,15 +262,22 @@ int game_seat_income(const struct city_game *g, int seat)
     return seat_sum(g, tab_of(g, seat), seat, false);
 }
 
+void game_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
+                          int *income)
+{
+    struct city_tab t = *tab_of(g, seat);
+    for (int i = 0; i < n; i++)
+        tab_add(g->cat, &t, designs[i]);
+    *vp = seat_sum(g, &t, seat, true);
+    *income = seat_sum(g, &t, seat, false);
+}
+
 void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome)
 {
-    const struct city_tab *t0 = tab_of(g, seat);
-    struct city_tab t = *t0;
-    for (int i = 0; i < n; i++)
-        tab_add(g->cat, &t, designs[i]);
-    *dvp = seat_sum(g, &t, seat, true) - seat_sum(g, t0, seat, true);
-    *dincome = seat_sum(g, &t, seat, false) - seat_sum(g, t0, seat, false);
+    game_totals_if_built(g, seat, designs, n, dvp, dincome);
+    *dvp -= game_seat_round_vp(g, seat);
+    *dincome -= game_seat_income(g, seat);
 }
 
 int game_effective_cost(const struct city_game *g, int seat, int design)

@@ -274,6 +274,12 @@ int game_seat_income(const struct city_game *g, int seat);
 void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome);
 
+/* What seat `seat` would score per round, and draw as income, in all if the `n` designs in
+ * `designs` entered its tableau now: game_gain_if_built() without subtracting today's figures
+ * (for a caller that weighs many builds against the same ones). */
+void game_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
+                          int *income);
+
 /* Recomputes seat `seat`'s tableau summary (struct city_tab) from its tableau. The engine
  * keeps summaries up to date itself; call this after changing a tableau by other means. Every
  * card in the tableau must be a valid instance id. */
