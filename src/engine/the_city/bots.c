@@ -45,13 +45,15 @@ static void random_cards(struct city_rng *r, const struct city_seat *s, int a, i
             n += s->hand[i] != a && s->hand[i] != b;
         }
     }
+    struct city_rng local = *r; /* out[] is bytes, which may alias *r: see rng_shuffle() */
     for (int i = 0; i < k; i++) {
-        int j = i + (int)rng_below(r, (uint32_t)(n - i));
+        int j = i + (int)rng_below(&local, (uint32_t)(n - i));
         uint8_t t = pool[i];
         pool[i] = pool[j];
         pool[j] = t;
         out[i] = pool[i];
     }
+    *r = local;
 }
 
 static void random_build(struct city_bot *b, const struct city_game *g, int seat,
