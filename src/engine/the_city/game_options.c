@@ -118,9 +118,9 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
     const struct city_catalog *cat = g->cat;
     const struct city_tab *t = tab_of(g, seat);
     /* Without branches on the cards (which are random): tab_admits() and the cost test as one
-     * flag, each card written and kept only when it passes. */
-    /* On the way, the small cards a double build would look at (small_cards_of()'s work) and
-     * whether a Construction Gang is in hand (gang_possible()'s). */
+     * flag, each card written and kept only when it passes. On the way, the small cards a
+     * double build would look at (small_cards_of()'s work) and whether a Construction Gang is
+     * in hand (gang_possible()'s). */
     struct small_cards sc;
     int n = 0, ns = 0;
     bool gang_in_hand = false;
