@@ -3,6 +3,7 @@
  * cards it spends, and pays with the cards least worth keeping). */
 #include "bots.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const kind_names[BOT_KIND_COUNT] = {"random", "greedy"};
@@ -241,25 +242,27 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
     }
 }
 
-/* Writes the n hand cards with the lowest keep value, skipping cards marked in `skip`. */
+/* Writes the n hand cards with the lowest keep value, skipping cards marked in `skip` (of
+ * equal values, the first in the hand; fewer when fewer are left). */
 static void cheapest_cards(const struct city_game *g, int seat, const double *keep,
                            const uint8_t *skip, int n, uint8_t *out)
 {
     const struct city_seat *s = &g->seats[seat];
-    uint8_t taken[CITY_DECK_SIZE] = {0};
-    for (int k = 0; k < n; k++) {
-        int best = -1;
-        for (int i = 0; i < s->nhand; i++) {
-            int c = s->hand[i];
-            if (skip[c] || taken[c])
-                continue;
-            if (best < 0 || keep[i] < keep[best])
-                best = i;
-        }
-        if (best < 0)
-            break; /* asked for more cards than the hand holds */
-        taken[s->hand[best]] = 1;
+    /* The cards out of the running get an infinite value, so each pick is one pass of
+     * comparisons with no other test; a finite value always wins over them. */
+    double val[CITY_DECK_SIZE];
+    int left = 0, nhand = s->nhand;
+    for (int i = 0; i < nhand; i++) {
+        bool out_of_it = skip[s->hand[i]];
+        val[i] = out_of_it ? HUGE_VAL : keep[i];
+        left += !out_of_it;
+    }
+    for (int k = 0; k < n && k < left; k++) {
+        int best = 0;
+        for (int i = 1; i < nhand; i++)
+            best = val[i] < val[best] ? i : best;
         out[k] = s->hand[best];
+        val[best] = HUGE_VAL;
     }
 }
 
