@@ -18,10 +18,14 @@ void rng_seed(struct city_rng *r, uint64_t seed)
 
 void rng_shuffle(struct city_rng *r, uint8_t *a, int n)
 {
+    /* The state in a local: a[] is bytes, which may alias anything, so with *r the compiler
+     * would load and store the whole state around every swap. Same draws, same order. */
+    struct city_rng local = *r;
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(r, (uint32_t)i + 1);
+        int j = (int)rng_below(&local, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
     }
+    *r = local;
 }

@@ -3,6 +3,7 @@
  * cards it spends, and pays with the cards least worth keeping). */
 #include "bots.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const kind_names[BOT_KIND_COUNT] = {"random", "greedy"};
@@ -34,18 +35,26 @@ static void random_cards(struct city_rng *r, const struct city_seat *s, int a, i
                          uint8_t *out)
 {
     uint8_t pool[CITY_DECK_SIZE];
-    int n = 0;
-    for (int i = 0; i < s->nhand; i++) { /* without branches */
-        pool[n] = s->hand[i];
-        n += s->hand[i] != a && s->hand[i] != b;
+    int n = s->nhand;
+    if (a < 0 && b < 0) { /* the whole hand: copied in fixed pieces, no loop */
+        memcpy(pool, s->hand, 64);
+        memcpy(pool + 64, s->hand + 64, CITY_DECK_SIZE - 64);
+    } else {
+        n = 0;
+        for (int i = 0; i < s->nhand; i++) { /* without branches */
+            pool[n] = s->hand[i];
+            n += s->hand[i] != a && s->hand[i] != b;
+        }
     }
+    struct city_rng local = *r; /* out[] is bytes, which may alias *r: see rng_shuffle() */
     for (int i = 0; i < k; i++) {
-        int j = i + (int)rng_below(r, (uint32_t)(n - i));
+        int j = i + (int)rng_below(&local, (uint32_t)(n - i));
         uint8_t t = pool[i];
         pool[i] = pool[j];
         pool[j] = t;
         out[i] = pool[i];
     }
+    *r = local;
 }
 
 static void random_build(struct city_bot *b, const struct city_game *g, int seat,
@@ -125,6 +134,11 @@ struct valuation {
     int rounds;
     double worth;  /* of a card in hand now */
     double income; /* of one more card of income every round from now on */
+    /* The seat's own, worked out once per decision: its points per round and income now, and
+     * the designs in its hand with how many copies of each. */
+    int base_vp, base_income;
+    uint64_t hand_designs;
+    uint8_t in_hand[CITY_MAX_DESIGNS];
 };
 
 static void valuation_of(const struct city_game *g, struct valuation *v)
@@ -136,14 +150,26 @@ static void valuation_of(const struct city_game *g, struct valuation *v)
         v->income += card_worth(v->rounds - k);
 }
 
-/* True when seat `seat` owns a copy of design `design`. */
+/* valuation_of() and the seat's own part of *v. */
+static void valuation_for(const struct city_game *g, int seat, struct valuation *v)
+{
+    valuation_of(g, v);
+    v->base_vp = game_seat_round_vp(g, seat);
+    v->base_income = game_seat_income(g, seat);
+    const struct city_seat *s = &g->seats[seat];
+    memset(v->in_hand, 0, sizeof v->in_hand);
+    v->hand_designs = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        int h = game_design_of(g, s->hand[i]);
+        v->in_hand[h]++;
+        v->hand_designs |= 1ULL << h;
+    }
+}
+
+/* True when seat `seat` owns a copy of design `design` (read from its tableau summary). */
 static bool owns(const struct city_game *g, int seat, int design)
 {
-    const struct city_seat *s = &g->seats[seat];
-    for (int t = 0; t < s->ntableau; t++)
-        if (game_design_of(g, s->tableau[t]) == design)
-            return true;
-    return false;
+    return (g->seats[seat].tab.owned >> design) & 1u;
 }
 
 /* What a design is worth beyond its points and income: a discount on cards in hand, a
@@ -152,20 +178,21 @@ static double potential(const struct city_game *g, int seat, const struct valuat
 {
     const struct city_catalog *cat = g->cat;
     const struct city_design *d = &cat->designs[design];
-    const struct city_seat *s = &g->seats[seat];
     if (v->rounds <= 1 || owns(g, seat, design))
         return 0;
     double bonus = 0;
+    /* Hand cards of other designs that it discounts, and that require it (as often as their
+     * lists name it), counted per design in hand. */
     int helped = 0, enabled = 0;
-    for (int i = 0; i < s->nhand; i++) {
-        int h = game_design_of(g, s->hand[i]);
-        if (h == design)
-            continue;
+    for (uint64_t m = v->hand_designs & ~(1ULL << design); m; m &= m - 1) {
+        int h = __builtin_ctzll(m);
         if (d->discount && (d->discount_to & (1ULL << h)))
-            helped++;
+            helped += v->in_hand[h];
+        if (!((cat->hot[h].requires >> design) & 1u)) /* the list below cannot name it */
+            continue;
         for (int r = 0; r < cat->designs[h].nrequires; r++)
             if (cat->designs[h].requires[r] == design)
-                enabled++;
+                enabled += v->in_hand[h];
     }
     if (d->discount)
         bonus += d->discount * v->worth * (0.4 + (helped > 2 ? 2 : helped) * 0.8);
@@ -181,7 +208,9 @@ static double build_value(const struct city_game *g, int seat, const struct valu
                           const int *designs, int n, int cost)
 {
     int dvp, dinc;
-    game_gain_if_built(g, seat, designs, n, &dvp, &dinc);
+    game_totals_if_built(g, seat, designs, n, &dvp, &dinc);
+    dvp -= v->base_vp;
+    dinc -= v->base_income;
     double val = dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
     for (int i = 0; i < n; i++)
         val += potential(g, seat, v, designs[i]);
@@ -195,16 +224,10 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
     for (int i = 0; i < s->nhand; i++) {
         int design = game_design_of(g, s->hand[i]);
         const struct city_design *d = &g->cat->designs[design];
-        int owned = 0, reqs = 0;
-        for (int t = 0; t < s->ntableau; t++)
-            if (game_design_of(g, s->tableau[t]) == design)
-                owned++;
+        /* Copies owned, and requirements met, from the tableau summary. */
+        int owned = s->tab.count[design], reqs = 0;
         for (int r = 0; r < d->nrequires; r++)
-            for (int t = 0; t < s->ntableau; t++)
-                if (game_design_of(g, s->tableau[t]) == d->requires[r]) {
-                    reqs++;
-                    break;
-                }
+            reqs += (int)((s->tab.owned >> d->requires[r]) & 1u);
         if (d->contractor || (d->limit && owned >= d->limit)) {
             out[i] = -1000;
             continue;
@@ -219,32 +242,34 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
     }
 }
 
-/* Writes the n hand cards with the lowest keep value, skipping cards marked in `skip`. */
+/* Writes the n hand cards with the lowest keep value, skipping cards marked in `skip` (of
+ * equal values, the first in the hand; fewer when fewer are left). */
 static void cheapest_cards(const struct city_game *g, int seat, const double *keep,
                            const uint8_t *skip, int n, uint8_t *out)
 {
     const struct city_seat *s = &g->seats[seat];
-    uint8_t taken[CITY_DECK_SIZE] = {0};
-    for (int k = 0; k < n; k++) {
-        int best = -1;
-        for (int i = 0; i < s->nhand; i++) {
-            int c = s->hand[i];
-            if (skip[c] || taken[c])
-                continue;
-            if (best < 0 || keep[i] < keep[best])
-                best = i;
-        }
-        if (best < 0)
-            break; /* asked for more cards than the hand holds */
-        taken[s->hand[best]] = 1;
+    /* The cards out of the running get an infinite value, so each pick is one pass of
+     * comparisons with no other test; a finite value always wins over them. */
+    double val[CITY_DECK_SIZE];
+    int left = 0, nhand = s->nhand;
+    for (int i = 0; i < nhand; i++) {
+        bool out_of_it = skip[s->hand[i]];
+        val[i] = out_of_it ? HUGE_VAL : keep[i];
+        left += !out_of_it;
+    }
+    for (int k = 0; k < n && k < left; k++) {
+        int best = 0;
+        for (int i = 1; i < nhand; i++)
+            best = val[i] < val[best] ? i : best;
         out[k] = s->hand[best];
+        val[best] = HUGE_VAL;
     }
 }
 
 void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out)
 {
     struct valuation v;
-    valuation_of(g, &v);
+    valuation_for(g, seat, &v);
     double keep[CITY_DECK_SIZE];
     keep_values(g, seat, &v, keep);
     uint8_t skip[CITY_DECK_SIZE] = {0};
@@ -254,7 +279,7 @@ void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *ou
 static void greedy_build(const struct city_game *g, int seat, struct city_decision *d)
 {
     struct valuation v;
-    valuation_of(g, &v);
+    valuation_for(g, seat, &v);
     double keep[CITY_DECK_SIZE];
     keep_values(g, seat, &v, keep);
     struct city_build_options o;
@@ -318,7 +343,7 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
 
 bool bot_decide(struct city_bot *b, const struct city_game *g, int seat, struct city_decision *d)
 {
-    memset(d, 0, sizeof *d);
+    game_decision_clear(d);
     if (!game_seat_pending(g, seat))
         return false;
     if (g->step == STEP_BUILD) {

@@ -1,86 +1,16 @@
 /* game.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and keep,
  * the simultaneous build step and its legality checks (what a seat may build is in
  * game_options.c), survey, scoring with every kind of variable points, income in VP order with
- * reshuffles, the end of the game, hand limit. */
+ * reshuffles, the end of the game, hand limit. The names of steps and errors are in
+ * game_names.c. */
 #include "game.h"
 
 #include "bots.h"
 #include "game_rules.h"
+#include "game_trusted.h"
 
 #include <assert.h>
-#include <stddef.h>
 #include <string.h>
-
-/* ---- names ------------------------------------------------------------------------------ */
-
-static const char *const step_names[STEP_COUNT] = {"keep", "build", "survey", "hand_limit", "over"};
-
-const char *city_step_name(int step)
-{
-    return step >= 0 && step < STEP_COUNT ? step_names[step] : "unknown";
-}
-
-int city_step_from_name(const char *name)
-{
-    for (int i = 0; i < STEP_COUNT; i++)
-        if (name && strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-static const struct {
-    const char *code;
-    const char *message;
-} errors[CITY_ERR_COUNT] = {
-    [CITY_OK] = {"ok", "The decision is legal."},
-    [CITY_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
-    [CITY_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
-    [CITY_ERR_NOT_PENDING] = {"nothing_to_decide",
-                              "This seat has nothing to decide in the current step; wait for "
-                              "the next one."},
-    [CITY_ERR_WRONG_KIND] = {"wrong_decision",
-                             "That kind of decision does not belong to the current step: send "
-                             "build, contractor, builds or survey in step build, and discard in "
-                             "keep, survey and hand_limit."},
-    [CITY_ERR_NOT_IN_HAND] = {"not_in_hand",
-                              "A card named in the decision is not in this seat's hand; use "
-                              "the ids from the hand view."},
-    [CITY_ERR_DUPLICATE_CARD] = {"duplicate_card",
-                                 "A card is named twice: a payment repeats a card or includes "
-                                 "a card being built."},
-    [CITY_ERR_DISCARD_COUNT] = {"discard_count",
-                                "Wrong number of cards to discard; the hand view's "
-                                "pending.options.discard says how many."},
-    [CITY_ERR_PAYMENT_COUNT] = {"payment_count",
-                                "The payment must be exactly as many cards as the effective "
-                                "cost shown in the hand view."},
-    [CITY_ERR_NOT_BUILDABLE] = {"not_buildable", "That card cannot be built."},
-    [CITY_ERR_PREREQUISITE] = {"prerequisite_missing",
-                               "The card requires another development in your tableau first."},
-    [CITY_ERR_LIMIT] = {"limit_reached",
-                        "You already own as many copies of that card as its limit allows."},
-    [CITY_ERR_NO_DOUBLE] = {"no_construction_gang",
-                            "Building two developments needs a Construction Gang in your "
-                            "tableau or as the first of the two."},
-    [CITY_ERR_DOUBLE_COST] = {"double_cost_over_4",
-                              "Each of two developments built with a Construction Gang must "
-                              "have a printed cost of 4 or less."},
-    [CITY_ERR_CONTRACTOR_TAKEN] = {"contractor_taken",
-                                   "You already took a General Contractor; each player may "
-                                   "take one per game."},
-    [CITY_ERR_POOL_EMPTY] = {"contractor_pool_empty", "No General Contractor is left."},
-    [CITY_ERR_TOO_MANY_CARDS] = {"too_many_cards", "The decision names too many cards."},
-};
-
-const char *city_error_code(int err)
-{
-    return err >= 0 && err < CITY_ERR_COUNT ? errors[err].code : "unknown_error";
-}
-
-const char *city_error_message(int err)
-{
-    return err >= 0 && err < CITY_ERR_COUNT ? errors[err].message : "Unknown error.";
-}
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
@@ -104,37 +34,65 @@ static const struct city_design *design_of(const struct city_game *g, int card)
     return &g->cat->designs[g->cat->card_design[card]];
 }
 
-static struct cardset hand_set(const struct city_seat *s)
+/* Marks for the cards a decision names while it is checked: in the hand, already named. A
+ * byte per card, so marking is independent stores (a bitset is a chain of read-modify-writes
+ * of the same word). */
+enum { MARK_HAND = 1, MARK_USED = 2 };
+struct marks {
+    uint8_t m[128];
+};
+
+/* Clears k and marks seat s's hand in it. */
+static void marks_of_hand(const struct city_seat *s, struct marks *k)
 {
-    struct cardset set = {{0, 0}};
+    _Static_assert(CITY_DECK_SIZE <= sizeof k->m, "struct marks");
+    memset(k->m, 0, 64); /* two fixed pieces: vector stores, not rep stos */
+    memset(k->m + 64, 0, 64);
     for (int i = 0; i < s->nhand; i++)
-        cs_add(&set, s->hand[i]);
-    return set;
+        k->m[s->hand[i]] = MARK_HAND;
 }
 
-/* Clears seat order `o` to all zero bytes. An order is kept canonical (zero past its
- * discard[ndiscard - 1]), so only its head and its discards need clearing. */
+/* Checks that card c (any byte) is in the hand and not yet named, and names it. */
+static int mark_use(struct marks *k, int c)
+{
+    if (c >= CITY_DECK_SIZE || !(k->m[c] & MARK_HAND))
+        return CITY_ERR_NOT_IN_HAND;
+    if (k->m[c] & MARK_USED)
+        return CITY_ERR_DUPLICATE_CARD;
+    k->m[c] |= MARK_USED;
+    return CITY_OK;
+}
+/* Clears seat order `o` to all zero bytes (fixed-size stores, cheaper than clearing only its
+ * used bytes: a memset of variable length compiles to `rep stos`). */
 static void order_clear(struct city_decision *o)
 {
-    memset(o, 0, offsetof(struct city_decision, discard) + o->ndiscard);
+    game_decision_clear(o);
 }
 
 /* Removes the `n` cards of out[] from the hand in one pass, keeping the others in order. The
- * cards must be there. */
+ * cards must be there. The cards going are marked in a byte table (independent stores), not a
+ * bitset (each card a read-modify-write of the same word, one waiting on the other). */
 static void hand_remove(struct city_seat *s, const uint8_t *out, int n)
 {
-    struct cardset gone = {{0, 0}};
+    uint8_t gone[128];
+    _Static_assert(CITY_DECK_SIZE <= sizeof gone, "hand_remove's table");
+    memset(gone, 0, 64); /* two fixed pieces: vector stores, not rep stos */
+    memset(gone + 64, 0, 64);
     for (int i = 0; i < n; i++)
-        cs_add(&gone, out[i]);
-    int kept = 0;
-    for (int i = 0; i < s->nhand; i++) { /* without branches: which cards go is random */
+        gone[out[i]] = 1;
+    int kept = 0, had = s->nhand;
+    for (int i = 0; i < had; i++) { /* without branches: which cards go is random */
         uint8_t c = s->hand[i];
         s->hand[kept] = c;
-        kept += !cs_has(&gone, c);
+        kept += !gone[c];
     }
-    assert(kept == s->nhand - n);
-    for (int i = kept; i < s->nhand; i++)
-        s->hand[i] = 0; /* vacated slots stay zero, so equal games are equal bytes */
+    assert(kept == had - n);
+    /* Vacated slots become zero, so equal games are equal bytes; the slots past the hand are
+     * zero already, so one fixed store of 16 covers the usual few. */
+    if (n <= 16 && kept + 16 <= CITY_DECK_SIZE)
+        memset(&s->hand[kept], 0, 16);
+    else
+        memset(&s->hand[kept], 0, (size_t)n);
     s->nhand = (uint8_t)kept;
 }
 
@@ -234,15 +192,22 @@ int game_seat_income(const struct city_game *g, int seat)
     return seat_sum(g, tab_of(g, seat), seat, false);
 }
 
+void game_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
+                          int *income)
+{
+    struct city_tab t = *tab_of(g, seat);
+    for (int i = 0; i < n; i++)
+        tab_add(g->cat, &t, designs[i]);
+    *vp = seat_sum(g, &t, seat, true);
+    *income = seat_sum(g, &t, seat, false);
+}
+
 void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome)
 {
-    const struct city_tab *t0 = tab_of(g, seat);
-    struct city_tab t = *t0;
-    for (int i = 0; i < n; i++)
-        tab_add(g->cat, &t, designs[i]);
-    *dvp = seat_sum(g, &t, seat, true) - seat_sum(g, t0, seat, true);
-    *dincome = seat_sum(g, &t, seat, false) - seat_sum(g, t0, seat, false);
+    game_totals_if_built(g, seat, designs, n, dvp, dincome);
+    *dvp -= game_seat_round_vp(g, seat);
+    *dincome -= game_seat_income(g, seat);
 }
 
 int game_effective_cost(const struct city_game *g, int seat, int design)
@@ -273,11 +238,15 @@ static void draw_into_hand(struct city_game *g, struct city_seat *s, int n,
     while (n > 0) {
         if (g->ndeck == 0)
             reshuffle(g, ev);
-        int k = n < g->ndeck ? n : g->ndeck;
+        /* The counts in locals: the compiler must otherwise assume each card stored may be
+         * one of them (all are bytes of the same struct) and reload them. */
+        int k = n < g->ndeck ? n : g->ndeck, top = g->ndeck, nh = s->nhand;
         for (int i = 0; i < k; i++) {
-            s->hand[s->nhand++] = g->deck[--g->ndeck];
-            g->deck[g->ndeck] = 0;
+            s->hand[nh + i] = g->deck[top - 1 - i];
+            g->deck[top - 1 - i] = 0;
         }
+        g->ndeck = (uint8_t)(top - k);
+        s->nhand = (uint8_t)(nh + k);
         n -= k;
     }
 }
@@ -355,11 +324,6 @@ int game_new(struct city_game *g, const struct city_catalog *cat, int players, u
     return CITY_OK;
 }
 
-bool game_seat_pending(const struct city_game *g, int seat)
-{
-    return seat >= 0 && seat < g->players && g->step != STEP_OVER && g->seats[seat].pending;
-}
-
 int game_discard_count(const struct city_game *g, int seat)
 {
     if (!game_seat_pending(g, seat))
@@ -379,29 +343,24 @@ int game_discard_count(const struct city_game *g, int seat)
 
 /* ---- legality ----------------------------------------------------------------------------- */
 
-/* Checks one build against tableau `t` and hand `hand`, and marks its cards in `used`. */
-static int check_build(const struct city_game *g, const struct cardset *hand,
-                       const struct city_tab *t, const struct city_build *b, struct cardset *used)
+/* Checks one build against tableau `t` and the hand marked in `k`, and marks its cards used. */
+static int check_build(const struct city_game *g, struct marks *k, const struct city_tab *t,
+                       const struct city_build *b)
 {
-    if (b->card >= CITY_DECK_SIZE || !cs_has(hand, b->card))
+    if (b->card >= CITY_DECK_SIZE || !(k->m[b->card] & MARK_HAND))
         return CITY_ERR_NOT_IN_HAND;
-    if (cs_has(used, b->card))
+    if (k->m[b->card] & MARK_USED)
         return CITY_ERR_DUPLICATE_CARD;
     int design = game_design_of(g, b->card);
     int err = tab_admits(g->cat, t, design);
     if (err)
         return err;
-    cs_add(used, b->card);
+    k->m[b->card] |= MARK_USED;
     if (b->npay > CITY_MAX_COST)
         return CITY_ERR_TOO_MANY_CARDS;
-    for (int i = 0; i < b->npay; i++) {
-        int c = b->pay[i];
-        if (c >= CITY_DECK_SIZE || !cs_has(hand, c))
-            return CITY_ERR_NOT_IN_HAND;
-        if (cs_has(used, c))
-            return CITY_ERR_DUPLICATE_CARD;
-        cs_add(used, c);
-    }
+    for (int i = 0; i < b->npay; i++)
+        if ((err = mark_use(k, b->pay[i])) != CITY_OK)
+            return err;
     if (b->npay != tab_cost(g->cat, t, design))
         return CITY_ERR_PAYMENT_COUNT;
     return CITY_OK;
@@ -411,14 +370,12 @@ static int check_discard(const struct city_game *g, int seat, const struct city_
 {
     if (d->ndiscard != game_discard_count(g, seat))
         return CITY_ERR_DISCARD_COUNT;
-    struct cardset hand = hand_set(&g->seats[seat]), used = {{0, 0}};
+    struct marks k;
+    marks_of_hand(&g->seats[seat], &k);
     for (int i = 0; i < d->ndiscard; i++) {
-        int c = d->discard[i];
-        if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
-            return CITY_ERR_NOT_IN_HAND;
-        if (cs_has(&used, c))
-            return CITY_ERR_DUPLICATE_CARD;
-        cs_add(&used, c);
+        int err = mark_use(&k, d->discard[i]);
+        if (err)
+            return err;
     }
     return CITY_OK;
 }
@@ -426,7 +383,7 @@ static int check_discard(const struct city_game *g, int seat, const struct city_
 static int check_build_step(const struct city_game *g, int seat, const struct city_decision *d)
 {
     const struct city_tab *t = tab_of(g, seat);
-    struct cardset used = {{0, 0}}, hand;
+    struct marks k;
     switch (d->kind) {
     case DEC_SURVEY:
         return CITY_OK;
@@ -437,15 +394,15 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
     case DEC_BUILD:
         if (d->nbuilds != 1)
             return CITY_ERR_WRONG_KIND;
-        hand = hand_set(&g->seats[seat]);
-        return check_build(g, &hand, t, &d->builds[0], &used);
+        marks_of_hand(&g->seats[seat], &k);
+        return check_build(g, &k, t, &d->builds[0]);
     case DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return CITY_ERR_WRONG_KIND;
-        hand = hand_set(&g->seats[seat]);
+        marks_of_hand(&g->seats[seat], &k);
         for (int i = 0; i < 2; i++) {
             int c = d->builds[i].card;
-            if (c >= CITY_DECK_SIZE || !cs_has(&hand, c))
+            if (c >= CITY_DECK_SIZE || !(k.m[c] & MARK_HAND))
                 return CITY_ERR_NOT_IN_HAND;
         }
         const struct city_design *first = design_of(g, d->builds[0].card);
@@ -454,12 +411,12 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
         for (int i = 0; i < 2; i++)
             if (design_of(g, d->builds[i].card)->cost > CITY_DOUBLE_MAX_COST)
                 return CITY_ERR_DOUBLE_COST;
-        int err = check_build(g, &hand, t, &d->builds[0], &used);
+        int err = check_build(g, &k, t, &d->builds[0]);
         if (err)
             return err;
         struct city_tab t2 = *t;
         tab_add(g->cat, &t2, game_design_of(g, d->builds[0].card));
-        return check_build(g, &hand, &t2, &d->builds[1], &used);
+        return check_build(g, &k, &t2, &d->builds[1]);
     }
     default:
         return CITY_ERR_WRONG_KIND;
@@ -481,11 +438,9 @@ int game_check(const struct city_game *g, int seat, const struct city_decision *
     return check_discard(g, seat, d);
 }
 
-int game_submit(struct city_game *g, int seat, const struct city_decision *d)
+/* Stores decision d as seat's order for the current step: game_submit() once d is checked. */
+static void store_order(struct city_game *g, int seat, const struct city_decision *d)
 {
-    int err = game_check(g, seat, d);
-    if (err)
-        return err;
     struct city_seat *s = &g->seats[seat];
     /* Keep only the meaningful bytes, so that equal decisions are equal structs. */
     order_clear(&s->order);
@@ -503,7 +458,21 @@ int game_submit(struct city_game *g, int seat, const struct city_decision *d)
     }
     s->submitted = true;
     s->defaulted = false;
+}
+
+int game_submit(struct city_game *g, int seat, const struct city_decision *d)
+{
+    int err = game_check(g, seat, d);
+    if (err)
+        return err;
+    store_order(g, seat, d);
     return CITY_OK;
+}
+
+void game_submit_trusted(struct city_game *g, int seat, const struct city_decision *d)
+{
+    assert(game_seat_pending(g, seat));
+    store_order(g, seat, d);
 }
 
 bool game_ready(const struct city_game *g)
@@ -536,7 +505,7 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
 {
     struct city_seat *s = &g->seats[seat];
     uint8_t out[CITY_MAX_COST + 1];
-    memcpy(out, b->pay, b->npay);
+    memcpy(out, b->pay, CITY_MAX_COST); /* fixed size: moves, not rep movs; npay of them count */
     out[b->npay] = b->card;
     memcpy(&g->discard[g->ndiscard], b->pay, b->npay);
     g->ndiscard = (uint8_t)(g->ndiscard + b->npay);
@@ -590,16 +559,18 @@ static void end_round(struct city_game *g, const struct city_events *ev)
         finish(g, ev);
         return;
     }
-    /* Income in order of victory points, highest first; ties in seat order. */
-    int order[CITY_MAX_PLAYERS];
-    for (int s = 0; s < g->players; s++) {
-        int k = s;
-        while (k > 0 && g->seats[order[k - 1]].vp < g->seats[s].vp) {
-            order[k] = order[k - 1];
-            k--;
+    /* Income in order of victory points, highest first; ties in seat order. A seat's place
+     * is how many seats are ahead of it, counted once per pair without branches (an insertion
+     * sort's branches on random scores mispredict). */
+    int order[CITY_MAX_PLAYERS], ahead[CITY_MAX_PLAYERS] = {0};
+    for (int a = 0; a < g->players; a++)
+        for (int b = a + 1; b < g->players; b++) {
+            int b_first = g->seats[b].vp > g->seats[a].vp;
+            ahead[a] += b_first;
+            ahead[b] += !b_first;
         }
-        order[k] = s;
-    }
+    for (int s = 0; s < g->players; s++)
+        order[ahead[s]] = s;
     for (int k = 0; k < g->players; k++) {
         int s = order[k];
         struct city_seat *seat = &g->seats[s];
@@ -722,7 +693,8 @@ int game_fill_defaults(struct city_game *g, const struct city_events *ev)
         struct city_seat *s = &g->seats[i];
         if (!s->pending || s->submitted)
             continue;
-        struct city_decision d = {0};
+        struct city_decision d;
+        game_decision_clear(&d);
         if (g->step == STEP_BUILD) {
             d.kind = DEC_SURVEY;
         } else {

@@ -19,37 +19,47 @@ static bool gang_possible(const struct city_game *g, const struct city_seat *s, 
     return any & 1u;
 }
 
-/* Lists up to max legal double builds into out and returns how many there are, or stops at
- * the first when `any` (then returns 0 or 1). */
-static int double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max,
-                        bool any)
+/* The hand cards of printed cost 4 or less (only they can be either of a double build), each
+ * with its design, whether the tableau as it is admits it (0) or not, and its cost now. */
+struct small_cards {
+    int n;
+    uint8_t card[CITY_DECK_SIZE], design[CITY_DECK_SIZE];
+    int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
+};
+
+/* Fills sc from seat's hand and tableau (game_build_options() fills it on its own way). */
+static void small_cards_of(const struct city_game *g, int seat, struct small_cards *sc)
 {
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
-        return 0;
     const struct city_seat *s = &g->seats[seat];
     const struct city_catalog *cat = g->cat;
-    bool gang;
-    if (!gang_possible(g, s, &gang)) /* most of the time: no pair to look for */
-        return 0;
-    const struct city_tab *t = tab_of(g, seat);
-    /* Only cards of printed cost 4 or less can be either of the two: list them once. */
-    uint8_t small[CITY_DECK_SIZE], design[CITY_DECK_SIZE];
-    int ns = 0;
+    sc->n = 0;
     for (int i = 0; i < s->nhand; i++) {
         int d = game_design_of(g, s->hand[i]);
         if (cat->hot[d].cost <= CITY_DOUBLE_MAX_COST) {
-            small[ns] = s->hand[i];
-            design[ns++] = (uint8_t)d;
+            sc->card[sc->n] = s->hand[i];
+            sc->design[sc->n] = (uint8_t)d;
+            sc->err[sc->n] = (int8_t)tab_admits(cat, &s->tab, d);
+            sc->cost[sc->n++] = (int8_t)tab_cost(cat, &s->tab, d);
         }
     }
-    /* Each card's admission and cost with the tableau as it is; the first build changes them
-     * only for a card that requires, repeats or is discounted by the first: worked out again
-     * for those alone. */
-    int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
-    for (int j = 0; j < ns; j++) {
-        err[j] = (int8_t)tab_admits(cat, t, design[j]);
-        cost[j] = (int8_t)tab_cost(cat, t, design[j]);
-    }
+}
+
+/* Lists up to max legal double builds into out and returns how many there are, or stops at
+ * the first when `any` (then returns 0 or 1). The caller has checked that the seat is pending in
+ * step build and that gang_possible() holds; `gang` says whether the gang is in the tableau;
+ * sc holds the seat's small cards. */
+static int double_pairs(const struct city_game *g, int seat, const struct small_cards *sc,
+                        struct city_pair *out, int max, bool any, bool gang)
+{
+    const struct city_seat *s = &g->seats[seat];
+    const struct city_catalog *cat = g->cat;
+    const struct city_tab *t = tab_of(g, seat);
+    /* Each card's admission and cost with the tableau as it is are in sc; the first build
+     * changes them only for a card that requires, repeats or is discounted by the first: worked
+     * out again for those alone. */
+    int ns = sc->n;
+    const uint8_t *small = sc->card, *design = sc->design;
+    const int8_t *err = sc->err, *cost = sc->cost;
     int n = 0;
     for (int i = 0; i < ns; i++) {
         int da = design[i];
@@ -89,7 +99,13 @@ static int double_pairs(const struct city_game *g, int seat, struct city_pair *o
 
 int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
 {
-    return double_pairs(g, seat, out, max, false);
+    bool gang;
+    if (g->step != STEP_BUILD || !game_seat_pending(g, seat) ||
+        !gang_possible(g, &g->seats[seat], &gang)) /* most of the time: no pair to look for */
+        return 0;
+    struct small_cards sc;
+    small_cards_of(g, seat, &sc);
+    return double_pairs(g, seat, &sc, out, max, false, gang);
 }
 
 void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
@@ -102,19 +118,32 @@ void game_build_options(const struct city_game *g, int seat, struct city_build_o
     const struct city_catalog *cat = g->cat;
     const struct city_tab *t = tab_of(g, seat);
     /* Without branches on the cards (which are random): tab_admits() and the cost test as one
-     * flag, each card written and kept only when it passes. */
-    int n = 0;
+     * flag, each card written and kept only when it passes. On the way, the small cards a
+     * double build would look at (small_cards_of()'s work) and whether a Construction Gang is
+     * in hand (gang_possible()'s). */
+    struct small_cards sc;
+    int n = 0, ns = 0;
+    bool gang_in_hand = false;
     for (int i = 0; i < s->nhand; i++) {
         int design = cat->card_design[s->hand[i]];
         const struct city_hot *h = &cat->hot[design];
         int cost = tab_cost(cat, t, design);
-        bool ok = !h->contractor & ((t->owned & h->requires) == h->requires) &
-                  (!h->limit | (t->count[design] < h->limit)) & (cost <= s->nhand - 1);
+        bool admits = !h->contractor & ((t->owned & h->requires) == h->requires) &
+                      (!h->limit | (t->count[design] < h->limit));
         out->card[n] = s->hand[i];
         out->cost[n] = (uint8_t)cost;
-        n += ok;
+        n += admits & (cost <= s->nhand - 1);
+        sc.card[ns] = s->hand[i];
+        sc.design[ns] = (uint8_t)design;
+        sc.err[ns] = (int8_t)!admits;
+        sc.cost[ns] = (int8_t)cost;
+        ns += h->cost <= CITY_DOUBLE_MAX_COST;
+        gang_in_hand |= h->construction_gang;
     }
+    sc.n = ns;
     out->nbuilds = (uint8_t)n;
     out->contractor = g->npool > 0 && !tab_has_contractor(g->cat, t);
-    out->two = double_pairs(g, seat, NULL, 0, true) > 0;
+    bool gang_in_tableau = (t->owned & cat->gang_designs) != 0;
+    out->two = (gang_in_tableau || gang_in_hand) &&
+               double_pairs(g, seat, &sc, NULL, 0, true, gang_in_tableau) > 0;
 }

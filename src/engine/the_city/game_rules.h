@@ -1,6 +1,6 @@
 /* game_rules.h: what the rules' source files (game.c, game_options.c) share and nothing else
- * reads: card sets as bitsets, and the tableau summary's questions (what a design costs a seat,
- * whether its tableau admits it). Private to src/engine/the_city/. */
+ * reads: the tableau summary's questions (what a design costs a seat, whether its tableau
+ * admits it). Private to src/engine/the_city/. */
 #ifndef CITY_GAME_RULES_H
 #define CITY_GAME_RULES_H
 
@@ -8,21 +8,6 @@
 #include <stdint.h>
 
 #include "game.h"
-
-/* A set of card instances (0..CITY_DECK_SIZE-1), one bit each. */
-struct cardset {
-    uint64_t w[2];
-};
-
-static inline bool cs_has(const struct cardset *set, int card)
-{
-    return (set->w[card >> 6] >> (card & 63)) & 1u;
-}
-
-static inline void cs_add(struct cardset *set, int card)
-{
-    set->w[card >> 6] |= 1ULL << (card & 63);
-}
 
 /* ---- tableau summaries (struct city_tab) ---------------------------------------------- */
 
