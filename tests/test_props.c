@@ -1,10 +1,7 @@
 /* test_props.c: property tests over thousands of bot games — card conservation, scores that
  * never fall, games that end, bit-identical replays, side-effect-free checks, and an engine
- * that accepts exactly the decisions the rules allow, mutated decisions included, and stores a
- * bot's decision the same way whether checked or trusted. */
+ * that accepts exactly the decisions the rules allow, mutated decisions included. */
 #include "helpers.h"
-
-#include "game_trusted.h"
 
 static struct city_catalog cat;
 
@@ -312,17 +309,9 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
                 cr_assert_eq(e, CITY_OK);
                 cr_assert(memcmp(&before, &g, sizeof before) == 0, "game_check changed state");
             }
-            static struct city_game trusted;
-            if (checks & CHK_CONST) {
-                memcpy(&trusted, &g, sizeof trusted);
-                game_submit_trusted(&trusted, s, &d);
-            }
             int e = game_submit(&g, s, &d);
             cr_assert_eq(e, CITY_OK, "a %s bot's decision was refused in step %s: %s",
                          bot_kind_name(kinds[s]), city_step_name(g.step), city_error_code(e));
-            if (checks & CHK_CONST)
-                cr_assert(memcmp(&trusted, &g, sizeof g) == 0,
-                          "game_submit_trusted stored a bot's decision unlike game_submit");
             st->decisions++;
             st->doubles += d.kind == DEC_BUILD_TWO;
             if (checks & CHK_CONSERVE)
@@ -435,8 +424,6 @@ Test(property, each_step_waits_on_exactly_the_seats_the_rules_name)
     play_many(RANDOM_GAMES, -1, 450001, CHK_STEPS, &st);
 }
 
-/* Also: game_submit_trusted() (sim.c's way in) stores each of them byte for byte as
- * game_submit() does. */
 Test(property, every_bot_decision_is_accepted_and_game_check_changes_nothing)
 {
     struct run_stats st = {0};

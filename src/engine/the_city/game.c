@@ -7,7 +7,6 @@
 
 #include "bots.h"
 #include "game_rules.h"
-#include "game_trusted.h"
 
 #include <assert.h>
 #include <string.h>
@@ -238,15 +237,11 @@ static void draw_into_hand(struct city_game *g, struct city_seat *s, int n,
     while (n > 0) {
         if (g->ndeck == 0)
             reshuffle(g, ev);
-        /* The counts in locals: the compiler must otherwise assume each card stored may be
-         * one of them (all are bytes of the same struct) and reload them. */
-        int k = n < g->ndeck ? n : g->ndeck, top = g->ndeck, nh = s->nhand;
+        int k = n < g->ndeck ? n : g->ndeck;
         for (int i = 0; i < k; i++) {
-            s->hand[nh + i] = g->deck[top - 1 - i];
-            g->deck[top - 1 - i] = 0;
+            s->hand[s->nhand++] = g->deck[--g->ndeck];
+            g->deck[g->ndeck] = 0;
         }
-        g->ndeck = (uint8_t)(top - k);
-        s->nhand = (uint8_t)(nh + k);
         n -= k;
     }
 }
@@ -438,9 +433,11 @@ int game_check(const struct city_game *g, int seat, const struct city_decision *
     return check_discard(g, seat, d);
 }
 
-/* Stores decision d as seat's order for the current step: game_submit() once d is checked. */
-static void store_order(struct city_game *g, int seat, const struct city_decision *d)
+int game_submit(struct city_game *g, int seat, const struct city_decision *d)
 {
+    int err = game_check(g, seat, d);
+    if (err)
+        return err;
     struct city_seat *s = &g->seats[seat];
     /* Keep only the meaningful bytes, so that equal decisions are equal structs. */
     order_clear(&s->order);
@@ -458,21 +455,7 @@ static void store_order(struct city_game *g, int seat, const struct city_decisio
     }
     s->submitted = true;
     s->defaulted = false;
-}
-
-int game_submit(struct city_game *g, int seat, const struct city_decision *d)
-{
-    int err = game_check(g, seat, d);
-    if (err)
-        return err;
-    store_order(g, seat, d);
     return CITY_OK;
-}
-
-void game_submit_trusted(struct city_game *g, int seat, const struct city_decision *d)
-{
-    assert(game_seat_pending(g, seat));
-    store_order(g, seat, d);
 }
 
 bool game_ready(const struct city_game *g)

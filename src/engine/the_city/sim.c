@@ -5,10 +5,6 @@
 #include <string.h>
 
 #include "bots.h"
-#include "game_trusted.h"
-
-/* Games n with n % SIM_CHECK_EVERY == 0 have their decisions checked (see sim_run). */
-enum { SIM_CHECK_EVERY = 16 };
 
 void sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
              const int *kinds, struct sim_result *out)
@@ -23,16 +19,9 @@ void sim_run(const struct city_catalog *cat, int players, long long games, uint6
         game_new(&g, cat, players, gseed, 0);
         for (int s = 0; s < players; s++)
             bot_init(&bot[s], kinds[s], gseed * CITY_MAX_PLAYERS + (uint64_t)s);
-        /* One game in SIM_CHECK_EVERY has every decision checked, as a net under the bots'
-         * contract (their decisions are legal); the others store them unchecked. */
-        bool check = n % SIM_CHECK_EVERY == 0;
         while (g.step != STEP_OVER) {
             for (int s = 0; s < players; s++) {
-                if (!bot_decide(&bot[s], &g, s, &d))
-                    continue;
-                if (!check) {
-                    game_submit_trusted(&g, s, &d);
-                } else if (game_submit(&g, s, &d) != CITY_OK) {
+                if (bot_decide(&bot[s], &g, s, &d) && game_submit(&g, s, &d) != CITY_OK) {
                     out->illegal++;
                     out->illegal_seed = gseed;
                     return;

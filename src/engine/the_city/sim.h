@@ -15,15 +15,13 @@ struct sim_result {
     long long ended_by_deck, ended_by_rounds;
     double wins[CITY_MAX_PLAYERS];       /* games won per seat, ties split */
     double winner_has[CITY_MAX_DESIGNS]; /* games whose winners own each design, split */
-    long long illegal;                   /* checked bot decisions refused (must be 0) */
+    long long illegal;                   /* bot decisions the engine refused (must be 0) */
     uint64_t illegal_seed;               /* the seed of the first game with one */
 };
 
 /* Plays `games` games of `players` seats, game n from seed `seed + n`, seat s played by a bot
- * of kind kinds[s], and fills *out. The bots' decisions are legal by their contract, so only
- * one game in 16 (n % 16 == 0, game 0 included) has each checked by game_submit(); the others
- * are stored unchecked (game_submit_trusted()), which makes self-play about 10% faster. Stops at
- * the first illegal decision found (counted in out->illegal). No I/O, no allocation. */
+ * of kind kinds[s], and fills *out. Stops at the first illegal bot decision (counted in
+ * out->illegal). No I/O, no allocation. */
 void sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
              const int *kinds, struct sim_result *out);
 
