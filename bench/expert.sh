@@ -4,8 +4,9 @@
 # players, both with a fixed number of playouts per decision (so the figure does not depend on
 # the machine's speed or load), and its decision time (p50, p99) at the service's default
 # budget of 100 ms. Prints "key value" lines (appended to the service's figures by make bench).
-# EXPERT_GAMES scales the match sizes (400 by default for The City; Tech City plays a quarter,
-# since its playouts cost ten times as much).
+# EXPERT_GAMES sets the match sizes: 400 by default, the issue's floor for the heads-up share, for
+# both games; Tech City's 4-player match plays a quarter of it, since a 4-player playout of Tech
+# City costs several times a heads-up one (400 such games take over ten minutes on one core).
 set -e
 CITYD=${1:-build/cityd}
 N=${EXPERT_GAMES:-400}
@@ -16,10 +17,11 @@ p99() { echo "$1" | sed 's/.*"expert": *{"p50": *\([0-9.]*\), *"p99": *\([0-9.]*
 p50() { echo "$1" | sed 's/.*"expert": *{"p50": *\([0-9.]*\).*/\1/'; }
 for game in the_city tech_city; do
   n=$N; it=300
-  if [ "$game" = tech_city ]; then n=$((N / 4)); it=100; fi
+  n4=$n
+  if [ "$game" = tech_city ]; then it=100; n4=$((N / 4)); fi
   h=$(taskset -c 0 "$CITYD" simulate --game $game --players 2 --games $n --seed 1 \
         --bots expert,greedy --think-ms 0 --iterations $it)
-  f=$(taskset -c 0 "$CITYD" simulate --game $game --players 4 --games $n --seed 1 \
+  f=$(taskset -c 0 "$CITYD" simulate --game $game --players 4 --games $n4 --seed 1 \
         --bots expert,greedy,greedy,greedy --think-ms 0 --iterations $it)
   t=$(taskset -c 0 "$CITYD" simulate --game $game --players 2 --games 10 --seed 5 \
         --bots expert,greedy --think-ms 100 --iterations 1000000)
