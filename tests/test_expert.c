@@ -114,17 +114,23 @@ Test(expert, the_decision_does_not_depend_on_where_the_hidden_cards_are)
     }
 }
 
+/* Sets state[0] to a 3-player game of rs (seed 99) four points in, and returns a seat that must
+ * decide there. */
+static int three_player_position(const struct ruleset *rs)
+{
+    cr_assert(rs->new_game(state[0], 3, 99, 0));
+    advance(rs, state[0], 4);
+    int seat = deciding(rs, state[0]);
+    cr_assert_geq(seat, 0);
+    return seat;
+}
+
 Test(expert, the_search_is_deterministic_for_a_number_of_iterations)
 {
     for (int i = 0; rulesets[i]; i++) {
         const struct ruleset *rs = rulesets[i];
-        cr_assert(rs->new_game(state[0], 3, 99, 0));
-        advance(rs, state[0], 4);
-        int seat = deciding(rs, state[0]);
-        cr_assert_geq(seat, 0);
-        _Alignas(max_align_t) char a[4096], b[4096];
-        memset(a, 0, sizeof a);
-        memset(b, 0, sizeof b);
+        int seat = three_player_position(rs);
+        _Alignas(max_align_t) char a[4096] = {0}, b[4096] = {0};
         struct expert_stats st;
         cr_assert(expert_decide(rs, state[0], seat, &quick, a, &st));
         cr_assert(expert_decide(rs, state[0], seat, &quick, b, NULL));
@@ -145,13 +151,8 @@ Test(expert, pauses_in_the_yield_hook_do_not_count_against_the_thinking_time)
 {
     for (int i = 0; rulesets[i]; i++) {
         const struct ruleset *rs = rulesets[i];
-        cr_assert(rs->new_game(state[0], 3, 99, 0));
-        advance(rs, state[0], 4);
-        int seat = deciding(rs, state[0]);
-        cr_assert_geq(seat, 0);
-        _Alignas(max_align_t) char a[4096], b[4096];
-        memset(a, 0, sizeof a);
-        memset(b, 0, sizeof b);
+        int seat = three_player_position(rs);
+        _Alignas(max_align_t) char a[4096] = {0}, b[4096] = {0};
         cr_assert(expert_decide(rs, state[0], seat, &quick, a, NULL));
         /* 10 s of thinking, each playout "paused" for 1 s: were the pauses counted, the search
          * would stop after ten playouts instead of running its 40. */
