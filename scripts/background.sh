@@ -13,17 +13,29 @@ case "$what" in
 start)
   shift 2
   mkdir -p "$dir"
-  rm -f "$dir/$name.rc"
+  rm -f "$dir/$name.rc" "$dir/$name.pid"
   # The status file appears only once CMD has ended, whatever way it ended.
   (
     "$@" >"$dir/$name.log" 2>&1
     echo $? >"$dir/$name.rc.tmp" && mv "$dir/$name.rc.tmp" "$dir/$name.rc"
   ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$dir/$name.pid"
   echo "background.sh: $name started beside the other suites (output in $dir/$name.log)"
   ;;
 wait)
   [ -f "$dir/$name.log" ] || { echo "background.sh: $name was never started" >&2; exit 2; }
-  while [ ! -f "$dir/$name.rc" ]; do sleep 2; done
+  # Until the status file appears; a runner killed before it could write one is a failure, not a
+  # wait for ever.
+  while [ ! -f "$dir/$name.rc" ]; do
+    if ! kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then
+      sleep 1
+      [ -f "$dir/$name.rc" ] && break
+      cat "$dir/$name.log"
+      echo "background.sh: $name ended without a status (killed?)" >&2
+      exit 1
+    fi
+    sleep 2
+  done
   cat "$dir/$name.log"
   rc=$(cat "$dir/$name.rc")
   [ "$rc" = 0 ] || echo "background.sh: $name failed with status $rc" >&2
