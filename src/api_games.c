@@ -612,17 +612,14 @@ struct events_ctx {
 static int events_tx(PGconn *c, void *ctx)
 {
     struct events_ctx *ec = ctx;
-    struct game_row row = {0};
-    int st = store_game_read(c, ec->id, false, &row);
-    game_row_clear(&row);
+    json_t *events;
+    long long last_seq = 0;
+    int st = store_events_page(c, ec->id, ec->after, ec->srv->max_events_page, &events, &last_seq);
     if (st == STORE_NO_ROW)
         return api_fail(&ec->o, P_NO_GAME, NULL, "There is no game \"%.40s\".", ec->id);
-    json_t *events;
-    if (st == STORE_OK)
-        st = store_events_after(c, ec->id, ec->after, ec->srv->max_events_page, &events);
     if (st == STORE_OK) {
         ec->o.status = 200;
-        ec->o.reply = json_pack("{s:o, s:I}", "events", events, "last_seq", row.last_seq);
+        ec->o.reply = json_pack("{s:o, s:I}", "events", events, "last_seq", last_seq);
     }
     return st;
 }

@@ -465,6 +465,33 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
                        3, vals, out);
 }
 
+int store_events_page(PGconn *c, const char *id, long long after, int limit, json_t **events,
+                      long long *last_seq)
+{
+    *events = NULL;
+    char a[24], l[24];
+    itoa_buf(a, sizeof a, after);
+    itoa_buf(l, sizeof l, limit);
+    const char *vals[] = {id, a, l};
+    PGresult *r;
+    int st = query(c, "events page",
+                   "SELECT g.last_seq, coalesce((SELECT json_agg(e.ev ORDER BY e.seq) FROM "
+                   "(SELECT seq, jsonb_build_object('seq', seq, 'type', type) || data AS ev "
+                   "FROM events WHERE game_id = g.id AND seq > $2 ORDER BY seq LIMIT $3) e), "
+                   "'[]')::text FROM games g WHERE g.id = $1",
+                   3, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return STORE_NO_ROW;
+    }
+    *last_seq = atoll(PQgetvalue(r, 0, 0));
+    *events = json_loads(PQgetvalue(r, 0, 1), 0, NULL);
+    PQclear(r);
+    return *events ? STORE_OK : STORE_HARD;
+}
+
 /* Open games newest first, then playing and finished ones newest first, private tables left
  * out: each part one scan of a partial index, LIMITed, so the cost does not grow with the games
  * stored. */

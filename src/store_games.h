@@ -126,6 +126,13 @@ int store_notify(PGconn *c, const char *id, long long seq);
  * {seq, type, ...data}. */
 int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out);
 
+/* A page of the public log as GET /events serves it: the events with seq > after (at most
+ * `limit`, oldest first, a new JSON array in *events) and the game's newest seq in *last_seq,
+ * both read by one statement, so from one snapshot: *last_seq is never behind the page.
+ * STORE_NO_ROW when there is no such game (then *events is NULL). */
+int store_events_page(PGconn *c, const char *id, long long after, int limit, json_t **events,
+                      long long *last_seq);
+
 /* Games for the lobby, at most `limit`, as a new JSON array: open ones newest first, then
  * playing and finished ones newest first (expired and unlisted ones never). Two index scans of
  * at most `limit` rows each (games_lobby_open, games_lobby_listed), never a scan of all games. */

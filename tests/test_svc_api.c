@@ -436,6 +436,54 @@ Test(api, the_stream_sends_the_log_and_resumes_after_last_event_id)
     http_reply_free(&r);
 }
 
+/* A reader of /events polls while the game moves on: every page must be one snapshot. */
+struct poller {
+    const struct table *t;
+    volatile bool stop;
+    int pages, behind; /* pages read; pages naming a seq past their own last_seq */
+    char example[200];
+};
+
+static void *poll_events(void *arg)
+{
+    struct poller *p = arg;
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/events?after=0", d.base, p->t->id);
+    while (!p->stop) {
+        struct http_reply r;
+        if (!http_do("GET", url, NULL, NULL, &r))
+            continue;
+        json_t *events = json_object_get(r.json, "events");
+        long long last = json_integer_value(json_object_get(r.json, "last_seq"));
+        json_t *newest = json_array_get(events, json_array_size(events) - 1);
+        long long top = newest ? json_integer_value(json_object_get(newest, "seq")) : 0;
+        if (r.status == 200 && top > last && p->behind++ == 0)
+            snprintf(p->example, sizeof p->example, "last_seq %lld with seq %lld in the page", last,
+                     top);
+        p->pages += r.status == 200;
+        http_reply_free(&r);
+    }
+    return NULL;
+}
+
+Test(api, an_events_page_is_one_snapshot_so_last_seq_is_never_behind_its_events)
+{
+    struct table t;
+    create(&t, 4, 0, NULL);
+    struct poller ps[2] = {{.t = &t}, {.t = &t}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, poll_events, &ps[i]);
+    play_to_end(&t);
+    for (int i = 0; i < 2; i++) {
+        ps[i].stop = true;
+        pthread_join(th[i], NULL);
+        cr_expect_gt(ps[i].pages, 20, "the poller read pages while the game was played");
+        cr_expect_eq(ps[i].behind, 0, "%d of %d pages had last_seq behind their events (%s)",
+                     ps[i].behind, ps[i].pages, ps[i].example);
+    }
+}
+
 Test(api, an_overdue_step_resolves_with_defaults)
 {
     struct table t;
