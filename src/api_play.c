@@ -41,6 +41,10 @@ static enum problem problem_of_order_error(const char *code)
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i].code, code) == 0)
             return map[i].p;
+    /* A field of another step's decision: a well-formed decision for the wrong step, 422 like
+     * the engine's own refusals (its sentence names the step the order is for). */
+    if (strcmp(code, "wrong_kind") == 0)
+        return P_ILLEGAL;
     return P_BAD_VALUE;
 }
 

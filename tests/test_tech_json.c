@@ -80,7 +80,7 @@ Test(tech_json, malformed_orders_get_precise_problem_codes)
                      "conflicting_fields");
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"pass\":false}"),
                      "bad_value");
-    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"draw\":true}"),
+    cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"colour\":1}"),
                      "unknown_field");
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0,"
                              "\"y\":1}"),
@@ -121,6 +121,29 @@ Test(tech_json, malformed_orders_get_precise_problem_codes)
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"discard\",\"turn\":1,\"cards\":[\"a\"]}"),
                      "wrong_type");
     cr_assert_null(code_of("{\"round\":1,\"step\":\"discard\",\"turn\":1,\"cards\":[]}"));
+}
+
+/* A field that answers another step (draw is the owner's) names the step the order is for:
+ * 422 wrong_kind, as the contract says, not 400 unknown_field. */
+Test(tech_json, a_field_of_another_steps_decision_is_wrong_kind_and_names_the_step)
+{
+    const char *cases[][2] = {
+        {"{\"round\":1,\"step\":\"build\",\"turn\":1,\"draw\":true}", "owner"},
+        {"{\"round\":1,\"step\":\"owner\",\"turn\":1,\"cards\":[1]}", "choose"},
+        {"{\"round\":1,\"step\":\"discard\",\"turn\":1,\"pass\":true}", "build"},
+        {"{\"round\":1,\"step\":\"help\",\"turn\":1,\"use\":{\"x\":0,\"y\":0}}", "effect"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *j = json_loads(cases[i][0], 0, NULL);
+        struct rs_pos pos;
+        struct tech_decision d;
+        char err[300] = "";
+        const char *code = rs->order_from_json(j, &pos, &d, err, sizeof err);
+        json_decref(j);
+        cr_assert_str_eq(code ? code : "(parsed)", "wrong_kind", "%s", cases[i][0]);
+        cr_expect(strstr(err, cases[i][1]) != NULL, "\"%s\" names the step it belongs to", err);
+        cr_expect(strstr(err, "pending") != NULL, "\"%s\" points at pending", err);
+    }
 }
 
 Test(tech_json, the_public_view_carries_the_table_and_no_hand)

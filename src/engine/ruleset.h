@@ -98,8 +98,9 @@ struct ruleset {
 
     /* Parses an order body {"round", "step", ["turn"], ...} into its position and decision.
      * NULL when it parses; else a stable problem code ("missing_field", "unknown_field",
-     * "wrong_type", "bad_value", "conflicting_fields", "too_many_cards", "not_an_object")
-     * with a sentence saying what to send in err. */
+     * "wrong_type", "bad_value", "conflicting_fields", "too_many_cards", "not_an_object"; the
+     * service answers those 400) with a sentence saying what to send in err, or "wrong_kind"
+     * (answered 422) for a field of another step's decision. */
     const char *(*order_from_json)(const json_t *body, struct rs_pos *pos, void *d, char *err,
                                    int errlen);
     /* The canonical order body of decision `d` at `pos`; a new reference. */

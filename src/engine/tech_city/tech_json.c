@@ -13,8 +13,8 @@
 /* ---- orders ------------------------------------------------------------------------------ */
 
 static const char *const order_codes[TORDER_COUNT] = {
-    "ok",         "not_an_object", "missing_field",      "unknown_field",
-    "wrong_type", "bad_value",     "conflicting_fields", "too_many_cards"};
+    "ok",        "not_an_object",      "missing_field",  "unknown_field", "wrong_type",
+    "bad_value", "conflicting_fields", "too_many_cards", "wrong_kind"};
 
 const char *tech_order_error_code(int err)
 {
@@ -272,6 +272,28 @@ static int read_body(struct rd *r, const json_t *body, int step, struct tech_dec
     }
 }
 
+/* Whether an order of `step` may hold `key` (besides round, step and turn). */
+static bool step_takes(int step, const char *key)
+{
+    for (int i = 0; step_keys[step][i]; i++)
+        if (strcmp(step_keys[step][i], key) == 0)
+            return true;
+    return false;
+}
+
+/* The keys `step` takes, "a, b or c", into buf. */
+static void keys_of(int step, char *buf, int len)
+{
+    int used = 0;
+    buf[0] = 0;
+    for (int i = 0; step_keys[step][i] && used < len; i++)
+        used += snprintf(buf + used, (size_t)(len - used), "%s%s",
+                         i == 0                   ? ""
+                         : step_keys[step][i + 1] ? ", "
+                                                  : " or ",
+                         step_keys[step][i]);
+}
+
 int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
                          struct tech_decision *d, char *err, int errlen)
 {
@@ -305,14 +327,22 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
     {
         if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn"))
             continue;
-        bool known = false;
-        for (int i = 0; step_keys[*step][i] && !known; i++)
-            known = strcmp(step_keys[*step][i], key) == 0;
-        if (!known) {
-            say(err, errlen, "field \"%.40s\" is unknown in a %s order.", key,
-                tech_step_name(*step));
-            return TORDER_UNKNOWN_FIELD;
+        if (step_takes(*step, key))
+            continue;
+        char takes[80];
+        keys_of(*step, takes, sizeof takes);
+        for (int other = 0; other < TECH_STEP_COUNT; other++) {
+            if (step_takes(other, key)) {
+                say(err, errlen,
+                    "field \"%s\" answers a decision of step %s, but this order is for step %s, "
+                    "which takes %s; send what your hand view's pending asks for.",
+                    key, tech_step_name(other), tech_step_name(*step), takes);
+                return TORDER_WRONG_KIND;
+            }
         }
+        say(err, errlen, "field \"%.40s\" is unknown in an order of step %s, which takes %s.", key,
+            tech_step_name(*step), takes);
+        return TORDER_UNKNOWN_FIELD;
     }
     return read_body(&r, body, *step, d);
 }

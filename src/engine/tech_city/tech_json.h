@@ -39,11 +39,12 @@ enum tech_order_error {
     TORDER_BAD_VALUE,
     TORDER_CONFLICTING_FIELDS,
     TORDER_TOO_MANY_CARDS,
+    TORDER_WRONG_KIND, /* a field of another step's decision: the service answers 422 */
     TORDER_COUNT
 };
 
 /* "ok", "not_an_object", "missing_field", "unknown_field", "wrong_type", "bad_value",
- * "conflicting_fields", "too_many_cards" ("unknown_error" out of range). */
+ * "conflicting_fields", "too_many_cards", "wrong_kind" ("unknown_error" out of range). */
 const char *tech_order_error_code(int err);
 
 /* Reads an order body into its position (round, step, turn) and decision (tech_decision_init()
