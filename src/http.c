@@ -448,12 +448,13 @@ static void add_cors_headers(struct http_req *r, struct MHD_Response *resp)
     if (!allowed)
         return;
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
+    /* On every reply, preflights too, as the docs promise (a browser reads it on the actual
+     * response; on a preflight it is harmless and keeps one rule for clients that check). */
+    MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
     if (strcmp(r->method, "OPTIONS") == 0) {
         MHD_add_response_header(resp, "Access-Control-Allow-Methods", r->allow);
         MHD_add_response_header(resp, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
         MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
-    } else {
-        MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
     }
 }
 

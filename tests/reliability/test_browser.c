@@ -252,6 +252,11 @@ Test(browser, a_preflight_of_any_api_path_gets_204_with_what_it_may_send)
                       strstr(ah, "Last-Event-ID"),
                   "%s: allowed headers %s", cases[i].path, ah);
         cr_expect(atoi(hdr(&r, "Access-Control-Max-Age")) >= 600, "%s", cases[i].path);
+        /* The docs promise the exposed headers on every reply under /api/v1, preflights too. */
+        const char *expose = hdr(&r, "Access-Control-Expose-Headers");
+        cr_expect(strstr(expose, "Retry-After") && strstr(expose, "Location") &&
+                      strstr(expose, "ETag"),
+                  "%s: exposed %s", cases[i].path, expose);
         http_reply_free(&r);
     }
     /* OPTIONS outside the API: 204 with Allow, and no CORS. */
