@@ -432,11 +432,11 @@ void api_get_game(struct http_req *r)
     api_answer(r, st, &rc.o);
 }
 
-/* What seat `seat` was given by default in the step that resolved last, and why, for its
- * hand view: {round, step, reason: "timer" | "forced_by_host" | "forced_by_seat", by,
- * chosen: the order body, cards: [{id, card}] the discards it names}; *out stays NULL when it
- * decided that step itself, or has decided the current step since (its own decision replaces the
- * notice). */
+/* What seat `seat` was last given by default, and why, for its hand view: {round, step,
+ * reason: "timer" | "forced_by_host" | "forced_by_seat", by, chosen: the order body, cards:
+ * [{id, card}] the discards it names}; *out stays NULL when its last decision was its own, or
+ * it has decided the current point since (its own decision replaces the notice; points others
+ * resolve meanwhile do not). */
 static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
 {
     *out = NULL;
@@ -444,7 +444,7 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
         (!lv->rs->over(lv->g) && lv->rs->submitted(lv->g, seat)))
         return STORE_OK;
     json_t *d;
-    int st = store_last_default(c, lv->row.id, seat, lv->row.ndecisions, lv->row.players, &d);
+    int st = store_last_default(c, lv->row.id, seat, &d);
     if (st == STORE_NO_ROW)
         return STORE_OK;
     if (st != STORE_OK)

@@ -581,20 +581,15 @@ int store_games_metrics(PGconn *c, char **out)
 
 /* ---- why a seat got a default (the hand view's "defaulted") ------------------------------- */
 
-int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int players,
-                       json_t **out)
+int store_last_default(PGconn *c, const char *id, int seat, json_t **out)
 {
     *out = NULL;
-    if (ndecisions < 1)
-        return STORE_NO_ROW;
-    char s[24], last[24], first[24];
+    char s[24];
     itoa_buf(s, sizeof s, seat);
-    itoa_buf(last, sizeof last, ndecisions - 1);
-    itoa_buf(first, sizeof first, ndecisions - players > 0 ? ndecisions - players : 0);
-    const char *vals[] = {id, s, last, first};
-    /* The last step resolved is that of the last decision; a step has at most one decision
-     * per seat, so its decisions are among the last `players`. The cause is in the seat's
-     * public "default" event of that step ("by"; older logs have none: the timer). */
+    const char *vals[] = {id, s};
+    /* The seat's last decision, read backwards along the primary key (a seat decides at least
+     * once a round, so few rows are read); the cause is in the seat's public "default" event
+     * of that point ("by"; older logs have none: the timer). */
     json_t *rows;
     int st = query_array(
         c, "last default",
@@ -605,11 +600,9 @@ int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int 
         "DISTINCT FROM d.body->'turn' ORDER BY e.seq DESC LIMIT 1), '\"timer\"'::jsonb)) || "
         "CASE WHEN d.body ? 'turn' THEN jsonb_build_object('turn', d.body->'turn') ELSE "
         "'{}'::jsonb END)::text "
-        "FROM decisions d JOIN decisions l ON l.game_id = d.game_id AND l.n = $3::int "
-        "AND l.round = d.round AND l.step = d.step "
-        "WHERE d.game_id = $1 AND d.n BETWEEN $4::int AND $3::int AND d.seat = $2::int "
-        "AND d.is_default",
-        4, vals, &rows);
+        "FROM (SELECT * FROM decisions WHERE game_id = $1 AND seat = $2::int ORDER BY n DESC "
+        "LIMIT 1) d WHERE d.is_default",
+        2, vals, &rows);
     if (st != STORE_OK)
         return st;
     if (json_array_size(rows) == 0) {

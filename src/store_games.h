@@ -111,12 +111,12 @@ int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
 int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
                        const char *body, bool is_default);
 
-/* The default seat `seat` got in the last step game `id` resolved (that of decision number
- * ndecisions - 1; a game of `players` seats) as a new object {round, step, chosen: the order
- * body, by: "timer" | "host" | a seat number}, or STORE_NO_ROW when the seat decided that step
- * itself or had nothing to decide in it. */
-int store_last_default(PGconn *c, const char *id, int seat, int ndecisions, int players,
-                       json_t **out);
+/* The seat's last decision in the log when the rules chose it (a default), as a new object
+ * {round, step, [turn,] chosen: the order body, by: "timer" | "host" | a seat number}, or
+ * STORE_NO_ROW when the seat's last decision was its own, or it has none. Points that other
+ * seats decided after it (bots taking their turns) do not end the notice: only the seat's own
+ * next decision does. */
+int store_last_default(PGconn *c, const char *id, int seat, json_t **out);
 
 /* Announces new events of a game to every instance (LISTEN city_events) once the running
  * transaction commits. */

@@ -533,6 +533,48 @@ Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
     json_decref(c);
 }
 
+Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+{
+    /* Ada and two bots: the host forces Ada's point; the bots then resolve theirs at once, and
+     * Ada, who has not decided since, must still be told what was chosen for her. */
+    json_t *c = call("POST", "/api/v1/games", NULL,
+                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                     "\"name\": \"Ada\"}",
+                     201);
+    char path[160], rpath[160], body[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
+    snprintf(rpath, sizeof rpath, "/api/v1/games/%s/resolve", str(c, "id"));
+    json_t *h = call("GET", path, str(c, "token"), NULL, 200);
+    json_t *p = json_object_get(h, "pending");
+    cr_assert(json_is_object(p), "the bots have played up to Ada's point");
+    long long turn = num(p, "turn");
+    snprintf(body, sizeof body, "{\"round\": %lld, \"step\": \"%s\", \"turn\": %lld}",
+             num(p, "round"), str(p, "step"), turn);
+    json_decref(call("POST", rpath, str(c, "host_token"), body, 200));
+    json_decref(h);
+    h = call("GET", path, str(c, "token"), NULL, 200);
+    p = json_object_get(h, "pending");
+    cr_assert(json_is_object(p), "Ada decides again later in the game");
+    cr_assert_gt(num(p, "turn"), turn + 1, "the bots resolved points after Ada's");
+    json_t *why = json_object_get(h, "defaulted");
+    cr_assert(json_is_object(why), "the notice stays until Ada's next decision: %s",
+              json_dumps(h, JSON_COMPACT));
+    cr_expect_eq(num(why, "turn"), turn);
+    cr_expect_str_eq(str(why, "reason"), "forced_by_host");
+    /* Her own decision replaces it. */
+    char opath[160];
+    snprintf(opath, sizeof opath, "/api/v1/games/%s/orders", str(c, "id"));
+    char *order = json_dumps(json_object_get(p, "suggestion"), JSON_COMPACT);
+    json_decref(call("POST", opath, str(c, "token"), order, 202));
+    free(order);
+    json_decref(h);
+    h = call("GET", path, str(c, "token"), NULL, 200);
+    cr_expect(json_is_null(json_object_get(h, "defaulted")), "Ada has decided since: %s",
+              json_dumps(h, JSON_COMPACT));
+    json_decref(h);
+    json_decref(c);
+}
+
 Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
 {
     /* Solo: after the host forces Ada's point, the point that resolved last is hers. */
