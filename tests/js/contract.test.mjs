@@ -145,6 +145,10 @@ function check(method, url, r, requestBody) {
     assert.equal(body.type, `/problems/${body.code}`, 'a problem type names its code');
     code = ` ${body.code}`;
   }
+  if (key === 'GET /api/v1/games/{id}/events' && r.status === 200) {
+    // One snapshot: the page's last_seq is the game's newest seq, never behind its own events.
+    for (const e of body.events) assert.ok(e.seq <= body.last_seq, `event ${e.seq} is past last_seq ${body.last_seq}`);
+  }
   if (op && r.status < 300 && requestBody !== undefined && op.requestBody) {
     const reqMedia = deref(op.requestBody).content['application/json'];
     assertValid(reqMedia.schema, requestBody, `${key} request body (accepted by the server)`);
@@ -222,7 +226,9 @@ function parseStream(text, eventSchema) {
 }
 
 /** Reads the SSE stream of a game until `until(events)` holds, the stream ends, or `ms` pass. */
-async function readStream(id, { headers = {}, query = '', until = () => false, ms = 5000, started } = {}) {
+const eventSchemaOf = (game) => deref({ $ref: `#/components/schemas/${game === 'tech_city' ? 'TechEvent' : 'Event'}` });
+
+async function readStream(id, { headers = {}, query = '', until = () => false, ms = 5000, started, game } = {}) {
   const path = `/api/v1/games/${id}/stream${query}`;
   const ac = new AbortController();
   const res = await fetch(base + path, { headers, signal: ac.signal });
@@ -234,7 +240,10 @@ async function readStream(id, { headers = {}, query = '', until = () => false, m
   }
   assert.equal(res.headers.get('x-accel-buffering'), 'no', 'SSE asks proxies not to buffer');
   started?.();
-  const schema = deref(spec.paths['/api/v1/games/{id}/stream'].get.responses['200']).content['text/event-stream']['x-event-data'];
+  // The documented x-event-data (any game's event), or, when the caller knows the game, exactly
+  // that game's event schema.
+  const schema = game ? eventSchemaOf(game)
+    : deref(spec.paths['/api/v1/games/{id}/stream'].get.responses['200']).content['text/event-stream']['x-event-data'];
   const decoder = new TextDecoder();
   const timer = setTimeout(() => ac.abort(), ms);
   r.ended = false;
@@ -316,11 +325,12 @@ async function playSeat(id, token) {
 }
 
 /** Every event of a game through /events, paged; checks seq is 1..n without gaps. */
-async function allEvents(id) {
+async function allEvents(id, game) {
   const events = [];
   let last = 0;
   for (;;) {
     const page = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=${last}`);
+    if (game) for (const e of page.events) assertValid(eventSchemaOf(game), e, `a ${game} event ${e.seq}`);
     events.push(...page.events);
     for (const e of page.events) eventTypesSeen.add(e.type);
     if (!page.events.length || page.events.at(-1).seq >= page.last_seq) {
@@ -339,13 +349,13 @@ async function verifyFinished(id, tokens) {
   assert.equal(view.status, 'finished');
   assert.equal(view.step, 'over');
   assert.ok(view.winners.length > 0 && view.ended_by !== null && view.seed, 'a finished game names winners and seed');
-  const events = await allEvents(id);
+  const events = await allEvents(id, view.game);
   assert.equal(events[0].type, 'created');
   assert.equal(events.at(-1).type, 'game_over');
   assert.deepEqual(events.at(-1).winners, view.winners);
   assert.equal(events.at(-1).seq, view.last_seq);
 
-  const whole = await readStream(id, { ms: 5000 });
+  const whole = await readStream(id, { ms: 5000, game: view.game });
   assert.equal(whole.status, 200);
   assert.ok(whole.ended, 'the stream of a finished game ends after game_over');
   assert.equal(whole.retry, 2000);
@@ -1018,6 +1028,9 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
         [{ ...at, card: a.id, x: p.options.cells[0].x, y: p.options.cells[0].y, pay: [a.id] }, 'duplicate_card'],
       ];
       for (const [body, code] of bad) await expect(422, code, 'POST', `/api/v1/games/${id}/orders`, { token, body });
+      // A field of another step's decision: 422 wrong_kind, naming the step the order is for.
+      const wrong = await expect(422, 'wrong_kind', 'POST', `/api/v1/games/${id}/orders`, { token, body: { ...at, draw: true } });
+      assert.match(wrong.detail, /step build/);
       reasons++;
     }
     if (p.step === 'effect' && reasons < 6) {
@@ -1046,6 +1059,49 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
   assert.deepEqual(rounds.rounds.map((r) => r.round), [0, 1, 2, 3, 4, 5, 6], 'Tech City round by round');
   assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.score), view.seats.map((s) => s.score), 'the last round is the final score');
   assert.ok(replay.decisions.every((d) => Number.isInteger(d.turn)));
+});
+
+/** Plays a Tech City seat to the end by sending its suggestion; returns orders accepted. */
+async function playTechSeat(id, token) {
+  let accepted = 0;
+  for (let n = 0; n < 2000; n++) {
+    const h = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+    if (h.status === 'finished') return accepted;
+    if (!h.pending || h.order) { await sleep(5); continue; }
+    const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: h.pending.suggestion });
+    if (r.status === 202) accepted++;
+    else assert.equal(r.json.code, 'stale_step', r.text);
+  }
+  throw new Error(`Tech City game ${id} did not end`);
+}
+
+test('Tech City at every seat count, 1 to 6: every event on /events and the stream is a TechEvent', async () => {
+  const kinds = ['greedy', 'random'];
+  for (let seats = 1; seats <= 6; seats++) {
+    const bots = Array.from({ length: seats - 1 }, (_, i) => kinds[i % 2]);
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'tech_city', seats, bots, name: 'Ada' } });
+    assert.equal(g.status, 'playing');
+    // A reader pages /events while the game is played (check() holds every page to one snapshot).
+    let playing = true;
+    const reader = (async () => {
+      let pages = 0;
+      while (playing) { await allEvents(g.id, 'tech_city'); pages++; }
+      return pages;
+    })();
+    const live = readStream(g.id, { game: 'tech_city', ms: 60_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
+    const accepted = await playTechSeat(g.id, g.token);
+    playing = false;
+    assert.ok((await reader) > 0);
+    assert.ok(accepted > 0, `${seats} seats: the person played`);
+    const streamed = await live;
+    const events = await allEvents(g.id, 'tech_city');
+    assert.deepEqual(streamed.events, events, `${seats} seats: the stream carries the log`);
+    const started = events.find((e) => e.type === 'started');
+    assert.equal(started.players, seats, 'the started event counts the seats');
+    const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+    assert.equal(view.status, 'finished');
+    assert.equal(view.players, seats);
+  }
 });
 
 test('seats: leave, takeover and cancel, and their errors', async () => {
@@ -1185,7 +1241,7 @@ test('coverage: every operation exercised, every documented problem produced', (
   cannot.set('GET /openapi.yaml 404 not_found', 'the test daemon has the file');
   // Tech City's reasons that need a particular deal or point; tests/test_tech_rules.c has one
   // test for each.
-  for (const c of ['wrong_kind', 'off_grid', 'bad_payment', 'bad_wild_name', 'tilted', 'no_free_use', 'already_used',
+  for (const c of ['bad_payment', 'bad_wild_name', 'tilted', 'no_free_use', 'already_used',
     'missing_choice', 'needless_choice', 'bad_target', 'seed_card', 'card_count', 'not_offered']) {
     cannot.set(`POST /api/v1/games/{id}/orders 422 ${c}`, 'a Tech City reason that needs a particular deal (test_tech_rules has each)');
   }
