@@ -200,10 +200,10 @@ int cmd_simulate(int argc, char **argv)
     /* With the expert among the bots, or a card report asked for, a match (who wins, decision
      * times, which cards) through the ruleset table; otherwise the ruleset's own self-play with
      * the deck's figures. */
-    json_t *out = strstr(bots, "expert") || per_card
-                      ? ruleset_match(rs, (int)players, (long long)games, seed, bots, per_card, err,
-                                      sizeof err)
-                      : rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
+    json_t *out =
+        strstr(bots, "expert") || per_card
+            ? ruleset_match(rs, (int)players, (long long)games, seed, bots, err, sizeof err)
+            : rs->simulate((int)players, (long long)games, seed, bots, err, sizeof err);
     double secs = seconds_on(CLOCK_MONOTONIC) - t0;
     double cpu = seconds_on(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (!out) {

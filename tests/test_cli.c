@@ -283,6 +283,61 @@ Test(cli, every_ruleset_fits_the_seam_limits)
 
 /* The card report comes from the generic match loop (match.c); The City's own self-play
  * (sim.c) counts winners' cards on its own. The same games must give the same figures. */
+/* One report for every game and either way it is played (the ruleset's own self-play, or the
+ * generic match that --per-card and the expert use): the keys of docs/rulesets.md. */
+Test(cli, simulate_reports_the_same_keys_for_every_game)
+{
+    const char *keys[] = {"game",
+                          "players",
+                          "games",
+                          "finished",
+                          "seed",
+                          "bots",
+                          "avg_rounds",
+                          "min_rounds",
+                          "max_rounds",
+                          "wins_by_seat",
+                          "wins_by_kind",
+                          "cards",
+                          "most_in_winners",
+                          "least_built",
+                          "games_per_sec",
+                          "games_per_cpu_sec"};
+    const char *runs[] = {
+        "simulate --game the_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy",
+        "simulate --game the_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy "
+        "--per-card",
+        "simulate --game tech_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy",
+        "simulate --game tech_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy "
+        "--per-card",
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        json_t *j = run_json(runs[r]);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            cr_expect_not_null(json_object_get(j, keys[k]), "%s: no %s", runs[r], keys[k]);
+        cr_expect_eq(json_integer_value(json_object_get(j, "finished")), 40, "%s", runs[r]);
+        json_t *byk = json_object_get(j, "wins_by_kind");
+        double share = 0;
+        long long seats = 0;
+        const char *kind;
+        json_t *v;
+        json_object_foreach(byk, kind, v)
+        {
+            share += json_real_value(json_object_get(v, "share"));
+            seats += json_integer_value(json_object_get(v, "seat_games"));
+        }
+        cr_expect_eq(json_object_size(byk), 2, "%s: greedy and random", runs[r]);
+        cr_expect(share > 0.999 && share < 1.001, "%s: kinds' shares sum to %f", runs[r], share);
+        cr_expect_eq(seats, 3 * 40, "%s", runs[r]);
+        json_t *c = json_array_get(json_object_get(j, "cards"), 0);
+        cr_expect(json_is_string(json_object_get(c, "card")) &&
+                      json_is_real(json_object_get(c, "built")) &&
+                      json_is_real(json_object_get(c, "in_winners")),
+                  "%s: cards are {card, built, in_winners}", runs[r]);
+        json_decref(j);
+    }
+}
+
 Test(cli, the_card_report_agrees_with_the_self_play_figures)
 {
     json_t *self = run_json("simulate --players 4 --games 300 --seed 9 --bots greedy");

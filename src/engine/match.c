@@ -55,39 +55,8 @@ static bool add_time(struct kind_times *k, double ms)
     return true;
 }
 
-/* The card report: per design, the share of games in which some seat built it and the share
- * of winners holding it, with the extremes. */
-static json_t *card_report(const struct ruleset *rs, const double *built, const double *in_winners,
-                           long long games)
-{
-    json_t *cards = json_array();
-    int most = -1, least = -1;
-    for (int d = 0; d < 64; d++) {
-        if (!rs->design_id(d))
-            continue;
-        json_array_append_new(cards, json_pack("{s:s, s:f, s:f}", "card", rs->design_id(d), "built",
-                                               built[d] / (double)games, "in_winners",
-                                               in_winners[d] / (double)games));
-        if (most < 0 || in_winners[d] > in_winners[most])
-            most = d;
-        if (least < 0 || built[d] < built[least])
-            least = d;
-    }
-    json_t *out = json_object();
-    json_object_set_new(out, "cards", cards);
-    if (most >= 0) {
-        json_object_set_new(out, "most_in_winners",
-                            json_pack("{s:s, s:f}", "card", rs->design_id(most), "share",
-                                      in_winners[most] / (double)games));
-        json_object_set_new(out, "least_built",
-                            json_pack("{s:s, s:f}", "card", rs->design_id(least), "share",
-                                      built[least] / (double)games));
-    }
-    return out;
-}
-
 json_t *ruleset_match(const struct ruleset *rs, int players, long long games, uint64_t seed,
-                      const char *bots, bool per_card, char *err, int errlen)
+                      const char *bots, char *err, int errlen)
 {
     char copy[256], *names[RS_MAX_SEATS];
     int nk = 0;
@@ -120,10 +89,9 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
         seat_kind[s] = k;
     }
     void *g = malloc(rs->state_size), *d = malloc(rs->decision_size);
-    double wins_by_seat[RS_MAX_SEATS] = {0}, built[64] = {0}, in_winners[64] = {0};
-    long long rounds = 0;
-    int min_rounds = 0, max_rounds = 0;
-    per_card = per_card && rs->built_designs && rs->design_id;
+    double built[64] = {0}, in_winners[64] = {0};
+    struct rs_sim_tally t = {.players = players};
+    bool per_card = rs->built_designs && rs->design_id;
     bool ok = g && d;
     for (long long n = 0; ok && n < games; n++) {
         /* Kinds rotate over the seats from game to game: each kind plays each seat. */
@@ -152,11 +120,13 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
             break;
         struct rs_pos pos;
         rs->where(g, &pos);
-        rounds += pos.round;
-        if (n == 0 || pos.round < min_rounds)
-            min_rounds = pos.round;
-        if (pos.round > max_rounds)
-            max_rounds = pos.round;
+        t.games++;
+        t.finished += rs->over(g);
+        t.rounds_sum += pos.round;
+        if (n == 0 || pos.round < t.min_rounds)
+            t.min_rounds = pos.round;
+        if (pos.round > t.max_rounds)
+            t.max_rounds = pos.round;
         unsigned w = rs->winners(g);
         int nw = __builtin_popcount(w);
         if (per_card) {
@@ -175,37 +145,29 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
             struct kind_times *k = &kt[seat_kind[(s + rot) % players]];
             k->seats++;
             if ((w >> s) & 1u) {
-                wins_by_seat[s] += 1.0 / nw;
+                t.wins[s] += 1.0 / nw;
                 k->wins += 1.0 / nw;
             }
         }
     }
     json_t *out = NULL;
     if (ok) {
-        json_t *ws = json_array(), *byk = json_object(), *dms = json_object();
-        for (int s = 0; s < players; s++)
-            json_array_append_new(ws, json_real(wins_by_seat[s] / (double)games));
+        json_t *dms = json_object();
         for (int k = 0; k < nkt; k++) {
             qsort(kt[k].ms, kt[k].n, sizeof *kt[k].ms, by_value);
-            /* share: of all games' wins, what this kind's seats took; per_seat: per seat it
-             * held (1/P is an even match). */
-            json_object_set_new(byk, kt[k].name,
-                                json_pack("{s:f, s:f, s:i}", "share", kt[k].wins / (double)games,
-                                          "per_seat", kt[k].wins / (double)kt[k].seats,
-                                          "seat_games", kt[k].seats));
+            ruleset_sim_kind(&t, kt[k].name, kt[k].wins, kt[k].seats);
             json_object_set_new(
                 dms, kt[k].name,
                 json_pack("{s:f, s:f, s:f, s:I}", "p50", quantile(kt[k].ms, kt[k].n, 0.5), "p99",
                           quantile(kt[k].ms, kt[k].n, 0.99), "max",
                           kt[k].n ? kt[k].ms[kt[k].n - 1] : 0.0, "decisions", (json_int_t)kt[k].n));
         }
-        out = json_pack("{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:o, s:o, s:f}", "players",
-                        players, "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
-                        "avg_rounds", (double)rounds / (double)games, "min_rounds", min_rounds,
-                        "max_rounds", max_rounds, "wins_by_seat", ws, "wins_by_kind", byk,
-                        "decision_ms", dms, "think_ms", expert_defaults.think_ms);
+        out = ruleset_sim_report(&t, seed, bots);
+        json_object_set_new(out, "decision_ms", dms);
+        json_object_set_new(out, "think_ms", json_real(expert_defaults.think_ms));
         if (per_card)
-            json_object_update_new(out, card_report(rs, built, in_winners, games));
+            json_object_update_new(out,
+                                   ruleset_sim_cards(rs->design_id, 64, built, in_winners, games));
     }
     for (int k = 0; k < nkt; k++)
         free(kt[k].ms);

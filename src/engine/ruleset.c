@@ -262,3 +262,67 @@ void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct cit
         for (int i = 0; i < counts[p]; i++)
             places[p][i] = pool[k++];
 }
+
+void ruleset_sim_kind(struct rs_sim_tally *t, const char *kind, double wins, long long seat_games)
+{
+    int k = 0;
+    while (k < t->nkinds && strcmp(t->kind[k], kind) != 0)
+        k++;
+    if (k == t->nkinds) {
+        if (k >= RS_MAX_SEATS)
+            return;
+        t->kind[t->nkinds++] = kind;
+    }
+    t->kind_wins[k] += wins;
+    t->kind_seat_games[k] += seat_games;
+}
+
+json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const char *bots)
+{
+    double games = t->games > 0 ? (double)t->games : 1.0;
+    json_t *ws = json_array(), *byk = json_object();
+    for (int s = 0; s < t->players; s++)
+        json_array_append_new(ws, json_real(t->wins[s] / games));
+    /* share: of all games' wins, what this kind's seats took; per_seat: per seat it held (1/P
+     * is an even match). */
+    for (int k = 0; k < t->nkinds; k++)
+        json_object_set_new(
+            byk, t->kind[k],
+            json_pack("{s:f, s:f, s:I}", "share", t->kind_wins[k] / games, "per_seat",
+                      t->kind_seat_games[k] ? t->kind_wins[k] / (double)t->kind_seat_games[k] : 0.0,
+                      "seat_games", (json_int_t)t->kind_seat_games[k]));
+    return json_pack("{s:i, s:I, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:o}", "players", t->players,
+                     "games", (json_int_t)t->games, "finished", (json_int_t)t->finished, "seed",
+                     (json_int_t)seed, "bots", bots, "avg_rounds", (double)t->rounds_sum / games,
+                     "min_rounds", t->games ? t->min_rounds : 0, "max_rounds", t->max_rounds,
+                     "wins_by_seat", ws, "wins_by_kind", byk);
+}
+
+json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const double *built,
+                          const double *in_winners, long long games)
+{
+    double n = games > 0 ? (double)games : 1.0;
+    json_t *cards = json_array();
+    int most = -1, least = -1;
+    for (int d = 0; d < ndesigns; d++) {
+        if (!design_id(d))
+            continue;
+        json_array_append_new(cards, json_pack("{s:s, s:f, s:f}", "card", design_id(d), "built",
+                                               built[d] / n, "in_winners", in_winners[d] / n));
+        if (most < 0 || in_winners[d] > in_winners[most])
+            most = d;
+        if (least < 0 || built[d] < built[least])
+            least = d;
+    }
+    json_t *out = json_object();
+    json_object_set_new(out, "cards", cards);
+    if (most >= 0) {
+        json_object_set_new(
+            out, "most_in_winners",
+            json_pack("{s:s, s:f}", "card", design_id(most), "share", in_winners[most] / n));
+        json_object_set_new(
+            out, "least_built",
+            json_pack("{s:s, s:f}", "card", design_id(least), "share", built[least] / n));
+    }
+    return out;
+}

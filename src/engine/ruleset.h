@@ -212,4 +212,35 @@ void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct cit
 json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, char *err,
                               int errlen);
 
+/* ---- simulate's report: the keys every game's has (docs/rulesets.md, "Simulation") ------- */
+
+/* What a self-play run counted. wins are games won, a tie split among its winners; each bot
+ * kind's wins and seat-games are added with ruleset_sim_kind(). */
+struct rs_sim_tally {
+    int players;
+    long long games, finished, rounds_sum; /* finished: games that reached their end */
+    int min_rounds, max_rounds;
+    double wins[RS_MAX_SEATS];
+    int nkinds;
+    const char *kind[RS_MAX_SEATS]; /* bot kind names, in the order first added */
+    double kind_wins[RS_MAX_SEATS];
+    long long kind_seat_games[RS_MAX_SEATS];
+};
+
+/* Adds `wins` won over `seat_games` seat-games to bot kind `kind` (a static string). */
+void ruleset_sim_kind(struct rs_sim_tally *t, const char *kind, double wins, long long seat_games);
+
+/* The keys every simulate() report holds, as a new object: players, games, finished, seed,
+ * bots, avg_rounds, min_rounds, max_rounds, wins_by_seat [share per seat], wins_by_kind {kind:
+ * {share, per_seat, seat_games}}. The caller adds the per-card shares
+ * (ruleset_sim_cards()) and its game's own figures. */
+json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const char *bots);
+
+/* The per-card shares of a report: {"cards": [{card, built, in_winners}], "most_in_winners":
+ * {card, share}, "least_built": {card, share}} for the designs 0..ndesigns-1 that design_id()
+ * names, built[d] and in_winners[d] being games (in_winners split among tied winners); a new
+ * object to merge into the report. */
+json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const double *built,
+                          const double *in_winners, long long games);
+
 #endif

@@ -400,9 +400,18 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
         return NULL;
     }
     const struct tech_catalog *cat = &catalog;
-    json_t *ws = json_array();
-    for (int s = 0; s < players; s++)
-        json_array_append_new(ws, json_real(r.wins[s] / (double)games));
+    struct rs_sim_tally t = {.players = players,
+                             .games = r.games,
+                             .finished = r.games,
+                             .rounds_sum = r.rounds_sum,
+                             .min_rounds = r.min_rounds,
+                             .max_rounds = r.max_rounds};
+    for (int s = 0; s < players; s++) {
+        t.wins[s] = r.wins[s];
+        ruleset_sim_kind(&t, tech_bot_kind_name(kinds[s]), r.wins[s], games);
+    }
+    json_t *out = ruleset_sim_report(&t, seed, bots);
+    /* The per-card shares, with how often each company's effect was used. */
     json_t *cards = json_array();
     int low_built = -1, low_used = -1, top = -1;
     for (int k = 0; k < cat->ndesigns; k++) {
@@ -421,18 +430,39 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
         if (top < 0 || r.winner_has[k] > r.winner_has[top])
             top = k;
     }
-    return json_pack(
-        "{s:i, s:I, s:I, s:s, s:i, s:i, s:o, s:f, s:f, s:i, s:f, s:{s:s, s:f}, "
-        "s:{s:s, s:f}, s:{s:s, s:f}, s:o}",
-        "players", players, "games", (json_int_t)games, "seed", (json_int_t)seed, "bots", bots,
-        "min_rounds", r.min_rounds, "max_rounds", r.max_rounds, "wins_by_seat", ws,
-        "first_seat_wins", r.first_wins / (double)games, "avg_winning_score",
-        (double)r.winning_score_sum / (double)games, "max_winning_score", r.max_winning_score,
-        "avg_score", (double)r.points_sum / (double)games / players, "least_built", "card",
-        cat->designs[low_built].id, "share", (double)r.built[low_built] / (double)games,
-        "least_used", "card", cat->designs[low_used].id, "share",
-        (double)r.used[low_used] / (double)games, "top_winner_card", "card", cat->designs[top].id,
-        "share", r.winner_has[top] / (double)games, "cards", cards);
+    json_object_update_new(
+        out, json_pack(
+                 "{s:f, s:f, s:i, s:f, s:{s:s, s:f}, s:{s:s, s:f}, s:{s:s, s:f}, s:{s:s, s:f}, "
+                 "s:o}",
+                 "first_seat_wins", r.first_wins / (double)games, "avg_winning_score",
+                 (double)r.winning_score_sum / (double)games, "max_winning_score",
+                 r.max_winning_score, "avg_score", (double)r.points_sum / (double)games / players,
+                 "least_built", "card", cat->designs[low_built].id, "share",
+                 (double)r.built[low_built] / (double)games, "least_used", "card",
+                 cat->designs[low_used].id, "share", (double)r.used[low_used] / (double)games,
+                 "most_in_winners", "card", cat->designs[top].id, "share",
+                 r.winner_has[top] / (double)games, "top_winner_card", "card", cat->designs[top].id,
+                 "share", r.winner_has[top] / (double)games, "cards", cards));
+    return out;
+}
+
+/* For the match's card report: the companies seat controls in the city (services are
+ * nobody's, so they are not counted), as design bits. */
+static uint64_t tc_built_designs(const void *g, int seat)
+{
+    const struct tech_game *tg = g;
+    uint64_t m = 0;
+    for (int i = 0; i < tg->ncity; i++)
+        if (tg->owner[tg->city[i]] == seat)
+            m |= 1ULL << tg->cat->card_design[tg->city[i] % tg->cat->deck_size];
+    return m;
+}
+
+static const char *tc_design_id(int design)
+{
+    return design >= 0 && design < catalog.ndesigns && catalog.designs[design].domain != DOMAIN_WILD
+               ? catalog.designs[design].id
+               : NULL;
 }
 
 static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
@@ -463,6 +493,8 @@ const struct ruleset ruleset_tech_city = {
     .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
     .steps = tc_steps,
+    .built_designs = tc_built_designs,
+    .design_id = tc_design_id,
     .load_cards = tc_load_cards,
     .cards_json = tc_cards_json,
     .new_game = tc_new_game,

@@ -35,6 +35,7 @@ void tech_sim_run(const struct tech_catalog *cat, int players, long long games, 
         if (!tech_check_conservation(&g))
             out->broken++;
         out->games++;
+        out->rounds_sum += g.round;
         if (g.round < out->min_rounds)
             out->min_rounds = g.round;
         if (g.round > out->max_rounds)

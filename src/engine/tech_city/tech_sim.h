@@ -12,6 +12,7 @@
 struct tech_sim_result {
     long long games;
     int min_rounds, max_rounds;
+    long long rounds_sum;
     double wins[TECH_MAX_PLAYERS];       /* games won per seat, ties split */
     double first_wins;                   /* games won by the seat that was first in round 1 */
     long long built[TECH_MAX_DESIGNS];   /* games in which each design was built from hand */

@@ -312,6 +312,20 @@ static bool parse_bots(const char *spec, int players, int *kinds)
     return true;
 }
 
+/* General Contractors are taken from the pool, never built from a hand: not reported. */
+static uint64_t city_built_designs(const void *g, int seat)
+{
+    const struct city_game *cg = g;
+    return cg->seats[seat].tab.owned & ~(1ULL << catalog.contractor_design);
+}
+
+static const char *city_design_id(int design)
+{
+    return design >= 0 && design < catalog.ndesigns && design != catalog.contractor_design
+               ? catalog.designs[design].id
+               : NULL;
+}
+
 static json_t *city_simulate(int players, long long games, uint64_t seed, const char *bots,
                              char *err, int errlen)
 {
@@ -338,37 +352,32 @@ static json_t *city_simulate(int players, long long games, uint64_t seed, const 
         return NULL;
     }
     const struct city_catalog *cat = &catalog;
-    json_t *ws = json_array();
-    for (int s = 0; s < players; s++)
-        json_array_append_new(ws, json_real(r.wins[s] / (double)games));
+    struct rs_sim_tally t = {.players = players,
+                             .games = r.games,
+                             .finished = r.games,
+                             .rounds_sum = r.rounds_sum,
+                             .min_rounds = r.min_rounds,
+                             .max_rounds = r.max_rounds};
+    for (int s = 0; s < players; s++) {
+        t.wins[s] = r.wins[s];
+        ruleset_sim_kind(&t, bot_kind_name(kinds[s]), r.wins[s], games);
+    }
+    json_t *out = ruleset_sim_report(&t, seed, bots);
+    json_object_update_new(
+        out, ruleset_sim_cards(city_design_id, cat->ndesigns, r.built, r.winner_has, games));
     /* The most common development among winners; General Contractors are reported apart,
      * since every player may take one from the pool. */
     int top = -1;
     for (int k = 0; k < cat->ndesigns; k++)
         if (k != cat->contractor_design && (top < 0 || r.winner_has[k] > r.winner_has[top]))
             top = k;
-    return json_pack("{s:i, s:I, s:I, s:s, s:f, s:i, s:i, s:o, s:I, s:I, s:{s:s, s:f}, s:f}",
-                     "players", players, "games", (json_int_t)games, "seed", (json_int_t)seed,
-                     "bots", bots, "avg_rounds", (double)r.rounds_sum / (double)games, "min_rounds",
-                     r.min_rounds, "max_rounds", r.max_rounds, "wins_by_seat", ws, "ended_by_deck",
-                     (json_int_t)r.ended_by_deck, "ended_by_rounds", (json_int_t)r.ended_by_rounds,
-                     "top_winner_card", "card", cat->designs[top].id, "share",
-                     r.winner_has[top] / (double)games, "contractor_in_winners",
-                     r.winner_has[cat->contractor_design] / (double)games);
-}
-
-/* General Contractors are taken from the pool, never built from a hand: not reported. */
-static uint64_t city_built_designs(const void *g, int seat)
-{
-    const struct city_game *cg = g;
-    return cg->seats[seat].tab.owned & ~(1ULL << catalog.contractor_design);
-}
-
-static const char *city_design_id(int design)
-{
-    return design >= 0 && design < catalog.ndesigns && design != catalog.contractor_design
-               ? catalog.designs[design].id
-               : NULL;
+    json_object_update_new(
+        out,
+        json_pack("{s:I, s:I, s:{s:s, s:f}, s:f}", "ended_by_deck", (json_int_t)r.ended_by_deck,
+                  "ended_by_rounds", (json_int_t)r.ended_by_rounds, "top_winner_card", "card",
+                  cat->designs[top].id, "share", r.winner_has[top] / (double)games,
+                  "contractor_in_winners", r.winner_has[cat->contractor_design] / (double)games));
+    return out;
 }
 
 static const char *const city_bots[] = {"greedy", "random", "expert", NULL};

@@ -38,16 +38,20 @@ void sim_run(const struct city_catalog *cat, int players, long long games, uint6
         out->ended_by_deck += g.ended_by_deck;
         out->ended_by_rounds += g.ended_by_rounds;
         int nwin = __builtin_popcount(g.winners);
+        uint64_t any = 0;
         for (int s = 0; s < players; s++) {
-            if (!(g.winners & (1u << s)))
-                continue;
-            out->wins[s] += 1.0 / nwin;
             uint64_t owned = 0;
             for (int t = 0; t < g.seats[s].ntableau; t++)
                 owned |= 1ULL << game_design_of(&g, g.seats[s].tableau[t]);
+            any |= owned;
+            if (!(g.winners & (1u << s)))
+                continue;
+            out->wins[s] += 1.0 / nwin;
             for (int k = 0; k < cat->ndesigns; k++)
                 if (owned & (1ULL << k))
                     out->winner_has[k] += 1.0 / nwin;
         }
+        for (int k = 0; k < cat->ndesigns; k++)
+            out->built[k] += (double)((any >> k) & 1);
     }
 }

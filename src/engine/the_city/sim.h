@@ -15,6 +15,7 @@ struct sim_result {
     long long ended_by_deck, ended_by_rounds;
     double wins[CITY_MAX_PLAYERS];       /* games won per seat, ties split */
     double winner_has[CITY_MAX_DESIGNS]; /* games whose winners own each design, split */
+    double built[CITY_MAX_DESIGNS];      /* games in which some seat owns each design */
     long long illegal;                   /* bot decisions the engine refused (must be 0) */
     uint64_t illegal_seed;               /* the seed of the first game with one */
 };
