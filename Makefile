@@ -44,7 +44,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
 .PHONY: all test test-js test-engine test-unit test-reliability fuzz fuzz-run sanitize bench format \
-        format-check clean deps run docker-test
+        format-check clean deps deps-run run docker-test
 
 all: $(BUILD)/cityd
 
@@ -82,8 +82,12 @@ test-unit: test-engine
 
 # Serves http://localhost:8080 (PORT overrides) with a private PostgreSQL under ./var/
 # unless DATABASE_URL is set.
-run: deps all
+run: deps-run all
 	./scripts/run.sh
+
+# What running needs, and nothing only the tests use (deps installs those too).
+deps-run:
+	@./scripts/deps.sh run
 
 # The C tests run once, under the sanitizers (the same -O2 code with every check on); the plain
 # daemon is what the browser tests drive. `make test-unit` alone runs them all plainly. The

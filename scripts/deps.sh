@@ -1,7 +1,9 @@
 #!/bin/sh
 # deps.sh: installs the Debian packages the build and the tests need, when run as root and
 # one is missing. Run by `make test` and `make run`; quiet when all is there.
-#   deps.sh          the build and the C tests
+#   deps.sh          the build and the C tests (make test)
+#   deps.sh run      only what building and running the daemon needs (make run): no test tools
+#   deps.sh list [run]  prints the packages of the full set (or of run) and installs nothing
 #   deps.sh bench    besides, what `make bench` needs (wrk, curl)
 #   deps.sh node     Node.js 20 or later and npm, which the JavaScript tests (make test-js)
 #                    need: when node is missing or older and we are root, installs Debian's
@@ -64,15 +66,24 @@ if [ "${1:-}" = docker ]; then
   exit 0
 fi
 
+# What running needs (make run: build the daemon, start a private PostgreSQL), and what only
+# the tests add (Criterion and curl for the C tests, clang-format, nginx for the proxy tests,
+# Chromium for the browser tests, clang for the fuzzer).
+RUN_PKGS="gcc make pkg-config libjansson-dev libpq-dev zlib1g-dev libmicrohttpd-dev libssl-dev \
+libunistring-dev postgresql"
+TEST_PKGS="libcriterion-dev libcurl4-openssl-dev clang-format nginx chromium clang libclang-rt-14-dev"
+
+case "${1:-}" in
+  run) set -- $RUN_PKGS ;;
+  bench) set -- wrk curl $RUN_PKGS $TEST_PKGS ;;
+  list)
+    # deps.sh list [run]: prints the packages a set needs, installs nothing.
+    if [ "${2:-}" = run ]; then echo $RUN_PKGS; else echo $RUN_PKGS $TEST_PKGS; fi
+    exit 0 ;;
+  *) set -- $RUN_PKGS $TEST_PKGS ;;
+esac
 need=""
-if [ "${1:-}" = bench ]; then
-  set -- wrk curl
-else
-  set --
-fi
-for p in "$@" gcc make pkg-config libjansson-dev libcriterion-dev clang-format libpq-dev zlib1g-dev \
-         libmicrohttpd-dev libssl-dev libcurl4-openssl-dev libunistring-dev postgresql nginx \
-         chromium clang libclang-rt-14-dev; do
+for p in "$@"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
@@ -82,4 +93,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$need"
 apt-get update -qq
+# shellcheck disable=SC2086 # a list of names
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null

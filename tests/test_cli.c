@@ -338,6 +338,31 @@ Test(cli, simulate_reports_the_same_keys_for_every_game)
     }
 }
 
+/* `make run` installs what running needs (scripts/deps.sh run), and no tool only the tests use;
+ * `make test` installs both. */
+Test(cli, make_run_installs_no_test_only_packages)
+{
+    char cmd[1200], run[1024] = "", all[1024] = "";
+    snprintf(cmd, sizeof cmd, "'%s/scripts/deps.sh' list run", root);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p && fgets(run, sizeof run, p));
+    pclose(p);
+    snprintf(cmd, sizeof cmd, "'%s/scripts/deps.sh' list", root);
+    p = popen(cmd, "r");
+    cr_assert(p && fgets(all, sizeof all, p));
+    pclose(p);
+    const char *needed[] = {"gcc ", "libmicrohttpd-dev", "libpq-dev", "libjansson-dev",
+                            "postgresql"};
+    for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
+        cr_expect(strstr(run, needed[i]) && strstr(all, needed[i]), "%s: %s", needed[i], run);
+    const char *test_only[] = {"nginx",        "chromium",    "clang ", "clang-format",
+                               "libcriterion", "libclang-rt", "libcurl"};
+    for (size_t i = 0; i < sizeof test_only / sizeof *test_only; i++) {
+        cr_expect(strstr(run, test_only[i]) == NULL, "make run installs %s: %s", test_only[i], run);
+        cr_expect(strstr(all, test_only[i]) != NULL, "make test installs %s", test_only[i]);
+    }
+}
+
 Test(cli, the_card_report_agrees_with_the_self_play_figures)
 {
     json_t *self = run_json("simulate --players 4 --games 300 --seed 9 --bots greedy");
