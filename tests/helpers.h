@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots.h"
-#include "cards.h"
-#include "game.h"
+#include "the_city/city_bots.h"
+#include "the_city/city_cards.h"
+#include "the_city/city.h"
 
 /* Where a card instance can be. */
 enum place { AT_NOWHERE, AT_DECK, AT_DISCARD, AT_HAND, AT_TABLEAU, AT_POOL, AT_REMOVED };
@@ -24,14 +24,14 @@ static inline void load_catalog(struct city_catalog *cat)
     const char *root = getenv("CITY_ROOT");
     char path[4096], err[512] = "";
     snprintf(path, sizeof path, "%s/cards/cards.json", root && *root ? root : ".");
-    bool ok = catalog_load_file(cat, path, err, (int)sizeof err);
+    bool ok = city_catalog_load_file(cat, path, err, (int)sizeof err);
     cr_assert(ok, "cannot load %s: %s", path, err);
 }
 
 /* Design index of slug `slug`; fails the test when the catalog has no such design. */
 static inline int design(const struct city_catalog *cat, const char *slug)
 {
-    int d = catalog_find(cat, slug);
+    int d = city_catalog_find(cat, slug);
     cr_assert(d >= 0, "the catalog has no design \"%s\"", slug);
     return d;
 }
@@ -105,7 +105,7 @@ static inline void take_out(struct city_game *g, int card)
         break;
     case AT_TABLEAU:
         cut(g->seats[seat].tableau, &g->seats[seat].ntableau, pos);
-        game_seat_refresh(g, seat);
+        city_seat_refresh(g, seat);
         break;
     default:
         cr_assert_fail("card %d is nowhere", card);
@@ -126,7 +126,7 @@ static inline void to_tableau(struct city_game *g, int seat, int card)
     take_out(g, card);
     struct city_seat *s = &g->seats[seat];
     s->tableau[s->ntableau++] = (uint8_t)card;
-    game_seat_refresh(g, seat);
+    city_seat_refresh(g, seat);
 }
 
 /* Moves card `card` to the top of the deck (drawn next). */
@@ -212,15 +212,15 @@ static inline int give_filler(struct city_game *g, int seat, int n)
 static inline void start_round1_target(struct city_game *g, const struct city_catalog *cat,
                                        int players, uint64_t seed, int target)
 {
-    cr_assert_eq(game_new(g, cat, players, seed, target), CITY_OK);
+    cr_assert_eq(city_new(g, cat, players, seed, target), CITY_OK);
     for (int s = 0; s < players; s++) {
-        struct city_decision d = {.kind = DEC_DISCARD, .ndiscard = 2};
+        struct city_decision d = {.kind = CITY_DEC_DISCARD, .ndiscard = 2};
         d.discard[0] = g->seats[s].hand[0];
         d.discard[1] = g->seats[s].hand[1];
-        cr_assert_eq(game_submit(g, s, &d), CITY_OK);
+        cr_assert_eq(city_submit(g, s, &d), CITY_OK);
     }
-    cr_assert(game_resolve(g, NULL));
-    cr_assert_eq(g->step, STEP_BUILD);
+    cr_assert(city_resolve(g, NULL));
+    cr_assert_eq(g->step, CITY_STEP_BUILD);
     cr_assert_eq(g->round, 1);
 }
 
@@ -241,7 +241,7 @@ static inline void blank_board_target(struct city_game *g, const struct city_cat
     /* Put the discard pile back into the deck so that draws are plentiful and known. */
     while (g->ndiscard)
         to_deck_top(g, g->discard[0]);
-    cr_assert(game_check_conservation(g));
+    cr_assert(city_check_conservation(g));
 }
 
 static inline void blank_board(struct city_game *g, const struct city_catalog *cat, int players,
@@ -253,18 +253,18 @@ static inline void blank_board(struct city_game *g, const struct city_catalog *c
 /* Decisions, built in one line. */
 static inline struct city_decision dec_survey(void)
 {
-    return (struct city_decision){.kind = DEC_SURVEY};
+    return (struct city_decision){.kind = CITY_DEC_SURVEY};
 }
 
 static inline struct city_decision dec_contractor(void)
 {
-    return (struct city_decision){.kind = DEC_CONTRACTOR};
+    return (struct city_decision){.kind = CITY_DEC_CONTRACTOR};
 }
 
 /* Build `card` paying the `npay` cards in `pay`. */
 static inline struct city_decision dec_build(int card, int npay, const int *pay)
 {
-    struct city_decision d = {.kind = DEC_BUILD, .nbuilds = 1};
+    struct city_decision d = {.kind = CITY_DEC_BUILD, .nbuilds = 1};
     d.builds[0].card = (uint8_t)card;
     d.builds[0].npay = (uint8_t)npay;
     for (int i = 0; i < npay; i++)
@@ -276,7 +276,7 @@ static inline struct city_decision dec_build(int card, int npay, const int *pay)
 static inline struct city_decision dec_two(int a, int na, const int *pa, int b, int nb,
                                            const int *pb)
 {
-    struct city_decision d = {.kind = DEC_BUILD_TWO, .nbuilds = 2};
+    struct city_decision d = {.kind = CITY_DEC_BUILD_TWO, .nbuilds = 2};
     d.builds[0].card = (uint8_t)a;
     d.builds[0].npay = (uint8_t)na;
     for (int i = 0; i < na; i++)
@@ -290,7 +290,7 @@ static inline struct city_decision dec_two(int a, int na, const int *pa, int b, 
 
 static inline struct city_decision dec_discard(int n, const int *cards)
 {
-    struct city_decision d = {.kind = DEC_DISCARD, .ndiscard = (uint8_t)n};
+    struct city_decision d = {.kind = CITY_DEC_DISCARD, .ndiscard = (uint8_t)n};
     for (int i = 0; i < n; i++)
         d.discard[i] = (uint8_t)cards[i];
     return d;
@@ -337,7 +337,7 @@ static inline int icons_of(const struct city_game *g, int seat, int icon)
 {
     int n = 0;
     for (int i = 0; i < g->seats[seat].ntableau; i++)
-        n += g->cat->designs[game_design_of(g, g->seats[seat].tableau[i])].icons[icon];
+        n += g->cat->designs[city_design_of(g, g->seats[seat].tableau[i])].icons[icon];
     return n;
 }
 
@@ -346,7 +346,7 @@ static inline int copies_of(const struct city_game *g, int seat, int d)
 {
     int n = 0;
     for (int i = 0; i < g->seats[seat].ntableau; i++)
-        n += game_design_of(g, g->seats[seat].tableau[i]) == d;
+        n += city_design_of(g, g->seats[seat].tableau[i]) == d;
     return n;
 }
 
@@ -364,20 +364,20 @@ static inline int rule_variable(const struct city_game *g, int seat, int d,
                                 const struct city_variable *v)
 {
     switch (v->kind) {
-    case VAR_ICON:
+    case CITY_VAR_ICON:
         return v->amount * icons_of(g, seat, v->icon);
-    case VAR_ICON_WITH_OTHER: {
+    case CITY_VAR_ICON_WITH_OTHER: {
         int best = 0;
         for (int o = 0; o < g->players; o++)
             if (o != seat && icons_of(g, o, v->icon) > best)
                 best = icons_of(g, o, v->icon);
         return v->amount * (icons_of(g, seat, v->icon) + best);
     }
-    case VAR_OTHER_COPY:
+    case CITY_VAR_OTHER_COPY:
         return v->amount * (copies_of(g, seat, d) - 1);
-    case VAR_CARD_OWN:
+    case CITY_VAR_CARD_OWN:
         return v->amount * copies_of(g, seat, v->card);
-    case VAR_CARD_ALL: {
+    case CITY_VAR_CARD_ALL: {
         int n = 0;
         for (int o = 0; o < g->players; o++)
             n += copies_of(g, o, v->card);
@@ -393,7 +393,7 @@ static inline int rule_round_vp(const struct city_game *g, int seat)
 {
     int sum = 0;
     for (int i = 0; i < g->seats[seat].ntableau; i++) {
-        int d = game_design_of(g, g->seats[seat].tableau[i]);
+        int d = city_design_of(g, g->seats[seat].tableau[i]);
         sum += g->cat->designs[d].vp + rule_variable(g, seat, d, &g->cat->designs[d].vp_var);
     }
     return sum;
@@ -403,7 +403,7 @@ static inline int rule_income(const struct city_game *g, int seat)
 {
     int sum = 0;
     for (int i = 0; i < g->seats[seat].ntableau; i++) {
-        int d = game_design_of(g, g->seats[seat].tableau[i]);
+        int d = city_design_of(g, g->seats[seat].tableau[i]);
         sum +=
             g->cat->designs[d].income + rule_variable(g, seat, d, &g->cat->designs[d].income_var);
     }
@@ -418,7 +418,7 @@ static inline int rule_cost(const struct city_game *g, int seat, int d, int extr
     const struct city_catalog *cat = g->cat;
     bool kind[CITY_MAX_DESIGNS] = {false};
     for (int i = 0; i < g->seats[seat].ntableau; i++)
-        kind[game_design_of(g, g->seats[seat].tableau[i])] = true;
+        kind[city_design_of(g, g->seats[seat].tableau[i])] = true;
     if (extra >= 0)
         kind[extra] = true;
     int cost = cat->designs[d].cost;
@@ -445,7 +445,7 @@ static inline bool rule_admits(const struct city_game *g, int seat, int d, int e
 static inline bool rule_has_gang(const struct city_game *g, int seat)
 {
     for (int i = 0; i < g->seats[seat].ntableau; i++)
-        if (g->cat->designs[game_design_of(g, g->seats[seat].tableau[i])].construction_gang)
+        if (g->cat->designs[city_design_of(g, g->seats[seat].tableau[i])].construction_gang)
             return true;
     return false;
 }
@@ -476,7 +476,7 @@ static inline int count_events(const struct recorder *r, int type, int seat)
 #define SUBMIT_OK(g, seat, d)                                                                      \
     do {                                                                                           \
         struct city_decision d_ = (d);                                                             \
-        int e_ = game_submit((g), (seat), &d_);                                                    \
+        int e_ = city_submit((g), (seat), &d_);                                                    \
         cr_assert_eq(e_, CITY_OK, "seat %d refused: %s", (seat), city_error_code(e_));             \
     } while (0)
 
@@ -486,7 +486,7 @@ static inline int count_events(const struct recorder *r, int type, int seat)
         struct city_decision d_ = (d);                                                             \
         struct city_game before_;                                                                  \
         memcpy(&before_, (g), sizeof before_);                                                     \
-        int e_ = game_submit((g), (seat), &d_);                                                    \
+        int e_ = city_submit((g), (seat), &d_);                                                    \
         cr_assert_eq(e_, (err), "seat %d: expected %s, got %s", (seat), city_error_code(err),      \
                      city_error_code(e_));                                                         \
         cr_assert(memcmp(&before_, (g), sizeof before_) == 0, "a refused submit changed the "      \

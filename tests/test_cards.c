@@ -3,7 +3,7 @@
  * sentence naming the source, the card and the reason. */
 #include <criterion/criterion.h>
 
-#include "cards.h"
+#include "the_city/city_cards.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static const struct city_catalog *real_catalog(void)
     const char *root = getenv("CITY_ROOT");
     snprintf(path, sizeof path, "%s/cards/cards.json", root && *root ? root : ".");
     char err[512];
-    bool ok = catalog_load_file(&cat, path, err, sizeof err);
+    bool ok = city_catalog_load_file(&cat, path, err, sizeof err);
     cr_assert(ok, "the card file %s does not load: %s", path, err);
     return &cat;
 }
@@ -27,7 +27,7 @@ static const struct city_catalog *real_catalog(void)
 /* The design with slug `id` in `cat`; fails the test when there is none. */
 static const struct city_design *design(const struct city_catalog *cat, const char *id)
 {
-    int d = catalog_find(cat, id);
+    int d = city_catalog_find(cat, id);
     cr_assert(d >= 0, "the deck has no card \"%s\"", id);
     return &cat->designs[d];
 }
@@ -35,7 +35,7 @@ static const struct city_design *design(const struct city_catalog *cat, const ch
 /* Index of design `id`, failing the test when absent. */
 static int index_of(const struct city_catalog *cat, const char *id)
 {
-    int d = catalog_find(cat, id);
+    int d = city_catalog_find(cat, id);
     cr_assert(d >= 0, "the deck has no card \"%s\"", id);
     return d;
 }
@@ -61,7 +61,7 @@ static void assert_refused(const char *text, const char *const *fragments)
 {
     static struct city_catalog cat;
     char err[512] = "untouched";
-    bool ok = catalog_from_json(&cat, text, "test.json", err, sizeof err);
+    bool ok = city_catalog_from_json(&cat, text, "test.json", err, sizeof err);
     cr_assert(!ok, "accepted a bad catalog:\n%s", text);
     for (int i = 0; fragments[i]; i++)
         cr_assert(strstr(err, fragments[i]), "error \"%s\" lacks \"%s\"", err, fragments[i]);
@@ -189,14 +189,15 @@ Test(cards, photo_cards_carry_their_printed_values)
         cr_assert_eq(d->cost, photo[i].cost, "%s cost", d->id);
         cr_assert_eq(d->income, photo[i].income, "%s income", d->id);
         cr_assert_eq(d->vp, photo[i].vp, "%s vp", d->id);
-        cr_assert_eq(d->icons[ICON_CAR], photo[i].car, "%s cars", d->id);
-        cr_assert_eq(d->icons[ICON_SHOPPING], photo[i].shopping, "%s shopping", d->id);
-        cr_assert_eq(d->icons[ICON_ENTERTAINMENT], photo[i].entertainment, "%s ent.", d->id);
-        cr_assert_eq(d->vp_var.kind, i == 2 ? VAR_ICON : VAR_NONE, "%s variable vp", d->id);
-        cr_assert_eq(d->income_var.kind, VAR_NONE, "%s variable income", d->id);
+        cr_assert_eq(d->icons[CITY_ICON_CAR], photo[i].car, "%s cars", d->id);
+        cr_assert_eq(d->icons[CITY_ICON_SHOPPING], photo[i].shopping, "%s shopping", d->id);
+        cr_assert_eq(d->icons[CITY_ICON_ENTERTAINMENT], photo[i].entertainment, "%s ent.", d->id);
+        cr_assert_eq(d->vp_var.kind, i == 2 ? CITY_VAR_ICON : CITY_VAR_NONE, "%s variable vp",
+                     d->id);
+        cr_assert_eq(d->income_var.kind, CITY_VAR_NONE, "%s variable income", d->id);
     }
     const struct city_design *mall = design(cat, "mall");
-    cr_assert_eq(mall->vp_var.icon, ICON_SHOPPING);
+    cr_assert_eq(mall->vp_var.icon, CITY_ICON_SHOPPING);
     cr_assert_eq(mall->vp_var.amount, 1);
     cr_assert_eq(mall->limit, 1);
 }
@@ -210,9 +211,9 @@ Test(cards, some_cards_have_fixed_vp_and_some_fixed_income)
 {
     const struct city_catalog *cat = real_catalog();
     cr_assert_eq(design(cat, "opera_house")->vp, 8);
-    cr_assert_eq(design(cat, "opera_house")->vp_var.kind, VAR_NONE);
+    cr_assert_eq(design(cat, "opera_house")->vp_var.kind, CITY_VAR_NONE);
     cr_assert_eq(design(cat, "housing_tract")->income, 1);
-    cr_assert_eq(design(cat, "housing_tract")->income_var.kind, VAR_NONE);
+    cr_assert_eq(design(cat, "housing_tract")->income_var.kind, CITY_VAR_NONE);
 }
 
 Test(cards, townhouse_row_discounts_residential_developments)
@@ -244,7 +245,7 @@ Test(cards, an_icon_discount_applies_to_every_design_printing_that_icon)
     const struct city_design *dealer = design(cat, "car_dealership");
     cr_assert_gt(dealer->discount, 0);
     for (int d = 0; d < cat->ndesigns; d++) {
-        bool has_car = cat->designs[d].icons[ICON_CAR] > 0;
+        bool has_car = cat->designs[d].icons[CITY_ICON_CAR] > 0;
         cr_assert_eq((dealer->discount_to >> d) & 1, has_car, "%s", cat->designs[d].id);
     }
 }
@@ -276,28 +277,28 @@ Test(cards, construction_gang_allows_two_builds_and_costs_at_most_4)
 Test(cards, freeway_interchange_scores_per_car)
 {
     const struct city_design *d = design(real_catalog(), "freeway_interchange");
-    cr_assert_eq(d->vp_var.kind, VAR_ICON);
-    cr_assert_eq(d->vp_var.icon, ICON_CAR);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_ICON);
+    cr_assert_eq(d->vp_var.icon, CITY_ICON_CAR);
     cr_assert_geq(d->vp_var.amount, 1);
 }
 
 Test(cards, amusement_park_prints_car_three_times)
 {
     const struct city_design *d = design(real_catalog(), "amusement_park");
-    cr_assert_eq(d->icons[ICON_CAR], 3);
+    cr_assert_eq(d->icons[CITY_ICON_CAR], 3);
 }
 
 Test(cards, central_park_counts_its_own_icon)
 {
     const struct city_design *d = design(real_catalog(), "central_park");
-    cr_assert_eq(d->vp_var.kind, VAR_ICON);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_ICON);
     cr_assert_gt(d->icons[d->vp_var.icon], 0, "Central Park prints the icon it counts");
 }
 
 Test(cards, luxury_homes_score_per_other_copy)
 {
     const struct city_design *d = design(real_catalog(), "luxury_homes");
-    cr_assert_eq(d->vp_var.kind, VAR_OTHER_COPY);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_OTHER_COPY);
     cr_assert_geq(d->vp_var.amount, 1);
     cr_assert_geq(d->count, 3, "enough copies to collect");
 }
@@ -305,15 +306,15 @@ Test(cards, luxury_homes_score_per_other_copy)
 Test(cards, subway_system_scores_icons_with_another_tableau)
 {
     const struct city_design *d = design(real_catalog(), "subway_system");
-    cr_assert_eq(d->vp_var.kind, VAR_ICON_WITH_OTHER);
-    cr_assert_lt(d->vp_var.icon, ICON_COUNT);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_ICON_WITH_OTHER);
+    cr_assert_lt(d->vp_var.icon, CITY_ICON_COUNT);
 }
 
 Test(cards, university_scores_per_school_in_play)
 {
     const struct city_catalog *cat = real_catalog();
     const struct city_design *d = design(cat, "university");
-    cr_assert_eq(d->vp_var.kind, VAR_CARD_ALL);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_CARD_ALL);
     cr_assert_eq(d->vp_var.card, index_of(cat, "schools"));
 }
 
@@ -321,7 +322,7 @@ Test(cards, freeway_earns_per_freeway_interchange_owned)
 {
     const struct city_catalog *cat = real_catalog();
     const struct city_design *d = design(cat, "freeway");
-    cr_assert_eq(d->income_var.kind, VAR_CARD_OWN);
+    cr_assert_eq(d->income_var.kind, CITY_VAR_CARD_OWN);
     cr_assert_eq(d->income_var.card, index_of(cat, "freeway_interchange"));
 }
 
@@ -330,18 +331,18 @@ Test(cards, variable_income_appears_on_more_than_one_card)
     const struct city_catalog *cat = real_catalog();
     int n = 0;
     for (int d = 0; d < cat->ndesigns; d++)
-        n += cat->designs[d].income_var.kind != VAR_NONE;
+        n += cat->designs[d].income_var.kind != CITY_VAR_NONE;
     cr_assert_geq(n, 2);
 }
 
 Test(cards, every_icon_is_common_in_the_deck)
 {
     const struct city_catalog *cat = real_catalog();
-    int n[ICON_COUNT] = {0};
+    int n[CITY_ICON_COUNT] = {0};
     for (int d = 0; d < cat->ndesigns; d++)
-        for (int i = 0; i < ICON_COUNT; i++)
+        for (int i = 0; i < CITY_ICON_COUNT; i++)
             n[i] += cat->designs[d].icons[i] * cat->designs[d].count;
-    for (int i = 0; i < ICON_COUNT; i++)
+    for (int i = 0; i < CITY_ICON_COUNT; i++)
         cr_assert_geq(n[i], 15, "%s is printed %d times", city_icon_name(i), n[i]);
 }
 
@@ -359,19 +360,19 @@ Test(cards, every_card_with_a_special_rule_has_text)
 
 Test(cards, icon_names_round_trip)
 {
-    cr_assert_str_eq(city_icon_name(ICON_CAR), "car");
-    cr_assert_str_eq(city_icon_name(ICON_SHOPPING), "shopping");
-    cr_assert_str_eq(city_icon_name(ICON_ENTERTAINMENT), "entertainment");
-    cr_assert_null(city_icon_name(ICON_COUNT));
+    cr_assert_str_eq(city_icon_name(CITY_ICON_CAR), "car");
+    cr_assert_str_eq(city_icon_name(CITY_ICON_SHOPPING), "shopping");
+    cr_assert_str_eq(city_icon_name(CITY_ICON_ENTERTAINMENT), "entertainment");
+    cr_assert_null(city_icon_name(CITY_ICON_COUNT));
     cr_assert_null(city_icon_name(-1));
 }
 
 Test(cards, catalog_find_returns_minus_one_for_an_unknown_id)
 {
     const struct city_catalog *cat = real_catalog();
-    cr_assert_eq(catalog_find(cat, "no_such_card"), -1);
-    cr_assert_eq(catalog_find(cat, NULL), -1);
-    cr_assert_eq(catalog_find(cat, "mall"), index_of(cat, "mall"));
+    cr_assert_eq(city_catalog_find(cat, "no_such_card"), -1);
+    cr_assert_eq(city_catalog_find(cat, NULL), -1);
+    cr_assert_eq(city_catalog_find(cat, "mall"), index_of(cat, "mall"));
 }
 
 /* ---- the loader: acceptance -------------------------------------------------------------- */
@@ -380,7 +381,7 @@ Test(cards, a_minimal_catalog_loads)
 {
     static struct city_catalog cat;
     char err[256];
-    bool ok = catalog_from_json(
+    bool ok = city_catalog_from_json(
         &cat, with_cards("{\"id\": \"x\", \"name\": \"X\", \"count\": 1, \"cost\": 2}"),
         "test.json", err, sizeof err);
     cr_assert(ok, "%s", err);
@@ -393,7 +394,7 @@ Test(cards, defaults_fill_every_optional_key)
 {
     static struct city_catalog cat;
     char err[256];
-    cr_assert(catalog_from_json(
+    cr_assert(city_catalog_from_json(
                   &cat, with_cards("{\"id\": \"x\", \"name\": \"X\", \"count\": 1, \"cost\": 2}"),
                   "test.json", err, sizeof err),
               "%s", err);
@@ -401,8 +402,8 @@ Test(cards, defaults_fill_every_optional_key)
     cr_assert_str_eq(d->text, "");
     cr_assert_eq(d->vp + d->income + d->limit + d->nrequires + d->discount, 0);
     cr_assert_eq(d->icons[0] + d->icons[1] + d->icons[2], 0);
-    cr_assert_eq(d->vp_var.kind, VAR_NONE);
-    cr_assert_eq(d->income_var.kind, VAR_NONE);
+    cr_assert_eq(d->vp_var.kind, CITY_VAR_NONE);
+    cr_assert_eq(d->income_var.kind, CITY_VAR_NONE);
     cr_assert(!d->construction_gang && !d->contractor);
 }
 
@@ -410,10 +411,10 @@ Test(cards, requires_may_name_a_card_defined_later)
 {
     static struct city_catalog cat;
     char err[256];
-    bool ok = catalog_from_json(&cat,
-                                with_cards("{\"id\": \"x\", \"name\": \"X\", \"count\": 1, "
-                                           "\"cost\": 2, \"requires\": [\"filler\"]}"),
-                                "test.json", err, sizeof err);
+    bool ok = city_catalog_from_json(&cat,
+                                     with_cards("{\"id\": \"x\", \"name\": \"X\", \"count\": 1, "
+                                                "\"cost\": 2, \"requires\": [\"filler\"]}"),
+                                     "test.json", err, sizeof err);
     cr_assert(ok, "%s", err);
     const char *later = "{\"format\": 1, \"cards\": ["
                         "{\"id\": \"a\", \"name\": \"A\", \"count\": 104, \"cost\": 1,"
@@ -422,7 +423,7 @@ Test(cards, requires_may_name_a_card_defined_later)
                         "{\"id\": \"b\", \"name\": \"B\", \"count\": 1, \"cost\": 1},"
                         "{\"id\": \"gc\", \"name\": \"GC\", \"count\": 5, \"cost\": 0,"
                         " \"income\": 1, \"contractor\": true}]}";
-    ok = catalog_from_json(&cat, later, "later.json", err, sizeof err);
+    ok = city_catalog_from_json(&cat, later, "later.json", err, sizeof err);
     cr_assert(ok, "%s", err);
     cr_assert_eq(cat.designs[0].requires[0], 1);
     cr_assert_eq(cat.designs[0].vp_var.card, 1);
@@ -434,7 +435,7 @@ Test(cards, an_unreadable_file_is_reported_with_its_path)
 {
     static struct city_catalog cat;
     char err[512];
-    cr_assert(!catalog_load_file(&cat, "/nonexistent/cards.json", err, sizeof err));
+    cr_assert(!city_catalog_load_file(&cat, "/nonexistent/cards.json", err, sizeof err));
     cr_assert(strstr(err, "/nonexistent/cards.json: cannot read: "), "%s", err);
     cr_assert(strstr(err, "No such file"), "%s", err);
 }
@@ -444,10 +445,10 @@ Test(cards, a_short_error_buffer_is_never_overrun)
     static struct city_catalog cat;
     char err[12];
     memset(err, 'x', sizeof err);
-    cr_assert(!catalog_from_json(&cat, "{", "a-long-source-name.json", err, 8));
+    cr_assert(!city_catalog_from_json(&cat, "{", "a-long-source-name.json", err, 8));
     cr_assert_eq(strlen(err), 7);
     cr_assert_eq(err[8], 'x');
-    cr_assert(!catalog_from_json(&cat, with_cards("{\"id\": \"x\"}"), "s", NULL, 0));
+    cr_assert(!city_catalog_from_json(&cat, with_cards("{\"id\": \"x\"}"), "s", NULL, 0));
 }
 
 /* ---- the loader: refusals ---------------------------------------------------------------- */

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bots.h"
-#include "game.h"
-#include "game_json.h"
+#include "the_city/city_bots.h"
+#include "the_city/city.h"
+#include "the_city/city_json.h"
 #include "ruleset.h"
 
 static struct city_catalog cat;
@@ -24,7 +24,7 @@ static void setup(void)
     snprintf(cityd, sizeof cityd, "%s", c ? c : "build/cityd");
     char path[1200], err[512];
     snprintf(path, sizeof path, "%s/cards/cards.json", root);
-    cr_assert(catalog_load_file(&cat, path, err, sizeof err), "%s", err);
+    cr_assert(city_catalog_load_file(&cat, path, err, sizeof err), "%s", err);
 }
 
 TestSuite(cli, .init = setup);
@@ -125,20 +125,20 @@ Test(cli, simulate_is_deterministic_from_its_seed)
  * `seed` to its end into *g, and returns its replay record. */
 static json_t *record_bot_game(struct city_game *g, int players, uint64_t seed, uint64_t bot_seed)
 {
-    cr_assert_eq(game_new(g, &cat, players, seed, 0), CITY_OK);
-    json_t *rec = replay_new(g->seed, players, g->target_vp);
+    cr_assert_eq(city_new(g, &cat, players, seed, 0), CITY_OK);
+    json_t *rec = city_replay_new(g->seed, players, g->target_vp);
     struct city_bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        bot_init(&bots[s], s % 2 ? BOT_RANDOM : BOT_GREEDY, bot_seed + (uint64_t)s);
-    while (g->step != STEP_OVER) {
+        city_bot_init(&bots[s], s % 2 ? CITY_BOT_RANDOM : CITY_BOT_GREEDY, bot_seed + (uint64_t)s);
+    while (g->step != CITY_STEP_OVER) {
         for (int s = 0; s < players; s++) {
             struct city_decision d;
-            if (!bot_decide(&bots[s], g, s, &d))
+            if (!city_bot_decide(&bots[s], g, s, &d))
                 continue;
-            cr_assert_eq(game_submit(g, s, &d), CITY_OK);
-            cr_assert(replay_add(rec, s, g->round, g->step, &d));
+            cr_assert_eq(city_submit(g, s, &d), CITY_OK);
+            cr_assert(city_replay_add(rec, s, g->round, g->step, &d));
         }
-        cr_assert(game_resolve(g, NULL));
+        cr_assert(city_resolve(g, NULL));
     }
     return rec;
 }
@@ -157,7 +157,7 @@ Test(cli, replay_reproduces_a_recorded_game)
         char args[256];
         snprintf(args, sizeof args, "replay %s", path);
         json_t *out = run_json(args);
-        json_t *want = game_public_view(&g);
+        json_t *want = city_public_view(&g);
         cr_expect(json_equal(out, want), "replayed game %d differs from the original", n);
         cr_expect_str_eq(json_string_value(json_object_get(out, "step")), "over");
         unlink(path);
@@ -241,7 +241,7 @@ Test(cli, replay_reads_its_game_from_the_file_and_refuses_an_unknown_one)
     /* As the service publishes it now: with "game". */
     json_object_set_new(rec, "game", json_string("the_city"));
     cr_assert_eq(json_dump_file(rec, path, 0), 0);
-    json_t *out = run_json(args), *want = game_public_view(&g);
+    json_t *out = run_json(args), *want = city_public_view(&g);
     cr_expect(json_equal(out, want), "a replay naming the_city reproduces the game");
     json_decref(out);
     json_decref(want);
@@ -282,7 +282,7 @@ Test(cli, every_ruleset_fits_the_seam_limits)
 }
 
 /* The card report comes from the generic match loop (match.c); The City's own self-play
- * (sim.c) counts winners' cards on its own. The same games must give the same figures. */
+ * (city_sim.c) counts winners' cards on its own. The same games must give the same figures. */
 /* One report for every game and either way it is played (the ruleset's own self-play, or the
  * generic match that --per-card and the expert use): the keys of docs/rulesets.md. */
 Test(cli, simulate_reports_the_same_keys_for_every_game)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bots.h"
-#include "cards.h"
-#include "sim.h"
+#include "the_city/city_bots.h"
+#include "the_city/city_cards.h"
+#include "the_city/city_sim.h"
 
 static struct city_catalog cat;
 
@@ -16,17 +16,17 @@ static void load(void)
     char path[1024], err[512];
     const char *root = getenv("CITY_ROOT");
     snprintf(path, sizeof path, "%s/cards/cards.json", root ? root : ".");
-    cr_assert(catalog_load_file(&cat, path, err, sizeof err), "%s", err);
+    cr_assert(city_catalog_load_file(&cat, path, err, sizeof err), "%s", err);
 }
 
 TestSuite(deck, .init = load);
 
-static void greedy(int players, long long games, struct sim_result *r)
+static void greedy(int players, long long games, struct city_sim_result *r)
 {
     int kinds[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        kinds[s] = BOT_GREEDY;
-    sim_run(&cat, players, games, 1000 * (uint64_t)players, kinds, r);
+        kinds[s] = CITY_BOT_GREEDY;
+    city_sim_run(&cat, players, games, 1000 * (uint64_t)players, kinds, r);
     cr_assert_eq(r->illegal, 0, "greedy bot made an illegal decision, seed %llu",
                  (unsigned long long)r->illegal_seed);
 }
@@ -34,7 +34,7 @@ static void greedy(int players, long long games, struct sim_result *r)
 Test(deck, greedy_games_last_7_to_9_rounds_for_2_to_5_players)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
-        static struct sim_result r;
+        static struct city_sim_result r;
         greedy(p, 600, &r);
         double avg = (double)r.rounds_sum / (double)r.games;
         cr_expect(avg >= 7.0 && avg <= 9.0, "%d players: average %.2f rounds", p, avg);
@@ -46,7 +46,7 @@ Test(deck, greedy_games_last_7_to_9_rounds_for_2_to_5_players)
 Test(deck, no_seat_wins_much_more_than_its_share)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
-        static struct sim_result r;
+        static struct city_sim_result r;
         greedy(p, 1500, &r);
         for (int s = 0; s < p; s++) {
             double share = r.wins[s] / (double)r.games;
@@ -59,7 +59,7 @@ Test(deck, no_seat_wins_much_more_than_its_share)
 
 Test(deck, no_development_is_in_nearly_every_winners_tableau)
 {
-    static struct sim_result r;
+    static struct city_sim_result r;
     greedy(4, 1000, &r);
     for (int k = 0; k < cat.ndesigns; k++)
         if (k != cat.contractor_design)
@@ -70,9 +70,10 @@ Test(deck, no_development_is_in_nearly_every_winners_tableau)
 Test(deck, random_play_is_legal_and_ends)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
-        int kinds[CITY_MAX_PLAYERS] = {BOT_RANDOM, BOT_GREEDY, BOT_RANDOM, BOT_RANDOM, BOT_GREEDY};
-        static struct sim_result r;
-        sim_run(&cat, p, 1000, 77, kinds, &r);
+        int kinds[CITY_MAX_PLAYERS] = {CITY_BOT_RANDOM, CITY_BOT_GREEDY, CITY_BOT_RANDOM,
+                                       CITY_BOT_RANDOM, CITY_BOT_GREEDY};
+        static struct city_sim_result r;
+        city_sim_run(&cat, p, 1000, 77, kinds, &r);
         cr_assert_eq(r.illegal, 0, "illegal decision, seed %llu",
                      (unsigned long long)r.illegal_seed);
         cr_expect_eq(r.games, 1000);

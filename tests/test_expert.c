@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "expert.h"
-#include "game.h"
+#include "the_city/city.h"
 #include "ruleset.h"
 #include "tech.h"
 

@@ -1,4 +1,4 @@
-/* test_json.c: the engine's JSON faces (game_json.h) — stored state round trips, orders,
+/* test_json.c: the engine's JSON faces (city_json.h) — stored state round trips, orders,
  * replays, and what the public and private views show and hide — checked on bot games. */
 #include <criterion/criterion.h>
 
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bots.h"
-#include "game_json.h"
+#include "the_city/city_bots.h"
+#include "the_city/city_json.h"
 
 /* ---- fixtures ----------------------------------------------------------------------------- */
 
@@ -18,7 +18,8 @@ static void load_catalog(void)
     const char *root = getenv("CITY_ROOT");
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/cards/cards.json", root && *root ? root : ".");
-    cr_assert(catalog_load_file(&cat, path, err, sizeof err), "cannot load the catalog: %s", err);
+    cr_assert(city_catalog_load_file(&cat, path, err, sizeof err), "cannot load the catalog: %s",
+              err);
 }
 
 TestSuite(json, .init = load_catalog);
@@ -34,7 +35,7 @@ struct play_opts {
     int players;
     int target;    /* 0: the default */
     unsigned mix;  /* bit s set: seat s is greedy, else random */
-    bool defaults; /* sometimes leave a seat to game_fill_defaults() */
+    bool defaults; /* sometimes leave a seat to city_fill_defaults() */
     bool replace;  /* sometimes submit twice, the second replacing the first */
 };
 
@@ -57,18 +58,19 @@ static struct play_opts opts_for(unsigned i)
 static void play(const struct play_opts *o, struct city_game *g, json_t *replay, visit_fn visit,
                  void *ctx)
 {
-    cr_assert_eq(game_new(g, &cat, o->players, o->seed, o->target), CITY_OK);
+    cr_assert_eq(city_new(g, &cat, o->players, o->seed, o->target), CITY_OK);
     struct city_bot bots[CITY_MAX_PLAYERS], alt[CITY_MAX_PLAYERS];
     for (int s = 0; s < o->players; s++) {
-        int kind = (o->mix >> s) & 1 ? BOT_GREEDY : BOT_RANDOM;
-        bot_init(&bots[s], kind, o->seed * 31 + (uint64_t)s);
-        bot_init(&alt[s], kind == BOT_GREEDY ? BOT_RANDOM : BOT_GREEDY, o->seed * 37 + (uint64_t)s);
+        int kind = (o->mix >> s) & 1 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM;
+        city_bot_init(&bots[s], kind, o->seed * 31 + (uint64_t)s);
+        city_bot_init(&alt[s], kind == CITY_BOT_GREEDY ? CITY_BOT_RANDOM : CITY_BOT_GREEDY,
+                      o->seed * 37 + (uint64_t)s);
     }
     struct city_rng r;
     rng_seed(&r, o->seed ^ 0x243f6a8885a308d3ULL);
     if (visit)
         visit(g, ctx);
-    for (int steps = 0; g->step != STEP_OVER; steps++) {
+    for (int steps = 0; g->step != CITY_STEP_OVER; steps++) {
         if (steps > 4 * CITY_MAX_ROUNDS)
             cr_assert_fail("game of seed %llu does not end", (unsigned long long)o->seed);
         for (int s = 0; s < o->players; s++) {
@@ -78,29 +80,29 @@ static void play(const struct play_opts *o, struct city_game *g, json_t *replay,
                 continue;
             struct city_decision d;
             if (o->replace && rng_below(&r, 4) == 0) {
-                cr_assert(bot_decide(&alt[s], g, s, &d));
-                cr_assert_eq(game_submit(g, s, &d), CITY_OK);
+                cr_assert(city_bot_decide(&alt[s], g, s, &d));
+                cr_assert_eq(city_submit(g, s, &d), CITY_OK);
                 if (visit)
                     visit(g, ctx);
             }
-            cr_assert(bot_decide(&bots[s], g, s, &d));
-            int e = game_submit(g, s, &d);
+            cr_assert(city_bot_decide(&bots[s], g, s, &d));
+            int e = city_submit(g, s, &d);
             if (e)
                 cr_assert_fail("bot decision refused: %s", city_error_code(e));
             if (visit)
                 visit(g, ctx);
         }
-        if (!game_ready(g)) {
-            cr_assert_gt(game_fill_defaults(g, NULL), 0);
+        if (!city_ready(g)) {
+            cr_assert_gt(city_fill_defaults(g, NULL), 0);
             if (visit)
                 visit(g, ctx);
         }
         if (replay)
             for (int s = 0; s < o->players; s++)
                 if (game_seat_pending(g, s))
-                    cr_assert((g->seats[s].defaulted ? replay_add_default : replay_add)(
+                    cr_assert((g->seats[s].defaulted ? city_replay_add_default : city_replay_add)(
                         replay, s, g->round, g->step, &g->seats[s].order));
-        cr_assert(game_resolve(g, NULL));
+        cr_assert(city_resolve(g, NULL));
         if (visit)
             visit(g, ctx);
     }
@@ -112,24 +114,24 @@ static void midgame(unsigned i, int resolutions, struct city_game *g)
 {
     struct play_opts o = opts_for(i);
     struct city_bot bot;
-    bot_init(&bot, BOT_GREEDY, i);
-    cr_assert_eq(game_new(g, &cat, o.players, o.seed, o.target), CITY_OK);
-    for (int k = 0; k < resolutions && g->step != STEP_OVER; k++) {
+    city_bot_init(&bot, CITY_BOT_GREEDY, i);
+    cr_assert_eq(city_new(g, &cat, o.players, o.seed, o.target), CITY_OK);
+    for (int k = 0; k < resolutions && g->step != CITY_STEP_OVER; k++) {
         struct city_decision d;
         for (int s = 0; s < o.players; s++)
-            if (bot_decide(&bot, g, s, &d))
-                cr_assert_eq(game_submit(g, s, &d), CITY_OK);
-        cr_assert(game_resolve(g, NULL));
+            if (city_bot_decide(&bot, g, s, &d))
+                cr_assert_eq(city_submit(g, s, &d), CITY_OK);
+        cr_assert(city_resolve(g, NULL));
     }
     struct city_decision d;
-    if (bot_decide(&bot, g, 0, &d))
-        cr_assert_eq(game_submit(g, 0, &d), CITY_OK);
+    if (city_bot_decide(&bot, g, 0, &d))
+        cr_assert_eq(city_submit(g, 0, &d), CITY_OK);
 }
 
 /* ---- the stored state --------------------------------------------------------------------- */
 
 /* `g` with every array slot past its count zeroed (and the order of a seat that has not
- * submitted): what game_from_json() builds, since the JSON holds only what counts. */
+ * submitted): what city_from_json() builds, since the JSON holds only what counts. */
 static void canonical(const struct city_game *g, struct city_game *c)
 {
     memcpy(c, g, sizeof *c);
@@ -156,13 +158,13 @@ struct trip_stats {
 static void check_round_trip(const struct city_game *g, void *ctx)
 {
     struct trip_stats *st = ctx;
-    json_t *j = game_to_json(g);
+    json_t *j = city_to_json(g);
     if (!j)
-        cr_assert_fail("game_to_json returned NULL");
+        cr_assert_fail("city_to_json returned NULL");
     struct city_game back, want;
     char err[256];
-    if (!game_from_json(&back, &cat, j, err, sizeof err))
-        cr_assert_fail("game_from_json refused a state reached by play: %s", err);
+    if (!city_from_json(&back, &cat, j, err, sizeof err))
+        cr_assert_fail("city_from_json refused a state reached by play: %s", err);
     canonical(g, &want);
     if (memcmp(&want, &back, sizeof back) != 0) {
         size_t at = 0;
@@ -171,9 +173,9 @@ static void check_round_trip(const struct city_game *g, void *ctx)
         cr_assert_fail("round trip differs at byte %zu (round %d, step %s)", at, g->round,
                        city_step_name(g->step));
     }
-    json_t *again = game_to_json(&back);
+    json_t *again = city_to_json(&back);
     if (!json_equal(j, again))
-        cr_assert_fail("game_to_json(game_from_json(j)) is not j");
+        cr_assert_fail("city_to_json(city_from_json(j)) is not j");
     st->states++;
     if (memcmp(g, &back, sizeof back) != 0)
         cr_assert_fail(
@@ -201,13 +203,13 @@ Test(json, state_round_trip_survives_json_text)
     for (unsigned i = 0; i < 40; i++) {
         struct city_game g, back, want;
         midgame(i, (int)(i % 12), &g);
-        json_t *j = game_to_json(&g);
+        json_t *j = city_to_json(&g);
         char *text = json_dumps(j, JSON_COMPACT);
         json_error_t jerr;
         json_t *parsed = json_loads(text, 0, &jerr);
         cr_assert_not_null(parsed, "%s", jerr.text);
         char err[256];
-        cr_assert(game_from_json(&back, &cat, parsed, err, sizeof err), "%s", err);
+        cr_assert(city_from_json(&back, &cat, parsed, err, sizeof err), "%s", err);
         canonical(&g, &want);
         cr_assert_eq(memcmp(&want, &back, sizeof back), 0);
         free(text);
@@ -219,25 +221,25 @@ Test(json, state_round_trip_survives_json_text)
 Test(json, seed_and_rng_keep_all_64_bits)
 {
     struct city_game g, back;
-    cr_assert_eq(game_new(&g, &cat, 3, UINT64_MAX, 0), CITY_OK);
-    json_t *j = game_to_json(&g);
+    cr_assert_eq(city_new(&g, &cat, 3, UINT64_MAX, 0), CITY_OK);
+    json_t *j = city_to_json(&g);
     cr_assert_str_eq(json_string_value(json_object_get(j, "seed")), "18446744073709551615");
     char err[256];
-    cr_assert(game_from_json(&back, &cat, j, err, sizeof err), "%s", err);
+    cr_assert(city_from_json(&back, &cat, j, err, sizeof err), "%s", err);
     cr_assert_eq(back.seed, UINT64_MAX);
     cr_assert_eq(memcmp(&back.rng, &g.rng, sizeof g.rng), 0);
     json_object_set_new(j, "seed", json_string("18446744073709551616"));
-    cr_assert_not(game_from_json(&back, &cat, j, err, sizeof err));
+    cr_assert_not(city_from_json(&back, &cat, j, err, sizeof err));
     cr_assert_not_null(strstr(err, "\"seed\""), "%s", err);
     json_decref(j);
 }
 
-/* Runs game_from_json on `j`, expects a refusal whose sentence names `field`. */
+/* Runs city_from_json on `j`, expects a refusal whose sentence names `field`. */
 static void expect_refusal(const json_t *j, const char *field)
 {
     struct city_game g;
     char err[256] = "";
-    cr_assert_not(game_from_json(&g, &cat, j, err, sizeof err), "accepted; expected %s", field);
+    cr_assert_not(city_from_json(&g, &cat, j, err, sizeof err), "accepted; expected %s", field);
     cr_assert_not_null(strstr(err, field), "error \"%s\" does not name %s", err, field);
 }
 
@@ -245,7 +247,7 @@ Test(json, from_json_refuses_a_duplicated_card)
 {
     struct city_game g;
     midgame(7, 3, &g);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_t *hand = json_object_get(json_array_get(json_object_get(j, "seats"), 1), "hand");
     json_array_set(json_object_get(j, "deck"), 0, json_array_get(hand, 0));
     expect_refusal(j, "\"deck\"");
@@ -257,7 +259,7 @@ Test(json, from_json_refuses_a_missing_card)
 {
     struct city_game g;
     midgame(8, 3, &g);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_array_remove(json_object_get(j, "deck"), 0);
     expect_refusal(j, "card ");
     json_decref(j);
@@ -267,7 +269,7 @@ Test(json, from_json_refuses_a_wrong_type)
 {
     struct city_game g;
     midgame(9, 5, &g);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_object_set_new(j, "round", json_string("3"));
     expect_refusal(j, "\"round\"");
     json_object_set_new(j, "round", json_integer(g.round));
@@ -288,10 +290,10 @@ Test(json, from_json_refuses_a_running_game_with_a_seat_at_the_target)
 {
     struct city_game g;
     midgame(13, 4, &g);
-    cr_assert_neq(g.step, STEP_OVER);
-    int scored = g.step == STEP_HAND_LIMIT ? g.round : g.round - 1;
+    cr_assert_neq(g.step, CITY_STEP_OVER);
+    int scored = g.step == CITY_STEP_HAND_LIMIT ? g.round : g.round - 1;
     cr_assert_gt(scored, 0);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_t *seat = json_array_get(json_object_get(j, "seats"), 1);
     for (int vp = g.target_vp; vp <= INT16_MAX; vp += INT16_MAX - g.target_vp) {
         json_object_set_new(seat, "vp", json_integer(vp));
@@ -305,7 +307,7 @@ Test(json, from_json_refuses_an_unknown_step)
 {
     struct city_game g;
     midgame(10, 2, &g);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_object_set_new(j, "step", json_string("bulid"));
     expect_refusal(j, "\"step\"");
     json_object_set_new(j, "step", json_integer(1));
@@ -317,7 +319,7 @@ Test(json, from_json_refuses_an_unknown_field)
 {
     struct city_game g;
     midgame(11, 2, &g);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_object_set_new(json_array_get(json_object_get(j, "seats"), 0), "score", json_integer(1));
     expect_refusal(j, "\"seats[0].score\"");
     json_decref(j);
@@ -328,7 +330,7 @@ Test(json, from_json_refuses_an_illegal_stored_order)
     struct city_game g;
     midgame(12, 0, &g); /* keep, seat 0 submitted */
     cr_assert(g.seats[0].submitted);
-    json_t *j = game_to_json(&g);
+    json_t *j = city_to_json(&g);
     json_t *order = json_object_get(json_array_get(json_object_get(j, "seats"), 0), "order");
     json_array_remove(json_object_get(order, "discard"), 0);
     expect_refusal(j, "\"seats[0].order\"");
@@ -445,20 +447,20 @@ static void mutate(json_t *root, struct city_rng *r)
 static void play_on(struct city_game *g)
 {
     struct city_bot bot;
-    bot_init(&bot, BOT_GREEDY, 1);
-    for (int steps = 0; g->step != STEP_OVER && steps < 4 * CITY_MAX_ROUNDS; steps++) {
+    city_bot_init(&bot, CITY_BOT_GREEDY, 1);
+    for (int steps = 0; g->step != CITY_STEP_OVER && steps < 4 * CITY_MAX_ROUNDS; steps++) {
         for (int s = 0; s < g->players; s++) {
             struct city_decision d;
-            if (bot_decide(&bot, g, s, &d))
-                cr_assert_eq(game_submit(g, s, &d), CITY_OK);
+            if (city_bot_decide(&bot, g, s, &d))
+                cr_assert_eq(city_submit(g, s, &d), CITY_OK);
         }
-        game_fill_defaults(g, NULL);
-        json_decref(game_public_view(g));
+        city_fill_defaults(g, NULL);
+        json_decref(city_public_view(g));
         for (int s = 0; s < g->players; s++)
-            json_decref(game_private_view(g, s));
-        if (!game_resolve(g, NULL))
+            json_decref(city_private_view(g, s));
+        if (!city_resolve(g, NULL))
             break;
-        cr_assert(game_check_conservation(g));
+        cr_assert(city_check_conservation(g));
     }
 }
 
@@ -470,7 +472,7 @@ Test(json, from_json_never_crashes_on_garbled_states)
     for (int t = 0; t < 600; t++) {
         struct city_game g, back;
         midgame((unsigned)t % 50, (int)rng_below(&r, 20), &g);
-        json_t *j = game_to_json(&g);
+        json_t *j = city_to_json(&g);
         json_t *bad;
         if (t % 3 == 0) {
             /* Text damage: truncate, or overwrite a byte. */
@@ -494,9 +496,9 @@ Test(json, from_json_never_crashes_on_garbled_states)
             continue;
         }
         char err[256] = "";
-        if (game_from_json(&back, &cat, bad, err, sizeof err)) {
+        if (city_from_json(&back, &cat, bad, err, sizeof err)) {
             accepted++;
-            cr_assert(game_check_conservation(&back));
+            cr_assert(city_check_conservation(&back));
             check_round_trip(&back, &(struct trip_stats){0, 0});
             play_on(&back);
         } else {
@@ -517,9 +519,9 @@ Test(json, from_json_refuses_what_is_not_an_object)
     struct city_game g;
     char err[256];
     json_t *a = json_array();
-    cr_assert_not(game_from_json(&g, &cat, a, err, sizeof err));
-    cr_assert_not(game_from_json(&g, &cat, NULL, err, sizeof err));
-    cr_assert_not(game_from_json(&g, &cat, a, NULL, 0));
+    cr_assert_not(city_from_json(&g, &cat, a, err, sizeof err));
+    cr_assert_not(city_from_json(&g, &cat, NULL, err, sizeof err));
+    cr_assert_not(city_from_json(&g, &cat, a, NULL, 0));
     json_decref(a);
 }
 
@@ -531,7 +533,7 @@ static int parse_text(const char *text, struct city_order *o, char *err, int err
     json_error_t jerr;
     json_t *body = json_loads(text, JSON_DECODE_ANY, &jerr);
     cr_assert_not_null(body, "test body does not parse: %s: %s", text, jerr.text);
-    int e = order_from_json(body, o, err, errlen);
+    int e = city_order_from_json(body, o, err, errlen);
     json_decref(body);
     return e;
 }
@@ -541,41 +543,42 @@ Test(json, order_from_json_accepts_each_body_shape)
     struct city_order o;
     char err[256];
     cr_assert_eq(parse_text("{\"round\":0,\"step\":\"keep\",\"discard\":[4,9]}", &o, err, 256),
-                 ORDER_OK, "%s", err);
-    cr_assert(o.round == 0 && o.step == STEP_KEEP && o.d.kind == DEC_DISCARD);
+                 CITY_ORDER_OK, "%s", err);
+    cr_assert(o.round == 0 && o.step == CITY_STEP_KEEP && o.d.kind == CITY_DEC_DISCARD);
     cr_assert(o.d.ndiscard == 2 && o.d.discard[0] == 4 && o.d.discard[1] == 9);
 
     cr_assert_eq(
         parse_text("{\"round\":3,\"step\":\"build\",\"build\":{\"card\":12,\"pay\":[1,2]}}", &o,
                    err, 256),
-        ORDER_OK, "%s", err);
-    cr_assert(o.round == 3 && o.step == STEP_BUILD && o.d.kind == DEC_BUILD && o.d.nbuilds == 1);
+        CITY_ORDER_OK, "%s", err);
+    cr_assert(o.round == 3 && o.step == CITY_STEP_BUILD && o.d.kind == CITY_DEC_BUILD &&
+              o.d.nbuilds == 1);
     cr_assert(o.d.builds[0].card == 12 && o.d.builds[0].npay == 2 && o.d.builds[0].pay[1] == 2);
 
     cr_assert_eq(parse_text("{\"round\":3,\"step\":\"build\",\"contractor\":true}", &o, err, 256),
-                 ORDER_OK, "%s", err);
-    cr_assert(o.d.kind == DEC_CONTRACTOR && o.d.nbuilds == 0);
+                 CITY_ORDER_OK, "%s", err);
+    cr_assert(o.d.kind == CITY_DEC_CONTRACTOR && o.d.nbuilds == 0);
 
     cr_assert_eq(parse_text("{\"round\":4,\"step\":\"build\",\"builds\":[{\"card\":5,\"pay\":[]},"
                             "{\"card\":109,\"pay\":[0,7,8]}]}",
                             &o, err, 256),
-                 ORDER_OK, "%s", err);
-    cr_assert(o.d.kind == DEC_BUILD_TWO && o.d.nbuilds == 2);
+                 CITY_ORDER_OK, "%s", err);
+    cr_assert(o.d.kind == CITY_DEC_BUILD_TWO && o.d.nbuilds == 2);
     cr_assert(o.d.builds[0].card == 5 && o.d.builds[0].npay == 0);
     cr_assert(o.d.builds[1].card == 109 && o.d.builds[1].npay == 3 && o.d.builds[1].pay[2] == 8);
 
     cr_assert_eq(parse_text("{\"step\":\"build\",\"survey\":true,\"round\":60}", &o, err, 256),
-                 ORDER_OK, "%s", err);
-    cr_assert(o.round == 60 && o.d.kind == DEC_SURVEY);
+                 CITY_ORDER_OK, "%s", err);
+    cr_assert(o.round == 60 && o.d.kind == CITY_DEC_SURVEY);
 
     cr_assert_eq(
         parse_text("{\"round\":2,\"step\":\"survey\",\"discard\":[1,2,3,4]}", &o, err, 256),
-        ORDER_OK, "%s", err);
-    cr_assert(o.step == STEP_SURVEY && o.d.kind == DEC_DISCARD && o.d.ndiscard == 4);
+        CITY_ORDER_OK, "%s", err);
+    cr_assert(o.step == CITY_STEP_SURVEY && o.d.kind == CITY_DEC_DISCARD && o.d.ndiscard == 4);
 
     cr_assert_eq(parse_text("{\"round\":2,\"step\":\"hand_limit\",\"discard\":[50]}", &o, err, 256),
-                 ORDER_OK, "%s", err);
-    cr_assert(o.step == STEP_HAND_LIMIT && o.d.kind == DEC_DISCARD && o.d.ndiscard == 1);
+                 CITY_ORDER_OK, "%s", err);
+    cr_assert(o.step == CITY_STEP_HAND_LIMIT && o.d.kind == CITY_DEC_DISCARD && o.d.ndiscard == 1);
 }
 
 /* Expects `text` to be refused with `code`, and the sentence to contain `names`. */
@@ -584,7 +587,8 @@ static void expect_order_error(const char *text, const char *code, const char *n
     struct city_order o;
     char err[256] = "";
     int e = parse_text(text, &o, err, sizeof err);
-    cr_assert_str_eq(order_error_code(e), code, "%s: got %s (%s)", text, order_error_code(e), err);
+    cr_assert_str_eq(city_order_error_code(e), code, "%s: got %s (%s)", text,
+                     city_order_error_code(e), err);
     cr_assert_not_null(strstr(err, names), "%s: \"%s\" does not name %s", text, err, names);
     cr_assert(err[strlen(err) - 1] == '.', "\"%s\" is not a sentence", err);
 }
@@ -595,7 +599,7 @@ Test(json, order_refuses_a_body_that_is_not_an_object)
     expect_order_error("\"build\"", "not_an_object", "JSON object");
     expect_order_error("null", "not_an_object", "JSON object");
     struct city_order o;
-    cr_assert_eq(order_from_json(NULL, &o, NULL, 0), ORDER_ERR_NOT_AN_OBJECT);
+    cr_assert_eq(city_order_from_json(NULL, &o, NULL, 0), CITY_ORDER_ERR_NOT_AN_OBJECT);
 }
 
 Test(json, order_refuses_a_missing_field)
@@ -691,10 +695,10 @@ Test(json, order_error_codes_are_stable)
     static const char *const codes[] = {
         "ok",         "not_an_object", "missing_field",      "unknown_field",
         "wrong_type", "bad_value",     "conflicting_fields", "too_many_cards"};
-    for (int e = 0; e < ORDER_ERR_COUNT; e++)
-        cr_assert_str_eq(order_error_code(e), codes[e]);
-    cr_assert_str_eq(order_error_code(-1), "unknown_error");
-    cr_assert_str_eq(order_error_code(ORDER_ERR_COUNT), "unknown_error");
+    for (int e = 0; e < CITY_ORDER_ERR_COUNT; e++)
+        cr_assert_str_eq(city_order_error_code(e), codes[e]);
+    cr_assert_str_eq(city_order_error_code(-1), "unknown_error");
+    cr_assert_str_eq(city_order_error_code(CITY_ORDER_ERR_COUNT), "unknown_error");
 }
 
 static void check_order_round_trip(const struct city_game *g, void *ctx)
@@ -703,20 +707,20 @@ static void check_order_round_trip(const struct city_game *g, void *ctx)
     for (int s = 0; s < g->players; s++) {
         if (!g->seats[s].submitted)
             continue;
-        json_t *body = order_to_json(g->round, g->step, &g->seats[s].order);
+        json_t *body = city_order_to_json(g->round, g->step, &g->seats[s].order);
         if (!body)
-            cr_assert_fail("order_to_json returned NULL for a submitted order");
+            cr_assert_fail("city_order_to_json returned NULL for a submitted order");
         struct city_order o;
         char err[256];
-        int e = order_from_json(body, &o, err, sizeof err);
+        int e = city_order_from_json(body, &o, err, sizeof err);
         if (e)
-            cr_assert_fail("order_from_json refused order_to_json's body: %s", err);
+            cr_assert_fail("city_order_from_json refused city_order_to_json's body: %s", err);
         if (o.round != g->round || o.step != g->step ||
             memcmp(&o.d, &g->seats[s].order, sizeof o.d) != 0)
             cr_assert_fail("order round trip differs");
-        json_t *again = order_to_json(o.round, o.step, &o.d);
+        json_t *again = city_order_to_json(o.round, o.step, &o.d);
         if (!json_equal(body, again))
-            cr_assert_fail("order_to_json(order_from_json(b)) is not b");
+            cr_assert_fail("city_order_to_json(city_order_from_json(b)) is not b");
         json_decref(again);
         json_decref(body);
         ++*count;
@@ -737,15 +741,15 @@ Test(json, order_round_trip_is_identity_for_every_bot_decision)
 Test(json, order_to_json_refuses_what_has_no_body)
 {
     struct city_decision d = {0};
-    cr_assert_null(order_to_json(1, STEP_BUILD, &d));
-    d.kind = DEC_SURVEY;
-    cr_assert_null(order_to_json(1, STEP_OVER, &d));
-    cr_assert_null(order_to_json(1, -1, &d));
-    d.kind = DEC_BUILD;
+    cr_assert_null(city_order_to_json(1, CITY_STEP_BUILD, &d));
+    d.kind = CITY_DEC_SURVEY;
+    cr_assert_null(city_order_to_json(1, CITY_STEP_OVER, &d));
+    cr_assert_null(city_order_to_json(1, -1, &d));
+    d.kind = CITY_DEC_BUILD;
     d.nbuilds = 2;
-    cr_assert_null(order_to_json(1, STEP_BUILD, &d));
+    cr_assert_null(city_order_to_json(1, CITY_STEP_BUILD, &d));
     d.kind = 99;
-    cr_assert_null(order_to_json(1, STEP_BUILD, &d));
+    cr_assert_null(city_order_to_json(1, CITY_STEP_BUILD, &d));
 }
 
 /* ---- replays ------------------------------------------------------------------------------ */
@@ -756,7 +760,7 @@ Test(replay, replay_of_a_recorded_game_reproduces_the_final_state)
     for (unsigned i = 0; i < 400; i++) {
         struct play_opts o = opts_for(i);
         struct city_game g, again;
-        json_t *rep = replay_new(o.seed, o.players, o.target);
+        json_t *rep = city_replay_new(o.seed, o.players, o.target);
         cr_assert_not_null(rep);
         play(&o, &g, rep, NULL, NULL);
         char *text = json_dumps(rep, JSON_COMPACT);
@@ -765,8 +769,8 @@ Test(replay, replay_of_a_recorded_game_reproduces_the_final_state)
         json_t *parsed = json_loads(text, 0, &jerr);
         cr_assert_not_null(parsed, "%s", jerr.text);
         char err[256];
-        cr_assert(replay_run(&cat, parsed, &again, err, sizeof err), "game %u: %s", i, err);
-        cr_assert_eq(again.step, STEP_OVER);
+        cr_assert(city_replay_run(&cat, parsed, &again, err, sizeof err), "game %u: %s", i, err);
+        cr_assert_eq(again.step, CITY_STEP_OVER);
         cr_assert_eq(memcmp(&g, &again, sizeof g), 0, "game %u replays differently", i);
         free(text);
         json_decref(parsed);
@@ -780,17 +784,17 @@ Test(replay, replay_accepts_the_seed_as_a_string_or_an_integer)
     struct play_opts o = opts_for(3);
     o.seed = 123456789;
     struct city_game g, a, b;
-    json_t *rep = replay_new(o.seed, o.players, o.target);
+    json_t *rep = city_replay_new(o.seed, o.players, o.target);
     play(&o, &g, rep, NULL, NULL);
     cr_assert_str_eq(json_string_value(json_object_get(rep, "seed")), "123456789");
     char err[256];
-    cr_assert(replay_run(&cat, rep, &a, err, sizeof err), "%s", err);
+    cr_assert(city_replay_run(&cat, rep, &a, err, sizeof err), "%s", err);
     json_object_set_new(rep, "seed", json_integer(123456789));
-    cr_assert(replay_run(&cat, rep, &b, err, sizeof err), "%s", err);
+    cr_assert(city_replay_run(&cat, rep, &b, err, sizeof err), "%s", err);
     cr_assert_eq(memcmp(&a, &g, sizeof g), 0);
     cr_assert_eq(memcmp(&b, &g, sizeof g), 0);
     json_object_set_new(rep, "seed", json_integer(-1));
-    cr_assert_not(replay_run(&cat, rep, &b, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &b, err, sizeof err));
     cr_assert_not_null(strstr(err, "\"seed\""), "%s", err);
     json_decref(rep);
 }
@@ -798,17 +802,17 @@ Test(replay, replay_accepts_the_seed_as_a_string_or_an_integer)
 Test(replay, replay_of_no_decisions_is_the_new_game)
 {
     struct city_game g, r;
-    json_t *rep = replay_new(77, 4, 0);
+    json_t *rep = city_replay_new(77, 4, 0);
     cr_assert_eq(json_integer_value(json_object_get(rep, "target_vp")), CITY_DEFAULT_TARGET);
     char err[256];
-    cr_assert(replay_run(&cat, rep, &r, err, sizeof err), "%s", err);
-    cr_assert_eq(game_new(&g, &cat, 4, 77, 0), CITY_OK);
+    cr_assert(city_replay_run(&cat, rep, &r, err, sizeof err), "%s", err);
+    cr_assert_eq(city_new(&g, &cat, 4, 77, 0), CITY_OK);
     cr_assert_eq(memcmp(&g, &r, sizeof g), 0);
     json_object_del(rep, "target_vp");
-    cr_assert(replay_run(&cat, rep, &r, err, sizeof err), "%s", err);
+    cr_assert(city_replay_run(&cat, rep, &r, err, sizeof err), "%s", err);
     cr_assert_eq(memcmp(&g, &r, sizeof g), 0);
-    cr_assert_null(replay_new(77, 6, 0));
-    cr_assert_null(replay_new(77, 2, CITY_MAX_TARGET + 1));
+    cr_assert_null(city_replay_new(77, 6, 0));
+    cr_assert_null(city_replay_new(77, 2, CITY_MAX_TARGET + 1));
     json_decref(rep);
 }
 
@@ -818,7 +822,7 @@ static json_t *recorded(unsigned i)
     struct play_opts o = opts_for(i);
     o.defaults = o.replace = false;
     struct city_game g;
-    json_t *rep = replay_new(o.seed, o.players, o.target);
+    json_t *rep = city_replay_new(o.seed, o.players, o.target);
     play(&o, &g, rep, NULL, NULL);
     return rep;
 }
@@ -831,7 +835,7 @@ Test(replay, replay_refuses_a_decision_for_another_step)
                         json_integer(json_integer_value(json_object_get(d, "round")) + 1));
     struct city_game g;
     char err[256];
-    cr_assert_not(replay_run(&cat, rep, &g, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &g, err, sizeof err));
     cr_assert_not_null(strstr(err, "decisions[7]"), "%s", err);
     json_decref(rep);
 }
@@ -843,7 +847,7 @@ Test(replay, replay_refuses_an_illegal_decision_with_the_engine_reason)
     json_array_remove(json_object_get(d, "discard"), 0);
     struct city_game g;
     char err[512];
-    cr_assert_not(replay_run(&cat, rep, &g, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &g, err, sizeof err));
     cr_assert_not_null(strstr(err, "decisions[1]"), "%s", err);
     cr_assert_not_null(strstr(err, city_error_message(CITY_ERR_DISCARD_COUNT)), "%s", err);
     json_decref(rep);
@@ -856,11 +860,11 @@ Test(replay, replay_refuses_a_malformed_decision_naming_it)
     json_object_set_new(d, "seat", json_string("0"));
     struct city_game g;
     char err[256];
-    cr_assert_not(replay_run(&cat, rep, &g, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &g, err, sizeof err));
     cr_assert_not_null(strstr(err, "\"decisions[2].seat\""), "%s", err);
     json_object_set_new(d, "seat", json_integer(0));
     json_object_set_new(d, "colour", json_string("red"));
-    cr_assert_not(replay_run(&cat, rep, &g, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &g, err, sizeof err));
     cr_assert_not_null(strstr(err, "\"decisions[2].colour\""), "%s", err);
     json_decref(rep);
 }
@@ -873,7 +877,7 @@ Test(replay, replay_refuses_decisions_after_the_game_ended)
     json_array_append(decisions, json_array_get(decisions, n - 1));
     struct city_game g;
     char err[256];
-    cr_assert_not(replay_run(&cat, rep, &g, err, sizeof err));
+    cr_assert_not(city_replay_run(&cat, rep, &g, err, sizeof err));
     cr_assert_not_null(strstr(err, "ended"), "%s", err);
     json_decref(rep);
 }
@@ -918,7 +922,7 @@ static void check_public_fields(const struct city_game *g, void *ctx)
     static const char *const secret[] = {"hand",  "deck", "discard", "seed", "rng",
                                          "order", "pay",  "id",      "drew"};
     (void)ctx;
-    json_t *v = game_public_view(g);
+    json_t *v = city_public_view(g);
     if (!has_exactly(v, top, sizeof top / sizeof top[0]))
         cr_assert_fail("public view's top-level fields are not exactly the listed ones");
     for (size_t k = 0; k < sizeof secret / sizeof secret[0]; k++)
@@ -958,7 +962,8 @@ static void check_public_fields(const struct city_game *g, void *ctx)
             json_integer_value(json_object_get(o, "vp")) != st->vp)
             cr_assert_fail("hand_count or vp of seat %d is wrong", s);
         json_t *vbr = json_object_get(o, "vp_by_round");
-        int scored = g->step == STEP_HAND_LIMIT || g->step == STEP_OVER ? g->round : g->round - 1;
+        int scored =
+            g->step == CITY_STEP_HAND_LIMIT || g->step == CITY_STEP_OVER ? g->round : g->round - 1;
         if ((int)json_array_size(vbr) != (scored > 0 ? scored : 0))
             cr_assert_fail("vp_by_round of seat %d has %zu entries in round %d, step %s", s,
                            json_array_size(vbr), g->round, city_step_name(g->step));
@@ -966,8 +971,8 @@ static void check_public_fields(const struct city_game *g, void *ctx)
             cr_assert_fail("the last vp_by_round entry of seat %d is not its vp", s);
     }
     const char *ended = json_string_value(json_object_get(v, "ended_by"));
-    if ((g->step == STEP_OVER) != (ended != NULL) ||
-        (g->step == STEP_OVER) != (json_array_size(json_object_get(v, "winners")) > 0))
+    if ((g->step == CITY_STEP_OVER) != (ended != NULL) ||
+        (g->step == CITY_STEP_OVER) != (json_array_size(json_object_get(v, "winners")) > 0))
         cr_assert_fail("ended_by or winners do not match the end of the game");
     json_decref(v);
 }
@@ -1007,7 +1012,8 @@ static void scramble_secrets(const struct city_game *g, struct city_game *h, str
         n += h->seats[s].nhand;
         if (h->seats[s].submitted) {
             memset(&h->seats[s].order, 0, sizeof h->seats[s].order);
-            h->seats[s].order.kind = h->step == STEP_BUILD ? DEC_SURVEY : DEC_DISCARD;
+            h->seats[s].order.kind =
+                h->step == CITY_STEP_BUILD ? CITY_DEC_SURVEY : CITY_DEC_DISCARD;
         }
     }
     h->seed = rng_next(r);
@@ -1024,7 +1030,7 @@ static void check_secrets_do_not_show(const struct city_game *g, void *ctx)
     struct secret_ctx *c = ctx;
     struct city_game h;
     scramble_secrets(g, &h, &c->r);
-    json_t *a = game_public_view(g), *b = game_public_view(&h);
+    json_t *a = city_public_view(g), *b = city_public_view(&h);
     if (!json_equal(a, b))
         cr_assert_fail("the public view changed with the secrets (round %d, step %s)", g->round,
                        city_step_name(g->step));
@@ -1051,14 +1057,14 @@ Test(views, public_view_shows_only_that_a_seat_submitted_before_the_reveal)
     int k = 4;
     do
         midgame(20, k++, &g);
-    while (g.step != STEP_BUILD);
+    while (g.step != CITY_STEP_BUILD);
     struct city_bot bot;
-    bot_init(&bot, BOT_GREEDY, 3);
-    json_t *before = game_public_view(&g);
+    city_bot_init(&bot, CITY_BOT_GREEDY, 3);
+    json_t *before = city_public_view(&g);
     struct city_decision d;
-    cr_assert(bot_decide(&bot, &g, 1, &d));
-    cr_assert_eq(game_submit(&g, 1, &d), CITY_OK);
-    json_t *after = game_public_view(&g);
+    cr_assert(city_bot_decide(&bot, &g, 1, &d));
+    cr_assert_eq(city_submit(&g, 1, &d), CITY_OK);
+    json_t *after = city_public_view(&g);
     json_object_set_new(json_array_get(json_object_get(before, "seats"), 1), "submitted",
                         json_true());
     cr_assert(json_equal(before, after));
@@ -1073,7 +1079,7 @@ static void check_private(const struct city_game *g, void *ctx)
     long *count = ctx;
     for (int s = 0; s < g->players; s++) {
         const struct city_seat *st = &g->seats[s];
-        json_t *v = game_private_view(g, s);
+        json_t *v = city_private_view(g, s);
         bool shows_order = st->submitted && game_seat_pending(g, s);
         if (!has_exactly(v, keys, shows_order ? 4 : 3))
             cr_assert_fail("private view of seat %d has the wrong fields", s);
@@ -1101,9 +1107,9 @@ static void check_private(const struct city_game *g, void *ctx)
                        city_step_name(g->step)) != 0)
                 cr_assert_fail("pending of seat %d names the wrong round or step", s);
             json_t *opt = json_object_get(pending, "options");
-            if (g->step == STEP_BUILD) {
+            if (g->step == CITY_STEP_BUILD) {
                 struct city_build_options bo;
-                game_build_options(g, s, &bo);
+                city_build_options(g, s, &bo);
                 json_t *builds = json_object_get(opt, "builds");
                 if (!has_exactly(opt, build_keys, 3) || json_array_size(builds) != bo.nbuilds ||
                     json_is_true(json_object_get(opt, "contractor")) != bo.contractor ||
@@ -1120,12 +1126,12 @@ static void check_private(const struct city_game *g, void *ctx)
                 }
             } else if (json_object_size(opt) != 1 ||
                        json_integer_value(json_object_get(opt, "discard")) !=
-                           game_discard_count(g, s)) {
+                           city_discard_count(g, s)) {
                 cr_assert_fail("discard option of seat %d does not match", s);
             }
         }
         if (shows_order) {
-            json_t *want = order_to_json(g->round, g->step, &st->order);
+            json_t *want = city_order_to_json(g->round, g->step, &st->order);
             if (!json_equal(want, json_object_get(v, "order")))
                 cr_assert_fail("the order in seat %d's private view is not its own", s);
             json_decref(want);
@@ -1149,10 +1155,10 @@ Test(views, private_view_shows_exactly_the_seats_hand_options_and_order)
 Test(views, private_view_of_a_seat_outside_the_game_is_null)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 2, 1, 0), CITY_OK);
-    cr_assert_null(game_private_view(&g, 2));
-    cr_assert_null(game_private_view(&g, -1));
-    json_t *v = game_private_view(&g, 1);
+    cr_assert_eq(city_new(&g, &cat, 2, 1, 0), CITY_OK);
+    cr_assert_null(city_private_view(&g, 2));
+    cr_assert_null(city_private_view(&g, -1));
+    json_t *v = city_private_view(&g, 1);
     json_t *opt = json_object_get(json_object_get(v, "pending"), "options");
     cr_assert_eq(json_integer_value(json_object_get(opt, "discard")), CITY_KEEP_DISCARD);
     json_decref(v);

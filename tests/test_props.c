@@ -23,7 +23,7 @@ enum {
 enum {
     CHK_CONSERVE = 1 << 0, /* card conservation after every submit and resolve */
     CHK_SCORES = 1 << 1,   /* scores never fall; a round adds exactly the tableau's points */
-    CHK_CONST = 1 << 2,    /* game_check changes nothing */
+    CHK_CONST = 1 << 2,    /* city_check changes nothing */
     CHK_FUZZ = 1 << 3,     /* mutated decisions: valid answers, exactly the legal ones pass */
     CHK_DEFAULTS = 1 << 4, /* some seats miss decisions and get defaults */
     CHK_END = 1 << 5,      /* the winners are the ones the rules name */
@@ -61,11 +61,11 @@ static bool oracle_build(const struct city_game *g, int seat, const struct city_
 static int oracle_discards(const struct city_game *g, int seat)
 {
     switch (g->step) {
-    case STEP_KEEP:
+    case CITY_STEP_KEEP:
         return CITY_KEEP_DISCARD;
-    case STEP_SURVEY:
+    case CITY_STEP_SURVEY:
         return g->seats[seat].drew - 1;
-    case STEP_HAND_LIMIT:
+    case CITY_STEP_HAND_LIMIT:
         return g->seats[seat].nhand - CITY_HAND_LIMIT;
     default:
         return -1;
@@ -75,11 +75,11 @@ static int oracle_discards(const struct city_game *g, int seat)
 /* Whether the rules allow decision `d` for `seat` now. */
 static bool oracle_legal(const struct city_game *g, int seat, const struct city_decision *d)
 {
-    if (g->step == STEP_OVER || seat < 0 || seat >= g->players || !g->seats[seat].pending)
+    if (g->step == CITY_STEP_OVER || seat < 0 || seat >= g->players || !g->seats[seat].pending)
         return false;
     bool used[CITY_DECK_SIZE] = {false};
-    if (g->step != STEP_BUILD) {
-        if (d->kind != DEC_DISCARD || d->ndiscard != oracle_discards(g, seat))
+    if (g->step != CITY_STEP_BUILD) {
+        if (d->kind != CITY_DEC_DISCARD || d->ndiscard != oracle_discards(g, seat))
             return false;
         for (int i = 0; i < d->ndiscard; i++) {
             if (!oracle_in_hand(g, seat, d->discard[i]) || used[d->discard[i]])
@@ -89,13 +89,13 @@ static bool oracle_legal(const struct city_game *g, int seat, const struct city_
         return true;
     }
     switch (d->kind) {
-    case DEC_SURVEY:
+    case CITY_DEC_SURVEY:
         return true;
-    case DEC_CONTRACTOR:
+    case CITY_DEC_CONTRACTOR:
         return g->npool > 0 && !copies_of(g, seat, cat.contractor_design);
-    case DEC_BUILD:
+    case CITY_DEC_BUILD:
         return d->nbuilds == 1 && oracle_build(g, seat, &d->builds[0], -1, used);
-    case DEC_BUILD_TWO: {
+    case CITY_DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return false;
         for (int k = 0; k < 2; k++)
@@ -181,7 +181,7 @@ static void mutate(struct city_rng *r, const struct city_game *g, int seat, stru
 }
 
 /* Tries mutated versions of `d` (for `seat` and sometimes for another seat) on g: each is
- * answered with a valid code, game_check and game_submit agree, the engine accepts exactly
+ * answered with a valid code, city_check and city_submit agree, the engine accepts exactly
  * what the oracle allows, and a refused submit changes nothing. */
 static void fuzz(struct city_rng *r, struct city_game *g, int seat, const struct city_decision *d)
 {
@@ -193,17 +193,17 @@ static void fuzz(struct city_rng *r, struct city_game *g, int seat, const struct
             who = (int)rng_below(r, CITY_MAX_PLAYERS + 2) - 1;
         static struct city_game before;
         memcpy(&before, g, sizeof before);
-        int e = game_check(g, who, &m);
-        cr_assert(memcmp(&before, g, sizeof before) == 0, "game_check changed state");
+        int e = city_check(g, who, &m);
+        cr_assert(memcmp(&before, g, sizeof before) == 0, "city_check changed state");
         cr_assert(e >= 0 && e < CITY_ERR_COUNT, "error code %d out of range", e);
         cr_assert_eq(e == CITY_OK, oracle_legal(g, who, &m),
                      "step %s seat %d kind %d: engine says %s, the rules say otherwise",
                      city_step_name(g->step), who, m.kind, city_error_code(e));
-        int e2 = game_submit(g, who, &m);
-        cr_assert_eq(e2, e, "game_check and game_submit disagree");
+        int e2 = city_submit(g, who, &m);
+        cr_assert_eq(e2, e, "city_check and city_submit disagree");
         if (e2 != CITY_OK)
             cr_assert(memcmp(&before, g, sizeof before) == 0, "a refused submit changed state");
-        cr_assert(game_check_conservation(g));
+        cr_assert(city_check_conservation(g));
     }
 }
 
@@ -242,20 +242,20 @@ static void check_step(const struct city_game *g)
         const struct city_seat *x = &g->seats[s];
         bool want;
         switch (g->step) {
-        case STEP_KEEP:
+        case CITY_STEP_KEEP:
             cr_assert_eq(g->round, 0);
             want = true;
             break;
-        case STEP_BUILD:
+        case CITY_STEP_BUILD:
             cr_assert_geq(g->round, 1);
             want = true;
             break;
-        case STEP_SURVEY:
+        case CITY_STEP_SURVEY:
             cr_assert_leq(x->drew, CITY_SURVEY_DRAW);
-            cr_assert(x->drew == 0 || x->reveal.kind == DEC_SURVEY);
-            want = x->reveal.kind == DEC_SURVEY && x->drew >= 2;
+            cr_assert(x->drew == 0 || x->reveal.kind == CITY_DEC_SURVEY);
+            want = x->reveal.kind == CITY_DEC_SURVEY && x->drew >= 2;
             break;
-        case STEP_HAND_LIMIT:
+        case CITY_STEP_HAND_LIMIT:
             want = x->nhand > CITY_HAND_LIMIT;
             break;
         default:
@@ -264,9 +264,9 @@ static void check_step(const struct city_game *g)
         }
         cr_assert_eq(game_seat_pending(g, s), want, "step %s seat %d", city_step_name(g->step), s);
         cr_assert(!x->submitted, "a new step starts with no decisions");
-        if (want && g->step != STEP_BUILD)
-            cr_assert_eq(game_discard_count(g, s), oracle_discards(g, s));
-        if (g->step == STEP_BUILD)
+        if (want && g->step != CITY_STEP_BUILD)
+            cr_assert_eq(city_discard_count(g, s), oracle_discards(g, s));
+        if (g->step == CITY_STEP_BUILD)
             cr_assert_leq(x->nhand, CITY_HAND_LIMIT, "a round starts with at most 12 cards");
     }
 }
@@ -279,18 +279,18 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
     static struct city_game g;
     struct city_rng r;
     rng_seed(&r, seed * 0x9e3779b97f4a7c15ULL + 1);
-    cr_assert_eq(game_new(&g, &cat, players, seed, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, players, seed, 0), CITY_OK);
     struct city_bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        bot_init(&bots[s], kinds[s], seed + (uint64_t)s * 7919);
+        city_bot_init(&bots[s], kinds[s], seed + (uint64_t)s * 7919);
     int32_t prev[CITY_MAX_PLAYERS] = {0};
     int resolves = 0;
-    while (g.step != STEP_OVER) {
+    while (g.step != CITY_STEP_OVER) {
         cr_assert_lt(++resolves, 4 * (CITY_MAX_ROUNDS + 2), "the game does not end");
         for (int s = 0; s < players; s++) {
             struct city_decision d;
             bool pending = game_seat_pending(&g, s);
-            cr_assert_eq(bot_decide(&bots[s], &g, s, &d), pending);
+            cr_assert_eq(city_bot_decide(&bots[s], &g, s, &d), pending);
             if (!pending) {
                 if (checks & CHK_FUZZ) {
                     struct city_decision none = dec_survey();
@@ -305,42 +305,43 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
             if (checks & CHK_CONST) {
                 static struct city_game before;
                 memcpy(&before, &g, sizeof before);
-                int e = game_check(&g, s, &d);
+                int e = city_check(&g, s, &d);
                 cr_assert_eq(e, CITY_OK);
-                cr_assert(memcmp(&before, &g, sizeof before) == 0, "game_check changed state");
+                cr_assert(memcmp(&before, &g, sizeof before) == 0, "city_check changed state");
             }
-            int e = game_submit(&g, s, &d);
+            int e = city_submit(&g, s, &d);
             cr_assert_eq(e, CITY_OK, "a %s bot's decision was refused in step %s: %s",
-                         bot_kind_name(kinds[s]), city_step_name(g.step), city_error_code(e));
+                         city_bot_kind_name(kinds[s]), city_step_name(g.step), city_error_code(e));
             st->decisions++;
-            st->doubles += d.kind == DEC_BUILD_TWO;
+            st->doubles += d.kind == CITY_DEC_BUILD_TWO;
             if (checks & CHK_CONSERVE)
-                cr_assert(game_check_conservation(&g));
+                cr_assert(city_check_conservation(&g));
         }
         if (checks & CHK_DEFAULTS) {
-            int n = game_fill_defaults(&g, NULL);
+            int n = city_fill_defaults(&g, NULL);
             st->defaults += n;
             if (checks & CHK_CONSERVE)
-                cr_assert(game_check_conservation(&g));
+                cr_assert(city_check_conservation(&g));
             for (int s = 0; s < players; s++)
                 if (g.seats[s].defaulted)
                     cr_assert(oracle_legal(&g, s, &g.seats[s].order), "an illegal default");
         }
-        cr_assert(game_ready(&g));
+        cr_assert(city_ready(&g));
         int step = g.step, round = g.round;
-        cr_assert(game_resolve(&g, NULL));
+        cr_assert(city_resolve(&g, NULL));
         if (checks & CHK_CONSERVE)
-            cr_assert(game_check_conservation(&g));
+            cr_assert(city_check_conservation(&g));
         if (checks & CHK_STEPS) {
             check_step(&g);
-            if (step == STEP_HAND_LIMIT)
+            if (step == CITY_STEP_HAND_LIMIT)
                 for (int s = 0; s < players; s++)
                     cr_assert_leq(g.seats[s].nhand, CITY_HAND_LIMIT);
-            if (step == STEP_KEEP)
+            if (step == CITY_STEP_KEEP)
                 cr_assert_eq(g.ndiscard, CITY_KEEP_DISCARD * players);
         }
         if (checks & CHK_SCORES) {
-            bool scored = (step == STEP_BUILD || step == STEP_SURVEY) && g.step != STEP_SURVEY;
+            bool scored =
+                (step == CITY_STEP_BUILD || step == CITY_STEP_SURVEY) && g.step != CITY_STEP_SURVEY;
             for (int s = 0; s < players; s++) {
                 cr_assert_geq(g.seats[s].vp, prev[s], "a score fell");
                 int want = scored ? rule_round_vp(&g, s) : 0;
@@ -364,11 +365,11 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
             static struct city_game before;
             memcpy(&before, &g, sizeof before);
             int who = (int)rng_below(&r, CITY_MAX_PLAYERS + 2) - 1;
-            cr_assert_eq(game_submit(&g, who, &m), CITY_ERR_GAME_OVER);
+            cr_assert_eq(city_submit(&g, who, &m), CITY_ERR_GAME_OVER);
             cr_assert(memcmp(&before, &g, sizeof before) == 0);
         }
-        cr_assert_eq(game_fill_defaults(&g, NULL), 0);
-        cr_assert(!game_resolve(&g, NULL));
+        cr_assert_eq(city_fill_defaults(&g, NULL), 0);
+        cr_assert(!city_resolve(&g, NULL));
     }
     if (checks & CHK_END)
         check_end(&g);
@@ -385,7 +386,7 @@ static void play_many(int n, int kind, uint64_t base, int checks, struct run_sta
         int players = CITY_MIN_PLAYERS + i % (CITY_MAX_PLAYERS - CITY_MIN_PLAYERS + 1);
         int kinds[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            kinds[s] = kind >= 0 ? kind : (i + s) % BOT_KIND_COUNT;
+            kinds[s] = kind >= 0 ? kind : (i + s) % CITY_BOT_KIND_COUNT;
         play_game(base + (uint64_t)i, players, kinds, checks, st);
     }
 }
@@ -395,8 +396,8 @@ static void play_many(int n, int kind, uint64_t base, int checks, struct run_sta
 Test(property, every_card_is_in_exactly_one_place_after_every_submit_and_resolve)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, BOT_RANDOM, 1, CHK_CONSERVE, &st);
-    play_many(GREEDY_GAMES, BOT_GREEDY, 100001, CHK_CONSERVE, &st);
+    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 1, CHK_CONSERVE, &st);
+    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 100001, CHK_CONSERVE, &st);
     cr_assert_eq(st.games, RANDOM_GAMES + GREEDY_GAMES);
     cr_assert_gt(st.doubles, 0, "some games should build two with a Construction Gang");
 }
@@ -404,15 +405,15 @@ Test(property, every_card_is_in_exactly_one_place_after_every_submit_and_resolve
 Test(property, scores_never_fall_and_each_round_adds_exactly_the_tableau_points)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, BOT_RANDOM, 200001, CHK_SCORES, &st);
-    play_many(GREEDY_GAMES, BOT_GREEDY, 300001, CHK_SCORES, &st);
+    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 200001, CHK_SCORES, &st);
+    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 300001, CHK_SCORES, &st);
 }
 
 Test(property, every_game_ends_within_the_round_limit_with_the_rules_winners)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, BOT_RANDOM, 400001, CHK_END, &st);
-    play_many(GREEDY_GAMES, BOT_GREEDY, 500001, CHK_END, &st);
+    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 400001, CHK_END, &st);
+    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 500001, CHK_END, &st);
     cr_assert_eq(st.games, RANDOM_GAMES + GREEDY_GAMES);
     cr_log_info("%d games, %.2f rounds on average, %d ended by the deck, %d by the round limit",
                 st.games, (double)st.rounds / st.games, st.ended_by_deck, st.ended_by_rounds);
@@ -455,26 +456,26 @@ static bool same_event(const struct city_event *x, const struct city_event *y)
 static void lockstep(uint64_t seed, int players, int kind)
 {
     static struct city_game a, b;
-    cr_assert_eq(game_new(&a, &cat, players, seed, 0), CITY_OK);
-    cr_assert_eq(game_new(&b, &cat, players, seed, 0), CITY_OK);
+    cr_assert_eq(city_new(&a, &cat, players, seed, 0), CITY_OK);
+    cr_assert_eq(city_new(&b, &cat, players, seed, 0), CITY_OK);
     cr_assert(memcmp(&a, &b, sizeof a) == 0);
     struct city_bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        bot_init(&bots[s], kind, seed ^ (uint64_t)s);
+        city_bot_init(&bots[s], kind, seed ^ (uint64_t)s);
     struct recorder ra = {0}, rb = {0};
     struct city_events ea = {record_event, &ra}, eb = {record_event, &rb};
-    while (a.step != STEP_OVER) {
+    while (a.step != CITY_STEP_OVER) {
         for (int s = 0; s < players; s++) {
             struct city_decision d;
-            if (!bot_decide(&bots[s], &a, s, &d))
+            if (!city_bot_decide(&bots[s], &a, s, &d))
                 continue;
-            cr_assert_eq(game_submit(&a, s, &d), CITY_OK);
-            cr_assert_eq(game_submit(&b, s, &d), CITY_OK);
+            cr_assert_eq(city_submit(&a, s, &d), CITY_OK);
+            cr_assert_eq(city_submit(&b, s, &d), CITY_OK);
             cr_assert(memcmp(&a, &b, sizeof a) == 0);
         }
         ra.n = rb.n = 0;
-        cr_assert(game_resolve(&a, &ea));
-        cr_assert(game_resolve(&b, &eb));
+        cr_assert(city_resolve(&a, &ea));
+        cr_assert(city_resolve(&b, &eb));
         cr_assert(memcmp(&a, &b, sizeof a) == 0, "seed %llu round %d differs",
                   (unsigned long long)seed, a.round);
         cr_assert_eq(ra.n, rb.n);
@@ -486,7 +487,8 @@ static void lockstep(uint64_t seed, int players, int kind)
 Test(property, the_same_seed_and_decisions_give_a_bit_identical_game)
 {
     for (int i = 0; i < 1000; i++)
-        lockstep(900001u + (unsigned)i, CITY_MIN_PLAYERS + i % 4, i % 2 ? BOT_GREEDY : BOT_RANDOM);
+        lockstep(900001u + (unsigned)i, CITY_MIN_PLAYERS + i % 4,
+                 i % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM);
 }
 
 /* A decision log: who decided what, in order, between resolves. */
@@ -502,28 +504,28 @@ Test(property, a_game_replayed_from_its_seed_and_decisions_ends_bit_identical)
     for (int i = 0; i < 500; i++) {
         int players = CITY_MIN_PLAYERS + i % 4, n = 0;
         uint64_t seed = 990001u + (unsigned)i;
-        cr_assert_eq(game_new(&a, &cat, players, seed, 0), CITY_OK);
+        cr_assert_eq(city_new(&a, &cat, players, seed, 0), CITY_OK);
         struct city_bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            bot_init(&bots[s], (i + s) % 2, seed + (uint64_t)s);
-        while (a.step != STEP_OVER) {
+            city_bot_init(&bots[s], (i + s) % 2, seed + (uint64_t)s);
+        while (a.step != CITY_STEP_OVER) {
             for (int s = players - 1; s >= 0; s--) { /* any submission order */
                 struct city_decision d;
-                if (!bot_decide(&bots[s], &a, s, &d))
+                if (!city_bot_decide(&bots[s], &a, s, &d))
                     continue;
-                cr_assert_eq(game_submit(&a, s, &d), CITY_OK);
+                cr_assert_eq(city_submit(&a, s, &d), CITY_OK);
                 cr_assert_lt(n, 4096);
                 log[n++] = (struct logged){.seat = (int8_t)s, .d = d};
             }
-            cr_assert(game_resolve(&a, NULL));
+            cr_assert(city_resolve(&a, NULL));
             log[n++] = (struct logged){.seat = -1};
         }
-        cr_assert_eq(game_new(&b, &cat, players, seed, 0), CITY_OK);
+        cr_assert_eq(city_new(&b, &cat, players, seed, 0), CITY_OK);
         for (int k = 0; k < n; k++) {
             if (log[k].seat < 0)
-                cr_assert(game_resolve(&b, NULL));
+                cr_assert(city_resolve(&b, NULL));
             else
-                cr_assert_eq(game_submit(&b, log[k].seat, &log[k].d), CITY_OK);
+                cr_assert_eq(city_submit(&b, log[k].seat, &log[k].d), CITY_OK);
         }
         cr_assert(memcmp(&a, &b, sizeof a) == 0, "replay of seed %llu differs",
                   (unsigned long long)seed);
@@ -535,27 +537,27 @@ Test(property, a_copied_game_plays_on_exactly_like_the_original)
     static struct city_game a, b;
     for (int i = 0; i < 100; i++) {
         int players = CITY_MIN_PLAYERS + i % 4;
-        cr_assert_eq(game_new(&a, &cat, players, 1234567u + (unsigned)i, 0), CITY_OK);
+        cr_assert_eq(city_new(&a, &cat, players, 1234567u + (unsigned)i, 0), CITY_OK);
         struct city_bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
+            city_bot_init(&bots[s], CITY_BOT_GREEDY, (uint64_t)s);
         bool copied = false;
-        while (a.step != STEP_OVER) {
+        while (a.step != CITY_STEP_OVER) {
             if (!copied && a.round == 3) {
                 memcpy(&b, &a, sizeof a);
                 copied = true;
             }
             for (int s = 0; s < players; s++) {
                 struct city_decision d;
-                if (!bot_decide(&bots[s], &a, s, &d))
+                if (!city_bot_decide(&bots[s], &a, s, &d))
                     continue;
-                cr_assert_eq(game_submit(&a, s, &d), CITY_OK);
+                cr_assert_eq(city_submit(&a, s, &d), CITY_OK);
                 if (copied)
-                    cr_assert_eq(game_submit(&b, s, &d), CITY_OK);
+                    cr_assert_eq(city_submit(&b, s, &d), CITY_OK);
             }
-            cr_assert(game_resolve(&a, NULL));
+            cr_assert(city_resolve(&a, NULL));
             if (copied) {
-                cr_assert(game_resolve(&b, NULL));
+                cr_assert(city_resolve(&b, NULL));
                 cr_assert(memcmp(&a, &b, sizeof a) == 0);
             }
         }

@@ -132,7 +132,7 @@ Test(setup, pool_holds_one_general_contractor_per_player_and_the_rest_leave_the_
     cr_assert_eq(contractors, CITY_CONTRACTORS);
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, p, 1000u + (unsigned)p, 0), CITY_OK);
+        cr_assert_eq(city_new(&g, &cat, p, 1000u + (unsigned)p, 0), CITY_OK);
         cr_assert_eq(g.npool, p);
         cr_assert_eq(g.nremoved, CITY_CONTRACTORS - p);
         for (int i = 0; i < g.npool; i++)
@@ -144,32 +144,32 @@ Test(setup, pool_holds_one_general_contractor_per_player_and_the_rest_leave_the_
         for (int s = 0; s < p; s++)
             for (int i = 0; i < g.seats[s].nhand; i++)
                 cr_assert(!is_contractor(g.seats[s].hand[i]));
-        cr_assert(game_check_conservation(&g));
+        cr_assert(city_check_conservation(&g));
     }
 }
 
 /* The engine keeps each seat's tableau summary (struct city_tab) as cards enter the tableau;
- * the invariant check notices a tableau changed behind its back until game_seat_refresh(). */
+ * the invariant check notices a tableau changed behind its back until city_seat_refresh(). */
 Test(setup, the_conservation_check_notices_a_stale_tableau_summary)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 3, 11, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 3, 11, 0), CITY_OK);
     struct city_seat *s = &g.seats[1];
     int card = s->hand[--s->nhand];
     s->hand[s->nhand] = 0;
     s->tableau[s->ntableau++] = (uint8_t)card; /* moved without the engine */
-    cr_assert_not(game_check_conservation(&g));
-    game_seat_refresh(&g, 1);
-    cr_assert(game_check_conservation(&g));
-    cr_assert_eq(g.seats[1].tab.count[game_design_of(&g, card)], 1);
-    cr_assert_eq(g.seats[1].tab.vp, cat.designs[game_design_of(&g, card)].vp);
+    cr_assert_not(city_check_conservation(&g));
+    city_seat_refresh(&g, 1);
+    cr_assert(city_check_conservation(&g));
+    cr_assert_eq(g.seats[1].tab.count[city_design_of(&g, card)], 1);
+    cr_assert_eq(g.seats[1].tab.vp, cat.designs[city_design_of(&g, card)].vp);
 }
 
 Test(setup, each_player_is_dealt_seven_developments_and_the_rest_form_the_deck)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, p, 7u * (unsigned)p, 0), CITY_OK);
+        cr_assert_eq(city_new(&g, &cat, p, 7u * (unsigned)p, 0), CITY_OK);
         for (int s = 0; s < p; s++) {
             cr_assert_eq(g.seats[s].nhand, CITY_DEAL);
             cr_assert_eq(g.seats[s].ntableau, 0);
@@ -183,39 +183,39 @@ Test(setup, each_player_is_dealt_seven_developments_and_the_rest_form_the_deck)
 Test(setup, the_game_opens_in_step_keep_of_round_0_with_every_seat_pending)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 3, 42, 0), CITY_OK);
-    cr_assert_eq(g.step, STEP_KEEP);
+    cr_assert_eq(city_new(&g, &cat, 3, 42, 0), CITY_OK);
+    cr_assert_eq(g.step, CITY_STEP_KEEP);
     cr_assert_eq(g.round, 0);
     for (int s = 0; s < 3; s++) {
         cr_assert(game_seat_pending(&g, s));
         cr_assert(!g.seats[s].submitted);
-        cr_assert_eq(game_discard_count(&g, s), CITY_KEEP_DISCARD);
+        cr_assert_eq(city_discard_count(&g, s), CITY_KEEP_DISCARD);
     }
     cr_assert(!game_seat_pending(&g, 3));
     cr_assert(!game_seat_pending(&g, -1));
-    cr_assert(!game_ready(&g));
+    cr_assert(!city_ready(&g));
 }
 
 Test(setup, game_new_refuses_a_bad_player_count_or_target_and_defaults_the_target_to_50)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, CITY_MIN_PLAYERS - 1, 1, 0), CITY_ERR_BAD_SEAT);
-    cr_assert_eq(game_new(&g, &cat, CITY_MAX_PLAYERS + 1, 1, 0), CITY_ERR_BAD_SEAT);
-    cr_assert_eq(game_new(&g, &cat, 2, 1, -1), CITY_ERR_BAD_SEAT);
-    cr_assert_eq(game_new(&g, &cat, 2, 1, CITY_MAX_TARGET + 1), CITY_ERR_BAD_SEAT);
-    cr_assert_eq(game_new(&g, &cat, 2, 1, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, CITY_MIN_PLAYERS - 1, 1, 0), CITY_ERR_BAD_SEAT);
+    cr_assert_eq(city_new(&g, &cat, CITY_MAX_PLAYERS + 1, 1, 0), CITY_ERR_BAD_SEAT);
+    cr_assert_eq(city_new(&g, &cat, 2, 1, -1), CITY_ERR_BAD_SEAT);
+    cr_assert_eq(city_new(&g, &cat, 2, 1, CITY_MAX_TARGET + 1), CITY_ERR_BAD_SEAT);
+    cr_assert_eq(city_new(&g, &cat, 2, 1, 0), CITY_OK);
     cr_assert_eq(g.target_vp, CITY_DEFAULT_TARGET);
     cr_assert_eq(CITY_DEFAULT_TARGET, 50);
-    cr_assert_eq(game_new(&g, &cat, 2, 1, 17), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 2, 1, 17), CITY_OK);
     cr_assert_eq(g.target_vp, 17);
 }
 
 Test(setup, the_same_seed_deals_the_same_cards_and_another_seed_does_not)
 {
     struct city_game a, b, c;
-    cr_assert_eq(game_new(&a, &cat, 4, 99, 0), CITY_OK);
-    cr_assert_eq(game_new(&b, &cat, 4, 99, 0), CITY_OK);
-    cr_assert_eq(game_new(&c, &cat, 4, 100, 0), CITY_OK);
+    cr_assert_eq(city_new(&a, &cat, 4, 99, 0), CITY_OK);
+    cr_assert_eq(city_new(&b, &cat, 4, 99, 0), CITY_OK);
+    cr_assert_eq(city_new(&c, &cat, 4, 100, 0), CITY_OK);
     cr_assert(memcmp(&a, &b, sizeof a) == 0);
     cr_assert(memcmp(a.deck, c.deck, sizeof a.deck) != 0);
 }
@@ -225,7 +225,7 @@ Test(setup, the_same_seed_deals_the_same_cards_and_another_seed_does_not)
 Test(keep, each_player_must_discard_exactly_two_of_their_own_cards)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 2, 5, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 2, 5, 0), CITY_OK);
     const uint8_t *h = g.seats[0].hand;
     int one[1] = {h[0]}, two[2] = {h[0], h[1]}, three[3] = {h[0], h[1], h[2]};
     int dup[2] = {h[0], h[0]}, other[2] = {h[0], g.seats[1].hand[0]};
@@ -242,23 +242,23 @@ Test(keep, each_player_must_discard_exactly_two_of_their_own_cards)
     SUBMIT_ERR(&g, 0, dec_build(h[0], 0, NULL), CITY_ERR_WRONG_KIND);
     SUBMIT_ERR(&g, 5, dec_discard(2, two), CITY_ERR_BAD_SEAT);
     SUBMIT_OK(&g, 0, dec_discard(2, two));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(keep, the_discards_start_the_discard_pile_and_round_1_step_build_opens)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 3, 6, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 3, 6, 0), CITY_OK);
     int thrown[3][2];
     for (int s = 0; s < 3; s++) {
         thrown[s][0] = g.seats[s].hand[3];
         thrown[s][1] = g.seats[s].hand[6];
         SUBMIT_OK(&g, s, dec_discard(2, thrown[s]));
-        cr_assert_eq(game_ready(&g), s == 2);
+        cr_assert_eq(city_ready(&g), s == 2);
         cr_assert_eq(g.seats[s].nhand, CITY_DEAL, "a keep discard happens only at resolve");
     }
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.ndiscard, 3 * CITY_KEEP_DISCARD);
     for (int s = 0; s < 3; s++) {
         cr_assert_eq(g.seats[s].nhand, CITY_DEAL - CITY_KEEP_DISCARD);
@@ -267,7 +267,7 @@ Test(keep, the_discards_start_the_discard_pile_and_round_1_step_build_opens)
             cr_assert_eq(locate(&g, thrown[s][k], &seat, &pos), AT_DISCARD);
         }
     }
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 1);
     for (int s = 0; s < 3; s++)
         cr_assert(game_seat_pending(&g, s));
@@ -280,7 +280,7 @@ Test(build, a_legal_build_enters_the_tableau_and_its_payment_goes_to_the_discard
     struct city_game g;
     blank_board(&g, &cat, 2, 11);
     int card = hand_card(&g, 0, plain_card(CITY_DOUBLE_MAX_COST, 0));
-    int cost = game_effective_cost(&g, 0, cat.card_design[card]);
+    int cost = city_effective_cost(&g, 0, cat.card_design[card]);
     cr_assert_eq(cost, cat.designs[cat.card_design[card]].cost);
     give_filler(&g, 0, cost + 1);
     int pay[CITY_MAX_COST];
@@ -288,8 +288,8 @@ Test(build, a_legal_build_enters_the_tableau_and_its_payment_goes_to_the_discard
     SUBMIT_OK(&g, 0, dec_build(card, cost, pay));
     others_take_contractors(&g, 1);
     int discard0 = g.ndiscard;
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert(in_tableau(&g, 0, card));
     cr_assert(!in_hand(&g, 0, card));
     cr_assert_eq(g.ndiscard, discard0 + cost);
@@ -297,7 +297,7 @@ Test(build, a_legal_build_enters_the_tableau_and_its_payment_goes_to_the_discard
         int seat, pos;
         cr_assert_eq(locate(&g, pay[i], &seat, &pos), AT_DISCARD);
     }
-    cr_assert_eq(g.seats[0].reveal.kind, DEC_BUILD);
+    cr_assert_eq(g.seats[0].reveal.kind, CITY_DEC_BUILD);
     cr_assert_eq(g.seats[0].reveal.nbuilt, 1);
     cr_assert_eq(g.seats[0].reveal.built[0], card);
     cr_assert_eq(g.seats[0].reveal.paid, cost);
@@ -336,7 +336,7 @@ Test(build, the_built_card_must_be_in_the_builders_hand)
     SUBMIT_ERR(&g, 0, dec_build(CITY_DECK_SIZE, 0, NULL), CITY_ERR_NOT_IN_HAND);
     SUBMIT_ERR(&g, 0, dec_build(255, 0, NULL), CITY_ERR_NOT_IN_HAND);
     SUBMIT_OK(&g, 0, dec_build(mine, 0, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(build, payment_cards_must_be_in_the_builders_hand)
@@ -360,7 +360,7 @@ Test(build, payment_cards_must_be_distinct_and_exclude_the_built_card)
     struct city_game g;
     blank_board(&g, &cat, 2, 15);
     int card = hand_card(&g, 0, plain_card(CITY_DOUBLE_MAX_COST, 0));
-    int cost = game_effective_cost(&g, 0, cat.card_design[card]);
+    int cost = city_effective_cost(&g, 0, cat.card_design[card]);
     cr_assert_geq(cost, 2);
     give_filler(&g, 0, cost);
     int pay[CITY_MAX_COST];
@@ -406,7 +406,7 @@ Test(build, every_prerequisite_must_be_in_the_builders_own_tableau)
         }
         give_filler(&g, 0, x->cost);
         int pay[CITY_MAX_COST];
-        int cost = game_effective_cost(&g, 0, d);
+        int cost = city_effective_cost(&g, 0, d);
         hand_cards(&g, 0, card, -1, 0, cost, pay);
         SUBMIT_ERR(&g, 0, dec_build(card, cost, pay), CITY_ERR_PREREQUISITE);
         /* All but the last prerequisite in the tableau: still refused. */
@@ -416,13 +416,13 @@ Test(build, every_prerequisite_must_be_in_the_builders_own_tableau)
                 if (cat.card_design[g.seats[0].hand[i]] == x->requires[r])
                     req = g.seats[0].hand[i];
             to_tableau(&g, 0, req);
-            cost = game_effective_cost(&g, 0, d);
+            cost = city_effective_cost(&g, 0, d);
             hand_cards(&g, 0, card, -1, 0, cost, pay);
             if (r + 1 < x->nrequires)
                 SUBMIT_ERR(&g, 0, dec_build(card, cost, pay), CITY_ERR_PREREQUISITE);
         }
         SUBMIT_OK(&g, 0, dec_build(card, cost, pay));
-        cr_assert(game_check_conservation(&g));
+        cr_assert(city_check_conservation(&g));
         checked++;
     }
     cr_assert_gt(checked, 0, "the catalog should have a prerequisite (Schools)");
@@ -453,16 +453,16 @@ Test(build, a_limit_per_player_counts_only_the_builders_own_copies)
         to_hand(&g, 0, card);
         give_filler(&g, 0, x->cost);
         int pay[CITY_MAX_COST];
-        int cost = game_effective_cost(&g, 0, d);
+        int cost = city_effective_cost(&g, 0, d);
         hand_cards(&g, 0, card, -1, 0, cost, pay);
         SUBMIT_OK(&g, 0, dec_build(card, cost, pay));
         /* One more own copy reaches the limit. */
         to_tableau(&g, 0, copies[x->limit - 1]);
         cr_assert_eq(copies_of(&g, 0, d), x->limit);
-        cost = game_effective_cost(&g, 0, d);
+        cost = city_effective_cost(&g, 0, d);
         hand_cards(&g, 0, card, -1, 0, cost, pay);
         SUBMIT_ERR(&g, 0, dec_build(card, cost, pay), CITY_ERR_LIMIT);
-        cr_assert(game_check_conservation(&g));
+        cr_assert(city_check_conservation(&g));
         checked++;
     }
     cr_assert_gt(checked, 0);
@@ -475,7 +475,7 @@ Test(build, a_general_contractor_in_hand_is_not_buildable)
     blank_board(&g, &cat, 2, 18);
     int gc = g.pool[0];
     to_hand(&g, 0, gc);
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
     SUBMIT_ERR(&g, 0, dec_build(gc, 0, NULL), CITY_ERR_NOT_BUILDABLE);
 }
 
@@ -501,7 +501,7 @@ Test(build, only_build_contractor_build_two_or_survey_answer_step_build)
     int one[1] = {card};
     SUBMIT_ERR(&g, 0, dec_discard(1, one), CITY_ERR_WRONG_KIND);
     SUBMIT_ERR(&g, 0, dec_discard(0, NULL), CITY_ERR_WRONG_KIND);
-    SUBMIT_ERR(&g, 0, (struct city_decision){.kind = DEC_NONE}, CITY_ERR_WRONG_KIND);
+    SUBMIT_ERR(&g, 0, (struct city_decision){.kind = CITY_DEC_NONE}, CITY_ERR_WRONG_KIND);
     SUBMIT_ERR(&g, 0, (struct city_decision){.kind = 200}, CITY_ERR_WRONG_KIND);
     struct city_decision d = dec_build(card, 0, NULL);
     d.nbuilds = 0;
@@ -535,9 +535,9 @@ Test(discount, effective_cost_is_printed_cost_less_each_applicable_discount_neve
             if (cat.designs[k].discount_to >> d & 1)
                 want -= cat.designs[k].discount;
             want = want < 0 ? 0 : want;
-            cr_assert_eq(game_effective_cost(&g, 0, d), want, "%s with %s", cat.designs[d].id,
+            cr_assert_eq(city_effective_cost(&g, 0, d), want, "%s with %s", cat.designs[d].id,
                          cat.designs[k].id);
-            cr_assert_eq(game_effective_cost(&g, 1, d), cat.designs[d].cost,
+            cr_assert_eq(city_effective_cost(&g, 1, d), cat.designs[d].cost,
                          "another seat's discount does not apply");
         }
     }
@@ -557,8 +557,8 @@ Test(discount, effective_cost_is_printed_cost_less_each_applicable_discount_neve
         for (int k = 0; k < cat.ndesigns; k++)
             if (cat.designs[k].discount && (cat.designs[k].discount_to >> d & 1))
                 want -= cat.designs[k].discount;
-        cr_assert_eq(game_effective_cost(&g, 0, d), want < 0 ? 0 : want, "%s", cat.designs[d].id);
-        cr_assert_eq(game_effective_cost(&g, 0, d), rule_cost(&g, 0, d, -1));
+        cr_assert_eq(city_effective_cost(&g, 0, d), want < 0 ? 0 : want, "%s", cat.designs[d].id);
+        cr_assert_eq(city_effective_cost(&g, 0, d), rule_cost(&g, 0, d, -1));
     }
 }
 
@@ -572,7 +572,7 @@ Test(discount, a_discount_kind_counts_once_however_many_copies_are_owned)
     want = want < 0 ? 0 : want;
     for (int k = 0; k < row->count; k++) {
         give_tableau(&g, 0, "townhouse_row", k);
-        cr_assert_eq(game_effective_cost(&g, 0, lux), want, "%d Townhouse Rows", k + 1);
+        cr_assert_eq(city_effective_cost(&g, 0, lux), want, "%d Townhouse Rows", k + 1);
     }
     /* And the build is paid at that cost, not less. */
     int card = give_hand(&g, 0, cat.designs[lux].id, 0);
@@ -616,18 +616,18 @@ Test(contractor, taking_one_costs_nothing_and_moves_it_from_the_pool_to_the_tabl
     SUBMIT_OK(&g, 0, dec_contractor());
     SUBMIT_OK(&g, 1, dec_contractor()); /* two players may take one in the same round */
     SUBMIT_OK(&g, 2, dec_survey());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.npool, pool0 - 2);
     cr_assert_eq(g.ndiscard, discard0, "taking a contractor pays nothing");
     for (int s = 0; s < 2; s++) {
         cr_assert_eq(g.seats[s].ntableau, 1);
         cr_assert(is_contractor(g.seats[s].tableau[0]));
-        cr_assert_eq(g.seats[s].reveal.kind, DEC_CONTRACTOR);
+        cr_assert_eq(g.seats[s].reveal.kind, CITY_DEC_CONTRACTOR);
         cr_assert_eq(g.seats[s].reveal.paid, 0);
     }
     cr_assert_eq(g.seats[0].nhand, 3);
-    cr_assert_eq(g.step, STEP_SURVEY);
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
 }
 
 Test(contractor, each_player_may_take_only_one_per_game)
@@ -637,18 +637,18 @@ Test(contractor, each_player_may_take_only_one_per_game)
     SUBMIT_OK(&g, 0, dec_contractor());
     SUBMIT_OK(&g, 1, dec_survey());
     SUBMIT_OK(&g, 2, dec_survey());
-    cr_assert(game_resolve(&g, NULL));
-    game_fill_defaults(&g, NULL);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert(city_resolve(&g, NULL));
+    city_fill_defaults(&g, NULL);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 2);
     cr_assert_eq(g.npool, 2);
     SUBMIT_ERR(&g, 0, dec_contractor(), CITY_ERR_CONTRACTOR_TAKEN);
     SUBMIT_OK(&g, 1, dec_contractor());
     struct city_build_options o;
-    game_build_options(&g, 0, &o);
+    city_build_options(&g, 0, &o);
     cr_assert(!o.contractor);
-    game_build_options(&g, 1, &o);
+    city_build_options(&g, 1, &o);
     cr_assert(o.contractor);
 }
 
@@ -658,10 +658,10 @@ Test(contractor, an_empty_pool_refuses_a_contractor)
     blank_board(&g, &cat, 2, 42);
     while (g.npool)
         to_removed(&g, g.pool[0]);
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
     SUBMIT_ERR(&g, 0, dec_contractor(), CITY_ERR_POOL_EMPTY);
     struct city_build_options o;
-    game_build_options(&g, 0, &o);
+    city_build_options(&g, 0, &o);
     cr_assert(!o.contractor);
 }
 
@@ -681,7 +681,7 @@ Test(contractor, a_contractor_is_never_one_of_a_construction_gangs_two_builds)
     SUBMIT_ERR(&g, 0, dec_two(gc, 0, NULL, a, 0, NULL), CITY_ERR_NOT_BUILDABLE);
     SUBMIT_ERR(&g, 0, dec_two(a, 0, NULL, gc, 0, NULL), CITY_ERR_NOT_BUILDABLE);
     struct city_pair pairs[256];
-    int n = game_double_pairs(&g, 0, pairs, 256);
+    int n = city_double_pairs(&g, 0, pairs, 256);
     cr_assert_gt(n, 0);
     for (int i = 0; i < n && i < 256; i++)
         cr_assert(!is_contractor(pairs[i].a) && !is_contractor(pairs[i].b));
@@ -705,9 +705,9 @@ Test(double_build, building_two_needs_a_construction_gang_of_ones_own)
     hand_cards(&g, 0, a, gang, 1, cg, pay);
     SUBMIT_ERR(&g, 0, dec_two(a, 0, NULL, gang, cg, pay), CITY_ERR_NO_DOUBLE);
     struct city_build_options o;
-    game_build_options(&g, 0, &o);
+    city_build_options(&g, 0, &o);
     cr_assert(o.two, "building the gang first is open");
-    game_build_options(&g, 1, &o);
+    city_build_options(&g, 1, &o);
     cr_assert(!o.two);
 }
 
@@ -727,14 +727,14 @@ Test(double_build, an_owned_gang_builds_two_in_the_order_given)
     int hand0 = g.seats[0].nhand, discard0 = g.ndiscard;
     SUBMIT_OK(&g, 0, dec_two(a, ca, pa, b, cb, pb));
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.seats[0].ntableau, 3);
     cr_assert_eq(g.seats[0].tableau[1], a);
     cr_assert_eq(g.seats[0].tableau[2], b);
     cr_assert_eq(g.ndiscard, discard0 + ca + cb);
     cr_assert_eq(g.seats[0].nhand, hand0 - 2 - ca - cb + rule_income(&g, 0));
-    cr_assert_eq(g.seats[0].reveal.kind, DEC_BUILD_TWO);
+    cr_assert_eq(g.seats[0].reveal.kind, CITY_DEC_BUILD_TWO);
     cr_assert_eq(g.seats[0].reveal.nbuilt, 2);
     cr_assert_eq(g.seats[0].reveal.paid, ca + cb);
 }
@@ -753,9 +753,9 @@ Test(double_build, a_gang_built_first_allows_a_second_build_the_same_round)
     hand_cards(&g, 0, gang, b, ca, cb, pb);
     SUBMIT_OK(&g, 0, dec_two(gang, ca, pa, b, cb, pb));
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert(in_tableau(&g, 0, gang) && in_tableau(&g, 0, b));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(double_build, each_of_the_two_must_have_printed_cost_4_or_less_whatever_the_discount)
@@ -854,7 +854,7 @@ Test(double_build, the_first_build_counts_for_the_second_builds_prerequisites)
     SUBMIT_ERR(&g, 0, dec_two(school, cs, ps, tract, ct, pt), CITY_ERR_PREREQUISITE);
     SUBMIT_OK(&g, 0, dec_two(tract, ct, pt, school, cs, ps));
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert(in_tableau(&g, 0, tract) && in_tableau(&g, 0, school));
 }
 
@@ -917,7 +917,7 @@ Test(double_build, a_surveying_gang_owner_builds_nothing)
     to_hand(&g, 0, plain_card(0, 1));
     SUBMIT_OK(&g, 0, dec_survey());
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert_eq(g.seats[0].ntableau, 1);
     cr_assert_eq(g.seats[0].reveal.nbuilt, 0);
     cr_assert_eq(g.seats[0].drew, CITY_SURVEY_DRAW);
@@ -938,21 +938,22 @@ Test(reveal, nothing_enters_a_tableau_until_every_seat_has_submitted_and_the_ste
     SUBMIT_OK(&g, 0, dec_build(a, 0, NULL));
     struct city_game snap;
     memcpy(&snap, &g, sizeof g);
-    cr_assert(!game_ready(&g));
-    cr_assert(!game_resolve(&g, NULL), "cannot resolve before every seat has submitted");
+    cr_assert(!city_ready(&g));
+    cr_assert(!city_resolve(&g, NULL), "cannot resolve before every seat has submitted");
     cr_assert(memcmp(&snap, &g, sizeof g) == 0);
     cr_assert(in_hand(&g, 0, a) && g.seats[0].ntableau == 0);
     SUBMIT_OK(&g, 1, dec_build(b, 1, pb));
-    cr_assert(!game_ready(&g));
+    cr_assert(!city_ready(&g));
     cr_assert(in_hand(&g, 1, b) && in_hand(&g, 1, pb[0]) && g.seats[1].ntableau == 0);
     SUBMIT_OK(&g, 2, dec_contractor());
-    cr_assert(game_ready(&g));
+    cr_assert(city_ready(&g));
     cr_assert_eq(g.seats[0].ntableau + g.seats[1].ntableau + g.seats[2].ntableau, 0);
-    cr_assert_eq(g.seats[0].reveal.kind, DEC_NONE, "nothing revealed before the step resolves");
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert_eq(g.seats[0].reveal.kind, CITY_DEC_NONE,
+                 "nothing revealed before the step resolves");
+    cr_assert(city_resolve(&g, NULL));
     cr_assert(in_tableau(&g, 0, a) && in_tableau(&g, 1, b));
     cr_assert(is_contractor(g.seats[2].tableau[0]));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(reveal, a_later_submission_replaces_the_earlier_one)
@@ -964,7 +965,7 @@ Test(reveal, a_later_submission_replaces_the_earlier_one)
     SUBMIT_OK(&g, 0, dec_survey());
     SUBMIT_OK(&g, 1, dec_survey());
     SUBMIT_OK(&g, 1, dec_contractor());
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert_eq(g.seats[0].ntableau, 0);
     cr_assert_eq(g.seats[0].drew, CITY_SURVEY_DRAW);
     cr_assert_eq(g.seats[1].drew, 0);
@@ -997,18 +998,18 @@ Test(reveal, the_reveal_tells_what_each_seat_chose_and_how_many_cards_it_paid)
     SUBMIT_OK(&g, 2, dec_contractor());
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert_eq(g.seats[0].reveal.kind, DEC_BUILD);
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert_eq(g.seats[0].reveal.kind, CITY_DEC_BUILD);
     cr_assert_eq(g.seats[0].reveal.built[0], a);
     cr_assert_eq(g.seats[0].reveal.paid, cost);
-    cr_assert_eq(g.seats[1].reveal.kind, DEC_SURVEY);
+    cr_assert_eq(g.seats[1].reveal.kind, CITY_DEC_SURVEY);
     cr_assert_eq(g.seats[1].reveal.nbuilt, 0);
-    cr_assert_eq(g.seats[2].reveal.kind, DEC_CONTRACTOR);
-    cr_assert_eq(count_events(&r, EV_BUILT, 0), 1);
-    cr_assert_eq(count_events(&r, EV_SURVEYED, 1), 1);
-    cr_assert_eq(count_events(&r, EV_CONTRACTOR, 2), 1);
+    cr_assert_eq(g.seats[2].reveal.kind, CITY_DEC_CONTRACTOR);
+    cr_assert_eq(count_events(&r, CITY_EV_BUILT, 0), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_SURVEYED, 1), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_CONTRACTOR, 2), 1);
     for (int i = 0; i < r.n; i++)
-        if (r.ev[i].type == EV_BUILT)
+        if (r.ev[i].type == CITY_EV_BUILT)
             cr_assert(r.ev[i].card == a && r.ev[i].count == cost);
 }
 
@@ -1024,9 +1025,9 @@ Test(survey, surveyors_draw_five_each_in_seat_order)
     SUBMIT_OK(&g, 2, dec_survey()); /* submission order does not matter */
     SUBMIT_OK(&g, 1, dec_contractor());
     SUBMIT_OK(&g, 0, dec_survey());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
-    cr_assert_eq(g.step, STEP_SURVEY);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
     for (int i = 0; i < CITY_SURVEY_DRAW; i++) {
         cr_assert(in_hand(&g, 0, top[i]), "seat 0 draws first");
         cr_assert(in_hand(&g, 2, top[CITY_SURVEY_DRAW + i]), "seat 2 draws next");
@@ -1036,7 +1037,7 @@ Test(survey, surveyors_draw_five_each_in_seat_order)
     cr_assert_eq(g.seats[1].drew, 0);
     cr_assert(game_seat_pending(&g, 0) && game_seat_pending(&g, 2));
     cr_assert(!game_seat_pending(&g, 1));
-    cr_assert_eq(game_discard_count(&g, 0), CITY_SURVEY_DRAW - 1);
+    cr_assert_eq(city_discard_count(&g, 0), CITY_SURVEY_DRAW - 1);
     SUBMIT_ERR(&g, 1, dec_discard(0, NULL), CITY_ERR_NOT_PENDING);
 }
 
@@ -1048,8 +1049,8 @@ Test(survey, a_surveyor_discards_one_fewer_than_drawn_from_the_whole_hand)
     int old2 = hand_card(&g, 0, plain_card(0, 1));
     SUBMIT_OK(&g, 0, dec_survey());
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_SURVEY);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
     int n = CITY_SURVEY_DRAW - 1;
     int d[CITY_SURVEY_DRAW + 2];
     d[0] = old1; /* cards held before the survey may go too */
@@ -1059,11 +1060,11 @@ Test(survey, a_surveyor_discards_one_fewer_than_drawn_from_the_whole_hand)
     SUBMIT_ERR(&g, 0, dec_discard(n + 1, d), CITY_ERR_DISCARD_COUNT);
     SUBMIT_ERR(&g, 0, dec_build(old1, 0, NULL), CITY_ERR_WRONG_KIND);
     SUBMIT_OK(&g, 0, dec_discard(n, d));
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert(!in_hand(&g, 0, old1) && !in_hand(&g, 0, old2));
     cr_assert_eq(g.seats[0].nhand, 2 + 1, "a survey nets one card");
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 2);
 }
 
@@ -1081,14 +1082,14 @@ Test(survey, a_survey_draws_fewer_when_deck_and_discard_together_hold_fewer)
     SUBMIT_OK(&g, 0, dec_survey());
     others_take_contractors(&g, 1);
     int reshuffles = g.reshuffles;
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.seats[0].drew, 3);
     cr_assert_eq(g.reshuffles, reshuffles + 1);
     for (int i = 0; i < 3; i++)
         cr_assert(in_hand(&g, 0, pool[i]));
-    cr_assert_eq(g.step, STEP_SURVEY);
-    cr_assert_eq(game_discard_count(&g, 0), 2);
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
+    cr_assert_eq(city_discard_count(&g, 0), 2);
 }
 
 Test(survey, a_survey_that_draws_one_card_or_none_has_nothing_to_discard)
@@ -1099,11 +1100,11 @@ Test(survey, a_survey_that_draws_one_card_or_none_has_nothing_to_discard)
         to_hand(&g, 1, g.deck[0]);
     SUBMIT_OK(&g, 0, dec_survey());
     SUBMIT_OK(&g, 1, dec_survey());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.seats[0].drew, 1);
     cr_assert_eq(g.seats[1].drew, 0);
-    cr_assert_neq(g.step, STEP_SURVEY, "nobody has anything to discard");
+    cr_assert_neq(g.step, CITY_STEP_SURVEY, "nobody has anything to discard");
 }
 
 Test(survey, step_survey_is_skipped_when_nobody_surveyed)
@@ -1115,11 +1116,11 @@ Test(survey, step_survey_is_skipped_when_nobody_surveyed)
     SUBMIT_OK(&g, 1, dec_contractor());
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 2);
     for (int i = 0; i < r.n; i++)
-        cr_assert(!(r.ev[i].type == EV_STEP && r.ev[i].step == STEP_SURVEY));
+        cr_assert(!(r.ev[i].type == CITY_EV_STEP && r.ev[i].step == CITY_STEP_SURVEY));
 }
 
 Test(survey, a_survey_reshuffles_the_discard_pile_when_the_deck_runs_out)
@@ -1131,8 +1132,8 @@ Test(survey, a_survey_reshuffles_the_discard_pile_when_the_deck_runs_out)
     int d0 = g.deck[1], d1 = g.deck[0];
     SUBMIT_OK(&g, 0, dec_survey());
     others_take_contractors(&g, 1);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(g.seats[0].drew, CITY_SURVEY_DRAW);
     cr_assert_eq(g.seats[0].hand[0], d0);
     cr_assert_eq(g.seats[0].hand[1], d1);
@@ -1155,10 +1156,10 @@ Test(score, a_card_without_variable_points_scores_its_printed_points)
             if (cat.card_design[i] == d)
                 c = i;
         to_tableau(&g, 0, c);
-        cr_assert_eq(game_card_vp(&g, 0, 0), x->vp, "%s", x->id);
-        cr_assert_eq(game_card_income(&g, 0, 0), x->income, "%s", x->id);
-        cr_assert_eq(game_seat_round_vp(&g, 0), x->vp);
-        cr_assert_eq(game_seat_income(&g, 0), x->income);
+        cr_assert_eq(city_card_vp(&g, 0, 0), x->vp, "%s", x->id);
+        cr_assert_eq(city_card_income(&g, 0, 0), x->income, "%s", x->id);
+        cr_assert_eq(city_seat_round_vp(&g, 0), x->vp);
+        cr_assert_eq(city_seat_income(&g, 0), x->income);
     }
     const struct city_design *gc = dsg(&cat, "general_contractor");
     cr_assert(gc->cost == 0 && gc->vp == 0 && gc->income == 1);
@@ -1168,7 +1169,7 @@ Test(score, vp_per_icon_counts_an_icon_printed_several_times_once_per_print)
 {
     const struct city_design *fi = dsg(&cat, "freeway_interchange");
     const struct city_design *ap = dsg(&cat, "amusement_park");
-    cr_assert_eq(fi->vp_var.kind, VAR_ICON);
+    cr_assert_eq(fi->vp_var.kind, CITY_VAR_ICON);
     int icon = fi->vp_var.icon;
     cr_assert_gt(ap->icons[icon], 1, "Amusement Park prints its icon more than once");
     /* One more plain card showing the icon. */
@@ -1185,31 +1186,31 @@ Test(score, vp_per_icon_counts_an_icon_printed_several_times_once_per_print)
     to_tableau(&g, 0, other);
     give_tableau(&g, 1, "amusement_park", 1); /* another tableau's icons do not count */
     int icons = fi->icons[icon] + ap->icons[icon] + od->icons[icon];
-    cr_assert_eq(game_card_vp(&g, 0, 0), fi->vp + fi->vp_var.amount * icons);
-    cr_assert_eq(game_seat_round_vp(&g, 0), fi->vp + fi->vp_var.amount * icons + ap->vp + od->vp);
-    cr_assert_eq(game_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
+    cr_assert_eq(city_card_vp(&g, 0, 0), fi->vp + fi->vp_var.amount * icons);
+    cr_assert_eq(city_seat_round_vp(&g, 0), fi->vp + fi->vp_var.amount * icons + ap->vp + od->vp);
+    cr_assert_eq(city_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
 }
 
 Test(score, central_park_counts_its_own_icon)
 {
     const struct city_design *cp = dsg(&cat, "central_park");
-    cr_assert_eq(cp->vp_var.kind, VAR_ICON);
+    cr_assert_eq(cp->vp_var.kind, CITY_VAR_ICON);
     cr_assert_gt(cp->icons[cp->vp_var.icon], 0, "Central Park shows the icon it counts");
     struct city_game g;
     blank_board(&g, &cat, 2, 82);
     give_tableau(&g, 0, "central_park", 0);
-    cr_assert_eq(game_card_vp(&g, 0, 0), cp->vp + cp->vp_var.amount * cp->icons[cp->vp_var.icon]);
+    cr_assert_eq(city_card_vp(&g, 0, 0), cp->vp + cp->vp_var.amount * cp->icons[cp->vp_var.icon]);
     int other = icon_card(cp->vp_var.icon, 0);
     to_tableau(&g, 0, other);
     const struct city_design *nc = &cat.designs[cat.card_design[other]];
     int icons = cp->icons[cp->vp_var.icon] + nc->icons[cp->vp_var.icon];
-    cr_assert_eq(game_card_vp(&g, 0, 0), cp->vp + cp->vp_var.amount * icons);
+    cr_assert_eq(city_card_vp(&g, 0, 0), cp->vp + cp->vp_var.amount * icons);
 }
 
 Test(score, luxury_homes_score_per_other_copy_in_the_owners_tableau)
 {
     const struct city_design *lh = dsg(&cat, "luxury_homes");
-    cr_assert_eq(lh->vp_var.kind, VAR_OTHER_COPY);
+    cr_assert_eq(lh->vp_var.kind, CITY_VAR_OTHER_COPY);
     struct city_game g;
     blank_board(&g, &cat, 2, 83);
     give_tableau(&g, 1, "luxury_homes", lh->count - 1); /* another player's copy */
@@ -1217,22 +1218,22 @@ Test(score, luxury_homes_score_per_other_copy_in_the_owners_tableau)
         give_tableau(&g, 0, "luxury_homes", n - 1);
         int each = lh->vp + lh->vp_var.amount * (n - 1);
         for (int p = 0; p < n; p++)
-            cr_assert_eq(game_card_vp(&g, 0, p), each, "%d copies", n);
-        cr_assert_eq(game_seat_round_vp(&g, 0), n * each);
+            cr_assert_eq(city_card_vp(&g, 0, p), each, "%d copies", n);
+        cr_assert_eq(city_seat_round_vp(&g, 0), n * each);
     }
-    cr_assert_eq(game_seat_round_vp(&g, 1), lh->vp);
+    cr_assert_eq(city_seat_round_vp(&g, 1), lh->vp);
 }
 
 Test(score, subway_system_adds_the_best_other_tableau_and_never_its_owners_twice)
 {
     const struct city_design *ss = dsg(&cat, "subway_system");
-    cr_assert_eq(ss->vp_var.kind, VAR_ICON_WITH_OTHER);
+    cr_assert_eq(ss->vp_var.kind, CITY_VAR_ICON_WITH_OTHER);
     int icon = ss->vp_var.icon;
     struct city_game g;
     blank_board(&g, &cat, 3, 84);
     give_tableau(&g, 0, "subway_system", 0);
     int own = ss->icons[icon];
-    cr_assert_eq(game_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * own,
+    cr_assert_eq(city_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * own,
                  "no other tableau has any: only the owner's own");
     /* The owner holds the most; the best *other* tableau counts, not the owner's again. */
     int next = 0;
@@ -1242,51 +1243,51 @@ Test(score, subway_system_adds_the_best_other_tableau_and_never_its_owners_twice
     own = icons_of(&g, 0, icon);
     int one = icons_of(&g, 1, icon);
     cr_assert_gt(one, 0);
-    cr_assert_eq(game_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * (own + one));
+    cr_assert_eq(city_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * (own + one));
     /* Seat 2 gets more than seat 1 (and fewer than the owner): the engine picks seat 2. */
     while (icons_of(&g, 2, icon) <= one)
         to_tableau(&g, 2, icon_card(icon, next++));
     int two = icons_of(&g, 2, icon);
     cr_assert(two > one && two < own);
-    cr_assert_eq(game_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * (own + two));
-    cr_assert_eq(game_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
+    cr_assert_eq(city_card_vp(&g, 0, 0), ss->vp + ss->vp_var.amount * (own + two));
+    cr_assert_eq(city_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
 }
 
 Test(score, university_counts_schools_in_every_tableau)
 {
     const struct city_design *u = dsg(&cat, "university");
-    cr_assert_eq(u->vp_var.kind, VAR_CARD_ALL);
+    cr_assert_eq(u->vp_var.kind, CITY_VAR_CARD_ALL);
     cr_assert_eq(u->vp_var.card, design(&cat, "schools"));
     struct city_game g;
     blank_board(&g, &cat, 3, 85);
     give_tableau(&g, 0, "university", 0);
-    cr_assert_eq(game_card_vp(&g, 0, 0), u->vp);
+    cr_assert_eq(city_card_vp(&g, 0, 0), u->vp);
     int schools = dsg(&cat, "schools")->count;
     for (int k = 0; k < schools; k++) {
         give_tableau(&g, k % 3, "schools", k);
-        cr_assert_eq(game_card_vp(&g, 0, 0), u->vp + u->vp_var.amount * (k + 1));
+        cr_assert_eq(city_card_vp(&g, 0, 0), u->vp + u->vp_var.amount * (k + 1));
     }
-    cr_assert_eq(game_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
+    cr_assert_eq(city_seat_round_vp(&g, 0), rule_round_vp(&g, 0));
 }
 
 Test(score, variable_income_counts_as_variable_points_do)
 {
     const struct city_design *fw = dsg(&cat, "freeway");
-    cr_assert_eq(fw->income_var.kind, VAR_CARD_OWN);
+    cr_assert_eq(fw->income_var.kind, CITY_VAR_CARD_OWN);
     cr_assert_eq(fw->income_var.card, design(&cat, "freeway_interchange"));
     struct city_game g;
     blank_board(&g, &cat, 2, 86);
     give_tableau(&g, 0, "freeway", 0);
-    cr_assert_eq(game_card_income(&g, 0, 0), fw->income);
+    cr_assert_eq(city_card_income(&g, 0, 0), fw->income);
     give_tableau(&g, 0, "freeway_interchange", 0);
     give_tableau(&g, 0, "freeway_interchange", 1);
     give_tableau(&g, 1, "freeway_interchange", 2); /* not the owner's */
-    cr_assert_eq(game_card_income(&g, 0, 0), fw->income + fw->income_var.amount * 2);
+    cr_assert_eq(city_card_income(&g, 0, 0), fw->income + fw->income_var.amount * 2);
     /* Income per icon counts the card's own icons and every print, as points do. */
     int checked = 0;
     for (int d = 0; d < cat.ndesigns; d++) {
         const struct city_design *x = &cat.designs[d];
-        if (x->income_var.kind != VAR_ICON)
+        if (x->income_var.kind != CITY_VAR_ICON)
             continue;
         blank_board(&g, &cat, 2, 86u + (unsigned)d);
         give_tableau(&g, 0, x->id, 0);
@@ -1294,12 +1295,12 @@ Test(score, variable_income_counts_as_variable_points_do)
         to_tableau(&g, 1, icon_card(x->income_var.icon, 1));
         int icons = x->icons[x->income_var.icon] +
                     cat.designs[cat.card_design[g.seats[0].tableau[1]]].icons[x->income_var.icon];
-        cr_assert_eq(game_card_income(&g, 0, 0), x->income + x->income_var.amount * icons, "%s",
+        cr_assert_eq(city_card_income(&g, 0, 0), x->income + x->income_var.amount * icons, "%s",
                      x->id);
         checked++;
     }
     cr_log_info("%d designs with income per icon", checked);
-    cr_assert_eq(game_seat_income(&g, 0), rule_income(&g, 0));
+    cr_assert_eq(city_seat_income(&g, 0), rule_income(&g, 0));
 }
 
 Test(score, engine_scores_and_income_match_the_rules_on_random_tableaux)
@@ -1309,24 +1310,24 @@ Test(score, engine_scores_and_income_match_the_rules_on_random_tableaux)
     for (int trial = 0; trial < 300; trial++) {
         int players = CITY_MIN_PLAYERS + (int)rng_below(&r, 4);
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, players, trial, 0), CITY_OK);
+        cr_assert_eq(city_new(&g, &cat, players, trial, 0), CITY_OK);
         /* Deal random deck cards into random tableaux. */
         int n = (int)rng_below(&r, 40);
         for (int i = 0; i < n && g.ndeck; i++)
             to_tableau(&g, (int)rng_below(&r, (uint32_t)players), g.deck[rng_below(&r, g.ndeck)]);
-        cr_assert(game_check_conservation(&g));
+        cr_assert(city_check_conservation(&g));
         for (int s = 0; s < players; s++) {
-            cr_assert_eq(game_seat_round_vp(&g, s), rule_round_vp(&g, s));
-            cr_assert_eq(game_seat_income(&g, s), rule_income(&g, s));
+            cr_assert_eq(city_seat_round_vp(&g, s), rule_round_vp(&g, s));
+            cr_assert_eq(city_seat_income(&g, s), rule_income(&g, s));
             int sum = 0, inc = 0;
             for (int p = 0; p < g.seats[s].ntableau; p++) {
-                sum += game_card_vp(&g, s, p);
-                inc += game_card_income(&g, s, p);
+                sum += city_card_vp(&g, s, p);
+                inc += city_card_income(&g, s, p);
             }
-            cr_assert_eq(sum, game_seat_round_vp(&g, s));
-            cr_assert_eq(inc, game_seat_income(&g, s));
+            cr_assert_eq(sum, city_seat_round_vp(&g, s));
+            cr_assert_eq(inc, city_seat_income(&g, s));
             for (int d = 0; d < cat.ndesigns; d++)
-                cr_assert_eq(game_effective_cost(&g, s, d), rule_cost(&g, s, d, -1));
+                cr_assert_eq(city_effective_cost(&g, s, d), rule_cost(&g, s, d, -1));
         }
     }
 }
@@ -1347,7 +1348,7 @@ Test(score, a_round_adds_every_tableau_cards_points_including_this_rounds_builds
     hand_cards(&g, 0, a, -1, 0, ca, pay);
     SUBMIT_OK(&g, 0, dec_build(a, ca, pay));
     SUBMIT_OK(&g, 1, dec_contractor());
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert_eq(g.round, 2);
     cr_assert_eq(g.seats[0].vp, 7 + rule_round_vp(&g, 0));
     cr_assert_eq(g.seats[1].vp, 3 + rule_round_vp(&g, 1));
@@ -1373,19 +1374,19 @@ Test(income, each_player_draws_its_whole_income_after_scoring)
         top[i] = g.deck[g.ndeck - 1 - i];
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert(game_resolve(&g, &ev));
+    cr_assert(city_resolve(&g, &ev));
     int inc0 = rule_income(&g, 0), inc1 = rule_income(&g, 1);
     cr_assert_eq(g.seats[0].nhand, inc0);
     cr_assert_eq(g.seats[1].nhand, inc1);
     cr_assert_eq(g.seats[0].last_income, inc0);
     cr_assert_eq(g.seats[1].last_income, inc1);
-    cr_assert_eq(count_events(&r, EV_INCOME, -2), 2);
+    cr_assert_eq(count_events(&r, CITY_EV_INCOME, -2), 2);
     cr_assert_gt(g.seats[0].vp, g.seats[1].vp);
     for (int i = 0; i < inc0; i++)
         cr_assert_eq(g.seats[0].hand[i], top[i], "the leader draws first");
     for (int i = 0; i < inc1; i++)
         cr_assert_eq(g.seats[1].hand[i], top[inc0 + i]);
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(income, players_draw_in_vp_order_highest_first_and_ties_in_seat_order)
@@ -1402,8 +1403,8 @@ Test(income, players_draw_in_vp_order_highest_first_and_ties_in_seat_order)
     int top[64];
     for (int i = 0; i < 64; i++)
         top[i] = g.deck[g.ndeck - 1 - i];
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     for (int s = 0; s < 4; s++)
         cr_assert_eq(g.seats[s].vp, total[s]);
     const int order[4] = {1, 3, 0, 2};
@@ -1449,12 +1450,12 @@ Test(income, the_discard_pile_is_reshuffled_into_a_new_deck_when_the_deck_runs_o
     memcpy(old, g.discard, (size_t)nold);
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert(city_check_conservation(&g));
     for (int s = 0; s < 3; s++)
         cr_assert_eq(rule_income(&g, s), inc[s]);
     cr_assert_eq(g.reshuffles, 1);
-    cr_assert_eq(count_events(&r, EV_RESHUFFLED, -2), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_RESHUFFLED, -2), 1);
     for (int j = 0; j < inc[1]; j++)
         cr_assert_eq(g.seats[1].hand[j], top[j]);
     cr_assert_eq(g.seats[2].hand[0], top[inc[1]]);
@@ -1484,13 +1485,13 @@ Test(income, when_deck_and_discard_cannot_pay_everyone_the_game_ends_and_nobody_
     memcpy(&before, &g, sizeof g);
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert(city_check_conservation(&g));
     cr_assert_eq(rule_income(&g, 0) + rule_income(&g, 1), need);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert(g.ended_by_deck);
-    cr_assert_eq(count_events(&r, EV_NO_INCOME, -2), 1);
-    cr_assert_eq(count_events(&r, EV_INCOME, -2), 0);
+    cr_assert_eq(count_events(&r, CITY_EV_NO_INCOME, -2), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_INCOME, -2), 0);
     cr_assert_eq(g.seats[0].nhand, before.seats[0].nhand);
     cr_assert_eq(g.seats[1].nhand, before.seats[1].nhand);
     cr_assert_eq(g.ndeck, need - 2);
@@ -1513,13 +1514,13 @@ Test(income, when_deck_and_discard_hold_exactly_the_income_everyone_draws)
         to_hand(&g, 1, g.deck[0]);
     to_discard(&g, g.deck[0]);
     int hand1 = g.seats[1].nhand;
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     cr_assert(!g.ended_by_deck);
     cr_assert_eq(g.ndeck + g.ndiscard, 0);
     cr_assert_eq(g.seats[0].nhand, i0);
     cr_assert_eq(g.seats[1].nhand, hand1 + i1);
-    cr_assert_eq(g.step, STEP_HAND_LIMIT);
+    cr_assert_eq(g.step, CITY_STEP_HAND_LIMIT);
 }
 
 /* ---- the end of the game ------------------------------------------------------------------ */
@@ -1529,14 +1530,14 @@ static void quiet_round(struct city_game *g)
 {
     for (int s = 0; s < g->players; s++) {
         struct city_decision d = dec_contractor();
-        if (game_check(g, s, &d) != CITY_OK)
+        if (city_check(g, s, &d) != CITY_OK)
             d = dec_survey();
         SUBMIT_OK(g, s, d);
     }
-    cr_assert(game_resolve(g, NULL));
-    while (g->step == STEP_SURVEY || g->step == STEP_HAND_LIMIT) {
-        game_fill_defaults(g, NULL);
-        cr_assert(game_resolve(g, NULL));
+    cr_assert(city_resolve(g, NULL));
+    while (g->step == CITY_STEP_SURVEY || g->step == CITY_STEP_HAND_LIMIT) {
+        city_fill_defaults(g, NULL);
+        cr_assert(city_resolve(g, NULL));
     }
 }
 
@@ -1549,23 +1550,23 @@ Test(end, the_game_ends_when_anyone_reaches_the_target)
     cr_assert_gt(gain, 0);
     g.seats[2].vp = CITY_DEFAULT_TARGET - 2 * gain;
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_BUILD, "short of the target: play on");
+    cr_assert_eq(g.step, CITY_STEP_BUILD, "short of the target: play on");
     cr_assert_eq(g.seats[2].vp, CITY_DEFAULT_TARGET - gain);
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
     for (int s = 0; s < 3; s++)
         SUBMIT_OK(&g, s, dec_survey());
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert_eq(g.step, STEP_SURVEY);
-    game_fill_defaults(&g, &ev);
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert_eq(g.step, STEP_OVER, "exactly the target ends the game");
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
+    city_fill_defaults(&g, &ev);
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert_eq(g.step, CITY_STEP_OVER, "exactly the target ends the game");
     cr_assert_eq(g.seats[2].vp, CITY_DEFAULT_TARGET);
     cr_assert_eq(g.winners, 1u << 2);
     cr_assert(!g.ended_by_deck && !g.ended_by_rounds);
-    cr_assert_eq(count_events(&r, EV_GAME_OVER, -2), 1);
-    cr_assert_gt(count_events(&r, EV_INCOME, -2), 0, "income is drawn before the end check");
-    cr_assert(game_check_conservation(&g));
+    cr_assert_eq(count_events(&r, CITY_EV_GAME_OVER, -2), 1);
+    cr_assert_gt(count_events(&r, CITY_EV_INCOME, -2), 0, "income is drawn before the end check");
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(end, the_target_given_at_creation_is_the_one_checked)
@@ -1581,10 +1582,10 @@ Test(end, the_target_given_at_creation_is_the_one_checked)
     int gain = rule_round_vp(&g, 0);
     cr_assert_eq(gain, op->vp);
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.seats[0].vp, gain);
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert_eq(g.seats[0].vp, target);
     cr_assert_eq(g.winners, 1u << 0);
     cr_assert_eq(g.round, 2);
@@ -1599,7 +1600,7 @@ Test(end, the_winner_has_the_most_points)
     g.seats[2].vp = 10;
     give_filler(&g, 0, 9);
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert_eq(g.winners, 1u << 1);
 }
 
@@ -1620,7 +1621,7 @@ Test(end, a_tie_on_points_goes_to_most_cards_in_hand_counted_after_income)
     set_score_after_round(&g, 2, 54);
     cr_assert_gt(g.seats[0].nhand, g.seats[1].nhand);
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert_eq(g.seats[0].vp, g.seats[1].vp);
     cr_assert_gt(g.seats[1].nhand, g.seats[0].nhand);
     cr_assert_gt(g.seats[2].nhand, CITY_HAND_LIMIT, "the count is taken before any discard");
@@ -1638,7 +1639,7 @@ Test(end, players_tied_on_points_and_cards_share_the_win)
         give_filler(&g, s, cards[s]);
     }
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert_eq(g.winners, (1u << 0) | (1u << 2));
 }
 
@@ -1649,7 +1650,7 @@ Test(end, no_decision_is_taken_after_the_end)
     g.seats[0].vp = 80;
     int a = hand_card(&g, 0, plain_card(0, 0));
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     int one[1] = {a};
     for (int s = -1; s <= 2; s++) {
         SUBMIT_ERR(&g, s, dec_survey(), CITY_ERR_GAME_OVER);
@@ -1660,9 +1661,9 @@ Test(end, no_decision_is_taken_after_the_end)
     }
     struct city_game before;
     memcpy(&before, &g, sizeof g);
-    cr_assert(!game_ready(&g));
-    cr_assert(!game_resolve(&g, NULL));
-    cr_assert_eq(game_fill_defaults(&g, NULL), 0);
+    cr_assert(!city_ready(&g));
+    cr_assert(!city_resolve(&g, NULL));
+    cr_assert_eq(city_fill_defaults(&g, NULL), 0);
     cr_assert(memcmp(&before, &g, sizeof g) == 0);
 }
 
@@ -1673,7 +1674,7 @@ Test(end, a_game_still_going_after_the_last_round_ends_as_if_the_target_were_rea
     g.round = CITY_MAX_ROUNDS;
     g.seats[0].vp = 3;
     quiet_round(&g);
-    cr_assert_eq(g.step, STEP_OVER);
+    cr_assert_eq(g.step, CITY_STEP_OVER);
     cr_assert(g.ended_by_rounds);
     cr_assert_eq(g.winners, 1u << 0);
 }
@@ -1689,13 +1690,13 @@ Test(hand_limit, only_players_over_twelve_cards_discard_down_to_twelve)
     give_filler(&g, 1, CITY_HAND_LIMIT - 1);
     give_filler(&g, 2, CITY_HAND_LIMIT);
     others_take_contractors(&g, 0);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_HAND_LIMIT);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_HAND_LIMIT);
     cr_assert_eq(g.round, 1);
     cr_assert(game_seat_pending(&g, 0) && game_seat_pending(&g, 2));
     cr_assert(!game_seat_pending(&g, 1));
-    cr_assert_eq(game_discard_count(&g, 0), 2);
-    cr_assert_eq(game_discard_count(&g, 2), 1);
+    cr_assert_eq(city_discard_count(&g, 0), 2);
+    cr_assert_eq(city_discard_count(&g, 2), 1);
     int d0[3], d2[1];
     hand_cards(&g, 0, -1, -1, 0, 3, d0);
     hand_cards(&g, 2, -1, -1, 0, 1, d2);
@@ -1704,13 +1705,13 @@ Test(hand_limit, only_players_over_twelve_cards_discard_down_to_twelve)
     SUBMIT_ERR(&g, 0, dec_discard(1, d0), CITY_ERR_DISCARD_COUNT);
     SUBMIT_ERR(&g, 0, dec_survey(), CITY_ERR_WRONG_KIND);
     SUBMIT_OK(&g, 0, dec_discard(2, d0));
-    cr_assert(!game_ready(&g));
+    cr_assert(!city_ready(&g));
     SUBMIT_OK(&g, 2, dec_discard(1, d2));
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     for (int s = 0; s < 3; s++)
         cr_assert_eq(g.seats[s].nhand, CITY_HAND_LIMIT);
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 2);
 }
 
@@ -1722,12 +1723,12 @@ Test(hand_limit, the_step_is_skipped_when_nobody_holds_more_than_twelve)
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
     others_take_contractors(&g, 0);
-    cr_assert(game_resolve(&g, &ev));
+    cr_assert(city_resolve(&g, &ev));
     cr_assert_eq(g.seats[0].nhand, CITY_HAND_LIMIT);
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     cr_assert_eq(g.round, 2);
     for (int i = 0; i < r.n; i++)
-        cr_assert(!(r.ev[i].type == EV_STEP && r.ev[i].step == STEP_HAND_LIMIT));
+        cr_assert(!(r.ev[i].type == CITY_EV_STEP && r.ev[i].step == CITY_STEP_HAND_LIMIT));
 }
 
 /* ---- missed decisions --------------------------------------------------------------------- */
@@ -1740,20 +1741,20 @@ Test(defaults, a_missed_build_becomes_a_survey_logged_as_a_default)
     SUBMIT_OK(&g, 0, dec_build(a, 0, NULL));
     struct recorder r = {0};
     struct city_events ev = {record_event, &r};
-    cr_assert_eq(game_fill_defaults(&g, &ev), 2);
-    cr_assert_eq(count_events(&r, EV_DEFAULT, 1), 1);
-    cr_assert_eq(count_events(&r, EV_DEFAULT, 2), 1);
-    cr_assert_eq(count_events(&r, EV_DEFAULT, 0), 0);
-    cr_assert_eq(g.seats[0].order.kind, DEC_BUILD, "a submitted decision is kept");
+    cr_assert_eq(city_fill_defaults(&g, &ev), 2);
+    cr_assert_eq(count_events(&r, CITY_EV_DEFAULT, 1), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_DEFAULT, 2), 1);
+    cr_assert_eq(count_events(&r, CITY_EV_DEFAULT, 0), 0);
+    cr_assert_eq(g.seats[0].order.kind, CITY_DEC_BUILD, "a submitted decision is kept");
     cr_assert(!g.seats[0].defaulted);
     for (int s = 1; s < 3; s++) {
         cr_assert(g.seats[s].submitted && g.seats[s].defaulted);
-        cr_assert_eq(g.seats[s].order.kind, DEC_SURVEY);
+        cr_assert_eq(g.seats[s].order.kind, CITY_DEC_SURVEY);
     }
-    cr_assert(game_ready(&g));
-    cr_assert_eq(game_fill_defaults(&g, &ev), 0);
-    cr_assert(game_resolve(&g, &ev));
-    cr_assert(g.seats[1].reveal.defaulted && g.seats[1].reveal.kind == DEC_SURVEY);
+    cr_assert(city_ready(&g));
+    cr_assert_eq(city_fill_defaults(&g, &ev), 0);
+    cr_assert(city_resolve(&g, &ev));
+    cr_assert(g.seats[1].reveal.defaulted && g.seats[1].reveal.kind == CITY_DEC_SURVEY);
     cr_assert(!g.seats[0].reveal.defaulted);
     cr_assert_eq(g.seats[1].drew, CITY_SURVEY_DRAW);
 }
@@ -1763,10 +1764,10 @@ Test(defaults, a_seat_that_submits_after_a_default_replaces_it)
     struct city_game g;
     blank_board(&g, &cat, 2, 121);
     int a = hand_card(&g, 0, plain_card(0, 0));
-    cr_assert_eq(game_fill_defaults(&g, NULL), 2);
+    cr_assert_eq(city_fill_defaults(&g, NULL), 2);
     SUBMIT_OK(&g, 0, dec_build(a, 0, NULL));
     cr_assert(!g.seats[0].defaulted);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert(in_tableau(&g, 0, a));
     cr_assert(!g.seats[0].reveal.defaulted);
 }
@@ -1777,16 +1778,16 @@ static void expect_greedy_defaults(struct city_game *g)
     uint8_t want[CITY_MAX_PLAYERS][CITY_DECK_SIZE];
     int n[CITY_MAX_PLAYERS];
     for (int s = 0; s < g->players; s++) {
-        n[s] = game_discard_count(g, s);
+        n[s] = city_discard_count(g, s);
         if (game_seat_pending(g, s))
-            bot_greedy_discards(g, s, n[s], want[s]);
+            city_bot_greedy_discards(g, s, n[s], want[s]);
     }
-    cr_assert_gt(game_fill_defaults(g, NULL), 0);
+    cr_assert_gt(city_fill_defaults(g, NULL), 0);
     for (int s = 0; s < g->players; s++) {
         if (!game_seat_pending(g, s))
             continue;
         cr_assert(g->seats[s].defaulted);
-        cr_assert_eq(g->seats[s].order.kind, DEC_DISCARD);
+        cr_assert_eq(g->seats[s].order.kind, CITY_DEC_DISCARD);
         cr_assert_eq(g->seats[s].order.ndiscard, n[s]);
         cr_assert(memcmp(g->seats[s].order.discard, want[s], (size_t)n[s]) == 0);
     }
@@ -1795,33 +1796,33 @@ static void expect_greedy_defaults(struct city_game *g)
 Test(defaults, missed_discards_are_the_greedy_bots_choice_in_keep_survey_and_hand_limit)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 3, 122, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 3, 122, 0), CITY_OK);
     expect_greedy_defaults(&g);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     /* Survey. */
     SUBMIT_OK(&g, 0, dec_survey());
     SUBMIT_OK(&g, 1, dec_contractor());
     SUBMIT_OK(&g, 2, dec_survey());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_SURVEY);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
     expect_greedy_defaults(&g);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert(city_check_conservation(&g));
     /* Hand limit. */
-    cr_assert_eq(g.step, STEP_BUILD);
+    cr_assert_eq(g.step, CITY_STEP_BUILD);
     give_filler(&g, 1, CITY_HAND_LIMIT);
     SUBMIT_OK(&g, 0, dec_contractor());
     SUBMIT_OK(&g, 1, dec_survey());
     SUBMIT_OK(&g, 2, dec_contractor());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_SURVEY);
-    game_fill_defaults(&g, NULL);
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_HAND_LIMIT);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
+    city_fill_defaults(&g, NULL);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_HAND_LIMIT);
     expect_greedy_defaults(&g);
-    cr_assert(game_resolve(&g, NULL));
+    cr_assert(city_resolve(&g, NULL));
     cr_assert_eq(g.seats[1].nhand, CITY_HAND_LIMIT);
-    cr_assert(game_check_conservation(&g));
+    cr_assert(city_check_conservation(&g));
 }
 
 Test(defaults, a_bad_seat_and_a_seat_with_nothing_to_decide_are_refused)
@@ -1833,22 +1834,22 @@ Test(defaults, a_bad_seat_and_a_seat_with_nothing_to_decide_are_refused)
     SUBMIT_ERR(&g, CITY_MAX_PLAYERS, dec_survey(), CITY_ERR_BAD_SEAT);
     SUBMIT_OK(&g, 0, dec_survey());
     SUBMIT_OK(&g, 1, dec_contractor());
-    cr_assert(game_resolve(&g, NULL));
-    cr_assert_eq(g.step, STEP_SURVEY);
+    cr_assert(city_resolve(&g, NULL));
+    cr_assert_eq(g.step, CITY_STEP_SURVEY);
     SUBMIT_ERR(&g, 1, dec_discard(0, NULL), CITY_ERR_NOT_PENDING);
     SUBMIT_ERR(&g, 1, dec_survey(), CITY_ERR_NOT_PENDING);
-    cr_assert_eq(game_discard_count(&g, 1), 0);
+    cr_assert_eq(city_discard_count(&g, 1), 0);
 }
 
 /* ---- options ------------------------------------------------------------------------------ */
 
-/* Checks that game_build_options and game_double_pairs list exactly what the rules allow for
- * seat `seat` now, and that game_submit accepts each of them (on a copy). */
+/* Checks that city_build_options and city_double_pairs list exactly what the rules allow for
+ * seat `seat` now, and that city_submit accepts each of them (on a copy). */
 static void check_options(const struct city_game *g, int seat)
 {
     const struct city_seat *s = &g->seats[seat];
     struct city_build_options o;
-    game_build_options(g, seat, &o);
+    city_build_options(g, seat, &o);
     bool listed[CITY_DECK_SIZE] = {false};
     for (int i = 0; i < o.nbuilds; i++) {
         int c = o.card[i], d = cat.card_design[c];
@@ -1856,7 +1857,7 @@ static void check_options(const struct city_game *g, int seat)
         listed[c] = true;
         cr_assert(in_hand(g, seat, c));
         cr_assert_eq(o.cost[i], rule_cost(g, seat, d, -1));
-        cr_assert_eq(o.cost[i], game_effective_cost(g, seat, d));
+        cr_assert_eq(o.cost[i], city_effective_cost(g, seat, d));
         int pay[CITY_MAX_COST];
         hand_cards(g, seat, c, -1, 0, o.cost[i], pay);
         struct city_game copy;
@@ -1875,17 +1876,17 @@ static void check_options(const struct city_game *g, int seat)
                 int pay[CITY_MAX_COST];
                 hand_cards(g, seat, c, -1, 0, k, pay);
                 struct city_decision d1 = dec_build(c, k, pay);
-                cr_assert_neq(game_check(g, seat, &d1), CITY_OK);
+                cr_assert_neq(city_check(g, seat, &d1), CITY_OK);
             }
         }
     }
     struct city_decision dc = dec_contractor();
-    cr_assert_eq(o.contractor, game_check(g, seat, &dc) == CITY_OK);
+    cr_assert_eq(o.contractor, city_check(g, seat, &dc) == CITY_OK);
     cr_assert_eq(o.contractor, g->npool > 0 && !copies_of(g, seat, cat.contractor_design));
 
     /* Double builds: every ordered pair of hand cards, by the rules and by the engine. */
     static struct city_pair pairs[CITY_DECK_SIZE * CITY_DECK_SIZE];
-    int np = game_double_pairs(g, seat, pairs, CITY_DECK_SIZE * CITY_DECK_SIZE);
+    int np = city_double_pairs(g, seat, pairs, CITY_DECK_SIZE * CITY_DECK_SIZE);
     cr_assert_eq(o.two, np > 0);
     cr_assert_leq(np, CITY_DECK_SIZE * CITY_DECK_SIZE);
     static int at_of[CITY_DECK_SIZE][CITY_DECK_SIZE];
@@ -1945,7 +1946,7 @@ Test(options, build_options_list_exactly_the_legal_builds_on_a_hand_made_positio
     /* 7 cards in hand: a card is listed when its prerequisites are met, its limit not
      * reached and its effective cost at most the 6 other cards. */
     struct city_build_options o;
-    game_build_options(&g, 0, &o);
+    city_build_options(&g, 0, &o);
     bool has[CITY_DECK_SIZE] = {false};
     for (int i = 0; i < o.nbuilds; i++)
         has[o.card[i]] = true;
@@ -1966,13 +1967,13 @@ Test(options, build_options_list_exactly_the_legal_builds_on_a_hand_made_positio
 Test(options, no_options_outside_a_pending_build_step)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 2, 131, 0), CITY_OK);
+    cr_assert_eq(city_new(&g, &cat, 2, 131, 0), CITY_OK);
     struct city_build_options o;
-    game_build_options(&g, 0, &o);
+    city_build_options(&g, 0, &o);
     cr_assert_eq(o.nbuilds, 0);
     cr_assert(!o.contractor && !o.two);
-    cr_assert_eq(game_double_pairs(&g, 0, NULL, 0), 0);
-    game_build_options(&g, 7, &o);
+    cr_assert_eq(city_double_pairs(&g, 0, NULL, 0), 0);
+    city_build_options(&g, 7, &o);
     cr_assert_eq(o.nbuilds, 0);
 }
 
@@ -1982,25 +1983,25 @@ Test(options, options_and_pairs_are_exactly_the_legal_builds_in_random_games)
     for (int game = 0; game < 120; game++) {
         int players = CITY_MIN_PLAYERS + game % 4;
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, players, 5000u + (unsigned)game, 0), CITY_OK);
+        cr_assert_eq(city_new(&g, &cat, players, 5000u + (unsigned)game, 0), CITY_OK);
         struct city_bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            bot_init(&bots[s], (game + s) % 2 ? BOT_GREEDY : BOT_RANDOM,
-                     (uint64_t)game * 31 + (uint64_t)s);
-        while (g.step != STEP_OVER) {
-            if (g.step == STEP_BUILD) {
+            city_bot_init(&bots[s], (game + s) % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM,
+                          (uint64_t)game * 31 + (uint64_t)s);
+        while (g.step != CITY_STEP_OVER) {
+            if (g.step == CITY_STEP_BUILD) {
                 for (int s = 0; s < players; s++) {
                     check_options(&g, s);
                     positions++;
-                    with_two += game_double_pairs(&g, s, NULL, 0) > 0;
+                    with_two += city_double_pairs(&g, s, NULL, 0) > 0;
                 }
             }
             for (int s = 0; s < players; s++) {
                 struct city_decision d;
-                if (bot_decide(&bots[s], &g, s, &d))
+                if (city_bot_decide(&bots[s], &g, s, &d))
                     SUBMIT_OK(&g, s, d);
             }
-            cr_assert(game_resolve(&g, NULL));
+            cr_assert(city_resolve(&g, NULL));
         }
     }
     cr_assert_gt(positions, 1000);
@@ -2016,12 +2017,12 @@ Test(options, double_pairs_counts_every_pair_with_or_without_a_buffer)
         to_hand(&g, 0, plain_card(0, k));
     give_filler(&g, 0, 4);
     static struct city_pair all[CITY_DECK_SIZE * CITY_DECK_SIZE];
-    int n = game_double_pairs(&g, 0, all, CITY_DECK_SIZE * CITY_DECK_SIZE);
+    int n = city_double_pairs(&g, 0, all, CITY_DECK_SIZE * CITY_DECK_SIZE);
     cr_assert_geq(n, 4 * 3, "each ordered pair of the free cards at least");
-    /* game.h: "NULL with max 0 to only count them. Returns how many there are in all". */
-    cr_assert_eq(game_double_pairs(&g, 0, NULL, 0), n);
+    /* city.h: "NULL with max 0 to only count them. Returns how many there are in all". */
+    cr_assert_eq(city_double_pairs(&g, 0, NULL, 0), n);
     struct city_pair one[1];
-    cr_assert_eq(game_double_pairs(&g, 0, one, 1), n);
+    cr_assert_eq(city_double_pairs(&g, 0, one, 1), n);
     cr_assert(one[0].a == all[0].a && one[0].b == all[0].b);
 }
 
@@ -2043,7 +2044,7 @@ Test(discount, discounts_of_different_kinds_add_up_and_never_go_below_zero)
     mod.designs[b].discount = 2;
     mod.designs[b].discount_to = 1ULL << x;
     mod.discount_designs |= 1ULL << a | 1ULL << b;
-    catalog_derive(&mod);
+    city_catalog_derive(&mod);
     struct city_game g;
     blank_board(&g, &mod, 2, 140);
     int cost = mod.designs[x].cost;
@@ -2059,14 +2060,14 @@ Test(discount, discounts_of_different_kinds_add_up_and_never_go_below_zero)
     }
     cr_assert(ca >= 0 && ca2 >= 0 && cb >= 0);
     to_tableau(&g, 0, ca);
-    cr_assert_eq(game_effective_cost(&g, 0, x), cost - 1);
+    cr_assert_eq(city_effective_cost(&g, 0, x), cost - 1);
     to_tableau(&g, 0, ca2);
-    cr_assert_eq(game_effective_cost(&g, 0, x), cost - 1, "a kind counts once");
+    cr_assert_eq(city_effective_cost(&g, 0, x), cost - 1, "a kind counts once");
     to_tableau(&g, 0, cb);
-    cr_assert_eq(game_effective_cost(&g, 0, x), cost - 3, "two kinds add up");
+    cr_assert_eq(city_effective_cost(&g, 0, x), cost - 3, "two kinds add up");
     mod.designs[b].discount = (int8_t)cost;
-    catalog_derive(&mod);
-    cr_assert_eq(game_effective_cost(&g, 0, x), 0, "never below zero");
+    city_catalog_derive(&mod);
+    cr_assert_eq(city_effective_cost(&g, 0, x), 0, "never below zero");
     int card = hand_card(&g, 0, plain_card(CITY_DOUBLE_MAX_COST, 0));
     SUBMIT_OK(&g, 0, dec_build(card, 0, NULL));
 }
@@ -2081,7 +2082,7 @@ Test(double_build, the_first_build_counts_toward_the_seconds_limit)
             free2 = c;
     cr_assert_geq(free2, 0);
     mod.designs[d].limit = 1;
-    catalog_derive(&mod);
+    city_catalog_derive(&mod);
     struct city_game g;
     blank_board(&g, &mod, 2, 141);
     give_tableau(&g, 0, "construction_gang", 0);
@@ -2090,7 +2091,7 @@ Test(double_build, the_first_build_counts_toward_the_seconds_limit)
     give_filler(&g, 0, 2);
     SUBMIT_ERR(&g, 0, dec_two(free1, 0, NULL, free2, 0, NULL), CITY_ERR_LIMIT);
     static struct city_pair pairs[CITY_DECK_SIZE * CITY_DECK_SIZE];
-    int n = game_double_pairs(&g, 0, pairs, CITY_DECK_SIZE * CITY_DECK_SIZE);
+    int n = city_double_pairs(&g, 0, pairs, CITY_DECK_SIZE * CITY_DECK_SIZE);
     for (int i = 0; i < n; i++)
         cr_assert(!(mod.card_design[pairs[i].a] == d && mod.card_design[pairs[i].b] == d));
     SUBMIT_OK(&g, 0, dec_build(free1, 0, NULL));
@@ -2101,17 +2102,17 @@ Test(double_build, the_first_build_counts_toward_the_seconds_limit)
 Test(setup, the_conservation_check_catches_a_lost_or_duplicated_card)
 {
     struct city_game g;
-    cr_assert_eq(game_new(&g, &cat, 3, 150, 0), CITY_OK);
-    cr_assert(game_check_conservation(&g));
+    cr_assert_eq(city_new(&g, &cat, 3, 150, 0), CITY_OK);
+    cr_assert(city_check_conservation(&g));
     struct city_game bad = g;
     bad.seats[0].hand[0] = bad.seats[1].hand[0]; /* one card twice, another lost */
-    cr_assert(!game_check_conservation(&bad));
+    cr_assert(!city_check_conservation(&bad));
     bad = g;
     bad.ndeck--; /* a card lost */
-    cr_assert(!game_check_conservation(&bad));
+    cr_assert(!city_check_conservation(&bad));
     bad = g;
     bad.discard[bad.ndiscard++] = bad.deck[0]; /* a card in two places */
-    cr_assert(!game_check_conservation(&bad));
+    cr_assert(!city_check_conservation(&bad));
 }
 
 Test(setup, every_error_has_a_distinct_code_and_a_sentence)
@@ -2125,9 +2126,9 @@ Test(setup, every_error_has_a_distinct_code_and_a_sentence)
     cr_assert_str_eq(city_error_code(CITY_OK), "ok");
     cr_assert_str_eq(city_error_code(CITY_ERR_COUNT), "unknown_error");
     cr_assert_str_eq(city_error_code(-1), "unknown_error");
-    for (int s = 0; s < STEP_COUNT; s++)
+    for (int s = 0; s < CITY_STEP_COUNT; s++)
         cr_assert_eq(city_step_from_name(city_step_name(s)), s);
-    cr_assert_str_eq(city_step_name(STEP_HAND_LIMIT), "hand_limit");
+    cr_assert_str_eq(city_step_name(CITY_STEP_HAND_LIMIT), "hand_limit");
     cr_assert_eq(city_step_from_name("nonsense"), -1);
     cr_assert_eq(city_step_from_name(NULL), -1);
 }
@@ -2139,7 +2140,7 @@ Test(score, gain_if_built_is_exactly_what_building_would_add)
     for (int trial = 0; trial < 300; trial++) {
         int players = CITY_MIN_PLAYERS + (int)rng_below(&r, 4);
         struct city_game g;
-        cr_assert_eq(game_new(&g, &cat, players, 7000u + (unsigned)trial, 0), CITY_OK);
+        cr_assert_eq(city_new(&g, &cat, players, 7000u + (unsigned)trial, 0), CITY_OK);
         int n = (int)rng_below(&r, 30);
         for (int i = 0; i < n; i++)
             to_tableau(&g, (int)rng_below(&r, (uint32_t)players), g.deck[rng_below(&r, g.ndeck)]);
@@ -2150,7 +2151,7 @@ Test(score, gain_if_built_is_exactly_what_building_would_add)
             designs[i] = cat.card_design[cards[i]];
         }
         int dvp, dinc;
-        game_gain_if_built(&g, seat, designs, k, &dvp, &dinc);
+        city_gain_if_built(&g, seat, designs, k, &dvp, &dinc);
         int vp0 = rule_round_vp(&g, seat), inc0 = rule_income(&g, seat);
         for (int i = 0; i < k; i++)
             to_tableau(&g, seat, cards[i]);

@@ -1,10 +1,10 @@
 /* fuzz_orders.c: the libFuzzer target for the path an order takes through the service — the
- * body parsed as src/http.c parses it, read by order_from_json() as api_orders() does, made
- * canonical with order_to_json(), then given to game_submit() on a real game, resolved when the
- * step is ready — checking on the way that nothing crashes, leaks or misbehaves and that the
+ * body parsed as src/http.c parses it, read by city_order_from_json() as api_orders() does, made
+ * canonical with city_order_to_json(), then given to city_submit() on a real game, resolved when
+ * the step is ready — checking on the way that nothing crashes, leaks or misbehaves and that the
  * engine's promises hold: a refused submit changes nothing, an accepted one is stored as sent,
- * the canonical body reads back as the same order, the state survives game_to_json() and
- * game_from_json() byte for byte, and every card stays in exactly one place.
+ * the canonical body reads back as the same order, the state survives city_to_json() and
+ * city_from_json() byte for byte, and every card stays in exactly one place.
  *
  * An input is two selector bytes and the body: byte 0 picks one of NSTATES game states prepared
  * once by bots (every player count, steps keep, build, survey, hand_limit and a finished game,
@@ -14,9 +14,9 @@
  * 1 is set, in which case it resolves only if it is ready. The rest is the body.
  *
  * When bit 4 of byte 1 is set, the body is instead a stored state, read as the service loads a
- * game row (json_loads without flags, then game_from_json()): a state it accepts must keep every
+ * game row (json_loads without flags, then city_from_json()): a state it accepts must keep every
  * card in one place, survive the JSON round trip byte for byte, show its views, and go on under
- * bots for a few steps, as game_json.h promises. The body's round
+ * bots for a few steps, as city_json.h promises. The body's round
  * and step are not compared with the game's (the service refuses a stale order before the engine
  * sees it): every decision meets every state.
  *
@@ -31,10 +31,10 @@
 
 #include <jansson.h>
 
-#include "bots.h"
-#include "cards.h"
-#include "game.h"
-#include "game_json.h"
+#include "the_city/city_bots.h"
+#include "the_city/city_cards.h"
+#include "the_city/city.h"
+#include "the_city/city_json.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,8 +46,10 @@ enum { NSTATES = 256, SELECTOR_BYTES = 2, FLAG_NO_DEFAULTS = 0x08, FLAG_STATE = 
 enum { STATE_STEPS = 3 };
 
 /* How many of the prepared states are in each step (the rest are build states). */
-static const int state_quota[STEP_COUNT] = {
-    [STEP_KEEP] = 24, [STEP_SURVEY] = 48, [STEP_HAND_LIMIT] = 48, [STEP_OVER] = 8};
+static const int state_quota[CITY_STEP_COUNT] = {[CITY_STEP_KEEP] = 24,
+                                                 [CITY_STEP_SURVEY] = 48,
+                                                 [CITY_STEP_HAND_LIMIT] = 48,
+                                                 [CITY_STEP_OVER] = 8};
 
 /* The flags the daemon parses a body with (src/http.c, dispatch). */
 enum { BODY_FLAGS = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY };
@@ -70,8 +72,8 @@ static bool trace; /* CITY_FUZZ_TRACE is set */
 
 /* Candidate states by step, gathered from bot games before the table is filled. */
 enum { MAX_CANDIDATES = 4096 };
-static struct city_game *candidates[STEP_COUNT];
-static int ncandidates[STEP_COUNT];
+static struct city_game *candidates[CITY_STEP_COUNT];
+static int ncandidates[CITY_STEP_COUNT];
 
 static void keep_candidate(const struct city_game *g)
 {
@@ -89,10 +91,11 @@ static void play_bot_game(int k)
     struct city_bot bots[CITY_MAX_PLAYERS];
     int players = CITY_MIN_PLAYERS + k % 4;
     uint64_t seed = 0x5eedULL + (uint64_t)k;
-    REQUIRE(game_new(&g, &cat, players, seed, k % 7 == 3 ? 25 : 0) == CITY_OK, "game_new");
+    REQUIRE(city_new(&g, &cat, players, seed, k % 7 == 3 ? 25 : 0) == CITY_OK, "city_new");
     for (int s = 0; s < players; s++)
-        bot_init(&bots[s], (k >> 2 >> s) & 1 ? BOT_GREEDY : BOT_RANDOM, seed * 7 + (uint64_t)s);
-    for (int n = 0; g.step != STEP_OVER; n++) {
+        city_bot_init(&bots[s], (k >> 2 >> s) & 1 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM,
+                      seed * 7 + (uint64_t)s);
+    for (int n = 0; g.step != CITY_STEP_OVER; n++) {
         keep_candidate(&g);
         int last = -1;
         for (int s = 0; s < players; s++)
@@ -102,10 +105,10 @@ static void play_bot_game(int k)
             struct city_decision d;
             if (s == last && n % 2)
                 keep_candidate(&g);
-            if (bot_decide(&bots[s], &g, s, &d))
-                REQUIRE(game_submit(&g, s, &d) == CITY_OK, "a bot's decision was refused");
+            if (city_bot_decide(&bots[s], &g, s, &d))
+                REQUIRE(city_submit(&g, s, &d) == CITY_OK, "a bot's decision was refused");
         }
-        REQUIRE(game_resolve(&g, NULL), "a ready step did not resolve");
+        REQUIRE(city_resolve(&g, NULL), "a ready step did not resolve");
     }
     keep_candidate(&g);
 }
@@ -114,14 +117,14 @@ static void play_bot_game(int k)
 static void fill_states(void)
 {
     int n = 0;
-    for (int step = 0; step < STEP_COUNT; step++) {
-        int quota = step == STEP_BUILD ? 0 : state_quota[step];
+    for (int step = 0; step < CITY_STEP_COUNT; step++) {
+        int quota = step == CITY_STEP_BUILD ? 0 : state_quota[step];
         for (int i = 0; i < quota && ncandidates[step] > 0; i++)
             states[n++] = candidates[step][(long)i * ncandidates[step] / quota];
     }
     int builds = NSTATES - n;
     for (int i = 0; i < builds; i++)
-        states[n++] = candidates[STEP_BUILD][(long)i * ncandidates[STEP_BUILD] / builds];
+        states[n++] = candidates[CITY_STEP_BUILD][(long)i * ncandidates[CITY_STEP_BUILD] / builds];
 }
 
 /* ---- seeds (CITY_FUZZ_WRITE_SEEDS) -------------------------------------------------------- */
@@ -132,7 +135,8 @@ static void write_seed(const char *dir, const char *name, int index, int seat,
                        const struct city_decision *d)
 {
     const struct city_game *g = &states[index];
-    json_t *body = order_to_json(g->round, g->step == STEP_OVER ? STEP_BUILD : g->step, d);
+    json_t *body =
+        city_order_to_json(g->round, g->step == CITY_STEP_OVER ? CITY_STEP_BUILD : g->step, d);
     REQUIRE(body, "no body for a seed decision");
     char *text = json_dumps(body, JSON_COMPACT);
     json_decref(body);
@@ -165,9 +169,9 @@ static void write_state_seeds(const char *dir, int index, int seat)
     const struct city_game *g = &states[index];
     const struct city_seat *s = &g->seats[seat < g->players ? seat : 0];
     struct city_decision d = {0};
-    if (g->step != STEP_BUILD && g->step != STEP_OVER) {
-        int n = game_discard_count(g, seat);
-        d.kind = DEC_DISCARD;
+    if (g->step != CITY_STEP_BUILD && g->step != CITY_STEP_OVER) {
+        int n = city_discard_count(g, seat);
+        d.kind = CITY_DEC_DISCARD;
         d.ndiscard = (uint8_t)n;
         memcpy(d.discard, s->hand, (size_t)n);
         write_seed(dir, "discard", index, seat, &d);
@@ -180,16 +184,16 @@ static void write_state_seeds(const char *dir, int index, int seat)
         write_seed(dir, "discard-count", index, seat, &d);
         return;
     }
-    d.kind = DEC_SURVEY;
+    d.kind = CITY_DEC_SURVEY;
     write_seed(dir, "survey", index, seat, &d);
     struct city_build_options o;
-    game_build_options(g, seat, &o);
+    city_build_options(g, seat, &o);
     if (o.contractor) {
-        d = (struct city_decision){.kind = DEC_CONTRACTOR};
+        d = (struct city_decision){.kind = CITY_DEC_CONTRACTOR};
         write_seed(dir, "contractor", index, seat, &d);
     }
     if (o.nbuilds > 0) {
-        d = (struct city_decision){.kind = DEC_BUILD, .nbuilds = 1};
+        d = (struct city_decision){.kind = CITY_DEC_BUILD, .nbuilds = 1};
         d.builds[0].card = o.card[0];
         d.builds[0].npay = o.cost[0];
         REQUIRE(pay_with(s, o.card[0], -1, 0, o.cost[0], d.builds[0].pay), "cannot pay");
@@ -200,8 +204,8 @@ static void write_state_seeds(const char *dir, int index, int seat)
         }
     }
     struct city_pair p;
-    if (game_double_pairs(g, seat, &p, 1) > 0) {
-        d = (struct city_decision){.kind = DEC_BUILD_TWO, .nbuilds = 2};
+    if (city_double_pairs(g, seat, &p, 1) > 0) {
+        d = (struct city_decision){.kind = CITY_DEC_BUILD_TWO, .nbuilds = 2};
         d.builds[0].card = p.a;
         d.builds[0].npay = p.cost_a;
         d.builds[1].card = p.b;
@@ -214,11 +218,11 @@ static void write_state_seeds(const char *dir, int index, int seat)
 }
 
 /* Writes state-mode seeds: the stored state of state `index`, and the same with a card
- * duplicated (which game_from_json() must refuse). */
+ * duplicated (which city_from_json() must refuse). */
 static void write_state_text_seeds(const char *dir, int index)
 {
-    json_t *j = game_to_json(&states[index]);
-    REQUIRE(j, "game_to_json returned NULL");
+    json_t *j = city_to_json(&states[index]);
+    REQUIRE(j, "city_to_json returned NULL");
     for (int broken = 0; broken < 2; broken++) {
         if (broken) {
             json_t *deck = json_object_get(j, "deck");
@@ -268,7 +272,7 @@ static void write_seeds(const char *dir)
     }
     for (int i = 0; i < NSTATES; i++)
         for (int seat = 0; seat < states[i].players; seat++)
-            if (game_double_pairs(&states[i], seat, NULL, 0) > 0) {
+            if (city_double_pairs(&states[i], seat, NULL, 0) > 0) {
                 write_state_seeds(dir, i, seat);
                 return;
             }
@@ -281,27 +285,27 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const char *root = getenv("CITY_ROOT");
     char path[4096], err[512] = "";
     snprintf(path, sizeof path, "%s/cards/cards.json", root && *root ? root : ".");
-    if (!catalog_load_file(&cat, path, err, (int)sizeof err)) {
+    if (!city_catalog_load_file(&cat, path, err, (int)sizeof err)) {
         fprintf(stderr, "fuzz_orders: cannot load %s: %s (set CITY_ROOT)\n", path, err);
         exit(1);
     }
-    for (int step = 0; step < STEP_COUNT; step++) {
+    for (int step = 0; step < CITY_STEP_COUNT; step++) {
         candidates[step] = malloc(MAX_CANDIDATES * sizeof *candidates[step]);
         REQUIRE(candidates[step], "out of memory");
     }
     for (int k = 0; k < 64; k++)
         play_bot_game(k);
-    for (int step = 0; step < STEP_COUNT; step++)
+    for (int step = 0; step < CITY_STEP_COUNT; step++)
         REQUIRE(ncandidates[step] > 0, "no state in step %s", city_step_name(step));
     fill_states();
     fprintf(stderr, "fuzz_orders: %d states from bot games (candidates:", NSTATES);
-    for (int step = 0; step < STEP_COUNT; step++)
+    for (int step = 0; step < CITY_STEP_COUNT; step++)
         fprintf(stderr, " %s %d", city_step_name(step), ncandidates[step]);
     fprintf(stderr, ")\n");
-    for (int step = 0; step < STEP_COUNT; step++)
+    for (int step = 0; step < CITY_STEP_COUNT; step++)
         free(candidates[step]);
     for (int i = 0; i < NSTATES; i++)
-        REQUIRE(game_check_conservation(&states[i]), "prepared state %d breaks conservation", i);
+        REQUIRE(city_check_conservation(&states[i]), "prepared state %d breaks conservation", i);
     trace = getenv("CITY_FUZZ_TRACE") != NULL;
     const char *seeds = getenv("CITY_FUZZ_WRITE_SEEDS");
     if (seeds && *seeds) {
@@ -317,7 +321,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void check_event(void *ctx, const struct city_event *ev)
 {
     const struct city_game *g = ctx;
-    REQUIRE(ev->type <= EV_GAME_OVER, "event of unknown type %d", ev->type);
+    REQUIRE(ev->type <= CITY_EV_GAME_OVER, "event of unknown type %d", ev->type);
     REQUIRE(ev->seat >= -1 && ev->seat < g->players, "event for seat %d", ev->seat);
     REQUIRE(ev->card < CITY_DECK_SIZE, "event for card %d", ev->card);
 }
@@ -327,11 +331,11 @@ static void check_state_round_trip(const struct city_game *g)
 {
     static struct city_game back;
     char err[300] = "";
-    json_t *j = game_to_json(g);
-    REQUIRE(j, "game_to_json returned NULL");
-    bool ok = game_from_json(&back, &cat, j, err, (int)sizeof err);
+    json_t *j = city_to_json(g);
+    REQUIRE(j, "city_to_json returned NULL");
+    bool ok = city_from_json(&back, &cat, j, err, (int)sizeof err);
     json_decref(j);
-    REQUIRE(ok, "game_from_json refused a state the engine reached: %s", err);
+    REQUIRE(ok, "city_from_json refused a state the engine reached: %s", err);
     REQUIRE(memcmp(&back, g, sizeof back) == 0, "the state changed through JSON (round %d, %s)",
             g->round, city_step_name(g->step));
 }
@@ -339,8 +343,8 @@ static void check_state_round_trip(const struct city_game *g)
 /* The canonical body of `o` (what the service stores) must read back as `o`. */
 static void check_order_round_trip(const struct city_order *o)
 {
-    json_t *canon = order_to_json(o->round, o->step, &o->d);
-    REQUIRE(canon, "order_to_json refused an order order_from_json accepted");
+    json_t *canon = city_order_to_json(o->round, o->step, &o->d);
+    REQUIRE(canon, "city_order_to_json refused an order city_order_from_json accepted");
     char *text = json_dumps(canon, JSON_COMPACT);
     json_decref(canon);
     REQUIRE(text, "json_dumps failed");
@@ -349,9 +353,9 @@ static void check_order_round_trip(const struct city_order *o)
     REQUIRE(again, "the canonical body %s is not JSON: %s", text, jerr.text);
     struct city_order back;
     char err[300] = "";
-    int e = order_from_json(again, &back, err, (int)sizeof err);
+    int e = city_order_from_json(again, &back, err, (int)sizeof err);
     json_decref(again);
-    REQUIRE(e == ORDER_OK, "the canonical body %s was refused: %s", text, err);
+    REQUIRE(e == CITY_ORDER_OK, "the canonical body %s was refused: %s", text, err);
     REQUIRE(memcmp(&back, o, sizeof back) == 0, "the canonical body %s reads back differently",
             text);
     free(text);
@@ -360,9 +364,9 @@ static void check_order_round_trip(const struct city_order *o)
 /* After an accepted submit of order `o`: the seat sees its order as the canonical body. */
 static void check_private_view(const struct city_game *g, int seat, const struct city_order *o)
 {
-    json_t *view = game_private_view(g, seat);
+    json_t *view = city_private_view(g, seat);
     REQUIRE(view, "no private view for seat %d", seat);
-    json_t *canon = order_to_json(o->round, g->step, &o->d);
+    json_t *canon = city_order_to_json(o->round, g->step, &o->d);
     json_object_set_new(canon, "round", json_integer(g->round));
     REQUIRE(json_equal(json_object_get(view, "order"), canon),
             "the private view does not show the order submitted");
@@ -386,8 +390,8 @@ static void check_effects(const struct city_game *before, const struct city_game
 {
     const struct city_seat *s = &g->seats[seat], *was = &before->seats[seat];
     switch (d->kind) {
-    case DEC_BUILD:
-    case DEC_BUILD_TWO:
+    case CITY_DEC_BUILD:
+    case CITY_DEC_BUILD_TWO:
         REQUIRE(s->ntableau == was->ntableau + d->nbuilds, "the tableau did not grow by %d",
                 d->nbuilds);
         for (int k = 0; k < d->nbuilds; k++)
@@ -395,13 +399,13 @@ static void check_effects(const struct city_game *before, const struct city_game
                         !contains(s->hand, s->nhand, d->builds[k].card),
                     "card %d was not built", d->builds[k].card);
         break;
-    case DEC_CONTRACTOR:
+    case CITY_DEC_CONTRACTOR:
         REQUIRE(s->ntableau == was->ntableau + 1 && g->npool < before->npool &&
-                    g->cat->designs[game_design_of(g, s->tableau[s->ntableau - 1])].contractor,
+                    g->cat->designs[city_design_of(g, s->tableau[s->ntableau - 1])].contractor,
                 "no General Contractor was taken");
         break;
-    case DEC_DISCARD:
-        if (before->step != STEP_KEEP && before->step != STEP_HAND_LIMIT)
+    case CITY_DEC_DISCARD:
+        if (before->step != CITY_STEP_KEEP && before->step != CITY_STEP_HAND_LIMIT)
             break;
         REQUIRE(s->nhand == was->nhand - d->ndiscard, "the hand did not shrink by %d", d->ndiscard);
         for (int k = 0; k < d->ndiscard; k++)
@@ -421,38 +425,38 @@ static void fuzz_state_text(const char *text, size_t len)
     if (!j)
         return;
     char err[300] = "";
-    bool ok = game_from_json(&g, &cat, j, err, (int)sizeof err);
+    bool ok = city_from_json(&g, &cat, j, err, (int)sizeof err);
     json_decref(j);
     if (trace)
         fprintf(stderr, "fuzz_orders: stored state %s%s\n", ok ? "accepted" : "refused: ", err);
     if (!ok) {
-        REQUIRE(err[0], "game_from_json refused a state without saying why");
+        REQUIRE(err[0], "city_from_json refused a state without saying why");
         return;
     }
-    REQUIRE(game_check_conservation(&g),
-            "game_from_json accepted a state that breaks conservation");
+    REQUIRE(city_check_conservation(&g),
+            "city_from_json accepted a state that breaks conservation");
     check_state_round_trip(&g);
-    for (int k = 0; k < STATE_STEPS && g.step != STEP_OVER; k++) {
-        json_t *view = game_public_view(&g);
+    for (int k = 0; k < STATE_STEPS && g.step != CITY_STEP_OVER; k++) {
+        json_t *view = city_public_view(&g);
         REQUIRE(view, "no public view of an accepted state");
         json_decref(view);
         for (int seat = 0; seat < g.players; seat++) {
-            view = game_private_view(&g, seat);
+            view = city_private_view(&g, seat);
             REQUIRE(view, "no private view for seat %d of an accepted state", seat);
             json_decref(view);
             struct city_bot bot;
             struct city_decision d;
-            bot_init(&bot, (seat + k) % 2 ? BOT_GREEDY : BOT_RANDOM, (uint64_t)seat);
-            if (bot_decide(&bot, &g, seat, &d)) {
-                int e = game_submit(&g, seat, &d);
+            city_bot_init(&bot, (seat + k) % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM, (uint64_t)seat);
+            if (city_bot_decide(&bot, &g, seat, &d)) {
+                int e = city_submit(&g, seat, &d);
                 REQUIRE(e == CITY_OK, "a bot's decision was refused (%s) in an accepted state",
                         city_error_code(e));
             }
         }
-        game_fill_defaults(&g, NULL);
+        city_fill_defaults(&g, NULL);
         struct city_events ev = {check_event, &g};
-        REQUIRE(game_resolve(&g, &ev), "a ready step of an accepted state did not resolve");
-        REQUIRE(game_check_conservation(&g), "conservation broken going on from a stored state");
+        REQUIRE(city_resolve(&g, &ev), "a ready step of an accepted state did not resolve");
+        REQUIRE(city_check_conservation(&g), "conservation broken going on from a stored state");
         check_state_round_trip(&g);
     }
 }
@@ -485,43 +489,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct city_order o;
     char err[300] = "";
-    int e = order_from_json(body, &o, err, (int)sizeof err);
+    int e = city_order_from_json(body, &o, err, (int)sizeof err);
     json_decref(body);
     if (trace)
-        fprintf(stderr, "%s%s%s\n", order_error_code(e), e ? ": " : "", err);
+        fprintf(stderr, "%s%s%s\n", city_order_error_code(e), e ? ": " : "", err);
     if (e) {
-        REQUIRE(e > ORDER_OK && e < ORDER_ERR_COUNT, "order_from_json returned %d", e);
-        REQUIRE(err[0], "order_from_json refused a body without saying why");
+        REQUIRE(e > CITY_ORDER_OK && e < CITY_ORDER_ERR_COUNT, "city_order_from_json returned %d",
+                e);
+        REQUIRE(err[0], "city_order_from_json refused a body without saying why");
         return 0;
     }
     check_order_round_trip(&o);
 
     memcpy(&before, &g, sizeof g);
-    int r = game_submit(&g, seat, &o.d);
+    int r = city_submit(&g, seat, &o.d);
     if (trace)
-        fprintf(stderr, "fuzz_orders: game_submit: %s\n", city_error_code(r));
+        fprintf(stderr, "fuzz_orders: city_submit: %s\n", city_error_code(r));
     if (r) {
-        REQUIRE(r > CITY_OK && r < CITY_ERR_COUNT, "game_submit returned %d", r);
-        REQUIRE(game_check(&before, seat, &o.d) == r, "game_check disagrees with game_submit");
+        REQUIRE(r > CITY_OK && r < CITY_ERR_COUNT, "city_submit returned %d", r);
+        REQUIRE(city_check(&before, seat, &o.d) == r, "city_check disagrees with city_submit");
         REQUIRE(memcmp(&before, &g, sizeof g) == 0, "a refused submit (%s) changed the game",
                 city_error_code(r));
         return 0;
     }
-    REQUIRE(game_check(&before, seat, &o.d) == CITY_OK, "game_check disagrees with game_submit");
+    REQUIRE(city_check(&before, seat, &o.d) == CITY_OK, "city_check disagrees with city_submit");
     REQUIRE(g.seats[seat].submitted, "an accepted order is not marked submitted");
     REQUIRE(memcmp(&g.seats[seat].order, &o.d, sizeof o.d) == 0,
             "the stored order differs from the one sent");
-    REQUIRE(game_check_conservation(&g), "conservation broken by a submit");
+    REQUIRE(city_check_conservation(&g), "conservation broken by a submit");
     check_private_view(&g, seat, &o);
     check_state_round_trip(&g);
 
-    if (!game_ready(&g) && defaults)
-        REQUIRE(game_fill_defaults(&g, NULL) > 0, "no default for a step that is not ready");
-    if (game_ready(&g)) {
+    if (!city_ready(&g) && defaults)
+        REQUIRE(city_fill_defaults(&g, NULL) > 0, "no default for a step that is not ready");
+    if (city_ready(&g)) {
         struct city_events ev = {check_event, &g};
         int round = g.round;
-        REQUIRE(game_resolve(&g, &ev), "a ready step did not resolve");
-        REQUIRE(game_check_conservation(&g), "conservation broken by resolving after %s",
+        REQUIRE(city_resolve(&g, &ev), "a ready step did not resolve");
+        REQUIRE(city_check_conservation(&g), "conservation broken by resolving after %s",
                 city_step_name(before.step));
         REQUIRE(g.round > round || (g.round == round && g.step > before.step),
                 "the game did not move on from round %d, %s", round, city_step_name(before.step));

@@ -21,7 +21,7 @@
 #include "../client.h"
 #include "../helpers.h"
 
-#include "game_json.h"
+#include "the_city/city_json.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -375,14 +375,15 @@ static void check_game(int g, bool exact)
     cr_assert_not_null(state, "game %s: the stored state is not JSON: %s", id, je.text);
     static struct city_game gm;
     char err[256] = "";
-    bool loaded = game_from_json(&gm, &cat, state, err, sizeof err);
+    bool loaded = city_from_json(&gm, &cat, state, err, sizeof err);
     json_decref(state);
     cr_assert(loaded, "game %s: the engine refuses the stored state: %s", id, err);
-    cr_assert(game_check_conservation(&gm), "game %s: the stored state loses or doubles a card",
+    cr_assert(city_check_conservation(&gm), "game %s: the stored state loses or doubles a card",
               id);
     bool finished = strcmp(status, "finished") == 0;
-    cr_assert_eq(finished, gm.step == STEP_OVER, "game %s: status %s but the state's step is %s",
-                 id, status, city_step_name(gm.step));
+    cr_assert_eq(finished, gm.step == CITY_STEP_OVER,
+                 "game %s: status %s but the state's step is %s", id, status,
+                 city_step_name(gm.step));
 
     /* The log: seq 1..last_seq without a gap (seq is unique per game); one "step" event per
      * step opened, none twice, plus one "game_over": together, one per resolution. */

@@ -1,7 +1,7 @@
 /* test_secrecy.c: the secrecy audit of the reliability suite. Whole games (2 to 5 seats,
  * several people and some bots each, with surveys, hand_limit discards, replaced orders, steps
  * forced by the host and illegal orders) are played through the HTTP API while the test reads
- * the true engine state from PostgreSQL (games.state, loaded with game_from_json() and the real
+ * the true engine state from PostgreSQL (games.state, loaded with city_from_json() and the real
  * catalog) before and after every request, so it knows where every card instance is at that
  * moment.
  *
@@ -29,7 +29,7 @@
 #include "../client.h"
 #include "../helpers.h"
 
-#include "game_json.h"
+#include "the_city/city_json.h"
 
 static struct daemon d;
 static char db[512];
@@ -89,7 +89,7 @@ static void truth_read(const char *id, struct truth *t)
     PQclear(r);
     cr_assert_not_null(j, "game %s: the stored state is not JSON: %s", id, jerr.text);
     char err[300];
-    bool ok = game_from_json(&t->g, &cat, j, err, sizeof err);
+    bool ok = city_from_json(&t->g, &cat, j, err, sizeof err);
     json_decref(j);
     cr_assert(ok, "game %s: the stored state does not load: %s", id, err);
 }
@@ -164,16 +164,17 @@ static struct {
 static void track_reveal(const struct truth *b, const struct truth *a)
 {
     char wbuf[96];
-    if (drawn.open && (a->g.round != drawn.round || a->g.step != STEP_SURVEY)) {
+    if (drawn.open && (a->g.round != drawn.round || a->g.step != CITY_STEP_SURVEY)) {
         memset(drawn.by, 0, sizeof drawn.by);
         drawn.open = false;
     }
-    if (b->g.step != STEP_BUILD || (a->g.round == b->g.round && a->g.step == STEP_BUILD))
+    if (b->g.step != CITY_STEP_BUILD || (a->g.round == b->g.round && a->g.step == CITY_STEP_BUILD))
         return; /* no build step resolved */
     bool reshuffled = a->g.reshuffles != b->g.reshuffles;
     for (int s = 0; s < a->g.players; s++) {
         const struct city_seat *sb = &b->g.seats[s], *sa = &a->g.seats[s];
-        if ((sa->reveal.kind == DEC_BUILD || sa->reveal.kind == DEC_BUILD_TWO) && sb->submitted)
+        if ((sa->reveal.kind == CITY_DEC_BUILD || sa->reveal.kind == CITY_DEC_BUILD_TWO) &&
+            sb->submitted)
             for (int k = 0; k < sb->order.nbuilds; k++)
                 for (int i = 0; i < sb->order.builds[k].npay; i++) {
                     int c = sb->order.builds[k].pay[i], seat, pos;
@@ -184,7 +185,7 @@ static void track_reveal(const struct truth *b, const struct truth *a)
                               b->g.round, where(a, c, wbuf, sizeof wbuf));
                     counts.paid++;
                 }
-        if (sa->reveal.kind != DEC_SURVEY || !sa->drew || a->g.step != STEP_SURVEY ||
+        if (sa->reveal.kind != CITY_DEC_SURVEY || !sa->drew || a->g.step != CITY_STEP_SURVEY ||
             a->g.round != b->g.round)
             continue;
         int n = 0;
@@ -455,7 +456,7 @@ static void leaf(const struct scan *sc, const char *path, json_t *v)
         break;
     }
     case F_NAME:
-        cr_assert(json_is_string(v) && catalog_find(&cat, json_string_value(v)) >= 0,
+        cr_assert(json_is_string(v) && city_catalog_find(&cat, json_string_value(v)) >= 0,
                   "%s: %s is not a card name", sc->what, path);
         counts.card_names++;
         break;
@@ -468,7 +469,7 @@ static void leaf(const struct scan *sc, const char *path, json_t *v)
     case F_PLAIN:
         if (json_is_string(v)) {
             const char *s = json_string_value(v);
-            cr_assert(catalog_find(&cat, s) < 0,
+            cr_assert(city_catalog_find(&cat, s) < 0,
                       "%s: %s holds the card name \"%s\" in a field that is not a card's", sc->what,
                       path, s);
             if (!finished(sc->after))
@@ -513,11 +514,11 @@ static void scan_json(const struct scan *sc, json_t *v)
 
 static const char *action_of(int kind)
 {
-    static const char *const names[] = {[DEC_BUILD] = "build",
-                                        [DEC_BUILD_TWO] = "build_two",
-                                        [DEC_CONTRACTOR] = "contractor",
-                                        [DEC_SURVEY] = "survey"};
-    return kind > 0 && kind <= DEC_SURVEY ? names[kind] : NULL;
+    static const char *const names[] = {[CITY_DEC_BUILD] = "build",
+                                        [CITY_DEC_BUILD_TWO] = "build_two",
+                                        [CITY_DEC_CONTRACTOR] = "contractor",
+                                        [CITY_DEC_SURVEY] = "survey"};
+    return kind > 0 && kind <= CITY_DEC_SURVEY ? names[kind] : NULL;
 }
 
 /* The public view says exactly the public truth: each tableau card by card, the last reveal,
@@ -596,7 +597,7 @@ static void check_hand_view(json_t *h, const struct truth *t, int seat, const ch
     bool has = s->submitted && game_seat_pending(g, seat);
     cr_assert_eq(order != NULL, has, "%s: the order is shown exactly while it is pending", what);
     if (has) {
-        json_t *want = order_to_json(g->round, g->step, &s->order);
+        json_t *want = city_order_to_json(g->round, g->step, &s->order);
         cr_assert(json_equal(order, want), "%s: the order shown is not this seat's own", what);
         json_decref(want);
     }
@@ -661,7 +662,7 @@ static void check_event(struct game *gm, json_t *ev, const struct scan *sc)
     if (builds) {
         int seat = (int)num(ev, "seat");
         cr_assert(seat >= 0 && seat < sc->after->g.players, "%s", sc->what);
-        int design = catalog_find(&cat, str(ev, "card"));
+        int design = city_catalog_find(&cat, str(ev, "card"));
         if (strcmp(type, "contractor") == 0)
             cr_assert_eq(design, cat.contractor_design, "%s", sc->what);
         int have = 0;
@@ -1236,9 +1237,9 @@ static void play_game(const struct spec *sp, int index)
                 pending[np++] = s;
         }
         cr_assert_gt(np, 0, "game %d: nobody has a decision, yet the game goes on", index);
-        if (new_step && gm->cur.g.step == STEP_SURVEY)
+        if (new_step && gm->cur.g.step == CITY_STEP_SURVEY)
             counts.people_surveys += np;
-        if (new_step && gm->cur.g.step == STEP_HAND_LIMIT)
+        if (new_step && gm->cur.g.step == CITY_STEP_HAND_LIMIT)
             counts.people_hand_limits += np;
         int prober = pending[rnd(gm, np)];
         probe(gm, prober, hands[prober]);
@@ -1313,8 +1314,9 @@ static void play_game(const struct spec *sp, int index)
     json_t *replay = ask(gm, &rq, 200);
     struct city_game *again = malloc(sizeof *again);
     char err[300];
-    cr_assert(replay_run(&cat, replay, again, err, sizeof err), "the replay does not run: %s", err);
-    json_t *a = game_to_json(again), *b = game_to_json(&gm->cur.g);
+    cr_assert(city_replay_run(&cat, replay, again, err, sizeof err), "the replay does not run: %s",
+              err);
+    json_t *a = city_to_json(again), *b = city_to_json(&gm->cur.g);
     cr_assert(json_equal(a, b), "game %d: the published replay is not the game played", index);
     json_decref(a);
     json_decref(b);

@@ -1,30 +1,30 @@
-/* cards.c: parses and validates the card catalog from the JSON text of the card file
+/* city_cards.c: parses and validates the card catalog from the JSON text of the card file
  * (format in cards/README.md) into struct city_catalog; every refusal is one sentence that
  * names the source, the card and the reason (no I/O happens here). */
-#include "cards.h"
+#include "city_cards.h"
 
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const icon_names[ICON_COUNT] = {"car", "shopping", "entertainment"};
+static const char *const icon_names[CITY_ICON_COUNT] = {"car", "shopping", "entertainment"};
 
 const char *city_icon_name(int icon)
 {
-    return icon >= 0 && icon < ICON_COUNT ? icon_names[icon] : NULL;
+    return icon >= 0 && icon < CITY_ICON_COUNT ? icon_names[icon] : NULL;
 }
 
 /* Returns the icon named `name`, or -1. */
 static int icon_from_name(const char *name)
 {
-    for (int i = 0; i < ICON_COUNT; i++)
+    for (int i = 0; i < CITY_ICON_COUNT; i++)
         if (strcmp(name, icon_names[i]) == 0)
             return i;
     return -1;
 }
 
-int catalog_find(const struct city_catalog *cat, const char *id)
+int city_catalog_find(const struct city_catalog *cat, const char *id)
 {
     if (!cat || !id)
         return -1;
@@ -160,7 +160,7 @@ static bool card_ref(struct parser *p, json_t *v, const char *what, int *out)
 {
     if (!json_is_string(v))
         return fail(p, "\"%s\" must name cards by their id strings", what);
-    int d = catalog_find(p->cat, json_string_value(v));
+    int d = city_catalog_find(p->cat, json_string_value(v));
     if (d < 0)
         return fail(p, "\"%s\" names no card \"%s\"", what, json_string_value(v));
     *out = d;
@@ -305,9 +305,11 @@ static bool parse_variable(struct parser *p, json_t *card, const char *key, stru
         int kind;
         const char *arg; /* the one extra key the kind needs, or NULL */
     } kinds[] = {
-        {"icon", VAR_ICON, "icon"},           {"icon_with_other", VAR_ICON_WITH_OTHER, "icon"},
-        {"other_copy", VAR_OTHER_COPY, NULL}, {"card_own", VAR_CARD_OWN, "card"},
-        {"card_all", VAR_CARD_ALL, "card"},
+        {"icon", CITY_VAR_ICON, "icon"},
+        {"icon_with_other", CITY_VAR_ICON_WITH_OTHER, "icon"},
+        {"other_copy", CITY_VAR_OTHER_COPY, NULL},
+        {"card_own", CITY_VAR_CARD_OWN, "card"},
+        {"card_all", CITY_VAR_CARD_ALL, "card"},
     };
     json_t *k = json_object_get(o, "kind");
     const char *kname = json_is_string(k) ? json_string_value(k) : NULL;
@@ -436,7 +438,7 @@ static bool read_ids(struct parser *p, json_t *cards)
             return fail(p, "\"id\" \"%s\" must be 1 to %d characters of a-z, 0-9 and _", s,
                         CITY_ID_LEN - 1);
         p->card_id = s;
-        int prev = catalog_find(p->cat, s);
+        int prev = city_catalog_find(p->cat, s);
         if (prev >= 0)
             return fail(p, "duplicate id (card number %d has it too)", prev + 1);
         memcpy(p->cat->designs[i].id, s, strlen(s) + 1);
@@ -512,11 +514,11 @@ static bool parse_root(struct parser *p, json_t *root)
     resolve_icon_discounts(p);
     if (!expand_deck(p))
         return false;
-    catalog_derive(p->cat);
+    city_catalog_derive(p->cat);
     return true;
 }
 
-void catalog_derive(struct city_catalog *cat)
+void city_catalog_derive(struct city_catalog *cat)
 {
     cat->vp_var_designs = cat->income_var_designs = cat->gang_designs = 0;
     cat->gang_cards[0] = cat->gang_cards[1] = 0;
@@ -537,9 +539,9 @@ void catalog_derive(struct city_catalog *cat)
         for (int o = 0; o < cat->ndesigns; o++)
             if (cat->designs[o].discount && (cat->designs[o].discount_to & (1ULL << d)))
                 h->discounted_by |= 1ULL << o;
-        if (cat->designs[d].vp_var.kind != VAR_NONE)
+        if (cat->designs[d].vp_var.kind != CITY_VAR_NONE)
             cat->vp_var_designs |= 1ULL << d;
-        if (cat->designs[d].income_var.kind != VAR_NONE)
+        if (cat->designs[d].income_var.kind != CITY_VAR_NONE)
             cat->income_var_designs |= 1ULL << d;
         if (x->construction_gang)
             cat->gang_designs |= 1ULL << d;
@@ -549,8 +551,8 @@ void catalog_derive(struct city_catalog *cat)
             cat->gang_cards[card >> 6] |= 1ULL << (card & 63);
 }
 
-bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source, char *err,
-                       int errlen)
+bool city_catalog_from_json(struct city_catalog *cat, const char *text, const char *source,
+                            char *err, int errlen)
 {
     struct parser p = {
         .cat = cat, .source = source ? source : "cards", .err = err, .errlen = errlen};

@@ -1,20 +1,21 @@
-/* game_names.c: the names the API gives the engine's steps and refusals: each step's name and
- * back, and each error's stable code and English sentence (moved out of game.c, which keeps
+/* city_names.c: the names the API gives the engine's steps and refusals: each step's name and
+ * back, and each error's stable code and English sentence (moved out of city.c, which keeps
  * the rules). */
-#include "game.h"
+#include "city.h"
 
 #include <string.h>
 
-static const char *const step_names[STEP_COUNT] = {"keep", "build", "survey", "hand_limit", "over"};
+static const char *const step_names[CITY_STEP_COUNT] = {"keep", "build", "survey", "hand_limit",
+                                                        "over"};
 
 const char *city_step_name(int step)
 {
-    return step >= 0 && step < STEP_COUNT ? step_names[step] : "unknown";
+    return step >= 0 && step < CITY_STEP_COUNT ? step_names[step] : "unknown";
 }
 
 int city_step_from_name(const char *name)
 {
-    for (int i = 0; i < STEP_COUNT; i++)
+    for (int i = 0; i < CITY_STEP_COUNT; i++)
         if (name && strcmp(name, step_names[i]) == 0)
             return i;
     return -1;

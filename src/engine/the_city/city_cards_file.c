@@ -1,6 +1,6 @@
-/* cards_file.c: loads the card catalog from a file on disk; the only card code that does I/O
- * (the parsing and validation are catalog_from_json() in engine/cards.c). */
-#include "cards.h"
+/* city_cards_file.c: loads the card catalog from a file on disk; the only card code that does I/O
+ * (the parsing and validation are city_catalog_from_json() in engine/cards.c). */
+#include "city_cards.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,7 +56,7 @@ static char *read_whole_file(const char *path)
     return buf;
 }
 
-bool catalog_load_file(struct city_catalog *cat, const char *path, char *err, int errlen)
+bool city_catalog_load_file(struct city_catalog *cat, const char *path, char *err, int errlen)
 {
     errno = 0;
     char *text = read_whole_file(path);
@@ -66,7 +66,7 @@ bool catalog_load_file(struct city_catalog *cat, const char *path, char *err, in
                      strerror(errno ? errno : EIO));
         return false;
     }
-    bool ok = catalog_from_json(cat, text, path, err, errlen);
+    bool ok = city_catalog_from_json(cat, text, path, err, errlen);
     free(text);
     return ok;
 }

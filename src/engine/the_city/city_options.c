@@ -1,7 +1,7 @@
-/* game_options.c: what a seat may build in step build (rules.md): the single builds open to it
+/* city_options.c: what a seat may build in step build (rules.md): the single builds open to it
  * and the Construction Gang's double builds. */
-#include "game.h"
-#include "game_rules.h"
+#include "city.h"
+#include "city_rules.h"
 
 #include <stddef.h>
 
@@ -27,14 +27,14 @@ struct small_cards {
     int8_t err[CITY_DECK_SIZE], cost[CITY_DECK_SIZE];
 };
 
-/* Fills sc from seat's hand and tableau (game_build_options() fills it on its own way). */
+/* Fills sc from seat's hand and tableau (city_build_options() fills it on its own way). */
 static void small_cards_of(const struct city_game *g, int seat, struct small_cards *sc)
 {
     const struct city_seat *s = &g->seats[seat];
     const struct city_catalog *cat = g->cat;
     sc->n = 0;
     for (int i = 0; i < s->nhand; i++) {
-        int d = game_design_of(g, s->hand[i]);
+        int d = city_design_of(g, s->hand[i]);
         if (cat->hot[d].cost <= CITY_DOUBLE_MAX_COST) {
             sc->card[sc->n] = s->hand[i];
             sc->design[sc->n] = (uint8_t)d;
@@ -97,10 +97,10 @@ static int double_pairs(const struct city_game *g, int seat, const struct small_
     return n;
 }
 
-int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
+int city_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max)
 {
     bool gang;
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat) ||
+    if (g->step != CITY_STEP_BUILD || !game_seat_pending(g, seat) ||
         !gang_possible(g, &g->seats[seat], &gang)) /* most of the time: no pair to look for */
         return 0;
     struct small_cards sc;
@@ -108,11 +108,11 @@ int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out
     return double_pairs(g, seat, &sc, out, max, false, gang);
 }
 
-void game_build_options(const struct city_game *g, int seat, struct city_build_options *out)
+void city_build_options(const struct city_game *g, int seat, struct city_build_options *out)
 {
     out->nbuilds = 0; /* card[] and cost[] past nbuilds are left as they were */
     out->contractor = out->two = false;
-    if (g->step != STEP_BUILD || !game_seat_pending(g, seat))
+    if (g->step != CITY_STEP_BUILD || !game_seat_pending(g, seat))
         return;
     const struct city_seat *s = &g->seats[seat];
     const struct city_catalog *cat = g->cat;

@@ -1,4 +1,4 @@
-/* game.h: the rules engine of The City — a game's whole state as one plain, copyable struct,
+/* city.h: the rules engine of The City — a game's whole state as one plain, copyable struct,
  * and the operations on it: start a game from a seed, ask what a seat must decide and what it
  * may do, submit a decision (with a precise reason when it is illegal), and resolve a step.
  * No I/O, no allocation, no globals: the same seed and the same decisions give the same game,
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cards.h"
+#include "city_cards.h"
 #include "rng.h"
 
 enum {
@@ -32,18 +32,25 @@ enum {
     CITY_MAX_ROUNDS = 60,
 };
 
-/* The steps of a game (rules.md). STEP_OVER: the game has ended. */
-enum city_step { STEP_KEEP, STEP_BUILD, STEP_SURVEY, STEP_HAND_LIMIT, STEP_OVER, STEP_COUNT };
+/* The steps of a game (rules.md). CITY_STEP_OVER: the game has ended. */
+enum city_step {
+    CITY_STEP_KEEP,
+    CITY_STEP_BUILD,
+    CITY_STEP_SURVEY,
+    CITY_STEP_HAND_LIMIT,
+    CITY_STEP_OVER,
+    CITY_STEP_COUNT
+};
 
-/* What a decision does. DEC_DISCARD answers keep, survey and hand_limit; the rest answer
+/* What a decision does. CITY_DEC_DISCARD answers keep, survey and hand_limit; the rest answer
  * build. */
 enum city_decision_kind {
-    DEC_NONE = 0,
-    DEC_DISCARD,
-    DEC_BUILD,      /* build one development: builds[0] */
-    DEC_CONTRACTOR, /* take a General Contractor from the pool */
-    DEC_BUILD_TWO,  /* Construction Gang: builds[0] then builds[1] */
-    DEC_SURVEY,
+    CITY_DEC_NONE = 0,
+    CITY_DEC_DISCARD,
+    CITY_DEC_BUILD,      /* build one development: builds[0] */
+    CITY_DEC_CONTRACTOR, /* take a General Contractor from the pool */
+    CITY_DEC_BUILD_TWO,  /* Construction Gang: builds[0] then builds[1] */
+    CITY_DEC_SURVEY,
 };
 
 /* One development built: the card instance and the instances paid for it. */
@@ -95,7 +102,7 @@ int city_step_from_name(const char *name);
 
 /* What a seat chose in the last build step, public once revealed. */
 struct city_reveal {
-    uint8_t kind; /* enum city_decision_kind; DEC_NONE before the first build step */
+    uint8_t kind; /* enum city_decision_kind; CITY_DEC_NONE before the first build step */
     uint8_t nbuilt;
     uint8_t built[2]; /* instance ids entered into the tableau */
     uint8_t paid;     /* how many cards were paid in all (the cards stay secret) */
@@ -105,11 +112,11 @@ struct city_reveal {
 /* A tableau summarized for the rules that read it (costs, prerequisites, limits, scoring).
  * The engine keeps one in every seat, derived from the seat's tableau and brought up to date
  * whenever a card enters it; code that edits a tableau directly (a test, a loader) calls
- * game_seat_refresh() afterwards. 88 bytes, no padding, so equal games stay equal bytes. */
+ * city_seat_refresh() afterwards. 88 bytes, no padding, so equal games stay equal bytes. */
 struct city_tab {
     uint64_t owned;                  /* bitset of designs present */
     int32_t vp, income;              /* the fixed victory points and income, summed */
-    uint16_t icons[ICON_COUNT];      /* icons printed, repeats counted */
+    uint16_t icons[CITY_ICON_COUNT]; /* icons printed, repeats counted */
     uint16_t unused;                 /* always 0 */
     uint8_t count[CITY_MAX_DESIGNS]; /* copies of each design */
 };
@@ -157,17 +164,17 @@ struct city_game {
 /* Public events that resolving a step produces, in order. The service turns them into its
  * log; the engine only reports them. Card fields are instance ids. */
 enum city_event_type {
-    EV_STEP,       /* a step opened: round, step */
-    EV_DEFAULT,    /* seat got a default decision */
-    EV_DISCARDED,  /* seat discarded `count` cards (keep, survey, hand_limit) */
-    EV_BUILT,      /* seat built `card`, paying `count` cards */
-    EV_CONTRACTOR, /* seat took General Contractor `card` */
-    EV_SURVEYED,   /* seat surveyed and drew `count` cards */
-    EV_RESHUFFLED, /* the discard pile (`count` cards) became the deck */
-    EV_SCORED,     /* seat scored `count` points this round, total `total` */
-    EV_INCOME,     /* seat drew `count` cards of income */
-    EV_NO_INCOME,  /* the deck and discard pile could not pay `count` cards: the game ends */
-    EV_GAME_OVER,  /* the game ended; winners in `total` as a seat bitmask */
+    CITY_EV_STEP,       /* a step opened: round, step */
+    CITY_EV_DEFAULT,    /* seat got a default decision */
+    CITY_EV_DISCARDED,  /* seat discarded `count` cards (keep, survey, hand_limit) */
+    CITY_EV_BUILT,      /* seat built `card`, paying `count` cards */
+    CITY_EV_CONTRACTOR, /* seat took General Contractor `card` */
+    CITY_EV_SURVEYED,   /* seat surveyed and drew `count` cards */
+    CITY_EV_RESHUFFLED, /* the discard pile (`count` cards) became the deck */
+    CITY_EV_SCORED,     /* seat scored `count` points this round, total `total` */
+    CITY_EV_INCOME,     /* seat drew `count` cards of income */
+    CITY_EV_NO_INCOME,  /* the deck and discard pile could not pay `count` cards: the game ends */
+    CITY_EV_GAME_OVER,  /* the game ended; winners in `total` as a seat bitmask */
 };
 
 struct city_event {
@@ -189,22 +196,22 @@ struct city_events {
 /* Starts a game: `players` seats (2..5), a target (CITY_MIN_TARGET..CITY_MAX_TARGET; 0 means
  * CITY_DEFAULT_TARGET), dealt from `seed`. The game opens in step keep. Returns CITY_OK, or
  * CITY_ERR_BAD_SEAT for a bad player count or target. */
-int game_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
+int city_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
              int target_vp);
 
 /* True when seat `seat` must decide in the current step (whether or not it has already
  * submitted; a later submission replaces the earlier). Inline: bots ask it on every decision. */
 static inline bool game_seat_pending(const struct city_game *g, int seat)
 {
-    return seat >= 0 && seat < g->players && g->step != STEP_OVER && g->seats[seat].pending;
+    return seat >= 0 && seat < g->players && g->step != CITY_STEP_OVER && g->seats[seat].pending;
 }
 
 /* Sets every byte of decision *d to zero. A plain memset of the whole struct (139 bytes)
  * compiles to `rep stos`, which costs tens of cycles to start; fixed pieces of at most 64
  * bytes compile to a few vector stores. */
-static inline void game_decision_clear(struct city_decision *d)
+static inline void city_decision_clear(struct city_decision *d)
 {
-    _Static_assert(sizeof *d > 128 && sizeof *d <= 192, "game_decision_clear's pieces");
+    _Static_assert(sizeof *d > 128 && sizeof *d <= 192, "city_decision_clear's pieces");
     unsigned char *p = (unsigned char *)d;
     memset(p, 0, 64);
     memset(p + 64, 0, 64);
@@ -212,11 +219,11 @@ static inline void game_decision_clear(struct city_decision *d)
 }
 
 /* How many cards seat `seat` must discard in the current discard step (0 in build). */
-int game_discard_count(const struct city_game *g, int seat);
+int city_discard_count(const struct city_game *g, int seat);
 
 /* The effective cost of design `design` for seat `seat` now: printed cost less every kind of
  * applicable discount in its tableau, never below 0. */
-int game_effective_cost(const struct city_game *g, int seat, int design);
+int city_effective_cost(const struct city_game *g, int seat, int design);
 
 /* A seat's legal build options now (rules.md, step build). Only card[0..nbuilds) and
  * cost[0..nbuilds) are written. */
@@ -227,7 +234,7 @@ struct city_build_options {
     bool contractor;              /* a General Contractor can be taken */
     bool two;                     /* a double build (Construction Gang) is open */
 };
-void game_build_options(const struct city_game *g, int seat, struct city_build_options *out);
+void city_build_options(const struct city_game *g, int seat, struct city_build_options *out);
 
 /* A legal Construction Gang pair: build card a, then card b, at these effective costs. */
 struct city_pair {
@@ -237,61 +244,61 @@ struct city_pair {
 
 /* Lists up to `max` legal double builds for seat `seat` now into `out` (NULL with max 0 to
  * only count them). Returns how many there are in all (which may exceed max). */
-int game_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max);
+int city_double_pairs(const struct city_game *g, int seat, struct city_pair *out, int max);
 
 /* Checks decision `d` for seat `seat` in the current step without changing anything.
  * Returns CITY_OK or the first reason it is illegal. */
-int game_check(const struct city_game *g, int seat, const struct city_decision *d);
+int city_check(const struct city_game *g, int seat, const struct city_decision *d);
 
 /* Checks `d` and, when legal, stores it as the seat's decision for the current step
  * (replacing an earlier one). Returns CITY_OK or the reason it was refused, in which case
- * nothing changed. Does not resolve; see game_ready() and game_resolve(). */
-int game_submit(struct city_game *g, int seat, const struct city_decision *d);
+ * nothing changed. Does not resolve; see city_ready() and city_resolve(). */
+int city_submit(struct city_game *g, int seat, const struct city_decision *d);
 
 /* True when every pending seat has submitted, so the step can resolve. */
-bool game_ready(const struct city_game *g);
+bool city_ready(const struct city_game *g);
 
 /* Gives every pending seat without a decision the default of rules.md ("Missed decisions"):
  * survey in build, the greedy bot's discards otherwise. Returns how many seats got one. */
-int game_fill_defaults(struct city_game *g, const struct city_events *ev);
+int city_fill_defaults(struct city_game *g, const struct city_events *ev);
 
 /* Resolves the current step and opens the next one (skipping steps with nobody to act),
- * reporting public events to `ev`. Requires game_ready(); returns false (changing nothing)
+ * reporting public events to `ev`. Requires city_ready(); returns false (changing nothing)
  * when it is not, or when the game is over. */
-bool game_resolve(struct city_game *g, const struct city_events *ev);
+bool city_resolve(struct city_game *g, const struct city_events *ev);
 
 /* Victory points card at tableau position `pos` of seat `seat` scores per round now, and its
  * income. Used by scoring and by the public breakdown. */
-int game_card_vp(const struct city_game *g, int seat, int pos);
-int game_card_income(const struct city_game *g, int seat, int pos);
+int city_card_vp(const struct city_game *g, int seat, int pos);
+int city_card_income(const struct city_game *g, int seat, int pos);
 
-/* Sums of game_card_vp() / game_card_income() over a seat's tableau. */
-int game_seat_round_vp(const struct city_game *g, int seat);
-int game_seat_income(const struct city_game *g, int seat);
+/* Sums of city_card_vp() / city_card_income() over a seat's tableau. */
+int city_seat_round_vp(const struct city_game *g, int seat);
+int city_seat_income(const struct city_game *g, int seat);
 
 /* What seat `seat` would gain per round, in victory points and in income, if the `n` designs
  * in `designs` entered its tableau now (variable points of cards already there included). */
-void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
+void city_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome);
 
 /* What seat `seat` would score per round, and draw as income, in all if the `n` designs in
- * `designs` entered its tableau now: game_gain_if_built() without subtracting today's figures
+ * `designs` entered its tableau now: city_gain_if_built() without subtracting today's figures
  * (for a caller that weighs many builds against the same ones). */
-void game_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
+void city_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
                           int *income);
 
 /* Recomputes seat `seat`'s tableau summary (struct city_tab) from its tableau. The engine
  * keeps summaries up to date itself; call this after changing a tableau by other means. Every
  * card in the tableau must be a valid instance id. */
-void game_seat_refresh(struct city_game *g, int seat);
+void city_seat_refresh(struct city_game *g, int seat);
 
 /* Card conservation: every instance is in exactly one place (deck, discard, a hand, a
  * tableau, the pool, removed), and every seat's tableau summary matches its tableau. Returns
  * true when both hold. */
-bool game_check_conservation(const struct city_game *g);
+bool city_check_conservation(const struct city_game *g);
 
 /* Design index of a card instance. */
-static inline int game_design_of(const struct city_game *g, int card)
+static inline int city_design_of(const struct city_game *g, int card)
 {
     return g->cat->card_design[card];
 }

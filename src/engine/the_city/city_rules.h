@@ -1,4 +1,4 @@
-/* game_rules.h: what the rules' source files (game.c, game_options.c) share and nothing else
+/* city_rules.h: what the rules' source files (city.c, city_options.c) share and nothing else
  * reads: the tableau summary's questions (what a design costs a seat, whether its tableau
  * admits it). Private to src/engine/the_city/. */
 #ifndef CITY_GAME_RULES_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "game.h"
+#include "city.h"
 
 /* ---- tableau summaries (struct city_tab) ---------------------------------------------- */
 
@@ -19,7 +19,7 @@ static inline void tab_add(const struct city_catalog *cat, struct city_tab *t, i
     t->count[design]++;
     t->vp += d->vp;
     t->income += d->income;
-    for (int i = 0; i < ICON_COUNT; i++)
+    for (int i = 0; i < CITY_ICON_COUNT; i++)
         t->icons[i] = (uint16_t)(t->icons[i] + d->icons[i]);
 }
 

@@ -1,7 +1,7 @@
-/* cards.h: the card catalog of The City — what each card design is (cost, points, income,
+/* city_cards.h: the card catalog of The City — what each card design is (cost, points, income,
  * icons, discounts, prerequisites, variable points) and how the 110 card instances of a game
  * map onto those designs. The catalog is plain data: it is parsed from JSON text by
- * catalog_from_json() and then shared read-only by every game. */
+ * city_catalog_from_json() and then shared read-only by every game. */
 #ifndef CITY_CARDS_H
 #define CITY_CARDS_H
 
@@ -22,37 +22,38 @@ enum {
 };
 
 /* The three attribute icons. */
-enum city_icon { ICON_CAR, ICON_SHOPPING, ICON_ENTERTAINMENT, ICON_COUNT };
+enum city_icon { CITY_ICON_CAR, CITY_ICON_SHOPPING, CITY_ICON_ENTERTAINMENT, CITY_ICON_COUNT };
 
 /* How a design's points (or income) vary with the table, on top of its fixed value. */
 enum city_var_kind {
-    VAR_NONE = 0,
-    VAR_ICON,            /* amount per `icon` printed in the owner's tableau (this card included) */
-    VAR_ICON_WITH_OTHER, /* amount per `icon` in the owner's tableau plus the best other tableau */
-    VAR_OTHER_COPY,      /* amount per other copy of this design in the owner's tableau */
-    VAR_CARD_OWN,        /* amount per copy of design `card` in the owner's tableau */
-    VAR_CARD_ALL,        /* amount per copy of design `card` in every tableau */
+    CITY_VAR_NONE = 0,
+    CITY_VAR_ICON, /* amount per `icon` printed in the owner's tableau (this card included) */
+    CITY_VAR_ICON_WITH_OTHER, /* amount per `icon` in the owner's tableau plus the best other
+                                 tableau */
+    CITY_VAR_OTHER_COPY,      /* amount per other copy of this design in the owner's tableau */
+    CITY_VAR_CARD_OWN,        /* amount per copy of design `card` in the owner's tableau */
+    CITY_VAR_CARD_ALL,        /* amount per copy of design `card` in every tableau */
 };
 
 struct city_variable {
     uint8_t kind;  /* enum city_var_kind */
-    uint8_t icon;  /* enum city_icon, for VAR_ICON and VAR_ICON_WITH_OTHER */
-    uint8_t card;  /* design index, for VAR_CARD_OWN and VAR_CARD_ALL */
+    uint8_t icon;  /* enum city_icon, for CITY_VAR_ICON and CITY_VAR_ICON_WITH_OTHER */
+    uint8_t card;  /* design index, for CITY_VAR_CARD_OWN and CITY_VAR_CARD_ALL */
     int8_t amount; /* points (or cards of income) per unit counted */
 };
 
 /* One card design: what is printed on a card. */
 struct city_design {
-    char id[CITY_ID_LEN];      /* stable slug, e.g. "housing_tract" */
-    char name[CITY_NAME_LEN];  /* printed name */
-    char text[CITY_TEXT_LEN];  /* rule text for people; may be empty */
-    uint8_t count;             /* copies in the deck */
-    int8_t cost;               /* printed cost, 0..CITY_MAX_COST */
-    int8_t vp;                 /* fixed victory points per round */
-    int8_t income;             /* fixed income (cards drawn per round) */
-    uint8_t icons[ICON_COUNT]; /* how many times each icon is printed */
-    uint8_t limit;             /* most copies one player may own; 0 = no limit */
-    uint8_t nrequires;         /* all of requires[] must be in the builder's tableau */
+    char id[CITY_ID_LEN];           /* stable slug, e.g. "housing_tract" */
+    char name[CITY_NAME_LEN];       /* printed name */
+    char text[CITY_TEXT_LEN];       /* rule text for people; may be empty */
+    uint8_t count;                  /* copies in the deck */
+    int8_t cost;                    /* printed cost, 0..CITY_MAX_COST */
+    int8_t vp;                      /* fixed victory points per round */
+    int8_t income;                  /* fixed income (cards drawn per round) */
+    uint8_t icons[CITY_ICON_COUNT]; /* how many times each icon is printed */
+    uint8_t limit;                  /* most copies one player may own; 0 = no limit */
+    uint8_t nrequires;              /* all of requires[] must be in the builder's tableau */
     uint8_t requires[CITY_MAX_REQUIRES];
     int8_t discount;                 /* cards off the cost of designs in discount_to (0 = none) */
     uint64_t discount_to;            /* bitset of design indices the discount applies to */
@@ -63,14 +64,14 @@ struct city_design {
 };
 
 /* What the rules read of a design on every check, packed together (derived from designs[]
- * by catalog_from_json, so that checking a hand touches a few cache lines, not whole
+ * by city_catalog_from_json, so that checking a hand touches a few cache lines, not whole
  * designs with their names and texts). */
 struct city_hot {
     uint64_t requires;      /* bitset of designs required in the tableau */
     uint64_t discounted_by; /* bitset of designs whose discount applies to this one */
     int8_t cost;            /* printed cost */
     int8_t vp, income;      /* fixed victory points and income */
-    uint8_t icons[ICON_COUNT];
+    uint8_t icons[CITY_ICON_COUNT];
     int8_t discount;        /* the discount this design gives (0 = none) */
     uint8_t limit;          /* most copies one player may own; 0 = no limit */
     bool contractor;        /* a General Contractor */
@@ -92,9 +93,9 @@ struct city_catalog {
 };
 
 /* Recomputes what the catalog derives from designs[] and card_design[] (hot[],
- * vp_var_designs, income_var_designs, gang_designs, gang_cards). catalog_from_json() calls it; call
- * it again after changing designs[] by hand (tests do). */
-void catalog_derive(struct city_catalog *cat);
+ * vp_var_designs, income_var_designs, gang_designs, gang_cards). city_catalog_from_json() calls it;
+ * call it again after changing designs[] by hand (tests do). */
+void city_catalog_derive(struct city_catalog *cat);
 
 /* Names of the icons as they appear in the card file and in JSON ("car", "shopping",
  * "entertainment"); returns NULL for an out-of-range icon. */
@@ -105,14 +106,14 @@ const char *city_icon_name(int icon);
  * success. On failure returns false and writes one sentence naming the source, the card
  * and the reason into err (size errlen); `*cat` is then unspecified. Never allocates
  * anything the caller must free. */
-bool catalog_from_json(struct city_catalog *cat, const char *text, const char *source, char *err,
-                       int errlen);
+bool city_catalog_from_json(struct city_catalog *cat, const char *text, const char *source,
+                            char *err, int errlen);
 
-/* Reads the file at `path` and parses it with catalog_from_json(). Same contract; an
+/* Reads the file at `path` and parses it with city_catalog_from_json(). Same contract; an
  * unreadable file is reported as such. This is the only function here that does I/O. */
-bool catalog_load_file(struct city_catalog *cat, const char *path, char *err, int errlen);
+bool city_catalog_load_file(struct city_catalog *cat, const char *path, char *err, int errlen);
 
 /* Returns the index of the design with slug `id`, or -1. */
-int catalog_find(const struct city_catalog *cat, const char *id);
+int city_catalog_find(const struct city_catalog *cat, const char *id);
 
 #endif

@@ -1,12 +1,12 @@
-/* game.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and keep,
+/* city.c: the rules of The City (docs/rules.md) applied to struct city_game: setup and keep,
  * the simultaneous build step and its legality checks (what a seat may build is in
- * game_options.c), survey, scoring with every kind of variable points, income in VP order with
+ * city_options.c), survey, scoring with every kind of variable points, income in VP order with
  * reshuffles, the end of the game, hand limit. The names of steps and errors are in
- * game_names.c. */
-#include "game.h"
+ * city_names.c. */
+#include "city.h"
 
-#include "bots.h"
-#include "game_rules.h"
+#include "city_bots.h"
+#include "city_rules.h"
 
 #include <assert.h>
 #include <string.h>
@@ -65,7 +65,7 @@ static int mark_use(struct marks *k, int c)
  * used bytes: a memset of variable length compiles to `rep stos`). */
 static void order_clear(struct city_decision *o)
 {
-    game_decision_clear(o);
+    city_decision_clear(o);
 }
 
 /* Removes the `n` cards of out[] from the hand in one pass, keeping the others in order. The
@@ -106,7 +106,7 @@ static void tab_compute(const struct city_catalog *cat, const struct city_seat *
         tab_add(cat, t, cat->card_design[s->tableau[i]]);
 }
 
-void game_seat_refresh(struct city_game *g, int seat)
+void city_seat_refresh(struct city_game *g, int seat)
 {
     tab_compute(g->cat, &g->seats[seat], &g->seats[seat].tab);
 }
@@ -118,20 +118,20 @@ static int variable_value(const struct city_game *g, const struct city_tab *t, i
                           const struct city_variable *v)
 {
     switch (v->kind) {
-    case VAR_ICON:
+    case CITY_VAR_ICON:
         return v->amount * t->icons[v->icon];
-    case VAR_ICON_WITH_OTHER: {
+    case CITY_VAR_ICON_WITH_OTHER: {
         int best = 0;
         for (int o = 0; o < g->players; o++)
             if (o != seat && g->seats[o].tab.icons[v->icon] > best)
                 best = g->seats[o].tab.icons[v->icon];
         return v->amount * (t->icons[v->icon] + best);
     }
-    case VAR_OTHER_COPY:
+    case CITY_VAR_OTHER_COPY:
         return v->amount * (t->count[design] - 1);
-    case VAR_CARD_OWN:
+    case CITY_VAR_CARD_OWN:
         return v->amount * t->count[v->card];
-    case VAR_CARD_ALL: {
+    case CITY_VAR_CARD_ALL: {
         int n = t->count[v->card];
         for (int o = 0; o < g->players; o++)
             if (o != seat)
@@ -155,14 +155,14 @@ static int design_income(const struct city_game *g, const struct city_tab *t, in
     return d->income + variable_value(g, t, seat, design, &d->income_var);
 }
 
-int game_card_vp(const struct city_game *g, int seat, int pos)
+int city_card_vp(const struct city_game *g, int seat, int pos)
 {
-    return design_vp(g, tab_of(g, seat), seat, game_design_of(g, g->seats[seat].tableau[pos]));
+    return design_vp(g, tab_of(g, seat), seat, city_design_of(g, g->seats[seat].tableau[pos]));
 }
 
-int game_card_income(const struct city_game *g, int seat, int pos)
+int city_card_income(const struct city_game *g, int seat, int pos)
 {
-    return design_income(g, tab_of(g, seat), seat, game_design_of(g, g->seats[seat].tableau[pos]));
+    return design_income(g, tab_of(g, seat), seat, city_design_of(g, g->seats[seat].tableau[pos]));
 }
 
 /* What every card of tableau `t` (seat `seat`'s) scores per round (vp) or pays (!vp): the
@@ -181,17 +181,17 @@ static int seat_sum(const struct city_game *g, const struct city_tab *t, int sea
     return sum;
 }
 
-int game_seat_round_vp(const struct city_game *g, int seat)
+int city_seat_round_vp(const struct city_game *g, int seat)
 {
     return seat_sum(g, tab_of(g, seat), seat, true);
 }
 
-int game_seat_income(const struct city_game *g, int seat)
+int city_seat_income(const struct city_game *g, int seat)
 {
     return seat_sum(g, tab_of(g, seat), seat, false);
 }
 
-void game_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
+void city_totals_if_built(const struct city_game *g, int seat, const int *designs, int n, int *vp,
                           int *income)
 {
     struct city_tab t = *tab_of(g, seat);
@@ -201,15 +201,15 @@ void game_totals_if_built(const struct city_game *g, int seat, const int *design
     *income = seat_sum(g, &t, seat, false);
 }
 
-void game_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
+void city_gain_if_built(const struct city_game *g, int seat, const int *designs, int n, int *dvp,
                         int *dincome)
 {
-    game_totals_if_built(g, seat, designs, n, dvp, dincome);
-    *dvp -= game_seat_round_vp(g, seat);
-    *dincome -= game_seat_income(g, seat);
+    city_totals_if_built(g, seat, designs, n, dvp, dincome);
+    *dvp -= city_seat_round_vp(g, seat);
+    *dincome -= city_seat_income(g, seat);
 }
 
-int game_effective_cost(const struct city_game *g, int seat, int design)
+int city_effective_cost(const struct city_game *g, int seat, int design)
 {
     return tab_cost(g->cat, tab_of(g, seat), design);
 }
@@ -226,7 +226,7 @@ static void reshuffle(struct city_game *g, const struct city_events *ev)
     g->ndiscard = 0;
     rng_shuffle(&g->rng, g->deck, g->ndeck);
     g->reshuffles++;
-    emit(ev, g, EV_RESHUFFLED, -1, 0, g->ndeck, 0);
+    emit(ev, g, CITY_EV_RESHUFFLED, -1, 0, g->ndeck, 0);
 }
 
 /* Draws n cards into seat s's hand, top card first, reshuffling as draw_card() does; the deck
@@ -268,24 +268,24 @@ static void open_step(struct city_game *g, int step, const struct city_events *e
         seat->submitted = false;
         seat->defaulted = false;
         switch (step) {
-        case STEP_KEEP:
-        case STEP_BUILD:
+        case CITY_STEP_KEEP:
+        case CITY_STEP_BUILD:
             seat->pending = true;
             break;
-        case STEP_SURVEY:
+        case CITY_STEP_SURVEY:
             seat->pending = seat->drew >= 2;
             break;
-        case STEP_HAND_LIMIT:
+        case CITY_STEP_HAND_LIMIT:
             seat->pending = seat->nhand > CITY_HAND_LIMIT;
             break;
         default:
             seat->pending = false;
         }
     }
-    emit(ev, g, EV_STEP, -1, 0, 0, 0);
+    emit(ev, g, CITY_EV_STEP, -1, 0, 0, 0);
 }
 
-int game_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
+int city_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
              int target_vp)
 {
     if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS)
@@ -315,21 +315,21 @@ int game_new(struct city_game *g, const struct city_catalog *cat, int players, u
         for (int i = 0; i < CITY_DEAL; i++)
             g->seats[s].hand[g->seats[s].nhand++] = (uint8_t)draw_card(g, NULL);
     g->round = 0;
-    open_step(g, STEP_KEEP, NULL);
+    open_step(g, CITY_STEP_KEEP, NULL);
     return CITY_OK;
 }
 
-int game_discard_count(const struct city_game *g, int seat)
+int city_discard_count(const struct city_game *g, int seat)
 {
     if (!game_seat_pending(g, seat))
         return 0;
     const struct city_seat *s = &g->seats[seat];
     switch (g->step) {
-    case STEP_KEEP:
+    case CITY_STEP_KEEP:
         return CITY_KEEP_DISCARD;
-    case STEP_SURVEY:
+    case CITY_STEP_SURVEY:
         return s->drew - 1;
-    case STEP_HAND_LIMIT:
+    case CITY_STEP_HAND_LIMIT:
         return s->nhand - CITY_HAND_LIMIT;
     default:
         return 0;
@@ -346,7 +346,7 @@ static int check_build(const struct city_game *g, struct marks *k, const struct 
         return CITY_ERR_NOT_IN_HAND;
     if (k->m[b->card] & MARK_USED)
         return CITY_ERR_DUPLICATE_CARD;
-    int design = game_design_of(g, b->card);
+    int design = city_design_of(g, b->card);
     int err = tab_admits(g->cat, t, design);
     if (err)
         return err;
@@ -363,7 +363,7 @@ static int check_build(const struct city_game *g, struct marks *k, const struct 
 
 static int check_discard(const struct city_game *g, int seat, const struct city_decision *d)
 {
-    if (d->ndiscard != game_discard_count(g, seat))
+    if (d->ndiscard != city_discard_count(g, seat))
         return CITY_ERR_DISCARD_COUNT;
     struct marks k;
     marks_of_hand(&g->seats[seat], &k);
@@ -380,18 +380,18 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
     const struct city_tab *t = tab_of(g, seat);
     struct marks k;
     switch (d->kind) {
-    case DEC_SURVEY:
+    case CITY_DEC_SURVEY:
         return CITY_OK;
-    case DEC_CONTRACTOR:
+    case CITY_DEC_CONTRACTOR:
         if (tab_has_contractor(g->cat, t))
             return CITY_ERR_CONTRACTOR_TAKEN;
         return g->npool > 0 ? CITY_OK : CITY_ERR_POOL_EMPTY;
-    case DEC_BUILD:
+    case CITY_DEC_BUILD:
         if (d->nbuilds != 1)
             return CITY_ERR_WRONG_KIND;
         marks_of_hand(&g->seats[seat], &k);
         return check_build(g, &k, t, &d->builds[0]);
-    case DEC_BUILD_TWO: {
+    case CITY_DEC_BUILD_TWO: {
         if (d->nbuilds != 2)
             return CITY_ERR_WRONG_KIND;
         marks_of_hand(&g->seats[seat], &k);
@@ -410,7 +410,7 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
         if (err)
             return err;
         struct city_tab t2 = *t;
-        tab_add(g->cat, &t2, game_design_of(g, d->builds[0].card));
+        tab_add(g->cat, &t2, city_design_of(g, d->builds[0].card));
         return check_build(g, &k, &t2, &d->builds[1]);
     }
     default:
@@ -418,38 +418,38 @@ static int check_build_step(const struct city_game *g, int seat, const struct ci
     }
 }
 
-int game_check(const struct city_game *g, int seat, const struct city_decision *d)
+int city_check(const struct city_game *g, int seat, const struct city_decision *d)
 {
-    if (g->step == STEP_OVER)
+    if (g->step == CITY_STEP_OVER)
         return CITY_ERR_GAME_OVER;
     if (seat < 0 || seat >= g->players)
         return CITY_ERR_BAD_SEAT;
     if (!g->seats[seat].pending)
         return CITY_ERR_NOT_PENDING;
-    if (g->step == STEP_BUILD)
+    if (g->step == CITY_STEP_BUILD)
         return check_build_step(g, seat, d);
-    if (d->kind != DEC_DISCARD)
+    if (d->kind != CITY_DEC_DISCARD)
         return CITY_ERR_WRONG_KIND;
     return check_discard(g, seat, d);
 }
 
-int game_submit(struct city_game *g, int seat, const struct city_decision *d)
+int city_submit(struct city_game *g, int seat, const struct city_decision *d)
 {
-    int err = game_check(g, seat, d);
+    int err = city_check(g, seat, d);
     if (err)
         return err;
     struct city_seat *s = &g->seats[seat];
     /* Keep only the meaningful bytes, so that equal decisions are equal structs. */
     order_clear(&s->order);
     s->order.kind = d->kind;
-    if (d->kind == DEC_BUILD || d->kind == DEC_BUILD_TWO) {
+    if (d->kind == CITY_DEC_BUILD || d->kind == CITY_DEC_BUILD_TWO) {
         s->order.nbuilds = d->nbuilds;
         for (int k = 0; k < d->nbuilds; k++) {
             s->order.builds[k].card = d->builds[k].card;
             s->order.builds[k].npay = d->builds[k].npay;
             memcpy(s->order.builds[k].pay, d->builds[k].pay, d->builds[k].npay);
         }
-    } else if (d->kind == DEC_DISCARD) {
+    } else if (d->kind == CITY_DEC_DISCARD) {
         s->order.ndiscard = d->ndiscard;
         memcpy(s->order.discard, d->discard, d->ndiscard);
     }
@@ -458,9 +458,9 @@ int game_submit(struct city_game *g, int seat, const struct city_decision *d)
     return CITY_OK;
 }
 
-bool game_ready(const struct city_game *g)
+bool city_ready(const struct city_game *g)
 {
-    if (g->step == STEP_OVER)
+    if (g->step == CITY_STEP_OVER)
         return false;
     for (int s = 0; s < g->players; s++)
         if (g->seats[s].pending && !g->seats[s].submitted)
@@ -479,7 +479,7 @@ static void apply_discards(struct city_game *g, const struct city_events *ev)
         memcpy(&g->discard[g->ndiscard], s->order.discard, s->order.ndiscard);
         g->ndiscard = (uint8_t)(g->ndiscard + s->order.ndiscard);
         hand_remove(s, s->order.discard, s->order.ndiscard);
-        emit(ev, g, EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
+        emit(ev, g, CITY_EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
     }
 }
 
@@ -494,10 +494,10 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
     g->ndiscard = (uint8_t)(g->ndiscard + b->npay);
     hand_remove(s, out, b->npay + 1);
     s->tableau[s->ntableau++] = b->card;
-    tab_add(g->cat, &s->tab, game_design_of(g, b->card));
+    tab_add(g->cat, &s->tab, city_design_of(g, b->card));
     s->reveal.built[s->reveal.nbuilt++] = b->card;
     s->reveal.paid = (uint8_t)(s->reveal.paid + b->npay);
-    emit(ev, g, EV_BUILT, seat, b->card, b->npay, 0);
+    emit(ev, g, CITY_EV_BUILT, seat, b->card, b->npay, 0);
 }
 
 static void finish(struct city_game *g, const struct city_events *ev)
@@ -513,13 +513,13 @@ static void finish(struct city_game *g, const struct city_events *ev)
     for (int s = 0; s < g->players; s++)
         if (g->seats[s].vp == best && g->seats[s].nhand == most)
             g->winners |= (uint8_t)(1u << s);
-    g->step = STEP_OVER;
+    g->step = CITY_STEP_OVER;
     for (int s = 0; s < g->players; s++) {
         struct city_seat *seat = &g->seats[s];
         seat->pending = seat->submitted = seat->defaulted = false;
         order_clear(&seat->order);
     }
-    emit(ev, g, EV_GAME_OVER, -1, 0, best, g->winners);
+    emit(ev, g, CITY_EV_GAME_OVER, -1, 0, best, g->winners);
 }
 
 /* Score, income, end check and hand limit: the rest of a round after its builds and
@@ -531,14 +531,14 @@ static void end_round(struct city_game *g, const struct city_events *ev)
         int gain = seat_sum(g, tab_of(g, s), s, true);
         g->seats[s].vp += gain;
         g->seats[s].vp_by_round[g->round] = (int16_t)g->seats[s].vp;
-        emit(ev, g, EV_SCORED, s, 0, gain, g->seats[s].vp);
+        emit(ev, g, CITY_EV_SCORED, s, 0, gain, g->seats[s].vp);
         income[s] = seat_sum(g, tab_of(g, s), s, false);
         need += income[s];
         g->seats[s].last_income = 0;
     }
     if (need > g->ndeck + g->ndiscard) {
         g->ended_by_deck = true;
-        emit(ev, g, EV_NO_INCOME, -1, 0, need, g->ndeck + g->ndiscard);
+        emit(ev, g, CITY_EV_NO_INCOME, -1, 0, need, g->ndeck + g->ndiscard);
         finish(g, ev);
         return;
     }
@@ -560,7 +560,7 @@ static void end_round(struct city_game *g, const struct city_events *ev)
         draw_into_hand(g, seat, income[s], ev); /* need <= deck + discard, checked above */
         seat->last_income = (int16_t)income[s];
         if (income[s])
-            emit(ev, g, EV_INCOME, s, 0, income[s], seat->nhand);
+            emit(ev, g, CITY_EV_INCOME, s, 0, income[s], seat->nhand);
     }
     bool over = g->round >= CITY_MAX_ROUNDS;
     for (int s = 0; s < g->players; s++)
@@ -576,12 +576,12 @@ static void end_round(struct city_game *g, const struct city_events *ev)
     }
     for (int s = 0; s < g->players; s++) {
         if (g->seats[s].nhand > CITY_HAND_LIMIT) {
-            open_step(g, STEP_HAND_LIMIT, ev);
+            open_step(g, CITY_STEP_HAND_LIMIT, ev);
             return;
         }
     }
     g->round++;
-    open_step(g, STEP_BUILD, ev);
+    open_step(g, CITY_STEP_BUILD, ev);
 }
 
 static void resolve_build(struct city_game *g, const struct city_events *ev)
@@ -594,19 +594,19 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
         s->reveal = (struct city_reveal){.kind = d->kind, .defaulted = s->defaulted};
         s->drew = 0;
         switch (d->kind) {
-        case DEC_BUILD:
-        case DEC_BUILD_TWO:
+        case CITY_DEC_BUILD:
+        case CITY_DEC_BUILD_TWO:
             for (int k = 0; k < d->nbuilds; k++)
                 apply_build(g, i, &d->builds[k], ev);
             break;
-        case DEC_CONTRACTOR: {
+        case CITY_DEC_CONTRACTOR: {
             assert(g->npool > 0); /* one per player, and the pool holds one per player */
             int c = g->pool[--g->npool];
             g->pool[g->npool] = 0;
             s->tableau[s->ntableau++] = (uint8_t)c;
-            tab_add(g->cat, &s->tab, game_design_of(g, c));
+            tab_add(g->cat, &s->tab, city_design_of(g, c));
             s->reveal.built[s->reveal.nbuilt++] = (uint8_t)c;
-            emit(ev, g, EV_CONTRACTOR, i, c, 0, 0);
+            emit(ev, g, CITY_EV_CONTRACTOR, i, c, 0, 0);
             break;
         }
         default:
@@ -619,7 +619,7 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
     if (any_survey) {
         for (int i = 0; i < g->players; i++) {
             struct city_seat *s = &g->seats[i];
-            if (s->order.kind != DEC_SURVEY)
+            if (s->order.kind != CITY_DEC_SURVEY)
                 continue;
             while (s->drew < CITY_SURVEY_DRAW) {
                 int c = draw_card(g, ev);
@@ -628,38 +628,38 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
                 s->hand[s->nhand++] = (uint8_t)c;
                 s->drew++;
             }
-            emit(ev, g, EV_SURVEYED, i, 0, s->drew, s->nhand);
+            emit(ev, g, CITY_EV_SURVEYED, i, 0, s->drew, s->nhand);
             if (s->drew >= 2)
                 survey_step = true;
         }
     }
     if (survey_step)
-        open_step(g, STEP_SURVEY, ev);
+        open_step(g, CITY_STEP_SURVEY, ev);
     else
         end_round(g, ev);
 }
 
-bool game_resolve(struct city_game *g, const struct city_events *ev)
+bool city_resolve(struct city_game *g, const struct city_events *ev)
 {
-    if (!game_ready(g))
+    if (!city_ready(g))
         return false;
     switch (g->step) {
-    case STEP_KEEP:
+    case CITY_STEP_KEEP:
         apply_discards(g, ev);
         g->round = 1;
-        open_step(g, STEP_BUILD, ev);
+        open_step(g, CITY_STEP_BUILD, ev);
         break;
-    case STEP_BUILD:
+    case CITY_STEP_BUILD:
         resolve_build(g, ev);
         break;
-    case STEP_SURVEY:
+    case CITY_STEP_SURVEY:
         apply_discards(g, ev);
         end_round(g, ev);
         break;
-    case STEP_HAND_LIMIT:
+    case CITY_STEP_HAND_LIMIT:
         apply_discards(g, ev);
         g->round++;
-        open_step(g, STEP_BUILD, ev);
+        open_step(g, CITY_STEP_BUILD, ev);
         break;
     default:
         return false;
@@ -667,29 +667,29 @@ bool game_resolve(struct city_game *g, const struct city_events *ev)
     return true;
 }
 
-int game_fill_defaults(struct city_game *g, const struct city_events *ev)
+int city_fill_defaults(struct city_game *g, const struct city_events *ev)
 {
     int n = 0;
-    if (g->step == STEP_OVER)
+    if (g->step == CITY_STEP_OVER)
         return 0;
     for (int i = 0; i < g->players; i++) {
         struct city_seat *s = &g->seats[i];
         if (!s->pending || s->submitted)
             continue;
         struct city_decision d;
-        game_decision_clear(&d);
-        if (g->step == STEP_BUILD) {
-            d.kind = DEC_SURVEY;
+        city_decision_clear(&d);
+        if (g->step == CITY_STEP_BUILD) {
+            d.kind = CITY_DEC_SURVEY;
         } else {
-            d.kind = DEC_DISCARD;
-            d.ndiscard = (uint8_t)game_discard_count(g, i);
-            bot_greedy_discards(g, i, d.ndiscard, d.discard);
+            d.kind = CITY_DEC_DISCARD;
+            d.ndiscard = (uint8_t)city_discard_count(g, i);
+            city_bot_greedy_discards(g, i, d.ndiscard, d.discard);
         }
-        int err = game_submit(g, i, &d);
+        int err = city_submit(g, i, &d);
         assert(err == CITY_OK);
         (void)err;
         s->defaulted = true;
-        emit(ev, g, EV_DEFAULT, i, 0, d.kind, 0);
+        emit(ev, g, CITY_EV_DEFAULT, i, 0, d.kind, 0);
         n++;
     }
     return n;
@@ -697,7 +697,7 @@ int game_fill_defaults(struct city_game *g, const struct city_events *ev)
 
 /* ---- invariants ------------------------------------------------------------------------- */
 
-bool game_check_conservation(const struct city_game *g)
+bool city_check_conservation(const struct city_game *g)
 {
     uint8_t seen[CITY_DECK_SIZE] = {0};
     int total = 0;

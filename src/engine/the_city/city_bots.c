@@ -1,27 +1,27 @@
-/* bots.c: the random bot (uniform over the kinds of legal decision, then random cards) and
+/* city_bots.c: the random bot (uniform over the kinds of legal decision, then random cards) and
  * the greedy bot (values points and income over the rounds it expects to remain against the
  * cards it spends, and pays with the cards least worth keeping). */
-#include "bots.h"
+#include "city_bots.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const kind_names[BOT_KIND_COUNT] = {"random", "greedy"};
+static const char *const kind_names[CITY_BOT_KIND_COUNT] = {"random", "greedy"};
 
-const char *bot_kind_name(int kind)
+const char *city_bot_kind_name(int kind)
 {
-    return kind >= 0 && kind < BOT_KIND_COUNT ? kind_names[kind] : "unknown";
+    return kind >= 0 && kind < CITY_BOT_KIND_COUNT ? kind_names[kind] : "unknown";
 }
 
-int bot_kind_from_name(const char *name)
+int city_bot_kind_from_name(const char *name)
 {
-    for (int i = 0; i < BOT_KIND_COUNT; i++)
+    for (int i = 0; i < CITY_BOT_KIND_COUNT; i++)
         if (name && strcmp(name, kind_names[i]) == 0)
             return i;
     return -1;
 }
 
-void bot_init(struct city_bot *b, int kind, uint64_t seed)
+void city_bot_init(struct city_bot *b, int kind, uint64_t seed)
 {
     b->kind = kind;
     rng_seed(&b->rng, seed ^ 0x5bd1e9955bd1e995ULL);
@@ -62,11 +62,11 @@ static void random_build(struct city_bot *b, const struct city_game *g, int seat
 {
     const struct city_seat *s = &g->seats[seat];
     struct city_build_options o;
-    game_build_options(g, seat, &o);
+    city_build_options(g, seat, &o);
     int n = o.nbuilds + o.contractor + o.two + 1;
     int pick = (int)rng_below(&b->rng, (uint32_t)n);
     if (pick < o.nbuilds) {
-        d->kind = DEC_BUILD;
+        d->kind = CITY_DEC_BUILD;
         d->nbuilds = 1;
         d->builds[0].card = o.card[pick];
         d->builds[0].npay = o.cost[pick];
@@ -75,16 +75,16 @@ static void random_build(struct city_bot *b, const struct city_game *g, int seat
     }
     pick -= o.nbuilds;
     if (o.contractor && pick-- == 0) {
-        d->kind = DEC_CONTRACTOR;
+        d->kind = CITY_DEC_CONTRACTOR;
         return;
     }
     if (o.two && pick-- == 0) {
         struct city_pair pairs[256];
-        int np = game_double_pairs(g, seat, pairs, 256);
+        int np = city_double_pairs(g, seat, pairs, 256);
         if (np > 256)
             np = 256;
         const struct city_pair *p = &pairs[rng_below(&b->rng, (uint32_t)np)];
-        d->kind = DEC_BUILD_TWO;
+        d->kind = CITY_DEC_BUILD_TWO;
         d->nbuilds = 2;
         d->builds[0].card = p->a;
         d->builds[1].card = p->b;
@@ -96,7 +96,7 @@ static void random_build(struct city_bot *b, const struct city_game *g, int seat
         memcpy(d->builds[1].pay, pay + p->cost_a, p->cost_b);
         return;
     }
-    d->kind = DEC_SURVEY;
+    d->kind = CITY_DEC_SURVEY;
 }
 
 /* ---- greedy ------------------------------------------------------------------------------ */
@@ -107,7 +107,7 @@ static int rounds_left(const struct city_game *g)
 {
     int vp = 0, rate = 0;
     for (int s = 0; s < g->players; s++) {
-        int r = game_seat_round_vp(g, s);
+        int r = city_seat_round_vp(g, s);
         if (g->seats[s].vp + r > vp + rate) {
             vp = g->seats[s].vp;
             rate = r;
@@ -154,13 +154,13 @@ static void valuation_of(const struct city_game *g, struct valuation *v)
 static void valuation_for(const struct city_game *g, int seat, struct valuation *v)
 {
     valuation_of(g, v);
-    v->base_vp = game_seat_round_vp(g, seat);
-    v->base_income = game_seat_income(g, seat);
+    v->base_vp = city_seat_round_vp(g, seat);
+    v->base_income = city_seat_income(g, seat);
     const struct city_seat *s = &g->seats[seat];
     memset(v->in_hand, 0, sizeof v->in_hand);
     v->hand_designs = 0;
     for (int i = 0; i < s->nhand; i++) {
-        int h = game_design_of(g, s->hand[i]);
+        int h = city_design_of(g, s->hand[i]);
         v->in_hand[h]++;
         v->hand_designs |= 1ULL << h;
     }
@@ -208,7 +208,7 @@ static double build_value(const struct city_game *g, int seat, const struct valu
                           const int *designs, int n, int cost)
 {
     int dvp, dinc;
-    game_totals_if_built(g, seat, designs, n, &dvp, &dinc);
+    city_totals_if_built(g, seat, designs, n, &dvp, &dinc);
     dvp -= v->base_vp;
     dinc -= v->base_income;
     double val = dvp * v->rounds + dinc * v->income - (cost + n) * v->worth;
@@ -222,7 +222,7 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
 {
     const struct city_seat *s = &g->seats[seat];
     for (int i = 0; i < s->nhand; i++) {
-        int design = game_design_of(g, s->hand[i]);
+        int design = city_design_of(g, s->hand[i]);
         const struct city_design *d = &g->cat->designs[design];
         /* Copies owned, and requirements met, from the tableau summary. */
         int owned = s->tab.count[design], reqs = 0;
@@ -232,7 +232,7 @@ static void keep_values(const struct city_game *g, int seat, const struct valuat
             out[i] = -1000;
             continue;
         }
-        int cost = game_effective_cost(g, seat, design);
+        int cost = city_effective_cost(g, seat, design);
         double val = build_value(g, seat, v, &design, 1, cost);
         if (cost > s->nhand - 1)
             val -= (cost - (s->nhand - 1)) * v->worth * 0.5; /* far off */
@@ -266,7 +266,7 @@ static void cheapest_cards(const struct city_game *g, int seat, const double *ke
     }
 }
 
-void bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out)
+void city_bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out)
 {
     struct valuation v;
     valuation_for(g, seat, &v);
@@ -283,19 +283,19 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
     double keep[CITY_DECK_SIZE];
     keep_values(g, seat, &v, keep);
     struct city_build_options o;
-    game_build_options(g, seat, &o);
+    city_build_options(g, seat, &o);
 
     /* Survey: one card net, chosen from five; nothing when the hand limit would take it. */
     const struct city_seat *me = &g->seats[seat];
     double best =
-        me->nhand + 1 + game_seat_income(g, seat) > CITY_HAND_LIMIT ? 0.1 * v.worth : 1.3 * v.worth;
-    d->kind = DEC_SURVEY;
+        me->nhand + 1 + city_seat_income(g, seat) > CITY_HAND_LIMIT ? 0.1 * v.worth : 1.3 * v.worth;
+    d->kind = CITY_DEC_SURVEY;
     for (int i = 0; i < o.nbuilds; i++) {
-        int design = game_design_of(g, o.card[i]);
+        int design = city_design_of(g, o.card[i]);
         double val = build_value(g, seat, &v, &design, 1, o.cost[i]);
         if (val > best) {
             best = val;
-            d->kind = DEC_BUILD;
+            d->kind = CITY_DEC_BUILD;
             d->nbuilds = 1;
             d->builds[0].card = o.card[i];
             d->builds[0].npay = o.cost[i];
@@ -306,21 +306,21 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
         double val = build_value(g, seat, &v, &design, 1, 0) + v.worth; /* not from hand */
         if (val > best) {
             best = val;
-            d->kind = DEC_CONTRACTOR;
+            d->kind = CITY_DEC_CONTRACTOR;
             d->nbuilds = 0;
         }
     }
     if (o.two) {
         struct city_pair pairs[128];
-        int np = game_double_pairs(g, seat, pairs, 128);
+        int np = city_double_pairs(g, seat, pairs, 128);
         if (np > 128)
             np = 128;
         for (int i = 0; i < np; i++) {
-            int designs[2] = {game_design_of(g, pairs[i].a), game_design_of(g, pairs[i].b)};
+            int designs[2] = {city_design_of(g, pairs[i].a), city_design_of(g, pairs[i].b)};
             double val = build_value(g, seat, &v, designs, 2, pairs[i].cost_a + pairs[i].cost_b);
             if (val > best) {
                 best = val;
-                d->kind = DEC_BUILD_TWO;
+                d->kind = CITY_DEC_BUILD_TWO;
                 d->nbuilds = 2;
                 d->builds[0].card = pairs[i].a;
                 d->builds[0].npay = pairs[i].cost_a;
@@ -341,24 +341,25 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
     }
 }
 
-bool bot_decide(struct city_bot *b, const struct city_game *g, int seat, struct city_decision *d)
+bool city_bot_decide(struct city_bot *b, const struct city_game *g, int seat,
+                     struct city_decision *d)
 {
-    game_decision_clear(d);
+    city_decision_clear(d);
     if (!game_seat_pending(g, seat))
         return false;
-    if (g->step == STEP_BUILD) {
-        if (b->kind == BOT_RANDOM)
+    if (g->step == CITY_STEP_BUILD) {
+        if (b->kind == CITY_BOT_RANDOM)
             random_build(b, g, seat, d);
         else
             greedy_build(g, seat, d);
         return true;
     }
-    d->kind = DEC_DISCARD;
-    d->ndiscard = (uint8_t)game_discard_count(g, seat);
-    if (b->kind == BOT_RANDOM) {
+    d->kind = CITY_DEC_DISCARD;
+    d->ndiscard = (uint8_t)city_discard_count(g, seat);
+    if (b->kind == CITY_BOT_RANDOM) {
         random_cards(&b->rng, &g->seats[seat], -1, -1, d->ndiscard, d->discard);
     } else {
-        bot_greedy_discards(g, seat, d->ndiscard, d->discard);
+        city_bot_greedy_discards(g, seat, d->ndiscard, d->discard);
     }
     return true;
 }

@@ -1,6 +1,6 @@
-/* game_json.c: a struct city_game to JSON and back (storage), its public and private views,
- * the API's order bodies to and from struct city_decision, and replays; see game_json.h. */
-#include "game_json.h"
+/* city_json.c: a struct city_game to JSON and back (storage), its public and private views,
+ * the API's order bodies to and from struct city_decision, and replays; see city_json.h. */
+#include "city_json.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -120,13 +120,13 @@ static bool u64_from(const json_t *v, uint64_t *out)
 static const char *action_name(int kind)
 {
     switch (kind) {
-    case DEC_BUILD:
+    case CITY_DEC_BUILD:
         return "build";
-    case DEC_BUILD_TWO:
+    case CITY_DEC_BUILD_TWO:
         return "build_two";
-    case DEC_CONTRACTOR:
+    case CITY_DEC_CONTRACTOR:
         return "contractor";
-    case DEC_SURVEY:
+    case CITY_DEC_SURVEY:
         return "survey";
     default:
         return NULL;
@@ -142,26 +142,26 @@ static const char *slug(const struct city_game *g, int card)
  * round, before its hand_limit step and before the game ends. */
 static int last_scored_round(const struct city_game *g)
 {
-    int r = g->step == STEP_HAND_LIMIT || g->step == STEP_OVER ? g->round : g->round - 1;
+    int r = g->step == CITY_STEP_HAND_LIMIT || g->step == CITY_STEP_OVER ? g->round : g->round - 1;
     return r < 0 ? 0 : r;
 }
 
 /* ---- orders ------------------------------------------------------------------------------ */
 
-static const char *const order_codes[ORDER_ERR_COUNT] = {
-    [ORDER_OK] = "ok",
-    [ORDER_ERR_NOT_AN_OBJECT] = "not_an_object",
-    [ORDER_ERR_MISSING_FIELD] = "missing_field",
-    [ORDER_ERR_UNKNOWN_FIELD] = "unknown_field",
-    [ORDER_ERR_WRONG_TYPE] = "wrong_type",
-    [ORDER_ERR_BAD_VALUE] = "bad_value",
-    [ORDER_ERR_CONFLICTING_FIELDS] = "conflicting_fields",
-    [ORDER_ERR_TOO_MANY_CARDS] = "too_many_cards",
+static const char *const order_codes[CITY_ORDER_ERR_COUNT] = {
+    [CITY_ORDER_OK] = "ok",
+    [CITY_ORDER_ERR_NOT_AN_OBJECT] = "not_an_object",
+    [CITY_ORDER_ERR_MISSING_FIELD] = "missing_field",
+    [CITY_ORDER_ERR_UNKNOWN_FIELD] = "unknown_field",
+    [CITY_ORDER_ERR_WRONG_TYPE] = "wrong_type",
+    [CITY_ORDER_ERR_BAD_VALUE] = "bad_value",
+    [CITY_ORDER_ERR_CONFLICTING_FIELDS] = "conflicting_fields",
+    [CITY_ORDER_ERR_TOO_MANY_CARDS] = "too_many_cards",
 };
 
-const char *order_error_code(int err)
+const char *city_order_error_code(int err)
 {
-    return err >= 0 && err < ORDER_ERR_COUNT ? order_codes[err] : "unknown_error";
+    return err >= 0 && err < CITY_ORDER_ERR_COUNT ? order_codes[err] : "unknown_error";
 }
 
 #define ORDER_SHAPE "an order has round, step and one of discard, build, builds, contractor, survey"
@@ -186,21 +186,21 @@ static int order_int(const struct order_ctx *c, const json_t *v, const char *fie
     char buf[32];
     if (!v) {
         say(c->err, c->errlen, "field \"%s%s\" is missing; send %s.", c->pre, field, what);
-        return ORDER_ERR_MISSING_FIELD;
+        return CITY_ORDER_ERR_MISSING_FIELD;
     }
     if (!json_is_integer(v)) {
         say(c->err, c->errlen, "field \"%s%s\" must be %s, not %s.", c->pre, field, what,
             type_name(v, buf, sizeof buf));
-        return ORDER_ERR_WRONG_TYPE;
+        return CITY_ORDER_ERR_WRONG_TYPE;
     }
     json_int_t x = json_integer_value(v);
     if (x < min || x > max) {
         say(c->err, c->errlen, "field \"%s%s\" is %s; send %s.", c->pre, field,
             type_name(v, buf, sizeof buf), what);
-        return ORDER_ERR_BAD_VALUE;
+        return CITY_ORDER_ERR_BAD_VALUE;
     }
     *out = (int)x;
-    return ORDER_OK;
+    return CITY_ORDER_OK;
 }
 
 /* Reads an array of at most `max` card ids; `what` says what the list is for. */
@@ -210,18 +210,18 @@ static int order_cards(const struct order_ctx *c, const json_t *v, const char *f
     char buf[32], item[PATH_LEN];
     if (!v) {
         say(c->err, c->errlen, "field \"%s%s\" is missing; send %s.", c->pre, field, what);
-        return ORDER_ERR_MISSING_FIELD;
+        return CITY_ORDER_ERR_MISSING_FIELD;
     }
     if (!json_is_array(v)) {
         say(c->err, c->errlen, "field \"%s%s\" must be an array of card ids (%s), not %s.", c->pre,
             field, what, type_name(v, buf, sizeof buf));
-        return ORDER_ERR_WRONG_TYPE;
+        return CITY_ORDER_ERR_WRONG_TYPE;
     }
     size_t size = json_array_size(v);
     if (size > (size_t)max) {
         say(c->err, c->errlen, "field \"%s%s\" lists %zu cards; send at most %d (%s).", c->pre,
             field, size, max, what);
-        return ORDER_ERR_TOO_MANY_CARDS;
+        return CITY_ORDER_ERR_TOO_MANY_CARDS;
     }
     for (size_t i = 0; i < size; i++) {
         int card = 0;
@@ -232,7 +232,7 @@ static int order_cards(const struct order_ctx *c, const json_t *v, const char *f
         cards[i] = (uint8_t)card;
     }
     *n = (uint8_t)size;
-    return ORDER_OK;
+    return CITY_ORDER_OK;
 }
 
 /* Reports the first key of object v not in `keys` (n of them). */
@@ -249,10 +249,10 @@ static int order_keys(const struct order_ctx *c, const json_t *v, const char *fi
         if (!known) {
             say(c->err, c->errlen, "unknown field \"%s%s%s%s\"; %s.", c->pre, field,
                 *field ? "." : "", key, shape);
-            return ORDER_ERR_UNKNOWN_FIELD;
+            return CITY_ORDER_ERR_UNKNOWN_FIELD;
         }
     }
-    return ORDER_OK;
+    return CITY_ORDER_OK;
 }
 
 static int order_build(const struct order_ctx *c, const json_t *v, const char *field,
@@ -264,7 +264,7 @@ static int order_build(const struct order_ctx *c, const json_t *v, const char *f
     if (!json_is_object(v)) {
         say(c->err, c->errlen, "field \"%s%s\" must be an object (%s), not %s.", c->pre, field,
             shape, type_name(v, buf, sizeof buf));
-        return ORDER_ERR_WRONG_TYPE;
+        return CITY_ORDER_ERR_WRONG_TYPE;
     }
     int e = order_keys(c, v, field, keys, 2, shape);
     if (e)
@@ -287,14 +287,14 @@ static int order_true(const struct order_ctx *c, const json_t *v, const char *fi
 {
     char buf[32];
     if (json_is_true(v))
-        return ORDER_OK;
+        return CITY_ORDER_OK;
     say(c->err, c->errlen,
         "field \"%s%s\" must be true, not %s; leave it out to do something else.", c->pre, field,
         type_name(v, buf, sizeof buf));
-    return json_is_false(v) ? ORDER_ERR_BAD_VALUE : ORDER_ERR_WRONG_TYPE;
+    return json_is_false(v) ? CITY_ORDER_ERR_BAD_VALUE : CITY_ORDER_ERR_WRONG_TYPE;
 }
 
-/* The parser behind order_from_json(); `extra` names `nextra` (at most 4) more keys that the
+/* The parser behind city_order_from_json(); `extra` names `nextra` (at most 4) more keys that the
  * caller reads itself (a replay decision's seat and default). */
 static int parse_order(const struct order_ctx *c, const json_t *body, const char *const *extra,
                        int nextra, struct city_order *out)
@@ -306,7 +306,7 @@ static int parse_order(const struct order_ctx *c, const json_t *body, const char
         say(c->err, c->errlen, "%s%.*s%s must be a JSON object; %s, and this is %s.",
             n ? "field \"" : "the order", n ? n - 1 : 0, c->pre, n ? "\"" : "", ORDER_SHAPE,
             type_name(body, buf, sizeof buf));
-        return ORDER_ERR_NOT_AN_OBJECT;
+        return CITY_ORDER_ERR_NOT_AN_OBJECT;
     }
     const char *keys[2 + NACTIONS + 4];
     int nkeys = 0;
@@ -333,19 +333,19 @@ static int parse_order(const struct order_ctx *c, const json_t *body, const char
                                     "pending.step";
     if (!step) {
         say(c->err, c->errlen, "field \"%sstep\" is missing; send %s.", c->pre, step_what);
-        return ORDER_ERR_MISSING_FIELD;
+        return CITY_ORDER_ERR_MISSING_FIELD;
     }
     if (!json_is_string(step)) {
         say(c->err, c->errlen, "field \"%sstep\" must be a string, one of %s, not %s.", c->pre,
             step_what, type_name(step, buf, sizeof buf));
-        return ORDER_ERR_WRONG_TYPE;
+        return CITY_ORDER_ERR_WRONG_TYPE;
     }
     out->step = city_step_from_name(json_string_value(step));
-    if (out->step < 0 || out->step == STEP_OVER) {
+    if (out->step < 0 || out->step == CITY_STEP_OVER) {
         say(c->err, c->errlen,
             "field \"%sstep\" is \"%.32s\", which is no step to decide in; send %s.", c->pre,
             json_string_value(step), step_what);
-        return ORDER_ERR_BAD_VALUE;
+        return CITY_ORDER_ERR_BAD_VALUE;
     }
 
     int first = -1, second = -1;
@@ -362,43 +362,43 @@ static int parse_order(const struct order_ctx *c, const json_t *body, const char
             "the order has none of the fields \"%sdiscard\", \"%sbuild\", \"%sbuilds\", "
             "\"%scontractor\", \"%ssurvey\"; send exactly one.",
             c->pre, c->pre, c->pre, c->pre, c->pre);
-        return ORDER_ERR_CONFLICTING_FIELDS;
+        return CITY_ORDER_ERR_CONFLICTING_FIELDS;
     }
     if (second >= 0) {
         say(c->err, c->errlen,
             "fields \"%s%s\" and \"%s%s\" conflict; send exactly one of discard, build, builds, "
             "contractor, survey.",
             c->pre, action_keys[first], c->pre, action_keys[second]);
-        return ORDER_ERR_CONFLICTING_FIELDS;
+        return CITY_ORDER_ERR_CONFLICTING_FIELDS;
     }
 
     const json_t *v = json_object_get(body, action_keys[first]);
     struct city_decision *d = &out->d;
     switch (first) {
     case 0:
-        d->kind = DEC_DISCARD;
+        d->kind = CITY_DEC_DISCARD;
         return order_cards(c, v, "discard", CITY_DECK_SIZE,
                            "the hand cards to discard, as many as pending.options.discard",
                            d->discard, &d->ndiscard);
     case 1:
-        d->kind = DEC_BUILD;
+        d->kind = CITY_DEC_BUILD;
         d->nbuilds = 1;
         return order_build(c, v, "build", &d->builds[0]);
     case 2: {
-        d->kind = DEC_BUILD_TWO;
+        d->kind = CITY_DEC_BUILD_TWO;
         d->nbuilds = 2;
         static const char two[] = "exactly two builds, [{\"card\": id, \"pay\": [ids]}, "
                                   "{\"card\": id, \"pay\": [ids]}], in the order to build them";
         if (!json_is_array(v)) {
             say(c->err, c->errlen, "field \"%sbuilds\" must be an array of %s, not %s.", c->pre,
                 two, type_name(v, buf, sizeof buf));
-            return ORDER_ERR_WRONG_TYPE;
+            return CITY_ORDER_ERR_WRONG_TYPE;
         }
         if (json_array_size(v) != 2) {
             size_t n = json_array_size(v);
             say(c->err, c->errlen, "field \"%sbuilds\" has %zu %s; send %s.", c->pre, n,
                 n == 1 ? "entry" : "entries", two);
-            return ORDER_ERR_TOO_MANY_CARDS;
+            return CITY_ORDER_ERR_TOO_MANY_CARDS;
         }
         for (int k = 0; k < 2; k++) {
             char field[PATH_LEN];
@@ -407,18 +407,18 @@ static int parse_order(const struct order_ctx *c, const json_t *body, const char
             if (e)
                 return e;
         }
-        return ORDER_OK;
+        return CITY_ORDER_OK;
     }
     case 3:
-        d->kind = DEC_CONTRACTOR;
+        d->kind = CITY_DEC_CONTRACTOR;
         return order_true(c, v, "contractor");
     default:
-        d->kind = DEC_SURVEY;
+        d->kind = CITY_DEC_SURVEY;
         return order_true(c, v, "survey");
     }
 }
 
-int order_from_json(const json_t *body, struct city_order *out, char *err, int errlen)
+int city_order_from_json(const json_t *body, struct city_order *out, char *err, int errlen)
 {
     struct order_ctx c = {"", err, errlen};
     return parse_order(&c, body, NULL, 0, out);
@@ -431,29 +431,29 @@ static json_t *build_json(const struct city_build *b)
     return json_pack("{s:i, s:o}", "card", (int)b->card, "pay", cards_json(b->pay, b->npay));
 }
 
-json_t *order_to_json(int round, int step, const struct city_decision *d)
+json_t *city_order_to_json(int round, int step, const struct city_decision *d)
 {
-    if (step < 0 || step >= STEP_OVER || !d)
+    if (step < 0 || step >= CITY_STEP_OVER || !d)
         return NULL;
     json_t *o = json_pack("{s:i, s:s}", "round", round, "step", city_step_name(step));
     bool ok = o != NULL;
     switch (d->kind) {
-    case DEC_DISCARD:
+    case CITY_DEC_DISCARD:
         ok = ok && d->ndiscard <= CITY_DECK_SIZE &&
              put(o, "discard", cards_json(d->discard, d->ndiscard));
         break;
-    case DEC_BUILD:
+    case CITY_DEC_BUILD:
         ok = ok && d->nbuilds == 1 && put(o, "build", build_json(&d->builds[0]));
         break;
-    case DEC_BUILD_TWO:
+    case CITY_DEC_BUILD_TWO:
         ok = ok && d->nbuilds == 2 &&
              put(o, "builds",
                  json_pack("[o, o]", build_json(&d->builds[0]), build_json(&d->builds[1])));
         break;
-    case DEC_CONTRACTOR:
+    case CITY_DEC_CONTRACTOR:
         ok = ok && put(o, "contractor", json_true());
         break;
-    case DEC_SURVEY:
+    case CITY_DEC_SURVEY:
         ok = ok && put(o, "survey", json_true());
         break;
     default:
@@ -485,7 +485,7 @@ static json_t *seat_json(const struct city_game *g, int i)
     ok = ok && put(o, "defaulted", json_boolean(s->defaulted));
     ok = ok && put(o, "drew", json_integer(s->drew));
     if (s->submitted)
-        ok = ok && put(o, "order", order_to_json(g->round, g->step, &s->order));
+        ok = ok && put(o, "order", city_order_to_json(g->round, g->step, &s->order));
     ok = ok && put(o, "reveal", reveal_json(&s->reveal));
     json_t *vbr = json_array();
     for (int r = 0; vbr && r <= g->round && r <= CITY_MAX_ROUNDS; r++)
@@ -505,7 +505,7 @@ static json_t *winners_json(const struct city_game *g)
     return finish(a, ok);
 }
 
-json_t *game_to_json(const struct city_game *g)
+json_t *city_to_json(const struct city_game *g)
 {
     json_t *o = json_object();
     bool ok = o != NULL;
@@ -565,7 +565,7 @@ static bool rd_keys(const struct rd *r, const json_t *o, const char *const *keys
         if (!known)
             return rd_fail(r,
                            "unknown state field \"%s%.40s\"; a stored game has only the "
-                           "fields game_to_json() writes.",
+                           "fields city_to_json() writes.",
                            r->pre, key);
     }
     return true;
@@ -666,9 +666,10 @@ static bool rd_reveal(const struct rd *seat_rd, const json_t *o, struct city_rev
     const json_t *action;
     if (!rd_get(&r, o, "action", &action))
         return false;
-    int kind = DEC_NONE, nbuilt = 0;
+    int kind = CITY_DEC_NONE, nbuilt = 0;
     if (!json_is_null(action)) {
-        static const int kinds[] = {DEC_BUILD, DEC_BUILD_TWO, DEC_CONTRACTOR, DEC_SURVEY};
+        static const int kinds[] = {CITY_DEC_BUILD, CITY_DEC_BUILD_TWO, CITY_DEC_CONTRACTOR,
+                                    CITY_DEC_SURVEY};
         static const int built[] = {1, 2, 1, 0};
         kind = -1;
         for (int i = 0; i < 4; i++)
@@ -735,12 +736,12 @@ static bool rd_seat(const struct rd *top, struct city_game *g, int i, const json
                        "a seat that must decide has submitted.",
                        pre, pre);
     /* The game's end clears submitted but leaves the last step's defaulted flags. */
-    if (s->defaulted && !s->submitted && g->step != STEP_OVER)
+    if (s->defaulted && !s->submitted && g->step != CITY_STEP_OVER)
         return rd_fail(&r,
                        "state field \"%sdefaulted\" is true but \"%ssubmitted\" is false; a "
                        "default is a submitted decision.",
                        pre, pre);
-    if (s->pending && g->step == STEP_OVER)
+    if (s->pending && g->step == CITY_STEP_OVER)
         return rd_fail(&r, "state field \"%spending\" is true but the game is over.", pre);
     if (s->submitted != (json_object_get(o, "order") != NULL))
         return rd_fail(&r,
@@ -780,7 +781,7 @@ static bool rd_seat(const struct rd *top, struct city_game *g, int i, const json
                        pre, (int)s->vp, pre, scored, (int)s->vp_by_round[scored]);
     /* Reaching the target ends the game in that round, so a game still going has no seat at
      * it; the 16-bit point totals of the rounds to come rely on that. */
-    if (g->step != STEP_OVER && s->vp >= g->target_vp)
+    if (g->step != CITY_STEP_OVER && s->vp >= g->target_vp)
         return rd_fail(&r,
                        "state field \"%svp\" is %d, not below the target %d, but the game is "
                        "not over; a seat that reaches the target ends the game.",
@@ -844,7 +845,7 @@ static bool rd_places(const struct rd *r, const struct city_game *g)
     return true;
 }
 
-bool game_from_json(struct city_game *g, const struct city_catalog *cat, const json_t *j, char *err,
+bool city_from_json(struct city_game *g, const struct city_catalog *cat, const json_t *j, char *err,
                     int errlen)
 {
     static const char *const keys[] = {
@@ -896,12 +897,12 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
                        "\"hand_limit\" or \"over\", not %s.",
                        json_is_string(v) ? "that string" : type_name(v, buf, sizeof buf));
     g->step = (uint8_t)step;
-    if ((g->round == 0) != (step == STEP_KEEP))
+    if ((g->round == 0) != (step == CITY_STEP_KEEP))
         return rd_fail(&r,
                        "state fields \"round\" (%d) and \"step\" (%s) disagree: round 0 is "
                        "step keep and step keep is round 0.",
                        g->round, city_step_name(step));
-    if (step == STEP_HAND_LIMIT && g->round >= CITY_MAX_ROUNDS)
+    if (step == CITY_STEP_HAND_LIMIT && g->round >= CITY_MAX_ROUNDS)
         return rd_fail(&r,
                        "state fields \"round\" and \"step\" disagree: the game ends at round "
                        "%d, before its hand_limit step.",
@@ -925,13 +926,13 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
             return rd_fail(&r, "state field \"%s\" repeats seat %lld.", field, x);
         g->winners |= (uint8_t)(1u << x);
     }
-    if ((g->winners != 0) != (step == STEP_OVER))
+    if ((g->winners != 0) != (step == CITY_STEP_OVER))
         return rd_fail(&r, "state field \"winners\" must list the winning seats once the game is "
                            "over, and be empty before.");
     if (!rd_bool(&r, j, "ended_by_deck", &g->ended_by_deck) ||
         !rd_bool(&r, j, "ended_by_rounds", &g->ended_by_rounds))
         return false;
-    if ((g->ended_by_deck || g->ended_by_rounds) && step != STEP_OVER)
+    if ((g->ended_by_deck || g->ended_by_rounds) && step != CITY_STEP_OVER)
         return rd_fail(&r, "state fields \"ended_by_deck\" and \"ended_by_rounds\" must be false "
                            "while the game goes on.");
     if (g->ended_by_deck && g->ended_by_rounds)
@@ -952,8 +953,8 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
     if (!rd_places(&r, g))
         return false;
     for (int s = 0; s < g->players; s++)
-        game_seat_refresh(g, s);
-    if (!game_check_conservation(g))
+        city_seat_refresh(g, s);
+    if (!city_check_conservation(g))
         return rd_fail(&r, "the state's cards are not each in exactly one place.");
 
     /* What the engine relies on without checking again: setup removed the contractors beyond
@@ -974,15 +975,15 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
                            "state field \"seats[%d].tableau\" holds %d General Contractors; "
                            "a player takes at most one.",
                            s, taken);
-        int n = game_discard_count(g, s);
-        if (seat->pending && g->step != STEP_BUILD && (n < 1 || n > seat->nhand))
+        int n = city_discard_count(g, s);
+        if (seat->pending && g->step != CITY_STEP_BUILD && (n < 1 || n > seat->nhand))
             return rd_fail(&r,
                            "state field \"seats[%d].pending\" is true in step %s, but the "
                            "seat would have to discard %d of %d cards.",
                            s, city_step_name(g->step), n, seat->nhand);
     }
 
-    /* The orders last: they are checked against the whole state, as game_submit() does, and
+    /* The orders last: they are checked against the whole state, as city_submit() does, and
      * stored by it, so they take the same bytes as when they were first submitted. */
     for (int s = 0; s < g->players; s++) {
         struct city_seat *seat = &g->seats[s];
@@ -1002,7 +1003,7 @@ bool game_from_json(struct city_game *g, const struct city_catalog *cat, const j
                            s, order.round, city_step_name(order.step), g->round,
                            city_step_name(g->step));
         bool defaulted = seat->defaulted;
-        int e = game_submit(g, s, &order.d);
+        int e = city_submit(g, s, &order.d);
         if (e)
             return rd_fail(&r, "state field \"seats[%d].order\" is not legal now: %s", s,
                            city_error_message(e));
@@ -1024,10 +1025,10 @@ static json_t *public_seat(const struct city_game *g, int i)
     json_t *tab = json_array();
     for (int k = 0; tab && k < s->ntableau; k++)
         ok = ok && push(tab, json_pack("{s:s, s:i, s:i}", "card", slug(g, s->tableau[k]), "vp",
-                                       game_card_vp(g, i, k), "income", game_card_income(g, i, k)));
+                                       city_card_vp(g, i, k), "income", city_card_income(g, i, k)));
     ok = ok && put(o, "tableau", tab);
-    ok = ok && put(o, "round_vp", json_integer(game_seat_round_vp(g, i)));
-    ok = ok && put(o, "income", json_integer(game_seat_income(g, i)));
+    ok = ok && put(o, "round_vp", json_integer(city_seat_round_vp(g, i)));
+    ok = ok && put(o, "income", json_integer(city_seat_income(g, i)));
     ok = ok && put(o, "submitted", json_boolean(s->submitted));
     ok = ok && put(o, "pending", json_boolean(game_seat_pending(g, i)));
     const char *action = action_name(s->reveal.kind);
@@ -1046,7 +1047,7 @@ static json_t *public_seat(const struct city_game *g, int i)
     return finish(o, ok);
 }
 
-json_t *game_public_view(const struct city_game *g)
+json_t *city_public_view(const struct city_game *g)
 {
     json_t *o = json_object();
     bool ok = o != NULL;
@@ -1062,7 +1063,7 @@ json_t *game_public_view(const struct city_game *g)
     ok = ok && put(o, "seats", seats);
     ok = ok && put(o, "winners", winners_json(g));
     const char *ended = NULL;
-    if (g->step == STEP_OVER)
+    if (g->step == CITY_STEP_OVER)
         ended = g->ended_by_deck ? "deck" : g->ended_by_rounds ? "rounds" : "target";
     ok = ok && put(o, "ended_by", ended ? json_string(ended) : json_null());
     return finish(o, ok);
@@ -1070,10 +1071,10 @@ json_t *game_public_view(const struct city_game *g)
 
 static json_t *options_json(const struct city_game *g, int seat)
 {
-    if (g->step != STEP_BUILD)
-        return json_pack("{s:i}", "discard", game_discard_count(g, seat));
+    if (g->step != CITY_STEP_BUILD)
+        return json_pack("{s:i}", "discard", city_discard_count(g, seat));
     struct city_build_options opt;
-    game_build_options(g, seat, &opt);
+    city_build_options(g, seat, &opt);
     json_t *builds = json_array();
     bool ok = builds != NULL;
     for (int i = 0; ok && i < opt.nbuilds; i++)
@@ -1087,7 +1088,7 @@ static json_t *options_json(const struct city_game *g, int seat)
                      "double", (int)opt.two);
 }
 
-json_t *game_private_view(const struct city_game *g, int seat)
+json_t *city_private_view(const struct city_game *g, int seat)
 {
     if (seat < 0 || seat >= g->players || seat >= CITY_MAX_PLAYERS)
         return NULL;
@@ -1107,13 +1108,13 @@ json_t *game_private_view(const struct city_game *g, int seat)
     else
         ok = ok && put(o, "pending", json_null());
     if (s->submitted && game_seat_pending(g, seat))
-        ok = ok && put(o, "order", order_to_json(g->round, g->step, &s->order));
+        ok = ok && put(o, "order", city_order_to_json(g->round, g->step, &s->order));
     return finish(o, ok);
 }
 
 /* ---- replays ----------------------------------------------------------------------------- */
 
-json_t *replay_new(uint64_t seed, int players, int target_vp)
+json_t *city_replay_new(uint64_t seed, int players, int target_vp)
 {
     if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS)
         return NULL;
@@ -1131,7 +1132,7 @@ static bool replay_append(json_t *replay, int seat, int round, int step,
     json_t *decisions = json_object_get(replay, "decisions");
     if (!json_is_array(decisions))
         return false;
-    json_t *body = order_to_json(round, step, d);
+    json_t *body = city_order_to_json(round, step, d);
     if (!body)
         return false;
     json_t *o = json_pack("{s:i}", "seat", seat);
@@ -1144,19 +1145,19 @@ static bool replay_append(json_t *replay, int seat, int round, int step,
     return o && push(decisions, o);
 }
 
-bool replay_add(json_t *replay, int seat, int round, int step, const struct city_decision *d)
+bool city_replay_add(json_t *replay, int seat, int round, int step, const struct city_decision *d)
 {
     return replay_append(replay, seat, round, step, d, false);
 }
 
-bool replay_add_default(json_t *replay, int seat, int round, int step,
-                        const struct city_decision *d)
+bool city_replay_add_default(json_t *replay, int seat, int round, int step,
+                             const struct city_decision *d)
 {
     return replay_append(replay, seat, round, step, d, true);
 }
 
-bool replay_run(const struct city_catalog *cat, const json_t *replay, struct city_game *g,
-                char *err, int errlen)
+bool city_replay_run(const struct city_catalog *cat, const json_t *replay, struct city_game *g,
+                     char *err, int errlen)
 {
     static const char *const keys[] = {"seed", "players", "target_vp", "decisions"};
     struct rd r = {"", err, errlen};
@@ -1222,7 +1223,7 @@ bool replay_run(const struct city_catalog *cat, const json_t *replay, struct cit
                        "replay field \"decisions\" must be an array of {\"seat\", ...order "
                        "body...}, not %s.",
                        type_name(decisions, buf, sizeof buf));
-    if (game_new(g, cat, players, seed, target) != CITY_OK)
+    if (city_new(g, cat, players, seed, target) != CITY_OK)
         return rd_fail(&r, "the replay's players or target_vp cannot start a game.");
 
     static const char *const extra[] = {"seat", "default"};
@@ -1243,7 +1244,7 @@ bool replay_run(const struct city_catalog *cat, const json_t *replay, struct cit
         if (v && !json_is_boolean(v))
             return rd_fail(&r, "field \"%sdefault\" must be true or false, not %s.", pre,
                            type_name(v, buf, sizeof buf));
-        if (g->step == STEP_OVER)
+        if (g->step == CITY_STEP_OVER)
             return rd_fail(&r, "decisions[%zu] comes after the game ended (round %d).", i,
                            g->round);
         if (order.round != g->round || order.step != g->step)
@@ -1252,14 +1253,14 @@ bool replay_run(const struct city_catalog *cat, const json_t *replay, struct cit
                            "round %d, step %s.",
                            i, order.round, city_step_name(order.step), g->round,
                            city_step_name(g->step));
-        int e = game_submit(g, seat, &order.d);
+        int e = city_submit(g, seat, &order.d);
         if (e)
             return rd_fail(&r, "decisions[%zu] (seat %d, round %d, step %s) was refused: %s", i,
                            seat, g->round, city_step_name(g->step), city_error_message(e));
         if (json_is_true(v))
             g->seats[seat].defaulted = true;
-        while (game_ready(g))
-            if (!game_resolve(g, NULL))
+        while (city_ready(g))
+            if (!city_resolve(g, NULL))
                 break;
     }
     return true;

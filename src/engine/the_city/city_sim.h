@@ -1,14 +1,14 @@
-/* sim.h: bot self-play in bulk, for `cityd simulate`, the benchmarks and the deck's tests:
+/* city_sim.h: bot self-play in bulk, for `cityd simulate`, the benchmarks and the deck's tests:
  * plays many games from consecutive seeds and gathers the figures that prove the deck. */
 #ifndef CITY_SIM_H
 #define CITY_SIM_H
 
 #include <stdint.h>
 
-#include "cards.h"
-#include "game.h"
+#include "city_cards.h"
+#include "city.h"
 
-struct sim_result {
+struct city_sim_result {
     long long games;
     long long rounds_sum;
     int min_rounds, max_rounds;
@@ -23,7 +23,7 @@ struct sim_result {
 /* Plays `games` games of `players` seats, game n from seed `seed + n`, seat s played by a bot
  * of kind kinds[s], and fills *out. Stops at the first illegal bot decision (counted in
  * out->illegal). No I/O, no allocation. */
-void sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
-             const int *kinds, struct sim_result *out);
+void city_sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
+                  const int *kinds, struct city_sim_result *out);
 
 #endif

@@ -1,13 +1,13 @@
-/* sim.c: bulk bot self-play (see sim.h). */
-#include "sim.h"
+/* city_sim.c: bulk bot self-play (see city_sim.h). */
+#include "city_sim.h"
 
 #include <limits.h>
 #include <string.h>
 
-#include "bots.h"
+#include "city_bots.h"
 
-void sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
-             const int *kinds, struct sim_result *out)
+void city_sim_run(const struct city_catalog *cat, int players, long long games, uint64_t seed,
+                  const int *kinds, struct city_sim_result *out)
 {
     memset(out, 0, sizeof *out);
     out->min_rounds = INT_MAX;
@@ -16,18 +16,18 @@ void sim_run(const struct city_catalog *cat, int players, long long games, uint6
     struct city_decision d;
     for (long long n = 0; n < games; n++) {
         uint64_t gseed = seed + (uint64_t)n;
-        game_new(&g, cat, players, gseed, 0);
+        city_new(&g, cat, players, gseed, 0);
         for (int s = 0; s < players; s++)
-            bot_init(&bot[s], kinds[s], gseed * CITY_MAX_PLAYERS + (uint64_t)s);
-        while (g.step != STEP_OVER) {
+            city_bot_init(&bot[s], kinds[s], gseed * CITY_MAX_PLAYERS + (uint64_t)s);
+        while (g.step != CITY_STEP_OVER) {
             for (int s = 0; s < players; s++) {
-                if (bot_decide(&bot[s], &g, s, &d) && game_submit(&g, s, &d) != CITY_OK) {
+                if (city_bot_decide(&bot[s], &g, s, &d) && city_submit(&g, s, &d) != CITY_OK) {
                     out->illegal++;
                     out->illegal_seed = gseed;
                     return;
                 }
             }
-            game_resolve(&g, NULL);
+            city_resolve(&g, NULL);
         }
         out->games++;
         out->rounds_sum += g.round;
@@ -42,7 +42,7 @@ void sim_run(const struct city_catalog *cat, int players, long long games, uint6
         for (int s = 0; s < players; s++) {
             uint64_t owned = 0;
             for (int t = 0; t < g.seats[s].ntableau; t++)
-                owned |= 1ULL << game_design_of(&g, g.seats[s].tableau[t]);
+                owned |= 1ULL << city_design_of(&g, g.seats[s].tableau[t]);
             any |= owned;
             if (!(g.winners & (1u << s)))
                 continue;

@@ -1,32 +1,32 @@
-/* catalog_json.c: turns the card catalog into JSON for people and clients. */
-#include "catalog_json.h"
+/* city_catalog_json.c: turns the card catalog into JSON for people and clients. */
+#include "city_catalog_json.h"
 
 static const char *const var_kinds[] = {
-    [VAR_NONE] = NULL,
-    [VAR_ICON] = "icon",
-    [VAR_ICON_WITH_OTHER] = "icon_with_other",
-    [VAR_OTHER_COPY] = "other_copy",
-    [VAR_CARD_OWN] = "card_own",
-    [VAR_CARD_ALL] = "card_all",
+    [CITY_VAR_NONE] = NULL,
+    [CITY_VAR_ICON] = "icon",
+    [CITY_VAR_ICON_WITH_OTHER] = "icon_with_other",
+    [CITY_VAR_OTHER_COPY] = "other_copy",
+    [CITY_VAR_CARD_OWN] = "card_own",
+    [CITY_VAR_CARD_ALL] = "card_all",
 };
 
 static json_t *variable_to_json(const struct city_catalog *cat, const struct city_variable *v)
 {
     json_t *o = json_pack("{s:s, s:i}", "kind", var_kinds[v->kind], "amount", v->amount);
-    if (v->kind == VAR_ICON || v->kind == VAR_ICON_WITH_OTHER)
+    if (v->kind == CITY_VAR_ICON || v->kind == CITY_VAR_ICON_WITH_OTHER)
         json_object_set_new(o, "icon", json_string(city_icon_name(v->icon)));
-    if (v->kind == VAR_CARD_OWN || v->kind == VAR_CARD_ALL)
+    if (v->kind == CITY_VAR_CARD_OWN || v->kind == CITY_VAR_CARD_ALL)
         json_object_set_new(o, "card", json_string(cat->designs[v->card].id));
     return o;
 }
 
-json_t *catalog_to_json(const struct city_catalog *cat)
+json_t *city_catalog_to_json(const struct city_catalog *cat)
 {
     json_t *cards = json_array();
     for (int i = 0; i < cat->ndesigns; i++) {
         const struct city_design *d = &cat->designs[i];
         json_t *icons = json_array();
-        for (int k = 0; k < ICON_COUNT; k++)
+        for (int k = 0; k < CITY_ICON_COUNT; k++)
             for (int n = 0; n < d->icons[k]; n++)
                 json_array_append_new(icons, json_string(city_icon_name(k)));
         json_t *c = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i}", "id", d->id, "name",
