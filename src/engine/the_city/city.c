@@ -5,28 +5,12 @@
  * city_names.c. */
 #include "city.h"
 
-#include "city_bots.h"
 #include "city_rules.h"
 
 #include <assert.h>
 #include <string.h>
 
 /* ---- small helpers ---------------------------------------------------------------------- */
-
-static void emit(const struct city_events *ev, const struct city_game *g, int type, int seat,
-                 int card, int count, int total)
-{
-    if (!ev || !ev->emit)
-        return;
-    struct city_event e = {.type = (uint8_t)type,
-                           .seat = (int8_t)seat,
-                           .round = g->round,
-                           .step = g->step,
-                           .card = (uint8_t)card,
-                           .count = count,
-                           .total = total};
-    ev->emit(ev->ctx, &e);
-}
 
 static const struct city_design *design_of(const struct city_game *g, int card)
 {
@@ -226,7 +210,7 @@ static void reshuffle(struct city_game *g, const struct city_events *ev)
     g->ndiscard = 0;
     rng_shuffle(&g->rng, g->deck, g->ndeck);
     g->reshuffles++;
-    emit(ev, g, CITY_EV_RESHUFFLED, -1, 0, g->ndeck, 0);
+    city_emit(ev, g, CITY_EV_RESHUFFLED, -1, 0, g->ndeck, 0);
 }
 
 /* Draws n cards into seat s's hand, top card first, reshuffling as draw_card() does; the deck
@@ -282,7 +266,7 @@ static void open_step(struct city_game *g, int step, const struct city_events *e
             seat->pending = false;
         }
     }
-    emit(ev, g, CITY_EV_STEP, -1, 0, 0, 0);
+    city_emit(ev, g, CITY_EV_STEP, -1, 0, 0, 0);
 }
 
 int city_new(struct city_game *g, const struct city_catalog *cat, int players, uint64_t seed,
@@ -479,7 +463,7 @@ static void apply_discards(struct city_game *g, const struct city_events *ev)
         memcpy(&g->discard[g->ndiscard], s->order.discard, s->order.ndiscard);
         g->ndiscard = (uint8_t)(g->ndiscard + s->order.ndiscard);
         hand_remove(s, s->order.discard, s->order.ndiscard);
-        emit(ev, g, CITY_EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
+        city_emit(ev, g, CITY_EV_DISCARDED, i, 0, s->order.ndiscard, s->nhand);
     }
 }
 
@@ -497,7 +481,7 @@ static void apply_build(struct city_game *g, int seat, const struct city_build *
     tab_add(g->cat, &s->tab, city_design_of(g, b->card));
     s->reveal.built[s->reveal.nbuilt++] = b->card;
     s->reveal.paid = (uint8_t)(s->reveal.paid + b->npay);
-    emit(ev, g, CITY_EV_BUILT, seat, b->card, b->npay, 0);
+    city_emit(ev, g, CITY_EV_BUILT, seat, b->card, b->npay, 0);
 }
 
 static void finish(struct city_game *g, const struct city_events *ev)
@@ -519,7 +503,7 @@ static void finish(struct city_game *g, const struct city_events *ev)
         seat->pending = seat->submitted = seat->defaulted = false;
         order_clear(&seat->order);
     }
-    emit(ev, g, CITY_EV_GAME_OVER, -1, 0, best, g->winners);
+    city_emit(ev, g, CITY_EV_GAME_OVER, -1, 0, best, g->winners);
 }
 
 /* Score, income, end check and hand limit: the rest of a round after its builds and
@@ -531,14 +515,14 @@ static void end_round(struct city_game *g, const struct city_events *ev)
         int gain = seat_sum(g, tab_of(g, s), s, true);
         g->seats[s].vp += gain;
         g->seats[s].vp_by_round[g->round] = (int16_t)g->seats[s].vp;
-        emit(ev, g, CITY_EV_SCORED, s, 0, gain, g->seats[s].vp);
+        city_emit(ev, g, CITY_EV_SCORED, s, 0, gain, g->seats[s].vp);
         income[s] = seat_sum(g, tab_of(g, s), s, false);
         need += income[s];
         g->seats[s].last_income = 0;
     }
     if (need > g->ndeck + g->ndiscard) {
         g->ended_by_deck = true;
-        emit(ev, g, CITY_EV_NO_INCOME, -1, 0, need, g->ndeck + g->ndiscard);
+        city_emit(ev, g, CITY_EV_NO_INCOME, -1, 0, need, g->ndeck + g->ndiscard);
         finish(g, ev);
         return;
     }
@@ -560,7 +544,7 @@ static void end_round(struct city_game *g, const struct city_events *ev)
         draw_into_hand(g, seat, income[s], ev); /* need <= deck + discard, checked above */
         seat->last_income = (int16_t)income[s];
         if (income[s])
-            emit(ev, g, CITY_EV_INCOME, s, 0, income[s], seat->nhand);
+            city_emit(ev, g, CITY_EV_INCOME, s, 0, income[s], seat->nhand);
     }
     bool over = g->round >= CITY_MAX_ROUNDS;
     for (int s = 0; s < g->players; s++)
@@ -606,7 +590,7 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
             s->tableau[s->ntableau++] = (uint8_t)c;
             tab_add(g->cat, &s->tab, city_design_of(g, c));
             s->reveal.built[s->reveal.nbuilt++] = (uint8_t)c;
-            emit(ev, g, CITY_EV_CONTRACTOR, i, c, 0, 0);
+            city_emit(ev, g, CITY_EV_CONTRACTOR, i, c, 0, 0);
             break;
         }
         default:
@@ -628,7 +612,7 @@ static void resolve_build(struct city_game *g, const struct city_events *ev)
                 s->hand[s->nhand++] = (uint8_t)c;
                 s->drew++;
             }
-            emit(ev, g, CITY_EV_SURVEYED, i, 0, s->drew, s->nhand);
+            city_emit(ev, g, CITY_EV_SURVEYED, i, 0, s->drew, s->nhand);
             if (s->drew >= 2)
                 survey_step = true;
         }
@@ -665,34 +649,6 @@ bool city_resolve(struct city_game *g, const struct city_events *ev)
         return false;
     }
     return true;
-}
-
-int city_fill_defaults(struct city_game *g, const struct city_events *ev)
-{
-    int n = 0;
-    if (g->step == CITY_STEP_OVER)
-        return 0;
-    for (int i = 0; i < g->players; i++) {
-        struct city_seat *s = &g->seats[i];
-        if (!s->pending || s->submitted)
-            continue;
-        struct city_decision d;
-        city_decision_clear(&d);
-        if (g->step == CITY_STEP_BUILD) {
-            d.kind = CITY_DEC_SURVEY;
-        } else {
-            d.kind = CITY_DEC_DISCARD;
-            d.ndiscard = (uint8_t)city_discard_count(g, i);
-            city_bot_greedy_discards(g, i, d.ndiscard, d.discard);
-        }
-        int err = city_submit(g, i, &d);
-        assert(err == CITY_OK);
-        (void)err;
-        s->defaulted = true;
-        emit(ev, g, CITY_EV_DEFAULT, i, 0, d.kind, 0);
-        n++;
-    }
-    return n;
 }
 
 /* ---- invariants ------------------------------------------------------------------------- */

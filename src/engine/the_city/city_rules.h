@@ -1,6 +1,6 @@
-/* city_rules.h: what the rules' source files (city.c, city_options.c) share and nothing else
- * reads: the tableau summary's questions (what a design costs a seat, whether its tableau
- * admits it). Private to src/engine/the_city/. */
+/* city_rules.h: what the rules' source files (city.c, city_options.c, city_defaults.c) share and
+ * nothing else reads: the tableau summary's questions (what a design costs a seat, whether its
+ * tableau admits it). Private to src/engine/the_city/. */
 #ifndef CITY_GAME_RULES_H
 #define CITY_GAME_RULES_H
 
@@ -62,6 +62,24 @@ static inline bool tab_has_gang(const struct city_catalog *cat, const struct cit
 static inline bool tab_has_contractor(const struct city_catalog *cat, const struct city_tab *t)
 {
     return t->count[cat->contractor_design] > 0;
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+/* Tells ev (when set) of one event of the game. */
+static inline void city_emit(const struct city_events *ev, const struct city_game *g, int type,
+                             int seat, int card, int count, int total)
+{
+    if (!ev || !ev->emit)
+        return;
+    struct city_event e = {.type = (uint8_t)type,
+                           .seat = (int8_t)seat,
+                           .round = g->round,
+                           .step = g->step,
+                           .card = (uint8_t)card,
+                           .count = count,
+                           .total = total};
+    ev->emit(ev->ctx, &e);
 }
 
 #endif
