@@ -1077,3 +1077,20 @@ Test(tech_end, a_solo_game_is_six_rounds_of_one_seat_without_help)
     cr_assert_leq(builds, 6, "one build a round");
     cr_assert_eq(g.winners, 1u);
 }
+
+/* ---- found by the audit against the rule text ------------------------------------------------ */
+
+Test(tech_effect, research_council_scores_when_nobody_controls_a_company)
+{
+    tk_new(&g, 2);
+    int rc = tcard(&g, "research_council", 0);
+    tk_city(&g, rc, 1, 0, TECH_NONE); /* neutral, as after a marker moved away */
+    tk_effect_turn(&g, 0);
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.seats[0].score, 2, "no player controls more companies than seat 0 (all 0)");
+    tk_city(&g, tk_vd(&g, SC, 9), 0, 1, 1);
+    g.tilted[rc] = false;
+    tk_effect_turn(&g, 0);
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.seats[0].score, 2, "seat 1 controls more: no points");
+}

@@ -112,7 +112,7 @@ static bool condition(const struct tech_game *g, int seat, const struct tech_eff
         for (int s = 0; s < g->players; s++)
             if (s != seat && tech_controls(g, s, -1) > mine)
                 return false;
-        return mine > 0;
+        return true; /* "no player controls more than you" holds when all control none */
     }
     case COND_HAND:
         return g->seats[seat].nhand >= e->n;
