@@ -131,11 +131,24 @@ Test(tech_pay, one_technology_company_lets_any_one_card_pay)
     tk_hand(&g, 0, eight);
     tk_hand(&g, 0, k);
     tk_build_turn(&g, 0);
-    struct tech_decision d = tk_build(c, 1, 0, 2, eight, k);
-    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_PAYMENT);
-    d = tk_build(c, 1, 0, 1, eight, 0);
+    struct tech_decision d = tk_build(c, 1, 0, 1, eight, 0);
     tk_do(&g, 0, d);
     cr_assert(tk_in_hand(&g, 0, k));
+}
+
+Test(tech_pay, one_technology_company_still_lets_any_two_cards_pay)
+{
+    tk_new(&g, 2);
+    tk_city(&g, tk_vd(&g, TE, 1), 0, 1, 0);
+    int c = tk_vd(&g, SC, 9), eight = tk_vd(&g, SC, 8), k = tk_vd(&g, KN, 12);
+    tk_hand(&g, 0, c);
+    tk_hand(&g, 0, eight);
+    tk_hand(&g, 0, k);
+    tk_build_turn(&g, 0);
+    /* the rule text: with a Technology company you "can" pay one card; two stay open */
+    tk_do(&g, 0, tk_build(c, 1, 0, 2, eight, k));
+    cr_assert(tk_in(g.discard, g.ndiscard, eight) && tk_in(g.discard, g.ndiscard, k));
+    cr_assert_eq(g.owner[c], 0);
 }
 
 Test(tech_pay, two_technology_companies_build_for_free)

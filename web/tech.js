@@ -138,8 +138,8 @@ export function mountTech(root, id, navigate) {
       if (rule === 'one_any' || pd.domain === 'wild' || pd.value <= CHEAP) return null;
       return `One card pays only if its value is ${CHEAP} or less (or it is a wild card); pay two cards instead.`;
     }
-    if (n === 2 && rule === 'one_cheap_or_two') return null;
-    return rule === 'one_any' ? 'Pay one card.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+    if (n === 2) return null; // any two cards pay, with or without one Technology company
+    return rule === 'one_any' ? 'Pay any one card, or any two cards.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
   }
 
   /** The effect primitive of the city card at {x, y}. */
@@ -710,7 +710,7 @@ export function mountTech(root, id, navigate) {
 
   function payRule(rule) {
     return rule === 'free' ? 'Building is free for you (two Technology companies).'
-      : rule === 'one_any' ? 'Pay any one card (you control a Technology company).'
+      : rule === 'one_any' ? 'Pay any one card (you control a Technology company), or any two cards.'
         : `Pay one card of value ${CHEAP} or less, or any two cards.`;
   }
 

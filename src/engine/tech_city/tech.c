@@ -46,9 +46,10 @@ static const struct {
                                "vertically."},
     [TECH_ERR_OFF_GRID] = {"off_grid", "Coordinates run from -120 to 120."},
     [TECH_ERR_PAYMENT] = {"bad_payment",
-                          "Pay with one card of value 7 or less, or two cards (one card of any "
-                          "value with a Technology company, nothing with two; a wild card pays "
-                          "any build; a service takes 0 or 1 card of yours as help, 1 in solo)."},
+                          "Pay with one card of value 7 or less, or any two cards (or one card of "
+                          "any value with a Technology company, nothing with two; a wild card "
+                          "pays any build; a service takes 0 or 1 card of yours as help, 1 in "
+                          "solo)."},
     [TECH_ERR_WILD_NAME] = {"bad_wild_name",
                             "A wild card must name the value and domain of a card in play."},
     [TECH_ERR_NO_CARD_THERE] = {"no_card_there", "No card is in that cell of the city."},

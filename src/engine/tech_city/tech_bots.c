@@ -331,7 +331,7 @@ static bool best_payment(const struct tech_game *g, int seat, int ci, const doub
     }
     int a = cheapest(g, seat, w, ci, -1);
     int b2 = a < 0 ? -1 : cheapest(g, seat, w, ci, a);
-    double two = (tech == 0 && b2 >= 0) ? w[a] + w[b2] : 1e9;
+    double two = b2 >= 0 ? w[a] + w[b2] : 1e9;
     if (one >= 0 && w[one] <= two) {
         d->npay = 1;
         d->pay[0] = s->hand[one];

@@ -84,7 +84,8 @@ json_t *tech_public_view(const struct tech_game *g);
  * {"seat", "hand": [{"id", "card"}],
  *  "pending": null | {"round", "step", "turn", "options": {...}, "suggestion": order body},
  *  "order": the seat's submitted order body, when it has one at this point}.
- * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two",
+ * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two"
+ *   (one_any: any one card or any two; one_cheap_or_two: one of value <= 7 or any two),
  *   "wild_names": [{"value","domain"}]}; help {"builder", "card"}; effect {"normal", "free",
  *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use)};
  * owner {"user", "card"}; choose {"kind": "discard"|"take_revealed", "count"};
