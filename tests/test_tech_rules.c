@@ -1107,3 +1107,24 @@ Test(tech_effect, research_council_scores_when_nobody_controls_a_company)
     tk_do(&g, 0, tk_use(1, 0));
     cr_assert_eq(g.seats[0].score, 2, "seat 1 controls more: no points");
 }
+
+Test(tech_effect, a_search_that_finds_nothing_leaves_the_deck_in_its_order)
+{
+    int card = effect_of(PRIM_SEARCH, 0);
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    own_effect(2, card);
+    for (int c = 0; c < g.ncards; c++) {
+        const struct tech_design *d = tech_design_of(&g, c);
+        if (d->domain != DOMAIN_WILD &&
+            (e->value ? d->value == e->value : d->domain == e->domain) && tk_in(g.deck, g.ndeck, c))
+            tk_discard(&g, c);
+    }
+    uint8_t before[TECH_MAX_CARDS];
+    int n = g.ndeck;
+    memcpy(before, g.deck, sizeof before);
+    struct city_rng rng = g.rng;
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.ndeck, n);
+    cr_assert(memcmp(before, g.deck, (size_t)n) == 0, "\"has no effect\": no shuffle");
+    cr_assert(memcmp(&rng, &g.rng, sizeof rng) == 0, "and the game's random stream is untouched");
+}
