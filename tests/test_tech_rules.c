@@ -1128,3 +1128,36 @@ Test(tech_effect, a_search_that_finds_nothing_leaves_the_deck_in_its_order)
     cr_assert(memcmp(before, g.deck, (size_t)n) == 0, "\"has no effect\": no shuffle");
     cr_assert(memcmp(&rng, &g.rng, sizeof rng) == 0, "and the game's random stream is untouched");
 }
+
+Test(tech_effect, a_swap_may_move_the_seed_card_which_stays_in_the_city)
+{
+    int card = effect_of(PRIM_SWAP, 0);
+    own_effect(2, card);
+    int a = tk_vd(&g, TE, 12);
+    tk_city(&g, a, 0, 1, 1);
+    struct tech_decision d = tk_use(1, 0);
+    d.has_target = d.has_to = true;
+    d.tx = 0;
+    d.ty = 0;
+    d.ux = 0;
+    d.uy = 1;
+    tk_do(&g, 0, d);
+    cr_assert_eq(tech_card_at(&g, 0, 1), g.seed_card, "the seed card moved ...");
+    cr_assert_eq(tech_card_at(&g, 0, 0), a);
+    cr_assert_eq(g.owner[a], 1);
+    cr_assert(tech_check_conservation(&g), "... and is still in the city");
+    int ex = -1;
+    for (int k = 0; ex < 0; k++) {
+        int c = effect_of(PRIM_EXPEL, k);
+        if (tech_design_of(&g, c)->effect.filter == FILTER_ANY)
+            ex = c;
+    }
+    own_effect(2, ex);
+    tk_take(&g, g.seed_card);
+    tech_city_put(&g, g.seed_card, 0, 1, TECH_NONE);
+    d = tk_use(1, 0);
+    d.has_target = true;
+    d.tx = 0;
+    d.ty = 1;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_SEED_CARD, "it never leaves, wherever it is");
+}
