@@ -419,3 +419,80 @@ Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
     cr_assert_gt(parsed, 100);
     cr_assert_gt(accepted, 10);
 }
+
+/* Collects the log's events as JSON {type, data}. */
+static void collect(void *ctx, const char *type, json_t *data)
+{
+    json_array_append_new(ctx, json_pack("{s:s, s:o}", "type", type, "data", data));
+}
+
+/* The first event of `type` in log, or NULL. */
+static json_t *first_event(json_t *log, const char *type)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(log, i, e) if (strcmp(json_string_value(json_object_get(e, "type")), type) ==
+                                      0) return json_object_get(e, "data");
+    return NULL;
+}
+
+Test(tech_json, placed_and_moved_events_name_the_cards_owner)
+{
+    static struct tech_game g;
+    tk_new(&g, 2);
+    int rep = -1;
+    for (int k = 0; rep < 0; k++) {
+        int c = tk_prim(&g, PRIM_REPLACE, true, k);
+        if (tech_design_of(&g, c)->effect.filter == FILTER_ANY)
+            rep = c;
+    }
+    tk_city(&g, rep, 1, 0, 0);
+    int theirs = tk_vd(&g, DOMAIN_SCIENCE, 12), in = tk_vd(&g, DOMAIN_SCIENCE, 4);
+    tk_city(&g, theirs, 0, 1, 1);
+    tk_hand(&g, 0, in);
+    tk_effect_turn(&g, 0);
+    struct tech_decision d = tk_use(1, 0);
+    d.card = (uint8_t)in;
+    d.has_target = true;
+    d.tx = 0;
+    d.ty = 1;
+    json_t *log = json_array();
+    struct rs_sink sink = {collect, log};
+    cr_assert_eq(rs->submit(&g, 0, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *placed = first_event(log, "placed");
+    cr_assert_not_null(placed);
+    cr_assert_eq(json_integer_value(json_object_get(placed, "owner")), 1,
+                 "the replacement keeps seat 1's marker: %s", json_dumps(placed, 0));
+    json_decref(log);
+
+    tk_new(&g, 2);
+    int sw = tk_prim(&g, PRIM_SWAP, true, 0);
+    tk_city(&g, sw, 1, 0, 0);
+    tk_city(&g, theirs, 0, 1, 1);
+    tk_effect_turn(&g, 0);
+    d = tk_use(1, 0);
+    d.has_target = d.has_to = true;
+    d.tx = 0;
+    d.ty = 1;
+    d.ux = 0;
+    d.uy = 0;
+    log = json_array();
+    sink.ctx = log;
+    cr_assert_eq(rs->submit(&g, 0, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *moved = first_event(log, "moved");
+    cr_assert_not_null(moved);
+    cr_assert_eq(json_integer_value(json_object_get(moved, "owner")), 1);
+    size_t i;
+    json_t *e;
+    int neutral = 0;
+    json_array_foreach(log, i, e)
+    {
+        json_t *o = json_object_get(json_object_get(e, "data"), "owner");
+        neutral +=
+            strcmp(json_string_value(json_object_get(e, "type")), "moved") == 0 && json_is_null(o);
+    }
+    cr_assert_eq(neutral, 1, "the seed card moved, neutral: \"owner\": null");
+    json_decref(log);
+}

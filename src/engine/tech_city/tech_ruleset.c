@@ -238,6 +238,9 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "y", json_integer(g->cy[e->card]));
         if (e->type == TEV_MARKER)
             set(d, "owner", e->count >= 0 ? json_integer(e->count) : json_null());
+        else /* whose card it is now: after a replacement or a swap a reader could not tell */
+            set(d, "owner",
+                g->owner[e->card] != TECH_NONE ? json_integer(g->owner[e->card]) : json_null());
         break;
     case TEV_GAME_OVER: {
         set(d, "winners", seats_of((unsigned)e->count));
