@@ -496,3 +496,34 @@ Test(tech_json, placed_and_moved_events_name_the_cards_owner)
     cr_assert_eq(neutral, 1, "the seed card moved, neutral: \"owner\": null");
     json_decref(log);
 }
+
+Test(tech_json, any_order_may_divulge_cards_and_the_log_shows_them_to_all)
+{
+    round_trip("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"pass\": true, "
+               "\"divulge\": [4, 7]}");
+    round_trip(
+        "{\"round\": 2, \"step\": \"owner\", \"turn\": 9, \"draw\": true, \"divulge\": [4]}");
+    round_trip(
+        "{\"round\": 2, \"step\": \"discard\", \"turn\": 9, \"cards\": [1], \"divulge\": [2]}");
+    cr_assert_str_eq(code_of("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"pass\": true, "
+                             "\"divulge\": 4}"),
+                     "wrong_type");
+    static struct tech_game g;
+    tk_new(&g, 2);
+    int c = tk_vd(&g, DOMAIN_SCIENCE, 4);
+    tk_hand(&g, 1, c);
+    tk_effect_turn(&g, 1);
+    struct tech_decision d = tk_pass();
+    d.ndivulge = 1;
+    d.divulge[0] = (uint8_t)c;
+    json_t *log = json_array();
+    struct rs_sink sink = {collect, log};
+    cr_assert_eq(rs->submit(&g, 1, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *e = first_event(log, "divulged");
+    cr_assert_not_null(e);
+    cr_assert_eq(json_integer_value(json_object_get(e, "seat")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(e, "id")), c);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "card")), tech_design_of(&g, c)->id);
+    json_decref(log);
+}

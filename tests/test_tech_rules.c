@@ -1161,3 +1161,61 @@ Test(tech_effect, a_swap_may_move_the_seed_card_which_stays_in_the_city)
     d.ty = 1;
     cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_SEED_CARD, "it never leaves, wherever it is");
 }
+
+Test(tech_effect, a_player_may_divulge_cards_it_holds_with_its_next_order)
+{
+    int card = effect_of(PRIM_SEARCH, 0);
+    own_effect(2, card);
+    struct tk_log log = {0};
+    struct tech_events ev = {tk_record, &log};
+    struct tech_decision d = tk_use(1, 0);
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_OK);
+    tech_resolve(&g, &ev);
+    cr_assert_eq(g.seats[0].nhand, 1);
+    int found = g.seats[0].hand[0];
+    /* the search showed it to seat 0 alone; with seat 0's next order it may show it to all */
+    for (int i = 0; i < log.n; i++)
+        cr_assert(log.ev[i].type != TEV_DIVULGED, "nothing is divulged unless asked");
+    tk_point(&g, TECH_STEP_EFFECT, 0, 1u);
+    g.seats[0].used_normal = true;
+    g.seats[0].used_free = false;
+    struct tech_decision p = tk_pass();
+    p.ndivulge = 1;
+    p.divulge[0] = (uint8_t)g.seed_card;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_ERR_NOT_IN_HAND, "only cards of your hand");
+    p.divulge[0] = (uint8_t)found;
+    p.ndivulge = 2;
+    p.divulge[1] = (uint8_t)found;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_ERR_DUPLICATE_CARD);
+    p.ndivulge = 1;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_OK);
+    log.n = 0;
+    cr_assert(tech_resolve(&g, &ev));
+    cr_assert_eq(tk_count(&log, TEV_DIVULGED), 1);
+    cr_assert_eq(log.ev[0].type, TEV_DIVULGED, "shown before the order acts");
+    cr_assert_eq(log.ev[0].seat, 0);
+    cr_assert_eq(log.ev[0].card, found);
+    cr_assert(tk_in_hand(&g, 0, found), "divulging shows a card, it does not move it");
+}
+
+Test(tech_errors, defaults_and_bots_never_divulge)
+{
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        cr_assert_eq(tech_new(&g, &tcat, 3, seed), TECH_OK);
+        struct tk_log log = {0};
+        struct tech_events ev = {tk_record, &log};
+        struct tech_bot bot;
+        tech_bot_init(&bot, seed % 2 ? TECH_BOT_GREEDY : TECH_BOT_RANDOM, seed);
+        while (g.step != TECH_STEP_OVER) {
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (tech_pending(&g, s) && s != 0 && tech_bot_decide(&bot, &g, s, &d))
+                    cr_assert_eq(tech_submit(&g, s, &d), TECH_OK);
+            }
+            tech_fill_defaults(&g, &ev);
+            tech_resolve(&g, &ev);
+            cr_assert_eq(tk_count(&log, TEV_DIVULGED), 0);
+            log.n = 0;
+        }
+    }
+}

@@ -72,6 +72,7 @@ export function mountTech(root, id, navigate) {
   let alive = true;
   let handSort = savedSort(); // the hand's order: a key of HAND_SORTS, kept in localStorage
   let seen = loadSeen(); // which hand cards are new (nextSeen), kept in sessionStorage
+  const divulge = new Set(); // hand cards to show to all with the next order ("divulge")
   const game = liveGame(id, () => render());
   const { st } = game;
   const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
@@ -341,7 +342,10 @@ export function mountTech(root, id, navigate) {
   }
 
   async function send(body) {
+    const show = [...divulge].filter((cid) => hand().some((c) => c.id === cid));
+    if (show.length) body = { ...body, divulge: show };
     const ok = await game.send(body);
+    if (ok) divulge.clear();
     announce(ok ? 'Your choice was sent.' : st.refused);
   }
 
@@ -572,7 +576,7 @@ export function mountTech(root, id, navigate) {
   }
 
   function drawAction() {
-    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), handSort, seen?.fresh, hints.sig()],
+    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), handSort, seen?.fresh, hints.sig(), divulge.size],
       () => keepFocus(action, drawActionNow, action));
   }
 
@@ -673,6 +677,7 @@ export function mountTech(root, id, navigate) {
         }
         default: head.push(h('h2', { id: 'action-title' }, `Your move: ${p.step}`));
       }
+      if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, `You will show ${divulge.size} card${divulge.size === 1 ? '' : 's'} of your hand to everyone with this choice.`));
       if (p.suggestion || hints.left() !== 0) buttons.push(hints.button({ onclick: suggest, disabled: st.busy }));
       if (st.hand.order) {
         // Only a point that waits for several seats keeps an order: it may be replaced until then.
@@ -863,10 +868,14 @@ export function mountTech(root, id, navigate) {
     }
     if (!slug) { replace(info, h('p', { class: 'muted' }, 'Hover or tap a card to read its effect.')); return; }
     const d = design(slug);
+    const cid = infoKey.startsWith('h:') ? Number(infoKey.slice(2)) : null;
     replace(info, h('div', { class: `info-card d-${d.domain}`, 'data-slug': slug },
       h('strong', {}, `${DOMAINS[d.domain]?.icon ?? ''} ${d.name}`),
       h('span', { class: 'muted' }, ` · ${d.domain === 'wild' ? 'Wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${extra ? ` · ${extra}` : ''}`),
-      h('p', { id: 'info-text' }, d.text)));
+      h('p', { id: 'info-text' }, d.text),
+      cid !== null && st.view?.status === 'playing' ? h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'divulge', checked: divulge.has(cid), onchange: (e) => { if (e.target.checked) divulge.add(cid); else divulge.delete(cid); drawInfo(); drawAction(); } }),
+        ' Show this card to everyone with my next choice') : null));
   }
 
   // ---- players, pile, log ------------------------------------------------------------------

@@ -129,6 +129,7 @@ export function techLog(events, names) {
       case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); break;
       case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); break;
       case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); break;
+      case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); break;
       case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
         : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); break;
       case 'placed': add(`${nm(e.card)} came into play.`); break;

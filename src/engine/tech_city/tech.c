@@ -278,7 +278,28 @@ static int check_use(const struct tech_game *g, int seat, const struct tech_deci
     return tech_effect_check(g, seat, card, d);
 }
 
+/* The cards an order divulges: distinct cards of the seat's hand. */
+static int check_divulge(const struct tech_game *g, int seat, const struct tech_decision *d)
+{
+    for (int i = 0; i < d->ndivulge; i++) {
+        for (int j = 0; j < i; j++)
+            if (d->divulge[j] == d->divulge[i])
+                return TECH_ERR_DUPLICATE_CARD;
+        if (!tech_in_hand(g, seat, d->divulge[i]))
+            return TECH_ERR_NOT_IN_HAND;
+    }
+    return TECH_OK;
+}
+
+static int check_step(const struct tech_game *g, int seat, const struct tech_decision *d);
+
 int tech_check(const struct tech_game *g, int seat, const struct tech_decision *d)
+{
+    int e = check_step(g, seat, d);
+    return e != TECH_OK ? e : check_divulge(g, seat, d);
+}
+
+static int check_step(const struct tech_game *g, int seat, const struct tech_decision *d)
 {
     if (g->step == TECH_STEP_OVER)
         return TECH_ERR_GAME_OVER;
@@ -470,6 +491,10 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev)
 {
     if (!tech_ready(g))
         return false;
+    /* cards shown to all come first, while they are still where their seat saw them */
+    for (int s = 0; s < g->players; s++)
+        for (int i = 0; (g->pending & (1u << s)) && i < g->dec[s].ndivulge; i++)
+            tech_emit(g, ev, TEV_DIVULGED, s, g->dec[s].divulge[i], 0, 0);
     int actor = g->actor;
     switch (g->step) {
     case TECH_STEP_BUILD: {

@@ -74,6 +74,10 @@ struct tech_decision {
     uint8_t victim; /* use: a seat (steal) */
     uint8_t ncards;
     uint8_t cards[TECH_MAX_CARDS]; /* choose, discard */
+    /* Any kind: cards of the seat's hand it shows to all when the point resolves (the rule
+     * text's "a player who looks at a card may choose to divulge" it). */
+    uint8_t ndivulge;
+    uint8_t divulge[TECH_MAX_CARDS];
 };
 
 /* Empties a decision: no kind, no card, take or victim (TECH_NONE), no wild name. */
@@ -212,6 +216,7 @@ enum tech_event_type {
     TEV_MARKER,         /* card's owner became count (-1 neutral) */
     TEV_PASSED,         /* seat passed */
     TEV_GAME_OVER,      /* count = winners mask */
+    TEV_DIVULGED,       /* seat showed card of its hand to all (its order asked to) */
 };
 
 struct tech_event {

@@ -150,8 +150,9 @@ static int read_pass(struct rd *r, const json_t *body, bool *passed)
         say(r->err, r->errlen, "field \"pass\" must be true (leave it out to act).");
         return TORDER_BAD_VALUE;
     }
-    if (json_object_size(body) != 4) {
-        say(r->err, r->errlen, "a pass holds only round, step, turn and \"pass\": true.");
+    if (json_object_size(body) != 4u + (json_object_get(body, "divulge") != NULL)) {
+        say(r->err, r->errlen,
+            "a pass holds only round, step, turn, \"pass\": true and maybe \"divulge\".");
         return TORDER_CONFLICTING_FIELDS;
     }
     *passed = true;
@@ -303,7 +304,8 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
     json_t *v;
     json_object_foreach(unconst(body), key, v)
     {
-        if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn"))
+        if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn") ||
+            !strcmp(key, "divulge"))
             continue;
         bool known = false;
         for (int i = 0; step_keys[*step][i] && !known; i++)
@@ -314,10 +316,24 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
             return TORDER_UNKNOWN_FIELD;
         }
     }
-    return read_body(&r, body, *step, d);
+    if ((e = read_body(&r, body, *step, d)))
+        return e;
+    if (json_object_get(body, "divulge"))
+        return need_cards(&r, body, "divulge", TECH_MAX_CARDS, d->divulge, &d->ndivulge);
+    return TORDER_OK;
 }
 
+static json_t *order_body(int round, int step, int turn, const struct tech_decision *d);
+
 json_t *tech_order_to_json(int round, int step, int turn, const struct tech_decision *d)
+{
+    json_t *o = order_body(round, step, turn, d);
+    if (o && d->ndivulge > 0)
+        json_object_set_new(o, "divulge", ids_json(d->divulge, d->ndivulge));
+    return o;
+}
+
+static json_t *order_body(int round, int step, int turn, const struct tech_decision *d)
 {
     json_t *o =
         json_pack("{s:i, s:s, s:i}", "round", round, "step", tech_step_name(step), "turn", turn);

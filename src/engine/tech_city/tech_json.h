@@ -27,7 +27,9 @@
  *   owner:   {"draw": true|false}
  *   choose:  {"cards": [id, ...]}
  *   discard: {"cards": [id, ...]}
- * Card ids are instance ids 0..107; coordinates -120..120. */
+ * Any order may add "divulge": [id, ...]: cards of the seat's hand shown to all (a public
+ * "divulged" event each) when the point resolves, before the order acts. Card ids are instance ids
+ * 0..107; coordinates -120..120. */
 
 /* Why an order body could not be read; tech_order_error_code() gives the API code. */
 enum tech_order_error {

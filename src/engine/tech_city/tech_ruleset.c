@@ -136,6 +136,7 @@ static const char *const event_names[] = {
     [TEV_MARKER] = "marker",
     [TEV_PASSED] = "passed",
     [TEV_GAME_OVER] = "game_over",
+    [TEV_DIVULGED] = "divulged",
 };
 
 static const char *const kind_names[] = {"none", "pass", "build", "help", "use", "owner", "cards"};
@@ -181,6 +182,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "wild", json_boolean(e->flag));
         break;
     case TEV_HELPED:
+    case TEV_DIVULGED:
     case TEV_SERVICE_FAILED:
     case TEV_DISCARDED:
     case TEV_REVEALED:
