@@ -527,3 +527,33 @@ Test(tech_json, any_order_may_divulge_cards_and_the_log_shows_them_to_all)
     cr_assert_str_eq(json_string_value(json_object_get(e, "card")), tech_design_of(&g, c)->id);
     json_decref(log);
 }
+
+Test(tech_json, a_use_waiting_for_its_owner_is_stored_and_older_states_still_load)
+{
+    static struct tech_game g, back;
+    tk_new(&g, 2);
+    int card = tk_prim(&g, PRIM_SCORE, true, 0);
+    tk_city(&g, card, 1, 0, 1);
+    tk_effect_turn(&g, 0);
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_OK);
+    cr_assert(tech_resolve(&g, NULL));
+    cr_assert_eq(g.step, TECH_STEP_OWNER);
+    json_t *j = rs->to_json(&g);
+    cr_assert(json_is_object(json_object_get(j, "use")));
+    char err[256] = "";
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.run.stage, RUN_BEFORE);
+    cr_assert(back.use.owner_first && back.use.x == 1 && back.use.y == 0);
+    json_decref(j);
+    /* a state written before "use" existed: no such key, and it loads as none */
+    tk_effect_turn(&g, 0);
+    j = rs->to_json(&g);
+    json_object_del(j, "use");
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.use.kind, TDEC_NONE);
+    json_decref(j);
+    round_trip("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"use\": {\"x\": 1, \"y\": 0}, "
+               "\"owner_first\": true}");
+}

@@ -1219,3 +1219,80 @@ Test(tech_errors, defaults_and_bots_never_divulge)
         }
     }
 }
+
+/* Seat 0 uses seat 1's "draw N, then discard M" company at (1, 0) in a 2-player game. */
+static int use_theirs_drawing(void)
+{
+    int card = -1;
+    for (int k = 0; card < 0; k++) {
+        int c = effect_of(PRIM_DRAW, k);
+        if (tech_design_of(&g, c)->effect.m > 0)
+            card = c;
+    }
+    tk_new(&g, 2);
+    tk_city(&g, card, 1, 0, 1);
+    tk_hand(&g, 1, tk_vd(&g, KN, 2));
+    tk_effect_turn(&g, 0);
+    return card;
+}
+
+Test(tech_phase, the_active_player_may_let_the_owner_draw_and_discard_before_the_effect)
+{
+    /* "If multiple effects need to be resolved, the active player chooses the order": using
+     * another player's company sets two things waiting, its effect and its owner's
+     * draw-and-discard */
+    int card = use_theirs_drawing();
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    int top = g.deck[g.ndeck - 1];
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    tk_do(&g, 0, d);
+    cr_assert_eq(g.step, TECH_STEP_OWNER, "the owner first");
+    cr_assert_eq(g.seats[0].nhand, 0, "the effect waits");
+    struct tech_decision o;
+    tech_decision_init(&o);
+    o.kind = TDEC_OWNER;
+    o.draw = true;
+    tk_do(&g, 1, o);
+    cr_assert(tk_in_hand(&g, 1, top), "the owner drew the top card");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    cr_assert_eq(g.pending, 2u);
+    tk_do(&g, 1, tk_cards(1, (int[]){top}));
+    cr_assert_eq(g.seats[0].nhand, e->n, "then the effect: seat 0 draws");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    cr_assert_eq(g.pending, 1u);
+    int pick[4];
+    for (int i = 0; i < e->m; i++)
+        pick[i] = g.seats[0].hand[i];
+    tk_do(&g, 0, tk_cards(e->m, pick));
+    cr_assert_eq(g.step, TECH_STEP_EFFECT, "and nobody is asked twice");
+    cr_assert_eq(g.actor, 1);
+    cr_assert_eq(g.seats[1].nhand, 1);
+}
+
+Test(tech_phase, by_default_the_effect_resolves_before_the_owner_draws)
+{
+    int card = use_theirs_drawing();
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    int top = g.deck[g.ndeck - 1];
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert(tk_in_hand(&g, 0, top), "the effect first: seat 0 drew the top card");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    int pick[4];
+    for (int i = 0; i < e->m; i++)
+        pick[i] = g.seats[0].hand[i];
+    tk_do(&g, 0, tk_cards(e->m, pick));
+    cr_assert_eq(g.step, TECH_STEP_OWNER, "then the owner");
+}
+
+Test(tech_phase, the_order_is_a_choice_only_on_another_players_company)
+{
+    int card = effect_of(PRIM_SCORE, 0);
+    own_effect(2, card);
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_NEEDLESS_CHOICE, "your own company: no owner");
+    d = tk_use(0, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_NEEDLESS_CHOICE, "a neutral service: none");
+}

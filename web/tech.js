@@ -79,7 +79,7 @@ export function mountTech(root, id, navigate) {
   loadTechCatalog().then(() => { if (alive) { drawn.delete(action); drawn.delete(cityScroll); render(); } }).catch(() => null);
 
   function emptySel() {
-    return { card: null, x: null, y: null, pay: [], as: null, use: null, free: false, take: null, target: null, to: null, victim: null, cards: [], draw: null };
+    return { card: null, x: null, y: null, pay: [], as: null, use: null, free: false, owner_first: false, take: null, target: null, to: null, victim: null, cards: [], draw: null };
   }
   const pending = () => st.hand?.pending ?? null;
   const hand = () => st.hand?.hand ?? [];
@@ -141,6 +141,11 @@ export function mountTech(root, id, navigate) {
     }
     if (n === 2) return null; // any two cards pay, with or without one Technology company
     return rule === 'one_any' ? 'Pay any one card, or any two cards.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+  }
+
+  /** True when the cell holds another player's company: the order of its owner's draw is ours to choose. */
+  function ownerCell(cell) {
+    return !!cell && (pending()?.options?.owner_cells ?? []).some((c) => c.x === cell.x && c.y === cell.y);
   }
 
   /** The effect primitive of the city card at {x, y}. */
@@ -211,6 +216,7 @@ export function mountTech(root, id, navigate) {
         if (!sel.use) return { why: 'Pick a highlighted card of the city to use its effect, or pass.' };
         const body = { ...pos, use: { ...sel.use } };
         if (sel.free) body.free = true;
+        if (sel.owner_first && !sel.free && ownerCell(sel.use)) body.owner_first = true;
         for (const n of needsOf()) {
           if (sel[n] === null) return { why: { card: 'Pick a card of your hand for the effect.', take: 'Pick a card of the discard pile.', target: 'Pick the city card the effect acts on.', to: 'Pick the second city card.', victim: 'Pick the player to take a card from.' }[n] };
           body[n] = typeof sel[n] === 'object' ? { ...sel[n] } : sel[n];
@@ -326,7 +332,7 @@ export function mountTech(root, id, navigate) {
       Object.assign(sel, { card: g.card, x: g.x, y: g.y, pay: [...(g.pay ?? [])], as: g.as ?? null });
     } else if (p.step === 'help') sel.card = g.card;
     else if (p.step === 'effect') {
-      Object.assign(sel, { use: g.use, free: !!g.free, card: g.card ?? null, take: g.take ?? null, target: g.target ?? null, to: g.to ?? null, victim: g.victim ?? null });
+      Object.assign(sel, { use: g.use, free: !!g.free, owner_first: !!g.owner_first, card: g.card ?? null, take: g.take ?? null, target: g.target ?? null, to: g.to ?? null, victim: g.victim ?? null });
       showInfo(`c:${g.use.x},${g.use.y}`);
     } else if (p.step === 'owner') { sel.draw = g.draw; suggested = g.draw ? 'draw' : 'no-draw'; focus = g.draw ? '#draw' : '#no-draw'; } else if (g.cards) sel.cards = [...g.cards];
     if (g.x !== undefined) scrollToCell(g.x, g.y);
@@ -641,6 +647,10 @@ export function mountTech(root, id, navigate) {
           if (c && o.free && o.normal && c.owner === me() && c.domain === 'knowledge' && !c.tilted) {
             head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'free', checked: sel.free, onchange: (e) => { sel.free = e.target.checked; drawAction(); } }),
               ' Use it as your free Knowledge use'));
+          }
+          if (c && !sel.free && ownerCell(sel.use)) {
+            head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'owner-first', checked: sel.owner_first, onchange: (e) => { sel.owner_first = e.target.checked; drawAction(); } }),
+              ` Let ${nameOf(c.owner)} draw and discard first, then the effect`));
           }
           for (const n of c ? needsOf() : []) extra.push(needLine(n, c));
           buttons.push(confirmBtn(d ? `Use ${d.name}` : 'Use'), passBtn());

@@ -122,7 +122,7 @@ export function techLog(events, names) {
       case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); break;
       case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); break;
       case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); break;
-      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}.`); break;
+      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); break;
       case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); break;
       case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); break;
       case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); break;

@@ -67,6 +67,7 @@ struct tech_decision {
     int8_t as_domain; /* wild card: the domain named (-1 otherwise) */
     bool free;        /* use: the Knowledge free use */
     bool draw;        /* owner: draws a card (then discards one) */
+    bool owner_first; /* use of another seat's company: its owner draws and discards first */
     bool has_target, has_to;
     int8_t tx, ty;  /* use: "target" cell */
     int8_t ux, uy;  /* use: "to" cell */
@@ -132,7 +133,14 @@ enum tech_choose_kind {
 };
 
 /* An effect in progress: the use, then the choices it waits for. */
-enum tech_run_stage { RUN_NONE = 0, RUN_OTHERS, RUN_OWNER, RUN_OWNER_DISCARD, RUN_DONE };
+enum tech_run_stage {
+    RUN_NONE = 0,
+    RUN_OTHERS,
+    RUN_OWNER,
+    RUN_OWNER_DISCARD,
+    RUN_DONE,
+    RUN_BEFORE /* the owner's draw-and-discard first; the effect waits in g->use */
+};
 
 struct tech_run {
     uint8_t stage;      /* enum tech_run_stage */
@@ -183,6 +191,7 @@ struct tech_game {
     uint8_t pending, submitted, defaulted; /* seat bitmasks */
     struct tech_decision dec[TECH_MAX_PLAYERS];
     struct tech_decision build; /* a service build waiting for help */
+    struct tech_decision use;   /* a use waiting for its owner's draw-and-discard (RUN_BEFORE) */
     struct tech_run run;
     uint8_t choose_kind, choose_n; /* enum tech_choose_kind, cards asked for */
     uint8_t nrevealed;             /* revealed cards (public until the point resolves) */

@@ -25,7 +25,8 @@ const char *tech_order_error_code(int err)
 static const char *const step_keys[TECH_STEP_COUNT][10] = {
     [TECH_STEP_BUILD] = {"pass", "card", "x", "y", "pay", "as", NULL},
     [TECH_STEP_HELP] = {"pass", "card", NULL},
-    [TECH_STEP_EFFECT] = {"pass", "use", "free", "card", "take", "target", "to", "victim", NULL},
+    [TECH_STEP_EFFECT] = {"pass", "use", "free", "owner_first", "card", "take", "target", "to",
+                          "victim", NULL},
     [TECH_STEP_OWNER] = {"draw", NULL},
     [TECH_STEP_CHOOSE] = {"cards", NULL},
     [TECH_STEP_DISCARD] = {"cards", NULL},
@@ -243,6 +244,12 @@ static int read_body(struct rd *r, const json_t *body, int step, struct tech_dec
             return TORDER_WRONG_TYPE;
         }
         d->free = json_is_true(f);
+        const json_t *of = json_object_get(body, "owner_first");
+        if (of && !json_is_boolean(of)) {
+            say(r->err, r->errlen, "field \"owner_first\" must be true or false.");
+            return TORDER_WRONG_TYPE;
+        }
+        d->owner_first = json_is_true(of);
         int victim = TECH_NONE;
         if ((e = need_card(r, body, "card", false, &d->card)) ||
             (e = need_card(r, body, "take", false, &d->take)) ||
@@ -366,6 +373,8 @@ static json_t *order_body(int round, int step, int turn, const struct tech_decis
         json_object_set_new(o, "use", cell_json(d->x, d->y));
         if (d->free)
             json_object_set_new(o, "free", json_true());
+        if (d->owner_first)
+            json_object_set_new(o, "owner_first", json_true());
         if (d->card != TECH_NONE)
             json_object_set_new(o, "card", json_integer(d->card));
         if (d->take != TECH_NONE)
@@ -493,16 +502,18 @@ static json_t *options_json(const struct tech_game *g, int seat)
         /* the cards whose effect the seat may use now (its choices are checked on submit) */
         bool normal = !g->seats[seat].used_normal;
         bool free = !g->seats[seat].used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
-        json_t *cells = json_array(), *free_cells = json_array();
+        json_t *cells = json_array(), *free_cells = json_array(), *owner_cells = json_array();
         for (int i = 0; i < g->ncity; i++) {
             int c = g->city[i];
             if (normal && !g->tilted[c])
                 json_array_append_new(cells, cell_json(g->cx[c], g->cy[c]));
+            if (normal && !g->tilted[c] && g->owner[c] != TECH_NONE && g->owner[c] != seat)
+                json_array_append_new(owner_cells, cell_json(g->cx[c], g->cy[c]));
             if (free && g->owner[c] == seat && tech_design_of(g, c)->domain == DOMAIN_KNOWLEDGE)
                 json_array_append_new(free_cells, cell_json(g->cx[c], g->cy[c]));
         }
-        return json_pack("{s:b, s:b, s:o, s:o}", "normal", normal, "free", free, "cells", cells,
-                         "free_cells", free_cells);
+        return json_pack("{s:b, s:b, s:o, s:o, s:o}", "normal", normal, "free", free, "cells",
+                         cells, "free_cells", free_cells, "owner_cells", owner_cells);
     }
     case TECH_STEP_OWNER:
         return json_pack("{s:i, s:s}", "user", g->run.user, "card", slug(g, g->run.card));

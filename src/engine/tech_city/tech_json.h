@@ -21,7 +21,8 @@
  *          | ... plus "as": {"value": V, "domain": D} when card is a wild card
  *   help:    {"pass": true} | {"card": id}
  *   effect:  {"pass": true}
- *          | {"use": {"x": X, "y": Y}, "free"?: true, "card"?: id, "take"?: id,
+ *          | {"use": {"x": X, "y": Y}, "free"?: true, "owner_first"?: true, "card"?: id,
+ *             "take"?: id,
  *             "target"?: {"x", "y"}, "to"?: {"x", "y"}, "victim"?: S}
  *            (which of card/take/target/to/victim the effect takes: docs/tech_city.md)
  *   owner:   {"draw": true|false}
@@ -89,7 +90,8 @@ json_t *tech_public_view(const struct tech_game *g);
  * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two"
  *   (one_any: any one card or any two; one_cheap_or_two: one of value <= 7 or any two),
  *   "wild_names": [{"value","domain"}]}; help {"builder", "card"}; effect {"normal", "free",
- *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use)};
+ *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use),
+ *   "owner_cells": [{"x","y"}] (other seats' companies: "owner_first" may be sent)};
  * owner {"user", "card"}; choose {"kind": "discard"|"take_revealed", "count"};
  * discard {"count"}. NULL for a seat not in the game. `suggestion` is filled by the caller. */
 json_t *tech_private_view(const struct tech_game *g, int seat);

@@ -197,6 +197,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "y", json_integer(e->y));
         set(d, "free", json_boolean(e->flag));
         set(d, "effect", json_string(tech_prim_name(e->count)));
+        set(d, "owner_first", json_boolean(e->total != 0));
         break;
     case TEV_SCORED:
         set(d, "points", json_integer(e->count));

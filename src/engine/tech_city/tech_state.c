@@ -31,12 +31,15 @@ json_t *tech_state_to_json(const struct tech_game *g)
             dj = tech_order_to_json(g->round, g->step, g->turn, &g->dec[s]);
         json_array_append_new(decisions, dj ? dj : json_null());
     }
-    json_t *build = NULL;
+    json_t *build = NULL, *use = NULL;
     if (g->step == TECH_STEP_HELP)
         build = tech_order_to_json(g->round, TECH_STEP_BUILD, g->turn, &g->build);
+    if (g->run.stage == RUN_BEFORE)
+        use = tech_order_to_json(g->round, TECH_STEP_EFFECT, g->turn, &g->use);
     return json_pack(
         "{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, s:o}",
+        "s:o, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, "
+        "s:o}",
         "format", 1, "seed", u64_json(g->seed), "rng", rng, "players", g->players, "round",
         g->round, "turn", g->turn, "step", tech_step_name(g->step), "first", g->first, "phase_i",
         g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
@@ -44,10 +47,10 @@ json_t *tech_state_to_json(const struct tech_game *g)
         ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
         mask_json(g->pending), "submitted", mask_json(g->submitted), "defaulted",
         mask_json(g->defaulted), "decisions", decisions, "build", build ? build : json_null(),
-        "run", "stage", g->run.stage, "user", g->run.user, "card", g->run.card, "owner",
-        g->run.owner, "next_other", g->run.next_other, "choose", "kind", g->choose_kind, "n",
-        g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed), "winners",
-        mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
+        "use", use ? use : json_null(), "run", "stage", g->run.stage, "user", g->run.user, "card",
+        g->run.card, "owner", g->run.owner, "next_other", g->run.next_other, "choose", "kind",
+        g->choose_kind, "n", g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed),
+        "winners", mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
         u64_json(g->built_designs), "used_designs", u64_json(g->used_designs));
 }
 
@@ -146,11 +149,11 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
                           char *err, int errlen)
 {
     static const char *const keys[] = {
-        "format",    "seed",       "rng",           "players",      "round",     "turn",
-        "step",      "first",      "phase_i",       "actor",        "seed_card", "deck",
-        "discard",   "expelled",   "city",          "seats",        "pending",   "submitted",
-        "defaulted", "decisions",  "build",         "run",          "choose",    "revealed",
-        "winners",   "reshuffles", "built_designs", "used_designs", NULL};
+        "format",    "seed",      "rng",        "players",       "round",        "turn",
+        "step",      "first",     "phase_i",    "actor",         "seed_card",    "deck",
+        "discard",   "expelled",  "city",       "seats",         "pending",      "submitted",
+        "defaulted", "decisions", "build",      "use",           "run",          "choose",
+        "revealed",  "winners",   "reshuffles", "built_designs", "used_designs", NULL};
     struct sr r = {j, err, errlen, true};
     if (!json_is_object(j)) {
         say(err, errlen, "a stored state must be a JSON object.");
@@ -269,7 +272,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
         say(err, errlen, "state fields \"run\" and \"choose\" must be objects.");
         return false;
     }
-    g->run.stage = (uint8_t)s_int(&r, run, "stage", RUN_NONE, RUN_DONE);
+    g->run.stage = (uint8_t)s_int(&r, run, "stage", RUN_NONE, RUN_BEFORE);
     g->run.user = (uint8_t)s_int(&r, run, "user", 0, TECH_NONE);
     g->run.card = (uint8_t)s_int(&r, run, "card", 0, TECH_NONE);
     g->run.owner = (uint8_t)s_int(&r, run, "owner", 0, TECH_NONE);
@@ -308,6 +311,17 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
     } else if (!json_is_null(build)) {
         say(err, errlen, "state field \"build\" must be null outside step help.");
         return false;
+    }
+    /* "use" (a use waiting for its owner's draw-and-discard) came later: missing means null */
+    const json_t *use = json_object_get(j, "use");
+    if (use && !json_is_null(use)) {
+        int ur, us, ut;
+        char why[160] = "not an effect order";
+        if (tech_order_from_json(use, &ur, &us, &ut, &g->use, why, sizeof why) != TORDER_OK ||
+            us != TECH_STEP_EFFECT || g->use.kind != TDEC_USE) {
+            say(err, errlen, "state field \"use\" must be the waiting use: %s", why);
+            return false;
+        }
     }
     if (!tech_check_point(g)) {
         say(err, errlen,
