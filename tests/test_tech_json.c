@@ -557,3 +557,37 @@ Test(tech_json, a_use_waiting_for_its_owner_is_stored_and_older_states_still_loa
     round_trip("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"use\": {\"x\": 1, \"y\": 0}, "
                "\"owner_first\": true}");
 }
+
+Test(tech_json, the_decks_option_reaches_the_game_its_state_and_its_replay)
+{
+    static struct tech_game g, back;
+    char err[256] = "";
+    cr_assert(rs->new_game(&g, 5, 11, 0));
+    json_t *body = json_pack("{s:i}", "decks", 1);
+    cr_assert(rs->apply_options(&g, body, err, sizeof err), "%s", err);
+    cr_assert_eq(g.ncards, 54);
+    json_t *opts = rs->options_json(&g);
+    cr_assert(json_equal(opts, body));
+    json_decref(opts);
+    json_t *j = rs->to_json(&g);
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.ncards, 54);
+    json_object_del(j, "decks"); /* a state written before the option: two decks at 5 */
+    cr_assert(!rs->from_json(&back, j, err, sizeof err), "54 cards cannot be two decks' state");
+    json_decref(j);
+    json_decref(body);
+    cr_assert(rs->new_game(&g, 3, 11, 0));
+    body = json_pack("{s:i}", "decks", 2);
+    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
+    cr_assert(strstr(err, "5 or 6") != NULL, "%s", err);
+    json_decref(body);
+    body = json_pack("{s:s}", "decks", "one");
+    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
+    json_decref(body);
+    /* a replay record carries the option and replays with it */
+    json_t *rec = json_pack("{s:s, s:s, s:i, s:i, s:[]}", "game", "tech_city", "seed", "11",
+                            "players", 5, "decks", 1, "decisions");
+    cr_assert(rs->replay_run(rec, &back, err, sizeof err), "%s", err);
+    cr_assert_eq(back.ncards, 54);
+    json_decref(rec);
+}

@@ -1296,3 +1296,18 @@ Test(tech_phase, the_order_is_a_choice_only_on_another_players_company)
     d.owner_first = true;
     cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_NEEDLESS_CHOICE, "a neutral service: none");
 }
+
+Test(tech_setup, five_or_six_players_may_choose_one_deck_and_fewer_never_two)
+{
+    /* "If playing with 5 or 6 players, it is suggested to use two Tech Decks": optional */
+    for (int p = 5; p <= 6; p++) {
+        cr_assert_eq(tech_new_decks(&g, &tcat, p, 7, 1), TECH_OK);
+        cr_assert_eq(g.ncards, 54);
+        cr_assert_eq(tech_hand_limit(&g), 5, "the hand limit goes by players, not decks");
+        cr_assert(tech_check_conservation(&g));
+        cr_assert_eq(tech_new_decks(&g, &tcat, p, 7, 0), TECH_OK);
+        cr_assert_eq(g.ncards, 108, "two decks by default");
+    }
+    cr_assert_eq(tech_new_decks(&g, &tcat, 4, 7, 2), TECH_ERR_BAD_SEAT, "1-4 players: one deck");
+    cr_assert_eq(tech_new_decks(&g, &tcat, 5, 7, 3), TECH_ERR_BAD_SEAT);
+}

@@ -192,14 +192,24 @@ static void next_effect(struct tech_game *g, const struct tech_events *ev)
 
 int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed)
 {
+    return tech_new_decks(g, cat, players, seed, 0);
+}
+
+int tech_new_decks(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed,
+                   int decks)
+{
     if (players < TECH_MIN_PLAYERS || players > TECH_MAX_PLAYERS || !cat || cat->deck_size <= 0)
+        return TECH_ERR_BAD_SEAT;
+    if (decks == 0)
+        decks = players >= TECH_TWO_DECKS_FROM ? 2 : 1;
+    if (decks < 1 || decks > 2 || (decks == 2 && players < TECH_TWO_DECKS_FROM))
         return TECH_ERR_BAD_SEAT;
     memset(g, 0, sizeof *g);
     g->cat = cat;
     g->seed = seed;
     rng_seed(&g->rng, seed);
     g->players = (uint8_t)players;
-    g->ncards = (uint8_t)(players >= TECH_TWO_DECKS_FROM ? 2 * cat->deck_size : cat->deck_size);
+    g->ncards = (uint8_t)(decks * cat->deck_size);
     g->round = 1;
     memset(g->owner, TECH_NONE, sizeof g->owner);
     g->seed_card = TECH_NONE;

@@ -251,6 +251,18 @@ struct tech_events {
  * TECH_ERR_BAD_SEAT for a bad player count. */
 int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed);
 
+/* tech_new() with a number of decks: 0 for the default (two at 5-6 players, else one), 1, or 2
+ * (5-6 players only: the rule text suggests two decks there, it does not impose them).
+ * TECH_ERR_BAD_SEAT for a bad player count or a number of decks the players cannot take. */
+int tech_new_decks(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed,
+                   int decks);
+
+/* The decks of a game (1 or 2). */
+static inline int tech_decks(const struct tech_game *g)
+{
+    return g->ncards > g->cat->deck_size ? 2 : 1;
+}
+
 /* Design of an instance, and its fields. */
 static inline const struct tech_design *tech_design_of(const struct tech_game *g, int card)
 {

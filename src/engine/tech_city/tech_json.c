@@ -450,6 +450,7 @@ json_t *tech_public_view(const struct tech_game *g)
                             ? json_pack("{s:i, s:s, s:i, s:i}", "seat", g->actor, "card",
                                         slug(g, g->build.card), "x", g->build.x, "y", g->build.y)
                             : json_null());
+    json_object_set_new(v, "decks", json_integer(tech_decks(g)));
     if (over)
         json_object_set_new(v, "seed", u64_json(g->seed));
     return v;

@@ -80,7 +80,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
  *  "effect": null | {"seat", "card", "x", "y"} (the use being resolved),
  *  "service": null | {"seat", "card", "x", "y"} (a service waiting for help, step help),
  *  "seats": [{"seat", "score", "hand_count", "companies", "pending", "submitted"}],
- *  "over", "winners": [seat...], "seed": "digits" only once over}. */
+ *  "over", "winners": [seat...], "decks": 1|2, "seed": "digits" only once over}. */
 json_t *tech_public_view(const struct tech_game *g);
 
 /* What seat alone may see: the public view plus

@@ -32,6 +32,36 @@ static bool tc_new_game(void *g, int players, uint64_t seed, int target)
     return tech_new(g, &catalog, players, seed) == TECH_OK;
 }
 
+/* The create body's or replay record's "decks": 1 or 2 (2 only at 5-6 players); left out, the
+ * default (two at 5-6). The game was just dealt from its seed: it is dealt again with them. */
+static bool tc_apply_options(void *vg, const json_t *body, char *err, int errlen)
+{
+    struct tech_game *g = vg;
+    const json_t *v = json_object_get(body, "decks");
+    if (!v || json_is_null(v))
+        return true;
+    int decks = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+    if (decks != 1 && decks != 2) {
+        snprintf(err, (size_t)errlen, "\"decks\" must be 1 or 2 (Tech Decks shuffled together).");
+        return false;
+    }
+    if (decks == 2 && g->players < TECH_TWO_DECKS_FROM) {
+        snprintf(err, (size_t)errlen,
+                 "Tech City shuffles two decks only at 5 or 6 players; with %d, leave \"decks\" "
+                 "out or send 1.",
+                 g->players);
+        return false;
+    }
+    if (decks == tech_decks(g))
+        return true;
+    return tech_new_decks(g, &catalog, g->players, g->seed, decks) == TECH_OK;
+}
+
+static json_t *tc_options_json(const void *g)
+{
+    return json_pack("{s:i}", "decks", tech_decks(g));
+}
+
 static int tc_players(const void *g)
 {
     return ((const struct tech_game *)g)->players;
@@ -442,6 +472,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
 }
 
 static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
+static const char *const tc_options[] = {"decks", NULL};
 static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
                                        "choose", "discard", "over",   NULL};
 
@@ -469,6 +500,9 @@ const struct ruleset ruleset_tech_city = {
     .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
     .steps = tc_steps,
+    .options = tc_options,
+    .apply_options = tc_apply_options,
+    .options_json = tc_options_json,
     .load_cards = tc_load_cards,
     .cards_json = tc_cards_json,
     .new_game = tc_new_game,

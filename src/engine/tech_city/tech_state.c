@@ -37,12 +37,13 @@ json_t *tech_state_to_json(const struct tech_game *g)
     if (g->run.stage == RUN_BEFORE)
         use = tech_order_to_json(g->round, TECH_STEP_EFFECT, g->turn, &g->use);
     return json_pack(
-        "{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, "
+        "{s:i, s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, "
+        "s:o, "
         "s:o, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, "
         "s:o}",
-        "format", 1, "seed", u64_json(g->seed), "rng", rng, "players", g->players, "round",
-        g->round, "turn", g->turn, "step", tech_step_name(g->step), "first", g->first, "phase_i",
-        g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
+        "format", 1, "decks", tech_decks(g), "seed", u64_json(g->seed), "rng", rng, "players",
+        g->players, "round", g->round, "turn", g->turn, "step", tech_step_name(g->step), "first",
+        g->first, "phase_i", g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
         ids_json(g->deck, g->ndeck), "discard", ids_json(g->discard, g->ndiscard), "expelled",
         ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
         mask_json(g->pending), "submitted", mask_json(g->submitted), "defaulted",
@@ -149,11 +150,12 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
                           char *err, int errlen)
 {
     static const char *const keys[] = {
-        "format",    "seed",      "rng",        "players",       "round",        "turn",
-        "step",      "first",     "phase_i",    "actor",         "seed_card",    "deck",
-        "discard",   "expelled",  "city",       "seats",         "pending",      "submitted",
-        "defaulted", "decisions", "build",      "use",           "run",          "choose",
-        "revealed",  "winners",   "reshuffles", "built_designs", "used_designs", NULL};
+        "format",    "decks",     "seed",      "rng",        "players",       "round",
+        "turn",      "step",      "first",     "phase_i",    "actor",         "seed_card",
+        "deck",      "discard",   "expelled",  "city",       "seats",         "pending",
+        "submitted", "defaulted", "decisions", "build",      "use",           "run",
+        "choose",    "revealed",  "winners",   "reshuffles", "built_designs", "used_designs",
+        NULL};
     struct sr r = {j, err, errlen, true};
     if (!json_is_object(j)) {
         say(err, errlen, "a stored state must be a JSON object.");
@@ -173,8 +175,12 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
     }
     s_int(&r, j, "format", 1, 1);
     int players = s_int(&r, j, "players", TECH_MIN_PLAYERS, TECH_MAX_PLAYERS);
-    if (!r.ok || tech_new(g, cat, players, 0) != TECH_OK)
-        return r.ok ? (say(err, errlen, "the state's players cannot start a game."), false) : false;
+    /* "decks" came later: a state without it has the default for its players */
+    int decks = json_object_get(j, "decks") ? s_int(&r, j, "decks", 1, 2) : 0;
+    if (!r.ok || tech_new_decks(g, cat, players, 0, decks) != TECH_OK)
+        return r.ok
+                   ? (say(err, errlen, "the state's players and decks cannot start a game."), false)
+                   : false;
     g->seed = s_u64(&r, json_object_get(j, "seed"), "seed");
     const json_t *rng = json_object_get(j, "rng");
     if (r.ok && (!json_is_array(rng) || json_array_size(rng) != 4)) {
