@@ -183,8 +183,6 @@ void api_create_game(struct http_req *r)
                            "\"greedy\", \"greedy\"]}.");
         return;
     }
-    if (!only_fields(r, allowed, "creating a game"))
-        return;
     const struct ruleset *rs = rulesets[0];
     json_t *jgame = json_object_get(r->json, "game");
     if (jgame && !json_is_null(jgame)) {
@@ -200,6 +198,15 @@ void api_create_game(struct http_req *r)
             return;
         }
     }
+    const char *fields[24]; /* the common fields, then the game's own options */
+    int nf = 0;
+    for (const char *const *a = allowed; *a; a++)
+        fields[nf++] = *a;
+    for (const char *const *o = rs->options; o && *o && nf < 23; o++)
+        fields[nf++] = *o;
+    fields[nf] = NULL;
+    if (!only_fields(r, fields, "creating a game"))
+        return;
     long long seats = 0, target = rs->target_default, turn = 0;
     bool has_target, has_turn, present;
     json_t *jtarget = json_object_get(r->json, "target_vp");
@@ -308,6 +315,12 @@ void api_create_game(struct http_req *r)
     if (!g || !rs->new_game(g, (int)seats, seed, (int)target)) {
         free(g);
         http_reply_problem(r, P_INTERNAL, NULL, "The game could not be dealt; try again.");
+        return;
+    }
+    char why[256] = "";
+    if (rs->apply_options && !rs->apply_options(g, r->json, why, sizeof why)) {
+        free(g);
+        http_reply_problem(r, P_BAD_VALUE, NULL, "%s", why);
         return;
     }
     char host_token[AUTH_TOKEN_LEN + 1], seat_token[AUTH_TOKEN_LEN + 1];
@@ -671,6 +684,8 @@ static int replay_tx(PGconn *c, void *ctx)
                                 lv.rs->players(lv.g));
         if (lv.rs->has_target)
             json_object_set_new(ec->o.reply, "target_vp", json_integer(lv.rs->target(lv.g)));
+        if (lv.rs->options_json) /* the game's own options, so that the replay deals the same */
+            json_object_update_new(ec->o.reply, lv.rs->options_json(lv.g));
         json_object_set_new(ec->o.reply, "decisions", decisions);
         ec->seats = json_array();
         for (int i = 0; i < lv.nseats; i++)

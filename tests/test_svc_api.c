@@ -704,3 +704,23 @@ Test(api, a_private_table_is_left_out_of_the_lobby_and_joined_through_its_link)
     json_decref(open);
     json_decref(made);
 }
+
+Test(api, tech_city_takes_one_deck_at_five_players_and_refuses_two_below)
+{
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 3, \"game\": \"tech_city\", \"decks\": 2}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 5, \"game\": \"tech_city\", \"decks\": 3}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL, "{\"seats\": 2, \"decks\": 1}", 400,
+                   "unknown_field");
+    json_t *made = call("POST", "/api/v1/games", NULL,
+                        "{\"seats\": 5, \"game\": \"tech_city\", \"decks\": 1, \"bots\": "
+                        "[\"greedy\", \"greedy\", \"greedy\", \"greedy\"]}",
+                        201);
+    char p[128];
+    snprintf(p, sizeof p, "/api/v1/games/%s", str(made, "id"));
+    json_t *v = call("GET", p, NULL, NULL, 200);
+    cr_expect_eq(json_integer_value(json_object_get(v, "decks")), 1);
+    json_decref(v);
+    json_decref(made);
+}

@@ -442,3 +442,175 @@ Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
     cr_assert_gt(parsed, 100);
     cr_assert_gt(accepted, 10);
 }
+
+/* Collects the log's events as JSON {type, data}. */
+static void collect(void *ctx, const char *type, json_t *data)
+{
+    json_array_append_new(ctx, json_pack("{s:s, s:o}", "type", type, "data", data));
+}
+
+/* The first event of `type` in log, or NULL. */
+static json_t *first_event(json_t *log, const char *type)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(log, i, e) if (strcmp(json_string_value(json_object_get(e, "type")), type) ==
+                                      0) return json_object_get(e, "data");
+    return NULL;
+}
+
+Test(tech_json, placed_and_moved_events_name_the_cards_owner)
+{
+    static struct tech_game g;
+    tk_new(&g, 2);
+    int rep = -1;
+    for (int k = 0; rep < 0; k++) {
+        int c = tk_prim(&g, PRIM_REPLACE, true, k);
+        if (tech_design_of(&g, c)->effect.filter == FILTER_ANY)
+            rep = c;
+    }
+    tk_city(&g, rep, 1, 0, 0);
+    int theirs = tk_vd(&g, DOMAIN_SCIENCE, 12), in = tk_vd(&g, DOMAIN_SCIENCE, 4);
+    tk_city(&g, theirs, 0, 1, 1);
+    tk_hand(&g, 0, in);
+    tk_effect_turn(&g, 0);
+    struct tech_decision d = tk_use(1, 0);
+    d.card = (uint8_t)in;
+    d.has_target = true;
+    d.tx = 0;
+    d.ty = 1;
+    json_t *log = json_array();
+    struct rs_sink sink = {collect, log};
+    cr_assert_eq(rs->submit(&g, 0, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *placed = first_event(log, "placed");
+    cr_assert_not_null(placed);
+    cr_assert_eq(json_integer_value(json_object_get(placed, "owner")), 1,
+                 "the replacement keeps seat 1's marker: %s", json_dumps(placed, 0));
+    json_decref(log);
+
+    tk_new(&g, 2);
+    int sw = tk_prim(&g, PRIM_SWAP, true, 0);
+    tk_city(&g, sw, 1, 0, 0);
+    tk_city(&g, theirs, 0, 1, 1);
+    tk_effect_turn(&g, 0);
+    d = tk_use(1, 0);
+    d.has_target = d.has_to = true;
+    d.tx = 0;
+    d.ty = 1;
+    d.ux = 0;
+    d.uy = 0;
+    log = json_array();
+    sink.ctx = log;
+    cr_assert_eq(rs->submit(&g, 0, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *moved = first_event(log, "moved");
+    cr_assert_not_null(moved);
+    cr_assert_eq(json_integer_value(json_object_get(moved, "owner")), 1);
+    size_t i;
+    json_t *e;
+    int neutral = 0;
+    json_array_foreach(log, i, e)
+    {
+        json_t *o = json_object_get(json_object_get(e, "data"), "owner");
+        neutral +=
+            strcmp(json_string_value(json_object_get(e, "type")), "moved") == 0 && json_is_null(o);
+    }
+    cr_assert_eq(neutral, 1, "the seed card moved, neutral: \"owner\": null");
+    json_decref(log);
+}
+
+Test(tech_json, any_order_may_divulge_cards_and_the_log_shows_them_to_all)
+{
+    round_trip("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"pass\": true, "
+               "\"divulge\": [4, 7]}");
+    round_trip(
+        "{\"round\": 2, \"step\": \"owner\", \"turn\": 9, \"draw\": true, \"divulge\": [4]}");
+    round_trip(
+        "{\"round\": 2, \"step\": \"discard\", \"turn\": 9, \"cards\": [1], \"divulge\": [2]}");
+    cr_assert_str_eq(code_of("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"pass\": true, "
+                             "\"divulge\": 4}"),
+                     "wrong_type");
+    static struct tech_game g;
+    tk_new(&g, 2);
+    int c = tk_vd(&g, DOMAIN_SCIENCE, 4);
+    tk_hand(&g, 1, c);
+    tk_effect_turn(&g, 1);
+    struct tech_decision d = tk_pass();
+    d.ndivulge = 1;
+    d.divulge[0] = (uint8_t)c;
+    json_t *log = json_array();
+    struct rs_sink sink = {collect, log};
+    cr_assert_eq(rs->submit(&g, 1, &d), TECH_OK);
+    cr_assert(rs->resolve(&g, &sink));
+    json_t *e = first_event(log, "divulged");
+    cr_assert_not_null(e);
+    cr_assert_eq(json_integer_value(json_object_get(e, "seat")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(e, "id")), c);
+    cr_assert_str_eq(json_string_value(json_object_get(e, "card")), tech_design_of(&g, c)->id);
+    json_decref(log);
+}
+
+Test(tech_json, a_use_waiting_for_its_owner_is_stored_and_older_states_still_load)
+{
+    static struct tech_game g, back;
+    tk_new(&g, 2);
+    int card = tk_prim(&g, PRIM_SCORE, true, 0);
+    tk_city(&g, card, 1, 0, 1);
+    tk_effect_turn(&g, 0);
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_OK);
+    cr_assert(tech_resolve(&g, NULL));
+    cr_assert_eq(g.step, TECH_STEP_OWNER);
+    json_t *j = rs->to_json(&g);
+    cr_assert(json_is_object(json_object_get(j, "use")));
+    char err[256] = "";
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.run.stage, RUN_BEFORE);
+    cr_assert(back.use.owner_first && back.use.x == 1 && back.use.y == 0);
+    json_decref(j);
+    /* a state written before "use" existed: no such key, and it loads as none */
+    tk_effect_turn(&g, 0);
+    j = rs->to_json(&g);
+    json_object_del(j, "use");
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.use.kind, TDEC_NONE);
+    json_decref(j);
+    round_trip("{\"round\": 1, \"step\": \"effect\", \"turn\": 3, \"use\": {\"x\": 1, \"y\": 0}, "
+               "\"owner_first\": true}");
+}
+
+Test(tech_json, the_decks_option_reaches_the_game_its_state_and_its_replay)
+{
+    static struct tech_game g, back;
+    char err[256] = "";
+    cr_assert(rs->new_game(&g, 5, 11, 0));
+    json_t *body = json_pack("{s:i}", "decks", 1);
+    cr_assert(rs->apply_options(&g, body, err, sizeof err), "%s", err);
+    cr_assert_eq(g.ncards, 54);
+    json_t *opts = rs->options_json(&g);
+    cr_assert(json_equal(opts, body));
+    json_decref(opts);
+    json_t *j = rs->to_json(&g);
+    cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
+    cr_assert_eq(back.ncards, 54);
+    json_object_del(j, "decks"); /* a state written before the option: two decks at 5 */
+    cr_assert(!rs->from_json(&back, j, err, sizeof err), "54 cards cannot be two decks' state");
+    json_decref(j);
+    json_decref(body);
+    cr_assert(rs->new_game(&g, 3, 11, 0));
+    body = json_pack("{s:i}", "decks", 2);
+    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
+    cr_assert(strstr(err, "5 or 6") != NULL, "%s", err);
+    json_decref(body);
+    body = json_pack("{s:s}", "decks", "one");
+    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
+    json_decref(body);
+    /* a replay record carries the option and replays with it */
+    json_t *rec = json_pack("{s:s, s:s, s:i, s:i, s:[]}", "game", "tech_city", "seed", "11",
+                            "players", 5, "decks", 1, "decisions");
+    cr_assert(rs->replay_run(rec, &back, err, sizeof err), "%s", err);
+    cr_assert_eq(back.ncards, 54);
+    json_decref(rec);
+}

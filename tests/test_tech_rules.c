@@ -131,11 +131,24 @@ Test(tech_pay, one_technology_company_lets_any_one_card_pay)
     tk_hand(&g, 0, eight);
     tk_hand(&g, 0, k);
     tk_build_turn(&g, 0);
-    struct tech_decision d = tk_build(c, 1, 0, 2, eight, k);
-    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_PAYMENT);
-    d = tk_build(c, 1, 0, 1, eight, 0);
+    struct tech_decision d = tk_build(c, 1, 0, 1, eight, 0);
     tk_do(&g, 0, d);
     cr_assert(tk_in_hand(&g, 0, k));
+}
+
+Test(tech_pay, one_technology_company_still_lets_any_two_cards_pay)
+{
+    tk_new(&g, 2);
+    tk_city(&g, tk_vd(&g, TE, 1), 0, 1, 0);
+    int c = tk_vd(&g, SC, 9), eight = tk_vd(&g, SC, 8), k = tk_vd(&g, KN, 12);
+    tk_hand(&g, 0, c);
+    tk_hand(&g, 0, eight);
+    tk_hand(&g, 0, k);
+    tk_build_turn(&g, 0);
+    /* the rule text: with a Technology company you "can" pay one card; two stay open */
+    tk_do(&g, 0, tk_build(c, 1, 0, 2, eight, k));
+    cr_assert(tk_in(g.discard, g.ndiscard, eight) && tk_in(g.discard, g.ndiscard, k));
+    cr_assert_eq(g.owner[c], 0);
 }
 
 Test(tech_pay, two_technology_companies_build_for_free)
@@ -1076,4 +1089,225 @@ Test(tech_end, a_solo_game_is_six_rounds_of_one_seat_without_help)
     cr_assert_eq(g.round, 6);
     cr_assert_leq(builds, 6, "one build a round");
     cr_assert_eq(g.winners, 1u);
+}
+
+/* ---- found by the audit against the rule text ------------------------------------------------ */
+
+Test(tech_effect, research_council_scores_when_nobody_controls_a_company)
+{
+    tk_new(&g, 2);
+    int rc = tcard(&g, "research_council", 0);
+    tk_city(&g, rc, 1, 0, TECH_NONE); /* neutral, as after a marker moved away */
+    tk_effect_turn(&g, 0);
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.seats[0].score, 2, "no player controls more companies than seat 0 (all 0)");
+    tk_city(&g, tk_vd(&g, SC, 9), 0, 1, 1);
+    g.tilted[rc] = false;
+    tk_effect_turn(&g, 0);
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.seats[0].score, 2, "seat 1 controls more: no points");
+}
+
+Test(tech_effect, a_search_that_finds_nothing_leaves_the_deck_in_its_order)
+{
+    int card = effect_of(PRIM_SEARCH, 0);
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    own_effect(2, card);
+    for (int c = 0; c < g.ncards; c++) {
+        const struct tech_design *d = tech_design_of(&g, c);
+        if (d->domain != DOMAIN_WILD &&
+            (e->value ? d->value == e->value : d->domain == e->domain) && tk_in(g.deck, g.ndeck, c))
+            tk_discard(&g, c);
+    }
+    uint8_t before[TECH_MAX_CARDS];
+    int n = g.ndeck;
+    memcpy(before, g.deck, sizeof before);
+    struct city_rng rng = g.rng;
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert_eq(g.ndeck, n);
+    cr_assert(memcmp(before, g.deck, (size_t)n) == 0, "\"has no effect\": no shuffle");
+    cr_assert(memcmp(&rng, &g.rng, sizeof rng) == 0, "and the game's random stream is untouched");
+}
+
+Test(tech_effect, a_swap_may_move_the_seed_card_which_stays_in_the_city)
+{
+    int card = effect_of(PRIM_SWAP, 0);
+    own_effect(2, card);
+    int a = tk_vd(&g, TE, 12);
+    tk_city(&g, a, 0, 1, 1);
+    struct tech_decision d = tk_use(1, 0);
+    d.has_target = d.has_to = true;
+    d.tx = 0;
+    d.ty = 0;
+    d.ux = 0;
+    d.uy = 1;
+    tk_do(&g, 0, d);
+    cr_assert_eq(tech_card_at(&g, 0, 1), g.seed_card, "the seed card moved ...");
+    cr_assert_eq(tech_card_at(&g, 0, 0), a);
+    cr_assert_eq(g.owner[a], 1);
+    cr_assert(tech_check_conservation(&g), "... and is still in the city");
+    int ex = -1;
+    for (int k = 0; ex < 0; k++) {
+        int c = effect_of(PRIM_EXPEL, k);
+        if (tech_design_of(&g, c)->effect.filter == FILTER_ANY)
+            ex = c;
+    }
+    own_effect(2, ex);
+    tk_take(&g, g.seed_card);
+    tech_city_put(&g, g.seed_card, 0, 1, TECH_NONE);
+    d = tk_use(1, 0);
+    d.has_target = true;
+    d.tx = 0;
+    d.ty = 1;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_SEED_CARD, "it never leaves, wherever it is");
+}
+
+Test(tech_effect, a_player_may_divulge_cards_it_holds_with_its_next_order)
+{
+    int card = effect_of(PRIM_SEARCH, 0);
+    own_effect(2, card);
+    struct tk_log log = {0};
+    struct tech_events ev = {tk_record, &log};
+    struct tech_decision d = tk_use(1, 0);
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_OK);
+    tech_resolve(&g, &ev);
+    cr_assert_eq(g.seats[0].nhand, 1);
+    int found = g.seats[0].hand[0];
+    /* the search showed it to seat 0 alone; with seat 0's next order it may show it to all */
+    for (int i = 0; i < log.n; i++)
+        cr_assert(log.ev[i].type != TEV_DIVULGED, "nothing is divulged unless asked");
+    tk_point(&g, TECH_STEP_EFFECT, 0, 1u);
+    g.seats[0].used_normal = true;
+    g.seats[0].used_free = false;
+    struct tech_decision p = tk_pass();
+    p.ndivulge = 1;
+    p.divulge[0] = (uint8_t)g.seed_card;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_ERR_NOT_IN_HAND, "only cards of your hand");
+    p.divulge[0] = (uint8_t)found;
+    p.ndivulge = 2;
+    p.divulge[1] = (uint8_t)found;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_ERR_DUPLICATE_CARD);
+    p.ndivulge = 1;
+    cr_assert_eq(tech_submit(&g, 0, &p), TECH_OK);
+    log.n = 0;
+    cr_assert(tech_resolve(&g, &ev));
+    cr_assert_eq(tk_count(&log, TEV_DIVULGED), 1);
+    cr_assert_eq(log.ev[0].type, TEV_DIVULGED, "shown before the order acts");
+    cr_assert_eq(log.ev[0].seat, 0);
+    cr_assert_eq(log.ev[0].card, found);
+    cr_assert(tk_in_hand(&g, 0, found), "divulging shows a card, it does not move it");
+}
+
+Test(tech_errors, defaults_and_bots_never_divulge)
+{
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        cr_assert_eq(tech_new(&g, &tcat, 3, seed), TECH_OK);
+        struct tk_log log = {0};
+        struct tech_events ev = {tk_record, &log};
+        struct tech_bot bot;
+        tech_bot_init(&bot, seed % 2 ? TECH_BOT_GREEDY : TECH_BOT_RANDOM, seed);
+        while (g.step != TECH_STEP_OVER) {
+            for (int s = 0; s < g.players; s++) {
+                struct tech_decision d;
+                if (tech_pending(&g, s) && s != 0 && tech_bot_decide(&bot, &g, s, &d))
+                    cr_assert_eq(tech_submit(&g, s, &d), TECH_OK);
+            }
+            tech_fill_defaults(&g, &ev);
+            tech_resolve(&g, &ev);
+            cr_assert_eq(tk_count(&log, TEV_DIVULGED), 0);
+            log.n = 0;
+        }
+    }
+}
+
+/* Seat 0 uses seat 1's "draw N, then discard M" company at (1, 0) in a 2-player game. */
+static int use_theirs_drawing(void)
+{
+    int card = -1;
+    for (int k = 0; card < 0; k++) {
+        int c = effect_of(PRIM_DRAW, k);
+        if (tech_design_of(&g, c)->effect.m > 0)
+            card = c;
+    }
+    tk_new(&g, 2);
+    tk_city(&g, card, 1, 0, 1);
+    tk_hand(&g, 1, tk_vd(&g, KN, 2));
+    tk_effect_turn(&g, 0);
+    return card;
+}
+
+Test(tech_phase, the_active_player_may_let_the_owner_draw_and_discard_before_the_effect)
+{
+    /* "If multiple effects need to be resolved, the active player chooses the order": using
+     * another player's company sets two things waiting, its effect and its owner's
+     * draw-and-discard */
+    int card = use_theirs_drawing();
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    int top = g.deck[g.ndeck - 1];
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    tk_do(&g, 0, d);
+    cr_assert_eq(g.step, TECH_STEP_OWNER, "the owner first");
+    cr_assert_eq(g.seats[0].nhand, 0, "the effect waits");
+    struct tech_decision o;
+    tech_decision_init(&o);
+    o.kind = TDEC_OWNER;
+    o.draw = true;
+    tk_do(&g, 1, o);
+    cr_assert(tk_in_hand(&g, 1, top), "the owner drew the top card");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    cr_assert_eq(g.pending, 2u);
+    tk_do(&g, 1, tk_cards(1, (int[]){top}));
+    cr_assert_eq(g.seats[0].nhand, e->n, "then the effect: seat 0 draws");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    cr_assert_eq(g.pending, 1u);
+    int pick[4];
+    for (int i = 0; i < e->m; i++)
+        pick[i] = g.seats[0].hand[i];
+    tk_do(&g, 0, tk_cards(e->m, pick));
+    cr_assert_eq(g.step, TECH_STEP_EFFECT, "and nobody is asked twice");
+    cr_assert_eq(g.actor, 1);
+    cr_assert_eq(g.seats[1].nhand, 1);
+}
+
+Test(tech_phase, by_default_the_effect_resolves_before_the_owner_draws)
+{
+    int card = use_theirs_drawing();
+    const struct tech_effect *e = &tech_design_of(&g, card)->effect;
+    int top = g.deck[g.ndeck - 1];
+    tk_do(&g, 0, tk_use(1, 0));
+    cr_assert(tk_in_hand(&g, 0, top), "the effect first: seat 0 drew the top card");
+    cr_assert_eq(g.step, TECH_STEP_CHOOSE);
+    int pick[4];
+    for (int i = 0; i < e->m; i++)
+        pick[i] = g.seats[0].hand[i];
+    tk_do(&g, 0, tk_cards(e->m, pick));
+    cr_assert_eq(g.step, TECH_STEP_OWNER, "then the owner");
+}
+
+Test(tech_phase, the_order_is_a_choice_only_on_another_players_company)
+{
+    int card = effect_of(PRIM_SCORE, 0);
+    own_effect(2, card);
+    struct tech_decision d = tk_use(1, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_NEEDLESS_CHOICE, "your own company: no owner");
+    d = tk_use(0, 0);
+    d.owner_first = true;
+    cr_assert_eq(tech_submit(&g, 0, &d), TECH_ERR_NEEDLESS_CHOICE, "a neutral service: none");
+}
+
+Test(tech_setup, five_or_six_players_may_choose_one_deck_and_fewer_never_two)
+{
+    /* "If playing with 5 or 6 players, it is suggested to use two Tech Decks": optional */
+    for (int p = 5; p <= 6; p++) {
+        cr_assert_eq(tech_new_decks(&g, &tcat, p, 7, 1), TECH_OK);
+        cr_assert_eq(g.ncards, 54);
+        cr_assert_eq(tech_hand_limit(&g), 5, "the hand limit goes by players, not decks");
+        cr_assert(tech_check_conservation(&g));
+        cr_assert_eq(tech_new_decks(&g, &tcat, p, 7, 0), TECH_OK);
+        cr_assert_eq(g.ncards, 108, "two decks by default");
+    }
+    cr_assert_eq(tech_new_decks(&g, &tcat, 4, 7, 2), TECH_ERR_BAD_SEAT, "1-4 players: one deck");
+    cr_assert_eq(tech_new_decks(&g, &tcat, 5, 7, 3), TECH_ERR_BAD_SEAT);
 }

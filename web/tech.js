@@ -72,13 +72,14 @@ export function mountTech(root, id, navigate) {
   let alive = true;
   let handSort = savedSort(); // the hand's order: a key of HAND_SORTS, kept in localStorage
   let seen = loadSeen(); // which hand cards are new (nextSeen), kept in sessionStorage
+  const divulge = new Set(); // hand cards to show to all with the next order ("divulge")
   const game = liveGame(id, () => render());
   const { st } = game;
   const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
   loadTechCatalog().then(() => { if (alive) { drawn.delete(action); drawn.delete(cityScroll); render(); } }).catch(() => null);
 
   function emptySel() {
-    return { card: null, x: null, y: null, pay: [], as: null, use: null, free: false, take: null, target: null, to: null, victim: null, cards: [], draw: null };
+    return { card: null, x: null, y: null, pay: [], as: null, use: null, free: false, owner_first: false, take: null, target: null, to: null, victim: null, cards: [], draw: null };
   }
   const pending = () => st.hand?.pending ?? null;
   const hand = () => st.hand?.hand ?? [];
@@ -138,8 +139,13 @@ export function mountTech(root, id, navigate) {
       if (rule === 'one_any' || pd.domain === 'wild' || pd.value <= CHEAP) return null;
       return `One card pays only if its value is ${CHEAP} or less (or it is a wild card); pay two cards instead.`;
     }
-    if (n === 2 && rule === 'one_cheap_or_two') return null;
-    return rule === 'one_any' ? 'Pay one card.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+    if (n === 2) return null; // any two cards pay, with or without one Technology company
+    return rule === 'one_any' ? 'Pay any one card, or any two cards.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+  }
+
+  /** True when the cell holds another player's company: the order of its owner's draw is ours to choose. */
+  function ownerCell(cell) {
+    return !!cell && (pending()?.options?.owner_cells ?? []).some((c) => c.x === cell.x && c.y === cell.y);
   }
 
   /** The effect primitive of the city card at {x, y}. */
@@ -210,6 +216,7 @@ export function mountTech(root, id, navigate) {
         if (!sel.use) return { why: 'Pick a highlighted card of the city to use its effect, or pass.' };
         const body = { ...pos, use: { ...sel.use } };
         if (sel.free) body.free = true;
+        if (sel.owner_first && !sel.free && ownerCell(sel.use)) body.owner_first = true;
         for (const n of needsOf()) {
           if (sel[n] === null) return { why: { card: 'Pick a card of your hand for the effect.', take: 'Pick a card of the discard pile.', target: 'Pick the city card the effect acts on.', to: 'Pick the second city card.', victim: 'Pick the player to take a card from.' }[n] };
           body[n] = typeof sel[n] === 'object' ? { ...sel[n] } : sel[n];
@@ -325,7 +332,7 @@ export function mountTech(root, id, navigate) {
       Object.assign(sel, { card: g.card, x: g.x, y: g.y, pay: [...(g.pay ?? [])], as: g.as ?? null });
     } else if (p.step === 'help') sel.card = g.card;
     else if (p.step === 'effect') {
-      Object.assign(sel, { use: g.use, free: !!g.free, card: g.card ?? null, take: g.take ?? null, target: g.target ?? null, to: g.to ?? null, victim: g.victim ?? null });
+      Object.assign(sel, { use: g.use, free: !!g.free, owner_first: !!g.owner_first, card: g.card ?? null, take: g.take ?? null, target: g.target ?? null, to: g.to ?? null, victim: g.victim ?? null });
       showInfo(`c:${g.use.x},${g.use.y}`);
     } else if (p.step === 'owner') { sel.draw = g.draw; suggested = g.draw ? 'draw' : 'no-draw'; focus = g.draw ? '#draw' : '#no-draw'; } else if (g.cards) sel.cards = [...g.cards];
     if (g.x !== undefined) scrollToCell(g.x, g.y);
@@ -341,7 +348,10 @@ export function mountTech(root, id, navigate) {
   }
 
   async function send(body) {
+    const show = [...divulge].filter((cid) => hand().some((c) => c.id === cid));
+    if (show.length) body = { ...body, divulge: show };
     const ok = await game.send(body);
+    if (ok) divulge.clear();
     announce(ok ? 'Your choice was sent.' : st.refused);
   }
 
@@ -572,7 +582,7 @@ export function mountTech(root, id, navigate) {
   }
 
   function drawAction() {
-    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), handSort, seen?.fresh, hints.sig()],
+    drawIf(action, [st.view?.status, st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, st.hand, sel, st.busy, hint, suggested, st.refused, catalogReady(), handSort, seen?.fresh, hints.sig(), divulge.size],
       () => keepFocus(action, drawActionNow, action));
   }
 
@@ -638,6 +648,10 @@ export function mountTech(root, id, navigate) {
             head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'free', checked: sel.free, onchange: (e) => { sel.free = e.target.checked; drawAction(); } }),
               ' Use it as your free Knowledge use'));
           }
+          if (c && !sel.free && ownerCell(sel.use)) {
+            head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'owner-first', checked: sel.owner_first, onchange: (e) => { sel.owner_first = e.target.checked; drawAction(); } }),
+              ` Let ${nameOf(c.owner)} draw and discard first, then the effect`));
+          }
           for (const n of c ? needsOf() : []) extra.push(needLine(n, c));
           buttons.push(confirmBtn(d ? `Use ${d.name}` : 'Use'), passBtn());
           if (sel.use) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); drawAction(); drawCity(); } }, 'Cancel'));
@@ -673,6 +687,7 @@ export function mountTech(root, id, navigate) {
         }
         default: head.push(h('h2', { id: 'action-title' }, `Your move: ${p.step}`));
       }
+      if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, `You will show ${divulge.size} card${divulge.size === 1 ? '' : 's'} of your hand to everyone with this choice.`));
       if (p.suggestion || hints.left() !== 0) buttons.push(hints.button({ onclick: suggest, disabled: st.busy }));
       if (st.hand.order) {
         // Only a point that waits for several seats keeps an order: it may be replaced until then.
@@ -710,7 +725,7 @@ export function mountTech(root, id, navigate) {
 
   function payRule(rule) {
     return rule === 'free' ? 'Building is free for you (two Technology companies).'
-      : rule === 'one_any' ? 'Pay any one card (you control a Technology company).'
+      : rule === 'one_any' ? 'Pay any one card (you control a Technology company), or any two cards.'
         : `Pay one card of value ${CHEAP} or less, or any two cards.`;
   }
 
@@ -863,10 +878,14 @@ export function mountTech(root, id, navigate) {
     }
     if (!slug) { replace(info, h('p', { class: 'muted' }, 'Hover or tap a card to read its effect.')); return; }
     const d = design(slug);
+    const cid = infoKey.startsWith('h:') ? Number(infoKey.slice(2)) : null;
     replace(info, h('div', { class: `info-card d-${d.domain}`, 'data-slug': slug },
       h('strong', {}, `${DOMAINS[d.domain]?.icon ?? ''} ${d.name}`),
       h('span', { class: 'muted' }, ` · ${d.domain === 'wild' ? 'Wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${extra ? ` · ${extra}` : ''}`),
-      h('p', { id: 'info-text' }, d.text)));
+      h('p', { id: 'info-text' }, d.text),
+      cid !== null && st.view?.status === 'playing' ? h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'divulge', checked: divulge.has(cid), onchange: (e) => { if (e.target.checked) divulge.add(cid); else divulge.delete(cid); drawInfo(); drawAction(); } }),
+        ' Show this card to everyone with my next choice') : null));
   }
 
   // ---- players, pile, log ------------------------------------------------------------------

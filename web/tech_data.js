@@ -122,13 +122,14 @@ export function techLog(events, names) {
       case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); break;
       case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); break;
       case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); break;
-      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}.`); break;
+      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); break;
       case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); break;
       case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); break;
       case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); break;
       case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); break;
       case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); break;
       case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); break;
+      case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); break;
       case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
         : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); break;
       case 'placed': add(`${nm(e.card)} came into play.`); break;

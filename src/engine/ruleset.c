@@ -132,7 +132,10 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
         if (strcmp(key, "game") == 0 && json_is_string(value) &&
             strcmp(json_string_value(value), rs->id) == 0)
             continue;
-        if (strcmp(key, "seed") != 0 && strcmp(key, "players") != 0 &&
+        bool option = false;
+        for (const char *const *o = rs->options; o && *o && !option; o++)
+            option = strcmp(*o, key) == 0;
+        if (!option && strcmp(key, "seed") != 0 && strcmp(key, "players") != 0 &&
             strcmp(key, "decisions") != 0 && !(rs->has_target && strcmp(key, "target_vp") == 0))
             return fail(err, errlen,
                         "unknown replay field \"%.40s\"; a replay has seed, players%s and "
@@ -165,6 +168,8 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
     int target = jt ? (int)json_integer_value(jt) : 0;
     if (!rs->new_game(g, (int)json_integer_value(jp), seed, target))
         return fail(err, errlen, "the replay's players or target_vp cannot start a game.");
+    if (rs->apply_options && !rs->apply_options(g, replay, err, errlen))
+        return false;
     const json_t *decisions = json_object_get(replay, "decisions");
     if (!json_is_array(decisions))
         return fail(err, errlen, "replay field \"decisions\" must be an array.");

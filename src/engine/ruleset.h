@@ -71,6 +71,14 @@ struct ruleset {
     uint64_t (*built_designs)(const void *g, int seat);
     const char *(*design_id)(int design);
     const char *const *steps; /* step names, NULL-terminated, in the order of step numbers */
+    /* Optional (NULL for a game without them): the game's own options, names of the fields a
+     * create body and a replay record may carry besides the common ones (Tech City's "decks"),
+     * NULL-terminated; apply_options() sets them from such a body on a game new_game() has just
+     * dealt (a field left out keeps the default; false with a sentence for a bad value), and
+     * options_json() gives them back as set, a new reference, for the game's replay record. */
+    const char *const *options;
+    bool (*apply_options)(void *g, const json_t *body, char *err, int errlen);
+    json_t *(*options_json)(const void *g);
 
     /* Loads and validates the catalog from `path` (once, at start-up, before any game).
      * False with a sentence in err when the file is missing or invalid. */

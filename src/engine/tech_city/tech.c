@@ -46,9 +46,10 @@ static const struct {
                                "vertically."},
     [TECH_ERR_OFF_GRID] = {"off_grid", "Coordinates run from -120 to 120."},
     [TECH_ERR_PAYMENT] = {"bad_payment",
-                          "Pay with one card of value 7 or less, or two cards (one card of any "
-                          "value with a Technology company, nothing with two; a wild card pays "
-                          "any build; a service takes 0 or 1 card of yours as help, 1 in solo)."},
+                          "Pay with one card of value 7 or less, or any two cards (or one card of "
+                          "any value with a Technology company, nothing with two; a wild card "
+                          "pays any build; a service takes 0 or 1 card of yours as help, 1 in "
+                          "solo)."},
     [TECH_ERR_WILD_NAME] = {"bad_wild_name",
                             "A wild card must name the value and domain of a card in play."},
     [TECH_ERR_NO_CARD_THERE] = {"no_card_there", "No card is in that cell of the city."},
@@ -191,14 +192,24 @@ static void next_effect(struct tech_game *g, const struct tech_events *ev)
 
 int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed)
 {
+    return tech_new_decks(g, cat, players, seed, 0);
+}
+
+int tech_new_decks(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed,
+                   int decks)
+{
     if (players < TECH_MIN_PLAYERS || players > TECH_MAX_PLAYERS || !cat || cat->deck_size <= 0)
+        return TECH_ERR_BAD_SEAT;
+    if (decks == 0)
+        decks = players >= TECH_TWO_DECKS_FROM ? 2 : 1;
+    if (decks < 1 || decks > 2 || (decks == 2 && players < TECH_TWO_DECKS_FROM))
         return TECH_ERR_BAD_SEAT;
     memset(g, 0, sizeof *g);
     g->cat = cat;
     g->seed = seed;
     rng_seed(&g->rng, seed);
     g->players = (uint8_t)players;
-    g->ncards = (uint8_t)(players >= TECH_TWO_DECKS_FROM ? 2 * cat->deck_size : cat->deck_size);
+    g->ncards = (uint8_t)(decks * cat->deck_size);
     g->round = 1;
     memset(g->owner, TECH_NONE, sizeof g->owner);
     g->seed_card = TECH_NONE;
@@ -265,6 +276,9 @@ static int check_use(const struct tech_game *g, int seat, const struct tech_deci
         return TECH_ERR_NO_CARD_THERE;
     const struct tech_design *ds = tech_design_of(g, card);
     const struct tech_seat *s = &g->seats[seat];
+    /* the order of the owner's draw-and-discard is a choice only when there is an owner */
+    if (d->owner_first && (g->owner[card] == TECH_NONE || g->owner[card] == seat))
+        return TECH_ERR_NEEDLESS_CHOICE;
     if (d->free) {
         if (!can_free(g, seat) || g->owner[card] != seat || ds->domain != DOMAIN_KNOWLEDGE)
             return TECH_ERR_FREE_USE;
@@ -277,7 +291,28 @@ static int check_use(const struct tech_game *g, int seat, const struct tech_deci
     return tech_effect_check(g, seat, card, d);
 }
 
+/* The cards an order divulges: distinct cards of the seat's hand. */
+static int check_divulge(const struct tech_game *g, int seat, const struct tech_decision *d)
+{
+    for (int i = 0; i < d->ndivulge; i++) {
+        for (int j = 0; j < i; j++)
+            if (d->divulge[j] == d->divulge[i])
+                return TECH_ERR_DUPLICATE_CARD;
+        if (!tech_in_hand(g, seat, d->divulge[i]))
+            return TECH_ERR_NOT_IN_HAND;
+    }
+    return TECH_OK;
+}
+
+static int check_step(const struct tech_game *g, int seat, const struct tech_decision *d);
+
 int tech_check(const struct tech_game *g, int seat, const struct tech_decision *d)
+{
+    int e = check_step(g, seat, d);
+    return e != TECH_OK ? e : check_divulge(g, seat, d);
+}
+
+static int check_step(const struct tech_game *g, int seat, const struct tech_decision *d)
 {
     if (g->step == TECH_STEP_OVER)
         return TECH_ERR_GAME_OVER;
@@ -396,9 +431,16 @@ static void after_use(struct tech_game *g, const struct tech_events *ev)
     next_effect(g, ev);
 }
 
-/* Goes on with the effect in progress: the other seats' choices, then the owner. */
+static void effect_after_owner(struct tech_game *g, const struct tech_events *ev);
+
+/* Goes on with the effect in progress: the other seats' choices, then the owner (or, when the
+ * owner went first, the effect). */
 static void run_continue(struct tech_game *g, const struct tech_events *ev)
 {
+    if (g->run.stage == RUN_BEFORE) {
+        effect_after_owner(g, ev);
+        return;
+    }
     const struct tech_effect *e = &tech_design_of(g, g->run.card)->effect;
     if (g->run.stage == RUN_OTHERS) {
         while (e->prim == PRIM_DISCARD && g->run.next_other < g->players) {
@@ -424,6 +466,23 @@ static void run_continue(struct tech_game *g, const struct tech_events *ev)
     after_use(g, ev);
 }
 
+/* Applies the effect of the use in progress (g->run) with d's choices, then asks for the
+ * choices it waits for. */
+static void apply_use(struct tech_game *g, const struct tech_decision *d,
+                      const struct tech_events *ev)
+{
+    int seat = g->run.user;
+    g->run.stage = RUN_OTHERS;
+    g->run.next_other = 1;
+    g->choose_kind = CHOOSE_NONE;
+    tech_effect_apply(g, seat, g->run.card, d, ev);
+    if (g->choose_kind != CHOOSE_NONE) {
+        open_point(g, TECH_STEP_CHOOSE, 1u << seat, ev);
+        return;
+    }
+    run_continue(g, ev);
+}
+
 static void resolve_use(struct tech_game *g, int seat, const struct tech_decision *d,
                         const struct tech_events *ev)
 {
@@ -437,19 +496,34 @@ static void resolve_use(struct tech_game *g, int seat, const struct tech_decisio
     if (ds->domain != DOMAIN_SERVICE)
         g->tilted[card] = true;
     g->used_designs |= 1ULL << g->cat->card_design[card % g->cat->deck_size];
-    tech_emit_at(g, ev, TEV_EFFECT, seat, card, d->x, d->y, d->free, ds->effect.prim, 0);
-    g->run.stage = RUN_OTHERS;
     g->run.user = (uint8_t)seat;
     g->run.card = (uint8_t)card;
     g->run.owner = g->owner[card] != seat ? g->owner[card] : TECH_NONE;
-    g->run.next_other = 1;
-    g->choose_kind = CHOOSE_NONE;
-    tech_effect_apply(g, seat, card, d, ev);
-    if (g->choose_kind != CHOOSE_NONE) {
-        open_point(g, TECH_STEP_CHOOSE, 1u << seat, ev);
+    bool owner_first = d->owner_first && g->run.owner != TECH_NONE;
+    tech_emit_at(g, ev, TEV_EFFECT, seat, card, d->x, d->y, d->free, ds->effect.prim, owner_first);
+    if (owner_first) { /* the active player's order: the owner's draw-and-discard first */
+        g->use = *d;
+        g->run.stage = RUN_BEFORE;
+        g->choose_kind = CHOOSE_NONE;
+        open_point(g, TECH_STEP_OWNER, 1u << g->run.owner, ev);
         return;
     }
-    run_continue(g, ev);
+    apply_use(g, d, ev);
+}
+
+/* The owner has drawn and discarded (or declined): the waiting effect resolves now. Only a
+ * reshuffle by the owner's draw can have taken a choice away (the discard-pile card of an
+ * exchange); the effect then has nothing left to act on and does nothing. */
+static void effect_after_owner(struct tech_game *g, const struct tech_events *ev)
+{
+    struct tech_decision d = g->use;
+    memset(&g->use, 0, sizeof g->use);
+    g->run.owner = TECH_NONE; /* its draw-and-discard is done */
+    if (tech_effect_check(g, g->run.user, g->run.card, &d) != TECH_OK) {
+        after_use(g, ev);
+        return;
+    }
+    apply_use(g, &d, ev);
 }
 
 static void resolve_choose(struct tech_game *g, int seat, const struct tech_decision *d,
@@ -469,6 +543,10 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev)
 {
     if (!tech_ready(g))
         return false;
+    /* cards shown to all come first, while they are still where their seat saw them */
+    for (int s = 0; s < g->players; s++)
+        for (int i = 0; (g->pending & (1u << s)) && i < g->dec[s].ndivulge; i++)
+            tech_emit(g, ev, TEV_DIVULGED, s, g->dec[s].divulge[i], 0, 0);
     int actor = g->actor;
     switch (g->step) {
     case TECH_STEP_BUILD: {
@@ -514,14 +592,19 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev)
     }
     case TECH_STEP_OWNER: {
         int owner = g->run.owner;
+        bool before = g->run.stage == RUN_BEFORE;
         if (g->dec[owner].draw && tech_draw(g, owner, 1, ev) > 0) {
             g->choose_kind = CHOOSE_DISCARD;
             g->choose_n = 1;
-            g->run.stage = RUN_DONE;
+            if (!before)
+                g->run.stage = RUN_DONE;
             open_point(g, TECH_STEP_CHOOSE, 1u << owner, ev);
             return true;
         }
-        after_use(g, ev);
+        if (before)
+            effect_after_owner(g, ev);
+        else
+            after_use(g, ev);
         return true;
     }
     case TECH_STEP_CHOOSE: {
@@ -581,7 +664,12 @@ bool tech_check_point(const struct tech_game *g)
         g->round < 1 || g->round > TECH_ROUNDS || g->step >= TECH_STEP_COUNT)
         return false;
     bool running = g->run.stage != RUN_NONE;
-    if (running && (g->run.stage > RUN_DONE || g->run.card >= g->ncards ||
+    /* a use waits for its owner exactly when the owner goes first */
+    if ((g->run.stage == RUN_BEFORE) != (g->use.kind == TDEC_USE) ||
+        (g->run.stage == RUN_BEFORE && g->step != TECH_STEP_OWNER &&
+         !(g->step == TECH_STEP_CHOOSE && g->choose_kind == CHOOSE_DISCARD)))
+        return false;
+    if (running && (g->run.stage > RUN_BEFORE || g->run.card >= g->ncards ||
                     g->run.user >= g->players || g->run.next_other > g->players ||
                     (g->run.owner != TECH_NONE && g->run.owner >= g->players)))
         return false;

@@ -67,6 +67,7 @@ struct tech_decision {
     int8_t as_domain; /* wild card: the domain named (-1 otherwise) */
     bool free;        /* use: the Knowledge free use */
     bool draw;        /* owner: draws a card (then discards one) */
+    bool owner_first; /* use of another seat's company: its owner draws and discards first */
     bool has_target, has_to;
     int8_t tx, ty;  /* use: "target" cell */
     int8_t ux, uy;  /* use: "to" cell */
@@ -74,6 +75,10 @@ struct tech_decision {
     uint8_t victim; /* use: a seat (steal) */
     uint8_t ncards;
     uint8_t cards[TECH_MAX_CARDS]; /* choose, discard */
+    /* Any kind: cards of the seat's hand it shows to all when the point resolves (the rule
+     * text's "a player who looks at a card may choose to divulge" it). */
+    uint8_t ndivulge;
+    uint8_t divulge[TECH_MAX_CARDS];
 };
 
 /* Empties a decision: no kind, no card, take or victim (TECH_NONE), no wild name. */
@@ -128,7 +133,14 @@ enum tech_choose_kind {
 };
 
 /* An effect in progress: the use, then the choices it waits for. */
-enum tech_run_stage { RUN_NONE = 0, RUN_OTHERS, RUN_OWNER, RUN_OWNER_DISCARD, RUN_DONE };
+enum tech_run_stage {
+    RUN_NONE = 0,
+    RUN_OTHERS,
+    RUN_OWNER,
+    RUN_OWNER_DISCARD,
+    RUN_DONE,
+    RUN_BEFORE /* the owner's draw-and-discard first; the effect waits in g->use */
+};
 
 struct tech_run {
     uint8_t stage;      /* enum tech_run_stage */
@@ -179,6 +191,7 @@ struct tech_game {
     uint8_t pending, submitted, defaulted; /* seat bitmasks */
     struct tech_decision dec[TECH_MAX_PLAYERS];
     struct tech_decision build; /* a service build waiting for help */
+    struct tech_decision use;   /* a use waiting for its owner's draw-and-discard (RUN_BEFORE) */
     struct tech_run run;
     uint8_t choose_kind, choose_n; /* enum tech_choose_kind, cards asked for */
     uint8_t nrevealed;             /* revealed cards (public until the point resolves) */
@@ -212,6 +225,7 @@ enum tech_event_type {
     TEV_MARKER,         /* card's owner became count (-1 neutral) */
     TEV_PASSED,         /* seat passed */
     TEV_GAME_OVER,      /* count = winners mask */
+    TEV_DIVULGED,       /* seat showed card of its hand to all (its order asked to) */
 };
 
 struct tech_event {
@@ -236,6 +250,18 @@ struct tech_events {
  * each, a first player drawn from the seed; opens the first build point. Returns TECH_OK or
  * TECH_ERR_BAD_SEAT for a bad player count. */
 int tech_new(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed);
+
+/* tech_new() with a number of decks: 0 for the default (two at 5-6 players, else one), 1, or 2
+ * (5-6 players only: the rule text suggests two decks there, it does not impose them).
+ * TECH_ERR_BAD_SEAT for a bad player count or a number of decks the players cannot take. */
+int tech_new_decks(struct tech_game *g, const struct tech_catalog *cat, int players, uint64_t seed,
+                   int decks);
+
+/* The decks of a game (1 or 2). */
+static inline int tech_decks(const struct tech_game *g)
+{
+    return g->ncards > g->cat->deck_size ? 2 : 1;
+}
 
 /* Design of an instance, and its fields. */
 static inline const struct tech_design *tech_design_of(const struct tech_game *g, int card)

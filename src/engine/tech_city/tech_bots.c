@@ -177,6 +177,8 @@ static void random_decide(struct tech_bot *b, const struct tech_game *g, int sea
             t.x = g->cx[c];
             t.y = g->cy[c];
             t.free = g->seats[seat].used_normal;
+            t.owner_first =
+                g->owner[c] != TECH_NONE && g->owner[c] != seat && !t.free && rng_below(&b->rng, 2);
             random_choices(b, g, seat, tech_design_of(g, c)->effect.prim, &t);
             if (tech_check(g, seat, &t) == TECH_OK) {
                 *d = t;
@@ -331,7 +333,7 @@ static bool best_payment(const struct tech_game *g, int seat, int ci, const doub
     }
     int a = cheapest(g, seat, w, ci, -1);
     int b2 = a < 0 ? -1 : cheapest(g, seat, w, ci, a);
-    double two = (tech == 0 && b2 >= 0) ? w[a] + w[b2] : 1e9;
+    double two = b2 >= 0 ? w[a] + w[b2] : 1e9;
     if (one >= 0 && w[one] <= two) {
         d->npay = 1;
         d->pay[0] = s->hand[one];
@@ -592,6 +594,11 @@ static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int sea
                 continue;
             if (g->owner[c] != TECH_NONE && g->owner[c] != seat)
                 v -= 0.25; /* its owner draws and discards */
+            /* The order of the two (the rule text's chaining: the active player's choice).
+             * The effect first, always: after an exchange with the deck the owner then draws
+             * the card this seat gave up; for every other effect both orders are worth the
+             * same in expectation (unknown cards either way), and this keeps the usual one. */
+            t.owner_first = false;
             if (free)
                 v += 0.2; /* a free use keeps the normal one */
             if (explore)

@@ -75,7 +75,8 @@ int tech_check_build(const struct tech_game *g, int seat, const struct tech_deci
             return TECH_OK;
         return TECH_ERR_PAYMENT;
     }
-    return d->npay == 2 && tech == 0 ? TECH_OK : TECH_ERR_PAYMENT;
+    /* two cards of any value pay whatever one Technology company adds (the rule text's "can") */
+    return d->npay == 2 ? TECH_OK : TECH_ERR_PAYMENT;
 }
 
 /* Builds d->card for seat (payment already checked) and scores it; `minimum` is the least it

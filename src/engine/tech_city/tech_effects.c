@@ -112,7 +112,7 @@ static bool condition(const struct tech_game *g, int seat, const struct tech_eff
         for (int s = 0; s < g->players; s++)
             if (s != seat && tech_controls(g, s, -1) > mine)
                 return false;
-        return mine > 0;
+        return true; /* "no player controls more than you" holds when all control none */
     }
     case COND_HAND:
         return g->seats[seat].nhand >= e->n;
@@ -145,9 +145,10 @@ static void search(struct tech_game *g, int seat, const struct tech_effect *e,
         g->ndeck--;
         to_hand(g, seat, c);
         tech_emit(g, ev, TEV_DREW, seat, TECH_NONE, 1, g->seats[seat].nhand);
-        break;
+        tech_shuffle_deck(g); /* a search shuffles afterwards ... */
+        return;
     }
-    tech_shuffle_deck(g);
+    /* ... but one that finds nothing "has no effect" (the rule text): the deck keeps its order */
 }
 
 void tech_effect_apply(struct tech_game *g, int seat, int card, const struct tech_decision *d,

@@ -25,7 +25,8 @@ const char *tech_order_error_code(int err)
 static const char *const step_keys[TECH_STEP_COUNT][10] = {
     [TECH_STEP_BUILD] = {"pass", "card", "x", "y", "pay", "as", NULL},
     [TECH_STEP_HELP] = {"pass", "card", NULL},
-    [TECH_STEP_EFFECT] = {"pass", "use", "free", "card", "take", "target", "to", "victim", NULL},
+    [TECH_STEP_EFFECT] = {"pass", "use", "free", "owner_first", "card", "take", "target", "to",
+                          "victim", NULL},
     [TECH_STEP_OWNER] = {"draw", NULL},
     [TECH_STEP_CHOOSE] = {"cards", NULL},
     [TECH_STEP_DISCARD] = {"cards", NULL},
@@ -150,8 +151,9 @@ static int read_pass(struct rd *r, const json_t *body, bool *passed)
         say(r->err, r->errlen, "field \"pass\" must be true (leave it out to act).");
         return TORDER_BAD_VALUE;
     }
-    if (json_object_size(body) != 4) {
-        say(r->err, r->errlen, "a pass holds only round, step, turn and \"pass\": true.");
+    if (json_object_size(body) != 4u + (json_object_get(body, "divulge") != NULL)) {
+        say(r->err, r->errlen,
+            "a pass holds only round, step, turn, \"pass\": true and maybe \"divulge\".");
         return TORDER_CONFLICTING_FIELDS;
     }
     *passed = true;
@@ -242,6 +244,12 @@ static int read_body(struct rd *r, const json_t *body, int step, struct tech_dec
             return TORDER_WRONG_TYPE;
         }
         d->free = json_is_true(f);
+        const json_t *of = json_object_get(body, "owner_first");
+        if (of && !json_is_boolean(of)) {
+            say(r->err, r->errlen, "field \"owner_first\" must be true or false.");
+            return TORDER_WRONG_TYPE;
+        }
+        d->owner_first = json_is_true(of);
         int victim = TECH_NONE;
         if ((e = need_card(r, body, "card", false, &d->card)) ||
             (e = need_card(r, body, "take", false, &d->take)) ||
@@ -325,7 +333,8 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
     json_t *v;
     json_object_foreach(unconst(body), key, v)
     {
-        if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn"))
+        if (!strcmp(key, "round") || !strcmp(key, "step") || !strcmp(key, "turn") ||
+            !strcmp(key, "divulge"))
             continue;
         if (step_takes(*step, key))
             continue;
@@ -344,10 +353,24 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
             tech_step_name(*step), takes);
         return TORDER_UNKNOWN_FIELD;
     }
-    return read_body(&r, body, *step, d);
+    if ((e = read_body(&r, body, *step, d)))
+        return e;
+    if (json_object_get(body, "divulge"))
+        return need_cards(&r, body, "divulge", TECH_MAX_CARDS, d->divulge, &d->ndivulge);
+    return TORDER_OK;
 }
 
+static json_t *order_body(int round, int step, int turn, const struct tech_decision *d);
+
 json_t *tech_order_to_json(int round, int step, int turn, const struct tech_decision *d)
+{
+    json_t *o = order_body(round, step, turn, d);
+    if (o && d->ndivulge > 0)
+        json_object_set_new(o, "divulge", ids_json(d->divulge, d->ndivulge));
+    return o;
+}
+
+static json_t *order_body(int round, int step, int turn, const struct tech_decision *d)
 {
     json_t *o =
         json_pack("{s:i, s:s, s:i}", "round", round, "step", tech_step_name(step), "turn", turn);
@@ -380,6 +403,8 @@ json_t *tech_order_to_json(int round, int step, int turn, const struct tech_deci
         json_object_set_new(o, "use", cell_json(d->x, d->y));
         if (d->free)
             json_object_set_new(o, "free", json_true());
+        if (d->owner_first)
+            json_object_set_new(o, "owner_first", json_true());
         if (d->card != TECH_NONE)
             json_object_set_new(o, "card", json_integer(d->card));
         if (d->take != TECH_NONE)
@@ -455,6 +480,7 @@ json_t *tech_public_view(const struct tech_game *g)
                             ? json_pack("{s:i, s:s, s:i, s:i}", "seat", g->actor, "card",
                                         slug(g, g->build.card), "x", g->build.x, "y", g->build.y)
                             : json_null());
+    json_object_set_new(v, "decks", json_integer(tech_decks(g)));
     if (over)
         json_object_set_new(v, "seed", u64_json(g->seed));
     return v;
@@ -507,16 +533,18 @@ static json_t *options_json(const struct tech_game *g, int seat)
         /* the cards whose effect the seat may use now (its choices are checked on submit) */
         bool normal = !g->seats[seat].used_normal;
         bool free = !g->seats[seat].used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
-        json_t *cells = json_array(), *free_cells = json_array();
+        json_t *cells = json_array(), *free_cells = json_array(), *owner_cells = json_array();
         for (int i = 0; i < g->ncity; i++) {
             int c = g->city[i];
             if (normal && !g->tilted[c])
                 json_array_append_new(cells, cell_json(g->cx[c], g->cy[c]));
+            if (normal && !g->tilted[c] && g->owner[c] != TECH_NONE && g->owner[c] != seat)
+                json_array_append_new(owner_cells, cell_json(g->cx[c], g->cy[c]));
             if (free && g->owner[c] == seat && tech_design_of(g, c)->domain == DOMAIN_KNOWLEDGE)
                 json_array_append_new(free_cells, cell_json(g->cx[c], g->cy[c]));
         }
-        return json_pack("{s:b, s:b, s:o, s:o}", "normal", normal, "free", free, "cells", cells,
-                         "free_cells", free_cells);
+        return json_pack("{s:b, s:b, s:o, s:o, s:o}", "normal", normal, "free", free, "cells",
+                         cells, "free_cells", free_cells, "owner_cells", owner_cells);
     }
     case TECH_STEP_OWNER:
         return json_pack("{s:i, s:s}", "user", g->run.user, "card", slug(g, g->run.card));

@@ -21,13 +21,16 @@
  *          | ... plus "as": {"value": V, "domain": D} when card is a wild card
  *   help:    {"pass": true} | {"card": id}
  *   effect:  {"pass": true}
- *          | {"use": {"x": X, "y": Y}, "free"?: true, "card"?: id, "take"?: id,
+ *          | {"use": {"x": X, "y": Y}, "free"?: true, "owner_first"?: true, "card"?: id,
+ *             "take"?: id,
  *             "target"?: {"x", "y"}, "to"?: {"x", "y"}, "victim"?: S}
  *            (which of card/take/target/to/victim the effect takes: docs/tech_city.md)
  *   owner:   {"draw": true|false}
  *   choose:  {"cards": [id, ...]}
  *   discard: {"cards": [id, ...]}
- * Card ids are instance ids 0..107; coordinates -120..120. */
+ * Any order may add "divulge": [id, ...]: cards of the seat's hand shown to all (a public
+ * "divulged" event each) when the point resolves, before the order acts. Card ids are instance ids
+ * 0..107; coordinates -120..120. */
 
 /* Why an order body could not be read; tech_order_error_code() gives the API code. */
 enum tech_order_error {
@@ -78,16 +81,18 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
  *  "effect": null | {"seat", "card", "x", "y"} (the use being resolved),
  *  "service": null | {"seat", "card", "x", "y"} (a service waiting for help, step help),
  *  "seats": [{"seat", "score", "hand_count", "companies", "pending", "submitted"}],
- *  "over", "winners": [seat...], "seed": "digits" only once over}. */
+ *  "over", "winners": [seat...], "decks": 1|2, "seed": "digits" only once over}. */
 json_t *tech_public_view(const struct tech_game *g);
 
 /* What seat alone may see: the public view plus
  * {"seat", "hand": [{"id", "card"}],
  *  "pending": null | {"round", "step", "turn", "options": {...}, "suggestion": order body},
  *  "order": the seat's submitted order body, when it has one at this point}.
- * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two",
+ * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two"
+ *   (one_any: any one card or any two; one_cheap_or_two: one of value <= 7 or any two),
  *   "wild_names": [{"value","domain"}]}; help {"builder", "card"}; effect {"normal", "free",
- *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use)};
+ *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use),
+ *   "owner_cells": [{"x","y"}] (other seats' companies: "owner_first" may be sent)};
  * owner {"user", "card"}; choose {"kind": "discard"|"take_revealed", "count"};
  * discard {"count"}. NULL for a seat not in the game. `suggestion` is filled by the caller. */
 json_t *tech_private_view(const struct tech_game *g, int seat);

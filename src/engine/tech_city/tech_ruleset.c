@@ -32,6 +32,36 @@ static bool tc_new_game(void *g, int players, uint64_t seed, int target)
     return tech_new(g, &catalog, players, seed) == TECH_OK;
 }
 
+/* The create body's or replay record's "decks": 1 or 2 (2 only at 5-6 players); left out, the
+ * default (two at 5-6). The game was just dealt from its seed: it is dealt again with them. */
+static bool tc_apply_options(void *vg, const json_t *body, char *err, int errlen)
+{
+    struct tech_game *g = vg;
+    const json_t *v = json_object_get(body, "decks");
+    if (!v || json_is_null(v))
+        return true;
+    int decks = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+    if (decks != 1 && decks != 2) {
+        snprintf(err, (size_t)errlen, "\"decks\" must be 1 or 2 (Tech Decks shuffled together).");
+        return false;
+    }
+    if (decks == 2 && g->players < TECH_TWO_DECKS_FROM) {
+        snprintf(err, (size_t)errlen,
+                 "Tech City shuffles two decks only at 5 or 6 players; with %d, leave \"decks\" "
+                 "out or send 1.",
+                 g->players);
+        return false;
+    }
+    if (decks == tech_decks(g))
+        return true;
+    return tech_new_decks(g, &catalog, g->players, g->seed, decks) == TECH_OK;
+}
+
+static json_t *tc_options_json(const void *g)
+{
+    return json_pack("{s:i}", "decks", tech_decks(g));
+}
+
 static int tc_players(const void *g)
 {
     return ((const struct tech_game *)g)->players;
@@ -136,6 +166,7 @@ static const char *const event_names[] = {
     [TEV_MARKER] = "marker",
     [TEV_PASSED] = "passed",
     [TEV_GAME_OVER] = "game_over",
+    [TEV_DIVULGED] = "divulged",
 };
 
 static const char *const kind_names[] = {"none", "pass", "build", "help", "use", "owner", "cards"};
@@ -181,6 +212,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "wild", json_boolean(e->flag));
         break;
     case TEV_HELPED:
+    case TEV_DIVULGED:
     case TEV_SERVICE_FAILED:
     case TEV_DISCARDED:
     case TEV_REVEALED:
@@ -195,6 +227,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "y", json_integer(e->y));
         set(d, "free", json_boolean(e->flag));
         set(d, "effect", json_string(tech_prim_name(e->count)));
+        set(d, "owner_first", json_boolean(e->total != 0));
         break;
     case TEV_SCORED:
         set(d, "points", json_integer(e->count));
@@ -238,6 +271,9 @@ static void relay_event(void *ctx, const struct tech_event *e)
         set(d, "y", json_integer(g->cy[e->card]));
         if (e->type == TEV_MARKER)
             set(d, "owner", e->count >= 0 ? json_integer(e->count) : json_null());
+        else /* whose card it is now: after a replacement or a swap a reader could not tell */
+            set(d, "owner",
+                g->owner[e->card] != TECH_NONE ? json_integer(g->owner[e->card]) : json_null());
         break;
     case TEV_GAME_OVER: {
         set(d, "winners", seats_of((unsigned)e->count));
@@ -466,6 +502,7 @@ static const char *tc_design_id(int design)
 }
 
 static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
+static const char *const tc_options[] = {"decks", NULL};
 static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
                                        "choose", "discard", "over",   NULL};
 
@@ -495,6 +532,9 @@ const struct ruleset ruleset_tech_city = {
     .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
+    .options = tc_options,
+    .apply_options = tc_apply_options,
+    .options_json = tc_options_json,
     .load_cards = tc_load_cards,
     .cards_json = tc_cards_json,
     .new_game = tc_new_game,

@@ -31,23 +31,27 @@ json_t *tech_state_to_json(const struct tech_game *g)
             dj = tech_order_to_json(g->round, g->step, g->turn, &g->dec[s]);
         json_array_append_new(decisions, dj ? dj : json_null());
     }
-    json_t *build = NULL;
+    json_t *build = NULL, *use = NULL;
     if (g->step == TECH_STEP_HELP)
         build = tech_order_to_json(g->round, TECH_STEP_BUILD, g->turn, &g->build);
+    if (g->run.stage == RUN_BEFORE)
+        use = tech_order_to_json(g->round, TECH_STEP_EFFECT, g->turn, &g->use);
     return json_pack(
-        "{s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, "
-        "s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, s:o}",
-        "format", 1, "seed", u64_json(g->seed), "rng", rng, "players", g->players, "round",
-        g->round, "turn", g->turn, "step", tech_step_name(g->step), "first", g->first, "phase_i",
-        g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
+        "{s:i, s:i, s:o, s:o, s:i, s:i, s:i, s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, "
+        "s:o, "
+        "s:o, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, "
+        "s:o}",
+        "format", 1, "decks", tech_decks(g), "seed", u64_json(g->seed), "rng", rng, "players",
+        g->players, "round", g->round, "turn", g->turn, "step", tech_step_name(g->step), "first",
+        g->first, "phase_i", g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
         ids_json(g->deck, g->ndeck), "discard", ids_json(g->discard, g->ndiscard), "expelled",
         ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
         mask_json(g->pending), "submitted", mask_json(g->submitted), "defaulted",
         mask_json(g->defaulted), "decisions", decisions, "build", build ? build : json_null(),
-        "run", "stage", g->run.stage, "user", g->run.user, "card", g->run.card, "owner",
-        g->run.owner, "next_other", g->run.next_other, "choose", "kind", g->choose_kind, "n",
-        g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed), "winners",
-        mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
+        "use", use ? use : json_null(), "run", "stage", g->run.stage, "user", g->run.user, "card",
+        g->run.card, "owner", g->run.owner, "next_other", g->run.next_other, "choose", "kind",
+        g->choose_kind, "n", g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed),
+        "winners", mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
         u64_json(g->built_designs), "used_designs", u64_json(g->used_designs));
 }
 
@@ -146,11 +150,12 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
                           char *err, int errlen)
 {
     static const char *const keys[] = {
-        "format",    "seed",       "rng",           "players",      "round",     "turn",
-        "step",      "first",      "phase_i",       "actor",        "seed_card", "deck",
-        "discard",   "expelled",   "city",          "seats",        "pending",   "submitted",
-        "defaulted", "decisions",  "build",         "run",          "choose",    "revealed",
-        "winners",   "reshuffles", "built_designs", "used_designs", NULL};
+        "format",    "decks",     "seed",      "rng",        "players",       "round",
+        "turn",      "step",      "first",     "phase_i",    "actor",         "seed_card",
+        "deck",      "discard",   "expelled",  "city",       "seats",         "pending",
+        "submitted", "defaulted", "decisions", "build",      "use",           "run",
+        "choose",    "revealed",  "winners",   "reshuffles", "built_designs", "used_designs",
+        NULL};
     struct sr r = {j, err, errlen, true};
     if (!json_is_object(j)) {
         say(err, errlen, "a stored state must be a JSON object.");
@@ -170,8 +175,12 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
     }
     s_int(&r, j, "format", 1, 1);
     int players = s_int(&r, j, "players", TECH_MIN_PLAYERS, TECH_MAX_PLAYERS);
-    if (!r.ok || tech_new(g, cat, players, 0) != TECH_OK)
-        return r.ok ? (say(err, errlen, "the state's players cannot start a game."), false) : false;
+    /* "decks" came later: a state without it has the default for its players */
+    int decks = json_object_get(j, "decks") ? s_int(&r, j, "decks", 1, 2) : 0;
+    if (!r.ok || tech_new_decks(g, cat, players, 0, decks) != TECH_OK)
+        return r.ok
+                   ? (say(err, errlen, "the state's players and decks cannot start a game."), false)
+                   : false;
     g->seed = s_u64(&r, json_object_get(j, "seed"), "seed");
     const json_t *rng = json_object_get(j, "rng");
     if (r.ok && (!json_is_array(rng) || json_array_size(rng) != 4)) {
@@ -269,7 +278,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
         say(err, errlen, "state fields \"run\" and \"choose\" must be objects.");
         return false;
     }
-    g->run.stage = (uint8_t)s_int(&r, run, "stage", RUN_NONE, RUN_DONE);
+    g->run.stage = (uint8_t)s_int(&r, run, "stage", RUN_NONE, RUN_BEFORE);
     g->run.user = (uint8_t)s_int(&r, run, "user", 0, TECH_NONE);
     g->run.card = (uint8_t)s_int(&r, run, "card", 0, TECH_NONE);
     g->run.owner = (uint8_t)s_int(&r, run, "owner", 0, TECH_NONE);
@@ -308,6 +317,17 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
     } else if (!json_is_null(build)) {
         say(err, errlen, "state field \"build\" must be null outside step help.");
         return false;
+    }
+    /* "use" (a use waiting for its owner's draw-and-discard) came later: missing means null */
+    const json_t *use = json_object_get(j, "use");
+    if (use && !json_is_null(use)) {
+        int ur, us, ut;
+        char why[160] = "not an effect order";
+        if (tech_order_from_json(use, &ur, &us, &ut, &g->use, why, sizeof why) != TORDER_OK ||
+            us != TECH_STEP_EFFECT || g->use.kind != TDEC_USE) {
+            say(err, errlen, "state field \"use\" must be the waiting use: %s", why);
+            return false;
+        }
     }
     if (!tech_check_point(g)) {
         say(err, errlen,
