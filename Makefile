@@ -21,7 +21,7 @@ CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-prototypes \
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine -Isrc/engine/tech_city $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz) -lunistring -lpthread -lm
 TEST_LIBS := -lcriterion -lcurl
 
@@ -133,7 +133,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS   := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-                -Isrc -Isrc/engine -Isrc/engine/tech_city $(shell pkg-config --cflags jansson 2>/dev/null)
+                -Isrc -Isrc/engine $(shell pkg-config --cflags jansson 2>/dev/null)
 
 build-fuzz/%: tests/fuzz/%.c $(ENGINE_SRC) $(wildcard src/engine/*.h src/engine/*/*.h)
 	@mkdir -p build-fuzz

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "ruleset.h"
-#include "tech.h"
-#include "tech_bots.h"
-#include "tech_cards.h"
-#include "tech_internal.h"
-#include "tech_json.h"
+#include "tech_city/tech.h"
+#include "tech_city/tech_bots.h"
+#include "tech_city/tech_cards.h"
+#include "tech_city/tech_internal.h"
+#include "tech_city/tech_json.h"
 
 extern const struct ruleset ruleset_tech_city;
 

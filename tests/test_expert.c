@@ -13,7 +13,7 @@
 #include "expert.h"
 #include "the_city/city.h"
 #include "ruleset.h"
-#include "tech.h"
+#include "tech_city/tech.h"
 
 static void load(void)
 {

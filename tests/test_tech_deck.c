@@ -7,7 +7,7 @@
  * JSON for N games at 1 to 6 players (the command behind cards/README.md's table). */
 #include "tech_helpers.h"
 
-#include "tech_sim.h"
+#include "tech_city/tech_sim.h"
 
 TestSuite(tech_deck, .init = load_tech, .timeout = 60);
 

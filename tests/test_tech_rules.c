@@ -3,7 +3,7 @@
  * phase (tilting, owners, the Knowledge free use), the end of a round and of the game. */
 #include "tech_helpers.h"
 
-#include "tech_effects.h"
+#include "tech_city/tech_effects.h"
 
 TestSuite(tech_setup, .init = load_tech);
 TestSuite(tech_place, .init = load_tech);
