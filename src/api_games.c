@@ -175,8 +175,8 @@ static int create_tx(PGconn *c, void *ctx)
 
 void api_create_game(struct http_req *r)
 {
-    static const char *const allowed[] = {"game", "seats", "bots",    "target_vp", "turn_seconds",
-                                          "seed", "name",  "private", "bot_level", NULL};
+    static const char *const allowed[] = {
+        "game", "seats", "bots", "turn_seconds", "seed", "name", "private", "bot_level", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -202,27 +202,25 @@ void api_create_game(struct http_req *r)
     int nf = 0;
     for (const char *const *a = allowed; *a; a++)
         fields[nf++] = *a;
-    for (const char *const *o = rs->options; o && *o && nf < 23; o++)
-        fields[nf++] = *o;
+    for (int i = 0; i < rs->noptions && nf < 23; i++)
+        fields[nf++] = rs->options[i].name;
     fields[nf] = NULL;
-    if (!only_fields(r, fields, "creating a game"))
+    char what[80];
+    snprintf(what, sizeof what, "creating a game of %s", rs->title);
+    if (!only_fields(r, fields, what))
         return;
-    long long seats = 0, target = rs->target_default, turn = 0;
-    bool has_target, has_turn, present;
-    json_t *jtarget = json_object_get(r->json, "target_vp");
-    if (!rs->has_target && jtarget && !json_is_null(jtarget)) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "%s has no target score; leave \"target_vp\" out.",
-                           rs->title);
-        return;
-    }
+    long long seats = 0, turn = 0;
+    bool has_turn, present;
     if (!int_field(r, "seats", true, rs->min_players, rs->max_players, &seats, &present) ||
-        !int_field(r, "target_vp", false, rs->has_target ? rs->target_min : 0,
-                   rs->has_target ? rs->target_max : 0, &target, &has_target) ||
         !int_field(r, "turn_seconds", false, TURN_MIN, TURN_MAX, &turn, &has_turn))
         return;
-    if (has_target && !rs->has_target) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "%s has no target score; leave \"target_vp\" out.",
-                           rs->title);
+    /* The game's own options, checked against its declared ranges at this seat count. */
+    int options[RS_MAX_OPTIONS];
+    char why[300];
+    const char *bad = ruleset_read_options(rs, (int)seats, r->json, options, why, sizeof why);
+    if (bad) {
+        http_reply_problem(r, strcmp(bad, "wrong_type") == 0 ? P_WRONG_TYPE : P_BAD_VALUE, NULL,
+                           "%s", why);
         return;
     }
     json_t *bots = json_object_get(r->json, "bots");
@@ -312,15 +310,9 @@ void api_create_game(struct http_req *r)
     memset(&cc, 0, sizeof cc);
     cc.srv = r->srv;
     void *g = calloc(1, rs->state_size);
-    if (!g || !rs->new_game(g, (int)seats, seed, (int)target)) {
+    if (!g || !rs->new_game(g, (int)seats, seed, options)) {
         free(g);
         http_reply_problem(r, P_INTERNAL, NULL, "The game could not be dealt; try again.");
-        return;
-    }
-    char why[256] = "";
-    if (rs->apply_options && !rs->apply_options(g, r->json, why, sizeof why)) {
-        free(g);
-        http_reply_problem(r, P_BAD_VALUE, NULL, "%s", why);
         return;
     }
     char host_token[AUTH_TOKEN_LEN + 1], seat_token[AUTH_TOKEN_LEN + 1];
@@ -334,7 +326,12 @@ void api_create_game(struct http_req *r)
     cc.row.unlisted = json_is_true(jprivate);
     snprintf(cc.row.bot_level, sizeof cc.row.bot_level, "%s", level->id);
     cc.row.players = (int)seats;
-    cc.row.target_vp = rs->target(g);
+    json_t *opts = ruleset_options_json(rs, g);
+    json_t *jtarget = json_object_get(opts, "target_vp"); /* the lobby's older field */
+    cc.row.target_vp = jtarget ? (int)json_integer_value(jtarget) : 0;
+    char *opts_text = json_dumps(opts, JSON_COMPACT);
+    snprintf(cc.row.options, sizeof cc.row.options, "%s", opts_text ? opts_text : "{}");
+    free(opts_text);
     cc.row.turn_seconds = has_turn ? (int)turn : 0;
     cc.row.state = rs->to_json(g);
     free(g);
@@ -354,6 +351,7 @@ void api_create_game(struct http_req *r)
     int st = store_tx(r->srv->store, create_tx, &cc, 3);
     game_row_clear(&cc.row);
     if (st != STORE_OK) {
+        json_decref(opts);
         struct outcome o = {0};
         api_answer(r, st, &o);
         return;
@@ -363,7 +361,8 @@ void api_create_game(struct http_req *r)
     json_t *reply =
         json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s}", "id", cc.row.id, "game", rs->id,
                   "host_token", host_token, "seats", (int)seats, "bots", nbots, "target_vp",
-                  rs->has_target ? json_integer(cc.row.target_vp) : json_null(), "join", join);
+                  jtarget ? json_integer(cc.row.target_vp) : json_null(), "join", join);
+    json_object_set_new(reply, "options", opts);
     json_object_set_new(reply, "turn_seconds", has_turn ? json_integer(turn) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     json_object_set_new(reply, "bot_level", json_string(level->id));
@@ -682,10 +681,9 @@ static int replay_tx(PGconn *c, void *ctx)
         ec->o.status = 200;
         ec->o.reply = json_pack("{s:s, s:s, s:i}", "game", lv.rs->id, "seed", seed, "players",
                                 lv.rs->players(lv.g));
-        if (lv.rs->has_target)
-            json_object_set_new(ec->o.reply, "target_vp", json_integer(lv.rs->target(lv.g)));
-        if (lv.rs->options_json) /* the game's own options, so that the replay deals the same */
-            json_object_update_new(ec->o.reply, lv.rs->options_json(lv.g));
+        /* the game's options by name (The City's target_vp, Tech City's decks), so that the
+         * replay deals and ends the same */
+        json_object_update_new(ec->o.reply, ruleset_options_json(lv.rs, lv.g));
         json_object_set_new(ec->o.reply, "decisions", decisions);
         ec->seats = json_array();
         for (int i = 0; i < lv.nseats; i++)

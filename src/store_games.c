@@ -51,13 +51,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           (const char *)g->host_hash,
                           state,
                           g->unlisted ? "true" : "false",
-                          g->bot_level[0] ? g->bot_level : "expert"};
-    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0};
+                          g->bot_level[0] ? g->bot_level : "expert",
+                          g->options[0] ? g->options : "{}"};
+    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
-                     "host_hash, state, unlisted, bot_level) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-                     "$8::json, $9::boolean, $10)",
-                     10, vals, lens);
+                     "host_hash, state, unlisted, bot_level, options) VALUES ($1, $2, $3, $4, $5, "
+                     "$6, $7, $8::json, $9::boolean, $10, $11::jsonb)",
+                     11, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -498,17 +499,19 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
     "g.players, "
-    "'target_vp', nullif(g.target_vp, 0), 'turn_seconds', g.turn_seconds, 'round', "
+    "'target_vp', nullif(g.target_vp, 0), 'options', g.options, 'turn_seconds', g.turn_seconds, "
+    "'round', "
     "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
     "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
     "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
     "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
-    "(SELECT 0 AS part, id, game, status, players, target_vp, turn_seconds, state, created_at "
+    "(SELECT 0 AS part, id, game, status, players, target_vp, options, turn_seconds, state, "
+    "created_at "
     "FROM games WHERE status = 'open' AND NOT unlisted ORDER BY created_at DESC LIMIT $1) "
     "UNION ALL "
-    "(SELECT 1, id, game, status, players, target_vp, turn_seconds, state, created_at "
+    "(SELECT 1, id, game, status, players, target_vp, options, turn_seconds, state, created_at "
     "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted ORDER BY created_at DESC "
     "LIMIT $1)"
     ") g ORDER BY g.part, g.created_at DESC LIMIT $1";

@@ -34,6 +34,7 @@ struct game_row {
     int seats_version;              /* bumped by every change of a seat after the start */
     bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
     char bot_level[16];             /* the expert's level in this game (expert_levels.h) */
+    char options[256]; /* store_game_insert(): the creation options as JSON {name: value} */
 };
 
 struct seat_row {

@@ -86,7 +86,7 @@ Test(expert, the_decision_does_not_depend_on_where_the_hidden_cards_are)
         int checked = 0;
         for (uint64_t seed = 1; seed <= 6; seed++) {
             int players = 2 + (int)(seed % 3);
-            cr_assert(rs->new_game(state[0], players, seed, 0));
+            cr_assert(rs->new_game(state[0], players, seed, NULL));
             advance(rs, state[0], (int)(seed * 2)); /* points well inside a game */
             int seat = deciding(rs, state[0]);
             if (seat < 0)
@@ -118,7 +118,7 @@ Test(expert, the_decision_does_not_depend_on_where_the_hidden_cards_are)
  * decide there. */
 static int three_player_position(const struct ruleset *rs)
 {
-    cr_assert(rs->new_game(state[0], 3, 99, 0));
+    cr_assert(rs->new_game(state[0], 3, 99, NULL));
     advance(rs, state[0], 4);
     int seat = deciding(rs, state[0]);
     cr_assert_geq(seat, 0);
@@ -176,14 +176,13 @@ Test(expert, pauses_in_the_yield_hook_do_not_count_against_the_thinking_time)
  * as a replay. */
 static json_t *expert_game(const struct ruleset *rs, int players, uint64_t seed)
 {
-    cr_assert(rs->new_game(state[0], players, seed, 0));
+    cr_assert(rs->new_game(state[0], players, seed, NULL));
     json_t *replay = json_pack("{s:s, s:s, s:i, s:[]}", "game", rs->id, "seed", "0", "players",
                                players, "decisions");
     char buf[24];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
     json_object_set_new(replay, "seed", json_string(buf));
-    if (rs->has_target)
-        json_object_set_new(replay, "target_vp", json_integer(rs->target(state[0])));
+    json_object_update_new(replay, ruleset_options_json(rs, state[0]));
     _Alignas(max_align_t) char d[4096];
     for (int guard = 0; guard < 5000 && !rs->over(state[0]); guard++) {
         for (int s = 0; s < players; s++) {
@@ -229,7 +228,7 @@ Test(expert, a_seat_with_nothing_to_decide_gets_no_decision)
 {
     for (int i = 0; rulesets[i]; i++) {
         const struct ruleset *rs = rulesets[i];
-        cr_assert(rs->new_game(state[0], 2, 5, 0));
+        cr_assert(rs->new_game(state[0], 2, 5, NULL));
         for (int s = 0; s < 2; s++) {
             _Alignas(max_align_t) char d[4096];
             bool pending = rs->pending(state[0], s);

@@ -149,7 +149,7 @@ Test(tech_json, a_field_of_another_steps_decision_is_wrong_kind_and_names_the_st
 Test(tech_json, the_public_view_carries_the_table_and_no_hand)
 {
     static struct tech_game g;
-    cr_assert(rs->new_game(&g, 3, 11, 0));
+    cr_assert(rs->new_game(&g, 3, 11, NULL));
     json_t *v = rs->public_view(&g);
     static const char *const keys[] = {"round",    "step",     "turn",       "players", "first",
                                        "active",   "pending",  "deck_count", "city",    "discard",
@@ -172,7 +172,7 @@ Test(tech_json, the_public_view_carries_the_table_and_no_hand)
 Test(tech_json, the_private_view_shows_the_hand_options_and_a_suggestion)
 {
     static struct tech_game g;
-    cr_assert(rs->new_game(&g, 3, 11, 0));
+    cr_assert(rs->new_game(&g, 3, 11, NULL));
     int s = g.first;
     json_t *v = ruleset_private_view(rs, &g, s);
     cr_assert_eq(json_array_size(json_object_get(v, "hand")), 6);
@@ -193,7 +193,7 @@ Test(tech_json, the_private_view_shows_the_hand_options_and_a_suggestion)
 Test(tech_json, a_stored_state_that_breaks_the_rules_does_not_load)
 {
     static struct tech_game g, back;
-    cr_assert(rs->new_game(&g, 2, 5, 0));
+    cr_assert(rs->new_game(&g, 2, 5, NULL));
     char err[256];
     json_t *j = rs->to_json(&g);
     cr_assert(rs->from_json(&back, j, err, sizeof err), "%s", err);
@@ -299,7 +299,7 @@ Test(tech_json, a_tampered_state_loads_only_when_the_engine_can_go_on_from_it)
     rng_seed(&r, 4242);
     int accepted = 0, refused = 0;
     for (int game = 0; game < 40; game++) {
-        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game, 0));
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game, NULL));
         int stop = (int)rng_below(&r, 60);
         for (int k = 0; k < stop && !rs->over(&g); k++) {
             for (int s = 0; s < g.players; s++) {
@@ -386,7 +386,7 @@ Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
     rng_seed(&r, 777);
     int parsed = 0, accepted = 0;
     for (int game = 0; game < 30; game++) {
-        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game * 31, 0));
+        cr_assert(rs->new_game(&g, 1 + game % 6, (uint64_t)game * 31, NULL));
         while (!rs->over(&g)) {
             struct rs_pos now;
             rs->where(&g, &now);
@@ -585,11 +585,12 @@ Test(tech_json, the_decks_option_reaches_the_game_its_state_and_its_replay)
 {
     static struct tech_game g, back;
     char err[256] = "";
-    cr_assert(rs->new_game(&g, 5, 11, 0));
     json_t *body = json_pack("{s:i}", "decks", 1);
-    cr_assert(rs->apply_options(&g, body, err, sizeof err), "%s", err);
+    int decks[RS_MAX_OPTIONS];
+    cr_assert_null(ruleset_read_options(rs, 5, body, decks, err, sizeof err), "%s", err);
+    cr_assert(rs->new_game(&g, 5, 11, decks));
     cr_assert_eq(g.ncards, 54);
-    json_t *opts = rs->options_json(&g);
+    json_t *opts = ruleset_options_json(rs, &g);
     cr_assert(json_equal(opts, body));
     json_decref(opts);
     json_t *j = rs->to_json(&g);
@@ -599,13 +600,21 @@ Test(tech_json, the_decks_option_reaches_the_game_its_state_and_its_replay)
     cr_assert(!rs->from_json(&back, j, err, sizeof err), "54 cards cannot be two decks' state");
     json_decref(j);
     json_decref(body);
-    cr_assert(rs->new_game(&g, 3, 11, 0));
+    /* the declared range: two decks only at 5-6 seats, and only integers */
     body = json_pack("{s:i}", "decks", 2);
-    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
-    cr_assert(strstr(err, "5 or 6") != NULL, "%s", err);
+    cr_assert_str_eq(ruleset_read_options(rs, 3, body, decks, err, sizeof err), "bad_value");
+    cr_assert(strstr(err, "must be 1 at 3 seats") != NULL, "%s", err);
+    cr_assert_null(ruleset_read_options(rs, 6, body, decks, err, sizeof err));
     json_decref(body);
     body = json_pack("{s:s}", "decks", "one");
-    cr_assert(!rs->apply_options(&g, body, err, sizeof err));
+    cr_assert_str_eq(ruleset_read_options(rs, 5, body, decks, err, sizeof err), "wrong_type");
+    json_decref(body);
+    /* left out: the default at that seat count */
+    body = json_object();
+    cr_assert_null(ruleset_read_options(rs, 5, body, decks, err, sizeof err));
+    cr_assert_eq(decks[0], 2);
+    cr_assert_null(ruleset_read_options(rs, 4, body, decks, err, sizeof err));
+    cr_assert_eq(decks[0], 1);
     json_decref(body);
     /* a replay record carries the option and replays with it */
     json_t *rec = json_pack("{s:s, s:s, s:i, s:i, s:[]}", "game", "tech_city", "seed", "11",

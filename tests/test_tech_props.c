@@ -15,7 +15,7 @@ static void play(struct tech_game *g, int players, uint64_t seed, const char *co
                  unsigned absent, void (*check)(const struct tech_game *, const struct tech_game *),
                  json_t *replay)
 {
-    cr_assert(rs->new_game(g, players, seed, 0));
+    cr_assert(rs->new_game(g, players, seed, NULL));
     static struct tech_game before;
     json_t *decisions = replay ? json_object_get(replay, "decisions") : NULL;
     while (!rs->over(g)) {
@@ -238,7 +238,7 @@ Test(tech_props, a_replay_read_round_by_round_ends_at_the_final_public_view)
 Test(tech_props, the_ruleset_table_is_complete)
 {
     cr_assert_str_eq(rs->id, "tech_city");
-    cr_assert(rs->uses_turn && !rs->has_target);
+    cr_assert(rs->uses_turn && rs->noptions == 1 && strcmp(rs->options[0].name, "decks") == 0);
     cr_assert_leq(rs->state_size, RS_MAX_STATE);
     cr_assert_leq(rs->decision_size, 4096);
     const void *const *fns = (const void *const *)&rs->load_cards;
@@ -284,7 +284,7 @@ Test(tech_props, the_greedy_bot_decides_the_same_whatever_it_cannot_see)
     int compared = 0;
     for (int p = 2; p <= 6; p++)
         for (uint64_t seed = 0; seed < 12; seed++) {
-            cr_assert(rs->new_game(&g, p, seed + 3000, 0));
+            cr_assert(rs->new_game(&g, p, seed + 3000, NULL));
             while (!rs->over(&g)) {
                 for (int s = 0; s < p; s++) {
                     if (!rs->pending(&g, s))

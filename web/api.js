@@ -128,7 +128,8 @@ export const store = {
 };
 
 /**
- * Creates a game from lobby settings {game, name, seats, bots, target_vp, turn_seconds, private,
+ * Creates a game from lobby settings {game, name, seats, bots, options: {name: value},
+ * turn_seconds, private,
  * bot_level (sent only with an expert among the bots)},
  * remembers its tokens and settings, and resolves to the game id. `game` is left out for The
  * City (the server's default), so settings saved before there were several games still work.
@@ -136,7 +137,8 @@ export const store = {
 export async function createAndRemember(settings) {
   const body = { seats: settings.seats, bots: settings.bots };
   if (settings.game && settings.game !== 'the_city') body.game = settings.game;
-  if (settings.target_vp) body.target_vp = settings.target_vp;
+  // The game's options by name (settings saved before options were declared carry target_vp).
+  Object.assign(body, settings.options ?? (settings.target_vp ? { target_vp: settings.target_vp } : {}));
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
   if (settings.name) body.name = settings.name;
   if (settings.private) body.private = true;

@@ -1,7 +1,7 @@
 // lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
 // that game's range; which seats are greedy, random or expert bots, and the experts' level with
-// its time budget, from the same reply, once an expert seat is chosen; the target VP where the
-// game has one; optional time per step) and the list of games (each with its game's title, open ones
+// its time budget, from the same reply, once an expert seat is chosen; the game's own options,
+// as the same reply declares them for the seat count chosen; optional time per step) and the list of games (each with its game's title, open ones
 // first, bots marked) with Join, Resume or Watch and a share link for each; links to the chosen
 // game's rules and card reference.
 
@@ -20,8 +20,14 @@ function levelLabel(l) {
 /** The City as the page knew it before rulesets were served: the form works before (or without) them. */
 const THE_CITY = {
   id: 'the_city', title: 'The City', min_players: 2, max_players: 5, bots: ['greedy', 'random'],
-  options: { target_vp: { min: 1, max: 500, default: 50 } },
+  options: [{
+    name: 'target_vp', title: 'Points to win', description: '',
+    by_players: [2, 3, 4, 5].map((players) => ({ players, min: 1, max: 500, default: 50 })),
+  }],
 };
+
+/** Option `o`'s range and default at `seats` seats (GET /api/v1/rulesets, options[].by_players). */
+const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? null;
 const LEADS = {
   the_city: 'Build a city card by card: every card is a building, and every card pays for the others. First to the target wins.',
   tech_city: 'Build companies into one shared grid, then use any card\'s effect. Six rounds; most points wins.',
@@ -39,7 +45,8 @@ export function mountLobby(root, navigate) {
   const saved = {
     seats: last?.seats ?? 4,
     kinds: last?.kinds ?? ['person', 'greedy', 'greedy', 'greedy', 'greedy'],
-    target: last?.target_vp ?? 50,
+    // the options chosen last, by name (settings saved before options were declared: target_vp)
+    options: last?.options ?? (last?.target_vp ? { target_vp: last.target_vp } : {}),
     turn: last?.turn_seconds ?? '',
   };
   let wantSeats = saved.seats; // what the user picked; `seats` is that within the game's range
@@ -55,11 +62,11 @@ export function mountLobby(root, navigate) {
   const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { touched = true; game = gameSelect.value; drawGame(); } });
   const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = wantSeats = Number(seatsSelect.value); drawSeats(); } });
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
-  const targetInput = h('input', { id: 'target', name: 'target', type: 'number', min: 1, max: 500, value: saved.target, inputmode: 'numeric' });
+  const optionValues = { ...saved.options }; // what the user typed, by option name
   const turnInput = h('input', { id: 'turn', name: 'turn', type: 'number', min: 5, max: 86400, value: saved.turn, placeholder: 'no limit', inputmode: 'numeric' });
   const formError = h('p', { class: 'error', role: 'alert', id: 'create-error', hidden: true });
   const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
-  const targetField = h('label', { class: 'field', id: 'target-field' }, h('span', {}, 'Target VP'), targetInput);
+  const optionFields = h('span', { class: 'option-fields', id: 'option-fields' });
   const lead = h('p', { class: 'lead', id: 'game-lead' });
   const learnLinks = h('p', { class: 'learn-links', id: 'learn-links' });
   const levelSelect = h('select', { id: 'bot-level', name: 'bot_level', 'aria-describedby': 'bot-level-hint', onchange: () => { level = levelSelect.value; } });
@@ -87,16 +94,44 @@ export function mountLobby(root, navigate) {
     for (let n = Math.max(1, r.min_players); n <= r.max_players; n++) counts.push(n);
     seats = Math.min(Math.max(wantSeats, counts[0]), counts[counts.length - 1]);
     replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? '1 (solo)' : `${n} players`)));
-    const t = r.options?.target_vp;
-    targetField.hidden = !t;
-    targetInput.disabled = !t;
-    if (t) { targetInput.min = t.min; targetInput.max = t.max; }
     lead.textContent = LEADS[r.id] ?? `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
     // The rules and the cards of the game chosen (their pages switch between the games).
     replace(learnLinks, 'New to ', r.title, '? ',
       h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, `Read the rules of ${r.title}`), ' · ',
       h('a', { href: `#/cards/${r.id}`, id: 'lobby-cards', 'data-game': r.id }, 'Every card'));
     drawSeats();
+  }
+
+  /** One field per option the game declares, with its range at the seat count chosen; an option
+   * with a single value at that count (Tech City's decks below 5 players) is no choice: hidden. */
+  function drawOptions() {
+    replace(optionFields, (rs().options ?? []).map((o) => {
+      const r = rangeAt(o, seats);
+      if (!r || r.min === r.max) return null;
+      const v = Number(optionValues[o.name]);
+      const value = Number.isInteger(v) && v >= r.min && v <= r.max ? v : r.default;
+      const input = r.max - r.min <= 3
+        ? h('select', { id: `opt-${o.name}`, name: o.name, onchange: () => { optionValues[o.name] = Number(input.value); } },
+          Array.from({ length: r.max - r.min + 1 }, (_, i) => r.min + i).map((n) => h('option', { value: n, selected: n === value }, String(n))))
+        : h('input', {
+          id: `opt-${o.name}`, name: o.name, type: 'number', min: r.min, max: r.max, value, inputmode: 'numeric',
+          onchange: () => { optionValues[o.name] = Number(input.value); },
+        });
+      return h('label', { class: 'field', title: o.description ?? '' }, h('span', {}, o.title ?? o.name), input);
+    }));
+  }
+
+  /** The options to send: each shown field's value (a hidden one takes the server's default). */
+  function chosenOptions() {
+    const out = {};
+    for (const o of rs().options ?? []) {
+      const r = rangeAt(o, seats);
+      const el = optionFields.querySelector(`#opt-${o.name}`);
+      if (!r || !el) continue;
+      const v = Number(el.value);
+      out[o.name] = Number.isInteger(v) && v >= r.min && v <= r.max ? v : r.default;
+    }
+    return out;
   }
 
   function drawSeats() {
@@ -111,6 +146,7 @@ export function mountLobby(root, navigate) {
       }, choices.map(([v, t]) => h('option', { value: v, selected: kinds[i] === v }, t)));
       return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, String(i + 1)), sel);
     }));
+    drawOptions();
     drawLevel();
   }
   drawGame();
@@ -126,10 +162,9 @@ export function mountLobby(root, navigate) {
     }
     const chosen = kinds.slice(0, seats);
     const bots = chosen.slice(1).filter((k) => k !== 'person');
-    const t = rs().options?.target_vp;
     const settings = {
       game, name, seats, bots, kinds: chosen,
-      target_vp: t ? Number(targetInput.value) || t.default : null,
+      options: chosenOptions(),
       turn_seconds: Number(turnInput.value) || null,
       private: privateBox.checked,
       bot_level: bots.includes('expert') && !levelField.hidden ? levelSelect.value : null,
@@ -153,7 +188,7 @@ export function mountLobby(root, navigate) {
     h('label', { class: 'field', hidden: true }, h('span', {}, 'Game'), gameSelect),
     h('div', { class: 'field-row' },
       h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
-      targetField,
+      optionFields,
       h('label', { class: 'field' }, h('span', {}, 'Step timer (s)'), turnInput)),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
       h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.'),
@@ -240,10 +275,25 @@ export function mountLobby(root, navigate) {
           h('div', { class: 'game-meta' },
             h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? `open · ${g.seats_free} free` : g.status),
             g.status !== 'open' ? h('span', {}, `round ${g.round}`) : null,
-            g.target_vp ? h('span', {}, `to ${g.target_vp} VP`) : null,
+            ...Object.entries(g.options ?? (g.target_vp ? { target_vp: g.target_vp } : {}))
+              .filter(([k]) => isChoice(g, k)).map(([k, v]) => h('span', {}, optionLabel(g.game, k, v))),
             g.turn_seconds ? h('span', {}, `${g.turn_seconds}s a step`) : null)),
         h('div', { class: 'game-actions' }, action, copyLink(g.id)));
     })));
+  }
+
+  /** Whether option `name` of listed game `g` was a choice at its seat count (worth showing). */
+  function isChoice(g, name) {
+    const o = (rulesets.get(g.game ?? 'the_city')?.options ?? []).find((x) => x.name === name);
+    const r = o ? rangeAt(o, g.players) : null;
+    return name === 'target_vp' || (r !== null && r.min !== r.max);
+  }
+
+  /** An option of a listed game for people: "to 50 VP" for The City's target, else "Title: value". */
+  function optionLabel(gid, name, value) {
+    if (name === 'target_vp') return `to ${value} VP`;
+    const o = (rulesets.get(gid ?? 'the_city')?.options ?? []).find((x) => x.name === name);
+    return `${o?.title ?? name}: ${value}`;
   }
 
   function titleOf(id) {

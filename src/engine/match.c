@@ -96,7 +96,7 @@ json_t *ruleset_match(const struct ruleset *rs, int players, long long games, ui
     for (long long n = 0; ok && n < games; n++) {
         /* Kinds rotate over the seats from game to game: each kind plays each seat. */
         int rot = (int)(n % players);
-        ok = rs->new_game(g, players, seed + (uint64_t)n, rs->has_target ? rs->target_default : 0);
+        ok = rs->new_game(g, players, seed + (uint64_t)n, NULL);
         for (int guard = 0; ok && guard < 100000 && !rs->over(g); guard++) {
             for (int s = 0; ok && s < players; s++) {
                 if (!rs->pending(g, s) || rs->submitted(g, s))

@@ -2,6 +2,7 @@
  * (positions as JSON and as keys, descriptions, a generic replay); see ruleset.h. */
 #include "ruleset.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,13 +98,68 @@ static json_t *string_list(const char *const *names)
     return a;
 }
 
+const struct rs_range *ruleset_option_range(const struct ruleset *rs, int i, int players)
+{
+    assert(i >= 0 && i < rs->noptions && players >= 0 && players <= RS_MAX_SEATS);
+    return &rs->options[i].by_players[players];
+}
+
+const char *ruleset_read_options(const struct ruleset *rs, int players, const json_t *body,
+                                 int *values, char *err, int errlen)
+{
+    for (int i = 0; i < rs->noptions; i++) {
+        const struct rs_option *o = &rs->options[i];
+        const struct rs_range *r = ruleset_option_range(rs, i, players);
+        const json_t *v = json_object_get(body, o->name);
+        values[i] = r->def;
+        if (!v || json_is_null(v))
+            continue;
+        char range[80];
+        if (r->min == r->max)
+            snprintf(range, sizeof range, "%d", r->min);
+        else
+            snprintf(range, sizeof range, "from %d to %d", r->min, r->max);
+        if (!json_is_integer(v)) {
+            snprintf(err, (size_t)errlen, "\"%s\" (%s) must be an integer %s at %d seats.", o->name,
+                     o->title, range, players);
+            return "wrong_type";
+        }
+        json_int_t x = json_integer_value(v);
+        if (x < r->min || x > r->max) {
+            snprintf(err, (size_t)errlen,
+                     "\"%s\" (%s) must be %s at %d seats (default %d); leave it out for the "
+                     "default.",
+                     o->name, o->title, range, players, r->def);
+            return "bad_value";
+        }
+        values[i] = (int)x;
+    }
+    return NULL;
+}
+
+json_t *ruleset_options_json(const struct ruleset *rs, const void *g)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < rs->noptions; i++)
+        json_object_set_new(o, rs->options[i].name, json_integer(rs->option(g, i)));
+    return o;
+}
+
 json_t *ruleset_describe(const struct ruleset *rs)
 {
-    json_t *options = json_object();
-    if (rs->has_target)
-        json_object_set_new(options, "target_vp",
-                            json_pack("{s:i, s:i, s:i}", "min", rs->target_min, "max",
-                                      rs->target_max, "default", rs->target_default));
+    json_t *options = json_array();
+    for (int i = 0; i < rs->noptions; i++) {
+        const struct rs_option *o = &rs->options[i];
+        json_t *by = json_array();
+        for (int p = rs->min_players; p <= rs->max_players; p++) {
+            const struct rs_range *r = ruleset_option_range(rs, i, p);
+            json_array_append_new(by, json_pack("{s:i, s:i, s:i, s:i}", "players", p, "min", r->min,
+                                                "max", r->max, "default", r->def));
+        }
+        json_array_append_new(options, json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", o->name,
+                                                 "type", "integer", "title", o->title,
+                                                 "description", o->description, "by_players", by));
+    }
     return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:b, s:o}", "id", rs->id, "title", rs->title,
                      "min_players", rs->min_players, "max_players", rs->max_players, "bots",
                      string_list(rs->bots), "steps", string_list(rs->steps), "turns", rs->uses_turn,
@@ -133,14 +189,18 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
             strcmp(json_string_value(value), rs->id) == 0)
             continue;
         bool option = false;
-        for (const char *const *o = rs->options; o && *o && !option; o++)
-            option = strcmp(*o, key) == 0;
+        char names[120] = "";
+        for (int i = 0; i < rs->noptions; i++) {
+            option = option || strcmp(rs->options[i].name, key) == 0;
+            snprintf(names + strlen(names), sizeof names - strlen(names), ", %s",
+                     rs->options[i].name);
+        }
         if (!option && strcmp(key, "seed") != 0 && strcmp(key, "players") != 0 &&
-            strcmp(key, "decisions") != 0 && !(rs->has_target && strcmp(key, "target_vp") == 0))
+            strcmp(key, "decisions") != 0)
             return fail(err, errlen,
                         "unknown replay field \"%.40s\"; a replay has seed, players%s and "
                         "decisions.",
-                        key, rs->has_target ? ", target_vp" : "");
+                        key, names);
     }
     const json_t *js = json_object_get(replay, "seed");
     uint64_t seed = 0;
@@ -161,15 +221,12 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
         json_integer_value(jp) > rs->max_players)
         return fail(err, errlen, "replay field \"players\" must be an integer from %d to %d.",
                     rs->min_players, rs->max_players);
-    const json_t *jt = json_object_get(replay, "target_vp");
-    if (jt &&
-        (!json_is_integer(jt) || json_integer_value(jt) < 0 || json_integer_value(jt) > INT32_MAX))
-        return fail(err, errlen, "replay field \"target_vp\" must be a non-negative integer.");
-    int target = jt ? (int)json_integer_value(jt) : 0;
-    if (!rs->new_game(g, (int)json_integer_value(jp), seed, target))
-        return fail(err, errlen, "the replay's players or target_vp cannot start a game.");
-    if (rs->apply_options && !rs->apply_options(g, replay, err, errlen))
-        return false;
+    int values[RS_MAX_OPTIONS];
+    char bad[200];
+    if (ruleset_read_options(rs, (int)json_integer_value(jp), replay, values, bad, sizeof bad))
+        return fail(err, errlen, "replay field %s", bad);
+    if (!rs->new_game(g, (int)json_integer_value(jp), seed, values))
+        return fail(err, errlen, "the replay's players or options cannot start a game.");
     const json_t *decisions = json_object_get(replay, "decisions");
     if (!json_is_array(decisions))
         return fail(err, errlen, "replay field \"decisions\" must be an array.");

@@ -29,6 +29,24 @@
 enum {
     RS_MAX_SEATS = 6, /* the most seats any ruleset allows */
     RS_MAX_STATE = 64 * 1024,
+    RS_MAX_OPTIONS = 4, /* creation options of one game */
+};
+
+/* An option's range and default at one seat count. */
+struct rs_range {
+    int min, max, def;
+};
+
+/* One creation option of a game: an integer field of the create body, stored with the game
+ * and carried by its replay record (a choice of two is a range of two). Its range and default
+ * may differ by seat count: by_players[P] holds them at P seats, for every P the game takes.
+ * GET /api/v1/rulesets lists the options; ruleset_read_options() is the one place that checks
+ * a body against them. */
+struct rs_option {
+    const char *name;        /* the field, e.g. "target_vp" */
+    const char *title;       /* for people, e.g. "Points to win" */
+    const char *description; /* one sentence for a create form */
+    struct rs_range by_players[RS_MAX_SEATS + 1];
 };
 
 /* A decision point. `round` and `step` as the API spells them (step through step_name());
@@ -56,8 +74,10 @@ struct ruleset {
     size_t state_size;    /* at most RS_MAX_STATE (test_svc_api checks every ruleset) */
     size_t decision_size; /* at most 4096 (ruleset_replay_generic's buffer) */
     bool uses_turn;       /* orders and positions carry "turn" */
-    bool has_target;      /* games take "target_vp" (target_min..target_max, default) */
-    int target_min, target_max, target_default;
+    /* The creation options (noptions of them, at most RS_MAX_OPTIONS); new_game() takes their
+     * values in this order and option() gives back the one in effect. */
+    const struct rs_option *options;
+    int noptions;
     const char *cards_file;  /* the catalog's file name in the cards folder */
     const char *const *bots; /* bot kinds, NULL-terminated; bots[0] is the default */
     /* Optional: how many candidate decisions the expert weighs at `players` seats when its
@@ -71,14 +91,6 @@ struct ruleset {
     uint64_t (*built_designs)(const void *g, int seat);
     const char *(*design_id)(int design);
     const char *const *steps; /* step names, NULL-terminated, in the order of step numbers */
-    /* Optional (NULL for a game without them): the game's own options, names of the fields a
-     * create body and a replay record may carry besides the common ones (Tech City's "decks"),
-     * NULL-terminated; apply_options() sets them from such a body on a game new_game() has just
-     * dealt (a field left out keeps the default; false with a sentence for a bad value), and
-     * options_json() gives them back as set, a new reference, for the game's replay record. */
-    const char *const *options;
-    bool (*apply_options)(void *g, const json_t *body, char *err, int errlen);
-    json_t *(*options_json)(const void *g);
 
     /* Loads and validates the catalog from `path` (once, at start-up, before any game).
      * False with a sentence in err when the file is missing or invalid. */
@@ -86,12 +98,13 @@ struct ruleset {
     /* The catalog for people and clients (GET /api/v1/cards?game=...); a new reference. */
     json_t *(*cards_json)(void);
 
-    /* Starts a game of `players` seats dealt from `seed` (target 0 = the default, ignored
-     * without has_target). False when the players or the target are out of range. */
-    bool (*new_game)(void *g, int players, uint64_t seed, int target);
+    /* Starts a game of `players` seats dealt from `seed`, with options[i] the value of
+     * option i (NULL: every option's default at that seat count). False when the players or
+     * a value are out of range. */
+    bool (*new_game)(void *g, int players, uint64_t seed, const int *options);
     int (*players)(const void *g);
     uint64_t (*seed)(const void *g);
-    int (*target)(const void *g); /* 0 without has_target */
+    int (*option)(const void *g, int i); /* the value of option i in effect */
     bool (*over)(const void *g);
     void (*where)(const void *g, struct rs_pos *out);
     bool (*pending)(const void *g, int seat);         /* must decide at this point */
@@ -194,6 +207,20 @@ void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *
 
 /* A key naming a decision point, e.g. "3/build" or "3/build/17", into buf. */
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
+
+/* Option i's range at `players` seats. */
+const struct rs_range *ruleset_option_range(const struct ruleset *rs, int i, int players);
+
+/* Reads the game's options from object `body` (a create body or a replay record) for a game
+ * of `players` seats into values[0..noptions-1]: a field left out or null takes its default.
+ * NULL when all are good; else "wrong_type" or "bad_value" with a sentence in err naming the
+ * field and its range at that seat count. */
+const char *ruleset_read_options(const struct ruleset *rs, int players, const json_t *body,
+                                 int *values, char *err, int errlen);
+
+/* The options in effect in game g, {name: value}, for its replay record and its row; a new
+ * reference. */
+json_t *ruleset_options_json(const struct ruleset *rs, const void *g);
 
 /* The description for GET /api/v1/rulesets: {id, title, min_players, max_players, bots,
  * steps, turns, options}; a new reference. */

@@ -59,7 +59,7 @@ static void prepare(int r)
     for (uint64_t seed = 1; n < NSTATES; seed++) {
         int players =
             rs->min_players + (int)(seed % (uint64_t)(rs->max_players - rs->min_players + 1));
-        REQUIRE(rs->new_game(g, players, seed, 0), "%s: new_game refused %d players", rs->id,
+        REQUIRE(rs->new_game(g, players, seed, NULL), "%s: new_game refused %d players", rs->id,
                 players);
         for (int point = 0; n < NSTATES && point < 2000; point++) {
             /* Keep one position in seven, the finished one too. */

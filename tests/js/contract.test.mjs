@@ -460,6 +460,18 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   assert.equal(rulesets.default_bot_level, 'expert');
   const top = rulesets.bot_levels.at(-1).think_ms;
   assert.ok(rulesets.bot_levels.every((l) => l.think_ms <= top), 'no level thinks longer than the top one');
+  // The descriptor's options: a game created without them gets each one's default at its seat
+  // count, and says so in `options`.
+  for (const r of rulesets.rulesets) {
+    for (const seats of [r.min_players, r.max_players]) {
+      const made = await expect(201, null, 'POST', '/api/v1/games', { body: { game: r.id, seats } });
+      const want = Object.fromEntries(r.options.map((o) => [o.name, o.by_players.find((b) => b.players === seats).default]));
+      assert.deepEqual(made.options, want, `${r.id} at ${seats} seats takes its declared defaults`);
+      for (const o of r.options) {
+        assert.deepEqual(o.by_players.map((b) => b.players), Array.from({ length: r.max_players - r.min_players + 1 }, (_, i) => r.min_players + i));
+      }
+    }
+  }
   const leveled = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['expert'], bot_level: 'normal' } });
   assert.equal(leveled.bot_level, 'normal');
   assert.equal((await expect(200, null, 'GET', `/api/v1/games/${leveled.id}`)).bot_level, 'normal');
@@ -989,7 +1001,14 @@ test('Tech City: create, play to the end with the suggestion, engine reasons, ev
   const cards = await expect(200, null, 'GET', '/api/v1/cards?game=tech_city');
   assert.equal(cards.game, 'tech_city');
   assert.equal(cards.cards.reduce((n, c) => n + c.count, 0), cards.deck_size);
-  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 3, target_vp: 40 } });
+  // Each game takes its own options (GET /api/v1/rulesets): Tech City has no target, and two
+  // decks only at 5-6 seats.
+  const noTarget = await expect(400, 'unknown_field', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 3, target_vp: 40 } });
+  assert.match(noTarget.detail, /Tech City takes only .*decks/);
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 3, decks: 2 } });
+  const two = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 5, decks: 1 } });
+  assert.deepEqual(two.options, { decks: 1 });
+  assert.equal(two.target_vp, null);
   await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 7 } });
   const made = await expect(201, null, 'POST', '/api/v1/games',
     { body: { game: 'tech_city', seats: 3, bots: ['greedy', 'random'], name: 'Ada' } });

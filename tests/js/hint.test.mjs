@@ -231,7 +231,7 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
       served.bot_levels.map((l) => `${l.title}: thinks up to ${l.think_ms} ms a move`));
     assert.equal(await page.inputValue('#bot-level'), served.default_bot_level, 'the server\'s default level first');
     await page.selectOption('#bot-level', 'normal');
-    await page.fill('#target', '15');
+    await page.fill('#opt-target_vp', '15');
     await page.click('#create');
     await page.waitForSelector('#action[data-state="keep"]');
     await hintsLeft(page);

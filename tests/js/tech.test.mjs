@@ -94,12 +94,14 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     const seatRange = () => page.locator('#seats option').evaluateAll((os) => os.map((o) => Number(o.value)));
     assert.equal(await page.inputValue('#game'), 'the_city');
     assert.deepEqual(await seatRange(), [2, 3, 4, 5]);
-    assert.ok(await page.isVisible('#target'));
+    assert.ok(await page.isVisible('#opt-target_vp'));
 
     await page.selectOption('#game', 'tech_city');
     assert.deepEqual(await seatRange(), [1, 2, 3, 4, 5, 6]);
-    assert.ok(!(await page.isVisible('#target')), 'Tech City has no target');
+    assert.ok(!(await page.isVisible('#opt-target_vp')), 'Tech City has no target');
+    assert.ok(!(await page.isVisible('#opt-decks')), 'one deck below five players: no choice');
     await page.selectOption('#seats', '6');
+    assert.equal(await page.inputValue('#opt-decks'), '2', 'two decks suggested at six (the ruleset says so)');
     assert.equal(await page.locator('#seat-list select').count(), 5);
     const kinds = await page.locator('#seat-kind-5 option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(kinds, ['person', 'greedy', 'random', 'expert']);
@@ -107,7 +109,7 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     await page.selectOption('#game', 'the_city');
     assert.deepEqual(await seatRange(), [2, 3, 4, 5]);
     assert.equal(await page.inputValue('#seats'), '5', 'six seats fall back to The City\'s five');
-    assert.ok(await page.isVisible('#target'));
+    assert.ok(await page.isVisible('#opt-target_vp'));
 
     // A Tech City game created here is a Tech City game, without a target, and is listed as one.
     const { id } = await createFromLobby(page, { game: 'tech_city', name: 'Tia', seats: 2, kinds: ['greedy'] });
@@ -121,7 +123,7 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     // The lobby offers again the game created last, with its seats.
     await page.waitForFunction(() => document.querySelector('#game')?.value === 'tech_city');
     assert.equal(await page.inputValue('#seats'), '2');
-    assert.ok(!(await page.isVisible('#target')));
+    assert.ok(!(await page.isVisible('#opt-target_vp')));
     await page.screenshot({ path: join(OUT, 'lobby-games.png'), fullPage: true });
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
@@ -138,7 +140,7 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
     await page.fill('#name', 'Sue');
     await page.selectOption('#seats', '2');
     await page.selectOption('#seat-kind-1', 'greedy');
-    await page.fill('#target', '20');
+    await page.fill('#opt-target_vp', '20');
     await page.click('#create');
     await page.waitForSelector('#action[data-state="keep"]');
     const me = await seatOf(page);

@@ -262,12 +262,19 @@ static const struct field view_fields[] = {
 };
 
 static const struct field list_fields[] = {
-    {"games[].id", F_PLAIN},         {"games[].game", F_PLAIN},
-    {"games[].status", F_PLAIN},     {"games[].players", F_PLAIN},
-    {"games[].target_vp", F_PLAIN},  {"games[].turn_seconds", F_PLAIN},
-    {"games[].round", F_PLAIN},      {"games[].created_at", F_PLAIN},
-    {"games[].seats_free", F_PLAIN}, {"games[].names[]", F_PLAIN},
-    {"games[].bots[]", F_PLAIN},     {NULL, F_PLAIN},
+    {"games[].id", F_PLAIN},
+    {"games[].game", F_PLAIN},
+    {"games[].status", F_PLAIN},
+    {"games[].players", F_PLAIN},
+    {"games[].target_vp", F_PLAIN},
+    {"games[].turn_seconds", F_PLAIN},
+    {"games[].round", F_PLAIN},
+    {"games[].created_at", F_PLAIN},
+    {"games[].seats_free", F_PLAIN},
+    {"games[].names[]", F_PLAIN},
+    {"games[].bots[]", F_PLAIN},
+    {"games[].options.target_vp", F_PLAIN},
+    {NULL, F_PLAIN},
 };
 
 static const struct field hand_fields[] = {
@@ -365,11 +372,14 @@ static const struct field join_fields[] = {
 };
 
 static const struct field create_fields[] = {
-    {"id", F_PLAIN},        {"game", F_PLAIN},         {"host_token", F_PLAIN},
-    {"seats", F_PLAIN},     {"bots", F_PLAIN},         {"target_vp", F_PLAIN},
-    {"join", F_PLAIN},      {"turn_seconds", F_PLAIN}, {"seat", F_PLAIN},
-    {"token", F_PLAIN},     {"status", F_PLAIN},       {"private", F_PLAIN},
-    {"bot_level", F_PLAIN}, {NULL, F_PLAIN},
+    {"id", F_PLAIN},         {"game", F_PLAIN},
+    {"host_token", F_PLAIN}, {"seats", F_PLAIN},
+    {"bots", F_PLAIN},       {"target_vp", F_PLAIN},
+    {"join", F_PLAIN},       {"turn_seconds", F_PLAIN},
+    {"seat", F_PLAIN},       {"token", F_PLAIN},
+    {"status", F_PLAIN},     {"private", F_PLAIN},
+    {"bot_level", F_PLAIN},  {"options.target_vp", F_PLAIN},
+    {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {

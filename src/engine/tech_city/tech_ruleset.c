@@ -26,40 +26,9 @@ static json_t *tc_cards_json(void)
     return tech_catalog_json(&catalog);
 }
 
-static bool tc_new_game(void *g, int players, uint64_t seed, int target)
+static bool tc_new_game(void *g, int players, uint64_t seed, const int *options)
 {
-    (void)target;
-    return tech_new(g, &catalog, players, seed) == TECH_OK;
-}
-
-/* The create body's or replay record's "decks": 1 or 2 (2 only at 5-6 players); left out, the
- * default (two at 5-6). The game was just dealt from its seed: it is dealt again with them. */
-static bool tc_apply_options(void *vg, const json_t *body, char *err, int errlen)
-{
-    struct tech_game *g = vg;
-    const json_t *v = json_object_get(body, "decks");
-    if (!v || json_is_null(v))
-        return true;
-    int decks = json_is_integer(v) ? (int)json_integer_value(v) : 0;
-    if (decks != 1 && decks != 2) {
-        snprintf(err, (size_t)errlen, "\"decks\" must be 1 or 2 (Tech Decks shuffled together).");
-        return false;
-    }
-    if (decks == 2 && g->players < TECH_TWO_DECKS_FROM) {
-        snprintf(err, (size_t)errlen,
-                 "Tech City shuffles two decks only at 5 or 6 players; with %d, leave \"decks\" "
-                 "out or send 1.",
-                 g->players);
-        return false;
-    }
-    if (decks == tech_decks(g))
-        return true;
-    return tech_new_decks(g, &catalog, g->players, g->seed, decks) == TECH_OK;
-}
-
-static json_t *tc_options_json(const void *g)
-{
-    return json_pack("{s:i}", "decks", tech_decks(g));
+    return tech_new_decks(g, &catalog, players, seed, options ? options[0] : 0) == TECH_OK;
 }
 
 static int tc_players(const void *g)
@@ -72,10 +41,10 @@ static uint64_t tc_seed(const void *g)
     return ((const struct tech_game *)g)->seed;
 }
 
-static int tc_target(const void *g)
+static int tc_option(const void *g, int i)
 {
-    (void)g;
-    return 0;
+    (void)i; /* the one option: decks */
+    return tech_decks(g);
 }
 
 static bool tc_over(const void *g)
@@ -502,7 +471,15 @@ static const char *tc_design_id(int design)
 }
 
 static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
-static const char *const tc_options[] = {"decks", NULL};
+/* The decks shuffled together: two are suggested at 5-6 players (the rule text), never below. */
+static const struct rs_option tc_options[] = {
+    {.name = "decks",
+     .title = "Tech Decks",
+     .description = "How many Tech Decks are shuffled together: two are suggested with 5 or 6 "
+                    "players, one below.",
+     .by_players = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 2, 2}, {1, 2, 2}}},
+};
+
 static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
                                        "choose", "discard", "over",   NULL};
 
@@ -522,25 +499,20 @@ const struct ruleset ruleset_tech_city = {
     .state_size = sizeof(struct tech_game),
     .decision_size = sizeof(struct tech_decision),
     .uses_turn = true,
-    .has_target = false,
-    .target_min = 0,
-    .target_max = 0,
-    .target_default = 0,
+    .options = tc_options,
+    .noptions = 1,
     .cards_file = "tech_city.json",
     .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
     .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
-    .options = tc_options,
-    .apply_options = tc_apply_options,
-    .options_json = tc_options_json,
     .load_cards = tc_load_cards,
     .cards_json = tc_cards_json,
     .new_game = tc_new_game,
     .players = tc_players,
     .seed = tc_seed,
-    .target = tc_target,
+    .option = tc_option,
     .over = tc_over,
     .where = tc_where,
     .pending = tc_pending,

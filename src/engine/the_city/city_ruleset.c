@@ -27,9 +27,9 @@ static json_t *cr_cards_json(void)
     return city_catalog_to_json(&catalog);
 }
 
-static bool cr_new_game(void *g, int players, uint64_t seed, int target)
+static bool cr_new_game(void *g, int players, uint64_t seed, const int *options)
 {
-    return city_new(g, &catalog, players, seed, target) == CITY_OK;
+    return city_new(g, &catalog, players, seed, options ? options[0] : 0) == CITY_OK;
 }
 
 static int cr_players(const void *g)
@@ -42,8 +42,9 @@ static uint64_t cr_seed(const void *g)
     return ((const struct city_game *)g)->seed;
 }
 
-static int cr_target(const void *g)
+static int cr_option(const void *g, int i)
 {
+    (void)i; /* the one option: target_vp */
     return ((const struct city_game *)g)->target_vp;
 }
 
@@ -384,6 +385,21 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
 static const char *const cr_bots[] = {"greedy", "random", "expert", NULL};
 static const char *const cr_steps[] = {"keep", "build", "survey", "hand_limit", "over", NULL};
 
+/* The points that end the game, at every seat count. */
+static const struct rs_option cr_options[] = {
+    {.name = "target_vp",
+     .title = "Points to win",
+     .description = "The game ends after the round in which a player reaches this many victory "
+                    "points.",
+     .by_players = {{CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
+                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET}}},
+};
+
 const struct ruleset ruleset_the_city = {
     .id = "the_city",
     .title = "The City",
@@ -392,10 +408,8 @@ const struct ruleset ruleset_the_city = {
     .state_size = sizeof(struct city_game),
     .decision_size = sizeof(struct city_decision),
     .uses_turn = false,
-    .has_target = true,
-    .target_min = CITY_MIN_TARGET,
-    .target_max = CITY_MAX_TARGET,
-    .target_default = CITY_DEFAULT_TARGET,
+    .options = cr_options,
+    .noptions = 1,
     .cards_file = "cards.json",
     .bots = cr_bots,
     .steps = cr_steps,
@@ -404,7 +418,7 @@ const struct ruleset ruleset_the_city = {
     .new_game = cr_new_game,
     .players = cr_players,
     .seed = cr_seed,
-    .target = cr_target,
+    .option = cr_option,
     .over = cr_over,
     .where = cr_where,
     .pending = cr_pending,
