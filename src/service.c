@@ -420,6 +420,9 @@ int live_save(PGconn *c, struct live *lv)
     json_decref(lv->row.state);
     lv->row.state = lv->rs->to_json(lv->g);
     lv->row.steps_resolved += lv->resolved;
+    struct rs_pos at;
+    lv->rs->where(lv->g, &at); /* a new point's clock: its step's share of turn_seconds */
+    lv->row.point_seconds = ruleset_point_seconds(lv->rs, at.step, lv->row.turn_seconds);
     int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
     free(events);
     free(orders);

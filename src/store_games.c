@@ -270,8 +270,10 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
         snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
                  g->amend_counts[k] < 32767 ? g->amend_counts[k] : 32767);
     strcat(counts, "}");
-    const char *vals[] = {g->id, g->status, state,  steps,         seq,    nd, changed,
-                          first, events,    orders, g->amend_step, counts, due};
+    char secs[24];
+    itoa_buf(secs, sizeof secs, g->point_seconds > 0 ? g->point_seconds : g->turn_seconds);
+    const char *vals[] = {g->id, g->status, state,  steps,         seq,    nd,  changed,
+                          first, events,    orders, g->amend_step, counts, due, secs};
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
@@ -287,8 +289,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "amend_step = $11, amend_counts = $12::smallint[], bot_due = $13::boolean, "
                 "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
                 "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
-                "turn_seconds) ELSE deadline END WHERE id = $1",
-                13, vals, NULL);
+                "$14::int) ELSE deadline END WHERE id = $1",
+                14, vals, NULL);
     free(state);
     return st;
 }

@@ -19,7 +19,8 @@ struct game_row {
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
     int target_vp;
-    int turn_seconds; /* 0: no time limit */
+    int turn_seconds;  /* 0: no time limit */
+    int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
     long long version;
     int steps_resolved;
     int ndecisions;

@@ -84,15 +84,6 @@ export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
  * Every event type the server logs, for every game; EventSource needs a listener per name.
  * A ruleset with new names still reaches a table through the stream's catch-all refresh.
  */
-export const EVENT_TYPES = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default',
-  'discarded', 'built', 'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'no_income',
-  'game_over', 'unknown', 'message', 'expired',
-  // seats that change hands
-  'left', 'taken_over', 'cancelled',
-  // Tech City's
-  'helped', 'service_failed', 'effect', 'drew', 'expelled', 'revealed', 'took', 'placed', 'moved',
-  'marker', 'passed'];
-
 let rulesetsLoading = null;
 
 /** The server's rulesets, fetched once per page: resolves to {default, rulesets, byId: Map}. */
@@ -150,4 +141,18 @@ export async function createAndRemember(settings) {
   store.setLastSettings(settings);
   if (settings.name) store.setName(settings.name);
   return g.id;
+}
+
+/**
+ * Calls `fn` for every event of the log that EventSource `es` carries. Each SSE message is named
+ * by its event type, so a listener per type is needed: the types come from the server's
+ * rulesets (GET /api/v1/rulesets, event_types), so a game added to the server is followed with
+ * no list here. Until they are known (a cached reply arrives at once), unnamed messages still
+ * reach `fn`.
+ */
+export function listenToLog(es, fn) {
+  es.onmessage = fn;
+  loadRulesets().then((d) => {
+    for (const r of d.rulesets) for (const t of r.event_types ?? []) es.addEventListener(t, fn);
+  }).catch(() => { /* no rulesets: the page's refreshes still show the game */ });
 }

@@ -3,7 +3,7 @@
 // keep / survey / hand_limit discard dialogs), everyone's tableau and score, the log, the score
 // chart and the end screen. Kept live by the game's Server-Sent Events stream.
 
-import { api, createAndRemember, store, streamUrl, EVENT_TYPES } from './api.js';
+import { api, createAndRemember, store, streamUrl, listenToLog } from './api.js';
 import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, DOUBLE_MAX_COST, HAND_SORTS, HAND_SORT_KEY, savedHandSort, sortHand } from './cards.js';
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { h, replace, keepFocus } from './dom.js';
@@ -143,7 +143,7 @@ export function mountGame(root, id, navigate) {
       if (['game_over', 'cancelled', 'expired'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
       scheduleRefresh();
     };
-    for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
+    listenToLog(es, onEvent);
     es.onopen = () => setConn('open');
     es.onerror = () => {
       if (!es) return;

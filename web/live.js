@@ -3,7 +3,7 @@
 // with gaps filled from GET /events), joining a seat, sending an order, and the waiting room.
 // It knows no rules: an order is sent as the table builds it, positions included.
 
-import { api, store, streamUrl, EVENT_TYPES } from './api.js';
+import { api, store, streamUrl, listenToLog } from './api.js';
 import { h } from './dom.js';
 import { shareBox, seatDot } from './ui.js';
 
@@ -92,8 +92,7 @@ export function liveGame(id, onChange) {
       if (['game_over', 'cancelled', 'expired'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
       scheduleRefresh();
     };
-    for (const t of EVENT_TYPES) es.addEventListener(t, onEvent);
-    es.onmessage = onEvent;
+    listenToLog(es, onEvent);
     es.onopen = () => setConn('open');
     es.onerror = () => {
       if (!es) return;

@@ -145,6 +145,19 @@ json_t *ruleset_options_json(const struct ruleset *rs, const void *g)
     return o;
 }
 
+const char *const ruleset_service_events[] = {"created", "joined", "started",    "submitted",
+                                              "forced",  "left",   "taken_over", "cancelled",
+                                              "expired", NULL};
+
+int ruleset_point_seconds(const struct ruleset *rs, int step, int turn_seconds)
+{
+    if (turn_seconds <= 0)
+        return 0;
+    int pct = rs->deadline_pct ? rs->deadline_pct[step] : 100;
+    long long secs = ((long long)turn_seconds * pct + 50) / 100;
+    return secs < 5 ? 5 : (int)secs;
+}
+
 json_t *ruleset_describe(const struct ruleset *rs)
 {
     json_t *options = json_array();
@@ -160,10 +173,23 @@ json_t *ruleset_describe(const struct ruleset *rs)
                                                  "type", "integer", "title", o->title,
                                                  "description", o->description, "by_players", by));
     }
-    return json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:b, s:o}", "id", rs->id, "title", rs->title,
-                     "min_players", rs->min_players, "max_players", rs->max_players, "bots",
-                     string_list(rs->bots), "steps", string_list(rs->steps), "turns", rs->uses_turn,
-                     "options", options);
+    json_t *events = string_list(ruleset_service_events), *own = string_list(rs->events);
+    json_array_extend(events, own);
+    json_decref(own);
+    json_t *deadlines = json_array();
+    for (int i = 0; rs->steps[i]; i++)
+        if (strcmp(rs->steps[i], "over") != 0)
+            json_array_append_new(
+                deadlines, json_pack("{s:s, s:f}", "step", rs->steps[i], "share",
+                                     (rs->deadline_pct ? rs->deadline_pct[i] : 100) / 100.0));
+    return json_pack(
+        "{s:s, s:s, s:i, s:i, s:o, s:o, s:b, s:o, s:{s:s, s:s, s:s}, s:{s:o, s:s, s:s}, s:o, s:o}",
+        "id", rs->id, "title", rs->title, "min_players", rs->min_players, "max_players",
+        rs->max_players, "bots", string_list(rs->bots), "steps", string_list(rs->steps), "turns",
+        rs->uses_turn, "options", options, "score", "field", rs->scoring.field, "label",
+        rs->scoring.label, "unit", rs->scoring.unit, "rank", "keys", string_list(rs->ranking.keys),
+        "ties", rs->ranking.ties, "text", rs->ranking.text, "event_types", events, "deadlines",
+        deadlines);
 }
 
 static bool fail(char *err, int errlen, const char *fmt, ...)

@@ -67,9 +67,33 @@ struct rs_sink {
     void *ctx;
 };
 
+/* What a seat's score is, for a client's score column: its field in the public view's
+ * seats[] ("vp", "score"), a label for people ("Victory points") and a unit ("points"; a game
+ * of money says "dollars"). */
+struct rs_scoring {
+    const char *field, *label, *unit;
+};
+
+/* How the places are decided at the end: the seats[] fields compared in order, most first
+ * (keys[0] is the score), NULL-terminated; seats equal on every key share the place
+ * ("shared"). `text` says it for people. */
+struct rs_ranking {
+    const char *const *keys;
+    const char *ties;
+    const char *text;
+};
+
 struct ruleset {
     const char *id;    /* the API's "game": "the_city", "tech_city" */
     const char *title; /* for people: "The City" */
+    struct rs_scoring scoring;
+    struct rs_ranking ranking;
+    /* The types of the events the engine emits through its sink, NULL-terminated ("step",
+     * "default" and "game_over" among them); the service adds ruleset_service_events. */
+    const char *const *events;
+    /* Optional (NULL: 100 for every step): each step's deadline as a percentage of the game's
+     * turn_seconds, indexed like steps (a vote may have a shorter clock than a turn). */
+    const unsigned char *deadline_pct;
     int min_players, max_players;
     size_t state_size;    /* at most RS_MAX_STATE (test_svc_api checks every ruleset) */
     size_t decision_size; /* at most 4096 (ruleset_replay_generic's buffer) */
@@ -208,6 +232,14 @@ void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *
 /* A key naming a decision point, e.g. "3/build" or "3/build/17", into buf. */
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
 
+/* The events the service itself writes to every game's log (created, joined, started,
+ * submitted, forced, left, taken_over, cancelled, expired), NULL-terminated. */
+extern const char *const ruleset_service_events[];
+
+/* The seconds a point of step `step` has in a game of `turn_seconds` a point (0: no clock):
+ * the step's share of it (deadline_pct), at least 5. */
+int ruleset_point_seconds(const struct ruleset *rs, int step, int turn_seconds);
+
 /* Option i's range at `players` seats. */
 const struct rs_range *ruleset_option_range(const struct ruleset *rs, int i, int players);
 
@@ -223,7 +255,9 @@ const char *ruleset_read_options(const struct ruleset *rs, int players, const js
 json_t *ruleset_options_json(const struct ruleset *rs, const void *g);
 
 /* The description for GET /api/v1/rulesets: {id, title, min_players, max_players, bots,
- * steps, turns, options}; a new reference. */
+ * steps, turns, options, score: {field, label, unit}, rank: {keys, ties, text}, event_types
+ * (the service's and the engine's), deadlines: [{step, share}] (each decision step's share of
+ * turn_seconds)}; a new reference. */
 json_t *ruleset_describe(const struct ruleset *rs);
 
 /* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the

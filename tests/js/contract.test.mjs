@@ -350,6 +350,7 @@ async function verifyFinished(id, tokens) {
   assert.equal(view.step, 'over');
   assert.ok(view.winners.length > 0 && view.ended_by !== null && view.seed, 'a finished game names winners and seed');
   const events = await allEvents(id, view.game);
+  checkDescriptor(view, events);
   assert.equal(events[0].type, 'created');
   assert.equal(events.at(-1).type, 'game_over');
   assert.deepEqual(events.at(-1).winners, view.winners);
@@ -402,6 +403,16 @@ const longId = 'a'.repeat(70); // longer than the router takes for {id}
 const noGame = 'ffffffffffffffff';
 const fakeToken = '0'.repeat(64);
 let limitFound = false;
+let descriptors = new Map(); // GET /api/v1/rulesets by game id, once read
+
+/** Checks what a finished game shows against its ruleset's descriptor: every event type it
+ * logged is declared, and the score and rank keys are fields of every seat. */
+function checkDescriptor(view, events) {
+  const r = descriptors.get(view.game ?? 'the_city');
+  if (!r) return;
+  for (const e of events) assert.ok(r.event_types.includes(e.type), `${r.id} logged ${e.type}, which its descriptor does not list`);
+  for (const seat of view.seats) for (const k of r.rank.keys) assert.equal(typeof seat[k], 'number', `${r.id}: seats[].${k}`);
+}
 
 before(async () => {
   daemon = await startDaemon({ extraArgs: ['--allow-seed'] });
@@ -453,6 +464,7 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   assert.deepEqual(named, cards.json, 'The City is the default catalog');
   await expect(400, 'bad_query', 'GET', '/api/v1/cards?game=chess');
   const rulesets = await expect(200, null, 'GET', '/api/v1/rulesets');
+  descriptors = new Map(rulesets.rulesets.map((r) => [r.id, r]));
   assert.equal(rulesets.default, 'the_city');
   assert.ok(rulesets.rulesets.some((r) => r.id === 'the_city' && r.min_players === 2 && r.max_players === 5));
   // The expert's levels, weakest first, none thinking longer than the top one.
@@ -460,6 +472,15 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   assert.equal(rulesets.default_bot_level, 'expert');
   const top = rulesets.bot_levels.at(-1).think_ms;
   assert.ok(rulesets.bot_levels.every((l) => l.think_ms <= top), 'no level thinks longer than the top one');
+  // The descriptor's score and rank name fields every seat of the game's public view has, its
+  // event types hold the service's, and each decision step has a clock share.
+  for (const r of rulesets.rulesets) {
+    assert.equal(r.rank.keys[0], r.score.field, `${r.id}: the score ranks first`);
+    for (const t of ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default', 'game_over']) {
+      assert.ok(r.event_types.includes(t), `${r.id} lists ${t}`);
+    }
+    assert.deepEqual(r.deadlines.map((d) => d.step), r.steps.filter((x) => x !== 'over'));
+  }
   // The descriptor's options: a game created without them gets each one's default at its seat
   // count, and says so in `options`.
   for (const r of rulesets.rulesets) {
@@ -1120,6 +1141,7 @@ test('Tech City at every seat count, 1 to 6: every event on /events and the stre
     const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
     assert.equal(view.status, 'finished');
     assert.equal(view.players, seats);
+    checkDescriptor(view, events);
   }
 });
 

@@ -136,6 +136,7 @@ static const char *const event_names[] = {
     [TEV_PASSED] = "passed",
     [TEV_GAME_OVER] = "game_over",
     [TEV_DIVULGED] = "divulged",
+    [TEV_DIVULGED + 1] = NULL, /* the end of the list, for the ruleset's descriptor */
 };
 
 static const char *const kind_names[] = {"none", "pass", "build", "help", "use", "owner", "cards"};
@@ -491,9 +492,17 @@ static int tc_expert_candidates(int players)
     return players > 1 ? 24 / (players - 1) : 24;
 }
 
+static const char *const tc_rank_keys[] = {"score", "companies", "hand_count", NULL};
+
 const struct ruleset ruleset_tech_city = {
     .id = "tech_city",
     .title = "Tech City",
+    .scoring = {.field = "score", .label = "Points", .unit = "points"},
+    .ranking = {.keys = tc_rank_keys,
+                .ties = "shared",
+                .text = "Most points; ties go to the most companies controlled, then the most "
+                        "cards in hand; players still tied share the win."},
+    .events = event_names,
     .min_players = TECH_MIN_PLAYERS,
     .max_players = TECH_MAX_PLAYERS,
     .state_size = sizeof(struct tech_game),

@@ -400,9 +400,20 @@ static const struct rs_option cr_options[] = {
                     {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET}}},
 };
 
+static const char *const cr_rank_keys[] = {"vp", "hand_count", NULL};
+static const char *const cr_events[] = {"step",       "default",   "discarded",  "built",
+                                        "contractor", "surveyed",  "reshuffled", "scored",
+                                        "income",     "no_income", "game_over",  NULL};
+
 const struct ruleset ruleset_the_city = {
     .id = "the_city",
     .title = "The City",
+    .scoring = {.field = "vp", .label = "Victory points", .unit = "points"},
+    .ranking = {.keys = cr_rank_keys,
+                .ties = "shared",
+                .text = "Most victory points; a tie goes to the most cards in hand at the end; "
+                        "players still tied share the win."},
+    .events = cr_events,
     .min_players = CITY_MIN_PLAYERS,
     .max_players = CITY_MAX_PLAYERS,
     .state_size = sizeof(struct city_game),
