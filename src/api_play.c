@@ -41,10 +41,6 @@ static enum problem problem_of_order_error(const char *code)
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i].code, code) == 0)
             return map[i].p;
-    /* A field of another step's decision: a well-formed decision for the wrong step, 422 like
-     * the engine's own refusals (its sentence names the step the order is for). */
-    if (strcmp(code, "wrong_kind") == 0)
-        return P_ILLEGAL;
     return P_BAD_VALUE;
 }
 
@@ -72,12 +68,14 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
         return STORE_HARD;
     char err[300];
     const char *code = rs->order_from_json(oc->body, &oc->pos, oc->d, err, sizeof err);
-    if (code) {
+    /* A field of another step's decision (422 wrong_kind) is judged like the engine's own
+     * refusals, after the checks of the point: a seat with nothing to decide hears that first. */
+    bool wrong_kind = code && strcmp(code, "wrong_kind") == 0;
+    if (code && !wrong_kind) {
         api_fail(&oc->o, problem_of_order_error(code), code, "%s", err);
         return STORE_OK;
     }
-    oc->canon = rs->order_to_json(&oc->pos, oc->d);
-    if (!oc->canon)
+    if (!wrong_kind && !(oc->canon = rs->order_to_json(&oc->pos, oc->d)))
         return STORE_HARD;
     struct rs_pos now;
     rs->where(lv->g, &now);
@@ -103,6 +101,16 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
                  "The order is for %s, but the game is at %s; read the hand view and send an order "
                  "for the current step.",
                  asked, at);
+        return STORE_OK;
+    }
+    if (wrong_kind) {
+        if (!rs->pending(lv->g, seat))
+            api_fail(&oc->o, P_STALE_STEP, "nothing_to_decide",
+                     "Seat %d has nothing to decide at %s; wait for its turn (the hand view's "
+                     "pending says when).",
+                     seat, at);
+        else
+            api_fail(&oc->o, P_ILLEGAL, code, "%s", err);
         return STORE_OK;
     }
     /* The amendments of this step's orders are counted per seat; a new step starts at 0. */
