@@ -225,25 +225,18 @@ void live_free(struct live *lv)
     lv->events = lv->orders = NULL;
 }
 
-/* The orders and decisions tables' "step" of a decision point: the step's name, with the turn
- * for rulesets whose step names repeat within a round ("effect#17"). */
-static json_t *step_column(const struct ruleset *rs, const struct rs_pos *pos)
-{
-    if (!rs->uses_turn)
-        return json_string(ruleset_step_name(rs, pos->step));
-    return json_sprintf("%s#%d", ruleset_step_name(rs, pos->step), pos->turn);
-}
-
 void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body)
 {
-    json_t *o = json_pack("{s:i, s:o, s:i, s:O}", "round", pos->round, "step",
-                          step_column(lv->rs, pos), "seat", seat, "body", body);
+    json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:O}", "round", pos->round, "step",
+                          ruleset_step_name(lv->rs, pos->step), "turn", pos->turn, "seat", seat,
+                          "body", body);
     size_t i;
     json_t *old;
     json_array_foreach(lv->orders, i, old)
     {
         if (json_equal(json_object_get(old, "round"), json_object_get(o, "round")) &&
             json_equal(json_object_get(old, "step"), json_object_get(o, "step")) &&
+            json_equal(json_object_get(old, "turn"), json_object_get(o, "turn")) &&
             json_integer_value(json_object_get(old, "seat")) == seat) {
             json_array_set_new(lv->orders, i, o); /* one row per seat and step */
             return;
@@ -285,26 +278,21 @@ static int record_decisions(PGconn *c, struct live *lv)
     const struct ruleset *rs = lv->rs;
     struct rs_pos pos;
     rs->where(lv->g, &pos);
-    json_t *step = step_column(rs, &pos);
     for (int s = 0; s < rs->players(lv->g); s++) {
         if (!rs->pending(lv->g, s))
             continue;
         json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
         char *text = json_dumps(body, JSON_COMPACT);
         json_decref(body);
-        if (!text) {
-            json_decref(step);
+        if (!text)
             return STORE_HARD;
-        }
-        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, pos.round,
-                                    json_string_value(step), text, rs->defaulted(lv->g, s));
+        const struct store_point at = {pos.round, ruleset_step_name(rs, pos.step), pos.turn};
+        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, &at, text,
+                                    rs->defaulted(lv->g, s));
         free(text);
-        if (st != STORE_OK) {
-            json_decref(step);
+        if (st != STORE_OK)
             return st;
-        }
     }
-    json_decref(step);
     return STORE_OK;
 }
 

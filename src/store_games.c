@@ -279,10 +279,12 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
                 "SELECT $1, $8::bigint + e.n - 1, e.v->>'type', coalesce(e.v->'data', '{}')::jsonb "
                 "FROM json_array_elements($9::json) WITH ORDINALITY AS e(v, n)), "
-                "o AS (INSERT INTO orders (game_id, round, step, seat, body) "
-                "SELECT $1, x.round, x.step, x.seat, x.body FROM json_to_recordset($10::json) "
-                "AS x(round smallint, step text, seat smallint, body jsonb) "
-                "ON CONFLICT (game_id, round, step, seat) DO UPDATE SET body = EXCLUDED.body, "
+                "o AS (INSERT INTO orders (game_id, round, step, turn, seat, body) "
+                "SELECT $1, x.round, x.step, x.turn, x.seat, x.body FROM "
+                "json_to_recordset($10::json) "
+                "AS x(round smallint, step text, turn integer, seat smallint, body jsonb) "
+                "ON CONFLICT (game_id, round, step, turn, seat) DO UPDATE SET body = "
+                "EXCLUDED.body, "
                 "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                 "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
@@ -406,18 +408,19 @@ int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
     return st;
 }
 
-int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
+int store_decision_add(PGconn *c, const char *id, int n, int seat, const struct store_point *at,
                        const char *body, bool is_default)
 {
-    char nn[24], s[24], r[24];
+    char nn[24], s[24], r[24], t[24];
     itoa_buf(nn, sizeof nn, n);
     itoa_buf(s, sizeof s, seat);
-    itoa_buf(r, sizeof r, round);
-    const char *vals[] = {id, nn, s, r, step, body, is_default ? "t" : "f"};
+    itoa_buf(r, sizeof r, at->round);
+    itoa_buf(t, sizeof t, at->turn);
+    const char *vals[] = {id, nn, s, r, at->step, body, is_default ? "t" : "f", t};
     return command(c, "add decision",
-                   "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default) "
-                   "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)",
-                   7, vals, NULL);
+                   "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
+                   "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)",
+                   8, vals, NULL);
 }
 
 int store_notify(PGconn *c, const char *id, long long seq)

@@ -74,9 +74,9 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
 
 /* Writes back state, status, version+1, counters, the amendment counts and (when step_changed) a
  * new deadline, appends `events` (the text of a JSON array of {type, data}) to the game's log as
- * events first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, seat,
- * body}, at most one per seat and step), each replacing the seat's earlier order for its step; one
- * statement. */
+ * events first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, turn,
+ * seat, body}, at most one per seat and step), each replacing the seat's earlier order for its
+ * step; one statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
                     const char *events, const char *orders);
 
@@ -109,8 +109,15 @@ int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
 
-/* Appends decision number n of a game (the replay log). */
-int store_decision_add(PGconn *c, const char *id, int n, int seat, int round, const char *step,
+/* A decision point as the orders and decisions tables name it. */
+struct store_point {
+    int round;
+    const char *step;
+    int turn; /* 0 in a ruleset without turns */
+};
+
+/* Appends decision number n of a game (the replay log), seat's at point `at`. */
+int store_decision_add(PGconn *c, const char *id, int n, int seat, const struct store_point *at,
                        const char *body, bool is_default);
 
 /* The seat's last decision in the log when the rules chose it (a default), as a new object

@@ -575,6 +575,45 @@ Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after
     json_decref(c);
 }
 
+/* The orders and decisions tables name a point by round, step and turn, each in its own column
+ * (the turn was once squeezed into the step's name, "build#3"). */
+Test(tech, orders_and_decisions_name_their_point_by_round_step_and_turn)
+{
+    json_t *c = call("POST", "/api/v1/games", NULL,
+                     "{\"game\": \"tech_city\", \"seats\": 2, \"bots\": [\"greedy\"], "
+                     "\"name\": \"Ada\"}",
+                     201);
+    char path[160], opath[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
+    snprintf(opath, sizeof opath, "/api/v1/games/%s/orders", str(c, "id"));
+    for (int i = 0; i < 6; i++) {
+        json_t *h = call("GET", path, str(c, "token"), NULL, 200);
+        json_t *p = json_object_get(h, "pending");
+        if (json_is_object(p)) {
+            char *order = json_dumps(json_object_get(p, "suggestion"), JSON_COMPACT);
+            json_decref(call("POST", opath, str(c, "token"), order, 202));
+            free(order);
+        }
+        json_decref(h);
+    }
+    const char *vals[] = {str(c, "id")};
+    PGresult *r = PQexecParams(
+        pg,
+        "SELECT (SELECT count(*) FILTER (WHERE step LIKE '%#%') FROM decisions WHERE game_id = "
+        "$1), (SELECT count(*) FILTER (WHERE turn > 0 AND turn = (body->>'turn')::int AND step = "
+        "body->>'step') FROM decisions WHERE game_id = $1), (SELECT count(*) FILTER (WHERE step "
+        "LIKE '%#%' OR turn = 0) FROM orders WHERE game_id = $1), (SELECT count(*) FROM orders "
+        "WHERE game_id = $1)",
+        1, NULL, vals, NULL, NULL, 0);
+    cr_assert_eq(PQresultStatus(r), PGRES_TUPLES_OK, "%s", PQresultErrorMessage(r));
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 0)), 0, "no decision's step holds its turn");
+    cr_expect_gt(atoi(PQgetvalue(r, 0, 1)), 5, "decisions carry their turn in its own column");
+    cr_expect_eq(atoi(PQgetvalue(r, 0, 2)), 0, "no order's step holds its turn");
+    cr_expect_gt(atoi(PQgetvalue(r, 0, 3)), 0, "the person's orders are stored");
+    PQclear(r);
+    json_decref(c);
+}
+
 Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
 {
     /* Solo: after the host forces Ada's point, the point that resolved last is hers. */
