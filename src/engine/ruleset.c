@@ -386,6 +386,21 @@ json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const ch
                      "wins_by_seat", ws, "wins_by_kind", byk);
 }
 
+json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots)
+{
+    struct rs_sim_tally t = {.players = run->players,
+                             .games = run->games,
+                             .finished = run->games,
+                             .rounds_sum = run->rounds_sum,
+                             .min_rounds = run->min_rounds,
+                             .max_rounds = run->max_rounds};
+    for (int s = 0; s < run->players; s++) {
+        t.wins[s] = run->wins[s];
+        ruleset_sim_kind(&t, run->kinds[s], run->wins[s], run->games);
+    }
+    return ruleset_sim_report(&t, seed, bots);
+}
+
 json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const double *built,
                           const double *in_winners, long long games)
 {

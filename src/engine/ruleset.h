@@ -305,6 +305,20 @@ void ruleset_sim_kind(struct rs_sim_tally *t, const char *kind, double wins, lon
  * (ruleset_sim_cards()) and its game's own figures. */
 json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const char *bots);
 
+/* The figures every game's own self-play has, for ruleset_sim_report(): `games` games, every
+ * one finished, of rounds `rounds_sum` in all (min_rounds..max_rounds), wins[s] won by seat s,
+ * whose bot kind was kinds[s] in every game. */
+struct rs_sim_seats {
+    int players;
+    long long games, rounds_sum;
+    int min_rounds, max_rounds;
+    const double *wins;
+    const char *const *kinds;
+};
+
+/* ruleset_sim_report() of a self-play run whose seats kept their bot kinds. */
+json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots);
+
 /* The per-card shares of a report: {"cards": [{card, built, in_winners}], "most_in_winners":
  * {card, share}, "least_built": {card, share}} for the designs 0..ndesigns-1 that design_id()
  * names, built[d] and in_winners[d] being games (in_winners split among tied winners); a new

@@ -354,17 +354,12 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
         return NULL;
     }
     const struct city_catalog *cat = &catalog;
-    struct rs_sim_tally t = {.players = players,
-                             .games = r.games,
-                             .finished = r.games,
-                             .rounds_sum = r.rounds_sum,
-                             .min_rounds = r.min_rounds,
-                             .max_rounds = r.max_rounds};
-    for (int s = 0; s < players; s++) {
-        t.wins[s] = r.wins[s];
-        ruleset_sim_kind(&t, city_bot_kind_name(kinds[s]), r.wins[s], games);
-    }
-    json_t *out = ruleset_sim_report(&t, seed, bots);
+    const char *names[RS_MAX_SEATS];
+    for (int s = 0; s < players; s++)
+        names[s] = city_bot_kind_name(kinds[s]);
+    const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
+                                     r.max_rounds, r.wins,  names};
+    json_t *out = ruleset_sim_report_seats(&run, seed, bots);
     json_object_update_new(
         out, ruleset_sim_cards(cr_design_id, cat->ndesigns, r.built, r.winner_has, games));
     /* The most common development among winners; General Contractors are reported apart,
