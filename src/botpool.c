@@ -14,7 +14,6 @@
 #include "auth.h"
 #include "expert.h"
 #include "expert_levels.h"
-#include "http.h"
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
@@ -31,7 +30,8 @@ struct bot_pool {
     int nworkers;
     pthread_t workers[POOL_MAX_WORKERS];
     double think_ms;
-    double yield_ms; /* the most a decision pauses for people's requests */
+    double yield_ms;          /* the most a decision pauses for people's requests */
+    int (*people_busy)(void); /* requests being served now */
     /* The queue: two rings of ids, games with a person seated (served first) and games of bots
      * alone, `cap` ids in all; an id is queued at most once (looked up linearly: the queue is
      * short while the workers keep up, and bounded when they do not). */
@@ -42,11 +42,6 @@ struct bot_pool {
     int cap;
     struct bot_pool_stats stats;
 };
-
-bool bot_is_slow(const char *kind)
-{
-    return kind && strcmp(kind, "expert") == 0;
-}
 
 static double now_ms(void)
 {
@@ -130,7 +125,7 @@ static int read_tx(PGconn *c, void *ctx)
             j->level = expert_level_find(EXPERT_LEVEL_DEFAULT);
         for (int i = 0; i < lv.nseats; i++) {
             int s = lv.seats[i].seat;
-            if (bot_is_slow(lv.seats[i].bot) && lv.rs->pending(lv.g, s) &&
+            if (expert_is_slow_bot(lv.seats[i].bot) && lv.rs->pending(lv.g, s) &&
                 !lv.rs->submitted(lv.g, s)) {
                 j->seats[j->nseats] = s;
                 strcpy(j->kinds[j->nseats], lv.seats[i].bot);
@@ -159,7 +154,7 @@ static int apply_tx(PGconn *c, void *ctx)
                 now.round == j->pos.round && now.step == j->pos.step && now.turn == j->pos.turn;
     for (int k = 0; st == STORE_OK && k < j->nseats; k++) {
         int s = j->seats[k];
-        bool still = same && s < lv.nseats && bot_is_slow(lv.seats[s].bot) &&
+        bool still = same && s < lv.nseats && expert_is_slow_bot(lv.seats[s].bot) &&
                      lv.rs->pending(lv.g, s) && !lv.rs->submitted(lv.g, s);
         if (still && lv.rs->submit(lv.g, s, j->d[k]) == 0) {
             j->applied++;
@@ -189,12 +184,12 @@ struct yielding {
 static double yield_to_people(void *ctx)
 {
     struct yielding *y = ctx;
-    if (http_requests_busy() == 0)
+    if (y->pool->people_busy() == 0)
         return 0;
     double t0 = now_ms();
     double may = y->pool->yield_ms - y->paused;
     double waited = 0;
-    while (waited < may && http_requests_busy() > 0 && !atomic_load(&y->pool->stop)) {
+    while (waited < may && y->pool->people_busy() > 0 && !atomic_load(&y->pool->stop)) {
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         waited = now_ms() - t0;
     }
@@ -284,7 +279,7 @@ static void *worker_main(void *arg)
 }
 
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms)
+                                double yield_ms, int (*people_busy)(void))
 {
     struct bot_pool *p = calloc(1, sizeof *p);
     if (!p)
@@ -293,6 +288,7 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->cap = queue_cap > 0 ? queue_cap : 1;
     p->think_ms = think_ms;
     p->yield_ms = yield_ms;
+    p->people_busy = people_busy;
     p->q[0].ids = calloc((size_t)p->cap, sizeof *p->q[0].ids);
     p->q[1].ids = calloc((size_t)p->cap, sizeof *p->q[1].ids);
     pthread_mutex_init(&p->lock, NULL);

@@ -44,11 +44,12 @@ struct bot_pool_stats {
 
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
- * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests for at
+ * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests, while
+ * people_busy() (the HTTP layer's count of requests in progress) says there are some, for at
  * most `yield_ms` (0: never). NULL when threads cannot start.
  */
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms);
+                                double yield_ms, int (*people_busy)(void));
 
 /* Queues game `id` for its slow bots (a game queued already is not queued twice), ahead of
  * every game of bots alone when `people` (a person sits at it). Thread-safe; never blocks: when
@@ -60,8 +61,5 @@ void bot_pool_stop(struct bot_pool *p);
 
 /* The pool's figures now. */
 void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out);
-
-/* True for a bot kind that thinks on the pool rather than inside a request ("expert"). */
-bool bot_is_slow(const char *kind);
 
 #endif

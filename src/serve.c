@@ -314,7 +314,9 @@ int cmd_serve(int argc, char **argv)
                                                     : 1,
                                 32);
     srv.expert_ms = o.expert_ms;
-    srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms);
+    srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms,
+                              http_requests_busy);
+    srv.wake_bots = srv.bots ? bot_pool_wake : NULL;
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,
                                .idle_timeout = o.timeout,

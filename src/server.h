@@ -32,7 +32,10 @@ struct server {
     struct http_policy policy; /* CORS and request-head limits (http.h) */
     struct quotas *quotas;     /* rate limits, amendment cap, expiry, retention (ratelimit.h) */
     struct bot_pool *bots;     /* the workers of slow bots (botpool.h); NULL: none */
-    double expert_ms;          /* the expert's thinking time per decision (bots and hints) */
+    /* Queues game `id` for its slow bots (bot_pool_wake, set by serve.c, so that the service
+     * needs no arrow to the pool that calls it); NULL: no pool. */
+    void (*wake_bots)(struct bot_pool *bots, const char *id, bool people);
+    double expert_ms; /* the expert's thinking time per decision (bots and hints) */
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "botpool.h"
+#include "expert.h"
 #include "hub.h"
 #include "metrics.h"
 #include "ratelimit.h"
@@ -351,7 +351,7 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
         for (int s = 0; s < rs->players(lv->g); s++) {
             const struct seat_row *row = seat_row_of(lv, s);
             /* A slow bot thinks on the bot pool, outside this transaction (botpool.h). */
-            if (!row || !row->bot[0] || bot_is_slow(row->bot) || !rs->pending(lv->g, s) ||
+            if (!row || !row->bot[0] || expert_is_slow_bot(row->bot) || !rs->pending(lv->g, s) ||
                 rs->submitted(lv->g, s))
                 continue;
             if (rs->bot_decide(lv->g, s, row->bot, d) && rs->submit(lv->g, s, d) == 0)
@@ -383,7 +383,7 @@ static bool bots_due(const struct live *lv)
         return false;
     for (int i = 0; i < lv->nseats; i++) {
         int s = lv->seats[i].seat;
-        if (bot_is_slow(lv->seats[i].bot) && lv->rs->pending(lv->g, s) &&
+        if (expert_is_slow_bot(lv->seats[i].bot) && lv->rs->pending(lv->g, s) &&
             !lv->rs->submitted(lv->g, s))
             return true;
     }
@@ -424,7 +424,8 @@ int live_save(PGconn *c, struct live *lv)
         bool people = false; /* a person sits at the game: its bots go first */
         for (int i = 0; i < lv->nseats && !people; i++)
             people = !lv->seats[i].bot[0];
-        bot_pool_wake(lv->srv->bots, lv->row.id, people);
+        if (lv->srv->wake_bots)
+            lv->srv->wake_bots(lv->srv->bots, lv->row.id, people);
     }
     return st;
 }
@@ -610,9 +611,9 @@ static void sweep_stale_bots(struct server *srv)
         return;
     next = now + BOTS_STALE_SECONDS / 2.0;
     struct stale_ctx *sc = calloc(1, sizeof *sc);
-    if (sc && store_run(srv->store, stale_tx, sc) == STORE_OK)
+    if (sc && srv->wake_bots && store_run(srv->store, stale_tx, sc) == STORE_OK)
         for (int i = 0; i < sc->n; i++)
-            bot_pool_wake(srv->bots, sc->ids[i], sc->people[i]);
+            srv->wake_bots(srv->bots, sc->ids[i], sc->people[i]);
     free(sc);
 }
 

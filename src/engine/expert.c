@@ -171,3 +171,8 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     free(scratch);
     return true;
 }
+
+bool expert_is_slow_bot(const char *kind)
+{
+    return kind && strcmp(kind, "expert") == 0;
+}

@@ -44,6 +44,10 @@ extern struct expert_params expert_defaults;
 
 /* Chooses seat's decision in game g (of ruleset rs) into d (rs->decision_size bytes), from what
  * the seat may know. False when the seat has nothing to decide. `stats` may be NULL. */
+/* True for a bot kind that thinks apart, on the service's bot pool, rather than inside a request
+ * ("expert"): its decisions take their time. */
+bool expert_is_slow_bot(const char *kind);
+
 bool expert_decide(const struct ruleset *rs, const void *g, int seat, const struct expert_params *p,
                    void *d, struct expert_stats *stats);
 
