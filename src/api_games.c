@@ -348,7 +348,7 @@ void api_create_game(struct http_req *r)
         snprintf(cc.seats[0].name, sizeof cc.seats[0].name, "%s", name);
         cc.seats[0].has_token = auth_new_token(seat_token, cc.seats[0].token_hash);
     }
-    int st = store_tx(r->srv->store, create_tx, &cc, 3);
+    int st = store_tx(r->srv->store, create_tx, &cc, STORE_TRIES_READ);
     game_row_clear(&cc.row);
     if (st != STORE_OK) {
         json_decref(opts);
@@ -603,7 +603,7 @@ void api_join(struct http_req *r)
         http_reply_problem(r, P_INTERNAL, NULL, "The server has no randomness; try again.");
         return;
     }
-    int st = store_tx(r->srv->store, join_tx, &jc, 5);
+    int st = store_tx(r->srv->store, join_tx, &jc, STORE_TRIES_WRITE);
     if (st == STORE_OK) {
         metrics_steps_resolved(jc.resolved);
         hub_publish(r->srv->hub, jc.id, 0);

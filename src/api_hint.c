@@ -89,7 +89,7 @@ void api_hint(struct http_req *r)
         r->reply.retry_after = 1;
         return;
     }
-    int st = store_tx(r->srv->store, hint_tx, &hc, 3);
+    int st = store_tx(r->srv->store, hint_tx, &hc, STORE_TRIES_READ);
     if (st == STORE_OK) {
         struct expert_params p = expert_defaults;
         p.think_ms = r->srv->expert_ms > 0 ? r->srv->expert_ms : p.think_ms;

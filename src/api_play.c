@@ -426,7 +426,7 @@ void api_resolve(struct http_req *r)
 {
     struct resolve_ctx rc = {
         .srv = r->srv, .id = r->params[0], .token = http_bearer(r), .body = r->json};
-    int st = store_tx(r->srv->store, resolve_tx, &rc, 5);
+    int st = store_tx(r->srv->store, resolve_tx, &rc, STORE_TRIES_WRITE);
     if (st == STORE_OK) {
         metrics_steps_resolved(rc.resolved);
         hub_publish(r->srv->hub, rc.id, 0);

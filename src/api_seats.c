@@ -144,7 +144,7 @@ void api_leave(struct http_req *r)
     if (!no_body(r, "Leaving"))
         return;
     struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    answer(r, store_tx(r->srv->store, leave_tx, &sc, 5), &sc);
+    answer(r, store_tx(r->srv->store, leave_tx, &sc, STORE_TRIES_WRITE), &sc);
 }
 
 /* ---- takeover ----------------------------------------------------------------------------- */
@@ -246,7 +246,7 @@ void api_takeover(struct http_req *r)
                            .id = r->params[0],
                            .token = http_bearer(r),
                            .seat = (int)json_integer_value(seat)};
-    answer(r, store_tx(r->srv->store, takeover_tx, &sc, 5), &sc);
+    answer(r, store_tx(r->srv->store, takeover_tx, &sc, STORE_TRIES_WRITE), &sc);
 }
 
 /* ---- cancel ------------------------------------------------------------------------------- */
@@ -284,5 +284,5 @@ void api_cancel(struct http_req *r)
     if (!no_body(r, "Cancelling"))
         return;
     struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    answer(r, store_tx(r->srv->store, cancel_tx, &sc, 5), &sc);
+    answer(r, store_tx(r->srv->store, cancel_tx, &sc, STORE_TRIES_WRITE), &sc);
 }

@@ -200,7 +200,7 @@ static double yield_to_people(void *ctx)
 static void run_job(struct bot_pool *p, struct job *j)
 {
     struct server *srv = p->srv;
-    if (store_tx(srv->store, read_tx, j, 3) != STORE_OK || j->nseats == 0) {
+    if (store_tx(srv->store, read_tx, j, STORE_TRIES_READ) != STORE_OK || j->nseats == 0) {
         free(j->g);
         return;
     }
@@ -224,7 +224,7 @@ static void run_job(struct bot_pool *p, struct job *j)
         n++;
     }
     j->nseats = n;
-    int st = n > 0 ? store_tx(srv->store, apply_tx, j, 5) : STORE_HARD;
+    int st = n > 0 ? store_tx(srv->store, apply_tx, j, STORE_TRIES_WRITE) : STORE_HARD;
     if (st == STORE_OK && j->applied > 0) {
         metrics_steps_resolved(j->resolved);
         hub_publish(srv->hub, j->id, 0);

@@ -25,6 +25,8 @@ enum { NLATE = sizeof late_buckets / sizeof *late_buckets };
 static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games_purged;
 static double late_sum, late_last;
 
+static unsigned long long tx_conflicts, tx_gave_up; /* under lock */
+
 void metrics_request(const char *route, int status, double ms)
 {
     pthread_mutex_lock(&lock);
@@ -64,6 +66,14 @@ void metrics_sweeper_lateness(double seconds)
     late_count++;
     late_sum += seconds;
     late_last = seconds;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_tx_conflict(bool gave_up)
+{
+    pthread_mutex_lock(&lock);
+    tx_conflicts++;
+    tx_gave_up += gave_up;
     pthread_mutex_unlock(&lock);
 }
 
@@ -152,6 +162,14 @@ char *metrics_render(const char *extra, size_t *len)
         "retention.\n"
         "# TYPE city_sweeper_deleted_games_total counter\ncity_sweeper_deleted_games_total %llu\n",
         games_expired, games_purged);
+    put(&b,
+        "# HELP city_store_conflicts_total Transactions that met a serialization failure or "
+        "deadlock (each is run again, up to the retry policy's tries).\n"
+        "# TYPE city_store_conflicts_total counter\ncity_store_conflicts_total %llu\n"
+        "# HELP city_store_conflicts_given_up_total Conflicts on a transaction's last try.\n"
+        "# TYPE city_store_conflicts_given_up_total counter\n"
+        "city_store_conflicts_given_up_total %llu\n",
+        tx_conflicts, tx_gave_up);
     pthread_mutex_unlock(&lock);
     if (extra)
         put(&b, "%s", extra);

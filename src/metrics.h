@@ -3,6 +3,7 @@
 #ifndef CITY_METRICS_H
 #define CITY_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Counts one finished request of route `route` (a static string) with `status`, taking `ms`. */
@@ -17,6 +18,10 @@ void metrics_sweeper_lateness(double seconds);
 
 /* Counts open games expired and ended games deleted by the sweeper. */
 void metrics_games_ended(int expired, int purged);
+
+/* A transaction conflicted (serialization failure or deadlock); `gave_up` when it was its last
+ * try (store.h, the retry policy). */
+void metrics_tx_conflict(bool gave_up);
 
 /* Appends the metrics as Prometheus text to a new malloc'd string (caller frees), followed by
  * `extra` (already Prometheus text, e.g. games by status from the database; may be NULL). */

@@ -570,7 +570,7 @@ static int sweep_lifecycle(struct server *srv)
         return 0;
     lc->q = q;
     int done = 0;
-    if (store_tx(srv->store, lifecycle_tx, lc, 3) == STORE_OK) {
+    if (store_tx(srv->store, lifecycle_tx, lc, STORE_TRIES_READ) == STORE_OK) {
         for (int i = 0; i < lc->expired; i++)
             hub_publish(srv->hub, lc->expired_ids[i], lc->seqs[i]);
         for (int i = 0; i < lc->purged; i++)
@@ -627,7 +627,7 @@ int service_sweep(struct server *srv, int max)
                            0,
                            0,
                            {0}};
-    int st = store_tx(srv->store, sweep_tx, &sw, 3);
+    int st = store_tx(srv->store, sweep_tx, &sw, STORE_TRIES_READ);
     int done = 0;
     if (st == STORE_OK) {
         metrics_steps_resolved(sw.done);

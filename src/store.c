@@ -20,6 +20,8 @@
  * fails the transaction at the point where its result is read. */
 #include "store.h"
 
+#include "metrics.h"
+
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
@@ -901,6 +903,8 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
             attempt--;
             continue;
         }
+        if (rc == STORE_RETRY)
+            metrics_tx_conflict(attempt >= attempts);
         if (rc != STORE_RETRY || attempt >= attempts)
             return rc;
         backoff(st, attempt);

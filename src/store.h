@@ -38,6 +38,13 @@ int store_migrate(struct store *st, const char *dir, char *err, int errlen);
  * must be safe to run again from the start. */
 typedef int (*store_tx_fn)(PGconn *conn, void *ctx);
 
+/* The retry policy: how many times store_tx() tries a transaction that conflicts (a
+ * serialization failure or deadlock, 40001/40P01). A write that locks a game row contends only
+ * with writes of that game, and a client's order must not fail for a race it did not lose:
+ * STORE_TRIES_WRITE. Reads, sweeps and inserts of new rows rarely conflict and can wait for the
+ * next pass or a client's retry: STORE_TRIES_READ. */
+enum { STORE_TRIES_READ = 3, STORE_TRIES_WRITE = 5 };
+
 /* Runs `fn` in one transaction on a pooled connection, with up to `attempts` tries when it
  * returns STORE_RETRY (or COMMIT fails with 40001/40P01). Returns the body's status
  * (STORE_OK once committed), STORE_UNAVAILABLE when no connection could be made or it broke,

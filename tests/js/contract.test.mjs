@@ -454,6 +454,7 @@ test('operations: health, metrics, cards, this spec, the page', async () => {
   const metrics = await expect(200, null, 'GET', '/metrics');
   assert.match(metrics, /^city_http_requests_total\{route="healthz",status="200"\} \d+$/m);
   assert.match(metrics, /^city_games\{status="open"\} \d+$/m);
+  assert.match(metrics, /^city_store_conflicts_total \d+$/m, 'the retry policy counts its conflicts');
   const cards = await call('GET', '/api/v1/cards');
   assert.equal(cards.status, 200);
   assert.equal(cards.headers.get('cache-control'), 'public, max-age=300');
