@@ -85,12 +85,24 @@ export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
  * A ruleset with new names still reaches a table through the stream's catch-all refresh.
  */
 let rulesetsLoading = null;
+let rulesetsKnown = null;
 
 /** The server's rulesets, fetched once per page: resolves to {default, rulesets, byId: Map}. */
 export function loadRulesets() {
-  rulesetsLoading ??= api.rulesets().then((d) => ({ ...d, byId: new Map(d.rulesets.map((r) => [r.id, r])) }))
-    .catch((e) => { rulesetsLoading = null; throw e; });
+  rulesetsLoading ??= api.rulesets().then((d) => {
+    rulesetsKnown = { ...d, byId: new Map(d.rulesets.map((r) => [r.id, r])) };
+    return rulesetsKnown;
+  }).catch((e) => { rulesetsLoading = null; throw e; });
   return rulesetsLoading;
+}
+
+/**
+ * Game `game`'s ruleset descriptor (GET /api/v1/rulesets: its score, rank, options, event
+ * types), once loadRulesets() has resolved (the router waits for it before a table or a
+ * replay); null before, or for a game the server does not list.
+ */
+export function rulesetOf(game) {
+  return rulesetsKnown?.byId.get(game ?? rulesetsKnown.default) ?? null;
 }
 
 // ---- what this browser remembers -----------------------------------------------------------

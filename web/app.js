@@ -9,7 +9,7 @@
 import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { loadCatalog } from './cards.js';
-import { api } from './api.js';
+import { api, loadRulesets } from './api.js';
 import { h, replace } from './dom.js';
 
 /** Adds stylesheet `href` once; resolves when it has loaded (or failed: the table still works). */
@@ -31,7 +31,10 @@ function mountTable(el, id, go) {
   let alive = true;
   let off = null;
   replace(el, h('p', { class: 'muted loading' }, 'Loading the table…'));
+  // The table reads the game's descriptor (its score, ranking, event types): known first.
+  const known = loadRulesets().catch(() => null);
   api.game(id).then((v) => v?.game ?? 'the_city', () => 'the_city').then(async (game) => {
+    await known;
     if (!alive) return;
     if (game === 'the_city') { off = mountGame(el, id, go); return; }
     let mount;
@@ -72,7 +75,7 @@ function mountReplayView(el, id) {
   let alive = true;
   let off = null;
   replace(el, h('p', { class: 'muted loading' }, 'Loading the replay…'));
-  Promise.all([import('./replay.js'), styleSheet('replay.css')]).then(([m]) => {
+  Promise.all([import('./replay.js'), styleSheet('replay.css'), loadRulesets().catch(() => null)]).then(([m]) => {
     if (alive) off = m.mountReplay(el, id, styleSheet);
   }, () => {
     if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The replay viewer could not be loaded; check your connection and reload.'));

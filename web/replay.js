@@ -4,7 +4,7 @@
 // City's city grid, and the round's log lines. Its last step is the final state. A game this page
 // does not know is shown as its seats and scores.
 
-import { api, store } from './api.js';
+import { api, store, rulesetOf } from './api.js';
 import { h, replace } from './dom.js';
 import { loadCatalog, tableauChip } from './cards.js';
 import { renderLog } from './log.js';
@@ -12,7 +12,6 @@ import { scoreChart } from './chart.js';
 import { seatDot, copyButton, replayUrl } from './ui.js';
 import { standings, pointsKey, ordinal } from './standings.js';
 
-const TITLES = { the_city: 'The City', tech_city: 'Tech City' };
 
 /**
  * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
@@ -95,8 +94,9 @@ export function mountReplay(root, id, styleSheet) {
   function build() {
     const n = data.rounds.length;
     const game = data.game;
-    document.getElementById('replay-title').textContent = `Replay · ${TITLES[game] ?? game}`;
-    document.title = `Replay · ${TITLES[game] ?? game}`;
+    const title = rulesetOf(game)?.title ?? game;
+    document.getElementById('replay-title').textContent = `Replay · ${title}`;
+    document.title = `Replay · ${title}`;
     prev = h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1), 'aria-label': 'Previous round' }, '← Previous');
     next = h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1), 'aria-label': 'Next round' }, 'Next →');
     slider = h('input', {

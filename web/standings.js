@@ -5,22 +5,22 @@
 
 import { h, replace } from './dom.js';
 import { seatDot } from './ui.js';
+import { rulesetOf } from './api.js';
 
 /**
- * What each game ranks by, best first: The City by VP, then cards in hand (docs/rules.md,
- * "Winning and ties"); Tech City by points, then companies controlled, then cards in hand
- * (docs/tech_city.md). A game this page does not know is ranked by `score` or `vp`.
+ * What game `game` ranks by, best first: its descriptor's rank keys (GET /api/v1/rulesets:
+ * The City by VP then cards in hand, Tech City by points, companies, then cards in hand);
+ * before the descriptor is known, the seats' `score` or `vp` alone.
  */
-export const RANK_KEYS = {
-  the_city: ['vp', 'hand_count'],
-  tech_city: ['score', 'companies', 'hand_count'],
-};
+function rankKeys(game, seats = []) {
+  const keys = rulesetOf(game)?.rank?.keys;
+  if (keys?.length) return keys;
+  return [seats.some((s) => typeof s.score === 'number') ? 'score' : 'vp'];
+}
 
-/** The points field of game `game`'s public seats: 'vp' for The City, else 'score'. */
+/** The points field of game `game`'s public seats (its descriptor's score field). */
 export function pointsKey(game, seats = []) {
-  const keys = RANK_KEYS[game];
-  if (keys) return keys[0];
-  return seats.some((s) => typeof s.score === 'number') ? 'score' : 'vp';
+  return rulesetOf(game)?.score?.field ?? rankKeys(game, seats)[0];
 }
 
 /**
@@ -29,7 +29,7 @@ export function pointsKey(game, seats = []) {
  * the same place. Seats equal on every key keep their seat order.
  */
 export function standings(v) {
-  const keys = RANK_KEYS[v.game] ?? [pointsKey(v.game, v.seats)];
+  const keys = rankKeys(v.game, v.seats);
   const val = (s, k) => (typeof s[k] === 'number' ? s[k] : 0);
   const cmp = (a, b) => { for (const k of keys) { const d = val(b, k) - val(a, k); if (d) return d; } return 0; };
   const sorted = [...v.seats].sort((a, b) => cmp(a, b) || a.seat - b.seat);
@@ -42,17 +42,14 @@ export function standings(v) {
   return rows;
 }
 
-const TIE_RULES = {
-  the_city: 'Equal VP are decided by the most cards in hand; a tie after that is shared.',
-  tech_city: 'Equal points are decided by the most companies controlled, then the most cards in hand; a tie after that is shared.',
-};
-
-/** A line saying how the rules broke ties, when two seats of view `v` ended on equal points; else null. */
+/** A line saying how the rules broke ties (the descriptor's rank text), when two seats of view
+ * `v` ended on equal points; else null. */
 export function tieNote(v) {
   const key = pointsKey(v.game, v.seats);
   const pts = v.seats.map((s) => s[key]);
-  if (new Set(pts).size === pts.length || !TIE_RULES[v.game]) return null;
-  return h('p', { class: 'muted tie-note', id: 'tie-note' }, TIE_RULES[v.game]);
+  const text = rulesetOf(v.game)?.rank?.text;
+  if (new Set(pts).size === pts.length || !text) return null;
+  return h('p', { class: 'muted tie-note', id: 'tie-note' }, text);
 }
 
 /** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd". */
