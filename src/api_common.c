@@ -2,6 +2,7 @@
 #include "api_common.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -106,4 +107,73 @@ int api_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outc
     else
         api_fail(o, P_BAD_TOKEN, NULL, "The token is not valid; join the game to get one.");
     return -1;
+}
+
+/* ---- request bodies ----------------------------------------------------------------------- */
+
+bool api_read_fields(const json_t *body, const struct api_field *spec, int n, const char *what,
+                     const json_t **vals, struct outcome *o)
+{
+    static const char *const kinds[] = {"an integer", "a string", "true or false", "any value"};
+    json_t *obj = (json_t *)(uintptr_t)body; /* jansson's iteration takes no const */
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+    {
+        bool known = false;
+        for (int i = 0; i < n && !known; i++)
+            known = strcmp(spec[i].name, key) == 0;
+        if (known)
+            continue;
+        char list[240] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i == 0      ? ""
+                     : i + 1 < n ? ", "
+                                 : " and ",
+                     spec[i].name);
+        if (n == 0)
+            api_fail(o, P_UNKNOWN_FIELD, NULL,
+                     "Unknown field \"%.60s\"; %s takes no fields: send no body or {}.", key, what);
+        else
+            api_fail(o, P_UNKNOWN_FIELD, NULL, "Unknown field \"%.60s\"; %s takes only %s.", key,
+                     what, list);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct api_field *f = &spec[i];
+        v = json_object_get(body, f->name);
+        vals[i] = v && !json_is_null(v) ? v : NULL; /* null stands for "left out" */
+        if (!vals[i] && f->required) {
+            api_fail(o, P_MISSING_FIELD, NULL, "The field \"%s\" is required (%s).", f->name,
+                     kinds[f->kind]);
+            return false;
+        }
+        if (!vals[i] || f->kind == AF_ANY)
+            continue;
+        bool fits = f->kind == AF_INT      ? json_is_integer(v)
+                    : f->kind == AF_STRING ? json_is_string(v)
+                                           : json_is_boolean(v);
+        if (!fits) {
+            api_fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.", f->name, kinds[f->kind]);
+            return false;
+        }
+        json_int_t x = f->kind == AF_INT ? json_integer_value(v) : 0;
+        if (f->kind == AF_INT && (x < f->min || x > f->max)) {
+            api_fail(o, P_BAD_VALUE, NULL, "\"%s\" must be between %lld and %lld.", f->name, f->min,
+                     f->max);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool api_reply_fields(struct http_req *r, const struct api_field *spec, int n, const char *what,
+                      const json_t **vals)
+{
+    struct outcome o = {0};
+    if (api_read_fields(r->json, spec, n, what, vals, &o))
+        return true;
+    api_answer(r, STORE_ABORT, &o);
+    return false;
 }

@@ -55,6 +55,37 @@ int api_fail_unplayed(struct outcome *o, const char *status);
 /* True when a game of this status ended without being played (expired or cancelled). */
 bool api_is_unplayed(const char *status);
 
+/* ---- request bodies: one declarative reader ------------------------------------------------ */
+
+/* What a field of a request body must be. */
+enum api_kind {
+    AF_INT,    /* an integer in min..max */
+    AF_STRING, /* a string (its content is the caller's to judge) */
+    AF_BOOL,   /* true or false */
+    AF_ANY,    /* any JSON (judged by someone else: a game's options, a seed) */
+};
+
+/* One field of a request body, for api_read_fields(). */
+struct api_field {
+    const char *name;
+    enum api_kind kind;
+    bool required;
+    long long min, max; /* AF_INT's range */
+};
+
+/* Reads JSON object `body` against spec[0..n-1], the one check of a body's shape every handler
+ * shares: a key that is no field of the spec is 400 unknown_field (its sentence lists what
+ * `what`, e.g. "joining a game", takes), a required field left out missing_field (null is
+ * "left out" in every body), a field of the wrong kind wrong_type, an integer out of range
+ * bad_value. vals[i] is field i's value (NULL when left out or null). False with the problem
+ * recorded in o. */
+bool api_read_fields(const json_t *body, const struct api_field *spec, int n, const char *what,
+                     const json_t **vals, struct outcome *o);
+
+/* api_read_fields() of request r's body (a JSON object), answering its 400 when it fails. */
+bool api_reply_fields(struct http_req *r, const struct api_field *spec, int n, const char *what,
+                      const json_t **vals);
+
 /* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o. */
 int api_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o);
 

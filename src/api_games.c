@@ -24,56 +24,6 @@ enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
 /* ---- body fields -------------------------------------------------------------------------- */
 
-/* Refuses a body with a key outside `allowed` (NULL-terminated). */
-static bool only_fields(struct http_req *r, const char *const *allowed, const char *what)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach(r->json, key, v)
-    {
-        bool ok = false;
-        for (const char *const *a = allowed; *a; a++)
-            ok = ok || strcmp(*a, key) == 0;
-        if (!ok) {
-            char list[200] = "";
-            for (const char *const *a = allowed; *a; a++) {
-                strncat(list, *a, sizeof list - strlen(list) - 3);
-                if (a[1])
-                    strncat(list, ", ", sizeof list - strlen(list) - 1);
-            }
-            http_reply_problem(r, P_UNKNOWN_FIELD, NULL,
-                               "Unknown field \"%.60s\"; %s takes only %s.", key, what, list);
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Reads optional integer field `name` in [min, max]; false (reply queued) when bad. */
-static bool int_field(struct http_req *r, const char *name, bool required, long long min,
-                      long long max, long long *out, bool *present)
-{
-    json_t *v = json_object_get(r->json, name);
-    *present = v && !json_is_null(v);
-    if (!*present) {
-        if (required)
-            http_reply_problem(r, P_MISSING_FIELD, NULL, "The field \"%s\" is required.", name);
-        return !required;
-    }
-    if (!json_is_integer(v)) {
-        http_reply_problem(r, P_WRONG_TYPE, NULL, "\"%s\" must be an integer.", name);
-        return false;
-    }
-    long long x = json_integer_value(v);
-    if (x < min || x > max) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "\"%s\" must be between %lld and %lld.", name, min,
-                           max);
-        return false;
-    }
-    *out = x;
-    return true;
-}
-
 /* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
  * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
  * at least NAMES_MAX_BYTES + 1); false (a 400 queued) when it is refused. */
@@ -175,8 +125,6 @@ static int create_tx(PGconn *c, void *ctx)
 
 void api_create_game(struct http_req *r)
 {
-    static const char *const allowed[] = {
-        "game", "seats", "bots", "turn_seconds", "seed", "name", "private", "bot_level", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL,
                            "Send a JSON object such as {\"seats\": 4, \"bots\": [\"greedy\", "
@@ -198,22 +146,30 @@ void api_create_game(struct http_req *r)
             return;
         }
     }
-    const char *fields[24]; /* the common fields, then the game's own options */
-    int nf = 0;
-    for (const char *const *a = allowed; *a; a++)
-        fields[nf++] = *a;
-    for (int i = 0; i < rs->noptions && nf < 23; i++)
-        fields[nf++] = rs->options[i].name;
-    fields[nf] = NULL;
+    /* The body's shape in one place: the common fields, then the game's own options (whose
+     * values ruleset_read_options() judges below, by the seat count). */
+    enum { F_SEATS = 1, F_BOTS, F_TURN, F_SEED, F_NAME, F_PRIVATE, F_LEVEL, F_COMMON };
+    struct api_field spec[F_COMMON + RS_MAX_OPTIONS] = {
+        {"game", AF_ANY, false, 0, 0},
+        {"seats", AF_INT, true, rs->min_players, rs->max_players},
+        {"bots", AF_ANY, false, 0, 0},
+        {"turn_seconds", AF_INT, false, TURN_MIN, TURN_MAX},
+        {"seed", AF_ANY, false, 0, 0},
+        {"name", AF_STRING, false, 0, 0},
+        {"private", AF_BOOL, false, 0, 0},
+        {"bot_level", AF_ANY, false, 0, 0},
+    };
+    int nspec = F_COMMON;
+    for (int i = 0; i < rs->noptions; i++)
+        spec[nspec++] = (struct api_field){rs->options[i].name, AF_ANY, false, 0, 0};
+    const json_t *vals[F_COMMON + RS_MAX_OPTIONS];
     char what[80];
     snprintf(what, sizeof what, "creating a game of %s", rs->title);
-    if (!only_fields(r, fields, what))
+    if (!api_reply_fields(r, spec, nspec, what, vals))
         return;
-    long long seats = 0, turn = 0;
-    bool has_turn, present;
-    if (!int_field(r, "seats", true, rs->min_players, rs->max_players, &seats, &present) ||
-        !int_field(r, "turn_seconds", false, TURN_MIN, TURN_MAX, &turn, &has_turn))
-        return;
+    long long seats = json_integer_value(vals[F_SEATS]);
+    bool has_turn = vals[F_TURN] != NULL;
+    long long turn = has_turn ? json_integer_value(vals[F_TURN]) : 0;
     /* The game's own options, checked against its declared ranges at this seat count. */
     int options[RS_MAX_OPTIONS];
     char why[300];
@@ -287,13 +243,7 @@ void api_create_game(struct http_req *r)
             return;
         }
     }
-    json_t *jprivate = json_object_get(r->json, "private");
-    if (jprivate && !json_is_boolean(jprivate) && !json_is_null(jprivate)) {
-        http_reply_problem(r, P_WRONG_TYPE, NULL,
-                           "\"private\" must be true (a table left out of the lobby, joined "
-                           "through its link) or false.");
-        return;
-    }
+    const json_t *jprivate = vals[F_PRIVATE];
     char name[200] = "";
     json_t *jname = json_object_get(r->json, "name");
     if (jname && !json_is_null(jname) && !name_field(r, jname, name, sizeof name))
@@ -587,13 +537,14 @@ static int join_tx(PGconn *c, void *ctx)
 
 void api_join(struct http_req *r)
 {
-    static const char *const allowed[] = {"name", NULL};
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL, "Send a JSON object such as {\"name\": \"Ada\"}.");
         return;
     }
     struct join_ctx jc = {.srv = r->srv, .id = r->params[0]};
-    if (!only_fields(r, allowed, "join") ||
+    static const struct api_field spec[] = {{"name", AF_STRING, true, 0, 0}};
+    const json_t *vals[1];
+    if (!api_reply_fields(r, spec, 1, "joining a game", vals) ||
         !name_field(r, json_object_get(r->json, "name"), jc.name, sizeof jc.name))
         return;
     const struct quotas *q = r->srv->quotas;

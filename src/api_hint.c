@@ -70,10 +70,8 @@ static int hint_tx(PGconn *c, void *ctx)
 
 void api_hint(struct http_req *r)
 {
-    if (r->json && json_object_size(r->json) > 0) {
-        http_reply_problem(r, P_UNKNOWN_FIELD, NULL, "A hint takes no fields; send no body or {}.");
+    if (r->json && json_is_object(r->json) && !api_reply_fields(r, NULL, 0, "a hint", NULL))
         return;
-    }
     const struct quotas *q = r->srv->quotas;
     struct hint_ctx hc = {.srv = r->srv,
                           .id = r->params[0],

@@ -309,37 +309,16 @@ static bool resolve_body(const struct ruleset *rs, json_t *body, struct rs_pos *
                  example);
         return false;
     }
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v)
-    {
-        if (strcmp(key, "round") != 0 && strcmp(key, "step") != 0 &&
-            !(rs->uses_turn && strcmp(key, "turn") == 0)) {
-            api_fail(o, P_UNKNOWN_FIELD, NULL,
-                     "Unknown field \"%.60s\"; forcing a step takes only %s.", key,
-                     rs->uses_turn ? "round, step and turn" : "round and step");
-            return false;
-        }
-    }
-    const json_t *jr = json_object_get(body, "round"), *js = json_object_get(body, "step");
-    const json_t *jt = rs->uses_turn ? json_object_get(body, "turn") : NULL;
-    if (!jr || !js || (rs->uses_turn && !jt)) {
-        api_fail(o, P_MISSING_FIELD, NULL, "The field \"%s\" is required: send %s.",
-                 !jr   ? "round"
-                 : !js ? "step"
-                       : "turn",
+    static const struct api_field spec[] = {{"round", AF_INT, true, 0, 32767},
+                                            {"step", AF_STRING, true, 0, 0},
+                                            {"turn", AF_INT, true, 0, INT32_MAX}};
+    const json_t *vals[3];
+    if (!api_read_fields(body, spec, rs->uses_turn ? 3 : 2, "forcing a step", vals, o)) {
+        snprintf(o->detail + strlen(o->detail), sizeof o->detail - strlen(o->detail), " Send %s.",
                  example);
         return false;
     }
-    if (!json_is_integer(jr) || !json_is_string(js) || (jt && !json_is_integer(jt))) {
-        bool step_wrong = json_is_integer(jr) && !json_is_string(js);
-        api_fail(o, P_WRONG_TYPE, NULL, "\"%s\" must be %s.",
-                 !json_is_integer(jr) ? "round"
-                 : step_wrong         ? "step"
-                                      : "turn",
-                 step_wrong ? "a step name such as \"build\"" : "an integer");
-        return false;
-    }
+    const json_t *jr = vals[0], *js = vals[1], *jt = rs->uses_turn ? vals[2] : NULL;
     long long r = json_integer_value(jr), t = jt ? json_integer_value(jt) : 0;
     pos->step = ruleset_step_from_name(rs, json_string_value(js));
     if (r < 0 || r > 32767 || t < 0 || t > INT32_MAX || pos->step < 0 ||

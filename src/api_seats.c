@@ -121,12 +121,14 @@ static int leave_tx(PGconn *c, void *ctx)
 /* A body that must be empty or {}: false with a 400 answered. */
 static bool no_body(struct http_req *r, const char *what)
 {
-    if (r->json && (!json_is_object(r->json) || json_object_size(r->json) > 0)) {
-        http_reply_problem(r, json_is_object(r->json) ? P_UNKNOWN_FIELD : P_NOT_AN_OBJECT, NULL,
-                           "%s takes no fields; send no body or {}.", what);
+    if (r->json && !json_is_object(r->json)) {
+        http_reply_problem(r, P_NOT_AN_OBJECT, NULL,
+                           "The body of %s must be a JSON object with no fields: send no body or "
+                           "{}.",
+                           what);
         return false;
     }
-    return true;
+    return !r->json || api_reply_fields(r, NULL, 0, what, NULL);
 }
 
 /* Answers a seats transaction and tells this instance's listeners when it changed the game. */
@@ -141,7 +143,7 @@ static void answer(struct http_req *r, int st, struct seats_ctx *sc)
 
 void api_leave(struct http_req *r)
 {
-    if (!no_body(r, "Leaving"))
+    if (!no_body(r, "leaving a game"))
         return;
     struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
     answer(r, store_tx(r->srv->store, leave_tx, &sc, STORE_TRIES_WRITE), &sc);
@@ -223,25 +225,10 @@ void api_takeover(struct http_req *r)
                            "Send a JSON object naming the seat: {\"seat\": 2}.");
         return;
     }
-    if (json_object_size(r->json) != (seat ? 1 : 0)) {
-        http_reply_problem(r, P_UNKNOWN_FIELD, NULL,
-                           "A takeover takes one field, \"seat\": {\"seat\": 2}.");
+    static const struct api_field spec[] = {{"seat", AF_INT, true, 0, RS_MAX_SEATS - 1}};
+    const json_t *vals[1];
+    if (!api_reply_fields(r, spec, 1, "a takeover (name the seat: {\"seat\": 2})", vals))
         return;
-    }
-    if (!seat) {
-        http_reply_problem(r, P_MISSING_FIELD, NULL,
-                           "Name the seat to hand to a bot: {\"seat\": 2}.");
-        return;
-    }
-    if (!json_is_integer(seat)) {
-        http_reply_problem(r, P_WRONG_TYPE, NULL, "\"seat\" must be an integer.");
-        return;
-    }
-    if (json_integer_value(seat) < 0 || json_integer_value(seat) >= RS_MAX_SEATS) {
-        http_reply_problem(r, P_BAD_VALUE, NULL, "\"seat\" must be a seat number from 0 to %d.",
-                           RS_MAX_SEATS - 1);
-        return;
-    }
     struct seats_ctx sc = {.srv = r->srv,
                            .id = r->params[0],
                            .token = http_bearer(r),
@@ -281,7 +268,7 @@ static int cancel_tx(PGconn *c, void *ctx)
 
 void api_cancel(struct http_req *r)
 {
-    if (!no_body(r, "Cancelling"))
+    if (!no_body(r, "cancelling a game"))
         return;
     struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
     answer(r, store_tx(r->srv->store, cancel_tx, &sc, STORE_TRIES_WRITE), &sc);
