@@ -2,6 +2,7 @@
  * hashes as binary bytea, everything else as text. */
 #include "store_games.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,27 +78,37 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 }
 
 #define GAME_COLUMNS                                                                               \
-    "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0), version, "                  \
-    "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false), "                    \
-    "coalesce(extract(epoch from deadline), 0), host_hash, amend_step, "                           \
-    "array_to_string(amend_counts, ','), game, unlisted, seats_version, bot_due, bot_level, "
+    "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0) AS turn_seconds, version, "  \
+    "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
+    "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
+    "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
+    "bot_level, "
 #define GAME_READ                                                                                  \
-    GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END FROM games "       \
-                 "WHERE id = $1"
+    GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END AS state "         \
+                 "FROM games WHERE id = $1"
 static const char sql_game_plain[] = GAME_READ, sql_game_lock[] = GAME_READ " FOR UPDATE";
 /* Several games, locked in one order (id in the C collation) by every caller. */
 static const char sql_games_lock[] =
-    GAME_COLUMNS "CASE WHEN version = k.kv THEN NULL ELSE state::text END FROM games "
+    GAME_COLUMNS "CASE WHEN version = k.kv THEN NULL ELSE state::text END AS state FROM games "
                  "JOIN unnest($1::text[], $2::bigint[]) AS k(kid, kv) ON id = k.kid "
                  "ORDER BY id COLLATE \"C\" FOR UPDATE OF games";
 #undef GAME_READ
 #undef GAME_COLUMNS
-static const char sql_seats[] =
-    "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
-    "token_hash, game_id FROM seats WHERE game_id = $1 ORDER BY seat";
+#define SEAT_COLUMNS                                                                               \
+    "SELECT seat, coalesce(name, '') AS name, coalesce(bot, '') AS bot, token_hash IS NOT NULL "   \
+    "AS has_token, token_hash, game_id FROM seats "
+static const char sql_seats[] = SEAT_COLUMNS "WHERE game_id = $1 ORDER BY seat";
 static const char sql_seats_many[] =
-    "SELECT seat, coalesce(name, ''), coalesce(bot, ''), token_hash IS NOT NULL, "
-    "token_hash, game_id FROM seats WHERE game_id = ANY($1::text[]) ORDER BY game_id, seat";
+    SEAT_COLUMNS "WHERE game_id = ANY($1::text[]) ORDER BY game_id, seat";
+#undef SEAT_COLUMNS
+
+/* The value of column `name` in row i of r (columns are read by name, not by position). */
+static const char *col(const PGresult *r, int i, const char *name)
+{
+    int k = PQfnumber(r, name);
+    assert(k >= 0);
+    return PQgetvalue(r, i, k);
+}
 
 /* Fills *out from row `i` of a result of sql_game_* (STORE_NO_ROW when there is none). */
 static int game_from_row(const PGresult *r, int i, const char *id, struct game_row *out)
@@ -105,40 +116,41 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     if (i >= PQntuples(r))
         return STORE_NO_ROW;
     memset(out, 0, sizeof *out);
-    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(r, i, 0));
-    snprintf(out->status, sizeof out->status, "%s", PQgetvalue(r, i, 1));
-    out->players = atoi(PQgetvalue(r, i, 2));
-    out->target_vp = atoi(PQgetvalue(r, i, 3));
-    out->turn_seconds = atoi(PQgetvalue(r, i, 4));
-    out->version = atoll(PQgetvalue(r, i, 5));
-    out->steps_resolved = atoi(PQgetvalue(r, i, 6));
-    out->ndecisions = atoi(PQgetvalue(r, i, 7));
-    out->last_seq = atoll(PQgetvalue(r, i, 8));
-    out->overdue = PQgetvalue(r, i, 9)[0] == 't';
-    out->deadline = atof(PQgetvalue(r, i, 10));
+    snprintf(out->id, sizeof out->id, "%s", col(r, i, "id"));
+    snprintf(out->status, sizeof out->status, "%s", col(r, i, "status"));
+    out->players = atoi(col(r, i, "players"));
+    out->target_vp = atoi(col(r, i, "target_vp"));
+    out->turn_seconds = atoi(col(r, i, "turn_seconds"));
+    out->version = atoll(col(r, i, "version"));
+    out->steps_resolved = atoi(col(r, i, "steps_resolved"));
+    out->ndecisions = atoi(col(r, i, "ndecisions"));
+    out->last_seq = atoll(col(r, i, "last_seq"));
+    out->overdue = col(r, i, "overdue")[0] == 't';
+    out->deadline = atof(col(r, i, "deadline"));
     size_t hl = 0;
-    unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 11), &hl);
+    unsigned char *h = PQunescapeBytea((const unsigned char *)col(r, i, "host_hash"), &hl);
     if (h && hl == AUTH_HASH_LEN)
         memcpy(out->host_hash, h, AUTH_HASH_LEN);
     PQfreemem(h);
-    snprintf(out->amend_step, sizeof out->amend_step, "%s", PQgetvalue(r, i, 12));
-    const char *counts = PQgetvalue(r, i, 13);
+    snprintf(out->amend_step, sizeof out->amend_step, "%s", col(r, i, "amend_step"));
+    const char *counts = col(r, i, "amend_counts");
     for (int k = 0; k < RS_MAX_SEATS && *counts; k++) {
         char *end;
         out->amend_counts[k] = (int)strtol(counts, &end, 10);
         counts = *end == ',' ? end + 1 : end;
     }
-    snprintf(out->game, sizeof out->game, "%s", PQgetvalue(r, i, 14));
-    out->unlisted = PQgetvalue(r, i, 15)[0] == 't';
-    out->seats_version = atoi(PQgetvalue(r, i, 16));
-    out->bot_due = PQgetvalue(r, i, 17)[0] == 't';
-    snprintf(out->bot_level, sizeof out->bot_level, "%s", PQgetvalue(r, i, 18));
-    if (PQgetisnull(r, i, 19)) {
+    snprintf(out->game, sizeof out->game, "%s", col(r, i, "game"));
+    out->unlisted = col(r, i, "unlisted")[0] == 't';
+    out->seats_version = atoi(col(r, i, "seats_version"));
+    out->bot_due = col(r, i, "bot_due")[0] == 't';
+    snprintf(out->bot_level, sizeof out->bot_level, "%s", col(r, i, "bot_level"));
+    if (PQgetisnull(r, i, PQfnumber(r, "state"))) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
     }
     json_error_t e;
-    out->state = json_loadb(PQgetvalue(r, i, 19), (size_t)PQgetlength(r, i, 19), 0, &e);
+    out->state =
+        json_loadb(col(r, i, "state"), (size_t)PQgetlength(r, i, PQfnumber(r, "state")), 0, &e);
     if (!out->state) {
         fprintf(stderr, "cityd: game %s: stored state is not JSON: %s\n", id, e.text);
         return STORE_HARD;
@@ -153,17 +165,17 @@ static void seats_from_result(const PGresult *r, const char *id, struct seat_row
     int rows = PQntuples(r);
     *n = 0;
     for (int i = 0; i < rows && *n < RS_MAX_SEATS; i++) {
-        if (strcmp(PQgetvalue(r, i, 5), id) != 0)
+        if (strcmp(col(r, i, "game_id"), id) != 0)
             continue;
         struct seat_row *s = &out[(*n)++];
         memset(s, 0, sizeof *s);
-        s->seat = atoi(PQgetvalue(r, i, 0));
-        snprintf(s->name, sizeof s->name, "%s", PQgetvalue(r, i, 1));
-        snprintf(s->bot, sizeof s->bot, "%s", PQgetvalue(r, i, 2));
-        s->has_token = PQgetvalue(r, i, 3)[0] == 't';
+        s->seat = atoi(col(r, i, "seat"));
+        snprintf(s->name, sizeof s->name, "%s", col(r, i, "name"));
+        snprintf(s->bot, sizeof s->bot, "%s", col(r, i, "bot"));
+        s->has_token = col(r, i, "has_token")[0] == 't';
         if (s->has_token) {
             size_t hl = 0;
-            unsigned char *h = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 4), &hl);
+            unsigned char *h = PQunescapeBytea((const unsigned char *)col(r, i, "token_hash"), &hl);
             if (h && hl == AUTH_HASH_LEN)
                 memcpy(s->token_hash, h, AUTH_HASH_LEN);
             PQfreemem(h);
