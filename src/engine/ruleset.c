@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -384,6 +385,60 @@ json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const ch
                      (json_int_t)seed, "bots", bots, "avg_rounds", (double)t->rounds_sum / games,
                      "min_rounds", t->games ? t->min_rounds : 0, "max_rounds", t->max_rounds,
                      "wins_by_seat", ws, "wins_by_kind", byk);
+}
+
+json_t *ruleset_u64_json(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return json_string(buf);
+}
+
+bool ruleset_u64_from_json(const json_t *v, bool integer_ok, uint64_t *out)
+{
+    if (integer_ok && json_is_integer(v)) {
+        if (json_integer_value(v) < 0)
+            return false;
+        *out = (uint64_t)json_integer_value(v);
+        return true;
+    }
+    const char *s = json_string_value(v);
+    if (!s || !*s || json_string_length(v) > 20)
+        return false;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned digit = (unsigned)(*s - '0');
+        if (x > (UINT64_MAX - digit) / 10)
+            return false;
+        x = x * 10 + digit;
+    }
+    *out = x;
+    return true;
+}
+
+bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const char *name),
+                        int *kinds)
+{
+    char copy[256];
+    if (!spec || strlen(spec) >= sizeof copy)
+        return false;
+    strcpy(copy, spec);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int k = from_name(tok);
+        if (k < 0 || n >= RS_MAX_SEATS)
+            return false;
+        kinds[n++] = k;
+    }
+    if (n == 1)
+        for (int s = 1; s < players; s++)
+            kinds[s] = kinds[0];
+    else if (n != players)
+        return false;
+    return true;
 }
 
 json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots)

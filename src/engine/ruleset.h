@@ -316,6 +316,20 @@ struct rs_sim_seats {
     const char *const *kinds;
 };
 
+/* A 64-bit number as JSON: a string of decimal digits (JSON numbers lose precision past 2^53 in
+ * many clients); a new reference. */
+json_t *ruleset_u64_json(uint64_t v);
+
+/* Reads a 64-bit number written by ruleset_u64_json() (a string of 1 to 20 decimal digits, in
+ * range), or, when `integer_ok`, a non-negative JSON integer too. False for anything else. */
+bool ruleset_u64_from_json(const json_t *v, bool integer_ok, uint64_t *out);
+
+/* Reads simulate's --bots, one kind for every seat or a comma list of one kind per seat, into
+ * kinds[0..players-1] through from_name() (a game's own bot numbers; negative for a name it
+ * does not know). False for an unknown name or a list of another length. */
+bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const char *name),
+                        int *kinds);
+
 /* ruleset_sim_report() of a self-play run whose seats kept their bot kinds. */
 json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots);
 

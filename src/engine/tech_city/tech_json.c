@@ -482,7 +482,7 @@ json_t *tech_public_view(const struct tech_game *g)
                             : json_null());
     json_object_set_new(v, "decks", json_integer(tech_decks(g)));
     if (over)
-        json_object_set_new(v, "seed", u64_json(g->seed));
+        json_object_set_new(v, "seed", ruleset_u64_json(g->seed));
     return v;
 }
 

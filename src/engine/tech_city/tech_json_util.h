@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "ruleset.h"
 #include "tech.h"
 
 __attribute__((format(printf, 3, 4))) static inline void say(char *err, int errlen, const char *fmt,
@@ -32,31 +33,6 @@ static inline json_t *unconst(const json_t *j)
 static inline const char *slug(const struct tech_game *g, int card)
 {
     return tech_design_of(g, card)->id;
-}
-
-static inline json_t *u64_json(uint64_t v)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    return json_string(buf);
-}
-
-static inline bool u64_from(const json_t *v, uint64_t *out)
-{
-    const char *s = json_string_value(v);
-    if (!s || !*s || json_string_length(v) > 20)
-        return false;
-    uint64_t x = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        unsigned digit = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - digit) / 10)
-            return false;
-        x = x * 10 + digit;
-    }
-    *out = x;
-    return true;
 }
 
 static inline json_t *seat_or_null(int seat)

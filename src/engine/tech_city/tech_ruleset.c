@@ -358,28 +358,6 @@ static bool tc_replay_run(const json_t *replay, void *g, char *err, int errlen)
 }
 
 /* Parses "greedy", "random" or a comma list of one of those per seat. */
-static bool parse_bots(const char *spec, int players, int *kinds)
-{
-    char copy[256];
-    if (!spec || strlen(spec) >= sizeof copy)
-        return false;
-    strcpy(copy, spec);
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        int k = tech_bot_kind_from_name(tok);
-        if (k < 0 || n >= TECH_MAX_PLAYERS)
-            return false;
-        kinds[n++] = k;
-    }
-    if (n == 1)
-        for (int s = 1; s < players; s++)
-            kinds[s] = kinds[0];
-    else if (n != players)
-        return false;
-    return true;
-}
-
 static json_t *tc_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
                            int errlen)
 {
@@ -393,7 +371,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
         snprintf(err, (size_t)errlen, "--games must be at least 1");
         return NULL;
     }
-    if (!parse_bots(bots, players, kinds)) {
+    if (!ruleset_parse_bots(bots, players, tech_bot_kind_from_name, kinds)) {
         snprintf(err, (size_t)errlen,
                  "--bots must be greedy, random or a comma list of one per seat");
         return NULL;

@@ -10,7 +10,7 @@ json_t *tech_state_to_json(const struct tech_game *g)
 {
     json_t *rng = json_array();
     for (int i = 0; i < 4; i++)
-        json_array_append_new(rng, u64_json(g->rng.s[i]));
+        json_array_append_new(rng, ruleset_u64_json(g->rng.s[i]));
     json_t *city = json_array();
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
@@ -41,18 +41,18 @@ json_t *tech_state_to_json(const struct tech_game *g)
         "s:o, "
         "s:o, s:o, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:o, s:o, s:i, s:o, "
         "s:o}",
-        "format", 1, "decks", tech_decks(g), "seed", u64_json(g->seed), "rng", rng, "players",
-        g->players, "round", g->round, "turn", g->turn, "step", tech_step_name(g->step), "first",
-        g->first, "phase_i", g->phase_i, "actor", g->actor, "seed_card", g->seed_card, "deck",
-        ids_json(g->deck, g->ndeck), "discard", ids_json(g->discard, g->ndiscard), "expelled",
-        ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
+        "format", 1, "decks", tech_decks(g), "seed", ruleset_u64_json(g->seed), "rng", rng,
+        "players", g->players, "round", g->round, "turn", g->turn, "step", tech_step_name(g->step),
+        "first", g->first, "phase_i", g->phase_i, "actor", g->actor, "seed_card", g->seed_card,
+        "deck", ids_json(g->deck, g->ndeck), "discard", ids_json(g->discard, g->ndiscard),
+        "expelled", ids_json(g->expelled, g->nexpelled), "city", city, "seats", seats, "pending",
         mask_json(g->pending), "submitted", mask_json(g->submitted), "defaulted",
         mask_json(g->defaulted), "decisions", decisions, "build", build ? build : json_null(),
         "use", use ? use : json_null(), "run", "stage", g->run.stage, "user", g->run.user, "card",
         g->run.card, "owner", g->run.owner, "next_other", g->run.next_other, "choose", "kind",
         g->choose_kind, "n", g->choose_n, "revealed", ids_json(g->revealed, g->nrevealed),
         "winners", mask_json(g->winners), "reshuffles", g->reshuffles, "built_designs",
-        u64_json(g->built_designs), "used_designs", u64_json(g->used_designs));
+        ruleset_u64_json(g->built_designs), "used_designs", ruleset_u64_json(g->used_designs));
 }
 
 /* Reading a stored state: every field checked, errors name the field. */
@@ -89,7 +89,7 @@ static bool s_bool(struct sr *r, const json_t *o, const char *key)
 static uint64_t s_u64(struct sr *r, const json_t *v, const char *key)
 {
     uint64_t x = 0;
-    if (r->ok && !u64_from(v, &x)) {
+    if (r->ok && !ruleset_u64_from_json(v, false, &x)) {
         say(r->err, r->errlen, "state field \"%s\" must be a string of decimal digits.", key);
         r->ok = false;
     }

@@ -2,6 +2,8 @@
  * the API's order bodies to and from struct city_decision, and replays; see city_json.h. */
 #include "city_json.h"
 
+#include "ruleset.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,38 +84,6 @@ static json_t *cards_json(const uint8_t *cards, int n)
     for (int i = 0; ok && i < n; i++)
         ok = push(a, json_integer(cards[i]));
     return finish(a, ok);
-}
-
-static json_t *u64_json(uint64_t v)
-{
-    char buf[24];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    return json_string(buf);
-}
-
-/* Reads a uint64 from a string of 1 to 20 decimal digits or a non-negative JSON integer. */
-static bool u64_from(const json_t *v, uint64_t *out)
-{
-    if (json_is_integer(v)) {
-        if (json_integer_value(v) < 0)
-            return false;
-        *out = (uint64_t)json_integer_value(v);
-        return true;
-    }
-    const char *s = json_string_value(v);
-    if (!s || !*s || json_string_length(v) > 20)
-        return false;
-    uint64_t x = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        unsigned digit = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - digit) / 10)
-            return false;
-        x = x * 10 + digit;
-    }
-    *out = x;
-    return true;
 }
 
 /* Public names of what a build step's decision was (struct city_reveal.kind). */
@@ -511,8 +481,8 @@ json_t *city_to_json(const struct city_game *g)
     bool ok = o != NULL;
     json_t *rng = json_array();
     for (int i = 0; rng && i < 4; i++)
-        ok = ok && push(rng, u64_json(g->rng.s[i]));
-    ok = ok && put(o, "seed", u64_json(g->seed));
+        ok = ok && push(rng, ruleset_u64_json(g->rng.s[i]));
+    ok = ok && put(o, "seed", ruleset_u64_json(g->seed));
     ok = ok && put(o, "rng", rng);
     ok = ok && put(o, "players", json_integer(g->players));
     ok = ok && put(o, "target_vp", json_integer(g->target_vp));
@@ -644,7 +614,7 @@ static bool rd_cards(const struct rd *r, const json_t *o, const char *key, int m
 static bool rd_u64(const struct rd *r, const json_t *v, const char *field, uint64_t *out)
 {
     char buf[32];
-    if (!u64_from(v, out))
+    if (!ruleset_u64_from_json(v, true, out))
         return rd_fail(r,
                        "state field \"%s%s\" must be a string of decimal digits holding a "
                        "64-bit unsigned number, not %s.",
@@ -1122,7 +1092,7 @@ json_t *city_replay_new(uint64_t seed, int players, int target_vp)
         target_vp = CITY_DEFAULT_TARGET;
     if (target_vp < CITY_MIN_TARGET || target_vp > CITY_MAX_TARGET)
         return NULL;
-    return json_pack("{s:o, s:i, s:i, s:[]}", "seed", u64_json(seed), "players", players,
+    return json_pack("{s:o, s:i, s:i, s:[]}", "seed", ruleset_u64_json(seed), "players", players,
                      "target_vp", target_vp, "decisions");
 }
 
@@ -1194,7 +1164,7 @@ bool city_replay_run(const struct city_catalog *cat, const json_t *replay, struc
     uint64_t seed;
     if (!v)
         return rd_fail(&r, "replay field \"seed\" is missing; send the game's seed.");
-    if (!u64_from(v, &seed))
+    if (!ruleset_u64_from_json(v, true, &seed))
         return rd_fail(&r,
                        "replay field \"seed\" must be a string of decimal digits or a "
                        "non-negative integer, not %s.",

@@ -292,28 +292,6 @@ static bool cr_replay_run(const json_t *replay, void *g, char *err, int errlen)
 }
 
 /* Parses "greedy", "random" or a comma list of one of those per seat. */
-static bool parse_bots(const char *spec, int players, int *kinds)
-{
-    char copy[256];
-    if (strlen(spec) >= sizeof copy)
-        return false;
-    strcpy(copy, spec);
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        int k = city_bot_kind_from_name(tok);
-        if (k < 0 || n >= CITY_MAX_PLAYERS)
-            return false;
-        kinds[n++] = k;
-    }
-    if (n == 1)
-        for (int s = 1; s < players; s++)
-            kinds[s] = kinds[0];
-    else if (n != players)
-        return false;
-    return true;
-}
-
 /* General Contractors are taken from the pool, never built from a hand: not reported. */
 static uint64_t cr_built_designs(const void *g, int seat)
 {
@@ -341,7 +319,7 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
                  CITY_MAX_PLAYERS);
         return NULL;
     }
-    if (!parse_bots(bots, players, kinds)) {
+    if (!ruleset_parse_bots(bots, players, city_bot_kind_from_name, kinds)) {
         snprintf(err, (size_t)errlen,
                  "--bots must be greedy, random or a comma list of one per seat");
         return NULL;
