@@ -55,6 +55,15 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts);
  * statuses as store_tx(), without retries. */
 int store_run(struct store *st, store_tx_fn fn, void *ctx);
 
+/* A body run by store_session() on a pooled connection, outside any transaction; it sets
+ * *discard to have the connection closed rather than pooled again (a session whose state it
+ * could not undo). Returns a store status. */
+typedef int (*store_session_fn)(PGconn *conn, void *ctx, bool *discard);
+
+/* Runs fn on a pooled connection (connecting when needed); STORE_UNAVAILABLE when none can be
+ * made, else fn's status. For the migration runner: service code uses store_tx(). */
+int store_session(struct store *st, store_session_fn fn, void *ctx);
+
 /* Maps the result of PQexec*() to a status: PGRES_COMMAND_OK / PGRES_TUPLES_OK -> STORE_OK,
  * SQLSTATE 40001/40P01 -> STORE_RETRY, a broken connection or SQLSTATE class 08/57P0x ->
  * STORE_UNAVAILABLE, else STORE_HARD (logged on stderr with the statement's name). Does not
