@@ -4,6 +4,8 @@
  * once between them. */
 #include "store.h"
 
+#include "textfile.h"
+
 #include <assert.h>
 #include <dirent.h>
 #include <errno.h>
@@ -82,59 +84,6 @@ static bool list_migrations(const char *dir, char ***out, size_t *count, char *e
     return true;
 }
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees). NULL with a sentence in
- * err when it cannot be read, is too large, or holds a NUL byte. */
-static char *read_text_file(const char *path, char *err, int errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, (size_t)errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 8192, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (n + 1 == cap) {
-            if (cap >= MIGRATION_MAX_BYTES) {
-                snprintf(err, (size_t)errlen, "%s is larger than %d bytes", path,
-                         MIGRATION_MAX_BYTES);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!buf || failed) {
-        snprintf(err, (size_t)errlen, "cannot read %s: %s", path,
-                 buf ? "read error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    if (strlen(buf) != n) {
-        snprintf(err, (size_t)errlen, "%s contains a NUL byte", path);
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* Copies the first line of a libpq error message into err after a prefix. */
 static void pq_error(char *err, int errlen, const char *prefix, PGconn *conn, const PGresult *res)
 {
@@ -193,7 +142,7 @@ static int apply_one(PGconn *conn, const char *dir, const char *name, char *err,
         return STORE_HARD;
     }
     snprintf(path, plen, "%s/%s", dir, name);
-    char *sql = read_text_file(path, err, errlen);
+    char *sql = text_file_read(path, MIGRATION_MAX_BYTES, err, errlen);
     free(path);
     if (!sql)
         return STORE_HARD;

@@ -3,6 +3,8 @@
  * sentence naming the source, the card and the reason. */
 #include "tech_cards.h"
 
+#include "textfile.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -394,22 +396,9 @@ enum { TECH_FILE_MAX = 1 << 20 };
 
 bool tech_catalog_load_file(struct tech_catalog *cat, const char *path, char *err, int errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, (size_t)errlen, "%s: cannot read the card file (%s).", path, strerror(errno));
+    char *buf = text_file_read(path, TECH_FILE_MAX, err, errlen);
+    if (!buf)
         return false;
-    }
-    char *buf = malloc(TECH_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, TECH_FILE_MAX + 1, f) : 0;
-    bool bad = !buf || ferror(f) || len > TECH_FILE_MAX;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, (size_t)errlen, "%s: cannot read the card file (unreadable or over 1 MiB).",
-                 path);
-        return false;
-    }
-    buf[len] = '\0';
     bool ok = tech_catalog_from_json(cat, buf, path, err, errlen);
     free(buf);
     return ok;

@@ -1,0 +1,53 @@
+/* textfile.c: a whole text file into memory (see textfile.h). */
+#include "textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* NULL, with "PATH: cannot read: WHY." in err. */
+static char *refuse(const char *path, const char *why, char *err, int errlen)
+{
+    if (err && errlen > 0)
+        snprintf(err, (size_t)errlen, "%s: cannot read: %s.", path, why);
+    return NULL;
+}
+
+char *text_file_read(const char *path, size_t max, char *err, int errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return refuse(path, strerror(errno), err, errlen);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    const char *why = NULL;
+    while (buf && !why) {
+        if (len + 1 == cap) {
+            char *grown = cap > max ? NULL : realloc(buf, cap * 2);
+            if (!grown) {
+                why = cap > max ? "it is larger than the largest file taken" : "out of memory";
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - 1 - len, f);
+        len += n;
+        if (n == 0)
+            why = ferror(f) ? strerror(errno ? errno : EIO) : "";
+    }
+    fclose(f);
+    if (!buf)
+        why = "out of memory";
+    else if (why && !*why && len > max)
+        why = "it is larger than the largest file taken";
+    else if (why && !*why && memchr(buf, 0, len))
+        why = "it holds a NUL byte, so it is no text file";
+    if (why && *why) {
+        free(buf);
+        return refuse(path, why, err, errlen);
+    }
+    buf[len] = '\0';
+    return buf;
+}
