@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "auth.h"
+#include "json_util.h"
 #include "ratelimit.h"
 #include "store.h"
 
@@ -115,7 +116,7 @@ bool api_read_fields(const json_t *body, const struct api_field *spec, int n, co
                      const json_t **vals, struct outcome *o)
 {
     static const char *const kinds[] = {"an integer", "a string", "true or false", "any value"};
-    json_t *obj = (json_t *)(uintptr_t)body; /* jansson's iteration takes no const */
+    json_t *obj = unconst(body);
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v)

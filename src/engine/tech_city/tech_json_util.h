@@ -11,24 +11,9 @@
 
 #include <jansson.h>
 
+#include "json_util.h"
 #include "ruleset.h"
 #include "tech.h"
-
-__attribute__((format(printf, 3, 4))) static inline void say(char *err, int errlen, const char *fmt,
-                                                             ...)
-{
-    if (!err || errlen <= 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-}
-
-static inline json_t *unconst(const json_t *j)
-{
-    return (json_t *)(uintptr_t)j;
-}
 
 static inline const char *slug(const struct tech_game *g, int card)
 {

@@ -12,29 +12,12 @@
 
 #include <jansson.h>
 
+#include "json_util.h"
 #include "city.h"
 #include "city_json.h"
 
 /* Room for a field's path in messages, e.g. "decisions[12].builds[1].pay[10]". */
 enum { PATH_LEN = 80 };
-
-/* Writes a sentence into err (when there is room for one). */
-__attribute__((format(printf, 3, 4))) static inline void say(char *err, int errlen, const char *fmt,
-                                                             ...)
-{
-    if (!err || errlen <= 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-}
-
-/* jansson's object iterator takes a non-const pointer although iterating changes nothing. */
-static inline json_t *unconst(const json_t *j)
-{
-    return (json_t *)(uintptr_t)j;
-}
 
 /* "a string", "an integer", ... for messages; writes a short integer as itself. */
 static inline const char *type_name(const json_t *v, char *buf, size_t n)
