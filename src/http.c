@@ -68,19 +68,6 @@ static bool token_first(const struct http_route *rt)
 /* The route every OPTIONS request takes (CORS preflights included): for metrics and the log. */
 static const struct http_route options_route = {"OPTIONS", "/*", NULL, false, "options"};
 
-/* Sent with every reply. The page (web/) loads only its own files, sets styles only through
- * the CSSOM, never runs inline script, and may not be framed (clickjacking of the order
- * buttons); no reply leaks its URL (which can hold a game id) to another site. */
-static const char CSP[] = "default-src 'self'; script-src 'self'; style-src 'self'; "
-                          "img-src 'self' data:; connect-src 'self'; font-src 'self'; "
-                          "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
-
-/* CORS: what a preflight allows, and what a cross-origin script may read of a reply. The
- * Max-Age is Chromium's ceiling (7200 s); Firefox caps it at 86400. */
-static const char CORS_ALLOW_HEADERS[] = "Authorization, Content-Type, Last-Event-ID";
-static const char CORS_EXPOSE_HEADERS[] = "Retry-After, Location, ETag";
-static const char CORS_MAX_AGE[] = "7200";
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -117,152 +104,12 @@ static bool match(const char *pattern, const char *url, route_params params)
     return *u == 0;
 }
 
-static void reply_clear(struct http_reply *rep)
-{
-    free(rep->body);
-    rep->body = NULL;
-    rep->len = 0;
-}
-
-void http_reply_bytes(struct http_req *r, int status, const char *content_type, char *body,
-                      size_t len)
-{
-    reply_clear(&r->reply);
-    r->reply.status = status;
-    r->reply.content_type = content_type;
-    r->reply.body = body;
-    r->reply.len = len;
-}
-
-void http_reply_header(struct http_req *r, const char *name, const char *value)
-{
-    struct http_reply *rep = &r->reply;
-    if (rep->nextra >= HTTP_MAX_EXTRA_HEADERS)
-        return;
-    rep->extra[rep->nextra].name = name;
-    snprintf(rep->extra[rep->nextra].value, sizeof rep->extra[0].value, "%s", value);
-    rep->nextra++;
-}
-
-void http_reply_json(struct http_req *r, int status, json_t *json)
-{
-    char *text = json ? json_dumps(json, JSON_COMPACT) : NULL;
-    json_decref(json);
-    if (!text) {
-        http_reply_problem(r, P_INTERNAL, NULL, "The reply could not be encoded.");
-        return;
-    }
-    http_reply_bytes(r, status, "application/json", text, strlen(text));
-}
-
-/* Length of the well-formed UTF-8 sequence (RFC 3629) at p, or 0 when there is none. */
-static size_t utf8_sequence(const unsigned char *p)
-{
-    unsigned char c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
-               : c >= 0xe0 && c <= 0xef ? 3
-               : c >= 0xf0 && c <= 0xf4 ? 4
-                                        : 0;
-    if (!n)
-        return 0;
-    /* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
-    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < n; i++)
-        if (p[i] < 0x80 || p[i] > 0xbf)
-            return 0;
-    return n;
-}
-
-static bool utf8_valid(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t n = utf8_sequence(p);
-        if (!n)
-            return false;
-        p += n;
-    }
-    return true;
-}
-
-/* Replaces each byte of s that is not part of well-formed UTF-8 with '?', so that a detail
- * quoting a client's bytes (a path, an id, a key cut at a byte count) can still be JSON. */
-static void utf8_scrub(char *s)
-{
-    unsigned char *p = (unsigned char *)s;
-    while (*p) {
-        size_t n = utf8_sequence(p);
-        if (n)
-            p += n;
-        else
-            *p++ = '?';
-    }
-}
-
-void http_reply_problem(struct http_req *r, enum problem p, const char *code,
-                        const char *detail_fmt, ...)
-{
-    char detail[512];
-    va_list ap;
-    va_start(ap, detail_fmt);
-    vsnprintf(detail, sizeof detail, detail_fmt, ap);
-    va_end(ap);
-    utf8_scrub(detail);
-    json_t *body = problem_body(p, code, detail);
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    http_reply_bytes(r, problem_status(p), "application/problem+json", text,
-                     text ? strlen(text) : 0);
-}
-
-const char *http_header(struct http_req *r, const char *name)
-{
-    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
-}
-
-const char *http_query(struct http_req *r, const char *name)
-{
-    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
-const char *http_client(struct http_req *r)
-{
-    return r->client;
-}
-
 /* Writes the connection's peer address as numeric text into out. */
 static void peer_address(struct MHD_Connection *conn, char *out, size_t n)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     netaddr_text(ci ? ci->client_addr : NULL, out, n);
-}
-
-const char *http_bearer(struct http_req *r)
-{
-    if (r->bearer_read)
-        return r->bearer;
-    r->bearer_read = true;
-    const char *h = http_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
-    if (!h)
-        return NULL;
-    while (*h == ' ' || *h == '\t')
-        h++;
-    if (strncasecmp(h, "Bearer", 6) != 0 || (h[6] != ' ' && h[6] != '\t'))
-        return NULL;
-    h += 6;
-    while (*h == ' ' || *h == '\t')
-        h++;
-    size_t n = strlen(h);
-    while (n > 0 && (h[n - 1] == ' ' || h[n - 1] == '\t'))
-        n--;
-    if (n > 0)
-        r->bearer = strndup(h, n); /* NULL when out of memory: then no token, a 401 */
-    return r->bearer;
 }
 
 /* True when a Content-Type names application/json, whatever its parameters (charset...) and
@@ -280,11 +127,6 @@ static bool is_json_media_type(const char *ct)
     while (*ct == ' ' || *ct == '\t')
         ct++;
     return *ct == 0 || *ct == ';';
-}
-
-static bool is_api_path(const char *url)
-{
-    return strncmp(url, "/api/v1/", 8) == 0 || strcmp(url, "/api/v1") == 0;
 }
 
 /* Answers OPTIONS: 204 with Allow (the methods of the path, or those of the whole API for a
@@ -307,7 +149,7 @@ static void answer_options(struct http_req *r)
         /* Outside the API, a file (or its 404); inside, a path that names nothing, whose
          * preflight still succeeds so that a page can read the real call's 404. */
         get = true;
-        post = is_api_path(r->url);
+        post = http_is_api_path(r->url);
     }
     snprintf(methods, sizeof r->allow, "%s%sOPTIONS", get ? "GET, HEAD, " : "",
              post ? "POST, " : "");
@@ -374,7 +216,7 @@ static void dispatch(struct http_req *r)
         return;
     }
     for (int i = 0; i < HTTP_MAX_PARAMS; i++)
-        if (!utf8_valid(r->params[i])) {
+        if (!http_utf8_valid(r->params[i])) {
             /* Every {id} of the table names a game. The database holds ids as text and refuses
              * bytes that are not UTF-8 (a 500), so such an id is answered here: no such game. */
             http_reply_problem(r, P_NO_GAME, NULL,
@@ -424,40 +266,6 @@ static void dispatch(struct http_req *r)
     found->handler(r);
 }
 
-/* The CORS headers of a reply under /api/v1 (nothing elsewhere: the page and its files are
- * same-origin only), preflight answers included when the request is an OPTIONS. */
-static void add_cors_headers(struct http_req *r, struct MHD_Response *resp)
-{
-    const struct http_policy *p = &r->srv->policy;
-    if (!is_api_path(r->url) || (!p->cors_any && !p->cors_origins[0]))
-        return;
-    const char *origin = http_header(r, "Origin");
-    const char *allowed = NULL;
-    if (p->cors_any) {
-        allowed = "*";
-    } else {
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin");
-        size_t n = origin ? strlen(origin) : 0;
-        for (const char *c = p->cors_origins; n && *c;) {
-            size_t k = strcspn(c, ",");
-            if (k == n && strncasecmp(c, origin, n) == 0)
-                allowed = origin;
-            c += k + (c[k] == ',');
-        }
-    }
-    if (!allowed)
-        return;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
-    /* On every reply, preflights too, as the docs promise (a browser reads it on the actual
-     * response; on a preflight it is harmless and keeps one rule for clients that check). */
-    MHD_add_response_header(resp, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
-    if (strcmp(r->method, "OPTIONS") == 0) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Methods", r->allow);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
-        MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
-    }
-}
-
 /* Requests being worked on (http_requests_busy); r->busy says whether r is one of them. */
 static atomic_int busy_requests;
 
@@ -505,11 +313,7 @@ static enum MHD_Result queue_reply(struct http_req *r)
                             rep->cache ? rep->cache : "no-store");
     for (int i = 0; i < rep->nextra; i++)
         MHD_add_response_header(resp, rep->extra[i].name, rep->extra[i].value);
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Content-Security-Policy", CSP);
-    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-    add_cors_headers(r, resp);
+    http_policy_headers(r, resp);
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -880,39 +684,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Decodes %HH in the path and in query values as libmicrohttpd's default does, except %00:
- * a decoded NUL would end the string early (/index.html%00.png would name index.html, and
- * after=1%00 would read as 1), so "%00" stays three characters that name nothing. */
-static size_t unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char *s)
-{
-    (void)cls;
-    (void)conn;
-    char *w = s;
-    for (const char *p = s; *p;) {
-        int hi = p[0] == '%' ? hex_digit(p[1]) : -1;
-        int lo = hi >= 0 ? hex_digit(p[2]) : -1;
-        if (lo >= 0 && (hi | lo) != 0) {
-            *w++ = (char)(hi * 16 + lo);
-            p += 3;
-        } else {
-            *w++ = *p++;
-        }
-    }
-    *w = 0;
-    return (size_t)(w - s);
-}
-
 /* Raises the soft limit on open descriptors to the hard one; returns the limit in force. */
 static long raise_nofile(void)
 {
@@ -961,8 +732,8 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         (unsigned)d->hs.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)(hs->max_per_address > 0 ? hs->max_per_address : 0),
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL,
-        MHD_OPTION_END);
+        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, http_unescape_keeping_nul,
+        NULL, MHD_OPTION_END);
     if (!d->mhd) {
         fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
         pthread_mutex_destroy(&d->lock);

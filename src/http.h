@@ -160,6 +160,22 @@ void http_wake(struct http_req *r);
  * reply; a reply takes at most HTTP_MAX_EXTRA_HEADERS (more are dropped). */
 void http_reply_header(struct http_req *r, const char *name, const char *value);
 
+/* Whether url is under /api/v1 (where CORS applies and unknown paths are API 404s). */
+bool http_is_api_path(const char *url);
+
+/* The headers the policy puts on every reply (r's): Content-Security-Policy, X-Frame-Options,
+ * Referrer-Policy, X-Content-Type-Options, and under /api/v1 CORS (a preflight's answers when r
+ * is an OPTIONS), for the origins srv->policy allows. */
+void http_policy_headers(struct http_req *r, struct MHD_Response *resp);
+
+/* libmicrohttpd's unescape callback: decodes %HH in the path and query values, except %00
+ * (kept as three characters, so that no decoded NUL cuts a string short). */
+size_t http_unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char *s);
+
+/* Whether s is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
+ * U+10FFFF). */
+bool http_utf8_valid(const char *s);
+
 /* Replies: each replaces any earlier reply of the request. `json` is stolen. */
 void http_reply_json(struct http_req *r, int status, json_t *json);
 void http_reply_problem(struct http_req *r, enum problem p, const char *code,
