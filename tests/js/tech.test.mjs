@@ -344,9 +344,21 @@ test('Tech City at 390 x 844: no horizontal page scroll; the grid scrolls in its
     // The grid's box is no wider than the screen; a wide city scrolls inside it.
     const box = await page.locator('#city-scroll').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390, `the grid box fits (${JSON.stringify(box)})`);
-    const card = page.locator('#city .card-cell').first();
-    await card.tap();
-    const slug = await card.getAttribute('data-slug');
+    // Bots go on playing and the grid re-renders, so tap one element held by a handle and read
+    // its slug from that same element; if a re-render detached it before the tap, take the
+    // first cell again.
+    let slug = null;
+    for (let attempt = 0; attempt < 5 && slug === null; attempt++) {
+      const cell = await page.locator('#city .card-cell').first().elementHandle();
+      const s = await cell.getAttribute('data-slug');
+      try {
+        await cell.tap({ timeout: 2_000 });
+        slug = s;
+      } catch {
+        /* detached by a re-render: try the new first cell */
+      }
+    }
+    assert.ok(slug, 'a grid cell could be tapped');
     assert.equal(await page.getAttribute('#card-info .info-card', 'data-slug'), slug, 'a tap shows the card\'s effect');
     await page.screenshot({ path: join(OUT, 'tech-phone.png'), fullPage: true });
     assert.ok(await noHorizontalScroll(page));
