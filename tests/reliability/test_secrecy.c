@@ -339,7 +339,8 @@ static const struct field event_fields[] = {
     {NULL, F_PLAIN},
 };
 
-/* The keys each event type may carry besides seq and type (openapi.yaml, Event*). */
+/* The keys each event type of The City may carry besides seq and type (openapi.yaml,
+ * ServiceEvent and the_city.Event). */
 static const struct {
     const char *type, *keys;
 } event_keys[] = {
