@@ -2,8 +2,7 @@
 // with the target as a dashed line. Scales to its box through the viewBox.
 
 import { h, svg } from './dom.js';
-
-export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017', '#c2417a'];
+import { SEAT_COLOURS } from './ui.js';
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {

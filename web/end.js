@@ -4,24 +4,11 @@
 // is what it scored in that round); Tech City's from the public log (every `scored` event
 // follows the build, help or effect that earned it).
 
-import { api } from './api.js';
+import { api, allEvents } from './api.js';
 import { h, replace } from './dom.js';
 import { card, loadCatalog } from './cards.js';
 import { seatDot } from './ui.js';
 import { standings, pointsKey } from './standings.js';
-
-/** Every event of game `id`'s public log, oldest first (the API pages it by 500). */
-export async function allEvents(id) {
-  const out = [];
-  let after = 0;
-  for (let i = 0; i < 1000; i++) {
-    const page = await api.events(id, after);
-    out.push(...page.events);
-    if (!page.events.length || page.events[page.events.length - 1].seq >= page.last_seq) break;
-    after = page.events[page.events.length - 1].seq;
-  }
-  return out;
-}
 
 /**
  * The City's breakdown from `rounds` (the replay's entries, entry k the view at the end of

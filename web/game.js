@@ -8,8 +8,8 @@ import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCa
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { h, replace, keepFocus } from './dom.js';
 import { scoreChart } from './chart.js';
-import { renderLog, joinNames } from './log.js';
-import { shareBox, seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
+import { renderLog } from './log.js';
+import { shareBox, seatDot, copyButton, replayUrl, helpLinks, joinNames } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';

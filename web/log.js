@@ -5,6 +5,7 @@
 import { card } from './cards.js';
 import { h } from './dom.js';
 import { seatLogLine } from './seats.js';
+import { joinNames } from './ui.js';
 
 const STEP_TITLES = {
   keep: 'Setup: everyone keeps 5 of 7',
@@ -128,11 +129,6 @@ export function logEntries(events, names) {
 }
 
 function line(e, text, kind = 'line') { return { kind, seq: e.seq, text }; }
-
-export function joinNames(list) {
-  if (list.length <= 1) return list.join('');
-  return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
-}
 
 /** The log as an <ol>. */
 export function renderLog(events, names) {

@@ -4,7 +4,7 @@
 // City's city grid, and the round's log lines. Its last step is the final state. A game this page
 // does not know is shown as its seats and scores.
 
-import { api, store, rulesetOf } from './api.js';
+import { api, store, rulesetOf, allEvents } from './api.js';
 import { h, replace } from './dom.js';
 import { loadCatalog, tableauChip } from './cards.js';
 import { renderLog } from './log.js';
@@ -47,7 +47,7 @@ export function mountReplay(root, id, styleSheet) {
       data.rounds = [...r.rounds].sort((a, b) => a.round - b.round);
       if (!data.rounds.length) throw Object.assign(new Error('This replay has no rounds.'), { status: 0 });
       board = await boardFor(r.game);
-      events = await allEvents().catch(() => []); // the log is a bonus: the replay works without it
+      events = await allEvents(id).catch(() => []); // the log is a bonus: the replay works without it
     } catch (e) {
       if (!alive) return;
       const notYet = e.status === 409;
@@ -63,11 +63,6 @@ export function mountReplay(root, id, styleSheet) {
     if (!alive) return;
     build();
     show(0);
-  }
-
-  async function allEvents() {
-    const m = await import('./end.js');
-    return m.allEvents(id);
   }
 
   /** The board of game `game`: how a round's view is drawn and its log written. */

@@ -12,8 +12,7 @@ import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, NEEDS, loadTechCatalog, design, ca
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatTools, closedNotice, isClosed, botMark } from './seats.js';
-import { joinNames } from './log.js';
-import { seatDot, copyButton, replayUrl, helpLinks } from './ui.js';
+import { seatDot, copyButton, replayUrl, helpLinks, joinNames } from './ui.js';
 import { standings, placeLine, rankingList, breakdownBox, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';

@@ -5,7 +5,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { joinNames } from './log.js';
+import { joinNames } from './ui.js';
 import { seatLogLine } from './seats.js';
 
 export const ROUNDS = 6;
