@@ -87,3 +87,12 @@ export function joinNames(list) {
 export function logList(lines) {
   return h('ol', { class: 'log-list' }, lines.map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text)));
 }
+
+/**
+ * `list` ordered by keyOf(item), an array of numbers or strings compared in turn; items with
+ * equal keys keep their order in `list`. Returns a new array.
+ */
+export function sortByKeys(list, keyOf) {
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+  return list.map((x, i) => ({ x, i, k: keyOf(x) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((e) => e.x);
+}

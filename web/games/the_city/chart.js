@@ -1,8 +1,8 @@
-// chart.js: the SVG chart of every player's score by round (public view seats[].vp_by_round),
-// with the target as a dashed line. Scales to its box through the viewBox.
+// the_city/chart.js: The City's SVG chart of every player's score by round (public view
+// seats[].vp_by_round), with the target as a dashed line. Scales to its box through the viewBox.
 
-import { h, svg } from './dom.js';
-import { SEAT_COLOURS } from './ui.js';
+import { h, svg } from '../../dom.js';
+import { SEAT_COLOURS } from '../../ui.js';
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {
