@@ -17,7 +17,7 @@
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
-#include "service.h"
+#include "live.h"
 #include "store.h"
 
 enum { POOL_MAX_WORKERS = 64 };
