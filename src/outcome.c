@@ -34,6 +34,13 @@ void outcome_reply(struct outcome *o, int status, json_t *reply)
     o->reply = reply;
 }
 
+void outcome_text(struct outcome *o, int status, char *text, size_t len)
+{
+    outcome_reply(o, status, NULL);
+    o->text = text;
+    o->text_len = len;
+}
+
 void outcome_clear(struct outcome *o)
 {
     json_decref(o->reply);

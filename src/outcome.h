@@ -33,6 +33,10 @@ int outcome_fail(struct outcome *o, enum problem p, const char *code, const char
  * again after a retried transaction records its reply again). */
 void outcome_reply(struct outcome *o, int status, json_t *reply);
 
+/* Records a success whose body is already JSON text: `status` with the `len` bytes at `text`
+ * (malloc'd, stolen), replacing whatever o held. */
+void outcome_text(struct outcome *o, int status, char *text, size_t len);
+
 /* Frees what o holds and zeroes it. */
 void outcome_clear(struct outcome *o);
 

@@ -152,9 +152,7 @@ int service_cards(const struct server *srv, const char *game, struct outcome *o)
     char *copy = strdup(srv->cards_json[idx]);
     if (!copy)
         return outcome_fail(o, P_INTERNAL, NULL, "Out of memory.");
-    outcome_reply(o, 200, NULL);
-    o->text = copy;
-    o->text_len = strlen(copy);
+    outcome_text(o, 200, copy, strlen(copy));
     return STORE_OK;
 }
 

@@ -392,9 +392,7 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     char *body;
     size_t len;
     if (vc && view_cache_get(vc, id, &body, &len)) {
-        outcome_reply(o, 200, NULL);
-        o->text = body;
-        o->text_len = len;
+        outcome_text(o, 200, body, len);
         return STORE_OK;
     }
     uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
@@ -408,9 +406,7 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     len = strlen(body);
     if (vc)
         view_cache_put(vc, id, ticket, body, len);
-    outcome_reply(o, 200, NULL);
-    o->text = body;
-    o->text_len = len;
+    outcome_text(o, 200, body, len);
     return STORE_OK;
 }
 
