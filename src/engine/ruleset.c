@@ -334,7 +334,8 @@ json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, ch
     return rounds;
 }
 
-void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng)
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, uint64_t *seed,
+                    struct city_rng *stream, struct city_rng *rng)
 {
     bool hidden[RS_MAX_CARDS] = {false};
     for (int p = 0; p < n; p++)
@@ -350,6 +351,8 @@ void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct cit
     for (int p = 0; p < n; p++)
         for (int i = 0; i < counts[p]; i++)
             places[p][i] = pool[k++];
+    *seed = rng_next(rng);
+    rng_seed(stream, rng_next(rng));
 }
 
 void ruleset_sim_kind(struct rs_sim_tally *t, const char *kind, double wins, long long seat_games)
@@ -438,6 +441,25 @@ bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const ch
             kinds[s] = kinds[0];
     else if (n != players)
         return false;
+    return true;
+}
+
+bool ruleset_sim_args(const struct ruleset *rs, int players, long long games, const char *bots,
+                      int (*from_name)(const char *name), int *kinds, char *err, int errlen)
+{
+    if (games < 1) {
+        snprintf(err, (size_t)errlen, "--games must be at least 1");
+        return false;
+    }
+    if (players < rs->min_players || players > rs->max_players) {
+        snprintf(err, (size_t)errlen, "--players must be %d..%d", rs->min_players, rs->max_players);
+        return false;
+    }
+    if (!ruleset_parse_bots(bots, players, from_name, kinds)) {
+        snprintf(err, (size_t)errlen,
+                 "--bots must be greedy, random or a comma list of one per seat");
+        return false;
+    }
     return true;
 }
 

@@ -269,9 +269,11 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
 /* For determinize(): deals the cards of `n` places anew (places[i] holds counts[i] card
  * instance ids, each below RS_MAX_CARDS): pools them in a canonical order (by id, so that where
  * they really were cannot leak), shuffles the pool with `rng` and fills each place back with as
- * many cards as it had. */
+ * many cards as it had. Then reseeds the state from `rng`: its `seed` and its own random stream
+ * `stream`, so that nothing the search plays next follows from the real ones. */
 enum { RS_MAX_CARDS = 256 };
-void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng);
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, uint64_t *seed,
+                    struct city_rng *stream, struct city_rng *rng);
 
 /* The game of a replay record (as replay_run() takes it) round by round, for a replay viewer:
  * [{"round": 0, "view": the public view once the setup point is decided, or as round 1
@@ -330,6 +332,12 @@ bool ruleset_u64_from_json(const json_t *v, bool integer_ok, uint64_t *out);
 bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const char *name),
                         int *kinds);
 
+/* Checks the arguments of rs's simulate(), as every game's self-play takes them: `games` at
+ * least 1, `players` in rs's range, then `bots` read by ruleset_parse_bots() into
+ * kinds[0..players-1]. False with the sentence for --games, --players or --bots in err. */
+bool ruleset_sim_args(const struct ruleset *rs, int players, long long games, const char *bots,
+                      int (*from_name)(const char *name), int *kinds, char *err, int errlen);
+
 /* ruleset_sim_report() of a self-play run whose seats kept their bot kinds. */
 json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots);
 
@@ -339,5 +347,45 @@ json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, 
  * object to merge into the report. */
 json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const double *built,
                           const double *in_winners, long long games);
+
+/* ---- writing a game's table (its NAME_ruleset.c) -------------------------------------------
+ *
+ * The table takes a state as `void *`, and a game's engine takes its own struct; C calls no
+ * function through a pointer of another type, so each entry is a static function of the game's
+ * that converts the state. Where an entry only reads the state (a field, or what one engine
+ * function answers), one of these defines it in a line (the use ends with a semicolon):
+ * RS_READ(name, ret, TYPE, expr) is `static ret name(const void *state)` returning expr, with
+ * `g` the state as a `const TYPE *`; RS_READ_SEAT(...) the same taking `int seat` too. E.g.
+ * RS_READ(cr_players, int, struct city_game, g->players). */
+#define RS_READ(name, ret, type, expr)                                                             \
+    static ret name(const void *state)                                                             \
+    {                                                                                              \
+        const type *g = state;                                                                     \
+        return expr;                                                                               \
+    }                                                                                              \
+    _Static_assert(1, #name)
+#define RS_READ_SEAT(name, ret, type, expr)                                                        \
+    static ret name(const void *state, int seat)                                                   \
+    {                                                                                              \
+        const type *g = state;                                                                     \
+        return expr;                                                                               \
+    }                                                                                              \
+    _Static_assert(1, #name)
+
+/* The table's functions of a game that names each PREFIX_ENTRY (cr_players, tc_submit, ...):
+ * in its table's initializer, RS_FUNCTIONS(PREFIX) sets every entry that each game has, so that
+ * the compiler names any it lacks; the descriptor, error_code and error_message and the
+ * optional entries (expert_candidates, built_designs, design_id) are set beside it. */
+#define RS_FUNCTIONS(p)                                                                            \
+    .load_cards = p##_load_cards, .cards_json = p##_cards_json, .new_game = p##_new_game,          \
+    .players = p##_players, .seed = p##_seed, .option = p##_option, .over = p##_over,              \
+    .where = p##_where, .pending = p##_pending, .submitted = p##_submitted,                        \
+    .defaulted = p##_defaulted, .decision = p##_decision, .card_id = p##_card_id,                  \
+    .decision_cards = p##_decision_cards, .order_from_json = p##_order_from_json,                  \
+    .order_to_json = p##_order_to_json, .submit = p##_submit, .ready = p##_ready,                  \
+    .fill_defaults = p##_fill_defaults, .resolve = p##_resolve, .bot_decide = p##_bot_decide,      \
+    .determinize = p##_determinize, .score = p##_score, .winners = p##_winners,                    \
+    .to_json = p##_to_json, .from_json = p##_from_json, .public_view = p##_public_view,            \
+    .private_view = p##_private_view, .replay_run = p##_replay_run, .simulate = p##_simulate
 
 #endif

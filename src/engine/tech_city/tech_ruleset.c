@@ -31,26 +31,15 @@ static bool tc_new_game(void *g, int players, uint64_t seed, const int *options)
     return tech_new_decks(g, &catalog, players, seed, options ? options[0] : 0) == TECH_OK;
 }
 
-static int tc_players(const void *g)
-{
-    return ((const struct tech_game *)g)->players;
-}
-
-static uint64_t tc_seed(const void *g)
-{
-    return ((const struct tech_game *)g)->seed;
-}
-
 static int tc_option(const void *g, int i)
 {
     (void)i; /* the one option: decks */
     return tech_decks(g);
 }
 
-static bool tc_over(const void *g)
-{
-    return ((const struct tech_game *)g)->step == TECH_STEP_OVER;
-}
+RS_READ(tc_players, int, struct tech_game, g->players);
+RS_READ(tc_seed, uint64_t, struct tech_game, g->seed);
+RS_READ(tc_over, bool, struct tech_game, g->step == TECH_STEP_OVER);
 
 static void tc_where(const void *vg, struct rs_pos *out)
 {
@@ -60,25 +49,10 @@ static void tc_where(const void *vg, struct rs_pos *out)
     out->turn = g->turn;
 }
 
-static bool tc_pending(const void *g, int seat)
-{
-    return tech_pending(g, seat);
-}
-
-static bool tc_submitted(const void *g, int seat)
-{
-    return (((const struct tech_game *)g)->submitted >> seat) & 1;
-}
-
-static bool tc_defaulted(const void *g, int seat)
-{
-    return (((const struct tech_game *)g)->defaulted >> seat) & 1;
-}
-
-static const void *tc_decision(const void *g, int seat)
-{
-    return &((const struct tech_game *)g)->dec[seat];
-}
+RS_READ_SEAT(tc_pending, bool, struct tech_game, tech_pending(g, seat));
+RS_READ_SEAT(tc_submitted, bool, struct tech_game, (g->submitted >> seat) & 1);
+RS_READ_SEAT(tc_defaulted, bool, struct tech_game, (g->defaulted >> seat) & 1);
+RS_READ_SEAT(tc_decision, const void *, struct tech_game, &g->dec[seat]);
 
 static const char *tc_card_id(const void *vg, int card)
 {
@@ -105,10 +79,7 @@ static int tc_submit(void *g, int seat, const void *d)
     return tech_submit(g, seat, d);
 }
 
-static bool tc_ready(const void *g)
-{
-    return tech_ready(g);
-}
+RS_READ(tc_ready, bool, struct tech_game, tech_ready(g));
 
 /* Where the engine's events go while a ruleset call runs. */
 struct relay {
@@ -317,65 +288,33 @@ static void tc_determinize(void *vg, int seat, struct city_rng *rng)
             memset(&g->dec[s], 0, sizeof g->dec[s]);
         }
     }
-    ruleset_redeal(places, counts, n, rng);
-    g->seed = rng_next(rng);
-    rng_seed(&g->rng, rng_next(rng));
+    ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
 }
 
-static int tc_score(const void *g, int seat)
-{
-    return ((const struct tech_game *)g)->seats[seat].score;
-}
-
-static unsigned tc_winners(const void *g)
-{
-    return ((const struct tech_game *)g)->winners;
-}
-
-static json_t *tc_to_json(const void *g)
-{
-    return tech_state_to_json(g);
-}
+RS_READ_SEAT(tc_score, int, struct tech_game, g->seats[seat].score);
+RS_READ(tc_winners, unsigned, struct tech_game, g->winners);
+RS_READ(tc_to_json, json_t *, struct tech_game, tech_state_to_json(g));
 
 static bool tc_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return tech_state_from_json(g, &catalog, j, err, errlen);
 }
 
-static json_t *tc_public_view(const void *g)
-{
-    return tech_public_view(g);
-}
-
-static json_t *tc_private_view(const void *g, int seat)
-{
-    return tech_private_view(g, seat);
-}
+RS_READ(tc_public_view, json_t *, struct tech_game, tech_public_view(g));
+RS_READ_SEAT(tc_private_view, json_t *, struct tech_game, tech_private_view(g, seat));
 
 static bool tc_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
     return ruleset_replay_generic(self(), replay, g, err, errlen);
 }
 
-/* Parses "greedy", "random" or a comma list of one of those per seat. */
 static json_t *tc_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
                            int errlen)
 {
     int kinds[TECH_MAX_PLAYERS];
-    if (players < TECH_MIN_PLAYERS || players > TECH_MAX_PLAYERS) {
-        snprintf(err, (size_t)errlen, "--players must be %d..%d", TECH_MIN_PLAYERS,
-                 TECH_MAX_PLAYERS);
+    if (!ruleset_sim_args(self(), players, games, bots, tech_bot_kind_from_name, kinds, err,
+                          errlen))
         return NULL;
-    }
-    if (games < 1) {
-        snprintf(err, (size_t)errlen, "--games must be at least 1");
-        return NULL;
-    }
-    if (!ruleset_parse_bots(bots, players, tech_bot_kind_from_name, kinds)) {
-        snprintf(err, (size_t)errlen,
-                 "--bots must be greedy, random or a comma list of one per seat");
-        return NULL;
-    }
     static struct tech_sim_result r;
     tech_sim_run(&catalog, players, games, seed, kinds, &r);
     if (r.illegal || r.broken) {
@@ -489,38 +428,9 @@ const struct ruleset ruleset_tech_city = {
     .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
-    .load_cards = tc_load_cards,
-    .cards_json = tc_cards_json,
-    .new_game = tc_new_game,
-    .players = tc_players,
-    .seed = tc_seed,
-    .option = tc_option,
-    .over = tc_over,
-    .where = tc_where,
-    .pending = tc_pending,
-    .submitted = tc_submitted,
-    .defaulted = tc_defaulted,
-    .decision = tc_decision,
-    .card_id = tc_card_id,
-    .decision_cards = tc_decision_cards,
-    .order_from_json = tc_order_from_json,
-    .order_to_json = tc_order_to_json,
-    .submit = tc_submit,
     .error_code = tech_error_code,
     .error_message = tech_error_message,
-    .ready = tc_ready,
-    .fill_defaults = tc_fill_defaults,
-    .resolve = tc_resolve,
-    .bot_decide = tc_bot_decide,
-    .determinize = tc_determinize,
-    .score = tc_score,
-    .winners = tc_winners,
-    .to_json = tc_to_json,
-    .from_json = tc_from_json,
-    .public_view = tc_public_view,
-    .private_view = tc_private_view,
-    .replay_run = tc_replay_run,
-    .simulate = tc_simulate,
+    RS_FUNCTIONS(tc),
 };
 
 static const struct ruleset *self(void)

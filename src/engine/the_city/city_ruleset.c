@@ -32,26 +32,15 @@ static bool cr_new_game(void *g, int players, uint64_t seed, const int *options)
     return city_new(g, &catalog, players, seed, options ? options[0] : 0) == CITY_OK;
 }
 
-static int cr_players(const void *g)
-{
-    return ((const struct city_game *)g)->players;
-}
-
-static uint64_t cr_seed(const void *g)
-{
-    return ((const struct city_game *)g)->seed;
-}
-
 static int cr_option(const void *g, int i)
 {
     (void)i; /* the one option: target_vp */
     return ((const struct city_game *)g)->target_vp;
 }
 
-static bool cr_over(const void *g)
-{
-    return ((const struct city_game *)g)->step == CITY_STEP_OVER;
-}
+RS_READ(cr_players, int, struct city_game, g->players);
+RS_READ(cr_seed, uint64_t, struct city_game, g->seed);
+RS_READ(cr_over, bool, struct city_game, g->step == CITY_STEP_OVER);
 
 static void cr_where(const void *vg, struct rs_pos *out)
 {
@@ -61,25 +50,10 @@ static void cr_where(const void *vg, struct rs_pos *out)
     out->turn = 0;
 }
 
-static bool cr_pending(const void *g, int seat)
-{
-    return game_seat_pending(g, seat);
-}
-
-static bool cr_submitted(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].submitted;
-}
-
-static bool cr_defaulted(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].defaulted;
-}
-
-static const void *cr_decision(const void *g, int seat)
-{
-    return &((const struct city_game *)g)->seats[seat].order;
-}
+RS_READ_SEAT(cr_pending, bool, struct city_game, game_seat_pending(g, seat));
+RS_READ_SEAT(cr_submitted, bool, struct city_game, g->seats[seat].submitted);
+RS_READ_SEAT(cr_defaulted, bool, struct city_game, g->seats[seat].defaulted);
+RS_READ_SEAT(cr_decision, const void *, struct city_game, &g->seats[seat].order);
 
 static const char *cr_card_id(const void *vg, int card)
 {
@@ -122,10 +96,7 @@ static int cr_submit(void *g, int seat, const void *d)
     return city_submit(g, seat, d);
 }
 
-static bool cr_ready(const void *g)
-{
-    return city_ready(g);
-}
+RS_READ(cr_ready, bool, struct city_game, city_ready(g));
 
 /* Where the engine's events go while a ruleset call runs: the game (for card slugs) and the
  * caller's sink. */
@@ -251,47 +222,26 @@ static void cr_determinize(void *vg, int seat, struct city_rng *rng)
             memset(&st->order, 0, sizeof st->order);
         }
     }
-    ruleset_redeal(places, counts, n, rng);
-    g->seed = rng_next(rng);
-    rng_seed(&g->rng, rng_next(rng));
+    ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
 }
 
-static int cr_score(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].vp;
-}
-
-static unsigned cr_winners(const void *g)
-{
-    return ((const struct city_game *)g)->winners;
-}
-
-static json_t *cr_to_json(const void *g)
-{
-    return city_to_json(g);
-}
+RS_READ_SEAT(cr_score, int, struct city_game, g->seats[seat].vp);
+RS_READ(cr_winners, unsigned, struct city_game, g->winners);
+RS_READ(cr_to_json, json_t *, struct city_game, city_to_json(g));
 
 static bool cr_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return city_from_json(g, &catalog, j, err, errlen);
 }
 
-static json_t *cr_public_view(const void *g)
-{
-    return city_public_view(g);
-}
-
-static json_t *cr_private_view(const void *g, int seat)
-{
-    return city_private_view(g, seat);
-}
+RS_READ(cr_public_view, json_t *, struct city_game, city_public_view(g));
+RS_READ_SEAT(cr_private_view, json_t *, struct city_game, city_private_view(g, seat));
 
 static bool cr_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
     return city_replay_run(&catalog, replay, g, err, errlen);
 }
 
-/* Parses "greedy", "random" or a comma list of one of those per seat. */
 /* General Contractors are taken from the pool, never built from a hand: not reported. */
 static uint64_t cr_built_designs(const void *g, int seat)
 {
@@ -310,20 +260,9 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[CITY_MAX_PLAYERS];
-    if (games < 1) {
-        snprintf(err, (size_t)errlen, "--games must be at least 1");
+    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, city_bot_kind_from_name, kinds,
+                          err, errlen))
         return NULL;
-    }
-    if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS) {
-        snprintf(err, (size_t)errlen, "--players must be %d..%d", CITY_MIN_PLAYERS,
-                 CITY_MAX_PLAYERS);
-        return NULL;
-    }
-    if (!ruleset_parse_bots(bots, players, city_bot_kind_from_name, kinds)) {
-        snprintf(err, (size_t)errlen,
-                 "--bots must be greedy, random or a comma list of one per seat");
-        return NULL;
-    }
     static struct city_sim_result r;
     city_sim_run(&catalog, players, games, seed, kinds, &r);
     if (r.illegal) {
@@ -397,38 +336,9 @@ const struct ruleset ruleset_the_city = {
     .cards_file = "cards.json",
     .bots = cr_bots,
     .steps = cr_steps,
-    .load_cards = cr_load_cards,
-    .cards_json = cr_cards_json,
-    .new_game = cr_new_game,
-    .players = cr_players,
-    .seed = cr_seed,
-    .option = cr_option,
-    .over = cr_over,
-    .where = cr_where,
-    .pending = cr_pending,
-    .submitted = cr_submitted,
-    .defaulted = cr_defaulted,
-    .decision = cr_decision,
-    .card_id = cr_card_id,
-    .decision_cards = cr_decision_cards,
-    .order_from_json = cr_order_from_json,
-    .order_to_json = cr_order_to_json,
-    .submit = cr_submit,
     .error_code = city_error_code,
     .error_message = city_error_message,
-    .ready = cr_ready,
-    .fill_defaults = cr_fill_defaults,
-    .resolve = cr_resolve,
-    .bot_decide = cr_bot_decide,
-    .determinize = cr_determinize,
-    .score = cr_score,
-    .winners = cr_winners,
     .built_designs = cr_built_designs,
     .design_id = cr_design_id,
-    .to_json = cr_to_json,
-    .from_json = cr_from_json,
-    .public_view = cr_public_view,
-    .private_view = cr_private_view,
-    .replay_run = cr_replay_run,
-    .simulate = cr_simulate,
+    RS_FUNCTIONS(cr),
 };
