@@ -307,6 +307,26 @@ unsigned tech_pay_counts(const struct tech_game *g, int seat, int card);
  * company (never when the build is free); for a service, any card. */
 bool tech_pays_alone(const struct tech_game *g, int seat, int card, int payer);
 
+/* True when some payment of seat's build of hand card `card` is legal now (tech_pay_counts(),
+ * tech_pays_alone() and the cards left in hand). */
+bool tech_build_payable(const struct tech_game *g, int seat, int card);
+
+/* How seat may use the effect of city card `card` at its effect point. */
+struct tech_use_option {
+    bool normal;      /* as its normal use of the round */
+    bool free;        /* as the Knowledge free use */
+    bool owner_first; /* "owner_first" may be sent: another seat controls the card (normal use) */
+    unsigned choices; /* what the effect takes, as bits of enum tech_choice (tech_effects.h):
+                       * 1 a hand card, 2 a card of the discard pile, 4 a target cell, 8 a "to"
+                       * cell (another than the target), 16 a seat */
+    int points;       /* what the use would score now (only a score effect scores) */
+};
+
+/* Fills *out and returns true when seat, pending at an effect point, may use `card` (a city
+ * card) now: the use is open (tech_use_open()) and every choice its effect takes has a legal
+ * value, so that some use order naming it passes tech_check(). False otherwise (*out zeroed). */
+bool tech_use_option(const struct tech_game *g, int seat, int card, struct tech_use_option *out);
+
 /* The empty cells a card may be built into now (orthogonally next to a card of the city), in
  * the city's order, each once, into xs/ys; returns how many (at most `max`: TECH_MAX_CELLS
  * holds every one). */
