@@ -1075,7 +1075,8 @@ Test(views, public_view_shows_only_that_a_seat_submitted_before_the_reveal)
 static void check_private(const struct city_game *g, void *ctx)
 {
     static const char *const keys[] = {"seat", "hand", "pending", "order"};
-    static const char *const build_keys[] = {"builds", "contractor", "double"};
+    static const char *const build_keys[] = {"builds",  "unbuildable",  "contractor",      "double",
+                                             "doubles", "survey_score", "contractor_score"};
     long *count = ctx;
     for (int s = 0; s < g->players; s++) {
         const struct city_seat *st = &g->seats[s];
@@ -1111,13 +1112,14 @@ static void check_private(const struct city_game *g, void *ctx)
                 struct city_build_options bo;
                 city_build_options(g, s, &bo);
                 json_t *builds = json_object_get(opt, "builds");
-                if (!has_exactly(opt, build_keys, 3) || json_array_size(builds) != bo.nbuilds ||
+                if (!has_exactly(opt, build_keys, 7) || json_array_size(builds) != bo.nbuilds ||
                     json_is_true(json_object_get(opt, "contractor")) != bo.contractor ||
                     json_is_true(json_object_get(opt, "double")) != bo.two)
                     cr_assert_fail("build options of seat %d do not match", s);
                 for (int k = 0; k < bo.nbuilds; k++) {
                     json_t *b = json_array_get(builds, (size_t)k);
-                    if (json_object_size(b) != 3 ||
+                    /* id, card, cost, and what test_city_options.c checks: pay, vp, income */
+                    if (json_object_size(b) != 6 ||
                         json_integer_value(json_object_get(b, "id")) != bo.card[k] ||
                         json_integer_value(json_object_get(b, "cost")) != bo.cost[k] ||
                         strcmp(json_string_value(json_object_get(b, "card")),

@@ -34,4 +34,10 @@ void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed);
 bool tech_bot_decide(struct tech_bot *b, const struct tech_game *g, int seat,
                      struct tech_decision *d);
 
+/* The greedy bot's payment for seat building hand card `card` into d->npay and d->pay (d's
+ * other fields untouched): the cards of the hand it would miss least, nothing when the build is
+ * free; for a service, the builder's own help (one card, none when the hand holds no other).
+ * False (npay 0) when `card` is not in the hand or no payment is legal. */
+bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech_decision *d);
+
 #endif

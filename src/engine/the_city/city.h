@@ -236,6 +236,13 @@ struct city_build_options {
 };
 void city_build_options(const struct city_game *g, int seat, struct city_build_options *out);
 
+/* Why seat `seat` cannot build hand card `card` on its own now, as city_check() refuses it:
+ * CITY_ERR_NOT_BUILDABLE (a General Contractor), CITY_ERR_PREREQUISITE, CITY_ERR_LIMIT, or
+ * CITY_ERR_PAYMENT_COUNT (its effective cost is more than the other cards in hand); CITY_OK
+ * when it can (city_build_options() lists it). *missing receives the bitset of the designs it
+ * requires that the seat's tableau lacks. */
+int city_build_blocker(const struct city_game *g, int seat, int card, uint64_t *missing);
+
 /* A legal Construction Gang pair: build card a, then card b, at these effective costs. */
 struct city_pair {
     uint8_t a, b;

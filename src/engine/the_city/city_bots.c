@@ -276,6 +276,11 @@ void city_bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_
     cheapest_cards(g, seat, keep, skip, n, out);
 }
 
+void city_bot_pay_order(const struct city_game *g, int seat, uint8_t *out)
+{
+    city_bot_greedy_discards(g, seat, g->seats[seat].nhand, out);
+}
+
 static void greedy_build(const struct city_game *g, int seat, struct city_decision *d)
 {
     struct valuation v;

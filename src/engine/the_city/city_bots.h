@@ -33,4 +33,9 @@ bool city_bot_decide(struct city_bot *b, const struct city_game *g, int seat,
  * also the default for a missed discard step. Deterministic. */
 void city_bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_t *out);
 
+/* Seat `seat`'s whole hand, least worth keeping first by the greedy bot's measure (of equal
+ * worth, hand order), written to out (nhand cards): the greedy bot pays a build with the first
+ * cards of this order that it does not build, and so does the hand view's suggested payment. */
+void city_bot_pay_order(const struct city_game *g, int seat, uint8_t *out);
+
 #endif
