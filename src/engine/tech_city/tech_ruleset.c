@@ -261,10 +261,9 @@ static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct tech_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = tech_bot_kind_from_name(kind);
-    struct tech_bot bot;
-    tech_bot_init(&bot, k < 0 ? TECH_BOT_GREEDY : k,
-                  g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
     return tech_bot_decide(&bot, g, seat, d);
 }
 
@@ -312,8 +311,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[TECH_MAX_PLAYERS];
-    if (!ruleset_sim_args(self(), players, games, bots, tech_bot_kind_from_name, kinds, err,
-                          errlen))
+    if (!ruleset_sim_args(self(), players, games, bots, bot_kind_from_name, kinds, err, errlen))
         return NULL;
     static struct tech_sim_result r;
     tech_sim_run(&catalog, players, games, seed, kinds, &r);
@@ -325,7 +323,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
     const struct tech_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = tech_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);

@@ -197,9 +197,9 @@ static bool cr_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct city_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(&ruleset_the_city, g, seat, &expert_defaults, d, NULL);
-    int k = city_bot_kind_from_name(kind);
-    struct city_bot bot;
-    city_bot_init(&bot, k < 0 ? CITY_BOT_GREEDY : k,
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    city_bot_init(&bot, k < 0 ? BOT_GREEDY : k,
                   g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)seat);
     return city_bot_decide(&bot, g, seat, d);
 }
@@ -260,8 +260,8 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[CITY_MAX_PLAYERS];
-    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, city_bot_kind_from_name, kinds,
-                          err, errlen))
+    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, bot_kind_from_name, kinds, err,
+                          errlen))
         return NULL;
     static struct city_sim_result r;
     city_sim_run(&catalog, players, games, seed, kinds, &r);
@@ -273,7 +273,7 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
     const struct city_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = city_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
