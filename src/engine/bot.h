@@ -17,6 +17,10 @@ struct bot {
     struct city_rng rng; /* the bot's own randomness */
 };
 
+/* The bots a game offers when its own come in the kinds above, for its ruleset's `bots`:
+ * "greedy" (the default), "random" and "expert" (expert.h), NULL-terminated. */
+extern const char *const bot_names[];
+
 /* "random" / "greedy" for a kind ("unknown" for another number). */
 const char *bot_kind_name(int kind);
 

@@ -23,28 +23,35 @@ const struct ruleset *ruleset_find(const char *id)
     return NULL;
 }
 
-int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+int rs_name_index(const char *const *list, const char *name)
 {
-    for (int i = 0; name && rs->steps[i]; i++)
-        if (strcmp(rs->steps[i], name) == 0)
+    for (int i = 0; name && list[i]; i++)
+        if (strcmp(list[i], name) == 0)
             return i;
     return -1;
 }
 
+const char *rs_name_at(const char *const *list, int i, const char *other)
+{
+    for (int k = 0; i >= 0 && list[k]; k++)
+        if (k == i)
+            return list[k];
+    return other;
+}
+
+int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+{
+    return rs_name_index(rs->steps, name);
+}
+
 const char *ruleset_step_name(const struct ruleset *rs, int step)
 {
-    for (int i = 0; rs->steps[i]; i++)
-        if (i == step)
-            return rs->steps[i];
-    return "?";
+    return rs_name_at(rs->steps, step, "?");
 }
 
 bool ruleset_has_bot(const struct ruleset *rs, const char *name)
 {
-    for (int i = 0; name && rs->bots[i]; i++)
-        if (strcmp(rs->bots[i], name) == 0)
-            return true;
-    return false;
+    return rs_name_index(rs->bots, name) >= 0;
 }
 
 json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat)

@@ -49,6 +49,14 @@ struct rs_option {
     struct rs_range by_players[RS_MAX_SEATS + 1];
 };
 
+/* by_players for an option whose range and default are the same at every seat count. */
+// clang-format off
+#define RS_EVERY_SEAT_COUNT(min, max, def)                                                         \
+    {{min, max, def}, {min, max, def}, {min, max, def}, {min, max, def}, {min, max, def},          \
+     {min, max, def}, {min, max, def}}
+// clang-format on
+_Static_assert(RS_MAX_SEATS + 1 == 7, "RS_EVERY_SEAT_COUNT names one range per seat count 0..6");
+
 /* A decision point. `round` and `step` as the API spells them (step through step_name());
  * `turn` counts the decision points opened since the game began, for rulesets where one round
  * and step name many points (Tech City's turns); The City's is always 0. */
@@ -205,6 +213,12 @@ struct ruleset {
 
 /* The rulesets this server hosts, NULL-terminated; rulesets[0] is the default game. */
 extern const struct ruleset *const rulesets[];
+
+/* Name lists (steps, bots, events) are NULL-terminated arrays of names, each name's number its
+ * index. rs_name_index() is the index of `name` in `list` (-1 for a NULL or unknown name);
+ * rs_name_at() is list[i] when i is an index of `list`, else `other`. */
+int rs_name_index(const char *const *list, const char *name);
+const char *rs_name_at(const char *const *list, int i, const char *other);
 
 /* The ruleset named `id`, or NULL. */
 const struct ruleset *ruleset_find(const char *id);
@@ -371,6 +385,12 @@ json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const dou
         return expr;                                                                               \
     }                                                                                              \
     _Static_assert(1, #name)
+
+/* In a table's initializer, RS_STRUCTS(STATE_TYPE, DECISION_TYPE) sets state_size and
+ * decision_size, and RS_OPTIONS(ARRAY) sets options and noptions from an array of every option
+ * (counted by the compiler). */
+#define RS_STRUCTS(state, decision) .state_size = sizeof(state), .decision_size = sizeof(decision)
+#define RS_OPTIONS(array)           .options = (array), .noptions = (int)(sizeof(array) / sizeof((array)[0]))
 
 /* The table's functions of a game that names each PREFIX_ENTRY (cr_players, tc_submit, ...):
  * in its table's initializer, RS_FUNCTIONS(PREFIX) sets every entry that each game has, so that

@@ -87,7 +87,7 @@ struct relay {
     const struct rs_sink *sink;
 };
 
-static const char *const event_names[] = {
+static const char *const tc_events[] = {
     [TEV_STEP] = "step",
     [TEV_DEFAULT] = "default",
     [TEV_BUILT] = "built",
@@ -227,7 +227,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
     default:
         break;
     }
-    rl->sink->event(rl->sink->ctx, event_names[e->type], d);
+    rl->sink->event(rl->sink->ctx, tc_events[e->type], d);
 }
 
 /* The cards a choose or discard decision gives up (other decisions give up none). */
@@ -381,7 +381,6 @@ static const char *tc_design_id(int design)
                : NULL;
 }
 
-static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
 /* The decks shuffled together: two are suggested at 5-6 players (the rule text), never below. */
 static const struct rs_option tc_options[] = {
     {.name = "decks",
@@ -390,9 +389,6 @@ static const struct rs_option tc_options[] = {
                     "players, one below.",
      .by_players = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 2, 2}, {1, 2, 2}}},
 };
-
-static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
-                                       "choose", "discard", "over",   NULL};
 
 /* 24 candidates heads-up, 8 at 4 players: 24 / (players - 1). With 100 playouts a decision
  * against greedy bots, 100 games, seed 1 (README, "The expert"): heads-up 0.79 weighing 24 and
@@ -404,30 +400,30 @@ static int tc_expert_candidates(int players)
 
 static const char *const tc_rank_keys[] = {"score", "companies", "hand_count", NULL};
 
+/* The table, grouped as city_ruleset.c's is: here a point is one seat's turn (uses_turn), and
+ * the expert weighs fewer candidates as the table fills. */
 const struct ruleset ruleset_tech_city = {
     .id = "tech_city",
     .title = "Tech City",
+    .min_players = TECH_MIN_PLAYERS,
+    .max_players = TECH_MAX_PLAYERS,
+    .uses_turn = true,
+    .steps = tech_step_names,
+    .events = tc_events,
+    .bots = bot_names,
+    RS_OPTIONS(tc_options),
+    .cards_file = "tech_city.json",
     .scoring = {.field = "score", .label = "Points", .unit = "points"},
     .ranking = {.keys = tc_rank_keys,
                 .ties = "shared",
                 .text = "Most points; ties go to the most companies controlled, then the most "
                         "cards in hand; players still tied share the win."},
-    .events = event_names,
-    .min_players = TECH_MIN_PLAYERS,
-    .max_players = TECH_MAX_PLAYERS,
-    .state_size = sizeof(struct tech_game),
-    .decision_size = sizeof(struct tech_decision),
-    .uses_turn = true,
-    .options = tc_options,
-    .noptions = 1,
-    .cards_file = "tech_city.json",
-    .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
-    .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
     .error_code = tech_error_code,
     .error_message = tech_error_message,
+    RS_STRUCTS(struct tech_game, struct tech_decision),
     RS_FUNCTIONS(tc),
 };
 
