@@ -18,7 +18,6 @@ struct game_row {
     bool unlisted;   /* a private table: not in the lobby, joined through its link */
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
-    int target_vp;
     int turn_seconds;  /* 0: no time limit */
     int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
     long long version;
