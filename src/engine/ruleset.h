@@ -200,9 +200,9 @@ struct ruleset {
      * ruleset_private_view(), which adds the suggestion. */
     json_t *(*private_view)(const void *g, int seat);
 
-    /* Replays a record {["game"], "seed", "players", ["target_vp"], "decisions": [{"seat",
-     * ["default"], ...order}]} ("game", when present, names this ruleset) into *g; false with a
-     * sentence naming the bad part. */
+    /* Replays a record {["game"], "seed", "players", [each option by name], "decisions":
+     * [{"seat", ["default"], ...order}]} ("game", when present, names this ruleset) into *g;
+     * false with a sentence naming the bad part. */
     bool (*replay_run)(const json_t *replay, void *g, char *err, int errlen);
     /* Bot self-play of `games` games of `players` seats from consecutive seeds, bots as
      * "greedy" or a comma list of one kind per seat: the figures that prove the deck, as JSON.
@@ -275,7 +275,7 @@ json_t *ruleset_options_json(const struct ruleset *rs, const void *g);
 json_t *ruleset_describe(const struct ruleset *rs);
 
 /* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the
- * game from the record's seed, players and target_vp, then submits each decision at the
+ * game from the record's seed, players and options, then submits each decision at the
  * position it names (which must be the current one) and resolves each point once ready. */
 bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
                             int errlen);
