@@ -615,8 +615,7 @@ static int replay_tx(PGconn *c, void *ctx)
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.rs->seed(lv.g));
         json_t *reply = json_pack("{s:s, s:s, s:i}", "game", lv.rs->id, "seed", seed, "players",
                                   lv.rs->players(lv.g));
-        /* the game's options by name (The City's target_vp, Tech City's decks), so that the
-         * replay deals and ends the same */
+        /* the game's options by name, so that the replay deals and ends the same */
         json_object_update_new(reply, ruleset_options_json(lv.rs, lv.g));
         json_object_set_new(reply, "decisions", decisions);
         outcome_reply(o, 200, reply);

@@ -14,7 +14,7 @@
 
 struct game_row {
     char id[AUTH_ID_LEN + 1];
-    char game[16];   /* the ruleset's id, e.g. "the_city" */
+    char game[16];   /* the ruleset's id (struct ruleset's `id`) */
     bool unlisted;   /* a private table: not in the lobby, joined through its link */
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;

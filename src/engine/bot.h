@@ -1,6 +1,6 @@
 /* bot.h: what the computer players of every game share: the kinds a game's own bots come in
  * (random and greedy), their names, and a bot's own random stream. Each game keeps its own
- * decide function taking a struct bot (city_bot_decide(), tech_bot_decide()); the expert, which
+ * decide function taking a struct bot (PREFIX_bot_decide() in its folder); the expert, which
  * any game can play through its ruleset, is not one of these kinds (expert.h). Bots draw from
  * their own generator, never the game's, so a recorded game replays without them. */
 #ifndef CITY_BOT_H

@@ -43,7 +43,7 @@ struct rs_range {
  * GET /api/v1/rulesets lists the options; ruleset_read_options() is the one place that checks
  * a body against them. */
 struct rs_option {
-    const char *name;        /* the field, e.g. "target_vp" */
+    const char *name;        /* its field in the create body and the replay record */
     const char *title;       /* for people, e.g. "Points to win" */
     const char *description; /* one sentence for a create form */
     struct rs_range by_players[RS_MAX_SEATS + 1];
@@ -92,7 +92,7 @@ struct rs_ranking {
 };
 
 struct ruleset {
-    const char *id;    /* the API's "game": "the_city", "tech_city" */
+    const char *id;    /* the API's "game", also the name of the game's folder */
     const char *title; /* for people: "The City" */
     struct rs_scoring scoring;
     struct rs_ranking ranking;
