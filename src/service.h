@@ -28,8 +28,9 @@ struct server;
  * left out), seats, bots, turn_seconds, seed, the host's name, private, bot_level and the game's
  * own options, each checked in that order (400s in o); then takes one of the create quota's
  * tokens of address `client` (429 when used up), deals the game and stores it with its seats
- * (the host's when "name" is given). 201 with {id, game, host_token, seats, bots, target_vp,
- * join, options, turn_seconds, private, bot_level, [seat, token], status}. */
+ * (the host's when "name" is given). 201 with {id, game, host_token, seats, bots, join,
+ * options, target_vp (the older field: the option of that name, or null), turn_seconds,
+ * private, bot_level, [seat, token], status}. */
 int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o);
 
 /* The lobby: 200 with {games: [...]}, open games first. */

@@ -272,6 +272,17 @@ static int create_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* Adds to `game`, a create's reply or a lobby entry with its "options", the API's fields from
+ * before options were declared: "target_vp", the option of that name or null, which clients
+ * written then read (the OpenAPI file requires it). The one place outside The City's folder
+ * that names one of its options; the stored rows have it in their options since migration
+ * 0012. */
+static void add_older_fields(json_t *game)
+{
+    json_t *target = json_object_get(json_object_get(game, "options"), "target_vp");
+    json_object_set_new(game, "target_vp", target ? json_incref(target) : json_null());
+}
+
 /* Fills the game's row and seats in cc from what the body asked for, with the game dealt in
  * g; the host's seat token into seat_token when the body named the host. */
 static void create_rows(struct create_ctx *cc, const struct create_req *cr, const void *g,
@@ -283,8 +294,6 @@ static void create_rows(struct create_ctx *cc, const struct create_req *cr, cons
     cc->row.unlisted = cr->unlisted;
     snprintf(cc->row.bot_level, sizeof cc->row.bot_level, "%s", cr->level->id);
     cc->row.players = (int)cr->seats;
-    json_t *jtarget = json_object_get(opts, "target_vp"); /* the lobby's older field */
-    cc->row.target_vp = jtarget ? (int)json_integer_value(jtarget) : 0;
     char *opts_text = json_dumps(opts, JSON_COMPACT);
     snprintf(cc->row.options, sizeof cc->row.options, "%s", opts_text ? opts_text : "{}");
     free(opts_text);
@@ -340,12 +349,11 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
     }
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
-    bool has_target = json_object_get(opts, "target_vp") != NULL;
     json_t *reply =
-        json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s}", "id", cc.row.id, "game", rs->id,
-                  "host_token", host_token, "seats", (int)cr.seats, "bots", cr.nbots, "target_vp",
-                  has_target ? json_integer(cc.row.target_vp) : json_null(), "join", join);
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "id", cc.row.id, "game", rs->id, "host_token",
+                  host_token, "seats", (int)cr.seats, "bots", cr.nbots, "join", join);
     json_object_set_new(reply, "options", opts);
+    add_older_fields(reply);
     json_object_set_new(reply, "turn_seconds", cr.has_turn ? json_integer(cr.turn) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     json_object_set_new(reply, "bot_level", json_string(cr.level->id));
@@ -365,9 +373,16 @@ static int list_tx(PGconn *c, void *ctx)
     struct outcome *o = ctx;
     json_t *games;
     int st = store_games_list(c, LIST_LIMIT, &games);
-    if (st == STORE_OK)
-        outcome_reply(o, 200, json_pack("{s:o}", "games", games));
-    return st;
+    if (st != STORE_OK)
+        return st;
+    size_t i;
+    json_t *game;
+    json_array_foreach(games, i, game)
+    {
+        add_older_fields(game);
+    }
+    outcome_reply(o, 200, json_pack("{s:o}", "games", games));
+    return STORE_OK;
 }
 
 int service_list_games(struct server *srv, struct outcome *o)
@@ -600,8 +615,7 @@ static int replay_tx(PGconn *c, void *ctx)
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.rs->seed(lv.g));
         json_t *reply = json_pack("{s:s, s:s, s:i}", "game", lv.rs->id, "seed", seed, "players",
                                   lv.rs->players(lv.g));
-        /* the game's options by name (The City's target_vp, Tech City's decks), so that the
-         * replay deals and ends the same */
+        /* the game's options by name, so that the replay deals and ends the same */
         json_object_update_new(reply, ruleset_options_json(lv.rs, lv.g));
         json_object_set_new(reply, "decisions", decisions);
         outcome_reply(o, 200, reply);

@@ -41,10 +41,9 @@ static void states(int games, bool gang, visit_fn visit, void *ctx)
         int players = CITY_MIN_PLAYERS + i % (CITY_MAX_PLAYERS - CITY_MIN_PLAYERS + 1);
         uint64_t seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
         cr_assert_eq(city_new(&g, &cat, players, seed, 0), CITY_OK);
-        struct city_bot bots[CITY_MAX_PLAYERS];
+        struct bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            city_bot_init(&bots[s], (i + s) % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM,
-                          seed + (uint64_t)s);
+            city_bot_init(&bots[s], (i + s) % 2 ? BOT_GREEDY : BOT_RANDOM, seed + (uint64_t)s);
         while (g.step != CITY_STEP_OVER) {
             for (int s = 0; s < players; s++) {
                 if (!game_seat_pending(&g, s))
@@ -335,8 +334,8 @@ Test(city_options, every_listed_pair_is_accepted_and_every_other_pair_of_hand_ca
 static void check_pay_is_greedy(const struct city_game *g, int seat, const json_t *opt, void *ctx)
 {
     struct tally *t = ctx;
-    struct city_bot bot;
-    city_bot_init(&bot, CITY_BOT_GREEDY, 1);
+    struct bot bot;
+    city_bot_init(&bot, BOT_GREEDY, 1);
     struct city_decision d;
     cr_assert(city_bot_decide(&bot, g, seat, &d));
     const json_t *list = json_object_get(opt, d.kind == CITY_DEC_BUILD ? "builds" : "doubles");

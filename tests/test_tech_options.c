@@ -22,10 +22,9 @@ static void states(int games, int step, visit_fn visit, void *ctx)
         int players = 1 + i % TECH_MAX_PLAYERS;
         uint64_t seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
         cr_assert_eq(tech_new(&g, &tcat, players, seed), TECH_OK);
-        struct tech_bot bots[TECH_MAX_PLAYERS];
+        struct bot bots[TECH_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            tech_bot_init(&bots[s], (i + s) % 3 ? TECH_BOT_GREEDY : TECH_BOT_RANDOM,
-                          seed + (uint64_t)s);
+            bot_init(&bots[s], (i + s) % 3 ? BOT_GREEDY : BOT_RANDOM, seed + (uint64_t)s);
         while (g.step != TECH_STEP_OVER) {
             for (int s = 0; s < players; s++) {
                 if (!tech_pending(&g, s))

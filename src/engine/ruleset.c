@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The registry: the one file outside the games' folders that names them. The first is the
+ * default game, and also the game of what was stored before there were several (records and
+ * rows that name none; migration 0006 gave those rows its id): it stays first. */
 extern const struct ruleset ruleset_the_city, ruleset_tech_city;
 
 const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, NULL};
@@ -23,28 +26,35 @@ const struct ruleset *ruleset_find(const char *id)
     return NULL;
 }
 
-int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+int rs_name_index(const char *const *list, const char *name)
 {
-    for (int i = 0; name && rs->steps[i]; i++)
-        if (strcmp(rs->steps[i], name) == 0)
+    for (int i = 0; name && list[i]; i++)
+        if (strcmp(list[i], name) == 0)
             return i;
     return -1;
 }
 
+const char *rs_name_at(const char *const *list, int i, const char *other)
+{
+    for (int k = 0; i >= 0 && list[k]; k++)
+        if (k == i)
+            return list[k];
+    return other;
+}
+
+int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+{
+    return rs_name_index(rs->steps, name);
+}
+
 const char *ruleset_step_name(const struct ruleset *rs, int step)
 {
-    for (int i = 0; rs->steps[i]; i++)
-        if (i == step)
-            return rs->steps[i];
-    return "?";
+    return rs_name_at(rs->steps, step, "?");
 }
 
 bool ruleset_has_bot(const struct ruleset *rs, const char *name)
 {
-    for (int i = 0; name && rs->bots[i]; i++)
-        if (strcmp(rs->bots[i], name) == 0)
-            return true;
-    return false;
+    return rs_name_index(rs->bots, name) >= 0;
 }
 
 json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat)

@@ -43,11 +43,19 @@ struct rs_range {
  * GET /api/v1/rulesets lists the options; ruleset_read_options() is the one place that checks
  * a body against them. */
 struct rs_option {
-    const char *name;        /* the field, e.g. "target_vp" */
+    const char *name;        /* its field in the create body and the replay record */
     const char *title;       /* for people, e.g. "Points to win" */
     const char *description; /* one sentence for a create form */
     struct rs_range by_players[RS_MAX_SEATS + 1];
 };
+
+/* by_players for an option whose range and default are the same at every seat count. */
+// clang-format off
+#define RS_EVERY_SEAT_COUNT(min, max, def)                                                         \
+    {{min, max, def}, {min, max, def}, {min, max, def}, {min, max, def}, {min, max, def},          \
+     {min, max, def}, {min, max, def}}
+// clang-format on
+_Static_assert(RS_MAX_SEATS + 1 == 7, "RS_EVERY_SEAT_COUNT names one range per seat count 0..6");
 
 /* A decision point. `round` and `step` as the API spells them (step through step_name());
  * `turn` counts the decision points opened since the game began, for rulesets where one round
@@ -84,7 +92,7 @@ struct rs_ranking {
 };
 
 struct ruleset {
-    const char *id;    /* the API's "game": "the_city", "tech_city" */
+    const char *id;    /* the API's "game", also the name of the game's folder */
     const char *title; /* for people: "The City" */
     struct rs_scoring scoring;
     struct rs_ranking ranking;
@@ -192,9 +200,9 @@ struct ruleset {
      * ruleset_private_view(), which adds the suggestion. */
     json_t *(*private_view)(const void *g, int seat);
 
-    /* Replays a record {["game"], "seed", "players", ["target_vp"], "decisions": [{"seat",
-     * ["default"], ...order}]} ("game", when present, names this ruleset) into *g; false with a
-     * sentence naming the bad part. */
+    /* Replays a record {["game"], "seed", "players", [each option by name], "decisions":
+     * [{"seat", ["default"], ...order}]} ("game", when present, names this ruleset) into *g;
+     * false with a sentence naming the bad part. */
     bool (*replay_run)(const json_t *replay, void *g, char *err, int errlen);
     /* Bot self-play of `games` games of `players` seats from consecutive seeds, bots as
      * "greedy" or a comma list of one kind per seat: the figures that prove the deck, as JSON.
@@ -205,6 +213,12 @@ struct ruleset {
 
 /* The rulesets this server hosts, NULL-terminated; rulesets[0] is the default game. */
 extern const struct ruleset *const rulesets[];
+
+/* Name lists (steps, bots, events) are NULL-terminated arrays of names, each name's number its
+ * index. rs_name_index() is the index of `name` in `list` (-1 for a NULL or unknown name);
+ * rs_name_at() is list[i] when i is an index of `list`, else `other`. */
+int rs_name_index(const char *const *list, const char *name);
+const char *rs_name_at(const char *const *list, int i, const char *other);
 
 /* The ruleset named `id`, or NULL. */
 const struct ruleset *ruleset_find(const char *id);
@@ -261,7 +275,7 @@ json_t *ruleset_options_json(const struct ruleset *rs, const void *g);
 json_t *ruleset_describe(const struct ruleset *rs);
 
 /* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the
- * game from the record's seed, players and target_vp, then submits each decision at the
+ * game from the record's seed, players and options, then submits each decision at the
  * position it names (which must be the current one) and resolves each point once ready. */
 bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
                             int errlen);
@@ -371,6 +385,12 @@ json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const dou
         return expr;                                                                               \
     }                                                                                              \
     _Static_assert(1, #name)
+
+/* In a table's initializer, RS_STRUCTS(STATE_TYPE, DECISION_TYPE) sets state_size and
+ * decision_size, and RS_OPTIONS(ARRAY) sets options and noptions from an array of every option
+ * (counted by the compiler). */
+#define RS_STRUCTS(state, decision) .state_size = sizeof(state), .decision_size = sizeof(decision)
+#define RS_OPTIONS(array)           .options = (array), .noptions = (int)(sizeof(array) / sizeof((array)[0]))
 
 /* The table's functions of a game that names each PREFIX_ENTRY (cr_players, tc_submit, ...):
  * in its table's initializer, RS_FUNCTIONS(PREFIX) sets every entry that each game has, so that

@@ -6,25 +6,23 @@
 
 #include <string.h>
 
+#include "ruleset.h"
 #include "tech_effects.h"
 #include "tech_internal.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static const char *const step_names[TECH_STEP_COUNT] = {"build",  "help",    "effect", "owner",
-                                                        "choose", "discard", "over"};
+const char *const tech_step_names[TECH_STEP_COUNT + 1] = {"build",  "help",    "effect", "owner",
+                                                          "choose", "discard", "over",   NULL};
 
 const char *tech_step_name(int step)
 {
-    return step >= 0 && step < TECH_STEP_COUNT ? step_names[step] : "?";
+    return rs_name_at(tech_step_names, step, "?");
 }
 
 int tech_step_from_name(const char *name)
 {
-    for (int i = 0; name && i < TECH_STEP_COUNT; i++)
-        if (strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
+    return rs_name_index(tech_step_names, name);
 }
 
 static const struct {

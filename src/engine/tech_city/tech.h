@@ -120,8 +120,11 @@ enum tech_error {
 const char *tech_error_code(int err);
 const char *tech_error_message(int err);
 
-/* Name of a step in the API ("build", "help", "effect", "owner", "choose", "discard",
- * "over"), and the reverse (-1 when unknown). */
+/* The steps' names as the API spells them, by step number ("build", "help", "effect",
+ * "owner", "choose", "discard", "over"), NULL-terminated: the ruleset's `steps`. */
+extern const char *const tech_step_names[];
+
+/* Name of a step ("?" for another number), and the reverse (-1 when unknown). */
 const char *tech_step_name(int step);
 int tech_step_from_name(const char *name);
 

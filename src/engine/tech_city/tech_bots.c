@@ -7,27 +7,6 @@
 
 #include "tech_effects.h"
 
-static const char *const kind_names[TECH_BOT_KIND_COUNT] = {"random", "greedy"};
-
-const char *tech_bot_kind_name(int kind)
-{
-    return kind >= 0 && kind < TECH_BOT_KIND_COUNT ? kind_names[kind] : "?";
-}
-
-int tech_bot_kind_from_name(const char *name)
-{
-    for (int i = 0; name && i < TECH_BOT_KIND_COUNT; i++)
-        if (strcmp(name, kind_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed)
-{
-    b->kind = kind;
-    rng_seed(&b->rng, seed);
-}
-
 /* ---- shared helpers --------------------------------------------------------------------- */
 
 static double unit(struct city_rng *r)
@@ -41,7 +20,7 @@ static bool is_wild(const struct tech_game *g, int card)
 }
 
 /* Fills the choices an effect takes at random (legal or not: the caller checks). */
-static void random_choices(struct tech_bot *b, const struct tech_game *g, int seat, int prim,
+static void random_choices(struct bot *b, const struct tech_game *g, int seat, int prim,
                            struct tech_decision *d)
 {
     unsigned want = tech_effect_choices(prim);
@@ -68,7 +47,7 @@ static void random_choices(struct tech_bot *b, const struct tech_game *g, int se
 
 /* Picks n distinct cards of seat's hand into d->cards, the lowest `worth` first (when worth is
  * given) or at random. */
-static void pick_cards(struct tech_bot *b, const struct tech_game *g, int seat, int n,
+static void pick_cards(struct bot *b, const struct tech_game *g, int seat, int n,
                        const double *worth, struct tech_decision *d)
 {
     const struct tech_seat *s = &g->seats[seat];
@@ -93,7 +72,7 @@ static void pick_cards(struct tech_bot *b, const struct tech_game *g, int seat, 
 
 /* ---- random ------------------------------------------------------------------------------- */
 
-static void random_decide(struct tech_bot *b, const struct tech_game *g, int seat,
+static void random_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
     const struct tech_seat *s = &g->seats[seat];
@@ -356,7 +335,7 @@ static double power_gain(const struct tech_game *g, int seat, int domain)
     return v;
 }
 
-static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_build(struct bot *b, const struct tech_game *g, int seat,
                          struct tech_decision *out)
 {
     const struct tech_seat *s = &g->seats[seat];
@@ -543,7 +522,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
 enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
-static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_effect(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *out)
 {
     tech_decision_init(out);
@@ -592,7 +571,7 @@ static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int sea
     }
 }
 
-static void greedy_decide(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
     double w[TECH_MAX_CARDS];
@@ -639,13 +618,12 @@ static void greedy_decide(struct tech_bot *b, const struct tech_game *g, int sea
     }
 }
 
-bool tech_bot_decide(struct tech_bot *b, const struct tech_game *g, int seat,
-                     struct tech_decision *d)
+bool tech_bot_decide(struct bot *b, const struct tech_game *g, int seat, struct tech_decision *d)
 {
     tech_decision_init(d);
     if (!tech_pending(g, seat))
         return false;
-    if (b->kind == TECH_BOT_RANDOM)
+    if (b->kind == BOT_RANDOM)
         random_decide(b, g, seat, d);
     else
         greedy_decide(b, g, seat, d);

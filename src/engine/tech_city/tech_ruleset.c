@@ -87,7 +87,7 @@ struct relay {
     const struct rs_sink *sink;
 };
 
-static const char *const event_names[] = {
+static const char *const tc_events[] = {
     [TEV_STEP] = "step",
     [TEV_DEFAULT] = "default",
     [TEV_BUILT] = "built",
@@ -227,7 +227,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
     default:
         break;
     }
-    rl->sink->event(rl->sink->ctx, event_names[e->type], d);
+    rl->sink->event(rl->sink->ctx, tc_events[e->type], d);
 }
 
 /* The cards a choose or discard decision gives up (other decisions give up none). */
@@ -261,10 +261,9 @@ static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct tech_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = tech_bot_kind_from_name(kind);
-    struct tech_bot bot;
-    tech_bot_init(&bot, k < 0 ? TECH_BOT_GREEDY : k,
-                  g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
     return tech_bot_decide(&bot, g, seat, d);
 }
 
@@ -312,8 +311,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[TECH_MAX_PLAYERS];
-    if (!ruleset_sim_args(self(), players, games, bots, tech_bot_kind_from_name, kinds, err,
-                          errlen))
+    if (!ruleset_sim_args(self(), players, games, bots, bot_kind_from_name, kinds, err, errlen))
         return NULL;
     static struct tech_sim_result r;
     tech_sim_run(&catalog, players, games, seed, kinds, &r);
@@ -325,7 +323,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
     const struct tech_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = tech_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
@@ -383,7 +381,6 @@ static const char *tc_design_id(int design)
                : NULL;
 }
 
-static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
 /* The decks shuffled together: two are suggested at 5-6 players (the rule text), never below. */
 static const struct rs_option tc_options[] = {
     {.name = "decks",
@@ -392,9 +389,6 @@ static const struct rs_option tc_options[] = {
                     "players, one below.",
      .by_players = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 2, 2}, {1, 2, 2}}},
 };
-
-static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
-                                       "choose", "discard", "over",   NULL};
 
 /* 24 candidates heads-up, 8 at 4 players: 24 / (players - 1). With 100 playouts a decision
  * against greedy bots, 100 games, seed 1 (README, "The expert"): heads-up 0.79 weighing 24 and
@@ -406,30 +400,30 @@ static int tc_expert_candidates(int players)
 
 static const char *const tc_rank_keys[] = {"score", "companies", "hand_count", NULL};
 
+/* The table, grouped as city_ruleset.c's is: here a point is one seat's turn (uses_turn), and
+ * the expert weighs fewer candidates as the table fills. */
 const struct ruleset ruleset_tech_city = {
     .id = "tech_city",
     .title = "Tech City",
+    .min_players = TECH_MIN_PLAYERS,
+    .max_players = TECH_MAX_PLAYERS,
+    .uses_turn = true,
+    .steps = tech_step_names,
+    .events = tc_events,
+    .bots = bot_names,
+    RS_OPTIONS(tc_options),
+    .cards_file = "tech_city.json",
     .scoring = {.field = "score", .label = "Points", .unit = "points"},
     .ranking = {.keys = tc_rank_keys,
                 .ties = "shared",
                 .text = "Most points; ties go to the most companies controlled, then the most "
                         "cards in hand; players still tied share the win."},
-    .events = event_names,
-    .min_players = TECH_MIN_PLAYERS,
-    .max_players = TECH_MAX_PLAYERS,
-    .state_size = sizeof(struct tech_game),
-    .decision_size = sizeof(struct tech_decision),
-    .uses_turn = true,
-    .options = tc_options,
-    .noptions = 1,
-    .cards_file = "tech_city.json",
-    .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
-    .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
     .error_code = tech_error_code,
     .error_message = tech_error_message,
+    RS_STRUCTS(struct tech_game, struct tech_decision),
     RS_FUNCTIONS(tc),
 };
 

@@ -95,8 +95,11 @@ enum city_error {
 const char *city_error_code(int err);
 const char *city_error_message(int err);
 
-/* Name of a step as used in the API ("keep", "build", "survey", "hand_limit", "over"), and
- * the reverse (-1 when unknown). */
+/* The steps' names as the API spells them, by step number ("keep", "build", "survey",
+ * "hand_limit", "over"), NULL-terminated: the ruleset's `steps`. */
+extern const char *const city_step_names[];
+
+/* Name of a step ("unknown" for another number), and the reverse (-1 when unknown). */
 const char *city_step_name(int step);
 int city_step_from_name(const char *name);
 

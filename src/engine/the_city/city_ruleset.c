@@ -197,9 +197,9 @@ static bool cr_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct city_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(&ruleset_the_city, g, seat, &expert_defaults, d, NULL);
-    int k = city_bot_kind_from_name(kind);
-    struct city_bot bot;
-    city_bot_init(&bot, k < 0 ? CITY_BOT_GREEDY : k,
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    city_bot_init(&bot, k < 0 ? BOT_GREEDY : k,
                   g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)seat);
     return city_bot_decide(&bot, g, seat, d);
 }
@@ -260,8 +260,8 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[CITY_MAX_PLAYERS];
-    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, city_bot_kind_from_name, kinds,
-                          err, errlen))
+    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, bot_kind_from_name, kinds, err,
+                          errlen))
         return NULL;
     static struct city_sim_result r;
     city_sim_run(&catalog, players, games, seed, kinds, &r);
@@ -273,7 +273,7 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
     const struct city_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = city_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
@@ -294,22 +294,13 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
     return out;
 }
 
-static const char *const cr_bots[] = {"greedy", "random", "expert", NULL};
-static const char *const cr_steps[] = {"keep", "build", "survey", "hand_limit", "over", NULL};
-
 /* The points that end the game, at every seat count. */
 static const struct rs_option cr_options[] = {
     {.name = "target_vp",
      .title = "Points to win",
      .description = "The game ends after the round in which a player reaches this many victory "
                     "points.",
-     .by_players = {{CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET}}},
+     .by_players = RS_EVERY_SEAT_COUNT(CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET)},
 };
 
 static const char *const cr_rank_keys[] = {"vp", "hand_count", NULL};
@@ -317,28 +308,28 @@ static const char *const cr_events[] = {"step",       "default",   "discarded", 
                                         "contractor", "surveyed",  "reshuffled", "scored",
                                         "income",     "no_income", "game_over",  NULL};
 
+/* The table, grouped as docs/rulesets.md's table groups the entries: who plays and how its
+ * points and log are named (one step a point: no turn), what a game is created with, how it is
+ * scored and ranked, what the reports and the engine take. */
 const struct ruleset ruleset_the_city = {
     .id = "the_city",
     .title = "The City",
+    .min_players = CITY_MIN_PLAYERS,
+    .max_players = CITY_MAX_PLAYERS,
+    .steps = city_step_names,
+    .events = cr_events,
+    .bots = bot_names,
+    RS_OPTIONS(cr_options),
+    .cards_file = "cards.json",
     .scoring = {.field = "vp", .label = "Victory points", .unit = "points"},
     .ranking = {.keys = cr_rank_keys,
                 .ties = "shared",
                 .text = "Most victory points; a tie goes to the most cards in hand at the end; "
                         "players still tied share the win."},
-    .events = cr_events,
-    .min_players = CITY_MIN_PLAYERS,
-    .max_players = CITY_MAX_PLAYERS,
-    .state_size = sizeof(struct city_game),
-    .decision_size = sizeof(struct city_decision),
-    .uses_turn = false,
-    .options = cr_options,
-    .noptions = 1,
-    .cards_file = "cards.json",
-    .bots = cr_bots,
-    .steps = cr_steps,
-    .error_code = city_error_code,
-    .error_message = city_error_message,
     .built_designs = cr_built_designs,
     .design_id = cr_design_id,
+    .error_code = city_error_code,
+    .error_message = city_error_message,
+    RS_STRUCTS(struct city_game, struct city_decision),
     RS_FUNCTIONS(cr),
 };
