@@ -72,6 +72,15 @@ async function finishByForce(g) {
   throw new Error(`game ${g.id} did not finish`);
 }
 
+/** Sends game `g`'s creator's first decision (the setup keep) as the hand view suggests. */
+async function keepAsSuggested(g) {
+  const hand = await (await fetch(`${daemon.base}/api/v1/games/${g.id}/hand`, { headers: { Authorization: `Bearer ${g.token}` } })).json();
+  const p = hand.pending;
+  await fetch(`${daemon.base}/api/v1/games/${g.id}/orders`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${g.token}` }, body: JSON.stringify({ round: p.round, step: p.step, ...p.suggestion }),
+  });
+}
+
 /**
  * The pages axe checks, one line each: a name and how to open it in a fresh page.
  */
@@ -79,7 +88,9 @@ const PAGES = [
   ['lobby', async (p) => { await p.goto(`${daemon.base}/`); await p.waitForSelector('#games .game-list, #games p:not(.loading)'); }],
   ['city waiting room', async (p) => { await openAsSeat(p, await createGame({ name: 'Wen', seats: 3, bots: ['greedy'] })); await p.waitForSelector('.waiting-room'); }],
   ['city playing', async (p) => { await openAsSeat(p, await createGame({ name: 'Pat', seats: 3, bots: ['greedy', 'random'] })); await p.waitForSelector('#action[data-state="keep"]'); await p.locator('#hand .card').first().click(); }],
+  ['city build', async (p) => { const g = await createGame({ name: 'Bo', seats: 3, bots: ['greedy', 'random'] }); await keepAsSuggested(g); await openAsSeat(p, g); await p.waitForSelector('#action[data-state="build"] #survey .quick-score'); }],
   ['tech table', async (p) => { await openAsSeat(p, await createGame({ game: 'tech_city', name: 'Tia', seats: 2, bots: ['greedy'] })); await p.waitForSelector('#action h2'); }],
+  ['tech build picked', async (p) => { await openAsSeat(p, await createGame({ game: 'tech_city', name: 'Tib', seats: 1 })); await p.waitForSelector('#action[data-state="build"]'); await p.locator('#hand .tcard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
   ['city end screen', async (p) => { const g = await createGame({ name: 'Eve', seats: 3, bots: ['greedy', 'random'], target_vp: 8 }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
   ['tech end screen', async (p) => { const g = await createGame({ game: 'tech_city', name: 'Ede', seats: 2, bots: ['greedy'] }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
   ['rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/the_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],

@@ -1,119 +1,126 @@
-// tech_city/choice.js: what a choice of Tech City's table needs, as the page works it out for
-// itself: the automatic payment of a build and why a payment is not enough (the payment rules and
-// CHEAP), which city cards an effect may use and aim at, and the order the controls describe. The
-// page's own copy of these rules, kept here apart so that it goes once the server sends every
-// legal option of a pending decision.
+// tech_city/choice.js: what a choice of Tech City's table may be, read from the server's legal
+// options of the pending decision (pending.options, docs/tech_city.md "Your options"): which
+// hand cards can be built and why not, which payments are taken, what a build scores in each
+// open cell, which city cards' effects can be used, with which choices and for what score, and
+// the order the controls describe. The page presents these options; it works out no rule.
 
-import { design, CHEAP, NEEDS } from './data.js';
+import { design } from './data.js';
+
+/** The choices an effect may take, in the order the panel asks for them. */
+const CHOICE_ORDER = ['card', 'take', 'target', 'to', 'victim'];
+
+/** Sentences for a build's refusal code (pending.options.unbuildable[].reason). */
+const UNBUILDABLE = {
+  bad_payment: ['cannot be paid', 'no payment your hand allows builds it'],
+  not_adjacent: ['no open cell', 'there is no open cell to build it in'],
+};
 
 /**
- * The rules over the table's state: `ctx` is the shell's context (web/table.js), selOf() gives
- * the table's selection now. Returns {emptySel, hand, slugOf, cityAt, autoPay, payProblem,
- * ownerCell, needsOf, usedCard, usable, targetOk, orderBody, sameAsSent}.
+ * The options over the table's state: `ctx` is the shell's context (web/table.js), selOf() gives
+ * the table's selection now. Returns {hand, slugOf, cityAt, buildOf, unbuildableOf, whyNotBuild,
+ * payOk, payProblem, paysAloneMarks, cellScore, wildNames, useAt, usedOption, needsOf, usable,
+ * targetOk, cardChoice, orderBody, sameAsSent}.
  */
 export function choiceRules(ctx, selOf) {
   const { st } = ctx;
   const pending = () => ctx.pending();
-  const me = () => ctx.me();
+  const opts = () => pending()?.options ?? {};
   const hand = () => st.hand?.hand ?? [];
   const slugOf = (cid) => hand().find((c) => c.id === cid)?.card ?? null;
   const cityAt = (x, y) => st.view?.city.find((c) => c.x === x && c.y === y) ?? null;
+  const sameCell = (a, b) => !!a && !!b && a.x === b.x && a.y === b.y;
+  const sameName = (a, b) => !!a && !!b && a.value === b.value && a.domain === b.domain;
+  const count = (n) => (n === 0 ? 'nothing' : n === 1 ? 'one card' : `${n} cards`);
 
-  /** The automatic payment for building hand card `cid`, by the payment rule in options. */
-  function autoPay(cid) {
-    const p = pending();
-    const d = design(slugOf(cid));
-    const others = hand().filter((c) => c.id !== cid)
-      .map((c) => ({ id: c.id, d: design(c.card) }))
-      .sort((a, b) => (a.d.domain === 'wild') - (b.d.domain === 'wild') || a.d.value - b.d.value || a.id - b.id);
-    const plain = others.filter((c) => c.d.domain !== 'wild');
-    if (d.domain === 'service') return st.view.players === 1 || plain.length > 1 ? plain.slice(0, 1).map((c) => c.id) : [];
-    const rule = p.options.payment;
-    if (rule === 'free') return [];
-    if (rule === 'one_any') return (plain.length ? plain : others).slice(0, 1).map((c) => c.id);
-    const cheap = plain.find((c) => c.d.value <= CHEAP);
-    if (cheap) return [cheap.id];
-    if (plain.length >= 2) return plain.slice(0, 2).map((c) => c.id);
-    const wild = others.find((c) => c.d.domain === 'wild');
-    return wild ? [wild.id] : plain.map((c) => c.id);
+  // ---- build ---------------------------------------------------------------------------------
+  /** The build option of hand card `cid` ({pay_counts, pays_alone, pay, scores, as, names}), or null. */
+  const buildOf = (cid) => (pending()?.step === 'build' ? opts().builds?.find((b) => b.id === cid) ?? null : null);
+  /** The server's refusal of hand card `cid` as a build ({reason}), or null. */
+  const unbuildableOf = (cid) => (pending()?.step === 'build' ? opts().unbuildable?.find((u) => u.id === cid) ?? null : null);
+
+  /** Why hand card `cid` cannot be built: {short, long}, from the server's reason code. */
+  function whyNotBuild(cid) {
+    const u = unbuildableOf(cid);
+    const code = String(u?.reason ?? 'not_buildable');
+    const [short, long] = UNBUILDABLE[code] ?? [code.replaceAll('_', ' '), `it cannot be built now (${code.replaceAll('_', ' ')})`];
+    return { short, long: `${design(slugOf(cid)).name}: ${long}.` };
   }
 
-  /** Why the chosen payment is not enough (null when it is). */
+  /** True when `pay` (hand card ids) is a payment the build option `b` takes. */
+  function payOk(b, pay) {
+    if (!b.pay_counts.includes(pay.length)) return false;
+    return pay.length !== 1 || b.pays_alone.includes(pay[0]);
+  }
+
+  /** Why the payment chosen is not taken (null when it is), in the words of the build's option. */
   function payProblem() {
     const sel = selOf();
-    const p = pending();
-    const d = design(slugOf(sel.card));
-    const n = sel.pay.length;
-    if (d.domain === 'service') {
-      if (st.view.players === 1) return n === 1 ? null : 'Solo, a service is built by discarding one card.';
-      return n <= 1 ? null : 'You may give at most one card yourself to a service.';
+    const b = buildOf(sel.card);
+    if (!b) return 'Pick a card of your hand to build.';
+    if (payOk(b, sel.pay)) return null;
+    const counts = b.pay_counts;
+    if (counts.length === 1 && counts[0] === 0) return 'Building it is free: pay nothing.';
+    if (sel.pay.length === 1 && counts.includes(1)) {
+      return `${design(slugOf(sel.pay[0])).name} cannot pay on its own: pay with a card marked “pays alone”${counts.includes(2) ? ', or with two cards' : ''}.`;
     }
-    const rule = p.options.payment;
-    if (rule === 'free') return n === 0 ? null : 'You control two Technology companies: building is free, pay nothing.';
-    if (n === 1) {
-      const pd = design(slugOf(sel.pay[0]));
-      if (rule === 'one_any' || pd.domain === 'wild' || pd.value <= CHEAP) return null;
-      return `One card pays only if its value is ${CHEAP} or less (or it is a wild card); pay two cards instead.`;
-    }
-    if (n === 2) return null; // any two cards pay, with or without one Technology company
-    return rule === 'one_any' ? 'Pay any one card, or any two cards.' : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+    return `Pay ${counts.map(count).join(' or ')}.`;
   }
 
-  /** True when the cell holds another player's company: the order of its owner's draw is ours to choose. */
-  function ownerCell(cell) {
-    return !!cell && (pending()?.options?.owner_cells ?? []).some((c) => c.x === cell.x && c.y === cell.y);
-  }
-
-  /** The effect primitive of the city card at {x, y}. */
-  const primAt = (c) => (c ? design(c.card).effect?.primitive ?? null : null);
-  const needsOf = () => NEEDS[primAt(usedCard())] ?? [];
-  /** The city card whose effect the selection uses, or null. */
-  function usedCard() {
-    const { use } = selOf();
-    return use ? cityAt(use.x, use.y) : null;
-  }
-
-  /** Can this seat use city card `c` in the effect step (normally or for free)? */
-  function usable(c) {
-    const o = pending()?.options;
-    if (!o || !c || design(c.card).domain === 'wild') return false;
-    const normal = o.normal && !c.tilted; // a service is never tilted: anyone may use it again
-    const free = o.free && c.owner === me() && c.domain === 'knowledge';
-    return (normal || free) && feasible(c);
-  }
-
-  /** Can the effect of city card `used` be carried out: is there something for each choice? */
-  function feasible(used) {
-    const v = st.view;
-    const needs = NEEDS[primAt(used)] ?? [];
-    if (needs.includes('card') && !hand().length) return false;
-    if (needs.includes('take') && !v.discard.length) return false;
-    if (needs.includes('victim') && !v.seats.some((s) => s.seat !== me() && s.hand_count > 0)) return false;
-    if (needs.includes('target')) {
-      const targets = v.city.filter((c) => targetOk(c, 'target', used));
-      if (!targets.length) return false;
-      if (needs.includes('to') && !v.city.some((c) => targets.some((t) => t !== c) && targetOk(c, 'to', used))) return false;
-    }
-    return true;
-  }
-
-  /** May city card `c` be the `which` ('target' or 'to') of the effect of `used` (default: the one chosen)? */
-  function targetOk(c, which, used = usedCard()) {
+  /**
+   * The hand cards to mark "pays alone" while building the card chosen: those that pay on their
+   * own when not every other card does (else the mark tells nothing).
+   */
+  function paysAloneMarks() {
     const sel = selOf();
-    if (!c || !used) return false;
-    const prim = primAt(used);
-    const filter = design(used.card).effect?.filter;
-    if (which === 'target') {
-      if ((prim === 'replace' || prim === 'expel') && c.seed) return false;
-      if (filter === 'neutral') return c.owner === null;
-      if (filter === 'other') return c.owner !== null && c.owner !== me();
-      if (filter === 'own') return c.owner === me();
-      if (prim === 'move_marker') return c.owner === me();
-      return true;
-    }
-    if (prim === 'move_marker') return c.owner !== me() && c.domain !== 'service';
-    return !(sel.target && sel.target.x === c.x && sel.target.y === c.y);
+    const b = buildOf(sel.card);
+    if (!b || !b.pay_counts.includes(1)) return new Set();
+    const others = hand().filter((c) => c.id !== sel.card).length;
+    return b.pays_alone.length < others ? new Set(b.pays_alone) : new Set();
   }
+
+  /**
+   * What the card chosen scores built in open cell `k` (pending.options.cells[k]): the option's
+   * scores[k]; a wild card named otherwise than the option's `as` scores that name's score, plus
+   * 1 in a cell `near` two of the seat's companies. Null without a build option.
+   */
+  function cellScore(k) {
+    const sel = selOf();
+    const b = buildOf(sel.card);
+    if (!b) return null;
+    if (!b.as || !sel.as || sameName(sel.as, b.as)) return b.scores[k] ?? null;
+    const n = (b.names ?? []).find((x) => sameName(x, sel.as));
+    return n ? n.score + (opts().cells?.[k]?.near ? 1 : 0) : null;
+  }
+
+  /** The names a wild card being built may take, each {value, domain, score}, the one scoring most first-marked as `best`. */
+  function wildNames() {
+    const b = buildOf(selOf().card);
+    return (b?.names ?? []).map((n) => ({ ...n, best: sameName(n, b.as) }));
+  }
+
+  // ---- effects -------------------------------------------------------------------------------
+  /** The use option of the city card at {x, y} ({normal, free, owner_first, score, choices}), or null. */
+  const useAt = (cell) => (pending()?.step === 'effect' && cell ? opts().uses?.find((u) => sameCell(u, cell)) ?? null : null);
+  /** The use option the selection chose, or null. */
+  const usedOption = () => useAt(selOf().use);
+  /** The choices the chosen use takes, in the order they are asked. */
+  function needsOf() {
+    const ch = usedOption()?.choices ?? {};
+    return [...CHOICE_ORDER.filter((k) => k in ch), ...Object.keys(ch).filter((k) => !CHOICE_ORDER.includes(k))];
+  }
+  /** Can this seat use city card `c` in the effect step (some legal order names it)? */
+  const usable = (c) => !!useAt(c);
+
+  /** May city card `c` be the `which` ('target' or 'to') of the chosen use? Two cells differ. */
+  function targetOk(c, which) {
+    const sel = selOf();
+    const cells = usedOption()?.choices?.[which] ?? [];
+    if (!c || !cells.some((x) => sameCell(x, c))) return false;
+    return !sameCell(which === 'to' ? sel.target : sel.to, c);
+  }
+
+  /** The legal values of choice `which` ('card', 'take', 'victim') of the chosen use ([] when none). */
+  const cardChoice = (which) => usedOption()?.choices?.[which] ?? [];
 
   /** The order the controls describe, or null with `hint` saying what is missing. */
   function orderBody() {
@@ -127,7 +134,7 @@ export function choiceRules(ctx, selOf) {
         const bad = payProblem();
         if (bad) return { why: bad };
         const body = { ...pos, card: sel.card, x: sel.x, y: sel.y, pay: [...sel.pay] };
-        if (design(slugOf(sel.card)).domain === 'wild') {
+        if (buildOf(sel.card)?.names) {
           if (!sel.as) return { why: 'Name the card in play the wild card scores as.' };
           body.as = sel.as;
         }
@@ -136,12 +143,13 @@ export function choiceRules(ctx, selOf) {
       case 'help':
         return sel.card === null ? { why: 'Pick a card to give, or pass.' } : { body: { ...pos, card: sel.card } };
       case 'effect': {
-        if (!sel.use) return { why: 'Pick a highlighted card of the city to use its effect, or pass.' };
+        const u = usedOption();
+        if (!u) return { why: 'Pick a highlighted card of the city to use its effect, or pass.' };
         const body = { ...pos, use: { ...sel.use } };
         if (sel.free) body.free = true;
-        if (sel.owner_first && !sel.free && ownerCell(sel.use)) body.owner_first = true;
+        if (sel.owner_first && !sel.free && u.owner_first) body.owner_first = true;
         for (const n of needsOf()) {
-          if (sel[n] === null) return { why: { card: 'Pick a card of your hand for the effect.', take: 'Pick a card of the discard pile.', target: 'Pick the city card the effect acts on.', to: 'Pick the second city card.', victim: 'Pick the player to take a card from.' }[n] };
+          if (sel[n] === null) return { why: { card: 'Pick a card of your hand for the effect.', take: 'Pick a card of the discard pile.', target: 'Pick the city card the effect acts on.', to: 'Pick the second city card.', victim: 'Pick the player to take a card from.' }[n] ?? `Choose the ${n}.` };
           body[n] = typeof sel[n] === 'object' ? { ...sel[n] } : sel[n];
         }
         return { body };
@@ -158,7 +166,6 @@ export function choiceRules(ctx, selOf) {
     }
   }
 
-
   /** True when the order the controls describe is the one already sent (nothing would change). */
   function sameAsSent(body) {
     const norm = (o) => JSON.stringify(Object.keys(o ?? {}).filter((k) => !['round', 'step', 'turn'].includes(k)).sort()
@@ -166,7 +173,10 @@ export function choiceRules(ctx, selOf) {
     return !!body && norm(body) === norm(st.hand.order);
   }
 
-  return { emptySel, hand, slugOf, cityAt, autoPay, payProblem, ownerCell, needsOf, usedCard, usable, targetOk, orderBody, sameAsSent };
+  return {
+    hand, slugOf, cityAt, buildOf, unbuildableOf, whyNotBuild, payOk, payProblem, paysAloneMarks, cellScore, wildNames,
+    useAt, usedOption, needsOf, usable, targetOk, cardChoice, orderBody, sameAsSent,
+  };
 }
 
 /** A selection with nothing chosen. */

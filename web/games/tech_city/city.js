@@ -1,7 +1,8 @@
 // tech_city/city.js: Tech City's shared grid and what sits around it on the table: the grid
-// scrolls inside its box (a mouse drags it), the cells the selected card may go to and the cards
-// an effect may use or aim at are highlighted, owners' markers and tilted cards are drawn, a
-// chosen cell offers its confirm button under the grid; the card-info box (the effect of a card
+// scrolls inside its box (a mouse drags it), the cells the selected card may go to (each with the
+// points it would score there) and the cards an effect may use (each with the points the use
+// scores) or aim at are highlighted, as the server's legal options say; owners' markers and
+// tilted cards are drawn, a chosen cell offers its confirm button under the grid; the card-info box (the effect of a card
 // hovered, focused or tapped, and "show this card to everyone"); the scores, the discard pile and
 // the line that says whose turn it is and what they must decide.
 
@@ -18,7 +19,7 @@ import { design, DOMAINS, cardLabel } from './data.js';
  */
 export function techBoard(ctx, t) {
   const { st } = ctx;
-  const { cityAt, hand, slugOf, needsOf, targetOk, usable, orderBody } = t.rules;
+  const { cityAt, hand, slugOf, needsOf, targetOk, useAt, cellScore, orderBody } = t.rules;
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
   const pending = () => ctx.pending();
@@ -59,31 +60,36 @@ export function techBoard(ctx, t) {
     const placing = p?.step === 'build' && sel.card !== null;
     const effect = p?.step === 'effect';
     const items = [];
-    for (const c of open) {
+    open.forEach((c, k) => {
       const chosen = sel.x === c.x && sel.y === c.y;
+      const pts = placing ? cellScore(k) : null; // what the card chosen scores here (the options' scores[k])
+      const said = pts === null ? '' : `, scores ${pts} point${pts === 1 ? '' : 's'}`;
       items.push(h('button', {
         type: 'button', class: `cell open ${placing ? 'target' : ''} ${chosen ? 'chosen' : ''}`, style: place(c.x, c.y),
         'data-x': c.x, 'data-y': c.y, 'data-focus-key': `cell-${c.x},${c.y}`, disabled: st.busy,
-        'aria-label': placing ? `Build here: column ${c.x}, row ${c.y}` : `Empty cell ${c.x}, ${c.y}`,
+        'data-score': pts ?? '',
+        'aria-label': placing ? `Build here: column ${c.x}, row ${c.y}${said}` : `Empty cell ${c.x}, ${c.y}`,
         onclick: () => t.clickCell(c.x, c.y),
-      }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : placing ? '+' : ''));
-    }
+      }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : null,
+      // The chosen cell shows the card; its points are on the confirm button under the grid.
+      pts !== null && !chosen ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+${pts}`) : null));
+    });
     for (const c of v.city) {
       const d = design(c.card);
       const used = sel.use && sel.use.x === c.x && sel.use.y === c.y;
       const tgt = (sel.target && sel.target.x === c.x && sel.target.y === c.y) || (sel.to && sel.to.x === c.x && sel.to.y === c.y);
       const needCell = effect && sel.use && (needsOf().includes('target') && !sel.target ? targetOk(c, 'target') : needsOf().includes('to') && sel.target && !sel.to ? targetOk(c, 'to') : false);
-      const canUse = effect && !sel.use && usable(c);
+      const use = effect && !sel.use ? useAt(c) : null; // its effect can be used: what it scores
       const cls = ['cell', 'card-cell', `d-${d.domain}`];
       if (c.tilted) cls.push('tilted');
       if (c.seed) cls.push('seed');
-      if (canUse || needCell) cls.push('target');
+      if (use || needCell) cls.push('target');
       if (used) cls.push('using');
       if (tgt) cls.push('aimed');
       const owner = c.owner === null ? 'neutral' : `owned by ${nameOf(c.owner)}`;
       items.push(h('button', {
         type: 'button', class: cls.join(' '), style: place(c.x, c.y), 'data-x': c.x, 'data-y': c.y, 'data-slug': c.card,
-        'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`,
+        'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`, 'data-score': use ? use.score : '',
         title: `${d.name} (${c.value} ${DOMAINS[d.domain]?.name}): ${d.text}`,
         onclick: () => t.clickCell(c.x, c.y),
         onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
@@ -92,8 +98,9 @@ export function techBoard(ctx, t) {
         h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),
         h('span', { class: 'tc-name' }, d.name),
         // Named by its content (the visible name first), the rest said offscreen.
-        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}: ${d.text}`),
-        c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null)));
+        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}${use ? `, using it scores ${use.score} point${use.score === 1 ? '' : 's'}` : ''}: ${d.text}`),
+        c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null),
+      use ? h('span', { class: 'cell-score use-score', 'aria-hidden': 'true' }, `+${use.score}`) : null));
     }
     const grid = h('div', { class: 'city', id: 'city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}` }, items);
     const keepX = cityScroll.scrollLeft, keepY = cityScroll.scrollTop;
@@ -122,8 +129,9 @@ export function techBoard(ctx, t) {
     box.hidden = !on;
     if (!on) { replace(box); return; }
     const r = orderBody();
+    const pts = cellScore((p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y));
     replace(box, h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: t.confirm },
-      `Build ${design(slugOf(sel.card)).name} here`),
+      `Build ${design(slugOf(sel.card)).name} here${pts === null ? '' : ` · +${pts}`}`),
     r.body ? null : h('span', { class: 'muted' }, r.why));
   }
 

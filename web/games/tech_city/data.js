@@ -1,7 +1,7 @@
 // tech_city/data.js: what Tech City's page knows of the game apart from one table: the card
-// catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, what each effect
-// primitive asks for, a card's face and label, the hand's orders, and the public log as readable
-// lines. CHEAP is the page's own copy of a payment rule, until the server sends the legal options.
+// catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, a card's face
+// and label, the hand's orders, and the public log as readable lines. What may be played is the
+// server's legal options (choice.js), never worked out here.
 
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
@@ -9,7 +9,6 @@ import { joinNames, sortByKeys } from '../../ui.js';
 import { seatLogLine } from '../../seats.js';
 
 export const ROUNDS = 6;
-export const CHEAP = 7; // one card of value <= 7 pays a build
 // Short words, not emoji: the page's emoji font has only The City's icons, and a system
 // without an emoji font would show empty boxes.
 export const DOMAINS = {
@@ -22,11 +21,6 @@ export const DOMAINS = {
 export const STEP_TITLES = {
   build: 'build', help: 'help build a service', effect: 'effects', owner: 'owner draws',
   choose: 'choose cards', discard: 'discard down', over: 'game over',
-};
-/** What each effect primitive needs besides the card used: hand card, pile card, cells, seat. */
-export const NEEDS = {
-  exchange_deck: ['card'], exchange_discard: ['card', 'take'], replace: ['card', 'target'],
-  expel: ['target'], swap: ['target', 'to'], move_marker: ['target', 'to'], steal: ['victim'],
 };
 
 let catalog = null;
@@ -65,13 +59,15 @@ export function sortTechHand(hand, by) {
 
 /**
  * A card face (a real button) for a hand or the revealed cards. o: {state, badge, disabled,
- * fresh (came into the hand since the last decision: marked "New"), onClick, onInfo (called on
- * hover and focus, to show the card's effect)}.
+ * fresh (came into the hand since the last decision: marked "New"), dim (cannot be picked for
+ * what is asked now), mark (a few words under the name, e.g. why it cannot be built), label
+ * (the mark in words for screen readers), onClick, onInfo (called on hover and focus, to show
+ * the card's effect)}.
  */
 export function techCard(cid, slug, o) {
   const d = design(slug);
   return h('button', {
-    type: 'button', class: `tcard d-${d.domain} ${o.state ? `is-${o.state}` : ''}`, 'data-card-id': cid, 'data-slug': slug,
+    type: 'button', class: `tcard d-${d.domain} ${o.state ? `is-${o.state}` : ''} ${o.dim ? 'dim' : ''}`, 'data-card-id': cid, 'data-slug': slug,
     'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
     title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
   },
@@ -79,7 +75,8 @@ export function techCard(cid, slug, o) {
   h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)),
     o.fresh ? h('span', { class: 'new-tag' }, 'New') : null, h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
   h('span', { class: 'tc-name' }, d.name),
-  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${o.fresh ? ', new since your last decision' : ''}: `),
+  o.mark ? h('span', { class: 'tc-mark', 'aria-hidden': 'true' }, o.mark) : null,
+  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${o.fresh ? ', new since your last decision' : ''}${o.label ? `. ${o.label}` : ''}: `),
   h('span', { class: 'tc-text' }, d.text),
   o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }

@@ -2,13 +2,13 @@
 // hand and what the decision pending asks (build a card into a highlighted cell with its payment
 // and a wild card's name, help a service, use an effect and pick what it needs, the owner's draw,
 // choose or discard cards, show a card to everyone), Suggest filling in the expert's choice for
-// the player to confirm, and the bar's figures and the end screen's lines. The grid and the panels
-// around it are in city.js, what a choice needs in choice.js. Orders echo pending's round, step
-// and turn.
+// the player to confirm, and the bar's figures and the end screen's lines. What may be chosen,
+// and what each choice scores, is the server's legal options (read in choice.js); the grid and
+// the panels around it are in city.js. Orders echo pending's round, step and turn.
 
 import { h } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { ROUNDS, CHEAP, DOMAINS, STEP_TITLES, loadTechCatalog, design, cardLabel, techCard, techLog, HAND_SORTS, sortTechHand } from './data.js';
+import { ROUNDS, DOMAINS, STEP_TITLES, loadTechCatalog, design, cardLabel, techCard, techLog, HAND_SORTS, sortTechHand } from './data.js';
 import { choiceRules, emptySel } from './choice.js';
 import { techBoard } from './city.js';
 
@@ -26,7 +26,7 @@ function techTable(ctx) {
   let suggested = ''; // 'pass' | 'draw' | 'no-draw' when Suggest pointed at a button
   const divulge = new Set(); // hand cards to show to all with the next order ("divulge")
   const rules = choiceRules(ctx, () => sel);
-  const { hand, slugOf, cityAt, autoPay, ownerCell, needsOf, usable, targetOk, orderBody, sameAsSent } = rules;
+  const { hand, slugOf, cityAt, buildOf, whyNotBuild, paysAloneMarks, wildNames, useAt, usedOption, needsOf, usable, targetOk, cardChoice, orderBody, sameAsSent } = rules;
   const pending = () => ctx.pending();
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
@@ -48,21 +48,25 @@ function techTable(ctx) {
     st.refused = '';
     board.showInfo(`h:${cid}`);
     if (p.step === 'build') {
+      // The card to build starts with the server's payment (pay) and, a wild card, its best name.
+      const most = Math.max(0, ...(buildOf(sel.card)?.pay_counts ?? [0]));
       if (sel.card === cid) sel = emptySel();
       else if (sel.card === null) {
-        sel.card = cid;
-        sel.pay = autoPay(cid);
-        if (design(slugOf(cid)).domain === 'wild') sel.as = p.options.wild_names?.[0] ?? null;
-        else sel.as = null;
+        const b = buildOf(cid);
+        if (!b) hint = `${whyNotBuild(cid).long} Pick a card that is not dimmed.`;
+        else Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
       } else if (sel.pay.includes(cid)) sel.pay = sel.pay.filter((x) => x !== cid);
+      else if (!most) hint = 'Building it is free: nothing to pay.';
       else {
         sel.pay.push(cid);
-        if (sel.pay.length > 2) sel.pay.shift();
+        if (sel.pay.length > most) sel.pay.shift();
       }
     } else if (p.step === 'help') {
       sel.card = sel.card === cid ? null : cid;
     } else if (p.step === 'effect') {
-      if (!needsOf().includes('card')) { hint = sel.use ? 'This effect takes no card of your hand.' : 'First pick a highlighted card of the city.'; } else sel.card = sel.card === cid ? null : cid;
+      if (!needsOf().includes('card')) hint = sel.use ? 'This effect takes no card of your hand.' : 'First pick a highlighted card of the city.';
+      else if (sel.card === cid || cardChoice('card').includes(cid)) sel.card = sel.card === cid ? null : cid;
+      else hint = `${design(slugOf(cid)).name} cannot be given to this effect.`;
     } else if (p.step === 'discard' || (p.step === 'choose' && p.options.kind === 'discard')) {
       toggleCards(cid);
     }
@@ -106,11 +110,10 @@ function techTable(ctx) {
       } else if (usingHere) {
         sel = emptySel();
       } else if (usable(c)) {
-        const o = p.options;
+        const u = useAt(c);
         sel = emptySel();
         sel.use = { x, y };
-        // Free use: own Knowledge company when no normal use is left or it is tilted.
-        sel.free = !!o.free && c.owner === me() && c.domain === 'knowledge' && (!o.normal || c.tilted);
+        sel.free = u.free && !u.normal; // the free use when it is the only one open
       } else {
         hint = c.owner !== null && c.tilted ? `${design(c.card).name} was used this round (tilted).` : `${design(c.card).name} cannot be used now.`;
       }
@@ -188,17 +191,25 @@ function techTable(ctx) {
           head.push(h('p', { class: 'counter', id: 'counter' }, d.domain === 'service'
             ? `A service: ${sel.pay.length ? 'you give 1 card' : 'you give no card'}; the others are asked to help.`
             : `Paying ${sel.pay.length} card${sel.pay.length === 1 ? '' : 's'}. Press a card to pay with it or keep it.`));
-          if (d.domain === 'wild') {
-            const names = p.options.wild_names ?? [];
-            const idx = names.findIndex((n) => sel.as && n.value === sel.as.value && n.domain === sel.as.domain);
-            head.push(h('label', { class: 'field wild-as' }, h('span', {}, 'The wild card scores as'),
-              h('select', { id: 'wild-as', onchange: (e) => { sel.as = names[Number(e.target.value)]; ctx.drawAction(); } },
-                names.map((n, i) => h('option', { value: i, selected: i === idx }, `${n.value} of ${DOMAINS[n.domain]?.name ?? n.domain}`)))));
+          if (buildOf(sel.card)?.names) head.push(wildSelect());
+          if (sel.x === null) head.push(h('p', { class: 'muted', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
+          else {
+            const k = (p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y);
+            const pts = rules.cellScore(k);
+            if (pts !== null) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
           }
         }
         buttons.push(confirmBtn(d ? `Build ${d.name}${sel.pay.length ? ` · pay ${sel.pay.length}` : ''}` : 'Build'), passBtn());
         if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
-        cardState = (c) => (c.id === sel.card ? { state: 'build', badge: 'Build' } : sel.pay.includes(c.id) ? { state: 'pay', badge: 'Pay' } : {});
+        const alone = paysAloneMarks();
+        cardState = (c) => {
+          if (c.id === sel.card) return { state: 'build', badge: 'Build' };
+          if (sel.pay.includes(c.id)) return { state: 'pay', badge: 'Pay' };
+          if (sel.card !== null) return alone.has(c.id) ? { mark: 'pays alone', label: 'Pays on its own' } : {};
+          if (buildOf(c.id)) return {};
+          const why = whyNotBuild(c.id);
+          return { dim: true, mark: why.short, label: `Cannot be built now: ${why.long}` };
+        };
         break;
       }
       case 'help': {
@@ -213,20 +224,22 @@ function techTable(ctx) {
         const c = sel.use && cityAt(sel.use.x, sel.use.y);
         const d = c ? design(c.card) : null;
         const o = p.options;
+        const u = usedOption();
         head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: effects`),
-          h('p', {}, d ? `${d.name}: ${d.text}` : `Pick a highlighted card of the city to use its effect${o.free && !o.normal ? ' (your free Knowledge use)' : ''}, or pass. Using another player's company lets its owner draw a card.`));
-        if (c && o.free && o.normal && c.owner === me() && c.domain === 'knowledge' && !c.tilted) {
+          h('p', {}, d ? `${d.name}: ${d.text}` : `Pick a highlighted card of the city to use its effect${o.free && !o.normal ? ' (your free Knowledge use)' : ''}, or pass; each shows the points using it scores. Using another player's company lets its owner draw a card.`));
+        if (u) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': u.score }, u.score ? `Using it scores ${u.score} point${u.score === 1 ? '' : 's'}.` : 'Using it scores no points.'));
+        if (u && u.free && u.normal) {
           head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'free', checked: sel.free, onchange: (e) => { sel.free = e.target.checked; ctx.drawAction(); } }),
             ' Use it as your free Knowledge use'));
         }
-        if (c && !sel.free && ownerCell(sel.use)) {
+        if (u && !sel.free && u.owner_first) {
           head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'owner-first', checked: sel.owner_first, onchange: (e) => { sel.owner_first = e.target.checked; ctx.drawAction(); } }),
             ` Let ${nameOf(c.owner)} draw and discard first, then the effect`));
         }
         for (const n of c ? needsOf() : []) extra.push(needLine(n, c));
         buttons.push(confirmBtn(d ? `Use ${d.name}` : 'Use'), passBtn());
         if (sel.use) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
-        cardState = (x) => (x.id === sel.card ? { state: 'pay', badge: 'Give' } : {});
+        cardState = (x) => (x.id === sel.card ? { state: 'pay', badge: 'Give' } : needsOf().includes('card') && !cardChoice('card').includes(x.id) ? { disabled: true } : {});
         break;
       }
       case 'owner': {
@@ -263,7 +276,7 @@ function techTable(ctx) {
     if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
     const pickable = ['build', 'help', 'discard'].includes(p.step) || (p.step === 'effect' && needsOf().includes('card')) || (p.step === 'choose' && p.options.kind === 'discard');
     // Only a point that waits for several seats keeps an order: it may be replaced until then.
-    return { head, extra, buttons, hint, sent: !!st.hand.order && sameAsSent(r.body), cardOpts: (c) => ({ ...cardState(c), disabled: !pickable }) };
+    return { head, extra, buttons, hint, sent: !!st.hand.order && sameAsSent(r.body), cardOpts: (c) => { const o = cardState(c); return { ...o, disabled: !pickable || !!o.disabled }; } };
   }
 
   /** A hand card's face: a button that picks it, and shows its effect on hover and focus. */
@@ -271,10 +284,21 @@ function techTable(ctx) {
     return techCard(c.id, c.card, { ...o, fresh, disabled: o.disabled || st.busy, onClick: () => clickHand(c.id), onInfo: () => board.showInfo(`h:${c.id}`) });
   }
 
+  /** The payment rule in force (the options' `payment`) in a sentence; the cards that pay alone are marked once a card is picked. */
   function payRule(rule) {
     return rule === 'free' ? 'Building is free for you (two Technology companies).'
       : rule === 'one_any' ? 'Pay any one card (you control a Technology company), or any two cards.'
-        : `Pay one card of value ${CHEAP} or less, or any two cards.`;
+        : 'Pay one cheap card or any two cards: once you pick a card to build, the cards that pay on their own are marked.';
+  }
+
+  /** The wild card's name: each name in play with what it scores, the best one chosen first. */
+  function wildSelect() {
+    const names = wildNames();
+    const same = (n) => !!sel.as && n.value === sel.as.value && n.domain === sel.as.domain;
+    return h('label', { class: 'field wild-as' }, h('span', {}, 'The wild card scores as'),
+      h('select', { id: 'wild-as', onchange: (e) => { const n = names[Number(e.target.value)]; sel.as = { value: n.value, domain: n.domain }; ctx.drawAction(); board.drawCity(); } },
+        names.map((n, i) => h('option', { value: i, selected: same(n), 'data-score': n.score },
+          `${n.value} of ${DOMAINS[n.domain]?.name ?? n.domain}: ${n.score} point${n.score === 1 ? '' : 's'}${n.best ? ' (scores most)' : ''}`))));
   }
 
   /** One line of the effect form: what is still needed, or what was picked. */
@@ -284,7 +308,7 @@ function techTable(ctx) {
     switch (n) {
       case 'card': return pick(sel.card !== null ? `Your card: ${design(slugOf(sel.card)).name}.` : 'Pick a card of your hand.');
       case 'take': return h('div', { class: 'need-line', 'data-need': 'take' }, h('p', {}, sel.take !== null ? 'The card to take from the discard pile:' : 'Pick a card of the discard pile to take:'),
-        h('div', { class: 'chips', role: 'group', 'aria-label': 'Discard pile' }, [...v.discard].reverse().map((c) => h('button', {
+        h('div', { class: 'chips', role: 'group', 'aria-label': 'Discard pile' }, [...v.discard].reverse().filter((c) => cardChoice('take').includes(c.id)).map((c) => h('button', {
           type: 'button', class: `chip-btn d-${design(c.card).domain}`, 'aria-pressed': sel.take === c.id ? 'true' : 'false', 'data-card-id': c.id,
           onclick: () => { sel.take = c.id; board.showInfo(`d:${c.id}`); ctx.drawAction(); },
         }, cardLabel(c.card)))));
@@ -298,7 +322,7 @@ function techTable(ctx) {
       }
       case 'victim': return h('div', { class: 'need-line', 'data-need': 'victim' }, h('p', {}, 'Take a random card from:'),
         h('div', { class: 'chips', role: 'group', 'aria-label': 'Players' }, v.seats.filter((s) => s.seat !== me()).map((s) => h('button', {
-          type: 'button', class: 'chip-btn', id: `victim-${s.seat}`, disabled: !s.hand_count, 'aria-pressed': sel.victim === s.seat ? 'true' : 'false',
+          type: 'button', class: 'chip-btn', id: `victim-${s.seat}`, disabled: !cardChoice('victim').includes(s.seat), 'aria-pressed': sel.victim === s.seat ? 'true' : 'false',
           onclick: () => { sel.victim = s.seat; ctx.drawAction(); },
         }, seatDot(s.seat), ` ${nameOf(s.seat)} (${s.hand_count})`))));
       default: return null;

@@ -1,12 +1,11 @@
 // the_city/cards.js: The City's card catalog (GET /api/v1/cards?game=the_city, keyed by slug)
-// and everything the page derives from it: how a card looks (colour by kind, icons 🚗 🛒 🎬), a
-// card's "worth keeping" value used to pre-select payments, the effective cost of a second
-// Construction Gang build (the page's own copy of the double build's rules, DOUBLE_MAX_COST,
-// until the server sends the legal options), and the orders a hand can be sorted in.
+// and how the page draws it: a card's look (colour by kind, icons 🚗 🛒 🎬), a hand card with
+// what building it would score or why it cannot be built (both from the server's legal options),
+// a tableau entry, and the orders a hand can be sorted in. No rule of the game is worked out here.
 
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
-import { sortByKeys } from '../../ui.js';
+import { joinNames, sortByKeys } from '../../ui.js';
 
 export const ICONS = { car: '🚗', shopping: '🛒', entertainment: '🎬' };
 const ICON_WORDS = { car: 'car', shopping: 'shopping', entertainment: 'entertainment' };
@@ -38,22 +37,23 @@ export function kindOf(c) {
   return kinds[0];
 }
 
-/** How much a card is worth keeping: printed cost + VP + income (low = pay it first). */
-export function keepValue(slug) {
-  const c = card(slug);
-  return c.cost + c.vp + c.income + (c.vp_per ? 2 : 0) + (c.income_per ? 1 : 0);
-}
-
 /**
- * The `n` hand cards least worth keeping, never one of `exclude` (instance ids).
- * hand: [{id, card}]. Ties keep hand order.
+ * Why the server refuses to build a hand card: `u` is an entry of pending.options.unbuildable
+ * ({card, reason, needs}). Returns {short (a few words for the card's face), long (a sentence)}.
  */
-export function cheapest(hand, n, exclude = []) {
-  const ex = new Set(exclude);
-  return hand.filter((x) => !ex.has(x.id))
-    .map((x, i) => ({ x, i, v: keepValue(x.card) }))
-    .sort((a, b) => a.v - b.v || a.i - b.i)
-    .slice(0, Math.max(0, n)).map((e) => e.x.id);
+export function unbuildableWords(u) {
+  const name = card(u.card).name;
+  const needs = (u.needs ?? []).map((s) => card(s).name);
+  const code = String(u.reason ?? '').replaceAll('_', ' ');
+  switch (u.reason) {
+    case 'prerequisite_missing':
+      return needs.length ? { short: `needs ${needs.join(', ')}`, long: `${name} needs ${joinNames(needs)} in your tableau first.` }
+        : { short: 'needs another card', long: `${name} needs another card in your tableau first.` };
+    case 'limit_reached': return { short: 'limit reached', long: `You already have as many ${name} as a tableau may hold.` };
+    case 'payment_count': return { short: 'too few cards to pay', long: `${name} costs more than the other cards in your hand can pay.` };
+    case 'not_buildable': return { short: 'not buildable', long: `${name} cannot be built.` };
+    default: return { short: code, long: `${name} cannot be built now (${code}).` };
+  }
 }
 
 /** Icons of a card as a string of emoji. */
@@ -72,66 +72,17 @@ export function describe(slug) {
   return `${c.name}: cost ${c.cost}, ${c.vp} VP, income ${c.income}, ${iconWords(c)}${c.text ? '. ' + c.text : ''}`;
 }
 
-// ---- effective costs (for the second card of a double build) -------------------------------
-
-/** Counts of slugs owned: tableau entries plus `extra` slugs. */
-function owned(tableauSlugs, extra = []) {
-  const m = new Map();
-  for (const s of [...tableauSlugs, ...extra]) m.set(s, (m.get(s) ?? 0) + 1);
-  return m;
-}
-
-/** Why `slug` cannot join a tableau of `have` (Map slug → count), or null when it can. */
-export function blocked(slug, have) {
-  const c = card(slug);
-  if (c.contractor) return 'not buildable';
-  for (const r of c.requires ?? []) if (!have.has(r)) return `needs ${card(r).name}`;
-  if (c.limit && (have.get(slug) ?? 0) >= c.limit) return `limit ${c.limit}`;
-  return null;
-}
-
-/** Effective cost of `slug` for a tableau `have`: each kind of discount card counts once. */
-export function effectiveCost(slug, have) {
-  let cost = card(slug).cost;
-  for (const s of have.keys()) {
-    const d = card(s).discount;
-    if (d && d.cards.includes(slug)) cost -= d.amount;
-  }
-  return Math.max(0, cost);
-}
-
-export const DOUBLE_MAX_COST = 4;
-
-/**
- * Double build helpers. tableau: slugs in the player's tableau. Returns
- * {gang, firstOk(slug), secondCost(firstSlug, secondSlug)|null}.
- */
-export function doublePlanner(tableauSlugs) {
-  const base = owned(tableauSlugs);
-  const gang = [...base.keys()].some((s) => card(s).construction_gang);
-  return {
-    gang,
-    firstCost(slug) {
-      const c = card(slug);
-      if (c.cost > DOUBLE_MAX_COST || (!gang && !c.construction_gang) || blocked(slug, base)) return null;
-      return effectiveCost(slug, base);
-    },
-    secondCost(first, slug) {
-      const c = card(slug);
-      const have = owned(tableauSlugs, [first]);
-      if (c.cost > DOUBLE_MAX_COST || blocked(slug, have)) return null;
-      return effectiveCost(slug, have);
-    },
-  };
-}
-
 // ---- drawing -------------------------------------------------------------------------------
 
 /**
  * A full-size card face as a real <button> (Enter/Space work), for a hand.
  * opts: {id, slug, cost (effective, when buildable), state ('build'|'build2'|'pay'|'discard'|''),
- *        dim, onClick, label, badge, fresh (drawn since the last step: marked "New")}
- * The badge and the "New" mark sit in a row of their own, so they never cover the card's text.
+ *        dim, onClick, label, badge, fresh (drawn since the last step: marked "New"),
+ *        preview ({vp, income, upTo}: what this round scores and draws with it built, as the
+ *        server's options say; upTo: the best of several), why (a few words: why it cannot be
+ *        built now)}
+ * The badge, the "New" mark, the preview and the why sit in a row of their own, so they never
+ * cover the card's text; they are drawn only, and `label` says them in words.
  */
 export function cardButton(opts) {
   const c = card(opts.slug);
@@ -161,11 +112,24 @@ export function cardButton(opts) {
   h('span', { class: 'card-text', 'aria-hidden': 'true' }, c.text || '\u00a0'),
   h('span', { class: 'card-marks', 'aria-hidden': 'true' },
     opts.fresh ? h('span', { class: 'new-tag' }, 'New') : null,
+    opts.preview ? previewMark(opts.preview) : null,
+    opts.why ? h('span', { class: 'why' }, opts.why) : null,
     opts.badge ? h('span', { class: 'badge' }, opts.badge) : null),
   h('span', { class: 'card-foot', 'aria-hidden': 'true' },
     h('span', { class: 'vp', title: 'Victory points' }, `★ ${c.vp}${c.vp_per ? '+' : ''}`),
     h('span', { class: 'inc', title: 'Income (cards)' }, `⊕ ${c.income}${c.income_per ? '+' : ''}`)));
   return btn;
+}
+
+/** The mark of what a build would bring this round: "+14 VP ⊕4" ("up to" for the best of several). */
+function previewMark(p) {
+  return h('span', { class: 'gain', 'data-vp': p.vp, 'data-income': p.income, title: `${p.upTo ? 'Up to ' : ''}${p.vp} VP this round, income ${p.income}` },
+    p.upTo ? 'up to ' : '', h('span', { class: 'gain-vp' }, `+${p.vp} VP`), ' ', h('span', { class: 'gain-inc' }, `⊕${p.income}`));
+}
+
+/** Words for `preview` ({vp, income, upTo}) in a card's name: "14 VP this round and income 4 with it built". */
+export function previewWords(p) {
+  return `${p.upTo ? 'up to ' : ''}${p.vp} VP this round and income ${p.income} with it built`;
 }
 
 /**

@@ -2,13 +2,14 @@
 // move (build with a pre-selected payment, contractor, Construction Gang's double build, survey,
 // and the keep / survey / hand_limit discards), Suggest filling it in, what the game chose for a
 // seat that had not chosen, everyone's tableau and score, the score chart, the bar's figures and
-// the end screen's lines. The cost and limit rules it pre-checks (cards.js) are the page's own
-// until the server sends every legal option.
+// the end screen's lines. What can be built, at what cost, with which payment suggested, what it
+// would score and why a card cannot be built all come from the server's legal options
+// (pending.options, docs/rules.md "Your options"): the page presents them and checks no rule.
 
 import { h, replace } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed } from '../../seats.js';
-import { card, cardButton, cheapest, tableauChip, doublePlanner, blocked, loadCatalog, DOUBLE_MAX_COST, HAND_SORTS, sortHand } from './cards.js';
+import { card, cardButton, tableauChip, loadCatalog, unbuildableWords, previewWords, HAND_SORTS, sortHand } from './cards.js';
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { scoreChart } from './chart.js';
 import { logEntries } from './log.js';
@@ -65,15 +66,28 @@ function cityTable(ctx) {
   }
 
   const handSlug = (cid) => st.hand?.hand.find((c) => c.id === cid)?.card;
-  const buildCost = (cid) => ctx.pending()?.options?.builds?.find((b) => b.id === cid)?.cost ?? null;
-  const myTableau = () => (st.view?.seats[st.me?.seat]?.tableau ?? []).map((t) => t.card);
-  const planner = () => doublePlanner(myTableau());
+  // The legal options of the build step, as the server lists them.
+  const opts = () => ctx.pending()?.options ?? {};
+  const buildOf = (cid) => opts().builds?.find((b) => b.id === cid) ?? null;
+  const buildCost = (cid) => buildOf(cid)?.cost ?? null;
+  const unbuildableOf = (cid) => opts().unbuildable?.find((u) => u.id === cid) ?? null;
+  /** The double builds whose first card is `first`. */
+  const pairsFrom = (first) => (opts().doubles ?? []).filter((d) => d.builds[0].id === first);
+  const pairOf = (first, second) => pairsFrom(first).find((d) => d.builds[1].id === second) ?? null;
 
+  /** The effective costs of the double build chosen: c1 of the first card, c2 of the second (null until chosen). */
   function doubleCosts() {
-    const pl = planner();
-    const c1 = sel.b1 !== null ? pl.firstCost(handSlug(sel.b1)) : null;
-    const c2 = sel.b1 !== null && sel.b2 !== null ? pl.secondCost(handSlug(sel.b1), handSlug(sel.b2)) : null;
+    const c1 = sel.b1 !== null ? pairsFrom(sel.b1)[0]?.builds[0].cost ?? null : null;
+    const c2 = sel.b2 !== null ? pairOf(sel.b1, sel.b2)?.builds[1].cost ?? null : null;
     return { c1, c2 };
+  }
+
+  /** What building `x` (a build or a double of the options) brings this round: {vp, income}. */
+  const gain = (x) => ({ vp: x.vp, income: x.income });
+  /** The best of the double builds `pairs` (highest VP, then income): {vp, income, upTo}. */
+  function bestOf(pairs) {
+    const best = pairs.reduce((a, d) => (!a || d.vp > a.vp || (d.vp === a.vp && d.income > a.income) ? d : a), null);
+    return best ? { ...gain(best), upTo: pairs.length > 1 } : null;
   }
 
   /** What clicking hand card `cid` does in the current step. */
@@ -84,7 +98,6 @@ function cityTable(ctx) {
     hint = '';
     st.refused = '';
     suggested = null;
-    const hand = st.hand.hand;
     if (p.step !== 'build') {
       const need = p.options.discard;
       if (s.discard.includes(cid)) s.discard = s.discard.filter((x) => x !== cid);
@@ -93,30 +106,28 @@ function cityTable(ctx) {
         if (s.discard.length > need) s.discard.shift();
       }
     } else if (s.mode === 'one') {
-      const cost = buildCost(cid);
+      // A build's payment starts as the server's suggestion (pay); any `cost` other cards pay.
+      const b = buildOf(cid);
       if (s.b1 === cid) { s.b1 = null; s.pay = []; } else if (s.b1 === null) {
-        if (cost === null) hint = whyNot(cid);
-        else { s.b1 = cid; s.pay = cheapest(hand, cost, [cid]); }
+        if (!b) hint = whyNot(cid);
+        else { s.b1 = cid; s.pay = [...b.pay]; }
       } else if (s.pay.includes(cid)) {
         s.pay = s.pay.filter((x) => x !== cid);
       } else {
         const need = buildCost(s.b1) ?? 0;
         if (s.pay.length < need) s.pay.push(cid);
-        else if (cost !== null) { s.b1 = cid; s.pay = cheapest(hand, cost, [cid]); } else if (need > 0) { s.pay.shift(); s.pay.push(cid); }
+        else if (b) { s.b1 = cid; s.pay = [...b.pay]; } else if (need > 0) { s.pay.shift(); s.pay.push(cid); }
       }
     } else {
-      const pl = planner();
-      const slug = handSlug(cid);
       if (cid === s.b1) { s.b1 = null; s.b2 = null; s.pay = []; } else if (cid === s.b2) { s.b2 = null; s.pay = []; } else if (s.b1 === null) {
-        if (pl.firstCost(slug) === null) hint = whyNotDouble(slug, true);
+        if (!pairsFrom(cid).length) hint = whyNotDouble(cid, true);
         else s.b1 = cid;
       } else if (s.b2 === null) {
-        const c2 = pl.secondCost(handSlug(s.b1), slug);
-        if (c2 === null) hint = whyNotDouble(slug, false);
+        const d = pairOf(s.b1, cid);
+        if (!d) hint = whyNotDouble(cid, false);
         else {
           s.b2 = cid;
-          const { c1 } = doubleCosts();
-          s.pay = cheapest(hand, c1 + c2, [s.b1, s.b2]);
+          s.pay = [...d.builds[0].pay, ...d.builds[1].pay];
         }
       } else if (s.pay.includes(cid)) {
         s.pay = s.pay.filter((x) => x !== cid);
@@ -129,21 +140,17 @@ function cityTable(ctx) {
     ctx.drawAction();
   }
 
+  /** Why hand card `cid` cannot be built, in the server's words (its unbuildable entry). */
   function whyNot(cid) {
-    const slug = handSlug(cid);
-    const c = card(slug);
-    const have = new Map();
-    for (const t of myTableau()) have.set(t, (have.get(t) ?? 0) + 1);
-    const why = blocked(slug, have);
-    if (why) return `${c.name} cannot be built now: ${why === 'not buildable' ? 'it is taken from the pool instead' : why}.`;
-    return `${c.name} costs more than the other cards in your hand can pay.`;
+    const u = unbuildableOf(cid);
+    return u ? unbuildableWords(u).long : `${card(handSlug(cid)).name} cannot be built now.`;
   }
 
-  function whyNotDouble(slug, first) {
-    const c = card(slug);
-    if (c.cost > DOUBLE_MAX_COST) return `${c.name} has a printed cost over ${DOUBLE_MAX_COST}: a double build takes only cheaper cards.`;
-    if (first && !planner().gang && !c.construction_gang) return 'Without a Construction Gang in your tableau, the first of two builds must be a Construction Gang.';
-    return `${c.name} cannot be built here (${first ? 'first' : 'second'} card).`;
+  /** Why hand card `cid` cannot be the first (or, after the first chosen, the second) of two builds. */
+  function whyNotDouble(cid, first) {
+    const name = card(handSlug(cid)).name;
+    if (first) return `No double build open to you starts with ${name}${unbuildableOf(cid) ? `: ${unbuildableWords(unbuildableOf(cid)).long}` : '.'}`;
+    return `${name} cannot be built after ${card(handSlug(sel.b1)).name}: pick a highlighted card.`;
   }
 
   /**
@@ -151,7 +158,7 @@ function cityTable(ctx) {
    * once they are used up or the server stays busy) and, if the point is still pending when the
    * answer comes, puts it into the selection: the build and its payment, the two builds, or the
    * discards are pre-selected and focus goes to Confirm; a survey or a contractor is pointed at.
-   * The player still confirms. Without any suggestion, discards fall back to the cheapest.
+   * The player still confirms.
    */
   async function suggest() {
     const p = ctx.pending();
@@ -170,8 +177,8 @@ function cityTable(ctx) {
     st.refused = '';
     suggested = g ?? {};
     let focus = '#confirm';
-    if (p.step !== 'build') {
-      sel.discard = g?.discard ? [...g.discard] : cheapest(st.hand.hand, p.options.discard);
+    if (p.step !== 'build' && g?.discard) {
+      sel.discard = [...g.discard];
     } else if (g?.build) {
       sel = { ...emptySel(), b1: g.build.card, pay: [...g.build.pay] };
     } else if (g?.builds?.length === 2) {
@@ -247,63 +254,83 @@ function cityTable(ctx) {
     if (s.mode === 'one') {
       if (s.b1 === null) {
         head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
-          h('p', {}, o.builds.length ? 'Pick a highlighted card to build it (its cost after discounts is shown), or choose:' : 'Nothing in your hand can be built this round. Choose:'));
+          h('p', {}, o.builds.length ? 'Pick a highlighted card to build it (its cost after discounts is shown, and what your tableau would score this round with it), or choose:' : 'Nothing in your hand can be built this round. Choose:'));
       } else {
         const cost = buildCost(s.b1);
+        const b = buildOf(s.b1);
         const name = card(handSlug(s.b1)).name;
         head.push(h('h2', { id: 'action-title' }, `Build ${name}`),
-          h('p', {}, cost === 0 ? 'It costs nothing.' : `Pay ${cost} card${cost === 1 ? '' : 's'}: the cards marked “Pay” are the ones least worth keeping. Click a Pay card to keep it, then another card to pay with instead.`),
+          b ? h('p', { class: 'preview', id: 'preview', 'data-vp': b.vp, 'data-income': b.income }, `With it your tableau scores ${b.vp} VP this round and draws ${b.income} card${b.income === 1 ? '' : 's'} of income.`) : null,
+          h('p', {}, cost === 0 ? 'It costs nothing.' : `Pay ${cost} card${cost === 1 ? '' : 's'}: the cards marked “Pay” are a suggestion, those a bot would miss least. Click a Pay card to keep it, then another card to pay with instead.`),
           cost ? h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${cost} paid`) : null);
         buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.pay.length !== cost || st.busy, onclick: confirm },
           `Build ${name}${cost ? ` · pay ${cost}` : ''}`), cancel('Cancel'));
       }
       cardOpts = (c) => {
-        const cost = buildCost(c.id);
+        const b = buildOf(c.id);
+        const cost = b?.cost ?? null;
         const isB = s.b1 === c.id, isP = s.pay.includes(c.id);
+        const why = !b && s.b1 === null ? unbuildableOf(c.id) : null;
+        const preview = b && (s.b1 === null || isB) ? gain(b) : null;
         return {
           cost, state: isB ? 'build' : isP ? 'pay' : '',
           badge: isB ? 'Build' : isP ? 'Pay' : null,
           dim: s.b1 === null && cost === null,
-          label: isB ? 'Chosen to build' : isP ? 'Chosen to pay' : s.b1 === null ? (cost === null ? 'Cannot be built now' : `Buildable for ${cost}`) : 'Press to pay with it',
+          preview,
+          why: why ? unbuildableWords(why).short : null,
+          label: isB ? `Chosen to build: ${previewWords(preview)}` : isP ? 'Chosen to pay' : s.b1 === null
+            ? (b ? `Buildable for ${cost}: ${previewWords(preview)}` : `Cannot be built now: ${why ? unbuildableWords(why).long : ''}`) : 'Press to pay with it',
         };
       };
     } else {
-      const pl = planner();
       const { c1, c2 } = doubleCosts();
+      const pair = s.b2 !== null ? pairOf(s.b1, s.b2) : null;
       let sub;
       if (s.b1 === null) sub = 'Pick the first card (printed cost 4 or less).';
       else if (s.b2 === null) sub = `First: ${card(handSlug(s.b1)).name} (${c1}). Pick the second card; the first counts for its discounts.`;
       else sub = `${card(handSlug(s.b1)).name} (${c1}) then ${card(handSlug(s.b2)).name} (${c2}): pay ${c1 + c2}. Click cards to change the payment.`;
       head.push(h('h2', { id: 'action-title' }, 'Construction Gang: build two'), h('p', {}, sub));
+      if (pair) head.push(h('p', { class: 'preview', id: 'preview', 'data-vp': pair.vp, 'data-income': pair.income }, `With both your tableau scores ${pair.vp} VP this round and draws ${pair.income} card${pair.income === 1 ? '' : 's'} of income.`));
       if (s.b2 !== null) head.push(h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${c1 + c2} paid`));
       buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.b2 === null || s.pay.length !== c1 + c2 || st.busy, onclick: confirm }, 'Build both'),
         cancel('Back to one build'));
+      // Before the first card: each card that can start a double, with the best pair it starts;
+      // then each card that can follow it, with that pair's score.
       cardOpts = (c) => {
-        let cost = null;
-        if (s.b1 === null) cost = pl.firstCost(c.card);
-        else if (c.id === s.b1) cost = c1;
-        else if (s.b2 === null || c.id === s.b2) cost = pl.secondCost(handSlug(s.b1), c.card);
+        let cost = null, preview = null;
         const isB1 = s.b1 === c.id, isB2 = s.b2 === c.id, isP = s.pay.includes(c.id);
+        if (s.b1 === null) {
+          const from = pairsFrom(c.id);
+          cost = from[0]?.builds[0].cost ?? null;
+          preview = bestOf(from);
+        } else if (isB1) cost = c1;
+        else if (s.b2 === null || isB2) {
+          const d = pairOf(s.b1, c.id);
+          cost = d?.builds[1].cost ?? null;
+          preview = d ? gain(d) : null;
+        }
         return {
           cost: s.b2 !== null && !isB1 && !isB2 ? null : cost,
           state: isB1 ? 'build' : isB2 ? 'build2' : isP ? 'pay' : '',
           badge: isB1 ? '1st' : isB2 ? '2nd' : isP ? 'Pay' : null,
           dim: s.b2 === null && cost === null && !isB1,
-          label: isB1 ? 'First build' : isB2 ? 'Second build' : isP ? 'Chosen to pay' : cost === null ? 'Not eligible' : `Eligible for ${cost}`,
+          preview: s.b2 !== null && !isB2 ? null : preview,
+          label: isB1 ? 'First build' : isB2 ? `Second build: both give ${previewWords(preview)}` : isP ? 'Chosen to pay'
+            : cost === null ? 'Not eligible' : `Eligible for ${cost}: ${s.b1 === null ? 'the best pair it starts gives ' : 'both give '}${previewWords(preview)}`,
         };
       };
     }
     const quick = [
       h('button', { type: 'button', class: 'quick', id: 'survey', 'data-focus-key': 'survey', disabled: st.busy, onclick: () => send({ survey: true }) },
-        h('strong', {}, 'Survey'), h('small', {}, 'draw 5, keep 1 more')),
+        h('strong', {}, 'Survey'), h('small', {}, 'draw 5, keep 1 more'), quickScore(o.survey_score)),
     ];
     if (o.contractor) {
       quick.push(h('button', { type: 'button', class: 'quick', id: 'contractor', 'data-focus-key': 'contractor', disabled: st.busy, onclick: () => send({ contractor: true }) },
-        h('strong', {}, 'General Contractor'), h('small', {}, 'free · income 1 · once')));
+        h('strong', {}, 'General Contractor'), h('small', {}, 'free · once a game'), quickScore(o.contractor_score)));
     }
     if (o.double && s.mode === 'one') {
       quick.push(h('button', { type: 'button', class: 'quick', id: 'double', 'data-focus-key': 'double', disabled: st.busy, onclick: () => { sel = { ...emptySel(), mode: 'two' }; hint = ''; ctx.drawAction(); } },
-        h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang')));
+        h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang'), quickScore(bestOf(o.doubles ?? []))));
     }
     head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
     if (!buttons.length || s.mode === 'two') buttons.push(suggestButton());
@@ -311,6 +338,14 @@ function cityTable(ctx) {
     const sug = suggested;
     for (const b of quick) b.classList.toggle('suggested', !!sug && ((b.id === 'survey' && sug.survey) || (b.id === 'contractor' && sug.contractor)));
     return finish({ head, buttons, cardOpts, need: '' });
+  }
+
+  /** The score line of a quick choice: what this round scores and draws with it ({vp, income, upTo}), or nothing. */
+  function quickScore(x) {
+    if (!x) return null;
+    return h('small', { class: 'quick-score', 'data-vp': x.vp, 'data-income': x.income },
+      h('span', { 'aria-hidden': 'true' }, `${x.upTo ? 'up to ' : ''}+${x.vp} VP · ⊕${x.income}`),
+      h('span', { class: 'offscreen' }, `: ${x.upTo ? 'up to ' : ''}${x.vp} VP this round and income ${x.income}`));
   }
 
   /** What every point adds: the hint, whether the selection is the order sent, and what was sent. */
