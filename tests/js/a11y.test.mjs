@@ -108,7 +108,7 @@ async function axeProblems(page) {
 }
 
 for (const [width, ctx] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-  test(`axe-core finds no serious or critical violation at ${width} width`, { timeout: 90_000 }, async () => {
+  test(`axe-core finds no serious or critical violation at ${width} width`, { timeout: 180_000 }, async () => {
     // The page's CSP (script-src 'self') would refuse the injected axe script tag.
     const context = await browser.newContext({ ...ctx, bypassCSP: true });
     try {
