@@ -194,7 +194,7 @@ Test(simcity_deck, each_seat_wins_about_its_share)
     }
 }
 
-Test(simcity_deck, figures)
+Test(simcity_deck, figures, .timeout = 3600)
 {
     const char *n = getenv("SC_FIGURES");
     if (!n || atoll(n) <= 0)

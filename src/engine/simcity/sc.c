@@ -334,6 +334,8 @@ static bool turn_step(struct sc_game *g, const struct sc_events *ev)
             int kind = sc_design_of(g, g->timed[i].card)->effects[g->timed[i].effect].kind;
             int cells[SC_CELLS];
             int n = kind == SC_EF_FORBID ? 0 : sc_timed_candidates(g, i, cells, SC_CELLS);
+            if (kind == SC_EF_SPREAD && sc_timed_spares(g, i))
+                g->acted |= 1u << SC_SP_PROTECT; /* (figures) a protection held the fire back */
             if (n == 0 && kind == SC_EF_SPREAD) {
                 sc_timed_end(g, i, ev); /* the fire has nothing left to burn */
                 continue;
@@ -460,8 +462,9 @@ void sc_begin_turn(struct sc_game *g, int seat, const struct sc_events *ev)
 
 int sc_default_target(int players)
 {
-    static const int targets[SC_MAX_PLAYERS + 1] = {0, 0, 150, 200, 250, 300, 350};
-    return players >= 1 && players <= SC_MAX_PLAYERS ? targets[players] : 0;
+    if (players < 2 || players > SC_MAX_PLAYERS)
+        return 0;
+    return SC_TARGET_BASE + SC_TARGET_PER_PLAYER * players;
 }
 
 int sc_new(struct sc_game *g, const struct sc_catalog *cat, int players, uint64_t seed, int target)

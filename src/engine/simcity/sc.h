@@ -43,7 +43,10 @@ enum {
     SC_MAX_TIMED = 8,     /* timed events running at once */
     SC_MAX_BILLS = 8,     /* bills waiting for the Mayor */
     SC_MAX_TARGET = 5000, /* the largest money target */
-    SC_NONE = 255,        /* no card, seat or cell */
+    /* The default money target, $50 + $40 a player (tuned by simulate; cards/README.md). */
+    SC_TARGET_BASE = 50,
+    SC_TARGET_PER_PLAYER = 40,
+    SC_NONE = 255, /* no card, seat or cell */
 };
 
 /* The steps of a game: the kind of each decision point. SC_STEP_OVER: the game has ended. */

@@ -141,6 +141,9 @@ void sc_play_event(struct sc_game *g, int seat, int card, int cell, const struct
  * many there are. */
 int sc_timed_candidates(const struct sc_game *g, int i, int *cells, int max);
 
+/* True when a protection keeps spreading timed effect i from a block it would reach. */
+bool sc_timed_spares(const struct sc_game *g, int i);
+
 /* Timed effect i acts on cell. */
 void sc_timed_act(struct sc_game *g, int i, int cell, const struct sc_events *ev);
 

@@ -140,6 +140,18 @@ int sc_timed_candidates(const struct sc_game *g, int i, int *cells, int max)
     return n;
 }
 
+bool sc_timed_spares(const struct sc_game *g, int i)
+{
+    const struct sc_timed *t = &g->timed[i];
+    const struct sc_design *d = sc_design_of(g, t->card);
+    int from = sc_cell(g, t->x, t->y), nb[4], m = from < 0 ? 0 : sc_neighbours(g, from, nb);
+    for (int k = 0; k < m; k++)
+        if (g->block[nb[k]] != SC_NONE && sc_design_of(g, g->block[nb[k]])->zone != SC_ZONE_LAND &&
+            sc_protected(g, d->hazard, nb[k]))
+            return true;
+    return false;
+}
+
 void sc_timed_act(struct sc_game *g, int i, int cell, const struct sc_events *ev)
 {
     struct sc_timed *t = &g->timed[i];
