@@ -1,106 +1,13 @@
 /* sc.c: SimCity's rules engine — setup, the turn (removals, timed events, draw, council, plays,
  * the end of a turn and of a round), decision points (who is pending, checks, defaults,
  * resolution), the game's ends and its winners, money and its sources, and the invariants (see
- * sc.h). The city and the card interpreter are sc_city.c; events and politics sc_politics.c;
- * the legal options sc_options.c. */
+ * sc.h). The city and the card interpreter are sc_city.c and sc_score.c; events and politics
+ * sc_politics.c; the legal options sc_options.c; names and refusal codes sc_names.c. */
 #include "sc.h"
 
 #include <string.h>
 
 #include "sc_internal.h"
-
-/* ---- names ------------------------------------------------------------------------------ */
-
-static const char *const step_names[SC_STEP_COUNT] = {
-    "draw", "council", "target", "play", "vote", "mayor_pay", "election", "discard", "over"};
-static const char *const mode_names[SC_MODE_COUNT] = {"new", "upgrade", "rezone", "vote", "event"};
-static const char *const source_names[SC_SRC_COUNT] = {
-    "value", "bonus",  "zone",    "complex", "scorched", "coverage",
-    "mayor", "events", "council", "bills",   "elections"};
-static const char *const end_names[SC_END_COUNT] = {"none", "target", "surface_full", "deck_out",
-                                                    "all_passed"};
-
-const char *sc_step_name(int step)
-{
-    return step >= 0 && step < SC_STEP_COUNT ? step_names[step] : "?";
-}
-
-int sc_step_from_name(const char *name)
-{
-    for (int i = 0; name && i < SC_STEP_COUNT; i++)
-        if (strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-const char *sc_mode_name(int mode)
-{
-    return mode >= 0 && mode < SC_MODE_COUNT ? mode_names[mode] : "?";
-}
-
-const char *sc_source_name(int source)
-{
-    return source >= 0 && source < SC_SRC_COUNT ? source_names[source] : "?";
-}
-
-const char *sc_end_name(int reason)
-{
-    return reason >= 0 && reason < SC_END_COUNT ? end_names[reason] : "?";
-}
-
-static const struct {
-    const char *code, *message;
-} errors[SC_ERR_COUNT] = {
-    [SC_OK] = {"ok", "The decision was accepted."},
-    [SC_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
-    [SC_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
-    [SC_ERR_NOT_PENDING] = {"nothing_to_decide",
-                            "This seat has nothing to decide now; wait for its turn."},
-    [SC_ERR_WRONG_KIND] = {"wrong_kind",
-                           "This decision does not answer the current step; see \"pending\" in "
-                           "your view for what to send."},
-    [SC_ERR_NOT_IN_HAND] = {"not_in_hand", "That card is not in your hand."},
-    [SC_ERR_OFF_GRID] = {"off_grid", "That cell is not on the surface."},
-    [SC_ERR_WRONG_CARD] = {"wrong_card",
-                           "That card cannot do this: blocks and events are played, council "
-                           "members bought."},
-    [SC_ERR_PHASE] = {"phase", "The city has not reached that card's phase yet."},
-    [SC_ERR_POWER_PLANT] = {"power_plant",
-                            "Until a Power Plant is played, no city or metropolis card, event or "
-                            "council member; the first city card must be a Power Plant."},
-    [SC_ERR_FIRST_CELL] = {"first_cell", "The first block goes in the centre cell."},
-    [SC_ERR_NOT_ADJACENT] = {"not_adjacent",
-                             "A new block must share an edge with a block of the city."},
-    [SC_ERR_NO_REZONE] = {"no_rezone",
-                          "That block is no upgrade (same zone, its services kept, its value "
-                          "met, something added) and no free rezone; a rezone by vote needs a "
-                          "Mayor."},
-    [SC_ERR_SIMS] = {"sims",
-                     "Not enough sims reach that cell: the providers joined to its road, or all "
-                     "to its rail, must give what the card requires."},
-    [SC_ERR_RESTRICTED] = {"restricted", "The card's specials do not allow it there."},
-    [SC_ERR_LIMIT] = {"limit", "The card's limit is reached there."},
-    [SC_ERR_FORBIDDEN] = {"forbidden", "An event forbids placing a block next to such blocks "
-                                       "now."},
-    [SC_ERR_BAD_TARGET] = {"bad_target", "That is not a block the effect may choose."},
-    [SC_ERR_CANNOT_AFFORD] = {"cannot_afford",
-                              "That costs more money than you have (and at least $1)."},
-    [SC_ERR_BALLOTS] = {"bad_ballots",
-                        "Send one ballot (withhold, yes, no) per member you hold, in order; a "
-                        "corrupt member's is the one on its card."},
-    [SC_ERR_BAD_CANDIDATE] = {"bad_candidate", "Votes are cast for a seat of the game."},
-    [SC_ERR_EMPTY_PILE] = {"empty_pile", "There is no card to draw there."},
-};
-
-const char *sc_error_code(int err)
-{
-    return err >= 0 && err < SC_ERR_COUNT ? errors[err].code : "unknown_error";
-}
-
-const char *sc_error_message(int err)
-{
-    return err >= 0 && err < SC_ERR_COUNT ? errors[err].message : "Unknown error.";
-}
 
 /* ---- events, money, cards ------------------------------------------------------------------ */
 

@@ -1,7 +1,9 @@
 /* sc_cards.c: parses and validates SimCity's card file (cards/simcity.json, format in
  * cards/README.md) into struct sc_catalog, and reads it from disk; every refusal is one sentence
- * naming the source, the card and the reason. */
+ * naming the source, the card and the reason. The specials, effects, selectors and conditions of
+ * a card are read by sc_cards_prims.c. */
 #include "sc_cards.h"
+#include "sc_cards_parse.h"
 
 #include "textfile.h"
 
@@ -12,15 +14,15 @@
 #include <string.h>
 
 static const char *const kind_names[SC_KIND_COUNT] = {"block", "event", "council"};
-static const char *const zone_names[SC_ZONE_COUNT] = {"residential",  "commercial",   "industrial",
-                                                      "governmental", "agricultural", "special",
-                                                      "services",     "land"};
-static const char *const land_names[SC_LAND_COUNT] = {"none",   "forest", "mountain",
-                                                      "barren", "plains", "water"};
-static const char *const service_names[SC_SVC_COUNT] = {"road", "rail", "power"};
-static const char *const cover_names[SC_COVER_COUNT] = {"power", "police", "fire", "phone"};
-static const char *const hazard_names[SC_HAZ_COUNT] = {"none", "fire",  "storm",  "flood",
-                                                       "riot", "toxic", "blight", "fiscal"};
+const char *const sc_zone_names[SC_ZONE_COUNT] = {"residential",  "commercial",   "industrial",
+                                                  "governmental", "agricultural", "special",
+                                                  "services",     "land"};
+const char *const sc_land_names[SC_LAND_COUNT] = {"none",   "forest", "mountain",
+                                                  "barren", "plains", "water"};
+const char *const sc_service_names[SC_SVC_COUNT] = {"road", "rail", "power"};
+const char *const sc_cover_names[SC_COVER_COUNT] = {"power", "police", "fire", "phone"};
+const char *const sc_hazard_names[SC_HAZ_COUNT] = {"none", "fire",  "storm",  "flood",
+                                                   "riot", "toxic", "blight", "fiscal"};
 static const char *const prim_names[SC_SP_COUNT] = {
     "must_cover", "only_if",   "limit",   "receive",    "add",         "mayor",
     "coverage",   "rezonable", "rezones", "extra_play", "remove_when", "protect"};
@@ -36,23 +38,23 @@ const char *sc_kind_name(int kind)
 }
 const char *sc_zone_name(int zone)
 {
-    return NAME_OF(zone_names, zone);
+    return NAME_OF(sc_zone_names, zone);
 }
 const char *sc_land_name(int land)
 {
-    return NAME_OF(land_names, land);
+    return NAME_OF(sc_land_names, land);
 }
 const char *sc_service_name(int service)
 {
-    return NAME_OF(service_names, service);
+    return NAME_OF(sc_service_names, service);
 }
 const char *sc_cover_name(int cover)
 {
-    return NAME_OF(cover_names, cover);
+    return NAME_OF(sc_cover_names, cover);
 }
 const char *sc_hazard_name(int hazard)
 {
-    return NAME_OF(hazard_names, hazard);
+    return NAME_OF(sc_hazard_names, hazard);
 }
 const char *sc_prim_name(int prim)
 {
@@ -73,7 +75,7 @@ static int index_of(const char *const *names, int n, const char *name)
 
 int sc_zone_from_name(const char *name)
 {
-    return index_of(zone_names, SC_ZONE_COUNT, name);
+    return index_of(sc_zone_names, SC_ZONE_COUNT, name);
 }
 
 int sc_catalog_find(const struct sc_catalog *cat, const char *id)
@@ -92,16 +94,7 @@ int sc_deck_size(const struct sc_catalog *cat, int players)
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-struct parser {
-    const char *source;
-    char *err;
-    int errlen;
-    const char *card; /* the card's id while parsing it */
-    struct sc_catalog *cat;
-    int nids; /* designs whose ids are known (the first pass) */
-};
-
-__attribute__((format(printf, 2, 3))) static bool fail(struct parser *p, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) bool sc_fail(struct sc_parser *p, const char *fmt, ...)
 {
     if (!p->err || p->errlen <= 0)
         return false;
@@ -118,56 +111,56 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct parser *p, const c
 }
 
 /* Reads integer `key` of obj into *out (left alone when absent and not required), lo..hi. */
-static bool get_int(struct parser *p, const json_t *obj, const char *key, bool required, int lo,
-                    int hi, int *out)
+bool sc_get_int(struct sc_parser *p, const json_t *obj, const char *key, bool required, int lo,
+                int hi, int *out)
 {
     const json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return fail(p, "\"%s\" is missing", key);
+            return sc_fail(p, "\"%s\" is missing", key);
         return true;
     }
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-        return fail(p, "\"%s\" must be an integer from %d to %d", key, lo, hi);
+        return sc_fail(p, "\"%s\" must be an integer from %d to %d", key, lo, hi);
     *out = (int)json_integer_value(v);
     return true;
 }
 
-static bool get_bool(struct parser *p, const json_t *obj, const char *key, bool *out)
+bool sc_get_bool(struct sc_parser *p, const json_t *obj, const char *key, bool *out)
 {
     const json_t *v = json_object_get(obj, key);
     if (!v)
         return true;
     if (!json_is_boolean(v))
-        return fail(p, "\"%s\" must be true or false", key);
+        return sc_fail(p, "\"%s\" must be true or false", key);
     *out = json_is_true(v);
     return true;
 }
 
 /* Copies string `key` of obj (1..n-1 bytes) into out. */
-static bool get_str(struct parser *p, const json_t *obj, const char *key, bool required, char *out,
-                    size_t n)
+bool sc_get_str(struct sc_parser *p, const json_t *obj, const char *key, bool required, char *out,
+                size_t n)
 {
     const json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return fail(p, "\"%s\" is missing", key);
+            return sc_fail(p, "\"%s\" is missing", key);
         return true;
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= n)
-        return fail(p, "\"%s\" must be a string of 1 to %zu bytes", key, n - 1);
+        return sc_fail(p, "\"%s\" must be a string of 1 to %zu bytes", key, n - 1);
     memcpy(out, json_string_value(v), json_string_length(v) + 1);
     return true;
 }
 
 /* Reads string `key` as one of names[0..n-1] into *out. */
-static bool get_name(struct parser *p, const json_t *obj, const char *key, bool required,
-                     const char *const *names, int n, int *out)
+bool sc_get_name(struct sc_parser *p, const json_t *obj, const char *key, bool required,
+                 const char *const *names, int n, int *out)
 {
     const json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return fail(p, "\"%s\" is missing", key);
+            return sc_fail(p, "\"%s\" is missing", key);
         return true;
     }
     int i = json_is_string(v) ? index_of(names, n, json_string_value(v)) : -1;
@@ -176,15 +169,14 @@ static bool get_name(struct parser *p, const json_t *obj, const char *key, bool 
         for (int k = 0; k < n; k++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
                      names[k]);
-        return fail(p, "\"%s\" must be one of %s", key, list);
+        return sc_fail(p, "\"%s\" must be one of %s", key, list);
     }
     *out = i;
     return true;
 }
 
 /* Refuses any key of obj not in the NULL-terminated list. */
-static bool only_keys(struct parser *p, const json_t *obj, const char *what,
-                      const char *const *keys)
+bool sc_only_keys(struct sc_parser *p, const json_t *obj, const char *what, const char *const *keys)
 {
     const char *key;
     json_t *v;
@@ -194,15 +186,15 @@ static bool only_keys(struct parser *p, const json_t *obj, const char *what,
         for (int i = 0; keys[i]; i++)
             known = known || strcmp(keys[i], key) == 0;
         if (!known)
-            return fail(p, "unknown key \"%s\" in %s", key, what);
+            return sc_fail(p, "unknown key \"%s\" in %s", key, what);
     }
     return true;
 }
 
 /* The one key of obj that is in the NULL-terminated list `prims`, or NULL (after failing) when
  * there is not exactly one. */
-static const char *one_of(struct parser *p, const json_t *obj, const char *what,
-                          const char *const *prims)
+const char *sc_one_of(struct sc_parser *p, const json_t *obj, const char *what,
+                      const char *const *prims)
 {
     const char *which = NULL;
     int found = 0;
@@ -216,12 +208,12 @@ static const char *one_of(struct parser *p, const json_t *obj, const char *what,
     char list[400] = "";
     for (int k = 0; prims[k]; k++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", prims[k]);
-    fail(p, "%s names exactly one of %s", what, list);
+    sc_fail(p, "%s names exactly one of %s", what, list);
     return NULL;
 }
 
 /* Edges as the file spells them: "", "NS", "EW" or "NESW". */
-static bool get_edges(struct parser *p, const json_t *obj, const char *key, uint8_t *out)
+static bool get_edges(struct sc_parser *p, const json_t *obj, const char *key, uint8_t *out)
 {
     const json_t *v = json_object_get(obj, key);
     *out = 0;
@@ -237,11 +229,11 @@ static bool get_edges(struct parser *p, const json_t *obj, const char *key, uint
     else if (s && strcmp(s, "NESW") == 0)
         *out = SC_EDGE_N | SC_EDGE_E | SC_EDGE_S | SC_EDGE_W;
     else
-        return fail(p, "\"%s\" must be \"\", \"NS\", \"EW\" or \"NESW\"", key);
+        return sc_fail(p, "\"%s\" must be \"\", \"NS\", \"EW\" or \"NESW\"", key);
     return true;
 }
 
-static int find_complex(const struct sc_catalog *cat, const char *name)
+int sc_find_complex(const struct sc_catalog *cat, const char *name)
 {
     for (int i = 0; name && i < cat->ncomplexes; i++)
         if (strcmp(cat->complexes[i], name) == 0)
@@ -250,7 +242,7 @@ static int find_complex(const struct sc_catalog *cat, const char *name)
 }
 
 /* True when `word` is one of the space-separated words of `list`. */
-static bool word_in(const char *list, const char *word)
+bool sc_word_in(const char *list, const char *word)
 {
     size_t len = strlen(word);
     for (const char *at = list; (at = strstr(at, word)) != NULL; at += len)
@@ -259,336 +251,7 @@ static bool word_in(const char *list, const char *word)
     return false;
 }
 
-/* A selector object: any of name, zone, land, complex, service, sims. */
-static bool parse_sel(struct parser *p, const json_t *v, const char *what, struct sc_sel *out)
-{
-    static const char *const keys[] = {"name", "zone", "land", "complex", "service", "sims", NULL};
-    static const char *const sims[] = {"provides", "requires"};
-    memset(out, 0, sizeof *out);
-    if (!json_is_object(v))
-        return fail(p, "%s must be a selector object (name, zone, land, complex, service, sims)",
-                    what);
-    if (!only_keys(p, v, what, keys))
-        return false;
-    const json_t *name = json_object_get(v, "name");
-    if (name) {
-        int d = -1;
-        for (int i = 0; json_is_string(name) && i < p->nids; i++)
-            if (strcmp(p->cat->designs[i].id, json_string_value(name)) == 0)
-                d = i;
-        if (d < 0)
-            return fail(p, "%s names \"%s\", which is no card of the file", what,
-                        json_is_string(name) ? json_string_value(name) : "?");
-        out->has |= SC_SEL_NAME;
-        out->design = (uint8_t)d;
-    }
-    int zone = -1, land = -1, service = -1, s = -1;
-    if (!get_name(p, v, "zone", false, zone_names, SC_ZONE_COUNT, &zone) ||
-        !get_name(p, v, "land", false, land_names, SC_LAND_COUNT, &land) ||
-        !get_name(p, v, "service", false, service_names, SC_SVC_COUNT, &service) ||
-        !get_name(p, v, "sims", false, sims, 2, &s))
-        return false;
-    if (zone >= 0) {
-        out->has |= SC_SEL_ZONE;
-        out->zone = (uint8_t)zone;
-    }
-    if (land >= 0) {
-        out->has |= SC_SEL_LAND;
-        out->land = (uint8_t)land;
-    }
-    if (service >= 0) {
-        out->has |= SC_SEL_SERVICE;
-        out->service = (uint8_t)service;
-    }
-    if (s >= 0)
-        out->has |= s == 0 ? SC_SEL_PROVIDER : SC_SEL_REQUIRER;
-    const json_t *cx = json_object_get(v, "complex");
-    if (cx) {
-        int c = json_is_string(cx) ? find_complex(p->cat, json_string_value(cx)) : -1;
-        if (c < 0)
-            return fail(p, "%s names a complex no card belongs to", what);
-        out->has |= SC_SEL_COMPLEX;
-        out->complex = (uint8_t)c;
-    }
-    return true;
-}
-
-/* A condition object: adjacent, within+of, connected+to, city_has, city_lacks, covered_by. */
-static bool parse_cond(struct parser *p, const json_t *v, struct sc_cond *out)
-{
-    static const char *const keys[] = {"adjacent", "within",     "of",         "connected", "to",
-                                       "city_has", "city_lacks", "covered_by", NULL};
-    static const char *const prims[] = {"adjacent",   "within",     "connected", "city_has",
-                                        "city_lacks", "covered_by", NULL};
-    memset(out, 0, sizeof *out);
-    if (!json_is_object(v))
-        return fail(p, "a condition (\"if\", \"only_if\") must be an object");
-    if (!only_keys(p, v, "the condition", keys))
-        return false;
-    const char *which = one_of(p, v, "a condition", prims);
-    if (!which)
-        return false;
-    int n = 0;
-    if (strcmp(which, "adjacent") == 0) {
-        out->kind = SC_COND_ADJACENT;
-        return parse_sel(p, json_object_get(v, "adjacent"), "\"adjacent\"", &out->sel);
-    }
-    if (strcmp(which, "within") == 0) {
-        out->kind = SC_COND_WITHIN;
-        if (!get_int(p, v, "within", true, 1, SC_MAX_RANGE, &n))
-            return false;
-        out->n = (uint8_t)n;
-        if (!json_object_get(v, "of"))
-            return fail(p, "\"within\" needs \"of\", the blocks it counts to");
-        return parse_sel(p, json_object_get(v, "of"), "\"of\"", &out->sel);
-    }
-    if (strcmp(which, "connected") == 0) {
-        out->kind = SC_COND_CONNECTED;
-        if (!get_name(p, v, "connected", true, service_names, SC_SVC_COUNT, &n))
-            return false;
-        out->n = (uint8_t)n;
-        if (!json_object_get(v, "to"))
-            return fail(p, "\"connected\" needs \"to\", the blocks it joins");
-        return parse_sel(p, json_object_get(v, "to"), "\"to\"", &out->sel);
-    }
-    if (strcmp(which, "city_has") == 0 || strcmp(which, "city_lacks") == 0) {
-        out->kind = which[5] == 'h' ? SC_COND_CITY_HAS : SC_COND_CITY_LACKS;
-        return parse_sel(p, json_object_get(v, which), which, &out->sel);
-    }
-    out->kind = SC_COND_COVERED;
-    if (!get_name(p, v, "covered_by", true, cover_names, SC_COVER_COUNT, &n))
-        return false;
-    out->n = (uint8_t)n;
-    if (json_object_get(v, "of") || json_object_get(v, "to"))
-        return fail(p, "\"covered_by\" takes no \"of\" or \"to\"");
-    return true;
-}
-
-/* One primitive of a specials box. */
-static bool parse_special(struct parser *p, const json_t *v, struct sc_special *out)
-{
-    static const char *const keys[] = {
-        "must_cover", "only_if",     "limit",      "receive",  "lose",      "add",
-        "deduct",     "mayor_gains", "mayor_pays", "coverage", "rezonable", "rezones",
-        "extra_play", "remove_when", "protect",    "if",       "each",      "to",
-        "within",     "connected",   "range",      "new_only", "per_block", NULL};
-    static const char *const prims[] = {"must_cover", "only_if",     "limit",     "receive",
-                                        "lose",       "add",         "deduct",    "mayor_gains",
-                                        "mayor_pays", "coverage",    "rezonable", "rezones",
-                                        "extra_play", "remove_when", "protect",   NULL};
-    memset(out, 0, sizeof *out);
-    if (!json_is_object(v))
-        return fail(p, "each of \"specials\" must be an object");
-    if (!only_keys(p, v, "a special", keys))
-        return false;
-    const char *w = one_of(p, v, "a special", prims);
-    if (!w)
-        return false;
-    int n = 0, r = 0;
-    /* the keys each primitive takes besides its own */
-    const char *takes = "";
-    if (strcmp(w, "must_cover") == 0 || strcmp(w, "rezones") == 0 ||
-        strcmp(w, "remove_when") == 0) {
-        out->prim = w[0] == 'm'   ? SC_SP_MUST_COVER
-                    : w[2] == 'z' ? SC_SP_REZONES
-                                  : SC_SP_REMOVE_WHEN;
-        if (!parse_sel(p, json_object_get(v, w), w, &out->sel))
-            return false;
-    } else if (strcmp(w, "only_if") == 0) {
-        out->prim = SC_SP_ONLY_IF;
-        if (!parse_cond(p, json_object_get(v, w), &out->cond))
-            return false;
-    } else if (strcmp(w, "limit") == 0) {
-        out->prim = SC_SP_LIMIT;
-        takes = "within";
-        if (!get_int(p, v, "limit", true, 1, 9, &n) ||
-            !get_int(p, v, "within", false, 1, SC_MAX_RANGE, &r))
-            return false;
-        out->amount = (int8_t)n;
-        out->range = (uint8_t)r;
-    } else if (strcmp(w, "receive") == 0 || strcmp(w, "lose") == 0) {
-        out->prim = SC_SP_RECEIVE;
-        takes = "if each";
-        if (!get_int(p, v, w, true, 1, SC_MAX_AMOUNT, &n) || !get_bool(p, v, "each", &out->each))
-            return false;
-        out->amount = (int8_t)(w[0] == 'r' ? n : -n);
-        const json_t *c = json_object_get(v, "if");
-        if (c && !parse_cond(p, c, &out->cond))
-            return false;
-        if (out->each && out->cond.kind != SC_COND_ADJACENT && out->cond.kind != SC_COND_WITHIN &&
-            out->cond.kind != SC_COND_CONNECTED && out->cond.kind != SC_COND_CITY_HAS)
-            return fail(p, "\"each\" counts the blocks of an adjacent, within, connected or "
-                           "city_has condition");
-    } else if (strcmp(w, "add") == 0 || strcmp(w, "deduct") == 0) {
-        out->prim = SC_SP_ADD;
-        takes = "to within connected";
-        if (!get_int(p, v, w, true, 1, SC_MAX_AMOUNT, &n))
-            return false;
-        out->amount = (int8_t)(w[0] == 'a' ? n : -n);
-        if (!json_object_get(v, "to"))
-            return fail(p, "\"%s\" needs \"to\", the later blocks it applies to", w);
-        if (!parse_sel(p, json_object_get(v, "to"), "\"to\"", &out->sel) ||
-            !get_int(p, v, "within", false, 1, SC_MAX_RANGE, &r))
-            return false;
-        int svc = -1;
-        if (!get_name(p, v, "connected", false, service_names, SC_SVC_COUNT, &svc))
-            return false;
-        if (r && svc >= 0)
-            return fail(p, "\"%s\" takes \"within\" or \"connected\", not both", w);
-        out->cond.kind = r == 1     ? SC_COND_ADJACENT
-                         : r        ? SC_COND_WITHIN
-                         : svc >= 0 ? SC_COND_CONNECTED
-                                    : SC_COND_ALWAYS;
-        out->cond.n = (uint8_t)(svc >= 0 ? svc : r);
-    } else if (strcmp(w, "mayor_gains") == 0 || strcmp(w, "mayor_pays") == 0) {
-        out->prim = SC_SP_MAYOR;
-        if (!get_int(p, v, w, true, 1, SC_MAX_AMOUNT, &n))
-            return false;
-        out->amount = (int8_t)(w[6] == 'g' ? n : -n);
-    } else if (strcmp(w, "coverage") == 0) {
-        out->prim = SC_SP_COVERAGE;
-        takes = "range per_block new_only";
-        int cover = 0;
-        if (!get_name(p, v, "coverage", true, cover_names, SC_COVER_COUNT, &cover) ||
-            !get_int(p, v, "range", cover != SC_COVER_POWER, 1, SC_MAX_RANGE, &r) ||
-            !get_int(p, v, "per_block", false, 0, 9, &n) ||
-            !get_bool(p, v, "new_only", &out->new_only))
-            return false;
-        if (cover == SC_COVER_POWER && r)
-            return fail(p, "power covers along power lines and takes no \"range\"");
-        out->cover = (uint8_t)cover;
-        out->range = (uint8_t)r;
-        out->amount = (int8_t)n;
-    } else if (strcmp(w, "rezonable") == 0) {
-        out->prim = SC_SP_REZONABLE;
-        if (!json_is_true(json_object_get(v, w)))
-            return fail(p, "\"rezonable\" must be true");
-    } else if (strcmp(w, "extra_play") == 0) {
-        out->prim = SC_SP_EXTRA_PLAY;
-        if (!get_int(p, v, w, true, 1, 2, &n))
-            return false;
-        out->amount = (int8_t)n;
-    } else {
-        out->prim = SC_SP_PROTECT;
-        takes = "within";
-        int h = 0;
-        if (!get_name(p, v, "protect", true, hazard_names, SC_HAZ_COUNT, &h) ||
-            !get_int(p, v, "within", false, 1, SC_MAX_RANGE, &r))
-            return false;
-        if (h == SC_HAZ_NONE)
-            return fail(p, "\"protect\" names a hazard (fire, storm, ...)");
-        out->cover = (uint8_t)h;
-        out->range = (uint8_t)r;
-    }
-    /* refuse parameters the primitive does not take */
-    static const char *const params[] = {"if",    "each",     "to",        "within", "connected",
-                                         "range", "new_only", "per_block", NULL};
-    for (int i = 0; params[i]; i++)
-        if (json_object_get(v, params[i]) && !word_in(takes, params[i]))
-            return fail(p, "\"%s\" takes no \"%s\"", w, params[i]);
-    return true;
-}
-
-/* One primitive of an event. */
-static bool parse_effect(struct parser *p, const json_t *v, struct sc_effect *out)
-{
-    static const char *const keys[] = {
-        "destroy",          "mayor_pays", "all_gain", "all_pay", "forbid_adjacent", "spread",
-        "remove_each_turn", "within",     "at_least", "bill",    "turns",           NULL};
-    static const char *const prims[] = {
-        "destroy",         "mayor_pays", "all_gain",         "all_pay",
-        "forbid_adjacent", "spread",     "remove_each_turn", NULL};
-    static const char *const destroy[] = {"chosen", "pollution", "crime"};
-    memset(out, 0, sizeof *out);
-    if (!json_is_object(v))
-        return fail(p, "each of \"effects\" must be an object");
-    if (!only_keys(p, v, "an effect", keys))
-        return false;
-    const char *w = one_of(p, v, "an effect", prims);
-    if (!w)
-        return false;
-    int n = 0;
-    const char *takes = "";
-    if (strcmp(w, "destroy") == 0) {
-        int how = 0;
-        if (!get_name(p, v, "destroy", true, destroy, 3, &how) ||
-            !get_bool(p, v, "bill", &out->bill))
-            return false;
-        if (how == 0) {
-            out->kind = SC_EF_DESTROY;
-            takes = "within bill";
-            if (!get_int(p, v, "within", false, 1, 3, &n))
-                return false;
-            out->range = (uint8_t)n;
-        } else {
-            out->kind = how == 1 ? SC_EF_POLLUTION : SC_EF_CRIME;
-            takes = "at_least bill";
-            if (!get_int(p, v, "at_least", true, 1, 9, &n))
-                return false;
-            out->amount = (int8_t)n;
-        }
-    } else if (strcmp(w, "mayor_pays") == 0) {
-        out->kind = SC_EF_MAYOR_PAYS;
-        if (!get_int(p, v, w, true, 1, SC_MAX_AMOUNT, &n))
-            return false;
-        out->amount = (int8_t)n;
-    } else if (strcmp(w, "all_gain") == 0 || strcmp(w, "all_pay") == 0) {
-        out->kind = SC_EF_ALL_GAIN;
-        if (!get_int(p, v, w, true, 1, SC_MAX_AMOUNT, &n))
-            return false;
-        out->amount = (int8_t)(w[4] == 'g' ? n : -n);
-    } else if (strcmp(w, "forbid_adjacent") == 0 || strcmp(w, "remove_each_turn") == 0) {
-        out->kind = w[0] == 'f' ? SC_EF_FORBID : SC_EF_REMOVE_EACH;
-        takes = "turns";
-        if (!parse_sel(p, json_object_get(v, w), w, &out->sel) ||
-            !get_int(p, v, "turns", true, 1, 9, &n))
-            return false;
-        out->turns = (uint8_t)n;
-    } else {
-        out->kind = SC_EF_SPREAD;
-        takes = "turns bill";
-        int cover = 0;
-        if (!get_name(p, v, "spread", true, cover_names, SC_COVER_COUNT, &cover) ||
-            !get_int(p, v, "turns", true, 1, 9, &n) || !get_bool(p, v, "bill", &out->bill))
-            return false;
-        out->cover = (uint8_t)cover;
-        out->turns = (uint8_t)n;
-    }
-    static const char *const params[] = {"within", "at_least", "bill", "turns", NULL};
-    for (int i = 0; params[i]; i++)
-        if (json_object_get(v, params[i]) && !word_in(takes, params[i]))
-            return fail(p, "\"%s\" takes no \"%s\"", w, params[i]);
-    return true;
-}
-
-static bool parse_complex(struct parser *p, const json_t *v, struct sc_design *d)
-{
-    static const char *const keys[] = {"name", "bonus", "if", "within", NULL};
-    if (!json_is_object(v))
-        return fail(p, "\"complex\" must be an object {name, bonus, [if], [within]}");
-    if (!only_keys(p, v, "the complex", keys))
-        return false;
-    const json_t *name = json_object_get(v, "name");
-    d->complex =
-        (int8_t)(json_is_string(name) ? find_complex(p->cat, json_string_value(name)) : -1);
-    if (d->complex < 0)
-        return fail(p, "\"complex\" needs a \"name\"");
-    int bonus = 0, within = 0;
-    if (!get_int(p, v, "bonus", true, 1, 9, &bonus) ||
-        !get_int(p, v, "within", false, 1, SC_MAX_RANGE, &within))
-        return false;
-    d->cbonus = (int8_t)bonus;
-    d->cwithin = (uint8_t)within;
-    const json_t *cond = json_object_get(v, "if");
-    if (cond) {
-        if (!json_is_string(cond) || strcmp(json_string_value(cond), "sims") != 0)
-            return fail(p, "a complex's \"if\" can only be \"sims\" (the complex provides sims)");
-        d->cif_sims = true;
-    }
-    return true;
-}
-
-static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
+static bool parse_card(struct sc_parser *p, const json_t *c, struct sc_design *d)
 {
     static const char *const keys[] = {
         "id",       "name",   "kind",    "phase",     "text",  "copies",  "zone",  "land",
@@ -597,13 +260,13 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
     static const char *const by_kind[SC_KIND_COUNT] = {
         "zone land value sims crime pollution road rail power complex specials", "hazard effects",
         "cost votes corrupt vote"};
-    if (!only_keys(p, c, "the card", keys))
+    if (!sc_only_keys(p, c, "the card", keys))
         return false;
     int kind = 0, phase = 0;
-    if (!get_str(p, c, "name", true, d->name, sizeof d->name) ||
-        !get_str(p, c, "text", false, d->text, sizeof d->text) ||
-        !get_name(p, c, "kind", true, kind_names, SC_KIND_COUNT, &kind) ||
-        !get_int(p, c, "phase", true, 1, SC_PHASES, &phase))
+    if (!sc_get_str(p, c, "name", true, d->name, sizeof d->name) ||
+        !sc_get_str(p, c, "text", false, d->text, sizeof d->text) ||
+        !sc_get_name(p, c, "kind", true, kind_names, SC_KIND_COUNT, &kind) ||
+        !sc_get_int(p, c, "phase", true, 1, SC_PHASES, &phase))
         return false;
     d->kind = (uint8_t)kind;
     d->phase = (uint8_t)phase;
@@ -615,20 +278,20 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
         bool common = index_of(keys, 6, key) >= 0;
         if (common)
             continue;
-        if (!word_in(by_kind[kind], key)) /* a key of another kind of card */
-            return fail(p, "a %s card takes no \"%s\"", kind_names[kind], key);
+        if (!sc_word_in(by_kind[kind], key)) /* a key of another kind of card */
+            return sc_fail(p, "a %s card takes no \"%s\"", kind_names[kind], key);
     }
     const json_t *copies = json_object_get(c, "copies");
     static const char *const copy_keys[] = {"base", "pack", NULL};
     if (!json_is_object(copies))
-        return fail(p, "\"copies\" must be an object {base, pack}");
+        return sc_fail(p, "\"copies\" must be an object {base, pack}");
     int base = 0, pack = 0;
-    if (!only_keys(p, copies, "\"copies\"", copy_keys) ||
-        !get_int(p, copies, "base", false, 0, 30, &base) ||
-        !get_int(p, copies, "pack", false, 0, 30, &pack))
+    if (!sc_only_keys(p, copies, "\"copies\"", copy_keys) ||
+        !sc_get_int(p, copies, "base", false, 0, 30, &base) ||
+        !sc_get_int(p, copies, "pack", false, 0, 30, &pack))
         return false;
     if (base + pack == 0)
-        return fail(p, "a card needs a copy in the base or the pack");
+        return sc_fail(p, "a card needs a copy in the base or the pack");
     d->copies_base = (uint8_t)base;
     d->copies_pack = (uint8_t)pack;
 
@@ -636,17 +299,17 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
     if (kind == SC_KIND_COUNCIL) {
         int cost = 0, votes = 0, ballot = 0;
         static const char *const ballots[] = {"withhold", "yes", "no"};
-        if (!get_int(p, c, "cost", true, 0, 30, &cost) ||
-            !get_int(p, c, "votes", true, 1, 5, &votes) ||
-            !get_bool(p, c, "corrupt", &d->corrupt) ||
-            !get_name(p, c, "vote", d->corrupt, ballots, 3, &ballot))
+        if (!sc_get_int(p, c, "cost", true, 0, 30, &cost) ||
+            !sc_get_int(p, c, "votes", true, 1, 5, &votes) ||
+            !sc_get_bool(p, c, "corrupt", &d->corrupt) ||
+            !sc_get_name(p, c, "vote", d->corrupt, ballots, 3, &ballot))
             return false;
         if (!d->corrupt && json_object_get(c, "vote"))
-            return fail(p, "only a corrupt member has a fixed \"vote\"");
+            return sc_fail(p, "only a corrupt member has a fixed \"vote\"");
         if (d->corrupt && ballot == SC_BALLOT_WITHHOLD)
-            return fail(p, "a corrupt member votes \"yes\" or \"no\"");
+            return sc_fail(p, "a corrupt member votes \"yes\" or \"no\"");
         if (phase < 3)
-            return fail(p, "council members come with the city (phase 3 or 4)");
+            return sc_fail(p, "council members come with the city (phase 3 or 4)");
         d->cost = (int8_t)cost;
         d->votes = (int8_t)votes;
         d->vote = (uint8_t)ballot;
@@ -654,24 +317,24 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
     }
     if (kind == SC_KIND_EVENT) {
         int h = 0;
-        if (!get_name(p, c, "hazard", true, hazard_names, SC_HAZ_COUNT, &h))
+        if (!sc_get_name(p, c, "hazard", true, sc_hazard_names, SC_HAZ_COUNT, &h))
             return false;
         d->hazard = (uint8_t)h;
         const json_t *effects = json_object_get(c, "effects");
         if (!json_is_array(effects) || json_array_size(effects) == 0 ||
             json_array_size(effects) > SC_MAX_EFFECTS)
-            return fail(p, "\"effects\" must be an array of 1 to %d effects", SC_MAX_EFFECTS);
+            return sc_fail(p, "\"effects\" must be an array of 1 to %d effects", SC_MAX_EFFECTS);
         if (phase < 3)
-            return fail(p, "events come with the city (phase 3 or 4)");
+            return sc_fail(p, "events come with the city (phase 3 or 4)");
         size_t i;
         json_array_foreach(effects, i, v)
         {
-            if (!parse_effect(p, v, &d->effects[i]))
+            if (!sc_parse_effect(p, v, &d->effects[i]))
                 return false;
             int k = d->effects[i].kind;
             if (k == SC_EF_DESTROY || k == SC_EF_SPREAD) {
                 if (d->targeted)
-                    return fail(p, "an event chooses at most one block (one destroy or spread)");
+                    return sc_fail(p, "an event chooses at most one block (one destroy or spread)");
                 d->targeted = true;
             }
         }
@@ -679,17 +342,17 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
         return true;
     }
     int zone = 0, land = SC_LAND_NONE, value = 0, sims = 0, crime = 0, pollution = 0;
-    if (!get_name(p, c, "zone", true, zone_names, SC_ZONE_COUNT, &zone) ||
-        !get_name(p, c, "land", false, land_names, SC_LAND_COUNT, &land) ||
-        !get_int(p, c, "value", true, 0, SC_MAX_AMOUNT, &value) ||
-        !get_int(p, c, "sims", false, -30, 30, &sims) ||
-        !get_int(p, c, "crime", false, -5, 5, &crime) ||
-        !get_int(p, c, "pollution", false, -5, 5, &pollution) ||
+    if (!sc_get_name(p, c, "zone", true, sc_zone_names, SC_ZONE_COUNT, &zone) ||
+        !sc_get_name(p, c, "land", false, sc_land_names, SC_LAND_COUNT, &land) ||
+        !sc_get_int(p, c, "value", true, 0, SC_MAX_AMOUNT, &value) ||
+        !sc_get_int(p, c, "sims", false, -30, 30, &sims) ||
+        !sc_get_int(p, c, "crime", false, -5, 5, &crime) ||
+        !sc_get_int(p, c, "pollution", false, -5, 5, &pollution) ||
         !get_edges(p, c, "road", &d->road) || !get_edges(p, c, "rail", &d->rail) ||
-        !get_bool(p, c, "power", &d->power))
+        !sc_get_bool(p, c, "power", &d->power))
         return false;
     if ((zone == SC_ZONE_LAND) != (land != SC_LAND_NONE))
-        return fail(p, "land (zone \"land\") and only land has a \"land\" type");
+        return sc_fail(p, "land (zone \"land\") and only land has a \"land\" type");
     d->zone = (uint8_t)zone;
     d->land = (uint8_t)land;
     d->value = (int8_t)value;
@@ -697,21 +360,21 @@ static bool parse_card(struct parser *p, const json_t *c, struct sc_design *d)
     d->crime = (int8_t)crime;
     d->pollution = (int8_t)pollution;
     const json_t *cx = json_object_get(c, "complex");
-    if (cx && !parse_complex(p, cx, d))
+    if (cx && !sc_parse_complex(p, cx, d))
         return false;
     const json_t *specials = json_object_get(c, "specials");
     if (specials) {
         if (!json_is_array(specials) || json_array_size(specials) > SC_MAX_SPECIALS)
-            return fail(p, "\"specials\" must be an array of at most %d", SC_MAX_SPECIALS);
+            return sc_fail(p, "\"specials\" must be an array of at most %d", SC_MAX_SPECIALS);
         size_t i;
         json_array_foreach(specials, i, v)
         {
             struct sc_special *s = &d->specials[i];
-            if (!parse_special(p, v, s))
+            if (!sc_parse_special(p, v, s))
                 return false;
             if (s->prim == SC_SP_COVERAGE && s->cover == SC_COVER_POWER) {
                 if (!d->power)
-                    return fail(p, "power coverage needs the card's own power line");
+                    return sc_fail(p, "power coverage needs the card's own power line");
                 d->power_plant = true;
             }
             n++;
@@ -735,7 +398,7 @@ static bool good_slug(const char *s)
 
 /* The first pass: every card's id and every complex's name, so that selectors may cite cards
  * further down the file. */
-static bool collect_names(struct parser *p, const json_t *cards)
+static bool collect_names(struct sc_parser *p, const json_t *cards)
 {
     size_t i;
     const json_t *c;
@@ -744,24 +407,24 @@ static bool collect_names(struct parser *p, const json_t *cards)
         struct sc_design *d = &p->cat->designs[i];
         p->card = NULL;
         if (!json_is_object(c))
-            return fail(p, "card %zu is not an object", i + 1);
+            return sc_fail(p, "card %zu is not an object", i + 1);
         const json_t *id = json_object_get(c, "id");
         if (!json_is_string(id) || !good_slug(json_string_value(id)))
-            return fail(p, "card %zu: \"id\" must be [a-z0-9_]+ of at most %d characters", i + 1,
-                        SC_ID_LEN - 1);
+            return sc_fail(p, "card %zu: \"id\" must be [a-z0-9_]+ of at most %d characters", i + 1,
+                           SC_ID_LEN - 1);
         snprintf(d->id, sizeof d->id, "%s", json_string_value(id));
         p->card = d->id;
         for (size_t k = 0; k < i; k++)
             if (strcmp(p->cat->designs[k].id, d->id) == 0)
-                return fail(p, "the id is used twice");
+                return sc_fail(p, "the id is used twice");
         p->nids = (int)i + 1;
         const json_t *cx = json_object_get(c, "complex");
         const json_t *name = json_is_object(cx) ? json_object_get(cx, "name") : NULL;
-        if (json_is_string(name) && find_complex(p->cat, json_string_value(name)) < 0) {
+        if (json_is_string(name) && sc_find_complex(p->cat, json_string_value(name)) < 0) {
             if (!good_slug(json_string_value(name)))
-                return fail(p, "a complex's \"name\" must be [a-z0-9_]+");
+                return sc_fail(p, "a complex's \"name\" must be [a-z0-9_]+");
             if (p->cat->ncomplexes >= SC_MAX_COMPLEXES)
-                return fail(p, "more than %d complexes", SC_MAX_COMPLEXES);
+                return sc_fail(p, "more than %d complexes", SC_MAX_COMPLEXES);
             snprintf(p->cat->complexes[p->cat->ncomplexes++], SC_ID_LEN, "%s",
                      json_string_value(name));
         }
@@ -770,7 +433,7 @@ static bool collect_names(struct parser *p, const json_t *cards)
 }
 
 /* The seed's minimums for the deck of `players` players (cards/README.md). */
-static bool check_minimums(struct parser *p, int players)
+static bool check_minimums(struct sc_parser *p, int players)
 {
     const struct sc_catalog *cat = p->cat;
     int packs = players > SC_BASE_PLAYERS ? players - SC_BASE_PLAYERS : 0;
@@ -791,54 +454,54 @@ static bool check_minimums(struct parser *p, int players)
     int want_requirers = 4 * players > 16 ? 4 * players : 16;
     int want_sims = 10 * players > 40 ? 10 * players : 40;
     if (total < SC_MIN_DECK)
-        return fail(p, "the deck for %d players holds %d cards, fewer than %d", players, total,
-                    SC_MIN_DECK);
+        return sc_fail(p, "the deck for %d players holds %d cards, fewer than %d", players, total,
+                       SC_MIN_DECK);
     if (total > SC_MAX_CARDS)
-        return fail(p, "the deck for %d players holds %d cards, more than %d", players, total,
-                    SC_MAX_CARDS);
+        return sc_fail(p, "the deck for %d players holds %d cards, more than %d", players, total,
+                       SC_MAX_CARDS);
     if (providers < want_providers)
-        return fail(p, "the deck for %d players has %d white sim providers, fewer than %d", players,
-                    providers, want_providers);
+        return sc_fail(p, "the deck for %d players has %d white sim providers, fewer than %d",
+                       players, providers, want_providers);
     if (requirers < want_requirers)
-        return fail(p,
-                    "the deck for %d players has %d white or green sim requirers, fewer "
-                    "than %d",
-                    players, requirers, want_requirers);
+        return sc_fail(p,
+                       "the deck for %d players has %d white or green sim requirers, fewer "
+                       "than %d",
+                       players, requirers, want_requirers);
     if (sims < want_sims)
-        return fail(p, "the deck for %d players provides %d sims, fewer than %d", players, sims,
-                    want_sims);
+        return sc_fail(p, "the deck for %d players provides %d sims, fewer than %d", players, sims,
+                       want_sims);
     if (plants < players)
-        return fail(p, "the deck for %d players has %d Power Plants, fewer than %d", players,
-                    plants, players);
+        return sc_fail(p, "the deck for %d players has %d Power Plants, fewer than %d", players,
+                       plants, players);
     if (10 * white < 3 * total)
-        return fail(p, "the deck for %d players is %d%% white, less than 30%%", players,
-                    100 * white / total);
+        return sc_fail(p, "the deck for %d players is %d%% white, less than 30%%", players,
+                       100 * white / total);
     return true;
 }
 
 bool sc_catalog_from_json(struct sc_catalog *cat, const char *text, const char *source, char *err,
                           int errlen)
 {
-    struct parser p = {
+    struct sc_parser p = {
         .source = source ? source : "cards", .err = err, .errlen = errlen, .cat = cat};
     memset(cat, 0, sizeof *cat);
     json_error_t jerr;
     json_t *root = json_loads(text, 0, &jerr);
     if (!root)
-        return fail(&p, "not JSON (line %d: %s)", jerr.line, jerr.text);
+        return sc_fail(&p, "not JSON (line %d: %s)", jerr.line, jerr.text);
     bool ok = false;
     static const char *const top_keys[] = {"format", "cards", NULL};
     const json_t *cards = json_object_get(root, "cards");
     const json_t *format = json_object_get(root, "format");
-    if (!json_is_object(root) || !only_keys(&p, root, "the file", top_keys))
+    if (!json_is_object(root) || !sc_only_keys(&p, root, "the file", top_keys))
         goto out;
     if (!json_is_integer(format) || json_integer_value(format) != 1) {
-        fail(&p, "\"format\" must be 1");
+        sc_fail(&p, "\"format\" must be 1");
         goto out;
     }
     if (!json_is_array(cards) || json_array_size(cards) == 0 ||
         json_array_size(cards) > SC_MAX_DESIGNS) {
-        fail(&p, "\"cards\" must be an array of 1 to %d cards", SC_MAX_DESIGNS);
+        sc_fail(&p, "\"cards\" must be an array of 1 to %d cards", SC_MAX_DESIGNS);
         goto out;
     }
     if (!collect_names(&p, cards))

@@ -1,10 +1,9 @@
 /* sc_city.c: SimCity's shared city — the stacks of cards on the surface, the services that join
- * its blocks (road and rail by edges, power by neighbours), and the card interpreter's part
- * that judges and scores a block: where it may go (new, upgrade, rezone; phases, sims, the
- * specials' restrictions and limits, events that forbid), what it scores (value, receive/lose,
- * earlier cards' add/deduct, zone, complex, scorched earth, new coverage), and the phases. Every
- * query reads a struct sc_view: the city with one cell changed, so that a play is judged as if
- * it were made, without making it. */
+ * its blocks (road and rail by edges, power by neighbours), the card interpreter's queries
+ * (selectors, conditions, coverage, protection), where a block may go (new, upgrade, rezone;
+ * phases, sims, the specials' restrictions and limits, events that forbid), and the phases.
+ * Every query reads a struct sc_view: the city with one cell changed, so that a play is judged
+ * as if it were made, without making it. What a play scores is sc_score.c. */
 #include <string.h>
 
 #include "sc_internal.h"
@@ -40,11 +39,6 @@ int sc_block_at(const struct sc_game *g, int x, int y)
     return c < 0 ? SC_NONE : g->block[c];
 }
 
-/* Iterates the cells of the surface, in reading order. */
-#define FOR_CELLS(g, c)                                                                            \
-    for (int y_ = 0; y_ < (g)->side; y_++)                                                         \
-        for (int x_ = 0, c = y_ * SC_STRIDE; x_ < (g)->side; x_++, c++)
-
 static uint8_t edges(const struct sc_design *d, int svc)
 {
     return svc == SC_SVC_ROAD ? d->road : d->rail;
@@ -62,7 +56,7 @@ static bool joined(const struct sc_design *a, const struct sc_design *b, int svc
 
 /* The cells joined to `start` by service svc in view v, start first (none when start holds no
  * block), into cells; returns how many. */
-static int component(const struct sc_view *v, int svc, int start, uint8_t *cells)
+int sc_component(const struct sc_view *v, int svc, int start, uint8_t *cells)
 {
     bool seen[SC_CELLS] = {false};
     if (!sc_view_at(v, start))
@@ -107,7 +101,7 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
             int b = g->block[c];
             if (b == SC_NONE || s->net[svc][c] != SC_NONE || !edges(sc_design_of(g, b), svc))
                 continue;
-            int n = component(&v, svc, c, cells);
+            int n = sc_component(&v, svc, c, cells);
             for (int i = 0; i < n; i++)
                 s->net[svc][cells[i]] = (uint8_t)nets;
             s->sims[svc][nets++] = (int16_t)provided(&v, cells, n);
@@ -187,7 +181,7 @@ static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
     uint8_t cells[SC_CELLS];
     if (d->road || d->rail) {
         for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++)
-            if (edges(d, svc) && provided(v, cells, component(v, svc, c, cells)) >= need)
+            if (edges(d, svc) && provided(v, cells, sc_component(v, svc, c, cells)) >= need)
                 return true;
         return false;
     }
@@ -195,7 +189,7 @@ static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
     for (int i = 0; i < k; i++) {
         const struct sc_design *e = sc_view_at(v, nb[i]);
         for (int svc = SC_SVC_ROAD; e && svc <= SC_SVC_RAIL; svc++)
-            if (edges(e, svc) && provided(v, cells, component(v, svc, nb[i], cells)) >= need)
+            if (edges(e, svc) && provided(v, cells, sc_component(v, svc, nb[i], cells)) >= need)
                 return true;
     }
     return false;
@@ -230,7 +224,7 @@ bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct 
 }
 
 /* The coverage special of kind `cover` of design d, or NULL. */
-static const struct sc_special *coverage_of(const struct sc_design *d, int cover)
+const struct sc_special *sc_coverage_of(const struct sc_design *d, int cover)
 {
     for (int i = 0; d && i < d->nspecials; i++)
         if (d->specials[i].prim == SC_SP_COVERAGE && d->specials[i].cover == cover)
@@ -241,7 +235,7 @@ static const struct sc_special *coverage_of(const struct sc_design *d, int cover
 /* Provider at p (special s) covers target t at cell b, for the coverages judged by distance:
  * police counts the target's crime (black adds, blue subtracts), fire and phone distance
  * alone. */
-static bool covers_at(const struct sc_special *s, int p, const struct sc_design *t, int b)
+bool sc_covers_at(const struct sc_special *s, int p, const struct sc_design *t, int b)
 {
     int dist = sc_distance(p, b);
     if (s->cover == SC_COVER_POLICE)
@@ -258,18 +252,18 @@ bool sc_covered(const struct sc_view *v, int cover, int cell)
         if (!t->power)
             return false;
         uint8_t cells[SC_CELLS];
-        int n = component(v, SC_SVC_POWER, cell, cells);
+        int n = sc_component(v, SC_SVC_POWER, cell, cells);
         for (int i = 1; i < n; i++)
-            if (coverage_of(sc_view_at(v, cells[i]), SC_COVER_POWER))
+            if (sc_coverage_of(sc_view_at(v, cells[i]), SC_COVER_POWER))
                 return true;
         return false;
     }
-    FOR_CELLS(v->g, p)
+    SC_FOR_CELLS(v->g, p)
     {
         if (p == cell)
             continue;
-        const struct sc_special *s = coverage_of(sc_view_at(v, p), cover);
-        if (s && covers_at(s, p, t, cell))
+        const struct sc_special *s = sc_coverage_of(sc_view_at(v, p), cover);
+        if (s && sc_covers_at(s, p, t, cell))
             return true;
     }
     return false;
@@ -277,7 +271,7 @@ bool sc_covered(const struct sc_view *v, int cover, int cell)
 
 bool sc_protected(const struct sc_game *g, int hazard, int cell)
 {
-    FOR_CELLS(g, p)
+    SC_FOR_CELLS(g, p)
     {
         if (g->block[p] == SC_NONE)
             continue;
@@ -292,7 +286,7 @@ bool sc_protected(const struct sc_game *g, int hazard, int cell)
 
 /* How many blocks make condition k true at cell c in view v (1 or 0 for the conditions that
  * count nothing: always, city_lacks, covered). */
-static int cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
+int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
 {
     const struct sc_game *g = v->g;
     int n = 0;
@@ -307,7 +301,7 @@ static int cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
     }
     case SC_COND_CONNECTED: {
         uint8_t cells[SC_CELLS];
-        int m = component(v, k->n, c, cells);
+        int m = sc_component(v, k->n, c, cells);
         for (int i = 1; i < m; i++)
             n += sc_sel_match(g, &k->sel, sc_view_at(v, cells[i]));
         return n;
@@ -317,7 +311,7 @@ static int cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
     default:
         break;
     }
-    FOR_CELLS(g, p)
+    SC_FOR_CELLS(g, p)
     {
         if (p != c && (k->kind != SC_COND_WITHIN || sc_distance(p, c) <= k->n))
             n += sc_sel_match(g, &k->sel, sc_view_at(v, p));
@@ -342,7 +336,7 @@ static bool is_upgrade(const struct sc_design *e, const struct sc_design *d)
            d->value > e->value;
 }
 
-static bool has_prim(const struct sc_design *d, int prim)
+bool sc_has_prim(const struct sc_design *d, int prim)
 {
     for (int i = 0; i < d->nspecials; i++)
         if (d->specials[i].prim == prim)
@@ -354,7 +348,7 @@ static bool has_prim(const struct sc_design *d, int prim)
 static bool free_rezone(const struct sc_game *g, const struct sc_design *e,
                         const struct sc_design *d)
 {
-    if (has_prim(e, SC_SP_REZONABLE))
+    if (sc_has_prim(e, SC_SP_REZONABLE))
         return true;
     for (int i = 0; i < d->nspecials; i++)
         if (d->specials[i].prim == SC_SP_REZONES && sc_sel_match(g, &d->specials[i].sel, e))
@@ -365,7 +359,7 @@ static bool free_rezone(const struct sc_game *g, const struct sc_design *e,
 /* True when no card has ever been placed (the first block goes in the centre). */
 static bool never_built(const struct sc_game *g)
 {
-    FOR_CELLS(g, c)
+    SC_FOR_CELLS(g, c)
     {
         if (g->top[c] != SC_NONE)
             return false;
@@ -444,11 +438,11 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
         const struct sc_special *s = &d->specials[i];
         if (s->prim == SC_SP_MUST_COVER && !(e && sc_sel_match(g, &s->sel, e)))
             return SC_ERR_RESTRICTED;
-        if (s->prim == SC_SP_ONLY_IF && cond_count(&v, &s->cond, c) == 0)
+        if (s->prim == SC_SP_ONLY_IF && sc_cond_count(&v, &s->cond, c) == 0)
             return SC_ERR_RESTRICTED;
         if (s->prim == SC_SP_LIMIT) {
             int n = 0;
-            FOR_CELLS(g, p)
+            SC_FOR_CELLS(g, p)
             {
                 if (p != c && sc_view_at(&v, p) == d &&
                     (!s->range || sc_distance(p, c) <= s->range))
@@ -489,254 +483,6 @@ int sc_play_check(const struct sc_game *g, int seat, int card, int x, int y, int
     if (mode)
         *mode = m;
     return e;
-}
-
-/* ---- scoring ------------------------------------------------------------------------------- */
-
-/* The zone a block counts in: residential, commercial, industrial, or 100 + a land type
- * (plains never), else -1. */
-static int zone_key(const struct sc_design *d)
-{
-    if (d->zone <= SC_ZONE_INDUSTRIAL)
-        return d->zone;
-    if (d->zone == SC_ZONE_LAND && d->land != SC_LAND_PLAINS)
-        return 100 + d->land;
-    return -1;
-}
-
-/* The blocks of key K (or gray, wild) joined to cell c through such blocks, c not counted;
- * $1 each once there are at least 3. A gray block earns no zone bonus of its own. */
-static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c)
-{
-    int key = zone_key(d);
-    if (key < 0)
-        return 0;
-    bool seen[SC_CELLS] = {false};
-    uint8_t q[SC_CELLS];
-    int n = 0;
-    q[n++] = (uint8_t)c;
-    seen[c] = true;
-    for (int i = 0; i < n; i++) {
-        int nb[4], m = sc_neighbours(v->g, q[i], nb);
-        for (int k = 0; k < m; k++) {
-            const struct sc_design *e = sc_view_at(v, nb[k]);
-            if (seen[nb[k]] || !e || (e->zone != SC_ZONE_SERVICES && zone_key(e) != key))
-                continue;
-            seen[nb[k]] = true;
-            q[n++] = (uint8_t)nb[k];
-        }
-    }
-    return n - 1 >= SC_GROUP_MIN ? n - 1 : 0;
-}
-
-/* The contiguous members of complex cx joined to `start` (a member), into cells. */
-static int complex_group(const struct sc_view *v, int cx, int start, uint8_t *cells, bool *seen)
-{
-    int n = 0;
-    cells[n++] = (uint8_t)start;
-    seen[start] = true;
-    for (int i = 0; i < n; i++) {
-        int nb[4], m = sc_neighbours(v->g, cells[i], nb);
-        for (int k = 0; k < m; k++) {
-            const struct sc_design *e = sc_view_at(v, nb[k]);
-            if (seen[nb[k]] || !e || e->complex != cx || e->cwithin)
-                continue;
-            seen[nb[k]] = true;
-            cells[n++] = (uint8_t)nb[k];
-        }
-    }
-    return n;
-}
-
-/* What the new member d at c is paid by the complex of group[0..n-1] (c among them when d is a
- * contiguous member): the sum of the complex numbers of its members (c's excluded), remote
- * members in range of the group among them, once they count at least 3; a conditional member
- * counts only when the complex provides sims. */
-static int complex_pay(const struct sc_view *v, const struct sc_design *d, int c,
-                       const uint8_t *group, int n)
-{
-    int cx = d->complex;
-    uint8_t members[SC_CELLS];
-    int m = 0;
-    bool has_sims = d->sims > 0;
-    for (int i = 0; i < n; i++) {
-        const struct sc_design *e = sc_view_at(v, group[i]);
-        has_sims = has_sims || e->sims > 0;
-        if (group[i] != c)
-            members[m++] = group[i];
-    }
-    FOR_CELLS(v->g, q)
-    {
-        const struct sc_design *e = sc_view_at(v, q);
-        if (q == c || !e || e->complex != cx || !e->cwithin)
-            continue;
-        bool near = false;
-        for (int i = 0; i < n && !near; i++)
-            near = sc_distance(q, group[i]) <= e->cwithin;
-        if (near) {
-            members[m++] = (uint8_t)q;
-            has_sims = has_sims || e->sims > 0;
-        }
-    }
-    if (d->cif_sims && !has_sims)
-        return 0;
-    int count = 0, sum = 0;
-    for (int i = 0; i < m; i++) {
-        const struct sc_design *e = sc_view_at(v, members[i]);
-        if (e->cif_sims && !has_sims)
-            continue;
-        count++;
-        sum += e->cbonus;
-    }
-    return count >= SC_GROUP_MIN ? sum : 0;
-}
-
-static int complex_bonus(const struct sc_view *v, const struct sc_design *d, int c)
-{
-    if (d->complex < 0)
-        return 0;
-    uint8_t group[SC_CELLS];
-    bool seen[SC_CELLS] = {false};
-    if (!d->cwithin)
-        return complex_pay(v, d, c, group, complex_group(v, d->complex, c, group, seen));
-    /* a remote member: the best complex within its range */
-    int best = 0;
-    seen[c] = true;
-    FOR_CELLS(v->g, p)
-    {
-        const struct sc_design *e = sc_view_at(v, p);
-        if (seen[p] || !e || e->complex != d->complex || e->cwithin)
-            continue;
-        int n = complex_group(v, d->complex, p, group, seen);
-        bool near = false;
-        for (int i = 0; i < n && !near; i++)
-            near = sc_distance(c, group[i]) <= d->cwithin;
-        int pay = near ? complex_pay(v, d, c, group, n) : 0;
-        best = pay > best ? pay : best;
-    }
-    return best;
-}
-
-/* Marks the cells provider d at c covers with coverage s in view v (not c itself). */
-static void mark_cover(const struct sc_view *v, const struct sc_special *s, int c, bool *out)
-{
-    if (s->cover == SC_COVER_POWER) {
-        uint8_t cells[SC_CELLS];
-        int n = component(v, SC_SVC_POWER, c, cells);
-        for (int i = 1; i < n; i++)
-            out[cells[i]] = true;
-        return;
-    }
-    FOR_CELLS(v->g, b)
-    {
-        const struct sc_design *t = sc_view_at(v, b);
-        if (b != c && t && covers_at(s, c, t, b))
-            out[b] = true;
-    }
-}
-
-/* What d's coverage pays at c: `amount` a block it covers, or, New Coverage Only, a block no
- * provider of its kind covered before the play (the block being covered among them). */
-static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int c)
-{
-    int pay = 0;
-    struct sc_view before = {v->g, -1, NULL};
-    for (int i = 0; i < d->nspecials; i++) {
-        const struct sc_special *s = &d->specials[i];
-        if (s->prim != SC_SP_COVERAGE || s->amount == 0)
-            continue;
-        bool now[SC_CELLS] = {false}, old[SC_CELLS] = {false};
-        mark_cover(v, s, c, now);
-        if (s->new_only) {
-            FOR_CELLS(v->g, p)
-            {
-                const struct sc_design *e = sc_view_at(&before, p);
-                const struct sc_special *t = coverage_of(e, s->cover);
-                if (t) {
-                    old[p] = true; /* a provider counts as covered */
-                    mark_cover(&before, t, p, old);
-                }
-            }
-        }
-        int n = 0;
-        FOR_CELLS(v->g, b)
-        {
-            n += now[b] && !old[b] && b != c;
-        }
-        pay += n * s->amount;
-    }
-    return pay;
-}
-
-/* Receive/lose of d's own specials at c, and add/deduct of the earlier blocks. */
-static void bonuses(const struct sc_view *v, const struct sc_design *d, int c, int *receive,
-                    int *add, const struct sc_scan *scan)
-{
-    *receive = *add = 0;
-    for (int i = 0; i < d->nspecials; i++) {
-        const struct sc_special *s = &d->specials[i];
-        if (s->prim != SC_SP_RECEIVE)
-            continue;
-        int n = cond_count(v, &s->cond, c);
-        *receive += s->each ? n * s->amount : n > 0 ? s->amount : 0;
-    }
-    uint8_t comp[SC_SVC_COUNT][SC_CELLS];
-    int ncomp[SC_SVC_COUNT] = {-1, -1, -1};
-    int ncells = scan ? scan->nadders : SC_CELLS;
-    for (int k = 0; k < ncells; k++) {
-        int p = scan ? scan->adders[k] : k;
-        if (sc_x(p) >= v->g->side || sc_y(p) >= v->g->side)
-            continue;
-        const struct sc_design *e = p == c ? NULL : sc_view_at(v, p);
-        for (int i = 0; e && i < e->nspecials; i++) {
-            const struct sc_special *s = &e->specials[i];
-            if (s->prim != SC_SP_ADD || !sc_sel_match(v->g, &s->sel, d))
-                continue;
-            bool ok = true;
-            if (s->cond.kind == SC_COND_ADJACENT)
-                ok = sc_distance(p, c) == 1;
-            else if (s->cond.kind == SC_COND_WITHIN)
-                ok = sc_distance(p, c) <= s->cond.n;
-            else if (s->cond.kind == SC_COND_CONNECTED) {
-                int svc = s->cond.n;
-                if (ncomp[svc] < 0)
-                    ncomp[svc] = component(v, svc, c, comp[svc]);
-                ok = false;
-                for (int j = 1; j < ncomp[svc] && !ok; j++)
-                    ok = comp[svc][j] == p;
-            }
-            *add += ok ? s->amount : 0;
-        }
-    }
-}
-
-int sc_play_score(const struct sc_game *g, int seat, int card, int x, int y, struct sc_score *out)
-{
-    (void)seat;
-    return sc_score_with(g, card, x, y, out, NULL);
-}
-
-int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
-                  const struct sc_scan *scan)
-{
-    struct sc_score s = {0};
-    const struct sc_design *d = sc_design_of(g, card);
-    int c = sc_cell(g, x, y);
-    if (d->kind == SC_KIND_BLOCK && c >= 0) {
-        struct sc_view v = {g, c, d};
-        int receive, add;
-        bonuses(&v, d, c, &receive, &add, scan);
-        s.value = d->value;
-        s.bonus = receive + add;
-        s.zone = d->zone == SC_ZONE_SERVICES ? 0 : zone_bonus(&v, d, c);
-        s.complex = complex_bonus(&v, d, c);
-        s.scorched = g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0;
-        s.coverage = coverage_pay(&v, d, c);
-        s.total = s.value + s.bonus + s.zone + s.complex + s.scorched + s.coverage;
-    }
-    if (out)
-        *out = s;
-    return s.total;
 }
 
 /* ---- stacks --------------------------------------------------------------------------------- */
@@ -804,7 +550,7 @@ static int residential_bonus(const struct sc_game *g)
 {
     bool done[SC_CELLS] = {false};
     int best = 0;
-    FOR_CELLS(g, c)
+    SC_FOR_CELLS(g, c)
     {
         const struct sc_design *d = (g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]));
         if (done[c] || !d || d->zone != SC_ZONE_RESIDENTIAL)
@@ -835,7 +581,7 @@ static int residential_bonus(const struct sc_game *g)
 void sc_check_phases(struct sc_game *g, const struct sc_events *ev)
 {
     int providers = 0, requirers = 0, sims = 0, p = g->players;
-    FOR_CELLS(g, c)
+    SC_FOR_CELLS(g, c)
     {
         if (g->block[c] == SC_NONE)
             continue;
@@ -859,72 +605,4 @@ void sc_check_phases(struct sc_game *g, const struct sc_events *ev)
         g->phase_turn[g->phase] = (uint8_t)(g->round > 255 ? 255 : g->round);
         sc_emit(g, ev, SC_EV_PHASE, -1, SC_NONE, g->phase, 0);
     }
-}
-
-/* ---- placing a block ------------------------------------------------------------------------ */
-
-void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const struct sc_events *ev)
-{
-    const struct sc_design *d = sc_design_of(g, card);
-    struct sc_view v = {g, cell, d};
-    struct sc_score s;
-    int receive, add;
-    sc_play_score(g, seat, card, sc_x(cell), sc_y(cell), &s);
-    bonuses(&v, d, cell, &receive, &add, NULL);
-    const struct sc_design *e = g->block[cell] == SC_NONE ? NULL : sc_design_of(g, g->block[cell]);
-    if (mode == SC_MODE_REZONE)
-        g->acted |= 1u << (e && has_prim(e, SC_SP_REZONABLE) ? SC_SP_REZONABLE : SC_SP_REZONES);
-    sc_hand_remove(g, seat, card);
-    /* blocks that go when such a block is played */
-    FOR_CELLS(g, p)
-    {
-        int b = g->block[p];
-        if (p == cell || b == SC_NONE || (g->flags[b] & SC_CF_DOOMED))
-            continue;
-        const struct sc_design *o = sc_design_of(g, b);
-        for (int i = 0; i < o->nspecials; i++)
-            if (o->specials[i].prim == SC_SP_REMOVE_WHEN &&
-                sc_sel_match(g, &o->specials[i].sel, d)) {
-                g->flags[b] |= SC_CF_DOOMED;
-                g->acted |= 1u << SC_SP_REMOVE_WHEN;
-                sc_emit_at(g, ev, SC_EV_DOOMED, -1, b, sc_x(p), sc_y(p), false, 0, 0);
-                break;
-            }
-    }
-    sc_city_put(g, card, cell);
-    sc_mark_played(g, seat, card);
-    sc_emit_at(g, ev, SC_EV_PLAYED, seat, card, sc_x(cell), sc_y(cell), false, mode, s.total);
-    /* gains first, then losses: the $0 floor applies to the play's total */
-    const int parts[6] = {s.value, s.bonus, s.zone, s.complex, s.scorched, s.coverage};
-    const int sources[6] = {SC_SRC_VALUE,   SC_SRC_BONUS,    SC_SRC_ZONE,
-                            SC_SRC_COMPLEX, SC_SRC_SCORCHED, SC_SRC_COVERAGE};
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < 6; i++)
-            if (pass == 0 ? parts[i] > 0 : parts[i] < 0)
-                sc_money(g, seat, parts[i], sources[i], ev);
-    if (receive)
-        g->acted |= 1u << SC_SP_RECEIVE;
-    if (add)
-        g->acted |= 1u << SC_SP_ADD;
-    if (s.coverage)
-        g->acted |= 1u << SC_SP_COVERAGE;
-    for (int i = 0; i < d->nspecials; i++) {
-        const struct sc_special *sp = &d->specials[i];
-        if (sp->prim == SC_SP_MUST_COVER || sp->prim == SC_SP_ONLY_IF || sp->prim == SC_SP_LIMIT)
-            g->acted |= 1u << sp->prim;
-        if (sp->prim == SC_SP_EXTRA_PLAY) {
-            g->plays_left = (uint8_t)(g->plays_left + sp->amount);
-            g->acted |= 1u << SC_SP_EXTRA_PLAY;
-        }
-        if (sp->prim == SC_SP_MAYOR && g->mayor != SC_NONE) {
-            sc_money(g, g->mayor, sp->amount, SC_SRC_MAYOR, ev);
-            g->acted |= 1u << SC_SP_MAYOR;
-        }
-    }
-    if (d->power_plant && !g->power_played) {
-        g->power_played = true;
-        g->mayor = (uint8_t)seat;
-        sc_emit(g, ev, SC_EV_MAYOR, seat, SC_NONE, 0, 0);
-    }
-    sc_check_phases(g, ev);
 }

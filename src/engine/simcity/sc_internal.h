@@ -71,6 +71,29 @@ static inline int sc_distance(int a, int b)
     return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
 }
 
+/* Iterates the cells of the surface, in reading order (c: the cell number). */
+#define SC_FOR_CELLS(g, c)                                                                         \
+    for (int y_ = 0; y_ < (g)->side; y_++)                                                         \
+        for (int x_ = 0, c = y_ * SC_STRIDE; x_ < (g)->side; x_++, c++)
+
+/* The cells joined to `start` by service svc in view v, start first (none when start holds no
+ * block), into cells; returns how many. */
+int sc_component(const struct sc_view *v, int svc, int start, uint8_t *cells);
+
+/* The coverage special of kind `cover` of design d (NULL: none, or d NULL). */
+const struct sc_special *sc_coverage_of(const struct sc_design *d, int cover);
+
+/* Provider at cell p with coverage s covers block t at cell b (by distance; police adds t's
+ * crime). Power coverage goes by power lines instead (sc_component()). */
+bool sc_covers_at(const struct sc_special *s, int p, const struct sc_design *t, int b);
+
+/* How many blocks make condition k true at cell c in view v (1 or 0 for the conditions that
+ * count nothing: always, city_lacks, covered). */
+int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c);
+
+/* True when design d has a special of primitive `prim`. */
+bool sc_has_prim(const struct sc_design *d, int prim);
+
 /* The up to 4 cells sharing an edge with cell on the surface, into out; returns how many. */
 int sc_neighbours(const struct sc_game *g, int cell, int *out);
 
