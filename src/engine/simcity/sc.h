@@ -420,7 +420,7 @@ struct sc_option {
     uint8_t card;
     int8_t x, y;   /* -1: an event that chooses no block */
     uint8_t mode;  /* enum sc_mode */
-    int16_t score; /* what it would score (0 for an event and a vote, whose worth is not $) */
+    int16_t score; /* what a block would score (if the vote passes); 0 for an event */
 };
 
 /* Every legal play of seat's hand now, each card and cell once, in hand then reading order, at

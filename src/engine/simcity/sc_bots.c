@@ -184,7 +184,7 @@ static void greedy_play(struct sc_bot *b, const struct sc_game *g, int seat, str
         } else if (o->mode == SC_MODE_VOTE) {
             if (!carries)
                 continue;
-            w = 0.8 * sc_play_score(g, seat, o->card, o->x, o->y, NULL);
+            w = 0.8 * o->score;
         } else {
             w = o->score + growth(g, o->card);
         }
@@ -226,10 +226,9 @@ static void greedy_council(const struct sc_game *g, int seat, struct sc_decision
     static _Thread_local struct sc_option opts[MAX_OPTIONS];
     struct options_buf buf = {opts, 0};
     if (!wants)
-        sc_each_play(g, seat, false, true, keep_option, &buf);
+        sc_each_play(g, seat, true, true, keep_option, &buf);
     for (int i = 0; i < buf.n && !wants; i++)
-        wants = opts[i].mode == SC_MODE_VOTE &&
-                sc_play_score(g, seat, opts[i].card, opts[i].x, opts[i].y, NULL) > cost;
+        wants = opts[i].mode == SC_MODE_VOTE && opts[i].score > cost;
     if (wants) {
         d->kind = SC_DEC_BUY;
         d->card = s->hand[pick];

@@ -107,7 +107,11 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
             s->sims[svc][nets++] = (int16_t)provided(&v, cells, n);
         }
     }
-    for (int c = 0; c < SC_CELLS; c++) {
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        sc_covered_map(g, k, s->covered[k]);
+    s->nremotes = s->ncands = 0;
+    SC_FOR_CELLS(g, c)
+    {
         int b = g->block[c];
         const struct sc_design *d = b == SC_NONE ? NULL : sc_design_of(g, b);
         for (int i = 0; d && i < d->nspecials; i++)
@@ -115,6 +119,14 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
                 s->adders[s->nadders++] = (uint8_t)c;
                 break;
             }
+        if (d && d->complex >= 0 && d->cwithin)
+            s->remotes[s->nremotes++] = (uint8_t)c;
+        bool cand = d || g->nblocks == 0;
+        int nb[4], m = sc_neighbours(g, c, nb);
+        for (int k = 0; k < m && !cand; k++)
+            cand = g->block[nb[k]] != SC_NONE;
+        if (cand)
+            s->cands[s->ncands++] = (uint8_t)c;
     }
 }
 

@@ -123,13 +123,19 @@ int sc_city_destroy(struct sc_game *g, int cell, const struct sc_events *ev);
 void sc_check_phases(struct sc_game *g, const struct sc_events *ev);
 
 /* What judging many plays in one position reads again and again, worked out once: the road
- * and rail networks (each block's network and the sims its providers give) and the blocks whose
- * specials add to or deduct from later blocks. Valid until the city changes. */
+ * and rail networks (each block's network and the sims its providers give), the blocks whose
+ * specials add to or deduct from later blocks, the remote complex members, and the cells a
+ * block may go on at all. Valid until the city changes. */
 struct sc_scan {
     uint8_t net[SC_SVC_RAIL + 1][SC_CELLS];  /* network number, or SC_NONE */
     int16_t sims[SC_SVC_RAIL + 1][SC_CELLS]; /* sims provided, by network number */
     uint8_t nadders;
     uint8_t adders[SC_CELLS];
+    uint8_t nremotes; /* blocks that are remote members of a complex */
+    uint8_t remotes[SC_CELLS];
+    uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
+    uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
+    bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
 };
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
 
@@ -138,6 +144,10 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
  * sc_scan_city() of this position. */
 int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
                   const struct sc_scan *scan);
+
+/* Marks in out[] (SC_CELLS long) every cell a provider of coverage `cover` covers in the city
+ * as it is, the providers themselves included (New Coverage Only's baseline). */
+void sc_covered_map(const struct sc_game *g, int cover, bool *out);
 
 /* sc_play_score() with the position's scan (or NULL). */
 int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,

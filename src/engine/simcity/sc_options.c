@@ -23,16 +23,15 @@ static void gather(const struct sc_game *g, const struct sc_design *d, bool vote
             out->o[out->n++] = (struct sc_option){.x = -1, .y = -1, .mode = SC_MODE_EVENT};
         return;
     }
-    for (int y = 0; y < g->side; y++)
-        for (int x = 0; x < g->side; x++) {
-            int c = sc_cell(g, x, y);
-            if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
-                continue;
-            if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK || (!votes && mode == SC_MODE_VOTE))
-                continue;
-            struct sc_option *o = &out->o[out->n++];
-            *o = (struct sc_option){.x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
-        }
+    for (int i = 0; i < scan->ncands; i++) {
+        int c = scan->cands[i], x = sc_x(c), y = sc_y(c);
+        if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
+            continue;
+        if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK || (!votes && mode == SC_MODE_VOTE))
+            continue;
+        struct sc_option *o = &out->o[out->n++];
+        *o = (struct sc_option){.x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
+    }
 }
 
 int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
@@ -54,7 +53,7 @@ int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_
         for (int j = 0; j < opts->n; j++) {
             struct sc_option o = opts->o[j];
             o.card = (uint8_t)card;
-            if (scored && o.mode != SC_MODE_EVENT && o.mode != SC_MODE_VOTE)
+            if (scored && o.mode != SC_MODE_EVENT)
                 o.score = (int16_t)sc_score_with(g, card, o.x, o.y, NULL, &scan);
             n++;
             if (fn && !fn(ctx, &o))

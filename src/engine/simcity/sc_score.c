@@ -69,7 +69,7 @@ static int complex_group(const struct sc_view *v, int cx, int start, uint8_t *ce
  * members in range of the group among them, once they count at least 3; a conditional member
  * counts only when the complex provides sims. */
 static int complex_pay(const struct sc_view *v, const struct sc_design *d, int c,
-                       const uint8_t *group, int n)
+                       const uint8_t *group, int n, const struct sc_scan *scan)
 {
     int cx = d->complex;
     uint8_t members[SC_CELLS];
@@ -81,9 +81,11 @@ static int complex_pay(const struct sc_view *v, const struct sc_design *d, int c
         if (group[i] != c)
             members[m++] = group[i];
     }
-    SC_FOR_CELLS(v->g, q)
-    {
-        const struct sc_design *e = sc_view_at(v, q);
+    int ncells = scan ? scan->nremotes : SC_CELLS;
+    for (int k = 0; k < ncells; k++) {
+        int q = scan ? scan->remotes[k] : k;
+        const struct sc_design *e =
+            sc_x(q) < v->g->side && sc_y(q) < v->g->side ? sc_view_at(v, q) : NULL;
         if (q == c || !e || e->complex != cx || !e->cwithin)
             continue;
         bool near = false;
@@ -107,14 +109,15 @@ static int complex_pay(const struct sc_view *v, const struct sc_design *d, int c
     return count >= SC_GROUP_MIN ? sum : 0;
 }
 
-static int complex_bonus(const struct sc_view *v, const struct sc_design *d, int c)
+static int complex_bonus(const struct sc_view *v, const struct sc_design *d, int c,
+                         const struct sc_scan *scan)
 {
     if (d->complex < 0)
         return 0;
     uint8_t group[SC_CELLS];
     bool seen[SC_CELLS] = {false};
     if (!d->cwithin)
-        return complex_pay(v, d, c, group, complex_group(v, d->complex, c, group, seen));
+        return complex_pay(v, d, c, group, complex_group(v, d->complex, c, group, seen), scan);
     /* a remote member: the best complex within its range */
     int best = 0;
     seen[c] = true;
@@ -127,7 +130,7 @@ static int complex_bonus(const struct sc_view *v, const struct sc_design *d, int
         bool near = false;
         for (int i = 0; i < n && !near; i++)
             near = sc_distance(c, group[i]) <= d->cwithin;
-        int pay = near ? complex_pay(v, d, c, group, n) : 0;
+        int pay = near ? complex_pay(v, d, c, group, n, scan) : 0;
         best = pay > best ? pay : best;
     }
     return best;
@@ -153,26 +156,36 @@ static void mark_cover(const struct sc_view *v, const struct sc_special *s, int 
 
 /* What d's coverage pays at c: `amount` a block it covers, or, New Coverage Only, a block no
  * provider of its kind covered before the play (the block being covered among them). */
-static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int c)
+void sc_covered_map(const struct sc_game *g, int cover, bool *out)
+{
+    struct sc_view now = {g, -1, NULL};
+    memset(out, 0, SC_CELLS * sizeof *out);
+    SC_FOR_CELLS(g, p)
+    {
+        const struct sc_special *t = sc_coverage_of(sc_view_at(&now, p), cover);
+        if (t) {
+            out[p] = true; /* a provider counts as covered */
+            mark_cover(&now, t, p, out);
+        }
+    }
+}
+
+static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int c,
+                        const struct sc_scan *scan)
 {
     int pay = 0;
-    struct sc_view before = {v->g, -1, NULL};
     for (int i = 0; i < d->nspecials; i++) {
         const struct sc_special *s = &d->specials[i];
         if (s->prim != SC_SP_COVERAGE || s->amount == 0)
             continue;
-        bool now[SC_CELLS] = {false}, old[SC_CELLS] = {false};
+        bool now[SC_CELLS] = {false}, none[SC_CELLS] = {false}, map[SC_CELLS];
+        const bool *old = none;
         mark_cover(v, s, c, now);
-        if (s->new_only) {
-            SC_FOR_CELLS(v->g, p)
-            {
-                const struct sc_design *e = sc_view_at(&before, p);
-                const struct sc_special *t = sc_coverage_of(e, s->cover);
-                if (t) {
-                    old[p] = true; /* a provider counts as covered */
-                    mark_cover(&before, t, p, old);
-                }
-            }
+        if (s->new_only && scan) {
+            old = scan->covered[s->cover];
+        } else if (s->new_only) {
+            sc_covered_map(v->g, s->cover, map);
+            old = map;
         }
         int n = 0;
         SC_FOR_CELLS(v->g, b)
@@ -245,9 +258,9 @@ int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_sco
         s.value = d->value;
         s.bonus = receive + add;
         s.zone = d->zone == SC_ZONE_SERVICES ? 0 : zone_bonus(&v, d, c);
-        s.complex = complex_bonus(&v, d, c);
+        s.complex = complex_bonus(&v, d, c, scan);
         s.scorched = g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0;
-        s.coverage = coverage_pay(&v, d, c);
+        s.coverage = coverage_pay(&v, d, c, scan);
         s.total = s.value + s.bonus + s.zone + s.complex + s.scorched + s.coverage;
     }
     if (out)
