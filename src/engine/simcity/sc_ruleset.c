@@ -1,0 +1,516 @@
+/* sc_ruleset.c: SimCity as one implementation of the ruleset seam (ruleset.h): its catalog
+ * (sc_cards.h), engine (sc.h), orders, views and stored state (sc_json.h), bots (sc_bots.h) and
+ * self-play figures (sc_sim.h, sc_report.h) behind one table of functions, and its engine
+ * events turned into the public log's JSON. Not in the server's registry yet (ruleset.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "expert.h"
+#include "ruleset.h"
+#include "sc.h"
+#include "sc_bots.h"
+#include "sc_json.h"
+#include "sc_report.h"
+#include "sc_sim.h"
+
+/* The catalog every game of SimCity borrows; loaded once, before any game. */
+static struct sc_catalog catalog;
+
+static bool sr_load_cards(const char *path, char *err, int errlen)
+{
+    return sc_catalog_load_file(&catalog, path, err, errlen);
+}
+
+static json_t *sr_cards_json(void)
+{
+    return sc_catalog_json(&catalog);
+}
+
+static bool sr_new_game(void *g, int players, uint64_t seed, const int *options)
+{
+    int target = options ? options[0] : sc_default_target(players);
+    if (players > 1 && target <= 0)
+        return false;
+    return sc_new(g, &catalog, players, seed, players > 1 ? target : 0) == SC_OK;
+}
+
+static int sr_players(const void *g)
+{
+    return ((const struct sc_game *)g)->players;
+}
+
+static uint64_t sr_seed(const void *g)
+{
+    return ((const struct sc_game *)g)->seed;
+}
+
+static int sr_option(const void *g, int i)
+{
+    (void)i; /* the one option: the money target */
+    return ((const struct sc_game *)g)->target;
+}
+
+static bool sr_over(const void *g)
+{
+    return sc_over(g);
+}
+
+static void sr_where(const void *vg, struct rs_pos *out)
+{
+    const struct sc_game *g = vg;
+    out->round = g->round;
+    out->step = g->step;
+    out->turn = g->turn;
+}
+
+static bool sr_pending(const void *g, int seat)
+{
+    return sc_pending(g, seat);
+}
+
+static bool sr_submitted(const void *g, int seat)
+{
+    return (((const struct sc_game *)g)->submitted >> seat) & 1;
+}
+
+static bool sr_defaulted(const void *g, int seat)
+{
+    return (((const struct sc_game *)g)->defaulted >> seat) & 1;
+}
+
+static const void *sr_decision(const void *g, int seat)
+{
+    return &((const struct sc_game *)g)->dec[seat];
+}
+
+static const char *sr_card_id(const void *vg, int card)
+{
+    const struct sc_game *g = vg;
+    return card >= 0 && card < g->ncards ? sc_design_of(g, card)->id : NULL;
+}
+
+/* The hand card a decision gives up: Solitaire's discard. */
+static int sr_decision_cards(const void *vd, int *cards, int max)
+{
+    const struct sc_decision *d = vd;
+    if (d->kind != SC_DEC_DISCARD || max < 1)
+        return 0;
+    cards[0] = d->card;
+    return 1;
+}
+
+static const char *sr_order_from_json(const json_t *body, struct rs_pos *pos, void *d, char *err,
+                                      int errlen)
+{
+    int e = sc_order_from_json(body, &pos->round, &pos->step, &pos->turn, d, err, errlen);
+    return e == SC_ORDER_OK ? NULL : sc_order_error_code(e);
+}
+
+static json_t *sr_order_to_json(const struct rs_pos *pos, const void *d)
+{
+    return sc_order_to_json(pos->round, pos->step, pos->turn, d);
+}
+
+static int sr_submit(void *g, int seat, const void *d)
+{
+    return sc_submit(g, seat, d);
+}
+
+static bool sr_ready(const void *g)
+{
+    return sc_ready(g);
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+static const char *const event_names[] = {
+    [SC_EV_STEP] = "step",
+    [SC_EV_DEFAULT] = "default",
+    [SC_EV_DREW] = "drew",
+    [SC_EV_BOUGHT] = "bought",
+    [SC_EV_PLAYED] = "played",
+    [SC_EV_MONEY] = "money",
+    [SC_EV_PASSED] = "passed",
+    [SC_EV_PROPOSED] = "proposed",
+    [SC_EV_BALLOT] = "ballot",
+    [SC_EV_MAYOR_VOTE] = "mayor_vote",
+    [SC_EV_VOTE_RESULT] = "vote_result",
+    [SC_EV_EVENT] = "event",
+    [SC_EV_DESTROYED] = "destroyed",
+    [SC_EV_REMOVED] = "removed",
+    [SC_EV_DOOMED] = "doomed",
+    [SC_EV_PHASE] = "phase",
+    [SC_EV_MAYOR] = "mayor",
+    [SC_EV_BILL] = "bill",
+    [SC_EV_VACATED] = "vacated",
+    [SC_EV_BID] = "bid",
+    [SC_EV_ELECTED] = "elected",
+    [SC_EV_TIMED] = "timed",
+    [SC_EV_DISCARDED] = "discarded",
+    [SC_EV_TARGET] = "target_reached",
+    [SC_EV_GAME_OVER] = "game_over",
+    [SC_EV_GAME_OVER + 1] = NULL, /* the end of the list, for the ruleset's descriptor */
+};
+
+static const char *const decision_names[] = {"none", "pass", "play", "buy",     "target",
+                                             "vote", "pay",  "bid",  "discard", "draw"};
+static const char *const ballot_names[] = {"withhold", "yes", "no"};
+
+/* Where the engine's events go while a ruleset call runs. */
+struct relay {
+    const struct sc_game *g;
+    const struct rs_sink *sink;
+};
+
+static void set(json_t *o, const char *k, json_t *v)
+{
+    json_object_set_new(o, k, v);
+}
+
+/* One engine event as the public log's {type, data}: public facts only (never a card drawn from
+ * the deck). */
+static void relay_event(void *ctx, const struct sc_event *e)
+{
+    const struct relay *rl = ctx;
+    const struct sc_game *g = rl->g;
+    json_t *d = json_pack("{s:i, s:s, s:i}", "round", e->round, "step", sc_step_name(e->step),
+                          "turn", e->turn);
+    if (e->seat >= 0)
+        set(d, "seat", json_integer(e->seat));
+    if (e->card < g->ncards) {
+        set(d, "card", json_string(sc_design_of(g, e->card)->id));
+        set(d, "id", json_integer(e->card));
+    }
+    if (e->x >= 0) {
+        set(d, "x", json_integer(e->x));
+        set(d, "y", json_integer(e->y));
+    }
+    switch (e->type) {
+    case SC_EV_STEP:
+        set(d, "seats", sc_seats_json((unsigned)e->count));
+        break;
+    case SC_EV_DEFAULT:
+        set(d, "decision", json_string(decision_names[e->count % 10]));
+        break;
+    case SC_EV_DREW:
+        set(d, "count", json_integer(e->count));
+        set(d, "hand_count", json_integer(e->total));
+        set(d, "from", json_string(e->flag ? "discard" : "deck"));
+        break;
+    case SC_EV_BOUGHT:
+        set(d, "cost", json_integer(e->count));
+        break;
+    case SC_EV_PLAYED:
+        set(d, "mode", json_string(sc_mode_name(e->count)));
+        set(d, "scored", json_integer(e->total));
+        break;
+    case SC_EV_MONEY:
+        set(d, "amount", json_integer(e->count));
+        set(d, "money", json_integer(e->total));
+        set(d, "source", json_string(sc_source_name(e->source)));
+        break;
+    case SC_EV_BALLOT:
+        set(d, "ballot", json_string(ballot_names[e->count % 3]));
+        set(d, "votes", json_integer(e->total));
+        break;
+    case SC_EV_MAYOR_VOTE:
+        set(d, "ballot", json_string(ballot_names[e->count % 3]));
+        set(d, "tie",
+            json_string(e->total == SC_BALLOT_WITHHOLD ? "none" : ballot_names[e->total % 3]));
+        break;
+    case SC_EV_VOTE_RESULT:
+        set(d, "passed", json_boolean(e->flag));
+        set(d, "yes", json_integer(e->count));
+        set(d, "no", json_integer(e->total));
+        break;
+    case SC_EV_DESTROYED:
+        set(d, "scorched", json_boolean(e->flag));
+        set(d, "value", json_integer(e->count));
+        break;
+    case SC_EV_PHASE:
+        set(d, "phase", json_integer(e->count));
+        break;
+    case SC_EV_BILL:
+        set(d, "amount", json_integer(e->count));
+        break;
+    case SC_EV_BID:
+        set(d, "votes", json_integer(e->count));
+        set(d, "candidate", json_integer(e->total));
+        break;
+    case SC_EV_ELECTED:
+        set(d, "votes", json_integer(e->count));
+        break;
+    case SC_EV_TIMED:
+        set(d, "ended", json_boolean(e->seat < 0));
+        break;
+    case SC_EV_TARGET:
+        set(d, "target", json_integer(e->count));
+        set(d, "money", json_integer(e->total));
+        break;
+    case SC_EV_GAME_OVER: {
+        set(d, "winners", sc_seats_json((unsigned)e->count));
+        set(d, "end_reason", json_string(sc_end_name(e->total)));
+        json_t *money = json_array();
+        for (int s = 0; s < g->players; s++)
+            json_array_append_new(money, json_integer(g->seats[s].money));
+        set(d, "money", money);
+        break;
+    }
+    default:
+        break;
+    }
+    rl->sink->event(rl->sink->ctx, event_names[e->type], d);
+}
+
+static int sr_fill_defaults(void *g, const struct rs_sink *sink)
+{
+    struct relay rl = {g, sink};
+    struct sc_events ev = {relay_event, &rl};
+    return sc_fill_defaults(g, sink ? &ev : NULL);
+}
+
+static bool sr_resolve(void *g, const struct rs_sink *sink)
+{
+    struct relay rl = {g, sink};
+    struct sc_events ev = {relay_event, &rl};
+    return sc_resolve(g, sink ? &ev : NULL);
+}
+
+/* ---- bots and search ------------------------------------------------------------------------ */
+
+static const struct ruleset *self(void);
+
+static bool sr_bot_decide(const void *vg, int seat, const char *kind, void *d)
+{
+    const struct sc_game *g = vg;
+    if (strcmp(kind, "expert") == 0)
+        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
+    int k = sc_bot_kind_from_name(kind);
+    struct sc_bot bot;
+    sc_bot_init(&bot, k < 0 ? SC_BOT_GREEDY : k,
+                g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    return sc_bot_decide(&bot, g, seat, d);
+}
+
+/* The deck's order and the other hands are hidden from `seat` (a card proposed for a vote is
+ * public and stays with its proposer); so is a decision another seat has sent at this point. */
+static void sr_determinize(void *vg, int seat, struct city_rng *rng)
+{
+    struct sc_game *g = vg;
+    int held = SC_NONE, holder = -1;
+    if (g->vote.active && g->vote.proposer != seat) {
+        holder = g->vote.proposer;
+        held = g->vote.card;
+        struct sc_seat *h = &g->seats[holder];
+        for (int i = 0; i < h->nhand; i++)
+            if (h->hand[i] == held) {
+                memmove(&h->hand[i], &h->hand[i + 1], (size_t)(h->nhand - i - 1));
+                h->nhand--;
+                break;
+            }
+    }
+    uint8_t *places[1 + SC_MAX_PLAYERS] = {g->deck};
+    int counts[1 + SC_MAX_PLAYERS] = {g->ndeck}, n = 1;
+    for (int s = 0; s < g->players; s++) {
+        if (s == seat)
+            continue;
+        places[n] = g->seats[s].hand;
+        counts[n++] = g->seats[s].nhand;
+        unsigned bit = 1u << s;
+        if ((g->pending & bit) && (g->submitted & bit)) {
+            g->submitted = (uint8_t)(g->submitted & ~bit);
+            g->defaulted = (uint8_t)(g->defaulted & ~bit);
+            sc_decision_init(&g->dec[s]);
+        }
+    }
+    ruleset_redeal(places, counts, n, rng);
+    if (holder >= 0)
+        g->seats[holder].hand[g->seats[holder].nhand++] = (uint8_t)held;
+    g->seed = rng_next(rng);
+    rng_seed(&g->rng, rng_next(rng));
+}
+
+static int sr_score(const void *g, int seat)
+{
+    return ((const struct sc_game *)g)->seats[seat].money;
+}
+
+static unsigned sr_winners(const void *g)
+{
+    return ((const struct sc_game *)g)->winners;
+}
+
+/* ---- storage, views, replay, figures -------------------------------------------------------- */
+
+static json_t *sr_to_json(const void *g)
+{
+    return sc_state_to_json(g);
+}
+
+static bool sr_from_json(void *g, const json_t *j, char *err, int errlen)
+{
+    return sc_state_from_json(g, &catalog, j, err, errlen);
+}
+
+static json_t *sr_public_view(const void *g)
+{
+    return sc_public_view(g);
+}
+
+static json_t *sr_private_view(const void *g, int seat)
+{
+    return sc_private_view(g, seat);
+}
+
+static bool sr_replay_run(const json_t *replay, void *g, char *err, int errlen)
+{
+    return ruleset_replay_generic(self(), replay, g, err, errlen);
+}
+
+/* Greedy or random bots (a comma list of one per seat) from consecutive seeds, with the default
+ * target: the figures every game reports and SimCity's own (sc_sim_report()). */
+static json_t *sr_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
+                           int errlen)
+{
+    int kinds[SC_MAX_PLAYERS];
+    if (players < SC_MIN_PLAYERS || players > SC_MAX_PLAYERS) {
+        snprintf(err, (size_t)errlen, "--players must be %d..%d", SC_MIN_PLAYERS, SC_MAX_PLAYERS);
+        return NULL;
+    }
+    if (games < 1) {
+        snprintf(err, (size_t)errlen, "--games must be at least 1");
+        return NULL;
+    }
+    if (!ruleset_parse_bots(bots, players, sc_bot_kind_from_name, kinds)) {
+        snprintf(err, (size_t)errlen,
+                 "--bots must be greedy, random or a comma list of one per seat");
+        return NULL;
+    }
+    static struct sc_sim_result r;
+    sc_sim_run(&catalog, players, games, seed, 0, kinds, &r);
+    if (r.illegal || r.broken || r.games != games) {
+        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
+                 (unsigned long long)r.illegal_seed);
+        return NULL;
+    }
+    const char *names[RS_MAX_SEATS];
+    for (int s = 0; s < players; s++)
+        names[s] = sc_bot_kind_name(kinds[s]);
+    const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
+                                     r.max_rounds, r.wins,  names};
+    json_t *out = ruleset_sim_report_seats(&run, seed, bots);
+    json_object_update_missing_new(out, sc_sim_report(&catalog, &r));
+    return out;
+}
+
+/* For the match's card report: the designs seat has played (blocks, events, members), as bits
+ * of the first 64 designs. */
+static uint64_t sr_built_designs(const void *vg, int seat)
+{
+    const struct sc_game *g = vg;
+    uint64_t m = 0;
+    for (int k = 0; k < 64 && k < g->cat->ndesigns; k++)
+        if (g->seats[seat].played[k / 8] & (1u << (k % 8)))
+            m |= 1ULL << k;
+    return m;
+}
+
+static const char *sr_design_id(int design)
+{
+    return design >= 0 && design < catalog.ndesigns && design < 64 ? catalog.designs[design].id
+                                                                   : NULL;
+}
+
+/* ---- the descriptor ------------------------------------------------------------------------- */
+
+static const char *const sr_bots[] = {"greedy", "random", "expert", NULL};
+
+#define TARGET_AT(p)                                                                               \
+    {                                                                                              \
+        20, SC_MAX_TARGET, SC_TARGET_BASE + SC_TARGET_PER_PLAYER *(p)                              \
+    }
+/* The money target; Solitaire has none. */
+static const struct rs_option sr_options[] = {
+    {.name = "target",
+     .title = "Money to win",
+     .description = "The game ends after the round in which a player first has this much money "
+                    "(Solitaire has no target).",
+     .by_players = {{0, 0, 0},
+                    {0, 0, 0},
+                    TARGET_AT(2),
+                    TARGET_AT(3),
+                    TARGET_AT(4),
+                    TARGET_AT(5),
+                    TARGET_AT(6)}},
+};
+
+static const char *const sr_steps[] = {"draw",      "council",  "target",  "play", "vote",
+                                       "mayor_pay", "election", "discard", "over", NULL};
+
+/* Each step's share of turn_seconds: votes, bills and bids are quick answers. */
+static const unsigned char sr_deadline_pct[SC_STEP_COUNT] = {
+    [SC_STEP_DRAW] = 50,     [SC_STEP_COUNCIL] = 50, [SC_STEP_TARGET] = 50,
+    [SC_STEP_PLAY] = 100,    [SC_STEP_VOTE] = 40,    [SC_STEP_MAYOR_PAY] = 40,
+    [SC_STEP_ELECTION] = 40, [SC_STEP_DISCARD] = 50, [SC_STEP_OVER] = 100};
+
+static const char *const sr_rank_keys[] = {"money", NULL};
+
+const struct ruleset ruleset_simcity = {
+    .id = "simcity",
+    .title = "SimCity: The Card Game",
+    .scoring = {.field = "money", .label = "Money", .unit = "dollars"},
+    .ranking = {.keys = sr_rank_keys,
+                .ties = "shared",
+                .text = "Most money wins; players tied share the win."},
+    .events = event_names,
+    .deadline_pct = sr_deadline_pct,
+    .min_players = SC_MIN_PLAYERS,
+    .max_players = SC_MAX_PLAYERS,
+    .state_size = sizeof(struct sc_game),
+    .decision_size = sizeof(struct sc_decision),
+    .uses_turn = true,
+    .options = sr_options,
+    .noptions = 1,
+    .cards_file = "simcity.json",
+    .bots = sr_bots,
+    .steps = sr_steps,
+    .built_designs = sr_built_designs,
+    .design_id = sr_design_id,
+    .load_cards = sr_load_cards,
+    .cards_json = sr_cards_json,
+    .new_game = sr_new_game,
+    .players = sr_players,
+    .seed = sr_seed,
+    .option = sr_option,
+    .over = sr_over,
+    .where = sr_where,
+    .pending = sr_pending,
+    .submitted = sr_submitted,
+    .defaulted = sr_defaulted,
+    .decision = sr_decision,
+    .card_id = sr_card_id,
+    .decision_cards = sr_decision_cards,
+    .order_from_json = sr_order_from_json,
+    .order_to_json = sr_order_to_json,
+    .submit = sr_submit,
+    .error_code = sc_error_code,
+    .error_message = sc_error_message,
+    .ready = sr_ready,
+    .fill_defaults = sr_fill_defaults,
+    .resolve = sr_resolve,
+    .bot_decide = sr_bot_decide,
+    .determinize = sr_determinize,
+    .score = sr_score,
+    .winners = sr_winners,
+    .to_json = sr_to_json,
+    .from_json = sr_from_json,
+    .public_view = sr_public_view,
+    .private_view = sr_private_view,
+    .replay_run = sr_replay_run,
+    .simulate = sr_simulate,
+};
+
+static const struct ruleset *self(void)
+{
+    return &ruleset_simcity;
+}
