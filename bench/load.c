@@ -12,7 +12,8 @@
  *                               time limit of SECONDS a step; the person never decides, so
  *                               the sweeper forces each of their steps when it is due
  *   load experts URL GAMES FILE [GAME]
- *                               creates GAMES games of GAME (a ruleset id, the_city by default)
+ *                               creates GAMES games of GAME (a ruleset id; the server's default
+ *                               game when left out)
  *                               of one person and 3 expert bots, then has the person leave, so
  *                               that a greedy bot takes the seat and each game plays itself to
  *                               its end on the daemon's bot workers (3 expert decisions a step:
@@ -230,19 +231,22 @@ static int timed(int games, int seconds)
     return 0;
 }
 
-/* Creates `games` self-playing games of `game` (one person who leaves at once, so a greedy bot
- * takes the seat, and 3 expert bots) and writes their ids to `file`, one a line; 0, or exits. */
+/* Creates `games` self-playing games of `game` (NULL: the server's default game; one person who
+ * leaves at once, so a greedy bot takes the seat, and 3 expert bots) and writes their ids to
+ * `file`, one a line; 0, or exits. */
 static int experts(const char *file, int games, const char *game)
 {
     FILE *out = fopen(file, "w");
     if (!out)
         die("cannot write the games file");
     int fd = connect_to(false);
-    char body[256], path[160];
+    char body[256], path[160], field[80] = "";
+    if (game)
+        snprintf(field, sizeof field, "\"game\":\"%.60s\",", game);
     snprintf(body, sizeof body,
-             "{\"game\":\"%s\",\"seats\":4,\"bots\":[\"expert\",\"expert\",\"expert\"],"
+             "{%s\"seats\":4,\"bots\":[\"expert\",\"expert\",\"expert\"],"
              "\"name\":\"Bench experts\"}",
-             game);
+             field);
     for (int i = 0; i < games; i++) {
         json_t *g = call(fd, "POST", "/api/v1/games", NULL, body, 201);
         const char *id = json_string_value(json_object_get(g, "id"));
@@ -549,7 +553,7 @@ int main(int argc, char **argv)
     }
     if ((argc == 5 || argc == 6) && strcmp(argv[1], "experts") == 0) {
         parse_url(argv[2]);
-        return experts(argv[4], atoi(argv[3]), argc == 6 ? argv[5] : "the_city");
+        return experts(argv[4], atoi(argv[3]), argc == 6 ? argv[5] : NULL);
     }
     if ((argc == 7 || argc == 8) && strcmp(argv[1], "rate") == 0) {
         parse_url(argv[2]);

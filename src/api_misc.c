@@ -1,5 +1,5 @@
-/* api_misc.c: the handlers that are not about one game's moves: the card catalog, health,
- * metrics, the OpenAPI file and static files of the page. */
+/* api_misc.c: the handlers that are not about one game's moves: the card catalog and the
+ * rulesets (from the service), health, metrics, the OpenAPI file and static files of the page. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,91 +16,45 @@
 #include <openssl/sha.h>
 #include <zlib.h>
 
+#include "api_common.h"
 #include "botpool.h"
 #include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
-#include "ratelimit.h"
-#include "ruleset.h"
 #include "server.h"
+#include "service.h"
 #include "store.h"
 #include "viewcache.h"
-#include "store_games.h"
 
 void api_cards(struct http_req *r)
 {
-    const char *game = http_query(r, "game");
-    int idx = 0;
-    if (game) {
-        while (rulesets[idx] && strcmp(rulesets[idx]->id, game) != 0)
-            idx++;
-        if (!rulesets[idx] || idx >= SERVER_MAX_RULESETS) {
-            http_reply_problem(r, P_BAD_QUERY, NULL,
-                               "\"game\" must name a game this server hosts; GET "
-                               "/api/v1/rulesets lists them.");
-            return;
-        }
-    }
-    char *copy = strdup(r->srv->cards_json[idx]);
-    if (!copy) {
-        http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
-        return;
-    }
-    http_reply_bytes(r, 200, "application/json", copy, strlen(copy));
-    r->reply.cache = "public, max-age=300";
-}
-
-/* The expert's levels, weakest first, each as {id, title, think_ms: the most it thinks per
- * decision on this server (whole ms), playouts: the most playouts per decision}; a new array. */
-static json_t *levels_json(double top_ms)
-{
-    json_t *list = json_array();
-    for (int i = 0; expert_levels[i].id; i++) {
-        const struct expert_level *l = &expert_levels[i];
-        struct expert_params p = expert_level_params(l, top_ms);
-        json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:i}", "id", l->id, "title",
-                                              l->title, "think_ms", (json_int_t)(p.think_ms + 0.5),
-                                              "playouts", p.iterations));
-    }
-    return list;
+    struct outcome o = {0};
+    int st = service_cards(r->srv, http_query(r, "game"), &o);
+    api_answer(r, st, &o);
+    if (st == STORE_OK)
+        r->reply.cache = "public, max-age=300";
 }
 
 /* GET /api/v1/rulesets: the games this server hosts, the default first, and the expert's
  * levels (a game's bot_level). */
 void api_rulesets(struct http_req *r)
 {
-    json_t *list = json_array();
-    for (int i = 0; rulesets[i]; i++)
-        json_array_append_new(list, ruleset_describe(rulesets[i]));
-    const struct quotas *q = r->srv->quotas;
-    double top_ms = r->srv->expert_ms > 0 ? r->srv->expert_ms : expert_defaults.think_ms;
-    http_reply_json(r, 200,
-                    json_pack("{s:o, s:s, s:i, s:o, s:s}", "rulesets", list, "default",
-                              rulesets[0]->id, "hints_per_game", q ? q->hints_per_game : 5,
-                              "bot_levels", levels_json(top_ms), "default_bot_level",
-                              EXPERT_LEVEL_DEFAULT));
+    http_reply_json(r, 200, service_rulesets(r->srv));
     r->reply.cache = "public, max-age=300";
 }
 
 void api_healthz(struct http_req *r)
 {
-    if (store_ping(r->srv->store))
+    if (service_healthy(r->srv))
         http_reply_json(r, 200, json_pack("{s:s, s:s}", "status", "ok", "database", "ok"));
     else
         http_reply_problem(r, P_UNAVAILABLE, NULL,
                            "The database does not answer; the service will reconnect.");
 }
 
-static int games_metrics_tx(PGconn *c, void *ctx)
-{
-    return store_games_metrics(c, ctx);
-}
-
 void api_metrics(struct http_req *r)
 {
-    char *games = NULL;
-    if (store_run(r->srv->store, games_metrics_tx, &games) != STORE_OK)
-        games = NULL;
+    char *games = service_games_metrics(r->srv);
     size_t entries, len;
     uint64_t hits, misses;
     view_cache_stats(r->srv->views, &entries, &hits, &misses);

@@ -1,122 +1,10 @@
-/* api_seats.c: the handlers that change who sits at a table: a player leaving (a bot takes a
- * running game's seat, an open game's seat is free again), the host handing an absent seat to a
- * bot, and the host cancelling an open game. Each is one transaction that locks the game row;
- * a seat that changes hands bumps the game's seats_version, so every instance reads the seats
- * again (service.c). */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+/* api_seats.c: the handlers that change who sits at a table: a player leaving, the host handing
+ * an absent seat to a bot, and the host cancelling an open game. Each reads its request, calls
+ * one service call (service_seats.c), which decides, and answers its outcome. */
 #include "api_common.h"
-#include "auth.h"
-#include "hub.h"
-#include "metrics.h"
-#include "ratelimit.h"
+#include "ruleset.h"
 #include "server.h"
-#include "store.h"
-
-struct seats_ctx {
-    struct server *srv;
-    const char *id;
-    const char *token;
-    int seat; /* takeover: the seat the body names */
-    int resolved;
-    struct outcome o;
-};
-
-/* The bot that takes a seat a person gave up: the greedy bot where the game has one. */
-static const char *stand_in(const struct ruleset *rs)
-{
-    return ruleset_has_bot(rs, "greedy") ? "greedy" : rs->bots[0];
-}
-
-/* Loads and locks the game; 404 when there is none. */
-static int load(PGconn *c, struct seats_ctx *sc, struct live *lv)
-{
-    int st = live_load(c, sc->srv, sc->id, true, lv);
-    if (st == STORE_NO_ROW)
-        st = api_fail(&sc->o, P_NO_GAME, NULL,
-                      "There is no game \"%.40s\"; list games with GET /api/v1/games.", sc->id);
-    return st;
-}
-
-/* True (with the 409 in o) when the game ended without being played: expired or cancelled. */
-static bool unplayed(const struct live *lv, struct outcome *o)
-{
-    if (api_is_unplayed(lv->row.status)) {
-        api_fail_unplayed(o, lv->row.status);
-        return true;
-    }
-    return false;
-}
-
-/* Hands seat `seat` of a running game to bot `bot` (its token stops working), logs `event`
- * {seat, name, bot, ...extra} and lets the bot decide at once if the seat must. */
-static int to_bot(PGconn *c, struct live *lv, int seat, const char *bot, const char *event,
-                  json_t *extra)
-{
-    int st = store_seat_change(c, lv->row.id, seat, bot);
-    struct seat_row *row = NULL;
-    for (int i = 0; i < lv->nseats; i++)
-        if (lv->seats[i].seat == seat)
-            row = &lv->seats[i];
-    if (st != STORE_OK || !row) {
-        json_decref(extra);
-        return st == STORE_OK ? STORE_HARD : st;
-    }
-    snprintf(row->bot, sizeof row->bot, "%s", bot);
-    row->has_token = false;
-    json_t *data = json_pack("{s:i, s:s, s:s}", "seat", seat, "name", row->name, "bot", bot);
-    if (extra)
-        json_object_update(data, extra);
-    json_decref(extra);
-    live_event(lv, event, data);
-    lv->changed = true;
-    st = live_advance(c, lv, false);
-    return st == STORE_OK ? live_save(c, lv) : st;
-}
-
-/* ---- leave -------------------------------------------------------------------------------- */
-
-static int leave_tx(PGconn *c, void *ctx)
-{
-    struct seats_ctx *sc = ctx;
-    struct live lv;
-    int st = load(c, sc, &lv);
-    int seat = -1;
-    if (st == STORE_OK) {
-        seat = api_seat_of_token(c, &lv, sc->token, &sc->o);
-        if (seat < 0)
-            st = STORE_ABORT;
-    }
-    if (st == STORE_OK && unplayed(&lv, &sc->o))
-        st = STORE_ABORT;
-    if (st == STORE_OK && (strcmp(lv.row.status, "finished") == 0 || lv.rs->over(lv.g)))
-        st = api_fail(&sc->o, P_GAME_OVER, NULL, "The game has ended; there is nothing to leave.");
-    const char *bot = NULL;
-    if (st == STORE_OK && strcmp(lv.row.status, "open") == 0) {
-        /* Before the start the seat is simply free again for someone else. */
-        st = store_seat_change(c, sc->id, seat, NULL);
-        if (st == STORE_OK) {
-            live_event(
-                &lv, "left",
-                json_pack("{s:i, s:s, s:n}", "seat", seat, "name", lv.seats[seat].name, "bot"));
-            lv.changed = true;
-            st = live_save(c, &lv);
-        }
-    } else if (st == STORE_OK) {
-        bot = stand_in(lv.rs);
-        st = to_bot(c, &lv, seat, bot, "left", NULL);
-    }
-    if (st == STORE_OK) {
-        sc->resolved = lv.resolved;
-        sc->o.status = 200;
-        sc->o.reply = json_pack("{s:s, s:i, s:s, s:s*}", "id", sc->id, "seat", seat, "status",
-                                lv.row.status, "bot", bot);
-    }
-    live_free(&lv);
-    return st;
-}
+#include "service.h"
 
 /* A body that must be empty or {}: false with a 400 answered. */
 static bool no_body(struct http_req *r, const char *what)
@@ -131,145 +19,34 @@ static bool no_body(struct http_req *r, const char *what)
     return !r->json || api_reply_fields(r, NULL, 0, what, NULL);
 }
 
-/* Answers a seats transaction and tells this instance's listeners when it changed the game. */
-static void answer(struct http_req *r, int st, struct seats_ctx *sc)
-{
-    if (st == STORE_OK && sc->o.status) {
-        metrics_steps_resolved(sc->resolved);
-        hub_publish(r->srv->hub, sc->id, 0);
-    }
-    api_answer(r, st, &sc->o);
-}
-
 void api_leave(struct http_req *r)
 {
     if (!no_body(r, "leaving a game"))
         return;
-    struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    answer(r, store_tx(r->srv->store, leave_tx, &sc, STORE_TRIES_WRITE), &sc);
-}
-
-/* ---- takeover ----------------------------------------------------------------------------- */
-
-/* Only the host; true when `token` is the host token of the loaded game, else the 401 (no
- * token, or one no game knows) or 403 (a seat's token, or another game's) in o. */
-static bool is_host(PGconn *c, const struct live *lv, const char *token, const char *what,
-                    struct outcome *o)
-{
-    if (!token) {
-        api_fail(o, P_NO_TOKEN, NULL, "Send the host token as \"Authorization: Bearer TOKEN\".");
-        return false;
-    }
-    uint8_t hash[AUTH_HASH_LEN];
-    auth_hash(token, hash);
-    if (auth_equal(hash, lv->row.host_hash))
-        return true;
-    if (live_seat_of(lv, hash) >= 0)
-        api_fail(o, P_NOT_HOST, NULL,
-                 "Only the host may %s; this is a seat token. Send the host token from create.",
-                 what);
-    else if (store_token_known(c, hash) == STORE_OK)
-        api_fail(o, P_WRONG_GAME, NULL,
-                 "This token belongs to another game; send this game's host token.");
-    else
-        api_fail(o, P_BAD_TOKEN, NULL, "The token is not valid; send the host token from create.");
-    return false;
-}
-
-static int takeover_tx(PGconn *c, void *ctx)
-{
-    struct seats_ctx *sc = ctx;
-    struct live lv;
-    int st = load(c, sc, &lv);
-    if (st == STORE_OK && !is_host(c, &lv, sc->token, "hand a seat to a bot", &sc->o))
-        st = STORE_ABORT;
-    if (st == STORE_OK && unplayed(&lv, &sc->o))
-        st = STORE_ABORT;
-    if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
-        st = api_fail(&sc->o, P_NOT_STARTED, NULL,
-                      "The game has not started; an open seat waits for a player.");
-    if (st == STORE_OK && (strcmp(lv.row.status, "finished") == 0 || lv.rs->over(lv.g)))
-        st = api_fail(&sc->o, P_GAME_OVER, NULL, "The game has ended.");
-    if (st == STORE_OK && sc->seat >= lv.row.players)
-        st = api_fail(&sc->o, P_BAD_VALUE, NULL, "\"seat\" must be a seat of this game: 0 to %d.",
-                      lv.row.players - 1);
-    if (st == STORE_OK && lv.seats[sc->seat].bot[0])
-        st = api_fail(&sc->o, P_SEAT_IS_BOT, NULL, "A bot (%s) already plays seat %d.",
-                      lv.seats[sc->seat].bot, sc->seat);
-    int missed = 0, need = sc->srv->quotas ? sc->srv->quotas->takeover_after : 2;
-    if (st == STORE_OK)
-        st = store_seat_defaults(c, sc->id, sc->seat, &missed);
-    if (st == STORE_OK && missed < need)
-        st = api_fail(&sc->o, P_SEAT_NOT_ABSENT, NULL,
-                      "Seat %d has missed %d deadline%s; the host may hand a seat to a bot once "
-                      "it has missed %d. Force the step meanwhile (POST .../resolve).",
-                      sc->seat, missed, missed == 1 ? "" : "s", need);
-    const char *bot = st == STORE_OK ? stand_in(lv.rs) : NULL;
-    if (st == STORE_OK)
-        st = to_bot(c, &lv, sc->seat, bot, "taken_over", json_pack("{s:i}", "missed", missed));
-    if (st == STORE_OK) {
-        sc->resolved = lv.resolved;
-        sc->o.status = 200;
-        sc->o.reply = json_pack("{s:s, s:i, s:s, s:s, s:i}", "id", sc->id, "seat", sc->seat,
-                                "status", lv.row.status, "bot", bot, "missed", missed);
-    }
-    live_free(&lv);
-    return st;
+    struct outcome o = {0};
+    api_answer(r, service_leave(r->srv, r->params[0], http_bearer(r), &o), &o);
 }
 
 void api_takeover(struct http_req *r)
 {
-    json_t *seat = r->json ? json_object_get(r->json, "seat") : NULL;
     if (!json_is_object(r->json)) {
         http_reply_problem(r, r->json ? P_NOT_AN_OBJECT : P_BAD_JSON, NULL,
                            "Send a JSON object naming the seat: {\"seat\": 2}.");
         return;
     }
-    static const struct api_field spec[] = {{"seat", AF_INT, true, 0, RS_MAX_SEATS - 1}};
+    static const struct field_spec spec[] = {{"seat", FIELD_INT, true, 0, RS_MAX_SEATS - 1}};
     const json_t *vals[1];
     if (!api_reply_fields(r, spec, 1, "a takeover (name the seat: {\"seat\": 2})", vals))
         return;
-    struct seats_ctx sc = {.srv = r->srv,
-                           .id = r->params[0],
-                           .token = http_bearer(r),
-                           .seat = (int)json_integer_value(seat)};
-    answer(r, store_tx(r->srv->store, takeover_tx, &sc, STORE_TRIES_WRITE), &sc);
-}
-
-/* ---- cancel ------------------------------------------------------------------------------- */
-
-static int cancel_tx(PGconn *c, void *ctx)
-{
-    struct seats_ctx *sc = ctx;
-    struct live lv;
-    int st = load(c, sc, &lv);
-    if (st == STORE_OK && !is_host(c, &lv, sc->token, "cancel the game", &sc->o))
-        st = STORE_ABORT;
-    if (st == STORE_OK && unplayed(&lv, &sc->o))
-        st = STORE_ABORT;
-    if (st == STORE_OK && strcmp(lv.row.status, "open") != 0)
-        st = api_fail(&sc->o, P_GAME_STARTED, NULL,
-                      "The game has %s; only an open game can be cancelled. A player may leave "
-                      "a running game (a bot takes the seat).",
-                      strcmp(lv.row.status, "finished") == 0 ? "ended" : "started");
-    if (st == STORE_OK) {
-        snprintf(lv.row.status, sizeof lv.row.status, "cancelled");
-        live_event(&lv, "cancelled", json_pack("{s:s}", "by", "host"));
-        lv.changed = true;
-        st = live_save(c, &lv);
-    }
-    if (st == STORE_OK) {
-        sc->o.status = 200;
-        sc->o.reply = json_pack("{s:s, s:s}", "id", sc->id, "status", "cancelled");
-    }
-    live_free(&lv);
-    return st;
+    struct outcome o = {0};
+    int seat = (int)json_integer_value(vals[0]);
+    api_answer(r, service_takeover(r->srv, r->params[0], http_bearer(r), seat, &o), &o);
 }
 
 void api_cancel(struct http_req *r)
 {
     if (!no_body(r, "cancelling a game"))
         return;
-    struct seats_ctx sc = {.srv = r->srv, .id = r->params[0], .token = http_bearer(r)};
-    answer(r, store_tx(r->srv->store, cancel_tx, &sc, STORE_TRIES_WRITE), &sc);
+    struct outcome o = {0};
+    api_answer(r, service_cancel(r->srv, r->params[0], http_bearer(r), &o), &o);
 }

@@ -9,17 +9,15 @@
 
 #include "server.h"
 #include "store.h"
+#include "workers.h"
 
 struct batcher {
     struct server *srv;
-    pthread_mutex_t mu;
-    pthread_cond_t work; /* jobs queued, or stopping */
-    struct batch_job *head, *tail;
-    bool stop;
-    int nthreads, max_batch;
-    pthread_t *threads;
+    struct workers crew;           /* its wake: jobs queued, or stopping */
+    struct batch_job *head, *tail; /* under crew.mu */
+    int max_batch;
     struct batch *batches; /* one per thread, made with the threads */
-    int next_batch;        /* the next thread's, under mu */
+    int next_batch;        /* the next thread's, under crew.mu */
 };
 
 /* The jobs of one transaction, and the states it saved (kept once it committed). */
@@ -118,11 +116,11 @@ static void *batcher_main(void *arg)
 {
     struct batcher *b = arg;
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
-    pthread_mutex_lock(&b->mu);
+    pthread_mutex_lock(&b->crew.mu);
     struct batch *bt = &b->batches[b->next_batch++]; /* ~90 kB: not on the stack */
     for (;;) {
-        while (!b->head && !b->stop)
-            pthread_cond_wait(&b->work, &b->mu);
+        while (!b->head && !b->crew.stop)
+            pthread_cond_wait(&b->crew.wake, &b->crew.mu);
         if (!b->head)
             break; /* stopping, and nothing is left */
         /* Take jobs from the front while they touch at most STORE_MAX_GAMES_LOADED games. */
@@ -139,7 +137,7 @@ static void *batcher_main(void *arg)
         }
         if (!b->head)
             b->tail = NULL;
-        pthread_mutex_unlock(&b->mu);
+        pthread_mutex_unlock(&b->crew.mu);
         run_batch(b, bt, jobs, n);
         /* A job with a done_fn may be freed as soon as that is called: take every job's kind
          * first, and never touch one again after its done_fn. */
@@ -149,14 +147,14 @@ static void *batcher_main(void *arg)
         for (int k = 0; k < n; k++)
             if (!waited[k])
                 jobs[k]->done_fn(jobs[k]);
-        pthread_mutex_lock(&b->mu);
+        pthread_mutex_lock(&b->crew.mu);
         for (int k = 0; k < n; k++)
             if (waited[k]) {
                 jobs[k]->done = true;
                 pthread_cond_signal(&jobs[k]->cond);
             }
     }
-    pthread_mutex_unlock(&b->mu);
+    pthread_mutex_unlock(&b->crew.mu);
     return NULL;
 }
 
@@ -169,16 +167,9 @@ struct batcher *batcher_start(struct server *srv, int threads, int max_batch)
     b->max_batch = max_batch < 1                            ? 1
                    : max_batch > STORE_MAX_GAMES_LOADED * 2 ? STORE_MAX_GAMES_LOADED * 2
                                                             : max_batch;
-    b->threads = calloc((size_t)threads, sizeof *b->threads);
     b->batches = calloc((size_t)threads, sizeof *b->batches);
-    pthread_mutex_init(&b->mu, NULL);
-    pthread_cond_init(&b->work, NULL);
-    for (int i = 0; b->threads && b->batches && i < threads; i++) {
-        if (pthread_create(&b->threads[i], NULL, batcher_main, b) != 0)
-            break;
-        b->nthreads++;
-    }
-    if (b->nthreads < 1) {
+    if (!workers_init(&b->crew, threads) || !b->batches ||
+        workers_start(&b->crew, threads, batcher_main, b) < 1) {
         batcher_stop(b);
         return NULL;
     }
@@ -189,20 +180,12 @@ void batcher_stop(struct batcher *b)
 {
     if (!b)
         return;
-    pthread_mutex_lock(&b->mu);
-    b->stop = true;
-    pthread_cond_broadcast(&b->work);
-    pthread_mutex_unlock(&b->mu);
-    for (int i = 0; i < b->nthreads; i++)
-        pthread_join(b->threads[i], NULL);
-    pthread_cond_destroy(&b->work);
-    pthread_mutex_destroy(&b->mu);
-    free(b->threads);
+    workers_stop(&b->crew);
     free(b->batches);
     free(b);
 }
 
-/* Appends job to the queue and wakes a batcher thread; b->mu is held. */
+/* Appends job to the queue and wakes a batcher thread; b->crew.mu is held. */
 static void enqueue(struct batcher *b, struct batch_job *job)
 {
     job->next = NULL;
@@ -211,16 +194,16 @@ static void enqueue(struct batcher *b, struct batch_job *job)
     else
         b->head = job;
     b->tail = job;
-    pthread_cond_signal(&b->work);
+    pthread_cond_signal(&b->crew.wake);
 }
 
 bool batcher_submit(struct batcher *b, struct batch_job *job)
 {
-    pthread_mutex_lock(&b->mu);
-    bool ok = !b->stop;
+    pthread_mutex_lock(&b->crew.mu);
+    bool ok = !b->crew.stop;
     if (ok)
         enqueue(b, job);
-    pthread_mutex_unlock(&b->mu);
+    pthread_mutex_unlock(&b->crew.mu);
     return ok;
 }
 
@@ -229,11 +212,11 @@ int batcher_run(struct batcher *b, struct batch_job *job)
     job->done_fn = NULL;
     job->done = false;
     pthread_cond_init(&job->cond, NULL);
-    pthread_mutex_lock(&b->mu);
+    pthread_mutex_lock(&b->crew.mu);
     enqueue(b, job);
     while (!job->done)
-        pthread_cond_wait(&job->cond, &b->mu);
-    pthread_mutex_unlock(&b->mu);
+        pthread_cond_wait(&job->cond, &b->crew.mu);
+    pthread_mutex_unlock(&b->crew.mu);
     pthread_cond_destroy(&job->cond);
     return job->status;
 }

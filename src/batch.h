@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "service.h"
+#include "live.h"
 
 struct server;
 struct batcher;

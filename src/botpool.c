@@ -17,18 +17,15 @@
 #include "hub.h"
 #include "metrics.h"
 #include "server.h"
-#include "service.h"
+#include "live.h"
 #include "store.h"
+#include "workers.h"
 
 enum { POOL_MAX_WORKERS = 64 };
 
 struct bot_pool {
     struct server *srv;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    atomic_bool stop;
-    int nworkers;
-    pthread_t workers[POOL_MAX_WORKERS];
+    struct workers crew; /* its mutex guards the queue and the stats; its wake: ids queued */
     double think_ms;
     double yield_ms;          /* the most a decision pauses for people's requests */
     int (*people_busy)(void); /* requests being served now */
@@ -71,7 +68,7 @@ void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
 {
     if (!p || strlen(id) > AUTH_ID_LEN)
         return;
-    pthread_mutex_lock(&p->lock);
+    pthread_mutex_lock(&p->crew.mu);
     struct ring *r = &p->q[people ? 0 : 1], *other = &p->q[people ? 1 : 0];
     int at = ring_find(p, other, id);
     if (at >= 0) /* queued in the other class (its last person left): it changes class */
@@ -83,9 +80,9 @@ void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
     } else {
         strcpy(r->ids[(r->head + r->count) % p->cap], id);
         r->count++;
-        pthread_cond_signal(&p->wake);
+        pthread_cond_signal(&p->crew.wake);
     }
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->crew.mu);
 }
 
 /* One game's turn on a worker: the seats its slow bots must decide for, at one point. */
@@ -189,7 +186,7 @@ static double yield_to_people(void *ctx)
     double t0 = now_ms();
     double may = y->pool->yield_ms - y->paused;
     double waited = 0;
-    while (waited < may && y->pool->people_busy() > 0 && !atomic_load(&y->pool->stop)) {
+    while (waited < may && y->pool->people_busy() > 0 && !atomic_load(&y->pool->crew.stop)) {
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         waited = now_ms() - t0;
     }
@@ -229,7 +226,7 @@ static void run_job(struct bot_pool *p, struct job *j)
         metrics_steps_resolved(j->resolved);
         hub_publish(srv->hub, j->id, 0);
     }
-    pthread_mutex_lock(&p->lock);
+    pthread_mutex_lock(&p->crew.mu);
     static const double le[6] = {10, 25, 50, 100, 200, 500};
     ptrdiff_t level = j->level ? j->level - expert_levels : -1;
     if (level >= 0 && level < EXPERT_LEVELS_MAX)
@@ -245,7 +242,7 @@ static void run_job(struct bot_pool *p, struct job *j)
         p->stats.decisions += (uint64_t)j->applied;
         p->stats.stale += (uint64_t)j->stale;
     }
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->crew.mu);
     for (int k = 0; k < n; k++)
         free(j->d[k]);
     free(j->g);
@@ -257,11 +254,11 @@ static void *worker_main(void *arg)
     /* Within the daemon, a request's thread then takes a core from a thinking worker at once
      * (if the kernel refuses, the worker just keeps the default policy). */
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
-    pthread_mutex_lock(&p->lock);
-    while (!p->stop) {
+    pthread_mutex_lock(&p->crew.mu);
+    while (!p->crew.stop) {
         struct ring *r = p->q[0].count > 0 ? &p->q[0] : &p->q[1];
         if (r->count == 0) {
-            pthread_cond_wait(&p->wake, &p->lock);
+            pthread_cond_wait(&p->crew.wake, &p->crew.mu);
             continue;
         }
         struct job j = {.pool = p};
@@ -269,12 +266,12 @@ static void *worker_main(void *arg)
         r->head = (r->head + 1) % p->cap;
         r->count--;
         p->stats.thinking++;
-        pthread_mutex_unlock(&p->lock);
+        pthread_mutex_unlock(&p->crew.mu);
         run_job(p, &j);
-        pthread_mutex_lock(&p->lock);
+        pthread_mutex_lock(&p->crew.mu);
         p->stats.thinking--;
     }
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->crew.mu);
     return NULL;
 }
 
@@ -291,18 +288,9 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->people_busy = people_busy;
     p->q[0].ids = calloc((size_t)p->cap, sizeof *p->q[0].ids);
     p->q[1].ids = calloc((size_t)p->cap, sizeof *p->q[1].ids);
-    pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->wake, NULL);
-    if (!p->q[0].ids || !p->q[1].ids) {
-        bot_pool_stop(p);
-        return NULL;
-    }
-    for (int i = 0; i < workers && i < POOL_MAX_WORKERS; i++) {
-        if (pthread_create(&p->workers[i], NULL, worker_main, p) != 0)
-            break;
-        p->nworkers++;
-    }
-    if (p->nworkers == 0) {
+    int n = workers < POOL_MAX_WORKERS ? workers : POOL_MAX_WORKERS;
+    if (!workers_init(&p->crew, n) || !p->q[0].ids || !p->q[1].ids ||
+        workers_start(&p->crew, n, worker_main, p) == 0) {
         bot_pool_stop(p);
         return NULL;
     }
@@ -313,14 +301,7 @@ void bot_pool_stop(struct bot_pool *p)
 {
     if (!p)
         return;
-    pthread_mutex_lock(&p->lock);
-    p->stop = true;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
-    for (int i = 0; i < p->nworkers; i++)
-        pthread_join(p->workers[i], NULL);
-    pthread_cond_destroy(&p->wake);
-    pthread_mutex_destroy(&p->lock);
+    workers_stop(&p->crew);
     free(p->q[0].ids);
     free(p->q[1].ids);
     free(p);
@@ -331,9 +312,9 @@ void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out)
     memset(out, 0, sizeof *out);
     if (!p)
         return;
-    pthread_mutex_lock(&p->lock);
+    pthread_mutex_lock(&p->crew.mu);
     *out = p->stats;
     out->queued = p->q[0].count + p->q[1].count;
     out->queued_people = p->q[0].count;
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->crew.mu);
 }

@@ -21,19 +21,22 @@ static bool file_exists(const char *path)
     return access(path, R_OK) == 0;
 }
 
-/* The cards folder: the folder of The City's card file when one is named, else ./cards, else
- * cards/ beside the binary's folder; "" when none is found. */
-static void cards_dir(const char *city_path, char *out, size_t n)
+/* The cards folder: the folder of the default game's card file when one is named, else ./cards
+ * when it holds that game's file, else cards/ beside the binary's folder; "" when none is
+ * found. */
+static void cards_dir(const char *default_path, char *out, size_t n)
 {
-    if (city_path) {
-        const char *slash = strrchr(city_path, '/');
+    if (default_path) {
+        const char *slash = strrchr(default_path, '/');
         if (slash)
-            snprintf(out, n, "%.*s", (int)(slash - city_path), city_path);
+            snprintf(out, n, "%.*s", (int)(slash - default_path), default_path);
         else
             snprintf(out, n, ".");
         return;
     }
-    if (file_exists("cards/cards.json")) {
+    char here[PATH_MAX];
+    snprintf(here, sizeof here, "cards/%s", rulesets[0]->cards_file);
+    if (file_exists(here)) {
         snprintf(out, n, "cards");
         return;
     }
@@ -68,7 +71,8 @@ bool cli_load_cards(const char *path)
             snprintf(file, sizeof file, "%s", path);
         } else {
             snprintf(file, sizeof file, "%s/%s", dir, rs->cards_file);
-            /* A card file of The City elsewhere: the other games' files from the usual place. */
+            /* The default game's card file elsewhere: the other games' files from the usual
+             * place. */
             if (!file_exists(file)) {
                 cards_dir(NULL, other, sizeof other);
                 if (!other[0]) {
@@ -250,7 +254,8 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "cityd replay: %s:%d:%d: %s\n", file, jerr.line, jerr.column, jerr.text);
         return 1;
     }
-    /* The record names its game; records from before there were several are The City's. */
+    /* The record names its game; records from before there were several are the default
+     * game's (rulesets[0]). */
     json_t *jgame = json_object_get(rec, "game");
     const struct ruleset *rs =
         jgame ? game_option("replay", json_is_string(jgame) ? json_string_value(jgame) : "?")

@@ -11,9 +11,9 @@ int cmd_replay(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
-/* Loads every ruleset's catalog (ruleset.h): The City's from `path`, or when path is NULL from
- * $CITY_CARDS, ./cards/cards.json, or cards/cards.json beside the executable's parent
- * directory, the first that exists; each other game's file (rs->cards_file) from the same
+/* Loads every ruleset's catalog (ruleset.h): the default game's (rulesets[0]) from `path`, or
+ * when path is NULL from $CITY_CARDS, or its rs->cards_file in ./cards or in cards/ beside the
+ * executable's parent directory, the first that exists; each other game's file from the same
  * folder, or from the usual one when that folder lacks it. Prints the loader's error on stderr
  * and returns false on failure. */
 bool cli_load_cards(const char *path);

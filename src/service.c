@@ -1,639 +1,176 @@
-/* service.c: game transactions (see service.h): bots, resolution, the decision log, events. */
+/* service.c: what the service's calls share (service_int.h): the seat of a token, loading a game
+ * or its 404, the refusals of unplayed games, the per-address quotas and telling listeners; and
+ * the calls that are not about one game: the rulesets, the card catalogs, health and the
+ * games' metrics (service.h). */
 #include "service.h"
+#include "service_int.h"
 
-#include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "auth.h"
 #include "expert.h"
+#include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
 #include "ratelimit.h"
 #include "server.h"
-#include "viewcache.h"
+#include "store.h"
 
-/* A started game's seats rarely change (a player leaves, the host hands a seat to a bot; each
- * bumps the row's seats_version): this instance keeps them with their version (srv->seats), and
- * a load then reads only the game row, reading the seats again when its version differs. The
- * blob: the number of seats, their version, the seats. Fills lv's seats from the cache; false
- * when not there. */
-static bool seats_from_cache(struct server *srv, const char *id, struct live *lv, int *version)
+const char service_see_lobby[] = "; list games with GET /api/v1/games.";
+
+int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o)
 {
-    char *blob;
-    size_t len;
-    if (!srv->seats || !view_cache_get(srv->seats, id, &blob, &len))
-        return false;
-    int head[2] = {-1, 0};
-    if (len >= sizeof head)
-        memcpy(head, blob, sizeof head);
-    int n = head[0];
-    bool ok = n >= 0 && n <= RS_MAX_SEATS && len == sizeof head + (size_t)n * sizeof lv->seats[0];
-    if (ok) {
-        lv->nseats = n;
-        *version = head[1];
-        memcpy(lv->seats, blob + sizeof head, (size_t)n * sizeof lv->seats[0]);
+    if (!token) {
+        outcome_fail(o, P_NO_TOKEN, NULL,
+                     "Send your seat token as \"Authorization: Bearer TOKEN\" (it came with "
+                     "join).");
+        return -1;
     }
-    free(blob);
-    return ok;
+    uint8_t hash[AUTH_HASH_LEN];
+    auth_hash(token, hash);
+    int seat = live_seat_of(lv, hash);
+    if (seat >= 0)
+        return seat;
+    if (auth_equal(hash, lv->row.host_hash)) {
+        outcome_fail(o, P_NOT_SEAT, NULL,
+                     "This is the host token; hands and orders need a seat token from join.");
+        return -1;
+    }
+    if (store_token_known(c, hash) == STORE_OK)
+        outcome_fail(o, P_WRONG_GAME, NULL,
+                     "This token belongs to another game; use the token of "
+                     "your seat in this game.");
+    else
+        outcome_fail(o, P_BAD_TOKEN, NULL, "The token is not valid; join the game to get one.");
+    return -1;
 }
 
-/* Keeps the seats of a loaded game that has started (read after `ticket` was taken). */
-static void seats_to_cache(struct server *srv, const char *id, uint64_t ticket,
-                           const struct live *lv)
+int service_load(PGconn *c, struct game_call *gc, bool lock, const char *tail, struct live *lv)
 {
-    if (!srv->seats || strcmp(lv->row.status, "open") == 0)
-        return;
-    int head[2] = {lv->nseats, lv->row.seats_version};
-    char copy[sizeof head + sizeof lv->seats];
-    size_t len = sizeof head + (size_t)lv->nseats * sizeof lv->seats[0];
-    memcpy(copy, head, sizeof head);
-    memcpy(copy + sizeof head, lv->seats, (size_t)lv->nseats * sizeof lv->seats[0]);
-    view_cache_put(srv->seats, id, ticket, copy, len);
-}
-
-/* After the row of a game whose seats came from the cache was read: reads the seats again (and
- * caches them) when a seat changed hands since they were cached. */
-static int seats_refresh(PGconn *c, struct server *srv, const char *id, int cached, struct live *lv)
-{
-    if (cached == lv->row.seats_version)
-        return STORE_OK;
-    uint64_t ticket = view_cache_ticket(srv->seats, id);
-    int st = store_seats_read(c, id, lv->seats, &lv->nseats);
-    if (st == STORE_OK)
-        seats_to_cache(srv, id, ticket, lv);
+    int st = live_load(c, gc->srv, gc->id, lock, lv);
+    if (st == STORE_NO_ROW)
+        st = outcome_fail(gc->o, P_NO_GAME, NULL, "There is no game \"%.40s\"%s", gc->id, tail);
     return st;
 }
 
-/* Starts an empty live for srv. */
-static void live_init(struct server *srv, struct live *lv)
+bool service_is_unplayed(const char *status)
 {
-    memset(lv, 0, sizeof *lv);
-    lv->srv = srv;
-    lv->forced_by = FORCED_BY_TIMER;
-    lv->events = json_array();
-    lv->orders = json_array();
+    return strcmp(status, "expired") == 0 || strcmp(status, "cancelled") == 0;
 }
 
-/* Gives lv the ruleset named `game` and room for its state; false when this server does not
- * host it. */
-static bool live_ruleset(struct live *lv, const char *game)
+int service_fail_unplayed(struct outcome *o, const char *status)
 {
-    const struct ruleset *rs = ruleset_find(game);
-    if (!rs)
-        return false;
-    if (lv->rs != rs) {
-        free(lv->g);
-        lv->rs = rs;
-        lv->g = calloc(1, rs->state_size);
-    }
-    return lv->g != NULL;
+    if (strcmp(status, "cancelled") == 0)
+        return outcome_fail(o, P_GAME_CANCELLED, NULL,
+                            "The host cancelled this game before it started. Create a game or "
+                            "join an open one (GET /api/v1/games).");
+    return outcome_fail(o, P_GAME_EXPIRED, NULL,
+                        "This game expired: its seats did not fill in time. Create a game or "
+                        "join an open one (GET /api/v1/games).");
 }
 
-/* Loads the engine state of a live whose row was read. */
-static int live_state(struct live *lv)
+int service_check_playing(const struct live *lv, struct outcome *o, const char *not_started,
+                          const char *ended)
 {
-    char err[256];
-    if (!live_ruleset(lv, lv->row.game)) {
-        fprintf(stderr, "cityd: game %s: this server does not host \"%s\"\n", lv->row.id,
-                lv->row.game);
-        return STORE_HARD;
-    }
-    if (!lv->rs->from_json(lv->g, lv->row.state, err, sizeof err)) {
-        fprintf(stderr, "cityd: game %s: stored state refused: %s\n", lv->row.id, err);
-        return STORE_HARD;
-    }
+    if (service_is_unplayed(lv->row.status))
+        return service_fail_unplayed(o, lv->row.status);
+    if (strcmp(lv->row.status, "open") == 0)
+        return outcome_fail(o, P_NOT_STARTED, NULL, "%s", not_started);
+    if (lv->rs->over(lv->g))
+        return outcome_fail(o, P_GAME_OVER, NULL, "%s", ended);
     return STORE_OK;
 }
 
-int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
+bool service_within_rate(struct rate_limit *rl, const char *client, const char *what, double rate,
+                         int burst, struct outcome *o)
 {
-    live_init(srv, lv);
-    int st, cached;
-    if (seats_from_cache(srv, id, lv, &cached)) {
-        st = store_game_read(c, id, lock, &lv->row);
-        if (st == STORE_OK)
-            st = seats_refresh(c, srv, id, cached, lv);
-    } else {
-        uint64_t ticket = srv->seats ? view_cache_ticket(srv->seats, id) : 0;
-        st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
-        if (st == STORE_OK)
-            seats_to_cache(srv, id, ticket, lv);
-    }
-    return st == STORE_OK ? live_state(lv) : st;
-}
-
-/* The cached blob of a state: its version, its ruleset's id, then the state's bytes. */
-struct state_head {
-    long long version;
-    char game[16];
-};
-
-/* The engine state of game `id` at `version`, as this instance last committed it, into lv (its
- * ruleset and state), or false. */
-static bool state_from_cache(struct server *srv, const char *id, long long *version,
-                             struct live *lv)
-{
-    char *blob;
-    size_t len;
-    if (!srv->states || !view_cache_get(srv->states, id, &blob, &len))
-        return false;
-    struct state_head h;
-    bool ok = len >= sizeof h;
-    if (ok) {
-        memcpy(&h, blob, sizeof h);
-        h.game[sizeof h.game - 1] = 0;
-        ok = live_ruleset(lv, h.game) && len == sizeof h + lv->rs->state_size;
-    }
-    if (ok) {
-        *version = h.version;
-        memcpy(lv->g, blob + sizeof h, lv->rs->state_size);
-    }
-    free(blob);
-    return ok;
-}
-
-void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
-                   const void *g)
-{
-    if (!srv->states)
-        return;
-    struct state_head h = {.version = version};
-    snprintf(h.game, sizeof h.game, "%s", rs->id);
-    size_t len = sizeof h + rs->state_size;
-    char *blob = malloc(len);
-    if (!blob)
-        return;
-    memcpy(blob, &h, sizeof h);
-    memcpy(blob + sizeof h, g, rs->state_size);
-    view_cache_put(srv->states, id, view_cache_ticket(srv->states, id), blob, len);
-    free(blob);
-}
-
-int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
-                   int *found)
-{
-    assert(n >= 1 && n <= STORE_MAX_GAMES_LOADED);
-    bool with_seats[STORE_MAX_GAMES_LOADED];
-    uint64_t ticket[STORE_MAX_GAMES_LOADED];
-    long long known[STORE_MAX_GAMES_LOADED];
-    int cached[STORE_MAX_GAMES_LOADED];
-    struct game_row rows[STORE_MAX_GAMES_LOADED];
-    struct seat_row seats[STORE_MAX_GAMES_LOADED][RS_MAX_SEATS];
-    int nseats[STORE_MAX_GAMES_LOADED] = {0};
-    for (int i = 0; i < n; i++) {
-        live_init(srv, &lvs[i]);
-        with_seats[i] = !seats_from_cache(srv, ids[i], &lvs[i], &cached[i]);
-        ticket[i] = with_seats[i] && srv->seats ? view_cache_ticket(srv->seats, ids[i]) : 0;
-        if (!state_from_cache(srv, ids[i], &known[i], &lvs[i]))
-            known[i] = -1;
-    }
-    int st = store_games_load(c, n, ids, known, with_seats, rows, found, seats, nseats);
-    for (int i = 0; i < n; i++) {
-        if (st != STORE_OK || found[i] != STORE_OK)
-            continue;
-        lvs[i].row = rows[i];
-        rows[i].state = NULL; /* handed over */
-        if (with_seats[i]) {
-            lvs[i].nseats = nseats[i];
-            memcpy(lvs[i].seats, seats[i], sizeof seats[i]);
-            seats_to_cache(srv, ids[i], ticket[i], &lvs[i]);
-        } else if (seats_refresh(c, srv, ids[i], cached[i], &lvs[i]) != STORE_OK) {
-            st = STORE_HARD;
-        }
-        /* An unchanged state is the one this instance committed: lvs[i].g holds it (of the
-         * same ruleset: a game's ruleset never changes). */
-        if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
-            st = STORE_HARD;
-    }
-    if (st != STORE_OK) /* rows read but not handed over are freed here */
-        for (int i = 0; i < n; i++)
-            if (found[i] == STORE_OK)
-                game_row_clear(&rows[i]);
-    return st;
-}
-
-void live_free(struct live *lv)
-{
-    free(lv->g);
-    lv->g = NULL;
-    lv->rs = NULL;
-    game_row_clear(&lv->row);
-    json_decref(lv->events);
-    json_decref(lv->orders);
-    lv->events = lv->orders = NULL;
-}
-
-void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body)
-{
-    json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:O}", "round", pos->round, "step",
-                          ruleset_step_name(lv->rs, pos->step), "turn", pos->turn, "seat", seat,
-                          "body", body);
-    size_t i;
-    json_t *old;
-    json_array_foreach(lv->orders, i, old)
-    {
-        if (json_equal(json_object_get(old, "round"), json_object_get(o, "round")) &&
-            json_equal(json_object_get(old, "step"), json_object_get(o, "step")) &&
-            json_equal(json_object_get(old, "turn"), json_object_get(o, "turn")) &&
-            json_integer_value(json_object_get(old, "seat")) == seat) {
-            json_array_set_new(lv->orders, i, o); /* one row per seat and step */
-            return;
-        }
-    }
-    json_array_append_new(lv->orders, o);
-}
-
-void live_event(struct live *lv, const char *type, json_t *data)
-{
-    json_array_append_new(
-        lv->events, json_pack("{s:s, s:o}", "type", type, "data", data ? data : json_object()));
-}
-
-int live_seat_of(const struct live *lv, const uint8_t *hash)
-{
-    int found = -1;
-    for (int i = 0; i < lv->nseats; i++)
-        if (lv->seats[i].has_token && auth_equal(lv->seats[i].token_hash, hash))
-            found = lv->seats[i].seat;
-    return found;
-}
-
-/* The ruleset's events, into the log: a new decision point changes the deadline, and a
- * default carries who forced it. */
-static void on_event(void *ctx, const char *type, json_t *data)
-{
-    struct live *lv = ctx;
-    if (strcmp(type, "step") == 0)
-        lv->step_changed = true;
-    else if (strcmp(type, "default") == 0)
-        json_object_set_new(data, "by", live_forcer_json(lv->forced_by));
-    live_event(lv, type, data);
-}
-
-/* Appends the decisions about to take effect (every pending seat's, in seat order). */
-static int record_decisions(PGconn *c, struct live *lv)
-{
-    const struct ruleset *rs = lv->rs;
-    struct rs_pos pos;
-    rs->where(lv->g, &pos);
-    for (int s = 0; s < rs->players(lv->g); s++) {
-        if (!rs->pending(lv->g, s))
-            continue;
-        json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
-        char *text = json_dumps(body, JSON_COMPACT);
-        json_decref(body);
-        if (!text)
-            return STORE_HARD;
-        const struct store_point at = {pos.round, ruleset_step_name(rs, pos.step), pos.turn};
-        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, &at, text,
-                                    rs->defaulted(lv->g, s));
-        free(text);
-        if (st != STORE_OK)
-            return st;
-    }
-    return STORE_OK;
-}
-
-static const struct seat_row *seat_row_of(const struct live *lv, int seat)
-{
-    for (int i = 0; i < lv->nseats; i++)
-        if (lv->seats[i].seat == seat)
-            return &lv->seats[i];
-    return NULL;
-}
-
-json_t *live_forcer_json(int by)
-{
-    if (by >= 0)
-        return json_integer(by);
-    return json_string(by == FORCED_BY_HOST ? "host" : "timer");
-}
-
-int live_force(PGconn *c, struct live *lv, int by)
-{
-    const struct ruleset *rs = lv->rs;
-    if (rs->over(lv->g))
-        return live_advance(c, lv, false);
-    struct rs_sink sink = {on_event, lv};
-    struct rs_pos pos;
-    rs->where(lv->g, &pos);
-    size_t at = json_array_size(lv->events);
-    lv->forced_by = by;
-    if (rs->fill_defaults(lv->g, &sink) > 0)
-        lv->changed = true;
-    lv->forced_by = FORCED_BY_TIMER;
-    json_t *seats = json_array();
-    for (size_t i = at; i < json_array_size(lv->events); i++) {
-        json_t *e = json_array_get(lv->events, i);
-        if (strcmp(json_string_value(json_object_get(e, "type")), "default") == 0)
-            json_array_append(seats, json_object_get(json_object_get(e, "data"), "seat"));
-    }
-    json_t *data = ruleset_pos_json(rs, &pos);
-    json_object_set_new(data, "by", live_forcer_json(by));
-    json_object_set_new(data, "seats", seats);
-    json_array_insert_new(lv->events, at, json_pack("{s:s, s:o}", "type", "forced", "data", data));
-    lv->changed = true;
-    return live_advance(c, lv, false);
-}
-
-int live_advance(PGconn *c, struct live *lv, bool defaults)
-{
-    const struct ruleset *rs = lv->rs;
-    if (defaults && !rs->over(lv->g))
-        return live_force(c, lv, FORCED_BY_TIMER);
-    struct rs_sink sink = {on_event, lv};
-    void *d = malloc(rs->decision_size);
-    if (!d)
-        return STORE_HARD;
-    while (!rs->over(lv->g)) {
-        for (int s = 0; s < rs->players(lv->g); s++) {
-            const struct seat_row *row = seat_row_of(lv, s);
-            /* A slow bot thinks on the bot pool, outside this transaction (botpool.h). */
-            if (!row || !row->bot[0] || expert_is_slow_bot(row->bot) || !rs->pending(lv->g, s) ||
-                rs->submitted(lv->g, s))
-                continue;
-            if (rs->bot_decide(lv->g, s, row->bot, d) && rs->submit(lv->g, s, d) == 0)
-                lv->changed = true;
-        }
-        if (!rs->ready(lv->g))
-            break;
-        int st = record_decisions(c, lv);
-        if (st != STORE_OK) {
-            free(d);
-            return st;
-        }
-        rs->resolve(lv->g, &sink);
-        lv->resolved++;
-        lv->changed = true;
-    }
-    free(d);
-    if (rs->over(lv->g) && strcmp(lv->row.status, "finished") != 0) {
-        snprintf(lv->row.status, sizeof lv->row.status, "finished");
-        lv->changed = true;
-    }
-    return STORE_OK;
-}
-
-/* True when a slow bot's seat must decide at the current point (the bot pool's work). */
-static bool bots_due(const struct live *lv)
-{
-    if (strcmp(lv->row.status, "playing") != 0 || lv->rs->over(lv->g))
-        return false;
-    for (int i = 0; i < lv->nseats; i++) {
-        int s = lv->seats[i].seat;
-        if (expert_is_slow_bot(lv->seats[i].bot) && lv->rs->pending(lv->g, s) &&
-            !lv->rs->submitted(lv->g, s))
-            return true;
-    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int wait = rate_limit_take(rl, client, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    if (!wait)
+        return true;
+    outcome_fail(o, P_RATE_LIMITED, NULL,
+                 "Your address has %s too often: this server allows %g a minute, %d at once. "
+                 "Try again in %d second%s (see Retry-After).",
+                 what, rate, burst, wait, wait == 1 ? "" : "s");
+    o->retry_after = wait;
     return false;
 }
 
-int live_save(PGconn *c, struct live *lv)
+void service_published(struct server *srv, int st, const char *id, int resolved)
 {
-    size_t n = json_array_size(lv->events);
-    if (!lv->changed && n == 0)
-        return STORE_OK;
-    char *events = json_dumps(lv->events, JSON_COMPACT);
-    char *orders = json_dumps(lv->orders, JSON_COMPACT);
-    if (!events || !orders) {
-        free(events);
-        free(orders);
-        return STORE_HARD;
+    if (st != STORE_OK)
+        return;
+    metrics_steps_resolved(resolved);
+    hub_publish(srv->hub, id, 0);
+}
+
+/* ---- what is not one game ----------------------------------------------------------------- */
+
+/* The expert's levels, weakest first, each as {id, title, think_ms: the most it thinks per
+ * decision on this server (whole ms), playouts: the most playouts per decision}; a new array. */
+static json_t *levels_json(double top_ms)
+{
+    json_t *list = json_array();
+    for (int i = 0; expert_levels[i].id; i++) {
+        const struct expert_level *l = &expert_levels[i];
+        struct expert_params p = expert_level_params(l, top_ms);
+        json_array_append_new(list, json_pack("{s:s, s:s, s:I, s:i}", "id", l->id, "title",
+                                              l->title, "think_ms", (json_int_t)(p.think_ms + 0.5),
+                                              "playouts", p.iterations));
     }
-    long long first = lv->row.last_seq + 1;
-    lv->row.last_seq += (long long)n;
-    lv->row.bot_due = bots_due(lv);
-    json_decref(lv->row.state);
-    lv->row.state = lv->rs->to_json(lv->g);
-    lv->row.steps_resolved += lv->resolved;
-    struct rs_pos at;
-    lv->rs->where(lv->g, &at); /* a new point's clock: its step's share of turn_seconds */
-    lv->row.point_seconds = ruleset_point_seconds(lv->rs, at.step, lv->row.turn_seconds);
-    int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
-    free(events);
-    free(orders);
-    lv->row.version++; /* as the statement did */
-    /* Every public change, events or not: other instances drop cached views. An amended order
-     * changes nothing another instance shows. */
-    if (st == STORE_OK && (n > 0 || !lv->quiet))
-        st = store_notify(c, lv->row.id, lv->row.last_seq);
-    /* The worker's read locks the row, so it waits for this transaction's commit. */
-    if (st == STORE_OK && lv->row.bot_due) {
-        bool people = false; /* a person sits at the game: its bots go first */
-        for (int i = 0; i < lv->nseats && !people; i++)
-            people = !lv->seats[i].bot[0];
-        if (lv->srv->wake_bots)
-            lv->srv->wake_bots(lv->srv->bots, lv->row.id, people);
-    }
-    return st;
+    return list;
 }
 
-json_t *live_public_view(const struct live *lv)
+json_t *service_rulesets(const struct server *srv)
 {
-    json_t *v = lv->rs->public_view(lv->g);
-    json_object_set_new(v, "id", json_string(lv->row.id));
-    json_object_set_new(v, "game", json_string(lv->rs->id));
-    json_object_set_new(v, "private", json_boolean(lv->row.unlisted));
-    json_object_set_new(v, "bot_level", json_string(lv->row.bot_level));
-    json_object_set_new(v, "status", json_string(lv->row.status));
-    json_object_set_new(v, "players", json_integer(lv->row.players));
-    json_object_set_new(v, "turn_seconds",
-                        lv->row.turn_seconds ? json_integer(lv->row.turn_seconds) : json_null());
-    json_object_set_new(v, "deadline",
-                        lv->row.deadline > 0 ? json_real(lv->row.deadline) : json_null());
-    json_object_set_new(v, "last_seq", json_integer(lv->row.last_seq));
-    json_t *seats = json_object_get(v, "seats");
-    size_t i;
-    json_t *seat;
-    json_array_foreach(seats, i, seat)
-    {
-        const struct seat_row *row = seat_row_of(lv, (int)i);
-        json_object_set_new(seat, "name",
-                            row && row->name[0] ? json_string(row->name) : json_null());
-        json_object_set_new(seat, "bot", row && row->bot[0] ? json_string(row->bot) : json_null());
-    }
-    if (strcmp(lv->row.status, "finished") == 0) {
-        char seed[24];
-        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv->rs->seed(lv->g));
-        json_object_set_new(v, "seed", json_string(seed));
-    }
-    return v;
-}
-
-/* ---- the sweeper -------------------------------------------------------------------------- */
-
-struct sweep_ctx {
-    struct server *srv;
-    int max, done;
-    int nlate;
-    double late[STORE_MAX_GAMES_LOADED]; /* seconds past the deadline of each forced game */
-};
-
-static int by_id(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int sweep_tx(PGconn *c, void *ctx)
-{
-    struct sweep_ctx *sw = ctx;
-    char ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
-    int n = 0;
-    sw->done = sw->nlate = 0;
-    int st = store_overdue_games(c, ids, sw->max, &n);
-    if (st != STORE_OK || n == 0)
-        return st;
-    const char *sorted[STORE_MAX_GAMES_LOADED];
-    for (int i = 0; i < n; i++)
-        sorted[i] = ids[i];
-    qsort(sorted, (size_t)n, sizeof *sorted, by_id); /* the lock order of live_load_many */
-    struct live *lvs = calloc((size_t)n, sizeof *lvs);
-    int found[STORE_MAX_GAMES_LOADED];
-    if (!lvs)
-        return STORE_HARD;
-    st = live_load_many(c, sw->srv, n, sorted, lvs, found);
-    double now = wall_seconds();
-    for (int i = 0; i < n && st == STORE_OK; i++) {
-        struct live *lv = &lvs[i];
-        if (found[i] != STORE_OK || !lv->row.overdue || lv->rs->over(lv->g))
-            continue;
-        double late = lv->row.deadline > 0 && now > lv->row.deadline ? now - lv->row.deadline : 0;
-        st = live_advance(c, lv, true);
-        if (st == STORE_OK)
-            st = live_save(c, lv);
-        if (st == STORE_OK && lv->resolved > 0) {
-            sw->done += lv->resolved;
-            sw->late[sw->nlate++] = late;
-        }
-    }
-    for (int i = 0; i < n; i++)
-        live_free(&lvs[i]);
-    free(lvs);
-    return st;
-}
-
-/* How long a slow bot's decision may wait before another instance takes the game up. */
-enum { BOTS_STALE_SECONDS = 4 };
-
-struct lifecycle_ctx {
-    const struct quotas *q;
-    int expired, purged;
-    char expired_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
-    long long seqs[STORE_MAX_GAMES_LOADED];
-    char purged_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
-};
-
-/* Expires open games past the open TTL and deletes games past the retention, a batch of each;
- * every instance hears of both (NOTIFY), so that none serves a cached view of them. */
-static int lifecycle_tx(PGconn *c, void *ctx)
-{
-    struct lifecycle_ctx *lc = ctx;
-    lc->expired = lc->purged = 0;
-    int st = STORE_OK;
-    if (lc->q->open_ttl > 0)
-        st = store_expire_open(c, lc->q->open_ttl, STORE_MAX_GAMES_LOADED, lc->expired_ids,
-                               lc->seqs, &lc->expired);
-    for (int i = 0; i < lc->expired && st == STORE_OK; i++)
-        st = store_notify(c, lc->expired_ids[i], lc->seqs[i]);
-    if (st == STORE_OK && lc->q->retention > 0)
-        st = store_purge_ended(c, lc->q->retention, STORE_MAX_GAMES_LOADED, lc->purged_ids,
-                               &lc->purged);
-    for (int i = 0; i < lc->purged && st == STORE_OK; i++)
-        st = store_notify(c, lc->purged_ids[i], 0);
-    return st;
-}
-
-/* The lifecycle round when its time has come (once a second, or at once while the last one
- * found a full batch); returns the games expired and deleted. */
-static int sweep_lifecycle(struct server *srv)
-{
-    static double next;
+    json_t *list = json_array();
+    for (int i = 0; rulesets[i]; i++)
+        json_array_append_new(list, ruleset_describe(rulesets[i]));
     const struct quotas *q = srv->quotas;
-    if (!q || (q->open_ttl <= 0 && q->retention <= 0))
-        return 0;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    if (now < next)
-        return 0;
-    struct lifecycle_ctx *lc = calloc(1, sizeof *lc);
-    if (!lc)
-        return 0;
-    lc->q = q;
-    int done = 0;
-    if (store_tx(srv->store, lifecycle_tx, lc, STORE_TRIES_READ) == STORE_OK) {
-        for (int i = 0; i < lc->expired; i++)
-            hub_publish(srv->hub, lc->expired_ids[i], lc->seqs[i]);
-        for (int i = 0; i < lc->purged; i++)
-            hub_publish(srv->hub, lc->purged_ids[i], 0);
-        metrics_games_ended(lc->expired, lc->purged);
-        done = lc->expired + lc->purged;
+    double top_ms = srv->expert_ms > 0 ? srv->expert_ms : expert_defaults.think_ms;
+    return json_pack("{s:o, s:s, s:i, s:o, s:s}", "rulesets", list, "default", rulesets[0]->id,
+                     "hints_per_game", q ? q->hints_per_game : 5, "bot_levels", levels_json(top_ms),
+                     "default_bot_level", EXPERT_LEVEL_DEFAULT);
+}
+
+int service_cards(const struct server *srv, const char *game, struct outcome *o)
+{
+    int idx = 0;
+    if (game) {
+        while (rulesets[idx] && strcmp(rulesets[idx]->id, game) != 0)
+            idx++;
+        if (!rulesets[idx] || idx >= SERVER_MAX_RULESETS)
+            return outcome_fail(o, P_BAD_QUERY, NULL,
+                                "\"game\" must name a game this server hosts; GET "
+                                "/api/v1/rulesets lists them.");
     }
-    bool full = lc->expired == STORE_MAX_GAMES_LOADED || lc->purged == STORE_MAX_GAMES_LOADED;
-    next = full ? now : now + 1;
-    free(lc);
-    return done;
+    char *copy = strdup(srv->cards_json[idx]);
+    if (!copy)
+        return outcome_fail(o, P_INTERNAL, NULL, "Out of memory.");
+    outcome_text(o, 200, copy, strlen(copy));
+    return STORE_OK;
 }
 
-struct stale_ctx {
-    char ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
-    bool people[STORE_MAX_GAMES_LOADED];
-    int n;
-};
-
-static int stale_tx(PGconn *c, void *ctx)
+bool service_healthy(const struct server *srv)
 {
-    struct stale_ctx *sc = ctx;
-    return store_bots_stale(c, BOTS_STALE_SECONDS, STORE_MAX_GAMES_LOADED, sc->ids, sc->people,
-                            &sc->n);
+    return store_ping(srv->store);
 }
 
-/* Once every few seconds: games whose slow bots have waited too long for a worker (the daemon
- * that queued them died, or its queue was full) go to this instance's bot pool. */
-static void sweep_stale_bots(struct server *srv)
+static int games_metrics_tx(PGconn *c, void *ctx)
 {
-    static double next;
-    if (!srv->bots)
-        return;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    if (now < next)
-        return;
-    next = now + BOTS_STALE_SECONDS / 2.0;
-    struct stale_ctx *sc = calloc(1, sizeof *sc);
-    if (sc && srv->wake_bots && store_run(srv->store, stale_tx, sc) == STORE_OK)
-        for (int i = 0; i < sc->n; i++)
-            srv->wake_bots(srv->bots, sc->ids[i], sc->people[i]);
-    free(sc);
+    return store_games_metrics(c, ctx);
 }
 
-int service_sweep(struct server *srv, int max)
+char *service_games_metrics(const struct server *srv)
 {
-    sweep_stale_bots(srv);
-    struct sweep_ctx sw = {srv,
-                           max < 1                        ? 1
-                           : max > STORE_MAX_GAMES_LOADED ? STORE_MAX_GAMES_LOADED
-                                                          : max,
-                           0,
-                           0,
-                           {0}};
-    int st = store_tx(srv->store, sweep_tx, &sw, STORE_TRIES_READ);
-    int done = 0;
-    if (st == STORE_OK) {
-        metrics_steps_resolved(sw.done);
-        for (int i = 0; i < sw.nlate; i++)
-            metrics_sweeper_lateness(sw.late[i]);
-        done = sw.done;
-    }
-    return done + sweep_lifecycle(srv);
+    char *games = NULL;
+    if (store_run(srv->store, games_metrics_tx, &games) == STORE_OK)
+        return games;
+    free(games);
+    return NULL;
 }

@@ -1,88 +1,148 @@
-/* service.h: the game transactions shared by the HTTP handlers and the sweeper: load a game
- * under its row lock, let bots decide, resolve ready steps, record decisions and events, save.
- * The only code that combines the engine and the store. */
+/* service.h: the game service, the one place that combines the rulesets and the store. Each
+ * call is what one request does (create a game, join it, send an order, force a step, ...):
+ * it loads the game in a transaction that locks its row where it writes (live.h), decides every
+ * rule of the service (who may, when, how often, what the game says), records what happened,
+ * and tells this instance's listeners (the hub) and metrics once it committed. The HTTP
+ * handlers (api_*.c) only read the request, call one of these and answer.
+ *
+ * Contract common to the calls that take a struct outcome *o (zeroed by the caller, who owns
+ * what it holds after: outcome_clear() or api_answer()): the call returns a store status,
+ * STORE_OK with o->status the success status and o->reply (or o->text) its body, STORE_ABORT
+ * with the problem recorded in o (nothing changed), or the store's failure (STORE_UNAVAILABLE,
+ * STORE_HARD; nothing changed, o holds nothing to answer). `id` is a game id from the path and
+ * `token` the request's bearer token (NULL when none was sent); both are borrowed. Every call
+ * is thread-safe. */
 #ifndef CITY_SERVICE_H
 #define CITY_SERVICE_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "ruleset.h"
-#include "store_games.h"
+#include "outcome.h"
 
 struct server;
 
-/* A game loaded inside a transaction: its row, its ruleset and engine state (rs->state_size
- * bytes owned by the live), and its seats. */
-struct live {
-    struct server *srv;
-    struct game_row row;
-    const struct ruleset *rs;
-    void *g;
-    struct seat_row seats[RS_MAX_SEATS];
-    int nseats;
-    json_t *events;    /* events to append at save: [{type, data}] */
-    json_t *orders;    /* acknowledged orders to store at save: [{round, step, seat, body}] */
-    int resolved;      /* steps resolved in this transaction */
-    bool step_changed; /* the current step changed (a new deadline) */
-    bool changed;      /* the state must be written back */
-    int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
-    bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
-};
+/* ---- games (service_games.c) -------------------------------------------------------------- */
 
-/* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
- * with defaults), the host, or a seat (0, 1, ...) once the step was overdue. */
-enum live_forcer { FORCED_BY_TIMER = -2, FORCED_BY_HOST = -1 };
+/* Creates a game from create body `body` (a JSON object): its "game" (the default ruleset when
+ * left out), seats, bots, turn_seconds, seed, the host's name, private, bot_level and the game's
+ * own options, each checked in that order (400s in o); then takes one of the create quota's
+ * tokens of address `client` (429 when used up), deals the game and stores it with its seats
+ * (the host's when "name" is given). 201 with {id, game, host_token, seats, bots, join,
+ * options, target_vp (the older field: the option of that name, or null), turn_seconds,
+ * private, bot_level, [seat, token], status}. */
+int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o);
 
-/* Loads game `id` (locked FOR UPDATE when `lock`) and its seats into *lv. STORE_NO_ROW when
- * there is no such game, STORE_HARD when the stored state does not load. live_free() after. */
-int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv);
-void live_free(struct live *lv);
+/* The lobby: 200 with {games: [...]}, open games first. */
+int service_list_games(struct server *srv, struct outcome *o);
 
-/* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that
- * a later live_load_many() need not read and parse it again (its read sends the state only
- * when the version differs). Call only after the commit. */
-void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
-                   const void *g);
+/* The public view of game `id`, from this instance's view cache when it holds the game (else
+ * read, and then cached): 200 with o->text; 404 when there is no such game. */
+int service_game_view(struct server *srv, const char *id, struct outcome *o);
 
-/* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
- * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a
- * failure; either way every lvs[i] must be freed with live_free(). */
-int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
-                   int *found);
+/* The private view of the seat `token` holds in game `id` (ruleset_private_view() with id, game,
+ * status and the seat's last "defaulted" notice): 200; 404, or 401/403 for the token. */
+int service_hand(struct server *srv, const char *id, const char *token, struct outcome *o);
 
-/* Queues seat's acknowledged order `body` (a canonical order body, borrowed) for decision point
- * `pos` to be stored at the save, replacing one of the same seat for the same point queued
- * before. */
-void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body);
+/* Seats player `name` (a JSON value, checked here: a string that name_clean() accepts, names.h) at
+ * the first free seat of open game `id`, after one of the join quota's tokens of address `client`
+ * (429 when used up); starts the game when that was the last seat. 201 with {seat, token, id,
+ * status}; 404, 409 for a full, started or unplayed game. */
+int service_join(struct server *srv, const char *id, const char *client, const json_t *name,
+                 struct outcome *o);
 
-/* Queues public event `type` with fields `data` (stolen) for the save. */
-void live_event(struct live *lv, const char *type, json_t *data);
+/* The public log of game `id` after sequence `after`, one page: 200 with {events, last_seq}. */
+int service_events(struct server *srv, const char *id, long long after, struct outcome *o);
 
-/* Lets every bot seat that must decide do so, then resolves the step whenever every pending
- * seat has decided, recording the decisions, until humans must decide or the game is over.
- * When `defaults` is true, first gives every missing human decision its default, as the
- * timer's (live_force(c, lv, FORCED_BY_TIMER)). */
-int live_advance(PGconn *c, struct live *lv, bool defaults);
+/* The replay record of finished game `id`: 200 with {game, seed, players, ...options,
+ * decisions}; 404, 409 before the end. */
+int service_replay(struct server *srv, const char *id, struct outcome *o);
 
-/* Forces the current step: gives every missing decision its default, logs a public "forced"
- * event {round, step, by, seats} before the seats' "default" events (each also carrying
- * "by"), then advances as live_advance(). `by` is FORCED_BY_TIMER, FORCED_BY_HOST or the
- * forcing seat. The caller has checked that the game is playing and not over. */
-int live_force(PGconn *c, struct live *lv, int by);
+/* The finished game `id` round by round, for a replay viewer: 200 with {game, players, seats,
+ * rounds} (ruleset_replay_rounds() of its replay record, run outside the transaction). */
+int service_replay_rounds(struct server *srv, const char *id, struct outcome *o);
 
-/* The public log's "by" of a forcer: "timer", "host" or the seat number (a new reference). */
-json_t *live_forcer_json(int by);
+/* ---- play (service_play.c) ---------------------------------------------------------------- */
 
-/* Writes the state back (when changed) and appends the queued events with gapless sequence
- * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet). */
-int live_save(PGconn *c, struct live *lv);
+/* One order on its way through group commit (batch.h), written in the transaction its batch
+ * shares with other games' orders: one transaction per batch, never more per order. */
+struct service_order;
 
-/* The public view of a loaded game: the engine's view plus id, status, names and bots. */
-json_t *live_public_view(const struct live *lv);
+/* A new order of the seat `token` holds in game `id`, with order body `body` (a JSON value; a
+ * reference of its own is taken). The body is read by the game's ruleset only once the token
+ * has shown a seat of this game. id and token must outlive the order. NULL when memory runs
+ * out. */
+struct service_order *service_order_new(struct server *srv, const char *id, const char *token,
+                                        json_t *body);
 
-/* The seat whose token hashes to `hash`, or -1. Compares every seat in constant time. */
-int live_seat_of(const struct live *lv, const uint8_t *hash);
+/* Queues the order for group commit; `done(arg)` is called from a batcher thread once its
+ * transaction ended. False, with the order failed as STORE_UNAVAILABLE and done never called,
+ * when the batcher is stopping. */
+bool service_order_queue(struct service_order *so, void (*done)(void *arg), void *arg);
+
+/* Runs the order and waits until its transaction ended (for a caller that cannot wait to be
+ * called back). */
+void service_order_run(struct service_order *so);
+
+/* Once the order's transaction ended: tells this instance's listeners what it changed (a
+ * refused order changed nothing, an amendment nothing others see) and moves its outcome into
+ * *o: 202 with {accepted, round, step, [turn], resolved, game: {status, round, step, [turn]}};
+ * the 400 of a body the ruleset does not read, 409 stale_step (a past point, or
+ * nothing_to_decide), 409 for a game not started, ended or unplayed, 422 with the engine's
+ * reason, 429 too_many_amendments past the amendment cap. Returns the transaction's status. */
+int service_order_finish(struct service_order *so, struct outcome *o);
+
+void service_order_free(struct service_order *so);
+
+/* STORE_OK when `token` is a seat's of game `id`; else its 404, or the token's 401/403, in o
+ * (or the store's failure): for a request whose body was refused before the game was read, so
+ * that a client without a valid token learns nothing about bodies. */
+int service_seat_check(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* Forces the point that body {"round", "step"[, "turn"]} names (NULL: none sent, a 400) with
+ * defaults for the missing decisions: the host token, or a seat's once the point is overdue;
+ * only while that point is the current one (else 409 stale_step, nothing forced). 200 with the
+ * public view. */
+int service_resolve(struct server *srv, const char *id, const char *token, const json_t *body,
+                    struct outcome *o);
+
+/* The expert's suggestion for the pending decision of the seat `token` holds, counted against
+ * its hints of the game (429 too_many_hints past the cap); at most srv->quotas' hint_threads
+ * are thought about at once (503 busy past it). 200 with {suggestion, by, hints_used,
+ * hints_left}. */
+int service_hint(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* ---- seats (service_seats.c) -------------------------------------------------------------- */
+
+/* The seat `token` holds leaves game `id`: free again in an open game, a bot's in a running
+ * one. 200 with {id, seat, status, bot}. */
+int service_leave(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* The host (`token`) hands seat `seat` (0..RS_MAX_SEATS-1) of running game `id` to a bot, once
+ * it has missed enough deadlines (srv->quotas' takeover_after). 200 with {id, seat, status,
+ * bot, missed}. */
+int service_takeover(struct server *srv, const char *id, const char *token, int seat,
+                     struct outcome *o);
+
+/* The host (`token`) cancels open game `id`. 200 with {id, status: "cancelled"}. */
+int service_cancel(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* ---- what is not one game (service.c, service_sweep.c) ----------------------------------- */
+
+/* GET /api/v1/rulesets: the games this server hosts (each ruleset's descriptor), the default
+ * first, the hints per game and the expert's levels; a new reference. */
+json_t *service_rulesets(const struct server *srv);
+
+/* The card catalog of the game `game` names (NULL: the default game), as rendered at start-up:
+ * 200 with o->text; 400 bad_query for a game this server does not host. */
+int service_cards(const struct server *srv, const char *game, struct outcome *o);
+
+/* True when the database answers now. */
+bool service_healthy(const struct server *srv);
+
+/* The games' figures for /metrics (Prometheus text, malloc'd), or NULL when the database does
+ * not answer. */
+char *service_games_metrics(const struct server *srv);
 
 /* One round of the sweeper: resolves the overdue steps of up to `max` (at most
  * STORE_MAX_GAMES_LOADED) playing games in one transaction (locked FOR UPDATE SKIP LOCKED, so

@@ -1,16 +1,7 @@
-/* store.c: the infrastructure half of the store: a fixed pool of PostgreSQL connections made
- * lazily and re-made after a failure, the transaction runner that retries on serialization
- * failures and deadlocks, the mapping of libpq results to enum store_status, and sessions
- * outside a transaction (store_session, for the migration runner in store_migrate.c). The
- * named queries of the service live beside it and use these.
- *
- * Pool: `size` slots, each holding NULL or one PGconn, and a busy flag. A caller takes a free
- * slot under the mutex (waiting on the condition variable while all are busy), then connects
- * or checks the connection outside the mutex, so a slow connect never blocks other callers.
- * A connection that is broken when it comes back is closed; the next caller to take its slot
- * makes a new one. Connecting uses connect_timeout=3 unless the caller's conninfo or
- * PGCONNECT_TIMEOUT says otherwise, so an unreachable database answers STORE_UNAVAILABLE
- * within seconds, not minutes.
+/* store.c: the statement half of the store: named prepared statements, libpq's pipeline mode,
+ * the transaction runner that retries on serialization failures and deadlocks, and NOTIFY after
+ * COMMIT. It runs on connections leased from the pool (store_pool.c, through store_int.h). The
+ * named queries of the service live beside it (store_games.c) and use these.
  *
  * Statements: every statement is a named prepared statement, prepared on a connection the
  * first time it runs there (each slot remembers which, and forgets when its connection is
@@ -20,45 +11,19 @@
  * and lock; write and commit) instead of one per statement; a failure of a queued statement
  * fails the transaction at the point where its result is read. */
 #include "store.h"
+#include "store_int.h"
 
 #include "metrics.h"
 
 #include <assert.h>
-#include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* The key of the session advisory lock that serializes migrations ("City" in ASCII). */
-
-/* Connection parameters added when the caller's conninfo does not set them. */
-#define DEFAULT_CONNECT_TIMEOUT  "3"
-#define DEFAULT_APPLICATION_NAME "cityd"
 
 /* The most statements (distinct SQL texts) the store prepares, and the most results a
  * transaction leaves unread before it reads them all. */
 enum { MAX_STATEMENTS = 64, PIPE_MAX = 512, MAX_NOTIFY = 32, NOTIFY_LEN = 96 };
-
-struct slot {
-    PGconn *conn;      /* NULL until connected, and again after a failure */
-    bool busy;         /* taken by a caller */
-    uint64_t prepared; /* statements prepared on conn (bit i: statement i) */
-};
-
-struct store {
-    pthread_mutex_t mu;
-    pthread_cond_t freed; /* signalled when a slot is released */
-    int size;
-    struct slot *slots;
-    const char **keys; /* PQconnectdbParams() arguments, NULL-terminated */
-    const char **vals;
-    char *strings; /* one buffer holding every key and value */
-    uint64_t rng;  /* for the retry backoff; under mu */
-    bool down;     /* the last connection attempt failed (logged once per outage) */
-};
 
 /* A result still to be read in a pipelined transaction. */
 struct pending {
@@ -77,375 +42,8 @@ struct pipe {
     char payload[MAX_NOTIFY][NOTIFY_LEN];
 };
 
-/* A connection taken from the pool: release it with pool_release(). */
-struct lease {
-    int slot;
-    PGconn *conn;
-    bool fresh;         /* made by this acquire, not reused */
-    uint64_t *prepared; /* the slot's prepared set */
-    struct pipe *pipe;  /* the open transaction, or NULL */
-    bool discard;       /* close the connection when it comes back */
-};
-
 /* The lease whose body runs on this thread (store_tx and store_run set it). */
 static _Thread_local struct lease *running;
-
-/*
-** Connection parameters
-*/
-
-/* Fills st->keys/vals from `conninfo` plus defaults. False (with a sentence in err) when
- * conninfo does not parse or memory runs out. */
-static bool params_from_conninfo(struct store *st, const char *conninfo, char *err, int errlen)
-{
-    char *perr = NULL;
-    PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
-    if (!opts) {
-        char *nl = perr ? strchr(perr, '\n') : NULL;
-        if (nl)
-            *nl = 0;
-        snprintf(err, (size_t)errlen, "bad database connection string: %s",
-                 perr ? perr : "out of memory");
-        PQfreemem(perr);
-        return false;
-    }
-    bool has_timeout = getenv("PGCONNECT_TIMEOUT") != NULL, has_app = false;
-    bool has_enc = getenv("PGCLIENTENCODING") != NULL;
-    size_t n = 0, bytes = 0;
-    for (PQconninfoOption *o = opts; o->keyword; o++) {
-        if (!o->val)
-            continue;
-        n++;
-        bytes += strlen(o->keyword) + strlen(o->val) + 2;
-        has_timeout |= strcmp(o->keyword, "connect_timeout") == 0;
-        has_app |= strcmp(o->keyword, "application_name") == 0;
-        has_enc |= strcmp(o->keyword, "client_encoding") == 0;
-    }
-    n += 3;
-    bytes += 128;
-    st->keys = calloc(n + 1, sizeof *st->keys);
-    st->vals = calloc(n + 1, sizeof *st->vals);
-    st->strings = malloc(bytes);
-    if (!st->keys || !st->vals || !st->strings) {
-        PQconninfoFree(opts);
-        snprintf(err, (size_t)errlen, "out of memory");
-        return false;
-    }
-    size_t k = 0, used = 0;
-#define ADD(key, val)                                                                              \
-    do {                                                                                           \
-        size_t lk_ = strlen(key) + 1, lv_ = strlen(val) + 1;                                       \
-        memcpy(st->strings + used, (key), lk_);                                                    \
-        st->keys[k] = st->strings + used;                                                          \
-        used += lk_;                                                                               \
-        memcpy(st->strings + used, (val), lv_);                                                    \
-        st->vals[k++] = st->strings + used;                                                        \
-        used += lv_;                                                                               \
-    } while (0)
-    for (PQconninfoOption *o = opts; o->keyword; o++)
-        if (o->val)
-            ADD(o->keyword, o->val);
-    if (!has_timeout)
-        ADD("connect_timeout", DEFAULT_CONNECT_TIMEOUT);
-    if (!has_app)
-        ADD("application_name", DEFAULT_APPLICATION_NAME);
-    if (!has_enc)
-        ADD("client_encoding", "UTF8");
-#undef ADD
-    st->keys[k] = st->vals[k] = NULL;
-    PQconninfoFree(opts);
-    return true;
-}
-
-/*
-** Logging
-*/
-
-/* Writes "store: <what>: <msg>" to stderr as one line (each run of white space in msg, new
- * lines included, becomes one space). */
-static void log_line(const char *what, const char *msg)
-{
-    char line[1024];
-    size_t len = 0;
-    bool space = false;
-    for (const char *p = msg ? msg : ""; *p && len < sizeof line - 1; p++) {
-        if (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') {
-            space = len > 0;
-            continue;
-        }
-        if (space && len < sizeof line - 2)
-            line[len++] = ' ';
-        space = false;
-        line[len++] = *p;
-    }
-    line[len] = 0;
-    fprintf(stderr, "store: %s: %s\n", what ? what : "query", line);
-}
-
-/* Receives the server's notices: NOTICE and below (CREATE TABLE IF NOT EXISTS chatter) are
- * dropped, WARNING and above (a shutdown cutting the session) are logged as one line. */
-static void on_notice(void *arg, const PGresult *res)
-{
-    (void)arg;
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-    if (sev && (strcmp(sev, "NOTICE") == 0 || strcmp(sev, "INFO") == 0 || strcmp(sev, "LOG") == 0 ||
-                strcmp(sev, "DEBUG") == 0))
-        return;
-    log_line("server", PQresultErrorMessage(res));
-}
-
-/*
-** Pool
-*/
-
-struct store *store_open(const char *conninfo, int size, char *err, int errlen)
-{
-    assert(conninfo && err && errlen > 0);
-    err[0] = 0;
-    if (size < 1 || size > 4096) {
-        snprintf(err, (size_t)errlen, "the pool size must be 1 to 4096, not %d", size);
-        return NULL;
-    }
-    struct store *st = calloc(1, sizeof *st);
-    if (!st) {
-        snprintf(err, (size_t)errlen, "out of memory");
-        return NULL;
-    }
-    st->size = size;
-    st->slots = calloc((size_t)size, sizeof *st->slots);
-    if (!st->slots || !params_from_conninfo(st, conninfo, err, errlen)) {
-        if (!err[0])
-            snprintf(err, (size_t)errlen, "out of memory");
-        free(st->slots);
-        free(st->keys);
-        free(st->vals);
-        free(st->strings);
-        free(st);
-        return NULL;
-    }
-    pthread_mutex_init(&st->mu, NULL);
-    pthread_cond_init(&st->freed, NULL);
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    st->rng = ((uint64_t)now.tv_sec << 32 ^ (uint64_t)now.tv_nsec ^ (uint64_t)(uintptr_t)st) | 1;
-    return st;
-}
-
-void store_close(struct store *st)
-{
-    if (!st)
-        return;
-    pthread_mutex_lock(&st->mu);
-    for (int i = 0; i < st->size; i++) {
-        assert(!st->slots[i].busy && "store_close() while a connection is in use");
-        if (st->slots[i].conn)
-            PQfinish(st->slots[i].conn);
-    }
-    pthread_mutex_unlock(&st->mu);
-    pthread_cond_destroy(&st->freed);
-    pthread_mutex_destroy(&st->mu);
-    free(st->slots);
-    free(st->keys);
-    free(st->vals);
-    free(st->strings);
-    free(st);
-}
-
-/* Whether an idle connection still looks alive: when the server has closed it (a restart,
- * an administrator's kill), the socket is readable; consuming the input then marks the
- * connection bad. Does not block. */
-static bool idle_conn_alive(PGconn *conn)
-{
-    for (int i = 0; i < 4 && PQstatus(conn) == CONNECTION_OK; i++) {
-        struct pollfd p = {.fd = PQsocket(conn), .events = POLLIN};
-        if (p.fd < 0)
-            return false;
-        int r = poll(&p, 1, 0);
-        if (r == 0)
-            break;
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0 || !PQconsumeInput(conn))
-            return false;
-        PGnotify *n;
-        while ((n = PQnotifies(conn)))
-            PQfreemem(n);
-    }
-    return PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
-}
-
-/* Makes a new connection. NULL when the database cannot be reached (logged once per
- * outage). Its commits are synchronous whatever the server's default: a 202 promises the
- * order is committed, and with synchronous_commit=off a crash of the server loses what it
- * acknowledged in its last moments. (Not the `options` connection parameter: PgBouncer
- * refuses it.) */
-static PGconn *pool_connect(struct store *st)
-{
-    PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
-    bool ok = conn && PQstatus(conn) == CONNECTION_OK;
-    if (ok) {
-        PGresult *r = PQexec(conn, "SET synchronous_commit = on");
-        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        PQclear(r);
-    }
-    pthread_mutex_lock(&st->mu);
-    bool was_down = st->down;
-    st->down = !ok;
-    pthread_mutex_unlock(&st->mu);
-    if (!ok) {
-        if (!was_down)
-            log_line("connect", conn ? PQerrorMessage(conn) : "out of memory");
-        PQfinish(conn);
-        return NULL;
-    }
-    if (was_down)
-        log_line("connect", "the database is reachable again");
-    PQsetNoticeReceiver(conn, on_notice, NULL);
-    return conn;
-}
-
-/* Takes a slot, waiting while all are busy, and gives it a live connection. STORE_OK, or
- * STORE_UNAVAILABLE (the slot is released again) when no connection could be made. */
-static int pool_acquire(struct store *st, struct lease *l)
-{
-    pthread_mutex_lock(&st->mu);
-    int pick;
-    for (;;) {
-        pick = -1;
-        for (int i = 0; i < st->size; i++) {
-            if (st->slots[i].busy)
-                continue;
-            if (st->slots[i].conn) {
-                pick = i;
-                break;
-            }
-            if (pick < 0)
-                pick = i;
-        }
-        if (pick >= 0)
-            break;
-        pthread_cond_wait(&st->freed, &st->mu);
-    }
-    st->slots[pick].busy = true;
-    PGconn *conn = st->slots[pick].conn;
-    st->slots[pick].conn = NULL;
-    pthread_mutex_unlock(&st->mu);
-
-    l->slot = pick;
-    l->fresh = false;
-    if (conn && !idle_conn_alive(conn)) {
-        PQfinish(conn);
-        conn = NULL;
-    }
-    if (!conn) {
-        conn = pool_connect(st);
-        l->fresh = true;
-        st->slots[pick].prepared = 0; /* a new session has no prepared statements */
-    }
-    l->conn = conn;
-    l->prepared = &st->slots[pick].prepared;
-    l->pipe = NULL;
-    l->discard = false;
-    if (!conn) {
-        pthread_mutex_lock(&st->mu);
-        st->slots[pick].busy = false;
-        pthread_cond_signal(&st->freed);
-        pthread_mutex_unlock(&st->mu);
-        return STORE_UNAVAILABLE;
-    }
-    return STORE_OK;
-}
-
-/* Gives the connection back. A broken one, or one left inside a transaction that cannot be
- * rolled back, is closed. */
-static void pool_release(struct store *st, struct lease *l)
-{
-    if (l->discard && l->conn) {
-        PQfinish(l->conn);
-        l->conn = NULL;
-    }
-    PGconn *conn = l->conn;
-    if (conn && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) != PQTRANS_IDLE) {
-        /* A body that left a transaction open (store_run) or failed oddly: end it. */
-        PGresult *r = PQtransactionStatus(conn) == PQTRANS_ACTIVE ? NULL : PQexec(conn, "ROLLBACK");
-        PQclear(r);
-    }
-    if (conn && (PQstatus(conn) != CONNECTION_OK || PQtransactionStatus(conn) != PQTRANS_IDLE)) {
-        PQfinish(conn);
-        conn = NULL;
-    }
-    pthread_mutex_lock(&st->mu);
-    st->slots[l->slot].conn = conn;
-    st->slots[l->slot].busy = false;
-    pthread_cond_signal(&st->freed);
-    pthread_mutex_unlock(&st->mu);
-    l->conn = NULL;
-}
-
-/* Closes the leased connection at once (it is broken or holds a session state we cannot
- * undo); the slot connects again on its next use. */
-static void lease_discard(struct lease *l)
-{
-    PQfinish(l->conn);
-    l->conn = NULL;
-}
-
-/*
-** Statuses
-*/
-
-int store_status_of(PGconn *conn, const PGresult *res, const char *what)
-{
-    if (!res) {
-        if (!conn || PQstatus(conn) != CONNECTION_OK)
-            return STORE_UNAVAILABLE;
-        log_line(what, conn ? PQerrorMessage(conn) : "no result");
-        return STORE_HARD;
-    }
-    ExecStatusType es = PQresultStatus(res);
-    if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK)
-        return STORE_OK;
-    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
-        return STORE_RETRY;
-    if ((conn && PQstatus(conn) != CONNECTION_OK) ||
-        (state && (strncmp(state, "08", 2) == 0 || strncmp(state, "57P0", 4) == 0)))
-        return STORE_UNAVAILABLE;
-    const char *msg = PQresultErrorMessage(res);
-    if (!msg || !*msg)
-        msg = PQresStatus(es);
-    log_line(what, msg);
-    return STORE_HARD;
-}
-
-/* Runs a statement without parameters and maps its result. */
-static int exec_simple(PGconn *conn, const char *sql, const char *what)
-{
-    PGresult *r = PQexec(conn, sql);
-    int rc = store_status_of(conn, r, what);
-    PQclear(r);
-    return rc;
-}
-
-/*
-** Transactions
-*/
-
-/* Sleeps a random 1..cap ms, cap doubling with each attempt up to 64 ms. */
-static void backoff(struct store *st, int attempt)
-{
-    pthread_mutex_lock(&st->mu);
-    st->rng ^= st->rng << 13;
-    st->rng ^= st->rng >> 7;
-    st->rng ^= st->rng << 17;
-    uint64_t r = st->rng;
-    pthread_mutex_unlock(&st->mu);
-    long cap = 1L << (attempt < 6 ? attempt : 6);
-    long us = 1000 + (long)(r % (uint64_t)(cap * 1000));
-    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
 
 /*
 ** Statements
@@ -490,7 +88,7 @@ static bool pipe_send(struct lease *l, const struct store_stmt *q)
 {
     assert(q->n <= 16);
     if (l->pipe->npending + 2 > PIPE_MAX) {
-        log_line(q->what, "too many statements queued in one transaction");
+        store_log(q->what, "too many statements queued in one transaction");
         return false; /* nothing sent: the reads stay in step */
     }
     int fmts[16] = {0};
@@ -529,7 +127,7 @@ static PGresult *pipe_read(struct lease *l, const struct pending *e)
         if (end) {
             PQclear(end);
             st = STORE_HARD;
-            log_line(e->what, "pipeline out of step: a second result");
+            store_log(e->what, "pipeline out of step: a second result");
         }
     }
     if (e->prepare >= 0 && st != STORE_OK)
@@ -603,7 +201,7 @@ static int run_unpiped(struct lease *l, int count, const struct store_stmt *q, P
         PQclear(sync);
     }
     if (PQstatus(l->conn) == CONNECTION_OK && PQexitPipelineMode(l->conn) != 1)
-        lease_discard(l); /* out of step: start again on a new connection */
+        store_lease_discard(l); /* out of step: start again on a new connection */
     l->pipe = NULL;
     return p.status;
 }
@@ -617,7 +215,7 @@ int store_queries(PGconn *c, int count, const struct store_stmt *q, PGresult **r
     if (l && !l->conn)
         return STORE_UNAVAILABLE; /* the body's connection was closed after a failure */
     if (!l || l->conn != c) {
-        log_line(q[0].what, "a statement ran outside store_tx() and store_run()");
+        store_log(q[0].what, "a statement ran outside store_tx() and store_run()");
         return STORE_HARD;
     }
     int st;
@@ -782,7 +380,7 @@ int store_notify_on_commit(PGconn *c, const char *channel, const char *payload)
             return STORE_OK; /* already to be sent */
     if (p->nnotify >= MAX_NOTIFY || strlen(channel) >= sizeof p->channel[0] ||
         strlen(payload) >= sizeof p->payload[0]) {
-        log_line("notify", "too many notifications in one transaction, or too long");
+        store_log("notify", "too many notifications in one transaction, or too long");
         return STORE_HARD;
     }
     snprintf(p->channel[p->nnotify], sizeof p->channel[0], "%s", channel);
@@ -837,11 +435,11 @@ static int finish_tx(struct lease *l, int rc)
     l->pipe = NULL;
     if (PQstatus(l->conn) == CONNECTION_OK) {
         if (PQexitPipelineMode(l->conn) != 1) {
-            lease_discard(l);
+            store_lease_discard(l);
         } else if (PQtransactionStatus(l->conn) != PQTRANS_IDLE) {
             PGresult *r = PQexec(l->conn, "ROLLBACK"); /* a failed BEGIN block */
             if (store_status_of(l->conn, r, "ROLLBACK") != STORE_OK)
-                lease_discard(l);
+                store_lease_discard(l);
             PQclear(r);
         }
     }
@@ -853,7 +451,7 @@ static int finish_tx(struct lease *l, int rc)
          * reported as failed (a caller would run it again). Listeners catch up on their next
          * notification or reconnection. */
         if (p->status != STORE_OK || !notified)
-            log_line("NOTIFY", "the notifications after a COMMIT failed; the write stands");
+            store_log("NOTIFY", "the notifications after a COMMIT failed; the write stands");
         return STORE_OK;
     }
     if (p->commit_sent && p->status != STORE_RETRY && PQstatus(l->conn) != CONNECTION_OK)
@@ -868,7 +466,7 @@ static int run_body(struct lease *l, store_tx_fn fn, void *ctx, const char *who)
     int rc = fn(l->conn, ctx);
     running = NULL;
     if (rc < STORE_OK || rc > STORE_ABORT) {
-        log_line(who, "the body returned an unknown status");
+        store_log(who, "the body returned an unknown status");
         rc = STORE_HARD;
     }
     return rc;
@@ -882,7 +480,7 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
     bool stale_retried = false;
     for (int attempt = 1;; attempt++) {
         struct lease l;
-        int rc = pool_acquire(st, &l);
+        int rc = store_pool_acquire(st, &l);
         if (rc != STORE_OK)
             return rc;
         struct pipe p;
@@ -890,7 +488,7 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
         if (rc == STORE_OK)
             rc = finish_tx(&l, run_body(&l, fn, ctx, "store_tx"));
         bool fresh = l.fresh;
-        pool_release(st, &l);
+        store_pool_release(st, &l);
         /* A reused connection that the server had closed (a restart): nothing reached the
          * database, so run the body once more on a new connection. */
         if (rc == STORE_UNAVAILABLE && !fresh && !p.commit_sent && !stale_retried) {
@@ -902,7 +500,7 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
             metrics_tx_conflict(attempt >= attempts);
         if (rc != STORE_RETRY || attempt >= attempts)
             return rc;
-        backoff(st, attempt);
+        store_backoff(st, attempt);
     }
 }
 
@@ -911,48 +509,14 @@ int store_run(struct store *st, store_tx_fn fn, void *ctx)
     assert(st && fn);
     for (int tries = 0;; tries++) {
         struct lease l;
-        int rc = pool_acquire(st, &l);
+        int rc = store_pool_acquire(st, &l);
         if (rc != STORE_OK)
             return rc;
         rc = run_body(&l, fn, ctx, "store_run");
         bool fresh = l.fresh;
-        pool_release(st, &l);
+        store_pool_release(st, &l);
         if (rc != STORE_UNAVAILABLE || fresh || tries > 0)
             return rc;
         /* A reused connection died since its last use: try once more on a new one. */
     }
-}
-
-bool store_ping(struct store *st)
-{
-    assert(st);
-    for (int tries = 0; tries < 2; tries++) {
-        struct lease l;
-        if (pool_acquire(st, &l) != STORE_OK)
-            return false;
-        int rc = exec_simple(l.conn, "SELECT 1", "ping");
-        bool fresh = l.fresh;
-        pool_release(st, &l);
-        if (rc == STORE_OK)
-            return true;
-        if (fresh || rc != STORE_UNAVAILABLE)
-            return false;
-        /* A reused connection died since its last use: try once more on a new one. */
-    }
-    return false;
-}
-
-int store_session(struct store *st, store_session_fn fn, void *ctx)
-{
-    assert(st && fn);
-    struct lease l;
-    int rc = pool_acquire(st, &l);
-    if (rc != STORE_OK)
-        return rc;
-    bool discard = false;
-    rc = fn(l.conn, ctx, &discard);
-    if (discard)
-        lease_discard(&l);
-    pool_release(st, &l);
-    return rc;
 }

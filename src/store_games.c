@@ -37,29 +37,27 @@ static void itoa_buf(char *buf, size_t n, long long v)
 
 int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n)
 {
-    char players[24], target[24], turn[24], *state = json_dumps(g->state, JSON_COMPACT);
+    char players[24], turn[24], *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
     itoa_buf(players, sizeof players, g->players);
-    itoa_buf(target, sizeof target, g->target_vp);
     itoa_buf(turn, sizeof turn, g->turn_seconds);
     const char *vals[] = {g->id,
                           g->game,
                           g->status,
                           players,
-                          target,
                           g->turn_seconds ? turn : NULL,
                           (const char *)g->host_hash,
                           state,
                           g->unlisted ? "true" : "false",
                           g->bot_level[0] ? g->bot_level : "expert",
                           g->options[0] ? g->options : "{}"};
-    const int lens[] = {0, 0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
+    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
     int st = command(c, "insert game",
-                     "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
-                     "host_hash, state, unlisted, bot_level, options) VALUES ($1, $2, $3, $4, $5, "
-                     "$6, $7, $8::json, $9::boolean, $10, $11::jsonb)",
-                     11, vals, lens);
+                     "INSERT INTO games (id, game, status, players, turn_seconds, host_hash, "
+                     "state, unlisted, bot_level, options) VALUES ($1, $2, $3, $4, $5, $6, "
+                     "$7::json, $8::boolean, $9, $10::jsonb)",
+                     10, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -78,7 +76,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 }
 
 #define GAME_COLUMNS                                                                               \
-    "SELECT id, status, players, target_vp, coalesce(turn_seconds, 0) AS turn_seconds, version, "  \
+    "SELECT id, status, players, coalesce(turn_seconds, 0) AS turn_seconds, version, "             \
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
@@ -119,7 +117,6 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     snprintf(out->id, sizeof out->id, "%s", col(r, i, "id"));
     snprintf(out->status, sizeof out->status, "%s", col(r, i, "status"));
     out->players = atoi(col(r, i, "players"));
-    out->target_vp = atoi(col(r, i, "target_vp"));
     out->turn_seconds = atoi(col(r, i, "turn_seconds"));
     out->version = atoll(col(r, i, "version"));
     out->steps_resolved = atoi(col(r, i, "steps_resolved"));
@@ -515,20 +512,17 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
  * stored. */
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
-    "g.players, "
-    "'target_vp', nullif(g.target_vp, 0), 'options', g.options, 'turn_seconds', g.turn_seconds, "
-    "'round', "
+    "g.players, 'options', g.options, 'turn_seconds', g.turn_seconds, 'round', "
     "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
     "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
     "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
     "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
-    "(SELECT 0 AS part, id, game, status, players, target_vp, options, turn_seconds, state, "
-    "created_at "
+    "(SELECT 0 AS part, id, game, status, players, options, turn_seconds, state, created_at "
     "FROM games WHERE status = 'open' AND NOT unlisted ORDER BY created_at DESC LIMIT $1) "
     "UNION ALL "
-    "(SELECT 1, id, game, status, players, target_vp, options, turn_seconds, state, created_at "
+    "(SELECT 1, id, game, status, players, options, turn_seconds, state, created_at "
     "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted ORDER BY created_at DESC "
     "LIMIT $1)"
     ") g ORDER BY g.part, g.created_at DESC LIMIT $1";

@@ -14,11 +14,10 @@
 
 struct game_row {
     char id[AUTH_ID_LEN + 1];
-    char game[16];   /* the ruleset's id, e.g. "the_city" */
+    char game[16];   /* the ruleset's id (struct ruleset's `id`) */
     bool unlisted;   /* a private table: not in the lobby, joined through its link */
     char status[12]; /* "open", "playing", "finished", "expired" */
     int players;
-    int target_vp;
     int turn_seconds;  /* 0: no time limit */
     int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
     long long version;

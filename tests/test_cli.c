@@ -127,9 +127,9 @@ static json_t *record_bot_game(struct city_game *g, int players, uint64_t seed, 
 {
     cr_assert_eq(city_new(g, &cat, players, seed, 0), CITY_OK);
     json_t *rec = city_replay_new(g->seed, players, g->target_vp);
-    struct city_bot bots[CITY_MAX_PLAYERS];
+    struct bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        city_bot_init(&bots[s], s % 2 ? CITY_BOT_RANDOM : CITY_BOT_GREEDY, bot_seed + (uint64_t)s);
+        city_bot_init(&bots[s], s % 2 ? BOT_RANDOM : BOT_GREEDY, bot_seed + (uint64_t)s);
     while (g->step != CITY_STEP_OVER) {
         for (int s = 0; s < players; s++) {
             struct city_decision d;

@@ -25,7 +25,7 @@ static void greedy(int players, long long games, struct city_sim_result *r)
 {
     int kinds[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        kinds[s] = CITY_BOT_GREEDY;
+        kinds[s] = BOT_GREEDY;
     city_sim_run(&cat, players, games, 1000 * (uint64_t)players, kinds, r);
     cr_assert_eq(r->illegal, 0, "greedy bot made an illegal decision, seed %llu",
                  (unsigned long long)r->illegal_seed);
@@ -70,8 +70,7 @@ Test(deck, no_development_is_in_nearly_every_winners_tableau)
 Test(deck, random_play_is_legal_and_ends)
 {
     for (int p = CITY_MIN_PLAYERS; p <= CITY_MAX_PLAYERS; p++) {
-        int kinds[CITY_MAX_PLAYERS] = {CITY_BOT_RANDOM, CITY_BOT_GREEDY, CITY_BOT_RANDOM,
-                                       CITY_BOT_RANDOM, CITY_BOT_GREEDY};
+        int kinds[CITY_MAX_PLAYERS] = {BOT_RANDOM, BOT_GREEDY, BOT_RANDOM, BOT_RANDOM, BOT_GREEDY};
         static struct city_sim_result r;
         city_sim_run(&cat, p, 1000, 77, kinds, &r);
         cr_assert_eq(r.illegal, 0, "illegal decision, seed %llu",

@@ -59,11 +59,11 @@ static void play(const struct play_opts *o, struct city_game *g, json_t *replay,
                  void *ctx)
 {
     cr_assert_eq(city_new(g, &cat, o->players, o->seed, o->target), CITY_OK);
-    struct city_bot bots[CITY_MAX_PLAYERS], alt[CITY_MAX_PLAYERS];
+    struct bot bots[CITY_MAX_PLAYERS], alt[CITY_MAX_PLAYERS];
     for (int s = 0; s < o->players; s++) {
-        int kind = (o->mix >> s) & 1 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM;
+        int kind = (o->mix >> s) & 1 ? BOT_GREEDY : BOT_RANDOM;
         city_bot_init(&bots[s], kind, o->seed * 31 + (uint64_t)s);
-        city_bot_init(&alt[s], kind == CITY_BOT_GREEDY ? CITY_BOT_RANDOM : CITY_BOT_GREEDY,
+        city_bot_init(&alt[s], kind == BOT_GREEDY ? BOT_RANDOM : BOT_GREEDY,
                       o->seed * 37 + (uint64_t)s);
     }
     struct city_rng r;
@@ -113,8 +113,8 @@ static void play(const struct play_opts *o, struct city_game *g, json_t *replay,
 static void midgame(unsigned i, int resolutions, struct city_game *g)
 {
     struct play_opts o = opts_for(i);
-    struct city_bot bot;
-    city_bot_init(&bot, CITY_BOT_GREEDY, i);
+    struct bot bot;
+    city_bot_init(&bot, BOT_GREEDY, i);
     cr_assert_eq(city_new(g, &cat, o.players, o.seed, o.target), CITY_OK);
     for (int k = 0; k < resolutions && g->step != CITY_STEP_OVER; k++) {
         struct city_decision d;
@@ -446,8 +446,8 @@ static void mutate(json_t *root, struct city_rng *r)
 /* Plays an accepted state on with greedy bots and defaults to its end. */
 static void play_on(struct city_game *g)
 {
-    struct city_bot bot;
-    city_bot_init(&bot, CITY_BOT_GREEDY, 1);
+    struct bot bot;
+    city_bot_init(&bot, BOT_GREEDY, 1);
     for (int steps = 0; g->step != CITY_STEP_OVER && steps < 4 * CITY_MAX_ROUNDS; steps++) {
         for (int s = 0; s < g->players; s++) {
             struct city_decision d;
@@ -1058,8 +1058,8 @@ Test(views, public_view_shows_only_that_a_seat_submitted_before_the_reveal)
     do
         midgame(20, k++, &g);
     while (g.step != CITY_STEP_BUILD);
-    struct city_bot bot;
-    city_bot_init(&bot, CITY_BOT_GREEDY, 3);
+    struct bot bot;
+    city_bot_init(&bot, BOT_GREEDY, 3);
     json_t *before = city_public_view(&g);
     struct city_decision d;
     cr_assert(city_bot_decide(&bot, &g, 1, &d));
@@ -1075,7 +1075,8 @@ Test(views, public_view_shows_only_that_a_seat_submitted_before_the_reveal)
 static void check_private(const struct city_game *g, void *ctx)
 {
     static const char *const keys[] = {"seat", "hand", "pending", "order"};
-    static const char *const build_keys[] = {"builds", "contractor", "double"};
+    static const char *const build_keys[] = {"builds",  "unbuildable",  "contractor",      "double",
+                                             "doubles", "survey_score", "contractor_score"};
     long *count = ctx;
     for (int s = 0; s < g->players; s++) {
         const struct city_seat *st = &g->seats[s];
@@ -1111,13 +1112,14 @@ static void check_private(const struct city_game *g, void *ctx)
                 struct city_build_options bo;
                 city_build_options(g, s, &bo);
                 json_t *builds = json_object_get(opt, "builds");
-                if (!has_exactly(opt, build_keys, 3) || json_array_size(builds) != bo.nbuilds ||
+                if (!has_exactly(opt, build_keys, 7) || json_array_size(builds) != bo.nbuilds ||
                     json_is_true(json_object_get(opt, "contractor")) != bo.contractor ||
                     json_is_true(json_object_get(opt, "double")) != bo.two)
                     cr_assert_fail("build options of seat %d do not match", s);
                 for (int k = 0; k < bo.nbuilds; k++) {
                     json_t *b = json_array_get(builds, (size_t)k);
-                    if (json_object_size(b) != 3 ||
+                    /* id, card, cost, and what test_city_options.c checks: pay, vp, income */
+                    if (json_object_size(b) != 6 ||
                         json_integer_value(json_object_get(b, "id")) != bo.card[k] ||
                         json_integer_value(json_object_get(b, "cost")) != bo.cost[k] ||
                         strcmp(json_string_value(json_object_get(b, "card")),

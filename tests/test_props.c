@@ -280,7 +280,7 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
     struct city_rng r;
     rng_seed(&r, seed * 0x9e3779b97f4a7c15ULL + 1);
     cr_assert_eq(city_new(&g, &cat, players, seed, 0), CITY_OK);
-    struct city_bot bots[CITY_MAX_PLAYERS];
+    struct bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
         city_bot_init(&bots[s], kinds[s], seed + (uint64_t)s * 7919);
     int32_t prev[CITY_MAX_PLAYERS] = {0};
@@ -311,7 +311,7 @@ static void play_game(uint64_t seed, int players, const int *kinds, int checks,
             }
             int e = city_submit(&g, s, &d);
             cr_assert_eq(e, CITY_OK, "a %s bot's decision was refused in step %s: %s",
-                         city_bot_kind_name(kinds[s]), city_step_name(g.step), city_error_code(e));
+                         bot_kind_name(kinds[s]), city_step_name(g.step), city_error_code(e));
             st->decisions++;
             st->doubles += d.kind == CITY_DEC_BUILD_TWO;
             if (checks & CHK_CONSERVE)
@@ -386,7 +386,7 @@ static void play_many(int n, int kind, uint64_t base, int checks, struct run_sta
         int players = CITY_MIN_PLAYERS + i % (CITY_MAX_PLAYERS - CITY_MIN_PLAYERS + 1);
         int kinds[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            kinds[s] = kind >= 0 ? kind : (i + s) % CITY_BOT_KIND_COUNT;
+            kinds[s] = kind >= 0 ? kind : (i + s) % BOT_KIND_COUNT;
         play_game(base + (uint64_t)i, players, kinds, checks, st);
     }
 }
@@ -396,8 +396,8 @@ static void play_many(int n, int kind, uint64_t base, int checks, struct run_sta
 Test(property, every_card_is_in_exactly_one_place_after_every_submit_and_resolve)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 1, CHK_CONSERVE, &st);
-    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 100001, CHK_CONSERVE, &st);
+    play_many(RANDOM_GAMES, BOT_RANDOM, 1, CHK_CONSERVE, &st);
+    play_many(GREEDY_GAMES, BOT_GREEDY, 100001, CHK_CONSERVE, &st);
     cr_assert_eq(st.games, RANDOM_GAMES + GREEDY_GAMES);
     cr_assert_gt(st.doubles, 0, "some games should build two with a Construction Gang");
 }
@@ -405,15 +405,15 @@ Test(property, every_card_is_in_exactly_one_place_after_every_submit_and_resolve
 Test(property, scores_never_fall_and_each_round_adds_exactly_the_tableau_points)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 200001, CHK_SCORES, &st);
-    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 300001, CHK_SCORES, &st);
+    play_many(RANDOM_GAMES, BOT_RANDOM, 200001, CHK_SCORES, &st);
+    play_many(GREEDY_GAMES, BOT_GREEDY, 300001, CHK_SCORES, &st);
 }
 
 Test(property, every_game_ends_within_the_round_limit_with_the_rules_winners)
 {
     struct run_stats st = {0};
-    play_many(RANDOM_GAMES, CITY_BOT_RANDOM, 400001, CHK_END, &st);
-    play_many(GREEDY_GAMES, CITY_BOT_GREEDY, 500001, CHK_END, &st);
+    play_many(RANDOM_GAMES, BOT_RANDOM, 400001, CHK_END, &st);
+    play_many(GREEDY_GAMES, BOT_GREEDY, 500001, CHK_END, &st);
     cr_assert_eq(st.games, RANDOM_GAMES + GREEDY_GAMES);
     cr_log_info("%d games, %.2f rounds on average, %d ended by the deck, %d by the round limit",
                 st.games, (double)st.rounds / st.games, st.ended_by_deck, st.ended_by_rounds);
@@ -459,7 +459,7 @@ static void lockstep(uint64_t seed, int players, int kind)
     cr_assert_eq(city_new(&a, &cat, players, seed, 0), CITY_OK);
     cr_assert_eq(city_new(&b, &cat, players, seed, 0), CITY_OK);
     cr_assert(memcmp(&a, &b, sizeof a) == 0);
-    struct city_bot bots[CITY_MAX_PLAYERS];
+    struct bot bots[CITY_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
         city_bot_init(&bots[s], kind, seed ^ (uint64_t)s);
     struct recorder ra = {0}, rb = {0};
@@ -487,8 +487,7 @@ static void lockstep(uint64_t seed, int players, int kind)
 Test(property, the_same_seed_and_decisions_give_a_bit_identical_game)
 {
     for (int i = 0; i < 1000; i++)
-        lockstep(900001u + (unsigned)i, CITY_MIN_PLAYERS + i % 4,
-                 i % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM);
+        lockstep(900001u + (unsigned)i, CITY_MIN_PLAYERS + i % 4, i % 2 ? BOT_GREEDY : BOT_RANDOM);
 }
 
 /* A decision log: who decided what, in order, between resolves. */
@@ -505,7 +504,7 @@ Test(property, a_game_replayed_from_its_seed_and_decisions_ends_bit_identical)
         int players = CITY_MIN_PLAYERS + i % 4, n = 0;
         uint64_t seed = 990001u + (unsigned)i;
         cr_assert_eq(city_new(&a, &cat, players, seed, 0), CITY_OK);
-        struct city_bot bots[CITY_MAX_PLAYERS];
+        struct bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
             city_bot_init(&bots[s], (i + s) % 2, seed + (uint64_t)s);
         while (a.step != CITY_STEP_OVER) {
@@ -538,9 +537,9 @@ Test(property, a_copied_game_plays_on_exactly_like_the_original)
     for (int i = 0; i < 100; i++) {
         int players = CITY_MIN_PLAYERS + i % 4;
         cr_assert_eq(city_new(&a, &cat, players, 1234567u + (unsigned)i, 0), CITY_OK);
-        struct city_bot bots[CITY_MAX_PLAYERS];
+        struct bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            city_bot_init(&bots[s], CITY_BOT_GREEDY, (uint64_t)s);
+            city_bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
         bool copied = false;
         while (a.step != CITY_STEP_OVER) {
             if (!copied && a.round == 3) {

@@ -1984,9 +1984,9 @@ Test(options, options_and_pairs_are_exactly_the_legal_builds_in_random_games)
         int players = CITY_MIN_PLAYERS + game % 4;
         struct city_game g;
         cr_assert_eq(city_new(&g, &cat, players, 5000u + (unsigned)game, 0), CITY_OK);
-        struct city_bot bots[CITY_MAX_PLAYERS];
+        struct bot bots[CITY_MAX_PLAYERS];
         for (int s = 0; s < players; s++)
-            city_bot_init(&bots[s], (game + s) % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM,
+            city_bot_init(&bots[s], (game + s) % 2 ? BOT_GREEDY : BOT_RANDOM,
                           (uint64_t)game * 31 + (uint64_t)s);
         while (g.step != CITY_STEP_OVER) {
             if (g.step == CITY_STEP_BUILD) {

@@ -148,13 +148,66 @@ Test(store, migrations_apply_once_and_record_themselves)
     cr_assert_eq(query_long(url, "SELECT count(*) FROM games"), 0, "0001 made the games table");
 
     /* Again: nothing to do, nothing recorded twice, the data stays. */
-    exec_sql(url, "INSERT INTO games (id, status, players, target_vp, host_hash, state) "
-                  "VALUES ('g1', 'open', 2, 50, '\\x00', '{}')");
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
+                  "VALUES ('g1', 'the_city', 'open', 2, '\\x00', '{}')");
     cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
                  err);
     cr_assert_eq(query_long(url, "SELECT count(*) FROM schema_migrations"), files);
     cr_assert_eq(query_long(url, "SELECT count(*) FROM games"), 1);
     store_close(st);
+    db_drop(url);
+}
+
+/* Copies the project's migrations numbered below `below` into the new directory dir. */
+static void copy_migrations(char *dir, size_t n, int below)
+{
+    make_dir(dir, n);
+    DIR *d = opendir(project_migrations());
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (fnmatch("[0-9][0-9][0-9][0-9]_*.sql", e->d_name, 0) != 0 || atoi(e->d_name) >= below)
+            continue;
+        char path[1500], text[16384];
+        snprintf(path, sizeof path, "%s/%s", project_migrations(), e->d_name);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f, "cannot read %s", path);
+        size_t len = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[len] = 0;
+        write_file(dir, e->d_name, text);
+    }
+    closedir(d);
+}
+
+Test(store, games_stored_before_options_keep_their_game_and_target)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A database from before options were stored (0012): a game of The City that names no
+     * game (0006 gave it its id by default) and keeps its target in a column of its own. */
+    copy_migrations(dir, sizeof dir, 12);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, status, players, target_vp, host_hash, state) "
+                  "VALUES ('old', 'finished', 2, 35, '\\x00', '{}')");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE id = 'old' AND game = "
+                                 "'the_city' AND (options->>'target_vp')::int = 35"),
+                 1, "the old game keeps its game and its target, now among its options");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM information_schema.columns WHERE "
+                                 "table_name = 'games' AND ((column_name = 'target_vp' AND "
+                                 "is_nullable = 'NO') OR (column_name = 'game' AND "
+                                 "column_default IS NOT NULL))"),
+                 0, "the table names no game and requires no game's option");
+    /* A daemon of the release before, still running in a rolling upgrade, inserts as it did. */
+    exec_sql(url, "INSERT INTO games (id, game, status, players, target_vp, turn_seconds, "
+                  "host_hash, state, unlisted, bot_level, options) VALUES ('older', 'the_city', "
+                  "'open', 2, 50, 60, '\\x00', '{}', false, 'normal', '{\"target_vp\": 50}')");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE id = 'older'"), 1,
+                 "the older daemon's insert still works");
+    store_close(st);
+    rm_dir(dir);
     db_drop(url);
 }
 
@@ -815,10 +868,10 @@ Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
     cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
                  err);
     /* 50,000 games, most of them finished, as a spammed public server would hold. */
-    exec_sql(url, "INSERT INTO games (id, status, players, target_vp, turn_seconds, deadline, "
+    exec_sql(url, "INSERT INTO games (id, game, status, players, turn_seconds, deadline, "
                   "host_hash, state, created_at) "
-                  "SELECT 'g' || i, CASE WHEN i % 50 = 0 THEN 'open' WHEN i % 7 = 0 THEN "
-                  "'playing' WHEN i % 11 = 0 THEN 'expired' ELSE 'finished' END, 2, 35, "
+                  "SELECT 'g' || i, 'the_city', CASE WHEN i % 50 = 0 THEN 'open' WHEN i % 7 = 0 "
+                  "THEN 'playing' WHEN i % 11 = 0 THEN 'expired' ELSE 'finished' END, 2, "
                   "CASE WHEN i % 7 = 0 THEN 60 END, CASE WHEN i % 7 = 0 AND i % 50 <> 0 THEN "
                   "now() + interval '1 minute' END, '\\x00', '{\"round\": 1}', "
                   "now() - i * interval '1 second' FROM generate_series(1, 50000) i");

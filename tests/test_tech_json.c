@@ -395,8 +395,8 @@ Test(tech_json, random_orders_never_crash_and_a_refused_one_changes_nothing)
                 json_t *body = NULL;
                 for (int s = 0; s < g.players && !body; s++) {
                     struct tech_decision b;
-                    struct tech_bot bot;
-                    tech_bot_init(&bot, TECH_BOT_RANDOM, rng_next(&r));
+                    struct bot bot;
+                    bot_init(&bot, BOT_RANDOM, rng_next(&r));
                     if (tech_bot_decide(&bot, &g, (s + t) % g.players, &b))
                         body = rs->order_to_json(&now, &b);
                 }

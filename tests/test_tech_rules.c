@@ -1075,8 +1075,8 @@ Test(tech_end, a_solo_game_is_six_rounds_of_one_seat_without_help)
 {
     cr_assert_eq(tech_new(&g, &tcat, 1, 5), TECH_OK);
     cr_assert_eq(g.first, 0);
-    struct tech_bot bot;
-    tech_bot_init(&bot, TECH_BOT_GREEDY, 5);
+    struct bot bot;
+    bot_init(&bot, BOT_GREEDY, 5);
     int builds = 0;
     while (g.step != TECH_STEP_OVER) {
         cr_assert_neq(g.step, TECH_STEP_HELP);
@@ -1204,8 +1204,8 @@ Test(tech_errors, defaults_and_bots_never_divulge)
         cr_assert_eq(tech_new(&g, &tcat, 3, seed), TECH_OK);
         struct tk_log log = {0};
         struct tech_events ev = {tk_record, &log};
-        struct tech_bot bot;
-        tech_bot_init(&bot, seed % 2 ? TECH_BOT_GREEDY : TECH_BOT_RANDOM, seed);
+        struct bot bot;
+        bot_init(&bot, seed % 2 ? BOT_GREEDY : BOT_RANDOM, seed);
         while (g.step != TECH_STEP_OVER) {
             for (int s = 0; s < g.players; s++) {
                 struct tech_decision d;

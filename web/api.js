@@ -42,10 +42,10 @@ async function request(method, path, { body, token, cache = 'no-store' } = {}) {
 }
 
 export const api = {
-  /** The catalog of game `game` (The City's when left out). */
+  /** The catalog of game `game` (the server's default game's when left out). */
   // The catalogs and the rulesets change only with the server; it lets them be cached a while,
   // so a repeat visit does not fetch them again.
-  cards: (game) => request('GET', game && game !== 'the_city' ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' }),
+  cards: (game) => request('GET', game ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' }),
   /** The games ("rulesets") this server hosts: {default, rulesets: [{id, title, ...}]}. */
   rulesets: () => request('GET', '/rulesets', { cache: 'default' }),
   listGames: () => request('GET', '/games'),
@@ -80,10 +80,19 @@ function enc(id) { return encodeURIComponent(id); }
 /** The URL of a game's Server-Sent Events stream. */
 export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
 
-/**
- * Every event type the server logs, for every game; EventSource needs a listener per name.
- * A ruleset with new names still reaches a table through the stream's catch-all refresh.
- */
+/** Every event of game `id`'s public log, oldest first (the API pages it by 500). */
+export async function allEvents(id) {
+  const out = [];
+  let after = 0;
+  for (let i = 0; i < 1000; i++) {
+    const page = await api.events(id, after);
+    out.push(...page.events);
+    if (!page.events.length || page.events[page.events.length - 1].seq >= page.last_seq) break;
+    after = page.events[page.events.length - 1].seq;
+  }
+  return out;
+}
+
 let rulesetsLoading = null;
 let rulesetsKnown = null;
 
@@ -132,14 +141,13 @@ export const store = {
 
 /**
  * Creates a game from lobby settings {game, name, seats, bots, options: {name: value},
- * turn_seconds, private,
- * bot_level (sent only with an expert among the bots)},
- * remembers its tokens and settings, and resolves to the game id. `game` is left out for The
- * City (the server's default), so settings saved before there were several games still work.
+ * turn_seconds, private, bot_level (sent only with an expert among the bots)}, remembers its
+ * tokens and settings, and resolves to the game id. Settings saved before there were several
+ * games have no `game`: the server's default game is created then.
  */
 export async function createAndRemember(settings) {
   const body = { seats: settings.seats, bots: settings.bots };
-  if (settings.game && settings.game !== 'the_city') body.game = settings.game;
+  if (settings.game) body.game = settings.game;
   // The game's options by name (settings saved before options were declared carry target_vp).
   Object.assign(body, settings.options ?? (settings.target_vp ? { target_vp: settings.target_vp } : {}));
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;

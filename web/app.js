@@ -2,17 +2,16 @@
 // (#/game/ID), a finished game's replay viewer (#/replay/ID, replay.js, loaded when opened),
 // and the rules and card reference of a game (#/rules/GAME[/SECTION], #/cards/GAME, loaded with
 // rules.js only when opened), mounting one view at a time and tearing the last one down (its live
-// stream too).
-// A table is chosen by the view's `game`: The City's (game.js), Tech City's (tech.js, loaded
-// when first needed) or, for a game this page does not know, the generic table (generic.js).
+// stream too). A table is the shell (table.js) around the part of the game's module
+// (games/index.js gives the module of the view's `game`; the generic one for a game it does not
+// know), both loaded when a table is first opened. The footer credits every game the server hosts.
 
 import { mountLobby } from './lobby.js';
-import { mountGame } from './game.js';
-import { loadCatalog } from './cards.js';
-import { api, loadRulesets } from './api.js';
+import { api, loadRulesets, rulesetOf } from './api.js';
+import { gameModule } from './games/index.js';
 import { h, replace } from './dom.js';
 
-/** Adds stylesheet `href` once; resolves when it has loaded (or failed: the table still works). */
+/** Adds stylesheet `href` once; resolves when it has loaded (or failed: the view still works). */
 function styleSheet(href) {
   if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
   return new Promise((ok) => {
@@ -21,30 +20,27 @@ function styleSheet(href) {
   });
 }
 
-const TABLES = {
-  tech_city: () => Promise.all([import('./tech.js'), styleSheet('tech.css')]).then(([m]) => m.mountTech),
-};
-const GENERIC = () => Promise.all([import('./generic.js'), styleSheet('tech.css')]).then(([m]) => m.mountGeneric);
-
-/** Mounts the table game `id` needs; The City's when the view cannot be read (it shows why). */
+/**
+ * Mounts the table of game `id`: the game's module is chosen by the view's `game`; when the view
+ * cannot be read, the server's default game's (its table then says why).
+ */
 function mountTable(el, id, go) {
   let alive = true;
   let off = null;
   replace(el, h('p', { class: 'muted loading' }, 'Loading the table…'));
-  // The table reads the game's descriptor (its score, ranking, event types): known first.
+  // The table reads the game's descriptor (its title, score, ranking, event types): known first.
   const known = loadRulesets().catch(() => null);
-  api.game(id).then((v) => v?.game ?? 'the_city', () => 'the_city').then(async (game) => {
+  api.game(id).then((v) => v?.game ?? null, () => null).then(async (seen) => {
     await known;
     if (!alive) return;
-    if (game === 'the_city') { off = mountGame(el, id, go); return; }
-    let mount;
+    const game = seen ?? rulesetOf(null)?.id ?? null;
     try {
-      mount = await (TABLES[game] ?? GENERIC)();
+      const [shell, mod] = await Promise.all([import('./table.js'), gameModule(game)]);
+      const [part] = await Promise.all([mod.table(), ...(mod.styles ?? []).map(styleSheet)]);
+      if (alive) off = shell.mountTable(el, id, go, { game, mod, part });
     } catch {
       if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The table of this game could not be loaded; check your connection and reload.'));
-      return;
     }
-    if (alive) off = mount(el, id, go);
   });
   return () => { alive = false; off?.(); };
 }
@@ -101,10 +97,19 @@ function route() {
   window.scrollTo(0, 0);
 }
 
+/** The footer's credits: one line for each game the server hosts whose module has one. */
+function creditGames() {
+  const foot = document.querySelector('.site-foot');
+  if (!foot) return;
+  loadRulesets().then((d) => Promise.all(d.rulesets.map((r) => gameModule(r.id).catch(() => null)))).then((mods) => {
+    foot.prepend(...mods.filter((x) => x?.credit).map((x) => h('span', { class: 'credit' }, x.credit)));
+  }).catch(() => { /* no credits without the server's list */ });
+}
+
 window.addEventListener('hashchange', route);
 document.querySelector('.skip')?.addEventListener('click', (e) => {
   e.preventDefault(); // a plain #app link would change the route
   root.focus();
 });
-loadCatalog().catch(() => null); // warm the card catalog for the table
 route();
+creditGames();

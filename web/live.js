@@ -1,7 +1,7 @@
-// live.js: the live state of one game for the tables of games other than The City (tech.js,
-// generic.js): the public view, this browser's hand view, the event log (from the SSE stream,
-// with gaps filled from GET /events), joining a seat, sending an order, and the waiting room.
-// It knows no rules: an order is sent as the table builds it, positions included.
+// live.js: the live state of one game for its table (table.js): the public view, this browser's
+// hand view, the event log (from the SSE stream, with gaps filled from GET /events), joining a
+// seat, sending an order, and the waiting room. It knows no rules: an order is sent as the
+// game's part of the table builds it, positions included.
 
 import { api, store, streamUrl, listenToLog } from './api.js';
 import { h } from './dom.js';
@@ -113,8 +113,12 @@ export function liveGame(id, onChange) {
     onChange();
   }
 
-  /** POSTs `body` as this seat's order; a refusal is kept in st.refused with the server's sentence. */
-  async function send(body) {
+  /**
+   * POSTs `body` as this seat's order; a refusal is kept in st.refused with the server's
+   * sentence. answered(ok) is called once the server has answered, before the refresh that
+   * follows (which may show the next decision). Resolves to true when the order was taken.
+   */
+  async function send(body, answered = () => {}) {
     if (!st.me || st.busy) return false;
     st.busy = true;
     st.refused = '';
@@ -127,6 +131,7 @@ export function liveGame(id, onChange) {
       st.refused = e.status === 409 ? `Your choice was not counted. ${e.message}` : e.message;
     }
     st.busy = false;
+    answered(ok);
     await refresh();
     return ok;
   }

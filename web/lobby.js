@@ -1,14 +1,17 @@
-// lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets; name; seats within
-// that game's range; which seats are greedy, random or expert bots, and the experts' level with
-// its time budget, from the same reply, once an expert seat is chosen; the game's own options,
-// as the same reply declares them for the seat count chosen; optional time per step) and the list of games (each with its game's title, open ones
-// first, bots marked) with Join, Resume or Watch and a share link for each; links to the chosen
-// game's rules and card reference.
+// lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets, the first it lists
+// chosen unless this browser created another last; name; seats within that game's range; which
+// seats are greedy, random or expert bots, and the experts' level with its time budget, from the
+// same reply, once an expert seat is chosen; the game's own options, as the same reply declares
+// them for the seat count chosen; optional time per step), the chosen game's one-line pitch (from
+// its module, games/index.js) and links to its rules and card reference; and the list of games
+// (each with its game's title, open ones first, bots marked) with Join, Resume or Watch and a
+// share link for each.
 
 import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError } from './ui.js';
 import { takeFlash } from './seats.js';
+import { gameModule } from './games/index.js';
 
 const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert bot' };
 
@@ -17,31 +20,18 @@ function levelLabel(l) {
   const t = l.think_ms >= 1000 ? `${Number((l.think_ms / 1000).toFixed(1))} s` : `${l.think_ms} ms`;
   return `${l.title}: thinks up to ${t} a move`;
 }
-/** The City as the page knew it before rulesets were served: the form works before (or without) them. */
-const THE_CITY = {
-  id: 'the_city', title: 'The City', min_players: 2, max_players: 5, bots: ['greedy', 'random'],
-  options: [{
-    name: 'target_vp', title: 'Points to win', description: '',
-    by_players: [2, 3, 4, 5].map((players) => ({ players, min: 1, max: 500, default: 50 })),
-  }],
-};
-
 /** Option `o`'s range and default at `seats` seats (GET /api/v1/rulesets, options[].by_players). */
 const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? null;
-const LEADS = {
-  the_city: 'Build a city card by card: every card is a building, and every card pays for the others. First to the target wins.',
-  tech_city: 'Build companies into one shared grid, then use any card\'s effect. Six rounds; most points wins.',
-};
 
 /** Mounts the lobby in `root`; returns a teardown function. */
 export function mountLobby(root, navigate) {
   const last = store.lastSettings();
-  let rulesets = new Map([[THE_CITY.id, THE_CITY]]);
+  let rulesets = new Map(); // the server's games by id, once GET /api/v1/rulesets is read
   let levels = []; // the expert's levels, from the server; none until they are known
   let level = last?.bot_level ?? null; // the level chosen (null: the server's default)
   const wanted = last?.game ?? null; // the game created last from this browser, chosen again
-  let game = wanted ?? 'the_city';
-  const rs = () => rulesets.get(game) ?? THE_CITY;
+  let game = wanted;
+  const rs = () => rulesets.get(game) ?? null;
   const saved = {
     seats: last?.seats ?? 4,
     kinds: last?.kinds ?? ['person', 'greedy', 'greedy', 'greedy', 'greedy'],
@@ -86,7 +76,12 @@ export function mountLobby(root, navigate) {
 
   /** The chooser, the seat range, the bots and the target field follow the chosen game. */
   function drawGame() {
-    if (!rulesets.has(game)) game = rulesets.has('the_city') ? 'the_city' : rulesets.keys().next().value;
+    if (!rulesets.size) { // the server's games are not known yet: nothing to choose
+      for (const el of [gameSelect, seatsSelect, seatList, optionFields, learnLinks]) replace(el);
+      lead.textContent = 'Loading the games this server hosts…';
+      return;
+    }
+    if (!rulesets.has(game)) game = rulesets.keys().next().value;
     const r = rs();
     replace(gameSelect, [...rulesets.values()].map((x) => h('option', { value: x.id, selected: x.id === game }, x.title)));
     gameSelect.closest('.field')?.toggleAttribute('hidden', rulesets.size < 2);
@@ -94,7 +89,9 @@ export function mountLobby(root, navigate) {
     for (let n = Math.max(1, r.min_players); n <= r.max_players; n++) counts.push(n);
     seats = Math.min(Math.max(wantSeats, counts[0]), counts[counts.length - 1]);
     replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? '1 (solo)' : `${n} players`)));
-    lead.textContent = LEADS[r.id] ?? `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
+    // The game's own pitch, from its module; a game without one is said by its title and seats.
+    const plain = `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
+    gameModule(r.id).then((m) => m.lead, () => null).then((text) => { if (game === r.id) lead.textContent = text ?? plain; });
     // The rules and the cards of the game chosen (their pages switch between the games).
     replace(learnLinks, 'New to ', r.title, '? ',
       h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, `Read the rules of ${r.title}`), ' · ',
@@ -154,6 +151,11 @@ export function mountLobby(root, navigate) {
   async function onCreate(ev) {
     ev.preventDefault();
     clearError(formError);
+    if (!rulesets.size) {
+      // Pressed before the server's games were read: read them (the form is drawn from them) first.
+      try { await readRulesets(); } catch (e) { showError(formError, `The games this server hosts could not be read: ${e.message}`); return; }
+      if (!alive) return;
+    }
     const name = nameInput.value.trim();
     if (!name) {
       showError(formError, 'Type your name first: it is what the other players see.');
@@ -228,19 +230,24 @@ export function mountLobby(root, navigate) {
 
   let alive = true;
   let lastGames = null;
-  loadRulesets().then((d) => {
-    if (!alive || !d.rulesets?.length) return;
-    rulesets = d.byId;
-    levels = d.bot_levels ?? [];
-    level ??= d.default_bot_level ?? null;
-    // Until now the form showed The City alone: the user's pick since then stands.
-    if (gameSelect.value === 'the_city' && !touched) game = wanted && rulesets.has(wanted) ? wanted : d.default ?? game;
-    keepFocus(form, drawGame);
-    if (lastGames) drawGames(lastGames); // titles now known
-  }).catch(() => { /* The City alone: the form still works */ });
+  /** Reads the server's games and draws the form from them: the game created last from this
+   * browser is chosen again, else the first the server lists. */
+  function readRulesets() {
+    return loadRulesets().then((d) => {
+      if (!alive || !d.rulesets?.length || rulesets.size) return;
+      rulesets = new Map(d.rulesets.map((r) => [r.id, r]));
+      levels = d.bot_levels ?? [];
+      level ??= d.default_bot_level ?? null;
+      if (!touched) game = wanted && rulesets.has(wanted) ? wanted : d.rulesets[0].id;
+      keepFocus(form, drawGame);
+      if (lastGames) drawGames(lastGames); // titles now known
+    });
+  }
+  readRulesets().catch(() => { /* tried again with the list of games, and when Create is pressed */ });
 
   async function loadGames() {
     try {
+      if (!rulesets.size) readRulesets().catch(() => null);
       const { games } = await api.listGames();
       if (!alive) return;
       clearError(listError);
@@ -268,7 +275,7 @@ export function mountLobby(root, navigate) {
       else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
       return h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
         h('div', { class: 'game-main' },
-          h('div', { class: 'game-title' }, rulesets.get(g.game ?? 'the_city')?.title ?? titleOf(g.game)),
+          h('div', { class: 'game-title' }, rulesets.get(g.game)?.title ?? titleOf(g.game)),
           h('div', { class: 'game-names' }, names.map((n, i) => (g.bots?.[i]
             ? h('span', { class: 'who bot', title: 'a bot' }, n, h('span', { class: 'tag' }, 'bot'))
             : h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat')))),
@@ -284,7 +291,7 @@ export function mountLobby(root, navigate) {
 
   /** Whether option `name` of listed game `g` was a choice at its seat count (worth showing). */
   function isChoice(g, name) {
-    const o = (rulesets.get(g.game ?? 'the_city')?.options ?? []).find((x) => x.name === name);
+    const o = (rulesets.get(g.game)?.options ?? []).find((x) => x.name === name);
     const r = o ? rangeAt(o, g.players) : null;
     return name === 'target_vp' || (r !== null && r.min !== r.max);
   }
@@ -292,13 +299,13 @@ export function mountLobby(root, navigate) {
   /** An option of a listed game for people: "to 50 VP" for The City's target, else "Title: value". */
   function optionLabel(gid, name, value) {
     if (name === 'target_vp') return `to ${value} VP`;
-    const o = (rulesets.get(gid ?? 'the_city')?.options ?? []).find((x) => x.name === name);
+    const o = (rulesets.get(gid)?.options ?? []).find((x) => x.name === name);
     return `${o?.title ?? name}: ${value}`;
   }
 
+  /** A game's id in words, for a game the server's list does not (yet) name. */
   function titleOf(id) {
-    if (!id || id === 'the_city') return 'The City';
-    return id.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+    return (id ?? '').split('_').map((w) => (w[0]?.toUpperCase() ?? '') + w.slice(1)).join(' ');
   }
 
   function copyLink(gid) {

@@ -1,17 +1,15 @@
 // replay.js: the replay viewer of a finished game (#/replay/ID, loaded only when opened): steps
 // through GET /games/{id}/replay/rounds round by round with Previous/Next, a round slider and the
-// arrow keys, showing every seat's score at the end of that round, The City's tableaux or Tech
-// City's city grid, and the round's log lines. Its last step is the final state. A game this page
-// does not know is shown as its seats and scores.
+// arrow keys, showing every seat's score at the end of that round, the game's board at that round
+// (its module's replay board: The City's tableaux and chart, Tech City's city grid) and the
+// round's log lines. Its last step is the final state. A game this page has no module for is
+// shown as its seats and scores.
 
-import { api, store, rulesetOf } from './api.js';
+import { api, store, rulesetOf, allEvents } from './api.js';
 import { h, replace } from './dom.js';
-import { loadCatalog, tableauChip } from './cards.js';
-import { renderLog } from './log.js';
-import { scoreChart } from './chart.js';
 import { seatDot, copyButton, replayUrl } from './ui.js';
 import { standings, pointsKey, ordinal } from './standings.js';
-
+import { gameModule } from './games/index.js';
 
 /**
  * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
@@ -24,7 +22,8 @@ export function mountReplay(root, id, styleSheet) {
   let bots = [];
   let events = [];
   let k = 0;
-  let board = null; // the game's board: {draw(view), log(events, nameOf)}
+  let board = null; // the game's replay board: {title, draw(view), chart(view), log(events)}
+  let unit = ''; // how a score is named: the module's score.short
 
   const bar = h('header', { class: 'table-bar', id: 'bar' },
     h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
@@ -47,7 +46,7 @@ export function mountReplay(root, id, styleSheet) {
       data.rounds = [...r.rounds].sort((a, b) => a.round - b.round);
       if (!data.rounds.length) throw Object.assign(new Error('This replay has no rounds.'), { status: 0 });
       board = await boardFor(r.game);
-      events = await allEvents().catch(() => []); // the log is a bonus: the replay works without it
+      events = await allEvents(id).catch(() => []); // the log is a bonus: the replay works without it
     } catch (e) {
       if (!alive) return;
       const notYet = e.status === 409;
@@ -65,27 +64,13 @@ export function mountReplay(root, id, styleSheet) {
     show(0);
   }
 
-  async function allEvents() {
-    const m = await import('./end.js');
-    return m.allEvents(id);
-  }
-
-  /** The board of game `game`: how a round's view is drawn and its log written. */
+  /** The board of game `game` from its module: how a round's view is drawn and its log written. */
   async function boardFor(game) {
-    if (game === 'the_city') {
-      await loadCatalog().catch(() => null);
-      return { key: 'vp', unit: 'VP', draw: cityBoard, log: (ev) => renderLog(ev, nameOf) };
-    }
-    if (game === 'tech_city') {
-      const [t] = await Promise.all([import('./tech_data.js'), styleSheet('tech.css')]);
-      await t.loadTechCatalog().catch(() => null);
-      root.querySelector('#replay').classList.add('tech');
-      return {
-        key: 'score', unit: 'pts', draw: (v) => techBoard(v, t),
-        log: (ev) => h('ol', { class: 'log-list' }, t.techLog(ev, nameOf).map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text))),
-      };
-    }
-    return { key: null, unit: '', draw: () => null, log: () => null };
+    const mod = await gameModule(game);
+    const [b] = await Promise.all([mod.replay(nameOf), ...(mod.styles ?? []).map(styleSheet)]);
+    if (mod.className) root.querySelector('#replay').classList.add(mod.className);
+    unit = mod.score?.short ?? 'pts';
+    return b;
   }
 
   // ---- the stable parts, drawn once --------------------------------------------------------
@@ -120,7 +105,7 @@ export function mountReplay(root, id, styleSheet) {
       h('div', { class: 'replay-grid' },
         h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
         h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },
-          h('h2', { id: 'replay-board-title' }, data.game === 'tech_city' ? 'The city' : data.game === 'the_city' ? 'Tableaux' : 'Seats'), boardBox),
+          h('h2', { id: 'replay-board-title' }, board.title), boardBox),
         h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox)));
   }
 
@@ -141,9 +126,7 @@ export function mountReplay(root, id, styleSheet) {
     document.getElementById('replay-pill').textContent = label;
     live.textContent = label;
     drawScores(v, k > 0 ? data.rounds[k - 1].view : null, last);
-    // The City's views carry each seat's points by round: its chart, up to the round shown.
-    const chart = v.seats.every((x) => Array.isArray(x.vp_by_round)) && typeof v.target_vp === 'number';
-    replace(chartBox, chart ? scoreChart(v.seats.map((x) => ({ ...x, name: nameOf(x.seat) })), v.target_vp) : null);
+    replace(chartBox, board.chart?.(v) ?? null);
     replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, 'This page cannot draw this game’s board; the scores are above.'));
     const lines = events.filter((e) => (k === 0 ? !(e.round > 0) : e.round === entry.round));
     replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? 'Nothing logged.' : 'The log could not be loaded.'));
@@ -151,8 +134,7 @@ export function mountReplay(root, id, styleSheet) {
   }
 
   function drawScores(v, before, last) {
-    const key = board.key ?? pointsKey(data.game, v.seats);
-    const unit = board.unit || (key === 'vp' ? 'VP' : 'pts');
+    const key = pointsKey(data.game, v.seats);
     const rows = standings({ ...v, game: data.game });
     replace(scores, v.seats.map((s) => {
       const gain = before ? s[key] - (before.seats[s.seat]?.[key] ?? 0) : 0;
@@ -166,41 +148,6 @@ export function mountReplay(root, id, styleSheet) {
         h('span', { class: 'rs-score' }, `${s[key] ?? 0} ${unit}`),
         h('span', { class: 'rs-gain muted' }, gain ? `+${gain}` : ''));
     }));
-  }
-
-  // ---- The City: every seat's tableau --------------------------------------------------------
-  function cityBoard(v) {
-    return h('div', { class: 'replay-tableaux' }, v.seats.map((s) => {
-      const perRound = s.tableau.reduce((a, t) => a + t.vp, 0);
-      return h('article', { class: 'replay-tableau', 'data-seat': s.seat },
-        h('h3', {}, seatDot(s.seat), h('span', {}, nameOf(s.seat)), h('span', { class: 'muted rt-meta' }, `${s.vp} VP · ${s.hand_count} in hand`)),
-        s.tableau.length
-          ? h('ul', { class: 'tableau', 'aria-label': `${nameOf(s.seat)}'s tableau, ${s.tableau.length} cards scoring ${perRound} VP a round` }, s.tableau.map(tableauChip))
-          : h('p', { class: 'muted empty' }, 'No buildings yet.'));
-    }));
-  }
-
-  // ---- Tech City: the city grid, read only ---------------------------------------------------
-  function techBoard(v, t) {
-    const city = v.city ?? [];
-    if (!city.length) return h('p', { class: 'muted' }, 'The city is empty.');
-    const xs = city.map((c) => c.x), ys = city.map((c) => c.y);
-    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-    const cells = city.map((c) => {
-      const d = t.design(c.card);
-      const dom = t.DOMAINS[d.domain] ?? t.DOMAINS.service;
-      const owner = c.owner === null || c.owner === undefined ? 'neutral' : `owned by ${nameOf(c.owner)}`;
-      return h('li', {
-        class: `cell card-cell d-${d.domain} ${c.seed ? 'seed' : ''}`, style: `grid-column:${c.x - x0 + 1};grid-row:${c.y - y0 + 1}`,
-        'data-x': c.x, 'data-y': c.y, 'data-slug': c.card, title: `${d.name} (${c.value} ${dom.name}): ${d.text}`,
-        'aria-label': `${d.name}, ${dom.name} ${c.value}, ${owner}${c.seed ? ', the seed card' : ''}`,
-      }, h('span', { class: 'face', 'aria-hidden': 'true' },
-        h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, dom.short)),
-        h('span', { class: 'tc-name' }, d.name),
-        c.owner !== null && c.owner !== undefined ? h('span', { class: 'marker' }, seatDot(c.owner)) : null));
-    });
-    return h('div', { class: 'city-scroll replay-city', tabindex: 0, 'aria-label': 'The city at this point: scroll to see all of it' },
-      h('ul', { class: 'city', id: 'replay-city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}`, 'aria-label': `${city.length} cards in play` }, cells));
   }
 
   function onKey(e) {

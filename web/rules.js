@@ -1,30 +1,30 @@
 // rules.js: the "learn the game" views, loaded only when one opens: the rules page
 // (#/rules/GAME[/SECTION]: the project's own rule book from /docs/, rendered by markdown.js, with
 // a table of contents) and the card reference (#/cards/GAME: every card of GET /api/v1/cards
-// with its full text, filtered by icon or domain, by cost or value, and by name). The City and
-// Tech City are known; another game gets its /docs/GAME.md, or a note, and a generic card list.
+// with its full text, filtered by icon or domain, by cost or value, and by name). The games come
+// from the server's rulesets; each game's module (games/index.js) names its rule book and shapes
+// its cards; a game without a module gets its /docs/GAME.md, or a note, and a generic card list.
 
 import { api, loadRulesets } from './api.js';
 import { h, replace } from './dom.js';
 import { renderMarkdown } from './markdown.js';
-import { DOMAINS } from './tech_data.js';
+import { gameModule, knownGames } from './games/index.js';
 
-const DOCS = { the_city: 'rules.md', tech_city: 'tech_city.md' };
-const TITLES = { the_city: 'The City', tech_city: 'Tech City' };
-const ICONS = { car: ['🚗', 'Car'], shopping: ['🛒', 'Shopping'], entertainment: ['🎬', 'Entertainment'] };
+/** Game id `game` in words: "my_game" -> "My Game". */
+const words = (game) => game.split('_').map((w) => (w[0]?.toUpperCase() ?? '') + w.slice(1)).join(' ');
 
 /** A game's title: the rulesets' when known, else its id in words. */
 function titleOf(game, rulesets) {
-  return rulesets?.get(game)?.title ?? TITLES[game] ?? game.split('_').map((w) => w[0]?.toUpperCase() + w.slice(1)).join(' ');
+  return rulesets?.get(game)?.title ?? words(game);
 }
 
-/** The games to switch between: the server's rulesets (The City and Tech City until they load). */
+/** The games to switch between: the server's rulesets (the page's own modules until they load). */
 async function games() {
   try {
     const r = await loadRulesets();
     return r.byId;
   } catch {
-    return new Map(Object.entries(TITLES).map(([id, title]) => [id, { id, title }]));
+    return new Map(knownGames.map((id) => [id, { id, title: words(id) }]));
   }
 }
 
@@ -56,7 +56,8 @@ export function mountRules(root, game, section) {
     // Only a game this server hosts has a rule book to ask for (no 404 for a made-up name).
     if (rulesets.has(game)) {
       try {
-        const r = await fetch(`/docs/${DOCS[game] ?? `${encodeURIComponent(game)}.md`}`, { headers: { Accept: 'text/markdown, text/plain' } });
+        const doc = (await gameModule(game)).rules ?? `${encodeURIComponent(game)}.md`;
+        const r = await fetch(`/docs/${doc}`, { headers: { Accept: 'text/markdown, text/plain' } });
         if (r.ok) text = await r.text();
       } catch { text = null; }
     }
@@ -89,37 +90,6 @@ export function mountRules(root, game, section) {
 
 // ---- the card reference -----------------------------------------------------------------------
 
-/**
- * How each game's cards are shown and filtered: `facet` (a card's icons or domain, for the icon
- * filter), `num` (its cost or value), `facts` (label, value pairs), `badge` (its corner text).
- */
-const SHAPES = {
-  the_city: {
-    facet: { label: 'Icon', any: 'Any icon', values: [...Object.entries(ICONS).map(([k, [e, w]]) => [k, `${e} ${w}`]), ['none', 'No icon']], of: (c) => (c.icons?.length ? c.icons : ['none']) },
-    num: { label: 'Cost', any: 'Any cost', of: (c) => c.cost },
-    facts: (c, nm) => [
-      ['Cost', c.contractor ? 'free (taken from the pool)' : String(c.cost)],
-      ['VP a round', `${c.vp}${c.vp_per ? ' + variable' : ''}`],
-      ['Income', `${c.income}${c.income_per ? ' + variable' : ''}`],
-      ['Icons', c.icons?.length ? c.icons.map((i) => `${ICONS[i]?.[0] ?? ''} ${ICONS[i]?.[1]?.toLowerCase() ?? i}`).join(', ') : 'none'],
-      c.requires?.length ? ['Needs', c.requires.map(nm).join(', ')] : null,
-      c.limit ? ['Limit', `${c.limit} per player`] : null,
-      ['Copies', String(c.count ?? 1)],
-    ],
-    kind: (c) => (c.contractor ? 'contractor' : !c.icons?.length ? (c.discount || c.requires || c.construction_gang ? 'special' : 'civic') : new Set(c.icons).size > 1 ? 'mixed' : c.icons[0]),
-  },
-  tech_city: {
-    facet: { label: 'Domain', any: 'Any domain', values: Object.entries(DOMAINS).map(([k, d]) => [k, d.name]), of: (c) => [c.domain] },
-    num: { label: 'Value', any: 'Any value', of: (c) => (c.domain === 'wild' ? null : c.value) },
-    facts: (c) => [
-      ['Domain', DOMAINS[c.domain]?.name ?? c.domain],
-      c.domain === 'wild' ? null : ['Value', String(c.value)],
-      ['Copies', String(c.count ?? 1)],
-    ],
-    kind: (c) => `d-${c.domain}`,
-  },
-};
-
 /** The shape of an unknown game's cards: what numbers and lists its catalog has. */
 function genericShape(cards) {
   const numKey = ['cost', 'value'].find((k) => cards.some((c) => typeof c[k] === 'number'));
@@ -138,7 +108,8 @@ export function mountCards(root, game) {
   let alive = true;
   const view = h('section', { class: 'learn cards-ref', id: 'cards-ref', 'data-game': game }, h('p', { class: 'muted' }, 'Loading the cards…'));
   replace(root, view);
-  Promise.all([games(), api.cards(game).then((d) => d, (e) => e)]).then(([rulesets, data]) => {
+  const shapeOf = gameModule(game).then((m) => m.cards?.()).catch(() => null);
+  Promise.all([games(), api.cards(game).then((d) => d, (e) => e), shapeOf]).then(([rulesets, data, known]) => {
     if (!alive) return;
     const title = titleOf(game, rulesets);
     document.title = `Cards · ${title}`;
@@ -147,7 +118,7 @@ export function mountCards(root, game) {
       return;
     }
     const cards = data.cards ?? [];
-    const shape = SHAPES[game] ?? genericShape(cards);
+    const shape = known ?? genericShape(cards);
     const total = cards.reduce((a, c) => a + (c.count ?? 1), 0);
     const search = h('input', { id: 'card-search', type: 'search', placeholder: 'Card name or text', autocomplete: 'off', oninput: draw });
     const facet = shape.facet ? h('select', { id: 'card-icon', onchange: draw },

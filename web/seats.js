@@ -1,4 +1,4 @@
-// seats.js: seats that change hands, for every table (game.js, tech.js, generic.js): the
+// seats.js: seats that change hands, for every table (the shell, table.js): the
 // "Table" panel with Leave game (a bot takes a running game's seat; an open game's seat is free
 // again), the host's Cancel game (an open game) and Hand to a bot (a running game's seat that
 // keeps missing turns), each asking first; the notice a cancelled or expired game shows instead

@@ -1,9 +1,9 @@
-// standings.js: the final standings of a game as its rules rank them: the order of the seats,
-// each seat's place (tied seats share a place) and the sentence that tells a seat where it
-// finished, and the end screen's ranking list and breakdown box. Small and shared by every end
-// screen and the replay viewer; the breakdown itself (end.js) loads only when shown.
+// standings.js: the final standings of a game as its rules rank them (the ruleset descriptor's
+// rank keys): the order of the seats, each seat's place (tied seats share a place) and the
+// sentence that tells a seat where it finished, and the end screen's ranking list. Small and
+// shared by the end screen (table.js), its breakdown (end.js) and the replay viewer.
 
-import { h, replace } from './dom.js';
+import { h } from './dom.js';
 import { seatDot } from './ui.js';
 import { rulesetOf } from './api.js';
 
@@ -83,17 +83,4 @@ export function rankingList(rows, extra, { winners = [], me = null, nameOf }) {
         won ? h('span', { class: 'offscreen' }, ' (winner)') : null),
       extra(r));
   }));
-}
-
-/**
- * The end screen's "Points breakdown" section for finished game `id` (view `v`): drawn at once
- * with a loading line, filled by end.js (loaded only now) with who scored what.
- */
-export function breakdownBox(id, v, nameOf, me) {
-  const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, 'Adding up the points…'));
-  const box = h('section', { class: 'panel points-breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
-    h('h2', { id: 'breakdown-title' }, 'Points breakdown'), body);
-  import('./end.js').then((m) => m.fillBreakdown(box, id, v, nameOf, me))
-    .catch(() => replace(body, h('p', { class: 'muted' }, 'The points breakdown could not be loaded; check your connection and reload.')));
-  return box;
 }

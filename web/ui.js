@@ -1,8 +1,11 @@
 // ui.js: small shared pieces of the page: share links and their copy buttons, error lines that
-// show the API's own sentence, the seat colour dot, and a table's links to the rules and cards.
+// show the API's own sentence, the seat colours and their dot, a table's links to the rules and
+// cards, a list of names in words, and a game's log lines as a list.
 
 import { h } from './dom.js';
-import { SEAT_COLOURS } from './chart.js';
+
+/** The colour of each seat, in seat order (a sixth seat and on start again). */
+export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017', '#c2417a'];
 
 /** The link that opens game `id` on this server. */
 export function shareUrl(id) { return `${location.origin}${location.pathname}#/game/${id}`; }
@@ -72,4 +75,24 @@ export function helpLinks(game) {
   return h('nav', { class: 'bar-links', 'aria-label': 'Rules and cards' },
     h('a', { href: `#/rules/${game}`, target: '_blank', rel: 'noopener', id: 'rules-link' }, 'Rules', h('span', { class: 'offscreen' }, ' (opens in a new tab)')),
     h('a', { href: `#/cards/${game}`, target: '_blank', rel: 'noopener', id: 'cards-link' }, 'Cards', h('span', { class: 'offscreen' }, ' (opens in a new tab)')));
+}
+
+/** ['Ada', 'Bea', 'Cid'] -> "Ada, Bea and Cid"; one name alone; '' for none. */
+export function joinNames(list) {
+  if (list.length <= 1) return list.join('');
+  return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
+}
+
+/** A game's log lines [{kind, seq, text}] as an <ol>: one <li class="log-KIND" data-seq> each. */
+export function logList(lines) {
+  return h('ol', { class: 'log-list' }, lines.map((e) => h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text)));
+}
+
+/**
+ * `list` ordered by keyOf(item), an array of numbers or strings compared in turn; items with
+ * equal keys keep their order in `list`. Returns a new array.
+ */
+export function sortByKeys(list, keyOf) {
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
+  return list.map((x, i) => ({ x, i, k: keyOf(x) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((e) => e.x);
 }

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The registry: the one file outside the games' folders that names them. The first is the
+ * default game, and also the game of what was stored before there were several (records and
+ * rows that name none; migration 0006 gave those rows its id): it stays first. */
 extern const struct ruleset ruleset_the_city, ruleset_tech_city;
 
 const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, NULL};
@@ -23,28 +26,35 @@ const struct ruleset *ruleset_find(const char *id)
     return NULL;
 }
 
-int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+int rs_name_index(const char *const *list, const char *name)
 {
-    for (int i = 0; name && rs->steps[i]; i++)
-        if (strcmp(rs->steps[i], name) == 0)
+    for (int i = 0; name && list[i]; i++)
+        if (strcmp(list[i], name) == 0)
             return i;
     return -1;
 }
 
+const char *rs_name_at(const char *const *list, int i, const char *other)
+{
+    for (int k = 0; i >= 0 && list[k]; k++)
+        if (k == i)
+            return list[k];
+    return other;
+}
+
+int ruleset_step_from_name(const struct ruleset *rs, const char *name)
+{
+    return rs_name_index(rs->steps, name);
+}
+
 const char *ruleset_step_name(const struct ruleset *rs, int step)
 {
-    for (int i = 0; rs->steps[i]; i++)
-        if (i == step)
-            return rs->steps[i];
-    return "?";
+    return rs_name_at(rs->steps, step, "?");
 }
 
 bool ruleset_has_bot(const struct ruleset *rs, const char *name)
 {
-    for (int i = 0; name && rs->bots[i]; i++)
-        if (strcmp(rs->bots[i], name) == 0)
-            return true;
-    return false;
+    return rs_name_index(rs->bots, name) >= 0;
 }
 
 json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat)
@@ -334,7 +344,8 @@ json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, ch
     return rounds;
 }
 
-void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng)
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, uint64_t *seed,
+                    struct city_rng *stream, struct city_rng *rng)
 {
     bool hidden[RS_MAX_CARDS] = {false};
     for (int p = 0; p < n; p++)
@@ -350,6 +361,8 @@ void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct cit
     for (int p = 0; p < n; p++)
         for (int i = 0; i < counts[p]; i++)
             places[p][i] = pool[k++];
+    *seed = rng_next(rng);
+    rng_seed(stream, rng_next(rng));
 }
 
 void ruleset_sim_kind(struct rs_sim_tally *t, const char *kind, double wins, long long seat_games)
@@ -438,6 +451,25 @@ bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const ch
             kinds[s] = kinds[0];
     else if (n != players)
         return false;
+    return true;
+}
+
+bool ruleset_sim_args(const struct ruleset *rs, int players, long long games, const char *bots,
+                      int (*from_name)(const char *name), int *kinds, char *err, int errlen)
+{
+    if (games < 1) {
+        snprintf(err, (size_t)errlen, "--games must be at least 1");
+        return false;
+    }
+    if (players < rs->min_players || players > rs->max_players) {
+        snprintf(err, (size_t)errlen, "--players must be %d..%d", rs->min_players, rs->max_players);
+        return false;
+    }
+    if (!ruleset_parse_bots(bots, players, from_name, kinds)) {
+        snprintf(err, (size_t)errlen,
+                 "--bots must be greedy, random or a comma list of one per seat");
+        return false;
+    }
     return true;
 }
 

@@ -43,11 +43,19 @@ struct rs_range {
  * GET /api/v1/rulesets lists the options; ruleset_read_options() is the one place that checks
  * a body against them. */
 struct rs_option {
-    const char *name;        /* the field, e.g. "target_vp" */
+    const char *name;        /* its field in the create body and the replay record */
     const char *title;       /* for people, e.g. "Points to win" */
     const char *description; /* one sentence for a create form */
     struct rs_range by_players[RS_MAX_SEATS + 1];
 };
+
+/* by_players for an option whose range and default are the same at every seat count. */
+// clang-format off
+#define RS_EVERY_SEAT_COUNT(min, max, def)                                                         \
+    {{min, max, def}, {min, max, def}, {min, max, def}, {min, max, def}, {min, max, def},          \
+     {min, max, def}, {min, max, def}}
+// clang-format on
+_Static_assert(RS_MAX_SEATS + 1 == 7, "RS_EVERY_SEAT_COUNT names one range per seat count 0..6");
 
 /* A decision point. `round` and `step` as the API spells them (step through step_name());
  * `turn` counts the decision points opened since the game began, for rulesets where one round
@@ -84,7 +92,7 @@ struct rs_ranking {
 };
 
 struct ruleset {
-    const char *id;    /* the API's "game": "the_city", "tech_city" */
+    const char *id;    /* the API's "game", also the name of the game's folder */
     const char *title; /* for people: "The City" */
     struct rs_scoring scoring;
     struct rs_ranking ranking;
@@ -192,9 +200,9 @@ struct ruleset {
      * ruleset_private_view(), which adds the suggestion. */
     json_t *(*private_view)(const void *g, int seat);
 
-    /* Replays a record {["game"], "seed", "players", ["target_vp"], "decisions": [{"seat",
-     * ["default"], ...order}]} ("game", when present, names this ruleset) into *g; false with a
-     * sentence naming the bad part. */
+    /* Replays a record {["game"], "seed", "players", [each option by name], "decisions":
+     * [{"seat", ["default"], ...order}]} ("game", when present, names this ruleset) into *g;
+     * false with a sentence naming the bad part. */
     bool (*replay_run)(const json_t *replay, void *g, char *err, int errlen);
     /* Bot self-play of `games` games of `players` seats from consecutive seeds, bots as
      * "greedy" or a comma list of one kind per seat: the figures that prove the deck, as JSON.
@@ -205,6 +213,12 @@ struct ruleset {
 
 /* The rulesets this server hosts, NULL-terminated; rulesets[0] is the default game. */
 extern const struct ruleset *const rulesets[];
+
+/* Name lists (steps, bots, events) are NULL-terminated arrays of names, each name's number its
+ * index. rs_name_index() is the index of `name` in `list` (-1 for a NULL or unknown name);
+ * rs_name_at() is list[i] when i is an index of `list`, else `other`. */
+int rs_name_index(const char *const *list, const char *name);
+const char *rs_name_at(const char *const *list, int i, const char *other);
 
 /* The ruleset named `id`, or NULL. */
 const struct ruleset *ruleset_find(const char *id);
@@ -261,7 +275,7 @@ json_t *ruleset_options_json(const struct ruleset *rs, const void *g);
 json_t *ruleset_describe(const struct ruleset *rs);
 
 /* A replay_run() for any ruleset whose orders round-trip through order_from_json(): starts the
- * game from the record's seed, players and target_vp, then submits each decision at the
+ * game from the record's seed, players and options, then submits each decision at the
  * position it names (which must be the current one) and resolves each point once ready. */
 bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void *g, char *err,
                             int errlen);
@@ -269,9 +283,11 @@ bool ruleset_replay_generic(const struct ruleset *rs, const json_t *replay, void
 /* For determinize(): deals the cards of `n` places anew (places[i] holds counts[i] card
  * instance ids, each below RS_MAX_CARDS): pools them in a canonical order (by id, so that where
  * they really were cannot leak), shuffles the pool with `rng` and fills each place back with as
- * many cards as it had. */
+ * many cards as it had. Then reseeds the state from `rng`: its `seed` and its own random stream
+ * `stream`, so that nothing the search plays next follows from the real ones. */
 enum { RS_MAX_CARDS = 256 };
-void ruleset_redeal(uint8_t *const *places, const int *counts, int n, struct city_rng *rng);
+void ruleset_redeal(uint8_t *const *places, const int *counts, int n, uint64_t *seed,
+                    struct city_rng *stream, struct city_rng *rng);
 
 /* The game of a replay record (as replay_run() takes it) round by round, for a replay viewer:
  * [{"round": 0, "view": the public view once the setup point is decided, or as round 1
@@ -330,6 +346,12 @@ bool ruleset_u64_from_json(const json_t *v, bool integer_ok, uint64_t *out);
 bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const char *name),
                         int *kinds);
 
+/* Checks the arguments of rs's simulate(), as every game's self-play takes them: `games` at
+ * least 1, `players` in rs's range, then `bots` read by ruleset_parse_bots() into
+ * kinds[0..players-1]. False with the sentence for --games, --players or --bots in err. */
+bool ruleset_sim_args(const struct ruleset *rs, int players, long long games, const char *bots,
+                      int (*from_name)(const char *name), int *kinds, char *err, int errlen);
+
 /* ruleset_sim_report() of a self-play run whose seats kept their bot kinds. */
 json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots);
 
@@ -339,5 +361,51 @@ json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, 
  * object to merge into the report. */
 json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const double *built,
                           const double *in_winners, long long games);
+
+/* ---- writing a game's table (its NAME_ruleset.c) -------------------------------------------
+ *
+ * The table takes a state as `void *`, and a game's engine takes its own struct; C calls no
+ * function through a pointer of another type, so each entry is a static function of the game's
+ * that converts the state. Where an entry only reads the state (a field, or what one engine
+ * function answers), one of these defines it in a line (the use ends with a semicolon):
+ * RS_READ(name, ret, TYPE, expr) is `static ret name(const void *state)` returning expr, with
+ * `g` the state as a `const TYPE *`; RS_READ_SEAT(...) the same taking `int seat` too. E.g.
+ * RS_READ(cr_players, int, struct city_game, g->players). */
+#define RS_READ(name, ret, type, expr)                                                             \
+    static ret name(const void *state)                                                             \
+    {                                                                                              \
+        const type *g = state;                                                                     \
+        return expr;                                                                               \
+    }                                                                                              \
+    _Static_assert(1, #name)
+#define RS_READ_SEAT(name, ret, type, expr)                                                        \
+    static ret name(const void *state, int seat)                                                   \
+    {                                                                                              \
+        const type *g = state;                                                                     \
+        return expr;                                                                               \
+    }                                                                                              \
+    _Static_assert(1, #name)
+
+/* In a table's initializer, RS_STRUCTS(STATE_TYPE, DECISION_TYPE) sets state_size and
+ * decision_size, and RS_OPTIONS(ARRAY) sets options and noptions from an array of every option
+ * (counted by the compiler). */
+#define RS_STRUCTS(state, decision) .state_size = sizeof(state), .decision_size = sizeof(decision)
+#define RS_OPTIONS(array)           .options = (array), .noptions = (int)(sizeof(array) / sizeof((array)[0]))
+
+/* The table's functions of a game that names each PREFIX_ENTRY (cr_players, tc_submit, ...):
+ * in its table's initializer, RS_FUNCTIONS(PREFIX) sets every entry that each game has, so that
+ * the compiler names any it lacks; the descriptor, error_code and error_message and the
+ * optional entries (expert_candidates, built_designs, design_id) are set beside it. */
+#define RS_FUNCTIONS(p)                                                                            \
+    .load_cards = p##_load_cards, .cards_json = p##_cards_json, .new_game = p##_new_game,          \
+    .players = p##_players, .seed = p##_seed, .option = p##_option, .over = p##_over,              \
+    .where = p##_where, .pending = p##_pending, .submitted = p##_submitted,                        \
+    .defaulted = p##_defaulted, .decision = p##_decision, .card_id = p##_card_id,                  \
+    .decision_cards = p##_decision_cards, .order_from_json = p##_order_from_json,                  \
+    .order_to_json = p##_order_to_json, .submit = p##_submit, .ready = p##_ready,                  \
+    .fill_defaults = p##_fill_defaults, .resolve = p##_resolve, .bot_decide = p##_bot_decide,      \
+    .determinize = p##_determinize, .score = p##_score, .winners = p##_winners,                    \
+    .to_json = p##_to_json, .from_json = p##_from_json, .public_view = p##_public_view,            \
+    .private_view = p##_private_view, .replay_run = p##_replay_run, .simulate = p##_simulate
 
 #endif

@@ -88,12 +88,12 @@ static void keep_candidate(const struct city_game *g)
 static void play_bot_game(int k)
 {
     struct city_game g;
-    struct city_bot bots[CITY_MAX_PLAYERS];
+    struct bot bots[CITY_MAX_PLAYERS];
     int players = CITY_MIN_PLAYERS + k % 4;
     uint64_t seed = 0x5eedULL + (uint64_t)k;
     REQUIRE(city_new(&g, &cat, players, seed, k % 7 == 3 ? 25 : 0) == CITY_OK, "city_new");
     for (int s = 0; s < players; s++)
-        city_bot_init(&bots[s], (k >> 2 >> s) & 1 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM,
+        city_bot_init(&bots[s], (k >> 2 >> s) & 1 ? BOT_GREEDY : BOT_RANDOM,
                       seed * 7 + (uint64_t)s);
     for (int n = 0; g.step != CITY_STEP_OVER; n++) {
         keep_candidate(&g);
@@ -444,9 +444,9 @@ static void fuzz_state_text(const char *text, size_t len)
             view = city_private_view(&g, seat);
             REQUIRE(view, "no private view for seat %d of an accepted state", seat);
             json_decref(view);
-            struct city_bot bot;
+            struct bot bot;
             struct city_decision d;
-            city_bot_init(&bot, (seat + k) % 2 ? CITY_BOT_GREEDY : CITY_BOT_RANDOM, (uint64_t)seat);
+            city_bot_init(&bot, (seat + k) % 2 ? BOT_GREEDY : BOT_RANDOM, (uint64_t)seat);
             if (city_bot_decide(&bot, &g, seat, &d)) {
                 int e = city_submit(&g, seat, &d);
                 REQUIRE(e == CITY_OK, "a bot's decision was refused (%s) in an accepted state",

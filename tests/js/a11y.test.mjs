@@ -197,7 +197,7 @@ test('phone: lobby list first, the table in order, 44 px targets, names whole, n
 
     // Every card of the catalog as a hand card at this width: the names still fit whole.
     await page.evaluate(async () => {
-      const { card, cardButton } = await import('/cards.js');
+      const { card, cardButton } = await import('/games/the_city/cards.js');
       const { fitNames } = await import('/access.js');
       const { api } = await import('/api.js');
       const all = (await api.cards()).cards;

@@ -4,9 +4,11 @@
 // particular illegal orders), calls every operation and provokes every error it can, and
 // validates every response: the status must be documented for the operation, the content type
 // too, and the body must match the documented schema (objects are closed with
-// additionalProperties: false, so an undocumented field fails). Then the reverse: every
-// operation was exercised and every documented (status, code) was produced, except a short
-// list of codes that cannot be provoked from outside (each with its reason).
+// additionalProperties: false, so an undocumented field fails). A reply of a game (view, hand,
+// replay) is held to its own game's branch of the union, by the discriminator on `game`, and
+// must fail every other game's branch; each game's events to that game's `Event`. Then the
+// reverse: every operation was exercised and every documented (status, code) was produced,
+// except a short list of codes that cannot be provoked from outside (each with its reason).
 // Run: cd /work/main && make && CITY_ROOT=$PWD scripts/with-postgres.sh node --test tests/js/contract.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,9 +30,11 @@ const spec = YAML.parse(specText);
 
 // ---- the spec as JSON Schema ------------------------------------------------------------------
 
-const ajv = new Ajv2020({ allErrors: true, strictTypes: false, allowUnionTypes: true });
+// Ajv's discriminator picks a union's branch by its tag (each branch's const or enum of the
+// tag, which Ajv insists on) and reports that branch's errors alone. It takes no `mapping`:
+// 'the spec: unions by game...' below checks each mapping against the branches instead.
+const ajv = new Ajv2020({ allErrors: true, strictTypes: false, allowUnionTypes: true, discriminator: true });
 addFormats(ajv);
-ajv.addKeyword({ keyword: 'discriminator' }); // an OpenAPI annotation; oneOf does the work
 
 /** A deep copy of `schema` whose component refs point into the registered "spec" schema. */
 function rewriteRefs(schema) {
@@ -38,8 +42,13 @@ function rewriteRefs(schema) {
   if (schema === null || typeof schema !== 'object') return schema;
   const out = {};
   for (const [k, v] of Object.entries(schema)) {
-    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')
-      ? `spec#/$defs/${v.slice('#/components/schemas/'.length)}` : rewriteRefs(v);
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) {
+      out[k] = `spec#/$defs/${v.slice('#/components/schemas/'.length)}`;
+    } else if (k === 'discriminator') {
+      out[k] = { propertyName: v.propertyName };
+    } else {
+      out[k] = rewriteRefs(v);
+    }
   }
   return out;
 }
@@ -69,6 +78,43 @@ function deref(obj) {
   return obj;
 }
 
+/** The schema of component `name` ("the_city.Order"), as a ref the validators know. */
+const schemaOf = (name) => {
+  assert.ok(spec.components.schemas[name], `the spec has a schema ${name}`);
+  return { $ref: `#/components/schemas/${name}` };
+};
+const bySchemaName = new Map(); // component name -> its ref, one object each, so validatorOf caches it
+const componentRef = (name) => {
+  if (!bySchemaName.has(name)) bySchemaName.set(name, schemaOf(name));
+  return bySchemaName.get(name);
+};
+
+/** Every value of an enum schema, once, through refs and unions (IllegalDecisionCode). */
+function enumOf(schema) {
+  const s = deref(schema);
+  if (!s) return [];
+  return [...new Set([...(s.enum ?? []), ...[...(s.anyOf ?? []), ...(s.oneOf ?? [])].flatMap(enumOf)])];
+}
+
+/**
+ * When `schema` is a union by `game` with a discriminator (PublicView, HandView, Replay,
+ * ReplayRounds), checks `body` against its own game's branch, and that with its `game` set to
+ * another game's it passes no other branch: the branches differ in shape, not only by the tag.
+ */
+function assertOwnGameBranch(schema, body, what) {
+  const d = deref(schema)?.discriminator;
+  if (d?.propertyName !== 'game' || typeof body?.game !== 'string') return;
+  const own = d.mapping[body.game];
+  assert.ok(own, `${what}: the union has a branch for ${body.game}`);
+  const name = (ref) => ref.slice('#/components/schemas/'.length);
+  assertValid(componentRef(name(own)), body, `${what} as ${name(own)}`);
+  for (const [game, ref] of Object.entries(d.mapping)) {
+    if (game === body.game) continue;
+    assert.ok(!validatorOf(componentRef(name(ref)))({ ...body, game }),
+      `${what}: a ${body.game} reply must not pass as ${name(ref)}, even with "game": "${game}"`);
+  }
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const pathTemplates = Object.keys(spec.paths).map((template) => ({
   template,
@@ -84,8 +130,7 @@ function documentedPairs(op) {
   for (const [status, ref] of Object.entries(op.responses)) {
     const media = deref(ref).content?.['application/problem+json'];
     if (!media) { pairs.push(status); continue; }
-    const sub = media.schema.allOf?.[1]?.properties?.code;
-    const codes = sub?.enum ?? deref(sub)?.enum ?? [];
+    const codes = enumOf(media.schema.allOf?.[1]?.properties?.code);
     for (const c of codes) pairs.push(`${status} ${c}`);
   }
   return pairs;
@@ -136,6 +181,7 @@ function check(method, url, r, requestBody) {
   if (ctype === 'application/json' || ctype === 'application/problem+json') {
     body = JSON.parse(r.text);
     assertValid(media.schema, body, `${key} ${r.status} body`);
+    assertOwnGameBranch(media.schema, body, `${key} ${r.status} body`);
   } else {
     assertValid(media.schema, r.text, `${key} ${r.status} body`);
   }
@@ -226,7 +272,7 @@ function parseStream(text, eventSchema) {
 }
 
 /** Reads the SSE stream of a game until `until(events)` holds, the stream ends, or `ms` pass. */
-const eventSchemaOf = (game) => deref({ $ref: `#/components/schemas/${game === 'tech_city' ? 'TechEvent' : 'Event'}` });
+const eventSchemaOf = (game) => componentRef(`${game}.Event`);
 
 async function readStream(id, { headers = {}, query = '', until = () => false, ms = 5000, started, game } = {}) {
   const path = `/api/v1/games/${id}/stream${query}`;
@@ -273,6 +319,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 // ---- a client that plays from the hand view only ---------------------------------------------
 
 const orderSchema = deref(spec.paths['/api/v1/games/{id}/orders'].post.requestBody).content['application/json'].schema;
+const cityOrder = componentRef('the_city.Order');
 
 /** Orders to try for a hand view's pending decision, best first; the last one is always legal. */
 function candidateOrders(hand) {
@@ -315,6 +362,7 @@ async function playSeat(id, token) {
     if (!hand.pending || hand.order) { await sleep(5); continue; } // others must decide first
     for (const order of candidateOrders(hand)) {
       assertValid(orderSchema, order, 'an order the client builds from the hand view');
+      assertValid(cityOrder, order, 'an order of The City');
       const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: order });
       if (r.status === 202) { accepted++; break; }
       if (r.status === 409) { assert.equal(r.json.code, 'stale_step'); break; } // the game moved on: re-read
@@ -446,6 +494,46 @@ test('every example in the spec matches its schema', () => {
     }
   }
   assert.ok(n > 50, `${n} examples checked`);
+});
+
+test('the spec: unions by game have one branch per game, named by it; discriminators map each tag to its branch', () => {
+  const games = spec.components.schemas.GameKind.enum;
+  const schemas = spec.components.schemas;
+  const refName = (b) => b?.$ref?.startsWith('#/components/schemas/') ? b.$ref.slice('#/components/schemas/'.length) : null;
+  for (const name of Object.keys(schemas)) {
+    const dot = name.indexOf('.');
+    if (dot > 0) assert.ok(games.includes(name.slice(0, dot)), `${name} is named by a game of GameKind`);
+  }
+  // A union by game: every branch is GAME.Same, one GAME each (PublicView: the_city.PublicView, ...).
+  const unions = [];
+  for (const [name, s] of Object.entries(schemas)) {
+    const branches = (s.oneOf ?? s.anyOf ?? []).map(refName);
+    const parts = branches.map((b) => b && /^([a-z0-9_]+)\.(.+)$/.exec(b));
+    if (!branches.length || !parts.every(Boolean)) continue;
+    if (new Set(parts.map((m) => m[2])).size !== 1 || new Set(parts.map((m) => m[1])).size !== parts.length) continue;
+    unions.push(name);
+    assert.deepEqual(parts.map((m) => m[1]).sort(), [...games].sort(), `${name} has one branch per game`);
+  }
+  assert.ok(unions.length >= 9, `unions by game: ${unions}`);
+  // docs/rulesets.md's "Adding a game" lists every union a new game adds a line to.
+  const docs = readFileSync(join(root, 'docs', 'rulesets.md'), 'utf8');
+  const adding = docs.slice(docs.indexOf('## Adding a game'));
+  for (const name of unions) assert.ok(adding.includes(`\`${name}\``), `docs/rulesets.md, Adding a game, names the union ${name}`);
+  // Each discriminator's mapping names, for every tag value, the branch that holds it.
+  let mapped = 0;
+  for (const [name, s] of Object.entries(schemas)) {
+    if (!s.discriminator) continue;
+    const tag = s.discriminator.propertyName;
+    const want = {};
+    for (const b of s.oneOf) {
+      const p = deref(b).properties[tag];
+      for (const v of p.enum ?? [p.const]) want[v] = b.$ref;
+    }
+    assert.deepEqual(s.discriminator.mapping, want, `${name}: the mapping of ${tag} follows the branches`);
+    if (tag === 'game') assert.deepEqual(Object.keys(want).sort(), [...games].sort(), `${name} has a branch for every game`);
+    mapped++;
+  }
+  assert.ok(mapped >= 9, `${mapped} discriminators checked`);
 });
 
 test('operations: health, metrics, cards, this spec, the page', async () => {
@@ -1116,7 +1204,7 @@ async function playTechSeat(id, token) {
   throw new Error(`Tech City game ${id} did not end`);
 }
 
-test('Tech City at every seat count, 1 to 6: every event on /events and the stream is a TechEvent', async () => {
+test('Tech City at every seat count, 1 to 6: every event on /events and the stream is a tech_city.Event', async () => {
   const kinds = ['greedy', 'random'];
   for (let seats = 1; seats <= 6; seats++) {
     const bots = Array.from({ length: seats - 1 }, (_, i) => kinds[i % 2]);
@@ -1189,6 +1277,7 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   const hint = act('hint', g1.id);
   const h1 = await expect(200, null, 'POST', hint, { token: g1.token });
   assert.equal(h1.by, 'expert');
+  assertValid(cityOrder, h1.suggestion, 'a hint in a game of The City is a the_city.Order');
   await expect(202, null, 'POST', act('orders', g1.id), { token: g1.token, body: h1.suggestion });
   for (let k = h1.hints_used; k < 5; k++) await expect(200, null, 'POST', hint, { token: g1.token, body: {} });
   await expect(429, 'too_many_hints', 'POST', hint, { token: g1.token });
@@ -1242,7 +1331,11 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   const tc = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'tech_city', seats: 2, name: 'Hal' } });
   const ivy = await expect(201, null, 'POST', act('join', tc.id), { body: { name: 'Ivy' } });
   const answers = [];
-  for (const token of [tc.token, ivy.token]) answers.push((await call('POST', act('hint', tc.id), { token })).status);
+  for (const token of [tc.token, ivy.token]) {
+    const r = await call('POST', act('hint', tc.id), { token });
+    answers.push(r.status);
+    if (r.status === 200) assertValid(componentRef('tech_city.Order'), r.json.suggestion, 'a hint in Tech City is a tech_city.Order');
+  }
   assert.deepEqual(answers.sort(), [200, 409], 'one seat has a turn, the other nothing to decide');
   // Many hints at once: past CITY_HINT_THREADS they are 503 busy with Retry-After. A daemon of
   // its own thinks for 1.5 s a hint with one thread, so the others surely arrive meanwhile.

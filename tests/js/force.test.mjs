@@ -102,7 +102,7 @@ test('the host forces only after confirming; the defaulted player is told what w
     assert.equal(gone.length, 2);
     assert.ok(handBefore.some((c) => c.id === hand.defaulted.cards[0].id), 'the cards were hers');
     const names = await B.page.evaluate(async (slugs) => {
-      const { card } = await import('/cards.js');
+      const { card } = await import('/games/the_city/cards.js');
       return slugs.map((s) => card(s).name);
     }, gone);
     for (const n of names) assert.ok(text.includes(n), `the notice names ${n}: ${text}`);

@@ -489,7 +489,7 @@ static char *gunzip(const char *data, size_t len, size_t *out_len)
 
 Test(browser, text_assets_are_gzipped_when_accepted_and_inflate_to_the_file)
 {
-    const char *files[] = {"game.js", "style.css", "index.html", "fonts/city-emoji.ttf"};
+    const char *files[] = {"table.js", "style.css", "index.html", "fonts/city-emoji.ttf"};
     static const char *const gz[] = {"Accept-Encoding: br, gzip;q=0.8", NULL};
     static const char *const no_gz[] = {"Accept-Encoding: gzip;q=0, identity", NULL};
     size_t total = 0, sent = 0;

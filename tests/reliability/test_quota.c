@@ -446,9 +446,9 @@ Test(quota, two_daemons_force_every_overdue_step_of_2000_timed_games_exactly_onc
     snprintf(sql, sizeof sql,
              "WITH src AS (SELECT * FROM games WHERE id = '%s'), "
              "ids AS (SELECT substr(md5('copy' || i), 1, 16) AS id FROM generate_series(1, %d) i), "
-             "g AS (INSERT INTO games (id, status, players, target_vp, turn_seconds, deadline, "
-             "host_hash, version, steps_resolved, ndecisions, last_seq, state) "
-             "SELECT ids.id, src.status, src.players, src.target_vp, src.turn_seconds, "
+             "g AS (INSERT INTO games (id, game, status, players, options, turn_seconds, "
+             "deadline, host_hash, version, steps_resolved, ndecisions, last_seq, state) "
+             "SELECT ids.id, src.game, src.status, src.players, src.options, src.turn_seconds, "
              "src.deadline, src.host_hash, src.version, src.steps_resolved, src.ndecisions, "
              "src.last_seq, src.state FROM src, ids RETURNING id) "
              "INSERT INTO seats (game_id, seat, name, bot, token_hash, joined_at) "

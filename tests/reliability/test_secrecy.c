@@ -292,8 +292,26 @@ static const struct field hand_fields[] = {
     {"pending.options.builds[].id", F_CARD},
     {"pending.options.builds[].card", F_NAME},
     {"pending.options.builds[].cost", F_PLAIN},
+    {"pending.options.builds[].pay[]", F_CARD},
+    {"pending.options.builds[].vp", F_PLAIN},
+    {"pending.options.builds[].income", F_PLAIN},
+    {"pending.options.unbuildable[].id", F_CARD},
+    {"pending.options.unbuildable[].card", F_NAME},
+    {"pending.options.unbuildable[].reason", F_PLAIN},
+    {"pending.options.unbuildable[].needs[]", F_NAME},
     {"pending.options.contractor", F_PLAIN},
     {"pending.options.double", F_PLAIN},
+    {"pending.options.doubles[].builds[].id", F_CARD},
+    {"pending.options.doubles[].builds[].card", F_NAME},
+    {"pending.options.doubles[].builds[].cost", F_PLAIN},
+    {"pending.options.doubles[].builds[].pay[]", F_CARD},
+    {"pending.options.doubles[].vp", F_PLAIN},
+    {"pending.options.doubles[].income", F_PLAIN},
+    {"pending.options.survey_score.vp", F_PLAIN},
+    {"pending.options.survey_score.income", F_PLAIN},
+    {"pending.options.contractor_score", F_PLAIN}, /* null */
+    {"pending.options.contractor_score.vp", F_PLAIN},
+    {"pending.options.contractor_score.income", F_PLAIN},
     /* The suggestion is an order of the requester's own: its cards must be ones it may see. */
     {"pending.suggestion.round", F_PLAIN},
     {"pending.suggestion.step", F_PLAIN},
@@ -339,7 +357,8 @@ static const struct field event_fields[] = {
     {NULL, F_PLAIN},
 };
 
-/* The keys each event type may carry besides seq and type (openapi.yaml, Event*). */
+/* The keys each event type of The City may carry besides seq and type (openapi.yaml,
+ * ServiceEvent and the_city.Event). */
 static const struct {
     const char *type, *keys;
 } event_keys[] = {

@@ -6,25 +6,23 @@
 
 #include <string.h>
 
+#include "ruleset.h"
 #include "tech_effects.h"
 #include "tech_internal.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static const char *const step_names[TECH_STEP_COUNT] = {"build",  "help",    "effect", "owner",
-                                                        "choose", "discard", "over"};
+const char *const tech_step_names[TECH_STEP_COUNT + 1] = {"build",  "help",    "effect", "owner",
+                                                          "choose", "discard", "over",   NULL};
 
 const char *tech_step_name(int step)
 {
-    return step >= 0 && step < TECH_STEP_COUNT ? step_names[step] : "?";
+    return rs_name_at(tech_step_names, step, "?");
 }
 
 int tech_step_from_name(const char *name)
 {
-    for (int i = 0; name && i < TECH_STEP_COUNT; i++)
-        if (strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
+    return rs_name_index(tech_step_names, name);
 }
 
 static const struct {
@@ -238,8 +236,7 @@ bool tech_pending(const struct tech_game *g, int seat)
            (g->pending & (1u << seat));
 }
 
-/* How many cards seat must give at a choose or discard point. */
-static int cards_wanted(const struct tech_game *g, int seat)
+int tech_cards_wanted(const struct tech_game *g, int seat)
 {
     if (g->step == TECH_STEP_DISCARD)
         return g->seats[seat].nhand - tech_hand_limit(g);
@@ -250,7 +247,7 @@ static int cards_wanted(const struct tech_game *g, int seat)
 
 static int check_cards(const struct tech_game *g, int seat, const struct tech_decision *d)
 {
-    if (d->ncards != cards_wanted(g, seat))
+    if (d->ncards != tech_cards_wanted(g, seat))
         return TECH_ERR_CARD_COUNT;
     for (int i = 0; i < d->ncards; i++) {
         for (int j = 0; j < i; j++)
@@ -274,21 +271,23 @@ static int check_use(const struct tech_game *g, int seat, const struct tech_deci
     int card = tech_card_at(g, d->x, d->y);
     if (card == TECH_NONE)
         return TECH_ERR_NO_CARD_THERE;
-    const struct tech_design *ds = tech_design_of(g, card);
-    const struct tech_seat *s = &g->seats[seat];
     /* the order of the owner's draw-and-discard is a choice only when there is an owner */
     if (d->owner_first && (g->owner[card] == TECH_NONE || g->owner[card] == seat))
         return TECH_ERR_NEEDLESS_CHOICE;
-    if (d->free) {
-        if (!can_free(g, seat) || g->owner[card] != seat || ds->domain != DOMAIN_KNOWLEDGE)
-            return TECH_ERR_FREE_USE;
-    } else {
-        if (s->used_normal)
-            return TECH_ERR_ALREADY_USED;
-        if (g->tilted[card])
-            return TECH_ERR_TILTED;
-    }
-    return tech_effect_check(g, seat, card, d);
+    int e = tech_use_open(g, seat, card, d->free);
+    return e != TECH_OK ? e : tech_effect_check(g, seat, card, d);
+}
+
+int tech_use_open(const struct tech_game *g, int seat, int card, bool free)
+{
+    if (free)
+        return can_free(g, seat) && g->owner[card] == seat &&
+                       tech_design_of(g, card)->domain == DOMAIN_KNOWLEDGE
+                   ? TECH_OK
+                   : TECH_ERR_FREE_USE;
+    if (g->seats[seat].used_normal)
+        return TECH_ERR_ALREADY_USED;
+    return g->tilted[card] ? TECH_ERR_TILTED : TECH_OK;
 }
 
 /* The cards an order divulges: distinct cards of the seat's hand. */
@@ -384,7 +383,7 @@ void tech_default_decision(const struct tech_game *g, int seat, struct tech_deci
             break;
         }
         {
-            int n = cards_wanted(g, seat);
+            int n = tech_cards_wanted(g, seat);
             const struct tech_seat *s = &g->seats[seat];
             uint8_t taken[TECH_MAX_CARDS] = {0};
             for (int k = 0; k < n; k++) {

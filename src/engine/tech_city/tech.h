@@ -120,8 +120,11 @@ enum tech_error {
 const char *tech_error_code(int err);
 const char *tech_error_message(int err);
 
-/* Name of a step in the API ("build", "help", "effect", "owner", "choose", "discard",
- * "over"), and the reverse (-1 when unknown). */
+/* The steps' names as the API spells them, by step number ("build", "help", "effect",
+ * "owner", "choose", "discard", "over"), NULL-terminated: the ruleset's `steps`. */
+extern const char *const tech_step_names[];
+
+/* Name of a step ("?" for another number), and the reverse (-1 when unknown). */
 const char *tech_step_name(int step);
 int tech_step_from_name(const char *name);
 
@@ -282,9 +285,61 @@ int tech_controls(const struct tech_game *g, int seat, int domain);
 int tech_hand_limit(const struct tech_game *g);
 
 /* Points a build of `card` (or, for a wild card, of value as_value / domain as_domain) by
- * seat at (x, y) would score now, before the service minimum. */
+ * seat at (x, y) would score now, before the service minimum: tech_match_points() of its value
+ * and domain plus tech_neighbour_point() of the cell. */
 int tech_build_points(const struct tech_game *g, int seat, int card, int x, int y, int as_value,
                       int as_domain);
+
+/* The part of a build's points that depends on the card alone: base points for the cards in
+ * play of the same value (1, 2, 3 or more give 1, 2, 3), +1 when the base is at least 2 and seat
+ * would control two Science companies (the built card counting when its domain is Science). */
+int tech_match_points(const struct tech_game *g, int seat, int value, int domain);
+
+/* The part that depends on the cell alone: 1 when (x, y) touches (8-neighbourhood) at least two
+ * companies seat controls, else 0. */
+int tech_neighbour_point(const struct tech_game *g, int seat, int x, int y);
+
+/* How many cards may pay seat's build of hand card `card` now, as a bitmask (bit n set: n cards
+ * pay, n = 0..2). A company: only 0 when seat controls two Technology companies, else 1 (a card
+ * tech_pays_alone() accepts) or 2 (any two). A service (the builder's own help): 0 or 1, and
+ * exactly 1 in a solo game. tech_check_build() applies exactly this rule. */
+unsigned tech_pay_counts(const struct tech_game *g, int seat, int card);
+
+/* True when hand card `payer` pays seat's build of `card` on its own: for a company, a card of
+ * value <= TECH_CHEAP_VALUE or a wild card, or any card once seat controls one Technology
+ * company (never when the build is free); for a service, any card. */
+bool tech_pays_alone(const struct tech_game *g, int seat, int card, int payer);
+
+/* True when some payment of seat's build of hand card `card` is legal now (tech_pay_counts(),
+ * tech_pays_alone() and the cards left in hand). */
+bool tech_build_payable(const struct tech_game *g, int seat, int card);
+
+/* How seat may use the effect of city card `card` at its effect point. */
+struct tech_use_option {
+    bool normal;      /* as its normal use of the round */
+    bool free;        /* as the Knowledge free use */
+    bool owner_first; /* "owner_first" may be sent: another seat controls the card (normal use) */
+    unsigned choices; /* what the effect takes, as bits of enum tech_choice (tech_effects.h):
+                       * 1 a hand card, 2 a card of the discard pile, 4 a target cell, 8 a "to"
+                       * cell (another than the target), 16 a seat */
+    int points;       /* what the use would score now (only a score effect scores) */
+};
+
+/* Fills *out and returns true when seat, pending at an effect point, may use `card` (a city
+ * card) now: the use is open (tech_use_open()) and every choice its effect takes has a legal
+ * value, so that some use order naming it passes tech_check(). False otherwise (*out zeroed). */
+bool tech_use_option(const struct tech_game *g, int seat, int card, struct tech_use_option *out);
+
+/* The empty cells a card may be built into now (orthogonally next to a card of the city), in
+ * the city's order, each once, into xs/ys; returns how many (at most `max`: TECH_MAX_CELLS
+ * holds every one). */
+enum { TECH_MAX_CELLS = 4 * TECH_MAX_CARDS };
+int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max);
+
+/* How many cards seat must give at a choose or discard point: down to the hand limit at a
+ * discard point, one revealed card to take, else the cards an effect asks to discard (at most
+ * the hand). */
+int tech_cards_wanted(const struct tech_game *g, int seat);
 
 /* True when seat must decide at the current point. */
 bool tech_pending(const struct tech_game *g, int seat);

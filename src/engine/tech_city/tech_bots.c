@@ -7,54 +7,7 @@
 
 #include "tech_effects.h"
 
-static const char *const kind_names[TECH_BOT_KIND_COUNT] = {"random", "greedy"};
-
-const char *tech_bot_kind_name(int kind)
-{
-    return kind >= 0 && kind < TECH_BOT_KIND_COUNT ? kind_names[kind] : "?";
-}
-
-int tech_bot_kind_from_name(const char *name)
-{
-    for (int i = 0; name && i < TECH_BOT_KIND_COUNT; i++)
-        if (strcmp(name, kind_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed)
-{
-    b->kind = kind;
-    rng_seed(&b->rng, seed);
-}
-
 /* ---- shared helpers --------------------------------------------------------------------- */
-
-/* The empty cells a card may be built into, at most `max`. */
-static int open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
-{
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    int n = 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        for (int k = 0; k < 4; k++) {
-            int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
-            if (!tech_cell_open(g, x, y))
-                continue;
-            bool dup = false;
-            for (int j = 0; j < n && !dup; j++)
-                dup = xs[j] == x && ys[j] == y;
-            if (!dup && n < max) {
-                xs[n] = (int8_t)x;
-                ys[n] = (int8_t)y;
-                n++;
-            }
-        }
-    }
-    return n;
-}
-
-enum { MAX_CELLS = 4 * TECH_MAX_CARDS };
 
 static double unit(struct city_rng *r)
 {
@@ -67,7 +20,7 @@ static bool is_wild(const struct tech_game *g, int card)
 }
 
 /* Fills the choices an effect takes at random (legal or not: the caller checks). */
-static void random_choices(struct tech_bot *b, const struct tech_game *g, int seat, int prim,
+static void random_choices(struct bot *b, const struct tech_game *g, int seat, int prim,
                            struct tech_decision *d)
 {
     unsigned want = tech_effect_choices(prim);
@@ -94,7 +47,7 @@ static void random_choices(struct tech_bot *b, const struct tech_game *g, int se
 
 /* Picks n distinct cards of seat's hand into d->cards, the lowest `worth` first (when worth is
  * given) or at random. */
-static void pick_cards(struct tech_bot *b, const struct tech_game *g, int seat, int n,
+static void pick_cards(struct bot *b, const struct tech_game *g, int seat, int n,
                        const double *worth, struct tech_decision *d)
 {
     const struct tech_seat *s = &g->seats[seat];
@@ -117,25 +70,16 @@ static void pick_cards(struct tech_bot *b, const struct tech_game *g, int seat, 
     }
 }
 
-/* How many cards a choose or discard point wants from seat. */
-static int wanted(const struct tech_game *g, int seat)
-{
-    if (g->step == TECH_STEP_DISCARD)
-        return g->seats[seat].nhand - tech_hand_limit(g);
-    int n = g->choose_n, h = g->seats[seat].nhand;
-    return n < h ? n : h;
-}
-
 /* ---- random ------------------------------------------------------------------------------- */
 
-static void random_decide(struct tech_bot *b, const struct tech_game *g, int seat,
+static void random_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
     const struct tech_seat *s = &g->seats[seat];
     switch (g->step) {
     case TECH_STEP_BUILD: {
-        int8_t xs[MAX_CELLS], ys[MAX_CELLS];
-        int ncell = open_cells(g, xs, ys, MAX_CELLS);
+        int8_t xs[TECH_MAX_CELLS], ys[TECH_MAX_CELLS];
+        int ncell = tech_open_cells(g, xs, ys, TECH_MAX_CELLS);
         for (int tries = 0; tries < 12 && ncell > 0 && rng_below(&b->rng, 8) != 0; tries++) {
             struct tech_decision t;
             tech_decision_init(&t);
@@ -198,10 +142,10 @@ static void random_decide(struct tech_bot *b, const struct tech_game *g, int sea
             d->cards[0] = g->revealed[rng_below(&b->rng, g->nrevealed)];
             return;
         }
-        pick_cards(b, g, seat, wanted(g, seat), NULL, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), NULL, d);
         return;
     case TECH_STEP_DISCARD:
-        pick_cards(b, g, seat, wanted(g, seat), NULL, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), NULL, d);
         return;
     default:
         return;
@@ -312,25 +256,34 @@ static int cheapest(const struct tech_game *g, int seat, const double *w, int sk
 
 /* ---- greedy: building --------------------------------------------------------------------- */
 
-/* The cheapest legal payment for seat building hand[ci] (not a service); false when none. */
+/* The cheapest legal payment for seat building hand[ci], by the hand's worths w: for a company,
+ * nothing when building is free, else one card that pays alone or two cards, whichever is worth
+ * less; for a service (the builder's own help), the card worth least, none when there is no
+ * other card (then false in a solo game, where the help is required). False when no payment is
+ * legal. */
 static bool best_payment(const struct tech_game *g, int seat, int ci, const double *w,
                          struct tech_decision *d, double *cost)
 {
     const struct tech_seat *s = &g->seats[seat];
-    int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
+    int card = s->hand[ci];
+    unsigned counts = tech_pay_counts(g, seat, card);
     d->npay = 0;
     *cost = 0;
-    if (tech >= 2)
+    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE) {
+        int h = cheapest(g, seat, w, ci, -1);
+        if (h >= 0) {
+            d->npay = 1;
+            d->pay[0] = s->hand[h];
+            *cost = w[h];
+        }
+        return h >= 0 || (counts & 1u);
+    }
+    if (counts & 1u)
         return true;
     int one = -1;
-    for (int i = 0; i < s->nhand; i++) {
-        if (i == ci)
-            continue;
-        const struct tech_design *p = tech_design_of(g, s->hand[i]);
-        if ((tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE) &&
-            (one < 0 || w[i] < w[one]))
+    for (int i = 0; i < s->nhand; i++)
+        if (i != ci && tech_pays_alone(g, seat, card, s->hand[i]) && (one < 0 || w[i] < w[one]))
             one = i;
-    }
     int a = cheapest(g, seat, w, ci, -1);
     int b2 = a < 0 ? -1 : cheapest(g, seat, w, ci, a);
     double two = b2 >= 0 ? w[a] + w[b2] : 1e9;
@@ -350,6 +303,21 @@ static bool best_payment(const struct tech_game *g, int seat, int ci, const doub
     return false;
 }
 
+bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech_decision *d)
+{
+    const struct tech_seat *s = &g->seats[seat];
+    int ci = -1;
+    for (int i = 0; i < s->nhand && ci < 0; i++)
+        if (s->hand[i] == card)
+            ci = i;
+    d->npay = 0;
+    if (ci < 0)
+        return false;
+    double w[TECH_MAX_CARDS], cost;
+    hand_worths(g, seat, w);
+    return best_payment(g, seat, ci, w, d, &cost);
+}
+
 /* What having built a company of `domain` adds to seat's powers (rounds left matter). */
 static double power_gain(const struct tech_game *g, int seat, int domain)
 {
@@ -367,14 +335,14 @@ static double power_gain(const struct tech_game *g, int seat, int domain)
     return v;
 }
 
-static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_build(struct bot *b, const struct tech_game *g, int seat,
                          struct tech_decision *out)
 {
     const struct tech_seat *s = &g->seats[seat];
     double w[TECH_MAX_CARDS];
     hand_worths(g, seat, w);
-    int8_t xs[MAX_CELLS], ys[MAX_CELLS];
-    int ncell = open_cells(g, xs, ys, MAX_CELLS);
+    int8_t xs[TECH_MAX_CELLS], ys[TECH_MAX_CELLS];
+    int ncell = tech_open_cells(g, xs, ys, TECH_MAX_CELLS);
     double best = -0.6;
     tech_decision_init(out);
     out->kind = TDEC_PASS;
@@ -386,18 +354,8 @@ static void greedy_build(struct tech_bot *b, const struct tech_game *g, int seat
         t.kind = TDEC_BUILD;
         t.card = (uint8_t)card;
         double cost = 0;
-        if (ds->domain == DOMAIN_SERVICE) {
-            int h = cheapest(g, seat, w, ci, -1);
-            if (g->players == 1 && h < 0)
-                continue;
-            if (h >= 0) {
-                t.npay = 1;
-                t.pay[0] = s->hand[h];
-                cost = w[h];
-            }
-        } else if (!best_payment(g, seat, ci, w, &t, &cost)) {
+        if (!best_payment(g, seat, ci, w, &t, &cost))
             continue;
-        }
         /* a wild card names the in-play card with the most matches */
         int names = ds->domain == DOMAIN_WILD ? g->ncity : 1;
         for (int ni = 0; ni < names; ni++) {
@@ -564,7 +522,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
 enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
-static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_effect(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *out)
 {
     tech_decision_init(out);
@@ -613,7 +571,7 @@ static void greedy_effect(struct tech_bot *b, const struct tech_game *g, int sea
     }
 }
 
-static void greedy_decide(struct tech_bot *b, const struct tech_game *g, int seat,
+static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
     double w[TECH_MAX_CARDS];
@@ -650,23 +608,22 @@ static void greedy_decide(struct tech_bot *b, const struct tech_game *g, int sea
             d->cards[0] = g->revealed[best];
             return;
         }
-        pick_cards(b, g, seat, wanted(g, seat), w, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), w, d);
         return;
     case TECH_STEP_DISCARD:
-        pick_cards(b, g, seat, wanted(g, seat), w, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), w, d);
         return;
     default:
         return;
     }
 }
 
-bool tech_bot_decide(struct tech_bot *b, const struct tech_game *g, int seat,
-                     struct tech_decision *d)
+bool tech_bot_decide(struct bot *b, const struct tech_game *g, int seat, struct tech_decision *d)
 {
     tech_decision_init(d);
     if (!tech_pending(g, seat))
         return false;
-    if (b->kind == TECH_BOT_RANDOM)
+    if (b->kind == BOT_RANDOM)
         random_decide(b, g, seat, d);
     else
         greedy_decide(b, g, seat, d);

@@ -1,27 +1,14 @@
-/* tech_bots.h: computer players of Tech City. A bot reads a game as its seat could (its own
- * hand, the city, scores, hand counts, the discard pile, revealed cards) and answers with a
- * struct tech_decision that goes through tech_submit() like a person's. Bots draw randomness
- * from their own generator, never the game's, so a recorded game replays without them. */
+/* tech_bots.h: computer players of Tech City. A bot (a struct bot of bot.h: its kind and its own
+ * randomness) reads a game as its seat could (its own hand, the city, scores, hand counts, the
+ * discard pile, revealed cards) and answers with a struct tech_decision that goes through
+ * tech_submit() like a person's. */
 #ifndef TECH_BOTS_H
 #define TECH_BOTS_H
 
 #include <stdbool.h>
 
+#include "bot.h"
 #include "tech.h"
-
-enum tech_bot_kind { TECH_BOT_RANDOM, TECH_BOT_GREEDY, TECH_BOT_KIND_COUNT };
-
-struct tech_bot {
-    int kind;            /* enum tech_bot_kind */
-    struct city_rng rng; /* the bot's own randomness */
-};
-
-/* "random" / "greedy" and back (-1 for an unknown name). */
-const char *tech_bot_kind_name(int kind);
-int tech_bot_kind_from_name(const char *name);
-
-/* Prepares a bot of `kind` with its own generator seeded from `seed`. */
-void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed);
 
 /* Fills *d with the bot's decision for seat at the current point. False (d emptied) when the
  * seat has nothing to decide. The decision is always legal (tech_check() accepts it).
@@ -31,7 +18,12 @@ void tech_bot_init(struct tech_bot *b, int kind, uint64_t seed);
  * city (replace, swap, expel, move a marker) it applies the effect to a copy and compares
  * public positions; those effects read no hidden card. It never reads the deck or another
  * hand. */
-bool tech_bot_decide(struct tech_bot *b, const struct tech_game *g, int seat,
-                     struct tech_decision *d);
+bool tech_bot_decide(struct bot *b, const struct tech_game *g, int seat, struct tech_decision *d);
+
+/* The greedy bot's payment for seat building hand card `card` into d->npay and d->pay (d's
+ * other fields untouched): the cards of the hand it would miss least, nothing when the build is
+ * free; for a service, the builder's own help (one card, none when the hand holds no other).
+ * False (npay 0) when `card` is not in the hand or no payment is legal. */
+bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech_decision *d);
 
 #endif

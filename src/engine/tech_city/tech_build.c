@@ -2,24 +2,52 @@
  * services and their helpers, wild cards (see docs/tech_city.md, "Build"). */
 #include "tech_internal.h"
 
+int tech_match_points(const struct tech_game *g, int seat, int value, int domain)
+{
+    int matches = 0;
+    for (int i = 0; i < g->ncity; i++)
+        matches += tech_design_of(g, g->city[i])->value == value;
+    int base = matches < TECH_SCORE_CAP_MATCH ? matches : TECH_SCORE_CAP_MATCH;
+    int science = tech_controls(g, seat, DOMAIN_SCIENCE) + (domain == DOMAIN_SCIENCE);
+    return base + (base >= 2 && science >= 2);
+}
+
+int tech_neighbour_point(const struct tech_game *g, int seat, int x, int y)
+{
+    int near = 0;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        int dx = g->cx[c] - x, dy = g->cy[c] - y;
+        if (g->owner[c] == seat && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy))
+            near++;
+    }
+    return near >= 2;
+}
+
 int tech_build_points(const struct tech_game *g, int seat, int card, int x, int y, int as_value,
                       int as_domain)
 {
     const struct tech_design *d = tech_design_of(g, card);
     int value = d->domain == DOMAIN_WILD ? as_value : d->value;
     int domain = d->domain == DOMAIN_WILD ? as_domain : d->domain;
-    int matches = 0, near = 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        if (tech_design_of(g, c)->value == value)
-            matches++;
-        int dx = g->cx[c] - x, dy = g->cy[c] - y;
-        if (g->owner[c] == seat && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy))
-            near++;
-    }
-    int base = matches < TECH_SCORE_CAP_MATCH ? matches : TECH_SCORE_CAP_MATCH;
-    int science = tech_controls(g, seat, DOMAIN_SCIENCE) + (domain == DOMAIN_SCIENCE);
-    return base + (base >= 2 && science >= 2) + (near >= 2);
+    return tech_match_points(g, seat, value, domain) + tech_neighbour_point(g, seat, x, y);
+}
+
+unsigned tech_pay_counts(const struct tech_game *g, int seat, int card)
+{
+    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE) /* the builder's own help */
+        return g->players == 1 ? 1u << 1 : 1u << 0 | 1u << 1;
+    /* two cards of any value pay whatever one Technology company adds (the rule text's "can") */
+    return tech_controls(g, seat, DOMAIN_TECHNOLOGY) >= 2 ? 1u << 0 : 1u << 1 | 1u << 2;
+}
+
+bool tech_pays_alone(const struct tech_game *g, int seat, int card, int payer)
+{
+    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE)
+        return true; /* any one card helps */
+    int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
+    const struct tech_design *p = tech_design_of(g, payer);
+    return tech < 2 && (tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE);
 }
 
 /* True when some card in play has this value and domain (what a wild card may name). */
@@ -60,23 +88,11 @@ int tech_check_build(const struct tech_game *g, int seat, const struct tech_deci
     } else if (d->as_value != 0 || d->as_domain != -1) {
         return TECH_ERR_NEEDLESS_CHOICE;
     }
-    if (ds->domain == DOMAIN_SERVICE) {
-        /* The builder's own help: 0 or 1 card; solo: exactly 1. */
-        if (g->players == 1 ? d->npay != 1 : d->npay > 1)
-            return TECH_ERR_PAYMENT;
-        return TECH_OK;
-    }
-    int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
-    if (tech >= 2)
-        return d->npay == 0 ? TECH_OK : TECH_ERR_PAYMENT;
-    if (d->npay == 1) {
-        const struct tech_design *p = tech_design_of(g, d->pay[0]);
-        if (tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE)
-            return TECH_OK;
+    if (!(tech_pay_counts(g, seat, d->card) & 1u << d->npay))
         return TECH_ERR_PAYMENT;
-    }
-    /* two cards of any value pay whatever one Technology company adds (the rule text's "can") */
-    return d->npay == 2 ? TECH_OK : TECH_ERR_PAYMENT;
+    if (d->npay == 1 && !tech_pays_alone(g, seat, d->card, d->pay[0]))
+        return TECH_ERR_PAYMENT;
+    return TECH_OK;
 }
 
 /* Builds d->card for seat (payment already checked) and scores it; `minimum` is the least it

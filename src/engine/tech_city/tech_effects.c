@@ -40,12 +40,76 @@ bool tech_filter_ok(const struct tech_game *g, int seat, int target, int f)
     }
 }
 
+/* Does the score condition of e hold for seat? */
+static bool condition(const struct tech_game *g, int seat, const struct tech_effect *e)
+{
+    switch (e->cond) {
+    case COND_CONTROLS:
+        return tech_controls(g, seat, e->domain) >= e->n;
+    case COND_MOST: {
+        int mine = tech_controls(g, seat, -1);
+        for (int s = 0; s < g->players; s++)
+            if (s != seat && tech_controls(g, s, -1) > mine)
+                return false;
+        return true; /* "no player controls more than you" holds when all control none */
+    }
+    case COND_HAND:
+        return g->seats[seat].nhand >= e->n;
+    case COND_NEUTRAL: {
+        int n = 0;
+        for (int i = 0; i < g->ncity; i++)
+            n += g->owner[g->city[i]] == TECH_NONE;
+        return n >= e->n;
+    }
+    default:
+        return false;
+    }
+}
+
 static bool holds(const struct tech_game *g, int seat, int card)
 {
     for (int i = 0; i < g->seats[seat].nhand; i++)
         if (g->seats[seat].hand[i] == card)
             return true;
     return false;
+}
+
+bool tech_effect_ready(const struct tech_game *g, int card)
+{
+    return tech_design_of(g, card)->effect.prim != PRIM_EXCHANGE_TOP || g->ndeck + g->ndiscard > 0;
+}
+
+int tech_choice_check(const struct tech_game *g, int seat, int card, unsigned which, int value)
+{
+    const struct tech_effect *e = &tech_design_of(g, card)->effect;
+    switch (which) {
+    case CHOICE_CARD:
+        return holds(g, seat, value) ? TECH_OK : TECH_ERR_NOT_IN_HAND;
+    case CHOICE_TAKE:
+        for (int i = 0; i < g->ndiscard; i++)
+            if (g->discard[i] == value)
+                return TECH_OK;
+        return TECH_ERR_BAD_TARGET;
+    case CHOICE_TARGET:
+        if (e->prim == PRIM_REPLACE || e->prim == PRIM_EXPEL) {
+            if (value == g->seed_card)
+                return TECH_ERR_SEED_CARD;
+            return tech_filter_ok(g, seat, value, e->filter) ? TECH_OK : TECH_ERR_BAD_TARGET;
+        }
+        return e->prim != PRIM_MOVE_MARKER || g->owner[value] == seat ? TECH_OK
+                                                                      : TECH_ERR_BAD_TARGET;
+    case CHOICE_TO:
+        if (e->prim == PRIM_MOVE_MARKER &&
+            (g->owner[value] == seat || tech_design_of(g, value)->domain == DOMAIN_SERVICE))
+            return TECH_ERR_BAD_TARGET;
+        return TECH_OK;
+    case CHOICE_VICTIM:
+        return value < g->players && value != seat && g->seats[value].nhand > 0
+                   ? TECH_OK
+                   : TECH_ERR_BAD_TARGET;
+    default:
+        return TECH_ERR_NEEDLESS_CHOICE;
+    }
 }
 
 int tech_effect_check(const struct tech_game *g, int seat, int card, const struct tech_decision *d)
@@ -72,59 +136,30 @@ int tech_effect_check(const struct tech_game *g, int seat, int card, const struc
         if (to == TECH_NONE)
             return TECH_ERR_NO_CARD_THERE;
     }
-    switch (e->prim) {
-    case PRIM_EXCHANGE_TOP:
-        return g->ndeck + g->ndiscard > 0 ? TECH_OK : TECH_ERR_BAD_TARGET;
-    case PRIM_EXCHANGE_PILE:
-        for (int i = 0; i < g->ndiscard; i++)
-            if (g->discard[i] == d->take)
-                return TECH_OK;
+    if (!tech_effect_ready(g, card))
         return TECH_ERR_BAD_TARGET;
-    case PRIM_REPLACE:
-    case PRIM_EXPEL:
-        if (target == g->seed_card)
-            return TECH_ERR_SEED_CARD;
-        return tech_filter_ok(g, seat, target, e->filter) ? TECH_OK : TECH_ERR_BAD_TARGET;
-    case PRIM_SWAP:
-        return target != to ? TECH_OK : TECH_ERR_BAD_TARGET;
-    case PRIM_MOVE_MARKER:
-        if (g->owner[target] != seat || g->owner[to] == seat ||
-            tech_design_of(g, to)->domain == DOMAIN_SERVICE)
-            return TECH_ERR_BAD_TARGET;
-        return TECH_OK;
-    case PRIM_STEAL:
-        if (d->victim >= g->players || d->victim == seat || g->seats[d->victim].nhand == 0)
-            return TECH_ERR_BAD_TARGET;
-        return TECH_OK;
-    default:
-        return TECH_OK;
+    /* each choice on its own, then the one rule that ties two: two different cells */
+    const struct {
+        unsigned which;
+        int value;
+    } choices[] = {{CHOICE_TAKE, d->take},
+                   {CHOICE_TARGET, target},
+                   {CHOICE_TO, to},
+                   {CHOICE_VICTIM, d->victim}};
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        if (!(want & choices[i].which))
+            continue;
+        int err = tech_choice_check(g, seat, card, choices[i].which, choices[i].value);
+        if (err != TECH_OK)
+            return err;
     }
+    return (want & CHOICE_TO) && target == to ? TECH_ERR_BAD_TARGET : TECH_OK;
 }
 
-/* Does the score condition of e hold for seat? */
-static bool condition(const struct tech_game *g, int seat, const struct tech_effect *e)
+int tech_effect_points(const struct tech_game *g, int seat, int card)
 {
-    switch (e->cond) {
-    case COND_CONTROLS:
-        return tech_controls(g, seat, e->domain) >= e->n;
-    case COND_MOST: {
-        int mine = tech_controls(g, seat, -1);
-        for (int s = 0; s < g->players; s++)
-            if (s != seat && tech_controls(g, s, -1) > mine)
-                return false;
-        return true; /* "no player controls more than you" holds when all control none */
-    }
-    case COND_HAND:
-        return g->seats[seat].nhand >= e->n;
-    case COND_NEUTRAL: {
-        int n = 0;
-        for (int i = 0; i < g->ncity; i++)
-            n += g->owner[g->city[i]] == TECH_NONE;
-        return n >= e->n;
-    }
-    default:
-        return false;
-    }
+    const struct tech_effect *e = &tech_design_of(g, card)->effect;
+    return e->prim == PRIM_SCORE && condition(g, seat, e) ? e->points : 0;
 }
 
 static void to_hand(struct tech_game *g, int seat, int card)

@@ -1,6 +1,7 @@
 /* tech_effects.h: the one interpreter of Tech City's effect primitives (tech_cards.h): checks
  * an effect's choices in a use order and applies the effect to a game. Internal to the engine:
- * tech.c calls it when a use resolves; nothing else should. */
+ * tech.c calls it when a use resolves, and the hand view's options (tech_options.c) ask it which
+ * choices are legal; nothing else should. */
 #ifndef TECH_EFFECTS_H
 #define TECH_EFFECTS_H
 
@@ -34,5 +35,19 @@ unsigned tech_effect_choices(int prim);
 
 /* True when city card `target` passes filter f for seat (enum tech_filter). */
 bool tech_filter_ok(const struct tech_game *g, int seat, int target, int f);
+
+/* Whether `value` may be choice `which` (one enum tech_choice bit) of seat's use of the effect of
+ * city card `card`, on its own: a hand card (CHOICE_CARD), a card of the discard pile (TAKE), a
+ * city card instance (TARGET, TO), a seat (VICTIM). TECH_OK or the error tech_effect_check()
+ * gives for it; the only rule that ties two choices is that target and to differ. */
+int tech_choice_check(const struct tech_game *g, int seat, int card, unsigned which, int value);
+
+/* False when the effect of `card` cannot run whatever the choices: an exchange with the top of
+ * the deck when the deck and the discard pile are empty. */
+bool tech_effect_ready(const struct tech_game *g, int card);
+
+/* The points seat would score by using the effect of `card` now: a score effect's points when
+ * its condition holds, else 0 (no other effect scores). */
+int tech_effect_points(const struct tech_game *g, int seat, int card);
 
 #endif

@@ -48,6 +48,13 @@ void tech_expel(struct tech_game *g, int card, const struct tech_events *ev);
 /* A card paid or given to help: a wild card is expelled, any other discarded. */
 void tech_spend(struct tech_game *g, int seat, int card, const struct tech_events *ev);
 
+/* Whether seat may use the effect of city card `card` now as its normal use (free false: it has
+ * not made it this round and the card is not tilted) or as the Knowledge free use (free true: it
+ * controls two Knowledge companies, has not made the free use this round, and controls `card`,
+ * a Knowledge company): TECH_OK, TECH_ERR_ALREADY_USED, TECH_ERR_TILTED or TECH_ERR_FREE_USE.
+ * The effect's own choices are tech_effect_check()'s. */
+int tech_use_open(const struct tech_game *g, int seat, int card, bool free);
+
 /* Checks a build decision of seat (step build): TECH_OK or why not. */
 int tech_check_build(const struct tech_game *g, int seat, const struct tech_decision *d);
 

@@ -486,83 +486,6 @@ json_t *tech_public_view(const struct tech_game *g)
     return v;
 }
 
-static json_t *options_json(const struct tech_game *g, int seat)
-{
-    switch (g->step) {
-    case TECH_STEP_BUILD: {
-        json_t *cells = json_array();
-        for (int i = 0; i < g->ncity; i++) {
-            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-            int c = g->city[i];
-            for (int k = 0; k < 4; k++) {
-                int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
-                if (!tech_cell_open(g, x, y))
-                    continue;
-                bool dup = false;
-                for (int m = 0; m < i && !dup; m++)
-                    for (int q = 0; q < 4 && !dup; q++)
-                        dup = g->cx[g->city[m]] + dx[q] == x && g->cy[g->city[m]] + dy[q] == y;
-                for (int q = 0; q < k && !dup; q++)
-                    dup = g->cx[c] + dx[q] == x && g->cy[c] + dy[q] == y;
-                if (!dup)
-                    json_array_append_new(cells, cell_json(x, y));
-            }
-        }
-        json_t *names = json_array();
-        for (int i = 0; i < g->ncity; i++) {
-            const struct tech_design *d = tech_design_of(g, g->city[i]);
-            bool dup = false;
-            for (int m = 0; m < i && !dup; m++) {
-                const struct tech_design *e = tech_design_of(g, g->city[m]);
-                dup = e->value == d->value && e->domain == d->domain;
-            }
-            if (!dup)
-                json_array_append_new(names, json_pack("{s:i, s:s}", "value", d->value, "domain",
-                                                       tech_domain_name(d->domain)));
-        }
-        int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
-        return json_pack("{s:o, s:s, s:o}", "cells", cells, "payment",
-                         tech >= 2   ? "free"
-                         : tech == 1 ? "one_any"
-                                     : "one_cheap_or_two",
-                         "wild_names", names);
-    }
-    case TECH_STEP_HELP:
-        return json_pack("{s:i, s:s}", "builder", g->actor, "card", slug(g, g->build.card));
-    case TECH_STEP_EFFECT: {
-        /* the cards whose effect the seat may use now (its choices are checked on submit) */
-        bool normal = !g->seats[seat].used_normal;
-        bool free = !g->seats[seat].used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
-        json_t *cells = json_array(), *free_cells = json_array(), *owner_cells = json_array();
-        for (int i = 0; i < g->ncity; i++) {
-            int c = g->city[i];
-            if (normal && !g->tilted[c])
-                json_array_append_new(cells, cell_json(g->cx[c], g->cy[c]));
-            if (normal && !g->tilted[c] && g->owner[c] != TECH_NONE && g->owner[c] != seat)
-                json_array_append_new(owner_cells, cell_json(g->cx[c], g->cy[c]));
-            if (free && g->owner[c] == seat && tech_design_of(g, c)->domain == DOMAIN_KNOWLEDGE)
-                json_array_append_new(free_cells, cell_json(g->cx[c], g->cy[c]));
-        }
-        return json_pack("{s:b, s:b, s:o, s:o, s:o}", "normal", normal, "free", free, "cells",
-                         cells, "free_cells", free_cells, "owner_cells", owner_cells);
-    }
-    case TECH_STEP_OWNER:
-        return json_pack("{s:i, s:s}", "user", g->run.user, "card", slug(g, g->run.card));
-    case TECH_STEP_CHOOSE: {
-        int n = g->choose_kind == CHOOSE_REVEALED    ? 1
-                : g->choose_n < g->seats[seat].nhand ? g->choose_n
-                                                     : g->seats[seat].nhand;
-        return json_pack("{s:s, s:i}", "kind",
-                         g->choose_kind == CHOOSE_REVEALED ? "take_revealed" : "discard", "count",
-                         n);
-    }
-    case TECH_STEP_DISCARD:
-        return json_pack("{s:i}", "count", g->seats[seat].nhand - tech_hand_limit(g));
-    default:
-        return json_object();
-    }
-}
-
 json_t *tech_private_view(const struct tech_game *g, int seat)
 {
     if (seat < 0 || seat >= g->players)
@@ -577,7 +500,7 @@ json_t *tech_private_view(const struct tech_game *g, int seat)
     json_object_set_new(v, "pending",
                         json_pack("{s:i, s:s, s:i, s:o}", "round", g->round, "step",
                                   tech_step_name(g->step), "turn", g->turn, "options",
-                                  options_json(g, seat)));
+                                  tech_options_json(g, seat)));
     if (g->submitted & (1u << seat)) {
         json_t *o = tech_order_to_json(g->round, g->step, g->turn, &g->dec[seat]);
         if (o)

@@ -88,11 +88,25 @@ json_t *tech_public_view(const struct tech_game *g);
  * {"seat", "hand": [{"id", "card"}],
  *  "pending": null | {"round", "step", "turn", "options": {...}, "suggestion": order body},
  *  "order": the seat's submitted order body, when it has one at this point}.
- * options: build {"cells": [{"x","y"}], "payment": "free"|"one_any"|"one_cheap_or_two"
- *   (one_any: any one card or any two; one_cheap_or_two: one of value <= 7 or any two),
- *   "wild_names": [{"value","domain"}]}; help {"builder", "card"}; effect {"normal", "free",
- *   "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for the free use),
- *   "owner_cells": [{"x","y"}] (other seats' companies: "owner_first" may be sent)};
+ * options (every legal choice, docs/tech_city.md "Your options"):
+ *   build {"cells": [{"x","y","near"}] (near: the cell touches two of the seat's companies, +1),
+ *   "payment": "free"|"one_any"|"one_cheap_or_two" (one_any: any one card or any two;
+ *   one_cheap_or_two: one of value <= 7 or any two), "wild_names": [{"value","domain"}],
+ *   "builds": [{"id", "card", "pay_counts": [n...], "pays_alone": [id...], "pay": [id...],
+ *               "scores": [n...], "as": {"value","domain"}, "names": [{"value","domain",
+ *               "score"}] (as and names: a wild card only)}]
+ *     (each hand card some payment can build: the legal numbers of payment cards, the cards
+ *      that pay on their own, the greedy bot's payment, and scores[k], the points it scores
+ *      built in cells[k]; a wild card's scores are named as "as", and naming names[j] scores
+ *      names[j].score, +1 in a "near" cell),
+ *   "unbuildable": [{"id", "card", "reason"}]};
+ *   help {"builder", "card"};
+ *   effect {"normal", "free", "cells": [{"x","y"}] (usable now), "free_cells": [{"x","y"}] (for
+ *   the free use), "owner_cells": [{"x","y"}] (other seats' companies: "owner_first" may be
+ *   sent), "uses": [{"x", "y", "id", "card", "normal", "free", "owner_first", "score",
+ *   "choices": {"card"?: [id], "take"?: [id], "target"?: [{"x","y"}], "to"?: [{"x","y"}],
+ *   "victim"?: [seat]}}] (every card some use order can name, with the legal values of each
+ *   choice its effect takes; target and to differ)};
  * owner {"user", "card"}; choose {"kind": "discard"|"take_revealed", "count"};
  * discard {"count"}. NULL for a seat not in the game. `suggestion` is filled by the caller. */
 json_t *tech_private_view(const struct tech_game *g, int seat);

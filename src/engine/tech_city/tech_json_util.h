@@ -1,6 +1,7 @@
 /* tech_json_util.h: small helpers shared by Tech City's JSON files (tech_json.c: orders, views,
- * catalog; tech_state.c: the stored state): sentences into error buffers, card and seat lists,
- * uint64 as strings of digits. Internal to those two files. */
+ * catalog; tech_state.c: the stored state; tech_options_json.c: a pending decision's options):
+ * sentences into error buffers, card and seat lists, uint64 as strings of digits. Internal to
+ * those files. */
 #ifndef TECH_JSON_UTIL_H
 #define TECH_JSON_UTIL_H
 
@@ -55,5 +56,9 @@ static inline json_t *cell_json(int x, int y)
 {
     return json_pack("{s:i, s:i}", "x", x, "y", y);
 }
+
+/* The "options" of seat's pending decision at the current point (tech_json.h, the private
+ * view): a new object. */
+json_t *tech_options_json(const struct tech_game *g, int seat);
 
 #endif

@@ -31,26 +31,15 @@ static bool tc_new_game(void *g, int players, uint64_t seed, const int *options)
     return tech_new_decks(g, &catalog, players, seed, options ? options[0] : 0) == TECH_OK;
 }
 
-static int tc_players(const void *g)
-{
-    return ((const struct tech_game *)g)->players;
-}
-
-static uint64_t tc_seed(const void *g)
-{
-    return ((const struct tech_game *)g)->seed;
-}
-
 static int tc_option(const void *g, int i)
 {
     (void)i; /* the one option: decks */
     return tech_decks(g);
 }
 
-static bool tc_over(const void *g)
-{
-    return ((const struct tech_game *)g)->step == TECH_STEP_OVER;
-}
+RS_READ(tc_players, int, struct tech_game, g->players);
+RS_READ(tc_seed, uint64_t, struct tech_game, g->seed);
+RS_READ(tc_over, bool, struct tech_game, g->step == TECH_STEP_OVER);
 
 static void tc_where(const void *vg, struct rs_pos *out)
 {
@@ -60,25 +49,10 @@ static void tc_where(const void *vg, struct rs_pos *out)
     out->turn = g->turn;
 }
 
-static bool tc_pending(const void *g, int seat)
-{
-    return tech_pending(g, seat);
-}
-
-static bool tc_submitted(const void *g, int seat)
-{
-    return (((const struct tech_game *)g)->submitted >> seat) & 1;
-}
-
-static bool tc_defaulted(const void *g, int seat)
-{
-    return (((const struct tech_game *)g)->defaulted >> seat) & 1;
-}
-
-static const void *tc_decision(const void *g, int seat)
-{
-    return &((const struct tech_game *)g)->dec[seat];
-}
+RS_READ_SEAT(tc_pending, bool, struct tech_game, tech_pending(g, seat));
+RS_READ_SEAT(tc_submitted, bool, struct tech_game, (g->submitted >> seat) & 1);
+RS_READ_SEAT(tc_defaulted, bool, struct tech_game, (g->defaulted >> seat) & 1);
+RS_READ_SEAT(tc_decision, const void *, struct tech_game, &g->dec[seat]);
 
 static const char *tc_card_id(const void *vg, int card)
 {
@@ -105,10 +79,7 @@ static int tc_submit(void *g, int seat, const void *d)
     return tech_submit(g, seat, d);
 }
 
-static bool tc_ready(const void *g)
-{
-    return tech_ready(g);
-}
+RS_READ(tc_ready, bool, struct tech_game, tech_ready(g));
 
 /* Where the engine's events go while a ruleset call runs. */
 struct relay {
@@ -116,7 +87,7 @@ struct relay {
     const struct rs_sink *sink;
 };
 
-static const char *const event_names[] = {
+static const char *const tc_events[] = {
     [TEV_STEP] = "step",
     [TEV_DEFAULT] = "default",
     [TEV_BUILT] = "built",
@@ -256,7 +227,7 @@ static void relay_event(void *ctx, const struct tech_event *e)
     default:
         break;
     }
-    rl->sink->event(rl->sink->ctx, event_names[e->type], d);
+    rl->sink->event(rl->sink->ctx, tc_events[e->type], d);
 }
 
 /* The cards a choose or discard decision gives up (other decisions give up none). */
@@ -290,10 +261,9 @@ static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct tech_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = tech_bot_kind_from_name(kind);
-    struct tech_bot bot;
-    tech_bot_init(&bot, k < 0 ? TECH_BOT_GREEDY : k,
-                  g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
     return tech_bot_decide(&bot, g, seat, d);
 }
 
@@ -317,65 +287,32 @@ static void tc_determinize(void *vg, int seat, struct city_rng *rng)
             memset(&g->dec[s], 0, sizeof g->dec[s]);
         }
     }
-    ruleset_redeal(places, counts, n, rng);
-    g->seed = rng_next(rng);
-    rng_seed(&g->rng, rng_next(rng));
+    ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
 }
 
-static int tc_score(const void *g, int seat)
-{
-    return ((const struct tech_game *)g)->seats[seat].score;
-}
-
-static unsigned tc_winners(const void *g)
-{
-    return ((const struct tech_game *)g)->winners;
-}
-
-static json_t *tc_to_json(const void *g)
-{
-    return tech_state_to_json(g);
-}
+RS_READ_SEAT(tc_score, int, struct tech_game, g->seats[seat].score);
+RS_READ(tc_winners, unsigned, struct tech_game, g->winners);
+RS_READ(tc_to_json, json_t *, struct tech_game, tech_state_to_json(g));
 
 static bool tc_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return tech_state_from_json(g, &catalog, j, err, errlen);
 }
 
-static json_t *tc_public_view(const void *g)
-{
-    return tech_public_view(g);
-}
-
-static json_t *tc_private_view(const void *g, int seat)
-{
-    return tech_private_view(g, seat);
-}
+RS_READ(tc_public_view, json_t *, struct tech_game, tech_public_view(g));
+RS_READ_SEAT(tc_private_view, json_t *, struct tech_game, tech_private_view(g, seat));
 
 static bool tc_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
     return ruleset_replay_generic(self(), replay, g, err, errlen);
 }
 
-/* Parses "greedy", "random" or a comma list of one of those per seat. */
 static json_t *tc_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
                            int errlen)
 {
     int kinds[TECH_MAX_PLAYERS];
-    if (players < TECH_MIN_PLAYERS || players > TECH_MAX_PLAYERS) {
-        snprintf(err, (size_t)errlen, "--players must be %d..%d", TECH_MIN_PLAYERS,
-                 TECH_MAX_PLAYERS);
+    if (!ruleset_sim_args(self(), players, games, bots, bot_kind_from_name, kinds, err, errlen))
         return NULL;
-    }
-    if (games < 1) {
-        snprintf(err, (size_t)errlen, "--games must be at least 1");
-        return NULL;
-    }
-    if (!ruleset_parse_bots(bots, players, tech_bot_kind_from_name, kinds)) {
-        snprintf(err, (size_t)errlen,
-                 "--bots must be greedy, random or a comma list of one per seat");
-        return NULL;
-    }
     static struct tech_sim_result r;
     tech_sim_run(&catalog, players, games, seed, kinds, &r);
     if (r.illegal || r.broken) {
@@ -386,7 +323,7 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
     const struct tech_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = tech_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
@@ -444,7 +381,6 @@ static const char *tc_design_id(int design)
                : NULL;
 }
 
-static const char *const tc_bots[] = {"greedy", "random", "expert", NULL};
 /* The decks shuffled together: two are suggested at 5-6 players (the rule text), never below. */
 static const struct rs_option tc_options[] = {
     {.name = "decks",
@@ -453,9 +389,6 @@ static const struct rs_option tc_options[] = {
                     "players, one below.",
      .by_players = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 2, 2}, {1, 2, 2}}},
 };
-
-static const char *const tc_steps[] = {"build",  "help",    "effect", "owner",
-                                       "choose", "discard", "over",   NULL};
 
 /* 24 candidates heads-up, 8 at 4 players: 24 / (players - 1). With 100 playouts a decision
  * against greedy bots, 100 games, seed 1 (README, "The expert"): heads-up 0.79 weighing 24 and
@@ -467,60 +400,31 @@ static int tc_expert_candidates(int players)
 
 static const char *const tc_rank_keys[] = {"score", "companies", "hand_count", NULL};
 
+/* The table, grouped as city_ruleset.c's is: here a point is one seat's turn (uses_turn), and
+ * the expert weighs fewer candidates as the table fills. */
 const struct ruleset ruleset_tech_city = {
     .id = "tech_city",
     .title = "Tech City",
+    .min_players = TECH_MIN_PLAYERS,
+    .max_players = TECH_MAX_PLAYERS,
+    .uses_turn = true,
+    .steps = tech_step_names,
+    .events = tc_events,
+    .bots = bot_names,
+    RS_OPTIONS(tc_options),
+    .cards_file = "tech_city.json",
     .scoring = {.field = "score", .label = "Points", .unit = "points"},
     .ranking = {.keys = tc_rank_keys,
                 .ties = "shared",
                 .text = "Most points; ties go to the most companies controlled, then the most "
                         "cards in hand; players still tied share the win."},
-    .events = event_names,
-    .min_players = TECH_MIN_PLAYERS,
-    .max_players = TECH_MAX_PLAYERS,
-    .state_size = sizeof(struct tech_game),
-    .decision_size = sizeof(struct tech_decision),
-    .uses_turn = true,
-    .options = tc_options,
-    .noptions = 1,
-    .cards_file = "tech_city.json",
-    .bots = tc_bots,
     .expert_candidates = tc_expert_candidates,
-    .steps = tc_steps,
     .built_designs = tc_built_designs,
     .design_id = tc_design_id,
-    .load_cards = tc_load_cards,
-    .cards_json = tc_cards_json,
-    .new_game = tc_new_game,
-    .players = tc_players,
-    .seed = tc_seed,
-    .option = tc_option,
-    .over = tc_over,
-    .where = tc_where,
-    .pending = tc_pending,
-    .submitted = tc_submitted,
-    .defaulted = tc_defaulted,
-    .decision = tc_decision,
-    .card_id = tc_card_id,
-    .decision_cards = tc_decision_cards,
-    .order_from_json = tc_order_from_json,
-    .order_to_json = tc_order_to_json,
-    .submit = tc_submit,
     .error_code = tech_error_code,
     .error_message = tech_error_message,
-    .ready = tc_ready,
-    .fill_defaults = tc_fill_defaults,
-    .resolve = tc_resolve,
-    .bot_decide = tc_bot_decide,
-    .determinize = tc_determinize,
-    .score = tc_score,
-    .winners = tc_winners,
-    .to_json = tc_to_json,
-    .from_json = tc_from_json,
-    .public_view = tc_public_view,
-    .private_view = tc_private_view,
-    .replay_run = tc_replay_run,
-    .simulate = tc_simulate,
+    RS_STRUCTS(struct tech_game, struct tech_decision),
+    RS_FUNCTIONS(tc),
 };
 
 static const struct ruleset *self(void)

@@ -12,7 +12,7 @@ void tech_sim_run(const struct tech_catalog *cat, int players, long long games, 
     memset(out, 0, sizeof *out);
     out->min_rounds = INT_MAX;
     static _Thread_local struct tech_game g;
-    struct tech_bot bot[TECH_MAX_PLAYERS];
+    struct bot bot[TECH_MAX_PLAYERS];
     struct tech_decision d;
     for (long long n = 0; n < games; n++) {
         uint64_t gseed = seed + (uint64_t)n;
@@ -20,7 +20,7 @@ void tech_sim_run(const struct tech_catalog *cat, int players, long long games, 
             return;
         int first = g.first;
         for (int s = 0; s < players; s++)
-            tech_bot_init(&bot[s], kinds[s], gseed * TECH_MAX_PLAYERS + (uint64_t)s);
+            bot_init(&bot[s], kinds[s], gseed * TECH_MAX_PLAYERS + (uint64_t)s);
         while (g.step != TECH_STEP_OVER) {
             for (int s = 0; s < players; s++) {
                 if (tech_bot_decide(&bot[s], &g, s, &d) && tech_submit(&g, s, &d) != TECH_OK) {

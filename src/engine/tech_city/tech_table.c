@@ -61,6 +61,31 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
     return false;
 }
 
+int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    int n = 0;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        for (int k = 0; k < 4; k++) {
+            int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
+            if (!tech_cell_open(g, x, y))
+                continue;
+            bool dup = false;
+            for (int j = 0; j < n && !dup; j++)
+                dup = xs[j] == x && ys[j] == y;
+            if (dup)
+                continue;
+            if (n == max)
+                return n;
+            xs[n] = (int8_t)x;
+            ys[n] = (int8_t)y;
+            n++;
+        }
+    }
+    return n;
+}
+
 int tech_controls(const struct tech_game *g, int seat, int domain)
 {
     int n = 0;

@@ -95,8 +95,11 @@ enum city_error {
 const char *city_error_code(int err);
 const char *city_error_message(int err);
 
-/* Name of a step as used in the API ("keep", "build", "survey", "hand_limit", "over"), and
- * the reverse (-1 when unknown). */
+/* The steps' names as the API spells them, by step number ("keep", "build", "survey",
+ * "hand_limit", "over"), NULL-terminated: the ruleset's `steps`. */
+extern const char *const city_step_names[];
+
+/* Name of a step ("unknown" for another number), and the reverse (-1 when unknown). */
 const char *city_step_name(int step);
 int city_step_from_name(const char *name);
 
@@ -235,6 +238,13 @@ struct city_build_options {
     bool two;                     /* a double build (Construction Gang) is open */
 };
 void city_build_options(const struct city_game *g, int seat, struct city_build_options *out);
+
+/* Why seat `seat` cannot build hand card `card` on its own now, as city_check() refuses it:
+ * CITY_ERR_NOT_BUILDABLE (a General Contractor), CITY_ERR_PREREQUISITE, CITY_ERR_LIMIT, or
+ * CITY_ERR_PAYMENT_COUNT (its effective cost is more than the other cards in hand); CITY_OK
+ * when it can (city_build_options() lists it). *missing receives the bitset of the designs it
+ * requires that the seat's tableau lacks. */
+int city_build_blocker(const struct city_game *g, int seat, int card, uint64_t *missing);
 
 /* A legal Construction Gang pair: build card a, then card b, at these effective costs. */
 struct city_pair {

@@ -6,25 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const kind_names[CITY_BOT_KIND_COUNT] = {"random", "greedy"};
-
-const char *city_bot_kind_name(int kind)
+void city_bot_init(struct bot *b, int kind, uint64_t seed)
 {
-    return kind >= 0 && kind < CITY_BOT_KIND_COUNT ? kind_names[kind] : "unknown";
-}
-
-int city_bot_kind_from_name(const char *name)
-{
-    for (int i = 0; i < CITY_BOT_KIND_COUNT; i++)
-        if (name && strcmp(name, kind_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-void city_bot_init(struct city_bot *b, int kind, uint64_t seed)
-{
-    b->kind = kind;
-    rng_seed(&b->rng, seed ^ 0x5bd1e9955bd1e995ULL);
+    bot_init(b, kind, seed ^ 0x5bd1e9955bd1e995ULL);
 }
 
 /* ---- random ------------------------------------------------------------------------------ */
@@ -57,7 +41,7 @@ static void random_cards(struct city_rng *r, const struct city_seat *s, int a, i
     *r = local;
 }
 
-static void random_build(struct city_bot *b, const struct city_game *g, int seat,
+static void random_build(struct bot *b, const struct city_game *g, int seat,
                          struct city_decision *d)
 {
     const struct city_seat *s = &g->seats[seat];
@@ -276,6 +260,11 @@ void city_bot_greedy_discards(const struct city_game *g, int seat, int n, uint8_
     cheapest_cards(g, seat, keep, skip, n, out);
 }
 
+void city_bot_pay_order(const struct city_game *g, int seat, uint8_t *out)
+{
+    city_bot_greedy_discards(g, seat, g->seats[seat].nhand, out);
+}
+
 static void greedy_build(const struct city_game *g, int seat, struct city_decision *d)
 {
     struct valuation v;
@@ -341,14 +330,13 @@ static void greedy_build(const struct city_game *g, int seat, struct city_decisi
     }
 }
 
-bool city_bot_decide(struct city_bot *b, const struct city_game *g, int seat,
-                     struct city_decision *d)
+bool city_bot_decide(struct bot *b, const struct city_game *g, int seat, struct city_decision *d)
 {
     city_decision_clear(d);
     if (!game_seat_pending(g, seat))
         return false;
     if (g->step == CITY_STEP_BUILD) {
-        if (b->kind == CITY_BOT_RANDOM)
+        if (b->kind == BOT_RANDOM)
             random_build(b, g, seat, d);
         else
             greedy_build(g, seat, d);
@@ -356,7 +344,7 @@ bool city_bot_decide(struct city_bot *b, const struct city_game *g, int seat,
     }
     d->kind = CITY_DEC_DISCARD;
     d->ndiscard = (uint8_t)city_discard_count(g, seat);
-    if (b->kind == CITY_BOT_RANDOM) {
+    if (b->kind == BOT_RANDOM) {
         random_cards(&b->rng, &g->seats[seat], -1, -1, d->ndiscard, d->discard);
     } else {
         city_bot_greedy_discards(g, seat, d->ndiscard, d->discard);

@@ -376,25 +376,6 @@ json_t *city_public_view(const struct city_game *g)
     return finish(o, ok);
 }
 
-static json_t *options_json(const struct city_game *g, int seat)
-{
-    if (g->step != CITY_STEP_BUILD)
-        return json_pack("{s:i}", "discard", city_discard_count(g, seat));
-    struct city_build_options opt;
-    city_build_options(g, seat, &opt);
-    json_t *builds = json_array();
-    bool ok = builds != NULL;
-    for (int i = 0; ok && i < opt.nbuilds; i++)
-        ok = push(builds, json_pack("{s:i, s:s, s:i}", "id", (int)opt.card[i], "card",
-                                    slug(g, opt.card[i]), "cost", (int)opt.cost[i]));
-    if (!ok) {
-        json_decref(builds);
-        return NULL;
-    }
-    return json_pack("{s:o, s:b, s:b}", "builds", builds, "contractor", (int)opt.contractor,
-                     "double", (int)opt.two);
-}
-
 json_t *city_private_view(const struct city_game *g, int seat)
 {
     if (seat < 0 || seat >= g->players || seat >= CITY_MAX_PLAYERS)
@@ -411,7 +392,7 @@ json_t *city_private_view(const struct city_game *g, int seat)
     if (game_seat_pending(g, seat))
         ok = ok && put(o, "pending",
                        json_pack("{s:i, s:s, s:o}", "round", (int)g->round, "step",
-                                 city_step_name(g->step), "options", options_json(g, seat)));
+                                 city_step_name(g->step), "options", city_options_json(g, seat)));
     else
         ok = ok && put(o, "pending", json_null());
     if (s->submitted && game_seat_pending(g, seat))

@@ -97,10 +97,18 @@ json_t *city_public_view(const struct city_game *g);
  *   {"seat", "hand": [{"id", "card"}],
  *    "pending": {"round", "step", "options"} or null when the seat has nothing to decide,
  *    "order": the order body, present only once the seat has submitted for this step}
- * options in build: {"builds": [{"id", "card", "cost"}], "contractor", "double"} from
- * city_build_options() (cost is the effective cost); in keep, survey and hand_limit:
- * {"discard": n} from city_discard_count(). Returns a new object, or NULL for a seat that is
- * not in the game. */
+ * options in build (every legal choice, docs/rules.md "Your options"):
+ *   {"builds": [{"id", "card", "cost", "pay", "vp", "income"}] from city_build_options() (cost
+ *               is the effective cost, pay the greedy bot's payment of it, vp and income what
+ *               the seat would score this round and draw with that card built),
+ *    "unbuildable": [{"id", "card", "reason", "needs"?}] (every other hand card, reason the
+ *                   code city_check() refuses it with, needs the missing prerequisites),
+ *    "contractor", "double",
+ *    "doubles": [{"builds": [{"id", "card", "cost", "pay"} x2], "vp", "income"}] from
+ *               city_double_pairs(),
+ *    "survey_score": {"vp", "income"}, "contractor_score": {"vp", "income"} or null};
+ * in keep, survey and hand_limit: {"discard": n} from city_discard_count(). Returns a new
+ * object, or NULL for a seat that is not in the game. */
 json_t *city_private_view(const struct city_game *g, int seat);
 
 /* ---- replays -------------------------------------------------------------------------------- */

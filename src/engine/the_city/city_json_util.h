@@ -1,7 +1,7 @@
 /* city_json_util.h: the small helpers The City's JSON files share (city_json.c: orders, views,
- * replays; city_state.c: the stored state): sentences for refusals, type names, building
- * objects that free themselves on failure, card and action names. Private to
- * src/engine/the_city/. */
+ * replays; city_state.c: the stored state; city_options_json.c: a pending decision's options):
+ * sentences for refusals, type names, building objects that free themselves on failure, card
+ * and action names. Private to src/engine/the_city/. */
 #ifndef CITY_JSON_UTIL_H
 #define CITY_JSON_UTIL_H
 
@@ -147,5 +147,9 @@ struct order_ctx {
  * itself) into *out; CITY_ORDER_OK or an error with its sentence in c->err (city_json.c). */
 int city_parse_order(const struct order_ctx *c, const json_t *body, const char *const *extra,
                      int nextra, struct city_order *out);
+
+/* The "options" of seat's pending decision in the current step (city_json.h, the private view):
+ * a new object, or NULL when memory ran out (city_options_json.c). */
+json_t *city_options_json(const struct city_game *g, int seat);
 
 #endif

@@ -3,22 +3,19 @@
  * the rules). */
 #include "city.h"
 
-#include <string.h>
+#include "ruleset.h"
 
-static const char *const step_names[CITY_STEP_COUNT] = {"keep", "build", "survey", "hand_limit",
-                                                        "over"};
+const char *const city_step_names[CITY_STEP_COUNT + 1] = {"keep",       "build", "survey",
+                                                          "hand_limit", "over",  NULL};
 
 const char *city_step_name(int step)
 {
-    return step >= 0 && step < CITY_STEP_COUNT ? step_names[step] : "unknown";
+    return rs_name_at(city_step_names, step, "unknown");
 }
 
 int city_step_from_name(const char *name)
 {
-    for (int i = 0; i < CITY_STEP_COUNT; i++)
-        if (name && strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
+    return rs_name_index(city_step_names, name);
 }
 
 static const struct {

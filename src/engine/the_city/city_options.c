@@ -1,5 +1,5 @@
-/* city_options.c: what a seat may build in step build (rules.md): the single builds open to it
- * and the Construction Gang's double builds. */
+/* city_options.c: what a seat may build in step build (rules.md): the single builds open to it,
+ * why a hand card is not one of them, and the Construction Gang's double builds. */
 #include "city.h"
 #include "city_rules.h"
 
@@ -146,4 +146,16 @@ void city_build_options(const struct city_game *g, int seat, struct city_build_o
     bool gang_in_tableau = (t->owned & cat->gang_designs) != 0;
     out->two = (gang_in_tableau || gang_in_hand) &&
                double_pairs(g, seat, &sc, NULL, 0, true, gang_in_tableau) > 0;
+}
+
+int city_build_blocker(const struct city_game *g, int seat, int card, uint64_t *missing)
+{
+    const struct city_seat *s = &g->seats[seat];
+    const struct city_catalog *cat = g->cat;
+    int design = city_design_of(g, card);
+    *missing = cat->hot[design].requires & ~s->tab.owned;
+    int err = tab_admits(cat, &s->tab, design);
+    if (err == CITY_OK && tab_cost(cat, &s->tab, design) > s->nhand - 1)
+        err = CITY_ERR_PAYMENT_COUNT;
+    return err;
 }

@@ -32,26 +32,15 @@ static bool cr_new_game(void *g, int players, uint64_t seed, const int *options)
     return city_new(g, &catalog, players, seed, options ? options[0] : 0) == CITY_OK;
 }
 
-static int cr_players(const void *g)
-{
-    return ((const struct city_game *)g)->players;
-}
-
-static uint64_t cr_seed(const void *g)
-{
-    return ((const struct city_game *)g)->seed;
-}
-
 static int cr_option(const void *g, int i)
 {
     (void)i; /* the one option: target_vp */
     return ((const struct city_game *)g)->target_vp;
 }
 
-static bool cr_over(const void *g)
-{
-    return ((const struct city_game *)g)->step == CITY_STEP_OVER;
-}
+RS_READ(cr_players, int, struct city_game, g->players);
+RS_READ(cr_seed, uint64_t, struct city_game, g->seed);
+RS_READ(cr_over, bool, struct city_game, g->step == CITY_STEP_OVER);
 
 static void cr_where(const void *vg, struct rs_pos *out)
 {
@@ -61,25 +50,10 @@ static void cr_where(const void *vg, struct rs_pos *out)
     out->turn = 0;
 }
 
-static bool cr_pending(const void *g, int seat)
-{
-    return game_seat_pending(g, seat);
-}
-
-static bool cr_submitted(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].submitted;
-}
-
-static bool cr_defaulted(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].defaulted;
-}
-
-static const void *cr_decision(const void *g, int seat)
-{
-    return &((const struct city_game *)g)->seats[seat].order;
-}
+RS_READ_SEAT(cr_pending, bool, struct city_game, game_seat_pending(g, seat));
+RS_READ_SEAT(cr_submitted, bool, struct city_game, g->seats[seat].submitted);
+RS_READ_SEAT(cr_defaulted, bool, struct city_game, g->seats[seat].defaulted);
+RS_READ_SEAT(cr_decision, const void *, struct city_game, &g->seats[seat].order);
 
 static const char *cr_card_id(const void *vg, int card)
 {
@@ -122,10 +96,7 @@ static int cr_submit(void *g, int seat, const void *d)
     return city_submit(g, seat, d);
 }
 
-static bool cr_ready(const void *g)
-{
-    return city_ready(g);
-}
+RS_READ(cr_ready, bool, struct city_game, city_ready(g));
 
 /* Where the engine's events go while a ruleset call runs: the game (for card slugs) and the
  * caller's sink. */
@@ -226,9 +197,9 @@ static bool cr_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct city_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(&ruleset_the_city, g, seat, &expert_defaults, d, NULL);
-    int k = city_bot_kind_from_name(kind);
-    struct city_bot bot;
-    city_bot_init(&bot, k < 0 ? CITY_BOT_GREEDY : k,
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    city_bot_init(&bot, k < 0 ? BOT_GREEDY : k,
                   g->seed ^ ((uint64_t)g->round << 16) ^ ((uint64_t)g->step << 8) ^ (uint64_t)seat);
     return city_bot_decide(&bot, g, seat, d);
 }
@@ -251,47 +222,26 @@ static void cr_determinize(void *vg, int seat, struct city_rng *rng)
             memset(&st->order, 0, sizeof st->order);
         }
     }
-    ruleset_redeal(places, counts, n, rng);
-    g->seed = rng_next(rng);
-    rng_seed(&g->rng, rng_next(rng));
+    ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
 }
 
-static int cr_score(const void *g, int seat)
-{
-    return ((const struct city_game *)g)->seats[seat].vp;
-}
-
-static unsigned cr_winners(const void *g)
-{
-    return ((const struct city_game *)g)->winners;
-}
-
-static json_t *cr_to_json(const void *g)
-{
-    return city_to_json(g);
-}
+RS_READ_SEAT(cr_score, int, struct city_game, g->seats[seat].vp);
+RS_READ(cr_winners, unsigned, struct city_game, g->winners);
+RS_READ(cr_to_json, json_t *, struct city_game, city_to_json(g));
 
 static bool cr_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return city_from_json(g, &catalog, j, err, errlen);
 }
 
-static json_t *cr_public_view(const void *g)
-{
-    return city_public_view(g);
-}
-
-static json_t *cr_private_view(const void *g, int seat)
-{
-    return city_private_view(g, seat);
-}
+RS_READ(cr_public_view, json_t *, struct city_game, city_public_view(g));
+RS_READ_SEAT(cr_private_view, json_t *, struct city_game, city_private_view(g, seat));
 
 static bool cr_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
     return city_replay_run(&catalog, replay, g, err, errlen);
 }
 
-/* Parses "greedy", "random" or a comma list of one of those per seat. */
 /* General Contractors are taken from the pool, never built from a hand: not reported. */
 static uint64_t cr_built_designs(const void *g, int seat)
 {
@@ -310,20 +260,9 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[CITY_MAX_PLAYERS];
-    if (games < 1) {
-        snprintf(err, (size_t)errlen, "--games must be at least 1");
+    if (!ruleset_sim_args(&ruleset_the_city, players, games, bots, bot_kind_from_name, kinds, err,
+                          errlen))
         return NULL;
-    }
-    if (players < CITY_MIN_PLAYERS || players > CITY_MAX_PLAYERS) {
-        snprintf(err, (size_t)errlen, "--players must be %d..%d", CITY_MIN_PLAYERS,
-                 CITY_MAX_PLAYERS);
-        return NULL;
-    }
-    if (!ruleset_parse_bots(bots, players, city_bot_kind_from_name, kinds)) {
-        snprintf(err, (size_t)errlen,
-                 "--bots must be greedy, random or a comma list of one per seat");
-        return NULL;
-    }
     static struct city_sim_result r;
     city_sim_run(&catalog, players, games, seed, kinds, &r);
     if (r.illegal) {
@@ -334,7 +273,7 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
     const struct city_catalog *cat = &catalog;
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = city_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
@@ -355,22 +294,13 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
     return out;
 }
 
-static const char *const cr_bots[] = {"greedy", "random", "expert", NULL};
-static const char *const cr_steps[] = {"keep", "build", "survey", "hand_limit", "over", NULL};
-
 /* The points that end the game, at every seat count. */
 static const struct rs_option cr_options[] = {
     {.name = "target_vp",
      .title = "Points to win",
      .description = "The game ends after the round in which a player reaches this many victory "
                     "points.",
-     .by_players = {{CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET},
-                    {CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET}}},
+     .by_players = RS_EVERY_SEAT_COUNT(CITY_MIN_TARGET, CITY_MAX_TARGET, CITY_DEFAULT_TARGET)},
 };
 
 static const char *const cr_rank_keys[] = {"vp", "hand_count", NULL};
@@ -378,57 +308,28 @@ static const char *const cr_events[] = {"step",       "default",   "discarded", 
                                         "contractor", "surveyed",  "reshuffled", "scored",
                                         "income",     "no_income", "game_over",  NULL};
 
+/* The table, grouped as docs/rulesets.md's table groups the entries: who plays and how its
+ * points and log are named (one step a point: no turn), what a game is created with, how it is
+ * scored and ranked, what the reports and the engine take. */
 const struct ruleset ruleset_the_city = {
     .id = "the_city",
     .title = "The City",
+    .min_players = CITY_MIN_PLAYERS,
+    .max_players = CITY_MAX_PLAYERS,
+    .steps = city_step_names,
+    .events = cr_events,
+    .bots = bot_names,
+    RS_OPTIONS(cr_options),
+    .cards_file = "cards.json",
     .scoring = {.field = "vp", .label = "Victory points", .unit = "points"},
     .ranking = {.keys = cr_rank_keys,
                 .ties = "shared",
                 .text = "Most victory points; a tie goes to the most cards in hand at the end; "
                         "players still tied share the win."},
-    .events = cr_events,
-    .min_players = CITY_MIN_PLAYERS,
-    .max_players = CITY_MAX_PLAYERS,
-    .state_size = sizeof(struct city_game),
-    .decision_size = sizeof(struct city_decision),
-    .uses_turn = false,
-    .options = cr_options,
-    .noptions = 1,
-    .cards_file = "cards.json",
-    .bots = cr_bots,
-    .steps = cr_steps,
-    .load_cards = cr_load_cards,
-    .cards_json = cr_cards_json,
-    .new_game = cr_new_game,
-    .players = cr_players,
-    .seed = cr_seed,
-    .option = cr_option,
-    .over = cr_over,
-    .where = cr_where,
-    .pending = cr_pending,
-    .submitted = cr_submitted,
-    .defaulted = cr_defaulted,
-    .decision = cr_decision,
-    .card_id = cr_card_id,
-    .decision_cards = cr_decision_cards,
-    .order_from_json = cr_order_from_json,
-    .order_to_json = cr_order_to_json,
-    .submit = cr_submit,
-    .error_code = city_error_code,
-    .error_message = city_error_message,
-    .ready = cr_ready,
-    .fill_defaults = cr_fill_defaults,
-    .resolve = cr_resolve,
-    .bot_decide = cr_bot_decide,
-    .determinize = cr_determinize,
-    .score = cr_score,
-    .winners = cr_winners,
     .built_designs = cr_built_designs,
     .design_id = cr_design_id,
-    .to_json = cr_to_json,
-    .from_json = cr_from_json,
-    .public_view = cr_public_view,
-    .private_view = cr_private_view,
-    .replay_run = cr_replay_run,
-    .simulate = cr_simulate,
+    .error_code = city_error_code,
+    .error_message = city_error_message,
+    RS_STRUCTS(struct city_game, struct city_decision),
+    RS_FUNCTIONS(cr),
 };

@@ -12,7 +12,7 @@ void city_sim_run(const struct city_catalog *cat, int players, long long games, 
     memset(out, 0, sizeof *out);
     out->min_rounds = INT_MAX;
     struct city_game g;
-    struct city_bot bot[CITY_MAX_PLAYERS];
+    struct bot bot[CITY_MAX_PLAYERS];
     struct city_decision d;
     for (long long n = 0; n < games; n++) {
         uint64_t gseed = seed + (uint64_t)n;

@@ -1,12 +1,12 @@
-// tech_data.js: what Tech City's table (tech.js) knows of the game apart from one table: the
-// card catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, what each
-// effect primitive asks for, a card's face and label, the hand's orders and which of its cards
-// are new, and the public log as readable lines.
+// tech_city/data.js: what Tech City's page knows of the game apart from one table: the card
+// catalog (GET /api/v1/cards?game=tech_city) and its domains, the steps' titles, what each effect
+// primitive asks for, a card's face and label, the hand's orders, and the public log as readable
+// lines. CHEAP is the page's own copy of a payment rule, until the server sends the legal options.
 
-import { api } from './api.js';
-import { h } from './dom.js';
-import { joinNames } from './log.js';
-import { seatLogLine } from './seats.js';
+import { api } from '../../api.js';
+import { h } from '../../dom.js';
+import { joinNames, sortByKeys } from '../../ui.js';
+import { seatLogLine } from '../../seats.js';
 
 export const ROUNDS = 6;
 export const CHEAP = 7; // one card of value <= 7 pays a build
@@ -30,14 +30,14 @@ export const NEEDS = {
 };
 
 let catalog = null;
-/** True once the catalog is in (until then design() gives stand-ins). */
-export const catalogReady = () => catalog !== null;
 let catalogLoading = null;
+/** Loads the catalog once; resolves to a Map slug → card (design() gives stand-ins until then). */
 export function loadTechCatalog() {
   catalogLoading ??= api.cards('tech_city').then((d) => { catalog = new Map(d.cards.map((c) => [c.id, c])); return catalog; })
     .catch((e) => { catalogLoading = null; throw e; });
   return catalogLoading;
 }
+/** The catalog entry of card `slug` (a stand-in when unknown, so nothing breaks). */
 export function design(slug) {
   return catalog?.get(slug) ?? { id: slug, name: slug, domain: 'service', value: 0, text: '' };
 }
@@ -60,23 +60,7 @@ export function sortTechHand(hand, by) {
     name: (d) => [d.name.toLowerCase(), val(d)],
     domain: (d) => [order.indexOf(d.domain), val(d), d.name],
   }[by];
-  if (!key) return hand;
-  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
-  return hand.map((c, i) => ({ c, i, k: key(design(c.card)) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
-}
-
-/**
- * Which hand cards are new, seen again after a refresh. prev: the last result (or null), point:
- * the key of the seat's pending point (null when it has none), ids: the hand's ids now. A card
- * that came into the hand (drawn, taken, given back) after the seat's last point resolved is
- * new until its next point resolves. Returns {point, ids, fresh}; the first sight marks nothing.
- */
-export function nextSeen(prev, point, ids) {
-  if (!prev || !Array.isArray(prev.ids) || !Array.isArray(prev.fresh)) return { point, ids, fresh: [] };
-  // The point seen last resolved: its new cards are not new any more.
-  const kept = prev.point && prev.point !== point ? [] : prev.fresh.filter((x) => ids.includes(x));
-  const came = ids.filter((x) => !prev.ids.includes(x) && !kept.includes(x));
-  return { point, ids, fresh: [...kept, ...came] };
+  return key ? sortByKeys(hand, (c) => key(design(c.card))) : hand;
 }
 
 /**

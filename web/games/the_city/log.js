@@ -1,10 +1,10 @@
-// log.js: turns the game's public event log (the SSE stream's events: step, built, contractor,
-// surveyed, scored, income, discarded, forced, default, joined, started, game_over ...) into readable
-// lines, grouping a round's scores, incomes and discards into one line each.
+// the_city/log.js: turns The City's public event log (the SSE stream's events: step, built,
+// contractor, surveyed, scored, income, discarded, forced, default, joined, started, game_over
+// ...) into readable lines, grouping a round's scores, incomes and discards into one line each.
 
 import { card } from './cards.js';
-import { h } from './dom.js';
-import { seatLogLine } from './seats.js';
+import { seatLogLine } from '../../seats.js';
+import { joinNames } from '../../ui.js';
 
 const STEP_TITLES = {
   keep: 'Setup: everyone keeps 5 of 7',
@@ -129,14 +129,3 @@ export function logEntries(events, names) {
 
 function line(e, text, kind = 'line') { return { kind, seq: e.seq, text }; }
 
-export function joinNames(list) {
-  if (list.length <= 1) return list.join('');
-  return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
-}
-
-/** The log as an <ol>. */
-export function renderLog(events, names) {
-  const entries = logEntries(events, names);
-  return h('ol', { class: 'log-list' }, entries.map((e) =>
-    h('li', { class: `log-${e.kind}`, 'data-seq': e.seq }, e.text)));
-}

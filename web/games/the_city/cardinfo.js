@@ -1,9 +1,9 @@
-// cardinfo.js: a card's full text in a small modal dialog, so a touch screen (no hover) can read
+// the_city/cardinfo.js: a card's full text in a small modal dialog, so a touch screen (no hover) can read
 // any card of The City's table, in a hand or in a tableau: opened by a card's "i" button or a
 // tap on a built card, closed by Escape, a tap outside or its Close button; focus goes back to
 // what opened it. One <dialog> per page, built on first use.
 
-import { h, replace } from './dom.js';
+import { h, replace } from '../../dom.js';
 import { card, iconText, kindOf } from './cards.js';
 
 let dialog = null;

@@ -1,9 +1,8 @@
-// chart.js: the SVG chart of every player's score by round (public view seats[].vp_by_round),
-// with the target as a dashed line. Scales to its box through the viewBox.
+// the_city/chart.js: The City's SVG chart of every player's score by round (public view
+// seats[].vp_by_round), with the target as a dashed line. Scales to its box through the viewBox.
 
-import { h, svg } from './dom.js';
-
-export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017', '#c2417a'];
+import { h, svg } from '../../dom.js';
+import { SEAT_COLOURS } from '../../ui.js';
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {

@@ -1,10 +1,12 @@
-// cards.js: the card catalog (GET /api/v1/cards, keyed by slug) and everything the page derives
-// from it: how a card looks (colour by kind, icons 🚗 🛒 🎬), a card's "worth keeping" value used
-// to pre-select payments, the effective cost of a second Construction Gang build, and the orders
-// a hand can be sorted in.
+// the_city/cards.js: The City's card catalog (GET /api/v1/cards?game=the_city, keyed by slug)
+// and everything the page derives from it: how a card looks (colour by kind, icons 🚗 🛒 🎬), a
+// card's "worth keeping" value used to pre-select payments, the effective cost of a second
+// Construction Gang build (the page's own copy of the double build's rules, DOUBLE_MAX_COST,
+// until the server sends the legal options), and the orders a hand can be sorted in.
 
-import { api } from './api.js';
-import { h } from './dom.js';
+import { api } from '../../api.js';
+import { h } from '../../dom.js';
+import { sortByKeys } from '../../ui.js';
 
 export const ICONS = { car: '🚗', shopping: '🛒', entertainment: '🎬' };
 const ICON_WORDS = { car: 'car', shopping: 'shopping', entertainment: 'entertainment' };
@@ -15,7 +17,7 @@ let loading = null;
 /** Loads the catalog once; resolves to a Map slug → card. */
 export function loadCatalog() {
   if (catalog) return Promise.resolve(catalog);
-  loading ??= api.cards().then((d) => {
+  loading ??= api.cards('the_city').then((d) => {
     catalog = new Map(d.cards.map((c) => [c.id, c]));
     return catalog;
   }).catch((e) => { loading = null; throw e; });
@@ -192,15 +194,9 @@ export function tableauChip(entry, onOpen = null) {
     h('span', { class: 'offscreen' }, `: ${entry.vp} VP and ${entry.income} income a round. Show the full card`)));
 }
 
-/** The orders a hand can be shown in (the choice is kept in localStorage). */
+/** The orders a hand can be shown in (the table keeps the choice in localStorage). */
 export const HAND_SORTS = { dealt: 'As dealt', cost: 'Cost', name: 'Name', icon: 'Icon' };
-export const HAND_SORT_KEY = 'city.handSort';
 const KIND_ORDER = ['car', 'shopping', 'entertainment', 'mixed', 'special', 'civic', 'contractor'];
-
-/** The hand order this browser chose last (a key of HAND_SORTS). */
-export function savedHandSort() {
-  try { const v = localStorage.getItem(HAND_SORT_KEY); return v in HAND_SORTS ? v : 'dealt'; } catch { return 'dealt'; }
-}
 
 /** The hand [{id, card}] in the order `by` (a key of HAND_SORTS); ties keep the dealt order. */
 export function sortHand(hand, by) {
@@ -209,7 +205,5 @@ export function sortHand(hand, by) {
     name: (c) => [card(c.card).name, card(c.card).cost],
     icon: (c) => [KIND_ORDER.indexOf(kindOf(card(c.card))), card(c.card).cost, card(c.card).name],
   }[by];
-  if (!key) return hand;
-  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) { if (a[i] < b[i]) return -1; if (a[i] > b[i]) return 1; } return 0; };
-  return hand.map((c, i) => ({ c, i, k: key(c) })).sort((a, b) => cmp(a.k, b.k) || a.i - b.i).map((x) => x.c);
+  return key ? sortByKeys(hand, key) : hand;
 }

@@ -1,0 +1,89 @@
+/* live.h: a game loaded inside a transaction, the service's working piece (service.h): load a
+ * game under its row lock, let bots decide, resolve ready steps, record decisions and events,
+ * save. With the service's own files (service*.c), the bot pool (botpool.c) and group commit
+ * (batch.c) the only code that combines the engine and the store; the HTTP handlers never see
+ * a live. */
+#ifndef CITY_LIVE_H
+#define CITY_LIVE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "ruleset.h"
+#include "store_games.h"
+
+struct server;
+
+/* A game loaded inside a transaction: its row, its ruleset and engine state (rs->state_size
+ * bytes owned by the live), and its seats. */
+struct live {
+    struct server *srv;
+    struct game_row row;
+    const struct ruleset *rs;
+    void *g;
+    struct seat_row seats[RS_MAX_SEATS];
+    int nseats;
+    json_t *events;    /* events to append at save: [{type, data}] */
+    json_t *orders;    /* acknowledged orders to store at save: [{round, step, seat, body}] */
+    int resolved;      /* steps resolved in this transaction */
+    bool step_changed; /* the current step changed (a new deadline) */
+    bool changed;      /* the state must be written back */
+    int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
+    bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
+};
+
+/* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
+ * with defaults), the host, or a seat (0, 1, ...) once the step was overdue. */
+enum live_forcer { FORCED_BY_TIMER = -2, FORCED_BY_HOST = -1 };
+
+/* Loads game `id` (locked FOR UPDATE when `lock`) and its seats into *lv. STORE_NO_ROW when
+ * there is no such game, STORE_HARD when the stored state does not load. live_free() after. */
+int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv);
+void live_free(struct live *lv);
+
+/* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that
+ * a later live_load_many() need not read and parse it again (its read sends the state only
+ * when the version differs). Call only after the commit. */
+void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
+                   const void *g);
+
+/* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
+ * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a
+ * failure; either way every lvs[i] must be freed with live_free(). */
+int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
+                   int *found);
+
+/* Queues seat's acknowledged order `body` (a canonical order body, borrowed) for decision point
+ * `pos` to be stored at the save, replacing one of the same seat for the same point queued
+ * before. */
+void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body);
+
+/* Queues public event `type` with fields `data` (stolen) for the save. */
+void live_event(struct live *lv, const char *type, json_t *data);
+
+/* Lets every bot seat that must decide do so, then resolves the step whenever every pending
+ * seat has decided, recording the decisions, until humans must decide or the game is over.
+ * When `defaults` is true, first gives every missing human decision its default, as the
+ * timer's (live_force(c, lv, FORCED_BY_TIMER)). */
+int live_advance(PGconn *c, struct live *lv, bool defaults);
+
+/* Forces the current step: gives every missing decision its default, logs a public "forced"
+ * event {round, step, by, seats} before the seats' "default" events (each also carrying
+ * "by"), then advances as live_advance(). `by` is FORCED_BY_TIMER, FORCED_BY_HOST or the
+ * forcing seat. The caller has checked that the game is playing and not over. */
+int live_force(PGconn *c, struct live *lv, int by);
+
+/* The public log's "by" of a forcer: "timer", "host" or the seat number (a new reference). */
+json_t *live_forcer_json(int by);
+
+/* Writes the state back (when changed) and appends the queued events with gapless sequence
+ * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet). */
+int live_save(PGconn *c, struct live *lv);
+
+/* The public view of a loaded game: the engine's view plus id, status, names and bots. */
+json_t *live_public_view(const struct live *lv);
+
+/* The seat whose token hashes to `hash`, or -1. Compares every seat in constant time. */
+int live_seat_of(const struct live *lv, const uint8_t *hash);
+
+#endif

@@ -1,0 +1,665 @@
+/* service_games.c: the calls about a game that are not moves (service.h): create (the body read
+ * against the chosen game's descriptor), join, the lobby, the public and private views, the
+ * log, and the replay. Each write is one store_tx() whose body locks the game row. */
+#include "service.h"
+#include "service_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "expert_levels.h"
+#include "names.h"
+#include "ratelimit.h"
+#include "server.h"
+#include "store.h"
+#include "viewcache.h"
+
+enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
+
+/* ---- what a create body holds --------------------------------------------------------------- */
+
+/* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
+ * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
+ * at least NAMES_MAX_BYTES + 1); false (a 400 in o) when it is refused. */
+static bool read_name(const json_t *v, char *out, size_t n, struct outcome *o)
+{
+    if (!v) {
+        outcome_fail(o, P_MISSING_FIELD, NULL,
+                     "The field \"name\" is required: the name others will see.");
+        return false;
+    }
+    if (!json_is_string(v)) {
+        outcome_fail(o, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
+        return false;
+    }
+    char clean[NAMES_MAX_BYTES + 1], why[400];
+    enum name_verdict nv =
+        name_clean(json_string_value(v), json_string_length(v), clean, why, sizeof why);
+    if (nv != NAME_OK) {
+        outcome_fail(o, nv == NAME_NO_MEMORY ? P_INTERNAL : P_BAD_VALUE, NULL, "%s", why);
+        return false;
+    }
+    snprintf(out, n, "%s", clean);
+    return true;
+}
+
+/* Reads "bot_level" `v`, the level of the game's experts (expert_levels.h), into *out
+ * (EXPERT_LEVEL_DEFAULT when absent or null); false (a 400 in o) when it names none. */
+static bool read_level(const json_t *v, const struct expert_level **out, struct outcome *o)
+{
+    *out = expert_level_find(EXPERT_LEVEL_DEFAULT);
+    if (!v || json_is_null(v))
+        return true;
+    const struct expert_level *l =
+        json_is_string(v) ? expert_level_find(json_string_value(v)) : NULL;
+    if (l) {
+        *out = l;
+        return true;
+    }
+    char list[160] = "";
+    for (int i = 0; expert_levels[i].id; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 expert_levels[i].id);
+    outcome_fail(o, json_is_string(v) ? P_BAD_VALUE : P_WRONG_TYPE, NULL,
+                 "\"bot_level\" must be one of %s: how hard the game's expert bots think (GET "
+                 "/api/v1/rulesets lists the levels; leave it out for \"%s\").",
+                 list, EXPERT_LEVEL_DEFAULT);
+    return false;
+}
+
+/* Reads "game" `v` into *rs (the default game when absent or null); false (a 400 in o) when it
+ * names no game this server hosts. */
+static bool read_game(const json_t *v, const struct ruleset **rs, struct outcome *o)
+{
+    *rs = rulesets[0];
+    if (!v || json_is_null(v))
+        return true;
+    *rs = json_is_string(v) ? ruleset_find(json_string_value(v)) : NULL;
+    if (*rs)
+        return true;
+    char list[200] = "";
+    for (int i = 0; rulesets[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 rulesets[i]->id);
+    outcome_fail(o, json_is_string(v) ? P_BAD_VALUE : P_WRONG_TYPE, NULL,
+                 "\"game\" must be one of %s (GET /api/v1/rulesets lists them).", list);
+    return false;
+}
+
+/* Reads "bots" `v` (absent or null: none), bot kinds of ruleset rs for the last seats of a game
+ * of `seats`, into kinds[0..*n); false (a 400 in o) when it is no array of rs's kinds, or would
+ * leave no seat for a person. */
+static bool read_bots(const json_t *v, const struct ruleset *rs, long long seats,
+                      const char **kinds, int *n, struct outcome *o)
+{
+    *n = 0;
+    if (!v || json_is_null(v))
+        return true;
+    if (!json_is_array(v)) {
+        outcome_fail(o, P_WRONG_TYPE, NULL,
+                     "\"bots\" must be an array of bot kinds such as \"greedy\" (GET "
+                     "/api/v1/rulesets lists each game's).");
+        return false;
+    }
+    if ((long long)json_array_size(v) >= seats) {
+        outcome_fail(o, P_BAD_VALUE, NULL,
+                     "\"bots\" may fill at most %lld of the %lld seats: at least one seat is for "
+                     "a person.",
+                     seats - 1, seats);
+        return false;
+    }
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *b = json_array_get(v, i);
+        if (!json_is_string(b) || !ruleset_has_bot(rs, json_string_value(b))) {
+            char list[160] = "";
+            for (int k = 0; rs->bots[k]; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", k ? ", " : "",
+                         rs->bots[k]);
+            outcome_fail(o, P_BAD_VALUE, NULL, "bots[%zu] must be one of %s.", i, list);
+            return false;
+        }
+        kinds[(*n)++] = json_string_value(b);
+    }
+    return true;
+}
+
+/* Reads "seed" `v` into *seed (a fresh random one when absent or null); false (a 400 in o) when
+ * this server takes no seeds or it is no number up to 2^64 - 1. */
+static bool read_seed(const json_t *v, bool allowed, uint64_t *seed, struct outcome *o)
+{
+    *seed = auth_random_u64();
+    if (!v || json_is_null(v))
+        return true;
+    if (!allowed) {
+        outcome_fail(o, P_SEED_NOT_ALLOWED, NULL,
+                     "This server deals its own seeds; leave \"seed\" out (servers started with "
+                     "--allow-seed take one).");
+        return false;
+    }
+    static const char rule[] = "\"seed\" must be a non-negative integer, or a string of decimal "
+                               "digits up to 18446744073709551615.";
+    bool ok = false;
+    if (json_is_integer(v)) {
+        ok = json_integer_value(v) >= 0;
+        *seed = (uint64_t)json_integer_value(v);
+    } else if (json_is_string(v)) {
+        char *end;
+        const char *s = json_string_value(v);
+        errno = 0;
+        *seed = strtoull(s, &end, 10);
+        ok = *s >= '0' && *s <= '9' && !*end && errno != ERANGE;
+    } else {
+        outcome_fail(o, P_WRONG_TYPE, NULL, "%s", rule);
+        return false;
+    }
+    if (!ok)
+        outcome_fail(o, P_BAD_VALUE, NULL, "%s", rule);
+    return ok;
+}
+
+/* A create body, read. */
+struct create_req {
+    const struct ruleset *rs;
+    long long seats;
+    bool has_turn;
+    long long turn;
+    int options[RS_MAX_OPTIONS];
+    const char *kinds[RS_MAX_SEATS];
+    int nbots;
+    uint64_t seed;
+    char name[200]; /* the host's, or "" */
+    bool unlisted;
+    const struct expert_level *level;
+};
+
+/* Reads create body `body` into *cr, checking each field in the order the API documents (the
+ * game, the body's shape against the game's descriptor, its options at the seat count, bots,
+ * seed, name, bot_level); false with the 400 in o. */
+static bool read_create(const struct server *srv, const json_t *body, struct create_req *cr,
+                        struct outcome *o)
+{
+    if (!read_game(json_object_get(body, "game"), &cr->rs, o))
+        return false;
+    const struct ruleset *rs = cr->rs;
+    /* The body's shape in one place: the common fields, then the game's own options (whose
+     * values ruleset_read_options() judges below, by the seat count). */
+    enum { F_SEATS = 1, F_BOTS, F_TURN, F_SEED, F_NAME, F_PRIVATE, F_LEVEL, F_COMMON };
+    struct field_spec spec[F_COMMON + RS_MAX_OPTIONS] = {
+        {"game", FIELD_ANY, false, 0, 0},
+        {"seats", FIELD_INT, true, rs->min_players, rs->max_players},
+        {"bots", FIELD_ANY, false, 0, 0},
+        {"turn_seconds", FIELD_INT, false, TURN_MIN, TURN_MAX},
+        {"seed", FIELD_ANY, false, 0, 0},
+        {"name", FIELD_STRING, false, 0, 0},
+        {"private", FIELD_BOOL, false, 0, 0},
+        {"bot_level", FIELD_ANY, false, 0, 0},
+    };
+    int nspec = F_COMMON;
+    for (int i = 0; i < rs->noptions; i++)
+        spec[nspec++] = (struct field_spec){rs->options[i].name, FIELD_ANY, false, 0, 0};
+    const json_t *vals[F_COMMON + RS_MAX_OPTIONS];
+    char what[80];
+    snprintf(what, sizeof what, "creating a game of %s", rs->title);
+    if (!fields_read(body, spec, nspec, what, vals, o))
+        return false;
+    cr->seats = json_integer_value(vals[F_SEATS]);
+    cr->has_turn = vals[F_TURN] != NULL;
+    cr->turn = cr->has_turn ? json_integer_value(vals[F_TURN]) : 0;
+    cr->unlisted = json_is_true(vals[F_PRIVATE]);
+    /* The game's own options, checked against its declared ranges at this seat count. */
+    char why[300];
+    const char *bad = ruleset_read_options(rs, (int)cr->seats, body, cr->options, why, sizeof why);
+    if (bad) {
+        outcome_fail(o, strcmp(bad, "wrong_type") == 0 ? P_WRONG_TYPE : P_BAD_VALUE, NULL, "%s",
+                     why);
+        return false;
+    }
+    return read_bots(vals[F_BOTS], rs, cr->seats, cr->kinds, &cr->nbots, o) &&
+           read_seed(vals[F_SEED], srv->allow_seed, &cr->seed, o) &&
+           (!vals[F_NAME] || read_name(vals[F_NAME], cr->name, sizeof cr->name, o)) &&
+           read_level(json_object_get(body, "bot_level"), &cr->level, o);
+}
+
+/* ---- create ------------------------------------------------------------------------------- */
+
+/* Starts the game when no seat is free: status playing, bots decide at once. */
+static int start_if_full(PGconn *c, struct live *lv, bool *started)
+{
+    *started = false;
+    for (int i = 0; i < lv->nseats; i++)
+        if (!lv->seats[i].name[0])
+            return STORE_OK;
+    snprintf(lv->row.status, sizeof lv->row.status, "playing");
+    lv->changed = lv->step_changed = true;
+    live_event(lv, "started", json_pack("{s:i}", "players", lv->row.players));
+    *started = true;
+    return live_advance(c, lv, false);
+}
+
+struct create_ctx {
+    struct server *srv;
+    struct game_row row;
+    struct seat_row seats[RS_MAX_SEATS];
+    int nseats;
+    bool started;
+};
+
+static int create_tx(PGconn *c, void *ctx)
+{
+    struct create_ctx *cc = ctx;
+    int st = store_game_insert(c, &cc->row, cc->seats, cc->nseats);
+    if (st != STORE_OK)
+        return st;
+    struct live lv;
+    st = live_load(c, cc->srv, cc->row.id, true, &lv);
+    if (st == STORE_OK) {
+        live_event(&lv, "created",
+                   json_pack("{s:i, s:s}", "players", cc->row.players, "game", lv.rs->id));
+        for (int i = 0; i < lv.nseats; i++)
+            if (lv.seats[i].name[0])
+                live_event(&lv, "joined",
+                           json_pack("{s:i, s:s, s:b}", "seat", lv.seats[i].seat, "name",
+                                     lv.seats[i].name, "bot", lv.seats[i].bot[0] != 0));
+        lv.changed = true;
+        st = start_if_full(c, &lv, &cc->started);
+    }
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    live_free(&lv);
+    return st;
+}
+
+/* Adds to `game`, a create's reply or a lobby entry with its "options", the API's fields from
+ * before options were declared: "target_vp", the option of that name or null, which clients
+ * written then read (the OpenAPI file requires it). The one place outside The City's folder
+ * that names one of its options; the stored rows have it in their options since migration
+ * 0012. */
+static void add_older_fields(json_t *game)
+{
+    json_t *target = json_object_get(json_object_get(game, "options"), "target_vp");
+    json_object_set_new(game, "target_vp", target ? json_incref(target) : json_null());
+}
+
+/* Fills the game's row and seats in cc from what the body asked for, with the game dealt in
+ * g; the host's seat token into seat_token when the body named the host. */
+static void create_rows(struct create_ctx *cc, const struct create_req *cr, const void *g,
+                        json_t *opts, char *seat_token)
+{
+    const struct ruleset *rs = cr->rs;
+    snprintf(cc->row.status, sizeof cc->row.status, "open");
+    snprintf(cc->row.game, sizeof cc->row.game, "%s", rs->id);
+    cc->row.unlisted = cr->unlisted;
+    snprintf(cc->row.bot_level, sizeof cc->row.bot_level, "%s", cr->level->id);
+    cc->row.players = (int)cr->seats;
+    char *opts_text = json_dumps(opts, JSON_COMPACT);
+    snprintf(cc->row.options, sizeof cc->row.options, "%s", opts_text ? opts_text : "{}");
+    free(opts_text);
+    cc->row.turn_seconds = cr->has_turn ? (int)cr->turn : 0;
+    cc->row.state = rs->to_json(g);
+    cc->nseats = (int)cr->seats;
+    for (int s = 0; s < cr->seats; s++) {
+        cc->seats[s].seat = s;
+        int b = s - ((int)cr->seats - cr->nbots); /* bots take the last seats */
+        if (b >= 0) {
+            snprintf(cc->seats[s].bot, sizeof cc->seats[s].bot, "%s", cr->kinds[b]);
+            snprintf(cc->seats[s].name, sizeof cc->seats[s].name, "Bot %d (%s)", s + 1,
+                     cr->kinds[b]);
+        }
+    }
+    if (cr->name[0]) {
+        snprintf(cc->seats[0].name, sizeof cc->seats[0].name, "%s", cr->name);
+        cc->seats[0].has_token = auth_new_token(seat_token, cc->seats[0].token_hash);
+    }
+}
+
+int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o)
+{
+    struct create_req cr = {0};
+    if (!read_create(srv, body, &cr, o))
+        return STORE_ABORT;
+    const struct quotas *q = srv->quotas;
+    if (q && !service_within_rate(q->create, client, "created games", q->create_rate,
+                                  q->create_burst, o))
+        return STORE_ABORT;
+    const struct ruleset *rs = cr.rs;
+    struct create_ctx cc;
+    memset(&cc, 0, sizeof cc);
+    cc.srv = srv;
+    void *g = calloc(1, rs->state_size);
+    if (!g || !rs->new_game(g, (int)cr.seats, cr.seed, cr.options)) {
+        free(g);
+        return outcome_fail(o, P_INTERNAL, NULL, "The game could not be dealt; try again.");
+    }
+    char host_token[AUTH_TOKEN_LEN + 1], seat_token[AUTH_TOKEN_LEN + 1];
+    if (!auth_new_id(cc.row.id) || !auth_new_token(host_token, cc.row.host_hash)) {
+        free(g);
+        return outcome_fail(o, P_INTERNAL, NULL, "The server has no randomness; try again.");
+    }
+    json_t *opts = ruleset_options_json(rs, g);
+    create_rows(&cc, &cr, g, opts, seat_token);
+    free(g);
+    int st = store_tx(srv->store, create_tx, &cc, STORE_TRIES_READ);
+    game_row_clear(&cc.row);
+    if (st != STORE_OK) {
+        json_decref(opts);
+        return st;
+    }
+    char join[96];
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
+    json_t *reply =
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "id", cc.row.id, "game", rs->id, "host_token",
+                  host_token, "seats", (int)cr.seats, "bots", cr.nbots, "join", join);
+    json_object_set_new(reply, "options", opts);
+    add_older_fields(reply);
+    json_object_set_new(reply, "turn_seconds", cr.has_turn ? json_integer(cr.turn) : json_null());
+    json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
+    json_object_set_new(reply, "bot_level", json_string(cr.level->id));
+    if (cr.name[0]) {
+        json_object_set_new(reply, "seat", json_integer(0));
+        json_object_set_new(reply, "token", json_string(seat_token));
+    }
+    json_object_set_new(reply, "status", json_string(cc.started ? "playing" : "open"));
+    outcome_reply(o, 201, reply);
+    return STORE_OK;
+}
+
+/* ---- reads -------------------------------------------------------------------------------- */
+
+static int list_tx(PGconn *c, void *ctx)
+{
+    struct outcome *o = ctx;
+    json_t *games;
+    int st = store_games_list(c, LIST_LIMIT, &games);
+    if (st != STORE_OK)
+        return st;
+    size_t i;
+    json_t *game;
+    json_array_foreach(games, i, game)
+    {
+        add_older_fields(game);
+    }
+    outcome_reply(o, 200, json_pack("{s:o}", "games", games));
+    return STORE_OK;
+}
+
+int service_list_games(struct server *srv, struct outcome *o)
+{
+    return store_run(srv->store, list_tx, o);
+}
+
+static int view_tx(PGconn *c, void *ctx)
+{
+    struct game_call *gc = ctx;
+    struct live lv;
+    int st = service_load(c, gc, false, service_see_lobby, &lv);
+    if (st == STORE_OK)
+        outcome_reply(gc->o, 200, live_public_view(&lv));
+    live_free(&lv);
+    return st;
+}
+
+int service_game_view(struct server *srv, const char *id, struct outcome *o)
+{
+    struct view_cache *vc = srv->views;
+    char *body;
+    size_t len;
+    if (vc && view_cache_get(vc, id, &body, &len)) {
+        outcome_text(o, 200, body, len);
+        return STORE_OK;
+    }
+    uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
+    struct game_call gc = {.srv = srv, .id = id, .o = o};
+    int st = store_run(srv->store, view_tx, &gc);
+    if (st != STORE_OK || o->status != 200)
+        return st;
+    body = json_dumps(o->reply, JSON_COMPACT);
+    if (!body)
+        return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
+    len = strlen(body);
+    if (vc)
+        view_cache_put(vc, id, ticket, body, len);
+    outcome_text(o, 200, body, len);
+    return STORE_OK;
+}
+
+/* What seat `seat` was last given by default, and why, for its hand view: {round, step,
+ * reason: "timer" | "forced_by_host" | "forced_by_seat", by, chosen: the order body, cards:
+ * [{id, card}] the discards it names}; *out stays NULL when its last decision was its own, or
+ * it has decided the current point since (its own decision replaces the notice; points others
+ * resolve meanwhile do not). */
+static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
+{
+    *out = NULL;
+    if (strcmp(lv->row.status, "open") == 0 || lv->row.ndecisions < 1 ||
+        (!lv->rs->over(lv->g) && lv->rs->submitted(lv->g, seat)))
+        return STORE_OK;
+    json_t *d;
+    int st = store_last_default(c, lv->row.id, seat, &d);
+    if (st == STORE_NO_ROW)
+        return STORE_OK;
+    if (st != STORE_OK)
+        return st;
+    json_t *by = json_object_get(d, "by");
+    json_object_set_new(
+        d, "reason",
+        json_string(json_is_integer(by) ? "forced_by_seat"
+                    : json_is_string(by) && strcmp(json_string_value(by), "host") == 0
+                        ? "forced_by_host"
+                        : "timer"));
+    /* The cards the default gave up, as the game's rules read the chosen order. */
+    json_t *cards = json_array();
+    void *dec = calloc(1, lv->rs->decision_size);
+    struct rs_pos pos;
+    char why[200];
+    int ids[128];
+    int n =
+        dec && !lv->rs->order_from_json(json_object_get(d, "chosen"), &pos, dec, why, sizeof why)
+            ? lv->rs->decision_cards(dec, ids, 128)
+            : 0;
+    for (int i = 0; i < n; i++) {
+        const char *slug = lv->rs->card_id(lv->g, ids[i]);
+        if (slug)
+            json_array_append_new(cards, json_pack("{s:i, s:s}", "id", ids[i], "card", slug));
+    }
+    free(dec);
+    json_object_set_new(d, "cards", cards);
+    *out = d;
+    return STORE_OK;
+}
+
+static int hand_tx(PGconn *c, void *ctx)
+{
+    struct game_call *gc = ctx;
+    struct live lv;
+    int st = service_load(c, gc, false, ".", &lv);
+    int seat = st == STORE_OK ? service_seat_of_token(c, &lv, gc->token, gc->o) : -1;
+    if (st == STORE_OK && seat < 0)
+        st = STORE_ABORT;
+    if (st == STORE_OK) {
+        json_t *v = ruleset_private_view(lv.rs, lv.g, seat);
+        json_object_set_new(v, "id", json_string(lv.row.id));
+        json_object_set_new(v, "game", json_string(lv.rs->id));
+        json_object_set_new(v, "status", json_string(lv.row.status));
+        if (strcmp(lv.row.status, "open") == 0)
+            json_object_set_new(v, "pending", json_null()); /* not started yet */
+        json_t *why = NULL;
+        st = defaulted_of(c, &lv, seat, &why);
+        json_object_set_new(v, "defaulted", why ? why : json_null());
+        if (st == STORE_OK)
+            outcome_reply(gc->o, 200, v);
+        else
+            json_decref(v);
+    }
+    live_free(&lv);
+    return st;
+}
+
+int service_hand(struct server *srv, const char *id, const char *token, struct outcome *o)
+{
+    struct game_call gc = {.srv = srv, .id = id, .token = token, .o = o};
+    return store_run(srv->store, hand_tx, &gc);
+}
+
+/* ---- join --------------------------------------------------------------------------------- */
+
+struct join_call {
+    struct game_call gc;
+    char name[200];
+    char token[AUTH_TOKEN_LEN + 1];
+    uint8_t hash[AUTH_HASH_LEN];
+};
+
+static int join_tx(PGconn *c, void *ctx)
+{
+    struct join_call *jc = ctx;
+    struct outcome *o = jc->gc.o;
+    struct live lv;
+    int st = service_load(c, &jc->gc, true, "; list open games with GET /api/v1/games.", &lv);
+    int seat = -1;
+    if (st == STORE_OK && service_is_unplayed(lv.row.status))
+        st = service_fail_unplayed(o, lv.row.status);
+    if (st == STORE_OK) {
+        for (int i = 0; i < lv.nseats && seat < 0; i++)
+            if (!lv.seats[i].name[0])
+                seat = lv.seats[i].seat;
+        if (strcmp(lv.row.status, "open") != 0 || seat < 0)
+            st = outcome_fail(o, P_GAME_FULL, NULL,
+                              "Every seat of this game is taken; create a game or join another.");
+    }
+    bool started = false;
+    if (st == STORE_OK)
+        st = store_seat_take(c, jc->gc.id, seat, jc->name, jc->hash);
+    if (st == STORE_OK) {
+        snprintf(lv.seats[seat].name, sizeof lv.seats[seat].name, "%s", jc->name);
+        lv.seats[seat].has_token = true;
+        memcpy(lv.seats[seat].token_hash, jc->hash, AUTH_HASH_LEN);
+        live_event(&lv, "joined",
+                   json_pack("{s:i, s:s, s:b}", "seat", seat, "name", jc->name, "bot", 0));
+        lv.changed = true;
+        st = start_if_full(c, &lv, &started);
+    }
+    if (st == STORE_OK)
+        st = live_save(c, &lv);
+    if (st == STORE_OK) {
+        jc->gc.resolved = lv.resolved;
+        outcome_reply(o, 201,
+                      json_pack("{s:i, s:s, s:s, s:s}", "seat", seat, "token", jc->token, "id",
+                                jc->gc.id, "status", lv.row.status));
+    }
+    live_free(&lv);
+    return st;
+}
+
+int service_join(struct server *srv, const char *id, const char *client, const json_t *name,
+                 struct outcome *o)
+{
+    struct join_call jc = {.gc = {.srv = srv, .id = id, .o = o}};
+    if (!read_name(name, jc.name, sizeof jc.name, o))
+        return STORE_ABORT;
+    const struct quotas *q = srv->quotas;
+    if (q && !service_within_rate(q->join, client, "joined games", q->join_rate, q->join_burst, o))
+        return STORE_ABORT;
+    if (!auth_new_token(jc.token, jc.hash))
+        return outcome_fail(o, P_INTERNAL, NULL, "The server has no randomness; try again.");
+    int st = store_tx(srv->store, join_tx, &jc, STORE_TRIES_WRITE);
+    service_published(srv, st, id, jc.gc.resolved);
+    return st;
+}
+
+/* ---- events and replay -------------------------------------------------------------------- */
+
+struct events_call {
+    struct game_call gc;
+    long long after;
+    json_t *seats; /* replay_tx: [{seat, name, bot}] for the rounds view */
+};
+
+static int events_tx(PGconn *c, void *ctx)
+{
+    struct events_call *ec = ctx;
+    json_t *events;
+    long long last_seq = 0;
+    int st =
+        store_events_page(c, ec->gc.id, ec->after, ec->gc.srv->max_events_page, &events, &last_seq);
+    if (st == STORE_NO_ROW)
+        return outcome_fail(ec->gc.o, P_NO_GAME, NULL, "There is no game \"%.40s\".", ec->gc.id);
+    if (st == STORE_OK)
+        outcome_reply(ec->gc.o, 200,
+                      json_pack("{s:o, s:I}", "events", events, "last_seq", last_seq));
+    return st;
+}
+
+int service_events(struct server *srv, const char *id, long long after, struct outcome *o)
+{
+    struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}, .after = after};
+    return store_run(srv->store, events_tx, &ec);
+}
+
+static int replay_tx(PGconn *c, void *ctx)
+{
+    struct events_call *ec = ctx;
+    struct outcome *o = ec->gc.o;
+    struct live lv;
+    int st = service_load(c, &ec->gc, false, ".", &lv);
+    if (st == STORE_OK && strcmp(lv.row.status, "finished") != 0)
+        st = outcome_fail(o, P_NOT_FINISHED, NULL,
+                          "The seed and the decisions stay secret until the game ends.");
+    json_t *decisions;
+    if (st == STORE_OK)
+        st = store_decisions_read(c, ec->gc.id, &decisions);
+    if (st == STORE_OK) {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)lv.rs->seed(lv.g));
+        json_t *reply = json_pack("{s:s, s:s, s:i}", "game", lv.rs->id, "seed", seed, "players",
+                                  lv.rs->players(lv.g));
+        /* the game's options by name, so that the replay deals and ends the same */
+        json_object_update_new(reply, ruleset_options_json(lv.rs, lv.g));
+        json_object_set_new(reply, "decisions", decisions);
+        outcome_reply(o, 200, reply);
+        json_decref(ec->seats);
+        ec->seats = json_array();
+        for (int i = 0; i < lv.nseats; i++)
+            json_array_append_new(ec->seats,
+                                  json_pack("{s:i, s:s, s:s*}", "seat", lv.seats[i].seat, "name",
+                                            lv.seats[i].name, "bot",
+                                            lv.seats[i].bot[0] ? lv.seats[i].bot : NULL));
+    }
+    live_free(&lv);
+    return st;
+}
+
+int service_replay(struct server *srv, const char *id, struct outcome *o)
+{
+    struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}};
+    int st = store_run(srv->store, replay_tx, &ec);
+    json_decref(ec.seats);
+    return st;
+}
+
+int service_replay_rounds(struct server *srv, const char *id, struct outcome *o)
+{
+    struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}};
+    int st = store_run(srv->store, replay_tx, &ec);
+    if (st == STORE_OK && o->status == 200) {
+        const struct ruleset *rs =
+            ruleset_find(json_string_value(json_object_get(o->reply, "game")));
+        char err[256] = "";
+        json_t *rounds = rs ? ruleset_replay_rounds(rs, o->reply, err, sizeof err) : NULL;
+        json_t *reply = NULL;
+        if (rounds) {
+            reply = json_pack("{s:O, s:O, s:o, s:o}", "game", json_object_get(o->reply, "game"),
+                              "players", json_object_get(o->reply, "players"), "seats", ec.seats,
+                              "rounds", rounds);
+            ec.seats = NULL; /* taken by the reply */
+        }
+        if (reply)
+            outcome_reply(o, 200, reply);
+        else
+            st = outcome_fail(o, P_INTERNAL, NULL, "The game's replay does not replay: %s", err);
+    }
+    json_decref(ec.seats);
+    return st;
+}

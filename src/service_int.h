@@ -1,0 +1,62 @@
+/* service_int.h: what the service's files (service*.c) share and nothing else sees: finding the
+ * seat of a token, the refusals every call makes alike, the per-address quotas, and telling
+ * this instance's listeners what a committed write changed. */
+#ifndef CITY_SERVICE_INT_H
+#define CITY_SERVICE_INT_H
+
+#include <stdbool.h>
+
+#include <libpq-fe.h>
+
+#include "live.h"
+#include "outcome.h"
+
+struct rate_limit;
+
+/* A read or write of one game: the server, the game id, the bearer token and what to answer
+ * (the caller's). */
+struct game_call {
+    struct server *srv;
+    const char *id;
+    const char *token;
+    struct outcome *o;
+    int resolved; /* steps resolved by the write, for metrics */
+};
+
+/* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o. */
+int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o);
+
+/* Loads game gc->id into *lv (locked FOR UPDATE when `lock`): STORE_OK, or the 404 recorded
+ * in gc->o ("There is no game "ID"" and `tail`: "." or "; what to do."), or the store's
+ * failure. live_free() after, whatever it returns. */
+int service_load(PGconn *c, struct game_call *gc, bool lock, const char *tail, struct live *lv);
+
+/* service_load()'s tail that points to the lobby. */
+extern const char service_see_lobby[];
+
+/* True when a game of this status ended without being played (expired or cancelled). */
+bool service_is_unplayed(const char *status);
+
+/* The refusal of a join, an order, a force, a hint or a seat change on a game that ended
+ * unplayed: 409 game_expired, or game_cancelled when `status` is "cancelled". Returns
+ * STORE_ABORT. */
+int service_fail_unplayed(struct outcome *o, const char *status);
+
+/* The refusals of a call that needs a game in play, in this order: 409 game_expired or
+ * game_cancelled (service_fail_unplayed), game_not_started with sentence `not_started`,
+ * game_over with sentence `ended`. STORE_OK when the game is being played, else STORE_ABORT
+ * with the refusal in o. */
+int service_check_playing(const struct live *lv, struct outcome *o, const char *not_started,
+                          const char *ended);
+
+/* Takes one token of address `client`'s bucket in `rl` (NULL: no limit). False, with a 429 and
+ * its Retry-After in o, when the bucket is empty: `what` says what the address did too often
+ * ("created games"), `rate` and `burst` are the limit's settings. */
+bool service_within_rate(struct rate_limit *rl, const char *client, const char *what, double rate,
+                         int burst, struct outcome *o);
+
+/* After a write of game `id` committed with status `st` (nothing when it is not STORE_OK):
+ * counts the `resolved` steps and wakes this instance's listeners of the game. */
+void service_published(struct server *srv, int st, const char *id, int resolved);
+
+#endif

@@ -1,0 +1,437 @@
+/* store_pool.c: the connection half of the store: a fixed pool of PostgreSQL connections made
+ * lazily and re-made after a failure, the mapping of libpq results to enum store_status, the
+ * log line every store failure writes, the retry backoff, and sessions outside a transaction
+ * (store_session, for the migration runner in store_migrate.c; store_ping for /healthz). The
+ * pipeline and transaction runner (store.c) lease their connections here (store_int.h).
+ *
+ * Pool: `size` slots, each holding NULL or one PGconn, and a busy flag. A caller takes a free
+ * slot under the mutex (waiting on the condition variable while all are busy), then connects
+ * or checks the connection outside the mutex, so a slow connect never blocks other callers.
+ * A connection that is broken when it comes back is closed; the next caller to take its slot
+ * makes a new one. Connecting uses connect_timeout=3 unless the caller's conninfo or
+ * PGCONNECT_TIMEOUT says otherwise, so an unreachable database answers STORE_UNAVAILABLE
+ * within seconds, not minutes. */
+#include "store.h"
+#include "store_int.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Connection parameters added when the caller's conninfo does not set them. */
+#define DEFAULT_CONNECT_TIMEOUT  "3"
+#define DEFAULT_APPLICATION_NAME "cityd"
+
+struct slot {
+    PGconn *conn;      /* NULL until connected, and again after a failure */
+    bool busy;         /* taken by a caller */
+    uint64_t prepared; /* statements prepared on conn (bit i: statement i) */
+};
+
+struct store {
+    pthread_mutex_t mu;
+    pthread_cond_t freed; /* signalled when a slot is released */
+    int size;
+    struct slot *slots;
+    const char **keys; /* PQconnectdbParams() arguments, NULL-terminated */
+    const char **vals;
+    char *strings; /* one buffer holding every key and value */
+    uint64_t rng;  /* for the retry backoff; under mu */
+    bool down;     /* the last connection attempt failed (logged once per outage) */
+};
+
+/*
+** Connection parameters
+*/
+
+/* Fills st->keys/vals from `conninfo` plus defaults. False (with a sentence in err) when
+ * conninfo does not parse or memory runs out. */
+static bool params_from_conninfo(struct store *st, const char *conninfo, char *err, int errlen)
+{
+    char *perr = NULL;
+    PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
+    if (!opts) {
+        char *nl = perr ? strchr(perr, '\n') : NULL;
+        if (nl)
+            *nl = 0;
+        snprintf(err, (size_t)errlen, "bad database connection string: %s",
+                 perr ? perr : "out of memory");
+        PQfreemem(perr);
+        return false;
+    }
+    bool has_timeout = getenv("PGCONNECT_TIMEOUT") != NULL, has_app = false;
+    bool has_enc = getenv("PGCLIENTENCODING") != NULL;
+    size_t n = 0, bytes = 0;
+    for (PQconninfoOption *o = opts; o->keyword; o++) {
+        if (!o->val)
+            continue;
+        n++;
+        bytes += strlen(o->keyword) + strlen(o->val) + 2;
+        has_timeout |= strcmp(o->keyword, "connect_timeout") == 0;
+        has_app |= strcmp(o->keyword, "application_name") == 0;
+        has_enc |= strcmp(o->keyword, "client_encoding") == 0;
+    }
+    n += 3;
+    bytes += 128;
+    st->keys = calloc(n + 1, sizeof *st->keys);
+    st->vals = calloc(n + 1, sizeof *st->vals);
+    st->strings = malloc(bytes);
+    if (!st->keys || !st->vals || !st->strings) {
+        PQconninfoFree(opts);
+        snprintf(err, (size_t)errlen, "out of memory");
+        return false;
+    }
+    size_t k = 0, used = 0;
+#define ADD(key, val)                                                                              \
+    do {                                                                                           \
+        size_t lk_ = strlen(key) + 1, lv_ = strlen(val) + 1;                                       \
+        memcpy(st->strings + used, (key), lk_);                                                    \
+        st->keys[k] = st->strings + used;                                                          \
+        used += lk_;                                                                               \
+        memcpy(st->strings + used, (val), lv_);                                                    \
+        st->vals[k++] = st->strings + used;                                                        \
+        used += lv_;                                                                               \
+    } while (0)
+    for (PQconninfoOption *o = opts; o->keyword; o++)
+        if (o->val)
+            ADD(o->keyword, o->val);
+    if (!has_timeout)
+        ADD("connect_timeout", DEFAULT_CONNECT_TIMEOUT);
+    if (!has_app)
+        ADD("application_name", DEFAULT_APPLICATION_NAME);
+    if (!has_enc)
+        ADD("client_encoding", "UTF8");
+#undef ADD
+    st->keys[k] = st->vals[k] = NULL;
+    PQconninfoFree(opts);
+    return true;
+}
+
+/*
+** Logging
+*/
+
+/* Writes "store: <what>: <msg>" to stderr as one line (each run of white space in msg, new
+ * lines included, becomes one space). */
+void store_log(const char *what, const char *msg)
+{
+    char line[1024];
+    size_t len = 0;
+    bool space = false;
+    for (const char *p = msg ? msg : ""; *p && len < sizeof line - 1; p++) {
+        if (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') {
+            space = len > 0;
+            continue;
+        }
+        if (space && len < sizeof line - 2)
+            line[len++] = ' ';
+        space = false;
+        line[len++] = *p;
+    }
+    line[len] = 0;
+    fprintf(stderr, "store: %s: %s\n", what ? what : "query", line);
+}
+
+/* Receives the server's notices: NOTICE and below (CREATE TABLE IF NOT EXISTS chatter) are
+ * dropped, WARNING and above (a shutdown cutting the session) are logged as one line. */
+static void on_notice(void *arg, const PGresult *res)
+{
+    (void)arg;
+    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    if (sev && (strcmp(sev, "NOTICE") == 0 || strcmp(sev, "INFO") == 0 || strcmp(sev, "LOG") == 0 ||
+                strcmp(sev, "DEBUG") == 0))
+        return;
+    store_log("server", PQresultErrorMessage(res));
+}
+
+/*
+** Pool
+*/
+
+struct store *store_open(const char *conninfo, int size, char *err, int errlen)
+{
+    assert(conninfo && err && errlen > 0);
+    err[0] = 0;
+    if (size < 1 || size > 4096) {
+        snprintf(err, (size_t)errlen, "the pool size must be 1 to 4096, not %d", size);
+        return NULL;
+    }
+    struct store *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, (size_t)errlen, "out of memory");
+        return NULL;
+    }
+    st->size = size;
+    st->slots = calloc((size_t)size, sizeof *st->slots);
+    if (!st->slots || !params_from_conninfo(st, conninfo, err, errlen)) {
+        if (!err[0])
+            snprintf(err, (size_t)errlen, "out of memory");
+        free(st->slots);
+        free(st->keys);
+        free(st->vals);
+        free(st->strings);
+        free(st);
+        return NULL;
+    }
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_cond_init(&st->freed, NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    st->rng = ((uint64_t)now.tv_sec << 32 ^ (uint64_t)now.tv_nsec ^ (uint64_t)(uintptr_t)st) | 1;
+    return st;
+}
+
+void store_close(struct store *st)
+{
+    if (!st)
+        return;
+    pthread_mutex_lock(&st->mu);
+    for (int i = 0; i < st->size; i++) {
+        assert(!st->slots[i].busy && "store_close() while a connection is in use");
+        if (st->slots[i].conn)
+            PQfinish(st->slots[i].conn);
+    }
+    pthread_mutex_unlock(&st->mu);
+    pthread_cond_destroy(&st->freed);
+    pthread_mutex_destroy(&st->mu);
+    free(st->slots);
+    free(st->keys);
+    free(st->vals);
+    free(st->strings);
+    free(st);
+}
+
+/* Whether an idle connection still looks alive: when the server has closed it (a restart,
+ * an administrator's kill), the socket is readable; consuming the input then marks the
+ * connection bad. Does not block. */
+static bool idle_conn_alive(PGconn *conn)
+{
+    for (int i = 0; i < 4 && PQstatus(conn) == CONNECTION_OK; i++) {
+        struct pollfd p = {.fd = PQsocket(conn), .events = POLLIN};
+        if (p.fd < 0)
+            return false;
+        int r = poll(&p, 1, 0);
+        if (r == 0)
+            break;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 || !PQconsumeInput(conn))
+            return false;
+        PGnotify *n;
+        while ((n = PQnotifies(conn)))
+            PQfreemem(n);
+    }
+    return PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
+}
+
+/* Makes a new connection. NULL when the database cannot be reached (logged once per
+ * outage). Its commits are synchronous whatever the server's default: a 202 promises the
+ * order is committed, and with synchronous_commit=off a crash of the server loses what it
+ * acknowledged in its last moments. (Not the `options` connection parameter: PgBouncer
+ * refuses it.) */
+static PGconn *pool_connect(struct store *st)
+{
+    PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
+    bool ok = conn && PQstatus(conn) == CONNECTION_OK;
+    if (ok) {
+        PGresult *r = PQexec(conn, "SET synchronous_commit = on");
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+    }
+    pthread_mutex_lock(&st->mu);
+    bool was_down = st->down;
+    st->down = !ok;
+    pthread_mutex_unlock(&st->mu);
+    if (!ok) {
+        if (!was_down)
+            store_log("connect", conn ? PQerrorMessage(conn) : "out of memory");
+        PQfinish(conn);
+        return NULL;
+    }
+    if (was_down)
+        store_log("connect", "the database is reachable again");
+    PQsetNoticeReceiver(conn, on_notice, NULL);
+    return conn;
+}
+
+/* Takes a slot, waiting while all are busy, and gives it a live connection. STORE_OK, or
+ * STORE_UNAVAILABLE (the slot is released again) when no connection could be made. */
+int store_pool_acquire(struct store *st, struct lease *l)
+{
+    pthread_mutex_lock(&st->mu);
+    int pick;
+    for (;;) {
+        pick = -1;
+        for (int i = 0; i < st->size; i++) {
+            if (st->slots[i].busy)
+                continue;
+            if (st->slots[i].conn) {
+                pick = i;
+                break;
+            }
+            if (pick < 0)
+                pick = i;
+        }
+        if (pick >= 0)
+            break;
+        pthread_cond_wait(&st->freed, &st->mu);
+    }
+    st->slots[pick].busy = true;
+    PGconn *conn = st->slots[pick].conn;
+    st->slots[pick].conn = NULL;
+    pthread_mutex_unlock(&st->mu);
+
+    l->slot = pick;
+    l->fresh = false;
+    if (conn && !idle_conn_alive(conn)) {
+        PQfinish(conn);
+        conn = NULL;
+    }
+    if (!conn) {
+        conn = pool_connect(st);
+        l->fresh = true;
+        st->slots[pick].prepared = 0; /* a new session has no prepared statements */
+    }
+    l->conn = conn;
+    l->prepared = &st->slots[pick].prepared;
+    l->pipe = NULL;
+    l->discard = false;
+    if (!conn) {
+        pthread_mutex_lock(&st->mu);
+        st->slots[pick].busy = false;
+        pthread_cond_signal(&st->freed);
+        pthread_mutex_unlock(&st->mu);
+        return STORE_UNAVAILABLE;
+    }
+    return STORE_OK;
+}
+
+/* Gives the connection back. A broken one, or one left inside a transaction that cannot be
+ * rolled back, is closed. */
+void store_pool_release(struct store *st, struct lease *l)
+{
+    if (l->discard && l->conn) {
+        PQfinish(l->conn);
+        l->conn = NULL;
+    }
+    PGconn *conn = l->conn;
+    if (conn && PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) != PQTRANS_IDLE) {
+        /* A body that left a transaction open (store_run) or failed oddly: end it. */
+        PGresult *r = PQtransactionStatus(conn) == PQTRANS_ACTIVE ? NULL : PQexec(conn, "ROLLBACK");
+        PQclear(r);
+    }
+    if (conn && (PQstatus(conn) != CONNECTION_OK || PQtransactionStatus(conn) != PQTRANS_IDLE)) {
+        PQfinish(conn);
+        conn = NULL;
+    }
+    pthread_mutex_lock(&st->mu);
+    st->slots[l->slot].conn = conn;
+    st->slots[l->slot].busy = false;
+    pthread_cond_signal(&st->freed);
+    pthread_mutex_unlock(&st->mu);
+    l->conn = NULL;
+}
+
+/* Closes the leased connection at once (it is broken or holds a session state we cannot
+ * undo); the slot connects again on its next use. */
+void store_lease_discard(struct lease *l)
+{
+    PQfinish(l->conn);
+    l->conn = NULL;
+}
+
+/*
+** Statuses
+*/
+
+int store_status_of(PGconn *conn, const PGresult *res, const char *what)
+{
+    if (!res) {
+        if (!conn || PQstatus(conn) != CONNECTION_OK)
+            return STORE_UNAVAILABLE;
+        store_log(what, conn ? PQerrorMessage(conn) : "no result");
+        return STORE_HARD;
+    }
+    ExecStatusType es = PQresultStatus(res);
+    if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK)
+        return STORE_OK;
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    if (state && (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
+        return STORE_RETRY;
+    if ((conn && PQstatus(conn) != CONNECTION_OK) ||
+        (state && (strncmp(state, "08", 2) == 0 || strncmp(state, "57P0", 4) == 0)))
+        return STORE_UNAVAILABLE;
+    const char *msg = PQresultErrorMessage(res);
+    if (!msg || !*msg)
+        msg = PQresStatus(es);
+    store_log(what, msg);
+    return STORE_HARD;
+}
+
+/* Runs a statement without parameters and maps its result. */
+static int exec_simple(PGconn *conn, const char *sql, const char *what)
+{
+    PGresult *r = PQexec(conn, sql);
+    int rc = store_status_of(conn, r, what);
+    PQclear(r);
+    return rc;
+}
+
+/*
+** Retries and sessions
+*/
+
+/* Sleeps a random 1..cap ms, cap doubling with each attempt up to 64 ms. */
+void store_backoff(struct store *st, int attempt)
+{
+    pthread_mutex_lock(&st->mu);
+    st->rng ^= st->rng << 13;
+    st->rng ^= st->rng >> 7;
+    st->rng ^= st->rng << 17;
+    uint64_t r = st->rng;
+    pthread_mutex_unlock(&st->mu);
+    long cap = 1L << (attempt < 6 ? attempt : 6);
+    long us = 1000 + (long)(r % (uint64_t)(cap * 1000));
+    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+bool store_ping(struct store *st)
+{
+    assert(st);
+    for (int tries = 0; tries < 2; tries++) {
+        struct lease l;
+        if (store_pool_acquire(st, &l) != STORE_OK)
+            return false;
+        int rc = exec_simple(l.conn, "SELECT 1", "ping");
+        bool fresh = l.fresh;
+        store_pool_release(st, &l);
+        if (rc == STORE_OK)
+            return true;
+        if (fresh || rc != STORE_UNAVAILABLE)
+            return false;
+        /* A reused connection died since its last use: try once more on a new one. */
+    }
+    return false;
+}
+
+int store_session(struct store *st, store_session_fn fn, void *ctx)
+{
+    assert(st && fn);
+    struct lease l;
+    int rc = store_pool_acquire(st, &l);
+    if (rc != STORE_OK)
+        return rc;
+    bool discard = false;
+    rc = fn(l.conn, ctx, &discard);
+    if (discard)
+        store_lease_discard(&l);
+    store_pool_release(st, &l);
+    return rc;
+}

@@ -1,0 +1,258 @@
+// tech_city/city.js: Tech City's shared grid and what sits around it on the table: the grid
+// scrolls inside its box (a mouse drags it), the cells the selected card may go to and the cards
+// an effect may use or aim at are highlighted, owners' markers and tilted cards are drawn, a
+// chosen cell offers its confirm button under the grid; the card-info box (the effect of a card
+// hovered, focused or tapped, and "show this card to everyone"); the scores, the discard pile and
+// the line that says whose turn it is and what they must decide.
+
+import { h, replace, keepFocus } from '../../dom.js';
+import { seatDot, joinNames } from '../../ui.js';
+import { botMark, isClosed } from '../../seats.js';
+import { design, DOMAINS, cardLabel } from './data.js';
+
+/**
+ * The grid and the panels of Tech City's table for the shell's context `ctx` (web/table.js) and
+ * the table's `t`: {selOf() (the selection now), rules (choice.js), clickCell(x, y), confirm(),
+ * divulge (the Set of hand cards to show with the next order)}. Returns {cityBox, players, pile,
+ * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y)}.
+ */
+export function techBoard(ctx, t) {
+  const { st } = ctx;
+  const { cityAt, hand, slugOf, needsOf, targetOk, usable, orderBody } = t.rules;
+  const nameOf = (s) => ctx.nameOf(s);
+  const me = () => ctx.me();
+  const pending = () => ctx.pending();
+  const drawIf = ctx.drawIf;
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
+  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: scroll to see all of it' });
+  const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' })),
+    cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
+  const players = h('section', { class: 'panel tech-players', id: 'players', 'aria-labelledby': 'players-title' });
+  const pile = h('section', { class: 'panel pile', id: 'pile', 'aria-labelledby': 'pile-title' });
+  const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
+  let infoKey = null; // what the card-info box shows: 'c:X,Y', 'h:ID', 'd:ID'
+  let centred = false;
+
+  function draw() {
+    drawWhose();
+    drawCity();
+    drawPlayers();
+    drawPile();
+    cityBox.hidden = isClosed(st.view);
+  }
+
+  function drawCity() {
+    const v = st.view;
+    const p = pending();
+    drawIf(cityScroll, [v?.city, p, t.selOf(), st.busy], () => drawCityNow(v, p));
+  }
+
+  function drawCityNow(v, p) {
+    const sel = t.selOf();
+    if (!v) { replace(cityScroll); return; }
+    const open = p?.step === 'build' ? p.options.cells : [];
+    const all = [...v.city, ...open];
+    const xs = all.map((c) => c.x), ys = all.map((c) => c.y);
+    const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1, y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
+    const place = (x, y) => `grid-column:${x - x0 + 1};grid-row:${y - y0 + 1}`;
+    const placing = p?.step === 'build' && sel.card !== null;
+    const effect = p?.step === 'effect';
+    const items = [];
+    for (const c of open) {
+      const chosen = sel.x === c.x && sel.y === c.y;
+      items.push(h('button', {
+        type: 'button', class: `cell open ${placing ? 'target' : ''} ${chosen ? 'chosen' : ''}`, style: place(c.x, c.y),
+        'data-x': c.x, 'data-y': c.y, 'data-focus-key': `cell-${c.x},${c.y}`, disabled: st.busy,
+        'aria-label': placing ? `Build here: column ${c.x}, row ${c.y}` : `Empty cell ${c.x}, ${c.y}`,
+        onclick: () => t.clickCell(c.x, c.y),
+      }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : placing ? '+' : ''));
+    }
+    for (const c of v.city) {
+      const d = design(c.card);
+      const used = sel.use && sel.use.x === c.x && sel.use.y === c.y;
+      const tgt = (sel.target && sel.target.x === c.x && sel.target.y === c.y) || (sel.to && sel.to.x === c.x && sel.to.y === c.y);
+      const needCell = effect && sel.use && (needsOf().includes('target') && !sel.target ? targetOk(c, 'target') : needsOf().includes('to') && sel.target && !sel.to ? targetOk(c, 'to') : false);
+      const canUse = effect && !sel.use && usable(c);
+      const cls = ['cell', 'card-cell', `d-${d.domain}`];
+      if (c.tilted) cls.push('tilted');
+      if (c.seed) cls.push('seed');
+      if (canUse || needCell) cls.push('target');
+      if (used) cls.push('using');
+      if (tgt) cls.push('aimed');
+      const owner = c.owner === null ? 'neutral' : `owned by ${nameOf(c.owner)}`;
+      items.push(h('button', {
+        type: 'button', class: cls.join(' '), style: place(c.x, c.y), 'data-x': c.x, 'data-y': c.y, 'data-slug': c.card,
+        'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`,
+        title: `${d.name} (${c.value} ${DOMAINS[d.domain]?.name}): ${d.text}`,
+        onclick: () => t.clickCell(c.x, c.y),
+        onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
+      },
+      h('span', { class: 'face' },
+        h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),
+        h('span', { class: 'tc-name' }, d.name),
+        // Named by its content (the visible name first), the rest said offscreen.
+        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}: ${d.text}`),
+        c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null)));
+    }
+    const grid = h('div', { class: 'city', id: 'city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}` }, items);
+    const keepX = cityScroll.scrollLeft, keepY = cityScroll.scrollTop;
+    const old = cityScroll.firstChild?.dataset;
+    keepFocus(cityScroll, () => replace(cityScroll, grid));
+    if (!centred) {
+      centred = true;
+      requestAnimationFrame(() => scrollToCell(0, 0));
+    } else if (old && (Number(old.x0) !== x0 || Number(old.y0) !== y0)) {
+      // The grid grew to the left or top: keep the same cells in view.
+      const cell = cellSize();
+      cityScroll.scrollLeft = keepX + (Number(old.x0) - x0) * cell.w;
+      cityScroll.scrollTop = keepY + (Number(old.y0) - y0) * cell.h;
+    }
+    drawCityConfirm(p);
+    grid.dataset.x0 = x0;
+    grid.dataset.y0 = y0;
+    document.getElementById('city-count').textContent = `${v.city.length} card${v.city.length === 1 ? '' : 's'} in play`;
+  }
+
+  /** Under the grid, once a cell is chosen: confirm the build there without scrolling back up. */
+  function drawCityConfirm(p) {
+    const sel = t.selOf();
+    const box = cityBox.querySelector('#city-confirm');
+    const on = p?.step === 'build' && sel.card !== null && sel.x !== null;
+    box.hidden = !on;
+    if (!on) { replace(box); return; }
+    const r = orderBody();
+    replace(box, h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: t.confirm },
+      `Build ${design(slugOf(sel.card)).name} here`),
+    r.body ? null : h('span', { class: 'muted' }, r.why));
+  }
+
+  function cellSize() {
+    const any = cityScroll.querySelector('.cell');
+    const r = any?.getBoundingClientRect();
+    return { w: (r?.width ?? 72) + 4, h: (r?.height ?? 72) + 4 };
+  }
+
+  function scrollToCell(x, y) {
+    const el = cityScroll.querySelector(`[data-x="${x}"][data-y="${y}"]`);
+    if (!el) return;
+    cityScroll.scrollLeft = el.offsetLeft - (cityScroll.clientWidth - el.offsetWidth) / 2;
+    cityScroll.scrollTop = el.offsetTop - (cityScroll.clientHeight - el.offsetHeight) / 2;
+  }
+
+  /** The card-info box: the effect of the card hovered, focused or tapped. */
+  function showInfo(key) {
+    if (!key) return;
+    infoKey = key;
+    drawInfo();
+  }
+
+  function drawInfo() {
+    const v = st.view;
+    let slug = null, extra = '';
+    if (infoKey?.startsWith('c:')) {
+      const [x, y] = infoKey.slice(2).split(',').map(Number);
+      const c = cityAt(x, y);
+      if (c) {
+        slug = c.card;
+        extra = `${c.owner === null ? 'Neutral' : `${nameOf(c.owner)}'s company`}${c.tilted ? ' · tilted: used this round' : ''}${c.seed ? ' · the seed card' : ''}`;
+      }
+    } else if (infoKey) {
+      const cid = Number(infoKey.slice(2));
+      slug = hand().find((c) => c.id === cid)?.card ?? v?.discard.find((c) => c.id === cid)?.card ?? v?.revealed?.find((c) => c.id === cid)?.card ?? null;
+      extra = infoKey.startsWith('h:') ? 'In your hand' : 'Discard pile';
+    }
+    if (!slug) { replace(info, h('p', { class: 'muted' }, 'Hover or tap a card to read its effect.')); return; }
+    const d = design(slug);
+    const cid = infoKey.startsWith('h:') ? Number(infoKey.slice(2)) : null;
+    replace(info, h('div', { class: `info-card d-${d.domain}`, 'data-slug': slug },
+      h('strong', {}, `${DOMAINS[d.domain]?.icon ?? ''} ${d.name}`),
+      h('span', { class: 'muted' }, ` · ${d.domain === 'wild' ? 'Wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${extra ? ` · ${extra}` : ''}`),
+      h('p', { id: 'info-text' }, d.text),
+      cid !== null && st.view?.status === 'playing' ? h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'divulge', checked: t.divulge.has(cid), onchange: (e) => { if (e.target.checked) t.divulge.add(cid); else t.divulge.delete(cid); drawInfo(); ctx.drawAction(); } }),
+        ' Show this card to everyone with my next choice') : null));
+  }
+
+  // ---- the scores, the discard pile, whose turn -------------------------------------------
+  function drawPlayers() {
+    const v = st.view;
+    drawIf(players, [v?.seats, v?.first, v?.status, v?.pending, v?.winners, me()], () => {
+      if (!v || v.status === 'open' || isClosed(v)) { players.hidden = true; return; }
+      players.hidden = false;
+      replace(players, h('h2', { id: 'players-title' }, 'Scores'),
+        h('ol', { class: 'score-list' }, v.seats.map((s) => {
+          const deciding = v.status === 'playing' && (v.pending ?? []).includes(s.seat);
+          return h('li', { class: `score-row ${s.seat === me() ? 'me' : ''} ${(v.winners ?? []).includes(s.seat) ? 'won' : ''}`, 'data-seat': s.seat },
+            seatDot(s.seat),
+            h('span', { class: 'sr-name' }, nameOf(s.seat),
+              s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
+              botMark(s.bot),
+              v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: 'First player this round' }, '1st') : null,
+              deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : 'deciding…') : null),
+            h('span', { class: 'sr-meta' }, `${s.hand_count} in hand · ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'}`),
+            h('span', { class: 'sr-score', 'aria-label': `${s.score} points` }, String(s.score)));
+        })));
+    });
+  }
+
+  function drawPile() {
+    const v = st.view;
+    drawIf(pile, [v?.discard, v?.expelled?.length, v?.revealed], () => {
+      if (!v || v.status === 'open' || isClosed(v)) { pile.hidden = true; return; }
+      pile.hidden = false;
+      replace(pile, h('h2', { id: 'pile-title' }, `Discard pile (${v.discard.length})`),
+        v.discard.length ? h('ul', { class: 'chips', id: 'discard-pile', 'aria-label': 'The discard pile, top first' }, [...v.discard].reverse().map((c) => h('li', {},
+          h('button', { type: 'button', class: `chip-btn d-${design(c.card).domain}`, title: design(c.card).text, 'data-card-id': c.id, onclick: () => showInfo(`d:${c.id}`), onpointerenter: () => showInfo(`d:${c.id}`) }, cardLabel(c.card)))))
+          : h('p', { class: 'muted' }, 'Empty.'),
+        v.revealed?.length ? h('p', { class: 'muted' }, `Revealed: ${v.revealed.map((c) => design(c.card).name).join(', ')}`) : null,
+        v.expelled?.length ? h('p', { class: 'muted small-print' }, `${v.expelled.length} card${v.expelled.length === 1 ? '' : 's'} expelled from the game.`) : null);
+    });
+  }
+
+
+  /** Whose turn it is and what they must decide, in one line everyone sees. */
+  function drawWhose() {
+    const v = st.view;
+    const text = !v || v.status !== 'playing' ? '' : (() => {
+      const seats = (v.pending ?? []);
+      const who = joinNames(seats.map((s) => (s === me() ? 'you' : nameOf(s))));
+      const one = seats.length === 1;
+      const card = v.effect ? design(v.effect.card).name : null;
+      switch (v.step) {
+        case 'build': return `${cap(who)} ${one && seats[0] !== me() ? 'builds' : 'build'}: a card from hand next to the city, or pass.`;
+        case 'help': return `Help wanted: ${nameOf(v.active)} is building a service. ${cap(who)} may discard a card to help (each helper but the builder scores 1).`;
+        case 'effect': return `${cap(who)} may use the effect of one card in the city, or pass.`;
+        case 'owner': return `${cap(who)} may draw a card, then discard one${card ? `: ${nameOf(v.effect.seat)} used ${card}` : ''}.`;
+        case 'choose': return `${cap(who)} ${one && seats[0] !== me() ? 'chooses' : 'choose'} cards${card ? ` for ${card}` : ''}.`;
+        case 'discard': return `End of round: ${who} ${one && seats[0] !== me() ? 'discards' : 'discard'} down to the hand limit.`;
+        default: return '';
+      }
+    })();
+    whose.hidden = !text;
+    whose.textContent = text;
+    whose.classList.toggle('mine', !!v && (v.pending ?? []).includes(me()));
+  }
+
+  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+  // A mouse drags the city to pan it (touch pans natively; the wheel and keys scroll).
+  let drag = null;
+  cityScroll.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse' || e.button !== 0 || e.target.closest('button')) return;
+    drag = { x: e.clientX, y: e.clientY, left: cityScroll.scrollLeft, top: cityScroll.scrollTop };
+    cityScroll.setPointerCapture(e.pointerId);
+    cityScroll.classList.add('panning');
+  });
+  cityScroll.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    cityScroll.scrollLeft = drag.left - (e.clientX - drag.x);
+    cityScroll.scrollTop = drag.top - (e.clientY - drag.y);
+  });
+  const endDrag = () => { drag = null; cityScroll.classList.remove('panning'); };
+  cityScroll.addEventListener('pointerup', endDrag);
+  cityScroll.addEventListener('pointercancel', endDrag);
+
+  drawInfo();
+  return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell };
+}

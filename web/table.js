@@ -1,0 +1,500 @@
+// table.js: the table shell every game's table shares, knowing no game: the live state of the
+// game (live.js: views, the log from the event stream, joining, sending), the header bar (title,
+// step, the game's figures, the step timer, Force for the host or once the time is up), the
+// banner (no such game, cancelled, the waiting room, the end screen with its ranking, points
+// breakdown and Play again, or "you are watching"), the seat tools, the log, the jump bar and the
+// live regions, and the action panel's frame: the hand with its sort order and the marks on cards
+// new to it, the choice already sent, Suggest's note. What differs per game comes from the game's
+// part (web/games/ID.js `table`): its panels, its step names and figures, and what the action
+// panel asks and sends.
+
+import { api, createAndRemember, store, rulesetOf } from './api.js';
+import { h, replace, keepFocus } from './dom.js';
+import { liveGame, waitingRoom } from './live.js';
+import { seatTools, closedNotice, isClosed } from './seats.js';
+import { copyButton, replayUrl, helpLinks, joinNames, logList } from './ui.js';
+import { standings, placeLine, rankingList, tieNote } from './standings.js';
+import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
+import { noticePending, noticeSwitches } from './notice.js';
+import { expertHints, samePoint } from './hints.js';
+
+/** The key of a position {round, step, turn} (turn left out where a game has none): "2-build". */
+export function positionKey(p) {
+  return [p.round, p.step, p.turn].filter((x) => x !== undefined && x !== null).join('-');
+}
+
+/**
+ * The seats of public view `v` that have a decision pending and have not sent it, other than
+ * seat `me`: from the view's `pending` list where the game has one, else each seat's `pending`.
+ */
+export function waitingSeats(v, me) {
+  const pending = Array.isArray(v.pending) ? v.pending : (v.seats ?? []).filter((s) => s.pending).map((s) => s.seat);
+  return pending.filter((s) => s !== me && !v.seats?.[s]?.submitted);
+}
+
+/**
+ * Which hand cards are new, seen again after a change. prev: the last result (or null); key:
+ * the game's key of the moment a card stops being new when it changes (the step, or the seat's
+ * pending point; null while it has none); ids: the hand's ids now. A card that came into the
+ * hand since the last sight is new until the key changes from one it was new at. Returns {key,
+ * ids, fresh}; the first sight marks nothing.
+ */
+export function nextSeen(prev, key, ids) {
+  if (!prev || !Array.isArray(prev.ids) || !Array.isArray(prev.fresh)) return { key, ids, fresh: [] };
+  const kept = prev.key && prev.key !== key ? [] : prev.fresh.filter((x) => ids.includes(x));
+  const came = ids.filter((x) => !prev.ids.includes(x) && !kept.includes(x));
+  return { key, ids, fresh: [...kept, ...came] };
+}
+
+/**
+ * Mounts the table of game `id` in `root`. `game` is its ruleset id (null when unknown), `mod`
+ * the game's module (web/games/index.js: className, score, breakdown are read here) and `part`
+ * its table factory, what the module's table() resolved to. Returns a teardown function.
+ *
+ * part(ctx) is called once. ctx: {id, game, st (live.js's state: view, hand, me, events, busy,
+ * refused ...), nameOf(seat), me() (this browser's seat or null), pending() (the hand's pending
+ * point or null), hints (hints.js), samePoint, action (the panel element), alive(), announce(text),
+ * drawIf(el, sig, draw), render(), drawAction(), send(body) (posts an order, positions included;
+ * resolves to true when taken)}. It returns the game's share:
+ * - panels: top, main, sideBefore, sideAfter (arrays of elements placed once), jump ([label,
+ *   () => element, id] entries of the jump bar);
+ * - words: opening ([heading, text] of the hand before the game starts), watching (the notice a
+ *   watcher sees), stepLabel(view), pointText(point) ("round 2, build"), stats(view) (the bar's
+ *   figures: [{label, value, title, emoji, aria}]), forceText(view, names, count, {tt, host}),
+ *   endLead(view, winnerNames), rankExtra(view, seat) (elements after a seat in the ranking);
+ * - the hand: card(c, opts, fresh) (a hand card's element), and optionally sorts ({key: label},
+ *   with 'dealt'), sortHand(hand, key), freshKey(view, point) (cards are new until it changes;
+ *   undefined: no marks now), freshText, notice() (an element atop the action panel, or null);
+ * - action(point): {head, extra, buttons, cardOpts(c), hint, need, sent (the selection is the
+ *   order sent), chosen (the order sent in words), handClass}; actionSig() (what else it reads);
+ * - sync(point, changed) (every change; changed: a new pending point), draw() (its panels, every
+ *   change), logLines(events, nameOf) ([{kind, seq, text}]), close() (optional).
+ */
+export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
+  const drawnSig = new WeakMap(); // the signature each element was last drawn from (drawIf)
+  const live = liveGame(id, () => render());
+  const { st } = live;
+  let alive = true;
+  let pointAt = null; // the key of the seat's pending point last seen ('none' without one)
+  let endError = ''; // why Play again failed
+  const force = { ask: null, error: '', errorAt: '', errorFrom: '' };
+  const sortKey = `city.handSort.${game}`;
+  let seen = readJson(sessionStorage, `city.seen.${id}`);
+  let logDrawn = -1;
+  const keep = { redraw: () => render() };
+  const title = () => rulesetOf(game)?.title ?? game ?? 'Game';
+  const nameOf = (seat) => live.nameOf(seat);
+  const pending = () => st.hand?.pending ?? null;
+
+  const bar = h('header', { class: 'table-bar', id: 'bar' });
+  const banner = h('div', { id: 'banner' });
+  const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
+  const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'));
+  const logEl = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
+  logBox.append(logEl);
+  const said = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
+  const logNews = logAnnouncer();
+  const pageError = h('p', { class: 'error', role: 'alert', id: 'page-error', hidden: true });
+  const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
+  const tools = seatTools({
+    id, navigate, refresh: () => live.refresh(),
+    read: () => ({ view: st.view, me: st.me, host: st.host, events: st.events.values(), nameOf }),
+    dropSeat: () => { Object.assign(st, { me: null, hand: null, notice: '' }); live.refresh(); },
+  });
+
+  const ctx = {
+    id, game, st, nameOf, pending, hints, samePoint, action,
+    me: () => st.me?.seat ?? null,
+    alive: () => alive,
+    announce,
+    drawIf,
+    render: () => render(),
+    drawAction: () => drawAction(),
+    /** Sends `body` as this seat's order (positions included); resolves to true when taken. */
+    send: (body) => live.send(body, (ok) => announce(ok ? 'Your choice was sent.' : st.refused)),
+  };
+  const part = makePart(ctx);
+  let sort = part.sorts?.[readText(localStorage, sortKey)] ? readText(localStorage, sortKey) : 'dealt';
+
+  // On a phone the page reads: your decision, then the game's own panels; the jump bar brings
+  // each up in one tap.
+  const jump = jumpBar([
+    ['Your move', () => (action.hidden ? banner : action), 'jump-move'],
+    ...(part.jump ?? []),
+    ['Log', () => logBox, 'jump-log'],
+  ]);
+  replace(root, h('section', { class: `table ${mod.className ?? ''}`.trim(), 'data-game': id },
+    bar, jump, pageError, banner, part.top,
+    h('div', { class: 'table-grid' },
+      h('div', { class: 'col-main' }, action, part.main),
+      h('aside', { class: 'col-side' }, part.sideBefore, tools.el, part.sideAfter, logBox, noticeSwitches())),
+    said, logNews.region));
+  const stopFit = fitOnResize(root);
+
+  function announce(text) { said.textContent = text; }
+
+  /**
+   * Runs draw() only when `sig` differs from the last one drawn into `el`: a re-draw replaces
+   * buttons, and a click or a Space press that straddles a replacement would be lost. The
+   * signature stays in memory, never in the DOM (it may hold this browser's seat).
+   */
+  function drawIf(el, sig, draw) {
+    const text = JSON.stringify(sig);
+    if (drawnSig.get(el) === text && el.firstChild) return;
+    draw();
+    drawnSig.set(el, text);
+  }
+
+  // ---- every change ------------------------------------------------------------------------
+  function render() {
+    if (!alive) return;
+    const p = pending();
+    const key = p ? positionKey(p) : 'none';
+    const changed = !!st.view && key !== pointAt;
+    if (changed && p && !st.hand.order) {
+      const what = part.pointText(p);
+      announce(`Your move: ${what}.`);
+      noticePending(`${title()}: your move`, `Decide ${what}.`, `city-${id}`);
+    }
+    if (st.view) pointAt = key;
+    part.sync?.(p, changed);
+    markFresh();
+    keepFocus(root, () => {
+      drawBar();
+      drawBanner();
+      tools.place(banner);
+      drawAction();
+      part.draw();
+      drawLog();
+      tools.update();
+    });
+    const message = st.error || st.notice;
+    const showPageError = !!message && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished' && !isClosed(st.view);
+    pageError.hidden = !showPageError;
+    pageError.textContent = showPageError ? message : '';
+    document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view?.round !== undefined ? `Round ${st.view.round} · ` : ''}${title()}`;
+    fitNames(root);
+  }
+
+  /** The hand's cards new since the game's key last changed (part.freshKey), kept for reloads. */
+  function markFresh() {
+    const v = st.view;
+    if (!v || !st.me || !st.hand) return;
+    const key = part.freshKey?.(v, pending());
+    if (key === undefined) return;
+    const next = nextSeen(seen, key, st.hand.hand.map((c) => c.id));
+    if (JSON.stringify(next) === JSON.stringify(seen)) return;
+    seen = next;
+    try { sessionStorage.setItem(`city.seen.${id}`, JSON.stringify(seen)); } catch { /* private mode: marks last until a reload */ }
+  }
+
+  // ---- the header bar ----------------------------------------------------------------------
+  function timerText() {
+    const v = st.view;
+    if (!v?.deadline || v.status !== 'playing') return null;
+    const left = Math.round(v.deadline - Date.now() / 1000);
+    if (left <= 0) return 'time is up';
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+  }
+
+  function drawBar() {
+    const v = st.view;
+    if (v) settleForce(v);
+    const stats = v ? part.stats(v) : [];
+    const tt = timerText();
+    drawIf(bar, [v && [v.status, v.round, v.step, v.turn, waitingSeats(v, ctx.me()), part.stepLabel(v)], stats, !!tt, tt === 'time is up',
+      st.missing, !!st.host, !!st.me, force, st.busy, st.conn], () => drawBarNow(v, stats, tt));
+  }
+
+  function drawBarNow(v, stats, tt) {
+    const back = h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby');
+    const links = game ? helpLinks(game) : null;
+    if (!v) {
+      replace(bar, back, h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'), links);
+      return;
+    }
+    const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired')
+      : v.status === 'finished' ? 'Game over' : part.stepLabel(v);
+    replace(bar, back,
+      h('div', { class: 'bar-title' }, h('strong', {}, title()), h('span', { class: 'step-pill', id: 'step' }, step)),
+      links,
+      stats.length ? h('dl', { class: 'stats' }, stats.map(stat)) : null,
+      tt ? h('span', { class: `timer ${tt === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,
+      forceControls(v, tt),
+      force.error ? h('p', { class: 'error force-error', role: 'alert', id: 'force-error' }, force.error) : null,
+      h('span', { id: 'conn', class: `conn ${st.conn}`, role: 'status', hidden: st.conn !== 'down' }, st.conn === 'down' ? 'Reconnecting…' : ''));
+  }
+
+  /** One figure of the bar: {label, value, title, emoji (drawn in the emoji font), aria}. */
+  function stat(s) {
+    const value = s.title || s.emoji ? h('span', { class: s.emoji ? 'emoji' : null, title: s.title, 'aria-label': s.aria }, s.value) : String(s.value ?? '—');
+    return h('div', { class: 'stat' }, h('dt', {}, s.label), h('dd', {}, value));
+  }
+
+  // ---- Force -------------------------------------------------------------------------------
+  /**
+   * Force is offered to a seat only where a timer exists and has run out (the server refuses it
+   * before), and to the host at any time; either way only after a confirmation. The first click
+   * remembers the position shown; the request names it, so a confirmation that lands after it
+   * resolved is refused (409 stale_step) and never forces the next one.
+   */
+  function forceControls(v, tt) {
+    const waiting = waitingSeats(v, ctx.me());
+    if (v.status !== 'playing' || !waiting.length || !(st.host || (st.me && tt === 'time is up'))) return null;
+    if (!force.ask) {
+      return h('button', {
+        type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: askForce, disabled: st.busy,
+        title: 'Resolve the step now: whoever has not chosen gets the default decision',
+      }, st.host ? 'Force step' : 'Apply defaults');
+    }
+    return h('div', { class: 'force-ask', id: 'force-ask', role: 'alertdialog', 'aria-labelledby': 'force-q' },
+      h('span', { id: 'force-q' }, part.forceText(v, joinNames(waiting.map(nameOf)), waiting.length, { tt, host: !!st.host })),
+      h('button', { type: 'button', class: 'small danger', id: 'force-yes', 'data-focus-key': 'force-yes', onclick: doForce, disabled: st.busy }, st.host ? 'Force it' : 'Apply defaults'),
+      h('button', { type: 'button', class: 'ghost small', id: 'force-no', 'data-focus-key': 'force-no', onclick: cancelForce }, 'Cancel'));
+  }
+
+  /** Drops a question or an error that belongs to a position the game has left. */
+  function settleForce(v) {
+    const here = positionKey(v);
+    if (force.error && !force.errorAt && force.errorFrom && here !== force.errorFrom) force.errorAt = here;
+    if (force.error && force.errorAt && force.errorAt !== here) force.error = '';
+    if (force.ask && positionKey(force.ask) !== here) {
+      force.ask = null; // the step moved on while the question was open: nothing to force
+      force.error = 'The step you were about to force has already been resolved; nothing was forced.';
+      force.errorAt = here;
+    }
+  }
+
+  function askForce() {
+    const v = st.view;
+    if (!v || st.busy) return;
+    force.ask = v.turn === undefined ? { round: v.round, step: v.step } : { round: v.round, step: v.step, turn: v.turn };
+    force.error = '';
+    drawBar();
+    bar.querySelector('#force-yes')?.focus();
+  }
+
+  function cancelForce() {
+    force.ask = null;
+    drawBar();
+    bar.querySelector('#force')?.focus();
+  }
+
+  async function doForce() {
+    const token = st.host ?? st.me?.token;
+    const ask = force.ask;
+    if (!token || !ask || st.busy) return;
+    st.busy = true;
+    Object.assign(force, { ask: null, error: '', errorAt: '' });
+    drawBar();
+    let stale = false;
+    try {
+      await api.resolve(id, token, ask);
+      announce('The step was forced.');
+    } catch (e) {
+      force.error = e.message; // 409 stale_step says the step had moved on: nothing forced
+      stale = e.status === 409;
+      announce(e.message);
+    }
+    st.busy = false;
+    // A stale Force's error stays through the position the game moved on to, which this page
+    // may not have seen yet (a newer refresh may still be on its way): settleForce binds it to
+    // the first position it sees after the one asked. Any other error binds to the one shown.
+    force.errorFrom = stale ? positionKey(ask) : '';
+    await live.refresh();
+    if (force.error && st.view && !stale) force.errorAt = positionKey(st.view);
+  }
+
+  // ---- the banner and the end screen -------------------------------------------------------
+  function drawBanner() {
+    const v = st.view;
+    if (st.missing) {
+      drawIf(banner, ['missing', st.error], () => replace(banner, h('div', { class: 'panel notice' },
+        h('h2', {}, 'No such game'), h('p', {}, st.error || 'This game does not exist.'),
+        h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby'))));
+    } else if (!v) {
+      replace(banner);
+      drawnSig.delete(banner);
+    } else if (isClosed(v)) {
+      drawIf(banner, ['closed', v.status], () => replace(banner, closedNotice(v)));
+    } else if (v.status === 'open') {
+      // Re-drawn only when something in it changed, so typing a name is never interrupted.
+      drawIf(banner, ['open', v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, st.joinError, st.joining],
+        () => replace(banner, waitingRoom(live, id, keep)));
+    } else if (v.status === 'finished') {
+      drawIf(banner, ['end', v.winners, standings(v), v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, endError], () => replace(banner, endScreen(v)));
+    } else {
+      drawIf(banner, ['play', !!st.me], () => replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, part.watching))));
+    }
+  }
+
+  function endScreen(v) {
+    const winners = v.winners ?? [];
+    const names = winners.map(nameOf);
+    const me = ctx.me();
+    const rows = standings(v);
+    const place = me !== null ? placeLine(rows, me) : null;
+    const iWon = me !== null && winners.includes(me);
+    const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again');
+    return [h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
+      h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
+      h('div', { class: 'end-main' }, h('div', { class: 'end-text' },
+        h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!')
+          : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
+        place ? h('p', { class: 'place', id: 'place' }, `${place}.`) : null,
+        h('p', { class: 'lead', id: 'winners' }, part.endLead(v, names)),
+        h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
+          copyButton(replayUrl(id), 'Copy link', 'Copy link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
+        endError ? h('p', { class: 'error', role: 'alert' }, endError) : null),
+      h('div', { class: 'end-rank' }, rankingList(rows, (r) => part.rankExtra(v, r.seat), { winners, me, nameOf }), tieNote(v)))),
+    mod.breakdown ? breakdownBox(v) : null];
+  }
+
+  /**
+   * The end screen's "Points breakdown" section: drawn at once with a loading line, filled by
+   * end.js (loaded only now) with the rows the game's module traces (mod.breakdown).
+   */
+  function breakdownBox(v) {
+    const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, 'Adding up the points…'));
+    const box = h('section', { class: 'panel points-breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
+      h('h2', { id: 'breakdown-title' }, 'Points breakdown'), body);
+    import('./end.js').then((m) => m.fillBreakdown(box, { mod, id, v, names: nameOf, me: ctx.me() }))
+      .catch(() => replace(body, h('p', { class: 'muted' }, 'The points breakdown could not be loaded; check your connection and reload.')));
+    return box;
+  }
+
+  /** A new game like this one: the settings it was created with here, else what its view says. */
+  async function playAgain(btn) {
+    const v = st.view;
+    const options = {};
+    for (const o of rulesetOf(game)?.options ?? []) if (typeof v[o.name] === 'number') options[o.name] = v[o.name];
+    const settings = store.settings(id) ?? {
+      seats: v.players, bots: v.seats.filter((s) => s.bot).map((s) => s.bot), kinds: v.seats.map((s) => s.bot ?? 'person'),
+      options, turn_seconds: v.turn_seconds, bot_level: v.bot_level,
+    };
+    settings.game = game;
+    settings.name = (st.me ? v.seats[st.me.seat]?.name : null) || store.name() || 'Player';
+    btn.disabled = true;
+    try {
+      navigate(`#/game/${await createAndRemember(settings)}`);
+    } catch (e) {
+      btn.disabled = false;
+      endError = e.message;
+      render();
+    }
+  }
+
+  // ---- the action panel ---------------------------------------------------------------------
+  function setSort(by) {
+    sort = part.sorts?.[by] ? by : 'dealt';
+    try { localStorage.setItem(sortKey, sort); } catch { /* kept for this page only */ }
+    drawAction();
+  }
+
+  function drawAction() {
+    const v = st.view;
+    drawIf(action, [v?.status, v && waitingSeats(v, null), st.hand, st.busy, st.refused, st.error, st.me?.seat, sort, seen, hints.sig(), part.actionSig()],
+      () => keepFocus(action, drawActionNow, action));
+  }
+
+  /**
+   * The frame of the seat's decision: the game's part fills the head, the buttons and each
+   * card's state (part.action(p) for a pending point p); the frame adds the choice already
+   * sent, the errors, the hand in its order with its new cards, and Suggest's note.
+   */
+  function drawActionNow() {
+    const v = st.view;
+    const hand = st.hand;
+    if (!v || !st.me || !hand || v.status === 'finished' || isClosed(v)) {
+      action.hidden = true;
+      replace(action);
+      Object.assign(action.dataset, { state: 'waiting', turn: 'none', submitted: 'false', busy: 'false', need: '' });
+      action.classList.remove('your-move');
+      return;
+    }
+    action.hidden = false;
+    const p = pending();
+    const a = p ? part.action(p) : idle(v);
+    const head = [part.notice?.() ?? null, ...a.head];
+    if (p && hand.order) {
+      // After a choice is in, the confirm button is an update: it reads "Change my choice" and
+      // is live once the selection differs from what was sent.
+      const again = a.buttons.find((b) => b?.id === 'confirm');
+      if (again) {
+        again.textContent = 'Change my choice';
+        again.disabled = again.disabled || !!a.sent;
+      }
+      head.push(h('p', { class: 'submitted-note', id: 'submitted' },
+        `Your choice is in${a.chosen ? `: ${a.chosen}` : ''}. You can change it until everyone has chosen${again ? ': pick again, then press “Change my choice”' : ': make another choice'}. Waiting for the others…`));
+    }
+    const key = part.freshKey?.(v, p);
+    const fresh = new Set(key !== undefined && seen?.key === key ? seen.fresh : []);
+    const mine = hand.hand ?? [];
+    const cards = (part.sortHand?.(mine, sort) ?? mine).map((c) => part.card(c, a.cardOpts(c), fresh.has(c.id)));
+    const error = st.refused || st.error;
+    replace(action,
+      h('div', { class: 'action-head' }, head),
+      a.extra ?? null,
+      a.hint ? h('p', { class: 'hint-line', role: 'status' }, a.hint) : null,
+      error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, error) : null,
+      mine.length && part.sorts ? h('div', { class: 'hand-tools' },
+        h('label', { class: 'hand-sort' }, h('span', {}, 'Sort by'),
+          h('select', { id: 'hand-sort', 'data-focus-key': 'hand-sort', onchange: (e) => setSort(e.target.value) },
+            Object.entries(part.sorts).map(([k, t]) => h('option', { value: k, selected: k === sort }, t)))),
+        fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} ${part.freshText}`) : null) : null,
+      h('div', { class: `hand ${a.handClass ?? ''}`.trim(), id: 'hand', role: 'group', 'aria-label': `Your hand, ${mine.length} cards` }, cards),
+      a.buttons.length ? h('div', { class: 'actions sticky' }, a.buttons) : null,
+      hints.note(p));
+    Object.assign(action.dataset, {
+      state: p ? p.step : 'waiting', turn: p ? positionKey(p) : 'none', submitted: hand.order ? 'true' : 'false',
+      busy: st.busy ? 'true' : 'false', need: a.need ?? '',
+    });
+    action.classList.toggle('your-move', !!p && !hand.order);
+  }
+
+  /** The action panel without a pending point: the hand, and whom the game waits for. */
+  function idle(v) {
+    const waiting = v.status === 'playing' ? waitingSeats(v, null).map(nameOf) : [];
+    const [heading, text] = v.status === 'open' ? part.opening
+      : ['Your hand', waiting.length ? `Waiting for ${joinNames(waiting)}…` : 'Nothing to decide right now.'];
+    return {
+      head: [h('h2', { id: 'action-title' }, heading), h('p', { class: v.status === 'open' ? null : 'muted' }, text)],
+      buttons: [], cardOpts: () => ({ disabled: true }),
+    };
+  }
+
+  // ---- the log -------------------------------------------------------------------------------
+  function drawLog() {
+    if (st.events.size === logDrawn) return;
+    logDrawn = st.events.size;
+    const atBottom = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+    const events = [...st.events.values()].sort((a, b) => a.seq - b.seq);
+    replace(logEl, logList(part.logLines(events, nameOf)));
+    logNews.update(logEl);
+    if (atBottom || !logEl.dataset.scrolled) { logEl.scrollTop = logEl.scrollHeight; logEl.dataset.scrolled = '1'; }
+  }
+
+  const tick = setInterval(() => {
+    const el = bar.querySelector('#timer');
+    const tt = timerText();
+    if (el && tt) el.lastChild.textContent = tt;
+    if (tt === 'time is up' && st.me && !bar.querySelector('#force, #force-ask')) drawBar();
+  }, 1000);
+
+  render();
+  return () => {
+    alive = false;
+    clearInterval(tick);
+    stopFit();
+    live.close();
+    part.close?.();
+  };
+}
+
+function readText(storage, key) {
+  try { return storage.getItem(key); } catch { return null; }
+}
+
+function readJson(storage, key) {
+  try { return JSON.parse(storage.getItem(key) ?? 'null'); } catch { return null; }
+}
