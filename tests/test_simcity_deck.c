@@ -161,7 +161,7 @@ static void greedy_run(int players, long long games, struct sc_sim_result *r)
 {
     int kinds[SC_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        kinds[s] = SC_BOT_GREEDY;
+        kinds[s] = BOT_GREEDY;
     sc_sim_run(&scat, players, games, 1000 * (uint64_t)players, 0, kinds, r);
     cr_assert_eq(r->illegal, 0, "greedy bot made an illegal decision, seed %llu",
                  (unsigned long long)r->illegal_seed);

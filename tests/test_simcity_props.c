@@ -30,9 +30,9 @@ static int play(struct sc_game *g, int players, uint64_t seed, const int *kinds,
                 void (*check)(const struct sc_game *, const struct sc_game *))
 {
     cr_assert_eq(sc_new(g, &scat, players, seed, 0), SC_OK);
-    struct sc_bot bots[SC_MAX_PLAYERS];
+    struct bot bots[SC_MAX_PLAYERS];
     for (int s = 0; s < players; s++)
-        sc_bot_init(&bots[s], kinds[s], seed * 7 + (uint64_t)s);
+        bot_init(&bots[s], kinds[s], seed * 7 + (uint64_t)s);
     static struct sc_game before;
     int points = 0;
     while (!sc_over(g)) {
@@ -145,9 +145,9 @@ Test(simcity_props, every_listed_option_and_default_is_accepted_and_unlisted_pla
 /* Plays on from g with bots seeded from `seed` until the end. */
 static void play_on(struct sc_game *g, uint64_t seed, int kind)
 {
-    struct sc_bot bots[SC_MAX_PLAYERS];
+    struct bot bots[SC_MAX_PLAYERS];
     for (int s = 0; s < g->players; s++)
-        sc_bot_init(&bots[s], kind, seed + (uint64_t)s);
+        bot_init(&bots[s], kind, seed + (uint64_t)s);
     for (int points = 0; !sc_over(g); points++) {
         cr_assert_lt(points, MAX_POINTS);
         for (int s = 0; s < g->players; s++) {
@@ -164,12 +164,12 @@ Test(simcity_props, a_copy_of_a_game_plays_on_exactly_as_the_game_does)
     static struct sc_game g, copy, again;
     for (int p = 1; p <= SC_MAX_PLAYERS; p++)
         for (uint64_t seed = 0; seed < 10; seed++) {
-            int kind = seed % 2 ? SC_BOT_GREEDY : SC_BOT_RANDOM;
+            int kind = seed % 2 ? BOT_GREEDY : BOT_RANDOM;
             cr_assert_eq(sc_new(&g, &scat, p, 77 + seed, 0), SC_OK);
             /* some way into the game */
-            struct sc_bot bots[SC_MAX_PLAYERS];
+            struct bot bots[SC_MAX_PLAYERS];
             for (int s = 0; s < p; s++)
-                sc_bot_init(&bots[s], kind, seed + (uint64_t)s);
+                bot_init(&bots[s], kind, seed + (uint64_t)s);
             for (int k = 0; k < 40 + 10 * (int)seed && !sc_over(&g); k++) {
                 for (int s = 0; s < p; s++) {
                     struct sc_decision d;
@@ -220,9 +220,9 @@ Test(simcity_props, a_game_replayed_from_its_seed_and_decisions_emits_the_same_e
         struct log a = {0, 2166136261u}, b = {0, 2166136261u};
         struct sc_events ea = {record, &a}, eb = {record, &b};
         cr_assert_eq(sc_new(&g, &scat, p, 4242, 0), SC_OK);
-        struct sc_bot bots[SC_MAX_PLAYERS];
+        struct bot bots[SC_MAX_PLAYERS];
         for (int s = 0; s < p; s++)
-            sc_bot_init(&bots[s], SC_BOT_GREEDY, (uint64_t)s);
+            bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
         int n = 0;
         while (!sc_over(&g)) {
             pend[n] = g.pending;

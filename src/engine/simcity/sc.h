@@ -131,8 +131,11 @@ enum sc_error {
 const char *sc_error_code(int err);
 const char *sc_error_message(int err);
 
-/* Name of a step in the API ("draw", "council", "target", "play", "vote", "mayor_pay",
- * "election", "discard", "over"), and the reverse (-1 when unknown). */
+/* The steps' names as the API spells them, by step number ("draw", "council", "target", "play",
+ * "vote", "mayor_pay", "election", "discard", "over"), NULL-terminated: the ruleset's `steps`. */
+extern const char *const sc_step_names[];
+
+/* Name of a step ("?" for another number), and the reverse (-1 when unknown). */
 const char *sc_step_name(int step);
 int sc_step_from_name(const char *name);
 

@@ -9,27 +9,6 @@
 
 #include "sc_internal.h"
 
-static const char *const kind_names[SC_BOT_KIND_COUNT] = {"random", "greedy"};
-
-const char *sc_bot_kind_name(int kind)
-{
-    return kind >= 0 && kind < SC_BOT_KIND_COUNT ? kind_names[kind] : "?";
-}
-
-int sc_bot_kind_from_name(const char *name)
-{
-    for (int i = 0; name && i < SC_BOT_KIND_COUNT; i++)
-        if (strcmp(name, kind_names[i]) == 0)
-            return i;
-    return -1;
-}
-
-void sc_bot_init(struct sc_bot *b, int kind, uint64_t seed)
-{
-    b->kind = kind;
-    rng_seed(&b->rng, seed);
-}
-
 static double unit(struct city_rng *r)
 {
     return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
@@ -37,8 +16,7 @@ static double unit(struct city_rng *r)
 
 /* ---- random --------------------------------------------------------------------------------- */
 
-static bool random_decide(struct sc_bot *b, const struct sc_game *g, int seat,
-                          struct sc_decision *d)
+static bool random_decide(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     int n = sc_legal(g, seat, NULL, 0);
     if (n == 0)
@@ -166,7 +144,7 @@ static bool keep_option(void *ctx, const struct sc_option *o)
 /* ---- greedy: each step ------------------------------------------------------------------------
  */
 
-static void greedy_play(struct sc_bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
+static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     static _Thread_local struct sc_option opts[MAX_OPTIONS];
     bool carries = vote_carries(g, seat);
@@ -328,12 +306,12 @@ static void greedy_discard(const struct sc_game *g, int seat, struct sc_decision
     d->card = s->hand[pick];
 }
 
-bool sc_bot_decide(struct sc_bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
+bool sc_bot_decide(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     sc_decision_init(d);
     if (!sc_pending(g, seat))
         return false;
-    if (b->kind != SC_BOT_GREEDY)
+    if (b->kind != BOT_GREEDY)
         return random_decide(b, g, seat, d);
     switch (g->step) {
     case SC_STEP_PLAY:

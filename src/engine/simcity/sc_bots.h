@@ -1,30 +1,18 @@
 /* sc_bots.h: computer players of SimCity. A bot reads a game as its seat could (its own hand,
  * the city, money, offices, council members, votes and bids as cast, timed events) and answers
- * with a struct sc_decision that goes through sc_submit() like a person's. Bots draw randomness
- * from their own generator, never the game's, so a recorded game replays without them. */
+ * with a struct sc_decision that goes through sc_submit() like a person's. Its kinds, names and
+ * own random stream are every game's (bot.h), so a recorded game replays without it. */
 #ifndef SC_BOTS_H
 #define SC_BOTS_H
 
 #include <stdbool.h>
 
+#include "bot.h"
 #include "sc.h"
 
-enum sc_bot_kind { SC_BOT_RANDOM, SC_BOT_GREEDY, SC_BOT_KIND_COUNT };
-
-struct sc_bot {
-    int kind;            /* enum sc_bot_kind */
-    struct city_rng rng; /* the bot's own randomness */
-};
-
-/* "random" / "greedy" and back (-1 for an unknown name). */
-const char *sc_bot_kind_name(int kind);
-int sc_bot_kind_from_name(const char *name);
-
-/* Prepares a bot of `kind` with its own generator seeded from `seed`. */
-void sc_bot_init(struct sc_bot *b, int kind, uint64_t seed);
-
-/* Fills *d with the bot's decision for seat at the current point. False (d emptied) when the
- * seat has nothing to decide. The decision is always legal (sc_check() accepts it).
+/* Fills *d with the decision of bot b (prepared by bot_init()) for seat at the current point. False
+ * (d emptied) when the seat has nothing to decide. The decision is always legal (sc_check() accepts
+ * it).
  *
  * The random bot picks among sc_legal()'s decisions (it passes an election three times in
  * four, so elections stay short). The greedy bot plays the block that scores most now, with a
@@ -35,6 +23,6 @@ void sc_bot_init(struct sc_bot *b, int kind, uint64_t seed);
  * vacates the office over a large one; and in an election buys a vote or two to hand the office
  * (and its bills) to the richest rival rather than take it. It reads only what its seat may
  * see. */
-bool sc_bot_decide(struct sc_bot *b, const struct sc_game *g, int seat, struct sc_decision *d);
+bool sc_bot_decide(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d);
 
 #endif

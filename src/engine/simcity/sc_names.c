@@ -1,13 +1,12 @@
 /* sc_names.c: the names SimCity's engine gives its steps, play modes, money sources and ends in
  * the API and figures, and the stable code and sentence of each refusal (see sc.h). */
-#include <string.h>
-
+#include "ruleset.h"
 #include "sc.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
 
-static const char *const step_names[SC_STEP_COUNT] = {
-    "draw", "council", "target", "play", "vote", "mayor_pay", "election", "discard", "over"};
+const char *const sc_step_names[SC_STEP_COUNT + 1] = {
+    "draw", "council", "target", "play", "vote", "mayor_pay", "election", "discard", "over", NULL};
 static const char *const mode_names[SC_MODE_COUNT] = {"new", "upgrade", "rezone", "vote", "event"};
 static const char *const source_names[SC_SRC_COUNT] = {
     "value", "bonus",  "zone",    "complex", "scorched", "coverage",
@@ -17,15 +16,12 @@ static const char *const end_names[SC_END_COUNT] = {"none", "target", "surface_f
 
 const char *sc_step_name(int step)
 {
-    return step >= 0 && step < SC_STEP_COUNT ? step_names[step] : "?";
+    return rs_name_at(sc_step_names, step, "?");
 }
 
 int sc_step_from_name(const char *name)
 {
-    for (int i = 0; name && i < SC_STEP_COUNT; i++)
-        if (strcmp(name, step_names[i]) == 0)
-            return i;
-    return -1;
+    return rs_name_index(sc_step_names, name);
 }
 
 const char *sc_mode_name(int mode)

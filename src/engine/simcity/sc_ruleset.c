@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot.h"
 #include "expert.h"
 #include "ruleset.h"
 #include "sc.h"
@@ -34,15 +35,8 @@ static bool sr_new_game(void *g, int players, uint64_t seed, const int *options)
     return sc_new(g, &catalog, players, seed, players > 1 ? target : 0) == SC_OK;
 }
 
-static int sr_players(const void *g)
-{
-    return ((const struct sc_game *)g)->players;
-}
-
-static uint64_t sr_seed(const void *g)
-{
-    return ((const struct sc_game *)g)->seed;
-}
+RS_READ(sr_players, int, struct sc_game, g->players);
+RS_READ(sr_seed, uint64_t, struct sc_game, g->seed);
 
 static int sr_option(const void *g, int i)
 {
@@ -50,10 +44,7 @@ static int sr_option(const void *g, int i)
     return ((const struct sc_game *)g)->target;
 }
 
-static bool sr_over(const void *g)
-{
-    return sc_over(g);
-}
+RS_READ(sr_over, bool, struct sc_game, sc_over(g));
 
 static void sr_where(const void *vg, struct rs_pos *out)
 {
@@ -63,25 +54,10 @@ static void sr_where(const void *vg, struct rs_pos *out)
     out->turn = g->turn;
 }
 
-static bool sr_pending(const void *g, int seat)
-{
-    return sc_pending(g, seat);
-}
-
-static bool sr_submitted(const void *g, int seat)
-{
-    return (((const struct sc_game *)g)->submitted >> seat) & 1;
-}
-
-static bool sr_defaulted(const void *g, int seat)
-{
-    return (((const struct sc_game *)g)->defaulted >> seat) & 1;
-}
-
-static const void *sr_decision(const void *g, int seat)
-{
-    return &((const struct sc_game *)g)->dec[seat];
-}
+RS_READ_SEAT(sr_pending, bool, struct sc_game, sc_pending(g, seat));
+RS_READ_SEAT(sr_submitted, bool, struct sc_game, (g->submitted >> seat) & 1);
+RS_READ_SEAT(sr_defaulted, bool, struct sc_game, (g->defaulted >> seat) & 1);
+RS_READ_SEAT(sr_decision, const void *, struct sc_game, &g->dec[seat]);
 
 static const char *sr_card_id(const void *vg, int card)
 {
@@ -116,10 +92,7 @@ static int sr_submit(void *g, int seat, const void *d)
     return sc_submit(g, seat, d);
 }
 
-static bool sr_ready(const void *g)
-{
-    return sc_ready(g);
-}
+RS_READ(sr_ready, bool, struct sc_game, sc_ready(g));
 
 /* ---- events --------------------------------------------------------------------------------- */
 
@@ -285,10 +258,9 @@ static bool sr_bot_decide(const void *vg, int seat, const char *kind, void *d)
     const struct sc_game *g = vg;
     if (strcmp(kind, "expert") == 0)
         return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = sc_bot_kind_from_name(kind);
-    struct sc_bot bot;
-    sc_bot_init(&bot, k < 0 ? SC_BOT_GREEDY : k,
-                g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    int k = bot_kind_from_name(kind);
+    struct bot bot;
+    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
     return sc_bot_decide(&bot, g, seat, d);
 }
 
@@ -323,44 +295,25 @@ static void sr_determinize(void *vg, int seat, struct city_rng *rng)
             sc_decision_init(&g->dec[s]);
         }
     }
-    ruleset_redeal(places, counts, n, rng);
+    ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
     if (holder >= 0)
         g->seats[holder].hand[g->seats[holder].nhand++] = (uint8_t)held;
-    g->seed = rng_next(rng);
-    rng_seed(&g->rng, rng_next(rng));
 }
 
-static int sr_score(const void *g, int seat)
-{
-    return ((const struct sc_game *)g)->seats[seat].money;
-}
-
-static unsigned sr_winners(const void *g)
-{
-    return ((const struct sc_game *)g)->winners;
-}
+RS_READ_SEAT(sr_score, int, struct sc_game, g->seats[seat].money);
+RS_READ(sr_winners, unsigned, struct sc_game, g->winners);
 
 /* ---- storage, views, replay, figures -------------------------------------------------------- */
 
-static json_t *sr_to_json(const void *g)
-{
-    return sc_state_to_json(g);
-}
+RS_READ(sr_to_json, json_t *, struct sc_game, sc_state_to_json(g));
 
 static bool sr_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return sc_state_from_json(g, &catalog, j, err, errlen);
 }
 
-static json_t *sr_public_view(const void *g)
-{
-    return sc_public_view(g);
-}
-
-static json_t *sr_private_view(const void *g, int seat)
-{
-    return sc_private_view(g, seat);
-}
+RS_READ(sr_public_view, json_t *, struct sc_game, sc_public_view(g));
+RS_READ_SEAT(sr_private_view, json_t *, struct sc_game, sc_private_view(g, seat));
 
 static bool sr_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
@@ -373,19 +326,8 @@ static json_t *sr_simulate(int players, long long games, uint64_t seed, const ch
                            int errlen)
 {
     int kinds[SC_MAX_PLAYERS];
-    if (players < SC_MIN_PLAYERS || players > SC_MAX_PLAYERS) {
-        snprintf(err, (size_t)errlen, "--players must be %d..%d", SC_MIN_PLAYERS, SC_MAX_PLAYERS);
+    if (!ruleset_sim_args(self(), players, games, bots, bot_kind_from_name, kinds, err, errlen))
         return NULL;
-    }
-    if (games < 1) {
-        snprintf(err, (size_t)errlen, "--games must be at least 1");
-        return NULL;
-    }
-    if (!ruleset_parse_bots(bots, players, sc_bot_kind_from_name, kinds)) {
-        snprintf(err, (size_t)errlen,
-                 "--bots must be greedy, random or a comma list of one per seat");
-        return NULL;
-    }
     static struct sc_sim_result r;
     sc_sim_run(&catalog, players, games, seed, 0, kinds, &r);
     if (r.illegal || r.broken || r.games != games) {
@@ -395,7 +337,7 @@ static json_t *sr_simulate(int players, long long games, uint64_t seed, const ch
     }
     const char *names[RS_MAX_SEATS];
     for (int s = 0; s < players; s++)
-        names[s] = sc_bot_kind_name(kinds[s]);
+        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  names};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
@@ -423,8 +365,6 @@ static const char *sr_design_id(int design)
 
 /* ---- the descriptor ------------------------------------------------------------------------- */
 
-static const char *const sr_bots[] = {"greedy", "random", "expert", NULL};
-
 #define TARGET_AT(p)                                                                               \
     {                                                                                              \
         20, SC_MAX_TARGET, SC_TARGET_BASE + SC_TARGET_PER_PLAYER *(p)                              \
@@ -444,9 +384,6 @@ static const struct rs_option sr_options[] = {
                     TARGET_AT(6)}},
 };
 
-static const char *const sr_steps[] = {"draw",      "council",  "target",  "play", "vote",
-                                       "mayor_pay", "election", "discard", "over", NULL};
-
 /* Each step's share of turn_seconds: votes, bills and bids are quick answers. */
 static const unsigned char sr_deadline_pct[SC_STEP_COUNT] = {
     [SC_STEP_DRAW] = 50,     [SC_STEP_COUNCIL] = 50, [SC_STEP_TARGET] = 50,
@@ -455,59 +392,30 @@ static const unsigned char sr_deadline_pct[SC_STEP_COUNT] = {
 
 static const char *const sr_rank_keys[] = {"money", NULL};
 
+/* The table, grouped as the other games' are: a point is one seat's turn or one answer of the
+ * politics inside it (uses_turn); steps have shares of the clock. */
 const struct ruleset ruleset_simcity = {
     .id = "simcity",
     .title = "SimCity: The Card Game",
+    .min_players = SC_MIN_PLAYERS,
+    .max_players = SC_MAX_PLAYERS,
+    .uses_turn = true,
+    .steps = sc_step_names,
+    .deadline_pct = sr_deadline_pct,
+    .events = event_names,
+    .bots = bot_names,
+    RS_OPTIONS(sr_options),
+    .cards_file = "simcity.json",
     .scoring = {.field = "money", .label = "Money", .unit = "dollars"},
     .ranking = {.keys = sr_rank_keys,
                 .ties = "shared",
                 .text = "Most money wins; players tied share the win."},
-    .events = event_names,
-    .deadline_pct = sr_deadline_pct,
-    .min_players = SC_MIN_PLAYERS,
-    .max_players = SC_MAX_PLAYERS,
-    .state_size = sizeof(struct sc_game),
-    .decision_size = sizeof(struct sc_decision),
-    .uses_turn = true,
-    .options = sr_options,
-    .noptions = 1,
-    .cards_file = "simcity.json",
-    .bots = sr_bots,
-    .steps = sr_steps,
     .built_designs = sr_built_designs,
     .design_id = sr_design_id,
-    .load_cards = sr_load_cards,
-    .cards_json = sr_cards_json,
-    .new_game = sr_new_game,
-    .players = sr_players,
-    .seed = sr_seed,
-    .option = sr_option,
-    .over = sr_over,
-    .where = sr_where,
-    .pending = sr_pending,
-    .submitted = sr_submitted,
-    .defaulted = sr_defaulted,
-    .decision = sr_decision,
-    .card_id = sr_card_id,
-    .decision_cards = sr_decision_cards,
-    .order_from_json = sr_order_from_json,
-    .order_to_json = sr_order_to_json,
-    .submit = sr_submit,
     .error_code = sc_error_code,
     .error_message = sc_error_message,
-    .ready = sr_ready,
-    .fill_defaults = sr_fill_defaults,
-    .resolve = sr_resolve,
-    .bot_decide = sr_bot_decide,
-    .determinize = sr_determinize,
-    .score = sr_score,
-    .winners = sr_winners,
-    .to_json = sr_to_json,
-    .from_json = sr_from_json,
-    .public_view = sr_public_view,
-    .private_view = sr_private_view,
-    .replay_run = sr_replay_run,
-    .simulate = sr_simulate,
+    RS_STRUCTS(struct sc_game, struct sc_decision),
+    RS_FUNCTIONS(sr),
 };
 
 static const struct ruleset *self(void)

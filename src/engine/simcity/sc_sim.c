@@ -68,7 +68,7 @@ void sc_sim_run(const struct sc_catalog *cat, int players, long long games, uint
     out->players = players;
     out->min_turns = out->min_rounds = INT_MAX;
     static _Thread_local struct sc_game g;
-    struct sc_bot bot[SC_MAX_PLAYERS];
+    struct bot bot[SC_MAX_PLAYERS];
     struct sc_decision d;
     for (long long n = 0; n < games; n++) {
         uint64_t gseed = seed + (uint64_t)n;
@@ -76,7 +76,7 @@ void sc_sim_run(const struct sc_catalog *cat, int players, long long games, uint
             return;
         int first = g.first;
         for (int s = 0; s < players; s++)
-            sc_bot_init(&bot[s], kinds[s], gseed * SC_MAX_PLAYERS + (uint64_t)s);
+            bot_init(&bot[s], kinds[s], gseed * SC_MAX_PLAYERS + (uint64_t)s);
         while (!sc_over(&g)) {
             for (int s = 0; s < players; s++) {
                 if (sc_bot_decide(&bot[s], &g, s, &d) && sc_submit(&g, s, &d) != SC_OK) {
