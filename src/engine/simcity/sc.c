@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "ruleset.h"
 #include "sc_internal.h"
 
 /* ---- events, money, cards ------------------------------------------------------------------ */
@@ -79,22 +80,12 @@ int sc_draw(struct sc_game *g, int seat, const struct sc_events *ev)
 
 bool sc_in_hand(const struct sc_game *g, int seat, int card)
 {
-    const struct sc_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card)
-            return true;
-    return false;
+    return ruleset_cards_has(g->seats[seat].hand, g->seats[seat].nhand, card);
 }
 
 void sc_hand_remove(struct sc_game *g, int seat, int card)
 {
-    struct sc_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card) {
-            memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
-            s->nhand--;
-            return;
-        }
+    ruleset_cards_remove(g->seats[seat].hand, &g->seats[seat].nhand, card);
 }
 
 void sc_mark_played(struct sc_game *g, int seat, int card)
@@ -507,12 +498,11 @@ int sc_check(const struct sc_game *g, int seat, const struct sc_decision *d)
 int sc_submit(struct sc_game *g, int seat, const struct sc_decision *d)
 {
     int e = sc_check(g, seat, d);
-    if (e != SC_OK)
-        return e;
-    g->dec[seat] = *d;
-    g->submitted |= (uint8_t)(1u << seat);
-    g->defaulted &= (uint8_t) ~(1u << seat);
-    return SC_OK;
+    if (e == SC_OK) {
+        g->dec[seat] = *d;
+        ruleset_mark_sent(&g->submitted, &g->defaulted, seat);
+    }
+    return e;
 }
 
 bool sc_ready(const struct sc_game *g)
@@ -564,21 +554,15 @@ void sc_default_decision(const struct sc_game *g, int seat, struct sc_decision *
 
 int sc_fill_defaults(struct sc_game *g, const struct sc_events *ev)
 {
-    if (g->step == SC_STEP_OVER)
-        return 0;
-    int n = 0;
-    for (int s = 0; s < g->players; s++) {
-        if (!(g->pending & (1u << s)) || (g->submitted & (1u << s)))
-            continue;
-        struct sc_decision d;
-        sc_default_decision(g, s, &d);
-        g->dec[s] = d;
-        g->submitted |= (uint8_t)(1u << s);
-        g->defaulted |= (uint8_t)(1u << s);
-        sc_emit(g, ev, SC_EV_DEFAULT, s, SC_NONE, d.kind, 0);
-        n++;
-    }
-    return n;
+    unsigned due = g->step == SC_STEP_OVER
+                       ? 0
+                       : ruleset_defaults_due(g->pending, &g->submitted, &g->defaulted);
+    for (int s = 0; s < g->players; s++)
+        if (due & (1u << s)) {
+            sc_default_decision(g, s, &g->dec[s]);
+            sc_emit(g, ev, SC_EV_DEFAULT, s, SC_NONE, g->dec[s].kind, 0);
+        }
+    return __builtin_popcount(due);
 }
 
 /* ---- resolution --------------------------------------------------------------------------- */
@@ -674,14 +658,11 @@ bool sc_resolve(struct sc_game *g, const struct sc_events *ev)
 
 bool sc_check_conservation(const struct sc_game *g)
 {
-    uint8_t seen[SC_MAX_CARDS] = {0};
+    uint8_t seen[RS_MAX_CARDS] = {0};
     int total = 0;
 #define COUNT(arr, n)                                                                              \
-    for (int i_ = 0; i_ < (n); i_++) {                                                             \
-        if ((arr)[i_] >= g->ncards || seen[(arr)[i_]]++)                                           \
-            return false;                                                                          \
-        total++;                                                                                   \
-    }
+    if (!ruleset_cards_tally(seen, g->ncards, (arr), (n), &total))                                 \
+        return false;
     COUNT(g->deck, g->ndeck);
     COUNT(g->discard, g->ndiscard);
     for (int s = 0; s < g->players; s++) {

@@ -39,17 +39,9 @@ const char *sc_end_name(int reason)
     return reason >= 0 && reason < SC_END_COUNT ? end_names[reason] : "?";
 }
 
-static const struct {
-    const char *code, *message;
-} errors[SC_ERR_COUNT] = {
-    [SC_OK] = {"ok", "The decision was accepted."},
-    [SC_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
-    [SC_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
-    [SC_ERR_NOT_PENDING] = {"nothing_to_decide",
-                            "This seat has nothing to decide now; wait for its turn."},
-    [SC_ERR_WRONG_KIND] = {"wrong_kind",
-                           "This decision does not answer the current step; see \"pending\" in "
-                           "your view for what to send."},
+static const struct rs_error errors[SC_ERR_COUNT] = {
+    RS_COMMON_ERRORS(SC_OK, SC_ERR_GAME_OVER, SC_ERR_BAD_SEAT, SC_ERR_NOT_PENDING,
+                     SC_ERR_WRONG_KIND),
     [SC_ERR_NOT_IN_HAND] = {"not_in_hand", "That card is not in your hand."},
     [SC_ERR_OFF_GRID] = {"off_grid", "That cell is not on the surface."},
     [SC_ERR_WRONG_CARD] = {"wrong_card",
@@ -85,10 +77,10 @@ static const struct {
 
 const char *sc_error_code(int err)
 {
-    return err >= 0 && err < SC_ERR_COUNT ? errors[err].code : "unknown_error";
+    return rs_error_code(errors, SC_ERR_COUNT, err);
 }
 
 const char *sc_error_message(int err)
 {
-    return err >= 0 && err < SC_ERR_COUNT ? errors[err].message : "Unknown error.";
+    return rs_error_message(errors, SC_ERR_COUNT, err);
 }

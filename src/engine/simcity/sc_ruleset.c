@@ -58,6 +58,11 @@ RS_READ_SEAT(sr_pending, bool, struct sc_game, sc_pending(g, seat));
 RS_READ_SEAT(sr_submitted, bool, struct sc_game, (g->submitted >> seat) & 1);
 RS_READ_SEAT(sr_defaulted, bool, struct sc_game, (g->defaulted >> seat) & 1);
 RS_READ_SEAT(sr_decision, const void *, struct sc_game, &g->dec[seat]);
+RS_READ_SEAT(sr_score, int, struct sc_game, g->seats[seat].money);
+RS_READ(sr_winners, unsigned, struct sc_game, g->winners);
+RS_READ(sr_to_json, json_t *, struct sc_game, sc_state_to_json(g));
+RS_READ(sr_public_view, json_t *, struct sc_game, sc_public_view(g));
+RS_READ_SEAT(sr_private_view, json_t *, struct sc_game, sc_private_view(g, seat));
 
 static const char *sr_card_id(const void *vg, int card)
 {
@@ -96,34 +101,14 @@ RS_READ(sr_ready, bool, struct sc_game, sc_ready(g));
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static const char *const event_names[] = {
-    [SC_EV_STEP] = "step",
-    [SC_EV_DEFAULT] = "default",
-    [SC_EV_DREW] = "drew",
-    [SC_EV_BOUGHT] = "bought",
-    [SC_EV_PLAYED] = "played",
-    [SC_EV_MONEY] = "money",
-    [SC_EV_PASSED] = "passed",
-    [SC_EV_PROPOSED] = "proposed",
-    [SC_EV_BALLOT] = "ballot",
-    [SC_EV_MAYOR_VOTE] = "mayor_vote",
-    [SC_EV_VOTE_RESULT] = "vote_result",
-    [SC_EV_EVENT] = "event",
-    [SC_EV_DESTROYED] = "destroyed",
-    [SC_EV_REMOVED] = "removed",
-    [SC_EV_DOOMED] = "doomed",
-    [SC_EV_PHASE] = "phase",
-    [SC_EV_MAYOR] = "mayor",
-    [SC_EV_BILL] = "bill",
-    [SC_EV_VACATED] = "vacated",
-    [SC_EV_BID] = "bid",
-    [SC_EV_ELECTED] = "elected",
-    [SC_EV_TIMED] = "timed",
-    [SC_EV_DISCARDED] = "discarded",
-    [SC_EV_TARGET] = "target_reached",
-    [SC_EV_GAME_OVER] = "game_over",
-    [SC_EV_GAME_OVER + 1] = NULL, /* the end of the list, for the ruleset's descriptor */
-};
+/* The engine's event types in the order of enum sc_event_type (sc.h), NULL-terminated for the
+ * ruleset's descriptor. */
+static const char *const event_names[SC_EV_GAME_OVER + 2] = {
+    "step",     "default",   "drew",           "bought",      "played",  "money",     "passed",
+    "proposed", "ballot",    "mayor_vote",     "vote_result", "event",   "destroyed", "removed",
+    "doomed",   "phase",     "mayor",          "bill",        "vacated", "bid",       "elected",
+    "timed",    "discarded", "target_reached", "game_over",   NULL};
+_Static_assert(SC_EV_STEP == 0 && SC_EV_TARGET == 23, "event_names follows enum sc_event_type");
 
 static const char *const decision_names[] = {"none", "pass", "play", "buy",     "target",
                                              "vote", "pay",  "bid",  "discard", "draw"};
@@ -139,6 +124,19 @@ static void set(json_t *o, const char *k, json_t *v)
 {
     json_object_set_new(o, k, v);
 }
+
+/* Each event's plain numbers: its count and total as integers and its flag as a boolean under
+ * these names (NULL: not sent). */
+static const struct {
+    const char *count, *total, *flag;
+} plain[SC_EV_GAME_OVER + 1] = {
+    [SC_EV_DREW] = {"count", "hand_count", NULL},    [SC_EV_BOUGHT] = {"cost", NULL, NULL},
+    [SC_EV_PLAYED] = {NULL, "scored", NULL},         [SC_EV_MONEY] = {"amount", "money", NULL},
+    [SC_EV_BALLOT] = {NULL, "votes", NULL},          [SC_EV_VOTE_RESULT] = {"yes", "no", "passed"},
+    [SC_EV_DESTROYED] = {"value", NULL, "scorched"}, [SC_EV_PHASE] = {"phase", NULL, NULL},
+    [SC_EV_BILL] = {"amount", NULL, NULL},           [SC_EV_BID] = {"votes", "candidate", NULL},
+    [SC_EV_ELECTED] = {"votes", NULL, NULL},         [SC_EV_TARGET] = {"target", "money", NULL},
+};
 
 /* One engine event as the public log's {type, data}: public facts only (never a card drawn from
  * the deck). */
@@ -158,6 +156,13 @@ static void relay_event(void *ctx, const struct sc_event *e)
         set(d, "x", json_integer(e->x));
         set(d, "y", json_integer(e->y));
     }
+    if (plain[e->type].count)
+        set(d, plain[e->type].count, json_integer(e->count));
+    if (plain[e->type].total)
+        set(d, plain[e->type].total, json_integer(e->total));
+    if (plain[e->type].flag)
+        set(d, plain[e->type].flag, json_boolean(e->flag));
+    /* the numbers that stand for names */
     switch (e->type) {
     case SC_EV_STEP:
         set(d, "seats", sc_seats_json((unsigned)e->count));
@@ -166,59 +171,24 @@ static void relay_event(void *ctx, const struct sc_event *e)
         set(d, "decision", json_string(decision_names[e->count % 10]));
         break;
     case SC_EV_DREW:
-        set(d, "count", json_integer(e->count));
-        set(d, "hand_count", json_integer(e->total));
         set(d, "from", json_string(e->flag ? "discard" : "deck"));
-        break;
-    case SC_EV_BOUGHT:
-        set(d, "cost", json_integer(e->count));
         break;
     case SC_EV_PLAYED:
         set(d, "mode", json_string(sc_mode_name(e->count)));
-        set(d, "scored", json_integer(e->total));
         break;
     case SC_EV_MONEY:
-        set(d, "amount", json_integer(e->count));
-        set(d, "money", json_integer(e->total));
         set(d, "source", json_string(sc_source_name(e->source)));
         break;
     case SC_EV_BALLOT:
         set(d, "ballot", json_string(ballot_names[e->count % 3]));
-        set(d, "votes", json_integer(e->total));
         break;
     case SC_EV_MAYOR_VOTE:
         set(d, "ballot", json_string(ballot_names[e->count % 3]));
         set(d, "tie",
             json_string(e->total == SC_BALLOT_WITHHOLD ? "none" : ballot_names[e->total % 3]));
         break;
-    case SC_EV_VOTE_RESULT:
-        set(d, "passed", json_boolean(e->flag));
-        set(d, "yes", json_integer(e->count));
-        set(d, "no", json_integer(e->total));
-        break;
-    case SC_EV_DESTROYED:
-        set(d, "scorched", json_boolean(e->flag));
-        set(d, "value", json_integer(e->count));
-        break;
-    case SC_EV_PHASE:
-        set(d, "phase", json_integer(e->count));
-        break;
-    case SC_EV_BILL:
-        set(d, "amount", json_integer(e->count));
-        break;
-    case SC_EV_BID:
-        set(d, "votes", json_integer(e->count));
-        set(d, "candidate", json_integer(e->total));
-        break;
-    case SC_EV_ELECTED:
-        set(d, "votes", json_integer(e->count));
-        break;
     case SC_EV_TIMED:
         set(d, "ended", json_boolean(e->seat < 0));
-        break;
-    case SC_EV_TARGET:
-        set(d, "target", json_integer(e->count));
-        set(d, "money", json_integer(e->total));
         break;
     case SC_EV_GAME_OVER: {
         set(d, "winners", sc_seats_json((unsigned)e->count));
@@ -235,18 +205,23 @@ static void relay_event(void *ctx, const struct sc_event *e)
     rl->sink->event(rl->sink->ctx, event_names[e->type], d);
 }
 
-static int sr_fill_defaults(void *g, const struct rs_sink *sink)
+/* The engine's defaults (resolve false: how many seats got one) or its resolution (true: whether
+ * it resolved), its events relayed to `sink` when someone listens. */
+static int relayed(void *g, const struct rs_sink *sink, bool resolve)
 {
     struct relay rl = {g, sink};
-    struct sc_events ev = {relay_event, &rl};
-    return sc_fill_defaults(g, sink ? &ev : NULL);
+    struct sc_events ev = {relay_event, &rl}, *evp = sink ? &ev : NULL;
+    return resolve ? sc_resolve(g, evp) : sc_fill_defaults(g, evp);
+}
+
+static int sr_fill_defaults(void *g, const struct rs_sink *sink)
+{
+    return relayed(g, sink, false);
 }
 
 static bool sr_resolve(void *g, const struct rs_sink *sink)
 {
-    struct relay rl = {g, sink};
-    struct sc_events ev = {relay_event, &rl};
-    return sc_resolve(g, sink ? &ev : NULL);
+    return relayed(g, sink, true);
 }
 
 /* ---- bots and search ------------------------------------------------------------------------ */
@@ -256,11 +231,9 @@ static const struct ruleset *self(void);
 static bool sr_bot_decide(const void *vg, int seat, const char *kind, void *d)
 {
     const struct sc_game *g = vg;
-    if (strcmp(kind, "expert") == 0)
-        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = bot_kind_from_name(kind);
     struct bot bot;
-    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    if (!bot_at_point(&bot, kind, g->seed, g->turn, seat))
+        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
     return sc_bot_decide(&bot, g, seat, d);
 }
 
@@ -273,47 +246,30 @@ static void sr_determinize(void *vg, int seat, struct city_rng *rng)
     if (g->vote.active && g->vote.proposer != seat) {
         holder = g->vote.proposer;
         held = g->vote.card;
-        struct sc_seat *h = &g->seats[holder];
-        for (int i = 0; i < h->nhand; i++)
-            if (h->hand[i] == held) {
-                memmove(&h->hand[i], &h->hand[i + 1], (size_t)(h->nhand - i - 1));
-                h->nhand--;
-                break;
-            }
+        ruleset_cards_remove(g->seats[holder].hand, &g->seats[holder].nhand, held);
     }
     uint8_t *places[1 + SC_MAX_PLAYERS] = {g->deck};
     int counts[1 + SC_MAX_PLAYERS] = {g->ndeck}, n = 1;
+    unsigned withdrawn = ruleset_withdraw(g->pending, &g->submitted, &g->defaulted, seat);
     for (int s = 0; s < g->players; s++) {
         if (s == seat)
             continue;
         places[n] = g->seats[s].hand;
         counts[n++] = g->seats[s].nhand;
-        unsigned bit = 1u << s;
-        if ((g->pending & bit) && (g->submitted & bit)) {
-            g->submitted = (uint8_t)(g->submitted & ~bit);
-            g->defaulted = (uint8_t)(g->defaulted & ~bit);
+        if (withdrawn & (1u << s)) /* not yet disclosed */
             sc_decision_init(&g->dec[s]);
-        }
     }
     ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
     if (holder >= 0)
         g->seats[holder].hand[g->seats[holder].nhand++] = (uint8_t)held;
 }
 
-RS_READ_SEAT(sr_score, int, struct sc_game, g->seats[seat].money);
-RS_READ(sr_winners, unsigned, struct sc_game, g->winners);
-
 /* ---- storage, views, replay, figures -------------------------------------------------------- */
-
-RS_READ(sr_to_json, json_t *, struct sc_game, sc_state_to_json(g));
 
 static bool sr_from_json(void *g, const json_t *j, char *err, int errlen)
 {
     return sc_state_from_json(g, &catalog, j, err, errlen);
 }
-
-RS_READ(sr_public_view, json_t *, struct sc_game, sc_public_view(g));
-RS_READ_SEAT(sr_private_view, json_t *, struct sc_game, sc_private_view(g, seat));
 
 static bool sr_replay_run(const json_t *replay, void *g, char *err, int errlen)
 {
@@ -330,16 +286,10 @@ static json_t *sr_simulate(int players, long long games, uint64_t seed, const ch
         return NULL;
     static struct sc_sim_result r;
     sc_sim_run(&catalog, players, games, seed, 0, kinds, &r);
-    if (r.illegal || r.broken || r.games != games) {
-        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
-                 (unsigned long long)r.illegal_seed);
+    if (!ruleset_sim_legal(r.illegal || r.broken || r.games != games, r.illegal_seed, err, errlen))
         return NULL;
-    }
-    const char *names[RS_MAX_SEATS];
-    for (int s = 0; s < players; s++)
-        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
-                                     r.max_rounds, r.wins,  names};
+                                     r.max_rounds, r.wins,  kinds};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
     json_object_update_missing_new(out, sc_sim_report(&catalog, &r));
     return out;
@@ -392,13 +342,13 @@ static const unsigned char sr_deadline_pct[SC_STEP_COUNT] = {
 
 static const char *const sr_rank_keys[] = {"money", NULL};
 
-/* The table, grouped as the other games' are: a point is one seat's turn or one answer of the
- * politics inside it (uses_turn); steps have shares of the clock. */
+/* The table, grouped as the other games' are. */
 const struct ruleset ruleset_simcity = {
     .id = "simcity",
     .title = "SimCity: The Card Game",
     .min_players = SC_MIN_PLAYERS,
     .max_players = SC_MAX_PLAYERS,
+    /* the decision points: one seat's turn, or one answer of the politics inside it */
     .uses_turn = true,
     .steps = sc_step_names,
     .deadline_pct = sr_deadline_pct,
@@ -406,10 +356,12 @@ const struct ruleset ruleset_simcity = {
     .bots = bot_names,
     RS_OPTIONS(sr_options),
     .cards_file = "simcity.json",
+    /* money is the score, and the most money wins */
     .scoring = {.field = "money", .label = "Money", .unit = "dollars"},
     .ranking = {.keys = sr_rank_keys,
                 .ties = "shared",
                 .text = "Most money wins; players tied share the win."},
+    /* every card played, blocks, events and members alike, for the card report */
     .built_designs = sr_built_designs,
     .design_id = sr_design_id,
     .error_code = sc_error_code,
