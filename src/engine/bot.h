@@ -6,6 +6,7 @@
 #ifndef CITY_BOT_H
 #define CITY_BOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rng.h"
@@ -29,5 +30,11 @@ int bot_kind_from_name(const char *name);
 
 /* Prepares a bot of `kind` with its own generator seeded from `seed`. */
 void bot_init(struct bot *b, int kind, uint64_t seed);
+
+/* For a ruleset's bot_decide(): prepares *b as the bot named `kind` (an unknown name plays as
+ * greedy) at a decision point, its stream seeded from the game's `seed`, the point's `turn` and
+ * the seat, as the games that count turns seed it. False, leaving *b alone, when `kind` is
+ * "expert": the caller asks expert_decide() instead. */
+bool bot_at_point(struct bot *b, const char *kind, uint64_t seed, int turn, int seat);
 
 #endif

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot.h"
+
 /* The registry: the one file outside the games' folders that names them. The first is the
  * default game, and also the game of what was stored before there were several (records and
  * rows that name none; migration 0006 gave those rows its id): it stays first. */
@@ -483,7 +485,7 @@ json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, 
                              .max_rounds = run->max_rounds};
     for (int s = 0; s < run->players; s++) {
         t.wins[s] = run->wins[s];
-        ruleset_sim_kind(&t, run->kinds[s], run->wins[s], run->games);
+        ruleset_sim_kind(&t, bot_kind_name(run->kinds[s]), run->wins[s], run->games);
     }
     return ruleset_sim_report(&t, seed, bots);
 }
@@ -515,4 +517,73 @@ json_t *ruleset_sim_cards(const char *(*design_id)(int), int ndesigns, const dou
             json_pack("{s:s, s:f}", "card", design_id(least), "share", built[least] / n));
     }
     return out;
+}
+
+const char *rs_error_code(const struct rs_error *errors, int n, int err)
+{
+    return err >= 0 && err < n ? errors[err].code : "unknown_error";
+}
+
+const char *rs_error_message(const struct rs_error *errors, int n, int err)
+{
+    return err >= 0 && err < n ? errors[err].message : "Unknown error.";
+}
+
+bool ruleset_cards_has(const uint8_t *cards, int n, int card)
+{
+    for (int i = 0; i < n; i++)
+        if (cards[i] == card)
+            return true;
+    return false;
+}
+
+bool ruleset_cards_remove(uint8_t *cards, uint8_t *n, int card)
+{
+    for (int i = 0; i < *n; i++)
+        if (cards[i] == card) {
+            memmove(&cards[i], &cards[i + 1], (size_t)(*n - i - 1));
+            (*n)--;
+            return true;
+        }
+    return false;
+}
+
+bool ruleset_sim_legal(bool illegal, uint64_t illegal_seed, char *err, int errlen)
+{
+    if (illegal)
+        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
+                 (unsigned long long)illegal_seed);
+    return !illegal;
+}
+
+unsigned ruleset_withdraw(unsigned pending, uint8_t *submitted, uint8_t *defaulted, int seat)
+{
+    unsigned sent = pending & *submitted & ~(1u << seat);
+    *submitted = (uint8_t)(*submitted & ~sent);
+    *defaulted = (uint8_t)(*defaulted & ~sent);
+    return sent;
+}
+
+unsigned ruleset_defaults_due(unsigned pending, uint8_t *submitted, uint8_t *defaulted)
+{
+    unsigned due = pending & ~(unsigned)*submitted;
+    *submitted = (uint8_t)(*submitted | due);
+    *defaulted = (uint8_t)(*defaulted | due);
+    return due;
+}
+
+void ruleset_mark_sent(uint8_t *submitted, uint8_t *defaulted, int seat)
+{
+    *submitted = (uint8_t)(*submitted | (1u << seat));
+    *defaulted = (uint8_t)(*defaulted & ~(1u << seat));
+}
+
+bool ruleset_cards_tally(uint8_t *seen, int ncards, const uint8_t *cards, int n, int *total)
+{
+    for (int i = 0; i < n; i++) {
+        if (cards[i] >= ncards || seen[cards[i]]++)
+            return false;
+        (*total)++;
+    }
+    return true;
 }

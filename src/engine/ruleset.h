@@ -220,6 +220,26 @@ extern const struct ruleset *const rulesets[];
 int rs_name_index(const char *const *list, const char *name);
 const char *rs_name_at(const char *const *list, int i, const char *other);
 
+/* A game's refusals: the stable code and the English sentence of each engine error number, in a
+ * table indexed by the number (its error_code and error_message read it). */
+struct rs_error {
+    const char *code, *message;
+};
+
+/* errors[err].code (.message) for err in 0..n-1, else "unknown_error" ("Unknown error."). */
+const char *rs_error_code(const struct rs_error *errors, int n, int err);
+const char *rs_error_message(const struct rs_error *errors, int n, int err);
+
+/* In a game's table of struct rs_error, the entries every game has, each at the game's own
+ * number: accepted, the game over, no such seat, nothing to decide, a decision of another step. */
+#define RS_COMMON_ERRORS(ok, over, seat, pending, kind)                                            \
+    [ok] = {"ok", "The decision was accepted."},                                                   \
+    [over] = {"game_over", "The game has ended; no more decisions are taken."},                    \
+    [seat] = {"bad_seat", "There is no such seat in this game."},                                  \
+    [pending] = {"nothing_to_decide", "This seat has nothing to decide now; wait for its turn."},  \
+    [kind] = {"wrong_kind", "This decision does not answer the current step; see \"pending\" in "  \
+                            "your view for what to send."}
+
 /* The ruleset named `id`, or NULL. */
 const struct ruleset *ruleset_find(const char *id);
 
@@ -289,6 +309,31 @@ enum { RS_MAX_CARDS = 256 };
 void ruleset_redeal(uint8_t *const *places, const int *counts, int n, uint64_t *seed,
                     struct city_rng *stream, struct city_rng *rng);
 
+/* A list of cards in a state (a hand, a pile): n card instance ids in cards[]. The first is true
+ * when `card` is one of them; the second takes its first copy out, keeping the others in their
+ * order, and is false, changing nothing, when it is not there. */
+bool ruleset_cards_has(const uint8_t *cards, int n, int card);
+bool ruleset_cards_remove(uint8_t *cards, uint8_t *n, int card);
+
+/* For a game's check that every card is in one place: adds the n card ids of cards[] to seen[]
+ * (RS_MAX_CARDS counts, zeroed by the caller) and to *total; false when one is `ncards` or more
+ * or was seen before. */
+bool ruleset_cards_tally(uint8_t *seen, int ncards, const uint8_t *cards, int n, int *total);
+
+/* For a game's submit(), once the decision is stored: marks seat's bit in the bitmask *submitted
+ * and clears it in *defaulted (the seat's own decision replaces a default). */
+void ruleset_mark_sent(uint8_t *submitted, uint8_t *defaulted, int seat);
+
+/* For a game's fill_defaults(): the seats that must decide at this point and have not (in the
+ * bitmask pending, not in *submitted), marked now in *submitted and *defaulted, as a bitmask;
+ * the caller gives each its default decision. */
+unsigned ruleset_defaults_due(unsigned pending, uint8_t *submitted, uint8_t *defaulted);
+
+/* For determinize(): withdraws the decisions seats other than `seat` have sent at this point
+ * (pending and submitted, not yet disclosed) from the seat bitmasks *submitted and *defaulted,
+ * and returns those seats as a bitmask, whose decisions the caller empties. */
+unsigned ruleset_withdraw(unsigned pending, uint8_t *submitted, uint8_t *defaulted, int seat);
+
 /* The game of a replay record (as replay_run() takes it) round by round, for a replay viewer:
  * [{"round": 0, "view": the public view once the setup point is decided, or as round 1
  * begins}, {"round": r, "view": the public view as round r has ended}, ...], the last entry
@@ -323,13 +368,14 @@ json_t *ruleset_sim_report(const struct rs_sim_tally *t, uint64_t seed, const ch
 
 /* The figures every game's own self-play has, for ruleset_sim_report(): `games` games, every
  * one finished, of rounds `rounds_sum` in all (min_rounds..max_rounds), wins[s] won by seat s,
- * whose bot kind was kinds[s] in every game. */
+ * whose bot kind (bot.h's enum bot_kind, as ruleset_sim_args() read it) was kinds[s] in
+ * every game. */
 struct rs_sim_seats {
     int players;
     long long games, rounds_sum;
     int min_rounds, max_rounds;
     const double *wins;
-    const char *const *kinds;
+    const int *kinds;
 };
 
 /* A 64-bit number as JSON: a string of decimal digits (JSON numbers lose precision past 2^53 in
@@ -351,6 +397,10 @@ bool ruleset_parse_bots(const char *spec, int players, int (*from_name)(const ch
  * kinds[0..players-1]. False with the sentence for --games, --players or --bots in err. */
 bool ruleset_sim_args(const struct ruleset *rs, int players, long long games, const char *bots,
                       int (*from_name)(const char *name), int *kinds, char *err, int errlen);
+
+/* For simulate() after its run: true when no bot made an illegal decision (`illegal` false);
+ * else false with "a bot made an illegal decision (seed N)" in err, N the game's seed. */
+bool ruleset_sim_legal(bool illegal, uint64_t illegal_seed, char *err, int errlen);
 
 /* ruleset_sim_report() of a self-play run whose seats kept their bot kinds. */
 json_t *ruleset_sim_report_seats(const struct rs_sim_seats *run, uint64_t seed, const char *bots);

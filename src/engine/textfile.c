@@ -51,3 +51,16 @@ char *text_file_read(const char *path, size_t max, char *err, int errlen)
     buf[len] = '\0';
     return buf;
 }
+
+void text_file_refuse(char *err, int errlen, const char *source, const char *card, const char *fmt,
+                      va_list ap)
+{
+    if (!err || errlen <= 0)
+        return;
+    char msg[400];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (card)
+        snprintf(err, (size_t)errlen, "%s: card \"%s\": %s.", source, card, msg);
+    else
+        snprintf(err, (size_t)errlen, "%s: %s.", source, msg);
+}

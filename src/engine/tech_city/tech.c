@@ -25,17 +25,9 @@ int tech_step_from_name(const char *name)
     return rs_name_index(tech_step_names, name);
 }
 
-static const struct {
-    const char *code, *message;
-} errors[TECH_ERR_COUNT] = {
-    [TECH_OK] = {"ok", "The decision was accepted."},
-    [TECH_ERR_GAME_OVER] = {"game_over", "The game has ended; no more decisions are taken."},
-    [TECH_ERR_BAD_SEAT] = {"bad_seat", "There is no such seat in this game."},
-    [TECH_ERR_NOT_PENDING] = {"nothing_to_decide",
-                              "This seat has nothing to decide now; wait for its turn."},
-    [TECH_ERR_WRONG_KIND] = {"wrong_kind",
-                             "This decision does not answer the current step; see \"pending\" in "
-                             "your view for what to send."},
+static const struct rs_error errors[TECH_ERR_COUNT] = {
+    RS_COMMON_ERRORS(TECH_OK, TECH_ERR_GAME_OVER, TECH_ERR_BAD_SEAT, TECH_ERR_NOT_PENDING,
+                     TECH_ERR_WRONG_KIND),
     [TECH_ERR_NOT_IN_HAND] = {"not_in_hand", "A card named is not in your hand."},
     [TECH_ERR_DUPLICATE_CARD] = {"duplicate_card", "A card is named twice."},
     [TECH_ERR_CELL_TAKEN] = {"cell_taken", "That cell already holds a card; choose an empty one."},
@@ -72,12 +64,12 @@ static const struct {
 
 const char *tech_error_code(int err)
 {
-    return err >= 0 && err < TECH_ERR_COUNT ? errors[err].code : "unknown_error";
+    return rs_error_code(errors, TECH_ERR_COUNT, err);
 }
 
 const char *tech_error_message(int err)
 {
-    return err >= 0 && err < TECH_ERR_COUNT ? errors[err].message : "Unknown error.";
+    return rs_error_message(errors, TECH_ERR_COUNT, err);
 }
 
 /* ---- decision points --------------------------------------------------------------------- */
@@ -350,8 +342,7 @@ int tech_submit(struct tech_game *g, int seat, const struct tech_decision *d)
     if (e != TECH_OK)
         return e;
     g->dec[seat] = *d;
-    g->submitted |= (uint8_t)(1u << seat);
-    g->defaulted &= (uint8_t) ~(1u << seat);
+    ruleset_mark_sent(&g->submitted, &g->defaulted, seat);
     return TECH_OK;
 }
 
@@ -406,18 +397,14 @@ int tech_fill_defaults(struct tech_game *g, const struct tech_events *ev)
 {
     if (g->step == TECH_STEP_OVER)
         return 0;
+    unsigned due = ruleset_defaults_due(g->pending, &g->submitted, &g->defaulted);
     int n = 0;
-    for (int s = 0; s < g->players; s++) {
-        if (!(g->pending & (1u << s)) || (g->submitted & (1u << s)))
-            continue;
-        struct tech_decision d;
-        tech_default_decision(g, s, &d);
-        g->dec[s] = d;
-        g->submitted |= (uint8_t)(1u << s);
-        g->defaulted |= (uint8_t)(1u << s);
-        tech_emit(g, ev, TEV_DEFAULT, s, TECH_NONE, d.kind, 0);
-        n++;
-    }
+    for (int s = 0; s < g->players; s++)
+        if (due & (1u << s)) {
+            tech_default_decision(g, s, &g->dec[s]);
+            tech_emit(g, ev, TEV_DEFAULT, s, TECH_NONE, g->dec[s].kind, 0);
+            n++;
+        }
     return n;
 }
 
@@ -628,14 +615,11 @@ bool tech_resolve(struct tech_game *g, const struct tech_events *ev)
 
 bool tech_check_conservation(const struct tech_game *g)
 {
-    uint8_t seen[TECH_MAX_CARDS] = {0};
+    uint8_t seen[RS_MAX_CARDS] = {0};
     int total = 0;
 #define COUNT(arr, n)                                                                              \
-    for (int i_ = 0; i_ < (n); i_++) {                                                             \
-        if ((arr)[i_] >= g->ncards || seen[(arr)[i_]]++)                                           \
-            return false;                                                                          \
-        total++;                                                                                   \
-    }
+    if (!ruleset_cards_tally(seen, g->ncards, (arr), (n), &total))                                 \
+        return false;
     COUNT(g->deck, g->ndeck);
     COUNT(g->discard, g->ndiscard);
     COUNT(g->expelled, g->nexpelled);

@@ -75,17 +75,10 @@ struct parser {
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct parser *p, const char *fmt, ...)
 {
-    if (!p->err || p->errlen <= 0)
-        return false;
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    text_file_refuse(p->err, p->errlen, p->source, p->card, fmt, ap);
     va_end(ap);
-    if (p->card)
-        snprintf(p->err, (size_t)p->errlen, "%s: card \"%s\": %s.", p->source, p->card, msg);
-    else
-        snprintf(p->err, (size_t)p->errlen, "%s: %s.", p->source, msg);
     return false;
 }
 
@@ -391,15 +384,4 @@ out:
     return ok;
 }
 
-/* The card file is small; anything larger is not a card file. */
-enum { TECH_FILE_MAX = 1 << 20 };
-
-bool tech_catalog_load_file(struct tech_catalog *cat, const char *path, char *err, int errlen)
-{
-    char *buf = text_file_read(path, TECH_FILE_MAX, err, errlen);
-    if (!buf)
-        return false;
-    bool ok = tech_catalog_from_json(cat, buf, path, err, errlen);
-    free(buf);
-    return ok;
-}
+TEXT_FILE_LOADER(tech_catalog_load_file, struct tech_catalog, tech_catalog_from_json);

@@ -259,11 +259,9 @@ static const struct ruleset *self(void);
 static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
 {
     const struct tech_game *g = vg;
-    if (strcmp(kind, "expert") == 0)
-        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
-    int k = bot_kind_from_name(kind);
     struct bot bot;
-    bot_init(&bot, k < 0 ? BOT_GREEDY : k, g->seed ^ ((uint64_t)g->turn << 8) ^ (uint64_t)seat);
+    if (!bot_at_point(&bot, kind, g->seed, g->turn, seat))
+        return expert_decide(self(), g, seat, &expert_defaults, d, NULL);
     return tech_bot_decide(&bot, g, seat, d);
 }
 
@@ -275,17 +273,14 @@ static void tc_determinize(void *vg, int seat, struct city_rng *rng)
     struct tech_game *g = vg;
     uint8_t *places[1 + TECH_MAX_PLAYERS] = {g->deck};
     int counts[1 + TECH_MAX_PLAYERS] = {g->ndeck}, n = 1;
+    unsigned withdrawn = ruleset_withdraw(g->pending, &g->submitted, &g->defaulted, seat);
     for (int s = 0; s < g->players; s++) {
         if (s == seat)
             continue;
         places[n] = g->seats[s].hand;
         counts[n++] = g->seats[s].nhand;
-        unsigned bit = 1u << s;
-        if ((g->pending & bit) && (g->submitted & bit)) { /* not yet disclosed */
-            g->submitted = (uint8_t)(g->submitted & ~bit);
-            g->defaulted = (uint8_t)(g->defaulted & ~bit);
+        if (withdrawn & (1u << s)) /* not yet disclosed */
             memset(&g->dec[s], 0, sizeof g->dec[s]);
-        }
     }
     ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
 }
@@ -315,17 +310,11 @@ static json_t *tc_simulate(int players, long long games, uint64_t seed, const ch
         return NULL;
     static struct tech_sim_result r;
     tech_sim_run(&catalog, players, games, seed, kinds, &r);
-    if (r.illegal || r.broken) {
-        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
-                 (unsigned long long)r.illegal_seed);
+    if (!ruleset_sim_legal(r.illegal || r.broken, r.illegal_seed, err, errlen))
         return NULL;
-    }
     const struct tech_catalog *cat = &catalog;
-    const char *names[RS_MAX_SEATS];
-    for (int s = 0; s < players; s++)
-        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
-                                     r.max_rounds, r.wins,  names};
+                                     r.max_rounds, r.wins,  kinds};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
     /* The per-card shares, with how often each company's effect was used. */
     json_t *cards = json_array();

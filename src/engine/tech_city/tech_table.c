@@ -2,6 +2,7 @@
  * hands, city, expelled), draws with reshuffles, points, and events (see tech_internal.h). */
 #include <string.h>
 
+#include "ruleset.h"
 #include "tech_internal.h"
 
 void tech_emit(const struct tech_game *g, const struct tech_events *ev, int type, int seat,
@@ -104,22 +105,12 @@ int tech_hand_limit(const struct tech_game *g)
 
 bool tech_in_hand(const struct tech_game *g, int seat, int card)
 {
-    const struct tech_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card)
-            return true;
-    return false;
+    return ruleset_cards_has(g->seats[seat].hand, g->seats[seat].nhand, card);
 }
 
 void tech_hand_remove(struct tech_game *g, int seat, int card)
 {
-    struct tech_seat *s = &g->seats[seat];
-    for (int i = 0; i < s->nhand; i++)
-        if (s->hand[i] == card) {
-            memmove(&s->hand[i], &s->hand[i + 1], (size_t)(s->nhand - i - 1));
-            s->nhand--;
-            return;
-        }
+    ruleset_cards_remove(g->seats[seat].hand, &g->seats[seat].nhand, card);
 }
 
 void tech_expel(struct tech_game *g, int card, const struct tech_events *ev)

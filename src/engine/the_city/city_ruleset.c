@@ -265,17 +265,11 @@ static json_t *cr_simulate(int players, long long games, uint64_t seed, const ch
         return NULL;
     static struct city_sim_result r;
     city_sim_run(&catalog, players, games, seed, kinds, &r);
-    if (r.illegal) {
-        snprintf(err, (size_t)errlen, "a bot made an illegal decision (seed %llu)",
-                 (unsigned long long)r.illegal_seed);
+    if (!ruleset_sim_legal(r.illegal, r.illegal_seed, err, errlen))
         return NULL;
-    }
     const struct city_catalog *cat = &catalog;
-    const char *names[RS_MAX_SEATS];
-    for (int s = 0; s < players; s++)
-        names[s] = bot_kind_name(kinds[s]);
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
-                                     r.max_rounds, r.wins,  names};
+                                     r.max_rounds, r.wins,  kinds};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
     json_object_update_new(
         out, ruleset_sim_cards(cr_design_id, cat->ndesigns, r.built, r.winner_has, games));

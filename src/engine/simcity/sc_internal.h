@@ -1,0 +1,213 @@
+/* sc_internal.h: what the files of SimCity's engine share and nothing else should call: the
+ * city's stacks (sc_city.c), the card interpreter's queries over a city with one cell changed,
+ * money with its source, events, politics (sc_politics.c). Tests use it to set up positions by
+ * hand. */
+#ifndef SC_INTERNAL_H
+#define SC_INTERNAL_H
+
+#include <stddef.h>
+
+#include "sc.h"
+
+/* ---- events and money (sc.c) ---- */
+
+/* Emits one event (when someone listens). */
+void sc_emit(const struct sc_game *g, const struct sc_events *ev, int type, int seat, int card,
+             int count, int total);
+void sc_emit_at(const struct sc_game *g, const struct sc_events *ev, int type, int seat, int card,
+                int x, int y, bool flag, int count, int total);
+
+/* Moves seat's money by `delta` for `source`, never below $0; reports what moved and notes the
+ * target. Returns the change made. */
+int sc_money(struct sc_game *g, int seat, int delta, int source, const struct sc_events *ev);
+
+/* Draws the deck's top card into seat's hand (nothing when the deck is out); returns the card
+ * or SC_NONE. */
+int sc_draw(struct sc_game *g, int seat, const struct sc_events *ev);
+
+/* True when seat holds card; removes it (it must hold it). */
+bool sc_in_hand(const struct sc_game *g, int seat, int card);
+void sc_hand_remove(struct sc_game *g, int seat, int card);
+
+/* Begins seat's turn now (for tests that lay out a position): removals, timed events, draw,
+ * council, play, as at the end of the turn before. */
+void sc_begin_turn(struct sc_game *g, int seat, const struct sc_events *ev);
+
+/* Marks a design as played by seat (figures). */
+void sc_mark_played(struct sc_game *g, int seat, int card);
+
+/* ---- the city (sc_city.c) ---- */
+
+/* A city seen with cell `cell` holding design `d` instead of its block (d NULL: empty), or the
+ * city as it is (cell -1). Every query of the card interpreter reads a view. */
+struct sc_view {
+    const struct sc_game *g;
+    int cell;
+    const struct sc_design *d;
+};
+
+/* The design of cell's block in view v, or NULL. */
+static inline const struct sc_design *sc_view_at(const struct sc_view *v, int cell)
+{
+    if (cell == v->cell)
+        return v->d;
+    int b = v->g->block[cell];
+    return b == SC_NONE ? NULL : sc_design_of(v->g, b);
+}
+
+/* x, y of a cell, and the distance in blocks between two cells (diagonals are 2 apart; holes
+ * count as the blocks they would hold). */
+static inline int sc_x(int cell)
+{
+    return cell % SC_STRIDE;
+}
+static inline int sc_y(int cell)
+{
+    return cell / SC_STRIDE;
+}
+static inline int sc_distance(int a, int b)
+{
+    int dx = sc_x(a) - sc_x(b), dy = sc_y(a) - sc_y(b);
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+}
+
+/* Iterates the cells of the surface, in reading order (c: the cell number). */
+#define SC_FOR_CELLS(g, c)                                                                         \
+    for (int y_ = 0; y_ < (g)->side; y_++)                                                         \
+        for (int x_ = 0, c = y_ * SC_STRIDE; x_ < (g)->side; x_++, c++)
+
+/* The cells joined to `start` by service svc in view v, start first (none when start holds no
+ * block), into cells; returns how many. */
+int sc_component(const struct sc_view *v, int svc, int start, uint8_t *cells);
+
+/* The coverage special of kind `cover` of design d (NULL: none, or d NULL). */
+const struct sc_special *sc_coverage_of(const struct sc_design *d, int cover);
+
+/* Provider at cell p with coverage s covers block t at cell b (by distance; police adds t's
+ * crime). Power coverage goes by power lines instead (sc_component()). */
+bool sc_covers_at(const struct sc_special *s, int p, const struct sc_design *t, int b);
+
+/* How many blocks make condition k true at cell c in view v (1 or 0 for the conditions that
+ * count nothing: always, city_lacks, covered). */
+int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c);
+
+/* True when design d has a special of primitive `prim`. */
+bool sc_has_prim(const struct sc_design *d, int prim);
+
+/* The up to 4 cells sharing an edge with cell on the surface, into out; returns how many. */
+int sc_neighbours(const struct sc_game *g, int cell, int *out);
+
+/* True when design d matches selector s. */
+bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct sc_design *d);
+
+/* True when cell is covered by a provider of coverage `cover` in view v (not by itself). */
+bool sc_covered(const struct sc_view *v, int cover, int cell);
+
+/* True when cell's block is spared by events of `hazard` (a protection within range). */
+bool sc_protected(const struct sc_game *g, int hazard, int cell);
+
+/* The card on top of cell's stack becomes card (from nowhere: the caller took it from a hand);
+ * the cell is no longer scorched. */
+void sc_city_put(struct sc_game *g, int card, int cell);
+
+/* Takes card out of the city (its stack closes over it) and onto the discard pile, reported;
+ * the phases are checked. */
+void sc_city_remove(struct sc_game *g, int card, const struct sc_events *ev);
+
+/* Destroys cell's block: every card of the stack but land turns over; the land beneath, if
+ * any, becomes the block, else the cell is scorched. Returns the destroyed block's $ value (0
+ * when there was nothing to destroy: an empty cell or land). */
+int sc_city_destroy(struct sc_game *g, int cell, const struct sc_events *ev);
+
+/* Checks the phases in order after a card or a removal; they never retreat. */
+void sc_check_phases(struct sc_game *g, const struct sc_events *ev);
+
+/* What judging many plays in one position reads again and again, worked out once: the road
+ * and rail networks (each block's network and the sims its providers give), the blocks whose
+ * specials add to or deduct from later blocks, the remote complex members, and the cells a
+ * block may go on at all. Valid until the city changes. */
+struct sc_scan {
+    uint8_t net[SC_SVC_RAIL + 1][SC_CELLS];  /* network number, or SC_NONE */
+    int16_t sims[SC_SVC_RAIL + 1][SC_CELLS]; /* sims provided, by network number */
+    uint8_t nadders;
+    uint8_t adders[SC_CELLS];
+    uint8_t nremotes; /* blocks that are remote members of a complex */
+    uint8_t remotes[SC_CELLS];
+    uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
+    uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
+    bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
+};
+void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
+
+/* The checks of a play of design d at (x, y) (for an event: its chosen block, or -1, -1), all
+ * but whose hand it is in: SC_OK with *mode set, or why not. `scan`, when given, is
+ * sc_scan_city() of this position. */
+int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
+                  const struct sc_scan *scan);
+
+/* Marks in out[] (SC_CELLS long) every cell a provider of coverage `cover` covers in the city
+ * as it is, the providers themselves included (New Coverage Only's baseline). */
+void sc_covered_map(const struct sc_game *g, int cover, bool *out);
+
+/* sc_play_score() with the position's scan (or NULL). */
+int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
+                  const struct sc_scan *scan);
+
+/* Calls fn(ctx, option) for every legal play of seat's hand (see sc_play_options()), with
+ * plays that need a vote when `votes`, until fn returns false; returns how many it found. */
+typedef bool (*sc_option_fn)(void *ctx, const struct sc_option *o);
+int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
+                 void *ctx);
+
+/* Places block `card` from seat's hand at cell in `mode` (checked), scores it and runs its
+ * specials (extra play, the Mayor's share, removals it triggers, the first Power Plant's
+ * Mayor). */
+void sc_place(struct sc_game *g, int seat, int card, int cell, int mode,
+              const struct sc_events *ev);
+
+/* ---- politics (sc_politics.c) ---- */
+
+/* Plays event `card` from seat's hand (checked), with its chosen block at cell (or -1). */
+void sc_play_event(struct sc_game *g, int seat, int card, int cell, const struct sc_events *ev);
+
+/* The cells timed effect i may act on this turn, in reading order, at most max; returns how
+ * many there are. */
+int sc_timed_candidates(const struct sc_game *g, int i, int *cells, int max);
+
+/* True when a protection keeps spreading timed effect i from a block it would reach. */
+bool sc_timed_spares(const struct sc_game *g, int i);
+
+/* Timed effect i acts on cell. */
+void sc_timed_act(struct sc_game *g, int i, int cell, const struct sc_events *ev);
+
+/* Removes timed effect i (reported as ended). */
+void sc_timed_end(struct sc_game *g, int i, const struct sc_events *ev);
+
+/* Adds a bill for the Mayor (dropped when there is no Mayor). */
+void sc_bill(struct sc_game *g, int card, int amount, const struct sc_events *ev);
+
+/* The Mayor pays the first bill in full, or half (rounded up) and vacates; a Mayor who cannot
+ * pay goes to $0 and vacates. A vacancy opens an election. */
+void sc_pay_bill(struct sc_game *g, bool vacate, const struct sc_events *ev);
+
+/* Opens a rezoning vote on seat's play of card at cell. */
+void sc_vote_start(struct sc_game *g, int seat, int card, int cell, const struct sc_events *ev);
+
+/* The council members of seat that vote freely (not corrupt). */
+int sc_free_members(const struct sc_game *g, int seat);
+
+/* Casts seat's ballots (its corrupt members' fixed ones among them) in the vote. */
+void sc_vote_cast(struct sc_game *g, int seat, const struct sc_decision *d,
+                  const struct sc_events *ev);
+
+/* The Mayor's vote and tie-break; then the vote's result: the play is made, or the card stays
+ * in hand. */
+void sc_vote_finish(struct sc_game *g, const struct sc_decision *mayor, const struct sc_events *ev);
+
+/* A bid (or a pass, d NULL) of seat in the election; the election ends when every seat has
+ * passed in a row. */
+void sc_election_bid(struct sc_game *g, int seat, const struct sc_decision *d,
+                     const struct sc_events *ev);
+void sc_election_finish(struct sc_game *g, const struct sc_events *ev);
+
+#endif

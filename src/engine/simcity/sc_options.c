@@ -1,0 +1,249 @@
+/* sc_options.c: SimCity's legal options — every play of a hand (card, cell, mode and what it
+ * would score), and the legal decisions of every step, for bots, tests and a client's pending
+ * view (see sc.h). */
+#include <string.h>
+
+#include "sc_internal.h"
+
+/* The options of one design, gathered once and given to each copy in the hand. */
+struct design_options {
+    int n;
+    struct sc_option o[SC_CELLS + 1];
+};
+
+static void gather(const struct sc_game *g, const struct sc_design *d, bool votes,
+                   const struct sc_scan *scan, struct design_options *out)
+{
+    out->n = 0;
+    int mode = 0;
+    if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+        return;
+    if (d->kind == SC_KIND_EVENT && !d->targeted) {
+        if (sc_card_check(g, d, -1, -1, &mode, scan) == SC_OK)
+            out->o[out->n++] = (struct sc_option){.x = -1, .y = -1, .mode = SC_MODE_EVENT};
+        return;
+    }
+    for (int i = 0; i < scan->ncands; i++) {
+        int c = scan->cands[i], x = sc_x(c), y = sc_y(c);
+        if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
+            continue;
+        if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK || (!votes && mode == SC_MODE_VOTE))
+            continue;
+        struct sc_option *o = &out->o[out->n++];
+        *o = (struct sc_option){.x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
+    }
+}
+
+int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
+                 void *ctx)
+{
+    const struct sc_seat *s = &g->seats[seat];
+    static _Thread_local struct design_options cache[SC_MAX_DESIGNS];
+    static _Thread_local struct sc_scan scan;
+    bool done[SC_MAX_DESIGNS] = {false};
+    sc_scan_city(g, &scan);
+    int n = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        int card = s->hand[i], k = g->cat->card_design[card];
+        struct design_options *opts = &cache[k];
+        if (!done[k]) {
+            done[k] = true;
+            gather(g, &g->cat->designs[k], votes, &scan, opts);
+        }
+        for (int j = 0; j < opts->n; j++) {
+            struct sc_option o = opts->o[j];
+            o.card = (uint8_t)card;
+            if (scored && o.mode != SC_MODE_EVENT)
+                o.score = (int16_t)sc_score_with(g, card, o.x, o.y, NULL, &scan);
+            n++;
+            if (fn && !fn(ctx, &o))
+                return n;
+        }
+    }
+    return n;
+}
+
+struct collect {
+    struct sc_option *out;
+    int n, max;
+};
+
+static bool collect(void *ctx, const struct sc_option *o)
+{
+    struct collect *c = ctx;
+    if (c->n < c->max)
+        c->out[c->n] = *o;
+    c->n++;
+    return true;
+}
+
+int sc_play_options(const struct sc_game *g, int seat, struct sc_option *out, int max, bool scored)
+{
+    struct collect c = {out, 0, max};
+    sc_each_play(g, seat, scored, true, collect, &c);
+    return c.n;
+}
+
+/* ---- every step's legal decisions ------------------------------------------------------------ */
+
+struct legal {
+    struct sc_decision *out;
+    int n, max;
+    int only; /* >= 0: keep just the decision of this index, in out[0] */
+};
+
+static void push(struct legal *l, const struct sc_decision *d)
+{
+    if (l->only >= 0 ? l->n == l->only : l->n < l->max)
+        l->out[l->only >= 0 ? 0 : l->n] = *d;
+    l->n++;
+}
+
+static bool push_play(void *ctx, const struct sc_option *o)
+{
+    struct sc_decision d;
+    sc_decision_init(&d);
+    d.kind = SC_DEC_PLAY;
+    d.card = o->card;
+    d.x = o->x;
+    d.y = o->y;
+    push(ctx, &d);
+    return true;
+}
+
+/* A seat's ballots: all free members the same way, or (at most three free members) every
+ * combination. */
+static void seat_ballots(const struct sc_game *g, int seat, struct legal *l)
+{
+    const struct sc_seat *s = &g->seats[seat];
+    int free = sc_free_members(g, seat), combos = 1;
+    for (int i = 0; i < free && free <= 3; i++)
+        combos *= 3;
+    struct sc_decision d;
+    sc_decision_init(&d);
+    d.kind = SC_DEC_VOTE;
+    d.nballots = s->ncouncil;
+    if (free > 3) {
+        for (int b = SC_BALLOT_WITHHOLD; b <= SC_BALLOT_NO; b++) {
+            for (int i = 0; i < s->ncouncil; i++) {
+                const struct sc_design *m = sc_design_of(g, s->council[i]);
+                d.ballots[i] = m->corrupt ? m->vote : (uint8_t)b;
+            }
+            push(l, &d);
+        }
+        return;
+    }
+    for (int k = 0; k < combos; k++) {
+        int code = k;
+        for (int i = 0; i < s->ncouncil; i++) {
+            const struct sc_design *m = sc_design_of(g, s->council[i]);
+            if (m->corrupt) {
+                d.ballots[i] = m->vote;
+            } else {
+                d.ballots[i] = (uint8_t)(code % 3);
+                code /= 3;
+            }
+        }
+        push(l, &d);
+    }
+}
+
+static int legal(const struct sc_game *g, int seat, struct legal l);
+
+int sc_legal(const struct sc_game *g, int seat, struct sc_decision *out, int max)
+{
+    return legal(g, seat, (struct legal){out, 0, max, -1});
+}
+
+bool sc_legal_nth(const struct sc_game *g, int seat, int n, struct sc_decision *out)
+{
+    return n >= 0 && legal(g, seat, (struct legal){out, 0, 1, n}) > n;
+}
+
+static int legal(const struct sc_game *g, int seat, struct legal l)
+{
+    if (!sc_pending(g, seat))
+        return 0;
+    const struct sc_seat *s = &g->seats[seat];
+    struct sc_decision d;
+    sc_decision_init(&d);
+    switch (g->step) {
+    case SC_STEP_DRAW:
+        d.kind = SC_DEC_DRAW;
+        if (g->ndeck)
+            push(&l, &d);
+        d.from_discard = true;
+        if (g->ndiscard)
+            push(&l, &d);
+        break;
+    case SC_STEP_COUNCIL:
+        d.kind = SC_DEC_PASS;
+        push(&l, &d);
+        d.kind = SC_DEC_BUY;
+        for (int i = 0; i < s->nhand; i++) {
+            const struct sc_design *m = sc_design_of(g, s->hand[i]);
+            if (m->kind == SC_KIND_COUNCIL && m->cost <= s->money) {
+                d.card = s->hand[i];
+                push(&l, &d);
+            }
+        }
+        break;
+    case SC_STEP_TARGET: {
+        int cells[SC_CELLS], n = sc_timed_candidates(g, g->effect_i, cells, SC_CELLS);
+        d.kind = SC_DEC_TARGET;
+        for (int i = 0; i < n; i++) {
+            d.x = (int8_t)sc_x(cells[i]);
+            d.y = (int8_t)sc_y(cells[i]);
+            push(&l, &d);
+        }
+        break;
+    }
+    case SC_STEP_PLAY:
+        d.kind = SC_DEC_PASS;
+        push(&l, &d);
+        sc_each_play(g, seat, false, true, push_play, &l);
+        break;
+    case SC_STEP_VOTE:
+        if (g->vote.next >= g->players) {
+            d.kind = SC_DEC_VOTE;
+            for (int m = SC_BALLOT_WITHHOLD; m <= SC_BALLOT_NO; m++)
+                for (int t = SC_BALLOT_WITHHOLD; t <= SC_BALLOT_NO; t++) {
+                    d.mayor = (uint8_t)m;
+                    d.tie = (uint8_t)t;
+                    push(&l, &d);
+                }
+        } else {
+            seat_ballots(g, seat, &l);
+        }
+        break;
+    case SC_STEP_MAYOR_PAY:
+        d.kind = SC_DEC_PAY;
+        push(&l, &d);
+        d.vacate = true;
+        push(&l, &d);
+        break;
+    case SC_STEP_ELECTION: {
+        static const int amounts[] = {1, 2, 3, 5, 10};
+        d.kind = SC_DEC_PASS;
+        push(&l, &d);
+        d.kind = SC_DEC_BID;
+        for (int c = 0; c < g->players; c++)
+            for (int k = 0; k < 5 && amounts[k] <= s->money; k++) {
+                d.candidate = (uint8_t)c;
+                d.votes = (int16_t)amounts[k];
+                push(&l, &d);
+            }
+        break;
+    }
+    case SC_STEP_DISCARD:
+        d.kind = SC_DEC_DISCARD;
+        for (int i = 0; i < s->nhand; i++) {
+            d.card = s->hand[i];
+            push(&l, &d);
+        }
+        break;
+    default:
+        break;
+    }
+    return l.n;
+}

@@ -1,0 +1,248 @@
+/* test_simcity_props.c: properties of SimCity over thousands of bot games on the real deck at
+ * 1 to 6 players: every game ends; cards are conserved and the state stays consistent after
+ * every point; money never goes below $0 and the phase never retreats; every default and every
+ * listed legal option is accepted and plays the check refuses are not listed; a copy of a game
+ * plays on exactly as the game does, and the same seed and decisions give the same game. */
+#include "sc_helpers.h"
+
+#include "simcity/sc_bots.h"
+
+TestSuite(simcity_props, .init = load_sc, .timeout = 240);
+
+enum { MAX_POINTS = 20000, MAX_LEGAL = 16384 };
+
+static void invariants(const struct sc_game *before, const struct sc_game *g)
+{
+    cr_assert(sc_check_conservation(g), "cards not conserved (seed %llu, turn %d)",
+              (unsigned long long)g->seed, g->turn);
+    cr_assert(sc_check_point(g), "inconsistent point (seed %llu, turn %d, step %s)",
+              (unsigned long long)g->seed, g->turn, sc_step_name(g->step));
+    for (int s = 0; s < g->players; s++)
+        cr_assert_geq(g->seats[s].money, 0);
+    cr_assert_geq(g->phase, before->phase, "the phase retreated");
+    cr_assert_gt(g->turn, before->turn);
+    cr_assert(g->round >= before->round);
+}
+
+/* Plays a game with one bot kind per seat; seats in `absent` never decide and get defaults.
+ * check(before, after) runs after every point. Returns the points played. */
+static int play(struct sc_game *g, int players, uint64_t seed, const int *kinds, unsigned absent,
+                void (*check)(const struct sc_game *, const struct sc_game *))
+{
+    cr_assert_eq(sc_new(g, &scat, players, seed, 0), SC_OK);
+    struct bot bots[SC_MAX_PLAYERS];
+    for (int s = 0; s < players; s++)
+        bot_init(&bots[s], kinds[s], seed * 7 + (uint64_t)s);
+    static struct sc_game before;
+    int points = 0;
+    while (!sc_over(g)) {
+        cr_assert_lt(points++, MAX_POINTS, "seed %llu: the game does not end",
+                     (unsigned long long)seed);
+        for (int s = 0; s < players; s++) {
+            struct sc_decision d;
+            if ((absent & (1u << s)) || !sc_bot_decide(&bots[s], g, s, &d))
+                continue;
+            int e = sc_submit(g, s, &d);
+            cr_assert_eq(e, SC_OK, "seed %llu seat %d step %s: bot decision refused: %s",
+                         (unsigned long long)seed, s, sc_step_name(g->step), sc_error_code(e));
+        }
+        if (!sc_ready(g))
+            sc_fill_defaults(g, NULL);
+        before = *g;
+        cr_assert(sc_resolve(g, NULL));
+        if (check)
+            check(&before, g);
+    }
+    cr_assert_neq(g->winners, 0);
+    cr_assert_neq(g->end_reason, SC_END_NONE);
+    return points;
+}
+
+Test(simcity_props, every_game_ends_with_cards_conserved_and_money_never_below_zero)
+{
+    static struct sc_game g;
+    const int random[6] = {0}, greedy[6] = {1, 1, 1, 1, 1, 1}, mixed[6] = {0, 1, 0, 1, 0, 1};
+    const int *kinds[3] = {random, greedy, mixed};
+    int games = 0;
+    for (int p = 1; p <= SC_MAX_PLAYERS; p++)
+        for (uint64_t seed = 0; seed < 350; seed++, games++)
+            play(&g, p, seed * 7919 + (uint64_t)p, kinds[seed % 3], seed % 5 == 4 ? 1u : 0,
+                 invariants);
+    cr_expect_eq(games, 2100);
+}
+
+/* At every point: the default is legal; every listed decision is accepted; at a play point,
+ * a sample of (hand card, cell) pairs is accepted exactly when listed. */
+static struct sc_decision legal[MAX_LEGAL];
+static struct city_rng probe;
+
+static bool listed_play(int n, int card, int x, int y)
+{
+    for (int i = 0; i < n && i < MAX_LEGAL; i++)
+        if (legal[i].kind == SC_DEC_PLAY && legal[i].card == card && legal[i].x == x &&
+            legal[i].y == y)
+            return true;
+    return false;
+}
+
+static void options_hold(const struct sc_game *before, const struct sc_game *g)
+{
+    invariants(before, g);
+    if (sc_over(g))
+        return;
+    for (int s = 0; s < g->players; s++) {
+        if (!sc_pending(g, s))
+            continue;
+        struct sc_decision d;
+        sc_default_decision(g, s, &d);
+        cr_assert_eq(sc_check(g, s, &d), SC_OK, "default refused at step %s",
+                     sc_step_name(g->step));
+        int n = sc_legal(g, s, legal, MAX_LEGAL);
+        cr_assert_gt(n, 0, "a pending seat with no legal decision (step %s)",
+                     sc_step_name(g->step));
+        cr_assert_leq(n, MAX_LEGAL);
+        for (int i = 0; i < n; i++) {
+            int e = sc_check(g, s, &legal[i]);
+            cr_assert_eq(e, SC_OK, "listed decision %d of %d refused at step %s: %s", i, n,
+                         sc_step_name(g->step), sc_error_code(e));
+        }
+        if (g->step != SC_STEP_PLAY)
+            continue;
+        const struct sc_seat *st = &g->seats[s];
+        for (int k = 0; k < 40; k++) {
+            struct sc_decision q;
+            sc_decision_init(&q);
+            q.kind = SC_DEC_PLAY;
+            q.card = st->hand[rng_below(&probe, st->nhand)];
+            q.x = (int8_t)((int)rng_below(&probe, (uint32_t)g->side + 2) - 1);
+            q.y = (int8_t)((int)rng_below(&probe, (uint32_t)g->side + 2) - 1);
+            bool ok = sc_check(g, s, &q) == SC_OK;
+            cr_assert_eq(ok, listed_play(n, q.card, q.x, q.y),
+                         "card %d at %d,%d: accepted %d, listed %d", q.card, q.x, q.y, ok, !ok);
+        }
+        /* other seats, and decisions of another step, are refused */
+        struct sc_decision other;
+        sc_decision_init(&other);
+        other.kind = SC_DEC_BID;
+        other.votes = 1;
+        other.candidate = 0;
+        cr_assert_eq(sc_check(g, s, &other), SC_ERR_WRONG_KIND);
+        cr_assert_eq(sc_check(g, (s + 1) % g->players, &legal[0]),
+                     g->players > 1 ? SC_ERR_NOT_PENDING : SC_OK);
+    }
+}
+
+Test(simcity_props, every_listed_option_and_default_is_accepted_and_unlisted_plays_refused)
+{
+    static struct sc_game g;
+    rng_seed(&probe, 99);
+    const int random[6] = {0}, greedy[6] = {1, 1, 1, 1, 1, 1};
+    for (int p = 1; p <= SC_MAX_PLAYERS; p++)
+        for (uint64_t seed = 0; seed < 24; seed++)
+            play(&g, p, 500 + seed * 31 + (uint64_t)p, seed % 2 ? greedy : random, 0, options_hold);
+}
+
+/* Plays on from g with bots seeded from `seed` until the end. */
+static void play_on(struct sc_game *g, uint64_t seed, int kind)
+{
+    struct bot bots[SC_MAX_PLAYERS];
+    for (int s = 0; s < g->players; s++)
+        bot_init(&bots[s], kind, seed + (uint64_t)s);
+    for (int points = 0; !sc_over(g); points++) {
+        cr_assert_lt(points, MAX_POINTS);
+        for (int s = 0; s < g->players; s++) {
+            struct sc_decision d;
+            if (sc_bot_decide(&bots[s], g, s, &d))
+                cr_assert_eq(sc_submit(g, s, &d), SC_OK);
+        }
+        cr_assert(sc_resolve(g, NULL));
+    }
+}
+
+Test(simcity_props, a_copy_of_a_game_plays_on_exactly_as_the_game_does)
+{
+    static struct sc_game g, copy, again;
+    for (int p = 1; p <= SC_MAX_PLAYERS; p++)
+        for (uint64_t seed = 0; seed < 10; seed++) {
+            int kind = seed % 2 ? BOT_GREEDY : BOT_RANDOM;
+            cr_assert_eq(sc_new(&g, &scat, p, 77 + seed, 0), SC_OK);
+            /* some way into the game */
+            struct bot bots[SC_MAX_PLAYERS];
+            for (int s = 0; s < p; s++)
+                bot_init(&bots[s], kind, seed + (uint64_t)s);
+            for (int k = 0; k < 40 + 10 * (int)seed && !sc_over(&g); k++) {
+                for (int s = 0; s < p; s++) {
+                    struct sc_decision d;
+                    if (sc_bot_decide(&bots[s], &g, s, &d))
+                        cr_assert_eq(sc_submit(&g, s, &d), SC_OK);
+                }
+                sc_resolve(&g, NULL);
+            }
+            memcpy(&copy, &g, sizeof g);
+            play_on(&g, 1000 + seed, kind);
+            play_on(&copy, 1000 + seed, kind);
+            cr_assert_eq(memcmp(&g, &copy, sizeof g), 0,
+                         "%d players, seed %llu: the copy "
+                         "played on differently",
+                         p, (unsigned long long)seed);
+            /* the same seed and the same bots give the same game */
+            cr_assert_eq(sc_new(&again, &scat, p, 77 + seed, 0), SC_OK);
+            struct sc_game fresh;
+            memcpy(&fresh, &again, sizeof again);
+            play_on(&again, 5, kind);
+            play_on(&fresh, 5, kind);
+            cr_assert_eq(memcmp(&again, &fresh, sizeof again), 0);
+        }
+}
+
+/* Events list what resolving does; a game's events come out the same on a replay. */
+struct log {
+    int n;
+    uint32_t hash;
+};
+
+static void record(void *ctx, const struct sc_event *e)
+{
+    struct log *l = ctx;
+    const int32_t fields[] = {e->type, e->seat, e->round, e->step,   e->turn,  e->card,
+                              e->x,    e->y,    e->flag,  e->source, e->count, e->total};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        l->hash = (l->hash ^ (uint32_t)fields[i]) * 16777619u;
+    l->n++;
+}
+
+Test(simcity_props, a_game_replayed_from_its_seed_and_decisions_emits_the_same_events)
+{
+    static struct sc_game g, r;
+    static struct sc_decision log[MAX_POINTS][SC_MAX_PLAYERS];
+    static unsigned pend[MAX_POINTS];
+    for (int p = 2; p <= SC_MAX_PLAYERS; p += 2) {
+        struct log a = {0, 2166136261u}, b = {0, 2166136261u};
+        struct sc_events ea = {record, &a}, eb = {record, &b};
+        cr_assert_eq(sc_new(&g, &scat, p, 4242, 0), SC_OK);
+        struct bot bots[SC_MAX_PLAYERS];
+        for (int s = 0; s < p; s++)
+            bot_init(&bots[s], BOT_GREEDY, (uint64_t)s);
+        int n = 0;
+        while (!sc_over(&g)) {
+            pend[n] = g.pending;
+            for (int s = 0; s < p; s++)
+                if (sc_bot_decide(&bots[s], &g, s, &log[n][s]))
+                    cr_assert_eq(sc_submit(&g, s, &log[n][s]), SC_OK);
+            cr_assert(sc_resolve(&g, &ea));
+            n++;
+        }
+        cr_assert_eq(sc_new(&r, &scat, p, 4242, 0), SC_OK);
+        for (int i = 0; i < n; i++) {
+            cr_assert_eq(r.pending, pend[i]);
+            for (int s = 0; s < p; s++)
+                if (pend[i] & (1u << s))
+                    cr_assert_eq(sc_submit(&r, s, &log[i][s]), SC_OK);
+            cr_assert(sc_resolve(&r, &eb));
+        }
+        cr_assert_eq(memcmp(&g, &r, sizeof g), 0);
+        cr_expect_eq(a.n, b.n);
+        cr_expect_eq(a.hash, b.hash);
+        cr_expect_gt(a.n, 100);
+    }
+}
