@@ -2,6 +2,8 @@
 #include "textfile.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +65,25 @@ void text_file_refuse(char *err, int errlen, const char *source, const char *car
         snprintf(err, (size_t)errlen, "%s: card \"%s\": %s.", source, card, msg);
     else
         snprintf(err, (size_t)errlen, "%s: %s.", source, msg);
+}
+
+bool card_refuse(const struct card_reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    text_file_refuse(r->err, r->errlen, r->source, r->card, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool card_get_int(const struct card_reader *r, const json_t *obj, const char *key, bool required,
+                  int lo, int hi, int *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return required ? card_refuse(r, "\"%s\" is missing", key) : true;
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return card_refuse(r, "\"%s\" must be an integer from %d to %d", key, lo, hi);
+    *out = (int)json_integer_value(v);
+    return true;
 }

@@ -19,6 +19,27 @@ char *text_file_read(const char *path, size_t max, char *err, int errlen);
 void text_file_refuse(char *err, int errlen, const char *source, const char *card, const char *fmt,
                       va_list ap) __attribute__((format(printf, 5, 0)));
 
+/* Where a card file's reader is, for its refusals: the file's name, the caller's error buffer,
+ * and the id of the card being read (NULL between cards). */
+struct card_reader {
+    const char *source;
+    char *err;
+    int errlen;
+    const char *card;
+};
+
+/* Writes text_file_refuse()'s sentence for reader r from fmt and its arguments; returns false,
+ * so that a reader can `return card_refuse(...)`. */
+bool card_refuse(const struct card_reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+struct json_t;
+/* Reads integer `key` of JSON object obj into *out, which is left alone when the key is absent
+ * and not required. False, with a refusal naming the key and the range lo..hi, when it is
+ * missing but required or not an integer in lo..hi. */
+bool card_get_int(const struct card_reader *r, const struct json_t *obj, const char *key,
+                  bool required, int lo, int hi, int *out);
+
 /* A card file is small; anything larger is not a card file. */
 enum { TEXT_CARDS_MAX = 1 << 20 };
 

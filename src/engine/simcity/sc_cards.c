@@ -107,16 +107,8 @@ __attribute__((format(printf, 2, 3))) bool sc_fail(struct sc_parser *p, const ch
 bool sc_get_int(struct sc_parser *p, const json_t *obj, const char *key, bool required, int lo,
                 int hi, int *out)
 {
-    const json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required)
-            return sc_fail(p, "\"%s\" is missing", key);
-        return true;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-        return sc_fail(p, "\"%s\" must be an integer from %d to %d", key, lo, hi);
-    *out = (int)json_integer_value(v);
-    return true;
+    const struct card_reader r = {p->source, p->err, p->errlen, p->card};
+    return card_get_int(&r, obj, key, required, lo, hi, out);
 }
 
 bool sc_get_bool(struct sc_parser *p, const json_t *obj, const char *key, bool *out)

@@ -66,56 +66,24 @@ int tech_catalog_find(const struct tech_catalog *cat, const char *id)
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-struct parser {
-    const char *source;
-    char *err;
-    int errlen;
-    const char *card; /* the card's id while parsing it */
-};
-
-__attribute__((format(printf, 2, 3))) static bool fail(struct parser *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    text_file_refuse(p->err, p->errlen, p->source, p->card, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-/* Reads integer `key` of obj into *out (required or not), within lo..hi. */
-static bool get_int(struct parser *p, const json_t *obj, const char *key, bool required, int lo,
-                    int hi, int *out)
-{
-    const json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required)
-            return fail(p, "\"%s\" is missing", key);
-        return true;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-        return fail(p, "\"%s\" must be an integer from %d to %d", key, lo, hi);
-    *out = (int)json_integer_value(v);
-    return true;
-}
-
 /* Copies string `key` of obj (1..n-1 bytes) into out. */
-static bool get_str(struct parser *p, const json_t *obj, const char *key, bool required, char *out,
-                    size_t n)
+static bool get_str(struct card_reader *p, const json_t *obj, const char *key, bool required,
+                    char *out, size_t n)
 {
     const json_t *v = json_object_get(obj, key);
     if (!v) {
         if (required)
-            return fail(p, "\"%s\" is missing", key);
+            return card_refuse(p, "\"%s\" is missing", key);
         return true;
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= n)
-        return fail(p, "\"%s\" must be a string of 1 to %zu bytes", key, n - 1);
+        return card_refuse(p, "\"%s\" must be a string of 1 to %zu bytes", key, n - 1);
     memcpy(out, json_string_value(v), json_string_length(v) + 1);
     return true;
 }
 
 /* Refuses any key of obj not in the NULL-terminated list. */
-static bool only_keys(struct parser *p, const json_t *obj, const char *what,
+static bool only_keys(struct card_reader *p, const json_t *obj, const char *what,
                       const char *const *keys)
 {
     const char *key;
@@ -126,13 +94,13 @@ static bool only_keys(struct parser *p, const json_t *obj, const char *what,
         for (int i = 0; keys[i]; i++)
             known = known || strcmp(keys[i], key) == 0;
         if (!known)
-            return fail(p, "unknown key \"%s\" in %s", key, what);
+            return card_refuse(p, "unknown key \"%s\" in %s", key, what);
     }
     return true;
 }
 
 /* Parses one effect object: exactly one primitive key and its parameters. */
-static bool parse_effect(struct parser *p, const json_t *e, struct tech_effect *out)
+static bool parse_effect(struct card_reader *p, const json_t *e, struct tech_effect *out)
 {
     static const char *const keys[] = {"draw",
                                        "then_discard",
@@ -155,7 +123,7 @@ static bool parse_effect(struct parser *p, const json_t *e, struct tech_effect *
         "draw", "discard", "reveal",      "search_value", "search_domain", "exchange", "replace",
         "swap", "expel",   "move_marker", "steal",        "score",         NULL};
     if (!json_is_object(e))
-        return fail(p, "\"effect\" must be an object");
+        return card_refuse(p, "\"effect\" must be an object");
     if (!only_keys(p, e, "the effect", keys))
         return false;
     int found = 0;
@@ -166,9 +134,9 @@ static bool parse_effect(struct parser *p, const json_t *e, struct tech_effect *
             which = prims[i];
         }
     if (found != 1)
-        return fail(p, "an effect names exactly one primitive (draw, discard, reveal, "
-                       "search_value, search_domain, exchange, replace, swap, expel, "
-                       "move_marker, steal, score)");
+        return card_refuse(p, "an effect names exactly one primitive (draw, discard, reveal, "
+                              "search_value, search_domain, exchange, replace, swap, expel, "
+                              "move_marker, steal, score)");
     memset(out, 0, sizeof *out);
     out->domain = -1;
     int n = 0, m = 0;
@@ -176,27 +144,28 @@ static bool parse_effect(struct parser *p, const json_t *e, struct tech_effect *
     bool ok = true;
     if (strcmp(which, "draw") == 0) {
         out->prim = PRIM_DRAW;
-        ok = get_int(p, e, "draw", true, 1, TECH_MAX_DRAW, &n) &&
-             get_int(p, e, "then_discard", false, 0, TECH_MAX_DRAW, &m);
+        ok = card_get_int(p, e, "draw", true, 1, TECH_MAX_DRAW, &n) &&
+             card_get_int(p, e, "then_discard", false, 0, TECH_MAX_DRAW, &m);
         if (ok && m > n)
-            return fail(p, "\"then_discard\" must not exceed \"draw\"");
+            return card_refuse(p, "\"then_discard\" must not exceed \"draw\"");
     } else if (strcmp(which, "discard") == 0) {
         out->prim = PRIM_DISCARD;
-        ok = get_int(p, e, "discard", true, 1, 3, &n);
+        ok = card_get_int(p, e, "discard", true, 1, 3, &n);
     } else if (strcmp(which, "reveal") == 0) {
         out->prim = PRIM_REVEAL;
-        ok = get_int(p, e, "reveal", true, 1, TECH_MAX_REVEAL, &n);
+        ok = card_get_int(p, e, "reveal", true, 1, TECH_MAX_REVEAL, &n);
     } else if (strcmp(which, "search_value") == 0) {
         int value = 0;
         out->prim = PRIM_SEARCH;
-        ok = get_int(p, e, "search_value", true, 1, TECH_VALUES, &value);
+        ok = card_get_int(p, e, "search_value", true, 1, TECH_VALUES, &value);
         out->value = (int8_t)value;
     } else if (strcmp(which, "search_domain") == 0) {
         out->prim = PRIM_SEARCH;
         out->domain =
             (int8_t)(json_is_string(v) ? tech_domain_from_name(json_string_value(v)) : -1);
         if (out->domain < 0 || out->domain == DOMAIN_WILD)
-            return fail(p, "\"search_domain\" must be service, technology, science or knowledge");
+            return card_refuse(
+                p, "\"search_domain\" must be service, technology, science or knowledge");
     } else if (strcmp(which, "exchange") == 0) {
         const char *s = json_is_string(v) ? json_string_value(v) : "";
         if (strcmp(s, "deck") == 0)
@@ -204,65 +173,66 @@ static bool parse_effect(struct parser *p, const json_t *e, struct tech_effect *
         else if (strcmp(s, "discard") == 0)
             out->prim = PRIM_EXCHANGE_PILE;
         else
-            return fail(p, "\"exchange\" must be \"deck\" or \"discard\"");
+            return card_refuse(p, "\"exchange\" must be \"deck\" or \"discard\"");
     } else if (strcmp(which, "replace") == 0 || strcmp(which, "expel") == 0) {
         out->prim = which[0] == 'r' ? PRIM_REPLACE : PRIM_EXPEL;
         int f = index_of(filter_names, FILTER_COUNT, json_is_string(v) ? json_string_value(v) : "");
         if (f < 0)
-            return fail(p, "\"%s\" must be any, own, neutral or other", which);
+            return card_refuse(p, "\"%s\" must be any, own, neutral or other", which);
         out->filter = (uint8_t)f;
     } else if (strcmp(which, "swap") == 0 || strcmp(which, "move_marker") == 0) {
         if (!json_is_true(v))
-            return fail(p, "\"%s\" must be true", which);
+            return card_refuse(p, "\"%s\" must be true", which);
         out->prim = which[0] == 's' ? PRIM_SWAP : PRIM_MOVE_MARKER;
     } else if (strcmp(which, "steal") == 0) {
         out->prim = PRIM_STEAL;
-        ok = get_int(p, e, "steal", true, 1, 1, &n);
+        ok = card_get_int(p, e, "steal", true, 1, 1, &n);
     } else {
         out->prim = PRIM_SCORE;
         int pts = 0;
-        ok = get_int(p, e, "score", true, 1, 3, &pts);
+        ok = card_get_int(p, e, "score", true, 1, 3, &pts);
         out->points = (int8_t)pts;
         const json_t *c = json_object_get(e, "if");
         int cond = index_of(cond_names, COND_COUNT, json_is_string(c) ? json_string_value(c) : "");
         if (ok && cond < 0)
-            return fail(p, "\"if\" must be controls, most_companies, hand or neutral_cards");
+            return card_refuse(p, "\"if\" must be controls, most_companies, hand or neutral_cards");
         out->cond = (uint8_t)(cond < 0 ? 0 : cond);
         if (ok && cond != COND_MOST)
-            ok = get_int(p, e, "at_least", true, 1, 20, &n);
+            ok = card_get_int(p, e, "at_least", true, 1, 20, &n);
         const json_t *d = json_object_get(e, "domain");
         if (ok && d) {
             out->domain =
                 (int8_t)(json_is_string(d) ? tech_domain_from_name(json_string_value(d)) : -1);
             if (cond != COND_CONTROLS || out->domain < 0 || out->domain == DOMAIN_WILD)
-                return fail(p, "\"domain\" goes with \"if\": \"controls\" and names a domain");
+                return card_refuse(p,
+                                   "\"domain\" goes with \"if\": \"controls\" and names a domain");
         }
     }
     if (!ok)
         return false;
     bool is_draw = out->prim == PRIM_DRAW, is_score = out->prim == PRIM_SCORE;
     if (!is_draw && json_object_get(e, "then_discard"))
-        return fail(p, "\"then_discard\" goes only with \"draw\"");
+        return card_refuse(p, "\"then_discard\" goes only with \"draw\"");
     if (!is_score && (json_object_get(e, "if") || json_object_get(e, "at_least") ||
                       json_object_get(e, "domain")))
-        return fail(p, "\"if\", \"at_least\" and \"domain\" go only with \"score\"");
+        return card_refuse(p, "\"if\", \"at_least\" and \"domain\" go only with \"score\"");
     out->n = (int8_t)n;
     out->m = (int8_t)m;
     return true;
 }
 
-static bool parse_card(struct parser *p, const json_t *c, struct tech_design *d)
+static bool parse_card(struct card_reader *p, const json_t *c, struct tech_design *d)
 {
     static const char *const keys[] = {"id",   "name", "domain", "value", "effect",
                                        "text", "wild", "count",  NULL};
     if (!json_is_object(c))
-        return fail(p, "every card must be an object");
+        return card_refuse(p, "every card must be an object");
     memset(d, 0, sizeof *d);
     if (!get_str(p, c, "id", true, d->id, sizeof d->id))
         return false;
     for (const char *s = d->id; *s; s++)
         if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
-            return fail(p, "\"id\" \"%s\" may hold only a-z, 0-9 and _", d->id);
+            return card_refuse(p, "\"id\" \"%s\" may hold only a-z, 0-9 and _", d->id);
     p->card = d->id;
     if (!only_keys(p, c, "the card", keys) ||
         !get_str(p, c, "name", true, d->name, sizeof d->name) ||
@@ -270,43 +240,43 @@ static bool parse_card(struct parser *p, const json_t *c, struct tech_design *d)
         return false;
     const json_t *wild = json_object_get(c, "wild");
     if (wild && !json_is_boolean(wild))
-        return fail(p, "\"wild\" must be true or false");
+        return card_refuse(p, "\"wild\" must be true or false");
     int count = 1;
     if (json_is_true(wild)) {
         if (json_object_get(c, "domain") || json_object_get(c, "value") ||
             json_object_get(c, "effect"))
-            return fail(p, "a wild card has no domain, value or effect");
-        if (!get_int(p, c, "count", true, 1, 2, &count))
+            return card_refuse(p, "a wild card has no domain, value or effect");
+        if (!card_get_int(p, c, "count", true, 1, 2, &count))
             return false;
         d->domain = DOMAIN_WILD;
         d->count = (uint8_t)count;
         return true;
     }
     if (json_object_get(c, "count"))
-        return fail(p, "only wild cards have a \"count\" (each company is printed once)");
+        return card_refuse(p, "only wild cards have a \"count\" (each company is printed once)");
     const json_t *dom = json_object_get(c, "domain");
     int domain = json_is_string(dom) ? tech_domain_from_name(json_string_value(dom)) : -1;
     if (domain < 0 || domain == DOMAIN_WILD)
-        return fail(p, "\"domain\" must be service, technology, science or knowledge");
+        return card_refuse(p, "\"domain\" must be service, technology, science or knowledge");
     int value = 0;
-    if (!get_int(p, c, "value", true, 1, TECH_VALUES, &value))
+    if (!card_get_int(p, c, "value", true, 1, TECH_VALUES, &value))
         return false;
     d->domain = (int8_t)domain;
     d->value = (int8_t)value;
     d->count = 1;
     if (!json_object_get(c, "effect"))
-        return fail(p, "\"effect\" is missing");
+        return card_refuse(p, "\"effect\" is missing");
     return parse_effect(p, json_object_get(c, "effect"), &d->effect);
 }
 
 bool tech_catalog_from_json(struct tech_catalog *cat, const char *text, const char *source,
                             char *err, int errlen)
 {
-    struct parser p = {source ? source : "card file", err, errlen, NULL};
+    struct card_reader p = {source ? source : "card file", err, errlen, NULL};
     json_error_t je;
     json_t *root = json_loads(text, 0, &je);
     if (!root)
-        return fail(&p, "not JSON (line %d: %s)", je.line, je.text);
+        return card_refuse(&p, "not JSON (line %d: %s)", je.line, je.text);
     bool ok = false;
     memset(cat, 0, sizeof *cat);
     static const char *const keys[] = {"format", "seed", "cards", NULL};
@@ -314,14 +284,15 @@ bool tech_catalog_from_json(struct tech_catalog *cat, const char *text, const ch
     const json_t *seed = json_object_get(root, "seed");
     int format = 0;
     if (!json_is_object(root)) {
-        fail(&p, "the file must hold one object {\"format\", \"seed\", \"cards\"}");
+        card_refuse(&p, "the file must hold one object {\"format\", \"seed\", \"cards\"}");
         goto out;
     }
-    if (!only_keys(&p, root, "the file", keys) || !get_int(&p, root, "format", true, 1, 1, &format))
+    if (!only_keys(&p, root, "the file", keys) ||
+        !card_get_int(&p, root, "format", true, 1, 1, &format))
         goto out;
     if (!json_is_array(cards) || json_array_size(cards) == 0 ||
         json_array_size(cards) > TECH_MAX_DESIGNS) {
-        fail(&p, "\"cards\" must be an array of 1 to %d cards", TECH_MAX_DESIGNS);
+        card_refuse(&p, "\"cards\" must be an array of 1 to %d cards", TECH_MAX_DESIGNS);
         goto out;
     }
     bool seen[4][TECH_VALUES + 1] = {{false}};
@@ -336,7 +307,7 @@ bool tech_catalog_from_json(struct tech_catalog *cat, const char *text, const ch
         if (!parse_card(&p, c, d))
             goto out;
         if (tech_catalog_find(cat, d->id) >= 0) {
-            fail(&p, "the id is used twice");
+            card_refuse(&p, "the id is used twice");
             goto out;
         }
         cat->ndesigns = (int)i + 1;
@@ -345,7 +316,7 @@ bool tech_catalog_from_json(struct tech_catalog *cat, const char *text, const ch
             continue;
         }
         if (seen[d->domain][d->value]) {
-            fail(&p, "two cards are the %d of %s", d->value, domain_names[d->domain]);
+            card_refuse(&p, "two cards are the %d of %s", d->value, domain_names[d->domain]);
             goto out;
         }
         seen[d->domain][d->value] = true;
@@ -355,22 +326,22 @@ bool tech_catalog_from_json(struct tech_catalog *cat, const char *text, const ch
     for (int dm = 0; dm < 4; dm++)
         for (int v = 1; v <= TECH_VALUES; v++)
             if (!seen[dm][v]) {
-                fail(&p, "no card is the %d of %s (each domain has values 1 to 13)", v,
-                     domain_names[dm]);
+                card_refuse(&p, "no card is the %d of %s (each domain has values 1 to 13)", v,
+                            domain_names[dm]);
                 goto out;
             }
     if (wilds != 2) {
-        fail(&p, "the deck needs 2 wild cards, not %d", wilds);
+        card_refuse(&p, "the deck needs 2 wild cards, not %d", wilds);
         goto out;
     }
     for (int k = PRIM_DRAW; k < PRIM_COUNT; k++)
         if (!(prims & (1u << k))) {
-            fail(&p, "no card uses the primitive %s", prim_names[k]);
+            card_refuse(&p, "no card uses the primitive %s", prim_names[k]);
             goto out;
         }
     cat->seed_design = json_is_string(seed) ? tech_catalog_find(cat, json_string_value(seed)) : -1;
     if (cat->seed_design < 0 || cat->designs[cat->seed_design].domain == DOMAIN_WILD) {
-        fail(&p, "\"seed\" must name a company of the file");
+        card_refuse(&p, "\"seed\" must name a company of the file");
         goto out;
     }
     int n = 0;
