@@ -333,9 +333,10 @@ test('Tech City at 390 x 844: no horizontal page scroll; the grid scrolls in its
     // Play a few decisions on the phone, one placement by tapping a highlighted cell.
     let last = null;
     let placed = false;
+    let over = false;
     for (let i = 0; i < 6; i++) {
       const turn = await nextTurn(page, last);
-      if (turn === 'over') break;
+      if (turn === 'over') { over = true; break; }
       const [state, key] = turn.split('|');
       if ((await playTech(page, state, !placed)) === 'placed') placed = true;
       last = key;
@@ -344,22 +345,26 @@ test('Tech City at 390 x 844: no horizontal page scroll; the grid scrolls in its
     // The grid's box is no wider than the screen; a wide city scrolls inside it.
     const box = await page.locator('#city-scroll').boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 390, `the grid box fits (${JSON.stringify(box)})`);
-    // Bots go on playing and the grid re-renders, so tap one element held by a handle and read
-    // its slug from that same element; if a re-render detached it before the tap, take the
-    // first cell again.
-    let slug = null;
-    for (let attempt = 0; attempt < 5 && slug === null; attempt++) {
+    // Wait until the game waits on Pat again (or is over): until then the bots' moves, and Pat's
+    // next decision arriving, redraw the grid and the card-info box between a tap and its read
+    // (CI saw the box show another card twice).
+    if (!over) await nextTurn(page, last);
+    // A suggestion the page asked for may still arrive and show its own card in the box, and the
+    // grid may re-render: tap one element held by a handle, read its slug from that same element,
+    // and tap again (at most five times) when something else took the box meanwhile.
+    let slug = null, shown = null;
+    for (let attempt = 0; attempt < 5 && (slug === null || shown !== slug); attempt++) {
       const cell = await page.locator('#city .card-cell').first().elementHandle();
-      const s = await cell.getAttribute('data-slug');
+      slug = await cell.getAttribute('data-slug');
       try {
         await cell.tap({ timeout: 2_000 });
-        slug = s;
       } catch {
-        /* detached by a re-render: try the new first cell */
+        continue; /* detached by a re-render: try the new first cell */
       }
+      await page.waitForTimeout(300);
+      shown = await page.getAttribute('#card-info .info-card', 'data-slug');
     }
-    assert.ok(slug, 'a grid cell could be tapped');
-    assert.equal(await page.getAttribute('#card-info .info-card', 'data-slug'), slug, 'a tap shows the card\'s effect');
+    assert.equal(shown, slug, 'a tap shows the card\'s effect');
     await page.screenshot({ path: join(OUT, 'tech-phone.png'), fullPage: true });
     assert.ok(await noHorizontalScroll(page));
     assert.deepEqual(errors, [], 'no console or page errors');
