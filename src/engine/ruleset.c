@@ -16,9 +16,9 @@
 /* The registry: the one file outside the games' folders that names them. The first is the
  * default game, and also the game of what was stored before there were several (records and
  * rows that name none; migration 0006 gave those rows its id): it stays first. */
-extern const struct ruleset ruleset_the_city, ruleset_tech_city;
+extern const struct ruleset ruleset_the_city, ruleset_tech_city, ruleset_simcity;
 
-const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, NULL};
+const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, &ruleset_simcity, NULL};
 
 const struct ruleset *ruleset_find(const char *id)
 {
