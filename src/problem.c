@@ -20,6 +20,7 @@ static const struct {
     [P_SEED_NOT_ALLOWED] = {400, "seed_not_allowed",
                             "This server does not take seeds from clients"},
     [P_BAD_QUERY] = {400, "bad_query", "A query parameter is malformed"},
+    [P_BAD_HEAD] = {400, "bad_request_head", "The request head is ambiguous"},
     [P_NO_TOKEN] = {401, "token_required", "This endpoint needs a bearer token"},
     [P_BAD_TOKEN] = {401, "bad_token", "The bearer token is not valid"},
     [P_WRONG_GAME] = {403, "wrong_game", "The token belongs to another game"},

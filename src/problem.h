@@ -17,6 +17,7 @@ enum problem {
     P_TOO_MANY_CARDS,     /* 400 */
     P_SEED_NOT_ALLOWED,   /* 400 */
     P_BAD_QUERY,          /* 400 */
+    P_BAD_HEAD,           /* 400 a request head whose framing is ambiguous (smuggling) */
     P_NO_TOKEN,           /* 401 */
     P_BAD_TOKEN,          /* 401 */
     P_WRONG_GAME,         /* 403 a token of another game */

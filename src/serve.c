@@ -32,11 +32,14 @@ struct options {
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
 
+/* Prints the usage, after `what` went wrong (or, when what is NULL, asked for with --help, on
+ * standard output); returns serve's exit status: 2 for an error, SERVE_HELP for --help. */
+enum { SERVE_HELP = -1 };
 static int usage_error(const char *what)
 {
-    fprintf(stderr,
-            "cityd serve: %s\n"
-            "usage: cityd serve [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
+    fprintf(what ? stderr : stdout,
+            "%s%s%s"
+            "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
             "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
@@ -53,8 +56,8 @@ static int usage_error(const char *what)
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
             "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
             "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS\n%s",
-            what, quotas_usage);
-    return 2;
+            what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
+    return what ? 2 : SERVE_HELP;
 }
 
 static bool parse_int(const char *s, int min, int max, int *out)
@@ -147,7 +150,7 @@ static void set_str(struct options *o, int k, const char *v)
 }
 
 /* Fills o and the quotas q from the environment, then from the flags (which win). 0, or a
- * usage error's 2. */
+ * usage error's 2, or SERVE_HELP when --help asked for the usage. */
 static int read_options(struct options *o, struct quotas *q, int argc, char **argv)
 {
     char qerr[256];
@@ -165,6 +168,8 @@ static int read_options(struct options *o, struct quotas *q, int argc, char **ar
             set_str(o, k, env);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return usage_error(NULL);
         if (strcmp(a, "--allow-seed") == 0) {
             o->allow_seed = true;
             continue;
@@ -248,7 +253,7 @@ int cmd_serve(int argc, char **argv)
     http_policy_defaults(&o.policy);
     int usage = read_options(&o, &quotas, argc, argv);
     if (usage)
-        return usage;
+        return usage == SERVE_HELP ? 0 : usage;
     /* Blocked in every thread (each inherits the mask): the main thread takes SIGINT and
      * SIGTERM with sigwait(), so none is missed; SIGPIPE is never wanted. */
     sigset_t stop_signals, blocked;

@@ -189,6 +189,20 @@ Test(cli, bad_usage_is_refused_with_a_message)
     cr_expect(strstr(line, "/nonexistent/cards.json") != NULL, "stderr: %s", line);
 }
 
+Test(cli, serve_help_prints_the_usage_and_exits_0)
+{
+    int status;
+    char *out = run("serve --help", &status);
+    cr_expect_eq(status, 0, "cityd serve --help exits %d", status);
+    cr_expect(strstr(out, "usage: cityd serve") && strstr(out, "CITY_MAX_CONNECTIONS"),
+              "the usage on standard output: %.300s", out);
+    cr_expect(!strstr(out, "unknown option"), "%.300s", out);
+    free(out);
+    out = run("serve --frobnicate", &status);
+    cr_expect_eq(status, 2, "an unknown flag is still a usage error");
+    free(out);
+}
+
 Test(cli, simulate_plays_the_expert_at_the_level_it_is_given)
 {
     json_t *j =

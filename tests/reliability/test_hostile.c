@@ -956,6 +956,67 @@ Test(hostile, bodies_of_10_mb_get_413_with_or_without_a_length)
     stops_cleanly();
 }
 
+/* Counts the status lines in a raw reply: more than one means a second request was read from
+ * what the client sent as one. */
+static int status_lines(const struct raw_reply *r)
+{
+    int n = 0;
+    for (const char *p = r->data; p && (p = strstr(p, "HTTP/1.")); p += 7)
+        if (p == r->data || p[-1] == '\n')
+            n++;
+    return n;
+}
+
+/* Request smuggling: heads whose framing a proxy in front could read otherwise than the daemon
+ * (two lengths, a length beside chunked coding, a space before the colon, HTTP/1.1 without
+ * Host) are 400 bad_request_head before any of the body is read, the connection is closed, and
+ * nothing after them is answered as a request of its own. */
+Test(hostile, ambiguous_request_heads_are_400_and_nothing_after_them_is_answered)
+{
+    static const char *const heads[] = {
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 12\r\nContent-Length: 40\r\n\r\n{\"seats\": 2}",
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nc\r\n{\"seats\": 2}\r\n0\r\n\r\n"
+        "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length : 12\r\n\r\n{\"seats\": 2}",
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length:\t12\r\nTransfer-Encoding: identity\r\n\r\n{\"seats\": 2}",
+        "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        counted(K_DUPLICATES);
+        struct raw_reply r;
+        raw_exchange(heads[i], strlen(heads[i]), 5000, &r);
+        char what[64];
+        snprintf(what, sizeof what, "ambiguous head %zu", i);
+        expect_raw_problem(&r, what, 400, "bad_request_head");
+        cr_expect_eq(status_lines(&r), 1, "%s: %d answers to one request:\n%s", what,
+                     status_lines(&r), r.data);
+        cr_expect(r.closed, "%s: the connection stays open after a head it could not frame", what);
+        raw_free(&r);
+    }
+    /* The same requests framed one way only are served: HTTP/1.0 needs no Host, and one
+     * length, however written, is one length. */
+    static const char *const fine[] = {
+        "GET /healthz HTTP/1.0\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "content-length: 14\r\nConnection: close\r\n\r\n{\"seats\": 200}",
+    };
+    static const int fine_status[] = {200, 200, 400};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        struct raw_reply r;
+        raw_exchange(fine[i], strlen(fine[i]), 5000, &r);
+        cr_expect_eq(r.status, fine_status[i], "plain head %zu -> %d:\n%s", i, r.status, r.data);
+        const char *code = json_string_value(json_object_get(r.json, "code"));
+        cr_expect(!code || strcmp(code, "bad_request_head") != 0, "plain head %zu refused", i);
+        raw_free(&r);
+    }
+    still_serving("ambiguous request heads");
+}
+
 /* ==== slow bodies ========================================================================== */
 
 /* A connection that sends its request in pieces. */
