@@ -58,11 +58,12 @@ void api_metrics(struct http_req *r)
     size_t entries, len;
     uint64_t hits, misses;
     view_cache_stats(r->srv->views, &entries, &hits, &misses);
-    long streams = 0, parked = 0, conns = 0, parked_requests = 0;
-    uint64_t wakeups = 0, refused = 0, cut_head = 0;
+    long streams = 0, parked = 0;
+    uint64_t wakeups = 0, refused = 0;
     if (r->srv->hub)
         hub_stats(r->srv->hub, &streams, &parked, &wakeups, &refused);
-    http_stats(r->daemon, &conns, &parked_requests, &cut_head);
+    struct http_net_stats ns;
+    http_stats(r->daemon, &ns);
     char *net = NULL;
     if (asprintf(&net,
                  "# HELP city_connections Open HTTP connections on this instance.\n"
@@ -73,10 +74,17 @@ void api_metrics(struct http_req *r)
                  "# HELP city_requests_in_progress Requests being worked on (this one included); "
                  "bot workers pause while any is.\n"
                  "# TYPE city_requests_in_progress gauge\ncity_requests_in_progress %d\n"
-                 "# HELP city_connections_cut_total Connections cut for sending their request "
-                 "head too slowly.\n"
+                 "# HELP city_connections_cut_total Connections cut: for sending their request "
+                 "head too slowly, or idle ones reclaimed near the connection cap.\n"
                  "# TYPE city_connections_cut_total counter\n"
                  "city_connections_cut_total{reason=\"head_timeout\"} %llu\n"
+                 "city_connections_cut_total{reason=\"reclaimed\"} %llu\n"
+                 "# HELP city_connections_refused_total Connections closed as they came: past "
+                 "the cap per address, or from an address holding many once the headroom is "
+                 "reached.\n"
+                 "# TYPE city_connections_refused_total counter\n"
+                 "city_connections_refused_total{reason=\"per_address\"} %llu\n"
+                 "city_connections_refused_total{reason=\"crowded\"} %llu\n"
                  "# HELP city_streams Open event streams on this instance, and those parked.\n"
                  "# TYPE city_streams gauge\ncity_streams{state=\"open\"} %ld\n"
                  "city_streams{state=\"parked\"} %ld\n"
@@ -84,8 +92,10 @@ void api_metrics(struct http_req *r)
                  "# TYPE city_stream_wakeups_total counter\ncity_stream_wakeups_total %llu\n"
                  "# HELP city_streams_refused_total Event streams refused at a cap.\n"
                  "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n",
-                 conns, parked_requests, http_requests_busy(), (unsigned long long)cut_head,
-                 streams, parked, (unsigned long long)wakeups, (unsigned long long)refused) < 0)
+                 ns.open, ns.parked, http_requests_busy(), (unsigned long long)ns.cut_head,
+                 (unsigned long long)ns.reclaimed, (unsigned long long)ns.refused_address,
+                 (unsigned long long)ns.refused_crowded, streams, parked,
+                 (unsigned long long)wakeups, (unsigned long long)refused) < 0)
         net = NULL;
     struct bot_pool_stats bs;
     bot_pool_stats(r->srv->bots, &bs);

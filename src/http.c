@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "accesslog.h"
+#include "auth.h"
 #include "metrics.h"
 #include "netaddr.h"
 #include "server.h"
@@ -325,19 +326,39 @@ static enum MHD_Result queue_reply(struct http_req *r)
 struct conn_track {
     int fd;
     _Atomic double since; /* when the current request head began to be awaited */
-    atomic_bool in_head;  /* awaiting a request head */
+    atomic_bool in_head;  /* awaiting a request head: new, or idle between requests */
     bool cut;
+    bool proxy;              /* from a trusted proxy: not counted per address */
+    struct addr_count *addr; /* its address's count (NULL for a proxy) */
     struct conn_track *prev, *next;
 };
+
+/* The open connections of one address key (netaddr_key: IPv4 by address, IPv6 by /64). */
+struct addr_count {
+    uint8_t key[NETADDR_KEY_LEN];
+    int open;
+    unsigned bucket;
+    struct addr_count *next;
+};
+
+enum { ADDR_BUCKETS = 4096 };
 
 struct http_daemon {
     struct server *srv;
     struct MHD_Daemon *mhd;
     struct http_settings hs;
     struct netaddr_blocks proxies; /* trusted proxies */
-    pthread_mutex_t lock;          /* guards the list of connections */
+    pthread_mutex_t lock;          /* guards the list of connections and the counts */
     struct conn_track *conns;
     long nconns;
+    long ncut; /* connections cut (shut down) whose closed notice has not come yet */
+    struct addr_count *addrs[ADDR_BUCKETS]; /* open connections per address key */
+    uint64_t addr_seed;                     /* random: the buckets cannot be aimed at */
+    /* Past `crowded` live connections (the cap less the headroom), an address that holds
+     * `heavy` connections gets no more, and idle connections are reclaimed. */
+    long crowded;
+    int heavy;
+    atomic_ullong refused_address, refused_crowded, reclaimed;
     atomic_long parked;
     atomic_ullong cut_head;
     pthread_t reaper;
@@ -370,6 +391,73 @@ static void head_expected(struct MHD_Connection *conn)
     }
 }
 
+/* The count of an address key, created at 0 when `create` (NULL when absent, or out of
+ * memory). Call with d->lock held. */
+static struct addr_count *addr_find(struct http_daemon *d, const uint8_t key[NETADDR_KEY_LEN],
+                                    bool create)
+{
+    uint64_t h = 1469598103934665603ULL ^ d->addr_seed;
+    for (int i = 0; i < NETADDR_KEY_LEN; i++) {
+        h ^= key[i];
+        h *= 1099511628211ULL;
+    }
+    unsigned bucket = (unsigned)((h ^ (h >> 29)) % ADDR_BUCKETS);
+    struct addr_count **head = &d->addrs[bucket];
+    for (struct addr_count *a = *head; a; a = a->next)
+        if (memcmp(a->key, key, NETADDR_KEY_LEN) == 0)
+            return a;
+    struct addr_count *a = create ? calloc(1, sizeof *a) : NULL;
+    if (a) {
+        memcpy(a->key, key, NETADDR_KEY_LEN);
+        a->bucket = bucket;
+        a->next = *head;
+        *head = a;
+    }
+    return a;
+}
+
+/* Drops one connection from its address's count, freeing the count at 0. d->lock held. */
+static void addr_release(struct http_daemon *d, struct addr_count *c)
+{
+    if (!c || --c->open > 0)
+        return;
+    for (struct addr_count **p = &d->addrs[c->bucket]; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            free(c);
+            return;
+        }
+}
+
+/* Whether a connection from `addr` is taken, asked by libmicrohttpd as it accepts one (before
+ * any byte is read; a refused one is closed with no reply, since answering would cost what the
+ * cap protects). Trusted proxies are not counted per address (their clients are, per request,
+ * by the rate limits). Another address is refused past --max-per-address, and, once the live
+ * connections pass `crowded`, when it already holds `heavy` of them: the headroom under the
+ * cap stays for addresses that hold few, and the reaper reclaims idle connections meanwhile. */
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)len;
+    struct http_daemon *d = cls;
+    char text[64];
+    netaddr_text(addr, text, sizeof text);
+    if (netaddr_blocks_contain(&d->proxies, text))
+        return MHD_YES;
+    uint8_t key[NETADDR_KEY_LEN];
+    netaddr_key(text, key);
+    pthread_mutex_lock(&d->lock);
+    const struct addr_count *c = addr_find(d, key, false);
+    int held = c ? c->open : 0;
+    bool per_address = d->hs.max_per_address > 0 && held >= d->hs.max_per_address;
+    bool crowded = !per_address && d->nconns - d->ncut >= d->crowded && held >= d->heavy;
+    pthread_mutex_unlock(&d->lock);
+    if (per_address)
+        atomic_fetch_add(&d->refused_address, 1);
+    if (crowded)
+        atomic_fetch_add(&d->refused_crowded, 1);
+    return per_address || crowded ? MHD_NO : MHD_YES;
+}
+
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
@@ -385,7 +473,14 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         t->fd = ci->connect_fd;
         atomic_init(&t->since, now_seconds());
         atomic_init(&t->in_head, true);
+        char text[64];
+        uint8_t key[NETADDR_KEY_LEN];
+        peer_address(conn, text, sizeof text);
+        t->proxy = netaddr_blocks_contain(&d->proxies, text);
+        netaddr_key(text, key);
         pthread_mutex_lock(&d->lock);
+        if (!t->proxy && (t->addr = addr_find(d, key, true)))
+            t->addr->open++;
         t->next = d->conns;
         if (d->conns)
             d->conns->prev = t;
@@ -405,10 +500,37 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         if (t->next)
             t->next->prev = t->prev;
         d->nconns--;
+        d->ncut -= t->cut;
+        addr_release(d, t->addr);
         pthread_mutex_unlock(&d->lock);
         free(t);
         *socket_context = NULL;
     }
+}
+
+/* Once the live connections pass `crowded`, shuts down idle ones (awaiting a request head)
+ * until a quarter of the headroom is free again: first those of addresses that hold `heavy`
+ * connections or more, then any idle for a second or longer (a connection just accepted is
+ * about to send its request). A proxy's connections are left alone. d->lock held. */
+static void reclaim_idle(struct http_daemon *d, double now)
+{
+    long live = d->nconns - d->ncut;
+    if (live < d->crowded)
+        return;
+    long want = live - (d->crowded - (d->hs.max_connections - d->crowded) / 4);
+    for (int pass = 0; pass < 2 && want > 0; pass++)
+        for (struct conn_track *t = d->conns; t && want > 0; t = t->next) {
+            if (t->cut || t->proxy || !atomic_load(&t->in_head))
+                continue;
+            if (pass == 0 ? !t->addr || t->addr->open < d->heavy
+                          : now - atomic_load(&t->since) < 1.0)
+                continue;
+            t->cut = true;
+            d->ncut++;
+            shutdown(t->fd, SHUT_RDWR);
+            atomic_fetch_add(&d->reclaimed, 1);
+            want--;
+        }
 }
 
 /* Every quarter second, flushes the access log and shuts down the connections that have waited
@@ -421,16 +543,16 @@ static void *reaper_main(void *arg)
         struct timespec ts = {0, LOG_FLUSH_MS * 1000 * 1000};
         nanosleep(&ts, NULL);
         access_log_flush(&d->log);
-        if (d->hs.head_timeout <= 0)
-            continue;
-        double limit = now_seconds() - d->hs.head_timeout;
+        double now = now_seconds(), limit = now - d->hs.head_timeout;
         pthread_mutex_lock(&d->lock);
-        for (struct conn_track *t = d->conns; t; t = t->next)
+        for (struct conn_track *t = d->conns; d->hs.head_timeout > 0 && t; t = t->next)
             if (!t->cut && atomic_load(&t->in_head) && atomic_load(&t->since) < limit) {
                 t->cut = true;
+                d->ncut++;
                 shutdown(t->fd, SHUT_RDWR);
                 atomic_fetch_add(&d->cut_head, 1);
             }
+        reclaim_idle(d, now);
         pthread_mutex_unlock(&d->lock);
     }
     return NULL;
@@ -512,13 +634,16 @@ void http_wake(struct http_req *r)
     MHD_resume_connection(r->conn);
 }
 
-void http_stats(struct http_daemon *d, long *open, long *parked, uint64_t *cut_head)
+void http_stats(struct http_daemon *d, struct http_net_stats *out)
 {
     pthread_mutex_lock(&d->lock);
-    *open = d->nconns;
+    out->open = d->nconns;
     pthread_mutex_unlock(&d->lock);
-    *parked = atomic_load(&d->parked);
-    *cut_head = atomic_load(&d->cut_head);
+    out->parked = atomic_load(&d->parked);
+    out->cut_head = atomic_load(&d->cut_head);
+    out->reclaimed = atomic_load(&d->reclaimed);
+    out->refused_address = atomic_load(&d->refused_address);
+    out->refused_crowded = atomic_load(&d->refused_crowded);
 }
 
 /* True when the body has taken longer than the connection timeout to arrive since the
@@ -786,15 +911,22 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
                 fds, max_conns, d->hs.max_connections);
         d->hs.max_connections = (int)max_conns;
     }
+    int headroom = d->hs.headroom > 0 ? d->hs.headroom : d->hs.max_connections / 16;
+    if (headroom >= d->hs.max_connections)
+        headroom = d->hs.max_connections / 2;
+    d->crowded = d->hs.max_connections - headroom;
+    d->heavy = d->hs.max_per_address > 0 ? d->hs.max_per_address / 8 : 32;
+    if (d->heavy < 2)
+        d->heavy = 2;
+    d->addr_seed = auth_random_u64();
     unsigned threads = (unsigned)(d->hs.threads > 0 ? d->hs.threads : 1);
     d->mhd = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_DUAL_STACK |
             MHD_USE_ERROR_LOG,
-        (uint16_t)hs->port, NULL, NULL, on_request, d, MHD_OPTION_NOTIFY_COMPLETED, on_completed, d,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, d, MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)d->hs.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)(hs->max_per_address > 0 ? hs->max_per_address : 0),
+        (uint16_t)hs->port, accept_policy, d, on_request, d, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection, d,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->hs.max_connections,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, http_unescape_keeping_nul,
         NULL, MHD_OPTION_END);
@@ -839,5 +971,11 @@ void http_stop(struct http_daemon *d, double seconds)
         close(listener);
     access_log_destroy(&d->log);
     pthread_mutex_destroy(&d->lock);
+    for (int b = 0; b < ADDR_BUCKETS; b++)
+        while (d->addrs[b]) {
+            struct addr_count *next = d->addrs[b]->next;
+            free(d->addrs[b]);
+            d->addrs[b] = next;
+        }
     free(d);
 }

@@ -118,7 +118,11 @@ struct http_settings {
     int idle_timeout;    /* seconds a connection may stay silent */
     int head_timeout;    /* seconds a client has to send a whole request head */
     int max_connections; /* open connections, idle ones and event streams included */
-    int max_per_address; /* open connections from one address (the TCP peer's) */
+    int max_per_address; /* open connections from one address (IPv4) or /64 (IPv6); 0: none */
+    /* Connections under max_connections kept for addresses that hold few (0: a sixteenth):
+     * past max_connections - headroom, an address holding max_per_address / 8 (at least 2;
+     * 32 with no per-address cap) gets no more, and idle connections are reclaimed. */
+    int headroom;
     /* Addresses and CIDR blocks ("10.0.0.0/8,::1") of proxies whose X-Forwarded-For is
      * believed; NULL or "" for none. */
     const char *trusted_proxies;
@@ -143,8 +147,19 @@ void http_stop(struct http_daemon *d, double seconds);
  * go). The bot pool pauses its thinking while this is above 0 (botpool.h). Lock-free. */
 int http_requests_busy(void);
 
-/* Connections open now, and those cut for sending their request head too slowly. */
-void http_stats(struct http_daemon *d, long *open, long *parked, uint64_t *cut_head);
+/* What http_stats() reports of a daemon's connections. */
+struct http_net_stats {
+    long open;                /* connections open now */
+    long parked;              /* requests parked (holding no thread) now */
+    uint64_t cut_head;        /* cut for sending their request head too slowly */
+    uint64_t reclaimed;       /* idle ones cut to keep the headroom free */
+    uint64_t refused_address; /* refused as they came, past max_per_address */
+    uint64_t refused_crowded; /* refused as they came, from an address holding many, once
+                                 the headroom was reached */
+};
+
+/* The daemon's connection figures now (for /metrics). */
+void http_stats(struct http_daemon *d, struct http_net_stats *out);
 
 /* Parks request r from inside its handler: the handler returns with no reply, libmicrohttpd
  * stops serving the connection (no thread waits), and once another thread calls

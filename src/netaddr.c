@@ -7,6 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+void netaddr_key(const char *addr, uint8_t key[NETADDR_KEY_LEN])
+{
+    memset(key, 0, NETADDR_KEY_LEN);
+    uint8_t a[16];
+    if (addr && inet_pton(AF_INET, addr, a) == 1) {
+        key[0] = 4;
+        memcpy(key + 1, a, 4);
+    } else if (addr && inet_pton(AF_INET6, addr, a) == 1) {
+        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (memcmp(a, mapped, sizeof mapped) == 0) {
+            key[0] = 4;
+            memcpy(key + 1, a + 12, 4);
+        } else {
+            key[0] = 6;
+            memcpy(key + 1, a, 8);
+        }
+    }
+}
+
 void netaddr_text(const struct sockaddr *sa, char *out, size_t n)
 {
     out[0] = 0;

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 enum { NETADDR_MAX_BLOCKS = 32 };
@@ -20,6 +21,15 @@ struct netaddr_blocks {
     struct netaddr_block b[NETADDR_MAX_BLOCKS];
     int n;
 };
+
+/* The bytes of an address key: its family (4, 6, or 0 for anything else) and the bytes that
+ * count (with room to spare for a longer key). */
+enum { NETADDR_KEY_LEN = 17 };
+
+/* Writes into key what every per-address limit counts by for the numeric address `addr`: IPv4
+ * (also IPv4-mapped IPv6) by its 4 bytes, IPv6 by its /64 (one subscriber usually holds a whole
+ * /64), and anything else (NULL, "", not an address) as one shared key. */
+void netaddr_key(const char *addr, uint8_t key[NETADDR_KEY_LEN]);
 
 /* Writes sa's address as numeric text into out (n bytes); "" for another family or NULL. */
 void netaddr_text(const struct sockaddr *sa, char *out, size_t n);

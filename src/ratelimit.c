@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "auth.h"
+#include "netaddr.h"
 
 /* A bucket is looked for, and a new key placed, among this many slots from its hash. */
-enum { PROBE = 8, KEY_LEN = 17, MIN_SLOTS = 64 };
+enum { PROBE = 8, KEY_LEN = NETADDR_KEY_LEN, MIN_SLOTS = 64 };
 
 struct bucket {
     uint8_t key[KEY_LEN]; /* family (4, 6 or 0) and the address bytes that count */
@@ -64,27 +65,6 @@ void rate_limit_free(struct rate_limit *rl)
     free(rl);
 }
 
-/* The key of an address: IPv4 (also IPv4-mapped IPv6) by its 4 bytes, IPv6 by its /64 (one
- * subscriber usually holds a whole /64), anything else as one shared key. */
-static void key_of(const char *client, uint8_t key[KEY_LEN])
-{
-    memset(key, 0, KEY_LEN);
-    uint8_t a[16];
-    if (inet_pton(AF_INET, client, a) == 1) {
-        key[0] = 4;
-        memcpy(key + 1, a, 4);
-    } else if (inet_pton(AF_INET6, client, a) == 1) {
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(a, mapped, sizeof mapped) == 0) {
-            key[0] = 4;
-            memcpy(key + 1, a + 12, 4);
-        } else {
-            key[0] = 6;
-            memcpy(key + 1, a, 8);
-        }
-    }
-}
-
 /* FNV-1a of the key, started from the limiter's random seed. */
 static size_t hash_of(const struct rate_limit *rl, const uint8_t key[KEY_LEN])
 {
@@ -116,7 +96,7 @@ int rate_limit_take(struct rate_limit *rl, const char *client, double now)
     if (!rl)
         return 0;
     uint8_t key[KEY_LEN];
-    key_of(client ? client : "", key);
+    netaddr_key(client, key);
     size_t h = hash_of(rl, key);
     pthread_mutex_lock(&rl->lock);
     struct bucket *found = NULL, *victim = NULL;

@@ -25,7 +25,8 @@
 
 struct options {
     int port, workers, timeout, view_cache, batchers;
-    int threads, head_timeout, max_connections, max_per_address, max_streams, max_per_game;
+    int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
+        max_per_game;
     int bot_workers, bot_queue, expert_ms, bot_yield_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies;
     bool allow_seed;
@@ -43,7 +44,8 @@ static int usage_error(const char *what)
             "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
-            "                   [--max-per-address N] [--trusted-proxies LIST]\n"
+            "                   [--max-per-address N] [--connection-headroom N]\n"
+            "                   [--trusted-proxies LIST]\n"
             "                   [--max-streams N] [--max-streams-per-game N]\n"
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
@@ -52,6 +54,7 @@ static int usage_error(const char *what)
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
+            "             CITY_CONNECTION_HEADROOM,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
             "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
@@ -93,6 +96,8 @@ static const struct int_setting int_settings[] = {
      offsetof(struct options, max_connections), "16..1000000 connections"},
     {"--max-per-address", "CITY_MAX_PER_ADDRESS", 0, 1000000,
      offsetof(struct options, max_per_address), "0..1000000 connections (0: no limit)"},
+    {"--connection-headroom", "CITY_CONNECTION_HEADROOM", 0, 1000000,
+     offsetof(struct options, headroom), "0..1000000 connections (0: a sixteenth of the cap)"},
     {"--max-streams", "CITY_MAX_STREAMS", 0, 1000000, offsetof(struct options, max_streams),
      "0..1000000 streams (0: no limit)"},
     {"--max-streams-per-game", "CITY_MAX_STREAMS_PER_GAME", 0, 1000000,
@@ -328,6 +333,7 @@ int cmd_serve(int argc, char **argv)
                                .head_timeout = o.head_timeout,
                                .max_connections = o.max_connections,
                                .max_per_address = o.max_per_address,
+                               .headroom = o.headroom,
                                .trusted_proxies = o.proxies};
     /* HTTP last: a request may come the moment it listens. */
     bool ready =
