@@ -6,6 +6,7 @@
  * address taken from X-Forwarded-For only when the peer is a trusted proxy. */
 #include "http.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "auth.h"
 #include "metrics.h"
 #include "netaddr.h"
+#include "ratelimit.h"
 #include "server.h"
 
 static const struct http_route routes[] = {
@@ -64,6 +66,46 @@ static bool token_first(const struct http_route *rt)
         if (rt->handler == token_first_handlers[i])
             return true;
     return false;
+}
+
+/* The reads that cost the most (a page of the lobby, of a game's log, a whole replay): each
+ * takes a token of its client address's read bucket (--read-rate, --read-burst); past it, 429
+ * rate_limited with Retry-After. A game's view, a hand and the stream are not counted: the
+ * view cache answers the first two, and streams have caps of their own. */
+static void (*const costly_read_handlers[])(struct http_req *) = {api_list_games, api_events,
+                                                                  api_replay, api_replay_rounds};
+
+static void delay_reply(struct http_req *r, double seconds);
+static void wake_delayed(struct http_daemon *d, double now);
+
+/* True, with the 429 in r's reply, when route rt is a costly read and r's address is past its
+ * read rate. The refusal goes out only after a second (the connection parked, holding no
+ * thread), so that a client cannot spin on refusals as fast as they are made: each of its
+ * connections gets one answer a second while others are served. */
+static bool read_rate_exceeded(struct http_req *r, const struct http_route *rt)
+{
+    const struct quotas *q = r->srv->quotas;
+    if (!q || !q->reads)
+        return false;
+    bool costly = false;
+    for (size_t i = 0; i < sizeof costly_read_handlers / sizeof *costly_read_handlers; i++)
+        costly |= rt->handler == costly_read_handlers[i];
+    if (!costly)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int wait = rate_limit_take(q->reads, r->client, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    if (!wait)
+        return false;
+    http_reply_problem(r, P_RATE_LIMITED, NULL,
+                       "Your address has read the lobby, event logs and replays too often: this "
+                       "server allows %g such reads a minute, %d at once. Try again in %d "
+                       "second%s (see Retry-After); a game's own view and its stream are not "
+                       "limited.",
+                       q->read_rate, q->read_burst, wait, wait == 1 ? "" : "s");
+    r->reply.retry_after = wait;
+    delay_reply(r, 1.0);
+    return true;
 }
 
 /* The route every OPTIONS request takes (CORS preflights included): for metrics and the log. */
@@ -225,6 +267,8 @@ static void dispatch(struct http_req *r)
                                r->params[i]);
             return;
         }
+    if (read_rate_exceeded(r, found))
+        return;
     /* The token before the body: a client without one learns nothing about the body's rules. */
     if (token_first(found) && !http_bearer(r)) {
         http_reply_problem(r, P_NO_TOKEN, NULL,
@@ -359,6 +403,7 @@ struct http_daemon {
     long crowded;
     int heavy;
     atomic_ullong refused_address, refused_crowded, reclaimed;
+    struct delayed *delayed; /* refusals held back before they go out (delay_reply) */
     atomic_long parked;
     atomic_ullong cut_head;
     pthread_t reaper;
@@ -554,6 +599,7 @@ static void *reaper_main(void *arg)
             }
         reclaim_idle(d, now);
         pthread_mutex_unlock(&d->lock);
+        wake_delayed(d, now);
     }
     return NULL;
 }
@@ -632,6 +678,60 @@ bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx
 void http_wake(struct http_req *r)
 {
     MHD_resume_connection(r->conn);
+}
+
+/* A parked request whose reply is filled, and when it may go out. */
+struct delayed {
+    struct http_req *r;
+    double when;
+    struct delayed *next;
+};
+
+static void reply_is_ready(struct http_req *r)
+{
+    (void)r; /* delay_reply() filled it before parking */
+}
+
+/* Parks r, whose reply is filled, for `seconds`; the reaper wakes it (at its quarter-second
+ * pace). Answers at once when the daemon is stopping or memory runs out. */
+static void delay_reply(struct http_req *r, double seconds)
+{
+    struct delayed *e = malloc(sizeof *e);
+    if (!e || !http_park(r, reply_is_ready, NULL, NULL)) {
+        free(e);
+        return;
+    }
+    busy_end(r); /* waiting is not work: the bot pool need not pause for it */
+    e->r = r;
+    e->when = now_seconds() + seconds;
+    pthread_mutex_lock(&r->daemon->lock);
+    e->next = r->daemon->delayed;
+    r->daemon->delayed = e;
+    pthread_mutex_unlock(&r->daemon->lock);
+}
+
+/* Wakes the delayed replies that are due at `now` (every one when now is INFINITY). */
+static void wake_delayed(struct http_daemon *d, double now)
+{
+    struct delayed *due = NULL;
+    pthread_mutex_lock(&d->lock);
+    for (struct delayed **p = &d->delayed; *p;) {
+        struct delayed *e = *p;
+        if (e->when <= now) {
+            *p = e->next;
+            e->next = due;
+            due = e;
+        } else {
+            p = &e->next;
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+    while (due) {
+        struct delayed *next = due->next;
+        http_wake(due->r);
+        free(due);
+        due = next;
+    }
 }
 
 void http_stats(struct http_daemon *d, struct http_net_stats *out)
@@ -958,6 +1058,7 @@ void http_stop(struct http_daemon *d, double seconds)
      * must have been woken and answered first. Their work (a batch) always ends. */
     double warn = now_seconds() + seconds;
     while (atomic_load(&d->parked) > 0) {
+        wake_delayed(d, INFINITY); /* refusals held back go out now */
         if (now_seconds() > warn) {
             fprintf(stderr, "cityd: still waiting for %ld parked requests\n",
                     (long)atomic_load(&d->parked));

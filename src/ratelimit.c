@@ -154,9 +154,11 @@ size_t rate_limit_keys(struct rate_limit *rl)
 
 const char quotas_usage[] =
     "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
-    "        [--join-burst N] [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
+    "        [--join-burst N] [--read-rate PER_MINUTE] [--read-burst N]\n"
+    "        [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
+    "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_TAKEOVER_AFTER,\n"
     "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
@@ -183,6 +185,10 @@ static int settings_of(struct quotas *q, struct setting *s)
          "seats per minute per address (0: no limit)"},
         {"--join-burst", "CITY_JOIN_BURST", 1, 1e6, NULL, &q->join_burst,
          "seats an address may take at once"},
+        {"--read-rate", "CITY_READ_RATE", 0, 1e6, &q->read_rate, NULL,
+         "costly reads (lobby, events, replays) per minute per address (0: no limit)"},
+        {"--read-burst", "CITY_READ_BURST", 1, 1e6, NULL, &q->read_burst,
+         "costly reads an address may make at once"},
         {"--max-amendments", "CITY_MAX_AMENDMENTS", 0, 1e6, NULL, &q->max_amendments,
          "amendments of one order within a step (0: no limit)"},
         {"--open-ttl", "CITY_OPEN_TTL", 0, 10.0 * YEAR, NULL, &q->open_ttl,
@@ -227,6 +233,8 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->create_burst = 20;
     q->join_rate = 30;
     q->join_burst = 30;
+    q->read_rate = 600;
+    q->read_burst = 120;
     q->max_amendments = 50;
     q->open_ttl = 86400;
     q->retention = 30 * 86400;
@@ -270,12 +278,15 @@ bool quotas_start(struct quotas *q)
 {
     q->create = rate_limit_new(q->create_rate, q->create_burst, q->slots);
     q->join = rate_limit_new(q->join_rate, q->join_burst, q->slots);
-    return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join);
+    q->reads = rate_limit_new(q->read_rate, q->read_burst, q->slots);
+    return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join) &&
+           (q->read_rate <= 0 || q->reads);
 }
 
 void quotas_stop(struct quotas *q)
 {
     rate_limit_free(q->create);
     rate_limit_free(q->join);
-    q->create = q->join = NULL;
+    rate_limit_free(q->reads);
+    q->create = q->join = q->reads = NULL;
 }
