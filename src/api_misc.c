@@ -20,6 +20,7 @@
 #include "botpool.h"
 #include "expert_levels.h"
 #include "hub.h"
+#include "auth.h"
 #include "metrics.h"
 #include "server.h"
 #include "service.h"
@@ -52,8 +53,31 @@ void api_healthz(struct http_req *r)
                            "The database does not answer; the service will reconnect.");
 }
 
+/* True when r may read /metrics: its client address is in the allowed blocks, or it sends the
+ * metrics token (compared in constant time, through its hash). */
+static bool metrics_allowed(struct http_req *r)
+{
+    if (netaddr_blocks_contain(&r->srv->metrics_allow, http_client(r)))
+        return true;
+    const char *sent = http_bearer(r);
+    if (!r->srv->metrics_token || !sent)
+        return false;
+    uint8_t want[AUTH_HASH_LEN], got[AUTH_HASH_LEN];
+    auth_hash(r->srv->metrics_token, want);
+    auth_hash(sent, got);
+    return auth_equal(want, got);
+}
+
 void api_metrics(struct http_req *r)
 {
+    if (!metrics_allowed(r)) {
+        http_reply_problem(r, P_METRICS_FORBIDDEN, NULL,
+                           "This server shows its metrics to the addresses in CITY_METRICS_ALLOW "
+                           "(by default loopback and private networks) and to clients that send "
+                           "CITY_METRICS_TOKEN as \"Authorization: Bearer TOKEN\"; %s is neither.",
+                           http_client(r));
+        return;
+    }
     char *games = service_games_metrics(r->srv);
     size_t entries, len;
     uint64_t hits, misses;

@@ -25,6 +25,7 @@ static const struct {
     [P_BAD_TOKEN] = {401, "bad_token", "The bearer token is not valid"},
     [P_WRONG_GAME] = {403, "wrong_game", "The token belongs to another game"},
     [P_NOT_HOST] = {403, "not_host", "Only the host may do this now"},
+    [P_METRICS_FORBIDDEN] = {403, "metrics_forbidden", "The metrics are not served to this client"},
     [P_NOT_SEAT] = {403, "not_a_seat_token", "This needs a seat token, not the host token"},
     [P_NOT_FOUND] = {404, "not_found", "There is nothing at this path"},
     [P_NO_GAME] = {404, "game_not_found", "There is no game with this id"},

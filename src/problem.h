@@ -22,6 +22,7 @@ enum problem {
     P_BAD_TOKEN,          /* 401 */
     P_WRONG_GAME,         /* 403 a token of another game */
     P_NOT_HOST,           /* 403 */
+    P_METRICS_FORBIDDEN,  /* 403 /metrics from an address not allowed, without the token */
     P_NOT_SEAT,           /* 403 the host token where a seat token is needed */
     P_NOT_FOUND,          /* 404 no such path */
     P_NO_GAME,            /* 404 no such game */

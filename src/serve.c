@@ -28,7 +28,7 @@ struct options {
     int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
         max_per_game;
     int bot_workers, bot_queue, expert_ms, bot_yield_ms;
-    const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies;
+    const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
@@ -45,7 +45,7 @@ static int usage_error(const char *what)
             "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
             "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
             "                   [--max-per-address N] [--connection-headroom N]\n"
-            "                   [--trusted-proxies LIST]\n"
+            "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
             "                   [--max-streams N] [--max-streams-per-game N]\n"
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
@@ -54,7 +54,7 @@ static int usage_error(const char *what)
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
-            "             CITY_CONNECTION_HEADROOM,\n"
+            "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
             "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
@@ -146,6 +146,7 @@ static const struct str_setting str_settings[] = {
     {"--openapi", NULL, offsetof(struct options, openapi)},
     {"--docs", "CITY_DOCS", offsetof(struct options, docs)},
     {"--trusted-proxies", "CITY_TRUSTED_PROXIES", offsetof(struct options, proxies)},
+    {"--metrics-allow", "CITY_METRICS_ALLOW", offsetof(struct options, metrics_allow)},
 };
 enum { NSTR = sizeof str_settings / sizeof *str_settings };
 
@@ -211,6 +212,14 @@ static int read_options(struct options *o, struct quotas *q, int argc, char **ar
     char err[200];
     if (!http_proxies_valid(o->proxies, err, sizeof err))
         return usage_error(err);
+    struct netaddr_blocks bl;
+    if (strcmp(o->metrics_allow, "none") != 0 && !netaddr_blocks_parse(o->metrics_allow, &bl)) {
+        snprintf(err, sizeof err,
+                 "the addresses allowed to read /metrics must be \"none\" or at most %d "
+                 "addresses or CIDR blocks separated by commas, such as 10.0.0.0/8,::1",
+                 NETADDR_MAX_BLOCKS);
+        return usage_error(err);
+    }
     return 0;
 }
 
@@ -253,7 +262,9 @@ int cmd_serve(int argc, char **argv)
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
-                        .docs = "docs"};
+                        .docs = "docs",
+                        .metrics_allow = "127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,"
+                                         "192.168.0.0/16,fc00::/7"};
     static struct quotas quotas;
     http_policy_defaults(&o.policy);
     int usage = read_options(&o, &quotas, argc, argv);
@@ -299,7 +310,10 @@ int cmd_serve(int argc, char **argv)
                          .allow_seed = o.allow_seed,
                          .max_events_page = 500,
                          .policy = o.policy,
-                         .quotas = &quotas};
+                         .quotas = &quotas,
+                         .metrics_token = getenv("CITY_METRICS_TOKEN")};
+    if (strcmp(o.metrics_allow, "none") != 0)
+        netaddr_blocks_parse(o.metrics_allow, &srv.metrics_allow); /* read_options checked it */
     for (int i = 0; rulesets[i] && i < SERVER_MAX_RULESETS; i++) {
         json_t *cj = rulesets[i]->cards_json();
         srv.cards_json[i] = json_dumps(cj, JSON_COMPACT);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "http.h"
+#include "netaddr.h"
 
 struct store;
 struct hub;
@@ -36,6 +37,10 @@ struct server {
      * needs no arrow to the pool that calls it); NULL: no pool. */
     void (*wake_bots)(struct bot_pool *bots, const char *id, bool people);
     double expert_ms; /* the expert's thinking time per decision (bots and hints) */
+    /* Who may read /metrics: clients in metrics_allow (after trusted proxies), or any client
+     * with metrics_token (NULL: none) as its bearer token. */
+    struct netaddr_blocks metrics_allow;
+    const char *metrics_token;
 };
 
 /* Route handlers. Each answers the request through r (http_reply_*), never fails silently. */

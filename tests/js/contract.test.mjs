@@ -1060,7 +1060,7 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
 test('quotas: 429 rate_limited with Retry-After, amendments capped, expired games 409', async () => {
   const saved = base;
   const limited = await startDaemon({ extraArgs: ['--create-rate', '1', '--create-burst', '2',
-    '--join-rate', '1', '--join-burst', '1', '--max-amendments', '1', '--read-rate', '1', '--read-burst', '2'] });
+    '--join-rate', '1', '--join-burst', '1', '--max-amendments', '1', '--read-rate', '1', '--read-burst', '2', '--metrics-allow', 'none'] });
   const expiring = await startDaemon({ extraArgs: ['--open-ttl', '1'] });
   try {
     base = limited.base;
@@ -1072,6 +1072,8 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
     assert.deepEqual([r.status, r.json.code], [429, 'rate_limited']);
     assert.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After in seconds');
     await expect(429, 'rate_limited', 'POST', `/api/v1/games/${open.id}/join`, { body: { name: 'Cy' } });
+    // /metrics to an address outside --metrics-allow, without the token.
+    await expect(403, 'metrics_forbidden', 'GET', '/metrics');
     // Costly reads: a burst of 2, then 429 for the lobby, a log, a replay and its rounds.
     for (let i = 0; i < 2; i++) await expect(200, null, 'GET', '/api/v1/games');
     for (const p of ['/api/v1/games', `/api/v1/games/${g.id}/events`, `/api/v1/games/${g.id}/replay`,

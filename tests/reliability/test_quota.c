@@ -324,6 +324,34 @@ Test(quota, a_read_flood_from_one_address_gets_429_while_another_address_is_serv
     json_decref(flooded.json);
 }
 
+/* /metrics is not public: served to the addresses of --metrics-allow (loopback and private
+ * networks by default) and to a client with CITY_METRICS_TOKEN, 403 metrics_forbidden to
+ * others (before, anyone who reached the game port read it). */
+Test(quota, metrics_are_served_only_to_allowed_addresses_or_the_metrics_token)
+{
+    setenv("CITY_METRICS_TOKEN", "a-long-metrics-token-for-the-scraper", 1);
+    up_with("--metrics-allow 127.0.0.2");
+    unsetenv("CITY_METRICS_TOKEN");
+    struct answer a;
+    send_from("127.0.0.2", "GET", "/metrics", NULL, NULL, &a);
+    cr_expect_eq(a.status, 200, "an allowed address reads the metrics");
+    json_decref(a.json);
+    send_from("127.0.0.1", "GET", "/metrics", NULL, NULL, &a);
+    cr_expect_eq(a.status, 403, "another address -> %ld", a.status);
+    cr_expect_str_eq(a.content_type, "application/problem+json");
+    cr_expect_str_eq(a.json ? str(a.json, "code") : "", "metrics_forbidden");
+    json_decref(a.json);
+    send_from("127.0.0.1", "GET", "/metrics", "not-the-token", NULL, &a);
+    cr_expect_eq(a.status, 403, "a wrong token -> %ld", a.status);
+    json_decref(a.json);
+    send_from("127.0.0.1", "GET", "/metrics", "a-long-metrics-token-for-the-scraper", NULL, &a);
+    cr_expect_eq(a.status, 200, "the metrics token -> %ld", a.status);
+    json_decref(a.json);
+    send_from("127.0.0.1", "GET", "/healthz", NULL, NULL, &a);
+    cr_expect_eq(a.status, 200, "/healthz stays public");
+    json_decref(a.json);
+}
+
 Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_served)
 {
     up_with("--join-rate 6 --join-burst 3");
