@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "accesslog.h"
+#include "addrcount.h"
 #include "auth.h"
 #include "metrics.h"
 #include "netaddr.h"
@@ -377,16 +378,6 @@ struct conn_track {
     struct conn_track *prev, *next;
 };
 
-/* The open connections of one address key (netaddr_key: IPv4 by address, IPv6 by /64). */
-struct addr_count {
-    uint8_t key[NETADDR_KEY_LEN];
-    int open;
-    unsigned bucket;
-    struct addr_count *next;
-};
-
-enum { ADDR_BUCKETS = 4096 };
-
 struct http_daemon {
     struct server *srv;
     struct MHD_Daemon *mhd;
@@ -396,8 +387,7 @@ struct http_daemon {
     struct conn_track *conns;
     long nconns;
     long ncut; /* connections cut (shut down) whose closed notice has not come yet */
-    struct addr_count *addrs[ADDR_BUCKETS]; /* open connections per address key */
-    uint64_t addr_seed;                     /* random: the buckets cannot be aimed at */
+    struct addr_counts *addrs; /* open connections per address key */
     /* Past `crowded` live connections (the cap less the headroom), an address that holds
      * `heavy` connections gets no more, and idle connections are reclaimed. */
     long crowded;
@@ -436,44 +426,6 @@ static void head_expected(struct MHD_Connection *conn)
     }
 }
 
-/* The count of an address key, created at 0 when `create` (NULL when absent, or out of
- * memory). Call with d->lock held. */
-static struct addr_count *addr_find(struct http_daemon *d, const uint8_t key[NETADDR_KEY_LEN],
-                                    bool create)
-{
-    uint64_t h = 1469598103934665603ULL ^ d->addr_seed;
-    for (int i = 0; i < NETADDR_KEY_LEN; i++) {
-        h ^= key[i];
-        h *= 1099511628211ULL;
-    }
-    unsigned bucket = (unsigned)((h ^ (h >> 29)) % ADDR_BUCKETS);
-    struct addr_count **head = &d->addrs[bucket];
-    for (struct addr_count *a = *head; a; a = a->next)
-        if (memcmp(a->key, key, NETADDR_KEY_LEN) == 0)
-            return a;
-    struct addr_count *a = create ? calloc(1, sizeof *a) : NULL;
-    if (a) {
-        memcpy(a->key, key, NETADDR_KEY_LEN);
-        a->bucket = bucket;
-        a->next = *head;
-        *head = a;
-    }
-    return a;
-}
-
-/* Drops one connection from its address's count, freeing the count at 0. d->lock held. */
-static void addr_release(struct http_daemon *d, struct addr_count *c)
-{
-    if (!c || --c->open > 0)
-        return;
-    for (struct addr_count **p = &d->addrs[c->bucket]; *p; p = &(*p)->next)
-        if (*p == c) {
-            *p = c->next;
-            free(c);
-            return;
-        }
-}
-
 /* Whether a connection from `addr` is taken, asked by libmicrohttpd as it accepts one (before
  * any byte is read; a refused one is closed with no reply, since answering would cost what the
  * cap protects). Trusted proxies are not counted per address (their clients are, per request,
@@ -488,11 +440,8 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, soc
     netaddr_text(addr, text, sizeof text);
     if (netaddr_blocks_contain(&d->proxies, text))
         return MHD_YES;
-    uint8_t key[NETADDR_KEY_LEN];
-    netaddr_key(text, key);
     pthread_mutex_lock(&d->lock);
-    const struct addr_count *c = addr_find(d, key, false);
-    int held = c ? c->open : 0;
+    int held = addr_counts_of(d->addrs, text);
     bool per_address = d->hs.max_per_address > 0 && held >= d->hs.max_per_address;
     bool crowded = !per_address && d->nconns - d->ncut >= d->crowded && held >= d->heavy;
     pthread_mutex_unlock(&d->lock);
@@ -519,13 +468,11 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         atomic_init(&t->since, now_seconds());
         atomic_init(&t->in_head, true);
         char text[64];
-        uint8_t key[NETADDR_KEY_LEN];
         peer_address(conn, text, sizeof text);
         t->proxy = netaddr_blocks_contain(&d->proxies, text);
-        netaddr_key(text, key);
         pthread_mutex_lock(&d->lock);
-        if (!t->proxy && (t->addr = addr_find(d, key, true)))
-            t->addr->open++;
+        if (!t->proxy)
+            t->addr = addr_counts_take(d->addrs, text);
         t->next = d->conns;
         if (d->conns)
             d->conns->prev = t;
@@ -546,7 +493,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
             t->next->prev = t->prev;
         d->nconns--;
         d->ncut -= t->cut;
-        addr_release(d, t->addr);
+        addr_counts_release(d->addrs, t->addr);
         pthread_mutex_unlock(&d->lock);
         free(t);
         *socket_context = NULL;
@@ -990,8 +937,10 @@ static long raise_nofile(void)
 struct http_daemon *http_start(struct server *srv, const struct http_settings *hs)
 {
     struct http_daemon *d = calloc(1, sizeof *d);
-    if (!d)
+    if (!d || !(d->addrs = addr_counts_new())) {
+        free(d);
         return NULL;
+    }
     d->srv = srv;
     d->hs = *hs;
     netaddr_blocks_parse(hs->trusted_proxies, &d->proxies); /* checked: http_proxies_valid() */
@@ -1018,7 +967,6 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
     d->heavy = d->hs.max_per_address > 0 ? d->hs.max_per_address / 8 : 32;
     if (d->heavy < 2)
         d->heavy = 2;
-    d->addr_seed = auth_random_u64();
     unsigned threads = (unsigned)(d->hs.threads > 0 ? d->hs.threads : 1);
     d->mhd = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_DUAL_STACK |
@@ -1034,6 +982,7 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
         pthread_mutex_destroy(&d->lock);
         access_log_destroy(&d->log);
+        addr_counts_free(d->addrs);
         free(d);
         return NULL;
     }
@@ -1041,6 +990,7 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         MHD_stop_daemon(d->mhd);
         pthread_mutex_destroy(&d->lock);
         access_log_destroy(&d->log);
+        addr_counts_free(d->addrs);
         free(d);
         return NULL;
     }
@@ -1072,11 +1022,6 @@ void http_stop(struct http_daemon *d, double seconds)
         close(listener);
     access_log_destroy(&d->log);
     pthread_mutex_destroy(&d->lock);
-    for (int b = 0; b < ADDR_BUCKETS; b++)
-        while (d->addrs[b]) {
-            struct addr_count *next = d->addrs[b]->next;
-            free(d->addrs[b]);
-            d->addrs[b] = next;
-        }
+    addr_counts_free(d->addrs);
     free(d);
 }

@@ -1,0 +1,40 @@
+/* addrcount.h: how many of something (connections, event streams) each client address holds,
+ * counted by netaddr_key (IPv4 by address, IPv6 by /64) in a hash table whose bucket choice is
+ * seeded at random (it cannot be aimed at). Not thread-safe: the caller locks. */
+#ifndef CITY_ADDRCOUNT_H
+#define CITY_ADDRCOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "netaddr.h"
+
+struct addr_counts;
+
+/* One address key's count. `open` is read by the caller; change it through the functions. */
+struct addr_count {
+    uint8_t key[NETADDR_KEY_LEN];
+    int open;
+    unsigned bucket;
+    struct addr_count *next;
+};
+
+/* A new, empty table; NULL when memory runs out. */
+struct addr_counts *addr_counts_new(void);
+void addr_counts_free(struct addr_counts *t);
+
+/* The count of numeric address `addr`'s key; created at 0 when `create` (NULL when absent and
+ * not created, or memory runs out). */
+struct addr_count *addr_counts_find(struct addr_counts *t, const char *addr, bool create);
+
+/* How many the key of `addr` holds (0 when absent). */
+int addr_counts_of(struct addr_counts *t, const char *addr);
+
+/* Counts one more for `addr`; returns its count entry (NULL when memory runs out: then nothing
+ * is counted). */
+struct addr_count *addr_counts_take(struct addr_counts *t, const char *addr);
+
+/* Counts one fewer for an entry addr_counts_take() returned (NULL is ignored), freeing it at 0. */
+void addr_counts_release(struct addr_counts *t, struct addr_count *c);
+
+#endif
