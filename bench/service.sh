@@ -108,7 +108,7 @@ start_on_free_port() {
 cityd_serve() {
     # The bench creates games and resends orders from one address, and holds thousands of
     # streams from it: per-address quotas and the per-address connection cap off.
-    CITY_CREATE_RATE=0 CITY_JOIN_RATE=0 CITY_READ_RATE=0 CITY_MAX_AMENDMENTS=0 CITY_MAX_PER_ADDRESS=0 \
+    CITY_CREATE_RATE=0 CITY_JOIN_RATE=0 CITY_READ_RATE=0 CITY_MAX_STREAMS_PER_ADDRESS=0 CITY_MAX_AMENDMENTS=0 CITY_MAX_PER_ADDRESS=0 \
         exec "$root/$build/cityd" serve --database "$DATABASE_URL" --web "$root/web" \
         --migrations "$root/migrations" --openapi "$root/openapi/openapi.yaml" \
         --threads "$threads" ${cityd_flags[@]+"${cityd_flags[@]}"} --port "$1"

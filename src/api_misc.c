@@ -115,11 +115,15 @@ void api_metrics(struct http_req *r)
                  "# HELP city_stream_wakeups_total Event streams woken by news of their game.\n"
                  "# TYPE city_stream_wakeups_total counter\ncity_stream_wakeups_total %llu\n"
                  "# HELP city_streams_refused_total Event streams refused at a cap.\n"
-                 "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n",
+                 "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n"
+                 "# HELP city_streams_evicted_total Watchers' event streams ended to make room "
+                 "for a player's.\n"
+                 "# TYPE city_streams_evicted_total counter\ncity_streams_evicted_total %llu\n",
                  ns.open, ns.parked, http_requests_busy(), (unsigned long long)ns.cut_head,
                  (unsigned long long)ns.reclaimed, (unsigned long long)ns.refused_address,
                  (unsigned long long)ns.refused_crowded, streams, parked,
-                 (unsigned long long)wakeups, (unsigned long long)refused) < 0)
+                 (unsigned long long)wakeups, (unsigned long long)refused,
+                 (unsigned long long)(r->srv->hub ? hub_evicted(r->srv->hub) : 0)) < 0)
         net = NULL;
     struct bot_pool_stats bs;
     bot_pool_stats(r->srv->bots, &bs);

@@ -9,6 +9,7 @@
  * resumes the streams whose keep-alive is due. */
 #include "hub.h"
 
+#include "addrcount.h"
 #include "viewcache.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct game_entry {
     char id[ID_LEN];
     uint64_t gen; /* news of this game so far */
     int nsubs;
+    int nending; /* of them, ended for players' streams and not yet gone */
     struct hub_sub *parked; /* streams waiting for news, linked through next_parked */
     struct game_entry *next;
 };
@@ -36,6 +38,10 @@ struct hub_sub {
     struct game_entry *g;
     uint64_t seen; /* g->gen when the stream last read */
     bool parked, keepalive;
+    bool player;               /* opened with a seat token of its game */
+    bool evicted;              /* ended to make room for a player's stream */
+    struct addr_count *addr;   /* its client address's count of streams */
+    struct hub_sub *prev, *next; /* every stream of the hub */
     struct MHD_Connection *conn; /* while parked */
     double due;                  /* when its keep-alive is due, while parked */
     struct hub_sub *next_parked;
@@ -49,8 +55,11 @@ struct hub {
     struct view_cache *cache; /* borrowed */
     struct hub_limits limits;
     long streams, parked;
-    uint64_t wakeups, refused;
+    long nending; /* streams ended for players' streams and not yet gone */
+    uint64_t wakeups, refused, evicted;
     struct game_entry *buckets[BUCKETS];
+    struct hub_sub *all;         /* every stream, newest first */
+    struct addr_counts *addrs;   /* streams per client address */
 };
 
 static double now_seconds(void)
@@ -115,16 +124,75 @@ void hub_publish(struct hub *h, const char *id, long long seq)
     pthread_mutex_unlock(&h->lock);
 }
 
-struct hub_sub *hub_subscribe(struct hub *h, const char *id, enum hub_refusal *why)
+/* Resumes stream s if it is parked (lock held), so that its reader runs. */
+static void wake_one(struct hub *h, struct hub_sub *s)
+{
+    if (!s->parked)
+        return;
+    for (struct hub_sub **pp = &s->g->parked; *pp; pp = &(*pp)->next_parked)
+        if (*pp == s) {
+            *pp = s->next_parked;
+            break;
+        }
+    s->next_parked = NULL;
+    s->parked = false;
+    h->parked--;
+    MHD_resume_connection(s->conn);
+    s->conn = NULL;
+}
+
+/* Ends a watcher's stream to make room for a player's: one of game `e` (any game when NULL),
+ * from the address that holds the most streams. False when there is no watcher to end. Lock
+ * held. */
+static bool evict_watcher(struct hub *h, const struct game_entry *e)
+{
+    struct hub_sub *victim = NULL;
+    for (struct hub_sub *s = h->all; s; s = s->next)
+        if (!s->player && !s->evicted && (!e || s->g == e) &&
+            (!victim || (s->addr ? s->addr->open : 0) > (victim->addr ? victim->addr->open : 0)))
+            victim = s;
+    if (!victim)
+        return false;
+    victim->evicted = true;
+    victim->g->nending++;
+    h->nending++;
+    h->evicted++;
+    wake_one(h, victim);
+    return true;
+}
+
+/* Streams the caps count: those of game `e` (every game when NULL) less those ending for
+ * players (lock held). */
+static long counted(const struct hub *h, const struct game_entry *e)
+{
+    return e ? e->nsubs - e->nending : h->streams - h->nending;
+}
+
+struct hub_sub *hub_subscribe(struct hub *h, const char *id, const char *addr, bool player,
+                              enum hub_refusal *why)
 {
     struct hub_sub *s = NULL;
     pthread_mutex_lock(&h->lock);
     struct game_entry *e = entry_find(h, id);
+    bool game_full = h->limits.max_streams_per_game > 0 && e &&
+                     counted(h, e) >= h->limits.max_streams_per_game;
+    if (player && game_full) {
+        evict_watcher(h, e); /* a player gets in, with room made or past the cap */
+        game_full = false;
+    }
+    bool full = h->limits.max_streams > 0 && counted(h, NULL) >= h->limits.max_streams;
+    if (player && full) {
+        evict_watcher(h, NULL);
+        full = false;
+    }
     if (h->stop)
         *why = HUB_STOPPING;
-    else if (h->limits.max_streams > 0 && h->streams >= h->limits.max_streams)
+    else if (h->limits.max_streams_per_address > 0 &&
+             addr_counts_of(h->addrs, addr) >= h->limits.max_streams_per_address)
+        *why = HUB_ADDRESS_FULL;
+    else if (full)
         *why = HUB_FULL;
-    else if (h->limits.max_streams_per_game > 0 && e && e->nsubs >= h->limits.max_streams_per_game)
+    else if (game_full)
         *why = HUB_GAME_FULL;
     else if (strlen(id) >= ID_LEN || !(s = calloc(1, sizeof *s)))
         *why = HUB_NOMEM;
@@ -144,6 +212,12 @@ struct hub_sub *hub_subscribe(struct hub *h, const char *id, enum hub_refusal *w
         s->h = h;
         s->g = e;
         s->seen = e->gen;
+        s->player = player;
+        s->addr = addr_counts_take(h->addrs, addr);
+        s->next = h->all;
+        if (h->all)
+            h->all->prev = s;
+        h->all = s;
         *why = HUB_OK;
     }
     if (!s && *why != HUB_STOPPING)
@@ -168,6 +242,17 @@ void hub_unsubscribe(struct hub_sub *s)
         h->parked--;
     }
     h->streams--;
+    if (s->evicted) {
+        e->nending--;
+        h->nending--;
+    }
+    addr_counts_release(h->addrs, s->addr);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        h->all = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
     if (--e->nsubs == 0) {
         for (struct game_entry **pp = &h->buckets[bucket_of(e->id)]; *pp; pp = &(*pp)->next)
             if (*pp == e) {
@@ -215,12 +300,21 @@ bool hub_sub_take_keepalive(struct hub_sub *s)
     return k;
 }
 
-bool hub_sub_stopping(struct hub_sub *s)
+bool hub_sub_ending(struct hub_sub *s, bool *evicted)
 {
     pthread_mutex_lock(&s->h->lock);
-    bool stop = s->h->stop;
+    *evicted = s->evicted;
+    bool end = s->h->stop || s->evicted;
     pthread_mutex_unlock(&s->h->lock);
-    return stop;
+    return end;
+}
+
+uint64_t hub_evicted(struct hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    uint64_t n = h->evicted;
+    pthread_mutex_unlock(&h->lock);
+    return n;
 }
 
 void hub_stats(struct hub *h, long *streams, long *parked, uint64_t *wakeups, uint64_t *refused)
@@ -334,7 +428,9 @@ struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct hub
         h->limits.keepalive_ms = 15000;
     pthread_mutex_init(&h->lock, NULL);
     h->conninfo = strdup(conninfo);
-    if (!h->conninfo || pthread_create(&h->thread, NULL, listen_main, h) != 0) {
+    h->addrs = addr_counts_new();
+    if (!h->conninfo || !h->addrs || pthread_create(&h->thread, NULL, listen_main, h) != 0) {
+        addr_counts_free(h->addrs);
         free(h->conninfo);
         pthread_mutex_destroy(&h->lock);
         free(h);
@@ -370,6 +466,7 @@ void hub_free(struct hub *h)
             free(e);
         }
     pthread_mutex_destroy(&h->lock);
+    addr_counts_free(h->addrs);
     free(h->conninfo);
     free(h);
 }

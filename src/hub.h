@@ -19,8 +19,9 @@ struct view_cache;
 
 /* Caps on open streams. 0 means no cap. */
 struct hub_limits {
-    int max_streams;          /* on this instance */
-    int max_streams_per_game; /* on one game, on this instance */
+    int max_streams;             /* on this instance */
+    int max_streams_per_game;    /* on one game, on this instance */
+    int max_streams_per_address; /* from one client address (IPv6: /64), on this instance */
     int keepalive_ms;         /* a parked stream is resumed this often to send a comment */
 };
 
@@ -38,11 +39,17 @@ void hub_free(struct hub *h);
 /* Announces that game `id` has events up to `seq` ("*" for every game). Thread-safe. */
 void hub_publish(struct hub *h, const char *id, long long seq);
 
-enum hub_refusal { HUB_OK, HUB_FULL, HUB_GAME_FULL, HUB_NOMEM, HUB_STOPPING };
+enum hub_refusal { HUB_OK, HUB_FULL, HUB_GAME_FULL, HUB_ADDRESS_FULL, HUB_NOMEM, HUB_STOPPING };
 
-/* Subscribes a stream to game `id`. On success returns the subscription (release it with
- * hub_unsubscribe) and sets *why to HUB_OK; otherwise NULL with the reason. */
-struct hub_sub *hub_subscribe(struct hub *h, const char *id, enum hub_refusal *why);
+/* Subscribes a stream of client address `addr` to game `id`; `player` when it was opened with
+ * a seat token of the game. A player is never refused for the instance's or the game's cap: a
+ * watcher's stream (of that game for the game's cap, of the address holding the most streams
+ * for the instance's) is ended to make room, and when there is none the player is let in past
+ * the cap (a game has at most a few seats). Everyone is refused past the per-address cap. On
+ * success returns the subscription (release it with hub_unsubscribe) and sets *why to HUB_OK;
+ * otherwise NULL with the reason. */
+struct hub_sub *hub_subscribe(struct hub *h, const char *id, const char *addr, bool player,
+                              enum hub_refusal *why);
 void hub_unsubscribe(struct hub_sub *s);
 
 /* Call before reading the game's events: news published after this call will stop the next
@@ -58,11 +65,15 @@ bool hub_park(struct hub_sub *s, struct MHD_Connection *conn);
 /* True (once per tick) when the stream was resumed for its keep-alive rather than news. */
 bool hub_sub_take_keepalive(struct hub_sub *s);
 
-/* True once hub_stop() has begun: streams end. */
-bool hub_sub_stopping(struct hub_sub *s);
+/* True once hub_stop() has begun, or once the stream was ended to make room for a player's:
+ * the stream ends. *evicted says which. */
+bool hub_sub_ending(struct hub_sub *s, bool *evicted);
 
 /* Streams open now, parked now, and wake-ups for news so far (a stream resumed because its
  * game changed). */
 void hub_stats(struct hub *h, long *streams, long *parked, uint64_t *wakeups, uint64_t *refused);
+
+/* Watchers' streams ended so far to make room for players' streams. */
+uint64_t hub_evicted(struct hub *h);
 
 #endif

@@ -26,7 +26,7 @@
 struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
-        max_per_game;
+        max_per_game, max_streams_per_address;
     int bot_workers, bot_queue, expert_ms, bot_yield_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow;
     bool allow_seed;
@@ -47,6 +47,7 @@ static int usage_error(const char *what)
             "                   [--max-per-address N] [--connection-headroom N]\n"
             "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
             "                   [--max-streams N] [--max-streams-per-game N]\n"
+            "                   [--max-streams-per-address N]\n"
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
             "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
@@ -56,6 +57,7 @@ static int usage_error(const char *what)
             "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
             "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
             "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+            "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
             "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
             "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
             "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS\n%s",
@@ -102,6 +104,8 @@ static const struct int_setting int_settings[] = {
      "0..1000000 streams (0: no limit)"},
     {"--max-streams-per-game", "CITY_MAX_STREAMS_PER_GAME", 0, 1000000,
      offsetof(struct options, max_per_game), "0..1000000 streams (0: no limit)"},
+    {"--max-streams-per-address", "CITY_MAX_STREAMS_PER_ADDRESS", 0, 1000000,
+     offsetof(struct options, max_streams_per_address), "0..1000000 streams (0: no limit)"},
     {"--max-headers", "CITY_MAX_HEADERS", 8, 1000, offsetof(struct options, policy.max_headers),
      "8..1000 header lines"},
     {"--max-header-bytes", "CITY_MAX_HEADER_BYTES", 1024, 64 * 1024,
@@ -255,6 +259,7 @@ int cmd_serve(int argc, char **argv)
                         .max_per_address = 256,
                         .max_streams = 12000,
                         .max_per_game = 2000,
+                        .max_streams_per_address = 64,
                         .bot_workers = 2,
                         .bot_queue = 10000,
                         .expert_ms = 100,
@@ -327,6 +332,8 @@ int cmd_serve(int argc, char **argv)
     srv.hub = hub_start(o.database, srv.views,
                         (struct hub_limits){.max_streams = o.max_streams,
                                             .max_streams_per_game = o.max_per_game,
+                                            .max_streams_per_address =
+                                                o.max_streams_per_address,
                                             .keepalive_ms = 15000});
     bool quotas_ok = quotas_start(&quotas);
 

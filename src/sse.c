@@ -1,13 +1,16 @@
 /* sse.c: GET /api/v1/games/{id}/stream, a game's public log as Server-Sent Events. A stream
  * costs no thread while it waits: with nothing to send, its content reader parks the
  * connection in the hub (hub.h), which resumes it on news of its game, on its keep-alive tick
- * or at shutdown. Streams are capped per instance and per game; past a cap the request gets
- * 503 too_many_streams with Retry-After. */
+ * or at shutdown. Streams are capped per instance, per game and per client address; past a
+ * cap the request gets 503 too_many_streams with Retry-After, except that a stream opened
+ * with a seat token of the game (a player's) ends a watcher's stream to make room. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "hub.h"
+#include "ruleset.h"
 #include "server.h"
 #include "store.h"
 #include "store_games.h"
@@ -97,8 +100,9 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
             append(s, "retry: 2000\n\n");
         }
         while (s->len == 0) {
-            if (s->finished || hub_sub_stopping(s->sub))
-                return MHD_CONTENT_READER_END_OF_STREAM;
+            bool evicted;
+            if (s->finished || hub_sub_ending(s->sub, &evicted))
+                return MHD_CONTENT_READER_END_OF_STREAM; /* evicted: a player needed the room */
             if (hub_sub_take_keepalive(s->sub)) {
                 append(s, ": keep-alive\n\n");
                 break;
@@ -124,10 +128,27 @@ static void stream_free(void *cls)
     free(s);
 }
 
-static int exists_tx(PGconn *c, void *ctx)
+/* Whether the game exists and, when a bearer token came, which of its seats it is. */
+struct who_ctx {
+    const char *id, *token;
+    int seat; /* the token's seat, -1 when it is none of the game's, -2 when none came */
+};
+
+static int who_tx(PGconn *c, void *ctx)
 {
+    struct who_ctx *w = ctx;
     struct game_row row = {0};
-    int st = store_game_read(c, ctx, false, &row);
+    struct seat_row seats[RS_MAX_SEATS];
+    int n = 0;
+    int st = store_game_load(c, w->id, false, &row, seats, &n);
+    w->seat = w->token ? -1 : -2;
+    if (st == STORE_OK && w->token) {
+        uint8_t hash[AUTH_HASH_LEN];
+        auth_hash(w->token, hash);
+        for (int i = 0; i < n; i++)
+            if (seats[i].has_token && auth_equal(hash, seats[i].token_hash))
+                w->seat = seats[i].seat;
+    }
     game_row_clear(&row);
     return st;
 }
@@ -144,7 +165,8 @@ void api_stream(struct http_req *r)
                            "Last-Event-ID (or \"after\") must be a non-negative integer.");
         return;
     }
-    int st = store_run(r->srv->store, exists_tx, (void *)r->params[0]);
+    struct who_ctx who = {.id = r->params[0], .token = http_bearer(r)};
+    int st = store_run(r->srv->store, who_tx, &who);
     if (st == STORE_NO_ROW) {
         http_reply_problem(r, P_NO_GAME, NULL, "There is no game \"%.40s\".", r->params[0]);
         return;
@@ -153,11 +175,25 @@ void api_stream(struct http_req *r)
         http_reply_problem(r, P_UNAVAILABLE, NULL, "The database is unreachable; retry soon.");
         return;
     }
+    if (who.seat == -1) {
+        http_reply_problem(r, P_BAD_TOKEN, NULL,
+                           "The token is not a seat token of game %.40s; send a seat's token to "
+                           "follow it as its player, or none to watch it.",
+                           r->params[0]);
+        return;
+    }
     enum hub_refusal why;
-    struct hub_sub *sub = hub_subscribe(r->srv->hub, r->params[0], &why);
+    struct hub_sub *sub = hub_subscribe(r->srv->hub, r->params[0], http_client(r), who.seat >= 0,
+                                        &why);
     if (!sub) {
         if (why == HUB_NOMEM)
             http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");
+        else if (why == HUB_ADDRESS_FULL)
+            http_reply_problem(r, P_TOO_MANY_STREAMS, NULL,
+                               "Your address has as many event streams open on this server as "
+                               "it keeps for one address; close some, or poll GET "
+                               "/api/v1/games/%.40s/events.",
+                               r->params[0]);
         else
             http_reply_problem(
                 r, P_TOO_MANY_STREAMS, NULL,

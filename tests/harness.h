@@ -586,6 +586,7 @@ static inline bool daemon_try_start(struct daemon *d, const char *db_url, const 
             setenv("CITY_CREATE_RATE", "0", 0);
             setenv("CITY_JOIN_RATE", "0", 0);
             setenv("CITY_READ_RATE", "0", 0);
+            setenv("CITY_MAX_STREAMS_PER_ADDRESS", "0", 0);
             dup2(logfd, 1);
             dup2(logfd, 2);
             int nul = open("/dev/null", O_RDONLY);

@@ -426,12 +426,16 @@ Test(flood, a_crowd_of_addresses_at_the_connection_cap_leaves_room_for_another)
 
 /* Opens a stream of game `id` from 127.0.0.1 and reads its first bytes: the fd, or -1 when the
  * reply was not 200 (its status in *status). */
-static int open_stream(const char *id, int *status)
+/* As open_stream(), from address `from` and with a bearer token when `token` is not NULL. */
+static int open_stream_as(const char *from, const char *token, const char *id, int *status)
 {
-    int fd = connect_from("127.0.0.1");
+    int fd = connect_from(from);
     cr_assert_geq(fd, 0);
-    char req[256];
-    snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\nHost: x\r\n\r\n", id);
+    char req[512], auth[200] = "";
+    if (token)
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
+    snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\nHost: x\r\n%s\r\n", id,
+             auth);
     cr_assert(send_all(fd, req));
     char buf[2048];
     *status = 0;
@@ -447,6 +451,29 @@ static int open_stream(const char *id, int *status)
         return -1;
     }
     return fd;
+}
+
+static int open_stream(const char *id, int *status)
+{
+    return open_stream_as("127.0.0.1", NULL, id, status);
+}
+
+/* True when the daemon has ended stream fd within ms: the connection closed, or the chunked
+ * reply's last chunk came (the connection may then stay open for another request). */
+static bool stream_ended(int fd, long ms)
+{
+    char buf[4096];
+    double until = harness_now() + ms / 1000.0;
+    for (;;) {
+        long left = (long)((until - harness_now()) * 1000);
+        if (left <= 0)
+            return false;
+        ssize_t r = read_some(fd, buf, sizeof buf, left);
+        if (r == 0 || (r > 0 && strstr(buf, "\r\n0\r\n\r\n")))
+            return true;
+        if (r < 0)
+            return false;
+    }
 }
 
 TestSuite(streams, .fini = down, .timeout = 240);
@@ -533,6 +560,66 @@ Test(streams, caps_per_game_and_per_instance_answer_503_with_retry_after)
         close(again);
     for (int i = 1; i < n; i++)
         close(fds[i]);
+    stops_cleanly();
+}
+
+/* Streams are not first come, first served: one address holds at most its share, and a
+ * player's stream (opened with a seat token) ends a watcher's when the game's or the instance's
+ * cap is reached, the watcher of the address that holds the most. Before, 8 addresses x 256
+ * watchers shut a game's own player out of its stream. */
+Test(streams, a_player_always_gets_its_stream_and_one_address_cannot_take_them_all)
+{
+    up_with("--max-streams 20 --max-streams-per-game 10 --max-streams-per-address 8");
+    struct table a, b;
+    create(&a, 2, 1, NULL);
+    create(&b, 2, 1, NULL);
+    int fds[32], n = 0, st;
+    for (int i = 0; i < 8; i++) {
+        fds[n] = open_stream_as("127.0.1.1", NULL, a.id, &st);
+        cr_assert_geq(fds[n++], 0, "watcher %d of 127.0.1.1 -> %d", i, st);
+    }
+    cr_expect_eq(open_stream_as("127.0.1.1", NULL, b.id, &st), -1);
+    cr_expect_eq(st, 503, "a 9th stream of one address -> %d", st);
+    for (int i = 0; i < 2; i++) {
+        fds[n] = open_stream_as("127.0.1.2", NULL, a.id, &st);
+        cr_assert_geq(fds[n++], 0, "watcher %d of 127.0.1.2 -> %d", i, st);
+    }
+    cr_expect_eq(open_stream_as("127.0.1.3", NULL, a.id, &st), -1);
+    cr_expect_eq(st, 503, "an 11th watcher of game a -> %d", st);
+    /* Game a's player gets in; a watcher of 127.0.1.1 (which holds the most) is ended. */
+    int player = open_stream_as("127.0.1.3", a.tokens[0], a.id, &st);
+    cr_expect_geq(player, 0, "game a's player -> %d", st);
+    int ended = 0, from_first = 0;
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0 && stream_ended(fds[i], i == 0 ? 2000 : 100)) {
+            ended++;
+            from_first += i < 8;
+            close(fds[i]);
+            fds[i] = -1;
+        }
+    cr_expect_eq(ended, 1, "%d watchers were ended for the player", ended);
+    cr_expect_eq(from_first, 1, "the watcher ended was not of the address holding the most");
+    /* The instance: 10 streams of game a; 8 watchers of b from two more addresses bring it to
+     * 18, the 19th and 20th too, then a 21st watcher is refused and b's player gets in. */
+    for (int i = 0; i < 10; i++) {
+        fds[n] = open_stream_as(i < 8 ? "127.0.1.4" : "127.0.1.5", NULL, b.id, &st);
+        cr_assert_geq(fds[n++], 0, "watcher %d of game b -> %d", i, st);
+    }
+    cr_expect_eq(open_stream_as("127.0.1.6", NULL, b.id, &st), -1);
+    cr_expect_eq(st, 503, "a 21st stream of the instance -> %d", st);
+    int player_b = open_stream_as("127.0.1.6", b.tokens[0], b.id, &st);
+    cr_expect_geq(player_b, 0, "game b's player at the instance's cap -> %d", st);
+    cr_expect_eq(metric("city_streams_evicted_total"), 2);
+    /* A token of another game is no seat of this one. */
+    cr_expect_eq(open_stream_as("127.0.1.7", b.tokens[0], a.id, &st), -1);
+    cr_expect_eq(st, 401, "another game's token -> %d", st);
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    if (player >= 0)
+        close(player);
+    if (player_b >= 0)
+        close(player_b);
     stops_cleanly();
 }
 

@@ -48,7 +48,7 @@ export async function startDaemon({ extraArgs = [] } = {}) {
     ...extraArgs], {
     stdio: ['ignore', out, out],
     // Tests create and join many games from one address: no per-address rate limits here.
-    env: { CITY_CREATE_RATE: '0', CITY_JOIN_RATE: '0', CITY_READ_RATE: '0', ...process.env },
+    env: { CITY_CREATE_RATE: '0', CITY_JOIN_RATE: '0', CITY_READ_RATE: '0', CITY_MAX_STREAMS_PER_ADDRESS: '0', ...process.env },
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
