@@ -1,0 +1,190 @@
+// drive.js: plays SimCity games against a running cityd and compares, at every play, the server's
+// legal options and scores and the money it credits with scorer.js.
+// usage: node drive.js GAMES [SEED0]   (AUDIT_URL set by run.sh)
+// Each game: P seats (1..6 cycling), some seats real bots (greedy/random), the others driven here
+// (strategy "sugg" = the server's suggestion, "rand" = a random legal option). Findings are
+// appended to /tmp/scaudit-findings.jsonl, one JSON line each.
+'use strict';
+const fs = require('fs');
+const S = require('./scorer.js');
+const U = process.env.AUDIT_URL;
+const OUT = process.env.AUDIT_OUT || '/tmp/scaudit-findings.jsonl';
+let rng = 1;
+function rand() { rng = (rng * 1103515245 + 12345) & 0x7fffffff; return rng / 0x80000000; }
+function pick(a) { return a[Math.floor(rand() * a.length)]; }
+async function j(m, p, b, t) {
+  const r = await fetch(U + p, { method: m, headers: { 'content-type': 'application/json', ...(t ? { authorization: 'Bearer ' + t } : {}) }, body: b ? JSON.stringify(b) : undefined });
+  const x = await r.text(); try { return { s: r.status, b: JSON.parse(x) }; } catch (e) { return { s: r.status, b: x }; }
+}
+const stats = { games: 0, checkedPlays: 0, optionSets: 0, optionsScored: 0, credited: 0, findings: 0, byKind: {} };
+let curView = null; const dumped = new Set();
+function finding(kind, info) {
+  if (curView && info.game && !dumped.has(info.game + '-' + curView.turn)) { dumped.add(info.game + '-' + curView.turn); fs.mkdirSync('/tmp/scaudit-views', { recursive: true }); fs.writeFileSync(`/tmp/scaudit-views/${info.game}-${curView.turn}.json`, JSON.stringify(curView)); }
+  info.viewTurn = curView ? curView.turn : null;
+  stats.findings++; stats.byKind[kind] = (stats.byKind[kind] || 0) + 1;
+  fs.appendFileSync(OUT, JSON.stringify({ kind, ...info }) + '\n');
+}
+
+async function allEvents(id, after) {
+  let out = [];
+  for (;;) {
+    const e = await j('GET', `/games/${id}/events?after=${after}`);
+    if (!e.b.events || !e.b.events.length) break;
+    out = out.concat(e.b.events); after = e.b.events[e.b.events.length - 1].seq;
+    if (after >= e.b.last_seq) break;
+  }
+  return out;
+}
+
+async function playGame(gi, P, seed, plan) {
+  // plan: array of P entries: 'greedy' | 'random' (server bots) | 'sugg' | 'rand' (driven here); seat 0 driven
+  const bots = plan.slice(1).filter(x => x === 'greedy' || x === 'random' || x === 'expert');
+  // bots take the last seats: reorder plan so that driven seats come first
+  const driven = plan.filter(x => x === 'sugg' || x === 'rand');
+  const strategies = driven.concat(bots);
+  const body = { game: 'simcity', seats: P, bots, name: 'Audit', seed };
+  const c = await j('POST', '/games', body);
+  if (c.s !== 201) { console.log('create', c.s, JSON.stringify(c.b)); return; }
+  const id = c.b.id; const tokens = [c.b.token];
+  for (let i = 1; i < driven.length; i++) {
+    const r = await j('POST', `/games/${id}/join`, { name: 'Audit' + i });
+    if (r.s !== 201 && r.s !== 200) { console.log('join', r.s, JSON.stringify(r.b)); return; }
+    tokens[r.b.seat] = r.b.token;
+  }
+  let lastSeq = 0; const pendingExpect = new Map(); // hand card id -> expectation
+  let steps = 0; let lastView = null;
+  const tag = { game: id, seed, P, plan: strategies };
+  while (steps++ < 3000) {
+    const view = (await j('GET', `/games/${id}`)).b;
+    // events since last time: check played/money against expectations
+    const evs = await allEvents(id, lastSeq);
+    if (evs.length) lastSeq = evs[evs.length - 1].seq;
+    checkEvents(evs, pendingExpect, tag, view, lastView);
+    lastView = view;
+    if (view.over || view.status !== 'playing') { await endChecks(id, view, tag); break; }
+    const seat = (view.pending || [])[0];
+    if (seat === undefined || !tokens[seat]) { await new Promise(r => setTimeout(r, 30)); continue; }
+    const hv = (await j('GET', `/games/${id}/hand`, null, tokens[seat])).b;
+    const pend = hv.pending; if (!pend) { await new Promise(r => setTimeout(r, 30)); continue; }
+    const strat = strategies[seat];
+    let order;
+    if (pend.step === 'play') {
+      const city = S.cityFrom(view);
+      const opts = pend.options;
+      const blockOpts = opts.filter(o => o.card !== undefined && o.mode && o.mode !== 'event');
+      curView = view;
+      const mine = S.legalPlays(city, hv.hand);
+      stats.optionSets++;
+      const key = o => `${o.card}@${o.x},${o.y}:${o.mode}`;
+      const srv = new Map(blockOpts.map(o => [key(o), o]));
+      const me = new Map(mine.map(o => [key(o), o]));
+      const design = idn => (hv.hand.find(h => h.id === idn) || {}).card;
+      for (const [k, o] of srv) if (!me.has(k)) finding('extra_option', { ...tag, turn: pend.turn, round: pend.round, seat, option: o, design: design(o.card), phase: view.phase, power: view.power_played, timed: view.timed });
+      for (const [k, o] of me) if (!srv.has(k)) finding('missing_option', { ...tag, turn: pend.turn, round: pend.round, seat, option: o, phase: view.phase, power: view.power_played, timed: view.timed });
+      for (const [k, o] of srv) {
+        if (!me.has(k)) continue;
+        const sc = S.score(city, design(o.card), o.x, o.y);
+        stats.optionsScored++;
+        if (sc.total !== o.score) finding('option_score', { ...tag, turn: pend.turn, round: pend.round, seat, option: o, design: design(o.card), mine: sc });
+      }
+      let choice;
+      if (strat === 'sugg') choice = pend.suggestion;
+      else {
+        const nonpass = opts.filter(o => !o.pass);
+        const o = (nonpass.length && rand() < 0.93) ? pick(nonpass) : opts.find(o => o.pass) || pick(opts);
+        choice = Object.assign({}, o); delete choice.mode; delete choice.score;
+        choice.round = pend.round; choice.step = pend.step; choice.turn = pend.turn;
+      }
+      if (choice.card !== undefined && choice.x !== undefined) {
+        const d = design(choice.card);
+        if (S.CARDS[d] && S.CARDS[d].kind === 'block') {
+          const sc = S.score(city, d, choice.x, choice.y);
+          const city2 = S.withPlay(city, S.CARDS[d], choice.x, choice.y);
+          pendingExpect.set(choice.card, { design: d, x: choice.x, y: choice.y, seat, expect: sc, turn: pend.turn, round: pend.round,
+            money: view.seats[seat].money, view, srvScore: (srv.get(`${choice.card}@${choice.x},${choice.y}:${(blockOpts.find(o => o.card === choice.card && o.x === choice.x && o.y === choice.y) || {}).mode}`) || {}).score });
+        }
+      }
+      order = choice;
+    } else {
+      order = pend.suggestion;
+      if (strat === 'rand' && pend.step === 'vote' && rand() < 0.5) {
+        // random ballots where the options say which
+        order = JSON.parse(JSON.stringify(pend.suggestion));
+      }
+    }
+    const r = await j('POST', `/games/${id}/orders`, order, tokens[seat]);
+    if (r.s !== 202) {
+      finding('order_refused', { ...tag, seat, order, status: r.s, body: r.b, pending: JSON.stringify(pend).slice(0, 600) });
+      // fall back to the suggestion
+      const r2 = await j('POST', `/games/${id}/orders`, pend.suggestion, tokens[seat]);
+      if (r2.s !== 202) { console.log('stuck', id, r2.s, JSON.stringify(r2.b)); break; }
+    }
+  }
+  stats.games++;
+}
+
+// money bookkeeping state per game
+function checkEvents(evs, expect, tag, view, lastView) {
+  for (let i = 0; i < evs.length; i++) {
+    const e = evs[i];
+    if (e.type === 'money' && e.money < 0) finding('money_negative', { ...tag, ev: e });
+    if (e.type !== 'played') continue;
+    const ex = expect.get(e.id);
+    if (!ex) { stats.unexpected = (stats.unexpected || 0) + 1; continue; }
+    expect.delete(e.id);
+    stats.checkedPlays++;
+    let credited = 0; const srcs = {};
+    for (let k = i + 1; k < evs.length && evs[k].type === 'money' && evs[k].seat === e.seat; k++) {
+      if (['value', 'bonus', 'zone', 'complex', 'scorched', 'coverage'].includes(evs[k].source)) { credited += evs[k].amount; srcs[evs[k].source] = (srcs[evs[k].source] || 0) + evs[k].amount; }
+    }
+    stats.credited++;
+    curView = ex.view;
+    if (e.scored !== ex.expect.total || (ex.srvScore !== undefined && ex.srvScore !== e.scored))
+      finding('played_score', { ...tag, turn: ex.turn, round: ex.round, seat: e.seat, design: ex.design, x: e.x, y: e.y, mode: e.mode, scored: e.scored, optionScore: ex.srvScore, mine: ex.expect });
+    const want = Math.max(-ex.money, e.scored);
+    if (credited !== want && !(credited === 0 && want === 0))
+      finding('credited', { ...tag, turn: ex.turn, seat: e.seat, design: ex.design, scored: e.scored, credited, srcs, moneyBefore: ex.money, parts: ex.expect.parts });
+  }
+  // phase: recompute from the city now, from the phase before
+  if (lastView && view.city) {
+    const want = S.phaseAfter(S.cityFrom(view), lastView.phase);
+    if (want !== view.phase && !evs.some(e => e.type === 'destroyed' || e.type === 'removed'))
+      finding('phase', { ...tag, turn: view.turn, round: view.round, before: lastView.phase, server: view.phase, mine: want });
+  }
+}
+
+async function endChecks(id, view, tag) {
+  const evs = await allEvents(id, 0);
+  fs.writeFileSync(`/tmp/scaudit-game-${id}.json`, JSON.stringify({ view, events: evs }));
+  stats.ends = stats.ends || {}; stats.ends[view.end_reason] = (stats.ends[view.end_reason] || 0) + 1;
+  // money replay: each money event = previous + amount clamped at 0
+  const money = {};
+  for (const e of evs) {
+    if (e.type !== 'money') continue;
+    const prev = money[e.seat] || 0;
+    const want = Math.max(0, prev + e.amount);
+    if (e.money !== want && e.money !== prev + e.amount) finding('money_arith', { ...tag, ev: e, prev });
+    money[e.seat] = e.money;
+  }
+  for (const s of view.seats) if ((money[s.seat] || 0) !== s.money) finding('money_total', { ...tag, seat: s.seat, log: money[s.seat], view: s.money });
+}
+
+(async () => {
+  const games = Number(process.argv[2] || 4); const seed0 = Number(process.argv[3] || 1000);
+  rng = seed0;
+  const plans = {
+    1: [['rand'], ['sugg']],
+    2: [['rand', 'sugg'], ['rand', 'greedy'], ['sugg', 'random']],
+    3: [['rand', 'sugg', 'rand'], ['rand', 'greedy', 'random']],
+    4: [['rand', 'sugg', 'rand', 'sugg'], ['rand', 'greedy', 'random', 'greedy']],
+    5: [['rand', 'sugg', 'rand', 'sugg', 'rand'], ['rand', 'greedy', 'greedy', 'random', 'random']],
+    6: [['rand', 'sugg', 'rand', 'sugg', 'rand', 'sugg'], ['rand', 'greedy', 'random', 'greedy', 'random', 'greedy']],
+  };
+  const Ps = (process.env.AUDIT_P || '1,2,3,4,5,6').split(',').map(Number);
+  for (let g = 0; g < games; g++) {
+    const P = Ps[g % Ps.length];
+    const plan = plans[P][Math.floor(g / Ps.length) % plans[P].length];
+    try { await playGame(g, P, seed0 + g, plan); } catch (e) { console.log('error', e.stack); }
+    console.log(JSON.stringify(stats));
+  }
+})();
