@@ -17,7 +17,7 @@ async function j(m, p, b, t) {
   const x = await r.text(); try { return { s: r.status, b: JSON.parse(x) }; } catch (e) { return { s: r.status, b: x }; }
 }
 const stats = { games: 0, checkedPlays: 0, optionSets: 0, optionsScored: 0, credited: 0, findings: 0, byKind: {} };
-let curView = null; const dumped = new Set();
+const seenSteps = new Set(); let curView = null; const dumped = new Set();
 function finding(kind, info) {
   if (curView && info.game && !dumped.has(info.game + '-' + curView.turn)) { dumped.add(info.game + '-' + curView.turn); fs.mkdirSync('/tmp/scaudit-views', { recursive: true }); fs.writeFileSync(`/tmp/scaudit-views/${info.game}-${curView.turn}.json`, JSON.stringify(curView)); }
   info.viewTurn = curView ? curView.turn : null;
@@ -67,6 +67,7 @@ async function playGame(gi, P, seed, plan) {
     const hv = (await j('GET', `/games/${id}/hand`, null, tokens[seat])).b;
     const pend = hv.pending; if (!pend) { await new Promise(r => setTimeout(r, 30)); continue; }
     const strat = strategies[seat];
+    if (!seenSteps.has(pend.step)) { seenSteps.add(pend.step); fs.appendFileSync('/tmp/scaudit-steps.jsonl', JSON.stringify(pend).slice(0, 3000) + '\n'); }
     let order;
     if (pend.step === 'play') {
       const city = S.cityFrom(view);
@@ -107,9 +108,11 @@ async function playGame(gi, P, seed, plan) {
       order = choice;
     } else {
       order = pend.suggestion;
-      if (strat === 'rand' && pend.step === 'vote' && rand() < 0.5) {
-        // random ballots where the options say which
-        order = JSON.parse(JSON.stringify(pend.suggestion));
+      if (strat === 'rand' && Array.isArray(pend.options) && pend.options.length) {
+        // a random legal option (elections: pass more often than not, so that they end)
+        let o = pick(pend.options);
+        if (pend.step === 'election' && rand() < 0.6) o = pend.options.find(x => x.pass) || o;
+        order = Object.assign({}, o, { round: pend.round, step: pend.step, turn: pend.turn });
       }
     }
     const r = await j('POST', `/games/${id}/orders`, order, tokens[seat]);
@@ -123,14 +126,50 @@ async function playGame(gi, P, seed, plan) {
   stats.games++;
 }
 
-// money bookkeeping state per game
+// a model of the city from the last view, moved on by the plays of the log (bots' plays are
+// checked on it); any destroy, removal or event makes it stale until the next view
+let model = null;
+function advanceModel(e) {
+  if (!model) return;
+  if (e.type === 'played') {
+    const card = S.CARDS[e.card];
+    model = S.withPlay(model, card, e.x, e.y);
+    model.cells.get(e.x + ',' + e.y).isNew = false;
+    if (e.card === 'power_plant') model.power = true;
+    model.phase = S.phaseAfter(model, model.phase);
+  } else if (e.type === 'mayor' || e.type === 'elected') model.mayor = e.seat;
+  else if (e.type === 'vacated') model.mayor = null;
+  else if (['destroyed', 'removed', 'event', 'timed', 'doomed'].includes(e.type)) model = null;
+}
+function checkBotPlay(evs, i, tag) {
+  const e = evs[i];
+  if (!model) { stats.botUnchecked = (stats.botUnchecked || 0) + 1; return; }
+  stats.botChecked = (stats.botChecked || 0) + 1;
+  const card = S.CARDS[e.card];
+  let mode = S.legalAt(model, card, e.x, e.y);
+  if (e.mode === 'vote' && mode === null && model.mayor === null) mode = 'vote?';
+  const sc = S.score(model, e.card, e.x, e.y);
+  let credited = 0;
+  for (let k = i + 1; k < evs.length && evs[k].type === 'money' && evs[k].seat === e.seat; k++)
+    if (['value', 'bonus', 'zone', 'complex', 'scorched', 'coverage'].includes(evs[k].source)) credited += evs[k].amount;
+  if (mode !== e.mode || sc.total !== e.scored) {
+    const snap = { side: model.side, players: model.players, phase: model.phase, power_played: model.power, mayor: model.mayor, timed: model.timed,
+      city: [...model.cells.values()].map(c => ({ x: c.x, y: c.y, block: c.top ? { card: c.top.id } : null, scorched: c.scorched, stack: [] })) };
+    fs.mkdirSync('/tmp/scaudit-views', { recursive: true });
+    fs.writeFileSync(`/tmp/scaudit-views/${tag.game}-bot-${e.seq}.json`, JSON.stringify(snap));
+    finding(mode !== e.mode ? 'bot_play_mode' : 'bot_play_score', { ...tag, seq: e.seq, turn: e.turn, round: e.round, seat: e.seat, design: e.card, x: e.x, y: e.y, mode: e.mode, myMode: mode, scored: e.scored, mine: sc });
+  }
+}
+
 function checkEvents(evs, expect, tag, view, lastView) {
+  model = lastView && lastView.city ? S.cityFrom(lastView) : null;
   for (let i = 0; i < evs.length; i++) {
     const e = evs[i];
+    if (i > 0) advanceModel(evs[i - 1]);
     if (e.type === 'money' && e.money < 0) finding('money_negative', { ...tag, ev: e });
     if (e.type !== 'played') continue;
     const ex = expect.get(e.id);
-    if (!ex) { stats.unexpected = (stats.unexpected || 0) + 1; continue; }
+    if (!ex) { stats.unexpected = (stats.unexpected || 0) + 1; checkBotPlay(evs, i, tag); continue; }
     expect.delete(e.id);
     stats.checkedPlays++;
     let credited = 0; const srcs = {};

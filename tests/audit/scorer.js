@@ -211,7 +211,8 @@ function restrictionsOk(city, card, x, y) {
     }
   }
   for (const t of city.timed) {
-    const f = t.forbid_adjacent || (t.effect && t.effect.forbid_adjacent);
+    const def = CARDS[t.card] && (CARDS[t.card].effects || []).find(e => e.forbid_adjacent);
+    const f = t.effect === 'forbid_adjacent' && def ? def.forbid_adjacent : null;
     if (f && neighboursOf(city, x, y, 1).some(c => matches(c.top, f))) return false;
   }
   return true;
