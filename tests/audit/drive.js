@@ -17,7 +17,7 @@ async function j(m, p, b, t) {
   const x = await r.text(); try { return { s: r.status, b: JSON.parse(x) }; } catch (e) { return { s: r.status, b: x }; }
 }
 const stats = { games: 0, checkedPlays: 0, optionSets: 0, optionsScored: 0, credited: 0, findings: 0, byKind: {} };
-const seenSteps = new Set(); let curView = null; const dumped = new Set();
+const seenSteps = new Set(); const lastStepEvent = new Map(); let curView = null; const dumped = new Set();
 function finding(kind, info) {
   if (curView && info.game && !dumped.has(info.game + '-' + curView.turn)) { dumped.add(info.game + '-' + curView.turn); fs.mkdirSync('/tmp/scaudit-views', { recursive: true }); fs.writeFileSync(`/tmp/scaudit-views/${info.game}-${curView.turn}.json`, JSON.stringify(curView)); }
   info.viewTurn = curView ? curView.turn : null;
@@ -36,7 +36,7 @@ async function allEvents(id, after) {
   return out;
 }
 
-async function playGame(gi, P, seed, plan) {
+async function playGame(gi, P, seed, plan, tokensOut) {
   // plan: array of P entries: 'greedy' | 'random' (server bots) | 'sugg' | 'rand' (driven here); seat 0 driven
   const bots = plan.slice(1).filter(x => x === 'greedy' || x === 'random' || x === 'expert');
   // bots take the last seats: reorder plan so that driven seats come first
@@ -60,8 +60,28 @@ async function playGame(gi, P, seed, plan) {
     const evs = await allEvents(id, lastSeq);
     if (evs.length) lastSeq = evs[evs.length - 1].seq;
     checkEvents(evs, pendingExpect, tag, view, lastView);
+    for (let k = 0; k < evs.length; k++) if (evs[k].type === 'step') {
+      const prev = evs.slice(0, k).reverse().find(x => x.type === 'played' || x.type === 'passed' || x.type === 'drew' || x.type === 'vote_result');
+      lastStepEvent.set(id, { seats: evs[k].seats, prevPlayed: !!(prev && prev.type === 'played' && evs[k].seats && prev.seat === evs[k].seats[0]) });
+    }
     lastView = view;
-    if (view.over || view.status !== 'playing') { await endChecks(id, view, tag); break; }
+    if (view.over || view.status !== 'playing') {
+      // an end at once: the seat whose turn it was must have had no legal play (votes aside)
+      if (['deck_out', 'surface_full'].includes(view.end_reason) && P > 1) {
+        const actor = view.actor; const t = tokens[actor];
+        if (t) {
+          const hv = (await j('GET', `/games/${id}/hand`, null, t)).b;
+          if (hv.hand) {
+            const city = S.cityFrom(view);
+            const plays = S.legalPlays(city, hv.hand).filter(o => o.mode !== 'vote');
+            const events = view.power_played ? hv.hand.filter(h => S.CARDS[h.card].kind === 'event') : [];
+            stats.endsChecked = (stats.endsChecked || 0) + 1;
+            if (plays.length || events.length) finding('end_with_legal_play', { ...tag, end: view.end_reason, actor, deck: view.deck_count, hand: hv.hand.map(h => h.card), plays: plays.slice(0, 3), events: events.length });
+          }
+        }
+      }
+      await endChecks(id, view, tag); break;
+    }
     const seat = (view.pending || [])[0];
     if (seat === undefined || !tokens[seat]) { await new Promise(r => setTimeout(r, 30)); continue; }
     const hv = (await j('GET', `/games/${id}/hand`, null, tokens[seat])).b;
@@ -75,6 +95,14 @@ async function playGame(gi, P, seed, plan) {
       const blockOpts = opts.filter(o => o.card !== undefined && o.mode && o.mode !== 'event');
       curView = view;
       const mine = S.legalPlays(city, hv.hand);
+      const evOpts = opts.filter(o => o.mode === 'event');
+      if (evOpts.length && !view.power_played) finding('event_before_power', { ...tag, turn: pend.turn, option: evOpts[0] });
+      const realPlays = opts.filter(o => !o.pass && o.mode !== 'vote');
+      const prevStep = lastStepEvent.get(id);
+      const firstPlay = !(prevStep && prevStep.seats && prevStep.seats[0] === seat && prevStep.prevPlayed);
+      const full = S.blocks(city).length === view.side * view.side;
+      if (!realPlays.length && firstPlay && (view.deck_count === 0 || full) && P > 1)
+        finding('no_end_without_legal_play', { ...tag, turn: pend.turn, round: pend.round, seat, deck: view.deck_count, full, hand: hv.hand.map(h => h.card) });
       stats.optionSets++;
       const key = o => `${o.card}@${o.x},${o.y}:${o.mode}`;
       const srv = new Map(blockOpts.map(o => [key(o), o]));
@@ -141,6 +169,43 @@ function advanceModel(e) {
   else if (e.type === 'vacated') model.mayor = null;
   else if (['destroyed', 'removed', 'event', 'timed', 'doomed'].includes(e.type)) model = null;
 }
+// the blocks an event destroys, from the rule text and the card data, on the model
+function expectedDestroyed(e) {
+  const card = S.CARDS[e.card]; const out = [];
+  const fx = (card.effects || []).find(f => f.destroy);
+  if (!fx) return null;
+  const bl = S.blocks(model).filter(c => c.top.zone !== 'land');
+  if (fx.destroy === 'chosen') {
+    for (const c of bl) if (Math.abs(c.x - e.x) + Math.abs(c.y - e.y) <= (fx.within || 0)) out.push(c);
+  } else if (fx.destroy === 'crime') {
+    const police = S.blocks(model).filter(c => (c.top.specials || []).some(sp => sp.coverage === 'police'));
+    for (const c of bl) {
+      if ((c.top.crime || 0) < fx.at_least) continue;
+      const covered = police.some(p => { const sp = p.top.specials.find(x => x.coverage === 'police'); return Math.abs(c.x - p.x) + Math.abs(c.y - p.y) + (c.top.crime || 0) <= sp.range; });
+      if (!covered) out.push(c);
+    }
+  } else if (fx.destroy === 'pollution') {
+    for (const c of bl) if ((c.top.pollution || 0) >= fx.at_least) out.push(c);
+  }
+  return out.map(c => c.x + ',' + c.y + ':' + c.top.id).sort();
+}
+function checkEventDestroy(evs, i, tag) {
+  const e = evs[i];
+  if (!model) { stats.eventsUnchecked = (stats.eventsUnchecked || 0) + 1; return; }
+  const want = expectedDestroyed(e);
+  if (!want) return;
+  stats.eventsChecked = (stats.eventsChecked || 0) + 1;
+  const got = [];
+  for (let k = i + 1; k < evs.length && evs[k].type === 'destroyed'; k++) got.push(evs[k].x + ',' + evs[k].y + ':' + evs[k].card);
+  got.sort();
+  if (JSON.stringify(got) !== JSON.stringify(want)) finding('event_destroyed', { ...tag, seq: e.seq, card: e.card, x: e.x, y: e.y, server: got, mine: want });
+  // scorched iff no land beneath
+  for (let k = i + 1; k < evs.length && evs[k].type === 'destroyed'; k++) {
+    const d = evs[k]; const cell = model.cells.get(d.x + ',' + d.y);
+    const land = cell && (cell.stack || []).some(c => !c.overturned && S.CARDS[c.card].zone === 'land');
+    if (cell && cell.stack && cell.stack.length && d.scorched === land) finding('destroyed_scorched', { ...tag, seq: d.seq, card: d.card, scorched: d.scorched, landBeneath: land });
+  }
+}
 function checkBotPlay(evs, i, tag) {
   const e = evs[i];
   if (!model) { stats.botUnchecked = (stats.botUnchecked || 0) + 1; return; }
@@ -150,8 +215,8 @@ function checkBotPlay(evs, i, tag) {
   if (e.mode === 'vote' && mode === null && model.mayor === null) mode = 'vote?';
   const sc = S.score(model, e.card, e.x, e.y);
   let credited = 0;
-  for (let k = i + 1; k < evs.length && evs[k].type === 'money' && evs[k].seat === e.seat; k++)
-    if (['value', 'bonus', 'zone', 'complex', 'scorched', 'coverage'].includes(evs[k].source)) credited += evs[k].amount;
+  for (let k = i + 1; k < evs.length && ((evs[k].type === 'money' && evs[k].seat === e.seat) || evs[k].type === 'target_reached'); k++)
+    if (evs[k].type === 'money' && ['value', 'bonus', 'zone', 'complex', 'scorched', 'coverage'].includes(evs[k].source)) credited += evs[k].amount;
   if (mode !== e.mode || sc.total !== e.scored) {
     const snap = { side: model.side, players: model.players, phase: model.phase, power_played: model.power, mayor: model.mayor, timed: model.timed,
       city: [...model.cells.values()].map(c => ({ x: c.x, y: c.y, block: c.top ? { card: c.top.id } : null, scorched: c.scorched, stack: [] })) };
@@ -166,6 +231,7 @@ function checkEvents(evs, expect, tag, view, lastView) {
   for (let i = 0; i < evs.length; i++) {
     const e = evs[i];
     if (i > 0) advanceModel(evs[i - 1]);
+    if (e.type === 'event') checkEventDestroy(evs, i, tag);
     if (e.type === 'money' && e.money < 0) finding('money_negative', { ...tag, ev: e });
     if (e.type !== 'played') continue;
     const ex = expect.get(e.id);
@@ -173,7 +239,8 @@ function checkEvents(evs, expect, tag, view, lastView) {
     expect.delete(e.id);
     stats.checkedPlays++;
     let credited = 0; const srcs = {};
-    for (let k = i + 1; k < evs.length && evs[k].type === 'money' && evs[k].seat === e.seat; k++) {
+    for (let k = i + 1; k < evs.length && ((evs[k].type === 'money' && evs[k].seat === e.seat) || evs[k].type === 'target_reached'); k++) {
+      if (evs[k].type !== 'money') continue;
       if (['value', 'bonus', 'zone', 'complex', 'scorched', 'coverage'].includes(evs[k].source)) { credited += evs[k].amount; srcs[evs[k].source] = (srcs[evs[k].source] || 0) + evs[k].amount; }
     }
     stats.credited++;
@@ -222,8 +289,11 @@ async function endChecks(id, view, tag) {
   const Ps = (process.env.AUDIT_P || '1,2,3,4,5,6').split(',').map(Number);
   for (let g = 0; g < games; g++) {
     const P = Ps[g % Ps.length];
-    const plan = plans[P][Math.floor(g / Ps.length) % plans[P].length];
-    try { await playGame(g, P, seed0 + g, plan); } catch (e) { console.log('error', e.stack); }
+    const pi = process.env.AUDIT_PLAN !== undefined ? Number(process.env.AUDIT_PLAN) : Math.floor(g / Ps.length) % plans[P].length;
+    const plan = process.env.AUDIT_ALLSUGG ? Array(P).fill('sugg') : plans[P][pi];
+    const tokensOut = {};
+    rng = seed0 + g;
+    try { await playGame(g, P, seed0 + g, plan, tokensOut); } catch (e) { console.log('error', e.stack); }
     console.log(JSON.stringify(stats));
   }
 })();

@@ -31,7 +31,45 @@ for (const f of process.argv.slice(2)) {
       }
     }
     if (e.type === 'target_reached' && reachedRound === null) { reachedRound = e.round; count('target reached'); }
-    if (e.type === 'played' && e.card === 'power_plant') powerPlayed = true;
+    if (e.type === 'played' && e.card === 'power_plant') {
+      if (!powerPlayed) {
+        count('first power plant');
+        const m = ev.slice(i + 1, i + 6).find(x => x.type === 'mayor');
+        if (!m || m.seat !== e.seat) bad('first_power_no_mayor', g, { seq: e.seq, seat: e.seat, mayorEv: m });
+      }
+      powerPlayed = true;
+    }
+    if (e.type === 'played' && (S.CARDS[e.card].specials || []).some(x => x.mayor_gains)) {
+      const amt = S.CARDS[e.card].specials.find(x => x.mayor_gains).mayor_gains;
+      const m = ev.slice(i + 1, i + 8).find(x => x.type === 'money' && x.source === 'mayor');
+      count('mayor gains');
+      if (mayor === null) { if (m) bad('mayor_gain_without_mayor', g, { seq: e.seq }); }
+      else if (!m || m.seat !== mayor || m.amount !== amt) bad('mayor_gain', g, { seq: e.seq, mayor, ev: m });
+    }
+    if (e.type === 'played' && (S.CARDS[e.card].specials || []).some(x => x.extra_play)) {
+      count('extra plays');
+      // the same seat plays again before anybody else acts (no draw)
+      const nxt = ev.slice(i + 1).find(x => x.type === 'step' && x.step === 'play');
+      if (nxt && !(nxt.seats && nxt.seats[0] === e.seat)) {
+        const over = ev.slice(i + 1).find(x => x.type === 'game_over' || x.type === 'step');
+        if (!(over && over.type === 'game_over')) bad('extra_play_missing', g, { seq: e.seq, card: e.card, next: nxt });
+      }
+    }
+    if (e.type === 'played') {
+      // removal: a card with remove_when S is doomed when S is played (only a later play)
+      for (const o of ev.slice(Math.max(0, i - 3), i).filter(x => x.type === 'doomed')) {
+        const spec = (S.CARDS[o.card].specials || []).find(x => x.remove_when);
+        if (!spec || spec.remove_when.name !== e.card) bad('doomed_wrong', g, { seq: o.seq, card: o.card, played: e.card });
+        count('doomed');
+        // removed at the start of the next player's turn
+        const r = ev.slice(i + 1).find(x => x.type === 'removed' && x.id === o.id);
+        const stepIdx = ev.slice(i + 1).findIndex(x => x.type === 'step');
+        const rIdx = ev.slice(i + 1).findIndex(x => x.type === 'removed' && x.id === o.id);
+        if (!r) bad('doomed_not_removed', g, { seq: o.seq });
+        else count('removed after doom: ' + (stepIdx >= 0 && rIdx > stepIdx ? 'after next step' : 'before next step'));
+      }
+    }
+    if (e.type === 'doomed' && !ev.slice(i + 1, i + 4).some(x => x.type === 'played')) bad('doomed_without_play', g, { seq: e.seq });
     if (e.type === 'mayor') { mayor = e.seat; }
     if (e.type === 'elected') { mayor = e.seat; }
     if ((e.type === 'played' || e.type === 'passed' || e.type === 'proposed' || e.type === 'event') && reachedRound !== null && e.round > reachedRound)
@@ -47,7 +85,16 @@ for (const f of process.argv.slice(2)) {
       if (card.cost !== e.cost) bad('council_cost', g, { seq: e.seq, cost: e.cost, card: card.cost });
     }
     // votes
-    if (e.type === 'proposed') { proposal = e; ballots = { yes: 0, no: 0, members: [] }; count('votes'); }
+    if (e.type === 'proposed') { proposal = e; ballots = { yes: 0, no: 0, members: [], order: [] }; count('votes'); }
+    if ((e.type === 'ballot' || e.type === 'mayor_vote') && ballots) ballots.order.push(e.type === 'ballot' ? e.seat : 'mayor');
+    if (e.type === 'vote_result' && ballots) {
+      // clockwise from the proposer, the mayor last
+      const seq = ballots.order.filter(x => x !== 'mayor');
+      const rank = s2 => (s2 - proposal.seat + P) % P;
+      for (let k = 1; k < seq.length; k++) if (rank(seq[k]) < rank(seq[k - 1])) { bad('ballot_order', g, { seq: e.seq, order: ballots.order, proposer: proposal.seat }); break; }
+      if (ballots.order.includes('mayor') && ballots.order[ballots.order.length - 1] !== 'mayor') bad('mayor_not_last', g, { seq: e.seq, order: ballots.order });
+      if (P === 1) count('solitaire votes');
+    }
     if (e.type === 'ballot' && ballots) {
       if (e.ballot === 'yes') ballots.yes += e.votes; if (e.ballot === 'no') ballots.no += e.votes;
       const c = S.CARDS[e.card];
@@ -119,6 +166,8 @@ for (const f of process.argv.slice(2)) {
         count('bills paid' + (vac ? ' (vacated)' : ''));
       }
     }
+    if (e.type === 'drew' && P === 1 && e.hand_count > 8) bad('solitaire_hand', g, { seq: e.seq, hand: e.hand_count });
+    if (e.type === 'vacated' && P === 1) bad('solitaire_vacated', g, { seq: e.seq });
     if (e.type === 'vacated') { election = { outgoing: e.seat, votes: {}, order: [] }; count('vacancies'); }
     if (e.type === 'bid' && election) {
       election.votes[e.candidate] = (election.votes[e.candidate] || 0) + e.votes;
