@@ -167,7 +167,59 @@ function advanceModel(e) {
     model.phase = S.phaseAfter(model, model.phase);
   } else if (e.type === 'mayor' || e.type === 'elected') model.mayor = e.seat;
   else if (e.type === 'vacated') model.mayor = null;
-  else if (['destroyed', 'removed', 'event', 'timed', 'doomed'].includes(e.type)) model = null;
+  else if (e.type === 'destroyed') {
+    // non-land cards turn over; the land beneath becomes the block, else the cell is scorched
+    const cell = model.cells.get(e.x + ',' + e.y);
+    if (!cell || !cell.stack) { model = null; return; }
+    const cells = new Map(model.cells);
+    const stack = cell.stack.map(c => (S.CARDS[c.card].zone === 'land' ? c : { ...c, overturned: true }));
+    const land = [...stack].reverse().find(c => !c.overturned);
+    cells.set(e.x + ',' + e.y, { x: e.x, y: e.y, stack, top: land ? S.CARDS[land.card] : null, scorched: !land });
+    model = Object.assign({}, model, { cells });
+  } else if (e.type === 'removed') {
+    const cell = model.cells.get(e.x + ',' + e.y);
+    if (!cell || !cell.stack || !cell.top || cell.top.id !== e.card) { model = null; return; }
+    const cells = new Map(model.cells);
+    const stack = cell.stack.slice(0, -1);
+    const under = stack.length && !stack[stack.length - 1].overturned ? S.CARDS[stack[stack.length - 1].card] : null;
+    cells.set(e.x + ',' + e.y, { x: e.x, y: e.y, stack, top: under, scorched: false });
+    model = Object.assign({}, model, { cells });
+  } else if (e.type === 'event' && e.card === 'flood') model = null; // a new timed forbid
+}
+// fires: the burning cells of each fire (by event card id), to check each spread
+const fires = new Map();
+function fireTargets(burning) {
+  // blocks next to a burnt cell, not covered by a fire station (range), not within 1 of a water tower
+  const bl = S.blocks(model);
+  const stations = bl.filter(c => (c.top.specials || []).some(sp => sp.coverage === 'fire'));
+  const towers = bl.filter(c => (c.top.specials || []).some(sp => sp.protect === 'fire'));
+  const out = [];
+  for (const c of bl) {
+    if (c.top.zone === 'land') continue;
+    if (![...burning].some(k => { const [x, y] = k.split(',').map(Number); return Math.abs(x - c.x) + Math.abs(y - c.y) === 1; })) continue;
+    if (stations.some(p => Math.abs(p.x - c.x) + Math.abs(p.y - c.y) <= p.top.specials.find(sp => sp.coverage === 'fire').range)) continue;
+    if (towers.some(p => Math.abs(p.x - c.x) + Math.abs(p.y - c.y) <= p.top.specials.find(sp => sp.protect === 'fire').within)) continue;
+    out.push(c.x + ',' + c.y);
+  }
+  return out;
+}
+function checkFire(evs, i, tag) {
+  const e = evs[i];
+  if (e.type === 'event' && e.card === 'fire') { fires.set(tag.game + ':' + e.id, new Set([e.x + ',' + e.y])); return; }
+  if (e.type !== 'timed') return;
+  const f = fires.get(tag.game + ':' + e.id);
+  if (!f) return;
+  if (!model) { stats.fireUnchecked = (stats.fireUnchecked || 0) + 1; return; }
+  stats.fireChecked = (stats.fireChecked || 0) + 1;
+  const targets = fireTargets(f);
+  if (e.ended) {
+    stats.fireEnds = stats.fireEnds || {};
+    if (targets.length) stats.fireEnds.endedWithTargets = (stats.fireEnds.endedWithTargets || 0) + 1;
+    else stats.fireEnds.endedNoTargets = (stats.fireEnds.endedNoTargets || 0) + 1;
+    return;
+  }
+  if (!targets.includes(e.x + ',' + e.y)) finding('fire_target', { ...tag, seq: e.seq, x: e.x, y: e.y, burning: [...f], targets });
+  f.add(e.x + ',' + e.y);
 }
 // the blocks an event destroys, from the rule text and the card data, on the model
 function expectedDestroyed(e) {
@@ -232,6 +284,12 @@ function checkEvents(evs, expect, tag, view, lastView) {
     const e = evs[i];
     if (i > 0) advanceModel(evs[i - 1]);
     if (e.type === 'event') checkEventDestroy(evs, i, tag);
+    if (e.type === 'event' || e.type === 'timed') checkFire(evs, i, tag);
+    if (e.type === 'phase' && model) {
+      // the model has applied the plays before this event (advanceModel of evs[i-1])
+      if (model.phase !== e.phase) finding('phase_event', { ...tag, seq: e.seq, turn: e.turn, server: e.phase, mine: model.phase });
+      model.phase = e.phase;
+    }
     if (e.type === 'money' && e.money < 0) finding('money_negative', { ...tag, ev: e });
     if (e.type !== 'played') continue;
     const ex = expect.get(e.id);
@@ -251,10 +309,12 @@ function checkEvents(evs, expect, tag, view, lastView) {
     if (credited !== want && !(credited === 0 && want === 0))
       finding('credited', { ...tag, turn: ex.turn, seat: e.seat, design: ex.design, scored: e.scored, credited, srcs, moneyBefore: ex.money, parts: ex.expect.parts });
   }
+  if (evs.length) advanceModel(evs[evs.length - 1]);
+  if (model && model.phase !== view.phase) finding('phase_model', { ...tag, turn: view.turn, server: view.phase, mine: model.phase });
   // phase: recompute from the city now, from the phase before
   if (lastView && view.city) {
     const want = S.phaseAfter(S.cityFrom(view), lastView.phase);
-    if (want !== view.phase && !evs.some(e => e.type === 'destroyed' || e.type === 'removed'))
+    if (want !== view.phase && evs.filter(e => e.type === 'played').length <= 1 && !evs.some(e => e.type === 'destroyed' || e.type === 'removed'))
       finding('phase', { ...tag, turn: view.turn, round: view.round, before: lastView.phase, server: view.phase, mine: want });
   }
 }

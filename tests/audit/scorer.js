@@ -34,7 +34,7 @@ function edges(card, svc) { return (card && card[svc]) || ''; }
 function withPlay(city, card, x, y) {
   const cells = new Map(city.cells);
   const old = cells.get(x + ',' + y);
-  cells.set(x + ',' + y, { x, y, top: card, scorched: false, stack: old ? old.stack : [], isNew: true });
+  cells.set(x + ',' + y, { x, y, top: card, scorched: false, stack: [...(old && old.stack ? old.stack : []), { id: null, card: card.id, overturned: false }], isNew: true });
   return Object.assign({}, city, { cells });
 }
 
