@@ -144,6 +144,16 @@ async function playGame(gi, P, seed, plan, tokensOut) {
       }
     }
     const r = await j('POST', `/games/${id}/orders`, order, tokens[seat]);
+    if (pend.step === 'play' && order.card !== undefined) {
+      const d = (hv.hand.find(h => h.id === order.card) || {}).card;
+      if (d && (S.CARDS[d].specials || []).some(x => x.extra_play)) {
+        const after = (await j('GET', `/games/${id}/hand`, null, tokens[seat])).b;
+        const v2 = (await j('GET', `/games/${id}`)).b;
+        const city2 = S.cityFrom(v2);
+        const mine2 = S.legalPlays(city2, after.hand || []).filter(o => o.mode !== 'vote');
+        fs.appendFileSync('/tmp/scaudit-extra.jsonl', JSON.stringify({ game: id, seed, seat, card: d, turn: pend.turn, status: r.s, nextPending: after.pending && { step: after.pending.step, seat: v2.pending, n: (after.pending.options || []).length }, actor: v2.actor, myLegalAfter: mine2.length, hand: (after.hand || []).map(h => h.card) }) + '\n');
+      }
+    }
     if (r.s !== 202) {
       finding('order_refused', { ...tag, seat, order, status: r.s, body: r.b, pending: JSON.stringify(pend).slice(0, 600) });
       // fall back to the suggestion
@@ -205,21 +215,32 @@ function fireTargets(burning) {
 }
 function checkFire(evs, i, tag) {
   const e = evs[i];
-  if (e.type === 'event' && e.card === 'fire') { fires.set(tag.game + ':' + e.id, new Set([e.x + ',' + e.y])); return; }
+  if (e.type === 'event' && e.card === 'fire') { const f0 = new Set([e.x + ',' + e.y]); f0.chosen = e.x + ',' + e.y; f0.last = f0.chosen; f0.acts = 0; f0.P = tag.P; fires.set(tag.game + ':' + e.id, f0); return; }
   if (e.type !== 'timed') return;
   const f = fires.get(tag.game + ':' + e.id);
   if (!f) return;
   if (!model) { stats.fireUnchecked = (stats.fireUnchecked || 0) + 1; return; }
   stats.fireChecked = (stats.fireChecked || 0) + 1;
   const targets = fireTargets(f);
+  const tChosen = fireTargets(new Set([f.chosen])), tLast = fireTargets(new Set([f.last]));
+  const adj = (a, b) => { const [x1, y1] = a.split(',').map(Number); const [x2, y2] = b.split(',').map(Number); return Math.abs(x1 - x2) + Math.abs(y1 - y2) === 1; };
+  if (!e.ended) {
+    stats.fireReading = stats.fireReading || { nextToChosen: 0, nextToLast: 0, nextToAny: 0, n: 0 };
+    const k = e.x + ',' + e.y; stats.fireReading.n++;
+    if (adj(k, f.chosen)) stats.fireReading.nextToChosen++;
+    if (adj(k, f.last)) stats.fireReading.nextToLast++;
+    if ([...f].some(b => adj(k, b))) stats.fireReading.nextToAny++;
+  } else {
+    fs.appendFileSync('/tmp/scaudit-fire-ends.jsonl', JSON.stringify({ ...tag, seq: e.seq, acts: f.acts, full: 2 * f.P, any: targets.length, chosen: tChosen.length, last: tLast.length }) + '\n');
+  }
   if (e.ended) {
     stats.fireEnds = stats.fireEnds || {};
-    if (targets.length) stats.fireEnds.endedWithTargets = (stats.fireEnds.endedWithTargets || 0) + 1;
+    if (targets.length) { stats.fireEnds.endedWithTargets = (stats.fireEnds.endedWithTargets || 0) + 1; fs.appendFileSync('/tmp/scaudit-fire-ends.jsonl', JSON.stringify({ ...tag, seq: e.seq, id: e.id, round: e.round, targets, burning: [...f] }) + '\n'); }
     else stats.fireEnds.endedNoTargets = (stats.fireEnds.endedNoTargets || 0) + 1;
     return;
   }
   if (!targets.includes(e.x + ',' + e.y)) finding('fire_target', { ...tag, seq: e.seq, x: e.x, y: e.y, burning: [...f], targets });
-  f.add(e.x + ',' + e.y);
+  f.add(e.x + ',' + e.y); f.last = e.x + ',' + e.y; f.acts++;
 }
 // the blocks an event destroys, from the rule text and the card data, on the model
 function expectedDestroyed(e) {
@@ -287,8 +308,8 @@ function checkEvents(evs, expect, tag, view, lastView) {
     if (e.type === 'event' || e.type === 'timed') checkFire(evs, i, tag);
     if (e.type === 'phase' && model) {
       // the model has applied the plays before this event (advanceModel of evs[i-1])
-      if (model.phase !== e.phase) finding('phase_event', { ...tag, seq: e.seq, turn: e.turn, server: e.phase, mine: model.phase });
-      model.phase = e.phase;
+      if (model.phase < e.phase) finding('phase_event', { ...tag, seq: e.seq, turn: e.turn, server: e.phase, mine: model.phase });
+      model.phase = Math.max(model.phase, e.phase);
     }
     if (e.type === 'money' && e.money < 0) finding('money_negative', { ...tag, ev: e });
     if (e.type !== 'played') continue;

@@ -141,6 +141,11 @@ for (const f of process.argv.slice(2)) {
         if (paid.length !== P) bad('all_pay_count', g, { seq: e.seq, paid: paid.length });
       }
     }
+    if (e.type === 'timed' && e.x !== undefined && e.card === 'blight') {
+      const r = ev.slice(i + 1, i + 3).find(x => x.type === 'removed');
+      count('blight removals');
+      if (!r || !(S.CARDS[r.card].complex && S.CARDS[r.card].complex.name === 'farm')) bad('blight_target', g, { seq: e.seq, removed: r && r.card });
+    }
     if (e.type === 'timed' && e.x !== undefined) {
       // a spreading fire destroys; a removal removes
       const d = ev.slice(i + 1, i + 3).find(x => x.type === 'destroyed' || x.type === 'removed');
@@ -189,6 +194,24 @@ for (const f of process.argv.slice(2)) {
       if (e.seat !== want) bad('election_winner', g, { seq: e.seq, server: e.seat, mine: want, votes: election.votes });
       election = null;
     }
+  }
+  // a whole round of passes once the deck is out ends the game (simcity.md, decision)
+  if (P > 1) {
+    const deckSize = (P <= 2 ? 60 : 60 + 30 * (P - 2)) - 7 * P - 1; // the first draw is not logged
+    let drawn = 0; let run = 0;
+    for (let i = 0; i < ev.length; i++) {
+      const e = ev[i];
+      if (e.type === 'drew' && e.from === 'deck') drawn += e.count;
+      if (drawn < deckSize) continue;
+      if (e.type === 'passed') run++;
+      else if (['played', 'proposed', 'event'].includes(e.type)) run = 0;
+      if (run >= P) {
+        const rest = ev.slice(i + 1).filter(x => ['played', 'passed', 'proposed', 'event'].includes(x.type));
+        if (rest.length) bad('passes_round_no_end', g, { seq: e.seq, more: rest.length });
+        break;
+      }
+    }
+    count('deck emptied', drawn >= deckSize ? 1 : 0);
   }
   // end of game
   const over = ev.find(e => e.type === 'game_over');
