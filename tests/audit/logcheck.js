@@ -166,7 +166,8 @@ for (const f of process.argv.slice(2)) {
         const before = pay.money - pay.amount; // before clamp unknown; use bookkeeping below
         const full = -e.amount, half = -Math.ceil(e.amount / 2);
         const m = money[e.seat]; // the mayor's money before paying (bookkeeping so far)
-        const ok = vac ? (pay.amount === half || pay.amount === full || (pay.amount === -m && (m < e.amount))) : pay.amount === full;
+        // paid in full, or half rounded up and vacated, or everything left (then vacated)
+        const ok = vac ? (pay.amount === half || pay.amount === full || (pay.money === 0 && -pay.amount < e.amount)) : pay.amount === full;
         if (!ok) bad('bill_paid', g, { seq: pay.seq, bill: e.amount, paid: pay.amount, vacated: vac });
         count('bills paid' + (vac ? ' (vacated)' : ''));
       }
@@ -203,8 +204,9 @@ for (const f of process.argv.slice(2)) {
       const e = ev[i];
       if (e.type === 'drew' && e.from === 'deck') drawn += e.count;
       if (drawn < deckSize) continue;
-      if (e.type === 'passed') run++;
-      else if (['played', 'proposed', 'event'].includes(e.type)) run = 0;
+      // a failed proposal returns the card: no play (simcity.md, "not vote-only rezones")
+      if (e.type === 'passed' || (e.type === 'vote_result' && !e.passed)) run++;
+      else if (['played', 'event'].includes(e.type)) run = 0;
       if (run >= P) {
         const rest = ev.slice(i + 1).filter(x => ['played', 'passed', 'proposed', 'event'].includes(x.type));
         if (rest.length) bad('passes_round_no_end', g, { seq: e.seq, more: rest.length });
@@ -230,9 +232,9 @@ for (const f of process.argv.slice(2)) {
   } else if (reachedRound !== null && P > 1) bad('target_reached_other_end', g, { end: over.end_reason });
   if (over.end_reason === 'all_passed') {
     // the last P turn actions are passes with the deck out
-    const acts = ev.filter(x => x.type === 'played' || x.type === 'passed' || x.type === 'event' || x.type === 'proposed');
+    const acts = ev.filter(x => x.type === 'played' || x.type === 'passed' || x.type === 'event' || (x.type === 'vote_result' && !x.passed));
     const tail = acts.slice(-P);
-    if (!tail.every(x => x.type === 'passed')) bad('all_passed_not_passes', g, { tail: tail.map(x => x.type + ':' + x.seat) });
+    if (!tail.every(x => x.type === 'passed' || x.type === 'vote_result')) bad('all_passed_not_passes', g, { tail: tail.map(x => x.type + ':' + x.seat) });
     if (g.view.deck_count !== 0) bad('all_passed_deck_left', g, { deck: g.view.deck_count });
   }
   if (over.end_reason === 'deck_out' && g.view.deck_count !== 0) bad('deck_out_with_deck', g, { deck: g.view.deck_count });
