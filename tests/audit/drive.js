@@ -87,6 +87,31 @@ async function playGame(gi, P, seed, plan, tokensOut) {
     const hv = (await j('GET', `/games/${id}/hand`, null, tokens[seat])).b;
     const pend = hv.pending; if (!pend) { await new Promise(r => setTimeout(r, 30)); continue; }
     const strat = strategies[seat];
+    const myMoney = view.seats[seat].money;
+    if (pend.step === 'council') {
+      // only members from hand whose cost the seat can pay
+      const offered = pend.options.filter(o => o.card !== undefined).map(o => o.card).sort();
+      const want = hv.hand.filter(h => S.CARDS[h.card].kind === 'council' && S.CARDS[h.card].cost <= myMoney).map(h => h.id).sort();
+      stats.councilSets = (stats.councilSets || 0) + 1;
+      if (JSON.stringify(offered) !== JSON.stringify(want)) finding('council_options', { ...tag, turn: pend.turn, seat, money: myMoney, offered, want, power: view.power_played });
+    }
+    if (pend.step === 'election') {
+      stats.electionSets = (stats.electionSets || 0) + 1;
+      if (pend.max_votes !== myMoney || pend.options.some(o => o.votes > myMoney)) finding('election_options', { ...tag, turn: pend.turn, seat, money: myMoney, max: pend.max_votes });
+    }
+    if (pend.step === 'play') {
+      // event targets offered, for the record (analysed by hand)
+      const evo = pend.options.filter(o => o.mode === 'event');
+      if (evo.length) {
+        const city = S.cityFrom(view);
+        const byCard = {};
+        for (const o of evo) { const d = (hv.hand.find(h => h.id === o.card) || {}).card; (byCard[d] = byCard[d] || []).push(o.x === undefined ? 'none' : o.x + ',' + o.y); }
+        for (const [d, cells] of Object.entries(byCard)) {
+          const blocks = S.blocks(city).map(c => c.x + ',' + c.y + ':' + c.top.zone);
+          fs.appendFileSync('/tmp/scaudit-event-options.jsonl', JSON.stringify({ game: id, turn: pend.turn, card: d, offered: cells, blocks }) + '\n');
+        }
+      }
+    }
     if (!seenSteps.has(pend.step)) { seenSteps.add(pend.step); fs.appendFileSync('/tmp/scaudit-steps.jsonl', JSON.stringify(pend).slice(0, 3000) + '\n'); }
     let order;
     if (pend.step === 'play') {
@@ -116,6 +141,11 @@ async function playGame(gi, P, seed, plan, tokensOut) {
         stats.optionsScored++;
         if (sc.total !== o.score) finding('option_score', { ...tag, turn: pend.turn, round: pend.round, seat, option: o, design: design(o.card), mine: sc });
       }
+      // the suggestion is one of the options
+      const sg = pend.suggestion;
+      stats.suggestions = (stats.suggestions || 0) + 1;
+      if (!opts.some(o => (o.pass && sg.pass) || (o.card === sg.card && o.x === sg.x && o.y === sg.y)))
+        finding('suggestion_not_option', { ...tag, turn: pend.turn, seat, suggestion: sg });
       let choice;
       if (strat === 'sugg') choice = pend.suggestion;
       else {

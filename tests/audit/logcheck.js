@@ -215,6 +215,13 @@ for (const f of process.argv.slice(2)) {
     }
     count('deck emptied', drawn >= deckSize ? 1 : 0);
   }
+  // the public view's earned breakdown against the log's money events by source
+  const bySrc = Array.from({ length: P }, () => ({}));
+  for (const e of ev) if (e.type === 'money') bySrc[e.seat][e.source] = (bySrc[e.seat][e.source] || 0) + e.amount;
+  for (const st of g.view.seats) for (const [k, v] of Object.entries(st.earned)) {
+    if ((bySrc[st.seat][k] || 0) !== v) { bad('earned', g, { seat: st.seat, source: k, view: v, log: bySrc[st.seat][k] || 0 }); }
+  }
+  count('earned checked', P);
   // end of game
   const over = ev.find(e => e.type === 'game_over');
   if (!over) { bad('no_game_over', g, {}); continue; }
