@@ -106,6 +106,21 @@ async function playGame(gi, P, seed, plan, tokensOut) {
         const city = S.cityFrom(view);
         const byCard = {};
         for (const o of evo) { const d = (hv.hand.find(h => h.id === o.card) || {}).card; (byCard[d] = byCard[d] || []).push(o.x === undefined ? 'none' : o.x + ',' + o.y); }
+        if (byCard.fire) {
+          // the chosen block: a non-land block not covered by a fire station nor within a water tower's 1
+          const bl = S.blocks(city);
+          const st = bl.filter(c => (c.top.specials || []).some(sp => sp.coverage === 'fire'));
+          const tw = bl.filter(c => (c.top.specials || []).some(sp => sp.protect === 'fire'));
+          const mk = selfCovers => bl.filter(c => c.top.zone !== 'land' &&
+            !st.some(p => (selfCovers || p !== c) && Math.abs(p.x - c.x) + Math.abs(p.y - c.y) <= 2) &&
+            !tw.some(p => Math.abs(p.x - c.x) + Math.abs(p.y - c.y) <= 1)).map(c => c.x + ',' + c.y).sort();
+          const off = [...byCard.fire].sort();
+          stats.fireChoice = stats.fireChoice || { n: 0, selfCovered: 0, selfNotCovered: 0, neither: 0 };
+          stats.fireChoice.n++;
+          const a = JSON.stringify(off) === JSON.stringify(mk(true)), b = JSON.stringify(off) === JSON.stringify(mk(false));
+          if (a) stats.fireChoice.selfCovered++; if (b) stats.fireChoice.selfNotCovered++;
+          if (!a && !b) { stats.fireChoice.neither++; finding('fire_choice', { ...tag, turn: pend.turn, offered: off, mine: mk(true) }); }
+        }
         for (const [d, cells] of Object.entries(byCard)) {
           const blocks = S.blocks(city).map(c => c.x + ',' + c.y + ':' + c.top.zone);
           fs.appendFileSync('/tmp/scaudit-event-options.jsonl', JSON.stringify({ game: id, turn: pend.turn, card: d, offered: cells, blocks }) + '\n');
@@ -225,6 +240,7 @@ function advanceModel(e) {
     cells.set(e.x + ',' + e.y, { x: e.x, y: e.y, stack, top: under, scorched: false });
     model = Object.assign({}, model, { cells });
   } else if (e.type === 'event' && e.card === 'flood') model = null; // a new timed forbid
+  else if (e.type === 'timed' && e.ended) model = Object.assign({}, model, { timed: model.timed.filter(t => t.id !== e.id) });
 }
 // fires: the burning cells of each fire (by event card id), to check each spread
 const fires = new Map();
