@@ -66,15 +66,50 @@ int addr_counts_of(struct addr_counts *t, const char *addr)
 struct addr_count *addr_counts_take(struct addr_counts *t, const char *addr)
 {
     struct addr_count *c = addr_counts_find(t, addr, true);
-    if (c)
+    if (c) {
         c->open++;
+        if (c->pending > 0)
+            c->pending--;
+    }
     return c;
+}
+
+static void drop(struct addr_counts *t, struct addr_count *c);
+
+int addr_counts_held(struct addr_counts *t, const char *addr, double now)
+{
+    struct addr_count *c = addr_counts_find(t, addr, false);
+    if (!c)
+        return 0;
+    if (c->pending > 0 && now - c->pending_at > 1.0) {
+        c->pending = 0; /* lapsed: those connections never started */
+        if (c->open <= 0) {
+            drop(t, c);
+            return 0;
+        }
+    }
+    return c->open + c->pending;
+}
+
+void addr_counts_promise(struct addr_counts *t, const char *addr, double now)
+{
+    struct addr_count *c = addr_counts_find(t, addr, true);
+    if (c) {
+        c->pending++;
+        c->pending_at = now;
+    }
 }
 
 void addr_counts_release(struct addr_counts *t, struct addr_count *c)
 {
-    if (!c || --c->open > 0)
+    if (!c || --c->open > 0 || c->pending > 0)
         return;
+    drop(t, c);
+}
+
+/* Unlinks and frees entry c. */
+static void drop(struct addr_counts *t, struct addr_count *c)
+{
     for (struct addr_count **p = &t->b[c->bucket]; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;

@@ -440,10 +440,13 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, soc
     netaddr_text(addr, text, sizeof text);
     if (netaddr_blocks_contain(&d->proxies, text))
         return MHD_YES;
+    double now = now_seconds();
     pthread_mutex_lock(&d->lock);
-    int held = addr_counts_of(d->addrs, text);
+    int held = addr_counts_held(d->addrs, text, now);
     bool per_address = d->hs.max_per_address > 0 && held >= d->hs.max_per_address;
     bool crowded = !per_address && d->nconns - d->ncut >= d->crowded && held >= d->heavy;
+    if (!per_address && !crowded)
+        addr_counts_promise(d->addrs, text, now); /* kept when its start is noticed */
     pthread_mutex_unlock(&d->lock);
     if (per_address)
         atomic_fetch_add(&d->refused_address, 1);

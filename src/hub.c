@@ -28,7 +28,7 @@ struct game_entry {
     char id[ID_LEN];
     uint64_t gen; /* news of this game so far */
     int nsubs;
-    int nending; /* of them, ended for players' streams and not yet gone */
+    int nending;            /* of them, ended for players' streams and not yet gone */
     struct hub_sub *parked; /* streams waiting for news, linked through next_parked */
     struct game_entry *next;
 };
@@ -38,9 +38,9 @@ struct hub_sub {
     struct game_entry *g;
     uint64_t seen; /* g->gen when the stream last read */
     bool parked, keepalive;
-    bool player;               /* opened with a seat token of its game */
-    bool evicted;              /* ended to make room for a player's stream */
-    struct addr_count *addr;   /* its client address's count of streams */
+    bool player;                 /* opened with a seat token of its game */
+    bool evicted;                /* ended to make room for a player's stream */
+    struct addr_count *addr;     /* its client address's count of streams */
     struct hub_sub *prev, *next; /* every stream of the hub */
     struct MHD_Connection *conn; /* while parked */
     double due;                  /* when its keep-alive is due, while parked */
@@ -58,8 +58,8 @@ struct hub {
     long nending; /* streams ended for players' streams and not yet gone */
     uint64_t wakeups, refused, evicted;
     struct game_entry *buckets[BUCKETS];
-    struct hub_sub *all;         /* every stream, newest first */
-    struct addr_counts *addrs;   /* streams per client address */
+    struct hub_sub *all;       /* every stream, newest first */
+    struct addr_counts *addrs; /* streams per client address */
 };
 
 static double now_seconds(void)
@@ -174,8 +174,8 @@ struct hub_sub *hub_subscribe(struct hub *h, const char *id, const char *addr, b
     struct hub_sub *s = NULL;
     pthread_mutex_lock(&h->lock);
     struct game_entry *e = entry_find(h, id);
-    bool game_full = h->limits.max_streams_per_game > 0 && e &&
-                     counted(h, e) >= h->limits.max_streams_per_game;
+    bool game_full =
+        h->limits.max_streams_per_game > 0 && e && counted(h, e) >= h->limits.max_streams_per_game;
     if (player && game_full) {
         evict_watcher(h, e); /* a player gets in, with room made or past the cap */
         game_full = false;

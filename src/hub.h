@@ -22,7 +22,7 @@ struct hub_limits {
     int max_streams;             /* on this instance */
     int max_streams_per_game;    /* on one game, on this instance */
     int max_streams_per_address; /* from one client address (IPv6: /64), on this instance */
-    int keepalive_ms;         /* a parked stream is resumed this often to send a comment */
+    int keepalive_ms;            /* a parked stream is resumed this often to send a comment */
 };
 
 /* Starts the listener thread on its own connection to `conninfo` (reconnecting whenever it

@@ -332,8 +332,7 @@ int cmd_serve(int argc, char **argv)
     srv.hub = hub_start(o.database, srv.views,
                         (struct hub_limits){.max_streams = o.max_streams,
                                             .max_streams_per_game = o.max_per_game,
-                                            .max_streams_per_address =
-                                                o.max_streams_per_address,
+                                            .max_streams_per_address = o.max_streams_per_address,
                                             .keepalive_ms = 15000});
     bool quotas_ok = quotas_start(&quotas);
 

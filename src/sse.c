@@ -131,7 +131,8 @@ static void stream_free(void *cls)
 /* Whether the game exists and, when a bearer token came, which of its seats it is. */
 struct who_ctx {
     const char *id, *token;
-    int seat; /* the token's seat, -1 when it is none of the game's, -2 when none came */
+    int seat; /* the token's seat; -1 when it is none of the game's seats (the stream is then a
+               * watcher's, as without a token), -2 when none came */
 };
 
 static int who_tx(PGconn *c, void *ctx)
@@ -175,16 +176,9 @@ void api_stream(struct http_req *r)
         http_reply_problem(r, P_UNAVAILABLE, NULL, "The database is unreachable; retry soon.");
         return;
     }
-    if (who.seat == -1) {
-        http_reply_problem(r, P_BAD_TOKEN, NULL,
-                           "The token is not a seat token of game %.40s; send a seat's token to "
-                           "follow it as its player, or none to watch it.",
-                           r->params[0]);
-        return;
-    }
     enum hub_refusal why;
-    struct hub_sub *sub = hub_subscribe(r->srv->hub, r->params[0], http_client(r), who.seat >= 0,
-                                        &why);
+    struct hub_sub *sub =
+        hub_subscribe(r->srv->hub, r->params[0], http_client(r), who.seat >= 0, &why);
     if (!sub) {
         if (why == HUB_NOMEM)
             http_reply_problem(r, P_INTERNAL, NULL, "Out of memory.");

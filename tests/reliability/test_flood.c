@@ -565,8 +565,8 @@ Test(streams, caps_per_game_and_per_instance_answer_503_with_retry_after)
 
 /* Streams are not first come, first served: one address holds at most its share, and a
  * player's stream (opened with a seat token) ends a watcher's when the game's or the instance's
- * cap is reached, the watcher of the address that holds the most. Before, 8 addresses x 256
- * watchers shut a game's own player out of its stream. */
+ * cap is reached, the watcher of the address that holds the most; a token of another game counts as
+ * none. Before, 8 addresses x 256 watchers shut a game's own player out of its stream. */
 Test(streams, a_player_always_gets_its_stream_and_one_address_cannot_take_them_all)
 {
     up_with("--max-streams 20 --max-streams-per-game 10 --max-streams-per-address 8");
@@ -610,9 +610,9 @@ Test(streams, a_player_always_gets_its_stream_and_one_address_cannot_take_them_a
     int player_b = open_stream_as("127.0.1.6", b.tokens[0], b.id, &st);
     cr_expect_geq(player_b, 0, "game b's player at the instance's cap -> %d", st);
     cr_expect_eq(metric("city_streams_evicted_total"), 2);
-    /* A token of another game is no seat of this one. */
+    /* A token of another game is no seat of this one: a watcher's stream, refused at the cap. */
     cr_expect_eq(open_stream_as("127.0.1.7", b.tokens[0], a.id, &st), -1);
-    cr_expect_eq(st, 401, "another game's token -> %d", st);
+    cr_expect_eq(st, 503, "another game's token at the cap -> %d", st);
     for (int i = 0; i < n; i++)
         if (fds[i] >= 0)
             close(fds[i]);
