@@ -70,10 +70,20 @@ async function nextPoint(page, seq) {
   return h.jsonValue();
 }
 
-/** Clicks `selector` once it is enabled (a handle, so a redraw between two reads is no trouble). */
+/**
+ * Clicks `selector` once it is enabled; when the panel was redrawn between finding it and the
+ * click (a bot's move or the live stream refreshed the view), finds it again.
+ */
 async function press(page, selector) {
-  const el = await page.waitForSelector(`${selector}:not([disabled])`, { timeout: 10_000 });
-  await el.click();
+  for (let i = 0; ; i++) {
+    const el = await page.waitForSelector(`${selector}:not([disabled])`, { timeout: 10_000 });
+    try {
+      await el.click({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (i >= 4 || !/not attached|detached/.test(e.message)) throw e;
+    }
+  }
 }
 
 /** The pending point of seat `s` from the API (its options, with what each play scores). */
@@ -147,7 +157,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
-    const s = await createInLobby(page, { name: 'Nia', seats: 3, kinds: ['greedy', 'greedy'], target: 60 });
+    const s = await createInLobby(page, { name: 'Nia', seats: 3, kinds: ['greedy', 'greedy'] }); // the default money target
     assert.equal((await callApi(daemon.base, 'GET', `/games/${s.id}`)).json.game, 'simcity');
     await page.waitForSelector('#city-scroll');
     await page.waitForSelector('#sc-status #fact-phase');
@@ -184,7 +194,15 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
         await page.waitForSelector(`#stack .info-card[data-slug="${slug}"]`);
         await page.screenshot({ path: join(OUT, 'simcity-zoom.png') });
       }
-      const what = await answer(page, s, at.state, { check: at.state === 'play' && !checked });
+      let what;
+      try {
+        what = await answer(page, s, at.state, { check: at.state === 'play' && !checked });
+      } catch (e) {
+        // The view changed under a click (the point was redrawn): read the point again.
+        if (!/not attached|detached/.test(e.message)) throw e;
+        seq = at.seq - 1;
+        continue;
+      }
       if (at.state === 'play' && what === 'build') checked = true;
       did.push(what);
       if (did.length === 3) await page.screenshot({ path: join(OUT, 'simcity-table.png') });
@@ -260,6 +278,84 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
     }
     assert.ok(await noHorizontalScroll(page), 'still no sideways scroll');
     await page.screenshot({ path: join(OUT, 'simcity-phone.png'), fullPage: true });
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
+/**
+ * Shows `page` (the table of seat `s`) a decision point it rarely meets early: the answers of
+ * GET .../hand and GET /games/ID carry `step`, `pending` and the view fields `patch` gives
+ * (patch(view, isHand) changes a copy of each), then the page reloads. Nothing is sent.
+ */
+async function showPoint(page, s, patch) {
+  await page.route(`**/api/v1/games/${s.id}**`, async (route) => {
+    const url = new URL(route.request().url());
+    const isHand = url.pathname.endsWith('/hand');
+    if (!isHand && url.pathname !== `/api/v1/games/${s.id}`) return route.continue();
+    const r = await route.fetch();
+    const v = await r.json();
+    patch(v, isHand);
+    return route.fulfill({ response: r, json: v });
+  });
+  await page.reload();
+}
+
+test('votes, the Mayor\'s vote, bills and elections are prompts that say what is decided and offer each choice', { timeout: 90_000 }, async () => {
+  const g = (await callApi(daemon.base, 'POST', '/games', { body: { game: 'simcity', name: 'Vic', seats: 3, bots: ['greedy', 'greedy'] } })).json;
+  const cards = (await callApi(daemon.base, 'GET', '/cards?game=simcity')).json.cards;
+  const member = cards.find((c) => c.kind === 'council' && !c.corrupt);
+  const s = { id: g.id, seat: g.seat, token: g.token };
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${daemon.base}/`);
+    await page.evaluate(({ id, seat, token }) => localStorage.setItem(`city.seat.${id}`, JSON.stringify({ seat, token })), g);
+    await page.goto(`${daemon.base}/#/game/${g.id}`);
+    await page.waitForSelector('#action[data-state="play"]');
+    const point = (v, isHand, step, pending, extra = {}) => {
+      Object.assign(v, { step, mayor: 1, power_played: true, ...extra });
+      v.seats[s.seat].council = [{ id: 90, card: member.id, votes: member.votes }];
+      v.pending = isHand ? { round: v.round, step, turn: v.turn, ...pending } : [s.seat];
+    };
+    const vote = { proposer: 1, card: { id: 5, card: 'log_cabin' }, x: 6, y: 6, yes: 1, no: 0 };
+    // A seat holding a member votes on a rezoning.
+    await showPoint(page, s, (v, isHand) => point(v, isHand, 'vote', { ballots: 1, options: ['withhold', 'yes', 'no'].map((b) => ({ ballots: [b] })) }, { vote }));
+    await page.waitForSelector('#action[data-state="vote"]');
+    assert.match(await page.textContent('#action-title'), /Rezoning vote/);
+    assert.match(await page.textContent('#action .action-head'), /proposes Log Cabin at 6, 6.*1 yes, 0 no/s);
+    assert.match(await page.textContent('#whose'), /Rezoning vote: you vote/);
+    for (const b of ['yes', 'no', 'withhold']) assert.ok(await page.isEnabled(`#vote-${b}`), `${b} can be voted`);
+    assert.match(await page.textContent('#vote-state'), /Rezoning vote/);
+    // The Mayor votes last and may break a tie.
+    await page.unroute(`**/api/v1/games/${s.id}**`);
+    const both = [];
+    for (const m of ['withhold', 'yes', 'no']) for (const t of ['none', 'yes', 'no']) both.push({ mayor: m, tie: t });
+    await showPoint(page, s, (v, isHand) => point(v, isHand, 'vote', { mayor: true, options: both }, { vote, mayor: s.seat }));
+    await page.waitForSelector('#action[data-state="vote"] #tie');
+    assert.match(await page.textContent('#action-title'), /you are the Mayor/);
+    await page.selectOption('#tie', 'yes');
+    assert.ok(await page.isEnabled('#vote-no'));
+    // The Mayor's bill: in full, or half and leave office.
+    await page.unroute(`**/api/v1/games/${s.id}**`);
+    await showPoint(page, s, (v, isHand) => point(v, isHand, 'mayor_pay', { bill: 7, options: [{ vacate: false }, { vacate: true }] }, { mayor: s.seat, bills: [{ card: 'tornado', amount: 7 }] }));
+    await page.waitForSelector('#action[data-state="mayor_pay"]');
+    assert.equal(await page.textContent('#pay-full'), 'Pay $7');
+    assert.equal(await page.textContent('#pay-half'), 'Pay $4 and leave office');
+    // An election: a candidate and a number of $1 votes, or pass.
+    await page.unroute(`**/api/v1/games/${s.id}**`);
+    const bids = [{ pass: true }];
+    for (let c = 0; c < 3; c++) for (const n of [1, 2, 3]) bids.push({ votes: n, candidate: c });
+    await showPoint(page, s, (v, isHand) => point(v, isHand, 'election', { max_votes: 3, options: bids }, { mayor: null, election: { outgoing: 1, votes: [0, 2, 0], passes: 0 } }));
+    await page.waitForSelector('#action[data-state="election"] #candidate');
+    assert.match(await page.textContent('#tally'), /Bot 2 \(greedy\) 2/);
+    assert.match(await page.textContent('#confirm'), /^Buy 1 vote for yourself$/);
+    await page.selectOption('#votes', '3');
+    assert.match(await page.textContent('#confirm'), /^Buy 3 votes for yourself$/);
+    assert.ok(await page.isEnabled('#pass'));
+    await page.screenshot({ path: join(OUT, 'simcity-election.png') });
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
     await context.close();

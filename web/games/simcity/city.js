@@ -104,8 +104,10 @@ export function scBoard(ctx, t) {
     if (top?.doomed) cls.push('doomed');
     if (timed) cls.push('timed');
     const depth = c?.stack?.length ?? 0;
+    // Named by its content, the visible name first, the rest said offscreen (the corner's
+    // figures and the money badge are drawn for the eye only).
     const said = [
-      d ? `${d.name}, ${cardKind(d)}` : c?.scorched ? 'Scorched cell' : 'Empty cell',
+      d ? cardKind(d) : null,
       `column ${x}, row ${y}`,
       depth > 1 ? `${depth} cards in the stack` : null,
       top?.doomed ? 'leaves at the next turn' : null,
@@ -115,13 +117,14 @@ export function scBoard(ctx, t) {
     return h('button', {
       type: 'button', class: cls.join(' '), style: placeIn(b, x, y), 'data-x': x, 'data-y': y, 'data-slug': d?.id ?? '',
       'data-score': m?.score ?? '', 'data-mode': m?.mode ?? '', 'data-focus-key': `cell-${x},${y}`, disabled: !!m && st.busy,
-      'aria-label': said, onclick: () => { showStack(x, y); if (m) t.clickCell(x, y); },
+      onclick: () => { showStack(x, y); if (m) t.clickCell(x, y); },
     },
-    d ? h('span', { class: 'sc-face', 'aria-hidden': 'true' },
-      h('span', { class: 'sc-top' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
+    d ? h('span', { class: 'sc-face' },
+      h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
       h('span', { class: 'sc-name' }, d.name),
-      depth > 1 ? h('span', { class: 'stack-depth', title: `${depth} cards in the stack` }, `×${depth}`) : null)
-      : h('span', { class: 'sc-empty', 'aria-hidden': 'true' }, c?.scorched ? 'Scorched' : ''),
+      h('span', { class: 'offscreen' }, `, ${said}`),
+      depth > 1 ? h('span', { class: 'stack-depth', 'aria-hidden': 'true' }, `×${depth}`) : null)
+      : h('span', { class: 'sc-empty' }, c?.scorched ? 'Scorched' : '', h('span', { class: 'offscreen' }, `${c?.scorched ? ', ' : 'Empty cell, '}${said}`)),
     m && m.score !== undefined && m.score !== null ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+$${m.score}`) : null,
     m?.tag ? h('span', { class: 'cell-mode', 'aria-hidden': 'true' }, m.tag) : null);
   }
