@@ -152,7 +152,7 @@ async function answer(page, s, state, opts) {
   }
 }
 
-test('a newcomer plays a whole 3-player game of SimCity against two bots with the page\'s controls only', { timeout: 420_000 }, async () => {
+test('a newcomer plays a whole 3-player game of SimCity against two bots with the page\'s controls only', { timeout: 420_000 }, async (t) => {
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
   const errors = watchErrors(page);
@@ -208,6 +208,9 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
       if (did.length === 3) await page.screenshot({ path: join(OUT, 'simcity-table.png') });
     }
     await page.waitForSelector('#end-screen', { timeout: 30_000 });
+    const tally = {};
+    for (const w of did) tally[w] = (tally[w] ?? 0) + 1;
+    t.diagnostic(`the person's decisions: ${JSON.stringify(tally)}`);
     assert.ok(did.includes('build'), `the person built blocks (${did.join(', ')})`);
     assert.ok(checked, 'the highlighted cells were compared with the server\'s options');
     const v = (await callApi(daemon.base, 'GET', `/games/${s.id}`)).json;

@@ -8,7 +8,7 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, zoomable } from '../grid.js';
-import { design, kindClass, cardKind, cardFacts, ZONES, PHASES, MODES } from './data.js';
+import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES, MODES } from './data.js';
 
 const CELL = 92; // px of a cell at zoom 1
 const GAP = 4;
@@ -108,6 +108,7 @@ export function scBoard(ctx, t) {
     // figures and the money badge are drawn for the eye only).
     const said = [
       d ? cardKind(d) : null,
+      d && d.kind === 'block' ? cardFacts(d).slice(1).join(', ') : null,
       `column ${x}, row ${y}`,
       depth > 1 ? `${depth} cards in the stack` : null,
       top?.doomed ? 'leaves at the next turn' : null,
@@ -122,6 +123,7 @@ export function scBoard(ctx, t) {
     d ? h('span', { class: 'sc-face' },
       h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
       h('span', { class: 'sc-name' }, d.name),
+      serviceLine(d) ? h('span', { class: 'sc-svc', 'aria-hidden': 'true' }, serviceLine(d)) : null,
       h('span', { class: 'offscreen' }, `, ${said}`),
       depth > 1 ? h('span', { class: 'stack-depth', 'aria-hidden': 'true' }, `×${depth}`) : null)
       : h('span', { class: 'sc-empty' }, c?.scorched ? 'Scorched' : '', h('span', { class: 'offscreen' }, `${c?.scorched ? ', ' : 'Empty cell, '}${said}`)),

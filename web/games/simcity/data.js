@@ -76,6 +76,14 @@ export function cardFacts(d) {
   ].filter(Boolean);
 }
 
+const ARROWS = { NS: '↕', EW: '↔', NESW: '✚' };
+/** Block `d`'s services and sims in a few characters for its cell: "road ↕ · power · +3 sims". */
+export function serviceLine(d) {
+  if (d.kind !== 'block') return '';
+  return [d.road ? `road ${ARROWS[d.road] ?? d.road}` : null, d.rail ? `rail ${ARROWS[d.rail] ?? d.rail}` : null, d.power ? 'power' : null,
+    d.sims > 0 ? `+${d.sims} sims` : d.sims < 0 ? `needs ${-d.sims} sims` : null].filter(Boolean).join(' · ');
+}
+
 /** A card's one-line label: its name and, for a block, its $ value. */
 export function cardLabel(slug) {
   const d = design(slug);
