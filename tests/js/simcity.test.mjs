@@ -52,6 +52,13 @@ async function createInLobby(page, { name, seats, kinds, target }) {
   return seatOf(page);
 }
 
+/** Opens game `g`'s table in `page` as its creator (the seat token put where the page keeps it). */
+async function openAsSeat(page, g) {
+  await page.goto(`${daemon.base}/`);
+  await page.evaluate(({ id, seat, token }) => localStorage.setItem(`city.seat.${id}`, JSON.stringify({ seat, token })), g);
+  await page.goto(`${daemon.base}/#/game/${g.id}`);
+}
+
 /**
  * Waits until the page asks this seat something after event number `seq` (the action title's
  * data-seq, so a point asked again, as an election going round, counts), or shows the end
@@ -255,9 +262,7 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
-    await page.goto(`${daemon.base}/`);
-    await page.evaluate(({ id, seat, token }) => localStorage.setItem(`city.seat.${id}`, JSON.stringify({ seat, token })), g);
-    await page.goto(`${daemon.base}/#/game/${g.id}`);
+    await openAsSeat(page, g);
     const s = { id: g.id, seat: g.seat, token: g.token };
     let at = await nextPoint(page, -1);
     while (at !== 'over' && at.state !== 'play') at = await nextPoint(page, (await answer(page, s, at.state), at.seq));
@@ -314,9 +319,7 @@ test('votes, the Mayor\'s vote, bills and elections are prompts that say what is
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
-    await page.goto(`${daemon.base}/`);
-    await page.evaluate(({ id, seat, token }) => localStorage.setItem(`city.seat.${id}`, JSON.stringify({ seat, token })), g);
-    await page.goto(`${daemon.base}/#/game/${g.id}`);
+    await openAsSeat(page, g);
     await page.waitForSelector('#action[data-state="play"]');
     const point = (v, isHand, step, pending, extra = {}) => {
       Object.assign(v, { step, mayor: 1, power_played: true, ...extra });

@@ -6,8 +6,8 @@
 
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
-import { joinNames, sortByKeys } from '../../ui.js';
-import { seatLogLine } from '../../seats.js';
+import { sortByKeys } from '../../ui.js';
+import { roundLog } from '../turns.js';
 
 /** The zones of blocks: a short tag for the card's corner and a name. */
 export const ZONES = {
@@ -128,52 +128,37 @@ export function sortScHand(hand, by) {
 
 /** SimCity's public log as lines: [{kind, seq, text}]. */
 export function scLog(events, names) {
-  const out = [];
-  const who = (s) => names(s) ?? `Seat ${s + 1}`;
   const nm = (slug) => design(slug).name;
-  let round = 0;
-  for (const e of events) {
-    const add = (text, kind = 'line') => out.push({ kind, seq: e.seq, text });
-    if (e.round && e.round !== round && e.type !== 'game_over') {
-      round = e.round;
-      out.push({ kind: 'head', seq: e.seq, text: `Round ${round}` });
-    }
-    switch (e.type) {
-      case 'created': add(`A game of SimCity for ${e.players} player${e.players === 1 ? '' : 's'} was created.`, 'minor'); break;
-      case 'joined': add(`${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor'); break;
-      case 'started': add('Every seat is taken: the game starts.'); break;
-      case 'drew': if (e.from === 'discard') add(`${who(e.seat)} took the top of the discard pile.`, 'minor'); break;
-      case 'bought': add(`${who(e.seat)} bought the council member ${nm(e.card)} for $${e.cost}.`); break;
-      case 'played': add(e.mode === 'event' ? `${who(e.seat)} played the event ${nm(e.card)}${e.x !== undefined ? ` on ${e.x}, ${e.y}` : ''}.`
-        : `${who(e.seat)} played ${nm(e.card)} at ${e.x}, ${e.y}${e.mode && e.mode !== 'new' ? ` (${MODES[e.mode] ?? e.mode})` : ''}: +$${e.scored ?? 0}.`, 'build'); break;
-      case 'money': if (e.source !== 'value' && e.amount) add(`${who(e.seat)} ${e.amount > 0 ? `+$${e.amount}` : `−$${-e.amount}`} (${SOURCES[e.source] ?? e.source}).`, 'minor'); break;
-      case 'passed': add(`${who(e.seat)} passed.`, 'minor'); break;
-      case 'proposed': add(`${who(e.seat)} asks the council to rezone ${e.x}, ${e.y} for ${nm(e.card)}.`); break;
-      case 'ballot': add(`${who(e.seat)} votes ${e.ballot}${e.votes ? ` (${e.votes} vote${e.votes === 1 ? '' : 's'})` : ''}.`); break;
-      case 'mayor_vote': add(`The Mayor ${who(e.seat)} votes ${e.ballot}${e.tie && e.tie !== 'none' ? `, breaks a tie ${e.tie}` : ''}.`); break;
-      case 'vote_result': add(`The rezoning ${e.passed ? 'passes' : 'fails'}: ${e.yes} yes, ${e.no} no.`); break;
-      case 'event': add(`Event: ${nm(e.card)}.`, 'warn'); break;
-      case 'destroyed': add(`${nm(e.card)} at ${e.x}, ${e.y} was destroyed${e.scorched ? '; the cell is scorched' : ''}.`, 'warn'); break;
-      case 'removed': add(`${nm(e.card)} at ${e.x}, ${e.y} left the city.`, 'minor'); break;
-      case 'doomed': add(`${nm(e.card)} at ${e.x}, ${e.y} will leave at the next turn.`, 'minor'); break;
-      case 'phase': add(`The city reaches phase ${PHASES[e.phase] ?? e.phase}.`, 'build'); break;
-      case 'mayor': add(e.seat !== undefined ? `${who(e.seat)} is the Mayor.` : 'There is no Mayor.'); break;
-      case 'bill': add(`A bill of $${e.amount} for the Mayor${e.card ? ` (${nm(e.card)})` : ''}.`); break;
-      case 'vacated': add(`${who(e.seat)} vacates the Mayor's office: an election.`, 'warn'); break;
-      case 'bid': add(`${who(e.seat)} buys ${e.votes} vote${e.votes === 1 ? '' : 's'} for ${who(e.candidate)}.`); break;
-      case 'elected': add(`${who(e.seat)} is elected Mayor with ${e.votes} vote${e.votes === 1 ? '' : 's'}.`); break;
-      case 'timed': add(e.ended ? `${nm(e.card)} is over.` : `${nm(e.card)} acts${e.x !== undefined ? ` at ${e.x}, ${e.y}` : ''}.`, 'minor'); break;
-      case 'discarded': add(`${who(e.seat)} discarded ${nm(e.card)}.`, 'minor'); break;
-      case 'target_reached': add(`${who(e.seat)} reached $${e.target}: this is the last round.`, 'warn'); break;
-      case 'default': add(`${who(e.seat)} had not chosen: the game chose for them.`, 'warn'); break;
-      case 'forced': add('The step was forced.', 'warn'); break;
-      case 'game_over': {
-        const w = (e.winners ?? []).map(who);
-        out.push({ kind: 'end', seq: e.seq, text: `Game over: ${joinNames(w)} ${w.length > 1 ? 'share the win' : 'wins'}${e.money ? ` (${e.money.map((m) => `$${m}`).join(' – ')})` : ''}.` });
-        break;
+  return roundLog(events, names, {
+    title: 'SimCity',
+    totals: (e) => (e.money ? e.money.map((m) => `$${m}`).join(' – ') : ''),
+    line: (e, add, who) => {
+      switch (e.type) {
+        case 'drew': if (e.from === 'discard') add(`${who(e.seat)} took the top of the discard pile.`, 'minor'); return true;
+        case 'bought': add(`${who(e.seat)} bought the council member ${nm(e.card)} for $${e.cost}.`); return true;
+        case 'played': add(e.mode === 'event' ? `${who(e.seat)} played the event ${nm(e.card)}${e.x !== undefined ? ` on ${e.x}, ${e.y}` : ''}.`
+          : `${who(e.seat)} played ${nm(e.card)} at ${e.x}, ${e.y}${e.mode && e.mode !== 'new' ? ` (${MODES[e.mode] ?? e.mode})` : ''}: +$${e.scored ?? 0}.`, 'build'); return true;
+        case 'money': if (e.source !== 'value' && e.amount) add(`${who(e.seat)} ${e.amount > 0 ? `+$${e.amount}` : `−$${-e.amount}`} (${SOURCES[e.source] ?? e.source}).`, 'minor'); return true;
+        case 'passed': add(`${who(e.seat)} passed.`, 'minor'); return true;
+        case 'proposed': add(`${who(e.seat)} asks the council to rezone ${e.x}, ${e.y} for ${nm(e.card)}.`); return true;
+        case 'ballot': add(`${who(e.seat)} votes ${e.ballot}${e.votes ? ` (${e.votes} vote${e.votes === 1 ? '' : 's'})` : ''}.`); return true;
+        case 'mayor_vote': add(`The Mayor ${who(e.seat)} votes ${e.ballot}${e.tie && e.tie !== 'none' ? `, breaks a tie ${e.tie}` : ''}.`); return true;
+        case 'vote_result': add(`The rezoning ${e.passed ? 'passes' : 'fails'}: ${e.yes} yes, ${e.no} no.`); return true;
+        case 'event': add(`Event: ${nm(e.card)}.`, 'warn'); return true;
+        case 'destroyed': add(`${nm(e.card)} at ${e.x}, ${e.y} was destroyed${e.scorched ? '; the cell is scorched' : ''}.`, 'warn'); return true;
+        case 'removed': add(`${nm(e.card)} at ${e.x}, ${e.y} left the city.`, 'minor'); return true;
+        case 'doomed': add(`${nm(e.card)} at ${e.x}, ${e.y} will leave at the next turn.`, 'minor'); return true;
+        case 'phase': add(`The city reaches phase ${PHASES[e.phase] ?? e.phase}.`, 'build'); return true;
+        case 'mayor': add(e.seat !== undefined ? `${who(e.seat)} is the Mayor.` : 'There is no Mayor.'); return true;
+        case 'bill': add(`A bill of $${e.amount} for the Mayor${e.card ? ` (${nm(e.card)})` : ''}.`); return true;
+        case 'vacated': add(`${who(e.seat)} vacates the Mayor's office: an election.`, 'warn'); return true;
+        case 'bid': add(`${who(e.seat)} buys ${e.votes} vote${e.votes === 1 ? '' : 's'} for ${who(e.candidate)}.`); return true;
+        case 'elected': add(`${who(e.seat)} is elected Mayor with ${e.votes} vote${e.votes === 1 ? '' : 's'}.`); return true;
+        case 'timed': add(e.ended ? `${nm(e.card)} is over.` : `${nm(e.card)} acts${e.x !== undefined ? ` at ${e.x}, ${e.y}` : ''}.`, 'minor'); return true;
+        case 'discarded': add(`${who(e.seat)} discarded ${nm(e.card)}.`, 'minor'); return true;
+        case 'target_reached': add(`${who(e.seat)} reached $${e.target}: this is the last round.`, 'warn'); return true;
+        default: return false;
       }
-      default: { const l = seatLogLine(e, who); if (l) out.push(l); break; }
-    }
-  }
-  return out;
+    },
+  });
 }

@@ -11,6 +11,7 @@ import { h } from '../../dom.js';
 import { joinNames } from '../../ui.js';
 import { loadScCatalog, design, scCard, scLog, sortScHand, HAND_SORTS, STEP_TITLES, PHASES, MODES } from './data.js';
 import { scBoard } from './city.js';
+import { markNewByPoint } from '../turns.js';
 
 /** Loads what SimCity's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -357,8 +358,7 @@ function scTable(ctx) {
     watching: 'You are watching this game. Hands stay secret; the city, money, the council and every vote are public.',
     sorts: HAND_SORTS,
     sortHand: sortScHand,
-    freshKey: (v, p) => (v.status === 'playing' ? (p ? `${p.round}-${p.step}-${p.turn}` : null) : undefined),
-    freshText: 'since your last decision',
+    ...markNewByPoint,
     stepLabel: (v) => `Round ${v.round} · ${STEP_TITLES[v.step] ?? v.step}`,
     pointText: (p) => `round ${p.round}, ${STEP_TITLES[p.step] ?? p.step}`,
     stats: (v) => [
