@@ -39,7 +39,7 @@ export function scBoard(ctx, t) {
       if (!g) return null;
       const cols = Number(g.dataset.cols), rows = Number(g.dataset.rows);
       const w = (cityScroll.clientWidth - 24) / cols - GAP, hh = (cityScroll.clientHeight - 24) / rows - GAP;
-      return Math.min(w, hh) / CELL;
+      return Math.min(w, hh, CELL * 1.25) / CELL; // a small city is not blown up past 125 %
     },
   });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
@@ -48,7 +48,8 @@ export function scBoard(ctx, t) {
   const status = h('section', { class: 'panel sc-status', id: 'sc-status', 'aria-labelledby': 'status-title' });
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
   let shown = null; // the cell whose stack the info box shows: {x, y}
-  let fitted = false;
+  let fittedTo = ''; // the grid's size the zoom was last fitted to
+  let autoZoom = null; // the zoom the page chose; once the player zooms, the page leaves it
 
   function draw() {
     drawWhose();
@@ -86,9 +87,16 @@ export function scBoard(ctx, t) {
     const grid = h('div', { class: 'city', id: 'city', style: `--cols:${b.x1 - b.x0 + 1};--rows:${b.y1 - b.y0 + 1}`, 'data-cols': b.x1 - b.x0 + 1, 'data-rows': b.y1 - b.y0 + 1 }, items);
     keepFocus(cityScroll, () => replace(cityScroll, grid));
     count.textContent = `${v.city.filter((c) => c.block).length} block${v.city.filter((c) => c.block).length === 1 ? '' : 's'} · ${v.side}×${v.side}`;
-    if (!fitted && cityScroll.clientWidth) {
-      fitted = true;
-      requestAnimationFrame(() => { zoom.fitNow(); scrollToCell(cityScroll, mid, mid); });
+    // The city fits the box as it grows, until the player zooms themselves.
+    const size = `${b.x1 - b.x0 + 1}x${b.y1 - b.y0 + 1}`;
+    if (size !== fittedTo && cityScroll.clientWidth && (autoZoom === null || Math.abs(zoom.get() - autoZoom) < 1e-6)) {
+      const first = !fittedTo;
+      fittedTo = size;
+      requestAnimationFrame(() => {
+        zoom.fitNow();
+        autoZoom = zoom.get();
+        if (first) scrollToCell(cityScroll, mid, mid);
+      });
     }
   }
 

@@ -29,7 +29,7 @@ function same(o) {
 
 /** A selection with nothing chosen. */
 function emptySel() {
-  return { card: null, x: null, y: null, candidate: null, votes: null, tie: 'none' };
+  return { card: null, x: null, y: null, candidate: null, votes: null, tie: 'none', ballots: null };
 }
 
 /** SimCity's part of the table for the shell's context `ctx` (see web/table.js). */
@@ -275,6 +275,17 @@ function scTable(ctx) {
           for (const [b, label] of BALLOTS) {
             const body = { ballots: members.map((m) => m.vote ?? b) };
             buttons.push(optionButton(body, label, { primary: b === 'yes', id: `vote-${b}` }));
+          }
+          // Two or more free members may split their ballots, where the options allow it.
+          const free = members.map((m, i) => (m.vote ? -1 : i)).filter((i) => i >= 0);
+          if (free.length >= 2 && options().some((o) => new Set(o.ballots ?? []).size > 1)) {
+            if (!sel.ballots || sel.ballots.length !== members.length) sel.ballots = members.map((m) => m.vote ?? 'yes');
+            const split = { ballots: [...sel.ballots] };
+            extra.push(h('fieldset', { class: 'split-vote', id: 'split-vote' }, h('legend', {}, 'Or vote member by member'),
+              free.map((i) => h('label', { class: 'field' }, h('span', {}, design(members[i].card).name),
+                h('select', { id: `ballot-${i}`, onchange: (e) => { sel.ballots[i] = e.target.value; ctx.drawAction(); } },
+                  BALLOTS.map(([b]) => h('option', { value: b, selected: sel.ballots[i] === b }, b))))),
+              optionButton(split, 'Cast these ballots', { id: 'vote-split' })));
           }
         }
         break;
