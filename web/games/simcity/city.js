@@ -8,7 +8,7 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, zoomable } from '../grid.js';
-import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES, MODES } from './data.js';
+import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
 
 const CELL = 92; // px of a cell at zoom 1
 const GAP = 4;
@@ -18,7 +18,8 @@ const NAME_PX = 13; // a card name's size at zoom 1; never under 12 px
  * The city and the panels of SimCity's table for the shell's context `ctx` (web/table.js) and
  * the table's `t`: {marks() (Map "x,y" -> {score, mode, chosen, label} of the cells the decision
  * in hand may pick), clickCell(x, y), confirmBar() (an element under the grid, or null)}.
- * Returns {cityBox, status, whose, draw(), drawCity(), showStack(x, y), centre(x, y)}.
+ * Returns {cityBox, status, whose, draw(), drawCity(), showStack(x, y), showCard(slug),
+ * bringIntoView(), centre(x, y)}.
  */
 export function scBoard(ctx, t) {
   const { st } = ctx;
@@ -249,5 +250,11 @@ export function scBoard(ctx, t) {
 
   panByDrag(cityScroll);
   drawInfo();
-  return { cityBox, status, whose, draw, drawCity, showStack, showCard, centre: (x, y) => scrollToCell(cityScroll, x, y), MODES };
+  /** Scrolls the page so that the city shows, when most of it is out of the window (a card was picked above it). */
+  function bringIntoView() {
+    const r = cityScroll.getBoundingClientRect();
+    if (r.top > window.innerHeight * 0.6 || r.bottom < 80) cityScroll.scrollIntoView({ block: 'nearest' });
+  }
+
+  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView, centre: (x, y) => scrollToCell(cityScroll, x, y) };
 }

@@ -93,7 +93,7 @@ function scTable(ctx) {
         const plays = playsOf(cid);
         if (plays.length === 1 && plays[0].x !== undefined) Object.assign(sel, { x: plays[0].x, y: plays[0].y });
         const best = plays.filter((o) => o.x !== undefined).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
-        if (best && plays.length > 1) requestAnimationFrame(() => board.centre(best.x, best.y));
+        if (best && plays.length > 1) requestAnimationFrame(() => { board.centre(best.x, best.y); board.bringIntoView(); });
       }
     } else if (p.step === 'council') {
       if (sel.card === cid) sel.card = null;
