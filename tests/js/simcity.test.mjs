@@ -168,6 +168,8 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
     assert.equal((await callApi(daemon.base, 'GET', `/games/${s.id}`)).json.game, 'simcity');
     await page.waitForSelector('#city-scroll');
     await page.waitForSelector('#sc-status #fact-phase');
+    // A newcomer's guide is open in the first round.
+    assert.ok(await page.$eval('#sc-guide', (d) => d.open), 'the five-line guide is open in round 1');
     // At a glance: phase, Mayor, money for every seat.
     assert.match(await page.textContent('#fact-phase'), /Settlement/);
     assert.equal(await page.locator('#sc-status .score-row').count(), 3);
@@ -186,6 +188,8 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
         for (let k = 0; k < 6; k++) if (await page.$('#zoom-out:not([disabled])')) await press(page, '#zoom-out');
         const sizes = await page.$$eval('#city .sc-name', (els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)));
         assert.ok(sizes.length && Math.min(...sizes) >= 12, `names ≥ 12 px at the smallest zoom (${Math.min(...sizes)})`);
+        const clipped = await page.$$eval('#city .sc-name', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+        assert.deepEqual(clipped, [], 'no name is cut off at the smallest zoom');
         const z0 = Number(await page.getAttribute('#city-scroll', 'data-zoom'));
         await press(page, '#zoom-in');
         const z1 = Number(await page.getAttribute('#city-scroll', 'data-zoom'));

@@ -30,7 +30,7 @@ export function scBoard(ctx, t) {
   const confirmBox = h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true });
   const count = h('span', { class: 'muted small-print', id: 'city-count' });
   const zoom = zoomable(cityScroll, {
-    min: 0.7, max: 2, start: 1, label: 'the city',
+    min: 0.85, max: 2, start: 1, label: 'the city', // at the smallest, a cell is 78 px: ten letters of a 12 px name a line
     apply: (z) => {
       cityScroll.style.setProperty('--cell', `${Math.round(CELL * z)}px`);
       cityScroll.style.setProperty('--name', `${Math.max(12, Math.round(NAME_PX * z))}px`);

@@ -48,6 +48,8 @@ function scTable(ctx) {
   const playsOf = (cid) => (pending()?.step === 'play' ? options().filter((o) => o.card === cid) : []);
   const isOption = (body) => options().some((o) => same(o) === same(body));
   const board = scBoard(ctx, { marks, clickCell, confirmBar });
+  const guide = quickGuide();
+  let guideSet = false; // the guide opens by itself in a game's first round only
 
   function sync(p, changed) {
     if (!changed) return;
@@ -355,13 +357,36 @@ function scTable(ctx) {
     return h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: confirm }, label);
   }
 
+  /** The game in five lines for a newcomer, above the table: what to do without the rule book. */
+  function quickGuide() {
+    return h('details', { class: 'sc-guide', id: 'sc-guide' },
+      h('summary', {}, 'New to SimCity? The game in five lines'),
+      h('ol', {},
+        h('li', {}, 'Money is your score. Once someone reaches the money target, the round is played out and the richest player wins.'),
+        h('li', {}, 'On your turn pick a card of your hand, then a highlighted cell of the city: each shows the money that play pays you. A block goes next to the city, or on top of a block to upgrade or rezone it.'),
+        h('li', {}, 'Blocks that need sims must reach blocks that provide them by road or rail; blocks of one zone together pay a bonus. The cells offered already follow every rule.'),
+        h('li', {}, 'After the first Power Plant the city has a Mayor, events and a council: members vote on rezonings, the Mayor pays disaster bills (or pays half and leaves office, and an election follows).'),
+        h('li', {}, 'Unsure? Suggest fills in a good choice; the city panel shows money, the Mayor and what is in force. ', h('a', { href: '#/rules/simcity' }, 'The full rules'), '.')));
+  }
+
+  /** The panels, and the guide open by itself in round 1. */
+  function draw() {
+    const v = st.view;
+    if (!guideSet && v && v.status === 'playing') {
+      guideSet = true;
+      guide.open = v.round <= 1 && me() !== null;
+    }
+    guide.hidden = !v || v.status !== 'playing';
+    board.draw();
+  }
+
   /** A hand card's face: a button that picks it, and shows its text on hover and focus. */
   function handCard(c, o, fresh) {
     return scCard(c.id, c.card, { ...o, fresh, disabled: o.disabled || st.busy, onClick: () => clickHand(c.id), onInfo: () => board.showCard(c.card) });
   }
 
   return {
-    top: [board.whose],
+    top: [board.whose, guide],
     main: [board.cityBox],
     sideBefore: [board.status],
     jump: [['City', () => board.cityBox, 'jump-city'], ['Money', () => board.status, 'jump-status']],
@@ -387,7 +412,7 @@ function scTable(ctx) {
     action,
     actionSig: () => [st.view?.last_seq, st.view?.city, st.view?.seats, st.view?.vote, st.view?.election, st.view?.timed, sel, hint, suggested],
     card: handCard,
-    draw: board.draw,
+    draw,
     logLines: scLog,
   };
 }
