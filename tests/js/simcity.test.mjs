@@ -207,6 +207,14 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
       }
       let what;
       try {
+        if (at.state === 'play' && checked && !did.includes('suggested')) {
+          // Suggest fills in the expert's play (a card and its cell), which Build then sends.
+          await press(page, '#suggest');
+          await page.waitForFunction(() => !document.querySelector('#suggest[data-thinking="true"]') && document.querySelector('.hint-line'), null, { timeout: 20_000 });
+          if (await page.$('#city .sc-cell.chosen')) { await press(page, '#confirm'); what = 'suggested'; } else what = await answer(page, s, at.state);
+          did.push(what);
+          continue;
+        }
         what = await answer(page, s, at.state, { check: at.state === 'play' && !checked });
       } catch (e) {
         // The view changed under a click (the point was redrawn): read the point again.
@@ -224,6 +232,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
     t.diagnostic(`the person's decisions: ${JSON.stringify(tally)}`);
     assert.ok(did.includes('build'), `the person built blocks (${did.join(', ')})`);
     assert.ok(checked, 'the highlighted cells were compared with the server\'s options');
+    assert.ok(did.includes('suggested'), 'a play was made with Suggest');
     const v = (await callApi(daemon.base, 'GET', `/games/${s.id}`)).json;
     assert.equal(v.status, 'finished');
     // The end screen: money by source for every seat, adding up to the money shown.
