@@ -198,6 +198,10 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await page.mouse.wheel(0, -300);
         await page.waitForFunction((z) => Number(document.querySelector('#city-scroll').dataset.zoom) > z, z1);
+        const z2 = Number(await page.getAttribute('#city-scroll', 'data-zoom'));
+        await page.focus('#city-scroll');
+        await page.keyboard.press('-');
+        assert.ok(Number(await page.getAttribute('#city-scroll', 'data-zoom')) < z2, 'the - key zooms out while the city has focus');
         // A stack's cards on demand: a tap on a block lists its stack in the info box.
         const cell = await page.$('#city .sc-cell[data-slug]:not([data-slug=""])');
         const slug = await cell.getAttribute('data-slug');

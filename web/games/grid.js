@@ -55,9 +55,9 @@ export function panByDrag(box) {
 }
 
 /**
- * Zoom for scroll box `box`: the wheel over it and the buttons returned zoom in and out by steps
- * between `min` and `max`, keeping the point under the pointer (the box's middle for a button)
- * where it was; `fit()` (the "Fit" button) asks the game for the zoom that shows its whole city.
+ * Zoom for scroll box `box`: the wheel over it, + and - while it has focus, and the buttons
+ * returned zoom in and out by steps between `min` and `max`, keeping the point under the
+ * pointer (the box's middle otherwise) where it was; `fit()` (the "Fit" button) asks the game for the zoom that shows its whole city.
  * `apply(z)` sets the game's zoom (e.g. a CSS variable) and returns nothing. Returns {controls
  * (an element with the buttons), get(), set(z, anchor), fitNow()}.
  */
@@ -93,6 +93,10 @@ export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, lab
     if (typeof want === 'number' && Number.isFinite(want)) { z = clamp(want); apply(z); mark(); }
   }
 
+  box.addEventListener('keydown', (e) => {
+    if (e.target !== box || e.ctrlKey || e.metaKey || e.altKey) return; // the box itself has focus, not a cell
+    if (e.key === '+' || e.key === '=') { e.preventDefault(); set(z * step); } else if (e.key === '-') { e.preventDefault(); set(z / step); }
+  });
   box.addEventListener('wheel', (e) => {
     if (e.deltaY === 0) return;
     e.preventDefault();
