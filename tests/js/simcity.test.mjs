@@ -6,7 +6,7 @@
 // highlighted cells carry the money the server's options say; names stay ≥ 12 px at 1280 × 800;
 // zoom by buttons and wheel; a stack's cards on demand; money by source on the end screen; the
 // rules page and the card reference; the phone at 390 × 844 without sideways scroll and with
-// 44 px tap targets.
+// 44 px tap targets; the prompts of votes, bills and elections; a Solitaire game to its end.
 //
 //   CITY_ROOT=$PWD CITYD=$PWD/build/cityd ./scripts/with-postgres.sh node --test tests/js/simcity.test.mjs
 //
@@ -154,7 +154,12 @@ async function answer(page, s, state, opts) {
       await press(page, '#confirm');
       return 'discard';
     }
-    case 'draw': await press(page, '#draw-deck'); return 'draw';
+    case 'draw': {
+      // The deck when it has cards (the button the options allow), else the top discard.
+      const which = (await page.$('#draw-deck:not([disabled])')) ? '#draw-deck' : '#draw-discard';
+      await press(page, which);
+      return which === '#draw-deck' ? 'draw' : 'take discard';
+    }
     default: throw new Error(`unexpected step ${state}`);
   }
 }
@@ -397,6 +402,40 @@ test('votes, the Mayor\'s vote, bills and elections are prompts that say what is
     assert.match(await page.textContent('#confirm'), /^Buy 3 votes for yourself$/);
     assert.ok(await page.isEnabled('#pass'));
     await page.screenshot({ path: join(OUT, 'simcity-election.png') });
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
+test('Solitaire is played to its end with the page\'s controls: draws, discards down to 7 and money', { timeout: 300_000 }, async (t) => {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    const s = await createInLobby(page, { name: 'Sol', seats: 1, kinds: [] });
+    const did = [];
+    let seq = -1;
+    for (let i = 0; i < 600; i++) {
+      const at = await nextPoint(page, seq);
+      if (at === 'over') break;
+      seq = at.seq;
+      try {
+        did.push(await answer(page, s, at.state));
+      } catch (e) {
+        if (!/not attached|detached/.test(e.message)) throw e;
+        seq = at.seq - 1;
+      }
+    }
+    await page.waitForSelector('#end-screen', { timeout: 30_000 });
+    const tally = {};
+    for (const w of did) tally[w] = (tally[w] ?? 0) + 1;
+    t.diagnostic(`Solitaire decisions: ${JSON.stringify(tally)}`);
+    const v = (await callApi(daemon.base, 'GET', `/games/${s.id}`)).json;
+    assert.equal(v.status, 'finished');
+    assert.ok(!(await page.isVisible('#fact-target')), 'Solitaire has no money target');
+    await page.waitForSelector('#breakdown .bd-player');
+    assert.equal(Number(await page.textContent('#breakdown .bd-total')), v.seats[0].money);
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
     await context.close();
