@@ -1,7 +1,7 @@
 // a11y.test.mjs: browser tests of the page's accessibility, phone layout, notices and weight
 // (issue 11), in Debian's headless Chromium with playwright-core against a real daemon on a real
 // PostgreSQL (tests/js/lib/daemon.mjs): axe-core with no serious or critical violation on every
-// page (PAGES: one line a page), the 390 x 844 phone (no horizontal scroll, no card name broken
+// page (PAGES: one line a page, SimCity's table, end screen, rules and cards among them), the 390 x 844 phone (no horizontal scroll, no card name broken
 // inside a word, 44 px tap targets, the table's sections in order), the sound and notification
 // of a decision pending in a hidden tab, a whole round played with the keyboard alone,
 // screenshots, and the bytes a first and a repeat visit transfer.
@@ -96,6 +96,10 @@ const PAGES = [
   ['rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/the_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
   ['tech rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/tech_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
   ['card reference', async (p) => { await p.goto(`${daemon.base}/#/cards/the_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
+  ['simcity play picked', async (p) => { await openAsSeat(p, await createGame({ game: 'simcity', name: 'Sim', seats: 3, bots: ['greedy', 'greedy'] })); await p.waitForSelector('#action[data-state="play"]'); await p.locator('#hand .sccard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
+  ['simcity end screen', async (p) => { const g = await createGame({ game: 'simcity', name: 'Sie', seats: 3, bots: ['greedy', 'greedy'], target: 30 }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#breakdown .bd-player'); }],
+  ['simcity rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/simcity`); await p.waitForSelector('#rules-text h1'); await p.waitForLoadState('networkidle'); }],
+  ['simcity cards', async (p) => { await p.goto(`${daemon.base}/#/cards/simcity`); await p.waitForSelector('.ref-card'); await p.waitForLoadState('networkidle'); }],
   ['replay viewer', async (p) => { const g = await createGame({ name: 'Rey', seats: 2, bots: ['greedy'], target_vp: 8 }); await finishByForce(g); await p.goto(`${daemon.base}/#/replay/${g.id}`); await p.waitForSelector('#app h1, #app h2'); await p.waitForLoadState('networkidle'); }],
 ];
 

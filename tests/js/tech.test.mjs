@@ -82,7 +82,7 @@ test('a private table made in the lobby is not listed, and its link opens it', {
   }
 });
 
-test('the lobby offers both games; seats, bots and the target follow the game; the list shows titles', { timeout: 30_000 }, async () => {
+test('the lobby offers every game; seats, bots and the target follow the game; the list shows titles', { timeout: 30_000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
@@ -90,7 +90,7 @@ test('the lobby offers both games; seats, bots and the target follow the game; t
     await page.goto(`${daemon.base}/`);
     await page.waitForSelector('#game option[value="tech_city"]', { state: 'attached' });
     const games = await page.locator('#game option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
-    assert.deepEqual(games, [['the_city', 'The City'], ['tech_city', 'Tech City']]);
+    assert.deepEqual(games, [['the_city', 'The City'], ['tech_city', 'Tech City'], ['simcity', 'SimCity: The Card Game']]);
     const seatRange = () => page.locator('#seats option').evaluateAll((os) => os.map((o) => Number(o.value)));
     assert.equal(await page.inputValue('#game'), 'the_city');
     assert.deepEqual(await seatRange(), [2, 3, 4, 5]);

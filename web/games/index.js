@@ -7,6 +7,7 @@
 const GAMES = {
   the_city: () => import('./the_city.js'),
   tech_city: () => import('./tech_city.js'),
+  simcity: () => import('./simcity.js'),
 };
 
 const loaded = new Map();

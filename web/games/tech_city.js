@@ -7,7 +7,7 @@ export default {
   lead: 'Build companies into one shared grid, then use any card\'s effect. Six rounds; most points wins.',
   rules: 'tech_city.md',
   credit: 'Tech City · after Benjamin Cheung\'s rules',
-  styles: ['games/tech_city/tech.css'],
+  styles: ['games/grid.css', 'games/tech_city/tech.css'],
   className: 'tech',
   score: { short: 'pts', head: 'Scored for' },
   table: () => import('./tech_city/table.js').then((m) => m.load()),

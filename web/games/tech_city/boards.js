@@ -7,6 +7,7 @@ import { allEvents } from '../../api.js';
 import { h } from '../../dom.js';
 import { seatDot, logList } from '../../ui.js';
 import { loadTechCatalog, design, DOMAINS, techLog } from './data.js';
+import { gridBounds } from '../grid.js';
 
 /**
  * The replay viewer's board of Tech City, names from `nameOf(seat)`: resolves (once the card
@@ -21,8 +22,7 @@ export async function replayBoard(nameOf) {
 function cityGrid(v, nameOf) {
   const city = v.city ?? [];
   if (!city.length) return h('p', { class: 'muted' }, 'The city is empty.');
-  const xs = city.map((c) => c.x), ys = city.map((c) => c.y);
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  const { x0, x1, y0, y1 } = gridBounds(city, 0);
   const cells = city.map((c) => {
     const d = design(c.card);
     const dom = DOMAINS[d.domain] ?? DOMAINS.service;

@@ -10,6 +10,7 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell } from '../grid.js';
 
 /**
  * The grid and the panels of Tech City's table for the shell's context `ctx` (web/table.js) and
@@ -54,9 +55,9 @@ export function techBoard(ctx, t) {
     if (!v) { replace(cityScroll); return; }
     const open = p?.step === 'build' ? p.options.cells : [];
     const all = [...v.city, ...open];
-    const xs = all.map((c) => c.x), ys = all.map((c) => c.y);
-    const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 1, y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 1;
-    const place = (x, y) => `grid-column:${x - x0 + 1};grid-row:${y - y0 + 1}`;
+    const b = gridBounds(all);
+    const { x0, x1, y0, y1 } = b;
+    const place = (x, y) => placeIn(b, x, y);
     const placing = p?.step === 'build' && sel.card !== null;
     const effect = p?.step === 'effect';
     const items = [];
@@ -142,10 +143,7 @@ export function techBoard(ctx, t) {
   }
 
   function scrollToCell(x, y) {
-    const el = cityScroll.querySelector(`[data-x="${x}"][data-y="${y}"]`);
-    if (!el) return;
-    cityScroll.scrollLeft = el.offsetLeft - (cityScroll.clientWidth - el.offsetWidth) / 2;
-    cityScroll.scrollTop = el.offsetTop - (cityScroll.clientHeight - el.offsetHeight) / 2;
+    centreCell(cityScroll, x, y);
   }
 
   /** The card-info box: the effect of the card hovered, focused or tapped. */
@@ -245,21 +243,7 @@ export function techBoard(ctx, t) {
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
   // A mouse drags the city to pan it (touch pans natively; the wheel and keys scroll).
-  let drag = null;
-  cityScroll.addEventListener('pointerdown', (e) => {
-    if (e.pointerType !== 'mouse' || e.button !== 0 || e.target.closest('button')) return;
-    drag = { x: e.clientX, y: e.clientY, left: cityScroll.scrollLeft, top: cityScroll.scrollTop };
-    cityScroll.setPointerCapture(e.pointerId);
-    cityScroll.classList.add('panning');
-  });
-  cityScroll.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    cityScroll.scrollLeft = drag.left - (e.clientX - drag.x);
-    cityScroll.scrollTop = drag.top - (e.clientY - drag.y);
-  });
-  const endDrag = () => { drag = null; cityScroll.classList.remove('panning'); };
-  cityScroll.addEventListener('pointerup', endDrag);
-  cityScroll.addEventListener('pointercancel', endDrag);
+  panByDrag(cityScroll);
 
   drawInfo();
   return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell };

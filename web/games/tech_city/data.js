@@ -5,8 +5,8 @@
 
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
-import { joinNames, sortByKeys } from '../../ui.js';
-import { seatLogLine } from '../../seats.js';
+import { sortByKeys } from '../../ui.js';
+import { roundLog } from '../turns.js';
 
 export const ROUNDS = 6;
 // Short words, not emoji: the page's emoji font has only The City's icons, and a system
@@ -83,49 +83,34 @@ export function techCard(cid, slug, o) {
 
 /** Tech City's public log as lines: [{kind, seq, text}]. */
 export function techLog(events, names) {
-  const out = [];
-  const who = (s) => names(s) ?? `Seat ${s + 1}`;
   const nm = (slug) => design(slug).name;
-  let round = 0;
-  for (const e of events) {
-    const add = (text, kind = 'line') => out.push({ kind, seq: e.seq, text });
-    if (e.round && e.round !== round && e.type !== 'game_over') {
-      round = e.round;
-      out.push({ kind: 'head', seq: e.seq, text: `Round ${round}` });
-    }
-    switch (e.type) {
-      case 'created': add(`A game of Tech City for ${e.players} player${e.players === 1 ? '' : 's'} was created.`, 'minor'); break;
-      case 'joined': add(`${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor'); break;
-      case 'started': add('Every seat is taken: the game starts.'); break;
-      case 'step':
-        if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== 'Effects.') add('Effects.', 'minor');
-        break;
-      case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); break;
-      case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); break;
-      case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); break;
-      case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); break;
-      case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); break;
-      case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); break;
-      case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); break;
-      case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); break;
-      case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); break;
-      case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); break;
-      case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); break;
-      case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
-        : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); break;
-      case 'placed': add(`${nm(e.card)} came into play.`); break;
-      case 'moved': add(`${nm(e.card)} moved.`, 'minor'); break;
-      case 'marker': add(`${nm(e.card)} now ${e.owner === null ? 'is neutral' : `belongs to ${who(e.owner)}`}.`); break;
-      case 'passed': add(`${who(e.seat)} passed.`, 'minor'); break;
-      case 'default': add(`${who(e.seat)} had not chosen: the game chose for them.`, 'warn'); break;
-      case 'forced': add('The step was forced.', 'warn'); break;
-      case 'game_over': {
-        const w = (e.winners ?? []).map(who);
-        out.push({ kind: 'end', seq: e.seq, text: `Game over: ${joinNames(w)} ${w.length > 1 ? 'share the win' : 'wins'}${e.scores ? ` (${e.scores.join(' – ')})` : ''}.` });
-        break;
+  return roundLog(events, names, {
+    title: 'Tech City',
+    totals: (e) => (e.scores ? e.scores.join(' – ') : ''),
+    line: (e, add, who, out) => {
+      switch (e.type) {
+        case 'step':
+          if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== 'Effects.') add('Effects.', 'minor');
+          return true;
+        case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); return true;
+        case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); return true;
+        case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); return true;
+        case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); return true;
+        case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); return true;
+        case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); return true;
+        case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); return true;
+        case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); return true;
+        case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); return true;
+        case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); return true;
+        case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); return true;
+        case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
+          : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); return true;
+        case 'placed': add(`${nm(e.card)} came into play.`); return true;
+        case 'moved': add(`${nm(e.card)} moved.`, 'minor'); return true;
+        case 'marker': add(`${nm(e.card)} now ${e.owner === null ? 'is neutral' : `belongs to ${who(e.owner)}`}.`); return true;
+        case 'passed': add(`${who(e.seat)} passed.`, 'minor'); return true;
+        default: return false;
       }
-      default: { const l = seatLogLine(e, who); if (l) out.push(l); break; }
-    }
-  }
-  return out;
+    },
+  });
 }

@@ -11,6 +11,7 @@ import { seatDot, joinNames } from '../../ui.js';
 import { ROUNDS, DOMAINS, STEP_TITLES, loadTechCatalog, design, cardLabel, techCard, techLog, HAND_SORTS, sortTechHand } from './data.js';
 import { choiceRules, emptySel } from './choice.js';
 import { techBoard } from './city.js';
+import { markNewByPoint } from '../turns.js';
 
 /** Loads what Tech City's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -339,9 +340,7 @@ function techTable(ctx) {
     watching: 'You are watching this game. Hands stay secret; the city, the scores and the discard pile are public.',
     sorts: HAND_SORTS,
     sortHand: sortTechHand,
-    // A card that came into the hand is new until the seat's next point after it resolves.
-    freshKey: (v, p) => (v.status === 'playing' ? (p ? `${p.round}-${p.step}-${p.turn}` : null) : undefined),
-    freshText: 'since your last decision',
+    ...markNewByPoint, // a card that came into the hand is new until the seat's next point after it resolves
     stepLabel: (v) => `Round ${v.round}/${ROUNDS} · ${STEP_TITLES[v.step] ?? v.step}`,
     pointText: (p) => `round ${p.round}, ${STEP_TITLES[p.step] ?? p.step}`,
     stats: (v) => [

@@ -1,0 +1,260 @@
+// simcity/city.js: the panels of SimCity's table around the action panel: the one shared city as
+// a pannable, zoomable grid of stacks (games/grid.js) with the cells the pending decision allows
+// highlighted and the money each play there would score (the server's options, read by the
+// table), the stack of a cell on demand, and the city's state at a glance: phase, Mayor, money,
+// council members, timed effects, bills, a vote or an election under way, and whose turn it is.
+
+import { h, replace, keepFocus } from '../../dom.js';
+import { seatDot, joinNames } from '../../ui.js';
+import { botMark, isClosed } from '../../seats.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell, zoomable } from '../grid.js';
+import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
+
+const CELL = 92; // px of a cell at zoom 1
+const GAP = 4;
+const NAME_PX = 13; // a card name's size at zoom 1; never under 12 px
+
+/**
+ * The city and the panels of SimCity's table for the shell's context `ctx` (web/table.js) and
+ * the table's `t`: {marks() (Map "x,y" -> {score, mode, chosen, label} of the cells the decision
+ * in hand may pick), clickCell(x, y), confirmBar() (an element under the grid, or null)}.
+ * Returns {cityBox, status, whose, draw(), drawCity(), showStack(x, y), showCard(slug),
+ * bringIntoView(), centre(x, y)}.
+ */
+export function scBoard(ctx, t) {
+  const { st } = ctx;
+  const nameOf = (s) => ctx.nameOf(s);
+  const me = () => ctx.me();
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
+  const cityScroll = h('div', { class: 'city-scroll sc-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
+  const confirmBox = h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true });
+  const count = h('span', { class: 'muted small-print', id: 'city-count' });
+  const zoom = zoomable(cityScroll, {
+    min: 0.85, max: 2, start: 1, label: 'the city', // at the smallest, a cell is 78 px: ten letters of a 12 px name a line
+    apply: (z) => {
+      cityScroll.style.setProperty('--cell', `${Math.round(CELL * z)}px`);
+      cityScroll.style.setProperty('--name', `${Math.max(12, Math.round(NAME_PX * z))}px`);
+    },
+    fit: () => {
+      const g = cityScroll.querySelector('.city');
+      if (!g) return null;
+      const cols = Number(g.dataset.cols), rows = Number(g.dataset.rows);
+      const w = (cityScroll.clientWidth - 24) / cols - GAP, hh = (cityScroll.clientHeight - 24) / rows - GAP;
+      return Math.min(w, hh, CELL * 1.25) / CELL; // a small city is not blown up past 125 %
+    },
+  });
+  const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'The city'), count, zoom.controls),
+    cityScroll, confirmBox, info);
+  const status = h('section', { class: 'panel sc-status', id: 'sc-status', 'aria-labelledby': 'status-title' });
+  const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
+  let shown = null; // the cell whose stack the info box shows: {x, y}
+  let fittedTo = ''; // the grid's size the zoom was last fitted to
+  let autoZoom = null; // the zoom the page chose; once the player zooms, the page leaves it
+
+  function draw() {
+    drawWhose();
+    drawCity();
+    drawStatus();
+    cityBox.hidden = isClosed(st.view);
+  }
+
+  function drawCity() {
+    const v = st.view;
+    const marks = t.marks();
+    ctx.drawIf(cityScroll, [v?.city, v?.side, [...marks], st.busy, v?.timed], () => drawCityNow(v, marks));
+    const bar = t.confirmBar();
+    confirmBox.hidden = !bar;
+    replace(confirmBox, bar);
+  }
+
+  function drawCityNow(v, marks) {
+    if (!v) { replace(cityScroll); return; }
+    const at = new Map(v.city.map((c) => [`${c.x},${c.y}`, c]));
+    const spots = [...v.city, ...[...marks.keys()].map((k) => { const [x, y] = k.split(',').map(Number); return { x, y }; })];
+    const mid = Math.floor(v.side / 2);
+    const b = gridBounds(spots.length ? spots : [{ x: mid, y: mid }], 1, v.side);
+    const timedAt = new Set((v.timed ?? []).filter((e) => e.x !== undefined).map((e) => `${e.x},${e.y}`));
+    const items = [];
+    for (let y = b.y0; y <= b.y1; y++) {
+      for (let x = b.x0; x <= b.x1; x++) {
+        const key = `${x},${y}`;
+        const c = at.get(key);
+        const m = marks.get(key);
+        if (!c && !m) { items.push(h('span', { class: 'cell empty', style: placeIn(b, x, y), 'aria-hidden': 'true' })); continue; }
+        items.push(cellButton(b, x, y, c, m, timedAt.has(key)));
+      }
+    }
+    const grid = h('div', { class: 'city', id: 'city', style: `--cols:${b.x1 - b.x0 + 1};--rows:${b.y1 - b.y0 + 1}`, 'data-cols': b.x1 - b.x0 + 1, 'data-rows': b.y1 - b.y0 + 1 }, items);
+    keepFocus(cityScroll, () => replace(cityScroll, grid));
+    count.textContent = `${v.city.filter((c) => c.block).length} block${v.city.filter((c) => c.block).length === 1 ? '' : 's'} · ${v.side}×${v.side}`;
+    // The city fits the box as it grows, until the player zooms themselves.
+    const size = `${b.x1 - b.x0 + 1}x${b.y1 - b.y0 + 1}`;
+    if (size !== fittedTo && cityScroll.clientWidth && (autoZoom === null || Math.abs(zoom.get() - autoZoom) < 1e-6)) {
+      const first = !fittedTo;
+      fittedTo = size;
+      requestAnimationFrame(() => {
+        zoom.fitNow();
+        autoZoom = zoom.get();
+        if (first) scrollToCell(cityScroll, mid, mid);
+      });
+    }
+  }
+
+  /** One cell that holds a stack, is scorched or may be picked: a button that shows its stack. */
+  function cellButton(b, x, y, c, m, timed) {
+    const top = c?.block ?? c?.stack?.at(-1) ?? null;
+    const d = top ? design(top.card) : null;
+    const cls = ['cell', 'sc-cell'];
+    if (d) cls.push(kindClass(d)); else cls.push(c?.scorched ? 'scorched' : 'open');
+    if (c && !c.block && c.stack.length) cls.push('overturned');
+    if (m) cls.push('target');
+    if (m?.chosen) cls.push('chosen');
+    if (top?.doomed) cls.push('doomed');
+    if (timed) cls.push('timed');
+    const depth = c?.stack?.length ?? 0;
+    // Named by its content, the visible name first, the rest said offscreen (the corner's
+    // figures and the money badge are drawn for the eye only).
+    const said = [
+      d ? cardKind(d) : null,
+      d && d.kind === 'block' ? cardFacts(d).slice(1).join(', ') : null,
+      `column ${x}, row ${y}`,
+      depth > 1 ? `${depth} cards in the stack` : null,
+      top?.doomed ? 'leaves at the next turn' : null,
+      timed ? 'a timed event acts here' : null,
+      m ? m.label : null,
+    ].filter(Boolean).join(', ');
+    return h('button', {
+      type: 'button', class: cls.join(' '), style: placeIn(b, x, y), 'data-x': x, 'data-y': y, 'data-slug': d?.id ?? '',
+      'data-score': m?.score ?? '', 'data-mode': m?.mode ?? '', 'data-focus-key': `cell-${x},${y}`, disabled: !!m && st.busy,
+      onclick: () => { showStack(x, y); if (m) t.clickCell(x, y); },
+    },
+    d ? h('span', { class: 'sc-face' },
+      h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
+      h('span', { class: 'sc-name' }, d.name),
+      serviceLine(d) ? h('span', { class: 'sc-svc', 'aria-hidden': 'true' }, serviceLine(d)) : null,
+      h('span', { class: 'offscreen' }, `, ${said}`),
+      depth > 1 ? h('span', { class: 'stack-depth', 'aria-hidden': 'true' }, `×${depth}`) : null)
+      : h('span', { class: 'sc-empty' }, c?.scorched ? 'Scorched' : '', h('span', { class: 'offscreen' }, `${c?.scorched ? ', ' : 'Empty cell, '}${said}`)),
+    m && m.score !== undefined && m.score !== null ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+$${m.score}`) : null,
+    m?.tag ? h('span', { class: 'cell-mode', 'aria-hidden': 'true' }, m.tag) : null);
+  }
+
+  /** The info box: the stack of cell (x, y) from the top down, covered cards included. */
+  function showStack(x, y) {
+    shown = { x, y };
+    drawInfo();
+  }
+
+  /** The info box: card `slug` of the hand (its text and figures). */
+  function showCard(slug) {
+    shown = { slug };
+    drawInfo();
+  }
+
+  function drawInfo() {
+    const v = st.view;
+    if (shown?.slug) {
+      const d = design(shown.slug);
+      replace(info, h('div', { class: `info-card ${kindClass(d)}`, 'data-slug': d.id },
+        h('strong', {}, d.name), h('span', { class: 'muted' }, ` · ${cardKind(d)}`),
+        h('p', { id: 'info-text' }, d.text || cardFacts(d).join(' · ')),
+        d.text ? h('p', { class: 'muted small-print' }, cardFacts(d).join(' · ')) : null));
+      return;
+    }
+    const c = shown && v?.city.find((e) => e.x === shown.x && e.y === shown.y);
+    if (!c) { replace(info, h('p', { class: 'muted' }, 'Tap a cell to see its stack; pick a card of your hand to see where it may go.')); return; }
+    const cards = [...c.stack].reverse();
+    replace(info, h('div', { class: 'info-stack', id: 'stack', 'data-x': c.x, 'data-y': c.y },
+      h('strong', {}, `Cell ${c.x}, ${c.y}${c.scorched ? ' · scorched' : ''}`),
+      h('span', { class: 'muted' }, ` · ${cards.length} card${cards.length === 1 ? '' : 's'}, top first`),
+      h('ol', { class: 'stack-list' }, cards.map((e, i) => {
+        const d = design(e.card);
+        return h('li', { class: `info-card ${kindClass(d)}`, 'data-slug': d.id },
+          h('strong', {}, d.name), h('span', { class: 'muted' }, ` · ${cardKind(d)}${i === 0 && c.block ? ' · the block' : i > 0 ? ' · covered' : ''}${e.overturned ? ' · overturned' : ''}${e.doomed ? ' · leaves at the next turn' : ''}`),
+          d.text ? h('p', {}, d.text) : null, h('p', { class: 'muted small-print' }, cardFacts(d).join(' · ')));
+      }))));
+  }
+
+  // ---- the city's state: phase, Mayor, money, council, timed effects ------------------------
+  function drawStatus() {
+    const v = st.view;
+    ctx.drawIf(status, [v?.seats, v?.phase, v?.mayor, v?.timed, v?.bills, v?.vote, v?.election, v?.pending, v?.status, v?.target, v?.deck_count, me()], () => {
+      if (!v || v.status === 'open' || isClosed(v)) { status.hidden = true; return; }
+      status.hidden = false;
+      const pend = Array.isArray(v.pending) ? v.pending : [];
+      replace(status, h('h2', { id: 'status-title' }, 'The city at a glance'),
+        h('dl', { class: 'sc-facts' },
+          fact('Phase', PHASES[v.phase] ?? v.phase, 'phase'),
+          fact('Mayor', v.mayor === null || v.mayor === undefined ? (v.power_played ? 'vacant' : 'none until a Power Plant') : nameOf(v.mayor), 'mayor'),
+          v.target ? fact('Money to win', `$${v.target}`, 'target') : null,
+          fact('Deck', `${v.deck_count} cards`, 'deck')),
+        h('ol', { class: 'score-list' }, v.seats.map((s) => h('li', {
+          class: `score-row ${s.seat === me() ? 'me' : ''} ${(v.winners ?? []).includes(s.seat) ? 'won' : ''}`, 'data-seat': s.seat,
+        },
+        seatDot(s.seat),
+        h('span', { class: 'sr-name' }, nameOf(s.seat),
+          s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
+          botMark(s.bot),
+          v.mayor === s.seat ? h('span', { class: 'tag mayor-tag' }, 'Mayor') : null,
+          v.status === 'playing' && pend.includes(s.seat) ? h('span', { class: 'tag thinking' }, 'deciding…') : null),
+        h('span', { class: 'sr-meta' }, `${s.hand_count} in hand${s.council.length ? ` · council: ${s.council.map((m) => `${design(m.card).name} (${m.votes}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}` : ''}`),
+        h('span', { class: 'sr-score', 'aria-label': `$${s.money}` }, `$${s.money}`)))),
+        politics(v));
+    });
+  }
+
+  function fact(label, value, id) {
+    return h('div', { class: 'stat' }, h('dt', {}, label), h('dd', { id: `fact-${id}` }, String(value)));
+  }
+
+  /** Timed effects, bills, a vote or an election under way: each a line, or nothing. */
+  function politics(v) {
+    const lines = [];
+    for (const e of v.timed ?? []) {
+      lines.push(h('li', { class: 'timed-line' }, `${design(e.card).name} (${nameOf(e.player)}): ${e.effect.replaceAll('_', ' ')} until ${nameOf(e.player)}'s turn ${e.until_turn}${e.x !== undefined ? ` · at ${e.x}, ${e.y}` : ''}.`));
+    }
+    for (const b of v.bills ?? []) lines.push(h('li', {}, `Bill for the Mayor: $${b.amount}${b.card ? ` (${design(b.card).name})` : ''}.`));
+    if (v.vote) {
+      lines.push(h('li', { class: 'vote-line', id: 'vote-state' }, `Rezoning vote: ${nameOf(v.vote.proposer)} proposes ${design(v.vote.card.card).name} at ${v.vote.x}, ${v.vote.y} · ${v.vote.yes} yes, ${v.vote.no} no so far.`));
+    }
+    if (v.election) {
+      const tally = v.election.votes.map((n, s) => (n ? `${nameOf(s)} ${n}` : null)).filter(Boolean);
+      lines.push(h('li', { class: 'vote-line', id: 'election-state' }, `Election for Mayor: ${tally.length ? tally.join(', ') : 'no votes yet'}.`));
+    }
+    return lines.length ? [h('h3', {}, 'In force now'), h('ul', { class: 'sc-politics', id: 'politics' }, lines)] : h('p', { class: 'muted small-print', id: 'politics' }, 'No timed effects, bills or votes.');
+  }
+
+  /** Whose turn it is and what they must decide, in one line everyone sees. */
+  function drawWhose() {
+    const v = st.view;
+    const pend = Array.isArray(v?.pending) ? v.pending : [];
+    const who = joinNames(pend.map((s) => (s === me() ? 'you' : nameOf(s))));
+    const mine = pend.includes(me());
+    const text = !v || v.status !== 'playing' || !pend.length ? '' : {
+      draw: `${cap(who)}: draw from the deck or take the top discard.`,
+      council: `${cap(who)} may buy a council member.`,
+      target: `A timed event acts: ${who} ${mine ? 'pick' : 'picks'} the block it strikes.`,
+      play: `${cap(who)} ${mine ? 'play' : 'plays'} a block or an event, or ${mine ? 'pass' : 'passes'}.`,
+      vote: `Rezoning vote: ${who} ${mine ? 'vote' : 'votes'}${v.vote ? ` on ${design(v.vote.card.card).name} at ${v.vote.x}, ${v.vote.y}` : ''}.`,
+      mayor_pay: `The Mayor (${who}) ${mine ? 'pay' : 'pays'} a bill, or half of it and ${mine ? 'leave' : 'leaves'} office.`,
+      election: `Election for Mayor: ${who} may buy votes, or pass.`,
+      discard: `${cap(who)} ${mine ? 'discard' : 'discards'} down to 7 cards.`,
+    }[v.step] ?? '';
+    whose.hidden = !text;
+    whose.textContent = text;
+    whose.classList.toggle('mine', mine);
+  }
+
+  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+  panByDrag(cityScroll);
+  drawInfo();
+  /** Scrolls the page so that the city shows, when most of it is out of the window (a card was picked above it). */
+  function bringIntoView() {
+    const r = cityScroll.getBoundingClientRect();
+    if (r.top > window.innerHeight * 0.6 || r.bottom < 80) cityScroll.scrollIntoView({ block: 'nearest' });
+  }
+
+  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView, centre: (x, y) => scrollToCell(cityScroll, x, y) };
+}

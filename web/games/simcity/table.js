@@ -1,0 +1,423 @@
+// simcity/table.js: SimCity's part of the table (web/table.js is the shell around it): your hand
+// and what the decision pending asks: play a block into a highlighted cell (each showing the
+// money the play scores and whether it upgrades, rezones or needs a council vote), play an
+// event, buy a council member, pick a timed event's block, vote on a rezoning (as a member
+// holder or as the Mayor), pay the Mayor's bill, buy votes in an election, draw and discard in
+// Solitaire; Suggest fills in the expert's choice; the bar's figures and the end screen's lines.
+// Everything that may be chosen is the server's legal options (pending.options); the page
+// checks no rule. Orders echo pending's round, step and turn.
+
+import { h } from '../../dom.js';
+import { joinNames } from '../../ui.js';
+import { loadScCatalog, design, scCard, scLog, sortScHand, HAND_SORTS, STEP_TITLES, PHASES, MODES } from './data.js';
+import { scBoard } from './city.js';
+import { markNewByPoint } from '../turns.js';
+
+/** Loads what SimCity's table draws with (the card catalog); resolves to its factory. */
+export async function load() {
+  await loadScCatalog().catch(() => null);
+  return scTable;
+}
+
+const MODE_TAGS = { upgrade: 'Upgrade', rezone: 'Rezone', vote: 'Vote' };
+const BALLOTS = [['yes', 'Vote yes'], ['no', 'Vote no'], ['withhold', 'Withhold']];
+
+/** The order fields of option `o` (or a body), round, step and turn left out, as a string to compare. */
+function same(o) {
+  return JSON.stringify(Object.keys(o ?? {}).filter((k) => !['round', 'step', 'turn', 'mode', 'score'].includes(k)).sort().map((k) => [k, o[k]]));
+}
+
+/** A selection with nothing chosen. */
+function emptySel() {
+  return { card: null, x: null, y: null, candidate: null, votes: null, tie: 'none', ballots: null };
+}
+
+/** SimCity's part of the table for the shell's context `ctx` (see web/table.js). */
+function scTable(ctx) {
+  const { st } = ctx;
+  let sel = emptySel();
+  let hint = '';
+  let suggested = ''; // same() of the body Suggest pointed at, for buttons that send at once
+  const pending = () => ctx.pending();
+  const nameOf = (s) => ctx.nameOf(s);
+  const me = () => ctx.me();
+  const hand = () => st.hand?.hand ?? [];
+  const slugOf = (cid) => hand().find((c) => c.id === cid)?.card ?? null;
+  const options = () => pending()?.options ?? [];
+  /** The plays of hand card `cid` in the play step (each {card, x, y, mode, score}; an event without a block has no x). */
+  const playsOf = (cid) => (pending()?.step === 'play' ? options().filter((o) => o.card === cid) : []);
+  const isOption = (body) => options().some((o) => same(o) === same(body));
+  const board = scBoard(ctx, { marks, clickCell, confirmBar });
+  const guide = quickGuide();
+  let guideSet = false; // the guide opens by itself in a game's first round only
+
+  function sync(p, changed) {
+    if (!changed) return;
+    sel = emptySel();
+    hint = '';
+    suggested = '';
+  }
+
+  /** The cells the decision in hand may pick: Map "x,y" -> {score, mode, tag, chosen, label}. */
+  function marks() {
+    const p = pending();
+    const out = new Map();
+    if (!p || st.hand?.order) return out;
+    if (p.step === 'play' && sel.card !== null) {
+      const d = design(slugOf(sel.card));
+      for (const o of playsOf(sel.card)) {
+        if (o.x === undefined) continue;
+        const event = o.mode === 'event';
+        out.set(`${o.x},${o.y}`, {
+          score: event ? null : o.score, mode: o.mode, tag: MODE_TAGS[o.mode] ?? (event ? 'Event' : ''), chosen: sel.x === o.x && sel.y === o.y,
+          label: event ? `play ${d.name} on this block` : `play ${d.name} here${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}, scores $${o.score}`,
+        });
+      }
+    } else if (p.step === 'target') {
+      for (const o of options()) out.set(`${o.x},${o.y}`, { mode: 'target', tag: 'Strike', chosen: sel.x === o.x && sel.y === o.y, label: 'the timed event may strike this block' });
+    }
+    return out;
+  }
+
+  function clickHand(cid) {
+    const p = pending();
+    if (!p || st.busy) return;
+    hint = '';
+    suggested = '';
+    st.refused = '';
+    board.showCard(slugOf(cid));
+    if (p.step === 'play') {
+      if (sel.card === cid) sel = emptySel();
+      else if (!playsOf(cid).length) hint = `${design(slugOf(cid)).name} cannot be played now${whyNot(cid)}. Pick a card that is not dimmed, or pass.`;
+      else {
+        sel = emptySel();
+        sel.card = cid;
+        const plays = playsOf(cid);
+        if (plays.length === 1 && plays[0].x !== undefined) Object.assign(sel, { x: plays[0].x, y: plays[0].y });
+        const best = plays.filter((o) => o.x !== undefined).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+        if (best && plays.length > 1) requestAnimationFrame(() => { board.centre(best.x, best.y); board.bringIntoView(); });
+      }
+    } else if (p.step === 'council') {
+      if (sel.card === cid) sel.card = null;
+      else if (isOption({ card: cid })) sel.card = cid;
+      else hint = design(slugOf(cid)).kind === 'council' ? `You cannot afford ${design(slugOf(cid)).name} now.` : 'Only a council member can be bought here.';
+    } else if (p.step === 'discard') {
+      sel.card = sel.card === cid ? null : cid;
+    }
+    ctx.drawAction();
+    board.drawCity();
+  }
+
+  /** Why hand card `cid` has no play, in a few words, from the catalog's kind and phase only. */
+  function whyNot(cid) {
+    const d = design(slugOf(cid));
+    const v = st.view;
+    if (d.kind === 'council') return ': council members are bought before you play';
+    if (d.phase > (v?.phase ?? 1)) return `: it needs phase ${PHASES[d.phase]}`;
+    if ((d.kind === 'event' || d.phase >= 3) && !v?.power_played) return ': it needs a Power Plant in the city first';
+    return ': no cell allows it';
+  }
+
+  function clickCell(x, y) {
+    const p = pending();
+    if (!p || st.busy) return;
+    hint = '';
+    suggested = '';
+    if (p.step === 'play' && sel.card !== null) Object.assign(sel, { x, y });
+    else if (p.step === 'target') Object.assign(sel, { x, y });
+    else return;
+    ctx.drawAction();
+    board.drawCity();
+  }
+
+  /** The order the controls describe: {body} or {why}. */
+  function orderBody() {
+    const p = pending();
+    const pos = { round: p.round, step: p.step, turn: p.turn };
+    switch (p.step) {
+      case 'play': {
+        if (sel.card === null) return { why: 'Pick a card of your hand to play, or pass.' };
+        const plays = playsOf(sel.card);
+        if (plays.length === 1 && plays[0].x === undefined) return { body: { ...pos, card: sel.card } };
+        if (sel.x === null) return { why: 'Pick a highlighted cell of the city.' };
+        const o = plays.find((e) => e.x === sel.x && e.y === sel.y);
+        return o ? { body: { ...pos, card: sel.card, x: sel.x, y: sel.y }, option: o } : { why: 'Pick a highlighted cell of the city.' };
+      }
+      case 'council': return sel.card === null ? { why: 'Pick a council member to buy, or do not buy.' } : { body: { ...pos, card: sel.card } };
+      case 'target': return sel.x === null ? { why: 'Pick a highlighted block.' } : { body: { ...pos, x: sel.x, y: sel.y } };
+      case 'discard': return sel.card === null ? { why: 'Pick a card to discard.' } : { body: { ...pos, card: sel.card } };
+      case 'election': {
+        if (sel.candidate === null || sel.votes === null) return { why: 'Choose a candidate and how many votes, or pass.' };
+        const body = { ...pos, votes: sel.votes, candidate: sel.candidate };
+        return isOption(body) ? { body } : { why: 'That many votes cannot be bought.' };
+      }
+      default: return { why: '' };
+    }
+  }
+
+  async function confirm() {
+    const r = orderBody();
+    if (!r.body) { hint = r.why; ctx.drawAction(); return; }
+    await ctx.send(r.body);
+  }
+
+  /** Sends option body `o` (an option of pending, without its position) at once. */
+  function sendNow(o) {
+    const p = pending();
+    if (!p || st.busy) return;
+    const body = { round: p.round, step: p.step, turn: p.turn, ...o };
+    delete body.mode;
+    delete body.score;
+    ctx.send(body);
+  }
+
+  /** Suggest: asks the expert (or takes the quick suggestion) and fills in its choice if the point is still pending. */
+  async function suggest() {
+    const p = pending();
+    if (!p || st.busy) return;
+    const got = await ctx.hints.ask(p);
+    const g = got?.suggestion;
+    if (!ctx.alive() || !g || !ctx.samePoint(p, pending())) return;
+    sel = emptySel();
+    suggested = same(g);
+    hint = `${got.by === 'expert' ? 'The expert suggests' : 'Suggested'}: ${say(g)}`;
+    if (g.card !== undefined && ['play', 'council', 'discard'].includes(p.step)) sel.card = g.card;
+    if (g.x !== undefined) { Object.assign(sel, { x: g.x, y: g.y }); requestAnimationFrame(() => board.centre(g.x, g.y)); }
+    if (p.step === 'election' && !g.pass) Object.assign(sel, { candidate: g.candidate, votes: g.votes });
+    if (g.tie) sel.tie = g.tie;
+    ctx.drawAction();
+    board.drawCity();
+    ctx.action.querySelector('.suggested:not([disabled]), #confirm:not([disabled])')?.focus();
+  }
+
+  /** An order body in words, for Suggest's line. */
+  function say(g) {
+    if (g.pass) return 'pass.';
+    if (g.ballots) return `vote ${joinNames([...new Set(g.ballots)])}.`;
+    if (g.mayor) return `vote ${g.mayor}${g.tie && g.tie !== 'none' ? `, break a tie ${g.tie}` : ''}.`;
+    if (g.vacate !== undefined) return g.vacate ? 'pay half and leave office.' : 'pay in full.';
+    if (g.votes !== undefined) return `buy ${g.votes} vote${g.votes === 1 ? '' : 's'} for ${nameOf(g.candidate)}.`;
+    if (g.from) return g.from === 'discard' ? 'take the top discard.' : 'draw from the deck.';
+    if (g.card !== undefined) return `${design(slugOf(g.card)).name}${g.x !== undefined ? ` at ${g.x}, ${g.y}` : ''}.`;
+    if (g.x !== undefined) return `the block at ${g.x}, ${g.y}.`;
+    return 'see the highlighted choice.';
+  }
+
+  // ---- the action panel ---------------------------------------------------------------------
+  /** A button that sends option `o` at once. */
+  function optionButton(o, label, { primary = false, id } = {}) {
+    const ok = isOption(o);
+    return h('button', {
+      type: 'button', class: `${primary ? 'primary' : 'ghost'} ${suggested && suggested === same(o) ? 'suggested' : ''}`, id, 'data-focus-key': id,
+      disabled: st.busy || !ok, onclick: () => sendNow(o),
+    }, label);
+  }
+
+  function action(p) {
+    const v = st.view;
+    const head = [];
+    const buttons = [];
+    const extra = [];
+    let cardState = () => ({ disabled: true });
+    const r = orderBody();
+    const confirmBtn = (label) => h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: !r.body || st.busy, onclick: confirm }, label);
+    const passBtn = (label = 'Pass') => optionButton({ pass: true }, label, { id: 'pass' });
+    const mySeat = v.seats[me()] ?? { money: 0, council: [] };
+    switch (p.step) {
+      case 'play': {
+        const d = sel.card !== null ? design(slugOf(sel.card)) : null;
+        const o = r.option;
+        head.push(h('h2', { id: 'action-title' }, `Turn ${p.turn}: play a card`),
+          h('p', {}, d ? (r.body ? `${d.name}${o ? ` at ${o.x}, ${o.y}` : ''}: press ${d.kind === 'event' ? 'Play' : 'Build'} to confirm.` : `${d.name}: pick a highlighted cell of the city; each shows the money you would score there.`)
+            : 'Pick a card of your hand, then a highlighted cell of the city. Money is your score: each cell shows what the play pays. Or pass.'));
+        if (o && o.mode !== 'event') {
+          head.push(h('p', { class: 'preview', id: 'preview', 'data-score': o.score }, `Played there it scores $${o.score}${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}.`));
+          if (o.mode === 'vote') head.push(h('p', { class: 'muted', id: 'vote-note' }, 'This rezoning needs a council vote: every member holder, then the Mayor, votes. If it fails, the card comes back to your hand.'));
+        }
+        buttons.push(confirmBtn(d ? `${d.kind === 'event' ? 'Play' : 'Build'} ${d.name}${o && o.mode !== 'event' ? ` · +$${o.score}` : ''}` : 'Build'), passBtn());
+        if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
+        cardState = (c) => {
+          if (c.id === sel.card) return { state: 'build', badge: 'Play' };
+          const plays = playsOf(c.id);
+          if (!plays.length) return { dim: true, mark: 'cannot play now', label: `Cannot be played now${whyNot(c.id)}` };
+          const best = Math.max(...plays.map((e) => e.score ?? 0));
+          return plays[0].mode === 'event' ? { mark: 'event' } : { mark: `up to +$${best}`, label: `Scores up to $${best}` };
+        };
+        break;
+      }
+      case 'council': {
+        const d = sel.card !== null ? design(slugOf(sel.card)) : null;
+        head.push(h('h2', { id: 'action-title' }, 'Buy a council member?'),
+          h('p', {}, `You have $${mySeat.money}. A member costs money now and votes on every rezoning the council decides. Pick a highlighted member of your hand, or do not buy.`));
+        buttons.push(confirmBtn(d ? `Buy ${d.name} for $${d.cost}` : 'Buy'), passBtn('Do not buy'));
+        cardState = (c) => (c.id === sel.card ? { state: 'build', badge: 'Buy' } : isOption({ card: c.id }) ? { mark: `buy for $${design(c.card).cost}` } : { dim: true, disabled: true });
+        break;
+      }
+      case 'target': {
+        head.push(h('h2', { id: 'action-title' }, 'A timed event strikes'),
+          h('p', {}, `${(v.timed ?? []).map((e) => design(e.card).name).join(', ') || 'An event'} acts this turn: pick the highlighted block it strikes.`));
+        buttons.push(confirmBtn(sel.x !== null ? `Strike ${sel.x}, ${sel.y}` : 'Strike'));
+        break;
+      }
+      case 'vote': {
+        const vote = v.vote;
+        const what = vote ? `${nameOf(vote.proposer)} proposes ${design(vote.card.card).name} at ${vote.x}, ${vote.y} (a rezoning)` : 'A rezoning';
+        if (p.mayor) {
+          head.push(h('h2', { id: 'action-title' }, 'Rezoning vote: you are the Mayor'),
+            h('p', {}, `${what}. So far ${vote?.yes ?? 0} yes, ${vote?.no ?? 0} no. Your vote counts 2; if it ends tied you may break the tie.`),
+            h('label', { class: 'field tie' }, h('span', {}, 'If it is a tie'),
+              h('select', { id: 'tie', onchange: (e) => { sel.tie = e.target.value; ctx.drawAction(); } },
+                [['none', 'Do not break it (it fails)'], ['yes', 'Break it: yes'], ['no', 'Break it: no']].map(([k, t]) => h('option', { value: k, selected: sel.tie === k }, t)))));
+          for (const [b, label] of BALLOTS) buttons.push(optionButton({ mayor: b, tie: sel.tie }, label, { primary: b === 'yes', id: `vote-${b}` }));
+        } else {
+          const members = mySeat.council ?? [];
+          head.push(h('h2', { id: 'action-title' }, 'Rezoning vote: your council votes'),
+            h('p', {}, `${what}. So far ${vote?.yes ?? 0} yes, ${vote?.no ?? 0} no. More yes than no passes it.`),
+            h('p', { class: 'muted' }, `Your members: ${members.map((m) => `${design(m.card).name} (${m.votes} vote${m.votes === 1 ? '' : 's'}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}.`));
+          for (const [b, label] of BALLOTS) {
+            const body = { ballots: members.map((m) => m.vote ?? b) };
+            buttons.push(optionButton(body, label, { primary: b === 'yes', id: `vote-${b}` }));
+          }
+          // Two or more free members may split their ballots, where the options allow it.
+          const free = members.map((m, i) => (m.vote ? -1 : i)).filter((i) => i >= 0);
+          if (free.length >= 2 && options().some((o) => new Set(o.ballots ?? []).size > 1)) {
+            if (!sel.ballots || sel.ballots.length !== members.length) sel.ballots = members.map((m) => m.vote ?? 'yes');
+            const split = { ballots: [...sel.ballots] };
+            extra.push(h('fieldset', { class: 'split-vote', id: 'split-vote' }, h('legend', {}, 'Or vote member by member'),
+              free.map((i) => h('label', { class: 'field' }, h('span', {}, design(members[i].card).name),
+                h('select', { id: `ballot-${i}`, onchange: (e) => { sel.ballots[i] = e.target.value; ctx.drawAction(); } },
+                  BALLOTS.map(([b]) => h('option', { value: b, selected: sel.ballots[i] === b }, b))))),
+              optionButton(split, 'Cast these ballots', { id: 'vote-split' })));
+          }
+        }
+        break;
+      }
+      case 'mayor_pay': {
+        const bill = p.bill ?? v.bills?.[0]?.amount ?? 0;
+        head.push(h('h2', { id: 'action-title' }, `The Mayor's bill: $${bill}`),
+          h('p', {}, `A disaster left the city a bill. As Mayor you pay it in full, or pay half ($${Math.ceil(bill / 2)}) and leave office, which opens an election. You have $${mySeat.money}.`));
+        buttons.push(optionButton({ vacate: false }, `Pay $${bill}`, { primary: true, id: 'pay-full' }),
+          optionButton({ vacate: true }, `Pay $${Math.ceil(bill / 2)} and leave office`, { id: 'pay-half' }));
+        break;
+      }
+      case 'election': {
+        const e = v.election;
+        const cands = [...new Set(options().filter((o) => o.candidate !== undefined).map((o) => o.candidate))];
+        if (sel.candidate === null && cands.length) sel.candidate = cands.includes(me()) ? me() : cands[0];
+        const amounts = options().filter((o) => o.candidate === sel.candidate).map((o) => o.votes);
+        if (sel.votes !== null && !amounts.includes(sel.votes)) sel.votes = null;
+        if (sel.votes === null && amounts.length) sel.votes = amounts[0];
+        const r2 = orderBody();
+        head.push(h('h2', { id: 'action-title' }, 'Election for Mayor'),
+          h('p', {}, `The office is vacant. Each seat in turn may buy votes at $1 each for any candidate, or pass; it ends when everyone passes in a row. Most votes wins. You have $${mySeat.money}.`),
+          e ? h('p', { class: 'muted', id: 'tally' }, `Votes so far: ${e.votes.map((n, s) => `${nameOf(s)} ${n}`).join(', ')}.`) : null);
+        if (cands.length) {
+          extra.push(h('div', { class: 'bid-form' },
+            h('label', { class: 'field' }, h('span', {}, 'Candidate'),
+              h('select', { id: 'candidate', onchange: (ev) => { sel.candidate = Number(ev.target.value); sel.votes = null; ctx.drawAction(); } },
+                cands.map((c) => h('option', { value: c, selected: sel.candidate === c }, c === me() ? `${nameOf(c)} (you)` : nameOf(c))))),
+            h('label', { class: 'field' }, h('span', {}, 'Votes'),
+              h('select', { id: 'votes', onchange: (ev) => { sel.votes = Number(ev.target.value); ctx.drawAction(); } },
+                amounts.map((n) => h('option', { value: n, selected: sel.votes === n }, `${n} ($${n})`))))));
+        }
+        buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: !r2.body || st.busy, onclick: confirm },
+          r2.body ? `Buy ${sel.votes} vote${sel.votes === 1 ? '' : 's'} for ${sel.candidate === me() ? 'yourself' : nameOf(sel.candidate)}` : 'Buy votes'), passBtn());
+        break;
+      }
+      case 'draw': {
+        head.push(h('h2', { id: 'action-title' }, 'Draw a card'), h('p', {}, 'Draw the top card of the deck, or take the top of the discard pile.'));
+        buttons.push(optionButton({ from: 'deck' }, 'Draw from the deck', { primary: true, id: 'draw-deck' }), optionButton({ from: 'discard' }, 'Take the top discard', { id: 'draw-discard' }));
+        break;
+      }
+      case 'discard': {
+        head.push(h('h2', { id: 'action-title' }, 'Hand limit: discard one card'), h('p', {}, `You hold ${hand().length} cards; the limit is 7.`));
+        buttons.push(confirmBtn(sel.card !== null ? `Discard ${design(slugOf(sel.card)).name}` : 'Discard'));
+        cardState = (c) => (c.id === sel.card ? { state: 'discard', badge: 'Discard' } : {});
+        break;
+      }
+      default: {
+        head.push(h('h2', { id: 'action-title' }, `Your move: ${STEP_TITLES[p.step] ?? p.step}`));
+        options().forEach((o, i) => buttons.push(optionButton(o, JSON.stringify(o), { id: `option-${i}` })));
+      }
+    }
+    if (p.suggestion || ctx.hints.left() !== 0) buttons.push(ctx.hints.button({ onclick: suggest, disabled: st.busy }));
+    if (!r.body && r.why && !hint && ['play', 'target'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
+    // The view's last event number on the title: a test (or a person's tool) tells a point asked
+    // again (an election goes round) from the one just answered.
+    head[0]?.setAttribute?.('data-seq', String(v.last_seq ?? ''));
+    return { head, extra, buttons, hint, cardOpts: (c) => cardState(c) };
+  }
+
+  /** Under the grid, once a cell is chosen: confirm the play there without scrolling back up. */
+  function confirmBar() {
+    const p = pending();
+    if (!p || st.hand?.order || sel.x === null || !['play', 'target'].includes(p.step)) return null;
+    const r = orderBody();
+    const label = p.step === 'target' ? `Strike ${sel.x}, ${sel.y}` : `Build ${design(slugOf(sel.card)).name} here${r.option && r.option.mode !== 'event' ? ` · +$${r.option.score}` : ''}`;
+    return h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: confirm }, label);
+  }
+
+  /** The game in five lines for a newcomer, above the table: what to do without the rule book. */
+  function quickGuide() {
+    return h('details', { class: 'sc-guide', id: 'sc-guide' },
+      h('summary', {}, 'New to SimCity? The game in five lines'),
+      h('ol', {},
+        h('li', {}, 'Money is your score. Once someone reaches the money target, the round is played out and the richest player wins.'),
+        h('li', {}, 'On your turn pick a card of your hand, then a highlighted cell of the city: each shows the money that play pays you. A block goes next to the city, or on top of a block to upgrade or rezone it.'),
+        h('li', {}, 'Blocks that need sims must reach blocks that provide them by road or rail; blocks of one zone together pay a bonus. The cells offered already follow every rule.'),
+        h('li', {}, 'After the first Power Plant the city has a Mayor, events and a council: members vote on rezonings, the Mayor pays disaster bills (or pays half and leaves office, and an election follows).'),
+        h('li', {}, 'Unsure? Suggest fills in a good choice; the city panel shows money, the Mayor and what is in force. ', h('a', { href: '#/rules/simcity' }, 'The full rules'), '.')));
+  }
+
+  /** The panels, and the guide open by itself in round 1. */
+  function draw() {
+    const v = st.view;
+    if (!guideSet && v && v.status === 'playing') {
+      guideSet = true;
+      guide.open = v.round <= 1 && me() !== null;
+    }
+    guide.hidden = !v || v.status !== 'playing';
+    board.draw();
+  }
+
+  /** A hand card's face: a button that picks it, and shows its text on hover and focus. */
+  function handCard(c, o, fresh) {
+    return scCard(c.id, c.card, { ...o, fresh, disabled: o.disabled || st.busy, onClick: () => clickHand(c.id), onInfo: () => board.showCard(c.card) });
+  }
+
+  return {
+    top: [board.whose, guide],
+    main: [board.cityBox],
+    sideBefore: [board.status],
+    jump: [['City', () => board.cityBox, 'jump-city'], ['Money', () => board.status, 'jump-status']],
+    opening: ['Your hand', 'The game starts when every seat is taken.'],
+    watching: 'You are watching this game. Hands stay secret; the city, money, the council and every vote are public.',
+    sorts: HAND_SORTS,
+    sortHand: sortScHand,
+    ...markNewByPoint,
+    stepLabel: (v) => `Round ${v.round} · ${STEP_TITLES[v.step] ?? v.step}`,
+    pointText: (p) => `round ${p.round}, ${STEP_TITLES[p.step] ?? p.step}`,
+    stats: (v) => [
+      { label: 'Phase', value: PHASES[v.phase] ?? v.phase },
+      { label: 'Mayor', value: v.mayor === null || v.mayor === undefined ? '—' : nameOf(v.mayor) },
+      v.seat !== undefined || me() !== null ? { label: 'Your money', value: `$${v.seats[me()]?.money ?? 0}` } : null,
+      v.target ? { label: 'To win', value: `$${v.target}` } : null,
+      { label: 'Deck', value: v.deck_count },
+    ].filter(Boolean),
+    forceText: (v, names) => `Resolve this decision now? ${names} will get the default.`,
+    endLead: (v, names) => `${joinNames(names)} with $${(v.winners ?? []).length ? v.seats[v.winners[0]].money : 0}${v.end_reason ? ` · ${endReason(v.end_reason)}` : ''}.`,
+    rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, `$${v.seats[seat].money}`),
+      h('span', { class: 'r-hand' }, `${v.seats[seat].council.length} council member${v.seats[seat].council.length === 1 ? '' : 's'} · ${v.seats[seat].hand_count} in hand`)],
+    sync,
+    action,
+    actionSig: () => [st.view?.last_seq, st.view?.city, st.view?.seats, st.view?.vote, st.view?.election, st.view?.timed, sel, hint, suggested],
+    card: handCard,
+    draw,
+    logLines: scLog,
+  };
+}
+
+/** Why the game ended, in words (the view's end_reason). */
+function endReason(r) {
+  return { target: 'the money target was reached', surface_full: 'the city is full', deck_out: 'the deck ran out', all_passed: 'a whole round of passes' }[r] ?? r;
+}
