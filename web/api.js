@@ -78,7 +78,7 @@ export const api = {
 function enc(id) { return encodeURIComponent(id); }
 
 /** The URL of a game's Server-Sent Events stream. */
-export function streamUrl(id) { return `${BASE}/games/${enc(id)}/stream`; }
+export function streamUrl(id, after = 0) { return `${BASE}/games/${enc(id)}/stream${after ? `?after=${after}` : ''}`; }
 
 /** Every event of game `id`'s public log, oldest first (the API pages it by 500). */
 export async function allEvents(id) {
@@ -170,6 +170,70 @@ export async function createAndRemember(settings) {
  * no list here. Until they are known (a cached reply arrives at once), unnamed messages still
  * reach `fn`.
  */
+/**
+ * A player's live log of game `id` read with fetch(), so that it carries the seat's token
+ * (EventSource cannot send headers): the server never refuses a player's stream for its caps,
+ * it ends a watcher's instead. It starts after event `after` and offers what live.js uses of an
+ * EventSource: readyState (0 connecting, 1 open, 2 closed), onopen, onerror (once, when it
+ * ends or is refused: it does not reconnect by itself), onmessage, addEventListener(type, fn)
+ * and close().
+ */
+export class SeatStream {
+  constructor(id, token, after = 0) {
+    this.readyState = 0;
+    this.onopen = null;
+    this.onerror = null;
+    this.onmessage = null;
+    this.listeners = new Map();
+    this.abort = new AbortController();
+    this.run(`${BASE}/games/${enc(id)}/stream?after=${after}`, token).catch(() => {}).finally(() => {
+      if (this.readyState === 2) return;
+      this.readyState = 2;
+      this.onerror?.();
+    });
+  }
+
+  addEventListener(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(fn);
+  }
+
+  close() {
+    this.readyState = 2;
+    this.abort.abort();
+  }
+
+  async run(url, token) {
+    const r = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: this.abort.signal });
+    if (!r.ok || !r.body) return;
+    this.readyState = 1;
+    this.onopen?.();
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done || this.readyState === 2) return;
+      buf += value.replace(/\r\n?/g, '\n');
+      let end;
+      while ((end = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        let type = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) type = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (!data.length) continue;
+        const ev = { type, data: data.join('\n') };
+        const fns = this.listeners.get(type);
+        if (fns) for (const fn of fns) fn(ev);
+        else this.onmessage?.(ev);
+      }
+    }
+  }
+}
+
 export function listenToLog(es, fn) {
   es.onmessage = fn;
   loadRulesets().then((d) => {

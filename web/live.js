@@ -3,7 +3,7 @@
 // seat, sending an order, and the waiting room. It knows no rules: an order is sent as the
 // game's part of the table builds it, positions included.
 
-import { api, store, streamUrl, listenToLog } from './api.js';
+import { api, store, streamUrl, listenToLog, SeatStream } from './api.js';
 import { h } from './dom.js';
 import { shareBox, seatDot } from './ui.js';
 
@@ -24,6 +24,8 @@ export function liveGame(id, onChange) {
   let debounce = null;
   let firstScheduled = 0;
   let reopen = null;
+  let poll = null; // while the stream is down: the view and the log read every few seconds
+  let failures = 0; // streams refused or cut in a row: the next try waits longer
 
   const maxSeq = () => { let m = 0; for (const k of st.events.keys()) m = Math.max(m, k); return m; };
 
@@ -81,9 +83,11 @@ export function liveGame(id, onChange) {
     return false;
   }
 
+  // A seat's stream carries its token (the server keeps a player's stream even at its caps);
+  // a watcher's is a plain EventSource from the last event it has.
   function openStream() {
     if (!alive || (st.view?.status === 'finished' && gameOver()) || ['cancelled', 'expired'].includes(st.view?.status)) return;
-    es = new EventSource(streamUrl(id));
+    es = st.me ? new SeatStream(id, st.me.token, maxSeq()) : new EventSource(streamUrl(id, maxSeq()));
     const onEvent = (ev) => {
       let data;
       try { data = JSON.parse(ev.data); } catch { return; }
@@ -93,23 +97,28 @@ export function liveGame(id, onChange) {
       scheduleRefresh();
     };
     listenToLog(es, onEvent);
-    es.onopen = () => setConn('open');
+    es.onopen = () => { failures = 0; setConn('open'); };
     es.onerror = () => {
       if (!es) return;
-      if (es.readyState === EventSource.CLOSED) {
+      if (es.readyState === 2) { // closed: refused (a cap) or ended; try again later
         es.close();
         es = null;
         setConn('down');
+        failures++;
         clearTimeout(reopen);
-        reopen = setTimeout(() => { if (alive) { openStream(); scheduleRefresh(); } }, 3000);
+        reopen = setTimeout(() => { if (alive) { openStream(); scheduleRefresh(); } }, Math.min(30_000, 3000 * 2 ** Math.min(failures - 1, 4)));
       } else setConn('down');
     };
   }
 
+  // While the stream is down (refused at a server's cap, or cut), the page polls: the view and
+  // the log's new events every 5 s, so the game goes on being shown.
   function setConn(c) {
     if (st.conn === c) return;
     st.conn = c;
     if (c === 'open' && st.view) scheduleRefresh();
+    clearInterval(poll);
+    poll = c === 'down' && alive ? setInterval(() => { if (alive) refresh(); }, 5000) : null;
     onChange();
   }
 
@@ -145,6 +154,7 @@ export function liveGame(id, onChange) {
       store.setSeat(id, r.seat, r.token);
       store.setName(name);
       st.me = { seat: r.seat, token: r.token };
+      if (es) { es.close(); es = null; openStream(); } // now a player's stream, with the token
     } catch (e) {
       st.joinError = e.message;
     }
@@ -167,6 +177,7 @@ export function liveGame(id, onChange) {
       alive = false;
       clearTimeout(debounce);
       clearTimeout(reopen);
+      clearInterval(poll);
       es?.close();
       es = null;
     },
