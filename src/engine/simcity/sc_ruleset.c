@@ -1,7 +1,7 @@
 /* sc_ruleset.c: SimCity as one implementation of the ruleset seam (ruleset.h): its catalog
  * (sc_cards.h), engine (sc.h), orders, views and stored state (sc_json.h), bots (sc_bots.h) and
  * self-play figures (sc_sim.h, sc_report.h) behind one table of functions, and its engine
- * events turned into the public log's JSON. Not in the server's registry yet (ruleset.c). */
+ * events turned into the public log's JSON. Listed in the server's registry (ruleset.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,9 +22,13 @@ static bool sr_load_cards(const char *path, char *err, int errlen)
     return sc_catalog_load_file(&catalog, path, err, errlen);
 }
 
+/* The catalog as GET /api/v1/cards serves it: named by its game, as Tech City's is, so that a
+ * client (and the OpenAPI file's Catalog union) tells the games' catalogs apart. */
 static json_t *sr_cards_json(void)
 {
-    return sc_catalog_json(&catalog);
+    json_t *j = sc_catalog_json(&catalog);
+    json_object_set_new(j, "game", json_string("simcity"));
+    return j;
 }
 
 static bool sr_new_game(void *g, int players, uint64_t seed, const int *options)
