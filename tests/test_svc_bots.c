@@ -175,6 +175,15 @@ Test(bots, experts_in_tech_city_play_to_the_end_too)
     check_log(&t);
 }
 
+Test(bots, experts_in_simcity_play_to_the_end_too)
+{
+    struct table t;
+    create_with(&t, 3, "[\"expert\", \"greedy\"]", 2, ", \"game\": \"simcity\", \"seed\": 32");
+    const char *bases[] = {d.base};
+    cr_assert(play_until_over(&t, bases, 1, 120), "the game ends");
+    check_log(&t);
+}
+
 Test(bots, two_daemons_submit_each_expert_decision_once)
 {
     struct daemon d2;
