@@ -1347,9 +1347,13 @@ function checkScPolitics(events, players) {
 /** Plays a SimCity seat to the end from its hand view: every option must be a simcity.Order (with
  * the point's round, step and turn), the suggestion one of them; it sends the suggestion, after
  * the refusals each kind of point allows. While a vote or an election asks this seat, the public
- * view's tally must be what the log has shown so far. Returns orders accepted and steps seen. */
-async function playScSeat(id, token) {
+ * view's tally must be what the log has shown so far. With `host` (one game: the expert thinks
+ * a while), it asks the expert for a hint at its first point (a simcity.Order of that point),
+ * and at its third the host forces the point and the hand view says what the rules chose.
+ * Returns orders accepted and steps seen. */
+async function playScSeat(id, token, host) {
   let accepted = 0;
+  let points = 0;
   const steps = new Set();
   for (let n = 0; n < 5000; n++) {
     const h = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
@@ -1384,6 +1388,22 @@ async function playScSeat(id, token) {
       }
     }
     await scRefusals(id, token, h);
+    points++;
+    if (points === 1 && host) {
+      const hint = await expect(200, null, 'POST', `/api/v1/games/${id}/hint`, { token });
+      assertValid(componentRef('simcity.Order'), hint.suggestion, 'a hint in SimCity is a simcity.Order');
+      assert.deepEqual([hint.suggestion.round, hint.suggestion.step, hint.suggestion.turn], [p.round, p.step, p.turn]);
+    }
+    if (points === 3 && host) {
+      const at = { round: p.round, step: p.step, turn: p.turn };
+      await expect(200, null, 'POST', `/api/v1/games/${id}/resolve`, { token: host, body: at });
+      const after = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+      assert.ok(after.defaulted, 'a forced seat is told what was chosen for it');
+      assert.deepEqual([after.defaulted.round, after.defaulted.step, after.defaulted.reason], [p.round, p.step, 'forced_by_host']);
+      assertValid(componentRef('simcity.Order'), after.defaulted.chosen, 'the default is a simcity.Order');
+      steps.add('forced');
+      continue;
+    }
     const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: p.suggestion });
     if (r.status === 202) accepted++;
     else assert.equal(r.json.code, 'stale_step', r.text);
@@ -1431,7 +1451,7 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
       return pages;
     })();
     const live = readStream(g.id, { game: 'simcity', ms: 120_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
-    const played = await playScSeat(g.id, g.token);
+    const played = await playScSeat(g.id, g.token, seats === 4 ? g.host_token : undefined);
     playing = false;
     assert.ok((await reader) > 0);
     assert.ok(played.accepted > 0, `${seats} seats: the person played`);
@@ -1446,7 +1466,7 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
     votes += seen.votes;
     elections += seen.elections;
   }
-  for (const s of ['play', 'draw', 'discard', 'council', 'target', 'vote', 'vote (Mayor)', 'mayor_pay', 'election']) {
+  for (const s of ['play', 'draw', 'discard', 'council', 'target', 'vote', 'vote (Mayor)', 'mayor_pay', 'election', 'forced']) {
     assert.ok(steps.has(s), `the person decided at a SimCity ${s} point (seen: ${[...steps]})`);
   }
   assert.ok(votes > 0 && elections > 0, `votes ${votes}, elections ${elections}`);
