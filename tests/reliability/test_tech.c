@@ -585,14 +585,20 @@ Test(tech, simcity_an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
 
 /* ---- deadlines ------------------------------------------------------------------------------ */
 
-Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
+/* Creates a game of `game` from the rest of a create body ("\"seats\": 3, ..."). */
+static json_t *create_game(const char *game, const char *rest)
 {
-    /* One person who never decides and two bots, five seconds a point: the sweeper gives the
-     * person's missing decisions their defaults, and the game moves on without them. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
-                     "\"name\": \"Ada\", \"turn_seconds\": 5}",
-                     201);
+    char body[300];
+    snprintf(body, sizeof body, "{\"game\": \"%s\", %s}", game, rest);
+    return call("POST", "/api/v1/games", NULL, body, 201);
+}
+
+/* One person who never decides and two bots, five seconds a point: the sweeper gives the
+ * person's missing decisions their defaults, and the game moves on without them. */
+static void sweeper(const char *game)
+{
+    json_t *c = create_game(game, "\"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                                  "\"name\": \"Ada\", \"turn_seconds\": 5");
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", str(c, "id"));
     bool forced = false, defaulted = false;
@@ -616,14 +622,22 @@ Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
     json_decref(c);
 }
 
-Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
 {
-    /* Ada and two bots: the host forces Ada's point; the bots then resolve theirs at once, and
-     * Ada, who has not decided since, must still be told what was chosen for her. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
-                     "\"name\": \"Ada\"}",
-                     201);
+    sweeper("tech_city");
+}
+
+Test(tech, simcity_the_sweeper_forces_an_overdue_point_with_the_rules_default)
+{
+    sweeper("simcity");
+}
+
+/* Ada and two bots: the host forces Ada's point; the bots then resolve theirs at once, and
+ * Ada, who has not decided since, must still be told what was chosen for her. */
+static void notice_stays(const char *game)
+{
+    json_t *c = create_game(game, "\"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                                  "\"name\": \"Ada\"");
     char path[160], rpath[160], body[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
     snprintf(rpath, sizeof rpath, "/api/v1/games/%s/resolve", str(c, "id"));
@@ -667,6 +681,16 @@ Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after
     json_decref(c);
 }
 
+Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+{
+    notice_stays("tech_city");
+}
+
+Test(tech, simcity_a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+{
+    notice_stays("simcity");
+}
+
 /* The orders and decisions tables name a point by round, step and turn, each in its own column
  * (the turn was once squeezed into the step's name, "build#3"). */
 Test(tech, orders_and_decisions_name_their_point_by_round_step_and_turn)
@@ -706,11 +730,10 @@ Test(tech, orders_and_decisions_name_their_point_by_round_step_and_turn)
     json_decref(c);
 }
 
-Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+/* Solo: after the host forces Ada's point, the point that resolved last is hers. */
+static void forced_told(const char *game)
 {
-    /* Solo: after the host forces Ada's point, the point that resolved last is hers. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 1, \"name\": \"Ada\"}", 201);
+    json_t *c = create_game(game, "\"seats\": 1, \"name\": \"Ada\"");
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
     json_t *h = call("GET", path, str(c, "token"), NULL, 200);
@@ -735,4 +758,14 @@ Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
     json_decref(after);
     json_decref(h);
     json_decref(c);
+}
+
+Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+{
+    forced_told("tech_city");
+}
+
+Test(tech, simcity_a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+{
+    forced_told("simcity");
 }
