@@ -450,6 +450,75 @@ Test(tech, simcity_no_response_shows_a_seat_a_card_of_the_deck_or_of_another_han
     no_leak("simcity", shapes, 5);
 }
 
+/* SimCity's order bodies gone wrong, each sent at a point of each kind: wrong types, absurd
+ * numbers, fields of other steps (each after the point's round, step and turn). */
+static const char *const sc_absurd[] = {
+    "\"card\": -1, \"x\": 6, \"y\": 6",
+    "\"card\": 99999999999, \"x\": 6, \"y\": 6",
+    "\"card\": \"row_houses\"",
+    "\"card\": 0, \"x\": 99, \"y\": -3",
+    "\"card\": 0, \"x\": 6",
+    "\"card\": 0, \"x\": 6.5, \"y\": 6",
+    "\"pass\": false",
+    "\"pass\": true, \"card\": 0",
+    "\"ballots\": [\"maybe\"]",
+    "\"ballots\": [1, 2]",
+    "\"ballots\": [\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", "
+    "\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", "
+    "\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\"]",
+    "\"ballots\": \"yes\"",
+    "\"mayor\": \"yes\", \"tie\": \"maybe\"",
+    "\"mayor\": \"yes\", \"ballots\": []",
+    "\"votes\": 0, \"candidate\": 0",
+    "\"votes\": 1000000000000, \"candidate\": 0",
+    "\"votes\": 1, \"candidate\": -1",
+    "\"votes\": 1, \"candidate\": 9",
+    "\"vacate\": \"yes\"",
+    "\"from\": \"hand\"",
+    "\"from\": 1",
+    "\"divulge\": [0]",
+    "",
+};
+
+Test(tech, simcity_absurd_orders_at_every_kind_of_point_are_refused_and_change_nothing)
+{
+    /* Solitaire (draw, discard, the Mayor's own votes) and three seats of people and a bot
+     * (votes, bills, elections): at each of the people's first points, every absurd body is a
+     * 4xx problem that changes nothing (post_order() checks), never a 5xx. */
+    static const int shapes[][2] = {{1, 1}, {3, 2}};
+    for (int k = 0; k < 2; k++) {
+        struct tgame g;
+        turn_create(&g, "simcity", shapes[k][0], shapes[k][1]);
+        char path[160];
+        snprintf(path, sizeof path, "/api/v1/games/%s/hand", g.id);
+        for (int n = 0, points = 0; n < 3000 && points < 60; n++) {
+            bool any = false;
+            for (int s = 0; s < g.people; s++) {
+                json_t *h = get_audited(g.id, path, g.tokens[s], s);
+                json_t *p = json_object_get(h, "pending");
+                if (json_is_object(p)) {
+                    char at[120], body[700];
+                    snprintf(at, sizeof at, "\"round\": %lld, \"step\": \"%s\", \"turn\": %lld",
+                             num(p, "round"), str(p, "step"), num(p, "turn"));
+                    for (size_t i = 0; i < sizeof sc_absurd / sizeof *sc_absurd; i++) {
+                        snprintf(body, sizeof body, "{%s%s%s}", at, *sc_absurd[i] ? ", " : "",
+                                 sc_absurd[i]);
+                        long st = post_order(g.id, g.tokens[s], s, body);
+                        cr_assert(st >= 400 && st < 500, "%s at a %s point got %ld", body,
+                                  str(p, "step"), st);
+                    }
+                    points++;
+                }
+                json_decref(h);
+                any = move(&g, s, 1) || any;
+            }
+            if (!any && finished(&g))
+                break;
+        }
+        play_audited(&g);
+    }
+}
+
 /* ---- races ---------------------------------------------------------------------------------- */
 
 struct racer {
