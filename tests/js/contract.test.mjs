@@ -1462,6 +1462,9 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
     assert.equal(events.find((e) => e.type === 'started').players, seats);
     assert.equal(view.players, seats);
     assert.deepEqual(events.at(-1).money, view.seats.map((s) => s.money), 'game_over carries every seat\'s money');
+    const rounds = await expect(200, null, 'GET', `/api/v1/games/${g.id}/replay/rounds`);
+    assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.money), view.seats.map((s) => s.money), 'the last round is the final money');
+    assert.deepEqual(rounds.rounds.map((r) => r.round), [...Array(rounds.rounds.length).keys()], 'SimCity round by round from 0');
     const seen = checkScPolitics(events, seats);
     votes += seen.votes;
     elections += seen.elections;
