@@ -1350,16 +1350,17 @@ function checkScPolitics(events, players) {
  * view's tally must be what the log has shown so far. With `host` (one game: the expert thinks
  * a while), it asks the expert for a hint at its first point (a simcity.Order of that point),
  * and at its third the host forces the point and the hand view says what the rules chose.
- * Returns orders accepted and steps seen. */
+ * Returns orders accepted, steps seen and the plays it sent with the score their option said. */
 async function playScSeat(id, token, host) {
   let accepted = 0;
   let points = 0;
   const steps = new Set();
+  const plays = [];
   for (let n = 0; n < 5000; n++) {
     const h = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
     if (h.status === 'finished') {
       assert.equal(h.pending, null);
-      return { accepted, steps };
+      return { accepted, steps, plays };
     }
     if (!h.pending || h.order) { await sleep(5); continue; }
     const p = h.pending;
@@ -1405,8 +1406,12 @@ async function playScSeat(id, token, host) {
       continue;
     }
     const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: p.suggestion });
-    if (r.status === 202) accepted++;
-    else assert.equal(r.json.code, 'stale_step', r.text);
+    if (r.status === 202) {
+      accepted++;
+      const s = p.suggestion;
+      const option = p.options.find((o) => o.card === s.card && o.x === s.x && o.y === s.y);
+      if (p.step === 'play' && option && ['new', 'upgrade', 'rezone'].includes(option.mode)) plays.push({ turn: p.turn, id: s.card, score: option.score });
+    } else assert.equal(r.json.code, 'stale_step', r.text);
   }
   throw new Error(`SimCity game ${id} did not end`);
 }
@@ -1465,6 +1470,12 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
     const rounds = await expect(200, null, 'GET', `/api/v1/games/${g.id}/replay/rounds`);
     assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.money), view.seats.map((s) => s.money), 'the last round is the final money');
     assert.deepEqual(rounds.rounds.map((r) => r.round), [...Array(rounds.rounds.length).keys()], 'SimCity round by round from 0');
+    for (const play of played.plays) {
+      const e = events.find((x) => x.type === 'played' && x.turn === play.turn && x.id === play.id);
+      assert.ok(e, `${seats} seats: the play of card ${play.id} at turn ${play.turn} is logged`);
+      assert.equal(e.scored, play.score, `${seats} seats: card ${play.id} at turn ${play.turn} scored what its option said`);
+    }
+    assert.ok(played.plays.length > 0, `${seats} seats: the person played blocks`);
     const seen = checkScPolitics(events, seats);
     votes += seen.votes;
     elections += seen.elections;
