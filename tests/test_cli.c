@@ -324,6 +324,9 @@ Test(cli, simulate_reports_the_same_keys_for_every_game)
         "simulate --game tech_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy",
         "simulate --game tech_city --players 3 --games 40 --seed 2 --bots greedy,random,greedy "
         "--per-card",
+        "simulate --game simcity --players 3 --games 40 --seed 2 --bots greedy,random,greedy",
+        "simulate --game simcity --players 3 --games 40 --seed 2 --bots greedy,random,greedy "
+        "--per-card",
     };
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
         json_t *j = run_json(runs[r]);

@@ -705,6 +705,35 @@ Test(api, a_private_table_is_left_out_of_the_lobby_and_joined_through_its_link)
     json_decref(made);
 }
 
+Test(api, simcity_takes_a_money_target_but_none_in_solitaire)
+{
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 3, \"game\": \"simcity\", \"target\": 19}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 1, \"game\": \"simcity\", \"target\": 100}", 400, "bad_value");
+    expect_problem("POST", "/api/v1/games", NULL,
+                   "{\"seats\": 3, \"game\": \"simcity\", \"decks\": 1}", 400, "unknown_field");
+    json_t *made = call("POST", "/api/v1/games", NULL,
+                        "{\"seats\": 3, \"game\": \"simcity\", \"target\": 120, \"bots\": "
+                        "[\"greedy\", \"greedy\"]}",
+                        201);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(made, "options"), "target")),
+                 120);
+    char p[128];
+    snprintf(p, sizeof p, "/api/v1/games/%s", str(made, "id"));
+    json_t *v = call("GET", p, NULL, NULL, 200);
+    cr_expect_eq(json_integer_value(json_object_get(v, "target")), 120);
+    cr_expect_str_eq(str(v, "game"), "simcity");
+    json_decref(v);
+    json_decref(made);
+    made = call("POST", "/api/v1/games", NULL, "{\"seats\": 1, \"game\": \"simcity\"}", 201);
+    snprintf(p, sizeof p, "/api/v1/games/%s", str(made, "id"));
+    v = call("GET", p, NULL, NULL, 200);
+    cr_expect(json_is_null(json_object_get(v, "target")), "Solitaire has no target");
+    json_decref(v);
+    json_decref(made);
+}
+
 Test(api, tech_city_takes_one_deck_at_five_players_and_refuses_two_below)
 {
     expect_problem("POST", "/api/v1/games", NULL,

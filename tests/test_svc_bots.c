@@ -166,13 +166,21 @@ Test(bots, an_expert_plays_a_whole_game_on_the_pool_and_the_game_replays)
     json_decref(rr);
 }
 
-Test(bots, experts_in_tech_city_play_to_the_end_too)
+/* An expert and a greedy bot beside a person, the create body ending with `extra` (its game
+ * and seed): the game ends and its log is gapless. */
+static void experts_finish(const char *extra)
 {
     struct table t;
-    create_with(&t, 3, "[\"expert\", \"greedy\"]", 2, ", \"game\": \"tech_city\", \"seed\": 32");
+    create_with(&t, 3, "[\"expert\", \"greedy\"]", 2, extra);
     const char *bases[] = {d.base};
-    cr_assert(play_until_over(&t, bases, 1, 120), "the game ends");
+    cr_assert(play_until_over(&t, bases, 1, 120), "the game ends (%s)", extra);
     check_log(&t);
+}
+
+Test(bots, experts_in_tech_city_and_simcity_play_to_the_end_too)
+{
+    experts_finish(", \"game\": \"tech_city\", \"seed\": 32");
+    experts_finish(", \"game\": \"simcity\", \"seed\": 32");
 }
 
 Test(bots, two_daemons_submit_each_expert_decision_once)

@@ -1,9 +1,10 @@
 // contract.test.mjs: checks the HTTP API of `cityd serve` against openapi/openapi.yaml, both
 // ways. It starts a daemon (with --allow-seed), plays whole games through the API (one person
 // and bots at 2..5 seats, driven only by the hand view; three people; deals searched for
-// particular illegal orders), calls every operation and provokes every error it can, and
-// validates every response: the status must be documented for the operation, the content type
-// too, and the body must match the documented schema (objects are closed with
+// particular illegal orders; Tech City and SimCity at 1..6 seats, SimCity's refusals, and its
+// ballots and bids checked as cast, in seat order), calls every operation and provokes every
+// error it can, and validates every response: the status must be documented for the operation,
+// the content type too, and the body must match the documented schema (objects are closed with
 // additionalProperties: false, so an undocumented field fails). A reply of a game (view, hand,
 // replay) is held to its own game's branch of the union, by the discriminator on `game`, and
 // must fail every other game's branch; each game's events to that game's `Event`. Then the
@@ -1240,6 +1241,261 @@ test('Tech City at every seat count, 1 to 6: every event on /events and the stre
   }
 });
 
+// ---- SimCity ------------------------------------------------------------------------------------
+
+const scRefused = new Set(); // SimCity's refusals produced over HTTP: "422 bad_ballots", "409 stale_step", ...
+let scKinds; // SimCity design id -> kind (block, event, council)
+
+/** A pending option of SimCity as the order body it stands for (its `mode` and `score` are not sent). */
+function scOrderOf(p, option) {
+  const { mode, score, ...fields } = option;
+  return { round: p.round, step: p.step, turn: p.turn, ...fields };
+}
+
+/** Sends bad orders at a SimCity point (each refusal once): wrong step, wrong kind, bad cells,
+ * cards, ballots and bids. None of them changes the game. */
+async function scRefusals(id, token, h) {
+  const p = h.pending;
+  const at = { round: p.round, step: p.step, turn: p.turn };
+  const kindOf = (c) => scKinds.get(c.card);
+  const block = h.hand.find((c) => kindOf(c) === 'block');
+  // a block some cell takes now (its phase reached, its power there): only the cell is wrong
+  const playable = p.step === 'play' ? p.options.find((o) => o.mode && o.mode !== 'event') : undefined;
+  const tries = [];
+  const other = p.step === 'play' ? 'vote' : 'play';
+  tries.push([{ ...at, step: other, pass: true }, 409, 'stale_step', 'wrong step']);
+  tries.push([{ ...at, [p.step === 'mayor_pay' ? 'from' : 'vacate']: p.step === 'mayor_pay' ? 'deck' : true }, 422, 'wrong_kind', 'a field of another step']);
+  if (p.step === 'target') tries.push([{ ...at, x: 20, y: 0 }, 400, 'bad_value', 'a cell off every surface']);
+  if (p.step === 'play' && h.hand.length) tries.push([{ ...at, card: h.hand[0].id, x: 20, y: 0 }, 400, 'bad_value', 'a cell off every surface']);
+  if (p.step === 'play') {
+    tries.push([{ ...at, card: 239, x: 6, y: 6 }, 422, 'not_in_hand', 'a card not in hand']);
+    if (playable && h.side === 12) tries.push([{ ...at, card: playable.card, x: 13, y: 13 }, 422, 'off_grid', 'a cell off the surface']);
+    if (playable && h.city.length === 0) tries.push([{ ...at, card: playable.card, x: 0, y: 0 }, 422, 'first_cell', 'the first block off the centre']);
+  }
+  if (p.step === 'council' && block) tries.push([{ ...at, card: block.id }, 422, 'wrong_card', 'a block bought as a member']);
+  if (p.step === 'vote' && p.ballots) tries.push([{ ...at, ballots: Array(p.ballots + 1).fill('yes') }, 422, 'bad_ballots', 'a ballot too many']);
+  if (p.step === 'vote' && p.mayor) tries.push([{ ...at, mayor: 'maybe' }, 400, 'bad_value', 'a ballot that is none']);
+  if (p.step === 'election') {
+    tries.push([{ ...at, votes: p.max_votes + 1, candidate: 0 }, 422, 'cannot_afford', 'more votes than money']);
+    if (h.players < 6) tries.push([{ ...at, votes: 1, candidate: 5 }, 422, 'bad_candidate', 'a candidate who is no seat']);
+    tries.push([{ ...at, votes: 0, candidate: 0 }, 400, 'bad_value', 'no votes']);
+  }
+  if (p.step === 'target') {
+    const cell = [...Array(196).keys()].map((i) => ({ x: i % 14, y: Math.floor(i / 14) }))
+      .find((c) => c.x < h.side && c.y < h.side && !p.options.some((o) => o.x === c.x && o.y === c.y));
+    if (cell) tries.push([{ ...at, ...cell }, 422, 'bad_target', 'a cell the effect may not choose']);
+  }
+  if (p.step === 'discard') tries.push([{ ...at, card: 239 }, 422, 'not_in_hand', 'a discard not in hand']);
+  for (const [body, status, code, what] of tries) {
+    const key = `${p.step} ${status} ${code}`;
+    if (scRefused.has(key)) continue;
+    const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body });
+    assert.equal(r.status, status, `SimCity ${p.step}, ${what}: ${r.text.slice(0, 300)}`);
+    assert.equal(r.json.code, code, `SimCity ${p.step}, ${what}: ${r.text.slice(0, 300)}`);
+    scRefused.add(key);
+  }
+}
+
+/** Ballots and bids as the log shows them: each logged at the point that cast it, in seat order
+ * (ballots clockwise from the proposer, the Mayor last; bids clockwise from the outgoing Mayor's
+ * left, each by the seat whose point it was). Returns how many votes and elections it saw. */
+function checkScPolitics(events, players) {
+  let votes = 0;
+  let elections = 0;
+  const engine = events.filter((e) => !['submitted', 'money', 'created', 'joined', 'started'].includes(e.type));
+  for (let i = 0; i < engine.length; i++) {
+    const e = engine[i];
+    if (e.type === 'proposed') {
+      votes++;
+      let last = -1;
+      let mayor = false;
+      let j = i + 1;
+      for (; j < engine.length && engine[j].type !== 'vote_result'; j++) {
+        const b = engine[j];
+        if (b.type === 'ballot') {
+          assert.ok(!mayor, `seq ${b.seq}: no member ballot after the Mayor's`);
+          const d = (b.seat - e.seat + players) % players;
+          assert.ok(d >= last, `seq ${b.seq}: ballots are cast clockwise from the proposer (seat ${e.seat})`);
+          last = d;
+        }
+        if (b.type === 'mayor_vote') mayor = true;
+        if (b.type === 'step') assert.equal(b.step, 'vote', `seq ${b.seq}: a vote runs to its result`);
+      }
+      assert.ok(j < engine.length, `the vote proposed at seq ${e.seq} has a result`);
+      assert.equal(engine[j].seat, e.seat, 'the result names the proposer');
+    }
+    if (e.type === 'vacated') {
+      elections++;
+      // Each seat's money as the log has it, from the start: a seat with $0 is not asked.
+      const money = Array(players).fill(0);
+      for (const m of events) {
+        if (m.seq > e.seq) break;
+        if (m.type === 'money') money[m.seat] = m.money;
+      }
+      let asked = e.seat;
+      for (let j = events.findIndex((x) => x.seq === e.seq) + 1; j < events.length && events[j].type !== 'elected'; j++) {
+        const b = events[j];
+        if (b.type === 'money') money[b.seat] = b.money;
+        if (b.type === 'step' && b.step === 'election') {
+          assert.equal(b.seats.length, 1, `seq ${b.seq}: one seat bids at a time`);
+          for (let s = (asked + 1) % players; s !== b.seats[0]; s = (s + 1) % players) {
+            assert.equal(money[s], 0, `seq ${b.seq}: the election asks each seat in turn from the outgoing Mayor's left (seat ${s}, with $${money[s]}, was skipped)`);
+          }
+          asked = b.seats[0];
+        }
+        if (b.type === 'bid') assert.equal(b.seat, asked, `seq ${b.seq}: a bid is logged as its seat casts it`);
+      }
+    }
+  }
+  return { votes, elections };
+}
+
+/** Plays a SimCity seat to the end from its hand view: every option must be a simcity.Order (with
+ * the point's round, step and turn), the suggestion one of them; it sends the suggestion, after
+ * the refusals each kind of point allows. While a vote or an election asks this seat, the public
+ * view's tally must be what the log has shown so far. With `host` (one game: the expert thinks
+ * a while), it asks the expert for a hint at its first point (a simcity.Order of that point),
+ * and at its third the host forces the point and the hand view says what the rules chose.
+ * Returns orders accepted, steps seen and the plays it sent with the score their option said. */
+async function playScSeat(id, token, host) {
+  let accepted = 0;
+  let points = 0;
+  const steps = new Set();
+  const plays = [];
+  for (let n = 0; n < 5000; n++) {
+    const h = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+    if (h.status === 'finished') {
+      assert.equal(h.pending, null);
+      return { accepted, steps, plays };
+    }
+    if (!h.pending || h.order) { await sleep(5); continue; }
+    const p = h.pending;
+    steps.add(p.step + (p.mayor ? ' (Mayor)' : ''));
+    assert.deepEqual([p.round, p.step, p.turn], [h.round, h.step, h.turn], 'the pending point is the view\'s');
+    const orders = p.options.map((o) => scOrderOf(p, o));
+    for (const o of orders) assertValid(componentRef('simcity.Order'), o, `a SimCity ${p.step} option as an order`);
+    if (p.step === 'play') {
+      for (const o of p.options) if (o.card !== undefined) assert.equal(o.mode === 'event', o.score === undefined, 'a block play says what it scores, an event does not');
+    }
+    if (p.step !== 'election') assert.ok(orders.some((o) => JSON.stringify(o) === JSON.stringify(p.suggestion)), `the ${p.step} suggestion is one of the options`);
+    if (p.step === 'vote' || p.step === 'election') {
+      const view = await expect(200, null, 'GET', `/api/v1/games/${id}`);
+      const events = await allEvents(id, 'simcity');
+      if (p.step === 'vote') {
+        const from = events.findLastIndex((e) => e.type === 'proposed');
+        const cast = events.slice(from).filter((e) => e.type === 'ballot');
+        const sum = (b) => cast.filter((e) => e.ballot === b).reduce((s, e) => s + e.votes, 0);
+        assert.deepEqual([view.vote.yes, view.vote.no], [sum('yes'), sum('no')], 'the public tally is the ballots logged so far');
+      } else {
+        const from = events.findLastIndex((e) => e.type === 'vacated');
+        const bids = events.slice(from).filter((e) => e.type === 'bid');
+        const per = Array(view.players).fill(0);
+        for (const b of bids) per[b.candidate] += b.votes;
+        assert.deepEqual(view.election.votes, per, 'the public votes are the bids logged so far');
+      }
+    }
+    await scRefusals(id, token, h);
+    points++;
+    if (points === 1 && host) {
+      const hint = await expect(200, null, 'POST', `/api/v1/games/${id}/hint`, { token });
+      assertValid(componentRef('simcity.Order'), hint.suggestion, 'a hint in SimCity is a simcity.Order');
+      assert.deepEqual([hint.suggestion.round, hint.suggestion.step, hint.suggestion.turn], [p.round, p.step, p.turn]);
+    }
+    if (points === 3 && host) {
+      const at = { round: p.round, step: p.step, turn: p.turn };
+      await expect(200, null, 'POST', `/api/v1/games/${id}/resolve`, { token: host, body: at });
+      const after = await expect(200, null, 'GET', `/api/v1/games/${id}/hand`, { token });
+      assert.ok(after.defaulted, 'a forced seat is told what was chosen for it');
+      assert.deepEqual([after.defaulted.round, after.defaulted.step, after.defaulted.reason], [p.round, p.step, 'forced_by_host']);
+      assertValid(componentRef('simcity.Order'), after.defaulted.chosen, 'the default is a simcity.Order');
+      steps.add('forced');
+      continue;
+    }
+    const r = await call('POST', `/api/v1/games/${id}/orders`, { token, body: p.suggestion });
+    if (r.status === 202) {
+      accepted++;
+      const s = p.suggestion;
+      const option = p.options.find((o) => o.card === s.card && o.x === s.x && o.y === s.y);
+      if (p.step === 'play' && option && ['new', 'upgrade', 'rezone'].includes(option.mode)) plays.push({ turn: p.turn, id: s.card, score: option.score });
+    } else assert.equal(r.json.code, 'stale_step', r.text);
+  }
+  throw new Error(`SimCity game ${id} did not end`);
+}
+
+test('SimCity: options, create errors, catalog', async () => {
+  const cards = await expect(200, null, 'GET', '/api/v1/cards?game=simcity');
+  assert.equal(cards.game, 'simcity');
+  scKinds = new Map(cards.cards.map((c) => [c.id, c.kind]));
+  const noDecks = await expect(400, 'unknown_field', 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 3, decks: 1 } });
+  assert.match(noDecks.detail, /target/);
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 3, target: 10 } });
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 1, target: 100 } });
+  await expect(400, 'wrong_type', 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 3, target: '100' } });
+  await expect(400, 'bad_value', 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 7 } });
+  const set = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'simcity', seats: 4, target: 99 } });
+  assert.deepEqual(set.options, { target: 99 });
+  const rulesets = await expect(200, null, 'GET', '/api/v1/rulesets');
+  const sc = rulesets.rulesets.find((r) => r.id === 'simcity');
+  for (let seats = 1; seats <= 6; seats++) {
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'simcity', seats } });
+    const want = sc.options[0].by_players.find((b) => b.players === seats).default;
+    assert.deepEqual(g.options, { target: want }, `${seats} seats: the default target`);
+    const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+    assert.equal(view.target, seats === 1 ? null : want);
+  }
+});
+
+test('SimCity at every seat count, 1 to 6, from the hand view only: options, refusals, votes and bids as cast, events, replay', async () => {
+  assert.ok(scKinds, 'the catalog test ran first');
+  const kinds = ['greedy', 'random'];
+  const steps = new Set();
+  let votes = 0;
+  let elections = 0;
+  for (let seats = 1; seats <= 6; seats++) {
+    const bots = Array.from({ length: seats - 1 }, (_, i) => kinds[i % 2]);
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'simcity', seats, bots, name: 'Ada', seed: 7 + seats } });
+    assert.equal(g.status, 'playing');
+    let playing = true;
+    const reader = (async () => {
+      let pages = 0;
+      while (playing) { await allEvents(g.id, 'simcity'); pages++; await sleep(20); }
+      return pages;
+    })();
+    const live = readStream(g.id, { game: 'simcity', ms: 120_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
+    const played = await playScSeat(g.id, g.token, seats === 4 ? g.host_token : undefined);
+    playing = false;
+    assert.ok((await reader) > 0);
+    assert.ok(played.accepted > 0, `${seats} seats: the person played`);
+    for (const s of played.steps) steps.add(s);
+    const streamed = await live;
+    const { view, events } = await verifyFinished(g.id, [g.token]);
+    assert.deepEqual(streamed.events, events, `${seats} seats: the stream carries the log`);
+    assert.equal(events.find((e) => e.type === 'started').players, seats);
+    assert.equal(view.players, seats);
+    assert.deepEqual(events.at(-1).money, view.seats.map((s) => s.money), 'game_over carries every seat\'s money');
+    const rounds = await expect(200, null, 'GET', `/api/v1/games/${g.id}/replay/rounds`);
+    assert.deepEqual(rounds.rounds.at(-1).view.seats.map((s) => s.money), view.seats.map((s) => s.money), 'the last round is the final money');
+    assert.deepEqual(rounds.rounds.map((r) => r.round), [...Array(rounds.rounds.length).keys()], 'SimCity round by round from 0');
+    for (const play of played.plays) {
+      const e = events.find((x) => x.type === 'played' && x.turn === play.turn && x.id === play.id);
+      assert.ok(e, `${seats} seats: the play of card ${play.id} at turn ${play.turn} is logged`);
+      assert.equal(e.scored, play.score, `${seats} seats: card ${play.id} at turn ${play.turn} scored what its option said`);
+    }
+    assert.ok(played.plays.length > 0, `${seats} seats: the person played blocks`);
+    const seen = checkScPolitics(events, seats);
+    votes += seen.votes;
+    elections += seen.elections;
+  }
+  for (const s of ['play', 'draw', 'discard', 'council', 'target', 'vote', 'vote (Mayor)', 'mayor_pay', 'election', 'forced']) {
+    assert.ok(steps.has(s), `the person decided at a SimCity ${s} point (seen: ${[...steps]})`);
+  }
+  assert.ok(votes > 0 && elections > 0, `votes ${votes}, elections ${elections}`);
+  for (const k of ['play 409 stale_step', 'play 422 wrong_kind', 'play 422 not_in_hand', 'play 422 first_cell', 'play 422 off_grid',
+    'vote 422 bad_ballots', 'election 422 cannot_afford', 'election 422 bad_candidate', 'council 422 wrong_card', 'target 422 bad_target']) {
+    assert.ok(scRefused.has(k), `SimCity refused over HTTP: ${k} (produced: ${[...scRefused].join(', ')})`);
+  }
+});
+
 test('seats: leave, takeover and cancel, and their errors', async () => {
   const act = (what, g) => `/api/v1/games/${g}/${what}`;
   // A running game: Ann and Bea, and a bot.
@@ -1386,6 +1642,13 @@ test('coverage: every operation exercised, every documented problem produced', (
     'missing_choice', 'needless_choice', 'bad_target', 'seed_card', 'card_count', 'not_offered']) {
     cannot.set(`POST /api/v1/games/{id}/orders 422 ${c}`, 'a Tech City reason that needs a particular deal (test_tech_rules has each)');
   }
+  // SimCity's reasons that need a particular city, hand or point (tests/test_simcity.c has
+  // each); the draw point is asked only when the discard pile has a card, so empty_pile is the
+  // engine's guard alone.
+  for (const c of ['phase', 'power_plant', 'no_rezone', 'sims', 'restricted', 'limit', 'forbidden']) {
+    cannot.set(`POST /api/v1/games/{id}/orders 422 ${c}`, 'a SimCity reason that needs a particular city (test_simcity has each)');
+  }
+  cannot.set('POST /api/v1/games/{id}/orders 422 empty_pile', 'SimCity asks to draw only when the discard pile has a card');
   const pagePresent = existsSync(join(root, 'web', 'index.html'));
   cannot.set(`GET / ${pagePresent ? '404 not_found' : '200'}`, pagePresent ? 'web/index.html exists' : 'web/index.html is missing');
   for (const key of ['GET /api/v1/cards', 'GET /api/v1/rulesets', 'GET /metrics', 'GET /openapi.yaml', 'GET /']) {
@@ -1405,7 +1668,10 @@ test('coverage: every operation exercised, every documented problem produced', (
   }
   assert.deepEqual(missing, [], 'every documented status and problem code is produced');
   const expectedTypes = ['created', 'joined', 'started', 'submitted', 'step', 'forced', 'default', 'discarded', 'built',
-    'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over', 'left', 'taken_over', 'cancelled'];
+    'contractor', 'surveyed', 'reshuffled', 'scored', 'income', 'game_over', 'left', 'taken_over', 'cancelled',
+    // SimCity's
+    'drew', 'bought', 'played', 'money', 'passed', 'proposed', 'ballot', 'mayor_vote', 'vote_result', 'event',
+    'destroyed', 'removed', 'doomed', 'phase', 'mayor', 'bill', 'vacated', 'bid', 'elected', 'timed', 'target_reached'];
   assert.deepEqual(expectedTypes.filter((x) => !eventTypesSeen.has(x)), [], 'every event type is seen');
   const notProduced = operations.flatMap(({ key, op }) => documentedPairs(op).map((p) => `${key} ${p}`)).filter((k) => !produced.has(k));
   t.diagnostic(`not provoked (by design): ${notProduced.join(', ')}`);

@@ -406,7 +406,8 @@ Test(browser, static_files_have_their_types_and_validators)
                  {"/fonts/README.txt", "text/plain; charset=utf-8"},
                  {"/openapi.yaml", "application/yaml"},
                  {"/docs/rules.md", "text/markdown; charset=utf-8"},
-                 {"/docs/tech_city.md", "text/markdown; charset=utf-8"}};
+                 {"/docs/tech_city.md", "text/markdown; charset=utf-8"},
+                 {"/docs/simcity.md", "text/markdown; charset=utf-8"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         for (int head = 0; head < 2; head++) {
             struct http_reply r;

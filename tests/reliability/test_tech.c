@@ -1,10 +1,15 @@
-/* test_tech.c: the reliability suite over Tech City games, the second ruleset the server hosts.
- * Whole games of people and bots are played through the HTTP API only (each person sends its
- * hand view's suggestion, sometimes first a wrong or stale order), while the test reads the true
- * state from PostgreSQL (games.state: the deck and every hand) around every request:
- *   - secrecy: no response to a seat holds the id of a card in the deck or in another seat's
- *     hand, and no public response (view, lobby, log) holds one of either; the replay appears
- *     only at the end and reproduces the final public state through the ruleset table;
+/* test_tech.c: the reliability suite over the games that take turns, Tech City and SimCity (the
+ * second and third rulesets the server hosts; the machinery is the same for both, each test
+ * names its game). Whole games of people and bots are played through the HTTP API only (each
+ * person sends its hand view's suggestion, sometimes first a wrong or stale order), while the
+ * test reads the true state from PostgreSQL (games.state: the deck and every hand) around every
+ * request:
+ *   - secrecy: no response to a seat (views, refusals) holds the id of a card in the deck or in
+ *     another seat's hand, and no public response (view, lobby, log, stream) holds one of
+ *     either; no event names a card drawn from the deck; the replay appears only at the end and
+ *     reproduces the final public state through the ruleset table. Public in both games: the
+ *     discard pile; in SimCity also the card a seat proposed for a rezoning vote, which stays
+ *     in its hand while the vote runs (docs/simcity.md, "What everyone may see");
  *   - bad input: every refused order is a problem+json 4xx with a code and changes nothing;
  *   - races: several clients send the same seat's orders at once, and a host forces the current
  *     point while they do: every point resolves once (the replay of what was recorded is the
@@ -12,8 +17,8 @@
  *   - crashes: the daemon is killed with SIGKILL mid-game and restarted on the same database;
  *     an order acknowledged (202) before the kill is never lost, and the game goes on to its
  *     end.
- * Appends tech_games, tech_responses_scanned, tech_card_ids_checked, tech_refused_orders,
- * tech_races and tech_kills to $CITY_COUNTS. */
+ * Appends tech_games (SimCity's among them: tech_simcity_games), tech_responses_scanned,
+ * tech_card_ids_checked, tech_refused_orders, tech_races and tech_kills to $CITY_COUNTS. */
 #include "suite.h"
 
 #include <pthread.h>
@@ -24,7 +29,7 @@ static struct daemon d;
 static char db[512];
 static PGconn *pg;
 static struct {
-    long games, responses, ids, refused, races, kills;
+    long games, responses, ids, refused, races, kills, simcity;
 } counts;
 
 static void up(void)
@@ -46,10 +51,11 @@ static void down(void)
                                        "tech_card_ids_checked",
                                        "tech_refused_orders",
                                        "tech_races",
-                                       "tech_kills"};
-    long v[] = {counts.games,   counts.responses, counts.ids,
-                counts.refused, counts.races,     counts.kills};
-    suite_counts_append(keys, v, 6);
+                                       "tech_kills",
+                                       "tech_simcity_games"};
+    long v[] = {counts.games, counts.responses, counts.ids,    counts.refused,
+                counts.races, counts.kills,     counts.simcity};
+    suite_counts_append(keys, v, 7);
     memset(&counts, 0, sizeof counts);
     if (pg)
         PQfinish(pg);
@@ -61,10 +67,10 @@ TestSuite(tech, .init = up, .fini = down, .timeout = 240);
 
 /* ---- the truth ------------------------------------------------------------------------------ */
 
-enum { MAX_CARDS = 128, MAX_SEATS = 6 };
+enum { MAX_CARDS = 240, MAX_SEATS = 6 }; /* SimCity's largest deck */
 
 /* Where the hidden cards are: hidden[c] is -2 for the deck, the holding seat for a hand, -1
- * when the card is not hidden. */
+ * when the card is not hidden (SimCity: the card proposed for a vote that runs is public). */
 struct truth {
     char status[16];
     char *state; /* the stored state's text */
@@ -103,6 +109,12 @@ static void truth_read(const char *id, struct truth *t)
             cr_assert(c >= 0 && c < MAX_CARDS);
             t->hidden[c] = (int)s;
         }
+    }
+    json_t *vote = json_object_get(j, "vote"); /* SimCity: [active, proposer, card, ...] */
+    if (json_is_array(vote) && json_is_true(json_array_get(vote, 0))) {
+        json_int_t c = json_integer_value(json_array_get(vote, 2));
+        cr_assert(c >= 0 && c < MAX_CARDS);
+        t->hidden[c] = -1;
     }
     json_decref(j);
 }
@@ -152,8 +164,8 @@ static void audit(json_t *v, const char *key, const struct truth *t, int who, co
 
 /* The public log is history: a card an event names was public when it happened (built,
  * discarded, helped, revealed, taken from the pile...), even if it is in a hand or the deck by
- * now. What an event must never name is a card that moved in secret: one drawn, or one taken
- * from the deck or from another seat's hand. */
+ * now. What an event must never name is a card that moved in secret: one drawn (but SimCity's
+ * draw of the discard pile's top), or one taken from the deck or from another seat's hand. */
 static void audit_events(json_t *page, const char *what)
 {
     size_t i;
@@ -161,7 +173,8 @@ static void audit_events(json_t *page, const char *what)
     json_array_foreach(json_object_get(page, "events"), i, ev)
     {
         const char *type = json_string_value(json_object_get(ev, "type"));
-        bool secret = strcmp(type, "drew") == 0 ||
+        const char *from = json_string_value(json_object_get(ev, "from"));
+        bool secret = (strcmp(type, "drew") == 0 && !(from && strcmp(from, "discard") == 0)) ||
                       (strcmp(type, "took") == 0 &&
                        (json_object_get(ev, "from_seat") ||
                         strcmp(json_string_value(json_object_get(ev, "from")), "deck") == 0));
@@ -194,9 +207,9 @@ static json_t *get_audited(const char *id, const char *path, const char *token, 
     return j;
 }
 
-/* POSTs an order; returns the status. A refusal must be a problem with a code and change
- * nothing stored. */
-static long post_order(const char *id, const char *token, const char *body)
+/* POSTs an order for seat `who`; returns the status. A refusal must be a problem with a code,
+ * name no card the seat may not see, and change nothing stored. */
+static long post_order(const char *id, const char *token, int who, const char *body)
 {
     char url[512];
     snprintf(url, sizeof url, "%s/api/v1/games/%s/orders", d.base, id);
@@ -209,6 +222,8 @@ static long post_order(const char *id, const char *token, const char *body)
         cr_assert(st < 500, "an order got %ld: %s", st, r.body);
         cr_assert_str_eq(r.content_type, "application/problem+json");
         cr_assert(json_is_string(json_object_get(r.json, "code")), "no code: %s", r.body);
+        audit(r.json, NULL, &before, who, "a refusal");
+        counts.responses++;
         truth_read(id, &after);
         cr_assert_str_eq(before.state, after.state, "a refused order (%s) changed the game", body);
         truth_free(&after);
@@ -222,17 +237,19 @@ static long post_order(const char *id, const char *token, const char *body)
 /* ---- playing -------------------------------------------------------------------------------- */
 
 struct tgame {
+    const char *game; /* tech_city or simcity */
     char id[40];
     char host[80];
     int seats, people;
     char tokens[MAX_SEATS][80];
 };
 
-/* A Tech City game of `seats` seats, `people` of them people (seat 0 at create, the others by
- * join), the rest greedy bots. */
-static void tech_create(struct tgame *g, int seats, int people)
+/* A game of `game` (tech_city or simcity) of `seats` seats, `people` of them people (seat 0 at
+ * create, the others by join), the rest greedy bots. */
+static void turn_create(struct tgame *g, const char *game, int seats, int people)
 {
     memset(g, 0, sizeof *g);
+    g->game = game;
     g->seats = seats;
     g->people = people;
     char body[300], bots[120] = "";
@@ -240,10 +257,10 @@ static void tech_create(struct tgame *g, int seats, int people)
         snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s\"greedy\"",
                  s > people ? "," : "");
     snprintf(body, sizeof body,
-             "{\"game\": \"tech_city\", \"seats\": %d, \"bots\": [%s], \"name\": \"Ada\"}", seats,
+             "{\"game\": \"%s\", \"seats\": %d, \"bots\": [%s], \"name\": \"Ada\"}", game, seats,
              bots);
     json_t *c = call("POST", "/api/v1/games", NULL, body, 201);
-    cr_assert_str_eq(str(c, "game"), "tech_city");
+    cr_assert_str_eq(str(c, "game"), game);
     snprintf(g->id, sizeof g->id, "%s", str(c, "id"));
     snprintf(g->host, sizeof g->host, "%s", str(c, "host_token"));
     snprintf(g->tokens[0], sizeof g->tokens[0], "%s", str(c, "token"));
@@ -258,6 +275,7 @@ static void tech_create(struct tgame *g, int seats, int people)
         json_decref(j);
     }
     counts.games++;
+    counts.simcity += strcmp(game, "simcity") == 0;
 }
 
 static bool finished(const struct tgame *g)
@@ -273,15 +291,15 @@ static bool finished(const struct tgame *g)
 /* The replay, run through the ruleset table, ends where the game did. */
 static void check_replay(const struct tgame *g)
 {
-    const struct ruleset *rs = ruleset_find("tech_city");
-    cr_assert_not_null(rs, "this build hosts no tech_city");
+    const struct ruleset *rs = ruleset_find(g->game);
+    cr_assert_not_null(rs, "this build hosts no %s", g->game);
     char path[300], err[512];
     const char *root = getenv("CITY_ROOT");
     snprintf(path, sizeof path, "%s/cards/%s", root && *root ? root : ".", rs->cards_file);
     cr_assert(rs->load_cards(path, err, sizeof err), "%s", err);
     snprintf(path, sizeof path, "/api/v1/games/%s/replay", g->id);
     json_t *rep = call("GET", path, NULL, NULL, 200);
-    cr_assert_str_eq(str(rep, "game"), "tech_city");
+    cr_assert_str_eq(str(rep, "game"), g->game);
     void *st = calloc(1, rs->state_size);
     cr_assert(rs->replay_run(rep, st, err, sizeof err), "the replay does not run: %s", err);
     json_t *mine = rs->public_view(st);
@@ -325,7 +343,7 @@ static bool move(const struct tgame *g, int s, int n)
             snprintf(body, sizeof body,
                      "{\"round\": %lld, \"step\": \"%s\", \"turn\": %lld, \"pass\": true}",
                      num(h, "round"), str(h, "step"), num(h, "turn"));
-            long st = post_order(g->id, g->tokens[s], body);
+            long st = post_order(g->id, g->tokens[s], s, body);
             cr_assert(st == 409 || st == 400, "an order out of turn got %ld: %s", st, body);
         }
         json_decref(h);
@@ -336,25 +354,54 @@ static bool move(const struct tgame *g, int s, int n)
         json_t *bad = json_deep_copy(json_object_get(pending, "suggestion"));
         json_object_set_new(bad, "turn", json_integer(num(pending, "turn") + 1));
         char *text = json_dumps(bad, JSON_COMPACT);
-        cr_assert_eq(post_order(g->id, g->tokens[s], text), 409, "stale: %s", text);
+        cr_assert_eq(post_order(g->id, g->tokens[s], s, text), 409, "stale: %s", text);
         free(text);
         json_object_set_new(bad, "turn", json_integer(num(pending, "turn")));
         json_object_set_new(bad, "survey", json_true());
         text = json_dumps(bad, JSON_COMPACT);
-        cr_assert_eq(post_order(g->id, g->tokens[s], text), 400, "unknown field: %s", text);
+        cr_assert_eq(post_order(g->id, g->tokens[s], s, text), 400, "unknown field: %s", text);
         free(text);
         json_decref(bad);
     }
     char *body = json_dumps(json_object_get(pending, "suggestion"), JSON_COMPACT);
     cr_assert_not_null(body, "pending has no suggestion");
-    long st = post_order(g->id, g->tokens[s], body);
+    long st = post_order(g->id, g->tokens[s], s, body);
     cr_assert_eq(st, 202, "the suggestion %s was refused (%ld)", body, st);
     free(body);
     json_decref(h);
     return true;
 }
 
-/* Plays g to its end: every person moves whenever pending, auditing as it goes. */
+/* The live stream of finished game g, read whole (it ends after game_over): its events are
+ * the log's, audited as a page of it. */
+static void audit_stream(const struct tgame *g)
+{
+    char url[200];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/stream", d.base, g->id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r), "GET stream: no answer");
+    cr_assert_eq(r.status, 200, "GET stream -> %ld", r.status);
+    json_t *page = json_pack("{s:[]}", "events");
+    for (char *line = r.body; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        if (strncmp(line, "data: ", 6) == 0) {
+            json_t *ev = json_loads(line + 6, 0, NULL);
+            cr_assert_not_null(ev, "a stream message is not JSON: %s", line);
+            json_array_append_new(json_object_get(page, "events"), ev);
+        }
+        line = end ? end + 1 : NULL;
+    }
+    cr_assert_gt(json_array_size(json_object_get(page, "events")), 0, "the stream is empty");
+    audit_events(page, "the stream");
+    counts.responses++;
+    json_decref(page);
+    http_reply_free(&r);
+}
+
+/* Plays g to its end: every person moves whenever pending, auditing as it goes; then audits
+ * the finished game's stream. */
 static void play_audited(const struct tgame *g)
 {
     char path[160];
@@ -369,23 +416,106 @@ static void play_audited(const struct tgame *g)
             json_decref(get_audited(g->id, path, NULL, -1));
             json_decref(get_audited(g->id, "/api/v1/games", NULL, -1));
         }
-        if (!any && finished(g))
+        if (!any && finished(g)) {
+            audit_stream(g);
             return;
+        }
     }
     cr_assert_fail("game %s did not end", g->id);
 }
 
-Test(tech, no_response_shows_a_seat_a_card_of_the_deck_or_of_another_hand)
+/* Games of `game` at several seat counts (seats, people), audited from start to end. */
+static void no_leak(const char *game, const int (*shapes)[2], int n)
 {
-    int shapes[][2] = {{1, 1}, {2, 2}, {4, 2}, {6, 3}};
-    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+    for (int k = 0; k < n; k++) {
         struct tgame g;
-        tech_create(&g, shapes[k][0], shapes[k][1]);
+        turn_create(&g, game, shapes[k][0], shapes[k][1]);
         char path[160];
         snprintf(path, sizeof path, "/api/v1/games/%s/replay", g.id);
         json_decref(call("GET", path, NULL, NULL, 409)); /* secret until the end */
         play_audited(&g);
         check_replay(&g);
+    }
+}
+
+Test(tech, no_response_shows_a_seat_a_card_of_the_deck_or_of_another_hand)
+{
+    static const int shapes[][2] = {{1, 1}, {2, 2}, {4, 2}, {6, 3}};
+    no_leak("tech_city", shapes, 4);
+}
+
+Test(tech, simcity_no_response_shows_a_seat_a_card_of_the_deck_or_of_another_hand)
+{
+    static const int shapes[][2] = {{1, 1}, {2, 2}, {3, 3}, {5, 2}, {6, 3}};
+    no_leak("simcity", shapes, 5);
+}
+
+/* SimCity's order bodies gone wrong, each sent at a point of each kind: wrong types, absurd
+ * numbers, fields of other steps (each after the point's round, step and turn). */
+static const char *const sc_absurd[] = {
+    "\"card\": -1, \"x\": 6, \"y\": 6",
+    "\"card\": 99999999999, \"x\": 6, \"y\": 6",
+    "\"card\": \"row_houses\"",
+    "\"card\": 0, \"x\": 99, \"y\": -3",
+    "\"card\": 0, \"x\": 6",
+    "\"card\": 0, \"x\": 6.5, \"y\": 6",
+    "\"pass\": false",
+    "\"pass\": true, \"card\": 0",
+    "\"ballots\": [\"maybe\"]",
+    "\"ballots\": [1, 2]",
+    "\"ballots\": [\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", "
+    "\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", "
+    "\"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\", \"yes\"]",
+    "\"ballots\": \"yes\"",
+    "\"mayor\": \"yes\", \"tie\": \"maybe\"",
+    "\"mayor\": \"yes\", \"ballots\": []",
+    "\"votes\": 0, \"candidate\": 0",
+    "\"votes\": 1000000000000, \"candidate\": 0",
+    "\"votes\": 1, \"candidate\": -1",
+    "\"votes\": 1, \"candidate\": 9",
+    "\"vacate\": \"yes\"",
+    "\"from\": \"hand\"",
+    "\"from\": 1",
+    "\"divulge\": [0]",
+    "",
+};
+
+Test(tech, simcity_absurd_orders_at_every_kind_of_point_are_refused_and_change_nothing)
+{
+    /* Solitaire (draw, discard, the Mayor's own votes) and three seats of people and a bot
+     * (votes, bills, elections): at each of the people's first points, every absurd body is a
+     * 4xx problem that changes nothing (post_order() checks), never a 5xx. */
+    static const int shapes[][2] = {{1, 1}, {3, 2}};
+    for (int k = 0; k < 2; k++) {
+        struct tgame g;
+        turn_create(&g, "simcity", shapes[k][0], shapes[k][1]);
+        char path[160];
+        snprintf(path, sizeof path, "/api/v1/games/%s/hand", g.id);
+        for (int n = 0, points = 0; n < 3000 && points < 60; n++) {
+            bool any = false;
+            for (int s = 0; s < g.people; s++) {
+                json_t *h = get_audited(g.id, path, g.tokens[s], s);
+                json_t *p = json_object_get(h, "pending");
+                if (json_is_object(p)) {
+                    char at[120], body[700];
+                    snprintf(at, sizeof at, "\"round\": %lld, \"step\": \"%s\", \"turn\": %lld",
+                             num(p, "round"), str(p, "step"), num(p, "turn"));
+                    for (size_t i = 0; i < sizeof sc_absurd / sizeof *sc_absurd; i++) {
+                        snprintf(body, sizeof body, "{%s%s%s}", at, *sc_absurd[i] ? ", " : "",
+                                 sc_absurd[i]);
+                        long st = post_order(g.id, g.tokens[s], s, body);
+                        cr_assert(st >= 400 && st < 500, "%s at a %s point got %ld", body,
+                                  str(p, "step"), st);
+                    }
+                    points++;
+                }
+                json_decref(h);
+                any = move(&g, s, 1) || any;
+            }
+            if (!any && finished(&g))
+                break;
+        }
+        play_audited(&g);
     }
 }
 
@@ -429,10 +559,11 @@ static void *race(void *arg)
     return NULL;
 }
 
-Test(tech, racing_clients_and_a_host_force_resolve_every_point_once)
+/* A game of `game` of four seats, two of them people, raced to its end. */
+static void races(const char *game)
 {
     struct tgame g;
-    tech_create(&g, 4, 2);
+    turn_create(&g, game, 4, 2);
     /* Three clients per person send its suggestion at once; the host forces now and then. */
     enum { PER_SEAT = 3 };
     struct racer rs[2 * PER_SEAT];
@@ -472,12 +603,23 @@ Test(tech, racing_clients_and_a_host_force_resolve_every_point_once)
     check_replay(&g);
 }
 
+Test(tech, racing_clients_and_a_host_force_resolve_every_point_once)
+{
+    races("tech_city");
+}
+
+Test(tech, simcity_racing_clients_and_a_host_force_resolve_every_point_once)
+{
+    races("simcity");
+}
+
 /* ---- crashes -------------------------------------------------------------------------------- */
 
-Test(tech, an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
+/* A game of `game` of three seats, two people, its daemon killed three times mid-game. */
+static void kills(const char *game)
 {
     struct tgame g;
-    tech_create(&g, 3, 2);
+    turn_create(&g, game, 3, 2);
     for (int kill_round = 0; kill_round < 3; kill_round++) {
         /* A few moves, each acknowledged; the last order's decision must be stored. */
         for (int n = 1; n < 6; n++)
@@ -500,16 +642,32 @@ Test(tech, an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
     check_replay(&g);
 }
 
+Test(tech, an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
+{
+    kills("tech_city");
+}
+
+Test(tech, simcity_an_acknowledged_order_survives_a_kill_and_the_game_goes_on)
+{
+    kills("simcity");
+}
+
 /* ---- deadlines ------------------------------------------------------------------------------ */
 
-Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
+/* Creates a game of `game` from the rest of a create body ("\"seats\": 3, ..."). */
+static json_t *create_game(const char *game, const char *rest)
 {
-    /* One person who never decides and two bots, five seconds a point: the sweeper gives the
-     * person's missing decisions their defaults, and the game moves on without them. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
-                     "\"name\": \"Ada\", \"turn_seconds\": 5}",
-                     201);
+    char body[300];
+    snprintf(body, sizeof body, "{\"game\": \"%s\", %s}", game, rest);
+    return call("POST", "/api/v1/games", NULL, body, 201);
+}
+
+/* One person who never decides and two bots, five seconds a point: the sweeper gives the
+ * person's missing decisions their defaults, and the game moves on without them. */
+static void sweeper(const char *game)
+{
+    json_t *c = create_game(game, "\"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                                  "\"name\": \"Ada\", \"turn_seconds\": 5");
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", str(c, "id"));
     bool forced = false, defaulted = false;
@@ -533,14 +691,22 @@ Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
     json_decref(c);
 }
 
-Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+Test(tech, the_sweeper_forces_an_overdue_point_with_the_rules_default)
 {
-    /* Ada and two bots: the host forces Ada's point; the bots then resolve theirs at once, and
-     * Ada, who has not decided since, must still be told what was chosen for her. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
-                     "\"name\": \"Ada\"}",
-                     201);
+    sweeper("tech_city");
+}
+
+Test(tech, simcity_the_sweeper_forces_an_overdue_point_with_the_rules_default)
+{
+    sweeper("simcity");
+}
+
+/* Ada and two bots: the host forces Ada's point; the bots then resolve theirs at once, and
+ * Ada, who has not decided since, must still be told what was chosen for her. */
+static void notice_stays(const char *game)
+{
+    json_t *c = create_game(game, "\"seats\": 3, \"bots\": [\"greedy\", \"greedy\"], "
+                                  "\"name\": \"Ada\"");
     char path[160], rpath[160], body[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
     snprintf(rpath, sizeof rpath, "/api/v1/games/%s/resolve", str(c, "id"));
@@ -584,6 +750,16 @@ Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after
     json_decref(c);
 }
 
+Test(tech, a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+{
+    notice_stays("tech_city");
+}
+
+Test(tech, simcity_a_defaulted_seat_keeps_its_notice_while_bots_resolve_the_points_after_it)
+{
+    notice_stays("simcity");
+}
+
 /* The orders and decisions tables name a point by round, step and turn, each in its own column
  * (the turn was once squeezed into the step's name, "build#3"). */
 Test(tech, orders_and_decisions_name_their_point_by_round_step_and_turn)
@@ -623,11 +799,10 @@ Test(tech, orders_and_decisions_name_their_point_by_round_step_and_turn)
     json_decref(c);
 }
 
-Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+/* Solo: after the host forces Ada's point, the point that resolved last is hers. */
+static void forced_told(const char *game)
 {
-    /* Solo: after the host forces Ada's point, the point that resolved last is hers. */
-    json_t *c = call("POST", "/api/v1/games", NULL,
-                     "{\"game\": \"tech_city\", \"seats\": 1, \"name\": \"Ada\"}", 201);
+    json_t *c = create_game(game, "\"seats\": 1, \"name\": \"Ada\"");
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/hand", str(c, "id"));
     json_t *h = call("GET", path, str(c, "token"), NULL, 200);
@@ -652,4 +827,14 @@ Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
     json_decref(after);
     json_decref(h);
     json_decref(c);
+}
+
+Test(tech, a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+{
+    forced_told("tech_city");
+}
+
+Test(tech, simcity_a_forced_seat_is_told_what_was_chosen_for_it_and_by_whom)
+{
+    forced_told("simcity");
 }

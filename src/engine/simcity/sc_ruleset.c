@@ -1,7 +1,7 @@
 /* sc_ruleset.c: SimCity as one implementation of the ruleset seam (ruleset.h): its catalog
  * (sc_cards.h), engine (sc.h), orders, views and stored state (sc_json.h), bots (sc_bots.h) and
  * self-play figures (sc_sim.h, sc_report.h) behind one table of functions, and its engine
- * events turned into the public log's JSON. Not in the server's registry yet (ruleset.c). */
+ * events turned into the public log's JSON. Listed in the server's registry (ruleset.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,9 +22,13 @@ static bool sr_load_cards(const char *path, char *err, int errlen)
     return sc_catalog_load_file(&catalog, path, err, errlen);
 }
 
+/* The catalog as GET /api/v1/cards serves it: named by its game, as Tech City's is, so that a
+ * client (and the OpenAPI file's Catalog union) tells the games' catalogs apart. */
 static json_t *sr_cards_json(void)
 {
-    return sc_catalog_json(&catalog);
+    json_t *j = sc_catalog_json(&catalog);
+    json_object_set_new(j, "game", json_string("simcity"));
+    return j;
 }
 
 static bool sr_new_game(void *g, int players, uint64_t seed, const int *options)
@@ -276,8 +280,20 @@ static bool sr_replay_run(const json_t *replay, void *g, char *err, int errlen)
     return ruleset_replay_generic(self(), replay, g, err, errlen);
 }
 
+/* The player count of the simulate report being written, for sim_design_id(). */
+static int sim_players;
+
+/* A design of the deck at sim_players (NULL for one only a further player's pack brings). */
+static const char *sim_design_id(int design)
+{
+    const struct sc_design *d = &catalog.designs[design];
+    int packs = sim_players > SC_BASE_PLAYERS ? sim_players - SC_BASE_PLAYERS : 0;
+    return d->copies_base + packs * d->copies_pack > 0 ? d->id : NULL;
+}
+
 /* Greedy or random bots (a comma list of one per seat) from consecutive seeds, with the default
- * target: the figures every game reports and SimCity's own (sc_sim_report()). */
+ * target: the figures every game reports (with the per-card ones, ruleset_sim_cards()) and
+ * SimCity's own (sc_sim_report()). */
 static json_t *sr_simulate(int players, long long games, uint64_t seed, const char *bots, char *err,
                            int errlen)
 {
@@ -291,6 +307,17 @@ static json_t *sr_simulate(int players, long long games, uint64_t seed, const ch
     const struct rs_sim_seats run = {players,      r.games, r.rounds_sum, r.min_rounds,
                                      r.max_rounds, r.wins,  kinds};
     json_t *out = ruleset_sim_report_seats(&run, seed, bots);
+    /* the per-card keys every game reports: a design "built" in a game where a seat played it,
+     * "in_winners" where a winner did (ties split) */
+    static double built[SC_MAX_DESIGNS], in_winners[SC_MAX_DESIGNS];
+    for (int k = 0; k < catalog.ndesigns; k++) {
+        built[k] = (double)r.played[k];
+        in_winners[k] = r.played_wins[k];
+    }
+    sim_players = players;
+    json_t *cards = ruleset_sim_cards(sim_design_id, catalog.ndesigns, built, in_winners, r.games);
+    json_object_set(cards, "top_winner_card", json_object_get(cards, "most_in_winners"));
+    json_object_update_missing_new(out, cards);
     json_object_update_missing_new(out, sc_sim_report(&catalog, &r));
     return out;
 }
