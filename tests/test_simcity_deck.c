@@ -80,6 +80,20 @@ Test(simcity_deck, the_base_holds_60_cards_and_the_pack_30_as_the_rule_book_lays
         cr_expect(lands[l], "the base has no %s", sc_land_name(l));
 }
 
+/* "The first city phase card that can be played in the City must be a Power Plant; no other
+ * city or metropolis phase card may be played before a Power Plant" (the seed): the Nuclear Power
+ * Plant, a metropolis card with power coverage, is one of those other cards, so it does not
+ * count as a Power Plant (the audit in tests/audit saw it played first, making a Mayor). */
+Test(simcity_deck, the_nuclear_power_plant_is_no_power_plant_that_opens_the_city)
+{
+    int plant = sc_catalog_find(&scat, "power_plant"),
+        nuke = sc_catalog_find(&scat, "nuclear_plant");
+    cr_assert(plant >= 0 && nuke >= 0);
+    cr_expect(scat.designs[plant].power_plant);
+    cr_expect(!scat.designs[nuke].power_plant, "the Nuclear Power Plant opens the city phase");
+    cr_expect_eq(scat.designs[nuke].phase, 4);
+}
+
 Test(simcity_deck, a_game_takes_the_base_and_one_pack_per_player_past_two)
 {
     static struct sc_game g;

@@ -171,6 +171,10 @@ static int ends_now(const struct sc_game *g, int seat)
     return SC_END_NONE;
 }
 
+/* Rounds in a row in which nobody played or drew from the deck that end a game whose deck is
+ * not out (see end_turn). */
+enum { SC_IDLE_ROUNDS = 5 };
+
 /* The end of the actor's turn: its timed events that have run their course end, the next seat
  * plays; the round's end ends a game whose target was reached. */
 static void end_turn(struct sc_game *g, const struct sc_events *ev)
@@ -193,7 +197,10 @@ static void end_turn(struct sc_game *g, const struct sc_events *ev)
         }
         g->round++;
     }
-    if (g->idle >= g->players)
+    /* A round of passes ends the game once the deck is out (the rule). Solitaire's player may
+     * take the discard pile's top and pass with the deck still full: five such turns in a row
+     * move nothing at all, and end it too (decision: a game must end). */
+    if (g->idle >= g->players && (g->ndeck == 0 || g->idle >= SC_IDLE_ROUNDS * g->players))
         game_over(g, SC_END_ALL_PASSED, ev);
 }
 

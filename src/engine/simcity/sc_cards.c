@@ -360,7 +360,9 @@ static bool parse_card(struct sc_parser *p, const json_t *c, struct sc_design *d
             if (s->prim == SC_SP_COVERAGE && s->cover == SC_COVER_POWER) {
                 if (!d->power)
                     return sc_fail(p, "power coverage needs the card's own power line");
-                d->power_plant = true;
+                /* The city phase's Power Plant; a metropolis card with power coverage (the
+                 * Nuclear Power Plant) is one of the cards that must wait for it. */
+                d->power_plant = d->phase == 3;
             }
             n++;
         }

@@ -191,7 +191,8 @@ struct sc_design {
     struct sc_effect effects[SC_MAX_EFFECTS];
     uint8_t copies_base, copies_pack;
     /* Derived on load: */
-    bool power_plant; /* a block with power coverage: it opens the city phase's cards */
+    bool power_plant; /* a city-phase block with power coverage: the Power Plant that opens the
+                         city phase's cards (a metropolis one, the Nuclear, waits for it) */
     bool targeted;    /* an event whose player chooses a block (destroy, spread) */
 };
 

@@ -295,6 +295,8 @@ void sc_election_bid(struct sc_game *g, int seat, const struct sc_decision *d,
     e->next = (uint8_t)(e->next % g->players + 1);
     if (!d || d->kind != SC_DEC_BID) {
         e->passes++;
+        if (d) /* a seat's pass is public as it is cast; a seat with no money is not asked */
+            sc_emit(g, ev, SC_EV_PASSED, seat, SC_NONE, 0, 0);
         return;
     }
     e->passes = 0;
