@@ -559,6 +559,30 @@ Test(simcity_politics, solitaire_keeps_seven_cards_may_take_the_discard_and_has_
     cr_expect_eq(g.end_reason, SC_END_ALL_PASSED);
 }
 
+/* An event goes to the discard pile once played; in Solitaire, where the pile's top may be
+ * drawn, the same event could be taken back and played again every turn, and a game whose
+ * player always can play never ends (the page's Solitaire test played one past 600 points).
+ * Decision: an event on top of the discard pile cannot be drawn. */
+Test(simcity_politics, solitaire_never_draws_an_event_back_from_the_discard_pile)
+{
+    test_catalog(test_cards);
+    cr_assert_eq(sc_new(&g, &scat, 1, 5, 0), SC_OK);
+    sk_clear(&g);
+    g.first = g.actor = 0;
+    for (int i = 0; i < 6; i++)
+        sk_give(&g, 0, "t_member");
+    int tax = sk_free_copy(&g, "t_tax");
+    sk_take(&g, tax);
+    g.discard[g.ndiscard++] = (uint8_t)tax;
+    sc_begin_turn(&g, 0, NULL);
+    cr_expect_neq(g.step, SC_STEP_DRAW, "an event on top of the pile: no draw point");
+    cr_expect(!sc_in_hand(&g, 0, tax), "the event was drawn back");
+    struct sc_decision d = dec(SC_DEC_DRAW);
+    d.from_discard = true;
+    g.step = SC_STEP_DRAW;
+    cr_expect_eq(sc_check(&g, 0, &d), SC_ERR_EMPTY_PILE);
+}
+
 Test(simcity_politics, solitaire_bills_are_paid_in_full_and_the_mayor_stays)
 {
     test_catalog(test_cards);

@@ -157,6 +157,11 @@ static bool any_play(const struct sc_game *g, int seat)
     return sc_each_play(g, seat, false, true, stop_at_first, NULL) > 0;
 }
 
+bool sc_discard_drawable(const struct sc_game *g)
+{
+    return g->ndiscard > 0 && sc_design_of(g, g->discard[g->ndiscard - 1])->kind != SC_KIND_EVENT;
+}
+
 /* The immediate ends, judged as seat's turn begins (or after a play): the deck is out and a
  * hand is empty; the surface is full or the deck is out and seat has no legal play. */
 static int ends_now(const struct sc_game *g, int seat)
@@ -259,7 +264,7 @@ static bool turn_step(struct sc_game *g, const struct sc_events *ev)
         return true;
     case SC_ST_DRAW:
         g->stage = SC_ST_COUNCIL;
-        if (g->players == 1 && g->ndiscard > 0) {
+        if (g->players == 1 && sc_discard_drawable(g)) {
             open_point(g, SC_STEP_DRAW, 1u << a, ev);
             return false;
         }
@@ -462,7 +467,8 @@ int sc_check(const struct sc_game *g, int seat, const struct sc_decision *d)
     case SC_STEP_DRAW:
         if (d->kind != SC_DEC_DRAW)
             return SC_ERR_WRONG_KIND;
-        return (d->from_discard ? g->ndiscard : g->ndeck) > 0 ? SC_OK : SC_ERR_EMPTY_PILE;
+        return (d->from_discard ? sc_discard_drawable(g) : g->ndeck > 0) ? SC_OK
+                                                                         : SC_ERR_EMPTY_PILE;
     case SC_STEP_COUNCIL:
         if (d->kind == SC_DEC_PASS)
             return SC_OK;

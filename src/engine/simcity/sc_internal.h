@@ -25,6 +25,11 @@ int sc_money(struct sc_game *g, int seat, int delta, int source, const struct sc
  * or SC_NONE. */
 int sc_draw(struct sc_game *g, int seat, const struct sc_events *ev);
 
+/* True when Solitaire's player may take the discard pile's top: there is one, and it is not an
+ * event (decision: a played event goes to the pile, and taking it back to play it again every
+ * turn would never end a game). */
+bool sc_discard_drawable(const struct sc_game *g);
+
 /* True when seat holds card; removes it (it must hold it). */
 bool sc_in_hand(const struct sc_game *g, int seat, int card);
 void sc_hand_remove(struct sc_game *g, int seat, int card);

@@ -173,7 +173,7 @@ static int legal(const struct sc_game *g, int seat, struct legal l)
         if (g->ndeck)
             push(&l, &d);
         d.from_discard = true;
-        if (g->ndiscard)
+        if (sc_discard_drawable(g))
             push(&l, &d);
         break;
     case SC_STEP_COUNCIL:
