@@ -89,35 +89,73 @@ static int provided(const struct sc_view *v, const uint8_t *cells, int n)
     return sum;
 }
 
+/* True when design d has service svc (road or rail edges, or a power line). */
+static bool has_service(const struct sc_design *d, int svc)
+{
+    return svc == SC_SVC_POWER ? d->power : edges(d, svc) != 0;
+}
+
+/* Numbers the networks of service svc in the city: each block's, the cells of each, in the
+ * order of their first cell, and the sims each network's providers give. */
+static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
+{
+    int nets = 0, at = 0;
+    uint8_t *cells = s->netcells[svc];
+    for (int c = 0; c < SC_CELLS; c++) {
+        int b = g->block[c];
+        if (b == SC_NONE || s->net[svc][c] != SC_NONE || !has_service(sc_design_of(g, b), svc))
+            continue;
+        s->first[svc][nets] = (uint8_t)at;
+        int start = at, sims = 0;
+        cells[at++] = (uint8_t)c;
+        s->net[svc][c] = (uint8_t)nets;
+        for (int i = start; i < at; i++) {
+            int q = cells[i];
+            const struct sc_design *a = sc_design_of(g, g->block[q]);
+            sims += a->sims > 0 ? a->sims : 0;
+            for (int dir = 0; dir < 4; dir++) {
+                int nb = step_to(g, q, dir);
+                if (nb < 0 || s->net[svc][nb] != SC_NONE || g->block[nb] == SC_NONE ||
+                    !joined(a, sc_design_of(g, g->block[nb]), svc, dir))
+                    continue;
+                s->net[svc][nb] = (uint8_t)nets;
+                cells[at++] = (uint8_t)nb;
+            }
+        }
+        s->sims[svc][nets++] = (int16_t)sims;
+    }
+    s->first[svc][nets] = (uint8_t)at;
+}
+
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
 {
-    struct sc_view v = {g, -1, NULL};
-    uint8_t cells[SC_CELLS];
     memset(s->net, SC_NONE, sizeof s->net);
-    s->nadders = 0;
-    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
-        int nets = 0;
-        for (int c = 0; c < SC_CELLS; c++) {
-            int b = g->block[c];
-            if (b == SC_NONE || s->net[svc][c] != SC_NONE || !edges(sc_design_of(g, b), svc))
-                continue;
-            int n = sc_component(&v, svc, c, cells);
-            for (int i = 0; i < n; i++)
-                s->net[svc][cells[i]] = (uint8_t)nets;
-            s->sims[svc][nets++] = (int16_t)provided(&v, cells, n);
-        }
-    }
-    for (int k = 0; k < SC_COVER_COUNT; k++)
-        sc_covered_map(g, k, s->covered[k]);
-    s->nremotes = s->ncands = 0;
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        scan_nets(g, s, svc);
+    memset(s->power_providers, 0, sizeof s->power_providers);
+    memset(s->nproviders, 0, sizeof s->nproviders);
+    s->nadders = s->nremotes = s->ncands = s->nblocks = 0;
+    s->min_crime = 0;
+    s->zone_done = 0;
+    memset(s->pieces_done, 0, sizeof s->pieces_done);
     SC_FOR_CELLS(g, c)
     {
         int b = g->block[c];
         const struct sc_design *d = b == SC_NONE ? NULL : sc_design_of(g, b);
+        if (d) {
+            s->blocks[s->nblocks++] = (uint8_t)c;
+            s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
+        }
         for (int i = 0; d && i < d->nspecials; i++)
             if (d->specials[i].prim == SC_SP_ADD) {
                 s->adders[s->nadders++] = (uint8_t)c;
                 break;
+            }
+        for (int k = 0; d && k < SC_COVER_COUNT; k++)
+            if (sc_coverage_of(d, k)) {
+                s->providers[k][s->nproviders[k]++] = (uint8_t)c;
+                if (k == SC_COVER_POWER && s->net[SC_SVC_POWER][c] != SC_NONE)
+                    s->power_providers[s->net[SC_SVC_POWER][c]]++;
             }
         if (d && d->complex >= 0 && d->cwithin)
             s->remotes[s->nremotes++] = (uint8_t)c;
@@ -128,23 +166,128 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
         if (cand)
             s->cands[s->ncands++] = (uint8_t)c;
     }
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        sc_covered_map_scan(g, k, s->covered[k], s);
 }
 
-/* sims_met() of block d at cell c from the scan's networks, or -1 when they cannot tell. On an
- * empty cell nothing passes through c, so d's road (or rail) joins the networks of the
- * neighbours it meets, each counted once. On a block, the same holds for a service the old
- * block lacked; for one it had, d keeping all its edges keeps every route through c, and joins
- * more; the old block's own sims are gone. Else the routes must be traced anew. */
-static int sims_met_scan(const struct sc_game *g, const struct sc_scan *s, int c,
-                         const struct sc_design *d)
+int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
+                 int svc, uint8_t *nets)
+{
+    const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+    int n = 0;
+    if (svc == SC_SVC_POWER) {
+        if (!d->power)
+            return 0;
+        if (old && old->power) {
+            nets[0] = s->net[svc][c]; /* every powered neighbour is in it already */
+            return 1;
+        }
+    } else {
+        uint8_t had = old ? edges(old, svc) : 0;
+        if (!edges(d, svc))
+            return 0;
+        if (had && (edges(d, svc) & had) != had)
+            return -1;
+        if (had)
+            nets[n++] = s->net[svc][c];
+    }
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE ||
+            !joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+            continue;
+        int net = s->net[svc][nb];
+        bool dup = false;
+        for (int k = 0; k < n; k++)
+            dup = dup || nets[k] == net;
+        if (!dup)
+            nets[n++] = (uint8_t)net;
+    }
+    return n;
+}
+
+/* The pieces road or rail network svc falls into at c's neighbours when c's block is gone
+ * (worked out once per cell and position). */
+static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int c)
+{
+    int8_t *piece = s->piece[svc][c];
+    int16_t *sims = s->piece_sims[svc][c];
+    uint8_t q[SC_CELLS];
+    for (int dir = 0; dir < 4; dir++) {
+        piece[dir] = -1;
+        sims[dir] = 0;
+    }
+    /* Each piece by a walk from the first neighbour in it, over the city without c. */
+    int label[SC_CELLS];
+    for (int i = 0; i < SC_CELLS; i++)
+        label[i] = -1;
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb < 0 || g->block[nb] == SC_NONE || !edges(sc_design_of(g, g->block[nb]), svc))
+            continue;
+        if (label[nb] < 0) {
+            int n = 0, sum = 0;
+            q[n++] = (uint8_t)nb;
+            label[nb] = dir;
+            for (int i = 0; i < n; i++) {
+                const struct sc_design *a = sc_design_of(g, g->block[q[i]]);
+                sum += a->sims > 0 ? a->sims : 0;
+                for (int k = 0; k < 4; k++) {
+                    int m = step_to(g, q[i], k);
+                    if (m < 0 || m == c || label[m] >= 0 || g->block[m] == SC_NONE ||
+                        !joined(a, sc_design_of(g, g->block[m]), svc, k))
+                        continue;
+                    label[m] = dir;
+                    q[n++] = (uint8_t)m;
+                }
+            }
+            sims[dir] = (int16_t)sum;
+        }
+        piece[dir] = (int8_t)label[nb];
+        sims[dir] = sims[label[nb]];
+    }
+    s->pieces_done[svc][c] = true;
+}
+
+/* sims_met() of block d at cell c from the scan's networks. On an empty cell nothing passes through
+ * c, so d's road (or rail) joins the networks of the neighbours it meets, each counted once. On a
+ * block, the same holds for a service the old block lacked; for one it had, d keeping all its edges
+ * keeps every route through c, and joins more; the old block's own sims are gone. Else the routes
+ * are read from the pieces the old block's network falls into without it. */
+static bool sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c,
+                          const struct sc_design *d)
 {
     int need = -d->sims;
     const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
     bool own = d->road || d->rail;
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
         uint8_t had = old ? edges(old, svc) : 0;
-        if (had && (!own || (edges(d, svc) & had) != had))
-            return -1;
+        if (had && (!own || (edges(d, svc) & had) != had)) {
+            if (own && !edges(d, svc))
+                continue;
+            if (!s->pieces_done[svc][c])
+                scan_pieces(g, s, svc, c);
+            int sum = 0;
+            bool counted[4] = {false};
+            for (int dir = 0; dir < 4; dir++) {
+                int p = s->piece[svc][c][dir];
+                if (p < 0 || counted[p])
+                    continue;
+                if (!own) {
+                    if (s->piece_sims[svc][c][dir] >= need)
+                        return 1;
+                    continue;
+                }
+                int nb = step_to(g, c, dir);
+                if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+                    continue;
+                counted[p] = true;
+                sum += s->piece_sims[svc][c][dir];
+            }
+            if (own && sum >= need)
+                return 1;
+            continue;
+        }
         if (own && !edges(d, svc))
             continue;
         int seen[5], nseen = 0, sum = 0;
@@ -182,13 +325,12 @@ static int sims_met_scan(const struct sc_game *g, const struct sc_scan *s, int c
  * from the providers joined to it; one with neither touches a road or rail block whose joined
  * providers (itself included) give them. */
 static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
-                     const struct sc_scan *scan)
+                     struct sc_scan *scan)
 {
     if (d->sims >= 0)
         return true;
-    int fast = scan ? sims_met_scan(v->g, scan, c, d) : -1;
-    if (fast >= 0)
-        return fast;
+    if (scan)
+        return sims_met_scan(v->g, scan, c, d);
     int need = -d->sims;
     uint8_t cells[SC_CELLS];
     if (d->road || d->rail) {
@@ -300,8 +442,58 @@ bool sc_protected(const struct sc_game *g, int hazard, int cell)
  * count nothing: always, city_lacks, covered). */
 int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
 {
+    return sc_cond_count_scan(v, k, c, NULL);
+}
+
+/* The blocks of selector sel joined by service svc to c in view v (c holding v->d, not
+ * counted), read from the scan's networks; -1 when they cannot tell. */
+static int connected_count(const struct sc_view *v, const struct sc_sel *sel, int svc, int c,
+                           const struct sc_scan *s)
+{
+    uint8_t nets[5];
+    int k = sc_scan_nets(v->g, s, c, v->d, svc, nets), n = 0;
+    for (int i = 0; i < k; i++)
+        for (int j = s->first[svc][nets[i]]; j < s->first[svc][nets[i] + 1]; j++) {
+            int q = s->netcells[svc][j];
+            if (q != c)
+                n += sc_sel_match(v->g, sel, sc_design_of(v->g, v->g->block[q]));
+        }
+    return k < 0 ? -1 : n;
+}
+
+/* sc_covered() of cell c in view v (c holding v->d), read from the scan. */
+static bool covered_scan(const struct sc_view *v, int cover, int c, const struct sc_scan *s)
+{
+    const struct sc_game *g = v->g;
+    const struct sc_design *t = v->d;
+    if (cover == SC_COVER_POWER) {
+        uint8_t nets[5];
+        int k = sc_scan_nets(g, s, c, t, SC_SVC_POWER, nets);
+        const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+        for (int i = 0; i < k; i++) {
+            int n = s->power_providers[nets[i]];
+            if (nets[i] == s->net[SC_SVC_POWER][c] && sc_coverage_of(old, SC_COVER_POWER))
+                n--; /* the block covered over */
+            if (n > 0)
+                return true;
+        }
+        return false;
+    }
+    for (int i = 0; i < s->nproviders[cover]; i++) {
+        int p = s->providers[cover][i];
+        if (p != c && sc_covers_at(sc_coverage_of(sc_design_of(g, g->block[p]), cover), p, t, c))
+            return true;
+    }
+    return false;
+}
+
+int sc_cond_count_scan(const struct sc_view *v, const struct sc_cond *k, int c,
+                       const struct sc_scan *scan)
+{
     const struct sc_game *g = v->g;
     int n = 0;
+    if (scan && (v->cell != c || !v->d))
+        scan = NULL;
     switch (k->kind) {
     case SC_COND_ALWAYS:
         return 1;
@@ -312,6 +504,10 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
         return n;
     }
     case SC_COND_CONNECTED: {
+        n = scan ? connected_count(v, &k->sel, k->n, c, scan) : -1;
+        if (n >= 0)
+            return n;
+        n = 0;
         uint8_t cells[SC_CELLS];
         int m = sc_component(v, k->n, c, cells);
         for (int i = 1; i < m; i++)
@@ -319,8 +515,28 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
         return n;
     }
     case SC_COND_COVERED:
-        return sc_covered(v, k->n, c);
+        return scan ? covered_scan(v, k->n, c, scan) : sc_covered(v, k->n, c);
+    case SC_COND_WITHIN:
+        if (scan) {
+            int r = k->n, x0 = sc_x(c) - r, x1 = sc_x(c) + r, y0 = sc_y(c) - r, y1 = sc_y(c) + r;
+            for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->side; y++)
+                for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->side; x++) {
+                    int p = y * SC_STRIDE + x;
+                    if (p != c && sc_distance(p, c) <= r && g->block[p] != SC_NONE)
+                        n += sc_sel_match(g, &k->sel, sc_design_of(g, g->block[p]));
+                }
+            return n;
+        }
+        break;
     default:
+        if (scan) {
+            for (int i = 0; i < scan->nblocks; i++) {
+                int p = scan->blocks[i];
+                if (p != c)
+                    n += sc_sel_match(g, &k->sel, sc_design_of(g, g->block[p]));
+            }
+            return k->kind == SC_COND_CITY_LACKS ? n == 0 : n;
+        }
         break;
     }
     SC_FOR_CELLS(g, p)
@@ -418,7 +634,7 @@ static bool forbidden(const struct sc_game *g, int c)
 
 /* The checks of a block d at cell c, not of the hand or the phase. */
 static int block_check(const struct sc_game *g, const struct sc_design *d, int c, int *mode,
-                       const struct sc_scan *scan)
+                       struct sc_scan *scan)
 {
     const struct sc_design *e = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
     if (!e) {
@@ -450,9 +666,18 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
         const struct sc_special *s = &d->specials[i];
         if (s->prim == SC_SP_MUST_COVER && !(e && sc_sel_match(g, &s->sel, e)))
             return SC_ERR_RESTRICTED;
-        if (s->prim == SC_SP_ONLY_IF && sc_cond_count(&v, &s->cond, c) == 0)
+        if (s->prim == SC_SP_ONLY_IF && sc_cond_count_scan(&v, &s->cond, c, scan) == 0)
             return SC_ERR_RESTRICTED;
-        if (s->prim == SC_SP_LIMIT) {
+        if (s->prim == SC_SP_LIMIT && scan) {
+            int n = 0;
+            for (int j = 0; j < scan->nblocks; j++) {
+                int p = scan->blocks[j];
+                n += p != c && sc_design_of(g, g->block[p]) == d &&
+                     (!s->range || sc_distance(p, c) <= s->range);
+            }
+            if (n >= s->amount)
+                return SC_ERR_LIMIT;
+        } else if (s->prim == SC_SP_LIMIT) {
             int n = 0;
             SC_FOR_CELLS(g, p)
             {
@@ -468,7 +693,7 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
 }
 
 int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
-                  const struct sc_scan *scan)
+                  struct sc_scan *scan)
 {
     if (d->kind == SC_KIND_COUNCIL)
         return SC_ERR_WRONG_CARD;
