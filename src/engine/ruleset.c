@@ -18,7 +18,8 @@
  * rows that name none; migration 0006 gave those rows its id): it stays first. */
 extern const struct ruleset ruleset_the_city, ruleset_tech_city, ruleset_simcity;
 
-const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, &ruleset_simcity, NULL};
+const struct ruleset *const rulesets[] = {&ruleset_the_city, &ruleset_tech_city, &ruleset_simcity,
+                                          NULL};
 
 const struct ruleset *ruleset_find(const char *id)
 {
