@@ -249,6 +249,58 @@ static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int
     s->pieces_done[svc][c] = true;
 }
 
+/* Whether design d at c gets `need` sims by service svc when it does not keep every route of
+ * the block it covers (own: by its own edges, summed; else from one neighbour's network): the
+ * networks beside c that do not pass through it count whole; the one that does falls into
+ * pieces without c, and is one piece when c has one neighbour in it. */
+static bool routes_without(const struct sc_game *g, struct sc_scan *s, int c,
+                           const struct sc_design *d, int svc, int need, bool own)
+{
+    const struct sc_design *old = sc_design_of(g, g->block[c]);
+    int cn = s->net[svc][c], inside = 0;
+    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        inside += nb >= 0 && s->net[svc][nb] == cn;
+    }
+    /* (without its own edges, pieces of less than `need` need no tracing) */
+    bool split = inside >= 2 && (own || rest >= need);
+    if (split && !s->pieces_done[svc][c])
+        scan_pieces(g, s, svc, c);
+    int ids[4], nids = 0, sum = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE)
+            continue;
+        int net = s->net[svc][nb], val, id;
+        if (net != cn) {
+            val = s->sims[svc][net];
+            id = 4 + net;
+        } else if (!split) {
+            val = inside >= 2 ? 0 : rest; /* too little alone, or c's only neighbour in it */
+            id = inside >= 2 ? 4 + SC_CELLS + dir : 0;
+        } else {
+            val = s->piece_sims[svc][c][dir];
+            id = s->piece[svc][c][dir];
+        }
+        if (!own) {
+            if (val >= need)
+                return true;
+            continue;
+        }
+        if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+            continue;
+        bool dup = false;
+        for (int k = 0; k < nids; k++)
+            dup = dup || ids[k] == id;
+        if (!dup) {
+            ids[nids++] = id;
+            sum += val;
+        }
+    }
+    return own && sum >= need;
+}
+
 /* sims_met() of block d at cell c from the scan's networks. On an empty cell nothing passes through
  * c, so d's road (or rail) joins the networks of the neighbours it meets, each counted once. On a
  * block, the same holds for a service the old block lacked; for one it had, d keeping all its edges
@@ -265,26 +317,7 @@ static bool sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c,
         if (had && (!own || (edges(d, svc) & had) != had)) {
             if (own && !edges(d, svc))
                 continue;
-            if (!s->pieces_done[svc][c])
-                scan_pieces(g, s, svc, c);
-            int sum = 0;
-            bool counted[4] = {false};
-            for (int dir = 0; dir < 4; dir++) {
-                int p = s->piece[svc][c][dir];
-                if (p < 0 || counted[p])
-                    continue;
-                if (!own) {
-                    if (s->piece_sims[svc][c][dir] >= need)
-                        return 1;
-                    continue;
-                }
-                int nb = step_to(g, c, dir);
-                if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
-                    continue;
-                counted[p] = true;
-                sum += s->piece_sims[svc][c][dir];
-            }
-            if (own && sum >= need)
+            if (routes_without(g, s, c, d, svc, need, own))
                 return 1;
             continue;
         }
