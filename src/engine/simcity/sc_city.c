@@ -138,6 +138,7 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     s->min_crime = 0;
     s->zone_done = 0;
     memset(s->pieces_done, 0, sizeof s->pieces_done);
+    memset(s->walked, 0, sizeof s->walked);
     SC_FOR_CELLS(g, c)
     {
         int b = g->block[c];
@@ -206,45 +207,96 @@ int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const 
     return n;
 }
 
+/* Walks each network of road or rail svc depth first (Tarjan's articulation points): a cell's
+ * child whose subtree reaches no higher than the cell is cut off when the cell goes. */
+static void scan_walk(const struct sc_game *g, struct sc_scan *s, int svc)
+{
+    uint8_t *order = s->order[svc], *low = s->low[svc], *parent = s->parent[svc];
+    uint8_t *last = s->last[svc];
+    int16_t *sub = s->subtree[svc];
+    bool seen[SC_CELLS] = {false};
+    uint8_t stack[SC_CELLS], next[SC_CELLS];
+    int t = 0;
+    for (int root = 0; root < SC_CELLS; root++) {
+        if (s->net[svc][root] == SC_NONE || seen[root])
+            continue;
+        int top = 0;
+        stack[top++] = (uint8_t)root;
+        seen[root] = true;
+        parent[root] = SC_NONE;
+        order[root] = low[root] = (uint8_t)t++;
+        next[root] = 0;
+        const struct sc_design *r = sc_design_of(g, g->block[root]);
+        sub[root] = (int16_t)(r->sims > 0 ? r->sims : 0);
+        while (top > 0) {
+            int q = stack[top - 1];
+            if (next[q] < 4) {
+                int dir = next[q]++, nb = step_to(g, q, dir);
+                if (nb < 0 || g->block[nb] == SC_NONE ||
+                    !joined(sc_design_of(g, g->block[q]), sc_design_of(g, g->block[nb]), svc, dir))
+                    continue;
+                if (!seen[nb]) {
+                    seen[nb] = true;
+                    parent[nb] = (uint8_t)q;
+                    order[nb] = low[nb] = (uint8_t)t++;
+                    next[nb] = 0;
+                    const struct sc_design *e = sc_design_of(g, g->block[nb]);
+                    sub[nb] = (int16_t)(e->sims > 0 ? e->sims : 0);
+                    stack[top++] = (uint8_t)nb;
+                } else if (nb != parent[q] && order[nb] < low[q]) {
+                    low[q] = order[nb];
+                }
+                continue;
+            }
+            top--;
+            last[q] = (uint8_t)(t - 1);
+            int p = parent[q];
+            if (p != SC_NONE) {
+                low[p] = low[q] < low[p] ? low[q] : low[p];
+                sub[p] = (int16_t)(sub[p] + sub[q]);
+            }
+        }
+    }
+    s->walked[svc] = true;
+}
+
 /* The pieces road or rail network svc falls into at c's neighbours when c's block is gone
- * (worked out once per cell and position). */
+ * (worked out once per cell and position, from the walk): each child of c that the walk cut
+ * off is a piece of its own (its id: its direction), everything else of the network is one
+ * (id 4), with what remains of the sims. */
 static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int c)
 {
+    if (!s->walked[svc])
+        scan_walk(g, s, svc);
+    const uint8_t *order = s->order[svc], *last = s->last[svc];
     int8_t *piece = s->piece[svc][c];
     int16_t *sims = s->piece_sims[svc][c];
-    uint8_t q[SC_CELLS];
-    for (int dir = 0; dir < 4; dir++) {
-        piece[dir] = -1;
-        sims[dir] = 0;
-    }
-    /* Each piece by a walk from the first neighbour in it, over the city without c. */
-    int label[SC_CELLS];
-    for (int i = 0; i < SC_CELLS; i++)
-        label[i] = -1;
+    const struct sc_design *old = sc_design_of(g, g->block[c]);
+    int cn = s->net[svc][c], cut[4], ncut = 0;
+    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
     for (int dir = 0; dir < 4; dir++) {
         int nb = step_to(g, c, dir);
-        if (nb < 0 || g->block[nb] == SC_NONE || !edges(sc_design_of(g, g->block[nb]), svc))
-            continue;
-        if (label[nb] < 0) {
-            int n = 0, sum = 0;
-            q[n++] = (uint8_t)nb;
-            label[nb] = dir;
-            for (int i = 0; i < n; i++) {
-                const struct sc_design *a = sc_design_of(g, g->block[q[i]]);
-                sum += a->sims > 0 ? a->sims : 0;
-                for (int k = 0; k < 4; k++) {
-                    int m = step_to(g, q[i], k);
-                    if (m < 0 || m == c || label[m] >= 0 || g->block[m] == SC_NONE ||
-                        !joined(a, sc_design_of(g, g->block[m]), svc, k))
-                        continue;
-                    label[m] = dir;
-                    q[n++] = (uint8_t)m;
-                }
-            }
-            sims[dir] = (int16_t)sum;
+        if (nb >= 0 && s->net[svc][nb] == cn && s->parent[svc][nb] == c &&
+            s->low[svc][nb] >= order[c]) {
+            cut[ncut++] = dir;
+            rest -= s->subtree[svc][nb];
         }
-        piece[dir] = (int8_t)label[nb];
-        sims[dir] = sims[label[nb]];
+    }
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        piece[dir] = -1;
+        sims[dir] = 0;
+        if (nb < 0 || s->net[svc][nb] != cn)
+            continue;
+        piece[dir] = 4;
+        sims[dir] = (int16_t)rest;
+        for (int k = 0; k < ncut; k++) {
+            int ch = step_to(g, c, cut[k]);
+            if (order[nb] >= order[ch] && order[nb] <= last[ch]) {
+                piece[dir] = (int8_t)cut[k];
+                sims[dir] = s->subtree[svc][ch];
+            }
+        }
     }
     s->pieces_done[svc][c] = true;
 }
@@ -275,10 +327,10 @@ static bool routes_without(const struct sc_game *g, struct sc_scan *s, int c,
         int net = s->net[svc][nb], val, id;
         if (net != cn) {
             val = s->sims[svc][net];
-            id = 4 + net;
+            id = 8 + net;
         } else if (!split) {
             val = inside >= 2 ? 0 : rest; /* too little alone, or c's only neighbour in it */
-            id = inside >= 2 ? 4 + SC_CELLS + dir : 0;
+            id = inside >= 2 ? 8 + SC_CELLS + dir : 0;
         } else {
             val = s->piece_sims[svc][c][dir];
             id = s->piece[svc][c][dir];

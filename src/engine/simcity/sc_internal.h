@@ -158,6 +158,12 @@ struct sc_scan {
     uint16_t zone_done;
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
     uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
+    /* ... a depth-first walk of each road and rail network (order of each cell, the lowest
+     * order its subtree reaches, its parent, its subtree's last order and sims) ... */
+    bool walked[SC_SVC_RAIL + 1];
+    uint8_t order[SC_SVC_RAIL + 1][SC_CELLS], low[SC_SVC_RAIL + 1][SC_CELLS];
+    uint8_t parent[SC_SVC_RAIL + 1][SC_CELLS], last[SC_SVC_RAIL + 1][SC_CELLS];
+    int16_t subtree[SC_SVC_RAIL + 1][SC_CELLS];
     /* ... and, by road or rail and cell, the pieces its network falls into without the cell:
      * the piece of the neighbour in each direction (-1: none) and the sims each gives. */
     bool pieces_done[SC_SVC_RAIL + 1][SC_CELLS];
