@@ -30,3 +30,15 @@ for game in the_city tech_city; do
   echo "expert_decision_p50_ms_$game $(p50 "$t")"
   echo "expert_decision_p99_ms_$game $(p99 "$t")"
 done
+SN=${SC_GAMES:-40}
+SI=${SC_ITERATIONS:-30}
+h=$(taskset -c 0 "$CITYD" simulate --game simcity --players 2 --games "$SN" --seed 1 \
+      --bots expert,greedy --think-ms 0 --iterations "$SI")
+f=$(taskset -c 0 "$CITYD" simulate --game simcity --players 4 --games $((SN / 4)) --seed 1 \
+      --bots expert,greedy,greedy,greedy --think-ms 0 --iterations "$SI")
+t=$(taskset -c 0 "$CITYD" simulate --game simcity --players 2 --games 6 --seed 5 \
+      --bots expert,greedy --think-ms 100 --iterations 1000000)
+echo "expert_vs_greedy_2p_share_simcity $(share "$h" expert)"
+echo "expert_vs_3_greedy_4p_share_simcity $(share "$f" expert)"
+echo "expert_decision_p50_ms_simcity $(p50 "$t")"
+echo "expert_decision_p99_ms_simcity $(p99 "$t")"
