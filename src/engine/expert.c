@@ -90,10 +90,23 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     struct city_rng rng;
     search_rng(rs, g, seat, &rng);
 
-    /* Candidates: the greedy bot's choice, then what the random bot picks in other deals of the
-     * hidden cards, each kept once and only if it is legal in the real game. */
+    /* Candidates: the game's own (rs->expert_options), or the greedy bot's choice, then what the
+     * random bot picks in other deals of the hidden cards; each kept once and only if it is
+     * legal in the real game. */
     int nc = 0;
-    for (int tries = 0; tries < 4 * want && nc < want; tries++) {
+    if (rs->expert_options) {
+        int n = rs->expert_options(g, seat, cand, want);
+        for (int i = 0; i < n; i++) {
+            memcpy(det, g, rs->state_size);
+            if (rs->submit(det, seat, cand + (size_t)i * ds) != 0)
+                continue;
+            if (nc != i)
+                memcpy(cand + (size_t)nc * ds, cand + (size_t)i * ds, ds);
+            nc++;
+        }
+    }
+    bool given = nc > 0;
+    for (int tries = 0; !given && tries < 4 * want && nc < want; tries++) {
         void *c = cand + (size_t)nc * ds;
         memset(c, 0, ds);
         memcpy(det, g, rs->state_size);
