@@ -13,7 +13,7 @@
 static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
 
 /* The cell beside `cell` in direction dir (0 N, 1 E, 2 S, 3 W), or -1 off the surface. */
-static int step_to(const struct sc_game *g, int cell, int dir)
+static inline __attribute__((always_inline)) int step_to(const struct sc_game *g, int cell, int dir)
 {
     int x = sc_x(cell) + (dir == 1) - (dir == 3), y = sc_y(cell) + (dir == 2) - (dir == 0);
     return sc_cell(g, x, y);
@@ -45,7 +45,8 @@ static uint8_t edges(const struct sc_design *d, int svc)
 }
 
 /* True when a (at some cell) and b (beside it in direction dir) are joined by service svc. */
-static bool joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
+static inline __attribute__((always_inline)) bool
+joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
 {
     if (!a || !b)
         return false;
@@ -801,7 +802,7 @@ int sc_play_check(const struct sc_game *g, int seat, int card, int x, int y, int
     int m = 0;
     if (card < 0 || card >= g->ncards || !sc_in_hand(g, seat, card))
         return SC_ERR_NOT_IN_HAND;
-    int e = sc_card_check(g, sc_design_of(g, card), x, y, &m, NULL);
+    int e = sc_card_check(g, sc_design_of(g, card), x, y, &m, sc_position_scan(g));
     if (mode)
         *mode = m;
     return e;

@@ -203,6 +203,10 @@ void sc_covered_map_scan(const struct sc_game *g, int cover, bool *out, const st
 int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
                   struct sc_scan *scan);
 
+/* The scan of g's position, worked out once and kept (one per thread) until the position
+ * changes; valid until the next call with another position. */
+struct sc_scan *sc_position_scan(const struct sc_game *g);
+
 /* Calls fn(ctx, option) for every legal play of seat's hand (see sc_play_options()), with
  * plays that need a vote when `votes`, until fn returns false; returns how many it found. */
 typedef bool (*sc_option_fn)(void *ctx, const struct sc_option *o);

@@ -76,11 +76,11 @@ static void position_key(const struct sc_game *g, struct position_key *k)
     memcpy(k->scorched, g->scorched, sizeof k->scorched);
 }
 
-int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
-                 void *ctx)
+static _Thread_local struct options_cache cache;
+
+/* The cache, emptied first unless it holds g's position. */
+static struct options_cache *cache_for(const struct sc_game *g)
 {
-    const struct sc_seat *s = &g->seats[seat];
-    static _Thread_local struct options_cache cache;
     static _Thread_local struct position_key key;
     position_key(g, &key);
     if (!cache.valid || memcmp(&key, &cache.key, sizeof key) != 0) {
@@ -90,6 +90,24 @@ int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_
         for (int k = 0; k < g->cat->ndesigns; k++)
             cache.designs[k].gathered = false;
     }
+    return &cache;
+}
+
+struct sc_scan *sc_position_scan(const struct sc_game *g)
+{
+    struct options_cache *c = cache_for(g);
+    if (!c->scanned) {
+        sc_scan_city(g, &c->scan);
+        c->scanned = true;
+    }
+    return &c->scan;
+}
+
+int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
+                 void *ctx)
+{
+    const struct sc_seat *s = &g->seats[seat];
+    cache_for(g);
     int n = 0;
     for (int i = 0; i < s->nhand; i++) {
         int card = s->hand[i], k = g->cat->card_design[card];

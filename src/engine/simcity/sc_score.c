@@ -417,8 +417,9 @@ void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const s
     struct sc_view v = {g, cell, d};
     struct sc_score s;
     int receive, add;
-    sc_play_score(g, seat, card, sc_x(cell), sc_y(cell), &s);
-    bonuses(&v, d, cell, &receive, &add, NULL);
+    struct sc_scan *scan = sc_position_scan(g);
+    sc_score_with(g, card, sc_x(cell), sc_y(cell), &s, scan);
+    bonuses(&v, d, cell, &receive, &add, scan);
     const struct sc_design *e = g->block[cell] == SC_NONE ? NULL : sc_design_of(g, g->block[cell]);
     if (mode == SC_MODE_REZONE)
         g->acted |= 1u << (e && sc_has_prim(e, SC_SP_REZONABLE) ? SC_SP_REZONABLE : SC_SP_REZONES);
