@@ -302,6 +302,16 @@ static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int
     s->pieces_done[svc][c] = true;
 }
 
+/* Adds id to ids[0..*n-1] unless it is there; true when it was added. */
+static bool add_once(int *ids, int *n, int id)
+{
+    for (int k = 0; k < *n; k++)
+        if (ids[k] == id)
+            return false;
+    ids[(*n)++] = id;
+    return true;
+}
+
 /* Whether design d at c gets `need` sims by service svc when it does not keep every route of
  * the block it covers (own: by its own edges, summed; else from one neighbour's network): the
  * networks beside c that do not pass through it count whole; the one that does falls into
@@ -341,15 +351,8 @@ static bool routes_without(const struct sc_game *g, struct sc_scan *s, int c,
                 return true;
             continue;
         }
-        if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
-            continue;
-        bool dup = false;
-        for (int k = 0; k < nids; k++)
-            dup = dup || ids[k] == id;
-        if (!dup) {
-            ids[nids++] = id;
+        if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(ids, &nids, id))
             sum += val;
-        }
     }
     return own && sum >= need;
 }
@@ -391,15 +394,8 @@ static bool sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c,
                     return 1; /* no service of its own: a road or rail block beside it */
                 continue;
             }
-            if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
-                continue;
-            bool dup = false;
-            for (int k = 0; k < nseen; k++)
-                dup = dup || seen[k] == net;
-            if (!dup) {
-                seen[nseen++] = net;
+            if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(seen, &nseen, net))
                 sum += s->sims[svc][net];
-            }
         }
         if (own && sum >= need)
             return 1;

@@ -154,7 +154,8 @@ struct sc_scan {
     uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
     bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
-    /* On demand: the zones of each key (label and size by cell; zone_done bit k: key k) ... */
+    /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
+     * SC_NONE) and each zone's size ... */
     uint16_t zone_done;
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
     uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
