@@ -42,6 +42,7 @@ static void gather(const struct sc_game *g, const struct sc_design *d, struct sc
  * is): while it stays the same, the options and scores worked out for a design stand. */
 struct position_key {
     const struct sc_catalog *cat;
+    uint64_t stamp; /* the catalog's load */
     uint8_t side, phase, mayor_set, never_built, ntimed;
     bool power_played;
     struct sc_timed timed[SC_MAX_TIMED];
@@ -62,6 +63,7 @@ static void position_key(const struct sc_game *g, struct position_key *k)
 {
     memset(k, 0, sizeof *k);
     k->cat = g->cat;
+    k->stamp = g->cat->stamp;
     k->side = g->side;
     k->phase = g->phase;
     k->mayor_set = g->mayor != SC_NONE;
