@@ -32,11 +32,11 @@ for game in the_city tech_city; do
   echo "expert_decision_p99_ms_$game $(p99 "$t")"
 done
 # SimCity: its playouts cost more (a greedy playout reads the whole shared city at every play),
-# so its matches are SC_GAMES heads-up games (40 by default; the issue's measure is 200) and a
-# quarter of that at 4 players, at SC_ITERATIONS playouts a decision (80, about what the 100 ms
-# budget buys on a free core), and its decision time is taken over 6 games: about seven minutes
-# of one core in all (SC_GAMES=200: about half an hour).
-SN=${SC_GAMES:-40}
+# so its matches are SC_GAMES heads-up games (200 by default, the issue's floor) and a quarter
+# of that at 4 players, at SC_ITERATIONS playouts a decision (80, about what the 100 ms budget
+# buys on a busy core), and its decision time is taken over 6 games: about eight minutes of one
+# core in all (SC_GAMES=40 took 110 s of CPU).
+SN=${SC_GAMES:-200}
 SI=${SC_ITERATIONS:-80}
 h=$(taskset -c 0 "$CITYD" simulate --game simcity --players 2 --games "$SN" --seed 1 \
       --bots expert,greedy --think-ms 0 --iterations "$SI")
