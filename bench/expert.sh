@@ -4,9 +4,10 @@
 # players, both with a fixed number of playouts per decision (so the figure does not depend on
 # the machine's speed or load), and its decision time (p50, p99) at the service's default
 # budget of 100 ms. Prints "key value" lines (appended to the service's figures by make bench).
-# EXPERT_GAMES sets the match sizes: 400 by default, the issue's floor for the heads-up share, for
-# both games; Tech City's 4-player match plays a quarter of it, since a 4-player playout of Tech
-# City costs several times a heads-up one (400 such games take over ten minutes on one core).
+# EXPERT_GAMES sets the match sizes of The City and Tech City: 400 by default, the issue's floor
+# for the heads-up share, for both games; Tech City's 4-player match plays a quarter of it,
+# since a 4-player playout of Tech City costs several times a heads-up one (400 such games take
+# over ten minutes on one core).
 set -e
 CITYD=${1:-build/cityd}
 N=${EXPERT_GAMES:-400}
@@ -30,3 +31,20 @@ for game in the_city tech_city; do
   echo "expert_decision_p50_ms_$game $(p50 "$t")"
   echo "expert_decision_p99_ms_$game $(p99 "$t")"
 done
+# SimCity: its playouts cost more (a greedy playout reads the whole shared city at every play),
+# so its matches are SC_GAMES heads-up games (200 by default, the issue's floor) and a quarter
+# of that at 4 players, at SC_ITERATIONS playouts a decision (80, about what the 100 ms budget
+# buys on a busy core), and its decision time is taken over 6 games: about eight minutes of one
+# core in all (SC_GAMES=40 took 110 s of CPU).
+SN=${SC_GAMES:-200}
+SI=${SC_ITERATIONS:-80}
+h=$(taskset -c 0 "$CITYD" simulate --game simcity --players 2 --games "$SN" --seed 1 \
+      --bots expert,greedy --think-ms 0 --iterations "$SI")
+f=$(taskset -c 0 "$CITYD" simulate --game simcity --players 4 --games $((SN / 4)) --seed 1 \
+      --bots expert,greedy,greedy,greedy --think-ms 0 --iterations "$SI")
+t=$(taskset -c 0 "$CITYD" simulate --game simcity --players 2 --games 6 --seed 5 \
+      --bots expert,greedy --think-ms 100 --iterations 1000000)
+echo "expert_vs_greedy_2p_share_simcity $(share "$h" expert)"
+echo "expert_vs_3_greedy_4p_share_simcity $(share "$f" expert)"
+echo "expert_decision_p50_ms_simcity $(p50 "$t")"
+echo "expert_decision_p99_ms_simcity $(p99 "$t")"

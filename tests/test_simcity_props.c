@@ -246,3 +246,53 @@ Test(simcity_props, a_game_replayed_from_its_seed_and_decisions_emits_the_same_e
         cr_expect_gt(a.n, 100);
     }
 }
+
+/* The scan's reading of a play (sc_each_play's options and scores) agrees with tracing the
+ * city: for every design of the deck at every cell, the same check result and mode, and for a
+ * legal block the same score by source. Sampled at play points of greedy games. */
+static void scan_agrees(const struct sc_game *before, const struct sc_game *g)
+{
+    (void)before;
+    if (sc_over(g) || g->step != SC_STEP_PLAY || g->turn % 3 != 0)
+        return;
+    static struct sc_scan scan;
+    sc_scan_city(g, &scan);
+    for (int k = 0; k < scat.ndesigns; k++) {
+        const struct sc_design *d = &scat.designs[k];
+        int card = -1;
+        for (int c = 0; c < g->ncards && card < 0; c++)
+            card = g->cat->card_design[c] == k ? c : -1;
+        for (int y = -1; y <= g->side; y++)
+            for (int x = -1; x <= g->side; x++) {
+                int slow_mode = -1, fast_mode = -1;
+                int slow = sc_card_check(g, d, x, y, &slow_mode, NULL);
+                int fast = sc_card_check(g, d, x, y, &fast_mode, &scan);
+                cr_assert_eq(fast, slow, "seed %llu turn %d: %s at %d,%d: scan says %s, trace %s",
+                             (unsigned long long)g->seed, g->turn, d->name, x, y,
+                             sc_error_code(fast), sc_error_code(slow));
+                if (slow != SC_OK)
+                    continue;
+                cr_assert_eq(fast_mode, slow_mode, "%s at %d,%d: mode", d->name, x, y);
+                if (d->kind != SC_KIND_BLOCK || card < 0)
+                    continue;
+                struct sc_score a, b;
+                sc_score_with(g, card, x, y, &a, &scan);
+                sc_score_with(g, card, x, y, &b, NULL);
+                cr_assert(memcmp(&a, &b, sizeof a) == 0,
+                          "seed %llu turn %d: %s at %d,%d scores %d by the scan, %d traced "
+                          "(zone %d/%d, bonus %d/%d, coverage %d/%d, complex %d/%d)",
+                          (unsigned long long)g->seed, g->turn, d->name, x, y, a.total, b.total,
+                          a.zone, b.zone, a.bonus, b.bonus, a.coverage, b.coverage, a.complex,
+                          b.complex);
+            }
+    }
+}
+
+Test(simcity_props, the_scan_reads_every_play_as_tracing_the_city_does)
+{
+    static struct sc_game g;
+    const int greedy[6] = {1, 1, 1, 1, 1, 1}, mixed[6] = {1, 0, 1, 0, 1, 0};
+    for (int p = 2; p <= SC_MAX_PLAYERS; p += 2)
+        for (uint64_t seed = 1; seed <= 2; seed++)
+            play(&g, p, seed * 104729 + (uint64_t)p, seed == 1 ? greedy : mixed, 0, scan_agrees);
+}

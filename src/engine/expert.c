@@ -90,10 +90,23 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     struct city_rng rng;
     search_rng(rs, g, seat, &rng);
 
-    /* Candidates: the greedy bot's choice, then what the random bot picks in other deals of the
-     * hidden cards, each kept once and only if it is legal in the real game. */
+    /* Candidates: the game's own (rs->expert_options), or the greedy bot's choice, then what the
+     * random bot picks in other deals of the hidden cards; each kept once and only if it is
+     * legal in the real game. */
     int nc = 0;
-    for (int tries = 0; tries < 4 * want && nc < want; tries++) {
+    if (rs->expert_options) {
+        int n = rs->expert_options(g, seat, cand, want);
+        for (int i = 0; i < n; i++) {
+            memcpy(det, g, rs->state_size);
+            if (rs->submit(det, seat, cand + (size_t)i * ds) != 0)
+                continue;
+            if (nc != i)
+                memcpy(cand + (size_t)nc * ds, cand + (size_t)i * ds, ds);
+            nc++;
+        }
+    }
+    bool given = nc > 0;
+    for (int tries = 0; !given && tries < 4 * want && nc < want; tries++) {
         void *c = cand + (size_t)nc * ds;
         memset(c, 0, ds);
         memcpy(det, g, rs->state_size);
@@ -122,7 +135,45 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
     int visits[EXPERT_MAX_CAND] = {0}, it = 0;
     double paused = 0;
     const char *kind = p->rollout && strcmp(p->rollout, "expert") != 0 ? p->rollout : "random";
-    while (nc > 1) {
+    /* The game's own candidates are few and good: each deal of the hidden cards is played out
+     * from every one of them in turn (paired: the deal's luck falls on all alike), and the best
+     * mean wins. Otherwise UCB1 over the candidates, a fresh deal each playout. */
+    int choice = -1;
+    void *deal = given && nc > 1 ? malloc(rs->state_size) : NULL;
+    while (nc > 1 && deal) {
+        bool stop = false;
+        memcpy(deal, g, rs->state_size);
+        rs->determinize(deal, seat, &rng);
+        for (int i = 0; i < nc && !stop; i++) {
+            if (p->iterations > 0 && it >= p->iterations)
+                stop = true;
+            if (p->yield)
+                paused += p->yield(p->yield_ctx);
+            if (p->think_ms > 0 && now_ms() - t0 - paused >= p->think_ms)
+                stop = true;
+            if (p->iterations <= 0 && p->think_ms <= 0)
+                stop = true;
+            if (stop)
+                break;
+            memcpy(det, deal, rs->state_size);
+            it++;
+            if (rs->submit(det, seat, cand + (size_t)i * ds) != 0)
+                continue; /* cannot happen: the seat's own cards are the same in every deal */
+            playout(rs, det, kind, scratch);
+            sum[i] += reward(rs, det, seat);
+            visits[i]++;
+        }
+        if (stop)
+            break;
+    }
+    if (deal) {
+        free(deal);
+        choice = 0;
+        for (int i = 1; i < nc; i++)
+            if (visits[i] && (!visits[choice] || sum[i] / visits[i] > sum[choice] / visits[choice]))
+                choice = i;
+    }
+    while (nc > 1 && !given) {
         if (p->iterations > 0 && it >= p->iterations)
             break;
         if (p->yield)
@@ -154,11 +205,13 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
         visits[pick]++;
         it++;
     }
-    int choice = 0;
-    for (int i = 1; i < nc; i++)
-        if (visits[i] > visits[choice] || (visits[i] == visits[choice] && visits[i] &&
-                                           sum[i] / visits[i] > sum[choice] / visits[choice]))
-            choice = i;
+    if (choice < 0) { /* the most visited (UCB1), the better mean among equals */
+        choice = 0;
+        for (int i = 1; i < nc; i++)
+            if (visits[i] > visits[choice] || (visits[i] == visits[choice] && visits[i] &&
+                                               sum[i] / visits[i] > sum[choice] / visits[choice]))
+                choice = i;
+    }
     memcpy(d, cand + (size_t)choice * ds, ds);
     if (stats) {
         stats->iterations = it;

@@ -116,6 +116,12 @@ struct ruleset {
      * level does not say (NULL: 24). A game whose playouts are noisier with more opponents
      * does better with fewer candidates, and more playouts each, as the table fills. */
     int (*expert_candidates)(int players);
+    /* Optional: the decisions worth weighing for seat at this point, the game's own judgement
+     * of them best first, read from what the seat may know: at most `max` into out (an array of
+     * decisions); returns how many (0: the expert finds its own, the greedy bot's choice and
+     * the random bot's in other deals). A game whose random choices are mostly poor gives its
+     * playouts to a few good ones instead. */
+    int (*expert_options)(const void *g, int seat, void *out, int max);
     /* Optional too (NULL for a game without them), for simulate's card report (--per-card): the
      * designs seat has built from its hand so far, as a bitset of design numbers (0..63), and
      * the id of design number `design` (NULL for a number that is no design built from a

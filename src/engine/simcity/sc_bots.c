@@ -144,6 +144,19 @@ static bool keep_option(void *ctx, const struct sc_option *o)
 /* ---- greedy: each step ------------------------------------------------------------------------
  */
 
+/* The greedy bot's weight of play option o for seat (without its random tie-break). */
+static double play_worth(const struct sc_game *g, int seat, const struct sc_option *o)
+{
+    int cell = o->x >= 0 ? sc_cell(g, o->x, o->y) : -1;
+    if (o->mode == SC_MODE_EVENT)
+        return event_worth(g, seat, o->card, cell);
+    if (o->mode == SC_MODE_VOTE)
+        return 0.8 * o->score;
+    return o->score + growth(g, o->card);
+}
+
+enum { PASS_WORTH_X100 = 25 }; /* a play must beat passing: $0.25 */
+
 static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     static _Thread_local struct sc_option opts[MAX_OPTIONS];
@@ -151,22 +164,13 @@ static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct
     struct options_buf buf = {opts, 0};
     sc_each_play(g, seat, true, carries, keep_option, &buf); /* a vote it would lose: not tried */
     int n = buf.n;
-    double best = 0.25; /* a play must beat passing */
+    double best = PASS_WORTH_X100 / 100.0;
     int pick = -1;
     for (int i = 0; i < n; i++) {
         const struct sc_option *o = &opts[i];
-        double w;
-        int cell = o->x >= 0 ? sc_cell(g, o->x, o->y) : -1;
-        if (o->mode == SC_MODE_EVENT) {
-            w = event_worth(g, seat, o->card, cell);
-        } else if (o->mode == SC_MODE_VOTE) {
-            if (!carries)
-                continue;
-            w = 0.8 * o->score;
-        } else {
-            w = o->score + growth(g, o->card);
-        }
-        w += 0.01 * unit(&b->rng);
+        if (o->mode == SC_MODE_VOTE && !carries)
+            continue;
+        double w = play_worth(g, seat, o) + 0.01 * unit(&b->rng);
         if (w > best) {
             best = w;
             pick = i;
@@ -181,6 +185,62 @@ static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct
     d->card = opts[pick].card;
     d->x = opts[pick].x;
     d->y = opts[pick].y;
+}
+
+int sc_expert_options(const void *vg, int seat, void *out, int max)
+{
+    const struct sc_game *g = vg;
+    struct sc_decision *dec = out;
+    if (!sc_pending(g, seat) || max < 1)
+        return 0;
+    if (g->step != SC_STEP_PLAY || max < 2) { /* the politics: the greedy bot's answer alone */
+        struct bot b;
+        bot_at_point(&b, "greedy", g->seed, g->turn, seat);
+        return sc_bot_decide(&b, g, seat, &dec[0]) ? 1 : 0;
+    }
+    if (max > SC_EXPERT_TOP)
+        max = SC_EXPERT_TOP;
+    static _Thread_local struct sc_option opts[MAX_OPTIONS];
+    bool carries = vote_carries(g, seat);
+    struct options_buf buf = {opts, 0};
+    sc_each_play(g, seat, true, carries, keep_option, &buf);
+    /* the best max - 1 plays by weight (ties: the first listed), then passing in its place */
+    int top[SC_EXPERT_TOP], ntop = 0;
+    double worth[SC_EXPERT_TOP];
+    for (int i = 0; i < buf.n; i++) {
+        double w = play_worth(g, seat, &opts[i]);
+        int at = ntop;
+        while (at > 0 && w > worth[at - 1])
+            at--;
+        if (at >= max - 1)
+            continue;
+        if (ntop < max - 1)
+            ntop++;
+        for (int k = ntop - 1; k > at; k--) {
+            top[k] = top[k - 1];
+            worth[k] = worth[k - 1];
+        }
+        top[at] = i;
+        worth[at] = w;
+    }
+    int n = 0;
+    bool passed = false;
+    for (int k = 0; k <= ntop; k++) {
+        if (!passed && (k == ntop || worth[k] <= PASS_WORTH_X100 / 100.0)) {
+            sc_decision_init(&dec[n]);
+            dec[n++].kind = SC_DEC_PASS;
+            passed = true;
+        }
+        if (k == ntop)
+            break;
+        sc_decision_init(&dec[n]);
+        dec[n].kind = SC_DEC_PLAY;
+        dec[n].card = opts[top[k]].card;
+        dec[n].x = opts[top[k]].x;
+        dec[n].y = opts[top[k]].y;
+        n++;
+    }
+    return n;
 }
 
 /* Buys the cheapest affordable member when seat holds a play that needs votes, or when the

@@ -25,4 +25,12 @@
  * see. */
 bool sc_bot_decide(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d);
 
+/* The expert's candidates (struct ruleset's expert_options), into out (struct sc_decision): at a
+ * play point, the plays the greedy bot weighs highest, best first, with passing among them, at
+ * most max (and SC_EXPERT_TOP); at every other point (members, votes, bills, elections, targets,
+ * discards) the greedy bot's answer alone, which the expert then gives without a search.
+ * Returns how many (0 when seat has nothing to decide). Reads only what seat may see. */
+enum { SC_EXPERT_TOP = 4 };
+int sc_expert_options(const void *g, int seat, void *out, int max);
+
 #endif

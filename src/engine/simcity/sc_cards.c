@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,7 +472,9 @@ bool sc_catalog_from_json(struct sc_catalog *cat, const char *text, const char *
 {
     struct sc_parser p = {
         .source = source ? source : "cards", .err = err, .errlen = errlen, .cat = cat};
+    static atomic_uint_fast64_t loads;
     memset(cat, 0, sizeof *cat);
+    cat->stamp = (uint64_t)atomic_fetch_add(&loads, 1) + 1;
     json_error_t jerr;
     json_t *root = json_loads(text, 0, &jerr);
     if (!root)

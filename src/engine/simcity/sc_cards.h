@@ -205,6 +205,9 @@ struct sc_catalog {
     /* Instances of the largest deck: the base's designs in file order, copies in place, then
      * each pack the same way; a game of P players takes the first sc_deck_size(cat, P). */
     uint8_t card_design[SC_MAX_CARDS];
+    /* Set on load, another for every load in the process: what is kept about a position
+     * (sc_each_play()'s options) tells a catalog loaded anew at the same address apart. */
+    uint64_t stamp;
 };
 
 /* The cards of the deck for `players` players: the base, plus one pack per player past two

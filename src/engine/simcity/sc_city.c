@@ -13,7 +13,7 @@
 static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
 
 /* The cell beside `cell` in direction dir (0 N, 1 E, 2 S, 3 W), or -1 off the surface. */
-static int step_to(const struct sc_game *g, int cell, int dir)
+static inline __attribute__((always_inline)) int step_to(const struct sc_game *g, int cell, int dir)
 {
     int x = sc_x(cell) + (dir == 1) - (dir == 3), y = sc_y(cell) + (dir == 2) - (dir == 0);
     return sc_cell(g, x, y);
@@ -45,7 +45,8 @@ static uint8_t edges(const struct sc_design *d, int svc)
 }
 
 /* True when a (at some cell) and b (beside it in direction dir) are joined by service svc. */
-static bool joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
+static inline __attribute__((always_inline)) bool
+joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
 {
     if (!a || !b)
         return false;
@@ -89,35 +90,74 @@ static int provided(const struct sc_view *v, const uint8_t *cells, int n)
     return sum;
 }
 
+/* True when design d has service svc (road or rail edges, or a power line). */
+static bool has_service(const struct sc_design *d, int svc)
+{
+    return svc == SC_SVC_POWER ? d->power : edges(d, svc) != 0;
+}
+
+/* Numbers the networks of service svc in the city: each block's, the cells of each, in the
+ * order of their first cell, and the sims each network's providers give. */
+static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
+{
+    int nets = 0, at = 0;
+    uint8_t *cells = s->netcells[svc];
+    for (int c = 0; c < SC_CELLS; c++) {
+        int b = g->block[c];
+        if (b == SC_NONE || s->net[svc][c] != SC_NONE || !has_service(sc_design_of(g, b), svc))
+            continue;
+        s->first[svc][nets] = (uint8_t)at;
+        int start = at, sims = 0;
+        cells[at++] = (uint8_t)c;
+        s->net[svc][c] = (uint8_t)nets;
+        for (int i = start; i < at; i++) {
+            int q = cells[i];
+            const struct sc_design *a = sc_design_of(g, g->block[q]);
+            sims += a->sims > 0 ? a->sims : 0;
+            for (int dir = 0; dir < 4; dir++) {
+                int nb = step_to(g, q, dir);
+                if (nb < 0 || s->net[svc][nb] != SC_NONE || g->block[nb] == SC_NONE ||
+                    !joined(a, sc_design_of(g, g->block[nb]), svc, dir))
+                    continue;
+                s->net[svc][nb] = (uint8_t)nets;
+                cells[at++] = (uint8_t)nb;
+            }
+        }
+        s->sims[svc][nets++] = (int16_t)sims;
+    }
+    s->first[svc][nets] = (uint8_t)at;
+}
+
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
 {
-    struct sc_view v = {g, -1, NULL};
-    uint8_t cells[SC_CELLS];
     memset(s->net, SC_NONE, sizeof s->net);
-    s->nadders = 0;
-    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
-        int nets = 0;
-        for (int c = 0; c < SC_CELLS; c++) {
-            int b = g->block[c];
-            if (b == SC_NONE || s->net[svc][c] != SC_NONE || !edges(sc_design_of(g, b), svc))
-                continue;
-            int n = sc_component(&v, svc, c, cells);
-            for (int i = 0; i < n; i++)
-                s->net[svc][cells[i]] = (uint8_t)nets;
-            s->sims[svc][nets++] = (int16_t)provided(&v, cells, n);
-        }
-    }
-    for (int k = 0; k < SC_COVER_COUNT; k++)
-        sc_covered_map(g, k, s->covered[k]);
-    s->nremotes = s->ncands = 0;
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        scan_nets(g, s, svc);
+    memset(s->power_providers, 0, sizeof s->power_providers);
+    memset(s->nproviders, 0, sizeof s->nproviders);
+    s->nadders = s->nremotes = s->ncands = s->nblocks = 0;
+    s->min_crime = 0;
+    s->zone_done = 0;
+    memset(s->pieces_done, 0, sizeof s->pieces_done);
+    memset(s->walked, 0, sizeof s->walked);
     SC_FOR_CELLS(g, c)
     {
         int b = g->block[c];
         const struct sc_design *d = b == SC_NONE ? NULL : sc_design_of(g, b);
+        if (d) {
+            s->blocks[s->nblocks++] = (uint8_t)c;
+            s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
+        }
         for (int i = 0; d && i < d->nspecials; i++)
             if (d->specials[i].prim == SC_SP_ADD) {
                 s->adders[s->nadders++] = (uint8_t)c;
                 break;
+            }
+        for (int k = 0; d && k < SC_COVER_COUNT; k++)
+            if (sc_coverage_of(d, k)) {
+                s->providers[k][s->nproviders[k]++] = (uint8_t)c;
+                if (k == SC_COVER_POWER && s->net[SC_SVC_POWER][c] != SC_NONE)
+                    s->power_providers[s->net[SC_SVC_POWER][c]]++;
             }
         if (d && d->complex >= 0 && d->cwithin)
             s->remotes[s->nremotes++] = (uint8_t)c;
@@ -128,23 +168,215 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
         if (cand)
             s->cands[s->ncands++] = (uint8_t)c;
     }
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        sc_covered_map_scan(g, k, s->covered[k], s);
 }
 
-/* sims_met() of block d at cell c from the scan's networks, or -1 when they cannot tell. On an
- * empty cell nothing passes through c, so d's road (or rail) joins the networks of the
- * neighbours it meets, each counted once. On a block, the same holds for a service the old
- * block lacked; for one it had, d keeping all its edges keeps every route through c, and joins
- * more; the old block's own sims are gone. Else the routes must be traced anew. */
-static int sims_met_scan(const struct sc_game *g, const struct sc_scan *s, int c,
-                         const struct sc_design *d)
+int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
+                 int svc, uint8_t *nets)
+{
+    const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+    int n = 0;
+    if (svc == SC_SVC_POWER) {
+        if (!d->power)
+            return 0;
+        if (old && old->power) {
+            nets[0] = s->net[svc][c]; /* every powered neighbour is in it already */
+            return 1;
+        }
+    } else {
+        uint8_t had = old ? edges(old, svc) : 0;
+        if (!edges(d, svc))
+            return 0;
+        if (had && (edges(d, svc) & had) != had)
+            return -1;
+        if (had)
+            nets[n++] = s->net[svc][c];
+    }
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE ||
+            !joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+            continue;
+        int net = s->net[svc][nb];
+        bool dup = false;
+        for (int k = 0; k < n; k++)
+            dup = dup || nets[k] == net;
+        if (!dup)
+            nets[n++] = (uint8_t)net;
+    }
+    return n;
+}
+
+/* Walks each network of road or rail svc depth first (Tarjan's articulation points): a cell's
+ * child whose subtree reaches no higher than the cell is cut off when the cell goes. */
+static void scan_walk(const struct sc_game *g, struct sc_scan *s, int svc)
+{
+    uint8_t *order = s->order[svc], *low = s->low[svc], *parent = s->parent[svc];
+    uint8_t *last = s->last[svc];
+    int16_t *sub = s->subtree[svc];
+    bool seen[SC_CELLS] = {false};
+    uint8_t stack[SC_CELLS], next[SC_CELLS];
+    int t = 0;
+    for (int root = 0; root < SC_CELLS; root++) {
+        if (s->net[svc][root] == SC_NONE || seen[root])
+            continue;
+        int top = 0;
+        stack[top++] = (uint8_t)root;
+        seen[root] = true;
+        parent[root] = SC_NONE;
+        order[root] = low[root] = (uint8_t)t++;
+        next[root] = 0;
+        const struct sc_design *r = sc_design_of(g, g->block[root]);
+        sub[root] = (int16_t)(r->sims > 0 ? r->sims : 0);
+        while (top > 0) {
+            int q = stack[top - 1];
+            if (next[q] < 4) {
+                int dir = next[q]++, nb = step_to(g, q, dir);
+                if (nb < 0 || g->block[nb] == SC_NONE ||
+                    !joined(sc_design_of(g, g->block[q]), sc_design_of(g, g->block[nb]), svc, dir))
+                    continue;
+                if (!seen[nb]) {
+                    seen[nb] = true;
+                    parent[nb] = (uint8_t)q;
+                    order[nb] = low[nb] = (uint8_t)t++;
+                    next[nb] = 0;
+                    const struct sc_design *e = sc_design_of(g, g->block[nb]);
+                    sub[nb] = (int16_t)(e->sims > 0 ? e->sims : 0);
+                    stack[top++] = (uint8_t)nb;
+                } else if (nb != parent[q] && order[nb] < low[q]) {
+                    low[q] = order[nb];
+                }
+                continue;
+            }
+            top--;
+            last[q] = (uint8_t)(t - 1);
+            int p = parent[q];
+            if (p != SC_NONE) {
+                low[p] = low[q] < low[p] ? low[q] : low[p];
+                sub[p] = (int16_t)(sub[p] + sub[q]);
+            }
+        }
+    }
+    s->walked[svc] = true;
+}
+
+/* The pieces road or rail network svc falls into at c's neighbours when c's block is gone
+ * (worked out once per cell and position, from the walk): each child of c that the walk cut
+ * off is a piece of its own (its id: its direction), everything else of the network is one
+ * (id 4), with what remains of the sims. */
+static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int c)
+{
+    if (!s->walked[svc])
+        scan_walk(g, s, svc);
+    const uint8_t *order = s->order[svc], *last = s->last[svc];
+    int8_t *piece = s->piece[svc][c];
+    int16_t *sims = s->piece_sims[svc][c];
+    const struct sc_design *old = sc_design_of(g, g->block[c]);
+    int cn = s->net[svc][c], cut[4], ncut = 0;
+    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb >= 0 && s->net[svc][nb] == cn && s->parent[svc][nb] == c &&
+            s->low[svc][nb] >= order[c]) {
+            cut[ncut++] = dir;
+            rest -= s->subtree[svc][nb];
+        }
+    }
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        piece[dir] = -1;
+        sims[dir] = 0;
+        if (nb < 0 || s->net[svc][nb] != cn)
+            continue;
+        piece[dir] = 4;
+        sims[dir] = (int16_t)rest;
+        for (int k = 0; k < ncut; k++) {
+            int ch = step_to(g, c, cut[k]);
+            if (order[nb] >= order[ch] && order[nb] <= last[ch]) {
+                piece[dir] = (int8_t)cut[k];
+                sims[dir] = s->subtree[svc][ch];
+            }
+        }
+    }
+    s->pieces_done[svc][c] = true;
+}
+
+/* Adds id to ids[0..*n-1] unless it is there; true when it was added. */
+static bool add_once(int *ids, int *n, int id)
+{
+    for (int k = 0; k < *n; k++)
+        if (ids[k] == id)
+            return false;
+    ids[(*n)++] = id;
+    return true;
+}
+
+/* Whether design d at c gets `need` sims by service svc when it does not keep every route of
+ * the block it covers (own: by its own edges, summed; else from one neighbour's network): the
+ * networks beside c that do not pass through it count whole; the one that does falls into
+ * pieces without c, and is one piece when c has one neighbour in it. */
+static bool routes_without(const struct sc_game *g, struct sc_scan *s, int c,
+                           const struct sc_design *d, int svc, int need, bool own)
+{
+    const struct sc_design *old = sc_design_of(g, g->block[c]);
+    int cn = s->net[svc][c], inside = 0;
+    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        inside += nb >= 0 && s->net[svc][nb] == cn;
+    }
+    /* (without its own edges, pieces of less than `need` need no tracing) */
+    bool split = inside >= 2 && (own || rest >= need);
+    if (split && !s->pieces_done[svc][c])
+        scan_pieces(g, s, svc, c);
+    int ids[4], nids = 0, sum = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = step_to(g, c, dir);
+        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE)
+            continue;
+        int net = s->net[svc][nb], val, id;
+        if (net != cn) {
+            val = s->sims[svc][net];
+            id = 8 + net;
+        } else if (!split) {
+            val = inside >= 2 ? 0 : rest; /* too little alone, or c's only neighbour in it */
+            id = inside >= 2 ? 8 + SC_CELLS + dir : 0;
+        } else {
+            val = s->piece_sims[svc][c][dir];
+            id = s->piece[svc][c][dir];
+        }
+        if (!own) {
+            if (val >= need)
+                return true;
+            continue;
+        }
+        if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(ids, &nids, id))
+            sum += val;
+    }
+    return own && sum >= need;
+}
+
+/* sims_met() of block d at cell c from the scan's networks. On an empty cell nothing passes through
+ * c, so d's road (or rail) joins the networks of the neighbours it meets, each counted once. On a
+ * block, the same holds for a service the old block lacked; for one it had, d keeping all its edges
+ * keeps every route through c, and joins more; the old block's own sims are gone. Else the routes
+ * are read from the pieces the old block's network falls into without it. */
+static bool sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c,
+                          const struct sc_design *d)
 {
     int need = -d->sims;
     const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
     bool own = d->road || d->rail;
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
         uint8_t had = old ? edges(old, svc) : 0;
-        if (had && (!own || (edges(d, svc) & had) != had))
-            return -1;
+        if (had && (!own || (edges(d, svc) & had) != had)) {
+            if (own && !edges(d, svc))
+                continue;
+            if (routes_without(g, s, c, d, svc, need, own))
+                return 1;
+            continue;
+        }
         if (own && !edges(d, svc))
             continue;
         int seen[5], nseen = 0, sum = 0;
@@ -162,15 +394,8 @@ static int sims_met_scan(const struct sc_game *g, const struct sc_scan *s, int c
                     return 1; /* no service of its own: a road or rail block beside it */
                 continue;
             }
-            if (!joined(d, sc_design_of(g, g->block[nb]), svc, dir))
-                continue;
-            bool dup = false;
-            for (int k = 0; k < nseen; k++)
-                dup = dup || seen[k] == net;
-            if (!dup) {
-                seen[nseen++] = net;
+            if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(seen, &nseen, net))
                 sum += s->sims[svc][net];
-            }
         }
         if (own && sum >= need)
             return 1;
@@ -182,13 +407,12 @@ static int sims_met_scan(const struct sc_game *g, const struct sc_scan *s, int c
  * from the providers joined to it; one with neither touches a road or rail block whose joined
  * providers (itself included) give them. */
 static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
-                     const struct sc_scan *scan)
+                     struct sc_scan *scan)
 {
     if (d->sims >= 0)
         return true;
-    int fast = scan ? sims_met_scan(v->g, scan, c, d) : -1;
-    if (fast >= 0)
-        return fast;
+    if (scan)
+        return sims_met_scan(v->g, scan, c, d);
     int need = -d->sims;
     uint8_t cells[SC_CELLS];
     if (d->road || d->rail) {
@@ -300,8 +524,58 @@ bool sc_protected(const struct sc_game *g, int hazard, int cell)
  * count nothing: always, city_lacks, covered). */
 int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
 {
+    return sc_cond_count_scan(v, k, c, NULL);
+}
+
+/* The blocks of selector sel joined by service svc to c in view v (c holding v->d, not
+ * counted), read from the scan's networks; -1 when they cannot tell. */
+static int connected_count(const struct sc_view *v, const struct sc_sel *sel, int svc, int c,
+                           const struct sc_scan *s)
+{
+    uint8_t nets[5];
+    int k = sc_scan_nets(v->g, s, c, v->d, svc, nets), n = 0;
+    for (int i = 0; i < k; i++)
+        for (int j = s->first[svc][nets[i]]; j < s->first[svc][nets[i] + 1]; j++) {
+            int q = s->netcells[svc][j];
+            if (q != c)
+                n += sc_sel_match(v->g, sel, sc_design_of(v->g, v->g->block[q]));
+        }
+    return k < 0 ? -1 : n;
+}
+
+/* sc_covered() of cell c in view v (c holding v->d), read from the scan. */
+static bool covered_scan(const struct sc_view *v, int cover, int c, const struct sc_scan *s)
+{
+    const struct sc_game *g = v->g;
+    const struct sc_design *t = v->d;
+    if (cover == SC_COVER_POWER) {
+        uint8_t nets[5];
+        int k = sc_scan_nets(g, s, c, t, SC_SVC_POWER, nets);
+        const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+        for (int i = 0; i < k; i++) {
+            int n = s->power_providers[nets[i]];
+            if (nets[i] == s->net[SC_SVC_POWER][c] && sc_coverage_of(old, SC_COVER_POWER))
+                n--; /* the block covered over */
+            if (n > 0)
+                return true;
+        }
+        return false;
+    }
+    for (int i = 0; i < s->nproviders[cover]; i++) {
+        int p = s->providers[cover][i];
+        if (p != c && sc_covers_at(sc_coverage_of(sc_design_of(g, g->block[p]), cover), p, t, c))
+            return true;
+    }
+    return false;
+}
+
+int sc_cond_count_scan(const struct sc_view *v, const struct sc_cond *k, int c,
+                       const struct sc_scan *scan)
+{
     const struct sc_game *g = v->g;
     int n = 0;
+    if (scan && (v->cell != c || !v->d))
+        scan = NULL;
     switch (k->kind) {
     case SC_COND_ALWAYS:
         return 1;
@@ -312,6 +586,10 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
         return n;
     }
     case SC_COND_CONNECTED: {
+        n = scan ? connected_count(v, &k->sel, k->n, c, scan) : -1;
+        if (n >= 0)
+            return n;
+        n = 0;
         uint8_t cells[SC_CELLS];
         int m = sc_component(v, k->n, c, cells);
         for (int i = 1; i < m; i++)
@@ -319,8 +597,28 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c)
         return n;
     }
     case SC_COND_COVERED:
-        return sc_covered(v, k->n, c);
+        return scan ? covered_scan(v, k->n, c, scan) : sc_covered(v, k->n, c);
+    case SC_COND_WITHIN:
+        if (scan) {
+            int r = k->n, x0 = sc_x(c) - r, x1 = sc_x(c) + r, y0 = sc_y(c) - r, y1 = sc_y(c) + r;
+            for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->side; y++)
+                for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->side; x++) {
+                    int p = y * SC_STRIDE + x;
+                    if (p != c && sc_distance(p, c) <= r && g->block[p] != SC_NONE)
+                        n += sc_sel_match(g, &k->sel, sc_design_of(g, g->block[p]));
+                }
+            return n;
+        }
+        break;
     default:
+        if (scan) {
+            for (int i = 0; i < scan->nblocks; i++) {
+                int p = scan->blocks[i];
+                if (p != c)
+                    n += sc_sel_match(g, &k->sel, sc_design_of(g, g->block[p]));
+            }
+            return k->kind == SC_COND_CITY_LACKS ? n == 0 : n;
+        }
         break;
     }
     SC_FOR_CELLS(g, p)
@@ -418,7 +716,7 @@ static bool forbidden(const struct sc_game *g, int c)
 
 /* The checks of a block d at cell c, not of the hand or the phase. */
 static int block_check(const struct sc_game *g, const struct sc_design *d, int c, int *mode,
-                       const struct sc_scan *scan)
+                       struct sc_scan *scan)
 {
     const struct sc_design *e = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
     if (!e) {
@@ -450,9 +748,18 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
         const struct sc_special *s = &d->specials[i];
         if (s->prim == SC_SP_MUST_COVER && !(e && sc_sel_match(g, &s->sel, e)))
             return SC_ERR_RESTRICTED;
-        if (s->prim == SC_SP_ONLY_IF && sc_cond_count(&v, &s->cond, c) == 0)
+        if (s->prim == SC_SP_ONLY_IF && sc_cond_count_scan(&v, &s->cond, c, scan) == 0)
             return SC_ERR_RESTRICTED;
-        if (s->prim == SC_SP_LIMIT) {
+        if (s->prim == SC_SP_LIMIT && scan) {
+            int n = 0;
+            for (int j = 0; j < scan->nblocks; j++) {
+                int p = scan->blocks[j];
+                n += p != c && sc_design_of(g, g->block[p]) == d &&
+                     (!s->range || sc_distance(p, c) <= s->range);
+            }
+            if (n >= s->amount)
+                return SC_ERR_LIMIT;
+        } else if (s->prim == SC_SP_LIMIT) {
             int n = 0;
             SC_FOR_CELLS(g, p)
             {
@@ -468,7 +775,7 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
 }
 
 int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
-                  const struct sc_scan *scan)
+                  struct sc_scan *scan)
 {
     if (d->kind == SC_KIND_COUNCIL)
         return SC_ERR_WRONG_CARD;
@@ -491,7 +798,7 @@ int sc_play_check(const struct sc_game *g, int seat, int card, int x, int y, int
     int m = 0;
     if (card < 0 || card >= g->ncards || !sc_in_hand(g, seat, card))
         return SC_ERR_NOT_IN_HAND;
-    int e = sc_card_check(g, sc_design_of(g, card), x, y, &m, NULL);
+    int e = sc_card_check(g, sc_design_of(g, card), x, y, &m, sc_position_scan(g));
     if (mode)
         *mode = m;
     return e;

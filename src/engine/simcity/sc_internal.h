@@ -9,6 +9,8 @@
 
 #include "sc.h"
 
+struct sc_scan;
+
 /* ---- events and money (sc.c) ---- */
 
 /* Emits one event (when someone listens). */
@@ -96,6 +98,11 @@ bool sc_covers_at(const struct sc_special *s, int p, const struct sc_design *t, 
  * count nothing: always, city_lacks, covered). */
 int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c);
 
+/* sc_cond_count() of the city seen with design v->d at cell c = v->cell, read from the
+ * position's scan when given. */
+int sc_cond_count_scan(const struct sc_view *v, const struct sc_cond *k, int c,
+                       const struct sc_scan *scan);
+
 /* True when design d has a special of primitive `prim`. */
 bool sc_has_prim(const struct sc_design *d, int prim);
 
@@ -127,13 +134,24 @@ int sc_city_destroy(struct sc_game *g, int cell, const struct sc_events *ev);
 /* Checks the phases in order after a card or a removal; they never retreat. */
 void sc_check_phases(struct sc_game *g, const struct sc_events *ev);
 
-/* What judging many plays in one position reads again and again, worked out once: the road
- * and rail networks (each block's network and the sims its providers give), the blocks whose
- * specials add to or deduct from later blocks, the remote complex members, and the cells a
- * block may go on at all. Valid until the city changes. */
+/* What judging many plays in one position reads again and again, worked out once: the road,
+ * rail and power networks (each block's network, each network's cells and the sims its
+ * providers give), the blocks, the providers of each coverage, the blocks whose specials add to
+ * or deduct from later blocks, the remote complex members, and the cells a block may go on at
+ * all. Some of it is worked out when first asked for (the zones of each kind, the networks a
+ * cell's removal would split). Valid until the city changes. */
+enum { SC_ZONE_KEYS = 3 + SC_LAND_COUNT }; /* residential, commercial, industrial, land types */
 struct sc_scan {
-    uint8_t net[SC_SVC_RAIL + 1][SC_CELLS];  /* network number, or SC_NONE */
-    int16_t sims[SC_SVC_RAIL + 1][SC_CELLS]; /* sims provided, by network number */
+    uint8_t net[SC_SVC_COUNT][SC_CELLS];       /* network number, or SC_NONE */
+    int16_t sims[SC_SVC_COUNT][SC_CELLS];      /* sims provided, by network number */
+    uint8_t first[SC_SVC_COUNT][SC_CELLS + 1]; /* network k's cells: netcells[first[k]..] */
+    uint8_t netcells[SC_SVC_COUNT][SC_CELLS];
+    uint8_t power_providers[SC_CELLS]; /* by power network: its blocks with power coverage */
+    uint8_t nblocks;
+    uint8_t blocks[SC_CELLS]; /* cells holding a block, in reading order */
+    uint8_t nproviders[SC_COVER_COUNT];
+    uint8_t providers[SC_COVER_COUNT][SC_CELLS]; /* cells of the blocks with each coverage */
+    int8_t min_crime;                            /* the lowest crime of a block in the city */
     uint8_t nadders;
     uint8_t adders[SC_CELLS];
     uint8_t nremotes; /* blocks that are remote members of a complex */
@@ -141,22 +159,59 @@ struct sc_scan {
     uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
     bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
+    /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
+     * SC_NONE) and each zone's size ... */
+    uint16_t zone_done;
+    uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
+    uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
+    /* ... a depth-first walk of each road and rail network (order of each cell, the lowest
+     * order its subtree reaches, its parent, its subtree's last order and sims) ... */
+    bool walked[SC_SVC_RAIL + 1];
+    uint8_t order[SC_SVC_RAIL + 1][SC_CELLS], low[SC_SVC_RAIL + 1][SC_CELLS];
+    uint8_t parent[SC_SVC_RAIL + 1][SC_CELLS], last[SC_SVC_RAIL + 1][SC_CELLS];
+    int16_t subtree[SC_SVC_RAIL + 1][SC_CELLS];
+    /* ... and, by road or rail and cell, the pieces its network falls into without the cell:
+     * the piece of the neighbour in each direction (-1: none) and the sims each gives. */
+    bool pieces_done[SC_SVC_RAIL + 1][SC_CELLS];
+    int8_t piece[SC_SVC_RAIL + 1][SC_CELLS][4];
+    int16_t piece_sims[SC_SVC_RAIL + 1][SC_CELLS][4];
 };
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
 
+/* The networks of service svc that design d placed at c would be joined to (the city seen with
+ * d at c), into nets (at most 5; c's own network first when d keeps it); returns how many, 0
+ * when d has no such service (c alone), or -1 when the scan cannot tell (d drops some of the
+ * road or rail edges of the block it covers). */
+int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
+                 int svc, uint8_t *nets);
+
+/* The zone key of design d (0..SC_ZONE_KEYS-1), or -1 when it counts in no zone. */
+int sc_zone_key(const struct sc_design *d);
+
+/* The blocks of zone key `key` or gray joined to cell c (not counted) through such blocks, in
+ * the city seen with a block of that key at c (sc_score.c's zone bonus, before its minimum). */
+int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c);
+
 /* The checks of a play of design d at (x, y) (for an event: its chosen block, or -1, -1), all
  * but whose hand it is in: SC_OK with *mode set, or why not. `scan`, when given, is
- * sc_scan_city() of this position. */
+ * sc_scan_city() of this position (its on-demand parts filled as they are read). */
 int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
-                  const struct sc_scan *scan);
+                  struct sc_scan *scan);
 
 /* Marks in out[] (SC_CELLS long) every cell a provider of coverage `cover` covers in the city
  * as it is, the providers themselves included (New Coverage Only's baseline). */
 void sc_covered_map(const struct sc_game *g, int cover, bool *out);
 
-/* sc_play_score() with the position's scan (or NULL). */
+/* sc_covered_map() read from a scan whose networks, blocks and providers are done. */
+void sc_covered_map_scan(const struct sc_game *g, int cover, bool *out, const struct sc_scan *s);
+
+/* sc_play_score() with the position's scan (or NULL; its on-demand parts filled as read). */
 int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
-                  const struct sc_scan *scan);
+                  struct sc_scan *scan);
+
+/* The scan of g's position, worked out once and kept (one per thread) until the position
+ * changes; valid until the next call with another position. */
+struct sc_scan *sc_position_scan(const struct sc_game *g);
 
 /* Calls fn(ctx, option) for every legal play of seat's hand (see sc_play_options()), with
  * plays that need a vote when `votes`, until fn returns false; returns how many it found. */

@@ -5,14 +5,17 @@
 
 #include "sc_internal.h"
 
-/* The options of one design, gathered once and given to each copy in the hand. */
+/* The options of one design, gathered once and given to each copy in the hand: every legal
+ * cell with its mode (plays that need a vote among them), and, once asked for, their scores. */
 struct design_options {
+    bool gathered;
     int n;
     struct sc_option o[SC_CELLS + 1];
+    bool scored[SC_CELLS + 1];
 };
 
-static void gather(const struct sc_game *g, const struct sc_design *d, bool votes,
-                   const struct sc_scan *scan, struct design_options *out)
+static void gather(const struct sc_game *g, const struct sc_design *d, struct sc_scan *scan,
+                   struct design_options *out)
 {
     out->n = 0;
     int mode = 0;
@@ -27,34 +30,110 @@ static void gather(const struct sc_game *g, const struct sc_design *d, bool vote
         int c = scan->cands[i], x = sc_x(c), y = sc_y(c);
         if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
             continue;
-        if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK || (!votes && mode == SC_MODE_VOTE))
+        if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK)
             continue;
+        out->scored[out->n] = false;
         struct sc_option *o = &out->o[out->n++];
         *o = (struct sc_option){.x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
     }
+}
+
+/* Everything of a position that the legality and the score of a play read (not whose hand it
+ * is): while it stays the same, the options and scores worked out for a design stand. */
+struct position_key {
+    const struct sc_catalog *cat;
+    uint64_t stamp; /* the catalog's load */
+    uint8_t side, phase, mayor_set, never_built, ntimed;
+    bool power_played;
+    struct sc_timed timed[SC_MAX_TIMED];
+    uint8_t block[SC_CELLS];
+    bool scorched[SC_CELLS];
+};
+
+/* The options worked out in the last position asked about (one per thread): a bot asks for
+ * the same position's options at its council and at its play, and the rules at a turn's end. */
+struct options_cache {
+    bool valid, scanned;
+    struct position_key key;
+    struct sc_scan scan;
+    struct design_options designs[SC_MAX_DESIGNS];
+};
+
+static void position_key(const struct sc_game *g, struct position_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->cat = g->cat;
+    k->stamp = g->cat->stamp;
+    k->side = g->side;
+    k->phase = g->phase;
+    k->mayor_set = g->mayor != SC_NONE;
+    k->power_played = g->power_played;
+    k->never_built = 1;
+    for (int c = 0; c < SC_CELLS && k->never_built; c++)
+        k->never_built = g->top[c] == SC_NONE;
+    k->ntimed = g->ntimed;
+    for (int i = 0; i < g->ntimed; i++)
+        k->timed[i] = g->timed[i];
+    memcpy(k->block, g->block, sizeof k->block);
+    memcpy(k->scorched, g->scorched, sizeof k->scorched);
+}
+
+static _Thread_local struct options_cache cache;
+
+/* The cache, emptied first unless it holds g's position. */
+static struct options_cache *cache_for(const struct sc_game *g)
+{
+    static _Thread_local struct position_key key;
+    position_key(g, &key);
+    if (!cache.valid || memcmp(&key, &cache.key, sizeof key) != 0) {
+        cache.key = key;
+        cache.valid = true;
+        cache.scanned = false;
+        for (int k = 0; k < g->cat->ndesigns; k++)
+            cache.designs[k].gathered = false;
+    }
+    return &cache;
+}
+
+struct sc_scan *sc_position_scan(const struct sc_game *g)
+{
+    struct options_cache *c = cache_for(g);
+    if (!c->scanned) {
+        sc_scan_city(g, &c->scan);
+        c->scanned = true;
+    }
+    return &c->scan;
 }
 
 int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
                  void *ctx)
 {
     const struct sc_seat *s = &g->seats[seat];
-    static _Thread_local struct design_options cache[SC_MAX_DESIGNS];
-    static _Thread_local struct sc_scan scan;
-    bool done[SC_MAX_DESIGNS] = {false};
-    sc_scan_city(g, &scan);
+    cache_for(g);
     int n = 0;
     for (int i = 0; i < s->nhand; i++) {
         int card = s->hand[i], k = g->cat->card_design[card];
-        struct design_options *opts = &cache[k];
-        if (!done[k]) {
-            done[k] = true;
-            gather(g, &g->cat->designs[k], votes, &scan, opts);
+        struct design_options *opts = &cache.designs[k];
+        if (!opts->gathered) {
+            if (!cache.scanned) {
+                sc_scan_city(g, &cache.scan);
+                cache.scanned = true;
+            }
+            gather(g, &g->cat->designs[k], &cache.scan, opts);
+            opts->gathered = true;
         }
         for (int j = 0; j < opts->n; j++) {
             struct sc_option o = opts->o[j];
+            if (!votes && o.mode == SC_MODE_VOTE)
+                continue;
             o.card = (uint8_t)card;
-            if (scored && o.mode != SC_MODE_EVENT)
-                o.score = (int16_t)sc_score_with(g, card, o.x, o.y, NULL, &scan);
+            if (scored && o.mode != SC_MODE_EVENT && !opts->scored[j]) {
+                o.score = (int16_t)sc_score_with(g, card, o.x, o.y, NULL, &cache.scan);
+                opts->o[j].score = o.score;
+                opts->scored[j] = true;
+            }
+            if (!scored)
+                o.score = 0;
             n++;
             if (fn && !fn(ctx, &o))
                 return n;

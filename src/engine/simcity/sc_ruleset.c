@@ -390,6 +390,8 @@ const struct ruleset ruleset_simcity = {
                 .text = "Most money wins; players tied share the win."},
     /* every card played, blocks, events and members alike, for the card report */
     .built_designs = sr_built_designs,
+    /* the expert weighs the greedy bot's best plays (sc_bots.c) */
+    .expert_options = sc_expert_options,
     .design_id = sr_design_id,
     .error_code = sc_error_code,
     .error_message = sc_error_message,

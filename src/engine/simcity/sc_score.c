@@ -9,24 +9,81 @@
 
 /* ---- scoring ------------------------------------------------------------------------------- */
 
-/* The zone a block counts in: residential, commercial, industrial, or 100 + a land type
- * (plains never), else -1. */
-static int zone_key(const struct sc_design *d)
+int sc_zone_key(const struct sc_design *d)
 {
     if (d->zone <= SC_ZONE_INDUSTRIAL)
         return d->zone;
     if (d->zone == SC_ZONE_LAND && d->land != SC_LAND_PLAINS)
-        return 100 + d->land;
+        return 3 + d->land;
     return -1;
+}
+
+/* A block of design e joins a zone of key `key`: of that key, or gray (wild). */
+static bool in_zone(const struct sc_design *e, int key)
+{
+    return e->zone == SC_ZONE_SERVICES || sc_zone_key(e) == key;
+}
+
+/* Numbers the zones of key `key` in the city (blocks of that key or gray, joined by edges). */
+static void scan_zones(const struct sc_game *g, struct sc_scan *s, int key)
+{
+    uint8_t *label = s->zone[key], q[SC_CELLS];
+    memset(label, SC_NONE, SC_CELLS);
+    int zones = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        if (label[c] != SC_NONE || !in_zone(sc_design_of(g, g->block[c]), key))
+            continue;
+        int n = 0;
+        q[n++] = (uint8_t)c;
+        label[c] = (uint8_t)zones;
+        for (int j = 0; j < n; j++) {
+            int nb[4], m = sc_neighbours(g, q[j], nb);
+            for (int k = 0; k < m; k++)
+                if (label[nb[k]] == SC_NONE && g->block[nb[k]] != SC_NONE &&
+                    in_zone(sc_design_of(g, g->block[nb[k]]), key)) {
+                    label[nb[k]] = (uint8_t)zones;
+                    q[n++] = (uint8_t)nb[k];
+                }
+        }
+        s->zone_size[key][zones++] = (uint8_t)n;
+    }
+    s->zone_done |= (uint16_t)(1u << key);
+}
+
+int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c)
+{
+    if (!(s->zone_done >> key & 1u))
+        scan_zones(g, s, key);
+    const uint8_t *label = s->zone[key];
+    if (g->block[c] != SC_NONE && in_zone(sc_design_of(g, g->block[c]), key))
+        return s->zone_size[key][label[c]] - 1; /* its zone's pieces all meet at c */
+    int nb[4], m = sc_neighbours(g, c, nb), seen[4], nseen = 0, n = 0;
+    for (int k = 0; k < m; k++) {
+        int z = label[nb[k]];
+        bool dup = z == SC_NONE;
+        for (int i = 0; i < nseen && !dup; i++)
+            dup = seen[i] == z;
+        if (!dup) {
+            seen[nseen++] = z;
+            n += s->zone_size[key][z];
+        }
+    }
+    return n;
 }
 
 /* The blocks of key K (or gray, wild) joined to cell c through such blocks, c not counted;
  * $1 each once there are at least 3. A gray block earns no zone bonus of its own. */
-static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c)
+static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c,
+                      struct sc_scan *scan)
 {
-    int key = zone_key(d);
+    int key = sc_zone_key(d);
     if (key < 0)
         return 0;
+    if (scan) {
+        int n = sc_scan_zone(v->g, scan, key, c);
+        return n >= SC_GROUP_MIN ? n : 0;
+    }
     bool seen[SC_CELLS] = {false};
     uint8_t q[SC_CELLS];
     int n = 0;
@@ -36,7 +93,7 @@ static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c)
         int nb[4], m = sc_neighbours(v->g, q[i], nb);
         for (int k = 0; k < m; k++) {
             const struct sc_design *e = sc_view_at(v, nb[k]);
-            if (seen[nb[k]] || !e || (e->zone != SC_ZONE_SERVICES && zone_key(e) != key))
+            if (seen[nb[k]] || !e || !in_zone(e, key))
                 continue;
             seen[nb[k]] = true;
             q[n++] = (uint8_t)nb[k];
@@ -154,8 +211,8 @@ static void mark_cover(const struct sc_view *v, const struct sc_special *s, int 
     }
 }
 
-/* What d's coverage pays at c: `amount` a block it covers, or, New Coverage Only, a block no
- * provider of its kind covered before the play (the block being covered among them). */
+/* Marks in out[] every cell a provider of coverage `cover` covers in the city as it is, the
+ * providers themselves included. */
 void sc_covered_map(const struct sc_game *g, int cover, bool *out)
 {
     struct sc_view now = {g, -1, NULL};
@@ -170,6 +227,70 @@ void sc_covered_map(const struct sc_game *g, int cover, bool *out)
     }
 }
 
+/* How far from a provider of special s a block may be covered: its range, and for police the
+ * lowest crime in the city (blue crime reaches further). */
+static int cover_reach(const struct sc_special *s, const struct sc_scan *scan)
+{
+    return s->range - (s->cover == SC_COVER_POLICE ? scan->min_crime : 0);
+}
+
+void sc_covered_map_scan(const struct sc_game *g, int cover, bool *out, const struct sc_scan *s)
+{
+    memset(out, 0, SC_CELLS * sizeof *out);
+    for (int i = 0; i < s->nproviders[cover]; i++) {
+        int p = s->providers[cover][i];
+        const struct sc_design *d = sc_design_of(g, g->block[p]);
+        const struct sc_special *t = sc_coverage_of(d, cover);
+        out[p] = true; /* a provider counts as covered */
+        if (cover == SC_COVER_POWER) {
+            int net = s->net[SC_SVC_POWER][p];
+            for (int j = d->power ? s->first[SC_SVC_POWER][net] : 0;
+                 d->power && j < s->first[SC_SVC_POWER][net + 1]; j++)
+                out[s->netcells[SC_SVC_POWER][j]] = true;
+            continue;
+        }
+        int r = cover_reach(t, s), x0 = sc_x(p) - r, y0 = sc_y(p) - r;
+        for (int y = y0 < 0 ? 0 : y0; y <= sc_y(p) + r && y < g->side; y++)
+            for (int x = x0 < 0 ? 0 : x0; x <= sc_x(p) + r && x < g->side; x++) {
+                int b = y * SC_STRIDE + x;
+                if (b != p && g->block[b] != SC_NONE &&
+                    sc_covers_at(t, p, sc_design_of(g, g->block[b]), b))
+                    out[b] = true;
+            }
+    }
+}
+
+/* What coverage special s of d at c pays, read from the scan: `amount` a block it covers (not
+ * c), or, New Coverage Only, a block no provider of its kind covered before the play. */
+static int coverage_pay_scan(const struct sc_view *v, const struct sc_special *s, int c,
+                             const struct sc_scan *scan)
+{
+    const struct sc_game *g = v->g;
+    const bool *old = s->new_only ? scan->covered[s->cover] : NULL;
+    int n = 0;
+    if (s->cover == SC_COVER_POWER) {
+        uint8_t nets[5];
+        int k = sc_scan_nets(g, scan, c, v->d, SC_SVC_POWER, nets);
+        for (int i = 0; i < k; i++)
+            for (int j = scan->first[SC_SVC_POWER][nets[i]];
+                 j < scan->first[SC_SVC_POWER][nets[i] + 1]; j++) {
+                int b = scan->netcells[SC_SVC_POWER][j];
+                n += b != c && !(old && old[b]);
+            }
+        return n * s->amount;
+    }
+    int r = cover_reach(s, scan), x0 = sc_x(c) - r, y0 = sc_y(c) - r;
+    for (int y = y0 < 0 ? 0 : y0; y <= sc_y(c) + r && y < g->side; y++)
+        for (int x = x0 < 0 ? 0 : x0; x <= sc_x(c) + r && x < g->side; x++) {
+            int b = y * SC_STRIDE + x;
+            n += b != c && g->block[b] != SC_NONE && !(old && old[b]) &&
+                 sc_covers_at(s, c, sc_design_of(g, g->block[b]), b);
+        }
+    return n * s->amount;
+}
+
+/* What d's coverage pays at c: `amount` a block it covers, or, New Coverage Only, a block no
+ * provider of its kind covered before the play (the block being covered among them). */
 static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int c,
                         const struct sc_scan *scan)
 {
@@ -178,12 +299,14 @@ static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int 
         const struct sc_special *s = &d->specials[i];
         if (s->prim != SC_SP_COVERAGE || s->amount == 0)
             continue;
+        if (scan) {
+            pay += coverage_pay_scan(v, s, c, scan);
+            continue;
+        }
         bool now[SC_CELLS] = {false}, none[SC_CELLS] = {false}, map[SC_CELLS];
         const bool *old = none;
         mark_cover(v, s, c, now);
-        if (s->new_only && scan) {
-            old = scan->covered[s->cover];
-        } else if (s->new_only) {
+        if (s->new_only) {
             sc_covered_map(v->g, s->cover, map);
             old = map;
         }
@@ -197,6 +320,28 @@ static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int 
     return pay;
 }
 
+/* True when the block at p is joined to c by service svc in view v (c holding v->d): from the
+ * scan's networks when they tell (nets, nnets[svc]: -2 not asked yet, -1 they cannot), else
+ * by tracing c's component once (comp, ncomp[svc]: -1 not traced yet). */
+static bool joined_to(const struct sc_view *v, int c, int p, int svc, const struct sc_scan *scan,
+                      uint8_t nets[][5], int *nnets, uint8_t comp[][SC_CELLS], int *ncomp)
+{
+    if (scan && nnets[svc] == -2)
+        nnets[svc] = sc_scan_nets(v->g, scan, c, v->d, svc, nets[svc]);
+    if (scan && nnets[svc] >= 0) {
+        for (int j = 0; j < nnets[svc]; j++)
+            if (scan->net[svc][p] == nets[svc][j])
+                return true;
+        return false;
+    }
+    if (ncomp[svc] < 0)
+        ncomp[svc] = sc_component(v, svc, c, comp[svc]);
+    for (int j = 1; j < ncomp[svc]; j++)
+        if (comp[svc][j] == p)
+            return true;
+    return false;
+}
+
 /* Receive/lose of d's own specials at c, and add/deduct of the earlier blocks. */
 static void bonuses(const struct sc_view *v, const struct sc_design *d, int c, int *receive,
                     int *add, const struct sc_scan *scan)
@@ -206,11 +351,13 @@ static void bonuses(const struct sc_view *v, const struct sc_design *d, int c, i
         const struct sc_special *s = &d->specials[i];
         if (s->prim != SC_SP_RECEIVE)
             continue;
-        int n = sc_cond_count(v, &s->cond, c);
+        int n = sc_cond_count_scan(v, &s->cond, c, scan);
         *receive += s->each ? n * s->amount : n > 0 ? s->amount : 0;
     }
     uint8_t comp[SC_SVC_COUNT][SC_CELLS];
     int ncomp[SC_SVC_COUNT] = {-1, -1, -1};
+    uint8_t nets[SC_SVC_COUNT][5];
+    int nnets[SC_SVC_COUNT] = {-2, -2, -2}; /* -2: not asked yet; -1: the scan cannot tell */
     int ncells = scan ? scan->nadders : SC_CELLS;
     for (int k = 0; k < ncells; k++) {
         int p = scan ? scan->adders[k] : k;
@@ -226,14 +373,8 @@ static void bonuses(const struct sc_view *v, const struct sc_design *d, int c, i
                 ok = sc_distance(p, c) == 1;
             else if (s->cond.kind == SC_COND_WITHIN)
                 ok = sc_distance(p, c) <= s->cond.n;
-            else if (s->cond.kind == SC_COND_CONNECTED) {
-                int svc = s->cond.n;
-                if (ncomp[svc] < 0)
-                    ncomp[svc] = sc_component(v, svc, c, comp[svc]);
-                ok = false;
-                for (int j = 1; j < ncomp[svc] && !ok; j++)
-                    ok = comp[svc][j] == p;
-            }
+            else if (s->cond.kind == SC_COND_CONNECTED)
+                ok = joined_to(v, c, p, s->cond.n, scan, nets, nnets, comp, ncomp);
             *add += ok ? s->amount : 0;
         }
     }
@@ -246,7 +387,7 @@ int sc_play_score(const struct sc_game *g, int seat, int card, int x, int y, str
 }
 
 int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
-                  const struct sc_scan *scan)
+                  struct sc_scan *scan)
 {
     struct sc_score s = {0};
     const struct sc_design *d = sc_design_of(g, card);
@@ -257,7 +398,7 @@ int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_sco
         bonuses(&v, d, c, &receive, &add, scan);
         s.value = d->value;
         s.bonus = receive + add;
-        s.zone = d->zone == SC_ZONE_SERVICES ? 0 : zone_bonus(&v, d, c);
+        s.zone = d->zone == SC_ZONE_SERVICES ? 0 : zone_bonus(&v, d, c, scan);
         s.complex = complex_bonus(&v, d, c, scan);
         s.scorched = g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0;
         s.coverage = coverage_pay(&v, d, c, scan);
@@ -276,8 +417,9 @@ void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const s
     struct sc_view v = {g, cell, d};
     struct sc_score s;
     int receive, add;
-    sc_play_score(g, seat, card, sc_x(cell), sc_y(cell), &s);
-    bonuses(&v, d, cell, &receive, &add, NULL);
+    struct sc_scan *scan = sc_position_scan(g);
+    sc_score_with(g, card, sc_x(cell), sc_y(cell), &s, scan);
+    bonuses(&v, d, cell, &receive, &add, scan);
     const struct sc_design *e = g->block[cell] == SC_NONE ? NULL : sc_design_of(g, g->block[cell]);
     if (mode == SC_MODE_REZONE)
         g->acted |= 1u << (e && sc_has_prim(e, SC_SP_REZONABLE) ? SC_SP_REZONABLE : SC_SP_REZONES);
