@@ -496,8 +496,7 @@ bool sc_covered(const struct sc_view *v, int cover, int cell)
     }
     SC_FOR_CELLS(v->g, p)
     {
-        if (p == cell)
-            continue;
+        /* a station covers its own block too (distance 0), as the scoring's map counts it */
         const struct sc_special *s = sc_coverage_of(sc_view_at(v, p), cover);
         if (s && sc_covers_at(s, p, t, cell))
             return true;
