@@ -434,7 +434,10 @@ static int open_stream_as(const char *from, const char *token, const char *id, i
     char req[512], auth[200] = "";
     if (token)
         snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
-    snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\nHost: x\r\n%s\r\n", id,
+    /* Connection: close, so that a refusal ends the connection at once rather than after the
+     * 10 s wait for "retry:" below (a stream stays open until it ends either way). */
+    snprintf(req, sizeof req,
+             "GET /api/v1/games/%s/stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%s\r\n", id,
              auth);
     cr_assert(send_all(fd, req));
     char buf[2048];
