@@ -183,6 +183,11 @@ bool http_is_api_path(const char *url);
  * is an OPTIONS), for the origins srv->policy allows. */
 void http_policy_headers(struct http_req *r, struct MHD_Response *resp);
 
+/* Checks a request head on the first call, before anything reads it, and answers what it
+ * refuses: 431 or 414 past the policy's limits, 400 bad_request_head when its framing could be
+ * read two ways (`version` is libmicrohttpd's, e.g. "HTTP/1.1"). True when it answered. */
+bool http_head_refused(struct http_req *r, const char *version);
+
 /* libmicrohttpd's unescape callback: decodes %HH in the path and query values, except %00
  * (kept as three characters, so that no decoded NUL cuts a string short). */
 size_t http_unescape_keeping_nul(void *cls, struct MHD_Connection *conn, char *s);

@@ -1,6 +1,7 @@
 /* http_policy.c: the defaults of struct http_policy, the reading of CITY_CORS_ORIGINS, and the
  * headers the policy puts on every reply: the security headers, and CORS under /api/v1 (see
- * http.h); the request-head limits are read with the daemon's other settings (serve.c). */
+ * http.h); and the checks of a request head before anything reads it (http_head_refused: its
+ * limits, read with the daemon's other settings in serve.c, and an unambiguous framing). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,4 +129,111 @@ void http_policy_headers(struct http_req *r, struct MHD_Response *resp)
     MHD_add_response_header(resp, "X-Frame-Options", "DENY");
     MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
     add_cors_headers(r, resp);
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    size_t *c = cls;
+    c[0]++;
+    c[1] += (key ? strlen(key) : 0) + (value ? strlen(value) : 0);
+    return MHD_YES;
+}
+
+/* Answers 431 or 414 when the request head passes the policy's limits (counted on the first
+ * call, before anything else reads it); false when it is within them. */
+static bool head_too_big_or_reply(struct http_req *r)
+{
+    const struct http_policy *p = &r->srv->policy;
+    size_t headers[2] = {0, 0}, args[2] = {0, 0};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, count_header, headers);
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, count_header, args);
+    if (headers[0] > (size_t)p->max_headers || headers[1] > (size_t)p->max_header_bytes) {
+        http_reply_problem(r, P_HEADERS_TOO_LARGE, NULL,
+                           "The request has %zu header lines of %zu bytes; this server takes at "
+                           "most %d lines and %d bytes: send fewer or shorter headers.",
+                           headers[0], headers[1], p->max_headers, p->max_header_bytes);
+        return true;
+    }
+    if (args[0] > (size_t)p->max_query_params ||
+        strlen(r->url) + args[1] + 2 * args[0] > (size_t)p->max_url_bytes) {
+        http_reply_problem(r, P_URI_TOO_LONG, NULL,
+                           "The URL has %zu query parameters and about %zu bytes; this server "
+                           "takes at most %d parameters and %d bytes: shorten it.",
+                           args[0], strlen(r->url) + args[1] + 2 * args[0], p->max_query_params,
+                           p->max_url_bytes);
+        return true;
+    }
+    return false;
+}
+
+/* What the framing headers of a request head say, gathered in one pass. */
+struct framing {
+    int lengths;         /* Content-Length lines */
+    bool lengths_differ; /* two of them with different values */
+    bool transfer;       /* a Transfer-Encoding line */
+    bool host;           /* a Host line */
+    const char *length;  /* the first Content-Length value */
+    char odd_name[48];   /* a header name with a blank or a control byte in it, or "" */
+};
+
+static enum MHD_Result read_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void)kind;
+    struct framing *f = cls;
+    if (!key)
+        return MHD_YES;
+    for (const unsigned char *c = (const unsigned char *)key; *c && !f->odd_name[0]; c++)
+        if (*c <= ' ' || *c == 0x7f)
+            snprintf(f->odd_name, sizeof f->odd_name, "%s", key);
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (f->lengths++ && strcmp(f->length, value ? value : "") != 0)
+            f->lengths_differ = true;
+        if (!f->length)
+            f->length = value ? value : "";
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer = true;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) {
+        f->host = true;
+    }
+    return MHD_YES;
+}
+
+/* Answers 400 bad_request_head when the head could be framed two ways by a proxy in front and
+ * by this daemon (RFC 9112, sections 3.2 and 6.3): two different lengths, a length beside a
+ * transfer coding, a blank in a header name, or HTTP/1.1 without Host. A proxy that reads such a
+ * head otherwise would hand us the rest of a body as a request of its own (request smuggling);
+ * the reply closes the connection, so nothing after the head is read as a request. False when
+ * the head is unambiguous. */
+static bool head_ambiguous_or_reply(struct http_req *r, const char *version)
+{
+    struct framing f = {.lengths = 0};
+    MHD_get_connection_values(r->conn, MHD_HEADER_KIND, read_framing, &f);
+    const char *why = NULL;
+    char name[96];
+    if (f.lengths_differ)
+        why = "it has two Content-Length headers with different values";
+    else if (f.lengths && f.transfer)
+        why = "it has both Content-Length and Transfer-Encoding";
+    else if (f.odd_name[0]) {
+        snprintf(name, sizeof name, "a header name (\"%.40s\") holds a blank", f.odd_name);
+        why = name;
+    } else if (!f.host && version && strcmp(version, MHD_HTTP_VERSION_1_1) == 0)
+        why = "it is HTTP/1.1 without a Host header";
+    if (!why)
+        return false;
+    http_reply_problem(r, P_BAD_HEAD, NULL,
+                       "The request head cannot be read one way only: %s. Send one "
+                       "Content-Length or chunked coding, header names without blanks, and "
+                       "Host with HTTP/1.1.",
+                       why);
+    http_reply_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    return true;
+}
+
+bool http_head_refused(struct http_req *r, const char *version)
+{
+    return head_too_big_or_reply(r) || head_ambiguous_or_reply(r, version);
 }
