@@ -140,21 +140,9 @@ static bool can_buy(const struct sc_game *g, int seat)
     return false;
 }
 
-static bool stop_at_first(void *ctx, const struct sc_option *o)
-{
-    (void)ctx;
-    (void)o;
-    return false;
-}
-
 bool sc_has_legal_play(const struct sc_game *g, int seat)
 {
-    return sc_each_play(g, seat, false, false, stop_at_first, NULL) > 0;
-}
-
-static bool any_play(const struct sc_game *g, int seat)
-{
-    return sc_each_play(g, seat, false, true, stop_at_first, NULL) > 0;
+    return sc_any_play(g, seat, false);
 }
 
 bool sc_discard_drawable(const struct sc_game *g)
@@ -284,7 +272,7 @@ static bool turn_step(struct sc_game *g, const struct sc_events *ev)
                     game_over(g, SC_END_DECK_OUT, ev);
                     return false;
                 }
-        if (g->plays_left > 0 && any_play(g, a)) {
+        if (g->plays_left > 0 && sc_any_play(g, a, true)) {
             open_point(g, SC_STEP_PLAY, 1u << a, ev);
             return false;
         }

@@ -5,14 +5,10 @@
  * with a rival. */
 #include "sc_bots.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "sc_internal.h"
-
-static double unit(struct city_rng *r)
-{
-    return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* ---- random --------------------------------------------------------------------------------- */
 
@@ -84,21 +80,26 @@ static double event_worth(const struct sc_game *g, int seat, int card, int cell)
     int bill = 0;
     for (int i = 0; i < d->neffects; i++) {
         const struct sc_effect *e = &d->effects[i];
-        if (e->kind == SC_EF_MAYOR_PAYS)
+        if (e->kind == SC_EF_MAYOR_PAYS) {
             bill += e->amount;
-        else if ((e->kind == SC_EF_DESTROY || e->kind == SC_EF_SPREAD) && e->bill && cell >= 0) {
-            for (int c = 0; c < SC_CELLS; c++)
-                if (sc_x(c) < g->side && sc_y(c) < g->side && g->block[c] != SC_NONE &&
-                    sc_distance(c, cell) <= (e->kind == SC_EF_DESTROY ? e->range : 0) &&
-                    sc_design_of(g, g->block[c])->zone != SC_ZONE_LAND)
-                    bill += sc_design_of(g, g->block[c])->value;
-        } else if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
-            for (int c = 0; c < SC_CELLS; c++)
-                if (g->block[c] != SC_NONE) {
-                    const struct sc_design *t = sc_design_of(g, g->block[c]);
-                    int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
-                    bill += level >= e->amount ? t->value : 0;
+        } else if ((e->kind == SC_EF_DESTROY || e->kind == SC_EF_SPREAD) && e->bill && cell >= 0) {
+            int r = e->kind == SC_EF_DESTROY ? e->range : 0, cx = sc_x(cell), cy = sc_y(cell);
+            for (int y = cy - r < 0 ? 0 : cy - r; y <= cy + r && y < g->side; y++)
+                for (int x = cx - r < 0 ? 0 : cx - r; x <= cx + r && x < g->side; x++) {
+                    int c = y * SC_STRIDE + x;
+                    if (g->block[c] != SC_NONE && sc_distance(c, cell) <= r &&
+                        sc_design_of(g, g->block[c])->zone != SC_ZONE_LAND)
+                        bill += sc_design_of(g, g->block[c])->value;
                 }
+        } else if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
+            SC_FOR_CELLS(g, c)
+            {
+                if (g->block[c] == SC_NONE)
+                    continue;
+                const struct sc_design *t = sc_design_of(g, g->block[c]);
+                int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
+                bill += level >= e->amount ? t->value : 0;
+            }
         }
     }
     if (g->mayor == SC_NONE)
@@ -126,30 +127,14 @@ static double growth(const struct sc_game *g, int card)
     return w;
 }
 
-enum { MAX_OPTIONS = 12000 };
-
-struct options_buf {
-    struct sc_option *o;
-    int n;
-};
-
-static bool keep_option(void *ctx, const struct sc_option *o)
-{
-    struct options_buf *b = ctx;
-    if (b->n < MAX_OPTIONS)
-        b->o[b->n++] = *o;
-    return true;
-}
-
 /* ---- greedy: each step ------------------------------------------------------------------------
  */
 
 /* The greedy bot's weight of play option o for seat (without its random tie-break). */
 static double play_worth(const struct sc_game *g, int seat, const struct sc_option *o)
 {
-    int cell = o->x >= 0 ? sc_cell(g, o->x, o->y) : -1;
     if (o->mode == SC_MODE_EVENT)
-        return event_worth(g, seat, o->card, cell);
+        return event_worth(g, seat, o->card, o->x >= 0 ? sc_cell(g, o->x, o->y) : -1);
     if (o->mode == SC_MODE_VOTE)
         return 0.8 * o->score;
     return o->score + growth(g, o->card);
@@ -157,34 +142,47 @@ static double play_worth(const struct sc_game *g, int seat, const struct sc_opti
 
 enum { PASS_WORTH_X100 = 25 }; /* a play must beat passing: $0.25 */
 
+/* What the greedy bot weighs a play by: its worth and, to break ties at random, up to a cent
+ * from a hash of the decision's draw and the play (each play its own, whatever order the plays
+ * are judged in). */
+struct greedy_weigh {
+    const struct sc_game *g;
+    int seat;
+    uint64_t salt;
+    bool tie_break;
+};
+
+static double tie_cents(uint64_t salt, const struct sc_option *o)
+{
+    uint64_t z = salt ^ ((uint64_t)o->card << 16 | (uint64_t)(uint8_t)o->x << 8 | (uint8_t)o->y);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; /* splitmix64's finish */
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return 0.01 * (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double greedy_worth(void *ctx, const struct sc_option *o)
+{
+    const struct greedy_weigh *w = ctx;
+    return play_worth(w->g, w->seat, o) + (w->tie_break ? tie_cents(w->salt, o) : 0);
+}
+
 static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
-    static _Thread_local struct sc_option opts[MAX_OPTIONS];
-    bool carries = vote_carries(g, seat);
-    struct options_buf buf = {opts, 0};
-    sc_each_play(g, seat, true, carries, keep_option, &buf); /* a vote it would lose: not tried */
-    int n = buf.n;
-    double best = PASS_WORTH_X100 / 100.0;
-    int pick = -1;
-    for (int i = 0; i < n; i++) {
-        const struct sc_option *o = &opts[i];
-        if (o->mode == SC_MODE_VOTE && !carries)
-            continue;
-        double w = play_worth(g, seat, o) + 0.01 * unit(&b->rng);
-        if (w > best) {
-            best = w;
-            pick = i;
-        }
-    }
+    bool carries = vote_carries(g, seat); /* a vote it would lose: not tried */
+    struct greedy_weigh gw = {g, seat, rng_next(&b->rng), true};
+    struct sc_weigh w = {greedy_worth, &gw, 0.01};
+    struct sc_ranked best;
+    int n = sc_best_plays(g, seat, carries, PASS_WORTH_X100 / 100.0, &w, &best, 1);
     sc_decision_init(d);
-    if (pick < 0) {
+    if (n == 0) {
         d->kind = SC_DEC_PASS;
         return;
     }
     d->kind = SC_DEC_PLAY;
-    d->card = opts[pick].card;
-    d->x = opts[pick].x;
-    d->y = opts[pick].y;
+    d->card = best.o.card;
+    d->x = best.o.x;
+    d->y = best.o.y;
 }
 
 int sc_expert_options(const void *vg, int seat, void *out, int max)
@@ -200,33 +198,15 @@ int sc_expert_options(const void *vg, int seat, void *out, int max)
     }
     if (max > SC_EXPERT_TOP)
         max = SC_EXPERT_TOP;
-    static _Thread_local struct sc_option opts[MAX_OPTIONS];
-    bool carries = vote_carries(g, seat);
-    struct options_buf buf = {opts, 0};
-    sc_each_play(g, seat, true, carries, keep_option, &buf);
     /* the best max - 1 plays by weight (ties: the first listed), then passing in its place */
-    int top[SC_EXPERT_TOP], ntop = 0;
-    double worth[SC_EXPERT_TOP];
-    for (int i = 0; i < buf.n; i++) {
-        double w = play_worth(g, seat, &opts[i]);
-        int at = ntop;
-        while (at > 0 && w > worth[at - 1])
-            at--;
-        if (at >= max - 1)
-            continue;
-        if (ntop < max - 1)
-            ntop++;
-        for (int k = ntop - 1; k > at; k--) {
-            top[k] = top[k - 1];
-            worth[k] = worth[k - 1];
-        }
-        top[at] = i;
-        worth[at] = w;
-    }
+    struct greedy_weigh gw = {g, seat, 0, false};
+    struct sc_weigh w = {greedy_worth, &gw, 0};
+    struct sc_ranked top[SC_EXPERT_TOP];
+    int ntop = sc_best_plays(g, seat, vote_carries(g, seat), -HUGE_VAL, &w, top, max - 1);
     int n = 0;
     bool passed = false;
     for (int k = 0; k <= ntop; k++) {
-        if (!passed && (k == ntop || worth[k] <= PASS_WORTH_X100 / 100.0)) {
+        if (!passed && (k == ntop || top[k].worth <= PASS_WORTH_X100 / 100.0)) {
             sc_decision_init(&dec[n]);
             dec[n++].kind = SC_DEC_PASS;
             passed = true;
@@ -235,12 +215,19 @@ int sc_expert_options(const void *vg, int seat, void *out, int max)
             break;
         sc_decision_init(&dec[n]);
         dec[n].kind = SC_DEC_PLAY;
-        dec[n].card = opts[top[k]].card;
-        dec[n].x = opts[top[k]].x;
-        dec[n].y = opts[top[k]].y;
+        dec[n].card = top[k].o.card;
+        dec[n].x = top[k].o.x;
+        dec[n].y = top[k].o.y;
         n++;
     }
     return n;
+}
+
+/* A play's worth to greedy_council(): its score when it needs a vote (else none). */
+static double vote_score(void *ctx, const struct sc_option *o)
+{
+    (void)ctx;
+    return o->mode == SC_MODE_VOTE ? o->score : -HUGE_VAL;
 }
 
 /* Buys the cheapest affordable member when seat holds a play that needs votes, or when the
@@ -261,12 +248,10 @@ static void greedy_council(const struct sc_game *g, int seat, struct sc_decision
         return;
     int cost = sc_design_of(g, s->hand[pick])->cost;
     bool wants = 6 * cost <= s->money;
-    static _Thread_local struct sc_option opts[MAX_OPTIONS];
-    struct options_buf buf = {opts, 0};
-    if (!wants)
-        sc_each_play(g, seat, true, true, keep_option, &buf);
-    for (int i = 0; i < buf.n && !wants; i++)
-        wants = opts[i].mode == SC_MODE_VOTE && opts[i].score > cost;
+    struct sc_weigh w = {vote_score, NULL, 0};
+    struct sc_ranked r;
+    if (!wants) /* a play that needs votes and would score more than the member costs */
+        wants = sc_best_plays(g, seat, true, cost, &w, &r, 1) > 0;
     if (wants) {
         d->kind = SC_DEC_BUY;
         d->card = s->hand[pick];

@@ -192,6 +192,9 @@ int sc_zone_key(const struct sc_design *d);
  * the city seen with a block of that key at c (sc_score.c's zone bonus, before its minimum). */
 int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c);
 
+/* The most sc_scan_zone() can give any cell for key `key`: the four largest zones together. */
+int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key);
+
 /* The checks of a play of design d at (x, y) (for an event: its chosen block, or -1, -1), all
  * but whose hand it is in: SC_OK with *mode set, or why not. `scan`, when given, is
  * sc_scan_city() of this position (its on-demand parts filled as they are read). */
@@ -218,6 +221,43 @@ struct sc_scan *sc_position_scan(const struct sc_game *g);
 typedef bool (*sc_option_fn)(void *ctx, const struct sc_option *o);
 int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_option_fn fn,
                  void *ctx);
+
+/* True when seat's hand holds a legal play (one that needs a vote only when `votes`): the
+ * same as sc_each_play() finding one, stopping at the first. */
+bool sc_any_play(const struct sc_game *g, int seat, bool votes);
+
+/* A play of a hand as sc_best_plays() ranks it: the option (its score set), its worth to the
+ * asker, and its place in sc_each_play()'s order (hand, then reading order). */
+struct sc_ranked {
+    struct sc_option o;
+    double worth;
+    int order;
+};
+
+/* How the asker weighs a legal play o (its mode and score set): worth(ctx, o). For a given card,
+ * cell and mode, worth must never decrease as o->score grows (a play's bound is its worth at
+ * the bound of its score); it weighs the modes new, upgrade and rezone alike; and a block's
+ * plays of one card, mode and score at two cells differ in worth by at most `slack`. */
+struct sc_weigh {
+    double (*worth)(void *ctx, const struct sc_option *o);
+    void *ctx;
+    double slack;
+};
+
+/* The k legal plays of seat's hand worth more than `bar` and most (ties: the earlier in
+ * sc_each_play()'s order), best first, into out[0..k-1] (their scores set; plays that need a
+ * vote only when `votes`); returns how many. The same as weighing every play sc_each_play()
+ * lists, but it checks and scores only the plays whose bound could still enter the best k. */
+int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
+                  const struct sc_weigh *w, struct sc_ranked *out, int k);
+
+/* The bound sc_best_plays() puts on the score of block `card` at cell (legal or not), and in
+ * *top (when not NULL) the one it puts on any of the card's plays (for tests). */
+int sc_play_bound(const struct sc_game *g, int card, int cell, int *top);
+
+/* sc_best_plays() by weighing every play (the reference it must agree with). */
+int sc_best_plays_all(const struct sc_game *g, int seat, bool votes, double bar,
+                      const struct sc_weigh *w, struct sc_ranked *out, int k);
 
 /* Places block `card` from seat's hand at cell in `mode` (checked), scores it and runs its
  * specials (extra play, the Mayor's share, removals it triggers, the first Power Plant's

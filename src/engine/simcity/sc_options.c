@@ -142,6 +142,39 @@ int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_
     return n;
 }
 
+bool sc_any_play(const struct sc_game *g, int seat, bool votes)
+{
+    const struct sc_seat *s = &g->seats[seat];
+    struct sc_scan *scan = sc_position_scan(g);
+    for (int i = 0; i < s->nhand; i++) {
+        int k = g->cat->card_design[s->hand[i]], mode = 0;
+        const struct sc_design *d = &g->cat->designs[k];
+        const struct design_options *opts = &cache.designs[k];
+        if (opts->gathered) { /* its options are known */
+            for (int j = 0; j < opts->n; j++)
+                if (votes || opts->o[j].mode != SC_MODE_VOTE)
+                    return true;
+            continue;
+        }
+        if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+            continue;
+        if (d->kind == SC_KIND_EVENT && !d->targeted) {
+            if (sc_card_check(g, d, -1, -1, &mode, scan) == SC_OK)
+                return true;
+            continue;
+        }
+        for (int j = 0; j < scan->ncands; j++) {
+            int c = scan->cands[j];
+            if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
+                continue;
+            if (sc_card_check(g, d, sc_x(c), sc_y(c), &mode, scan) == SC_OK &&
+                (votes || mode != SC_MODE_VOTE))
+                return true;
+        }
+    }
+    return false;
+}
+
 struct collect {
     struct sc_option *out;
     int n, max;

@@ -72,6 +72,27 @@ int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c)
     return n;
 }
 
+int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
+{
+    if (!(s->zone_done >> key & 1u))
+        scan_zones(g, s, key);
+    int nz = 0, top[4] = {0, 0, 0, 0};
+    for (int i = 0; i < s->nblocks; i++) {
+        int z = s->zone[key][s->blocks[i]];
+        nz = z != SC_NONE && z + 1 > nz ? z + 1 : nz;
+    }
+    for (int z = 0; z < nz; z++) {
+        int v = s->zone_size[key][z];
+        for (int k = 0; k < 4; k++)
+            if (v > top[k]) {
+                int t = top[k];
+                top[k] = v;
+                v = t;
+            }
+    }
+    return top[0] + top[1] + top[2] + top[3];
+}
+
 /* The blocks of key K (or gray, wild) joined to cell c through such blocks, c not counted;
  * $1 each once there are at least 3. A gray block earns no zone bonus of its own. */
 static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c,

@@ -1,0 +1,465 @@
+/* sc_best.c: the best plays of a SimCity hand without judging every one. Each card of the hand
+ * gets a cheap upper bound of what any of its plays could score, and each of its cells one of
+ * what the play there could score, read from the position's scan; cards are opened and their
+ * plays judged (checked, scored exactly, weighed) in order of their bounds, and the search stops
+ * once nothing left can enter the best k. The bots and the expert ask for their plays here (see
+ * sc_internal.h): every play that could matter is still judged, so the answer is the one
+ * judging them all would give (sc_best_plays_all(), which the tests compare it with). */
+#include <math.h>
+#include <string.h>
+
+#include "sc_internal.h"
+
+/* ---- the bound of a play's score --------------------------------------------------------------
+ */
+
+/* What the bounds read of the position, worked out once a call: blocks by square (for counts
+ * within a distance) and the zone bonus by key and cell. */
+struct bound_pos {
+    const struct sc_game *g;
+    struct sc_scan *scan;
+    bool squares;                              /* pre[][] is filled */
+    int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
+    int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
+    int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
+};
+
+/* The blocks in the square of half-side r around c (c's own among them). */
+static int blocks_near(struct bound_pos *p, int c, int r)
+{
+    const struct sc_game *g = p->g;
+    if (!p->squares) {
+        memset(p->pre, 0, sizeof p->pre);
+        for (int y = 0; y < g->side; y++)
+            for (int x = 0; x < g->side; x++)
+                p->pre[y + 1][x + 1] =
+                    (int16_t)(p->pre[y][x + 1] + p->pre[y + 1][x] - p->pre[y][x] +
+                              (g->block[y * SC_STRIDE + x] != SC_NONE));
+        p->squares = true;
+    }
+    int x0 = sc_x(c) - r, x1 = sc_x(c) + r + 1, y0 = sc_y(c) - r, y1 = sc_y(c) + r + 1;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > g->side ? g->side : x1;
+    y1 = y1 > g->side ? g->side : y1;
+    return p->pre[y1][x1] - p->pre[y0][x1] - p->pre[y1][x0] + p->pre[y0][x0];
+}
+
+/* The zone bonus a block of key `key` would get at c (sc_score.c's, with its minimum). */
+static int zone_at(struct bound_pos *p, int key, int c)
+{
+    if (p->zone[key][c] < 0) {
+        int z = sc_scan_zone(p->g, p->scan, key, c);
+        p->zone[key][c] = (int16_t)(z >= SC_GROUP_MIN ? z : 0);
+    }
+    return p->zone[key][c];
+}
+
+/* An adder of the city whose special gives design d `amount` > 0 when its condition holds. */
+struct adder {
+    uint8_t cell, kind, n;
+    int8_t amount;
+};
+
+/* What the bounds of one design's plays share: the parts that do not depend on the cell, the
+ * adders that pay it, and the bound of any of its plays. */
+struct design_bound {
+    bool done;
+    int key;      /* its zone key, or -1 when it earns no zone bonus */
+    int fixed;    /* value, a complex's members, receives that do not depend on the cell */
+    int top;      /* the most any of its plays could score */
+    bool by_cell; /* it has receives or coverage that depend on the cell */
+    int nadders;
+    struct adder adders[SC_CELLS];
+};
+
+/* The blocks of the city matching sel (a bound of what a condition counts anywhere). */
+static int city_count(const struct sc_game *g, const struct sc_scan *s, const struct sc_sel *sel)
+{
+    int n = 0;
+    for (int i = 0; i < s->nblocks; i++)
+        n += sc_sel_match(g, sel, sc_design_of(g, g->block[s->blocks[i]]));
+    return n;
+}
+
+/* The part of d's bound at c from its receives and coverage that depend on the cell. */
+static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
+{
+    const struct sc_game *g = p->g;
+    int n = 0;
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        if (sp->amount <= 0)
+            continue;
+        if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_ADJACENT) {
+            int nb[4], m = sc_neighbours(g, c, nb), k = 0;
+            for (int j = 0; j < m; j++)
+                k += g->block[nb[j]] != SC_NONE;
+            n += sp->amount * k;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
+            n += sp->amount * blocks_near(p, c, sp->cond.n);
+        } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
+            n += sp->amount * p->scan->nblocks;
+        } else if (sp->prim == SC_SP_COVERAGE) {
+            int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
+            n += sp->amount * blocks_near(p, c, r);
+        }
+    }
+    return n;
+}
+
+static void design_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b)
+{
+    const struct sc_game *g = p->g;
+    struct sc_scan *s = p->scan;
+    b->done = true;
+    b->fixed = d->value;
+    b->by_cell = false;
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
+            b->by_cell = true;
+        if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
+            continue;
+        if (!sp->each) {
+            b->fixed += sp->amount;
+            continue;
+        }
+        switch (sp->cond.kind) {
+        case SC_COND_ADJACENT:
+        case SC_COND_WITHIN:
+            b->by_cell = true;
+            break;
+        case SC_COND_CONNECTED:
+        case SC_COND_CITY_HAS:
+            b->fixed += sp->amount * city_count(g, s, &sp->cond.sel);
+            break;
+        default: /* always, city_lacks, covered: 1 at most */
+            b->fixed += sp->amount;
+            break;
+        }
+    }
+    if (d->complex >= 0)
+        for (int i = 0; i < s->nblocks; i++) {
+            const struct sc_design *e = sc_design_of(g, g->block[s->blocks[i]]);
+            b->fixed += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
+        }
+    int adds = 0;
+    b->nadders = 0;
+    for (int k = 0; k < s->nadders; k++) {
+        int q = s->adders[k];
+        const struct sc_design *e = sc_design_of(g, g->block[q]);
+        for (int i = 0; i < e->nspecials; i++) {
+            const struct sc_special *sp = &e->specials[i];
+            if (sp->prim == SC_SP_ADD && sp->amount > 0 && sc_sel_match(g, &sp->sel, d)) {
+                b->adders[b->nadders++] =
+                    (struct adder){(uint8_t)q, sp->cond.kind, sp->cond.n, sp->amount};
+                adds += sp->amount;
+            }
+        }
+    }
+    b->key = d->zone == SC_ZONE_SERVICES ? -1 : sc_zone_key(d);
+    b->top = b->fixed + adds;
+    if (b->key >= 0) {
+        if (p->zone_most[b->key] < 0) {
+            int z = sc_scan_zone_most(g, s, b->key);
+            p->zone_most[b->key] = (int8_t)(z >= SC_GROUP_MIN ? (z > 127 ? 127 : z) : 0);
+        }
+        b->top += p->zone_most[b->key] == 127 ? SC_CELLS : p->zone_most[b->key];
+    }
+    int most = 0;
+    for (int j = 0; j < s->ncands; j++) {
+        int c = s->cands[j];
+        int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) +
+                (b->by_cell ? by_cell(p, d, c) : 0);
+        most = v > most ? v : most;
+    }
+    b->top += most;
+}
+
+/* An upper bound of what design d would score at cell c (legal or not) in p's position: its
+ * value, scorched earth and zone as they are, every receive and add that could hold counted in
+ * full, every member of its complex and every block its coverage could reach. */
+static int score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b,
+                       int c)
+{
+    const struct sc_game *g = p->g;
+    int n = b->fixed;
+    if (g->block[c] == SC_NONE && g->scorched[c])
+        n += SC_SCORCHED_BONUS;
+    if (b->key >= 0)
+        n += zone_at(p, b->key, c);
+    for (int i = 0; i < b->nadders; i++) {
+        const struct adder *a = &b->adders[i];
+        if (a->cell == c || (a->kind == SC_COND_ADJACENT && sc_distance(a->cell, c) != 1) ||
+            (a->kind == SC_COND_WITHIN && sc_distance(a->cell, c) > a->n))
+            continue;
+        n += a->amount;
+    }
+    return b->by_cell ? n + by_cell(p, d, c) : n;
+}
+
+/* ---- judging the plays in order of their bound ------------------------------------------------
+ */
+
+/* A play not judged yet: its cell (-1: an event that chooses no block), its place in
+ * sc_each_play()'s order and the bound of its worth. */
+struct cand {
+    double bound;
+    int order;
+    int cell;
+};
+
+/* A card of the hand not opened yet: the bound of the worth of any of its plays. */
+struct group {
+    double bound;
+    int order; /* its first play's place */
+    int i;     /* its place in the hand */
+};
+
+enum { BUCKET_LO = -128, NBUCKETS = 512 };
+
+/* a before b: the higher bound, then the earlier play */
+static bool group_before(const struct group *a, const struct group *b)
+{
+    return a->bound > b->bound || (a->bound == b->bound && a->order < b->order);
+}
+
+/* The plays of a card are judged by buckets of a dollar of bound, the highest first (a bound
+ * outside the buckets' range goes in the first or last): cheaper than a full order, and the
+ * search needs only to know when no bucket left can reach the best k. */
+static int bucket_of(double bound)
+{
+    if (!(bound > BUCKET_LO)) /* (and not a number) */
+        return 0;
+    if (bound >= BUCKET_LO + NBUCKETS)
+        return NBUCKETS - 1;
+    return (int)(bound - BUCKET_LO); /* positive: the cast is the floor */
+}
+
+/* Keeps r among the best k of out[0..*n-1] (worth, then order), best first. */
+static void keep(struct sc_ranked *out, int *n, int k, const struct sc_ranked *r)
+{
+    int at = *n;
+    while (at > 0 && (r->worth > out[at - 1].worth ||
+                      (r->worth == out[at - 1].worth && r->order < out[at - 1].order)))
+        at--;
+    if (at >= k)
+        return;
+    if (*n < k)
+        (*n)++;
+    for (int i = *n - 1; i > at; i--)
+        out[i] = out[i - 1];
+    out[at] = *r;
+}
+
+/* Could a play of bound b and place `order` enter the best k (out[k-1] the last of them)? */
+static bool may_enter(const struct sc_ranked *out, int n, int k, double b, int order)
+{
+    return n < k || b > out[k - 1].worth || (b == out[k - 1].worth && order < out[k - 1].order);
+}
+
+/* What one search shares. */
+struct search {
+    const struct sc_game *g;
+    struct sc_scan *scan;
+    int seat;
+    bool votes, may_vote;
+    double bar;
+    const struct sc_weigh *w;
+    struct sc_ranked *out;
+    int n, k;
+};
+
+/* The bound of the worth of card's play at cell c whose score is at most `score` (blocks). */
+static double worth_bound(const struct search *s, int card, int c, int score)
+{
+    struct sc_option o = {.card = (uint8_t)card, .x = -1, .y = -1, .score = (int16_t)score};
+    if (c >= 0) {
+        o.x = (int8_t)sc_x(c);
+        o.y = (int8_t)sc_y(c);
+    }
+    bool built = c >= 0 && s->g->block[c] != SC_NONE;
+    /* new, upgrade and rezone are weighed alike; a vote may weigh otherwise */
+    o.mode = built ? SC_MODE_UPGRADE : SC_MODE_NEW;
+    double v = s->w->worth(s->w->ctx, &o);
+    o.mode = SC_MODE_VOTE;
+    if ((built || c < 0) && s->may_vote)
+        v = fmax(v, s->w->worth(s->w->ctx, &o));
+    return v;
+}
+
+/* Judges one play: checked, scored and weighed, and kept when it enters the best k. */
+static void judge(struct search *s, int card, int cell, int order)
+{
+    const struct sc_design *d = sc_design_of(s->g, card);
+    int x = cell < 0 ? -1 : sc_x(cell), y = cell < 0 ? -1 : sc_y(cell), mode = 0;
+    if (sc_card_check(s->g, d, x, y, &mode, s->scan) != SC_OK ||
+        (mode == SC_MODE_VOTE && !s->votes))
+        return;
+    struct sc_ranked r = {.order = order};
+    r.o = (struct sc_option){
+        .card = (uint8_t)card, .x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
+    if (mode != SC_MODE_EVENT)
+        r.o.score = (int16_t)sc_score_with(s->g, card, x, y, NULL, s->scan);
+    r.worth = s->w->worth(s->w->ctx, &r.o);
+    if (r.worth > s->bar)
+        keep(s->out, &s->n, s->k, &r);
+}
+
+/* Opens card (hand place i): bounds the worth of its plays cell by cell, then judges them by
+ * bucket, the highest first, while they may still enter the best k. */
+static void open_card(struct search *s, struct bound_pos *p, struct design_bound *b, int i)
+{
+    static _Thread_local struct cand cands[SC_CELLS], sorted[SC_CELLS];
+    static _Thread_local int start[NBUCKETS + 1];
+    const struct sc_game *g = s->g;
+    const struct sc_scan *scan = s->scan;
+    int card = g->seats[s->seat].hand[i], base = i * (SC_CELLS + 1), nc = 0;
+    const struct sc_design *d = sc_design_of(g, card);
+    if (d->kind == SC_KIND_EVENT && !d->targeted) {
+        judge(s, card, -1, base);
+        return;
+    }
+    for (int j = 0; j < scan->ncands; j++) {
+        int c = scan->cands[j];
+        double v;
+        if (d->kind == SC_KIND_EVENT) {
+            if (g->block[c] == SC_NONE)
+                continue;
+            struct sc_option o = {.card = (uint8_t)card,
+                                  .x = (int8_t)sc_x(c),
+                                  .y = (int8_t)sc_y(c),
+                                  .mode = SC_MODE_EVENT};
+            v = s->w->worth(s->w->ctx, &o);
+        } else {
+            v = worth_bound(s, card, c, score_bound(p, d, b, c));
+        }
+        if (v > s->bar)
+            cands[nc++] = (struct cand){v, base + c + 1, c};
+    }
+    /* a counting sort into buckets, the highest bound first */
+    memset(start, 0, sizeof start);
+    for (int j = 0; j < nc; j++)
+        start[NBUCKETS - bucket_of(cands[j].bound)]++;
+    for (int j = 0; j < NBUCKETS; j++)
+        start[j + 1] += start[j];
+    for (int j = 0; j < nc; j++)
+        sorted[start[NBUCKETS - 1 - bucket_of(cands[j].bound)]++] = cands[j];
+    for (int j = 0; j < nc; j++) {
+        const struct cand *c = &sorted[j];
+        if (!may_enter(s->out, s->n, s->k, c->bound, c->order)) {
+            /* the rest of its bucket may still enter; no later bucket can once its top cannot */
+            int bk = bucket_of(c->bound);
+            if (bk < NBUCKETS - 1 && !may_enter(s->out, s->n, s->k, bk + BUCKET_LO + 1, -1))
+                return;
+            continue;
+        }
+        judge(s, card, c->cell, c->order);
+    }
+}
+
+/* ---- the search -------------------------------------------------------------------------------
+ */
+
+struct all_ctx {
+    const struct sc_game *g;
+    int seat;
+    const struct sc_weigh *w;
+    double bar;
+    struct sc_ranked *out;
+    int n, k;
+};
+
+static bool judge_one(void *vctx, const struct sc_option *o)
+{
+    struct all_ctx *a = vctx;
+    const struct sc_seat *s = &a->g->seats[a->seat];
+    struct sc_ranked r = {.o = *o, .worth = a->w->worth(a->w->ctx, o)};
+    int i = 0;
+    while (i < s->nhand && s->hand[i] != o->card)
+        i++;
+    r.order = i * (SC_CELLS + 1) + (o->x < 0 ? 0 : o->y * SC_STRIDE + o->x + 1);
+    if (r.worth > a->bar)
+        keep(a->out, &a->n, a->k, &r);
+    return true;
+}
+
+int sc_best_plays_all(const struct sc_game *g, int seat, bool votes, double bar,
+                      const struct sc_weigh *w, struct sc_ranked *out, int k)
+{
+    struct all_ctx a = {g, seat, w, bar, out, 0, k};
+    if (k > 0)
+        sc_each_play(g, seat, true, votes, judge_one, &a);
+    return a.n;
+}
+
+int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
+                  const struct sc_weigh *w, struct sc_ranked *out, int k)
+{
+    static _Thread_local struct design_bound bounds[SC_MAX_DESIGNS];
+    static _Thread_local struct bound_pos pos;
+    static _Thread_local struct group groups[SC_MAX_CARDS];
+    const struct sc_seat *hand = &g->seats[seat];
+    if (k <= 0)
+        return 0;
+    struct search s = {
+        g, sc_position_scan(g), seat, votes, votes && g->mayor != SC_NONE, bar, w, out, 0, k};
+    pos.g = g;
+    pos.scan = s.scan;
+    pos.squares = false;
+    memset(pos.zone, 0xff, sizeof pos.zone);
+    memset(pos.zone_most, 0xff, sizeof pos.zone_most);
+    for (int i = 0; i < hand->nhand; i++)
+        bounds[g->cat->card_design[hand->hand[i]]].done = false;
+    /* every card's bound: an event's worth (a targeted one is opened whatever it is), a
+     * block's at the most any of its plays could score */
+    int ng = 0;
+    for (int i = 0; i < hand->nhand; i++) {
+        int card = hand->hand[i];
+        const struct sc_design *d = sc_design_of(g, card);
+        struct design_bound *b = &bounds[g->cat->card_design[card]];
+        double v;
+        if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+            continue;
+        if (d->kind == SC_KIND_EVENT && d->targeted) {
+            v = HUGE_VAL;
+        } else if (d->kind == SC_KIND_EVENT) {
+            struct sc_option o = {.card = (uint8_t)card, .x = -1, .y = -1, .mode = SC_MODE_EVENT};
+            v = w->worth(w->ctx, &o);
+        } else {
+            if (!b->done)
+                design_bound(&pos, d, b);
+            v = worth_bound(&s, card, -1, b->top) + w->slack;
+        }
+        if (!(v > bar))
+            continue;
+        struct group grp = {v, i * (SC_CELLS + 1), i};
+        int at = ng++;
+        while (at > 0 && group_before(&grp, &groups[at - 1])) {
+            groups[at] = groups[at - 1];
+            at--;
+        }
+        groups[at] = grp;
+    }
+    for (int j = 0; j < ng && may_enter(out, s.n, k, groups[j].bound, groups[j].order); j++) {
+        int i = groups[j].i;
+        open_card(&s, &pos, &bounds[g->cat->card_design[hand->hand[i]]], i);
+    }
+    return s.n;
+}
+
+int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
+{
+    static _Thread_local struct bound_pos p;
+    struct design_bound b;
+    p.g = g;
+    p.scan = sc_position_scan(g);
+    p.squares = false;
+    memset(p.zone, 0xff, sizeof p.zone);
+    memset(p.zone_most, 0xff, sizeof p.zone_most);
+    design_bound(&p, sc_design_of(g, card), &b);
+    if (top)
+        *top = b.top;
+    return score_bound(&p, sc_design_of(g, card), &b, cell);
+}
