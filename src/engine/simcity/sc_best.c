@@ -420,7 +420,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
         const struct sc_design *d = sc_design_of(g, card);
         struct design_bound *b = &bounds[g->cat->card_design[card]];
         double v;
-        if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+        if (sc_design_check(g, d) != SC_OK)
             continue;
         if (d->kind == SC_KIND_EVENT && d->targeted) {
             v = HUGE_VAL;

@@ -140,32 +140,39 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     s->zone_done = 0;
     memset(s->pieces_done, 0, sizeof s->pieces_done);
     memset(s->walked, 0, sizeof s->walked);
+    /* a block may go on a block, or on an empty cell beside one (anywhere in an empty city) */
+    bool cand[SC_CELLS];
+    memset(cand, g->nblocks == 0, sizeof cand);
     SC_FOR_CELLS(g, c)
     {
         int b = g->block[c];
-        const struct sc_design *d = b == SC_NONE ? NULL : sc_design_of(g, b);
-        if (d) {
-            s->blocks[s->nblocks++] = (uint8_t)c;
-            s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
+        if (b == SC_NONE)
+            continue;
+        const struct sc_design *d = sc_design_of(g, b);
+        s->blocks[s->nblocks++] = (uint8_t)c;
+        s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
+        bool adds = false;
+        for (int i = 0; i < d->nspecials; i++) {
+            const struct sc_special *sp = &d->specials[i];
+            adds = adds || sp->prim == SC_SP_ADD;
+            if (sp->prim != SC_SP_COVERAGE || sc_coverage_of(d, sp->cover) != sp)
+                continue; /* (a design's first special of each coverage counts) */
+            s->providers[sp->cover][s->nproviders[sp->cover]++] = (uint8_t)c;
+            if (sp->cover == SC_COVER_POWER && s->net[SC_SVC_POWER][c] != SC_NONE)
+                s->power_providers[s->net[SC_SVC_POWER][c]]++;
         }
-        for (int i = 0; d && i < d->nspecials; i++)
-            if (d->specials[i].prim == SC_SP_ADD) {
-                s->adders[s->nadders++] = (uint8_t)c;
-                break;
-            }
-        for (int k = 0; d && k < SC_COVER_COUNT; k++)
-            if (sc_coverage_of(d, k)) {
-                s->providers[k][s->nproviders[k]++] = (uint8_t)c;
-                if (k == SC_COVER_POWER && s->net[SC_SVC_POWER][c] != SC_NONE)
-                    s->power_providers[s->net[SC_SVC_POWER][c]]++;
-            }
-        if (d && d->complex >= 0 && d->cwithin)
+        if (adds)
+            s->adders[s->nadders++] = (uint8_t)c;
+        if (d->complex >= 0 && d->cwithin)
             s->remotes[s->nremotes++] = (uint8_t)c;
-        bool cand = d || g->nblocks == 0;
+        cand[c] = true;
         int nb[4], m = sc_neighbours(g, c, nb);
-        for (int k = 0; k < m && !cand; k++)
-            cand = g->block[nb[k]] != SC_NONE;
-        if (cand)
+        for (int k = 0; k < m; k++)
+            cand[nb[k]] = true;
+    }
+    SC_FOR_CELLS(g, c)
+    {
+        if (cand[c])
             s->cands[s->ncands++] = (uint8_t)c;
     }
     for (int k = 0; k < SC_COVER_COUNT; k++)
@@ -773,8 +780,7 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
     return sims_met(&v, c, d, scan) ? SC_OK : SC_ERR_SIMS;
 }
 
-int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
-                  struct sc_scan *scan)
+int sc_design_check(const struct sc_game *g, const struct sc_design *d)
 {
     if (d->kind == SC_KIND_COUNCIL)
         return SC_ERR_WRONG_CARD;
@@ -782,6 +788,15 @@ int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int
         return SC_ERR_PHASE;
     if ((d->phase >= 3 || d->kind == SC_KIND_EVENT) && !g->power_played && !d->power_plant)
         return SC_ERR_POWER_PLANT;
+    return SC_OK;
+}
+
+int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
+                  struct sc_scan *scan)
+{
+    int e = sc_design_check(g, d);
+    if (e != SC_OK)
+        return e;
     if (d->kind == SC_KIND_EVENT) {
         *mode = SC_MODE_EVENT;
         return event_target_check(g, d, x, y);

@@ -195,6 +195,11 @@ int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c);
 /* The most sc_scan_zone() can give any cell for key `key`: the four largest zones together. */
 int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key);
 
+/* The checks of a play of design d that do not depend on where: not a council member, its
+ * phase reached, the first Power Plant played before phase III cards and events. SC_OK or why
+ * not. */
+int sc_design_check(const struct sc_game *g, const struct sc_design *d);
+
 /* The checks of a play of design d at (x, y) (for an event: its chosen block, or -1, -1), all
  * but whose hand it is in: SC_OK with *mode set, or why not. `scan`, when given, is
  * sc_scan_city() of this position (its on-demand parts filled as they are read). */

@@ -19,7 +19,7 @@ static void gather(const struct sc_game *g, const struct sc_design *d, struct sc
 {
     out->n = 0;
     int mode = 0;
-    if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+    if (sc_design_check(g, d) != SC_OK)
         return;
     if (d->kind == SC_KIND_EVENT && !d->targeted) {
         if (sc_card_check(g, d, -1, -1, &mode, scan) == SC_OK)
@@ -156,7 +156,7 @@ bool sc_any_play(const struct sc_game *g, int seat, bool votes)
                     return true;
             continue;
         }
-        if (d->kind == SC_KIND_COUNCIL || d->phase > g->phase)
+        if (sc_design_check(g, d) != SC_OK)
             continue;
         if (d->kind == SC_KIND_EVENT && !d->targeted) {
             if (sc_card_check(g, d, -1, -1, &mode, scan) == SC_OK)
