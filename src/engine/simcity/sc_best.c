@@ -217,7 +217,7 @@ struct group {
     int i;     /* its place in the hand */
 };
 
-enum { BUCKET_LO = -128, NBUCKETS = 512 };
+enum { NBUCKETS = 64 };
 
 /* a before b: the higher bound, then the earlier play */
 static bool group_before(const struct group *a, const struct group *b)
@@ -225,16 +225,13 @@ static bool group_before(const struct group *a, const struct group *b)
     return a->bound > b->bound || (a->bound == b->bound && a->order < b->order);
 }
 
-/* The plays of a card are judged by buckets of a dollar of bound, the highest first (a bound
- * outside the buckets' range goes in the first or last): cheaper than a full order, and the
- * search needs only to know when no bucket left can reach the best k. */
-static int bucket_of(double bound)
+/* The plays of a card are judged by buckets of a dollar of bound below the card's highest
+ * (the last bucket takes everything lower): cheaper than a full order, and the search needs
+ * only to know when no bucket left can reach the best k. */
+static int bucket_of(double top, double bound)
 {
-    if (!(bound > BUCKET_LO)) /* (and not a number) */
-        return 0;
-    if (bound >= BUCKET_LO + NBUCKETS)
-        return NBUCKETS - 1;
-    return (int)(bound - BUCKET_LO); /* positive: the cast is the floor */
+    double b = top - bound;
+    return b < NBUCKETS - 1 ? (int)b : NBUCKETS - 1; /* (b >= 0: the cast is the floor) */
 }
 
 /* Keeps r among the best k of out[0..*n-1] (worth, then order), best first. */
@@ -260,6 +257,8 @@ static bool may_enter(const struct sc_ranked *out, int n, int k, double b, int o
 }
 
 /* What one search shares. */
+enum { SC_MEMO = 512 }; /* scores weighed once a card: -128..383 */
+
 struct search {
     const struct sc_game *g;
     struct sc_scan *scan;
@@ -307,12 +306,15 @@ static void judge(struct search *s, int card, int cell, int order)
         keep(s->out, &s->n, s->k, &r);
 }
 
-/* Opens card (hand place i): bounds the worth of its plays cell by cell, then judges them by
- * bucket, the highest first, while they may still enter the best k. */
+/* Opens card (hand place i): bounds the worth of its plays cell by cell (a block's by the
+ * bound of its score, weighed once for each score and for empty and built cells), then judges
+ * them by bucket, the highest first, while they may still enter the best k. */
 static void open_card(struct search *s, struct bound_pos *p, struct design_bound *b, int i)
 {
     static _Thread_local struct cand cands[SC_CELLS], sorted[SC_CELLS];
     static _Thread_local int start[NBUCKETS + 1];
+    static _Thread_local double memo[2][SC_MEMO];
+    static _Thread_local unsigned memo_at[2][SC_MEMO], opened;
     const struct sc_game *g = s->g;
     const struct sc_scan *scan = s->scan;
     int card = g->seats[s->seat].hand[i], base = i * (SC_CELLS + 1), nc = 0;
@@ -321,6 +323,8 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
         judge(s, card, -1, base);
         return;
     }
+    opened++;
+    double top = -HUGE_VAL;
     for (int j = 0; j < scan->ncands; j++) {
         int c = scan->cands[j];
         double v;
@@ -333,25 +337,34 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .mode = SC_MODE_EVENT};
             v = s->w->worth(s->w->ctx, &o);
         } else {
-            v = worth_bound(s, card, c, score_bound(p, d, b, c));
+            int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
+            if (m < 0 || m >= SC_MEMO) {
+                v = worth_bound(s, card, c, ub) + s->w->slack;
+            } else if (memo_at[built][m] == opened) {
+                v = memo[built][m];
+            } else {
+                v = memo[built][m] = worth_bound(s, card, c, ub) + s->w->slack;
+                memo_at[built][m] = opened;
+            }
         }
-        if (v > s->bar)
+        if (v > s->bar) {
             cands[nc++] = (struct cand){v, base + c + 1, c};
+            top = v > top ? v : top;
+        }
     }
     /* a counting sort into buckets, the highest bound first */
     memset(start, 0, sizeof start);
     for (int j = 0; j < nc; j++)
-        start[NBUCKETS - bucket_of(cands[j].bound)]++;
+        start[bucket_of(top, cands[j].bound) + 1]++;
     for (int j = 0; j < NBUCKETS; j++)
         start[j + 1] += start[j];
     for (int j = 0; j < nc; j++)
-        sorted[start[NBUCKETS - 1 - bucket_of(cands[j].bound)]++] = cands[j];
+        sorted[start[bucket_of(top, cands[j].bound)]++] = cands[j];
     for (int j = 0; j < nc; j++) {
         const struct cand *c = &sorted[j];
         if (!may_enter(s->out, s->n, s->k, c->bound, c->order)) {
-            /* the rest of its bucket may still enter; no later bucket can once its top cannot */
-            int bk = bucket_of(c->bound);
-            if (bk < NBUCKETS - 1 && !may_enter(s->out, s->n, s->k, bk + BUCKET_LO + 1, -1))
+            /* the rest of its bucket may still enter; nothing after it once its top cannot */
+            if (!may_enter(s->out, s->n, s->k, top - bucket_of(top, c->bound), -1))
                 return;
             continue;
         }

@@ -15,13 +15,15 @@ static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
 /* The cell beside `cell` in direction dir (0 N, 1 E, 2 S, 3 W), or -1 off the surface. */
 static inline __attribute__((always_inline)) int step_to(const struct sc_game *g, int cell, int dir)
 {
-    int x = sc_x(cell) + (dir == 1) - (dir == 3), y = sc_y(cell) + (dir == 2) - (dir == 0);
+    unsigned u = (unsigned)cell; /* (a cell, never negative: unsigned division is cheaper) */
+    int x = (int)(u % SC_STRIDE) + (dir == 1) - (dir == 3);
+    int y = (int)(u / SC_STRIDE) + (dir == 2) - (dir == 0);
     return sc_cell(g, x, y);
 }
 
 int sc_neighbours(const struct sc_game *g, int cell, int *out)
 {
-    int x = sc_x(cell), y = sc_y(cell), n = 0;
+    int x = (int)((unsigned)cell % SC_STRIDE), y = (int)((unsigned)cell / SC_STRIDE), n = 0;
     if (y > 0)
         out[n++] = (uint8_t)(cell - SC_STRIDE);
     if (x + 1 < g->side)
@@ -128,6 +130,8 @@ static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
     s->first[svc][nets] = (uint8_t)at;
 }
 
+static bool never_built(const struct sc_game *g);
+
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
 {
     memset(s->net, SC_NONE, sizeof s->net);
@@ -140,9 +144,14 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     s->zone_done = 0;
     memset(s->pieces_done, 0, sizeof s->pieces_done);
     memset(s->walked, 0, sizeof s->walked);
-    /* a block may go on a block, or on an empty cell beside one (anywhere in an empty city) */
+    /* a block may go on a block, or on an empty cell beside one (in a city emptied by events:
+     * anywhere; in one never built: the centre) */
     bool cand[SC_CELLS];
     memset(cand, g->nblocks == 0, sizeof cand);
+    if (g->nblocks == 0 && never_built(g)) {
+        memset(cand, 0, sizeof cand);
+        cand[sc_cell(g, g->side / 2, g->side / 2)] = true;
+    }
     SC_FOR_CELLS(g, c)
     {
         int b = g->block[c];
