@@ -11,8 +11,8 @@
 TestSuite(simcity_best, .init = load_sc, .timeout = 240);
 
 /* Three weighings that keep sc_best_plays()'s contract: by score alone; the greedy bot's shape
- * (a vote at 0.8, a bonus by card, cents by cell to break ties, events by their block); and a
- * flat one where many plays tie. */
+ * (a vote at 0.8, a bonus by card, events by their block, and cents by card and cell to break
+ * ties); and a flat one where many plays tie. */
 static double by_score(void *ctx, const struct sc_option *o)
 {
     (void)ctx;
@@ -22,15 +22,20 @@ static double by_score(void *ctx, const struct sc_option *o)
 static double greedy_shape(void *ctx, const struct sc_option *o)
 {
     (void)ctx;
-    double cents =
-        0.01 *
-        (double)((o->card * 31u + (unsigned)(o->x + 1) * 17u + (unsigned)(o->y + 1) * 7u) % 100u) /
-        100.0;
     if (o->mode == SC_MODE_EVENT)
-        return (o->x + o->y) / 3.0 + cents;
+        return (o->x + o->y) / 3.0;
     if (o->mode == SC_MODE_VOTE)
-        return 0.8 * o->score + cents;
-    return o->score + (o->card % 7) * 0.25 + cents;
+        return 0.8 * o->score;
+    return o->score + (o->card % 7) * 0.25;
+}
+
+static double cents(void *ctx, const struct sc_option *o)
+{
+    (void)ctx;
+    return 0.01 *
+           (double)((o->card * 31u + (unsigned)(o->x + 1) * 17u + (unsigned)(o->y + 1) * 7u) %
+                    100u) /
+           100.0;
 }
 
 static double flat(void *ctx, const struct sc_option *o)
@@ -44,7 +49,7 @@ static int compared;
 static void agrees(const struct sc_game *g, int seat)
 {
     const struct sc_weigh ways[3] = {
-        {by_score, NULL, 0}, {greedy_shape, NULL, 0.01}, {flat, NULL, 0}};
+        {by_score, NULL, NULL, 0}, {greedy_shape, cents, NULL, 0.01}, {flat, NULL, NULL, 0}};
     const int ks[3] = {1, 2, 4};
     const double bars[3] = {-HUGE_VAL, 0.25, 6};
     for (int w = 0; w < 3; w++)

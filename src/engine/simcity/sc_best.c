@@ -22,6 +22,7 @@ struct bound_pos {
     int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
     int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
     int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
+    int scorched; /* the scorched earth bonus of some candidate cell, or -1 not known yet */
 };
 
 /* The blocks in the square of half-side r around c (c's own among them). */
@@ -167,11 +168,17 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         }
         b->top += p->zone_most[b->key] == 127 ? SC_CELLS : p->zone_most[b->key];
     }
-    int most = 0;
-    for (int j = 0; j < s->ncands; j++) {
+    if (p->scorched < 0) { /* is any candidate cell scorched earth? */
+        p->scorched = 0;
+        for (int j = 0; j < s->ncands; j++)
+            if (g->block[s->cands[j]] == SC_NONE && g->scorched[s->cands[j]])
+                p->scorched = SC_SCORCHED_BONUS;
+    }
+    int most = p->scorched;
+    for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) +
-                (b->by_cell ? by_cell(p, d, c) : 0);
+        int v =
+            (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + by_cell(p, d, c);
         most = v > most ? v : most;
     }
     b->top += most;
@@ -270,7 +277,14 @@ struct search {
     int n, k;
 };
 
-/* The bound of the worth of card's play at cell c whose score is at most `score` (blocks). */
+/* The tie-break of play o (0 when the weighing has none). */
+static double tie_of(const struct sc_weigh *w, const struct sc_option *o)
+{
+    return w->tie ? w->tie(w->ctx, o) : 0;
+}
+
+/* The bound of the worth of card's play at cell c (-1: any) whose score is at most `score`
+ * (blocks), before its tie-break. */
 static double worth_bound(const struct search *s, int card, int c, int score)
 {
     struct sc_option o = {.card = (uint8_t)card, .x = -1, .y = -1, .score = (int16_t)score};
@@ -301,7 +315,7 @@ static void judge(struct search *s, int card, int cell, int order)
         .card = (uint8_t)card, .x = (int8_t)x, .y = (int8_t)y, .mode = (uint8_t)mode};
     if (mode != SC_MODE_EVENT)
         r.o.score = (int16_t)sc_score_with(s->g, card, x, y, NULL, s->scan);
-    r.worth = s->w->worth(s->w->ctx, &r.o);
+    r.worth = s->w->worth(s->w->ctx, &r.o) + tie_of(s->w, &r.o);
     if (r.worth > s->bar)
         keep(s->out, &s->n, s->k, &r);
 }
@@ -335,16 +349,24 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .x = (int8_t)sc_x(c),
                                   .y = (int8_t)sc_y(c),
                                   .mode = SC_MODE_EVENT};
-            v = s->w->worth(s->w->ctx, &o);
+            v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         } else {
             int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
             if (m < 0 || m >= SC_MEMO) {
-                v = worth_bound(s, card, c, ub) + s->w->slack;
+                v = worth_bound(s, card, c, ub);
             } else if (memo_at[built][m] == opened) {
                 v = memo[built][m];
             } else {
-                v = memo[built][m] = worth_bound(s, card, c, ub) + s->w->slack;
+                v = memo[built][m] = worth_bound(s, card, c, ub);
                 memo_at[built][m] = opened;
+            }
+            if (s->w->tie) {
+                struct sc_option o = {.card = (uint8_t)card,
+                                      .x = (int8_t)sc_x(c),
+                                      .y = (int8_t)sc_y(c),
+                                      .mode = built ? SC_MODE_UPGRADE : SC_MODE_NEW,
+                                      .score = (int16_t)ub};
+                v += s->w->tie(s->w->ctx, &o);
             }
         }
         if (v > s->bar) {
@@ -388,7 +410,7 @@ static bool judge_one(void *vctx, const struct sc_option *o)
 {
     struct all_ctx *a = vctx;
     const struct sc_seat *s = &a->g->seats[a->seat];
-    struct sc_ranked r = {.o = *o, .worth = a->w->worth(a->w->ctx, o)};
+    struct sc_ranked r = {.o = *o, .worth = a->w->worth(a->w->ctx, o) + tie_of(a->w, o)};
     int i = 0;
     while (i < s->nhand && s->hand[i] != o->card)
         i++;
@@ -423,6 +445,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.squares = false;
     memset(pos.zone, 0xff, sizeof pos.zone);
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
+    pos.scorched = -1;
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
     /* every card's bound: an event's worth (a targeted one is opened whatever it is), a
@@ -439,11 +462,11 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
             v = HUGE_VAL;
         } else if (d->kind == SC_KIND_EVENT) {
             struct sc_option o = {.card = (uint8_t)card, .x = -1, .y = -1, .mode = SC_MODE_EVENT};
-            v = w->worth(w->ctx, &o);
+            v = w->worth(w->ctx, &o) + tie_of(w, &o);
         } else {
             if (!b->done)
                 design_bound(&pos, d, b);
-            v = worth_bound(&s, card, -1, b->top) + w->slack;
+            v = worth_bound(&s, card, -1, b->top) + (w->tie ? w->slack : 0);
         }
         if (!(v > bar))
             continue;
@@ -471,6 +494,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.squares = false;
     memset(p.zone, 0xff, sizeof p.zone);
     memset(p.zone_most, 0xff, sizeof p.zone_most);
+    p.scorched = -1;
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
         *top = b.top;

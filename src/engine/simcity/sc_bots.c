@@ -149,29 +149,29 @@ struct greedy_weigh {
     const struct sc_game *g;
     int seat;
     uint64_t salt;
-    bool tie_break;
 };
 
-static double tie_cents(uint64_t salt, const struct sc_option *o)
+static double greedy_worth(void *ctx, const struct sc_option *o)
 {
-    uint64_t z = salt ^ ((uint64_t)o->card << 16 | (uint64_t)(uint8_t)o->x << 8 | (uint8_t)o->y);
+    const struct greedy_weigh *w = ctx;
+    return play_worth(w->g, w->seat, o);
+}
+
+static double tie_cents(void *ctx, const struct sc_option *o)
+{
+    const struct greedy_weigh *w = ctx;
+    uint64_t z = w->salt ^ ((uint64_t)o->card << 16 | (uint64_t)(uint8_t)o->x << 8 | (uint8_t)o->y);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; /* splitmix64's finish */
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
     return 0.01 * (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static double greedy_worth(void *ctx, const struct sc_option *o)
-{
-    const struct greedy_weigh *w = ctx;
-    return play_worth(w->g, w->seat, o) + (w->tie_break ? tie_cents(w->salt, o) : 0);
-}
-
 static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     bool carries = vote_carries(g, seat); /* a vote it would lose: not tried */
-    struct greedy_weigh gw = {g, seat, rng_next(&b->rng), true};
-    struct sc_weigh w = {greedy_worth, &gw, 0.01};
+    struct greedy_weigh gw = {g, seat, rng_next(&b->rng)};
+    struct sc_weigh w = {greedy_worth, tie_cents, &gw, 0.01};
     struct sc_ranked best;
     int n = sc_best_plays(g, seat, carries, PASS_WORTH_X100 / 100.0, &w, &best, 1);
     sc_decision_init(d);
@@ -199,8 +199,8 @@ int sc_expert_options(const void *vg, int seat, void *out, int max)
     if (max > SC_EXPERT_TOP)
         max = SC_EXPERT_TOP;
     /* the best max - 1 plays by weight (ties: the first listed), then passing in its place */
-    struct greedy_weigh gw = {g, seat, 0, false};
-    struct sc_weigh w = {greedy_worth, &gw, 0};
+    struct greedy_weigh gw = {g, seat, 0};
+    struct sc_weigh w = {greedy_worth, NULL, &gw, 0};
     struct sc_ranked top[SC_EXPERT_TOP];
     int ntop = sc_best_plays(g, seat, vote_carries(g, seat), -HUGE_VAL, &w, top, max - 1);
     int n = 0;
@@ -248,7 +248,7 @@ static void greedy_council(const struct sc_game *g, int seat, struct sc_decision
         return;
     int cost = sc_design_of(g, s->hand[pick])->cost;
     bool wants = 6 * cost <= s->money;
-    struct sc_weigh w = {vote_score, NULL, 0};
+    struct sc_weigh w = {vote_score, NULL, NULL, 0};
     struct sc_ranked r;
     if (!wants) /* a play that needs votes and would score more than the member costs */
         wants = sc_best_plays(g, seat, true, cost, &w, &r, 1) > 0;

@@ -239,20 +239,24 @@ struct sc_ranked {
     int order;
 };
 
-/* How the asker weighs a legal play o (its mode and score set): worth(ctx, o). For a given card,
- * cell and mode, worth must never decrease as o->score grows (a play's bound is its worth at
- * the bound of its score); it weighs the modes new, upgrade and rezone alike; and a block's
- * plays of one card, mode and score at two cells differ in worth by at most `slack`. */
+/* How the asker weighs a legal play o (its mode and score set): worth(ctx, o), plus tie(ctx, o)
+ * when tie is not NULL (a tie-break, in [0, slack)). A block's worth depends on its card, mode
+ * and score alone, never decreases as the score grows (a play's bound is its worth at the bound
+ * of its score), and is the same for the modes new, upgrade and rezone; the tie-break may
+ * depend on anything of the play but its mode and score. An event's worth may depend on its
+ * cell. */
 struct sc_weigh {
     double (*worth)(void *ctx, const struct sc_option *o);
+    double (*tie)(void *ctx, const struct sc_option *o);
     void *ctx;
     double slack;
 };
 
 /* The k legal plays of seat's hand worth more than `bar` and most (ties: the earlier in
- * sc_each_play()'s order), best first, into out[0..k-1] (their scores set; plays that need a
- * vote only when `votes`); returns how many. The same as weighing every play sc_each_play()
- * lists, but it checks and scores only the plays whose bound could still enter the best k. */
+ * sc_each_play()'s order), best first, into out[0..k-1] (their scores set, worth with the
+ * tie-break; plays that need a vote only when `votes`); returns how many. The same as weighing
+ * every play sc_each_play() lists, but it checks and scores only the plays whose bound could still
+ * enter the best k. */
 int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
                   const struct sc_weigh *w, struct sc_ranked *out, int k);
 
