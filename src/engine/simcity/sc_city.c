@@ -3,23 +3,13 @@
  * (selectors, conditions, coverage, protection), where a block may go (new, upgrade, rezone;
  * phases, sims, the specials' restrictions and limits, events that forbid), and the phases.
  * Every query reads a struct sc_view: the city with one cell changed, so that a play is judged
- * as if it were made, without making it. What a play scores is sc_score.c. */
+ * as if it were made, without making it. What a play scores is sc_score.c; the scan of a
+ * position that judging many plays reads is sc_scan.c. */
 #include <string.h>
 
 #include "sc_internal.h"
 
 /* ---- the surface ---------------------------------------------------------------------------- */
-
-static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
-
-/* The cell beside `cell` in direction dir (0 N, 1 E, 2 S, 3 W), or -1 off the surface. */
-static inline __attribute__((always_inline)) int step_to(const struct sc_game *g, int cell, int dir)
-{
-    unsigned u = (unsigned)cell; /* (a cell, never negative: unsigned division is cheaper) */
-    int x = (int)(u % SC_STRIDE) + (dir == 1) - (dir == 3);
-    int y = (int)(u / SC_STRIDE) + (dir == 2) - (dir == 0);
-    return sc_cell(g, x, y);
-}
 
 int sc_neighbours(const struct sc_game *g, int cell, int *out)
 {
@@ -41,22 +31,6 @@ int sc_block_at(const struct sc_game *g, int x, int y)
     return c < 0 ? SC_NONE : g->block[c];
 }
 
-static uint8_t edges(const struct sc_design *d, int svc)
-{
-    return svc == SC_SVC_ROAD ? d->road : d->rail;
-}
-
-/* True when a (at some cell) and b (beside it in direction dir) are joined by service svc. */
-static inline __attribute__((always_inline)) bool
-joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
-{
-    if (!a || !b)
-        return false;
-    if (svc == SC_SVC_POWER)
-        return a->power && b->power;
-    return (edges(a, svc) & edge_bit[dir]) && (edges(b, svc) & edge_bit[(dir + 2) % 4]);
-}
-
 /* The cells joined to `start` by service svc in view v, start first (none when start holds no
  * block), into cells; returns how many. */
 int sc_component(const struct sc_view *v, int svc, int start, uint8_t *cells)
@@ -71,8 +45,8 @@ int sc_component(const struct sc_view *v, int svc, int start, uint8_t *cells)
         int c = cells[i];
         const struct sc_design *a = sc_view_at(v, c);
         for (int dir = 0; dir < 4; dir++) {
-            int nb = step_to(v->g, c, dir);
-            if (nb < 0 || seen[nb] || !joined(a, sc_view_at(v, nb), svc, dir))
+            int nb = sc_step_to(v->g, c, dir);
+            if (nb < 0 || seen[nb] || !sc_joined(a, sc_view_at(v, nb), svc, dir))
                 continue;
             seen[nb] = true;
             cells[n++] = (uint8_t)nb;
@@ -92,333 +66,6 @@ static int provided(const struct sc_view *v, const uint8_t *cells, int n)
     return sum;
 }
 
-/* True when design d has service svc (road or rail edges, or a power line). */
-static bool has_service(const struct sc_design *d, int svc)
-{
-    return svc == SC_SVC_POWER ? d->power : edges(d, svc) != 0;
-}
-
-/* Numbers the networks of service svc in the city: each block's, the cells of each, in the
- * order of their first cell, and the sims each network's providers give. */
-static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
-{
-    int nets = 0, at = 0;
-    uint8_t *cells = s->netcells[svc];
-    for (int c = 0; c < SC_CELLS; c++) {
-        int b = g->block[c];
-        if (b == SC_NONE || s->net[svc][c] != SC_NONE || !has_service(sc_design_of(g, b), svc))
-            continue;
-        s->first[svc][nets] = (uint8_t)at;
-        int start = at, sims = 0;
-        cells[at++] = (uint8_t)c;
-        s->net[svc][c] = (uint8_t)nets;
-        for (int i = start; i < at; i++) {
-            int q = cells[i];
-            const struct sc_design *a = sc_design_of(g, g->block[q]);
-            sims += a->sims > 0 ? a->sims : 0;
-            for (int dir = 0; dir < 4; dir++) {
-                int nb = step_to(g, q, dir);
-                if (nb < 0 || s->net[svc][nb] != SC_NONE || g->block[nb] == SC_NONE ||
-                    !joined(a, sc_design_of(g, g->block[nb]), svc, dir))
-                    continue;
-                s->net[svc][nb] = (uint8_t)nets;
-                cells[at++] = (uint8_t)nb;
-            }
-        }
-        s->sims[svc][nets++] = (int16_t)sims;
-    }
-    s->first[svc][nets] = (uint8_t)at;
-}
-
-static bool never_built(const struct sc_game *g);
-
-void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
-{
-    memset(s->net, SC_NONE, sizeof s->net);
-    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
-        scan_nets(g, s, svc);
-    memset(s->power_providers, 0, sizeof s->power_providers);
-    memset(s->nproviders, 0, sizeof s->nproviders);
-    s->nadders = s->nremotes = s->ncands = s->nblocks = 0;
-    s->min_crime = 0;
-    s->zone_done = 0;
-    memset(s->pieces_done, 0, sizeof s->pieces_done);
-    memset(s->walked, 0, sizeof s->walked);
-    /* a block may go on a block, or on an empty cell beside one (in a city emptied by events:
-     * anywhere; in one never built: the centre) */
-    bool cand[SC_CELLS];
-    memset(cand, g->nblocks == 0, sizeof cand);
-    if (g->nblocks == 0 && never_built(g)) {
-        memset(cand, 0, sizeof cand);
-        cand[sc_cell(g, g->side / 2, g->side / 2)] = true;
-    }
-    SC_FOR_CELLS(g, c)
-    {
-        int b = g->block[c];
-        if (b == SC_NONE)
-            continue;
-        const struct sc_design *d = sc_design_of(g, b);
-        s->blocks[s->nblocks++] = (uint8_t)c;
-        s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
-        bool adds = false;
-        for (int i = 0; i < d->nspecials; i++) {
-            const struct sc_special *sp = &d->specials[i];
-            adds = adds || sp->prim == SC_SP_ADD;
-            if (sp->prim != SC_SP_COVERAGE || sc_coverage_of(d, sp->cover) != sp)
-                continue; /* (a design's first special of each coverage counts) */
-            s->providers[sp->cover][s->nproviders[sp->cover]++] = (uint8_t)c;
-            if (sp->cover == SC_COVER_POWER && s->net[SC_SVC_POWER][c] != SC_NONE)
-                s->power_providers[s->net[SC_SVC_POWER][c]]++;
-        }
-        if (adds)
-            s->adders[s->nadders++] = (uint8_t)c;
-        if (d->complex >= 0 && d->cwithin)
-            s->remotes[s->nremotes++] = (uint8_t)c;
-        cand[c] = true;
-        int nb[4], m = sc_neighbours(g, c, nb);
-        for (int k = 0; k < m; k++)
-            cand[nb[k]] = true;
-    }
-    SC_FOR_CELLS(g, c)
-    {
-        if (cand[c])
-            s->cands[s->ncands++] = (uint8_t)c;
-    }
-    for (int k = 0; k < SC_COVER_COUNT; k++)
-        sc_covered_map_scan(g, k, s->covered[k], s);
-}
-
-int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
-                 int svc, uint8_t *nets)
-{
-    const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
-    int n = 0;
-    if (svc == SC_SVC_POWER) {
-        if (!d->power)
-            return 0;
-        if (old && old->power) {
-            nets[0] = s->net[svc][c]; /* every powered neighbour is in it already */
-            return 1;
-        }
-    } else {
-        uint8_t had = old ? edges(old, svc) : 0;
-        if (!edges(d, svc))
-            return 0;
-        if (had && (edges(d, svc) & had) != had)
-            return -1;
-        if (had)
-            nets[n++] = s->net[svc][c];
-    }
-    for (int dir = 0; dir < 4; dir++) {
-        int nb = step_to(g, c, dir);
-        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE ||
-            !joined(d, sc_design_of(g, g->block[nb]), svc, dir))
-            continue;
-        int net = s->net[svc][nb];
-        bool dup = false;
-        for (int k = 0; k < n; k++)
-            dup = dup || nets[k] == net;
-        if (!dup)
-            nets[n++] = (uint8_t)net;
-    }
-    return n;
-}
-
-/* Walks each network of road or rail svc depth first (Tarjan's articulation points): a cell's
- * child whose subtree reaches no higher than the cell is cut off when the cell goes. */
-static void scan_walk(const struct sc_game *g, struct sc_scan *s, int svc)
-{
-    uint8_t *order = s->order[svc], *low = s->low[svc], *parent = s->parent[svc];
-    uint8_t *last = s->last[svc];
-    int16_t *sub = s->subtree[svc];
-    bool seen[SC_CELLS] = {false};
-    uint8_t stack[SC_CELLS], next[SC_CELLS];
-    int t = 0;
-    for (int root = 0; root < SC_CELLS; root++) {
-        if (s->net[svc][root] == SC_NONE || seen[root])
-            continue;
-        int top = 0;
-        stack[top++] = (uint8_t)root;
-        seen[root] = true;
-        parent[root] = SC_NONE;
-        order[root] = low[root] = (uint8_t)t++;
-        next[root] = 0;
-        const struct sc_design *r = sc_design_of(g, g->block[root]);
-        sub[root] = (int16_t)(r->sims > 0 ? r->sims : 0);
-        while (top > 0) {
-            int q = stack[top - 1];
-            if (next[q] < 4) {
-                int dir = next[q]++, nb = step_to(g, q, dir);
-                if (nb < 0 || g->block[nb] == SC_NONE ||
-                    !joined(sc_design_of(g, g->block[q]), sc_design_of(g, g->block[nb]), svc, dir))
-                    continue;
-                if (!seen[nb]) {
-                    seen[nb] = true;
-                    parent[nb] = (uint8_t)q;
-                    order[nb] = low[nb] = (uint8_t)t++;
-                    next[nb] = 0;
-                    const struct sc_design *e = sc_design_of(g, g->block[nb]);
-                    sub[nb] = (int16_t)(e->sims > 0 ? e->sims : 0);
-                    stack[top++] = (uint8_t)nb;
-                } else if (nb != parent[q] && order[nb] < low[q]) {
-                    low[q] = order[nb];
-                }
-                continue;
-            }
-            top--;
-            last[q] = (uint8_t)(t - 1);
-            int p = parent[q];
-            if (p != SC_NONE) {
-                low[p] = low[q] < low[p] ? low[q] : low[p];
-                sub[p] = (int16_t)(sub[p] + sub[q]);
-            }
-        }
-    }
-    s->walked[svc] = true;
-}
-
-/* The pieces road or rail network svc falls into at c's neighbours when c's block is gone
- * (worked out once per cell and position, from the walk): each child of c that the walk cut
- * off is a piece of its own (its id: its direction), everything else of the network is one
- * (id 4), with what remains of the sims. */
-static void scan_pieces(const struct sc_game *g, struct sc_scan *s, int svc, int c)
-{
-    if (!s->walked[svc])
-        scan_walk(g, s, svc);
-    const uint8_t *order = s->order[svc], *last = s->last[svc];
-    int8_t *piece = s->piece[svc][c];
-    int16_t *sims = s->piece_sims[svc][c];
-    const struct sc_design *old = sc_design_of(g, g->block[c]);
-    int cn = s->net[svc][c], cut[4], ncut = 0;
-    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
-    for (int dir = 0; dir < 4; dir++) {
-        int nb = step_to(g, c, dir);
-        if (nb >= 0 && s->net[svc][nb] == cn && s->parent[svc][nb] == c &&
-            s->low[svc][nb] >= order[c]) {
-            cut[ncut++] = dir;
-            rest -= s->subtree[svc][nb];
-        }
-    }
-    for (int dir = 0; dir < 4; dir++) {
-        int nb = step_to(g, c, dir);
-        piece[dir] = -1;
-        sims[dir] = 0;
-        if (nb < 0 || s->net[svc][nb] != cn)
-            continue;
-        piece[dir] = 4;
-        sims[dir] = (int16_t)rest;
-        for (int k = 0; k < ncut; k++) {
-            int ch = step_to(g, c, cut[k]);
-            if (order[nb] >= order[ch] && order[nb] <= last[ch]) {
-                piece[dir] = (int8_t)cut[k];
-                sims[dir] = s->subtree[svc][ch];
-            }
-        }
-    }
-    s->pieces_done[svc][c] = true;
-}
-
-/* Adds id to ids[0..*n-1] unless it is there; true when it was added. */
-static bool add_once(int *ids, int *n, int id)
-{
-    for (int k = 0; k < *n; k++)
-        if (ids[k] == id)
-            return false;
-    ids[(*n)++] = id;
-    return true;
-}
-
-/* Whether design d at c gets `need` sims by service svc when it does not keep every route of
- * the block it covers (own: by its own edges, summed; else from one neighbour's network): the
- * networks beside c that do not pass through it count whole; the one that does falls into
- * pieces without c, and is one piece when c has one neighbour in it. */
-static bool routes_without(const struct sc_game *g, struct sc_scan *s, int c,
-                           const struct sc_design *d, int svc, int need, bool own)
-{
-    const struct sc_design *old = sc_design_of(g, g->block[c]);
-    int cn = s->net[svc][c], inside = 0;
-    int rest = s->sims[svc][cn] - (old->sims > 0 ? old->sims : 0);
-    for (int dir = 0; dir < 4; dir++) {
-        int nb = step_to(g, c, dir);
-        inside += nb >= 0 && s->net[svc][nb] == cn;
-    }
-    /* (without its own edges, pieces of less than `need` need no tracing) */
-    bool split = inside >= 2 && (own || rest >= need);
-    if (split && !s->pieces_done[svc][c])
-        scan_pieces(g, s, svc, c);
-    int ids[4], nids = 0, sum = 0;
-    for (int dir = 0; dir < 4; dir++) {
-        int nb = step_to(g, c, dir);
-        if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE)
-            continue;
-        int net = s->net[svc][nb], val, id;
-        if (net != cn) {
-            val = s->sims[svc][net];
-            id = 8 + net;
-        } else if (!split) {
-            val = inside >= 2 ? 0 : rest; /* too little alone, or c's only neighbour in it */
-            id = inside >= 2 ? 8 + SC_CELLS + dir : 0;
-        } else {
-            val = s->piece_sims[svc][c][dir];
-            id = s->piece[svc][c][dir];
-        }
-        if (!own) {
-            if (val >= need)
-                return true;
-            continue;
-        }
-        if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(ids, &nids, id))
-            sum += val;
-    }
-    return own && sum >= need;
-}
-
-/* sims_met() of block d at cell c from the scan's networks. On an empty cell nothing passes through
- * c, so d's road (or rail) joins the networks of the neighbours it meets, each counted once. On a
- * block, the same holds for a service the old block lacked; for one it had, d keeping all its edges
- * keeps every route through c, and joins more; the old block's own sims are gone. Else the routes
- * are read from the pieces the old block's network falls into without it. */
-static bool sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c,
-                          const struct sc_design *d)
-{
-    int need = -d->sims;
-    const struct sc_design *old = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
-    bool own = d->road || d->rail;
-    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
-        uint8_t had = old ? edges(old, svc) : 0;
-        if (had && (!own || (edges(d, svc) & had) != had)) {
-            if (own && !edges(d, svc))
-                continue;
-            if (routes_without(g, s, c, d, svc, need, own))
-                return 1;
-            continue;
-        }
-        if (own && !edges(d, svc))
-            continue;
-        int seen[5], nseen = 0, sum = 0;
-        if (had) {
-            seen[nseen++] = s->net[svc][c];
-            sum = s->sims[svc][s->net[svc][c]] - (old->sims > 0 ? old->sims : 0);
-        }
-        for (int dir = 0; dir < 4; dir++) {
-            int nb = step_to(g, c, dir);
-            if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE)
-                continue;
-            int net = s->net[svc][nb];
-            if (!own) {
-                if (s->sims[svc][net] >= need)
-                    return 1; /* no service of its own: a road or rail block beside it */
-                continue;
-            }
-            if (joined(d, sc_design_of(g, g->block[nb]), svc, dir) && add_once(seen, &nseen, net))
-                sum += s->sims[svc][net];
-        }
-        if (own && sum >= need)
-            return 1;
-    }
-    return 0;
-}
-
 /* A block requiring sims at c in view v gets them: by its own road, or all by its own rail,
  * from the providers joined to it; one with neither touches a road or rail block whose joined
  * providers (itself included) give them. */
@@ -428,12 +75,12 @@ static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
     if (d->sims >= 0)
         return true;
     if (scan)
-        return sims_met_scan(v->g, scan, c, d);
+        return sc_sims_met_scan(v->g, scan, c, d);
     int need = -d->sims;
     uint8_t cells[SC_CELLS];
     if (d->road || d->rail) {
         for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++)
-            if (edges(d, svc) && provided(v, cells, sc_component(v, svc, c, cells)) >= need)
+            if (sc_edges(d, svc) && provided(v, cells, sc_component(v, svc, c, cells)) >= need)
                 return true;
         return false;
     }
@@ -441,7 +88,7 @@ static bool sims_met(const struct sc_view *v, int c, const struct sc_design *d,
     for (int i = 0; i < k; i++) {
         const struct sc_design *e = sc_view_at(v, nb[i]);
         for (int svc = SC_SVC_ROAD; e && svc <= SC_SVC_RAIL; svc++)
-            if (edges(e, svc) && provided(v, cells, sc_component(v, svc, nb[i], cells)) >= need)
+            if (sc_edges(e, svc) && provided(v, cells, sc_component(v, svc, nb[i], cells)) >= need)
                 return true;
     }
     return false;
@@ -681,8 +328,7 @@ static bool free_rezone(const struct sc_game *g, const struct sc_design *e,
     return false;
 }
 
-/* True when no card has ever been placed (the first block goes in the centre). */
-static bool never_built(const struct sc_game *g)
+bool sc_never_built(const struct sc_game *g)
 {
     SC_FOR_CELLS(g, c)
     {
@@ -736,7 +382,7 @@ static int block_check(const struct sc_game *g, const struct sc_design *d, int c
     const struct sc_design *e = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
     if (!e) {
         if (g->nblocks == 0) {
-            if (never_built(g) && c != sc_cell(g, g->side / 2, g->side / 2))
+            if (sc_never_built(g) && c != sc_cell(g, g->side / 2, g->side / 2))
                 return SC_ERR_FIRST_CELL;
         } else {
             int nb[4], m = sc_neighbours(g, c, nb);

@@ -78,6 +78,34 @@ static inline int sc_distance(int a, int b)
     return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
 }
 
+/* The cell beside `cell` in direction dir (0 N, 1 E, 2 S, 3 W), or -1 off the surface. */
+static inline __attribute__((always_inline)) int sc_step_to(const struct sc_game *g, int cell,
+                                                            int dir)
+{
+    unsigned u = (unsigned)cell; /* (a cell, never negative: unsigned division is cheaper) */
+    int x = (int)(u % SC_STRIDE) + (dir == 1) - (dir == 3);
+    int y = (int)(u / SC_STRIDE) + (dir == 2) - (dir == 0);
+    return sc_cell(g, x, y);
+}
+
+/* Design d's edges of road or rail svc (SC_EDGE_* bits). */
+static inline uint8_t sc_edges(const struct sc_design *d, int svc)
+{
+    return svc == SC_SVC_ROAD ? d->road : d->rail;
+}
+
+/* True when a (at some cell) and b (beside it in direction dir) are joined by service svc. */
+static inline __attribute__((always_inline)) bool
+sc_joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
+{
+    static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
+    if (!a || !b)
+        return false;
+    if (svc == SC_SVC_POWER)
+        return a->power && b->power;
+    return (sc_edges(a, svc) & edge_bit[dir]) && (sc_edges(b, svc) & edge_bit[(dir + 2) % 4]);
+}
+
 /* Iterates the cells of the surface, in reading order (c: the cell number). */
 #define SC_FOR_CELLS(g, c)                                                                         \
     for (int y_ = 0; y_ < (g)->side; y_++)                                                         \
@@ -177,6 +205,13 @@ struct sc_scan {
     int16_t piece_sims[SC_SVC_RAIL + 1][SC_CELLS][4];
 };
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
+
+/* True when no card has ever been placed (the first block goes in the centre). */
+bool sc_never_built(const struct sc_game *g);
+
+/* Whether block d at cell c gets the sims it requires (d->sims < 0), read from the scan's
+ * networks (sc_scan.c; the comment above it says how). */
+bool sc_sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c, const struct sc_design *d);
 
 /* The networks of service svc that design d placed at c would be joined to (the city seen with
  * d at c), into nets (at most 5; c's own network first when d keeps it); returns how many, 0
