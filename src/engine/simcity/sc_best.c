@@ -83,6 +83,27 @@ static int city_count(const struct sc_game *g, const struct sc_scan *s, const st
     return n;
 }
 
+/* The blocks of the power networks at c or beside it, each network once: all a power line at c
+ * could join. */
+static int powered_near(const struct bound_pos *p, int c)
+{
+    const struct sc_scan *s = p->scan;
+    int nets[5], n = 0, sum = 0;
+    for (int dir = -1; dir < 4; dir++) {
+        int q = dir < 0 ? c : sc_step_to(p->g, c, dir);
+        if (q < 0 || p->g->block[q] == SC_NONE || s->net[SC_SVC_POWER][q] == SC_NONE)
+            continue;
+        int net = s->net[SC_SVC_POWER][q], k = 0;
+        while (k < n && nets[k] != net)
+            k++;
+        if (k == n) {
+            nets[n++] = net;
+            sum += s->first[SC_SVC_POWER][net + 1] - s->first[SC_SVC_POWER][net];
+        }
+    }
+    return sum;
+}
+
 /* The part of d's bound at c from its receives and coverage that depend on the cell. */
 static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
 {
@@ -100,7 +121,7 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
-            n += sp->amount * p->scan->nblocks;
+            n += d->power ? sp->amount * powered_near(p, c) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
             int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
             n += sp->amount * blocks_near(p, c, r);
