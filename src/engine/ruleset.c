@@ -325,17 +325,22 @@ json_t *ruleset_replay_rounds(const struct ruleset *rs, const json_t *replay, ch
     size_t n = json_array_size(decisions), i = 0;
     /* Entry 0 is the game once its setup point (round 0) is decided, or as it begins; entry
      * for round r is the state after every decision of rounds <= r: the game as round r has
-     * ended (the next round's first point, or the end). */
+     * ended (the next round's first point, or the end). A round without decisions (SimCity:
+     * every turn drew and passed by itself) gets the same state as the round before it. */
     long long r = 0;
     while (ok) {
         while (ok && i < n && round_of(json_array_get(decisions, i)) <= r)
             ok = json_array_append(prefix, json_array_get(decisions, i++)) == 0;
         ok = ok && rs->replay_run(cut, g, err, errlen);
-        ok = ok && json_array_append_new(rounds, json_pack("{s:I, s:o}", "round", r, "view",
-                                                           rs->public_view(g))) == 0;
+        json_t *view = ok ? rs->public_view(g) : NULL;
+        long long next = i < n ? round_of(json_array_get(decisions, i)) : r + 1;
+        for (long long q = r; ok && q < next; q++)
+            ok = view && json_array_append_new(
+                             rounds, json_pack("{s:I, s:O}", "round", q, "view", view)) == 0;
+        json_decref(view);
         if (i >= n)
             break;
-        r = round_of(json_array_get(decisions, i)); /* greater than r: the loop took the rest */
+        r = next; /* greater than r: the loop took the rest */
     }
     free(g);
     json_decref(cut);
