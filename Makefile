@@ -154,7 +154,7 @@ JS_TESTS := $(wildcard tests/js/*.test.mjs)
 JS_JOBS ?= 2
 test-js: all
 	@./scripts/deps.sh node
-	@cd tests/js && { [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] || npm ci --no-audit --no-fund; }
+	@cd tests/js && { [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] && [ -d node_modules/openskill ] || npm ci --no-audit --no-fund; }
 	cd tests/js && npx redocly lint ../../openapi/openapi.yaml
 	# Two files at a time (each has its own daemon and database): the browser tests spend most of
 	# their time waiting on Chromium and the daemon, and the machines have two cores.

@@ -1,5 +1,6 @@
 /* cli.c: the offline subcommands of cityd: `simulate` (bot self-play with figures), `replay`
- * (re-run a recorded game) and `cards` (print the catalog). */
+ * (re-run a recorded game), `cards` (print the catalog) and `rate` (rating updates, for the
+ * rating's oracle test). */
 #include "cli.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "expert.h"
 #include "expert_levels.h"
 #include "match.h"
+#include "rating.h"
 #include "ruleset.h"
 
 static bool file_exists(const char *path)
@@ -300,5 +302,54 @@ int cmd_cards(int argc, char **argv)
     json_dumpf(j, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(j);
+    return 0;
+}
+
+/* One match of `rate`: its ratings and ranks read from line j, its result printed. */
+static void rate_line(const json_t *j)
+{
+    const json_t *rs = json_object_get(j, "ratings"), *rk = json_object_get(j, "ranks");
+    size_t n = json_array_size(rs);
+    struct rating in[RATING_MAX_PLAYERS], out[RATING_MAX_PLAYERS];
+    int rank[RATING_MAX_PLAYERS];
+    bool ok = n >= 2 && n <= RATING_MAX_PLAYERS && json_array_size(rk) == n;
+    for (size_t i = 0; ok && i < n; i++) {
+        const json_t *r = json_array_get(rs, i);
+        ok = json_is_number(json_array_get(r, 0)) && json_is_number(json_array_get(r, 1)) &&
+             json_is_integer(json_array_get(rk, i));
+        in[i] = (struct rating){json_number_value(json_array_get(r, 0)),
+                                json_number_value(json_array_get(r, 1))};
+        rank[i] = (int)json_integer_value(json_array_get(rk, i));
+    }
+    if (!ok || rating_rate((int)n, in, rank, out) != 0) {
+        printf("{\"error\": \"need ratings [[mu, sigma], ...] of 2..%d players and as many integer "
+               "ranks\"}\n",
+               RATING_MAX_PLAYERS);
+        return;
+    }
+    printf("{\"ratings\": [");
+    for (size_t i = 0; i < n; i++)
+        printf("%s[%.17g, %.17g]", i ? ", " : "", out[i].mu, out[i].sigma);
+    printf("]}\n");
+}
+
+int cmd_rate(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "usage: cityd rate < matches (one JSON object a line)\n");
+        return 2;
+    }
+    char line[65536];
+    while (fgets(line, sizeof line, stdin)) {
+        json_error_t e;
+        json_t *j = json_loads(line, 0, &e);
+        if (!j) {
+            printf("{\"error\": \"not JSON\"}\n");
+            continue;
+        }
+        rate_line(j);
+        json_decref(j);
+    }
     return 0;
 }

@@ -11,6 +11,11 @@ int cmd_replay(int argc, char **argv);
 int cmd_cards(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+/* `rate`: reads matches from stdin, one JSON object a line, {"ratings": [[mu, sigma], ...],
+ * "ranks": [place, ...]}, and prints each match's ratings after it (rating.h) as {"ratings":
+ * [[mu, sigma], ...]} on a line of its own, or {"error": "..."} for a line it cannot rate. */
+int cmd_rate(int argc, char **argv);
+
 /* Loads every ruleset's catalog (ruleset.h): the default game's (rulesets[0]) from `path`, or
  * when path is NULL from $CITY_CARDS, or its rs->cards_file in ./cards or in cards/ beside the
  * executable's parent directory, the first that exists; each other game's file from the same

@@ -1,5 +1,5 @@
-/* main.c: the cityd command line — dispatches to `simulate`, `replay`, `cards` (and, with the
- * service, `serve`), and finds the card file. */
+/* main.c: the cityd command line — dispatches to `simulate`, `replay`, `cards`, `rate` (and,
+ * with the service, `serve`), and finds the card file. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +16,8 @@ static int usage(FILE *out)
                  "  replay FILE [--cards FILE]   replay {seed, players, decisions}, print the\n"
                  "                               final public state\n"
                  "  cards [--cards FILE]         print the card catalog as JSON\n"
+                 "  rate                         rate matches read as JSON lines on stdin\n"
+                 "                               (OpenSkill Plackett-Luce; see README)\n"
                  "  serve [--port N] [--database URL] ...   the HTTP service (see README)\n");
     return out == stdout ? 0 : 2;
 }
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "cards") == 0)
         return cmd_cards(argc - 1, argv + 1);
+    if (strcmp(cmd, "rate") == 0)
+        return cmd_rate(argc - 1, argv + 1);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0)
         return usage(stdout);
     fprintf(stderr, "cityd: unknown command \"%s\"\n", cmd);
