@@ -194,6 +194,7 @@ bench: deps all $(BENCH_BIN)
 	CITY_PG_DURABLE=1 ./scripts/with-postgres.sh ./bench/service.sh $(BUILD) > $(BUILD)/bench/service.txt
 	./bench/expert.sh $(BUILD)/cityd >> $(BUILD)/bench/service.txt
 	./bench/engine.sh $(BUILD)/cityd $(BUILD)/bench/service.txt
+	./bench/summary.sh bench/results.json
 
 # Installs what the build and tests need when run as root on Debian and something is missing.
 deps:
