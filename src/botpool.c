@@ -169,22 +169,28 @@ static int apply_tx(PGconn *c, void *ctx)
     return st;
 }
 
-/* A decision's pauses for people (expert_params.yield): how long it has paused, in ms. */
+/* A decision's pauses for people (expert_params.yield): when it began and how long it has
+ * paused, in ms. */
 struct yielding {
     struct bot_pool *pool;
-    double paused;
+    double began, paused;
 };
 
 /* Waits, 1 ms at a time, while the process serves a request, for as long as the decision may
- * still pause (the pool's yield_ms in all); not once the pool is stopping. Returns the ms
- * waited. */
+ * still pause: the pool's yield_ms in all, and never more than half the time it has thought so
+ * far, so that a flood of requests (each cheap, but one always in progress) slows a decision
+ * by at most half its thinking time instead of stalling it; not once the pool is stopping.
+ * Returns the ms waited. */
 static double yield_to_people(void *ctx)
 {
     struct yielding *y = ctx;
     if (y->pool->people_busy() == 0)
         return 0;
     double t0 = now_ms();
+    double thought = t0 - y->began - y->paused;
     double may = y->pool->yield_ms - y->paused;
+    if (thought / 2 - y->paused < may)
+        may = thought / 2 - y->paused;
     double waited = 0;
     while (waited < may && y->pool->people_busy() > 0 && !atomic_load(&y->pool->crew.stop)) {
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
@@ -207,7 +213,7 @@ static void run_job(struct bot_pool *p, struct job *j)
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
         j->d[k] = calloc(1, j->rs->decision_size);
-        struct yielding y = {.pool = p};
+        struct yielding y = {.pool = p, .began = now_ms()};
         struct expert_stats es = {0};
         params.yield_ctx = &y;
         bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], &es);

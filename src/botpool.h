@@ -9,7 +9,9 @@
  * People first: games where a person sits are queued ahead of games of bots alone (a person
  * waiting for an expert's move does not wait behind a thousand self-playing games); and between
  * two playouts a worker pauses (1 ms at a time) while this process is
- * serving any request (http_requests_busy), for at most `yield_ms` in a decision, so that on a
+ * serving any request (http_requests_busy), for at most `yield_ms` in a decision and never
+ * more than half the time it has thought so far (a flood of cheap requests, one always in
+ * progress, slows a move by half at most instead of stalling it), so that on a
  * machine the bots keep busy, people's requests (and the database work they wait on) get the
  * cores; past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses
  * are not thinking time: a decision gets the same playouts, only later. The workers also run at

@@ -416,13 +416,18 @@ int live_save(PGconn *c, struct live *lv)
      * changes nothing another instance shows. */
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
-    /* The worker's read locks the row, so it waits for this transaction's commit. */
+    /* The worker's read locks the row, so it waits for this transaction's commit; a row this
+     * transaction inserted it would not see at all, so that wake waits for the commit. */
     if (st == STORE_OK && lv->row.bot_due) {
         bool people = false; /* a person sits at the game: its bots go first */
         for (int i = 0; i < lv->nseats && !people; i++)
             people = !lv->seats[i].bot[0];
-        if (lv->srv->wake_bots)
+        if (lv->inserted) {
+            lv->wake_due = true;
+            lv->wake_people = people;
+        } else if (lv->srv->wake_bots) {
             lv->srv->wake_bots(lv->srv->bots, lv->row.id, people);
+        }
     }
     return st;
 }

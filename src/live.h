@@ -30,6 +30,10 @@ struct live {
     bool changed;      /* the state must be written back */
     int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
     bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
+    /* A game inserted by this transaction: a worker cannot see it before the commit, so
+     * live_save() leaves the bots' wake to the caller, after it (wake_due, wake_people). */
+    bool inserted;
+    bool wake_due, wake_people;
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()

@@ -245,6 +245,7 @@ struct create_ctx {
     struct seat_row seats[RS_MAX_SEATS];
     int nseats;
     bool started;
+    bool wake, wake_people; /* its bots are due: wake them once the game is committed */
 };
 
 static int create_tx(PGconn *c, void *ctx)
@@ -264,10 +265,13 @@ static int create_tx(PGconn *c, void *ctx)
                            json_pack("{s:i, s:s, s:b}", "seat", lv.seats[i].seat, "name",
                                      lv.seats[i].name, "bot", lv.seats[i].bot[0] != 0));
         lv.changed = true;
+        lv.inserted = true;
         st = start_if_full(c, &lv, &cc->started);
     }
     if (st == STORE_OK)
         st = live_save(c, &lv);
+    cc->wake = st == STORE_OK && lv.wake_due;
+    cc->wake_people = lv.wake_people;
     live_free(&lv);
     return st;
 }
@@ -347,6 +351,8 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
         json_decref(opts);
         return st;
     }
+    if (cc.wake && srv->wake_bots) /* committed: a worker can read the game now */
+        srv->wake_bots(srv->bots, cc.row.id, cc.wake_people);
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
     json_t *reply =
