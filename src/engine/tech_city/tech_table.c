@@ -62,7 +62,9 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
     return false;
 }
 
-int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
+/* The cells next to the city, the slow way (tech_cell_open() for each): for a city too spread
+ * out for tech_open_cells()'s grid. */
+static int open_cells_scan(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
 {
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     int n = 0;
@@ -79,6 +81,52 @@ int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
                 continue;
             if (n == max)
                 return n;
+            xs[n] = (int8_t)x;
+            ys[n] = (int8_t)y;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The same cells in the same order, read off a grid of the city's bounding box (one margin cell
+ * each side): a cell next to a city card is open when it is on the board and empty, and each is
+ * listed once. The bots ask this for every build, so it must not scan the city per cell. */
+int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
+{
+    enum { GRID = 4096, TAKEN = 1, LISTED = 2 };
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    if (g->ncity == 0)
+        return 0;
+    int x0 = g->cx[g->city[0]], x1 = x0, y0 = g->cy[g->city[0]], y1 = y0;
+    for (int i = 1; i < g->ncity; i++) {
+        int c = g->city[i];
+        x0 = g->cx[c] < x0 ? g->cx[c] : x0;
+        x1 = g->cx[c] > x1 ? g->cx[c] : x1;
+        y0 = g->cy[c] < y0 ? g->cy[c] : y0;
+        y1 = g->cy[c] > y1 ? g->cy[c] : y1;
+    }
+    int w = x1 - x0 + 3, h = y1 - y0 + 3;
+    if (w * h > GRID)
+        return open_cells_scan(g, xs, ys, max);
+    uint8_t grid[GRID];
+    memset(grid, 0, (size_t)(w * h));
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        grid[(g->cy[c] - y0 + 1) * w + g->cx[c] - x0 + 1] = TAKEN;
+    }
+    int n = 0;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        for (int k = 0; k < 4; k++) {
+            int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
+            uint8_t *cell = &grid[(y - y0 + 1) * w + x - x0 + 1];
+            if (*cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
+                y > TECH_MAX_COORD)
+                continue;
+            if (n == max)
+                return n;
+            *cell = LISTED;
             xs[n] = (int8_t)x;
             ys[n] = (int8_t)y;
             n++;
