@@ -154,9 +154,9 @@ static void random_decide(struct bot *b, const struct tech_game *g, int seat,
 
 /* ---- greedy: what things are worth -------------------------------------------------------- */
 
-/* A card in hand, in points: less as the game nears its end (in the last round's effects phase
- * cards only break ties). */
-static double card_unit(const struct tech_game *g, int seat)
+/* A card in hand, in points, when seat holds nhand cards: less as the game nears its end (in the
+ * last round's effects phase cards only break ties). */
+static double card_unit(const struct tech_game *g, int nhand)
 {
     int left = TECH_ROUNDS - g->round;
     double u;
@@ -165,83 +165,167 @@ static double card_unit(const struct tech_game *g, int seat)
     else
         u = 0.45 + 0.02 * left;
     /* a full hand is worth less a card: the end of the round discards down */
-    int extra = g->seats[seat].nhand - TECH_DRAW_UP;
+    int extra = nhand - TECH_DRAW_UP;
     if (extra > 0)
         u *= extra >= 4 ? 0.4 : 1.0 - 0.15 * extra;
     return u;
 }
 
-static int value_matches(const struct tech_game *g, int value)
+/* What a card of design d is worth in a hand whose card unit is u, when m cards in play have its
+ * value: more the more they match. */
+static double worth(double u, const struct tech_design *d, int m)
 {
-    int n = 0;
-    for (int i = 0; i < g->ncity; i++)
-        n += tech_design_of(g, g->city[i])->value == value;
-    return n;
-}
-
-/* What a card in seat's hand is worth now: more when its value already matches cards in play. */
-static double card_worth(const struct tech_game *g, int seat, int card)
-{
-    const struct tech_design *d = tech_design_of(g, card);
-    double u = card_unit(g, seat);
     if (d->domain == DOMAIN_WILD)
         return 2.5 * u;
-    int m = value_matches(g, d->value);
     return u * (1.0 + 0.35 * (m < 3 ? m : 3) + (d->value <= TECH_CHEAP_VALUE ? 0.1 : 0.0));
 }
 
+/* The counts a seat's public standing comes from: its companies, those of each domain, and the
+ * pairs of them within two cells of each other. */
+struct counts {
+    int own, close, dom[DOMAIN_WILD];
+};
+
 /* The public standing of a seat apart from its score: companies, domain powers, companies close
  * together (future neighbour bonuses). */
-static double standing(const struct tech_game *g, int seat)
+static double standing(const struct tech_game *g, const struct counts *c)
 {
-    int own = 0, dom[4] = {0}, close = 0;
-    int xs[TECH_MAX_CARDS], ys[TECH_MAX_CARDS];
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        if (g->owner[c] != seat)
-            continue;
-        dom[tech_design_of(g, c)->domain]++;
-        for (int j = 0; j < own; j++) {
-            int dx = xs[j] - g->cx[c], dy = ys[j] - g->cy[c];
-            close += dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2;
-        }
-        xs[own] = g->cx[c];
-        ys[own] = g->cy[c];
-        own++;
-    }
     double left = (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
-    double v = 0.15 * own + 0.15 * (close < 6 ? close : 6);
-    v += left * ((dom[DOMAIN_TECHNOLOGY] >= 1) * 0.5 + (dom[DOMAIN_TECHNOLOGY] >= 2) * 0.5 +
-                 (dom[DOMAIN_SCIENCE] >= 2) * 0.6 + (dom[DOMAIN_KNOWLEDGE] >= 2) * 0.8);
+    double v = 0.15 * c->own + 0.15 * (c->close < 6 ? c->close : 6);
+    v += left * ((c->dom[DOMAIN_TECHNOLOGY] >= 1) * 0.5 + (c->dom[DOMAIN_TECHNOLOGY] >= 2) * 0.5 +
+                 (c->dom[DOMAIN_SCIENCE] >= 2) * 0.6 + (c->dom[DOMAIN_KNOWLEDGE] >= 2) * 0.8);
     return v;
 }
 
-/* Seat's standing less the others' (the leader's counts most), plus its hand's worth. */
-static double position(const struct tech_game *g, int seat)
+/* What the greedy bot reads of a position, once per decision, for all of its options: the worth
+ * of each hand card, the cards in play by value, and (with the city) the cards in play as a list
+ * in the city's order, each seat's counts and standing, and the position itself. An option that
+ * rearranges the city changes a few of these, and position() of the changed ones is what a scan
+ * of the rearranged game would give, bit for bit (the same sums in the same order), without
+ * copying the game. */
+struct look {
+    const struct tech_game *g;
+    int seat, nhand;
+    double u;                     /* card_unit() of the hand */
+    double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
+    int matches[TECH_VALUES + 1]; /* cards in play by value */
+    int n;                        /* cards in play: */
+    uint8_t owner[TECH_MAX_CARDS], dom[TECH_MAX_CARDS], val[TECH_MAX_CARDS];
+    int8_t x[TECH_MAX_CARDS], y[TECH_MAX_CARDS];
+    uint8_t near[TECH_MAX_CARDS]; /* an owned card: its owner's others within two cells */
+    struct counts counts[TECH_MAX_PLAYERS];
+    double standing[TECH_MAX_PLAYERS];
+    double position; /* position() */
+};
+
+/* The worth of a card in seat's hand now. */
+static double look_worth(const struct look *l, int card)
 {
-    double v = standing(g, seat), others = 0, lead = 0;
+    const struct tech_design *d = tech_design_of(l->g, card);
+    return worth(l->u, d, l->matches[d->value]);
+}
+
+/* Seat's standing less the others' (the leader's counts most), plus its hand's worth: with the
+ * seats' standings st and the hand cards' worths hw (nh of them). */
+static double position(const struct look *l, const double *st, const double *hw, int nh)
+{
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
+    double v = st[seat], others = 0, lead = 0;
     int leader = -1;
     for (int s = 0; s < g->players; s++) {
         if (s == seat)
             continue;
-        double st = standing(g, s);
-        others += st;
+        others += st[s];
         if (leader < 0 || g->seats[s].score > g->seats[leader].score) {
             leader = s;
-            lead = st;
+            lead = st[s];
         }
     }
     if (g->players > 1)
         v -= 0.35 * others / (g->players - 1) + 0.5 * lead;
-    for (int i = 0; i < g->seats[seat].nhand; i++)
-        v += card_worth(g, seat, g->seats[seat].hand[i]);
+    for (int i = 0; i < nh; i++)
+        v += hw[i];
     return v;
 }
 
-static void hand_worths(const struct tech_game *g, int seat, double *w)
+/* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what
+ * weighing builds and effects reads) when `city`. */
+static void look_at(struct look *l, const struct tech_game *g, int seat, bool city)
 {
-    for (int i = 0; i < g->seats[seat].nhand; i++)
-        w[i] = card_worth(g, seat, g->seats[seat].hand[i]);
+    const struct tech_seat *s = &g->seats[seat];
+    l->g = g;
+    l->seat = seat;
+    l->nhand = s->nhand;
+    l->u = card_unit(g, s->nhand);
+    memset(l->matches, 0, sizeof l->matches);
+    l->n = g->ncity;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        const struct tech_design *d = tech_design_of(g, c);
+        l->matches[d->value]++;
+        l->owner[i] = g->owner[c];
+        l->dom[i] = (uint8_t)d->domain;
+        l->val[i] = (uint8_t)d->value;
+        l->x[i] = g->cx[c];
+        l->y[i] = g->cy[c];
+    }
+    for (int i = 0; i < s->nhand; i++)
+        l->w[i] = look_worth(l, s->hand[i]);
+    if (!city)
+        return;
+    memset(l->counts, 0, sizeof l->counts);
+    for (int i = 0; i < l->n; i++) {
+        int o = l->owner[i];
+        l->near[i] = 0;
+        if (o == TECH_NONE)
+            continue;
+        l->counts[o].own++;
+        l->counts[o].dom[l->dom[i]]++;
+        for (int j = 0; j < i; j++) {
+            int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+            if (l->owner[j] == o && dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2) {
+                l->near[i]++;
+                l->near[j]++;
+                l->counts[o].close++;
+            }
+        }
+    }
+    for (int p = 0; p < g->players; p++)
+        l->standing[p] = standing(g, &l->counts[p]);
+    l->position = position(l, l->standing, l->w, l->nhand);
+}
+
+/* How many cards of seat o other than the one at index skip lie within two cells of (x, y). */
+static int near_of(const struct look *l, int o, int x, int y, int skip)
+{
+    int n = 0;
+    for (int k = 0; k < l->n; k++) {
+        int dx = l->x[k] - x, dy = l->y[k] - y;
+        n += k != skip && l->owner[k] == o && dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2;
+    }
+    return n;
+}
+
+/* The worths of seat's hand into hw once hand card `skip` (an index, or -1) has left it and a card
+ * of value `out` has left play and one of value `in` (or -1) entered it; returns how many. */
+static int hand_after(const struct look *l, int skip, int out, int in, double *hw)
+{
+    const struct tech_seat *s = &l->g->seats[l->seat];
+    int m[TECH_VALUES + 1];
+    memcpy(m, l->matches, sizeof m);
+    m[out]--;
+    if (in >= 0)
+        m[in]++;
+    double u = card_unit(l->g, s->nhand - (skip >= 0));
+    int n = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        if (i == skip)
+            continue;
+        const struct tech_design *d = tech_design_of(l->g, s->hand[i]);
+        hw[n++] = worth(u, d, m[d->value]);
+    }
+    return n;
 }
 
 /* Index in hand of the lowest-worth card other than `skip1` and `skip2`, or -1. */
@@ -313,18 +397,19 @@ bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech
     d->npay = 0;
     if (ci < 0)
         return false;
-    double w[TECH_MAX_CARDS], cost;
-    hand_worths(g, seat, w);
-    return best_payment(g, seat, ci, w, d, &cost);
+    struct look l;
+    look_at(&l, g, seat, false);
+    double cost;
+    return best_payment(g, seat, ci, l.w, d, &cost);
 }
 
 /* What having built a company of `domain` adds to seat's powers (rounds left matter). */
-static double power_gain(const struct tech_game *g, int seat, int domain)
+static double power_gain(const struct look *l, int domain)
 {
     if (domain == DOMAIN_SERVICE || domain == DOMAIN_WILD)
         return 0;
-    double left = (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
-    int have = tech_controls(g, seat, domain);
+    double left = (double)(TECH_ROUNDS - l->g->round) / TECH_ROUNDS;
+    int have = l->counts[l->seat].dom[domain];
     double v = 0.15;
     if (domain == DOMAIN_TECHNOLOGY && have < 2)
         v += left * 0.6;
@@ -335,14 +420,38 @@ static double power_gain(const struct tech_game *g, int seat, int domain)
     return v;
 }
 
-static void greedy_build(struct bot *b, const struct tech_game *g, int seat,
-                         struct tech_decision *out)
+/* tech_match_points() for seat, from the look. */
+static int match_points(const struct look *l, int value, int domain)
 {
+    int m = l->matches[value];
+    int base = m < TECH_SCORE_CAP_MATCH ? m : TECH_SCORE_CAP_MATCH;
+    int science = l->counts[l->seat].dom[DOMAIN_SCIENCE] + (domain == DOMAIN_SCIENCE);
+    return base + (base >= 2 && science >= 2);
+}
+
+/* tech_neighbour_point() for seat at (x, y), from the look. */
+static int neighbour_point(const struct look *l, int x, int y)
+{
+    int near = 0;
+    for (int i = 0; i < l->n; i++) {
+        int dx = l->x[i] - x, dy = l->y[i] - y;
+        near += l->owner[i] == l->seat && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy);
+    }
+    return near >= 2;
+}
+
+static void greedy_build(struct bot *b, const struct look *l, struct tech_decision *out)
+{
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
     const struct tech_seat *s = &g->seats[seat];
-    double w[TECH_MAX_CARDS];
-    hand_worths(g, seat, w);
+    const double *w = l->w;
     int8_t xs[TECH_MAX_CELLS], ys[TECH_MAX_CELLS];
     int ncell = tech_open_cells(g, xs, ys, TECH_MAX_CELLS);
+    /* tech_build_points() is match_points() of the card plus the cell's neighbour point */
+    int8_t nb[TECH_MAX_CELLS];
+    for (int k = 0; k < ncell; k++)
+        nb[k] = (int8_t)neighbour_point(l, xs[k], ys[k]);
     double best = -0.6;
     tech_decision_init(out);
     out->kind = TDEC_PASS;
@@ -356,18 +465,20 @@ static void greedy_build(struct bot *b, const struct tech_game *g, int seat,
         double cost = 0;
         if (!best_payment(g, seat, ci, w, &t, &cost))
             continue;
+        int dom = ds->domain == DOMAIN_WILD ? DOMAIN_WILD : ds->domain;
+        double gain = power_gain(l, dom);
         /* a wild card names the in-play card with the most matches */
         int names = ds->domain == DOMAIN_WILD ? g->ncity : 1;
         for (int ni = 0; ni < names; ni++) {
+            int mp = match_points(l, ds->value, ds->domain);
             if (ds->domain == DOMAIN_WILD) {
-                const struct tech_design *nd = tech_design_of(g, g->city[ni]);
-                t.as_value = nd->value;
-                t.as_domain = nd->domain;
+                t.as_value = (int8_t)l->val[ni];
+                t.as_domain = (int8_t)l->dom[ni];
+                mp = match_points(l, t.as_value, t.as_domain);
             }
-            int dom = ds->domain == DOMAIN_WILD ? DOMAIN_WILD : ds->domain;
             for (int k = 0; k < ncell; k++) {
-                int pts = tech_build_points(g, seat, card, xs[k], ys[k], t.as_value, t.as_domain);
-                double v = pts - cost - w[ci] + power_gain(g, seat, dom);
+                int pts = mp + nb[k];
+                double v = pts - cost - w[ci] + gain;
                 if (ds->domain == DOMAIN_SERVICE) {
                     /* it may fail for want of help, and every helper scores too */
                     v = (pts < 1 ? 1 : pts) - cost - w[ci];
@@ -390,24 +501,95 @@ static void greedy_build(struct bot *b, const struct tech_game *g, int seat,
 
 /* ---- greedy: effects ---------------------------------------------------------------------- */
 
-/* Position change for seat if the rearranging effect of `card` ran with d's choices. */
-static double try_effect(const struct tech_game *g, int seat, int card,
-                         const struct tech_decision *d, double before)
+/* Position change for seat if the city card at index i were expelled. */
+static double expel_gain(const struct look *l, int i)
 {
-    static _Thread_local struct tech_game copy;
-    copy = *g;
-    tech_effect_apply(&copy, seat, card, d, NULL);
-    return position(&copy, seat) - before;
+    double st[TECH_MAX_PLAYERS], hw[TECH_MAX_CARDS];
+    memcpy(st, l->standing, sizeof st);
+    int o = l->owner[i];
+    if (o != TECH_NONE) {
+        struct counts c = l->counts[o];
+        c.own--;
+        c.close -= l->near[i];
+        c.dom[l->dom[i]]--;
+        st[o] = standing(l->g, &c);
+    }
+    int nh = hand_after(l, -1, l->val[i], -1, hw);
+    return position(l, st, hw, nh) - l->position;
+}
+
+/* Position change for seat if hand card h (an index, not a wild card) replaced the city card at
+ * index i: it takes the cell and the owner (none for a service). */
+static double replace_gain(const struct look *l, int i, int h)
+{
+    double st[TECH_MAX_PLAYERS], hw[TECH_MAX_CARDS];
+    memcpy(st, l->standing, sizeof st);
+    const struct tech_design *d = tech_design_of(l->g, l->g->seats[l->seat].hand[h]);
+    int o = l->owner[i];
+    if (o != TECH_NONE) {
+        struct counts c = l->counts[o];
+        c.dom[l->dom[i]]--;
+        if (d->domain == DOMAIN_SERVICE) {
+            c.own--;
+            c.close -= l->near[i];
+        } else {
+            c.dom[d->domain]++;
+        }
+        st[o] = standing(l->g, &c);
+    }
+    int nh = hand_after(l, h, l->val[i], d->value, hw);
+    return position(l, st, hw, nh) - l->position;
+}
+
+/* Position change for seat if its company at index i and the card at index j changed places
+ * (swap), or if its marker moved from the one to the other (move_marker). */
+static double rearrange_gain(const struct look *l, int prim, int i, int j)
+{
+    double st[TECH_MAX_PLAYERS];
+    memcpy(st, l->standing, sizeof st);
+    int seat = l->seat, o = l->owner[j];
+    if (o != seat) {
+        struct counts c = l->counts[seat];
+        c.close += near_of(l, seat, l->x[j], l->y[j], i) - l->near[i];
+        if (prim == PRIM_MOVE_MARKER) {
+            c.dom[l->dom[i]]--;
+            c.dom[l->dom[j]]++;
+        }
+        st[seat] = standing(l->g, &c);
+        if (o != TECH_NONE) {
+            c = l->counts[o];
+            if (prim == PRIM_MOVE_MARKER) {
+                c.own--;
+                c.dom[l->dom[j]]--;
+                c.close -= l->near[j];
+            } else {
+                c.close += near_of(l, o, l->x[i], l->y[i], j) - l->near[j];
+            }
+            st[o] = standing(l->g, &c);
+        }
+    }
+    return position(l, st, l->w, l->nhand) - l->position;
+}
+
+/* Whether the city card at index i may be the target of an expel or replace with effect e:
+ * tech_choice_check()'s rule. */
+static bool target_ok(const struct look *l, const struct tech_effect *e, int i)
+{
+    int a = l->g->city[i];
+    return a != l->g->seed_card && tech_filter_ok(l->g, l->seat, a, e->filter);
 }
 
 /* Finds the best choices for the effect of `card` used by seat; returns their worth in points
- * (or a very low number when no choice is legal). */
-static double best_effect(const struct tech_game *g, int seat, int card, struct tech_decision *d)
+ * (or a very low number when no choice is legal). The choices it weighs are the legal ones
+ * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept. */
+static double best_effect(const struct look *l, int card, struct tech_decision *d)
 {
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
     const struct tech_effect *e = &tech_design_of(g, card)->effect;
     const struct tech_seat *s = &g->seats[seat];
-    double u = card_unit(g, seat), w[TECH_MAX_CARDS];
-    hand_worths(g, seat, w);
+    double u = l->u;
+    const double *w = l->w;
     const double none = -1e9;
     switch (e->prim) {
     case PRIM_DRAW:
@@ -423,7 +605,7 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
     case PRIM_REVEAL:
         return u * 1.1 + 0.1 * e->n;
     case PRIM_SEARCH:
-        return u * 1.15 + (e->value ? 0.3 * (value_matches(g, e->value) > 0) : 0.1);
+        return u * 1.15 + (e->value ? 0.3 * (l->matches[e->value] > 0) : 0.1);
     case PRIM_EXCHANGE_TOP: {
         int worst = cheapest(g, seat, w, -1, -1);
         if (worst < 0 || g->ndeck + g->ndiscard == 0)
@@ -436,12 +618,17 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
         if (worst < 0 || g->ndiscard == 0)
             return none;
         int take = 0;
-        for (int i = 1; i < g->ndiscard; i++)
-            if (card_worth(g, seat, g->discard[i]) > card_worth(g, seat, g->discard[take]))
+        double tw = look_worth(l, g->discard[0]);
+        for (int i = 1; i < g->ndiscard; i++) {
+            double v = look_worth(l, g->discard[i]);
+            if (v > tw) {
                 take = i;
+                tw = v;
+            }
+        }
         d->card = s->hand[worst];
         d->take = g->discard[take];
-        return card_worth(g, seat, d->take) - w[worst] + 0.1;
+        return tw - w[worst] + 0.1;
     }
     case PRIM_STEAL: {
         int victim = -1;
@@ -457,60 +644,57 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
         return u * (1.0 + 0.8 / (g->players - 1)); /* mine, and one less for them */
     }
     case PRIM_SCORE: {
-        static _Thread_local struct tech_game copy;
-        copy = *g;
-        int before = copy.seats[seat].score;
-        tech_effect_apply(&copy, seat, card, d, NULL);
-        return copy.seats[seat].score - before;
+        int points = tech_effect_points(g, seat, card); /* tech_score() adds no negative points */
+        return points > 0 ? points : 0;
     }
     default:
         break;
     }
-    /* Rearranging effects: try the choices on a copy. */
-    double before = position(g, seat), best = none;
+    /* Rearranging effects: what each legal choice would make of the position. */
+    double best = none;
     struct tech_decision t = *d, keep = *d;
     unsigned want = tech_effect_choices(e->prim);
     t.has_target = true;
     t.has_to = (want & CHOICE_TO) != 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int a = g->city[i];
-        t.tx = g->cx[a];
-        t.ty = g->cy[a];
+    for (int i = 0; i < l->n; i++) {
+        t.tx = l->x[i];
+        t.ty = l->y[i];
         if (e->prim == PRIM_REPLACE) {
+            if (!target_ok(l, e, i))
+                continue;
             for (int h = 0; h < s->nhand; h++) {
                 if (is_wild(g, s->hand[h]))
                     continue;
-                t.card = s->hand[h];
-                if (tech_effect_check(g, seat, card, &t) != TECH_OK)
-                    continue;
-                double v = try_effect(g, seat, card, &t, before);
+                double v = replace_gain(l, i, h);
                 if (v > best) {
                     best = v;
                     keep = t;
+                    keep.card = s->hand[h];
                 }
             }
         } else if (e->prim == PRIM_EXPEL) {
-            if (tech_effect_check(g, seat, card, &t) != TECH_OK)
+            if (!target_ok(l, e, i))
                 continue;
-            double v = try_effect(g, seat, card, &t, before);
+            double v = expel_gain(l, i);
             if (v > best) {
                 best = v;
                 keep = t;
             }
         } else {
-            /* swap and move_marker: the first card is one of seat's companies */
-            if (g->owner[a] != seat)
+            /* swap and move_marker: the first card is one of seat's companies, the second
+             * another card (move_marker: a company seat does not control) */
+            if (l->owner[i] != seat)
                 continue;
-            for (int j = 0; j < g->ncity; j++) {
-                int c = g->city[j];
-                t.ux = g->cx[c];
-                t.uy = g->cy[c];
-                if (tech_effect_check(g, seat, card, &t) != TECH_OK)
+            for (int j = 0; j < l->n; j++) {
+                if (j == i || (e->prim == PRIM_MOVE_MARKER &&
+                               (l->owner[j] == seat || l->dom[j] == DOMAIN_SERVICE)))
                     continue;
-                double v = try_effect(g, seat, card, &t, before);
+                double v = rearrange_gain(l, e->prim, i, j);
                 if (v > best) {
                     best = v;
                     keep = t;
+                    keep.ux = l->x[j];
+                    keep.uy = l->y[j];
                 }
             }
         }
@@ -522,32 +706,50 @@ static double best_effect(const struct tech_game *g, int seat, int card, struct 
 enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
-static void greedy_effect(struct bot *b, const struct tech_game *g, int seat,
-                          struct tech_decision *out)
+/* The choices best_effect() made for one design's effect, kept for the other cards of the same
+ * design in the city (two decks) and for the free use of the same card. */
+struct effect_memo {
+    bool done;
+    double v;
+    struct tech_decision d;
+};
+
+static void greedy_effect(struct bot *b, const struct look *l, struct tech_decision *out)
 {
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
     tech_decision_init(out);
     out->kind = TDEC_PASS;
     double best = 0.05;
     const struct tech_seat *s = &g->seats[seat];
+    struct effect_memo memo[TECH_MAX_DESIGNS];
+    for (int k = 0; k < g->cat->ndesigns; k++)
+        memo[k].done = false;
     /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
      * a player who always takes the same sure gain never learns the city's other effects. */
     bool explore = rng_below(&b->rng, EXPLORE) == 0;
-    bool free_ok = !s->used_free && tech_controls(g, seat, DOMAIN_KNOWLEDGE) >= 2;
+    bool free_ok = !s->used_free && l->counts[seat].dom[DOMAIN_KNOWLEDGE] >= 2;
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
         const struct tech_design *ds = tech_design_of(g, c);
+        struct effect_memo *m = &memo[g->cat->card_design[c % g->cat->deck_size]];
         for (int f = 0; f < 2; f++) {
             bool free = f == 1;
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
             struct tech_decision t;
-            tech_decision_init(&t);
+            if (!m->done) {
+                tech_decision_init(&m->d);
+                m->v = best_effect(l, c, &m->d);
+                m->done = true;
+            }
+            t = m->d;
             t.kind = TDEC_USE;
             t.x = g->cx[c];
             t.y = g->cy[c];
             t.free = free;
-            double v = best_effect(g, seat, c, &t);
+            double v = m->v;
             if (v < -1e8)
                 continue;
             if (g->owner[c] != TECH_NONE && g->owner[c] != seat)
@@ -574,15 +776,15 @@ static void greedy_effect(struct bot *b, const struct tech_game *g, int seat,
 static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
-    double w[TECH_MAX_CARDS];
-    hand_worths(g, seat, w);
+    static _Thread_local struct look l;
+    look_at(&l, g, seat, g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT);
     switch (g->step) {
     case TECH_STEP_BUILD:
-        greedy_build(b, g, seat, d);
+        greedy_build(b, &l, d);
         return;
     case TECH_STEP_HELP: {
-        int h = cheapest(g, seat, w, -1, -1);
-        if (h >= 0 && w[h] < 0.95) {
+        int h = cheapest(g, seat, l.w, -1, -1);
+        if (h >= 0 && l.w[h] < 0.95) {
             d->kind = TDEC_HELP;
             d->card = g->seats[seat].hand[h];
         } else {
@@ -591,7 +793,7 @@ static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
         return;
     }
     case TECH_STEP_EFFECT:
-        greedy_effect(b, g, seat, d);
+        greedy_effect(b, &l, d);
         return;
     case TECH_STEP_OWNER:
         d->kind = TDEC_OWNER;
@@ -601,17 +803,17 @@ static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
         if (g->choose_kind == CHOOSE_REVEALED) {
             int best = 0;
             for (int i = 1; i < g->nrevealed; i++)
-                if (card_worth(g, seat, g->revealed[i]) > card_worth(g, seat, g->revealed[best]))
+                if (look_worth(&l, g->revealed[i]) > look_worth(&l, g->revealed[best]))
                     best = i;
             d->kind = TDEC_CARDS;
             d->ncards = 1;
             d->cards[0] = g->revealed[best];
             return;
         }
-        pick_cards(b, g, seat, tech_cards_wanted(g, seat), w, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), l.w, d);
         return;
     case TECH_STEP_DISCARD:
-        pick_cards(b, g, seat, tech_cards_wanted(g, seat), w, d);
+        pick_cards(b, g, seat, tech_cards_wanted(g, seat), l.w, d);
         return;
     default:
         return;
