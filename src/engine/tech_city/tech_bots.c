@@ -215,7 +215,12 @@ struct look {
     uint8_t near[TECH_MAX_CARDS]; /* an owned card: its owner's others within two cells */
     struct counts counts[TECH_MAX_PLAYERS];
     double standing[TECH_MAX_PLAYERS];
+    double others;   /* what position() takes off for the others' standings */
     double position; /* position() */
+    /* Filled on demand (look_around()): the cards of each seat within two cells of each card in
+     * play, the card itself left out. */
+    bool around_done;
+    uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
 };
 
 /* The worth of a card in seat's hand now. */
@@ -225,16 +230,15 @@ static double look_worth(const struct look *l, int card)
     return worth(l->u, d, l->matches[d->value]);
 }
 
-/* Seat's standing less the others' (the leader's counts most), plus its hand's worth: with the
- * seats' standings st and the hand cards' worths hw (nh of them). */
-static double position(const struct look *l, const double *st, const double *hw, int nh)
+/* What position() takes off seat's standing for the others', by the seats' standings st: the
+ * average other's and (more) the score leader's. */
+static double others_part(const struct look *l, const double *st)
 {
     const struct tech_game *g = l->g;
-    int seat = l->seat;
-    double v = st[seat], others = 0, lead = 0;
+    double others = 0, lead = 0;
     int leader = -1;
     for (int s = 0; s < g->players; s++) {
-        if (s == seat)
+        if (s == l->seat)
             continue;
         others += st[s];
         if (leader < 0 || g->seats[s].score > g->seats[leader].score) {
@@ -242,8 +246,16 @@ static double position(const struct look *l, const double *st, const double *hw,
             lead = st[s];
         }
     }
-    if (g->players > 1)
-        v -= 0.35 * others / (g->players - 1) + 0.5 * lead;
+    return 0.35 * others / (g->players - 1) + 0.5 * lead;
+}
+
+/* Seat's standing `mine` less the others' part `others` (others_part()), plus its hand's worth:
+ * the hand cards' worths hw (nh of them), added in hand order. */
+static double position(const struct look *l, double mine, double others, const double *hw, int nh)
+{
+    double v = mine;
+    if (l->g->players > 1)
+        v -= others;
     for (int i = 0; i < nh; i++)
         v += hw[i];
     return v;
@@ -293,18 +305,29 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
     }
     for (int p = 0; p < g->players; p++)
         l->standing[p] = standing(g, &l->counts[p]);
-    l->position = position(l, l->standing, l->w, l->nhand);
+    l->others = g->players > 1 ? others_part(l, l->standing) : 0;
+    l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
+    l->around_done = false;
 }
 
-/* How many cards of seat o other than the one at index skip lie within two cells of (x, y). */
-static int near_of(const struct look *l, int o, int x, int y, int skip)
+/* Fills l->around (once per look). */
+static void look_around(struct look *l)
 {
-    int n = 0;
-    for (int k = 0; k < l->n; k++) {
-        int dx = l->x[k] - x, dy = l->y[k] - y;
-        n += k != skip && l->owner[k] == o && dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2;
-    }
-    return n;
+    if (l->around_done)
+        return;
+    l->around_done = true;
+    for (int p = 0; p < l->g->players; p++)
+        memset(l->around[p], 0, (size_t)l->n);
+    for (int i = 0; i < l->n; i++)
+        for (int j = 0; j < i; j++) {
+            int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+            if (dx < -2 || dx > 2 || dy < -2 || dy > 2)
+                continue;
+            if (l->owner[j] != TECH_NONE)
+                l->around[l->owner[j]][i]++;
+            if (l->owner[i] != TECH_NONE)
+                l->around[l->owner[i]][j]++;
+        }
 }
 
 /* The worths of seat's hand into hw once hand card `skip` (an index, or -1) has left it and a card
@@ -515,7 +538,8 @@ static double expel_gain(const struct look *l, int i)
         st[o] = standing(l->g, &c);
     }
     int nh = hand_after(l, -1, l->val[i], -1, hw);
-    return position(l, st, hw, nh) - l->position;
+    double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
+    return position(l, st[l->seat], others, hw, nh) - l->position;
 }
 
 /* Position change for seat if hand card h (an index, not a wild card) replaced the city card at
@@ -538,37 +562,41 @@ static double replace_gain(const struct look *l, int i, int h)
         st[o] = standing(l->g, &c);
     }
     int nh = hand_after(l, h, l->val[i], d->value, hw);
-    return position(l, st, hw, nh) - l->position;
+    double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
+    return position(l, st[l->seat], others, hw, nh) - l->position;
 }
 
 /* Position change for seat if its company at index i and the card at index j changed places
- * (swap), or if its marker moved from the one to the other (move_marker). */
+ * (swap), or if its marker moved from the one to the other (move_marker). Needs look_around(). */
 static double rearrange_gain(const struct look *l, int prim, int i, int j)
 {
-    double st[TECH_MAX_PLAYERS];
-    memcpy(st, l->standing, sizeof st);
     int seat = l->seat, o = l->owner[j];
-    if (o != seat) {
-        struct counts c = l->counts[seat];
-        c.close += near_of(l, seat, l->x[j], l->y[j], i) - l->near[i];
-        if (prim == PRIM_MOVE_MARKER) {
-            c.dom[l->dom[i]]--;
-            c.dom[l->dom[j]]++;
-        }
-        st[seat] = standing(l->g, &c);
-        if (o != TECH_NONE) {
-            c = l->counts[o];
-            if (prim == PRIM_MOVE_MARKER) {
-                c.own--;
-                c.dom[l->dom[j]]--;
-                c.close -= l->near[j];
-            } else {
-                c.close += near_of(l, o, l->x[i], l->y[i], j) - l->near[j];
-            }
-            st[o] = standing(l->g, &c);
-        }
+    if (o == seat)
+        return 0; /* two of seat's companies change places: nothing it counts changes */
+    int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+    int between = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2; /* i near j, j near i */
+    struct counts c = l->counts[seat];
+    c.close += l->around[seat][j] - between - l->near[i];
+    if (prim == PRIM_MOVE_MARKER) {
+        c.dom[l->dom[i]]--;
+        c.dom[l->dom[j]]++;
     }
-    return position(l, st, l->w, l->nhand) - l->position;
+    double mine = standing(l->g, &c), others = l->others;
+    if (o != TECH_NONE) {
+        double st[TECH_MAX_PLAYERS];
+        memcpy(st, l->standing, sizeof st);
+        c = l->counts[o];
+        if (prim == PRIM_MOVE_MARKER) {
+            c.own--;
+            c.dom[l->dom[j]]--;
+            c.close -= l->near[j];
+        } else {
+            c.close += l->around[o][i] - between - l->near[j];
+        }
+        st[o] = standing(l->g, &c);
+        others = others_part(l, st);
+    }
+    return position(l, mine, others, l->w, l->nhand) - l->position;
 }
 
 /* Whether the city card at index i may be the target of an expel or replace with effect e:
@@ -582,7 +610,7 @@ static bool target_ok(const struct look *l, const struct tech_effect *e, int i)
 /* Finds the best choices for the effect of `card` used by seat; returns their worth in points
  * (or a very low number when no choice is legal). The choices it weighs are the legal ones
  * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept. */
-static double best_effect(const struct look *l, int card, struct tech_decision *d)
+static double best_effect(struct look *l, int card, struct tech_decision *d)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
@@ -656,6 +684,8 @@ static double best_effect(const struct look *l, int card, struct tech_decision *
     unsigned want = tech_effect_choices(e->prim);
     t.has_target = true;
     t.has_to = (want & CHOICE_TO) != 0;
+    if (e->prim == PRIM_SWAP || e->prim == PRIM_MOVE_MARKER)
+        look_around(l);
     for (int i = 0; i < l->n; i++) {
         t.tx = l->x[i];
         t.ty = l->y[i];
@@ -706,15 +736,31 @@ static double best_effect(const struct look *l, int card, struct tech_decision *
 enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
-/* The choices best_effect() made for one design's effect, kept for the other cards of the same
- * design in the city (two decks) and for the free use of the same card. */
+/* The choices best_effect() made for one effect, kept for the other cards in the city with the
+ * same effect (several designs share one; two decks repeat them) and for the free use of the
+ * same card: best_effect() reads the card's effect and nothing else of it. */
 struct effect_memo {
-    bool done;
+    const struct tech_effect *e;
     double v;
     struct tech_decision d;
 };
 
-static void greedy_effect(struct bot *b, const struct look *l, struct tech_decision *out)
+/* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
+static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, struct look *l,
+                                             int card)
+{
+    const struct tech_effect *e = &tech_design_of(l->g, card)->effect;
+    for (int k = 0; k < *n; k++)
+        if (memo[k].e == e || memcmp(memo[k].e, e, sizeof *e) == 0)
+            return &memo[k];
+    struct effect_memo *m = &memo[(*n)++];
+    m->e = e;
+    tech_decision_init(&m->d);
+    m->v = best_effect(l, card, &m->d);
+    return m;
+}
+
+static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *out)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
@@ -723,8 +769,7 @@ static void greedy_effect(struct bot *b, const struct look *l, struct tech_decis
     double best = 0.05;
     const struct tech_seat *s = &g->seats[seat];
     struct effect_memo memo[TECH_MAX_DESIGNS];
-    for (int k = 0; k < g->cat->ndesigns; k++)
-        memo[k].done = false;
+    int nmemo = 0;
     /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
      * a player who always takes the same sure gain never learns the city's other effects. */
     bool explore = rng_below(&b->rng, EXPLORE) == 0;
@@ -732,19 +777,13 @@ static void greedy_effect(struct bot *b, const struct look *l, struct tech_decis
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
         const struct tech_design *ds = tech_design_of(g, c);
-        struct effect_memo *m = &memo[g->cat->card_design[c % g->cat->deck_size]];
         for (int f = 0; f < 2; f++) {
             bool free = f == 1;
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
-            struct tech_decision t;
-            if (!m->done) {
-                tech_decision_init(&m->d);
-                m->v = best_effect(l, c, &m->d);
-                m->done = true;
-            }
-            t = m->d;
+            const struct effect_memo *m = effect_memo(memo, &nmemo, l, c);
+            struct tech_decision t = m->d;
             t.kind = TDEC_USE;
             t.x = g->cx[c];
             t.y = g->cy[c];
