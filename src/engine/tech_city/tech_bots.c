@@ -566,37 +566,82 @@ static double replace_gain(const struct look *l, int i, int h)
     return position(l, st[l->seat], others, hw, nh) - l->position;
 }
 
-/* Position change for seat if its company at index i and the card at index j changed places
- * (swap), or if its marker moved from the one to the other (move_marker). Needs look_around(). */
-static double rearrange_gain(const struct look *l, int prim, int i, int j)
+/* standing()'s inputs in counts c as one number: equal numbers, equal standings. */
+static uint64_t standing_key(const struct counts *c)
+{
+    unsigned flags = (unsigned)(c->dom[DOMAIN_TECHNOLOGY] >= 1) |
+                     (unsigned)(c->dom[DOMAIN_TECHNOLOGY] >= 2) << 1 |
+                     (unsigned)(c->dom[DOMAIN_SCIENCE] >= 2) << 2 |
+                     (unsigned)(c->dom[DOMAIN_KNOWLEDGE] >= 2) << 3;
+    return ((uint64_t)c->own * 7 + (uint64_t)(c->close < 6 ? c->close : 6)) << 4 | flags;
+}
+
+/* The choices of one rearranging effect weighed so far, by what position() reads of them. A
+ * choice that leaves position() the same inputs as an earlier one has the same worth, bit for
+ * bit, and cannot beat the best so far (which is at least that worth): it need not be weighed. */
+struct seen {
+    int n;
+    uint64_t key[128]; /* open addressing; 0 is an empty slot */
+};
+
+/* True when key is in s; else adds it (while s has room) and returns false. */
+static bool seen_before(struct seen *s, uint64_t key)
+{
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 57);
+    while (s->key[h] != 0) {
+        if (s->key[h] == key)
+            return true;
+        h = (h + 1) & 127u;
+    }
+    if (s->n < 96) {
+        s->key[h] = key;
+        s->n++;
+    }
+    return false;
+}
+
+/* Position change *v for seat if its company at index i and the card at index j changed places
+ * (swap), or if its marker moved from the one to the other (move_marker). False (*v untouched)
+ * when an earlier choice in `seen` changed the same counts the same way. Needs look_around(). */
+static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, int i, int j,
+                           double *v)
 {
     int seat = l->seat, o = l->owner[j];
-    if (o == seat)
-        return 0; /* two of seat's companies change places: nothing it counts changes */
+    if (o == seat) {
+        *v = 0; /* two of seat's companies change places: nothing it counts changes */
+        return true;
+    }
     int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
     int between = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2; /* i near j, j near i */
-    struct counts c = l->counts[seat];
+    struct counts c = l->counts[seat], co = {0};
     c.close += l->around[seat][j] - between - l->near[i];
     if (prim == PRIM_MOVE_MARKER) {
         c.dom[l->dom[i]]--;
         c.dom[l->dom[j]]++;
     }
+    uint64_t key = 1ull << 63 | standing_key(&c);
+    if (o != TECH_NONE) {
+        co = l->counts[o];
+        if (prim == PRIM_MOVE_MARKER) {
+            co.own--;
+            co.dom[l->dom[j]]--;
+            co.close -= l->near[j];
+        } else {
+            co.close += l->around[o][i] - between - l->near[j];
+        }
+        key |= (uint64_t)(o + 1) << 16 | standing_key(&co) << 20;
+    }
+    if (seen_before(seen, key))
+        return false;
     double mine = standing(l->g, &c), others = l->others;
     if (o != TECH_NONE) {
         double st[TECH_MAX_PLAYERS];
         memcpy(st, l->standing, sizeof st);
-        c = l->counts[o];
-        if (prim == PRIM_MOVE_MARKER) {
-            c.own--;
-            c.dom[l->dom[j]]--;
-            c.close -= l->near[j];
-        } else {
-            c.close += l->around[o][i] - between - l->near[j];
-        }
-        st[o] = standing(l->g, &c);
+        st[o] = standing(l->g, &co);
         others = others_part(l, st);
     }
-    return position(l, mine, others, l->w, l->nhand) - l->position;
+    *v = position(l, mine, others, l->w, l->nhand) - l->position;
+    return true;
 }
 
 /* Whether the city card at index i may be the target of an expel or replace with effect e:
@@ -607,10 +652,17 @@ static bool target_ok(const struct look *l, const struct tech_effect *e, int i)
     return a != l->g->seed_card && tech_filter_ok(l->g, l->seat, a, e->filter);
 }
 
+/* The choices of a use order that an effect takes (those of struct tech_decision). */
+struct effect_choice {
+    uint8_t card, take, victim;
+    bool has_target, has_to;
+    int8_t tx, ty, ux, uy;
+};
+
 /* Finds the best choices for the effect of `card` used by seat; returns their worth in points
  * (or a very low number when no choice is legal). The choices it weighs are the legal ones
  * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept. */
-static double best_effect(struct look *l, int card, struct tech_decision *d)
+static double best_effect(struct look *l, int card, struct effect_choice *d)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
@@ -680,12 +732,15 @@ static double best_effect(struct look *l, int card, struct tech_decision *d)
     }
     /* Rearranging effects: what each legal choice would make of the position. */
     double best = none;
-    struct tech_decision t = *d, keep = *d;
+    struct effect_choice t = *d, keep = *d;
     unsigned want = tech_effect_choices(e->prim);
     t.has_target = true;
     t.has_to = (want & CHOICE_TO) != 0;
-    if (e->prim == PRIM_SWAP || e->prim == PRIM_MOVE_MARKER)
+    struct seen seen;
+    if (e->prim == PRIM_SWAP || e->prim == PRIM_MOVE_MARKER) {
         look_around(l);
+        memset(&seen, 0, sizeof seen);
+    }
     for (int i = 0; i < l->n; i++) {
         t.tx = l->x[i];
         t.ty = l->y[i];
@@ -719,8 +774,8 @@ static double best_effect(struct look *l, int card, struct tech_decision *d)
                 if (j == i || (e->prim == PRIM_MOVE_MARKER &&
                                (l->owner[j] == seat || l->dom[j] == DOMAIN_SERVICE)))
                     continue;
-                double v = rearrange_gain(l, e->prim, i, j);
-                if (v > best) {
+                double v;
+                if (rearrange_gain(l, &seen, e->prim, i, j, &v) && v > best) {
                     best = v;
                     keep = t;
                     keep.ux = l->x[j];
@@ -742,7 +797,7 @@ static const double EXPLORE_COST = 0.7;
 struct effect_memo {
     const struct tech_effect *e;
     double v;
-    struct tech_decision d;
+    struct effect_choice d;
 };
 
 /* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
@@ -755,7 +810,7 @@ static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, s
             return &memo[k];
     struct effect_memo *m = &memo[(*n)++];
     m->e = e;
-    tech_decision_init(&m->d);
+    m->d = (struct effect_choice){.card = TECH_NONE, .take = TECH_NONE, .victim = TECH_NONE};
     m->v = best_effect(l, card, &m->d);
     return m;
 }
@@ -783,11 +838,6 @@ static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *o
                      : (s->used_normal || g->tilted[c]))
                 continue;
             const struct effect_memo *m = effect_memo(memo, &nmemo, l, c);
-            struct tech_decision t = m->d;
-            t.kind = TDEC_USE;
-            t.x = g->cx[c];
-            t.y = g->cy[c];
-            t.free = free;
             double v = m->v;
             if (v < -1e8)
                 continue;
@@ -797,14 +847,31 @@ static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *o
              * The effect first, always: after an exchange with the deck the owner then draws
              * the card this seat gave up; for every other effect both orders are worth the
              * same in expectation (unknown cards either way), and this keeps the usual one. */
-            t.owner_first = false;
             if (free)
                 v += 0.2; /* a free use keeps the normal one */
             if (explore)
                 v = v >= -EXPLORE_COST ? 1.0 + unit(&b->rng) : -1.0;
             else
                 v += 0.35 * unit(&b->rng);
-            if (v > best && tech_check(g, seat, &t) == TECH_OK) {
+            if (!(v > best)) /* not v <= best: solo, a discard effect is worth NaN */
+                continue;
+            struct tech_decision t;
+            tech_decision_init(&t);
+            t.kind = TDEC_USE;
+            t.x = g->cx[c];
+            t.y = g->cy[c];
+            t.free = free;
+            t.owner_first = false;
+            t.card = m->d.card;
+            t.take = m->d.take;
+            t.victim = m->d.victim;
+            t.has_target = m->d.has_target;
+            t.has_to = m->d.has_to;
+            t.tx = m->d.tx;
+            t.ty = m->d.ty;
+            t.ux = m->d.ux;
+            t.uy = m->d.uy;
+            if (tech_check(g, seat, &t) == TECH_OK) {
                 best = v;
                 *out = t;
             }
