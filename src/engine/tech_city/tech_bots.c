@@ -186,11 +186,16 @@ struct counts {
     int own, close, dom[DOMAIN_WILD];
 };
 
-/* The public standing of a seat apart from its score: companies, domain powers, companies close
- * together (future neighbour bonuses). */
-static double standing(const struct tech_game *g, const struct counts *c)
+/* The share of the game's rounds left (rounds_left()), which standings and powers weigh. */
+static double rounds_left(const struct tech_game *g)
 {
-    double left = (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
+    return (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
+}
+
+/* The public standing of a seat apart from its score: companies, domain powers, companies close
+ * together (future neighbour bonuses); `left` is rounds_left(). */
+static double standing(double left, const struct counts *c)
+{
     double v = 0.15 * c->own + 0.15 * (c->close < 6 ? c->close : 6);
     v += left * ((c->dom[DOMAIN_TECHNOLOGY] >= 1) * 0.5 + (c->dom[DOMAIN_TECHNOLOGY] >= 2) * 0.5 +
                  (c->dom[DOMAIN_SCIENCE] >= 2) * 0.6 + (c->dom[DOMAIN_KNOWLEDGE] >= 2) * 0.8);
@@ -207,6 +212,7 @@ struct look {
     const struct tech_game *g;
     int seat, nhand;
     double u;                     /* card_unit() of the hand */
+    double left;                  /* rounds_left() */
     double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
     int matches[TECH_VALUES + 1]; /* cards in play by value */
     int n;                        /* cards in play: */
@@ -214,6 +220,7 @@ struct look {
     int8_t x[TECH_MAX_CARDS], y[TECH_MAX_CARDS];
     uint8_t near[TECH_MAX_CARDS]; /* an owned card: its owner's others within two cells */
     struct counts counts[TECH_MAX_PLAYERS];
+    uint8_t owned[TECH_MAX_PLAYERS][TECH_MAX_CARDS]; /* each seat's cards: counts[].own indices */
     double standing[TECH_MAX_PLAYERS];
     double others;   /* what position() takes off for the others' standings */
     double position; /* position() */
@@ -286,25 +293,28 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
         l->w[i] = look_worth(l, s->hand[i]);
     if (!city)
         return;
+    l->left = rounds_left(g);
     memset(l->counts, 0, sizeof l->counts);
     for (int i = 0; i < l->n; i++) {
         int o = l->owner[i];
         l->near[i] = 0;
         if (o == TECH_NONE)
             continue;
-        l->counts[o].own++;
-        l->counts[o].dom[l->dom[i]]++;
-        for (int j = 0; j < i; j++) {
+        struct counts *c = &l->counts[o];
+        for (int k = 0; k < c->own; k++) {
+            int j = l->owned[o][k];
             int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
-            if (l->owner[j] == o && dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2) {
+            if (dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2) {
                 l->near[i]++;
                 l->near[j]++;
-                l->counts[o].close++;
+                c->close++;
             }
         }
+        l->owned[o][c->own++] = (uint8_t)i;
+        c->dom[l->dom[i]]++;
     }
     for (int p = 0; p < g->players; p++)
-        l->standing[p] = standing(g, &l->counts[p]);
+        l->standing[p] = standing(l->left, &l->counts[p]);
     l->others = g->players > 1 ? others_part(l, l->standing) : 0;
     l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
     l->around_done = false;
@@ -363,20 +373,60 @@ static int cheapest(const struct tech_game *g, int seat, const double *w, int sk
 
 /* ---- greedy: building --------------------------------------------------------------------- */
 
+/* What the rules say of paying for seat's builds at one point, each asked once: the card built
+ * counts only as a service or not in tech_pay_counts() and tech_pays_alone() (tech.h). */
+struct pay_rules {
+    const struct tech_game *g;
+    int seat;
+    int counts[2];                   /* tech_pay_counts() for a company, a service; -1 unasked */
+    int8_t alone[2][TECH_MAX_CARDS]; /* tech_pays_alone() by hand index; -1 unasked */
+};
+
+static void pay_rules_init(struct pay_rules *r, const struct tech_game *g, int seat)
+{
+    r->g = g;
+    r->seat = seat;
+    r->counts[0] = r->counts[1] = -1;
+    memset(r->alone, -1, sizeof r->alone);
+}
+
+static unsigned pay_counts(struct pay_rules *r, int card, bool service)
+{
+    if (r->counts[service] < 0)
+        r->counts[service] = (int)tech_pay_counts(r->g, r->seat, card);
+    return (unsigned)r->counts[service];
+}
+
+static bool pays_alone(struct pay_rules *r, int card, bool service, int payer)
+{
+    int8_t *a = &r->alone[service][payer];
+    if (*a < 0)
+        *a = tech_pays_alone(r->g, r->seat, card, r->g->seats[r->seat].hand[payer]);
+    return *a;
+}
+
+/* A payment: the cards of the hand it gives. */
+struct payment {
+    uint8_t npay, pay[2];
+};
+
 /* The cheapest legal payment for seat building hand[ci], by the hand's worths w: for a company,
  * nothing when building is free, else one card that pays alone or two cards, whichever is worth
  * less; for a service (the builder's own help), the card worth least, none when there is no
  * other card (then false in a solo game, where the help is required). False when no payment is
  * legal. */
-static bool best_payment(const struct tech_game *g, int seat, int ci, const double *w,
-                         struct tech_decision *d, double *cost)
+static bool best_payment(struct pay_rules *r, int ci, const double *w, struct payment *d,
+                         double *cost)
 {
+    const struct tech_game *g = r->g;
+    int seat = r->seat;
     const struct tech_seat *s = &g->seats[seat];
     int card = s->hand[ci];
-    unsigned counts = tech_pay_counts(g, seat, card);
+    bool service = tech_design_of(g, card)->domain == DOMAIN_SERVICE;
+    unsigned counts = pay_counts(r, card, service);
     d->npay = 0;
     *cost = 0;
-    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE) {
+    if (service) {
         int h = cheapest(g, seat, w, ci, -1);
         if (h >= 0) {
             d->npay = 1;
@@ -389,7 +439,7 @@ static bool best_payment(const struct tech_game *g, int seat, int ci, const doub
         return true;
     int one = -1;
     for (int i = 0; i < s->nhand; i++)
-        if (i != ci && tech_pays_alone(g, seat, card, s->hand[i]) && (one < 0 || w[i] < w[one]))
+        if (i != ci && pays_alone(r, card, service, i) && (one < 0 || w[i] < w[one]))
             one = i;
     int a = cheapest(g, seat, w, ci, -1);
     int b2 = a < 0 ? -1 : cheapest(g, seat, w, ci, a);
@@ -422,8 +472,15 @@ bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech
         return false;
     struct look l;
     look_at(&l, g, seat, false);
+    struct pay_rules r;
+    pay_rules_init(&r, g, seat);
+    struct payment p;
     double cost;
-    return best_payment(g, seat, ci, l.w, d, &cost);
+    bool ok = best_payment(&r, ci, l.w, &p, &cost);
+    d->npay = p.npay;
+    for (int i = 0; i < p.npay; i++)
+        d->pay[i] = p.pay[i];
+    return ok;
 }
 
 /* What having built a company of `domain` adds to seat's powers (rounds left matter). */
@@ -431,7 +488,7 @@ static double power_gain(const struct look *l, int domain)
 {
     if (domain == DOMAIN_SERVICE || domain == DOMAIN_WILD)
         return 0;
-    double left = (double)(TECH_ROUNDS - l->g->round) / TECH_ROUNDS;
+    double left = l->left;
     int have = l->counts[l->seat].dom[domain];
     double v = 0.15;
     if (domain == DOMAIN_TECHNOLOGY && have < 2)
@@ -456,9 +513,10 @@ static int match_points(const struct look *l, int value, int domain)
 static int neighbour_point(const struct look *l, int x, int y)
 {
     int near = 0;
-    for (int i = 0; i < l->n; i++) {
+    for (int k = 0; k < l->counts[l->seat].own && near < 2; k++) {
+        int i = l->owned[l->seat][k];
         int dx = l->x[i] - x, dy = l->y[i] - y;
-        near += l->owner[i] == l->seat && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy);
+        near += dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy);
     }
     return near >= 2;
 }
@@ -475,29 +533,31 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
     int8_t nb[TECH_MAX_CELLS];
     for (int k = 0; k < ncell; k++)
         nb[k] = (int8_t)neighbour_point(l, xs[k], ys[k]);
+    struct pay_rules rules;
+    pay_rules_init(&rules, g, seat);
     double best = -0.6;
-    tech_decision_init(out);
-    out->kind = TDEC_PASS;
+    /* the best build so far: hand index (-1: none, pass), payment, wild name, cell */
+    int best_ci = -1, best_k = 0;
+    struct payment best_pay = {0};
+    int8_t best_value = 0, best_domain = -1;
     for (int ci = 0; ci < s->nhand; ci++) {
         int card = s->hand[ci];
         const struct tech_design *ds = tech_design_of(g, card);
-        struct tech_decision t;
-        tech_decision_init(&t);
-        t.kind = TDEC_BUILD;
-        t.card = (uint8_t)card;
+        struct payment pay;
         double cost = 0;
-        if (!best_payment(g, seat, ci, w, &t, &cost))
+        if (!best_payment(&rules, ci, w, &pay, &cost))
             continue;
         int dom = ds->domain == DOMAIN_WILD ? DOMAIN_WILD : ds->domain;
         double gain = power_gain(l, dom);
         /* a wild card names the in-play card with the most matches */
         int names = ds->domain == DOMAIN_WILD ? g->ncity : 1;
         for (int ni = 0; ni < names; ni++) {
+            int8_t as_value = 0, as_domain = -1;
             int mp = match_points(l, ds->value, ds->domain);
             if (ds->domain == DOMAIN_WILD) {
-                t.as_value = (int8_t)l->val[ni];
-                t.as_domain = (int8_t)l->dom[ni];
-                mp = match_points(l, t.as_value, t.as_domain);
+                as_value = (int8_t)l->val[ni];
+                as_domain = (int8_t)l->dom[ni];
+                mp = match_points(l, as_value, as_domain);
             }
             for (int k = 0; k < ncell; k++) {
                 int pts = mp + nb[k];
@@ -513,13 +573,28 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
                 v += 0.05 * unit(&b->rng);
                 if (v > best) {
                     best = v;
-                    t.x = xs[k];
-                    t.y = ys[k];
-                    *out = t;
+                    best_ci = ci;
+                    best_k = k;
+                    best_pay = pay;
+                    best_value = as_value;
+                    best_domain = as_domain;
                 }
             }
         }
     }
+    tech_decision_init(out);
+    out->kind = TDEC_PASS;
+    if (best_ci < 0)
+        return;
+    out->kind = TDEC_BUILD;
+    out->card = s->hand[best_ci];
+    out->npay = best_pay.npay;
+    for (int i = 0; i < best_pay.npay; i++)
+        out->pay[i] = best_pay.pay[i];
+    out->as_value = best_value;
+    out->as_domain = best_domain;
+    out->x = xs[best_k];
+    out->y = ys[best_k];
 }
 
 /* ---- greedy: effects ---------------------------------------------------------------------- */
@@ -535,7 +610,7 @@ static double expel_gain(const struct look *l, int i)
         c.own--;
         c.close -= l->near[i];
         c.dom[l->dom[i]]--;
-        st[o] = standing(l->g, &c);
+        st[o] = standing(l->left, &c);
     }
     int nh = hand_after(l, -1, l->val[i], -1, hw);
     double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
@@ -559,7 +634,7 @@ static double replace_gain(const struct look *l, int i, int h)
         } else {
             c.dom[d->domain]++;
         }
-        st[o] = standing(l->g, &c);
+        st[o] = standing(l->left, &c);
     }
     int nh = hand_after(l, h, l->val[i], d->value, hw);
     double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
@@ -633,11 +708,11 @@ static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, in
     }
     if (seen_before(seen, key))
         return false;
-    double mine = standing(l->g, &c), others = l->others;
+    double mine = standing(l->left, &c), others = l->others;
     if (o != TECH_NONE) {
         double st[TECH_MAX_PLAYERS];
         memcpy(st, l->standing, sizeof st);
-        st[o] = standing(l->g, &co);
+        st[o] = standing(l->left, &co);
         others = others_part(l, st);
     }
     *v = position(l, mine, others, l->w, l->nhand) - l->position;
