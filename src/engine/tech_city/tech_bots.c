@@ -656,19 +656,31 @@ static uint64_t standing_key(const struct counts *c)
  * bit, and cannot beat the best so far (which is at least that worth): it need not be weighed. */
 struct seen {
     int n;
-    uint64_t key[128]; /* open addressing; 0 is an empty slot */
+    uint32_t round;      /* slots stamped otherwise are empty: seen_clear() empties them all */
+    uint32_t stamp[128]; /* open addressing */
+    uint64_t key[128];
 };
+
+static void seen_clear(struct seen *s)
+{
+    s->n = 0;
+    if (++s->round == 0) {
+        memset(s->stamp, 0, sizeof s->stamp);
+        s->round = 1;
+    }
+}
 
 /* True when key is in s; else adds it (while s has room) and returns false. */
 static bool seen_before(struct seen *s, uint64_t key)
 {
     unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 57);
-    while (s->key[h] != 0) {
+    while (s->stamp[h] == s->round) {
         if (s->key[h] == key)
             return true;
         h = (h + 1) & 127u;
     }
     if (s->n < 96) {
+        s->stamp[h] = s->round;
         s->key[h] = key;
         s->n++;
     }
@@ -811,10 +823,10 @@ static double best_effect(struct look *l, int card, struct effect_choice *d)
     unsigned want = tech_effect_choices(e->prim);
     t.has_target = true;
     t.has_to = (want & CHOICE_TO) != 0;
-    struct seen seen;
+    static _Thread_local struct seen seen;
     if (e->prim == PRIM_SWAP || e->prim == PRIM_MOVE_MARKER) {
         look_around(l);
-        memset(&seen, 0, sizeof seen);
+        seen_clear(&seen);
     }
     for (int i = 0; i < l->n; i++) {
         t.tx = l->x[i];
@@ -876,13 +888,20 @@ struct effect_memo {
 };
 
 /* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
-static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, struct look *l,
-                                             int card)
+static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n,
+                                             int8_t *by_design, struct look *l, int card)
 {
-    const struct tech_effect *e = &tech_design_of(l->g, card)->effect;
+    const struct tech_design *d = tech_design_of(l->g, card);
+    const struct tech_effect *e = &d->effect;
+    int8_t *known = &by_design[d - l->g->cat->designs];
+    if (*known >= 0)
+        return &memo[*known];
     for (int k = 0; k < *n; k++)
-        if (memo[k].e == e || memcmp(memo[k].e, e, sizeof *e) == 0)
+        if (memcmp(memo[k].e, e, sizeof *e) == 0) {
+            *known = (int8_t)k;
             return &memo[k];
+        }
+    *known = (int8_t)*n;
     struct effect_memo *m = &memo[(*n)++];
     m->e = e;
     m->d = (struct effect_choice){.card = TECH_NONE, .take = TECH_NONE, .victim = TECH_NONE};
@@ -900,6 +919,8 @@ static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *o
     const struct tech_seat *s = &g->seats[seat];
     struct effect_memo memo[TECH_MAX_DESIGNS];
     int nmemo = 0;
+    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo by design, -1 unknown */
+    memset(by_design, -1, sizeof by_design);
     /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
      * a player who always takes the same sure gain never learns the city's other effects. */
     bool explore = rng_below(&b->rng, EXPLORE) == 0;
@@ -912,7 +933,7 @@ static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *o
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
-            const struct effect_memo *m = effect_memo(memo, &nmemo, l, c);
+            const struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c);
             double v = m->v;
             if (v < -1e8)
                 continue;
