@@ -223,6 +223,7 @@ struct look {
     uint8_t owned[TECH_MAX_PLAYERS][TECH_MAX_CARDS]; /* each seat's cards: counts[].own indices */
     double standing[TECH_MAX_PLAYERS];
     double others;   /* what position() takes off for the others' standings */
+    int leader;      /* the other seat whose score leads (the first of them), -1 solo */
     double position; /* position() */
     /* Filled on demand (look_around()): the cards of each seat within two cells of each card in
      * play, the card itself left out. */
@@ -253,6 +254,18 @@ static double others_part(const struct look *l, const double *st)
             lead = st[s];
         }
     }
+    return 0.35 * others / (g->players - 1) + 0.5 * lead;
+}
+
+/* others_part() of the look's standings with seat o's (another than the look's seat) st_o. */
+static double others_with(const struct look *l, int o, double st_o)
+{
+    const struct tech_game *g = l->g;
+    double others = 0;
+    for (int s = 0; s < g->players; s++)
+        if (s != l->seat)
+            others += s == o ? st_o : l->standing[s];
+    double lead = l->leader == o ? st_o : l->standing[l->leader];
     return 0.35 * others / (g->players - 1) + 0.5 * lead;
 }
 
@@ -316,6 +329,10 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
     for (int p = 0; p < g->players; p++)
         l->standing[p] = standing(l->left, &l->counts[p]);
     l->others = g->players > 1 ? others_part(l, l->standing) : 0;
+    l->leader = -1;
+    for (int p = 0; p < g->players; p++)
+        if (p != seat && (l->leader < 0 || g->seats[p].score > g->seats[l->leader].score))
+            l->leader = p;
     l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
     l->around_done = false;
 }
@@ -602,27 +619,27 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
 /* Position change for seat if the city card at index i were expelled. */
 static double expel_gain(const struct look *l, int i)
 {
-    double st[TECH_MAX_PLAYERS], hw[TECH_MAX_CARDS];
-    memcpy(st, l->standing, sizeof st);
+    double hw[TECH_MAX_CARDS], mine = l->standing[l->seat], others = l->others;
     int o = l->owner[i];
     if (o != TECH_NONE) {
         struct counts c = l->counts[o];
         c.own--;
         c.close -= l->near[i];
         c.dom[l->dom[i]]--;
-        st[o] = standing(l->left, &c);
+        if (o == l->seat)
+            mine = standing(l->left, &c);
+        else
+            others = others_with(l, o, standing(l->left, &c));
     }
     int nh = hand_after(l, -1, l->val[i], -1, hw);
-    double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
-    return position(l, st[l->seat], others, hw, nh) - l->position;
+    return position(l, mine, others, hw, nh) - l->position;
 }
 
 /* Position change for seat if hand card h (an index, not a wild card) replaced the city card at
  * index i: it takes the cell and the owner (none for a service). */
 static double replace_gain(const struct look *l, int i, int h)
 {
-    double st[TECH_MAX_PLAYERS], hw[TECH_MAX_CARDS];
-    memcpy(st, l->standing, sizeof st);
+    double hw[TECH_MAX_CARDS], mine = l->standing[l->seat], others = l->others;
     const struct tech_design *d = tech_design_of(l->g, l->g->seats[l->seat].hand[h]);
     int o = l->owner[i];
     if (o != TECH_NONE) {
@@ -634,11 +651,13 @@ static double replace_gain(const struct look *l, int i, int h)
         } else {
             c.dom[d->domain]++;
         }
-        st[o] = standing(l->left, &c);
+        if (o == l->seat)
+            mine = standing(l->left, &c);
+        else
+            others = others_with(l, o, standing(l->left, &c));
     }
     int nh = hand_after(l, h, l->val[i], d->value, hw);
-    double others = o == TECH_NONE || o == l->seat ? l->others : others_part(l, st);
-    return position(l, st[l->seat], others, hw, nh) - l->position;
+    return position(l, mine, others, hw, nh) - l->position;
 }
 
 /* standing()'s inputs in counts c as one number: equal numbers, equal standings. */
@@ -721,12 +740,8 @@ static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, in
     if (seen_before(seen, key))
         return false;
     double mine = standing(l->left, &c), others = l->others;
-    if (o != TECH_NONE) {
-        double st[TECH_MAX_PLAYERS];
-        memcpy(st, l->standing, sizeof st);
-        st[o] = standing(l->left, &co);
-        others = others_part(l, st);
-    }
+    if (o != TECH_NONE)
+        others = others_with(l, o, standing(l->left, &co));
     *v = position(l, mine, others, l->w, l->nhand) - l->position;
     return true;
 }
@@ -888,8 +903,8 @@ struct effect_memo {
 };
 
 /* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
-static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n,
-                                             int8_t *by_design, struct look *l, int card)
+static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
+                                             struct look *l, int card)
 {
     const struct tech_design *d = tech_design_of(l->g, card);
     const struct tech_effect *e = &d->effect;
