@@ -225,8 +225,9 @@ struct look {
     double others;   /* what position() takes off for the others' standings */
     int leader;      /* the other seat whose score leads (the first of them), -1 solo */
     double position; /* position() */
-    /* Filled on demand (look_around()): the cards of each seat within two cells of each card in
-     * play, the card itself left out. */
+    /* Filled on demand (look_around()): the cards of a seat within two cells of a card in play,
+     * the card itself left out: around[seat][k] for every card k, around[p][k] for the other
+     * seats p only where k is one of seat's cards (0 elsewhere). */
     bool around_done;
     uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
 };
@@ -345,16 +346,18 @@ static void look_around(struct look *l)
     l->around_done = true;
     for (int p = 0; p < l->g->players; p++)
         memset(l->around[p], 0, (size_t)l->n);
-    for (int i = 0; i < l->n; i++)
-        for (int j = 0; j < i; j++) {
+    int seat = l->seat;
+    for (int k = 0; k < l->counts[seat].own; k++) {
+        int i = l->owned[seat][k];
+        for (int j = 0; j < l->n; j++) {
             int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
-            if (dx < -2 || dx > 2 || dy < -2 || dy > 2)
+            if (j == i || dx < -2 || dx > 2 || dy < -2 || dy > 2)
                 continue;
+            l->around[seat][j]++;
             if (l->owner[j] != TECH_NONE)
                 l->around[l->owner[j]][i]++;
-            if (l->owner[i] != TECH_NONE)
-                l->around[l->owner[i]][j]++;
         }
+    }
 }
 
 /* The worths of seat's hand into hw once hand card `skip` (an index, or -1) has left it and a card
@@ -660,19 +663,9 @@ static double replace_gain(const struct look *l, int i, int h)
     return position(l, mine, others, hw, nh) - l->position;
 }
 
-/* standing()'s inputs in counts c as one number: equal numbers, equal standings. */
-static uint64_t standing_key(const struct counts *c)
-{
-    unsigned flags = (unsigned)(c->dom[DOMAIN_TECHNOLOGY] >= 1) |
-                     (unsigned)(c->dom[DOMAIN_TECHNOLOGY] >= 2) << 1 |
-                     (unsigned)(c->dom[DOMAIN_SCIENCE] >= 2) << 2 |
-                     (unsigned)(c->dom[DOMAIN_KNOWLEDGE] >= 2) << 3;
-    return ((uint64_t)c->own * 7 + (uint64_t)(c->close < 6 ? c->close : 6)) << 4 | flags;
-}
-
-/* The choices of one rearranging effect weighed so far, by what position() reads of them. A
- * choice that leaves position() the same inputs as an earlier one has the same worth, bit for
- * bit, and cannot beat the best so far (which is at least that worth): it need not be weighed. */
+/* The choices of one rearranging effect weighed so far, by how they change the counts position()
+ * reads. A choice that changes them as an earlier one did has the same worth, bit for bit, and
+ * cannot beat the best so far (which is at least that worth): it need not be weighed. */
 struct seen {
     int n;
     uint32_t round;      /* slots stamped otherwise are empty: seen_clear() empties them all */
@@ -725,17 +718,24 @@ static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, in
         c.dom[l->dom[i]]--;
         c.dom[l->dom[j]]++;
     }
-    uint64_t key = 1ull << 63 | standing_key(&c);
+    /* the changes (on the look's counts) as the key: they alone set both standings */
+    int ds = l->around[seat][j] - between - l->near[i];
+    uint64_t key = 1ull << 63 | (uint64_t)(ds + 128);
+    if (prim == PRIM_MOVE_MARKER)
+        key |= (uint64_t)l->dom[i] << 8 | (uint64_t)l->dom[j] << 11;
     if (o != TECH_NONE) {
         co = l->counts[o];
+        int dn;
         if (prim == PRIM_MOVE_MARKER) {
             co.own--;
             co.dom[l->dom[j]]--;
             co.close -= l->near[j];
+            dn = -l->near[j];
         } else {
-            co.close += l->around[o][i] - between - l->near[j];
+            dn = l->around[o][i] - between - l->near[j];
+            co.close += dn;
         }
-        key |= (uint64_t)(o + 1) << 16 | standing_key(&co) << 20;
+        key |= (uint64_t)(o + 1) << 16 | (uint64_t)(dn + 128) << 20;
     }
     if (seen_before(seen, key))
         return false;
