@@ -283,7 +283,7 @@ static double position(const struct look *l, double mine, double others, const d
 }
 
 /* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what
- * weighing builds and effects reads) when `city`. */
+ * weighing builds and effects reads) when `city` (else l->n is 0). */
 static void look_at(struct look *l, const struct tech_game *g, int seat, bool city)
 {
     const struct tech_seat *s = &g->seats[seat];
@@ -292,11 +292,13 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
     l->nhand = s->nhand;
     l->u = card_unit(g, s->nhand);
     memset(l->matches, 0, sizeof l->matches);
-    l->n = g->ncity;
+    l->n = city ? g->ncity : 0;
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
         const struct tech_design *d = tech_design_of(g, c);
         l->matches[d->value]++;
+        if (!city)
+            continue;
         l->owner[i] = g->owner[c];
         l->dom[i] = (uint8_t)d->domain;
         l->val[i] = (uint8_t)d->value;
@@ -924,13 +926,24 @@ static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, i
     return m;
 }
 
+/* A use worth making: its worth, its effect's choices, the city card and whether it is the free
+ * use. */
+struct use_candidate {
+    double v;
+    const struct effect_memo *m; /* NULL once tech_check() refused it */
+    uint8_t card;
+    bool free;
+};
+
 static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *out)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
     tech_decision_init(out);
     out->kind = TDEC_PASS;
-    double best = 0.05;
+    const double floor = 0.05; /* a use worth no more is not made */
+    struct use_candidate cand[2 * TECH_MAX_CARDS];
+    int ncand = 0;
     const struct tech_seat *s = &g->seats[seat];
     struct effect_memo memo[TECH_MAX_DESIGNS];
     int nmemo = 0;
@@ -964,29 +977,43 @@ static void greedy_effect(struct bot *b, struct look *l, struct tech_decision *o
                 v = v >= -EXPLORE_COST ? 1.0 + unit(&b->rng) : -1.0;
             else
                 v += 0.35 * unit(&b->rng);
-            if (!(v > best)) /* not v <= best: solo, a discard effect is worth NaN */
+            if (!(v > floor)) /* not v <= floor: solo, a discard effect is worth NaN */
                 continue;
-            struct tech_decision t;
-            tech_decision_init(&t);
-            t.kind = TDEC_USE;
-            t.x = g->cx[c];
-            t.y = g->cy[c];
-            t.free = free;
-            t.owner_first = false;
-            t.card = m->d.card;
-            t.take = m->d.take;
-            t.victim = m->d.victim;
-            t.has_target = m->d.has_target;
-            t.has_to = m->d.has_to;
-            t.tx = m->d.tx;
-            t.ty = m->d.ty;
-            t.ux = m->d.ux;
-            t.uy = m->d.uy;
-            if (tech_check(g, seat, &t) == TECH_OK) {
-                best = v;
-                *out = t;
-            }
+            cand[ncand++] = (struct use_candidate){v, m, (uint8_t)c, free};
         }
+    }
+    /* The legal use worth most, the first of equals: the uses in order of worth until one passes
+     * tech_check() (almost always the first), which is what keeping the best legal use so far
+     * in city order gives. */
+    for (;;) {
+        int top = -1;
+        for (int k = 0; k < ncand; k++)
+            if (cand[k].m && (top < 0 || cand[k].v > cand[top].v))
+                top = k;
+        if (top < 0)
+            return;
+        const struct use_candidate *u = &cand[top];
+        struct tech_decision t;
+        tech_decision_init(&t);
+        t.kind = TDEC_USE;
+        t.x = g->cx[u->card];
+        t.y = g->cy[u->card];
+        t.free = u->free;
+        t.owner_first = false;
+        t.card = u->m->d.card;
+        t.take = u->m->d.take;
+        t.victim = u->m->d.victim;
+        t.has_target = u->m->d.has_target;
+        t.has_to = u->m->d.has_to;
+        t.tx = u->m->d.tx;
+        t.ty = u->m->d.ty;
+        t.ux = u->m->d.ux;
+        t.uy = u->m->d.uy;
+        if (tech_check(g, seat, &t) == TECH_OK) {
+            *out = t;
+            return;
+        }
+        cand[top].m = NULL;
     }
 }
 
@@ -994,7 +1021,8 @@ static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
                           struct tech_decision *d)
 {
     static _Thread_local struct look l;
-    look_at(&l, g, seat, g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT);
+    if (g->step != TECH_STEP_OWNER)
+        look_at(&l, g, seat, g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT);
     switch (g->step) {
     case TECH_STEP_BUILD:
         greedy_build(b, &l, d);
