@@ -62,36 +62,10 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
     return false;
 }
 
-/* The cells next to the city, the slow way (tech_cell_open() for each): for a city too spread
- * out for tech_open_cells()'s grid. */
-static int open_cells_scan(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
-{
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    int n = 0;
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        for (int k = 0; k < 4; k++) {
-            int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
-            if (!tech_cell_open(g, x, y))
-                continue;
-            bool dup = false;
-            for (int j = 0; j < n && !dup; j++)
-                dup = xs[j] == x && ys[j] == y;
-            if (dup)
-                continue;
-            if (n == max)
-                return n;
-            xs[n] = (int8_t)x;
-            ys[n] = (int8_t)y;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* The same cells in the same order, read off a grid of the city's bounding box (one margin cell
- * each side): a cell next to a city card is open when it is on the board and empty, and each is
- * listed once. The bots ask this for every build, so it must not scan the city per cell. */
+/* The cells next to the city, read off a grid of the city's bounding box (one margin cell each
+ * side) that marks the cards and the cells already listed: the bots ask for them at every build,
+ * and a scan of the city per neighbour of every card was most of a build's time. A city too
+ * spread out for the grid is asked cell by cell (tech_cell_open() and the list so far). */
 int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
 {
     enum { GRID = 4096, TAKEN = 1, LISTED = 2 };
@@ -107,26 +81,36 @@ int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
         y1 = g->cy[c] > y1 ? g->cy[c] : y1;
     }
     int w = x1 - x0 + 3, h = y1 - y0 + 3;
-    if (w * h > GRID)
-        return open_cells_scan(g, xs, ys, max);
     uint8_t grid[GRID];
-    memset(grid, 0, (size_t)(w * h));
-    for (int i = 0; i < g->ncity; i++) {
-        int c = g->city[i];
-        grid[(g->cy[c] - y0 + 1) * w + g->cx[c] - x0 + 1] = TAKEN;
+    bool on_grid = w * h <= GRID;
+    if (on_grid) {
+        memset(grid, 0, (size_t)(w * h));
+        for (int i = 0; i < g->ncity; i++) {
+            int c = g->city[i];
+            grid[(g->cy[c] - y0 + 1) * w + g->cx[c] - x0 + 1] = TAKEN;
+        }
     }
     int n = 0;
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
         for (int k = 0; k < 4; k++) {
             int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
-            uint8_t *cell = &grid[(y - y0 + 1) * w + x - x0 + 1];
-            if (*cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
-                y > TECH_MAX_COORD)
+            uint8_t *cell = on_grid ? &grid[(y - y0 + 1) * w + x - x0 + 1] : NULL;
+            bool skip;
+            if (cell) {
+                skip = *cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
+                       y > TECH_MAX_COORD;
+            } else {
+                skip = !tech_cell_open(g, x, y);
+                for (int j = 0; j < n && !skip; j++)
+                    skip = xs[j] == x && ys[j] == y;
+            }
+            if (skip)
                 continue;
             if (n == max)
                 return n;
-            *cell = LISTED;
+            if (cell)
+                *cell = LISTED;
             xs[n] = (int8_t)x;
             ys[n] = (int8_t)y;
             n++;
