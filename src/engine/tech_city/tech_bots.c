@@ -192,14 +192,11 @@ static double rounds_left(const struct tech_game *g)
     return (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
 }
 
-/* The public standing of a seat apart from its score: companies, domain powers, companies close
- * together (future neighbour bonuses); `left` is rounds_left(). */
-static double standing(double left, const struct counts *c)
+/* What the domain powers add to a standing, `left` being rounds_left(): one Technology company,
+ * two, two Science, two Knowledge (each 0 or 1). */
+static double powers(double left, int tech1, int tech2, int science2, int knowledge2)
 {
-    double v = 0.15 * c->own + 0.15 * (c->close < 6 ? c->close : 6);
-    v += left * ((c->dom[DOMAIN_TECHNOLOGY] >= 1) * 0.5 + (c->dom[DOMAIN_TECHNOLOGY] >= 2) * 0.5 +
-                 (c->dom[DOMAIN_SCIENCE] >= 2) * 0.6 + (c->dom[DOMAIN_KNOWLEDGE] >= 2) * 0.8);
-    return v;
+    return left * (tech1 * 0.5 + tech2 * 0.5 + science2 * 0.6 + knowledge2 * 0.8);
 }
 
 /* What the greedy bot reads of a position, once per decision, for all of its options: the worth
@@ -213,6 +210,7 @@ struct look {
     int seat, nhand;
     double u;                     /* card_unit() of the hand */
     double left;                  /* rounds_left() */
+    double powers[16];            /* powers() by its four inputs as bits 0-3 */
     double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
     int matches[TECH_VALUES + 1]; /* cards in play by value */
     int n;                        /* cards in play: */
@@ -231,6 +229,16 @@ struct look {
     bool around_done;
     uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
 };
+
+/* The public standing of a seat apart from its score: companies, domain powers, companies close
+ * together (future neighbour bonuses). */
+static double standing(const struct look *l, const struct counts *c)
+{
+    double v = 0.15 * c->own + 0.15 * (c->close < 6 ? c->close : 6);
+    v += l->powers[(c->dom[DOMAIN_TECHNOLOGY] >= 1) | (c->dom[DOMAIN_TECHNOLOGY] >= 2) << 1 |
+                   (c->dom[DOMAIN_SCIENCE] >= 2) << 2 | (c->dom[DOMAIN_KNOWLEDGE] >= 2) << 3];
+    return v;
+}
 
 /* The worth of a card in seat's hand now. */
 static double look_worth(const struct look *l, int card)
@@ -310,6 +318,8 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
     if (!city)
         return;
     l->left = rounds_left(g);
+    for (int f = 0; f < 16; f++)
+        l->powers[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
     memset(l->counts, 0, sizeof l->counts);
     for (int i = 0; i < l->n; i++) {
         int o = l->owner[i];
@@ -330,7 +340,7 @@ static void look_at(struct look *l, const struct tech_game *g, int seat, bool ci
         c->dom[l->dom[i]]++;
     }
     for (int p = 0; p < g->players; p++)
-        l->standing[p] = standing(l->left, &l->counts[p]);
+        l->standing[p] = standing(l, &l->counts[p]);
     l->others = g->players > 1 ? others_part(l, l->standing) : 0;
     l->leader = -1;
     for (int p = 0; p < g->players; p++)
@@ -632,9 +642,9 @@ static double expel_gain(const struct look *l, int i)
         c.close -= l->near[i];
         c.dom[l->dom[i]]--;
         if (o == l->seat)
-            mine = standing(l->left, &c);
+            mine = standing(l, &c);
         else
-            others = others_with(l, o, standing(l->left, &c));
+            others = others_with(l, o, standing(l, &c));
     }
     int nh = hand_after(l, -1, l->val[i], -1, hw);
     return position(l, mine, others, hw, nh) - l->position;
@@ -657,9 +667,9 @@ static double replace_gain(const struct look *l, int i, int h)
             c.dom[d->domain]++;
         }
         if (o == l->seat)
-            mine = standing(l->left, &c);
+            mine = standing(l, &c);
         else
-            others = others_with(l, o, standing(l->left, &c));
+            others = others_with(l, o, standing(l, &c));
     }
     int nh = hand_after(l, h, l->val[i], d->value, hw);
     return position(l, mine, others, hw, nh) - l->position;
@@ -741,9 +751,9 @@ static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, in
     }
     if (seen_before(seen, key))
         return false;
-    double mine = standing(l->left, &c), others = l->others;
+    double mine = standing(l, &c), others = l->others;
     if (o != TECH_NONE)
-        others = others_with(l, o, standing(l->left, &co));
+        others = others_with(l, o, standing(l, &co));
     *v = position(l, mine, others, l->w, l->nhand) - l->position;
     return true;
 }
