@@ -914,6 +914,16 @@ struct effect_memo {
     struct effect_choice d;
 };
 
+/* Whether two effects are the same: the same bytes (eight of them, no padding). */
+static bool same_effect(const struct tech_effect *a, const struct tech_effect *b)
+{
+    _Static_assert(sizeof *a == sizeof(uint64_t), "struct tech_effect is eight bytes");
+    uint64_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    return x == y;
+}
+
 /* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
 static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
                                              struct look *l, int card)
@@ -924,7 +934,7 @@ static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, i
     if (*known >= 0)
         return &memo[*known];
     for (int k = 0; k < *n; k++)
-        if (memcmp(memo[k].e, e, sizeof *e) == 0) {
+        if (same_effect(memo[k].e, e)) {
             *known = (int8_t)k;
             return &memo[k];
         }
