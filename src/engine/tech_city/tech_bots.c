@@ -724,36 +724,35 @@ static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, in
     }
     int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
     int between = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2; /* i near j, j near i */
-    struct counts c = l->counts[seat], co = {0};
-    c.close += l->around[seat][j] - between - l->near[i];
-    if (prim == PRIM_MOVE_MARKER) {
-        c.dom[l->dom[i]]--;
-        c.dom[l->dom[j]]++;
-    }
-    /* the changes (on the look's counts) as the key: they alone set both standings */
-    int ds = l->around[seat][j] - between - l->near[i];
+    bool marker = prim == PRIM_MOVE_MARKER;
+    /* the changes to the look's counts, which alone set both standings, are the key: seat's
+     * close pairs (ds), the domains its marker leaves and takes, o's close pairs (dn) */
+    int ds = l->around[seat][j] - between - l->near[i], dn = 0;
     uint64_t key = 1ull << 63 | (uint64_t)(ds + 128);
-    if (prim == PRIM_MOVE_MARKER)
+    if (marker)
         key |= (uint64_t)l->dom[i] << 8 | (uint64_t)l->dom[j] << 11;
     if (o != TECH_NONE) {
-        co = l->counts[o];
-        int dn;
-        if (prim == PRIM_MOVE_MARKER) {
-            co.own--;
-            co.dom[l->dom[j]]--;
-            co.close -= l->near[j];
-            dn = -l->near[j];
-        } else {
-            dn = l->around[o][i] - between - l->near[j];
-            co.close += dn;
-        }
+        dn = marker ? -l->near[j] : l->around[o][i] - between - l->near[j];
         key |= (uint64_t)(o + 1) << 16 | (uint64_t)(dn + 128) << 20;
     }
     if (seen_before(seen, key))
         return false;
+    struct counts c = l->counts[seat];
+    c.close += ds;
+    if (marker) {
+        c.dom[l->dom[i]]--;
+        c.dom[l->dom[j]]++;
+    }
     double mine = standing(l, &c), others = l->others;
-    if (o != TECH_NONE)
-        others = others_with(l, o, standing(l, &co));
+    if (o != TECH_NONE) {
+        c = l->counts[o];
+        c.close += dn;
+        if (marker) {
+            c.own--;
+            c.dom[l->dom[j]]--;
+        }
+        others = others_with(l, o, standing(l, &c));
+    }
     *v = position(l, mine, others, l->w, l->nhand) - l->position;
     return true;
 }
