@@ -269,7 +269,8 @@ static inline int tech_decks(const struct tech_game *g)
 /* Design of an instance, and its fields. */
 static inline const struct tech_design *tech_design_of(const struct tech_game *g, int card)
 {
-    return &g->cat->designs[g->cat->card_design[card % g->cat->deck_size]];
+    unsigned n = (unsigned)g->cat->deck_size; /* the first deck's cards without a division */
+    return &g->cat->designs[g->cat->card_design[(unsigned)card < n ? card : card % (int)n]];
 }
 
 /* The card in cell (x, y), or TECH_NONE. */

@@ -23,7 +23,9 @@ void tech_sim_run(const struct tech_catalog *cat, int players, long long games, 
             bot_init(&bot[s], kinds[s], gseed * TECH_MAX_PLAYERS + (uint64_t)s);
         while (g.step != TECH_STEP_OVER) {
             for (int s = 0; s < players; s++) {
-                if (tech_bot_decide(&bot[s], &g, s, &d) && tech_submit(&g, s, &d) != TECH_OK) {
+                /* (a seat with nothing to decide is not asked: a bot's answer would be empty) */
+                if (tech_pending(&g, s) && tech_bot_decide(&bot[s], &g, s, &d) &&
+                    tech_submit(&g, s, &d) != TECH_OK) {
                     out->illegal++;
                     out->illegal_seed = gseed;
                     return;

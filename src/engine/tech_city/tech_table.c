@@ -62,23 +62,55 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
     return false;
 }
 
+/* The cells next to the city, read off a grid of the city's bounding box (one margin cell each
+ * side) that marks the cards and the cells already listed: the bots ask for them at every build,
+ * and a scan of the city per neighbour of every card was most of a build's time. A city too
+ * spread out for the grid is asked cell by cell (tech_cell_open() and the list so far). */
 int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
 {
+    enum { GRID = 4096, TAKEN = 1, LISTED = 2 };
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    if (g->ncity == 0)
+        return 0;
+    int x0 = g->cx[g->city[0]], x1 = x0, y0 = g->cy[g->city[0]], y1 = y0;
+    for (int i = 1; i < g->ncity; i++) {
+        int c = g->city[i];
+        x0 = g->cx[c] < x0 ? g->cx[c] : x0;
+        x1 = g->cx[c] > x1 ? g->cx[c] : x1;
+        y0 = g->cy[c] < y0 ? g->cy[c] : y0;
+        y1 = g->cy[c] > y1 ? g->cy[c] : y1;
+    }
+    int w = x1 - x0 + 3, h = y1 - y0 + 3;
+    uint8_t grid[GRID];
+    bool on_grid = w * h <= GRID;
+    if (on_grid) {
+        memset(grid, 0, (size_t)(w * h));
+        for (int i = 0; i < g->ncity; i++) {
+            int c = g->city[i];
+            grid[(g->cy[c] - y0 + 1) * w + g->cx[c] - x0 + 1] = TAKEN;
+        }
+    }
     int n = 0;
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
         for (int k = 0; k < 4; k++) {
             int x = g->cx[c] + dx[k], y = g->cy[c] + dy[k];
-            if (!tech_cell_open(g, x, y))
-                continue;
-            bool dup = false;
-            for (int j = 0; j < n && !dup; j++)
-                dup = xs[j] == x && ys[j] == y;
-            if (dup)
+            uint8_t *cell = on_grid ? &grid[(y - y0 + 1) * w + x - x0 + 1] : NULL;
+            bool skip;
+            if (cell) {
+                skip = *cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
+                       y > TECH_MAX_COORD;
+            } else {
+                skip = !tech_cell_open(g, x, y);
+                for (int j = 0; j < n && !skip; j++)
+                    skip = xs[j] == x && ys[j] == y;
+            }
+            if (skip)
                 continue;
             if (n == max)
                 return n;
+            if (cell)
+                *cell = LISTED;
             xs[n] = (int8_t)x;
             ys[n] = (int8_t)y;
             n++;

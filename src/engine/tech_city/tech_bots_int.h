@@ -1,0 +1,82 @@
+/* tech_bots_int.h: what the two files of Tech City's bots share and nothing else should use:
+ * tech_bots.c (the random bot, the greedy bot's builds and small decisions, the entry points) and
+ * tech_bots_look.c (the greedy bot's reading of a position, struct look, and its weighing of
+ * effects from that reading). */
+#ifndef TECH_BOTS_INT_H
+#define TECH_BOTS_INT_H
+
+#include "tech_bots.h"
+
+/* A uniform number in [0, 1) from r. */
+static inline double unit(struct city_rng *r)
+{
+    return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* True when card is a wild card. */
+static inline bool is_wild(const struct tech_game *g, int card)
+{
+    return tech_design_of(g, card)->domain == DOMAIN_WILD;
+}
+
+/* Index in hand of the lowest-worth card other than `skip1` and `skip2`, or -1. */
+static inline int cheapest(const struct tech_game *g, int seat, const double *w, int skip1,
+                           int skip2)
+{
+    int best = -1;
+    for (int i = 0; i < g->seats[seat].nhand; i++)
+        if (i != skip1 && i != skip2 && (best < 0 || w[i] < w[best]))
+            best = i;
+    return best;
+}
+
+/* The counts a seat's public standing comes from: its companies, those of each domain, and the
+ * pairs of them within two cells of each other. */
+struct counts {
+    int own, close, dom[DOMAIN_WILD];
+};
+
+/* What the greedy bot reads of a position, once per decision, for all of its options: the worth
+ * of each hand card, the cards in play by value, and (with the city) the cards in play as a list
+ * in the city's order, each seat's counts and standing, and the position itself. An option that
+ * rearranges the city changes a few of these, and position() of the changed ones is what a scan
+ * of the rearranged game would give, bit for bit (the same sums in the same order), without
+ * copying the game. */
+struct look {
+    const struct tech_game *g;
+    int seat, nhand;
+    double u;                     /* card_unit() of the hand */
+    double left;                  /* rounds_left() */
+    double powers[16];            /* powers() by its four inputs as bits 0-3 */
+    double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
+    int matches[TECH_VALUES + 1]; /* cards in play by value */
+    int n;                        /* cards in play: */
+    uint8_t owner[TECH_MAX_CARDS], dom[TECH_MAX_CARDS], val[TECH_MAX_CARDS];
+    int8_t x[TECH_MAX_CARDS], y[TECH_MAX_CARDS];
+    uint8_t near[TECH_MAX_CARDS]; /* an owned card: its owner's others within two cells */
+    struct counts counts[TECH_MAX_PLAYERS];
+    uint8_t owned[TECH_MAX_PLAYERS][TECH_MAX_CARDS]; /* each seat's cards: counts[].own indices */
+    double standing[TECH_MAX_PLAYERS];
+    double others;   /* what position() takes off for the others' standings */
+    int leader;      /* the other seat whose score leads (the first of them), -1 solo */
+    double position; /* position() */
+    /* Filled on demand (look_around()): the cards of a seat within two cells of a card in play,
+     * the card itself left out: around[seat][k] for every card k, around[p][k] for the other
+     * seats p only where k is one of seat's cards (0 elsewhere). */
+    bool around_done;
+    uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
+};
+
+/* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what
+ * weighing builds and effects reads) when `city` (else l->n is 0). l keeps a pointer to g, which
+ * must not change while l is used. */
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city);
+
+/* The worth in points of `card` in l's seat's hand now. */
+double tech_look_worth(const struct look *l, int card);
+
+/* The greedy bot's decision at an effect point of l's seat (l filled with the city): the legal
+ * use worth most (with the bot's noise, or now and then a cheap use at random), else a pass. */
+void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out);
+
+#endif

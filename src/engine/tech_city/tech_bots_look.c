@@ -1,0 +1,619 @@
+/* tech_bots_look.c: how Tech City's greedy bot reads a position (struct look, tech_bots_int.h)
+ * and weighs the effects it may use from that reading. A card in hand is worth a fraction of a
+ * point that falls as the game nears its end, more when its value matches cards in play; a seat's
+ * standing counts its companies, its domain powers and its companies close together; the
+ * position is seat's standing less the others' plus its hand's worth. An effect that rearranges
+ * the city changes a few of the counts these come from, and the position after it is worked out
+ * from those, bit for bit what applying it to a copy of the game and scanning the copy gives. */
+#include <string.h>
+
+#include "tech_bots_int.h"
+#include "tech_effects.h"
+
+/* ---- what things are worth ---------------------------------------------------------------- */
+
+/* A card in hand, in points, when seat holds nhand cards: less as the game nears its end (in the
+ * last round's effects phase cards only break ties). */
+static double card_unit(const struct tech_game *g, int nhand)
+{
+    int left = TECH_ROUNDS - g->round;
+    double u;
+    if (left == 0)
+        u = g->step == TECH_STEP_BUILD || g->step == TECH_STEP_HELP ? 0.25 : 0.02;
+    else
+        u = 0.45 + 0.02 * left;
+    /* a full hand is worth less a card: the end of the round discards down */
+    int extra = nhand - TECH_DRAW_UP;
+    if (extra > 0)
+        u *= extra >= 4 ? 0.4 : 1.0 - 0.15 * extra;
+    return u;
+}
+
+/* What a card of design d is worth in a hand whose card unit is u, when m cards in play have its
+ * value: more the more they match. */
+static double worth(double u, const struct tech_design *d, int m)
+{
+    if (d->domain == DOMAIN_WILD)
+        return 2.5 * u;
+    return u * (1.0 + 0.35 * (m < 3 ? m : 3) + (d->value <= TECH_CHEAP_VALUE ? 0.1 : 0.0));
+}
+
+/* The share of the game's rounds left (rounds_left()), which standings and powers weigh. */
+static double rounds_left(const struct tech_game *g)
+{
+    return (double)(TECH_ROUNDS - g->round) / TECH_ROUNDS;
+}
+
+/* What the domain powers add to a standing, `left` being rounds_left(): one Technology company,
+ * two, two Science, two Knowledge (each 0 or 1). */
+static double powers(double left, int tech1, int tech2, int science2, int knowledge2)
+{
+    return left * (tech1 * 0.5 + tech2 * 0.5 + science2 * 0.6 + knowledge2 * 0.8);
+}
+
+/* The public standing of a seat apart from its score: companies, domain powers, companies close
+ * together (future neighbour bonuses). */
+static double standing(const struct look *l, const struct counts *c)
+{
+    double v = 0.15 * c->own + 0.15 * (c->close < 6 ? c->close : 6);
+    v += l->powers[(c->dom[DOMAIN_TECHNOLOGY] >= 1) | (c->dom[DOMAIN_TECHNOLOGY] >= 2) << 1 |
+                   (c->dom[DOMAIN_SCIENCE] >= 2) << 2 | (c->dom[DOMAIN_KNOWLEDGE] >= 2) << 3];
+    return v;
+}
+
+double tech_look_worth(const struct look *l, int card)
+{
+    const struct tech_design *d = tech_design_of(l->g, card);
+    return worth(l->u, d, l->matches[d->value]);
+}
+
+/* What position() takes off seat's standing for the others', by the seats' standings st: the
+ * average other's and (more) the score leader's. */
+static double others_part(const struct look *l, const double *st)
+{
+    const struct tech_game *g = l->g;
+    double others = 0, lead = 0;
+    int leader = -1;
+    for (int s = 0; s < g->players; s++) {
+        if (s == l->seat)
+            continue;
+        others += st[s];
+        if (leader < 0 || g->seats[s].score > g->seats[leader].score) {
+            leader = s;
+            lead = st[s];
+        }
+    }
+    return 0.35 * others / (g->players - 1) + 0.5 * lead;
+}
+
+/* others_part() of the look's standings with seat o's (another than the look's seat) st_o. */
+static double others_with(const struct look *l, int o, double st_o)
+{
+    const struct tech_game *g = l->g;
+    double others = 0;
+    for (int s = 0; s < g->players; s++)
+        if (s != l->seat)
+            others += s == o ? st_o : l->standing[s];
+    double lead = l->leader == o ? st_o : l->standing[l->leader];
+    return 0.35 * others / (g->players - 1) + 0.5 * lead;
+}
+
+/* Seat's standing `mine` less the others' part `others` (others_part()), plus its hand's worth:
+ * the hand cards' worths hw (nh of them), added in hand order. */
+static double position(const struct look *l, double mine, double others, const double *hw, int nh)
+{
+    double v = mine;
+    if (l->g->players > 1)
+        v -= others;
+    for (int i = 0; i < nh; i++)
+        v += hw[i];
+    return v;
+}
+
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city)
+{
+    const struct tech_seat *s = &g->seats[seat];
+    l->g = g;
+    l->seat = seat;
+    l->nhand = s->nhand;
+    l->u = card_unit(g, s->nhand);
+    memset(l->matches, 0, sizeof l->matches);
+    l->n = city ? g->ncity : 0;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        const struct tech_design *d = tech_design_of(g, c);
+        l->matches[d->value]++;
+        if (!city)
+            continue;
+        l->owner[i] = g->owner[c];
+        l->dom[i] = (uint8_t)d->domain;
+        l->val[i] = (uint8_t)d->value;
+        l->x[i] = g->cx[c];
+        l->y[i] = g->cy[c];
+    }
+    for (int i = 0; i < s->nhand; i++)
+        l->w[i] = tech_look_worth(l, s->hand[i]);
+    if (!city)
+        return;
+    l->left = rounds_left(g);
+    for (int f = 0; f < 16; f++)
+        l->powers[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+    memset(l->counts, 0, sizeof l->counts);
+    for (int i = 0; i < l->n; i++) {
+        int o = l->owner[i];
+        l->near[i] = 0;
+        if (o == TECH_NONE)
+            continue;
+        struct counts *c = &l->counts[o];
+        for (int k = 0; k < c->own; k++) {
+            int j = l->owned[o][k];
+            int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+            if (dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2) {
+                l->near[i]++;
+                l->near[j]++;
+                c->close++;
+            }
+        }
+        l->owned[o][c->own++] = (uint8_t)i;
+        c->dom[l->dom[i]]++;
+    }
+    for (int p = 0; p < g->players; p++)
+        l->standing[p] = standing(l, &l->counts[p]);
+    l->others = g->players > 1 ? others_part(l, l->standing) : 0;
+    l->leader = -1;
+    for (int p = 0; p < g->players; p++)
+        if (p != seat && (l->leader < 0 || g->seats[p].score > g->seats[l->leader].score))
+            l->leader = p;
+    l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
+    l->around_done = false;
+}
+
+/* Fills l->around (once per look). */
+static void look_around(struct look *l)
+{
+    if (l->around_done)
+        return;
+    l->around_done = true;
+    for (int p = 0; p < l->g->players; p++)
+        memset(l->around[p], 0, (size_t)l->n);
+    int seat = l->seat;
+    for (int k = 0; k < l->counts[seat].own; k++) {
+        int i = l->owned[seat][k];
+        for (int j = 0; j < l->n; j++) {
+            int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+            if (j == i || dx < -2 || dx > 2 || dy < -2 || dy > 2)
+                continue;
+            l->around[seat][j]++;
+            if (l->owner[j] != TECH_NONE)
+                l->around[l->owner[j]][i]++;
+        }
+    }
+}
+
+/* The worths of seat's hand into hw once hand card `skip` (an index, or -1) has left it and a card
+ * of value `out` has left play and one of value `in` (or -1) entered it; returns how many. */
+static int hand_after(const struct look *l, int skip, int out, int in, double *hw)
+{
+    const struct tech_seat *s = &l->g->seats[l->seat];
+    int m[TECH_VALUES + 1];
+    memcpy(m, l->matches, sizeof m);
+    m[out]--;
+    if (in >= 0)
+        m[in]++;
+    double u = card_unit(l->g, s->nhand - (skip >= 0));
+    int n = 0;
+    for (int i = 0; i < s->nhand; i++) {
+        if (i == skip)
+            continue;
+        const struct tech_design *d = tech_design_of(l->g, s->hand[i]);
+        hw[n++] = worth(u, d, m[d->value]);
+    }
+    return n;
+}
+
+/* ---- greedy: effects ---------------------------------------------------------------------- */
+
+/* Position change for seat if the city card at index i were expelled. */
+static double expel_gain(const struct look *l, int i)
+{
+    double hw[TECH_MAX_CARDS], mine = l->standing[l->seat], others = l->others;
+    int o = l->owner[i];
+    if (o != TECH_NONE) {
+        struct counts c = l->counts[o];
+        c.own--;
+        c.close -= l->near[i];
+        c.dom[l->dom[i]]--;
+        if (o == l->seat)
+            mine = standing(l, &c);
+        else
+            others = others_with(l, o, standing(l, &c));
+    }
+    int nh = hand_after(l, -1, l->val[i], -1, hw);
+    return position(l, mine, others, hw, nh) - l->position;
+}
+
+/* Position change for seat if hand card h (an index, not a wild card) replaced the city card at
+ * index i: it takes the cell and the owner (none for a service). */
+static double replace_gain(const struct look *l, int i, int h)
+{
+    double hw[TECH_MAX_CARDS], mine = l->standing[l->seat], others = l->others;
+    const struct tech_design *d = tech_design_of(l->g, l->g->seats[l->seat].hand[h]);
+    int o = l->owner[i];
+    if (o != TECH_NONE) {
+        struct counts c = l->counts[o];
+        c.dom[l->dom[i]]--;
+        if (d->domain == DOMAIN_SERVICE) {
+            c.own--;
+            c.close -= l->near[i];
+        } else {
+            c.dom[d->domain]++;
+        }
+        if (o == l->seat)
+            mine = standing(l, &c);
+        else
+            others = others_with(l, o, standing(l, &c));
+    }
+    int nh = hand_after(l, h, l->val[i], d->value, hw);
+    return position(l, mine, others, hw, nh) - l->position;
+}
+
+/* The choices of one rearranging effect weighed so far, by how they change the counts position()
+ * reads. A choice that changes them as an earlier one did has the same worth, bit for bit, and
+ * cannot beat the best so far (which is at least that worth): it need not be weighed. */
+struct seen {
+    int n;
+    uint32_t round;      /* slots stamped otherwise are empty: seen_clear() empties them all */
+    uint32_t stamp[128]; /* open addressing */
+    uint64_t key[128];
+};
+
+static void seen_clear(struct seen *s)
+{
+    s->n = 0;
+    if (++s->round == 0) {
+        memset(s->stamp, 0, sizeof s->stamp);
+        s->round = 1;
+    }
+}
+
+/* True when key is in s; else adds it (while s has room) and returns false. */
+static bool seen_before(struct seen *s, uint64_t key)
+{
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 57);
+    while (s->stamp[h] == s->round) {
+        if (s->key[h] == key)
+            return true;
+        h = (h + 1) & 127u;
+    }
+    if (s->n < 96) {
+        s->stamp[h] = s->round;
+        s->key[h] = key;
+        s->n++;
+    }
+    return false;
+}
+
+/* Position change *v for seat if its company at index i and the card at index j changed places
+ * (swap), or if its marker moved from the one to the other (move_marker). False (*v untouched)
+ * when an earlier choice in `seen` changed the same counts the same way. Needs look_around(). */
+static bool rearrange_gain(const struct look *l, struct seen *seen, int prim, int i, int j,
+                           double *v)
+{
+    int seat = l->seat, o = l->owner[j];
+    if (o == seat) {
+        *v = 0; /* two of seat's companies change places: nothing it counts changes */
+        return true;
+    }
+    int dx = l->x[j] - l->x[i], dy = l->y[j] - l->y[i];
+    int between = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2; /* i near j, j near i */
+    bool marker = prim == PRIM_MOVE_MARKER;
+    /* the changes to the look's counts, which alone set both standings, are the key: seat's
+     * close pairs (ds), the domains its marker leaves and takes, o's close pairs (dn) */
+    int ds = l->around[seat][j] - between - l->near[i], dn = 0;
+    uint64_t key = 1ull << 63 | (uint64_t)(ds + 128);
+    if (marker)
+        key |= (uint64_t)l->dom[i] << 8 | (uint64_t)l->dom[j] << 11;
+    if (o != TECH_NONE) {
+        dn = marker ? -l->near[j] : l->around[o][i] - between - l->near[j];
+        key |= (uint64_t)(o + 1) << 16 | (uint64_t)(dn + 128) << 20;
+    }
+    if (seen_before(seen, key))
+        return false;
+    struct counts c = l->counts[seat];
+    c.close += ds;
+    if (marker) {
+        c.dom[l->dom[i]]--;
+        c.dom[l->dom[j]]++;
+    }
+    double mine = standing(l, &c), others = l->others;
+    if (o != TECH_NONE) {
+        c = l->counts[o];
+        c.close += dn;
+        if (marker) {
+            c.own--;
+            c.dom[l->dom[j]]--;
+        }
+        others = others_with(l, o, standing(l, &c));
+    }
+    *v = position(l, mine, others, l->w, l->nhand) - l->position;
+    return true;
+}
+
+/* Whether the city card at index i may be the target of an expel or replace with effect e:
+ * tech_choice_check()'s rule. */
+static bool target_ok(const struct look *l, const struct tech_effect *e, int i)
+{
+    int a = l->g->city[i];
+    return a != l->g->seed_card && tech_filter_ok(l->g, l->seat, a, e->filter);
+}
+
+/* The choices of a use order that an effect takes (those of struct tech_decision). */
+struct effect_choice {
+    uint8_t card, take, victim;
+    bool has_target, has_to;
+    int8_t tx, ty, ux, uy;
+};
+
+/* Finds the best choices for the effect of `card` used by seat; returns their worth in points
+ * (or a very low number when no choice is legal). The choices it weighs are the legal ones
+ * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept. */
+static double best_effect(struct look *l, int card, struct effect_choice *d)
+{
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
+    const struct tech_effect *e = &tech_design_of(g, card)->effect;
+    const struct tech_seat *s = &g->seats[seat];
+    double u = l->u;
+    const double *w = l->w;
+    const double none = -1e9;
+    switch (e->prim) {
+    case PRIM_DRAW:
+        return (e->n - e->m) * u * 1.1 + e->m * 0.12;
+    case PRIM_DISCARD: {
+        /* a card an opponent loses counts against the average opponent */
+        double v = 0;
+        for (int o = 0; o < g->players; o++)
+            if (o != seat && g->seats[o].nhand > 0)
+                v += 0.9 * (e->n < g->seats[o].nhand ? e->n : g->seats[o].nhand) * u;
+        return v / (g->players - 1);
+    }
+    case PRIM_REVEAL:
+        return u * 1.1 + 0.1 * e->n;
+    case PRIM_SEARCH:
+        return u * 1.15 + (e->value ? 0.3 * (l->matches[e->value] > 0) : 0.1);
+    case PRIM_EXCHANGE_TOP: {
+        int worst = cheapest(g, seat, w, -1, -1);
+        if (worst < 0 || g->ndeck + g->ndiscard == 0)
+            return none;
+        d->card = s->hand[worst];
+        return 1.2 * u - w[worst] + 0.1;
+    }
+    case PRIM_EXCHANGE_PILE: {
+        int worst = cheapest(g, seat, w, -1, -1);
+        if (worst < 0 || g->ndiscard == 0)
+            return none;
+        int take = 0;
+        double tw = tech_look_worth(l, g->discard[0]);
+        for (int i = 1; i < g->ndiscard; i++) {
+            double v = tech_look_worth(l, g->discard[i]);
+            if (v > tw) {
+                take = i;
+                tw = v;
+            }
+        }
+        d->card = s->hand[worst];
+        d->take = g->discard[take];
+        return tw - w[worst] + 0.1;
+    }
+    case PRIM_STEAL: {
+        int victim = -1;
+        for (int o = 0; o < g->players; o++)
+            if (o != seat && g->seats[o].nhand > 0 &&
+                (victim < 0 || g->seats[o].score > g->seats[victim].score ||
+                 (g->seats[o].score == g->seats[victim].score &&
+                  g->seats[o].nhand > g->seats[victim].nhand)))
+                victim = o;
+        if (victim < 0)
+            return none;
+        d->victim = (uint8_t)victim;
+        return u * (1.0 + 0.8 / (g->players - 1)); /* mine, and one less for them */
+    }
+    case PRIM_SCORE: {
+        int points = tech_effect_points(g, seat, card); /* tech_score() adds no negative points */
+        return points > 0 ? points : 0;
+    }
+    default:
+        break;
+    }
+    /* Rearranging effects: what each legal choice would make of the position. */
+    double best = none;
+    struct effect_choice t = *d, keep = *d;
+    unsigned want = tech_effect_choices(e->prim);
+    t.has_target = true;
+    t.has_to = (want & CHOICE_TO) != 0;
+    static _Thread_local struct seen seen;
+    if (e->prim == PRIM_SWAP || e->prim == PRIM_MOVE_MARKER) {
+        look_around(l);
+        seen_clear(&seen);
+    }
+    for (int i = 0; i < l->n; i++) {
+        t.tx = l->x[i];
+        t.ty = l->y[i];
+        if (e->prim == PRIM_REPLACE) {
+            if (!target_ok(l, e, i))
+                continue;
+            for (int h = 0; h < s->nhand; h++) {
+                if (is_wild(g, s->hand[h]))
+                    continue;
+                double v = replace_gain(l, i, h);
+                if (v > best) {
+                    best = v;
+                    keep = t;
+                    keep.card = s->hand[h];
+                }
+            }
+        } else if (e->prim == PRIM_EXPEL) {
+            if (!target_ok(l, e, i))
+                continue;
+            double v = expel_gain(l, i);
+            if (v > best) {
+                best = v;
+                keep = t;
+            }
+        } else {
+            /* swap and move_marker: the first card is one of seat's companies, the second
+             * another card (move_marker: a company seat does not control) */
+            if (l->owner[i] != seat)
+                continue;
+            for (int j = 0; j < l->n; j++) {
+                if (j == i || (e->prim == PRIM_MOVE_MARKER &&
+                               (l->owner[j] == seat || l->dom[j] == DOMAIN_SERVICE)))
+                    continue;
+                double v;
+                if (rearrange_gain(l, &seen, e->prim, i, j, &v) && v > best) {
+                    best = v;
+                    keep = t;
+                    keep.ux = l->x[j];
+                    keep.uy = l->y[j];
+                }
+            }
+        }
+    }
+    *d = keep;
+    return best;
+}
+
+enum { EXPLORE = 3 };
+static const double EXPLORE_COST = 0.7;
+
+/* The choices best_effect() made for one effect, kept for the other cards in the city with the
+ * same effect (several designs share one; two decks repeat them) and for the free use of the
+ * same card: best_effect() reads the card's effect and nothing else of it. */
+struct effect_memo {
+    const struct tech_effect *e;
+    double v;
+    struct effect_choice d;
+};
+
+/* Whether two effects are the same: the same bytes (eight of them, no padding). */
+static bool same_effect(const struct tech_effect *a, const struct tech_effect *b)
+{
+    _Static_assert(sizeof *a == sizeof(uint64_t), "struct tech_effect is eight bytes");
+    uint64_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    return x == y;
+}
+
+/* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
+static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
+                                             struct look *l, int card)
+{
+    const struct tech_design *d = tech_design_of(l->g, card);
+    const struct tech_effect *e = &d->effect;
+    int8_t *known = &by_design[d - l->g->cat->designs];
+    if (*known >= 0)
+        return &memo[*known];
+    for (int k = 0; k < *n; k++)
+        if (same_effect(memo[k].e, e)) {
+            *known = (int8_t)k;
+            return &memo[k];
+        }
+    *known = (int8_t)*n;
+    struct effect_memo *m = &memo[(*n)++];
+    m->e = e;
+    m->d = (struct effect_choice){.card = TECH_NONE, .take = TECH_NONE, .victim = TECH_NONE};
+    m->v = best_effect(l, card, &m->d);
+    return m;
+}
+
+/* A use worth making: its worth, its effect's choices, the city card and whether it is the free
+ * use. */
+struct use_candidate {
+    double v;
+    const struct effect_memo *m; /* NULL once tech_check() refused it */
+    uint8_t card;
+    bool free;
+};
+
+void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out)
+{
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
+    tech_decision_init(out);
+    out->kind = TDEC_PASS;
+    const double floor = 0.05; /* a use worth no more is not made */
+    struct use_candidate cand[2 * TECH_MAX_CARDS];
+    int ncand = 0;
+    const struct tech_seat *s = &g->seats[seat];
+    struct effect_memo memo[TECH_MAX_DESIGNS];
+    int nmemo = 0;
+    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo by design, -1 unknown */
+    memset(by_design, -1, sizeof by_design);
+    /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
+     * a player who always takes the same sure gain never learns the city's other effects. */
+    bool explore = rng_below(&b->rng, EXPLORE) == 0;
+    bool free_ok = !s->used_free && l->counts[seat].dom[DOMAIN_KNOWLEDGE] >= 2;
+    for (int i = 0; i < g->ncity; i++) {
+        int c = g->city[i];
+        const struct tech_design *ds = tech_design_of(g, c);
+        for (int f = 0; f < 2; f++) {
+            bool free = f == 1;
+            if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
+                     : (s->used_normal || g->tilted[c]))
+                continue;
+            const struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c);
+            double v = m->v;
+            if (v < -1e8)
+                continue;
+            if (g->owner[c] != TECH_NONE && g->owner[c] != seat)
+                v -= 0.25; /* its owner draws and discards */
+            /* The order of the two (the rule text's chaining: the active player's choice).
+             * The effect first, always: after an exchange with the deck the owner then draws
+             * the card this seat gave up; for every other effect both orders are worth the
+             * same in expectation (unknown cards either way), and this keeps the usual one. */
+            if (free)
+                v += 0.2; /* a free use keeps the normal one */
+            if (explore)
+                v = v >= -EXPLORE_COST ? 1.0 + unit(&b->rng) : -1.0;
+            else
+                v += 0.35 * unit(&b->rng);
+            if (!(v > floor)) /* not v <= floor: solo, a discard effect is worth NaN */
+                continue;
+            cand[ncand++] = (struct use_candidate){v, m, (uint8_t)c, free};
+        }
+    }
+    /* The legal use worth most, the first of equals: the uses in order of worth until one passes
+     * tech_check() (almost always the first), which is what keeping the best legal use so far
+     * in city order gives. */
+    for (;;) {
+        int top = -1;
+        for (int k = 0; k < ncand; k++)
+            if (cand[k].m && (top < 0 || cand[k].v > cand[top].v))
+                top = k;
+        if (top < 0)
+            return;
+        const struct use_candidate *u = &cand[top];
+        struct tech_decision t;
+        tech_decision_init(&t);
+        t.kind = TDEC_USE;
+        t.x = g->cx[u->card];
+        t.y = g->cy[u->card];
+        t.free = u->free;
+        t.owner_first = false;
+        t.card = u->m->d.card;
+        t.take = u->m->d.take;
+        t.victim = u->m->d.victim;
+        t.has_target = u->m->d.has_target;
+        t.has_to = u->m->d.has_to;
+        t.tx = u->m->d.tx;
+        t.ty = u->m->d.ty;
+        t.ux = u->m->d.ux;
+        t.uy = u->m->d.uy;
+        if (tech_check(g, seat, &t) == TECH_OK) {
+            *out = t;
+            return;
+        }
+        cand[top].m = NULL;
+    }
+}
