@@ -265,24 +265,64 @@ static bool tc_bot_decide(const void *vg, int seat, const char *kind, void *d)
     return tech_bot_decide(&bot, g, seat, d);
 }
 
+/* Where card sits in seat's hand, or -1. */
+static int hand_index(const struct tech_game *g, int seat, int card)
+{
+    for (int i = 0; i < g->seats[seat].nhand; i++)
+        if (g->seats[seat].hand[i] == card)
+            return i;
+    return -1;
+}
+
 /* The deck's order and the other hands are hidden from `seat`, and so are the decisions other
  * seats have sent at a point where several decide at once (techcity.md: the discard pile, the
- * city and revealed cards are public). */
+ * city and revealed cards are public). A decision waiting at this point names cards of another
+ * seat's hand: a service waiting for help is public and stays where it is; the builder's own
+ * help and the hand card of a use waiting for its owner follow their place in the hand, so that
+ * the decision names whatever the new deal put there (else the deal could put the named card in
+ * the city or another hand, and the playout would run on a card in two places). */
 static void tc_determinize(void *vg, int seat, struct city_rng *rng)
 {
     struct tech_game *g = vg;
     uint8_t *places[1 + TECH_MAX_PLAYERS] = {g->deck};
     int counts[1 + TECH_MAX_PLAYERS] = {g->ndeck}, n = 1;
+    uint8_t rest[TECH_MAX_PLAYERS][TECH_MAX_CARDS]; /* a hand less its public card */
+    int builder = g->step == TECH_STEP_HELP && g->build.kind == TDEC_BUILD ? g->actor : -1;
+    int user = g->use.kind == TDEC_USE ? g->run.user : -1;
+    int pay_at[2] = {-1, -1}, use_at = -1;
+    if (builder >= 0 && builder != seat)
+        for (int i = 0; i < g->build.npay && i < 2; i++)
+            pay_at[i] = hand_index(g, builder, g->build.pay[i]);
+    if (user >= 0 && user != seat)
+        use_at = hand_index(g, user, g->use.card);
     unsigned withdrawn = ruleset_withdraw(g->pending, &g->submitted, &g->defaulted, seat);
     for (int s = 0; s < g->players; s++) {
         if (s == seat)
             continue;
-        places[n] = g->seats[s].hand;
-        counts[n++] = g->seats[s].nhand;
+        const struct tech_seat *h = &g->seats[s];
+        int k = 0;
+        for (int i = 0; i < h->nhand; i++)
+            if (s != builder || h->hand[i] != g->build.card)
+                rest[s][k++] = h->hand[i];
+        places[n] = rest[s];
+        counts[n++] = k;
         if (withdrawn & (1u << s)) /* not yet disclosed */
             memset(&g->dec[s], 0, sizeof g->dec[s]);
     }
     ruleset_redeal(places, counts, n, &g->seed, &g->rng, rng);
+    for (int s = 0; s < g->players; s++) {
+        if (s == seat)
+            continue;
+        struct tech_seat *h = &g->seats[s];
+        for (int i = 0, k = 0; i < h->nhand; i++)
+            if (s != builder || h->hand[i] != g->build.card)
+                h->hand[i] = rest[s][k++];
+    }
+    for (int i = 0; i < 2; i++)
+        if (pay_at[i] >= 0)
+            g->build.pay[i] = g->seats[builder].hand[pay_at[i]];
+    if (use_at >= 0)
+        g->use.card = g->seats[user].hand[use_at];
 }
 
 RS_READ_SEAT(tc_score, int, struct tech_game, g->seats[seat].score);
