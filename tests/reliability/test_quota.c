@@ -440,6 +440,8 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
         } else {
             limited++;
             assert_rate_limited(&a, "too_many_amendments", false);
+            /* No clock: the step ends when the other seat decides; the page polls every 5 s. */
+            cr_assert_eq(a.retry_after, 5, "Retry-After of a game without a clock");
         }
         json_decref(a.json);
         if (i == 0) {
@@ -487,6 +489,27 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
 }
 
 /* ---- expiry and retention ----------------------------------------------------------------- */
+
+/* ---- hints ------------------------------------------------------------------------------- */
+
+Test(quota, a_seat_past_its_hints_gets_429_too_many_hints_with_retry_after)
+{
+    up_with("--hints-per-game 1");
+    struct table t;
+    create(&t, 2, 1, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hint", t.id);
+    struct answer a;
+    send_from("127.0.0.1", "POST", path, t.tokens[0], NULL, &a);
+    cr_assert_eq(a.status, 200, "the seat's one hint");
+    cr_assert_eq(a.retry_after, -1, "a hint given says no Retry-After");
+    json_decref(a.json);
+    send_from("127.0.0.1", "POST", path, t.tokens[0], NULL, &a);
+    assert_rate_limited(&a, "too_many_hints", false);
+    /* The seat's hints of the game do not come back: a day. */
+    cr_assert_eq(a.retry_after, 86400, "Retry-After of a spent hint budget");
+    json_decref(a.json);
+}
 
 /* Waits up to `seconds` for `sql` to count `want`. */
 static void wait_count(const char *sql, long long want, double seconds)
