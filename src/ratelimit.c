@@ -155,11 +155,13 @@ size_t rate_limit_keys(struct rate_limit *rl)
 const char quotas_usage[] =
     "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
     "        [--join-burst N] [--read-rate PER_MINUTE] [--read-burst N]\n"
-    "        [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
+    "        [--max-amendments N] [--open-ttl SECONDS] [--idle-game-seconds SECONDS]\n"
+    "        [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
-    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_TAKEOVER_AFTER,\n"
+    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
+    "        CITY_TAKEOVER_AFTER,\n"
     "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
@@ -193,8 +195,12 @@ static int settings_of(struct quotas *q, struct setting *s)
          "amendments of one order within a step (0: no limit)"},
         {"--open-ttl", "CITY_OPEN_TTL", 0, 10.0 * YEAR, NULL, &q->open_ttl,
          "seconds an open game waits for players (0: forever)"},
+        {"--idle-game-seconds", "CITY_IDLE_GAME_SECONDS", 0, 10.0 * YEAR, NULL,
+         &q->idle_game_seconds,
+         "seconds a started game may go without an order or decision before it is abandoned "
+         "(0: forever)"},
         {"--retention", "CITY_RETENTION", 0, 100.0 * YEAR, NULL, &q->retention,
-         "seconds finished and expired games are kept (0: forever)"},
+         "seconds ended games (finished, expired, cancelled, abandoned) are kept (0: forever)"},
         {"--takeover-after", "CITY_TAKEOVER_AFTER", 1, 1e6, NULL, &q->takeover_after,
          "missed deadlines (default decisions) after which the host may hand a seat to a bot"},
         {"--hints-per-game", "CITY_HINTS_PER_GAME", 0, 1000, NULL, &q->hints_per_game,
@@ -237,6 +243,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->read_burst = 120;
     q->max_amendments = 50;
     q->open_ttl = 86400;
+    q->idle_game_seconds = 7 * 86400;
     q->retention = 30 * 86400;
     q->takeover_after = 2;
     q->hints_per_game = 5;

@@ -483,8 +483,8 @@ static int hand_tx(PGconn *c, void *ctx)
         json_object_set_new(v, "id", json_string(lv.row.id));
         json_object_set_new(v, "game", json_string(lv.rs->id));
         json_object_set_new(v, "status", json_string(lv.row.status));
-        if (strcmp(lv.row.status, "open") == 0)
-            json_object_set_new(v, "pending", json_null()); /* not started yet */
+        if (strcmp(lv.row.status, "open") == 0 || strcmp(lv.row.status, "abandoned") == 0)
+            json_object_set_new(v, "pending", json_null()); /* not started yet, or ended */
         json_t *why = NULL;
         st = defaulted_of(c, &lv, seat, &why);
         json_object_set_new(v, "defaulted", why ? why : json_null());

@@ -574,9 +574,9 @@ int store_games_metrics(PGconn *c, char **out)
     int st = query(c, "games metrics", sql_counts, 0, NULL, NULL, &r);
     if (st != STORE_OK)
         return st;
-    enum { NSTATUS = 4 };
-    long long counts[NSTATUS] = {0, 0, 0, 0};
-    const char *names[NSTATUS] = {"open", "playing", "finished", "expired"};
+    enum { NSTATUS = 5 };
+    long long counts[NSTATUS] = {0, 0, 0, 0, 0};
+    const char *names[NSTATUS] = {"open", "playing", "finished", "expired", "abandoned"};
     for (int i = 0; i < PQntuples(r); i++)
         for (int k = 0; k < NSTATUS; k++)
             if (strcmp(PQgetvalue(r, i, 0), names[k]) == 0)
@@ -587,8 +587,9 @@ int store_games_metrics(PGconn *c, char **out)
              "# HELP city_games Games stored, by status (counters kept by triggers).\n"
              "# TYPE city_games gauge\n"
              "city_games{status=\"open\"} %lld\ncity_games{status=\"playing\"} %lld\n"
-             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n",
-             counts[0], counts[1], counts[2], counts[3]);
+             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n"
+             "city_games{status=\"abandoned\"} %lld\n",
+             counts[0], counts[1], counts[2], counts[3], counts[4]);
     *out = strdup(buf);
     return *out ? STORE_OK : STORE_HARD;
 }
@@ -640,6 +641,23 @@ static const char sql_expire[] =
     "'{}'::jsonb FROM u) "
     "SELECT id, last_seq FROM u";
 
+/* The oldest playing games that nobody has moved for $1 seconds (games_playing_created: a game
+ * idle that long was created before it), locked, marked abandoned, each with an "abandoned"
+ * event at the next sequence number; with their seats as "seat:name" (a bot's seat
+ * "seat:name/bot", a free one "seat:-") for the daemon's log. */
+static const char sql_abandon[] =
+    "WITH x AS (SELECT id FROM games WHERE status = 'playing' AND created_at < now() - "
+    "make_interval(secs => $1::int) AND updated_at < now() - make_interval(secs => $1::int) "
+    "ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
+    "u AS (UPDATE games g SET status = 'abandoned', deadline = NULL, bot_due = false, "
+    "updated_at = now(), version = g.version + 1, last_seq = g.last_seq + 1 FROM x "
+    "WHERE g.id = x.id RETURNING g.id, g.last_seq), "
+    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'abandoned', "
+    "jsonb_build_object('idle_seconds', $1::int) FROM u) "
+    "SELECT u.id, u.last_seq, (SELECT string_agg(s.seat || ':' || coalesce(s.name, '-') || "
+    "coalesce('/' || s.bot, ''), ' ' ORDER BY s.seat) FROM seats s WHERE s.game_id = u.id) "
+    "FROM u";
+
 /* The oldest ended games past the retention (games_ended), locked and deleted. */
 static const char sql_purge[] =
     "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE ended_at < now() - "
@@ -678,6 +696,30 @@ int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], 
     return lifecycle(c, "expire open games", sql_expire, ttl, max, ids, seqs, n);
 }
 
+int store_abandon_idle(PGconn *c, int idle, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                       char (*seats)[STORE_SEATS_TEXT], int *n)
+{
+    *n = 0;
+    if (max < 1 || max > STORE_MAX_GAMES_LOADED)
+        return STORE_HARD;
+    char s[24], m[24];
+    itoa_buf(s, sizeof s, idle);
+    itoa_buf(m, sizeof m, max);
+    const char *vals[] = {s, m};
+    PGresult *r;
+    int st = query(c, "abandon idle games", sql_abandon, 2, vals, NULL, &r);
+    if (st != STORE_OK)
+        return st;
+    for (int i = 0; i < PQntuples(r) && i < max; i++) {
+        snprintf(ids[*n], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
+        seqs[*n] = atoll(PQgetvalue(r, i, 1));
+        snprintf(seats[*n], STORE_SEATS_TEXT, "%s", PQgetvalue(r, i, 2));
+        (*n)++;
+    }
+    PQclear(r);
+    return STORE_OK;
+}
+
 int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN + 1], int *n)
 {
     return lifecycle(c, "purge ended games", sql_purge, retention, max, ids, NULL, n);
@@ -694,6 +736,8 @@ const char *store_games_sql(enum store_games_sql which)
         return sql_expire;
     case SQL_PURGE:
         return sql_purge;
+    case SQL_ABANDON:
+        return sql_abandon;
     case SQL_COUNTS:
         return sql_counts;
     }

@@ -16,7 +16,7 @@ struct game_row {
     char id[AUTH_ID_LEN + 1];
     char game[16];   /* the ruleset's id (struct ruleset's `id`) */
     bool unlisted;   /* a private table: not in the lobby, joined through its link */
-    char status[12]; /* "open", "playing", "finished", "expired" */
+    char status[12]; /* "open", "playing", "finished", "expired", "cancelled", "abandoned" */
     int players;
     int turn_seconds;  /* 0: no time limit */
     int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
@@ -164,6 +164,17 @@ int store_games_metrics(PGconn *c, char **out);
 int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
                       int *n);
 
+/* The room for a game's seats as store_abandon_idle() lists them ("0:Ada 1:Bob/greedy 2:-"). */
+enum { STORE_SEATS_TEXT = RS_MAX_SEATS * 280 };
+
+/* Marks up to `max` (at most STORE_MAX_GAMES_LOADED) playing games in which nothing was saved
+ * (no order, decision or seat change) for `idle` seconds as abandoned, oldest first, skipping
+ * games another transaction holds, and appends an "abandoned" event ({idle_seconds}) to each.
+ * Their ids, new last_seq and seats ("seat:name", "seat:name/bot", "seat:-" for a free one,
+ * blank-separated) go to ids[], seqs[] and seats[], their number to *n. */
+int store_abandon_idle(PGconn *c, int idle, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                       char (*seats)[STORE_SEATS_TEXT], int *n);
+
 /* Deletes up to `max` (at most STORE_MAX_GAMES_LOADED) games that finished or expired more than
  * `retention` seconds ago, oldest first, with every row of theirs (seats, orders, decisions,
  * events: ON DELETE CASCADE), skipping games another transaction holds. Their ids go to ids[],
@@ -172,8 +183,8 @@ int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN 
 
 /* The statements whose plans matter at scale, for tests that EXPLAIN them: the lobby ($1
  * limit), overdue games ($1 limit), expiry ($1 ttl, $2 limit), purge ($1 retention, $2
- * limit) and the game counts. */
-enum store_games_sql { SQL_LOBBY, SQL_OVERDUE, SQL_EXPIRE, SQL_PURGE, SQL_COUNTS };
+ * limit), abandoning idle games ($1 idle seconds, $2 limit) and the game counts. */
+enum store_games_sql { SQL_LOBBY, SQL_OVERDUE, SQL_EXPIRE, SQL_PURGE, SQL_COUNTS, SQL_ABANDON };
 const char *store_games_sql(enum store_games_sql which);
 
 #endif

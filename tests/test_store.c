@@ -883,11 +883,8 @@ Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
         enum store_games_sql which;
         int n;
         const char *const *vals;
-    } plans[] = {{SQL_LOBBY, 1, limit},
-                 {SQL_OVERDUE, 1, limit},
-                 {SQL_EXPIRE, 2, lifecycle},
-                 {SQL_PURGE, 2, lifecycle},
-                 {SQL_COUNTS, 0, NULL}};
+    } plans[] = {{SQL_LOBBY, 1, limit},     {SQL_OVERDUE, 1, limit},     {SQL_EXPIRE, 2, lifecycle},
+                 {SQL_PURGE, 2, lifecycle}, {SQL_ABANDON, 2, lifecycle}, {SQL_COUNTS, 0, NULL}};
     for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
         char *plan = explain(url, store_games_sql(plans[i].which), plans[i].n, plans[i].vals);
         cr_assert_null(strstr(plan, "Seq Scan on games"), "statement %zu scans games:\n%s", i,

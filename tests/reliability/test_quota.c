@@ -2,8 +2,10 @@
  * its own settings and database: a creation flood and a join flood from one address get 429
  * problem+json with Retry-After while another loopback address (127.0.0.2) is served; amendment
  * spam leaves the event log at one "submitted" event per seat and step, stores the last order
- * accepted and ends in 429 too_many_amendments past the cap; an open game that never fills
- * expires (out of the lobby, join 409 game_expired); a finished and an expired game are deleted
+ * accepted and ends in 429 too_many_amendments past the cap (with Retry-After, as is 429
+ * too_many_hints); an open game that never fills expires (out of the lobby, join 409
+ * game_expired); a started game nobody moves is abandoned by the sweeper while one being played
+ * is not; a finished and an expired game are deleted
  * with every row of theirs after the retention; and two daemons force the overdue steps of
  * 2,000 timed games, each exactly once, exporting how late they were.
  *
@@ -590,6 +592,84 @@ Test(quota, finished_and_expired_games_are_deleted_with_all_their_rows_after_the
     cr_assert_eq(metric_at(d.base, "city_games{status=\"finished\"}"), 0);
     cr_assert_eq(metric_at(d.base, "city_games{status=\"expired\"}"), 0);
     cr_assert_geq(metric_at(d.base, "city_sweeper_deleted_games_total"), 2);
+}
+
+/* ---- idle started games ------------------------------------------------------------------ */
+
+/* True when the daemon's log holds `needle`. */
+static bool log_has(const char *needle)
+{
+    FILE *f = fopen(d.log, "rb");
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+Test(quota, a_started_game_nobody_moves_is_abandoned_while_a_game_being_played_is_not)
+{
+    up_with("--idle-game-seconds 2");
+    struct table idle, busy;
+    create(&idle, 2, 1, NULL);                   /* a person and a bot, no clock: nobody moves it */
+    create(&busy, 2, 1, ", \"target_vp\": 500"); /* long enough to outlast the test */
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE id = '%s' AND status = 'abandoned'",
+             idle.id);
+    double until = harness_now() + 30;
+    int steps = 0;
+    while (sql_long(sql) == 0 && harness_now() < until) {
+        cr_assert(play_step(&busy), "the game being played goes on");
+        steps++;
+        harness_sleep_ms(300);
+    }
+    cr_assert_eq(sql_long(sql), 1, "the idle game was abandoned within 30 s");
+    /* Played on for another two idle limits: the busy game is never touched. */
+    for (double end = harness_now() + 5; harness_now() < end && play_step(&busy); steps++)
+        harness_sleep_ms(300);
+    json_t *v = view(&busy);
+    cr_assert(strcmp(str(v, "status"), "playing") == 0 || strcmp(str(v, "status"), "finished") == 0,
+              "the game being played is %s after %d steps", str(v, "status"), steps);
+    json_decref(v);
+    /* The abandoned game: ended in its view, its hand and its log; its rows are kept. */
+    v = view(&idle);
+    cr_assert_str_eq(str(v, "status"), "abandoned");
+    json_decref(v);
+    json_t *h = hand(&idle, 0);
+    cr_assert(json_is_null(json_object_get(h, "pending")), "nothing to decide any more");
+    char *order = choose_order(h);
+    json_decref(h);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", idle.id);
+    json_t *e = call("GET", path, NULL, NULL, 200);
+    json_t *events = json_object_get(e, "events");
+    json_t *lastev = json_array_get(events, json_array_size(events) - 1);
+    cr_assert_str_eq(str(lastev, "type"), "abandoned", "the log says the game was abandoned");
+    cr_assert_eq(num(lastev, "idle_seconds"), 2);
+    json_decref(e);
+    if (order) {
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", idle.id);
+        struct answer a;
+        send_from("127.0.0.1", "POST", path, idle.tokens[0], order, &a);
+        cr_assert_eq(a.status, 409, "an order on an abandoned game");
+        cr_assert_str_eq(str(a.json, "code"), "game_over");
+        json_decref(a.json);
+        free(order);
+    }
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM seats WHERE game_id = '%s'", idle.id);
+    cr_assert_eq(sql_long(sql), 2, "its rows are kept until the retention");
+    /* Its people are told in the daemon's log: one line naming the game and its seats. */
+    char line[256];
+    snprintf(line, sizeof line, "game %s abandoned", idle.id);
+    cr_assert(log_has(line), "the log names the abandoned game");
+    cr_assert(log_has("0:Player 1 1:"), "the log line names its seats");
+    snprintf(line, sizeof line, "game %s abandoned", busy.id);
+    cr_assert_not(log_has(line));
+    cr_assert_eq(metric_at(d.base, "city_sweeper_abandoned_games_total"), 1);
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"abandoned\"}"), 1);
 }
 
 /* ---- the sweeper at scale ----------------------------------------------------------------- */
