@@ -158,11 +158,12 @@ const char quotas_usage[] =
     "        [--max-amendments N] [--open-ttl SECONDS] [--idle-game-seconds SECONDS]\n"
     "        [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
+    "        [--lobby-per-address N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
     "        CITY_TAKEOVER_AFTER,\n"
-    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS,\n"
+    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_LOBBY_PER_ADDRESS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -207,6 +208,8 @@ static int settings_of(struct quotas *q, struct setting *s)
          "expert hints a seat may ask for in one game (0: none)"},
         {"--hint-threads", "CITY_HINT_THREADS", 1, 256, NULL, &q->hint_threads,
          "hints thought about at once on an instance; past it 503 with Retry-After"},
+        {"--lobby-per-address", "CITY_LOBBY_PER_ADDRESS", 0, 1e6, NULL, &q->lobby_per_address,
+         "open games the lobby lists per creating address, the newest (0: all)"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -248,6 +251,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->takeover_after = 2;
     q->hints_per_game = 5;
     q->hint_threads = 4;
+    q->lobby_per_address = 5;
     q->slots = 16384;
     struct setting s[16];
     int n = settings_of(q, s);

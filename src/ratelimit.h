@@ -44,6 +44,7 @@ struct quotas {
     int takeover_after;    /* missed deadlines after which the host may hand a seat to a bot */
     int hints_per_game;    /* expert hints a seat may ask for in one game; 0: none */
     int hint_threads;      /* hints thought about at once on this instance */
+    int lobby_per_address; /* open games the lobby lists per creating address; 0: all */
     size_t slots;          /* buckets per limiter */
     struct rate_limit *create, *join, *reads;
 };

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "auth.h"
+#include "netaddr.h"
 #include "ruleset.h"
 #include "store.h"
 
@@ -35,6 +36,9 @@ struct game_row {
     bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
     char bot_level[16];             /* the expert's level in this game (expert_levels.h) */
     char options[256]; /* store_game_insert(): the creation options as JSON {name: value} */
+    bool has_creator;  /* store_game_insert(): creator_key is set */
+    uint8_t creator_key[NETADDR_KEY_LEN]; /* the creating client's netaddr_key() (the lobby's
+                                             cap per address) */
 };
 
 struct seat_row {
@@ -141,10 +145,33 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
 int store_events_page(PGconn *c, const char *id, long long after, int limit, json_t **events,
                       long long *last_seq);
 
-/* Games for the lobby, at most `limit`, as a new JSON array: open ones newest first, then
- * playing and finished ones newest first (expired and unlisted ones never). Two index scans of
- * at most `limit` rows each (games_lobby_open, games_lobby_listed), never a scan of all games. */
-int store_games_list(PGconn *c, int limit, json_t **out);
+/* What a page of the lobby asks for. */
+struct lobby_query {
+    int limit;         /* games on the page, 1..100 */
+    const char *game;  /* only games of this ruleset id, or NULL */
+    int players;       /* only games of this many seats, or 0 */
+    int per_address;   /* open games listed per creating address (the newest), or 0: all */
+    bool has_after;    /* the page starts after the cursor below */
+    int after_part;    /* 0: open games, 1: playing and finished ones */
+    char after_ts[80]; /* "YYYY-MM-DD HH:MM:SS.uuuuuu" (UTC) of the last game seen */
+    char after_id[AUTH_ID_LEN + 1];
+};
+
+/* The room for a lobby cursor ("P-YYYYMMDDHHMMSSuuuuuu-ID"). */
+enum { STORE_CURSOR_LEN = 48 };
+
+/* Reads cursor text ("P-YYYYMMDDHHMMSSuuuuuu-ID", as a page's next gives it) into q's after_*
+ * fields. False when it is not one (a part other than 0 or 1, a time that is no valid UTC
+ * time, an id of other than 1..AUTH_ID_LEN lowercase letters and digits). */
+bool store_lobby_cursor_parse(const char *text, struct lobby_query *q);
+
+/* A page of the lobby as a new JSON array: open games newest first, then playing and finished
+ * ones newest first (ties by id), private tables left out, an open game left out when its
+ * creating address has q->per_address newer open games listed; filtered by q's game and
+ * players; after q's cursor when it has one. *next (STORE_CURSOR_LEN bytes) is the cursor of
+ * the page's last game when more follow, else "". Each part reads its partial index from the
+ * cursor on, LIMITed, so the cost does not grow with the games stored. */
+int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next);
 
 /* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */
 int store_decisions_read(PGconn *c, const char *id, json_t **out);

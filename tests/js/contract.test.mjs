@@ -647,6 +647,17 @@ test('creating, listing and joining games, and their errors', async () => {
   const listed = list.games.find((x) => x.id === g.id);
   assert.ok(listed && listed.status === 'open' && listed.seats_free === 2);
   assert.equal(list.games[0].status, 'open', 'open games come first');
+  // Pages: one game at a time, the same order as the whole list; filters; a bad query is 400.
+  const first = await expect(200, null, 'GET', '/api/v1/games?limit=1');
+  assert.deepEqual(first.games.map((x) => x.id), list.games.slice(0, 1).map((x) => x.id));
+  if (list.games.length > 1) {
+    assert.equal(typeof first.next, 'string');
+    const second = await expect(200, null, 'GET', `/api/v1/games?limit=1&after=${encodeURIComponent(first.next)}`);
+    assert.deepEqual(second.games.map((x) => x.id), list.games.slice(1, 2).map((x) => x.id));
+  }
+  const twos = await expect(200, null, 'GET', '/api/v1/games?seats=2&game=the_city');
+  assert.ok(twos.games.some((x) => x.id === g.id) && twos.games.every((x) => x.players === 2 && x.game === 'the_city'));
+  for (const q of ['limit=0', 'seats=7', 'game=chess', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/games?${q}`);
   const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
   assert.deepEqual(view.seats.map((s) => s.name), [null, null]);
   assert.ok(!('seed' in view), 'the seed is secret while the game is not finished');
