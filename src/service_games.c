@@ -251,6 +251,10 @@ static int create_tx(PGconn *c, void *ctx)
 {
     struct create_ctx *cc = ctx;
     int st = store_game_insert(c, &cc->row, cc->seats, cc->nseats);
+    /* An address's open games beyond its newest few leave the lobby (a burst cannot fill it). */
+    const struct quotas *q = cc->srv->quotas;
+    if (st == STORE_OK && cc->row.has_creator && !cc->row.unlisted && q && q->lobby_per_address > 0)
+        st = store_lobby_trim(c, cc->row.creator_key, q->lobby_per_address);
     if (st != STORE_OK)
         return st;
     struct live lv;
@@ -409,10 +413,7 @@ static bool query_int(const char *s, int lo, int hi, int *out)
 int service_list_games(struct server *srv, const char *limit, const char *after, const char *game,
                        const char *seats, struct outcome *o)
 {
-    const struct quotas *qs = srv->quotas;
-    struct list_call lc = {
-        .q = {.limit = LIST_LIMIT, .game = game, .per_address = qs ? qs->lobby_per_address : 0},
-        .o = o};
+    struct list_call lc = {.q = {.limit = LIST_LIMIT, .game = game}, .o = o};
     if (limit && !query_int(limit, 1, LIST_LIMIT, &lc.q.limit))
         return outcome_fail(o, P_BAD_QUERY, NULL, "\"limit\" must be a whole number from 1 to %d.",
                             LIST_LIMIT);

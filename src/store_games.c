@@ -510,15 +510,11 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
 
 /* Open games newest first, then playing and finished ones newest first (ties by id), private
  * tables left out: each part one scan of a partial index on (created_at, id) from the cursor
- * on, LIMITed, so the cost does not grow with the games stored. $1 the rows to read (a page and
- * one), $2 a game or NULL, $3 a number of seats or NULL, $4 the cursor's part or NULL, $5 its
- * time (UTC), $6 its id, $7 open games listed per creating address (0: all), counted among
- * its newer listed open games (games_lobby_open_creator). */
-#define LOBBY_PART(cond)                                                                           \
-    "SELECT id, game, status, players, options, turn_seconds, state, created_at FROM games g0 "    \
-    "WHERE " cond " AND NOT unlisted AND ($2::text IS NULL OR game = $2::text) AND ($3::int IS "   \
-    "NULL OR players = $3::int) AND "
-#define LOBBY_AFTER "(created_at, id) < ($5::timestamp AT TIME ZONE 'UTC', $6::text)"
+ * on, LIMITed, so the cost does not grow with the games stored; open games an address's newer
+ * ones pushed out (lobby_hidden) are not in the index, which holds the filters' columns (the
+ * open part's ids come from it alone, then their rows). $1 the rows to read (a page and one), $2
+ * a game or NULL, $3 a number of seats or NULL, $4 the cursor's part or NULL, $5 its time
+ * (UTC), $6 its id. */
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
     "g.players, 'options', g.options, 'turn_seconds', g.turn_seconds, 'round', "
@@ -529,24 +525,19 @@ static const char sql_lobby[] =
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
     "'[]') FROM seats s WHERE s.game_id = g.id), '_cursor', g.part || '-' || "
     "to_char(g.created_at AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS') || '-' || g.id)::text FROM ("
-    "(SELECT 0 AS part, * FROM (" LOBBY_PART(
-        "status = 'open'") "($4::int IS NULL OR ($4::int = 0 AND " LOBBY_AFTER
-                           ")) AND ($7::int = 0 OR creator_key IS "
-                           "NULL OR (SELECT count(*) FROM (SELECT 1 FROM games n WHERE n.status = "
-                           "'open' AND NOT "
-                           "n.unlisted AND n.creator_key = g0.creator_key AND n.created_at > "
-                           "g0.created_at LIMIT "
-                           "$7::int) k) < $7::int) ORDER BY created_at DESC, id DESC LIMIT $1) p0) "
-                           "UNION ALL "
-                           "(SELECT 1, * FROM (" LOBBY_PART(
-                               "status IN ('playing', 'finished')") "($4::int IS NULL OR $4::int = "
-                                                                    "0 OR " LOBBY_AFTER
-                                                                    ") ORDER BY created_at DESC, "
-                                                                    "id DESC "
-                                                                    "LIMIT $1) p1)"
-                                                                    ") g ORDER BY g.part, "
-                                                                    "g.created_at DESC, g.id DESC "
-                                                                    "LIMIT $1";
+    "(SELECT 0 AS part, o.id, o.game, o.status, o.players, o.options, o.turn_seconds, o.state, "
+    "o.created_at FROM (SELECT id FROM games WHERE status = 'open' AND NOT unlisted AND NOT "
+    "lobby_hidden AND ($2::text IS NULL OR game = $2::text) AND ($3::int IS NULL OR players = "
+    "$3::int) AND ($4::int IS NULL OR ($4::int = 0 AND (created_at, id) < ($5::timestamp AT "
+    "TIME ZONE 'UTC', $6::text))) ORDER BY created_at DESC, id DESC LIMIT $1) k JOIN games o "
+    "ON o.id = k.id) "
+    "UNION ALL "
+    "(SELECT 1, id, game, status, players, options, turn_seconds, state, created_at "
+    "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted AND ($2::text IS NULL "
+    "OR game = $2::text) AND ($3::int IS NULL OR players = $3::int) AND ($4::int IS NULL OR "
+    "$4::int = 0 OR (created_at, id) < ($5::timestamp AT TIME ZONE 'UTC', $6::text)) "
+    "ORDER BY created_at DESC, id DESC LIMIT $1)"
+    ") g ORDER BY g.part, g.created_at DESC, g.id DESC LIMIT $1";
 
 static bool leap(int y)
 {
@@ -588,20 +579,18 @@ bool store_lobby_cursor_parse(const char *text, struct lobby_query *q)
 
 int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next)
 {
-    char l[24], players[24], part[24], cap[24];
+    char l[24], players[24], part[24];
     itoa_buf(l, sizeof l, q->limit + 1);
     itoa_buf(players, sizeof players, q->players);
     itoa_buf(part, sizeof part, q->after_part);
-    itoa_buf(cap, sizeof cap, q->per_address);
     const char *vals[] = {l,
                           q->game,
                           q->players > 0 ? players : NULL,
                           q->has_after ? part : NULL,
                           q->has_after ? q->after_ts : NULL,
-                          q->has_after ? q->after_id : NULL,
-                          cap};
+                          q->has_after ? q->after_id : NULL};
     next[0] = 0;
-    int st = query_array(c, "list games", sql_lobby, 7, vals, out);
+    int st = query_array(c, "list games", sql_lobby, 6, vals, out);
     if (st != STORE_OK)
         return st;
     size_t n = json_array_size(*out);
@@ -618,6 +607,19 @@ int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char 
         json_object_del(game, "_cursor");
     }
     return STORE_OK;
+}
+
+int store_lobby_trim(PGconn *c, const uint8_t key[NETADDR_KEY_LEN], int keep)
+{
+    char k[24];
+    itoa_buf(k, sizeof k, keep);
+    const char *vals[] = {(const char *)key, k};
+    const int lens[] = {NETADDR_KEY_LEN, 0};
+    return command(c, "trim the lobby",
+                   "UPDATE games SET lobby_hidden = true WHERE id IN (SELECT id FROM games WHERE "
+                   "creator_key = $1 AND status = 'open' AND NOT unlisted AND NOT lobby_hidden "
+                   "ORDER BY created_at DESC, id DESC OFFSET $2::int FOR UPDATE SKIP LOCKED)",
+                   2, vals, lens);
 }
 
 int store_decisions_read(PGconn *c, const char *id, json_t **out)

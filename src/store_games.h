@@ -150,7 +150,6 @@ struct lobby_query {
     int limit;         /* games on the page, 1..100 */
     const char *game;  /* only games of this ruleset id, or NULL */
     int players;       /* only games of this many seats, or 0 */
-    int per_address;   /* open games listed per creating address (the newest), or 0: all */
     bool has_after;    /* the page starts after the cursor below */
     int after_part;    /* 0: open games, 1: playing and finished ones */
     char after_ts[80]; /* "YYYY-MM-DD HH:MM:SS.uuuuuu" (UTC) of the last game seen */
@@ -165,12 +164,16 @@ enum { STORE_CURSOR_LEN = 48 };
  * time, an id of other than 1..AUTH_ID_LEN lowercase letters and digits). */
 bool store_lobby_cursor_parse(const char *text, struct lobby_query *q);
 
+/* Leaves out of the lobby for good (lobby_hidden) the open games of creating address `key`
+ * beyond its newest `keep` listed ones (games another transaction holds are skipped: they may
+ * stay listed). */
+int store_lobby_trim(PGconn *c, const uint8_t key[NETADDR_KEY_LEN], int keep);
+
 /* A page of the lobby as a new JSON array: open games newest first, then playing and finished
- * ones newest first (ties by id), private tables left out, an open game left out when its
- * creating address has q->per_address newer open games listed; filtered by q's game and
- * players; after q's cursor when it has one. *next (STORE_CURSOR_LEN bytes) is the cursor of
- * the page's last game when more follow, else "". Each part reads its partial index from the
- * cursor on, LIMITed, so the cost does not grow with the games stored. */
+ * ones newest first (ties by id), private tables and open games store_lobby_trim() hid left
+ * out; filtered by q's game and players; after q's cursor when it has one. *next (STORE_CURSOR_LEN
+ * bytes) is the cursor of the page's last game when more follow, else "". Each part reads its
+ * partial index from the cursor on, LIMITed, so the cost does not grow with the games stored. */
 int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next);
 
 /* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */
