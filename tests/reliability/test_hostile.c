@@ -1831,32 +1831,11 @@ Test(hostile, replayed_orders_are_stale_and_change_nothing)
 static long lobby_call(const char *from, const char *method, const char *path, const char *body,
                        json_t **json)
 {
-    char url[512];
-    snprintf(url, sizeof url, "%s%s", d.base, path);
-    CURL *c = curl_easy_init();
-    cr_assert_not_null(c);
-    struct harness_buf got = {0};
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_INTERFACE, from);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 10000L);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, harness_collect);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    if (body)
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    CURLcode rc = curl_easy_perform(c);
-    cr_assert_eq(rc, CURLE_OK, "%s %s from %s: %s", method, path, from, curl_easy_strerror(rc));
-    long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    *json = got.p ? json_loads(got.p, 0, NULL) : NULL;
-    free(got.p);
-    curl_slist_free_all(h);
-    curl_easy_cleanup(c);
+    struct suite_answer a;
+    suite_send_from(d.base, from, method, path, NULL, body, &a);
     counted(K_ALL);
-    return status;
+    *json = a.json;
+    return a.status;
 }
 
 /* The position of game `id` in a lobby page's games, or -1. */

@@ -58,61 +58,12 @@ TestSuite(quota, .fini = down, .timeout = 240);
 
 /* ---- requests from a chosen loopback address ----------------------------------------------- */
 
-struct answer {
-    long status;
-    char content_type[128];
-    int retry_after; /* -1 when absent */
-    json_t *json;
-};
-
 /* Sends `method path` with an optional body and token from source address `from`
- * ("127.0.0.1", "127.0.0.2") to the daemon, and fills *a (a->json to be freed). */
+ * ("127.0.0.1", "127.0.0.2") to the daemon, fills *a (a->json to be freed) and counts it. */
 static void send_from(const char *from, const char *method, const char *path, const char *token,
-                      const char *body, struct answer *a)
+                      const char *body, struct suite_answer *a)
 {
-    memset(a, 0, sizeof *a);
-    a->retry_after = -1;
-    char url[512], auth[160];
-    snprintf(url, sizeof url, "%s%s", d.base, path);
-    CURL *c = curl_easy_init();
-    cr_assert_not_null(c);
-    struct harness_buf got = {0}, head = {0};
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    h = curl_slist_append(h, "Expect:");
-    if (token) {
-        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-        h = curl_slist_append(h, auth);
-    }
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_INTERFACE, from);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 30000L);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, harness_collect);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, harness_collect);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &head);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    if (body)
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    CURLcode rc = curl_easy_perform(c);
-    cr_assert_eq(rc, CURLE_OK, "%s %s from %s: %s", method, path, from, curl_easy_strerror(rc));
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a->status);
-    char *ct = NULL;
-    if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
-        snprintf(a->content_type, sizeof a->content_type, "%s", ct);
-    for (char *line = head.p; line && *line;) {
-        if (strncasecmp(line, "Retry-After:", 12) == 0)
-            a->retry_after = atoi(line + 12);
-        char *next = strchr(line, '\n');
-        line = next ? next + 1 : NULL;
-    }
-    if (got.p)
-        a->json = json_loads(got.p, 0, NULL);
-    free(got.p);
-    free(head.p);
-    curl_slist_free_all(h);
-    curl_easy_cleanup(c);
+    suite_send_from(d.base, from, method, path, token, body, a);
     counts[K_REQUESTS]++;
     if (a->status == 429)
         counts[K_429]++;
@@ -120,7 +71,7 @@ static void send_from(const char *from, const char *method, const char *path, co
 
 /* A 429 is a rate_limited (or `code`) problem with a Retry-After and a detail that says when
  * to try again. */
-static void assert_rate_limited(const struct answer *a, const char *code, bool retry_after)
+static void assert_rate_limited(const struct suite_answer *a, const char *code, bool retry_after)
 {
     cr_assert_eq(a->status, 429);
     cr_assert_str_eq(a->content_type, "application/problem+json");
@@ -194,7 +145,7 @@ Test(quota, a_creation_flood_from_one_address_gets_429_while_another_address_is_
     double start = harness_now();
     int created = 0, limited = 0;
     for (int i = 0; i < 40; i++) {
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", "/api/v1/games", NULL, body, &a);
         cr_assert(a.status == 201 || a.status == 429, "create -> %ld", a.status);
         if (a.status == 201) {
@@ -212,7 +163,7 @@ Test(quota, a_creation_flood_from_one_address_gets_429_while_another_address_is_
                   harness_now() - start);
     cr_assert_geq(limited, 30);
     for (int i = 0; i < 5; i++) {
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.2", "POST", "/api/v1/games", NULL, body, &a);
         cr_assert_eq(a.status, 201, "another address is not limited");
         json_decref(a.json);
@@ -280,14 +231,14 @@ Test(quota, a_read_flood_from_one_address_gets_429_while_another_address_is_serv
     enum { TRIES = 100 };
     double took[TRIES];
     for (int i = 0; i < TRIES; i++) {
-        struct answer a;
+        struct suite_answer a;
         double t0 = harness_now();
         send_from("127.0.0.2", "GET", "/healthz", NULL, NULL, &a);
         took[i] = harness_now() - t0;
         cr_assert_eq(a.status, 200, "another address's /healthz -> %ld", a.status);
         json_decref(a.json);
     }
-    struct answer lobby, log, flooded;
+    struct suite_answer lobby, log, flooded;
     send_from("127.0.0.2", "GET", "/api/v1/games", NULL, NULL, &lobby);
     send_from("127.0.0.2", "GET", events, NULL, NULL, &log);
     send_from("127.0.0.1", "GET", "/api/v1/games", NULL, NULL, &flooded);
@@ -334,7 +285,7 @@ Test(quota, metrics_are_served_only_to_allowed_addresses_or_the_metrics_token)
     setenv("CITY_METRICS_TOKEN", "a-long-metrics-token-for-the-scraper", 1);
     up_with("--metrics-allow 127.0.0.2");
     unsetenv("CITY_METRICS_TOKEN");
-    struct answer a;
+    struct suite_answer a;
     send_from("127.0.0.2", "GET", "/metrics", NULL, NULL, &a);
     cr_expect_eq(a.status, 200, "an allowed address reads the metrics");
     json_decref(a.json);
@@ -368,7 +319,7 @@ Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_serv
     for (int i = 0; i < 20; i++) {
         char path[512];
         snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i % 6]);
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Flood\"}", &a);
         cr_assert(a.status == 201 || a.status == 429, "join -> %ld", a.status);
         if (a.status == 201)
@@ -387,7 +338,7 @@ Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_serv
     for (int i = 0; i < 3; i++) {
         char path[512];
         snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i]);
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.2", "POST", path, NULL, "{\"name\": \"Other\"}", &a);
         cr_assert_eq(a.status, 201, "another address is not limited");
         json_decref(a.json);
@@ -431,7 +382,7 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
     long long seq_after_first = 0;
     for (int i = 0; i < 500; i++) {
         const char *order = i % 2 ? b_order : a_order;
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", path, t.tokens[0], order, &a);
         counts[K_AMENDMENTS]++;
         cr_assert(a.status == 202 || a.status == 429, "order %d -> %ld", i, a.status);
@@ -501,7 +452,7 @@ Test(quota, a_seat_past_its_hints_gets_429_too_many_hints_with_retry_after)
     create(&t, 2, 1, NULL);
     char path[512];
     snprintf(path, sizeof path, "/api/v1/games/%s/hint", t.id);
-    struct answer a;
+    struct suite_answer a;
     send_from("127.0.0.1", "POST", path, t.tokens[0], NULL, &a);
     cr_assert_eq(a.status, 200, "the seat's one hint");
     cr_assert_eq(a.retry_after, -1, "a hint given says no Retry-After");
@@ -544,7 +495,7 @@ Test(quota, an_open_game_expires_leaves_the_lobby_and_refuses_joins_with_409)
     json_decref(v);
     cr_assert_not(in_lobby(id), "an expired game leaves the lobby");
     snprintf(path, sizeof path, "/api/v1/games/%s/join", id);
-    struct answer a;
+    struct suite_answer a;
     send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Late\"}", &a);
     cr_assert_eq(a.status, 409);
     cr_assert_str_eq(a.content_type, "application/problem+json");
@@ -652,7 +603,7 @@ Test(quota, a_started_game_nobody_moves_is_abandoned_while_a_game_being_played_i
     json_decref(e);
     if (order) {
         snprintf(path, sizeof path, "/api/v1/games/%s/orders", idle.id);
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", path, idle.tokens[0], order, &a);
         cr_assert_eq(a.status, 409, "an order on an abandoned game");
         cr_assert_str_eq(str(a.json, "code"), "game_over");
