@@ -22,7 +22,10 @@ void api_create_game(struct http_req *r)
 void api_list_games(struct http_req *r)
 {
     struct outcome o = {0};
-    api_answer(r, service_list_games(r->srv, &o), &o);
+    api_answer(r,
+               service_list_games(r->srv, http_query(r, "limit"), http_query(r, "after"),
+                                  http_query(r, "game"), http_query(r, "seats"), &o),
+               &o);
 }
 
 /* The public view, from this instance's view cache when it holds the game (see viewcache.h),

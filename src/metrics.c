@@ -22,7 +22,8 @@ static unsigned long long hist[NBUCKETS + 1], hist_count, steps;
 static double hist_sum;
 static const double late_buckets[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300};
 enum { NLATE = sizeof late_buckets / sizeof *late_buckets };
-static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games_purged;
+static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games_purged,
+    games_abandoned;
 static double late_sum, late_last;
 
 static unsigned long long tx_conflicts, tx_gave_up; /* under lock */
@@ -82,6 +83,13 @@ void metrics_games_ended(int expired, int purged)
     pthread_mutex_lock(&lock);
     games_expired += (unsigned long long)expired;
     games_purged += (unsigned long long)purged;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_games_abandoned(int n)
+{
+    pthread_mutex_lock(&lock);
+    games_abandoned += (unsigned long long)n;
     pthread_mutex_unlock(&lock);
 }
 
@@ -160,8 +168,12 @@ char *metrics_render(const char *extra, size_t *len)
         "# TYPE city_sweeper_expired_games_total counter\ncity_sweeper_expired_games_total %llu\n"
         "# HELP city_sweeper_deleted_games_total Ended games this instance deleted after the "
         "retention.\n"
-        "# TYPE city_sweeper_deleted_games_total counter\ncity_sweeper_deleted_games_total %llu\n",
-        games_expired, games_purged);
+        "# TYPE city_sweeper_deleted_games_total counter\ncity_sweeper_deleted_games_total %llu\n"
+        "# HELP city_sweeper_abandoned_games_total Started games this instance ended as abandoned "
+        "(no order or decision for --idle-game-seconds).\n"
+        "# TYPE city_sweeper_abandoned_games_total counter\n"
+        "city_sweeper_abandoned_games_total %llu\n",
+        games_expired, games_purged, games_abandoned);
     put(&b,
         "# HELP city_store_conflicts_total Transactions that met a serialization failure or "
         "deadlock (each is run again, up to the retry policy's tries).\n"

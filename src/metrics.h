@@ -19,6 +19,9 @@ void metrics_sweeper_lateness(double seconds);
 /* Counts open games expired and ended games deleted by the sweeper. */
 void metrics_games_ended(int expired, int purged);
 
+/* Counts started games the sweeper ended as abandoned (idle past --idle-game-seconds). */
+void metrics_games_abandoned(int n);
+
 /* A transaction conflicted (serialization failure or deadlock); `gave_up` when it was its last
  * try (store.h, the retry policy). */
 void metrics_tx_conflict(bool gave_up);

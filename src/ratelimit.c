@@ -155,12 +155,15 @@ size_t rate_limit_keys(struct rate_limit *rl)
 const char quotas_usage[] =
     "quotas: [--create-rate PER_MINUTE] [--create-burst N] [--join-rate PER_MINUTE]\n"
     "        [--join-burst N] [--read-rate PER_MINUTE] [--read-burst N]\n"
-    "        [--max-amendments N] [--open-ttl SECONDS] [--retention SECONDS]\n"
+    "        [--max-amendments N] [--open-ttl SECONDS] [--idle-game-seconds SECONDS]\n"
+    "        [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
+    "        [--lobby-per-address N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
-    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_RETENTION, CITY_TAKEOVER_AFTER,\n"
-    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS,\n"
+    "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
+    "        CITY_TAKEOVER_AFTER,\n"
+    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_LOBBY_PER_ADDRESS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -193,14 +196,20 @@ static int settings_of(struct quotas *q, struct setting *s)
          "amendments of one order within a step (0: no limit)"},
         {"--open-ttl", "CITY_OPEN_TTL", 0, 10.0 * YEAR, NULL, &q->open_ttl,
          "seconds an open game waits for players (0: forever)"},
+        {"--idle-game-seconds", "CITY_IDLE_GAME_SECONDS", 0, 10.0 * YEAR, NULL,
+         &q->idle_game_seconds,
+         "seconds a started game may go without an order or decision before it is abandoned "
+         "(0: forever)"},
         {"--retention", "CITY_RETENTION", 0, 100.0 * YEAR, NULL, &q->retention,
-         "seconds finished and expired games are kept (0: forever)"},
+         "seconds ended games (finished, expired, cancelled, abandoned) are kept (0: forever)"},
         {"--takeover-after", "CITY_TAKEOVER_AFTER", 1, 1e6, NULL, &q->takeover_after,
          "missed deadlines (default decisions) after which the host may hand a seat to a bot"},
         {"--hints-per-game", "CITY_HINTS_PER_GAME", 0, 1000, NULL, &q->hints_per_game,
          "expert hints a seat may ask for in one game (0: none)"},
         {"--hint-threads", "CITY_HINT_THREADS", 1, 256, NULL, &q->hint_threads,
          "hints thought about at once on an instance; past it 503 with Retry-After"},
+        {"--lobby-per-address", "CITY_LOBBY_PER_ADDRESS", 0, 1e6, NULL, &q->lobby_per_address,
+         "open games the lobby lists per creating address, the newest (0: all)"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -237,10 +246,12 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->read_burst = 120;
     q->max_amendments = 50;
     q->open_ttl = 86400;
+    q->idle_game_seconds = 7 * 86400;
     q->retention = 30 * 86400;
     q->takeover_after = 2;
     q->hints_per_game = 5;
     q->hint_threads = 4;
+    q->lobby_per_address = 5;
     q->slots = 16384;
     struct setting s[16];
     int n = settings_of(q, s);

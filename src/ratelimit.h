@@ -1,7 +1,8 @@
 /* ratelimit.h: per-client-address quotas of `cityd serve` and the lifecycle settings of games:
  * token buckets for creating and joining games and for costly reads (keyed by the client's address;
  * an IPv6 client by its /64), the cap on amendments of an order within one step, how long an open
- * game waits for players, and how long finished and expired games are kept. A limiter's memory is
+ * game waits for players, how long a started game may sit idle, and how long ended games are
+ * kept. A limiter's memory is
  * fixed when it is made: a flood of distinct addresses evicts old or full buckets, it never grows
  * the table. Thread-safe. */
 #ifndef CITY_RATELIMIT_H
@@ -35,25 +36,28 @@ struct quotas {
     int join_burst;
     double read_rate; /* costly reads (lobby, events, replays) per minute per address; 0: none */
     int read_burst;
-    int max_amendments; /* replacements of one seat's order within one step; 0: no limit */
-    int open_ttl;       /* seconds an open game waits for players before it expires; 0: never */
-    int retention;      /* seconds finished and expired games are kept; 0: forever */
-    int takeover_after; /* missed deadlines after which the host may hand a seat to a bot */
-    int hints_per_game; /* expert hints a seat may ask for in one game; 0: none */
-    int hint_threads;   /* hints thought about at once on this instance */
-    size_t slots;       /* buckets per limiter */
+    int max_amendments;    /* replacements of one seat's order within one step; 0: no limit */
+    int open_ttl;          /* seconds an open game waits for players before it expires; 0: never */
+    int idle_game_seconds; /* seconds a started game may go without an order or decision
+                              before the sweeper ends it as abandoned; 0: never */
+    int retention;         /* seconds ended games are kept; 0: forever */
+    int takeover_after;    /* missed deadlines after which the host may hand a seat to a bot */
+    int hints_per_game;    /* expert hints a seat may ask for in one game; 0: none */
+    int hint_threads;      /* hints thought about at once on this instance */
+    int lobby_per_address; /* open games the lobby lists per creating address; 0: all */
+    size_t slots;          /* buckets per limiter */
     struct rate_limit *create, *join, *reads;
 };
 
 /* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
  * CITY_JOIN_RATE, CITY_JOIN_BURST, CITY_READ_RATE, CITY_READ_BURST, CITY_MAX_AMENDMENTS,
- * CITY_OPEN_TTL, CITY_RETENTION and CITY_RATE_SLOTS from the environment. False, with a sentence in
- * err, when one is not a number in its range. */
+ * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION and CITY_RATE_SLOTS from the environment.
+ * False, with a sentence in err, when one is not a number in its range. */
 bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
 
 /* Reads command-line option `flag` with `value` (may be NULL when missing) when it is one of
  * --create-rate, --create-burst, --join-rate, --join-burst, --read-rate, --read-burst,
- * --max-amendments, --open-ttl,
+ * --max-amendments, --open-ttl, --idle-game-seconds,
  * --retention. Returns 1 when it took the option, 0 when the flag is not one of these, -1
  * (with a sentence in err) when the value is missing or out of range. */
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen);

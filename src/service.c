@@ -73,6 +73,12 @@ int service_fail_unplayed(struct outcome *o, const char *status)
                         "join an open one (GET /api/v1/games).");
 }
 
+bool service_has_ended(const struct live *lv)
+{
+    return strcmp(lv->row.status, "finished") == 0 || strcmp(lv->row.status, "abandoned") == 0 ||
+           lv->rs->over(lv->g);
+}
+
 int service_check_playing(const struct live *lv, struct outcome *o, const char *not_started,
                           const char *ended)
 {
@@ -80,6 +86,8 @@ int service_check_playing(const struct live *lv, struct outcome *o, const char *
         return service_fail_unplayed(o, lv->row.status);
     if (strcmp(lv->row.status, "open") == 0)
         return outcome_fail(o, P_NOT_STARTED, NULL, "%s", not_started);
+    if (strcmp(lv->row.status, "abandoned") == 0)
+        return outcome_fail(o, P_GAME_OVER, NULL, "%s", SERVICE_ABANDONED);
     if (lv->rs->over(lv->g))
         return outcome_fail(o, P_GAME_OVER, NULL, "%s", ended);
     return STORE_OK;

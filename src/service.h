@@ -33,8 +33,13 @@ struct server;
  * private, bot_level, [seat, token], status}. */
 int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o);
 
-/* The lobby: 200 with {games: [...]}, open games first. */
-int service_list_games(struct server *srv, struct outcome *o);
+/* A page of the lobby: 200 with {games: [...], next}, open games first, newest first; an
+ * address's open games beyond the newest --lobby-per-address left out. The query's values
+ * (NULL when absent): `limit` 1..100 games (default 100), `after` the `next` of the page before
+ * (null on the last page), `game` a ruleset id this server hosts, `seats` a number of seats;
+ * any other value is 400 bad_query. */
+int service_list_games(struct server *srv, const char *limit, const char *after, const char *game,
+                       const char *seats, struct outcome *o);
 
 /* The public view of game `id`, from this instance's view cache when it holds the game (else
  * read, and then cached): 200 with o->text; 404 when there is no such game. */

@@ -252,6 +252,10 @@ static int create_tx(PGconn *c, void *ctx)
 {
     struct create_ctx *cc = ctx;
     int st = store_game_insert(c, &cc->row, cc->seats, cc->nseats);
+    /* An address's open games beyond its newest few leave the lobby (a burst cannot fill it). */
+    const struct quotas *q = cc->srv->quotas;
+    if (st == STORE_OK && cc->row.has_creator && !cc->row.unlisted && q && q->lobby_per_address > 0)
+        st = store_lobby_trim(c, cc->row.creator_key, q->lobby_per_address);
     if (st != STORE_OK)
         return st;
     struct live lv;
@@ -344,6 +348,8 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
     }
     json_t *opts = ruleset_options_json(rs, g);
     create_rows(&cc, &cr, g, opts, seat_token);
+    cc.row.has_creator = true; /* the lobby lists the newest few open games of each address */
+    netaddr_key(client, cc.row.creator_key);
     free(g);
     int st = store_tx(srv->store, create_tx, &cc, STORE_TRIES_READ);
     game_row_clear(&cc.row);
@@ -374,11 +380,17 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
 
 /* ---- reads -------------------------------------------------------------------------------- */
 
+struct list_call {
+    struct lobby_query q;
+    struct outcome *o;
+};
+
 static int list_tx(PGconn *c, void *ctx)
 {
-    struct outcome *o = ctx;
+    struct list_call *lc = ctx;
     json_t *games;
-    int st = store_games_list(c, LIST_LIMIT, &games);
+    char next[STORE_CURSOR_LEN];
+    int st = store_games_list(c, &lc->q, &games, next);
     if (st != STORE_OK)
         return st;
     size_t i;
@@ -387,13 +399,42 @@ static int list_tx(PGconn *c, void *ctx)
     {
         add_older_fields(game);
     }
-    outcome_reply(o, 200, json_pack("{s:o}", "games", games));
+    outcome_reply(
+        lc->o, 200,
+        json_pack("{s:o, s:o}", "games", games, "next", next[0] ? json_string(next) : json_null()));
     return STORE_OK;
 }
 
-int service_list_games(struct server *srv, struct outcome *o)
+/* Reads a whole number in lo..hi from query value s into *out; false when it is not one. */
+static bool query_int(const char *s, int lo, int hi, int *out)
 {
-    return store_run(srv->store, list_tx, o);
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || *end || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+int service_list_games(struct server *srv, const char *limit, const char *after, const char *game,
+                       const char *seats, struct outcome *o)
+{
+    struct list_call lc = {.q = {.limit = LIST_LIMIT, .game = game}, .o = o};
+    if (limit && !query_int(limit, 1, LIST_LIMIT, &lc.q.limit))
+        return outcome_fail(o, P_BAD_QUERY, NULL, "\"limit\" must be a whole number from 1 to %d.",
+                            LIST_LIMIT);
+    if (seats && !query_int(seats, 1, RS_MAX_SEATS, &lc.q.players))
+        return outcome_fail(o, P_BAD_QUERY, NULL, "\"seats\" must be a whole number from 1 to %d.",
+                            RS_MAX_SEATS);
+    if (game && !ruleset_find(game))
+        return outcome_fail(o, P_BAD_QUERY, NULL,
+                            "\"game\" must name a game this server hosts; GET /api/v1/rulesets "
+                            "lists them.");
+    if (after && !store_lobby_cursor_parse(after, &lc.q))
+        return outcome_fail(o, P_BAD_QUERY, NULL,
+                            "\"after\" must be the \"next\" of the lobby page before, as it was "
+                            "given.");
+    return store_run(srv->store, list_tx, &lc);
 }
 
 static int view_tx(PGconn *c, void *ctx)
@@ -489,8 +530,8 @@ static int hand_tx(PGconn *c, void *ctx)
         json_object_set_new(v, "id", json_string(lv.row.id));
         json_object_set_new(v, "game", json_string(lv.rs->id));
         json_object_set_new(v, "status", json_string(lv.row.status));
-        if (strcmp(lv.row.status, "open") == 0)
-            json_object_set_new(v, "pending", json_null()); /* not started yet */
+        if (strcmp(lv.row.status, "open") == 0 || strcmp(lv.row.status, "abandoned") == 0)
+            json_object_set_new(v, "pending", json_null()); /* not started yet, or ended */
         json_t *why = NULL;
         st = defaulted_of(c, &lv, seat, &why);
         json_object_set_new(v, "defaulted", why ? why : json_null());

@@ -42,10 +42,18 @@ bool service_is_unplayed(const char *status);
  * STORE_ABORT. */
 int service_fail_unplayed(struct outcome *o, const char *status);
 
+/* The sentence of 409 game_over for a game the sweeper ended as abandoned. */
+#define SERVICE_ABANDONED                                                                          \
+    "The game was abandoned: nobody made an order or decision in it for the server's idle "        \
+    "limit, so it ended unfinished. Create a game or join an open one (GET /api/v1/games)."
+
+/* True when a started game has ended: finished, abandoned, or over by its rules. */
+bool service_has_ended(const struct live *lv);
+
 /* The refusals of a call that needs a game in play, in this order: 409 game_expired or
  * game_cancelled (service_fail_unplayed), game_not_started with sentence `not_started`,
- * game_over with sentence `ended`. STORE_OK when the game is being played, else STORE_ABORT
- * with the refusal in o. */
+ * game_over with SERVICE_ABANDONED for an abandoned game, game_over with sentence `ended`.
+ * STORE_OK when the game is being played, else STORE_ABORT with the refusal in o. */
 int service_check_playing(const struct live *lv, struct outcome *o, const char *not_started,
                           const char *ended);
 

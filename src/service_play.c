@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "auth.h"
 #include "batch.h"
@@ -19,6 +20,21 @@
 #include "store.h"
 
 /* ---- orders ------------------------------------------------------------------------------- */
+
+/* How long a seat past the amendment cap waits for a step that takes orders again: the seconds
+ * left on the step's clock (at least 1), or, in a game without a clock, where the step ends when
+ * the other seats decide, AMEND_WAIT_NO_CLOCK (the page's polling interval). */
+enum { AMEND_WAIT_NO_CLOCK = 5 };
+
+static int amendments_wait(const struct live *lv)
+{
+    if (lv->row.deadline <= 0)
+        return AMEND_WAIT_NO_CLOCK;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double left = lv->row.deadline - ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    return left < 1 ? 1 : left > 86400 ? 86400 : (int)(left + 0.999);
+}
 
 struct service_order {
     struct server *srv;
@@ -106,12 +122,16 @@ static bool order_allowed(struct service_order *so, struct live *lv, int seat, b
     *had_decided = rs->pending(lv->g, seat) && rs->submitted(lv->g, seat);
     int cap = so->srv->quotas ? so->srv->quotas->max_amendments : 0;
     if (*had_decided && cap > 0 && lv->row.amend_counts[seat] >= cap) {
+        int wait = amendments_wait(lv);
         outcome_fail(o, P_RATE_LIMITED, "too_many_amendments",
                      "Seat %d has already replaced its order for %s %d times, the most one step "
                      "allows; the last order accepted stands. Send the next one for the next "
-                     "step.",
-                     seat, at, cap);
-        o->retry_after = lv->row.turn_seconds ? lv->row.turn_seconds : 0;
+                     "step (Retry-After: %d second%s%s).",
+                     seat, at, cap, wait, wait == 1 ? "" : "s",
+                     lv->row.deadline > 0 ? ", when the step's clock runs out"
+                                          : "; the game has no clock, so the step ends when "
+                                            "the other seats decide");
+        o->retry_after = wait;
         return false;
     }
     return true;
@@ -421,6 +441,10 @@ struct hint_call {
 
 static atomic_int thinking;
 
+/* The Retry-After of 429 too_many_hints: a seat's hints are counted for the whole game, so no
+ * wait brings one back; a day tells a client not to ask again soon. */
+enum { HINTS_WAIT = 86400 };
+
 static int hint_tx(PGconn *c, void *ctx)
 {
     struct hint_call *hc = ctx;
@@ -440,11 +464,14 @@ static int hint_tx(PGconn *c, void *ctx)
                           "Your seat has nothing to decide now; ask for a hint when it does.");
     if (st == STORE_OK) {
         st = store_hint_take(c, hc->gc.id, hc->seat, hc->cap, &hc->used);
-        if (st == STORE_NO_ROW)
+        if (st == STORE_NO_ROW) {
             st = outcome_fail(o, P_RATE_LIMITED, "too_many_hints",
-                              "Your seat has used its %d hint%s of this game; the hand view's "
-                              "suggestion (the greedy bot's) is still there for every decision.",
+                              "Your seat has used its %d hint%s of this game, which do not come "
+                              "back in it (Retry-After: a day); the hand view's suggestion (the "
+                              "greedy bot's) is still there for every decision.",
                               hc->cap, hc->cap == 1 ? "" : "s");
+            o->retry_after = HINTS_WAIT;
+        }
     }
     if (st == STORE_OK) {
         hc->rs = lv.rs;

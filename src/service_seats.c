@@ -89,7 +89,7 @@ static int leave_tx(PGconn *c, void *ctx)
     }
     if (st == STORE_OK && unplayed(&lv, o))
         st = STORE_ABORT;
-    if (st == STORE_OK && (strcmp(lv.row.status, "finished") == 0 || lv.rs->over(lv.g)))
+    if (st == STORE_OK && service_has_ended(&lv))
         st = outcome_fail(o, P_GAME_OVER, NULL, "The game has ended; there is nothing to leave.");
     const char *bot = NULL;
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0) {
@@ -166,7 +166,7 @@ static int takeover_tx(PGconn *c, void *ctx)
     if (st == STORE_OK && strcmp(lv.row.status, "open") == 0)
         st = outcome_fail(o, P_NOT_STARTED, NULL,
                           "The game has not started; an open seat waits for a player.");
-    if (st == STORE_OK && (strcmp(lv.row.status, "finished") == 0 || lv.rs->over(lv.g)))
+    if (st == STORE_OK && service_has_ended(&lv))
         st = outcome_fail(o, P_GAME_OVER, NULL, "The game has ended.");
     if (st == STORE_OK && sc->seat >= lv.row.players)
         st = outcome_fail(o, P_BAD_VALUE, NULL, "\"seat\" must be a seat of this game: 0 to %d.",
@@ -218,7 +218,7 @@ static int cancel_tx(PGconn *c, void *ctx)
         st = outcome_fail(o, P_GAME_STARTED, NULL,
                           "The game has %s; only an open game can be cancelled. A player may "
                           "leave a running game (a bot takes the seat).",
-                          strcmp(lv.row.status, "finished") == 0 ? "ended" : "started");
+                          service_has_ended(&lv) ? "ended" : "started");
     if (st == STORE_OK) {
         snprintf(lv.row.status, sizeof lv.row.status, "cancelled");
         live_event(&lv, "cancelled", json_pack("{s:s}", "by", "host"));

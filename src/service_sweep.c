@@ -1,6 +1,6 @@
 /* service_sweep.c: the sweeper (service_sweep() in service.h): overdue steps forced, slow bots
- * that waited too long handed to this instance's pool, open games expired and ended games
- * deleted after their retention. */
+ * that waited too long handed to this instance's pool, open games expired, started games nobody
+ * moves abandoned, and ended games deleted after their retention. */
 #include "service.h"
 
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accesslog.h"
 #include "auth.h"
 #include "hub.h"
 #include "live.h"
@@ -78,24 +79,35 @@ enum { BOTS_STALE_SECONDS = 4 };
 
 struct lifecycle_ctx {
     const struct quotas *q;
-    int expired, purged;
+    bool idle_round; /* look for idle started games this time */
+    int expired, purged, abandoned;
     char expired_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
     long long seqs[STORE_MAX_GAMES_LOADED];
     char purged_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
+    char abandoned_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
+    long long abandoned_seqs[STORE_MAX_GAMES_LOADED];
+    char abandoned_seats[STORE_MAX_GAMES_LOADED][STORE_SEATS_TEXT];
 };
 
-/* Expires open games past the open TTL and deletes games past the retention, a batch of each;
- * every instance hears of both (NOTIFY), so that none serves a cached view of them. */
+/* Expires open games past the open TTL, abandons started games idle past the idle limit (on an
+ * idle round) and deletes games past the retention, a batch of each; every instance hears of
+ * all three (NOTIFY), so that none serves a cached view of them. */
 static int lifecycle_tx(PGconn *c, void *ctx)
 {
     struct lifecycle_ctx *lc = ctx;
-    lc->expired = lc->purged = 0;
+    lc->expired = lc->purged = lc->abandoned = 0;
     int st = STORE_OK;
     if (lc->q->open_ttl > 0)
         st = store_expire_open(c, lc->q->open_ttl, STORE_MAX_GAMES_LOADED, lc->expired_ids,
                                lc->seqs, &lc->expired);
     for (int i = 0; i < lc->expired && st == STORE_OK; i++)
         st = store_notify(c, lc->expired_ids[i], lc->seqs[i]);
+    if (st == STORE_OK && lc->idle_round)
+        st = store_abandon_idle(c, lc->q->idle_game_seconds, STORE_MAX_GAMES_LOADED,
+                                lc->abandoned_ids, lc->abandoned_seqs, lc->abandoned_seats,
+                                &lc->abandoned);
+    for (int i = 0; i < lc->abandoned && st == STORE_OK; i++)
+        st = store_notify(c, lc->abandoned_ids[i], lc->abandoned_seqs[i]);
     if (st == STORE_OK && lc->q->retention > 0)
         st = store_purge_ended(c, lc->q->retention, STORE_MAX_GAMES_LOADED, lc->purged_ids,
                                &lc->purged);
@@ -104,13 +116,39 @@ static int lifecycle_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* The seconds between two looks for idle started games: an eighth of the idle limit, from 1 to
+ * 60 (the look walks the playing games older than the limit, so it is not made every second
+ * on a server whose limit is days). */
+static double idle_period(int idle_seconds)
+{
+    double p = idle_seconds / 8.0;
+    return p < 1 ? 1 : p > 60 ? 60 : p;
+}
+
+/* One line on stderr for each abandoned game, naming its seats (their names escaped: a name
+ * cannot forge a line), so that an operator can tell its people. */
+static void log_abandoned(const struct lifecycle_ctx *lc)
+{
+    for (int i = 0; i < lc->abandoned; i++) {
+        char seats[STORE_SEATS_TEXT * 2];
+        access_log_escape(seats, sizeof seats, lc->abandoned_seats[i]);
+        fprintf(stderr,
+                "cityd: game %s abandoned: no order or decision for %d seconds; its seats "
+                "(seat:name, /bot): %s\n",
+                lc->abandoned_ids[i], lc->q->idle_game_seconds, seats[0] ? seats : "-");
+    }
+    if (lc->abandoned > 0)
+        fflush(stderr);
+}
+
 /* The lifecycle round when its time has come (once a second, or at once while the last one
- * found a full batch); returns the games expired and deleted. */
+ * found a full batch; idle started games every idle_period()); returns the games expired,
+ * abandoned and deleted. */
 static int sweep_lifecycle(struct server *srv)
 {
-    static double next;
+    static double next, next_idle;
     const struct quotas *q = srv->quotas;
-    if (!q || (q->open_ttl <= 0 && q->retention <= 0))
+    if (!q || (q->open_ttl <= 0 && q->retention <= 0 && q->idle_game_seconds <= 0))
         return 0;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -121,16 +159,24 @@ static int sweep_lifecycle(struct server *srv)
     if (!lc)
         return 0;
     lc->q = q;
+    lc->idle_round = q->idle_game_seconds > 0 && now >= next_idle;
     int done = 0;
     if (store_tx(srv->store, lifecycle_tx, lc, STORE_TRIES_READ) == STORE_OK) {
         for (int i = 0; i < lc->expired; i++)
             hub_publish(srv->hub, lc->expired_ids[i], lc->seqs[i]);
+        for (int i = 0; i < lc->abandoned; i++)
+            hub_publish(srv->hub, lc->abandoned_ids[i], lc->abandoned_seqs[i]);
         for (int i = 0; i < lc->purged; i++)
             hub_publish(srv->hub, lc->purged_ids[i], 0);
+        log_abandoned(lc);
         metrics_games_ended(lc->expired, lc->purged);
-        done = lc->expired + lc->purged;
+        metrics_games_abandoned(lc->abandoned);
+        done = lc->expired + lc->abandoned + lc->purged;
+        if (lc->idle_round && lc->abandoned < STORE_MAX_GAMES_LOADED)
+            next_idle = now + idle_period(q->idle_game_seconds);
     }
-    bool full = lc->expired == STORE_MAX_GAMES_LOADED || lc->purged == STORE_MAX_GAMES_LOADED;
+    bool full = lc->expired == STORE_MAX_GAMES_LOADED || lc->purged == STORE_MAX_GAMES_LOADED ||
+                lc->abandoned == STORE_MAX_GAMES_LOADED;
     next = full ? now : now + 1;
     free(lc);
     return done;

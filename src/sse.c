@@ -25,7 +25,7 @@ struct stream {
     long long last; /* the last sequence sent */
     char *buf;      /* bytes waiting to go out */
     size_t len, cap, off;
-    bool finished; /* game_over was sent: end after the buffer */
+    bool finished; /* game_over (or abandoned) was sent: end after the buffer */
     bool first;
 };
 
@@ -79,8 +79,8 @@ static bool fetch(struct stream *s)
         append(s, "\n\n");
         free(data);
         s->last = seq;
-        if (type && strcmp(type, "game_over") == 0)
-            s->finished = true;
+        if (type && (strcmp(type, "game_over") == 0 || strcmp(type, "abandoned") == 0))
+            s->finished = true; /* the game's last event */
     }
     bool got = json_array_size(f.events) > 0;
     json_decref(f.events);

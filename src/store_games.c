@@ -51,13 +51,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           state,
                           g->unlisted ? "true" : "false",
                           g->bot_level[0] ? g->bot_level : "expert",
-                          g->options[0] ? g->options : "{}"};
-    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0};
+                          g->options[0] ? g->options : "{}",
+                          g->has_creator ? (const char *)g->creator_key : NULL};
+    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, NETADDR_KEY_LEN};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, turn_seconds, host_hash, "
-                     "state, unlisted, bot_level, options) VALUES ($1, $2, $3, $4, $5, $6, "
-                     "$7::json, $8::boolean, $9, $10::jsonb)",
-                     10, vals, lens);
+                     "state, unlisted, bot_level, options, creator_key) VALUES ($1, $2, $3, $4, "
+                     "$5, $6, $7::json, $8::boolean, $9, $10::jsonb, $11)",
+                     11, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -507,9 +508,13 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
     return *events ? STORE_OK : STORE_HARD;
 }
 
-/* Open games newest first, then playing and finished ones newest first, private tables left
- * out: each part one scan of a partial index, LIMITed, so the cost does not grow with the games
- * stored. */
+/* Open games newest first, then playing and finished ones newest first (ties by id), private
+ * tables left out: each part one scan of a partial index on (created_at, id) from the cursor
+ * on, LIMITed, so the cost does not grow with the games stored; open games an address's newer
+ * ones pushed out (lobby_hidden) are not in the index, which holds the filters' columns (the
+ * open part's ids come from it alone, then their rows). $1 the rows to read (a page and one), $2
+ * a game or NULL, $3 a number of seats or NULL, $4 the cursor's part or NULL, $5 its time
+ * (UTC), $6 its id. */
 static const char sql_lobby[] =
     "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
     "g.players, 'options', g.options, 'turn_seconds', g.turn_seconds, 'round', "
@@ -518,21 +523,103 @@ static const char sql_lobby[] =
     "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
     "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
     "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
-    "'[]') FROM seats s WHERE s.game_id = g.id))::text FROM ("
-    "(SELECT 0 AS part, id, game, status, players, options, turn_seconds, state, created_at "
-    "FROM games WHERE status = 'open' AND NOT unlisted ORDER BY created_at DESC LIMIT $1) "
+    "'[]') FROM seats s WHERE s.game_id = g.id), '_cursor', g.part || '-' || "
+    "to_char(g.created_at AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS') || '-' || g.id)::text FROM ("
+    "(SELECT 0 AS part, o.id, o.game, o.status, o.players, o.options, o.turn_seconds, o.state, "
+    "o.created_at FROM (SELECT id FROM games WHERE status = 'open' AND NOT unlisted AND NOT "
+    "lobby_hidden AND ($2::text IS NULL OR game = $2::text) AND ($3::int IS NULL OR players = "
+    "$3::int) AND ($4::int IS NULL OR ($4::int = 0 AND (created_at, id) < ($5::timestamp AT "
+    "TIME ZONE 'UTC', $6::text))) ORDER BY created_at DESC, id DESC LIMIT $1) k JOIN games o "
+    "ON o.id = k.id) "
     "UNION ALL "
     "(SELECT 1, id, game, status, players, options, turn_seconds, state, created_at "
-    "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted ORDER BY created_at DESC "
-    "LIMIT $1)"
-    ") g ORDER BY g.part, g.created_at DESC LIMIT $1";
+    "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted AND ($2::text IS NULL "
+    "OR game = $2::text) AND ($3::int IS NULL OR players = $3::int) AND ($4::int IS NULL OR "
+    "$4::int = 0 OR (created_at, id) < ($5::timestamp AT TIME ZONE 'UTC', $6::text)) "
+    "ORDER BY created_at DESC, id DESC LIMIT $1)"
+    ") g ORDER BY g.part, g.created_at DESC, g.id DESC LIMIT $1";
 
-int store_games_list(PGconn *c, int limit, json_t **out)
+static bool leap(int y)
 {
-    char l[24];
-    itoa_buf(l, sizeof l, limit);
-    const char *vals[] = {l};
-    return query_array(c, "list games", sql_lobby, 1, vals, out);
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+bool store_lobby_cursor_parse(const char *text, struct lobby_query *q)
+{
+    /* "P-YYYYMMDDHHMMSSuuuuuu-ID" */
+    size_t n = text ? strlen(text) : 0;
+    if (n < 25 || n > 24 + AUTH_ID_LEN || (text[0] != '0' && text[0] != '1') || text[1] != '-' ||
+        text[22] != '-')
+        return false;
+    int v[7]; /* year, month, day, hour, minute, second, microsecond */
+    static const int at[7] = {2, 6, 8, 10, 12, 14, 16}, len[7] = {4, 2, 2, 2, 2, 2, 6};
+    for (int k = 0; k < 7; k++) {
+        v[k] = 0;
+        for (int c = 0; c < len[k]; c++) {
+            char ch = text[at[k] + c];
+            if (ch < '0' || ch > '9')
+                return false;
+            v[k] = v[k] * 10 + (ch - '0');
+        }
+    }
+    static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (v[0] < 1970 || v[1] < 1 || v[1] > 12 || v[2] < 1 ||
+        v[2] > mdays[v[1] - 1] + (v[1] == 2 && leap(v[0])) || v[3] > 23 || v[4] > 59 || v[5] > 59)
+        return false;
+    for (const char *p = text + 23; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z')))
+            return false;
+    q->has_after = true;
+    q->after_part = text[0] - '0';
+    snprintf(q->after_ts, sizeof q->after_ts, "%04d-%02d-%02d %02d:%02d:%02d.%06d", v[0], v[1],
+             v[2], v[3], v[4], v[5], v[6]);
+    snprintf(q->after_id, sizeof q->after_id, "%s", text + 23);
+    return true;
+}
+
+int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next)
+{
+    char l[24], players[24], part[24];
+    itoa_buf(l, sizeof l, q->limit + 1);
+    itoa_buf(players, sizeof players, q->players);
+    itoa_buf(part, sizeof part, q->after_part);
+    const char *vals[] = {l,
+                          q->game,
+                          q->players > 0 ? players : NULL,
+                          q->has_after ? part : NULL,
+                          q->has_after ? q->after_ts : NULL,
+                          q->has_after ? q->after_id : NULL};
+    next[0] = 0;
+    int st = query_array(c, "list games", sql_lobby, 6, vals, out);
+    if (st != STORE_OK)
+        return st;
+    size_t n = json_array_size(*out);
+    if (n > (size_t)q->limit) {
+        json_array_remove(*out, n - 1);
+        n--;
+        snprintf(next, STORE_CURSOR_LEN, "%s",
+                 json_string_value(json_object_get(json_array_get(*out, n - 1), "_cursor")));
+    }
+    size_t i;
+    json_t *game;
+    json_array_foreach(*out, i, game)
+    {
+        json_object_del(game, "_cursor");
+    }
+    return STORE_OK;
+}
+
+int store_lobby_trim(PGconn *c, const uint8_t key[NETADDR_KEY_LEN], int keep)
+{
+    char k[24];
+    itoa_buf(k, sizeof k, keep);
+    const char *vals[] = {(const char *)key, k};
+    const int lens[] = {NETADDR_KEY_LEN, 0};
+    return command(c, "trim the lobby",
+                   "UPDATE games SET lobby_hidden = true WHERE id IN (SELECT id FROM games WHERE "
+                   "creator_key = $1 AND status = 'open' AND NOT unlisted AND NOT lobby_hidden "
+                   "ORDER BY created_at DESC, id DESC OFFSET $2::int FOR UPDATE SKIP LOCKED)",
+                   2, vals, lens);
 }
 
 int store_decisions_read(PGconn *c, const char *id, json_t **out)
@@ -574,9 +661,9 @@ int store_games_metrics(PGconn *c, char **out)
     int st = query(c, "games metrics", sql_counts, 0, NULL, NULL, &r);
     if (st != STORE_OK)
         return st;
-    enum { NSTATUS = 4 };
-    long long counts[NSTATUS] = {0, 0, 0, 0};
-    const char *names[NSTATUS] = {"open", "playing", "finished", "expired"};
+    enum { NSTATUS = 5 };
+    long long counts[NSTATUS] = {0, 0, 0, 0, 0};
+    const char *names[NSTATUS] = {"open", "playing", "finished", "expired", "abandoned"};
     for (int i = 0; i < PQntuples(r); i++)
         for (int k = 0; k < NSTATUS; k++)
             if (strcmp(PQgetvalue(r, i, 0), names[k]) == 0)
@@ -587,8 +674,9 @@ int store_games_metrics(PGconn *c, char **out)
              "# HELP city_games Games stored, by status (counters kept by triggers).\n"
              "# TYPE city_games gauge\n"
              "city_games{status=\"open\"} %lld\ncity_games{status=\"playing\"} %lld\n"
-             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n",
-             counts[0], counts[1], counts[2], counts[3]);
+             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n"
+             "city_games{status=\"abandoned\"} %lld\n",
+             counts[0], counts[1], counts[2], counts[3], counts[4]);
     *out = strdup(buf);
     return *out ? STORE_OK : STORE_HARD;
 }
@@ -640,6 +728,23 @@ static const char sql_expire[] =
     "'{}'::jsonb FROM u) "
     "SELECT id, last_seq FROM u";
 
+/* The oldest playing games that nobody has moved for $1 seconds (games_playing_created: a game
+ * idle that long was created before it), locked, marked abandoned, each with an "abandoned"
+ * event at the next sequence number; with their seats as "seat:name" (a bot's seat
+ * "seat:name/bot", a free one "seat:-") for the daemon's log. */
+static const char sql_abandon[] =
+    "WITH x AS (SELECT id FROM games WHERE status = 'playing' AND created_at < now() - "
+    "make_interval(secs => $1::int) AND updated_at < now() - make_interval(secs => $1::int) "
+    "ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
+    "u AS (UPDATE games g SET status = 'abandoned', deadline = NULL, bot_due = false, "
+    "updated_at = now(), version = g.version + 1, last_seq = g.last_seq + 1 FROM x "
+    "WHERE g.id = x.id RETURNING g.id, g.last_seq), "
+    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'abandoned', "
+    "jsonb_build_object('idle_seconds', $1::int) FROM u) "
+    "SELECT u.id, u.last_seq, (SELECT string_agg(s.seat || ':' || coalesce(s.name, '-') || "
+    "coalesce('/' || s.bot, ''), ' ' ORDER BY s.seat) FROM seats s WHERE s.game_id = u.id) "
+    "FROM u";
+
 /* The oldest ended games past the retention (games_ended), locked and deleted. */
 static const char sql_purge[] =
     "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE ended_at < now() - "
@@ -647,9 +752,10 @@ static const char sql_purge[] =
     "RETURNING id";
 
 /* Runs a lifecycle statement ($1 seconds, $2 limit) and collects column 0 (ids) and, when
- * seqs is not NULL, column 1. */
+ * seqs is not NULL, column 1, and, when seats is not NULL, column 2. */
 static int lifecycle(PGconn *c, const char *what, const char *sql, int seconds, int max,
-                     char ids[][AUTH_ID_LEN + 1], long long *seqs, int *n)
+                     char ids[][AUTH_ID_LEN + 1], long long *seqs, char (*seats)[STORE_SEATS_TEXT],
+                     int *n)
 {
     *n = 0;
     if (max < 1 || max > STORE_MAX_GAMES_LOADED)
@@ -666,6 +772,8 @@ static int lifecycle(PGconn *c, const char *what, const char *sql, int seconds, 
         snprintf(ids[*n], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
         if (seqs)
             seqs[*n] = atoll(PQgetvalue(r, i, 1));
+        if (seats)
+            snprintf(seats[*n], STORE_SEATS_TEXT, "%s", PQgetvalue(r, i, 2));
         (*n)++;
     }
     PQclear(r);
@@ -675,12 +783,18 @@ static int lifecycle(PGconn *c, const char *what, const char *sql, int seconds, 
 int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
                       int *n)
 {
-    return lifecycle(c, "expire open games", sql_expire, ttl, max, ids, seqs, n);
+    return lifecycle(c, "expire open games", sql_expire, ttl, max, ids, seqs, NULL, n);
+}
+
+int store_abandon_idle(PGconn *c, int idle, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                       char (*seats)[STORE_SEATS_TEXT], int *n)
+{
+    return lifecycle(c, "abandon idle games", sql_abandon, idle, max, ids, seqs, seats, n);
 }
 
 int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN + 1], int *n)
 {
-    return lifecycle(c, "purge ended games", sql_purge, retention, max, ids, NULL, n);
+    return lifecycle(c, "purge ended games", sql_purge, retention, max, ids, NULL, NULL, n);
 }
 
 const char *store_games_sql(enum store_games_sql which)
@@ -694,6 +808,8 @@ const char *store_games_sql(enum store_games_sql which)
         return sql_expire;
     case SQL_PURGE:
         return sql_purge;
+    case SQL_ABANDON:
+        return sql_abandon;
     case SQL_COUNTS:
         return sql_counts;
     }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "auth.h"
+#include "netaddr.h"
 #include "ruleset.h"
 #include "store.h"
 
@@ -16,7 +17,7 @@ struct game_row {
     char id[AUTH_ID_LEN + 1];
     char game[16];   /* the ruleset's id (struct ruleset's `id`) */
     bool unlisted;   /* a private table: not in the lobby, joined through its link */
-    char status[12]; /* "open", "playing", "finished", "expired" */
+    char status[12]; /* "open", "playing", "finished", "expired", "cancelled", "abandoned" */
     int players;
     int turn_seconds;  /* 0: no time limit */
     int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
@@ -35,6 +36,9 @@ struct game_row {
     bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
     char bot_level[16];             /* the expert's level in this game (expert_levels.h) */
     char options[256]; /* store_game_insert(): the creation options as JSON {name: value} */
+    bool has_creator;  /* store_game_insert(): creator_key is set */
+    uint8_t creator_key[NETADDR_KEY_LEN]; /* the creating client's netaddr_key() (the lobby's
+                                             cap per address) */
 };
 
 struct seat_row {
@@ -141,10 +145,36 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
 int store_events_page(PGconn *c, const char *id, long long after, int limit, json_t **events,
                       long long *last_seq);
 
-/* Games for the lobby, at most `limit`, as a new JSON array: open ones newest first, then
- * playing and finished ones newest first (expired and unlisted ones never). Two index scans of
- * at most `limit` rows each (games_lobby_open, games_lobby_listed), never a scan of all games. */
-int store_games_list(PGconn *c, int limit, json_t **out);
+/* What a page of the lobby asks for. */
+struct lobby_query {
+    int limit;         /* games on the page, 1..100 */
+    const char *game;  /* only games of this ruleset id, or NULL */
+    int players;       /* only games of this many seats, or 0 */
+    bool has_after;    /* the page starts after the cursor below */
+    int after_part;    /* 0: open games, 1: playing and finished ones */
+    char after_ts[80]; /* "YYYY-MM-DD HH:MM:SS.uuuuuu" (UTC) of the last game seen */
+    char after_id[AUTH_ID_LEN + 1];
+};
+
+/* The room for a lobby cursor ("P-YYYYMMDDHHMMSSuuuuuu-ID"). */
+enum { STORE_CURSOR_LEN = 48 };
+
+/* Reads cursor text ("P-YYYYMMDDHHMMSSuuuuuu-ID", as a page's next gives it) into q's after_*
+ * fields. False when it is not one (a part other than 0 or 1, a time that is no valid UTC
+ * time, an id of other than 1..AUTH_ID_LEN lowercase letters and digits). */
+bool store_lobby_cursor_parse(const char *text, struct lobby_query *q);
+
+/* Leaves out of the lobby for good (lobby_hidden) the open games of creating address `key`
+ * beyond its newest `keep` listed ones (games another transaction holds are skipped: they may
+ * stay listed). */
+int store_lobby_trim(PGconn *c, const uint8_t key[NETADDR_KEY_LEN], int keep);
+
+/* A page of the lobby as a new JSON array: open games newest first, then playing and finished
+ * ones newest first (ties by id), private tables and open games store_lobby_trim() hid left
+ * out; filtered by q's game and players; after q's cursor when it has one. *next (STORE_CURSOR_LEN
+ * bytes) is the cursor of the page's last game when more follow, else "". Each part reads its
+ * partial index from the cursor on, LIMITed, so the cost does not grow with the games stored. */
+int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next);
 
 /* Every decision of a game in order, as a new JSON array of {seat, ...order body}. */
 int store_decisions_read(PGconn *c, const char *id, json_t **out);
@@ -164,6 +194,17 @@ int store_games_metrics(PGconn *c, char **out);
 int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
                       int *n);
 
+/* The room for a game's seats as store_abandon_idle() lists them ("0:Ada 1:Bob/greedy 2:-"). */
+enum { STORE_SEATS_TEXT = RS_MAX_SEATS * 280 };
+
+/* Marks up to `max` (at most STORE_MAX_GAMES_LOADED) playing games in which nothing was saved
+ * (no order, decision or seat change) for `idle` seconds as abandoned, oldest first, skipping
+ * games another transaction holds, and appends an "abandoned" event ({idle_seconds}) to each.
+ * Their ids, new last_seq and seats ("seat:name", "seat:name/bot", "seat:-" for a free one,
+ * blank-separated) go to ids[], seqs[] and seats[], their number to *n. */
+int store_abandon_idle(PGconn *c, int idle, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
+                       char (*seats)[STORE_SEATS_TEXT], int *n);
+
 /* Deletes up to `max` (at most STORE_MAX_GAMES_LOADED) games that finished or expired more than
  * `retention` seconds ago, oldest first, with every row of theirs (seats, orders, decisions,
  * events: ON DELETE CASCADE), skipping games another transaction holds. Their ids go to ids[],
@@ -172,8 +213,8 @@ int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN 
 
 /* The statements whose plans matter at scale, for tests that EXPLAIN them: the lobby ($1
  * limit), overdue games ($1 limit), expiry ($1 ttl, $2 limit), purge ($1 retention, $2
- * limit) and the game counts. */
-enum store_games_sql { SQL_LOBBY, SQL_OVERDUE, SQL_EXPIRE, SQL_PURGE, SQL_COUNTS };
+ * limit), abandoning idle games ($1 idle seconds, $2 limit) and the game counts. */
+enum store_games_sql { SQL_LOBBY, SQL_OVERDUE, SQL_EXPIRE, SQL_PURGE, SQL_COUNTS, SQL_ABANDON };
 const char *store_games_sql(enum store_games_sql which);
 
 #endif

@@ -843,10 +843,10 @@ static char *explain(const char *url, const char *sql, int n, const char *const 
 {
     PGconn *c = PQconnectdb(url);
     cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    char text[4096];
+    char text[8192];
     snprintf(text, sizeof text, "EXPLAIN %s", sql);
     PGresult *r = PQexecParams(c, text, n, NULL, vals, NULL, NULL, 0);
-    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql, PQresultErrorMessage(r));
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK, "%s in: %s", PQresultErrorMessage(r), sql);
     size_t cap = 1, len = 0;
     for (int i = 0; i < PQntuples(r); i++)
         cap += strlen(PQgetvalue(r, i, 0)) + 1;
@@ -877,16 +877,22 @@ Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
                   "now() - i * interval '1 second' FROM generate_series(1, 50000) i");
     exec_sql(url, "INSERT INTO seats (game_id, seat, name) SELECT id, s, 'P' FROM games, "
                   "generate_series(0, 1) s");
+    /* Open games of three creating addresses, the older ones hidden from the lobby. */
+    exec_sql(url, "UPDATE games SET creator_key = decode(lpad(to_hex(length(id) % 3), 2, '0'), "
+                  "'hex'), lobby_hidden = created_at < now() - interval '1 hour' WHERE status = "
+                  "'open'");
     exec_sql(url, "ANALYZE");
     const char *limit[] = {"100"}, *lifecycle[] = {"86400", "32"};
+    /* A first page, and a filtered page after a cursor in the open part. */
+    const char *lobby[] = {"101", NULL, NULL, NULL, NULL, NULL};
+    const char *lobby_after[] = {"21", "the_city", "2", "0", "2026-01-01 00:00:00.000000", "g500"};
     struct {
         enum store_games_sql which;
         int n;
         const char *const *vals;
-    } plans[] = {{SQL_LOBBY, 1, limit},
-                 {SQL_OVERDUE, 1, limit},
-                 {SQL_EXPIRE, 2, lifecycle},
-                 {SQL_PURGE, 2, lifecycle},
+    } plans[] = {{SQL_LOBBY, 6, lobby},     {SQL_LOBBY, 6, lobby_after},
+                 {SQL_OVERDUE, 1, limit},   {SQL_EXPIRE, 2, lifecycle},
+                 {SQL_PURGE, 2, lifecycle}, {SQL_ABANDON, 2, lifecycle},
                  {SQL_COUNTS, 0, NULL}};
     for (size_t i = 0; i < sizeof plans / sizeof *plans; i++) {
         char *plan = explain(url, store_games_sql(plans[i].which), plans[i].n, plans[i].vals);

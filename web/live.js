@@ -86,14 +86,14 @@ export function liveGame(id, onChange) {
   // A seat's stream carries its token (the server keeps a player's stream even at its caps);
   // a watcher's is a plain EventSource from the last event it has.
   function openStream() {
-    if (!alive || (st.view?.status === 'finished' && gameOver()) || ['cancelled', 'expired'].includes(st.view?.status)) return;
+    if (!alive || (st.view?.status === 'finished' && gameOver()) || ['cancelled', 'expired', 'abandoned'].includes(st.view?.status)) return;
     es = st.me ? new SeatStream(id, st.me.token, maxSeq()) : new EventSource(streamUrl(id, maxSeq()));
     const onEvent = (ev) => {
       let data;
       try { data = JSON.parse(ev.data); } catch { return; }
       if (typeof data?.seq !== 'number') return;
       st.events.set(data.seq, data);
-      if (['game_over', 'cancelled', 'expired'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
+      if (['game_over', 'cancelled', 'expired', 'abandoned'].includes(data.type)) { es?.close(); es = null; setConn('closed'); }
       scheduleRefresh();
     };
     listenToLog(es, onEvent);

@@ -29,7 +29,7 @@ export function botMark(bot) {
 }
 
 /**
- * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`) as
+ * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`, `abandoned`) as
  * {kind, seq, text}, or null for any other event. who(seat) gives a seat's name.
  */
 export function seatLogLine(e, who) {
@@ -40,6 +40,7 @@ export function seatLogLine(e, who) {
     case 'taken_over': text = `The host handed ${name}'s seat to a bot after ${e.missed} missed turn${e.missed === 1 ? '' : 's'}.`; break;
     case 'cancelled': text = 'The host cancelled the game.'; break;
     case 'expired': text = 'The seats did not fill in time: the game expired.'; break;
+    case 'abandoned': text = 'Nobody played for a long time: the game ended unfinished (abandoned).'; break;
     default: return null;
   }
   return { kind: e.type === 'left' && !e.bot ? 'minor' : 'warn', seq: e.seq, text };

@@ -214,7 +214,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       return;
     }
     const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired')
-      : v.status === 'finished' ? 'Game over' : part.stepLabel(v);
+      : v.status === 'finished' ? 'Game over' : v.status === 'abandoned' ? 'Abandoned' : part.stepLabel(v);
     replace(bar, back,
       h('div', { class: 'bar-title' }, h('strong', {}, title()), h('span', { class: 'step-pill', id: 'step' }, step)),
       links,
@@ -405,7 +405,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function drawActionNow() {
     const v = st.view;
     const hand = st.hand;
-    if (!v || !st.me || !hand || v.status === 'finished' || isClosed(v)) {
+    if (!v || !st.me || !hand || v.status === 'finished' || v.status === 'abandoned' || isClosed(v)) {
       action.hidden = true;
       replace(action);
       Object.assign(action.dataset, { state: 'waiting', turn: 'none', submitted: 'false', busy: 'false', need: '' });

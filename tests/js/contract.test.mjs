@@ -647,6 +647,17 @@ test('creating, listing and joining games, and their errors', async () => {
   const listed = list.games.find((x) => x.id === g.id);
   assert.ok(listed && listed.status === 'open' && listed.seats_free === 2);
   assert.equal(list.games[0].status, 'open', 'open games come first');
+  // Pages: one game at a time, the same order as the whole list; filters; a bad query is 400.
+  const first = await expect(200, null, 'GET', '/api/v1/games?limit=1');
+  assert.deepEqual(first.games.map((x) => x.id), list.games.slice(0, 1).map((x) => x.id));
+  if (list.games.length > 1) {
+    assert.equal(typeof first.next, 'string');
+    const second = await expect(200, null, 'GET', `/api/v1/games?limit=1&after=${encodeURIComponent(first.next)}`);
+    assert.deepEqual(second.games.map((x) => x.id), list.games.slice(1, 2).map((x) => x.id));
+  }
+  const twos = await expect(200, null, 'GET', '/api/v1/games?seats=2&game=the_city');
+  assert.ok(twos.games.some((x) => x.id === g.id) && twos.games.every((x) => x.players === 2 && x.game === 'the_city'));
+  for (const q of ['limit=0', 'seats=7', 'game=chess', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/games?${q}`);
   const view = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
   assert.deepEqual(view.seats.map((s) => s.name), [null, null]);
   assert.ok(!('seed' in view), 'the seed is secret while the game is not finished');
@@ -1062,7 +1073,7 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
   const saved = base;
   const limited = await startDaemon({ extraArgs: ['--create-rate', '1', '--create-burst', '2',
     '--join-rate', '1', '--join-burst', '1', '--max-amendments', '1', '--read-rate', '1', '--read-burst', '2', '--metrics-allow', 'none'] });
-  const expiring = await startDaemon({ extraArgs: ['--open-ttl', '1'] });
+  const expiring = await startDaemon({ extraArgs: ['--open-ttl', '1', '--idle-game-seconds', '1'] });
   try {
     base = limited.base;
     const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ada' } });
@@ -1107,6 +1118,24 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/takeover`, { token: lonely.host_token, body: { seat: 1 } });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/cancel`, { token: lonely.host_token });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/hint`, { token: lonely.token });
+    // A started game nobody moves for the idle limit ends as abandoned: its view, its hand and
+    // its log say so, and what needs a game in play is 409 game_over.
+    const idle = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['greedy'], name: 'Fay' } });
+    const hand0 = await expect(200, null, 'GET', `/api/v1/games/${idle.id}/hand`, { token: idle.token });
+    for (let i = 0; i < 150 && status !== 'abandoned'; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      status = (await expect(200, null, 'GET', `/api/v1/games/${idle.id}`)).status;
+    }
+    assert.equal(status, 'abandoned');
+    const log = await expect(200, null, 'GET', `/api/v1/games/${idle.id}/events?after=0`);
+    assert.deepEqual(log.events.at(-1), { seq: log.last_seq, type: 'abandoned', idle_seconds: 1 });
+    const handAfter = await expect(200, null, 'GET', `/api/v1/games/${idle.id}/hand`, { token: idle.token });
+    assert.equal(handAfter.pending, null);
+    const { round: r0, step: s0 } = hand0.pending;
+    await expect(409, 'game_over', 'POST', `/api/v1/games/${idle.id}/orders`,
+      { token: idle.token, body: { round: r0, step: s0, discard: hand0.hand.slice(0, hand0.pending.options.discard).map((c) => c.id) } });
+    await expect(409, 'game_over', 'POST', `/api/v1/games/${idle.id}/hint`, { token: idle.token });
+    await expect(409, 'game_over', 'POST', `/api/v1/games/${idle.id}/leave`, { token: idle.token });
   } finally {
     base = saved;
     await limited.stop();

@@ -3,10 +3,11 @@
  * and absurd numbers in every field, duplicate cards and keys, bodies of 10 MB with and without
  * a length, bodies that trickle in or stall, invalid UTF-8, NULs and control characters, SQL
  * in names, ids and tokens, path traversal against the static files, tokens of other games and
- * replayed orders. Each must get a clear 4xx (application/problem+json with a stable code and a
- * detail sentence wherever the request reached the route table), must leave the game
- * uncorrupted and playable to its end, must reveal no hand, and must leave the daemon serving
- * (GET /healthz 200 and the process alive: under ASan a memory error kills it).
+ * replayed orders, and a lobby filled from six addresses. Each must get a clear 4xx
+ * (application/problem+json with a stable code and a detail sentence wherever the request reached
+ * the route table), must leave the game uncorrupted and playable to its end, must reveal no hand,
+ * and must leave the daemon serving (GET /healthz 200 and the process alive: under ASan a memory
+ * error kills it).
  *
  * Raw sockets (raw_exchange, slow_open) send what libcurl would normalise or refuse to send:
  * paths with "..", bodies without a Content-Length, stalled and trickling bodies.
@@ -1820,5 +1821,129 @@ Test(hostile, replayed_orders_are_stale_and_change_nothing)
     free(seat_of);
     check_log(&t);
     still_serving("replayed orders");
+    stops_cleanly();
+}
+
+/* ---- a lobby filled from a few addresses -------------------------------------------------- */
+
+/* `method path` with an optional body from source address `from`; the status, and the reply's
+ * JSON in *json (to be freed; NULL when none). */
+static long lobby_call(const char *from, const char *method, const char *path, const char *body,
+                       json_t **json)
+{
+    struct suite_answer a;
+    suite_send_from(d.base, from, method, path, NULL, body, &a);
+    counted(K_ALL);
+    *json = a.json;
+    return a.status;
+}
+
+/* The position of game `id` in a lobby page's games, or -1. */
+static int lobby_index(json_t *page, const char *id)
+{
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(page, "games"), i, g)
+    {
+        if (strcmp(str(g, "id"), id) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+Test(hostile, a_lobby_filled_from_six_addresses_still_lists_an_earlier_players_open_game)
+{
+    json_t *j;
+    cr_assert_eq(lobby_call("127.0.0.9", "POST", "/api/v1/games",
+                            "{\"seats\": 3, \"name\": "
+                            "\"Real\"}",
+                            &j),
+                 201);
+    char real[64], spam_first[64] = "";
+    snprintf(real, sizeof real, "%s", str(j, "id"));
+    json_decref(j);
+    /* 6 addresses x 20 open games, each within the creation burst of its address. */
+    for (int a = 0; a < 6; a++) {
+        char from[32];
+        snprintf(from, sizeof from, "127.0.0.%d", 11 + a);
+        for (int k = 0; k < 20; k++) {
+            cr_assert_eq(
+                lobby_call(from, "POST", "/api/v1/games", "{\"seats\": 4, \"name\": \"Spam\"}", &j),
+                201, "create %d of %s", k, from);
+            if (!spam_first[0])
+                snprintf(spam_first, sizeof spam_first, "%s", str(j, "id"));
+            json_decref(j);
+        }
+    }
+    /* The lobby's first page, as another address asks it: the real game is there, and only the
+     * newest 5 open games of each flooding address. */
+    json_t *page;
+    cr_assert_eq(lobby_call("127.0.0.20", "GET", "/api/v1/games", NULL, &page), 200);
+    cr_assert_geq(lobby_index(page, real), 0, "the earlier player's open game is listed");
+    int spam = 0;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(page, "games"), i, g)
+    {
+        spam +=
+            strcmp(json_string_value(json_array_get(json_object_get(g, "names"), 0)), "Spam") == 0;
+    }
+    cr_assert_eq(spam, 30, "5 open games listed per flooding address, %d listed", spam);
+    cr_assert(json_is_null(json_object_get(page, "next")), "one page holds them all");
+    /* Paged 7 at a time, the same games in the same order, each once. */
+    json_t *all = json_object_get(page, "games");
+    size_t seen = 0;
+    char path[256] = "/api/v1/games?limit=7";
+    for (int pages = 0; pages < 50; pages++) {
+        json_t *p;
+        cr_assert_eq(lobby_call("127.0.0.20", "GET", path, NULL, &p), 200, "%s", path);
+        json_t *games = json_object_get(p, "games");
+        cr_assert_leq(json_array_size(games), 7);
+        json_array_foreach(games, i, g)
+        {
+            cr_assert_lt(seen, json_array_size(all));
+            cr_assert_str_eq(str(g, "id"), str(json_array_get(all, seen), "id"),
+                             "game %zu of the pages", seen);
+            seen++;
+        }
+        json_t *next = json_object_get(p, "next");
+        bool more = json_is_string(next);
+        if (more)
+            snprintf(path, sizeof path, "/api/v1/games?limit=7&after=%s", json_string_value(next));
+        json_decref(p);
+        if (!more)
+            break;
+    }
+    cr_assert_eq(seen, json_array_size(all), "the pages hold every listed game");
+    json_decref(page);
+    /* Filters: by seats and by game. */
+    cr_assert_eq(lobby_call("127.0.0.20", "GET", "/api/v1/games?seats=3", NULL, &page), 200);
+    cr_assert_eq(json_array_size(json_object_get(page, "games")), 1);
+    cr_assert_eq(lobby_index(page, real), 0);
+    json_decref(page);
+    cr_assert_eq(lobby_call("127.0.0.20", "GET", "/api/v1/games?game=tech_city", NULL, &page), 200);
+    cr_assert_eq(json_array_size(json_object_get(page, "games")), 0);
+    json_decref(page);
+    static const char *const bad[] = {"limit=0",
+                                      "limit=101",
+                                      "limit=x",
+                                      "seats=0",
+                                      "seats=9",
+                                      "game=nope",
+                                      "after=x",
+                                      "after=0-20261331000000000000-ab",
+                                      "after=2-20260101000000000000-ab",
+                                      "after=0-20260101000000000000-AB"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        snprintf(path, sizeof path, "/api/v1/games?%s", bad[k]);
+        cr_assert_eq(lobby_call("127.0.0.20", "GET", path, NULL, &page), 400, "%s", path);
+        cr_assert_str_eq(str(page, "code"), "bad_query", "%s", path);
+        json_decref(page);
+    }
+    /* An open game the lobby leaves out still exists and is joined by its id. */
+    snprintf(path, sizeof path, "/api/v1/games/%s/join", spam_first);
+    cr_assert_eq(lobby_call("127.0.0.21", "POST", path, "{\"name\": \"Late\"}", &j), 201);
+    json_decref(j);
+    still_serving("a filled lobby");
     stops_cleanly();
 }

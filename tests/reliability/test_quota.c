@@ -2,8 +2,10 @@
  * its own settings and database: a creation flood and a join flood from one address get 429
  * problem+json with Retry-After while another loopback address (127.0.0.2) is served; amendment
  * spam leaves the event log at one "submitted" event per seat and step, stores the last order
- * accepted and ends in 429 too_many_amendments past the cap; an open game that never fills
- * expires (out of the lobby, join 409 game_expired); a finished and an expired game are deleted
+ * accepted and ends in 429 too_many_amendments past the cap (with Retry-After, as is 429
+ * too_many_hints); an open game that never fills expires (out of the lobby, join 409
+ * game_expired); a started game nobody moves is abandoned by the sweeper while one being played
+ * is not; a finished and an expired game are deleted
  * with every row of theirs after the retention; and two daemons force the overdue steps of
  * 2,000 timed games, each exactly once, exporting how late they were.
  *
@@ -56,61 +58,12 @@ TestSuite(quota, .fini = down, .timeout = 240);
 
 /* ---- requests from a chosen loopback address ----------------------------------------------- */
 
-struct answer {
-    long status;
-    char content_type[128];
-    int retry_after; /* -1 when absent */
-    json_t *json;
-};
-
 /* Sends `method path` with an optional body and token from source address `from`
- * ("127.0.0.1", "127.0.0.2") to the daemon, and fills *a (a->json to be freed). */
+ * ("127.0.0.1", "127.0.0.2") to the daemon, fills *a (a->json to be freed) and counts it. */
 static void send_from(const char *from, const char *method, const char *path, const char *token,
-                      const char *body, struct answer *a)
+                      const char *body, struct suite_answer *a)
 {
-    memset(a, 0, sizeof *a);
-    a->retry_after = -1;
-    char url[512], auth[160];
-    snprintf(url, sizeof url, "%s%s", d.base, path);
-    CURL *c = curl_easy_init();
-    cr_assert_not_null(c);
-    struct harness_buf got = {0}, head = {0};
-    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-    h = curl_slist_append(h, "Expect:");
-    if (token) {
-        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-        h = curl_slist_append(h, auth);
-    }
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_INTERFACE, from);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 30000L);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, harness_collect);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &got);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, harness_collect);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &head);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-    if (body)
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    CURLcode rc = curl_easy_perform(c);
-    cr_assert_eq(rc, CURLE_OK, "%s %s from %s: %s", method, path, from, curl_easy_strerror(rc));
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a->status);
-    char *ct = NULL;
-    if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
-        snprintf(a->content_type, sizeof a->content_type, "%s", ct);
-    for (char *line = head.p; line && *line;) {
-        if (strncasecmp(line, "Retry-After:", 12) == 0)
-            a->retry_after = atoi(line + 12);
-        char *next = strchr(line, '\n');
-        line = next ? next + 1 : NULL;
-    }
-    if (got.p)
-        a->json = json_loads(got.p, 0, NULL);
-    free(got.p);
-    free(head.p);
-    curl_slist_free_all(h);
-    curl_easy_cleanup(c);
+    suite_send_from(d.base, from, method, path, token, body, a);
     counts[K_REQUESTS]++;
     if (a->status == 429)
         counts[K_429]++;
@@ -118,7 +71,7 @@ static void send_from(const char *from, const char *method, const char *path, co
 
 /* A 429 is a rate_limited (or `code`) problem with a Retry-After and a detail that says when
  * to try again. */
-static void assert_rate_limited(const struct answer *a, const char *code, bool retry_after)
+static void assert_rate_limited(const struct suite_answer *a, const char *code, bool retry_after)
 {
     cr_assert_eq(a->status, 429);
     cr_assert_str_eq(a->content_type, "application/problem+json");
@@ -192,7 +145,7 @@ Test(quota, a_creation_flood_from_one_address_gets_429_while_another_address_is_
     double start = harness_now();
     int created = 0, limited = 0;
     for (int i = 0; i < 40; i++) {
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", "/api/v1/games", NULL, body, &a);
         cr_assert(a.status == 201 || a.status == 429, "create -> %ld", a.status);
         if (a.status == 201) {
@@ -210,7 +163,7 @@ Test(quota, a_creation_flood_from_one_address_gets_429_while_another_address_is_
                   harness_now() - start);
     cr_assert_geq(limited, 30);
     for (int i = 0; i < 5; i++) {
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.2", "POST", "/api/v1/games", NULL, body, &a);
         cr_assert_eq(a.status, 201, "another address is not limited");
         json_decref(a.json);
@@ -278,14 +231,14 @@ Test(quota, a_read_flood_from_one_address_gets_429_while_another_address_is_serv
     enum { TRIES = 100 };
     double took[TRIES];
     for (int i = 0; i < TRIES; i++) {
-        struct answer a;
+        struct suite_answer a;
         double t0 = harness_now();
         send_from("127.0.0.2", "GET", "/healthz", NULL, NULL, &a);
         took[i] = harness_now() - t0;
         cr_assert_eq(a.status, 200, "another address's /healthz -> %ld", a.status);
         json_decref(a.json);
     }
-    struct answer lobby, log, flooded;
+    struct suite_answer lobby, log, flooded;
     send_from("127.0.0.2", "GET", "/api/v1/games", NULL, NULL, &lobby);
     send_from("127.0.0.2", "GET", events, NULL, NULL, &log);
     send_from("127.0.0.1", "GET", "/api/v1/games", NULL, NULL, &flooded);
@@ -332,7 +285,7 @@ Test(quota, metrics_are_served_only_to_allowed_addresses_or_the_metrics_token)
     setenv("CITY_METRICS_TOKEN", "a-long-metrics-token-for-the-scraper", 1);
     up_with("--metrics-allow 127.0.0.2");
     unsetenv("CITY_METRICS_TOKEN");
-    struct answer a;
+    struct suite_answer a;
     send_from("127.0.0.2", "GET", "/metrics", NULL, NULL, &a);
     cr_expect_eq(a.status, 200, "an allowed address reads the metrics");
     json_decref(a.json);
@@ -366,7 +319,7 @@ Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_serv
     for (int i = 0; i < 20; i++) {
         char path[512];
         snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i % 6]);
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Flood\"}", &a);
         cr_assert(a.status == 201 || a.status == 429, "join -> %ld", a.status);
         if (a.status == 201)
@@ -385,7 +338,7 @@ Test(quota, a_join_flood_from_one_address_gets_429_while_another_address_is_serv
     for (int i = 0; i < 3; i++) {
         char path[512];
         snprintf(path, sizeof path, "/api/v1/games/%s/join", ids[i]);
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.2", "POST", path, NULL, "{\"name\": \"Other\"}", &a);
         cr_assert_eq(a.status, 201, "another address is not limited");
         json_decref(a.json);
@@ -429,7 +382,7 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
     long long seq_after_first = 0;
     for (int i = 0; i < 500; i++) {
         const char *order = i % 2 ? b_order : a_order;
-        struct answer a;
+        struct suite_answer a;
         send_from("127.0.0.1", "POST", path, t.tokens[0], order, &a);
         counts[K_AMENDMENTS]++;
         cr_assert(a.status == 202 || a.status == 429, "order %d -> %ld", i, a.status);
@@ -440,6 +393,8 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
         } else {
             limited++;
             assert_rate_limited(&a, "too_many_amendments", false);
+            /* No clock: the step ends when the other seat decides; the page polls every 5 s. */
+            cr_assert_eq(a.retry_after, 5, "Retry-After of a game without a clock");
         }
         json_decref(a.json);
         if (i == 0) {
@@ -488,6 +443,27 @@ Test(quota, amendment_spam_adds_one_submitted_event_stores_the_last_order_and_en
 
 /* ---- expiry and retention ----------------------------------------------------------------- */
 
+/* ---- hints ------------------------------------------------------------------------------- */
+
+Test(quota, a_seat_past_its_hints_gets_429_too_many_hints_with_retry_after)
+{
+    up_with("--hints-per-game 1");
+    struct table t;
+    create(&t, 2, 1, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hint", t.id);
+    struct suite_answer a;
+    send_from("127.0.0.1", "POST", path, t.tokens[0], NULL, &a);
+    cr_assert_eq(a.status, 200, "the seat's one hint");
+    cr_assert_eq(a.retry_after, -1, "a hint given says no Retry-After");
+    json_decref(a.json);
+    send_from("127.0.0.1", "POST", path, t.tokens[0], NULL, &a);
+    assert_rate_limited(&a, "too_many_hints", false);
+    /* The seat's hints of the game do not come back: a day. */
+    cr_assert_eq(a.retry_after, 86400, "Retry-After of a spent hint budget");
+    json_decref(a.json);
+}
+
 /* Waits up to `seconds` for `sql` to count `want`. */
 static void wait_count(const char *sql, long long want, double seconds)
 {
@@ -519,7 +495,7 @@ Test(quota, an_open_game_expires_leaves_the_lobby_and_refuses_joins_with_409)
     json_decref(v);
     cr_assert_not(in_lobby(id), "an expired game leaves the lobby");
     snprintf(path, sizeof path, "/api/v1/games/%s/join", id);
-    struct answer a;
+    struct suite_answer a;
     send_from("127.0.0.1", "POST", path, NULL, "{\"name\": \"Late\"}", &a);
     cr_assert_eq(a.status, 409);
     cr_assert_str_eq(a.content_type, "application/problem+json");
@@ -567,6 +543,84 @@ Test(quota, finished_and_expired_games_are_deleted_with_all_their_rows_after_the
     cr_assert_eq(metric_at(d.base, "city_games{status=\"finished\"}"), 0);
     cr_assert_eq(metric_at(d.base, "city_games{status=\"expired\"}"), 0);
     cr_assert_geq(metric_at(d.base, "city_sweeper_deleted_games_total"), 2);
+}
+
+/* ---- idle started games ------------------------------------------------------------------ */
+
+/* True when the daemon's log holds `needle`. */
+static bool log_has(const char *needle)
+{
+    FILE *f = fopen(d.log, "rb");
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, needle) != NULL;
+    fclose(f);
+    return found;
+}
+
+Test(quota, a_started_game_nobody_moves_is_abandoned_while_a_game_being_played_is_not)
+{
+    up_with("--idle-game-seconds 2");
+    struct table idle, busy;
+    create(&idle, 2, 1, NULL);                   /* a person and a bot, no clock: nobody moves it */
+    create(&busy, 2, 1, ", \"target_vp\": 500"); /* long enough to outlast the test */
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE id = '%s' AND status = 'abandoned'",
+             idle.id);
+    double until = harness_now() + 30;
+    int steps = 0;
+    while (sql_long(sql) == 0 && harness_now() < until) {
+        cr_assert(play_step(&busy), "the game being played goes on");
+        steps++;
+        harness_sleep_ms(300);
+    }
+    cr_assert_eq(sql_long(sql), 1, "the idle game was abandoned within 30 s");
+    /* Played on for another two idle limits: the busy game is never touched. */
+    for (double end = harness_now() + 5; harness_now() < end && play_step(&busy); steps++)
+        harness_sleep_ms(300);
+    json_t *v = view(&busy);
+    cr_assert(strcmp(str(v, "status"), "playing") == 0 || strcmp(str(v, "status"), "finished") == 0,
+              "the game being played is %s after %d steps", str(v, "status"), steps);
+    json_decref(v);
+    /* The abandoned game: ended in its view, its hand and its log; its rows are kept. */
+    v = view(&idle);
+    cr_assert_str_eq(str(v, "status"), "abandoned");
+    json_decref(v);
+    json_t *h = hand(&idle, 0);
+    cr_assert(json_is_null(json_object_get(h, "pending")), "nothing to decide any more");
+    char *order = choose_order(h);
+    json_decref(h);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", idle.id);
+    json_t *e = call("GET", path, NULL, NULL, 200);
+    json_t *events = json_object_get(e, "events");
+    json_t *lastev = json_array_get(events, json_array_size(events) - 1);
+    cr_assert_str_eq(str(lastev, "type"), "abandoned", "the log says the game was abandoned");
+    cr_assert_eq(num(lastev, "idle_seconds"), 2);
+    json_decref(e);
+    if (order) {
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", idle.id);
+        struct suite_answer a;
+        send_from("127.0.0.1", "POST", path, idle.tokens[0], order, &a);
+        cr_assert_eq(a.status, 409, "an order on an abandoned game");
+        cr_assert_str_eq(str(a.json, "code"), "game_over");
+        json_decref(a.json);
+        free(order);
+    }
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM seats WHERE game_id = '%s'", idle.id);
+    cr_assert_eq(sql_long(sql), 2, "its rows are kept until the retention");
+    /* Its people are told in the daemon's log: one line naming the game and its seats. */
+    char line[256];
+    snprintf(line, sizeof line, "game %s abandoned", idle.id);
+    cr_assert(log_has(line), "the log names the abandoned game");
+    cr_assert(log_has("0:Player 1 1:"), "the log line names its seats");
+    snprintf(line, sizeof line, "game %s abandoned", busy.id);
+    cr_assert_not(log_has(line));
+    cr_assert_eq(metric_at(d.base, "city_sweeper_abandoned_games_total"), 1);
+    cr_assert_eq(metric_at(d.base, "city_games{status=\"abandoned\"}"), 1);
 }
 
 /* ---- the sweeper at scale ----------------------------------------------------------------- */
