@@ -262,6 +262,7 @@ static const struct field view_fields[] = {
 };
 
 static const struct field list_fields[] = {
+    {"next", F_PLAIN}, /* the lobby's cursor: where its next page begins (a listed game) */
     {"games[].id", F_PLAIN},
     {"games[].game", F_PLAIN},
     {"games[].status", F_PLAIN},
