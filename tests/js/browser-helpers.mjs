@@ -105,7 +105,14 @@ export async function playTurn(page, state, { beforeConfirm } = {}) {
 export async function suggestAndWait(page, { key = false } = {}) {
   if (key) await page.keyboard.press('Enter');
   else await page.click('#suggest');
+  // An expert hint shows "Thinking…" first (the quick suggestion does not): wait for it to
+  // start, or the wait below could pass before the page had redrawn the button (seen in CI).
+  await page.waitForFunction(() => document.querySelector('#suggest[data-thinking="true"]')
+    || document.activeElement?.id !== 'suggest', null, { timeout: 3_000, polling: 20 }).catch(() => {});
   await page.waitForFunction(() => !document.querySelector('#suggest[data-thinking="true"]'), null, { timeout: 20_000, polling: 50 });
+  // then the suggestion applied: focus on what to press (it stays on Suggest only when there
+  // is nothing to suggest)
+  await page.waitForFunction(() => document.activeElement?.id !== 'suggest', null, { timeout: 3_000, polling: 20 }).catch(() => {});
 }
 
 /** Waits until Suggest knows how many expert hints are left (hints.js loaded); resolves to that number. */
