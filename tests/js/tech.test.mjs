@@ -444,11 +444,9 @@ test('Tech City: the host forces a decision another person is slow to make, afte
     await a.waitForSelector('#force-ask');
     assert.match(await a.locator('#force-q').innerText(), /Slow will get the default/);
     await a.click('#force-yes');
-    await a.waitForFunction(async (pos) => {
-      const r = await fetch(`/api/v1/games/${pos.id}`);
-      const v = await r.json();
-      return v.turn !== pos.turn;
-    }, { id, turn: before.turn });
+    // (an async predicate of waitForFunction returns a promise, which is truthy at once: poll here)
+    for (let i = 0; i < 200 && (await api(`/games/${id}`)).turn === before.turn; i++)
+      await new Promise((ok) => setTimeout(ok, 50));
     const log = (await api(`/games/${id}/events?after=0`)).events;
     assert.ok(log.some((e) => e.type === 'default' && e.seat === 1), 'the slow seat got the default');
     await b.waitForFunction(() => /had not chosen/.test(document.querySelector('#log')?.innerText ?? ''));
