@@ -20,6 +20,7 @@
 #include "botpool.h"
 #include "expert_levels.h"
 #include "hub.h"
+#include "lobbycache.h"
 #include "auth.h"
 #include "metrics.h"
 #include "server.h"
@@ -82,6 +83,8 @@ void api_metrics(struct http_req *r)
     size_t entries, len;
     uint64_t hits, misses;
     view_cache_stats(r->srv->views, &entries, &hits, &misses);
+    uint64_t lobby_hits, lobby_misses;
+    lobby_cache_stats(r->srv->lobby, &lobby_hits, &lobby_misses);
     long streams = 0, parked = 0;
     uint64_t wakeups = 0, refused = 0;
     if (r->srv->hub)
@@ -133,43 +136,51 @@ void api_metrics(struct http_req *r)
                  "city_bot_level_decisions_total{level=\"%s\"} %llu\n", expert_levels[i].id,
                  (unsigned long long)bs.by_level[i]);
     char *bots = NULL;
-    if (asprintf(
-            &bots,
-            "# HELP city_bot_queue Games waiting for a bot worker, and workers thinking.\n"
-            "# TYPE city_bot_queue gauge\ncity_bot_queue{state=\"queued\"} %ld\n"
-            "city_bot_queue{state=\"thinking\"} %ld\n"
-            "# HELP city_bot_queue_people Queued games where a person sits (served first).\n"
-            "# TYPE city_bot_queue_people gauge\ncity_bot_queue_people %ld\n"
-            "# HELP city_bot_decisions_total Slow bots' decisions: submitted, thrown away "
-            "because the game had moved on, wake-ups dropped by a full queue.\n"
-            "# TYPE city_bot_decisions_total counter\n"
-            "city_bot_decisions_total{result=\"submitted\"} %llu\n"
-            "city_bot_decisions_total{result=\"stale\"} %llu\n"
-            "city_bot_decisions_total{result=\"dropped\"} %llu\n"
-            "# HELP city_bot_decision_seconds Time a slow bot thought per decision (its "
-            "pauses for people's requests not counted).\n"
-            "# TYPE city_bot_decision_seconds histogram\n"
-            "city_bot_decision_seconds_bucket{le=\"0.01\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"0.025\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"0.05\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"0.1\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"0.2\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"0.5\"} %llu\n"
-            "city_bot_decision_seconds_bucket{le=\"+Inf\"} %llu\n"
-            "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n"
-            "# HELP city_bot_level_decisions_total Expert decisions thought, by the game's "
-            "level.\n"
-            "# TYPE city_bot_level_decisions_total counter\n%s"
-            "# HELP city_bot_yield_seconds_total Time bot workers paused their thinking "
-            "while people's requests were served.\n"
-            "# TYPE city_bot_yield_seconds_total counter\ncity_bot_yield_seconds_total %.6f\n%s",
-            bs.queued, bs.thinking, bs.queued_people, (unsigned long long)bs.decisions,
-            (unsigned long long)bs.stale, (unsigned long long)bs.dropped,
-            (unsigned long long)bs.le_ms[0], (unsigned long long)bs.le_ms[1],
-            (unsigned long long)bs.le_ms[2], (unsigned long long)bs.le_ms[3],
-            (unsigned long long)bs.le_ms[4], (unsigned long long)bs.le_ms[5],
-            (unsigned long long)bs.thought, bs.ms_sum / 1000.0, (unsigned long long)bs.thought,
-            by_level, bs.yield_ms / 1000.0, net ? net : "") < 0)
+    if (asprintf(&bots,
+                 "# HELP city_bot_queue Games waiting for a bot worker, hints waiting for one, and "
+                 "workers thinking.\n"
+                 "# TYPE city_bot_queue gauge\ncity_bot_queue{state=\"queued\"} %ld\n"
+                 "city_bot_queue{state=\"hints\"} %ld\n"
+                 "city_bot_queue{state=\"thinking\"} %ld\n"
+                 "# HELP city_bot_queue_people Queued games where a person sits (served first).\n"
+                 "# TYPE city_bot_queue_people gauge\ncity_bot_queue_people %ld\n"
+                 "# HELP city_bot_decisions_total Slow bots' decisions: submitted, thrown away "
+                 "because the game had moved on, wake-ups dropped by a full queue.\n"
+                 "# TYPE city_bot_decisions_total counter\n"
+                 "city_bot_decisions_total{result=\"submitted\"} %llu\n"
+                 "city_bot_decisions_total{result=\"stale\"} %llu\n"
+                 "city_bot_decisions_total{result=\"dropped\"} %llu\n"
+                 "# HELP city_bot_decision_seconds Time a slow bot thought per decision (its "
+                 "pauses for people's requests not counted).\n"
+                 "# TYPE city_bot_decision_seconds histogram\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.01\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.025\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.05\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.1\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.2\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"0.5\"} %llu\n"
+                 "city_bot_decision_seconds_bucket{le=\"+Inf\"} %llu\n"
+                 "city_bot_decision_seconds_sum %.6f\ncity_bot_decision_seconds_count %llu\n"
+                 "# HELP city_bot_level_decisions_total Expert decisions thought, by the game's "
+                 "level.\n"
+                 "# TYPE city_bot_level_decisions_total counter\n%s"
+                 "# HELP city_bot_yield_seconds_total Time bot workers paused their thinking "
+                 "while people's requests were served.\n"
+                 "# TYPE city_bot_yield_seconds_total counter\ncity_bot_yield_seconds_total %.6f\n"
+                 "# HELP city_bot_hints_total Hints the bot workers thought about.\n"
+                 "# TYPE city_bot_hints_total counter\ncity_bot_hints_total %llu\n"
+                 "# HELP city_bot_taken_up_total Work a bot worker took up between two playouts of "
+                 "a decision, for a person or an address waiting while every worker was busy.\n"
+                 "# TYPE city_bot_taken_up_total counter\ncity_bot_taken_up_total %llu\n%s",
+                 bs.queued, bs.queued_tasks, bs.thinking, bs.queued_people,
+                 (unsigned long long)bs.decisions, (unsigned long long)bs.stale,
+                 (unsigned long long)bs.dropped, (unsigned long long)bs.le_ms[0],
+                 (unsigned long long)bs.le_ms[1], (unsigned long long)bs.le_ms[2],
+                 (unsigned long long)bs.le_ms[3], (unsigned long long)bs.le_ms[4],
+                 (unsigned long long)bs.le_ms[5], (unsigned long long)bs.thought,
+                 bs.ms_sum / 1000.0, (unsigned long long)bs.thought, by_level, bs.yield_ms / 1000.0,
+                 (unsigned long long)bs.tasks, (unsigned long long)bs.preempted,
+                 net ? net : "") < 0)
         bots = NULL;
     free(net);
     net = bots;
@@ -180,8 +191,14 @@ void api_metrics(struct http_req *r)
                  "# HELP city_view_cache_lookups_total Public view lookups, by result.\n"
                  "# TYPE city_view_cache_lookups_total counter\n"
                  "city_view_cache_lookups_total{result=\"hit\"} %llu\n"
-                 "city_view_cache_lookups_total{result=\"miss\"} %llu\n%s",
+                 "city_view_cache_lookups_total{result=\"miss\"} %llu\n"
+                 "# HELP city_lobby_cache_lookups_total Lobby pages served from this "
+                 "instance's cache (hit) or read from the database (miss).\n"
+                 "# TYPE city_lobby_cache_lookups_total counter\n"
+                 "city_lobby_cache_lookups_total{result=\"hit\"} %llu\n"
+                 "city_lobby_cache_lookups_total{result=\"miss\"} %llu\n%s",
                  games ? games : "", entries, (unsigned long long)hits, (unsigned long long)misses,
+                 (unsigned long long)lobby_hits, (unsigned long long)lobby_misses,
                  net ? net : "") < 0)
         extra = NULL;
     free(games);

@@ -1,6 +1,7 @@
-/* botpool.c: the bot workers (see botpool.h): a bounded queue of game ids (games with people
- * first), threads that read a game, think with nothing held (pausing for people's requests), and
- * submit in a transaction that checks the point is still the one they thought about. */
+/* botpool.c: the bot workers (see botpool.h): a bounded fair queue of game ids and tasks (the
+ * greatest need first, then the address served longest ago), threads that read a game, think with
+ * nothing held (pausing for people's requests, and taking up outranking work between playouts),
+ * and submit in a transaction that checks the point is still the one they thought about. */
 #include "botpool.h"
 
 #include <pthread.h>
@@ -21,22 +22,40 @@
 #include "store.h"
 #include "workers.h"
 
-enum { POOL_MAX_WORKERS = 64 };
+enum {
+    POOL_MAX_WORKERS = 64,
+    SERVED_SLOTS = 256, /* addresses whose last turn the queue remembers (hashed, may collide) */
+};
+
+/* One piece of queued work: a game's bots (id set), or a task (run set). */
+struct entry {
+    char id[AUTH_ID_LEN + 1];
+    void (*run)(void *ctx, const struct expert_params *params);
+    void *ctx;
+    enum bot_need need;
+    uint64_t who; /* the address it is for (netaddr_key_hash), 0: none */
+    uint64_t seq; /* when it was queued */
+};
 
 struct bot_pool {
     struct server *srv;
-    struct workers crew; /* its mutex guards the queue and the stats; its wake: ids queued */
+    struct workers crew; /* its mutex guards the queue, the counts and the stats; its wake: work */
     double think_ms;
     double yield_ms;          /* the most a decision pauses for people's requests */
     int (*people_busy)(void); /* requests being served now */
-    /* The queue: two rings of ids, games with a person seated (served first) and games of bots
-     * alone, `cap` ids in all; an id is queued at most once (looked up linearly: the queue is
-     * short while the workers keep up, and bounded when they do not). */
-    struct ring {
-        char (*ids)[AUTH_ID_LEN + 1];
-        int head, count;
-    } q[2];
-    int cap;
+    /* The queue, in no order (picked by need, address turn and seq; looked up linearly: it is
+     * short while the workers keep up, and bounded when they do not): at most `cap` games and
+     * BOT_POOL_MAX_TASKS tasks. */
+    struct entry *q;
+    int n, games, tasks, cap;
+    uint64_t seq;
+    /* When each address last got a worker (the turn counter `turns`), by who % SERVED_SLOTS. */
+    struct {
+        uint64_t who, turn;
+    } served[SERVED_SLOTS];
+    uint64_t turns;
+    int workers, idle;
+    int running[SERVED_SLOTS]; /* work being thought about now, by who % SERVED_SLOTS */
     struct bot_pool_stats stats;
 };
 
@@ -47,48 +66,107 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Where id is in ring r (0 for its head), or -1. */
-static int ring_find(const struct bot_pool *p, const struct ring *r, const char *id)
+/* The turn at which address `who` was last served (0: not lately). Under the mutex. */
+static uint64_t served_turn(const struct bot_pool *p, uint64_t who)
 {
-    for (int i = 0; i < r->count; i++)
-        if (strcmp(r->ids[(r->head + i) % p->cap], id) == 0)
-            return i;
-    return -1;
+    size_t k = who % SERVED_SLOTS;
+    return p->served[k].who == who ? p->served[k].turn : 0;
 }
 
-/* Takes the id at position i out of ring r, keeping the others' order. */
-static void ring_remove(const struct bot_pool *p, struct ring *r, int i)
+/* Whether a ranks ahead of b: work people wait for before games of bots alone; then the
+ * address served longest ago (so that an address cannot claim the front by always having a
+ * person waiting); then the greater need; then the one queued first. Under the mutex. */
+static bool ahead(const struct bot_pool *p, const struct entry *a, const struct entry *b)
 {
-    for (; i + 1 < r->count; i++)
-        memcpy(r->ids[(r->head + i) % p->cap], r->ids[(r->head + i + 1) % p->cap], sizeof *r->ids);
-    r->count--;
+    bool a_alone = a->need == BOT_NEED_ALONE, b_alone = b->need == BOT_NEED_ALONE;
+    if (a_alone != b_alone)
+        return b_alone;
+    uint64_t ta = served_turn(p, a->who), tb = served_turn(p, b->who);
+    if (ta != tb)
+        return ta < tb;
+    if (a->need != b->need)
+        return a->need < b->need;
+    return a->seq < b->seq;
 }
 
-void bot_pool_wake(struct bot_pool *p, const char *id, bool people)
+/* The queued entry to serve next, or -1. Under the mutex. */
+static int pick(const struct bot_pool *p)
+{
+    int best = -1;
+    for (int i = 0; i < p->n; i++)
+        if (best < 0 || ahead(p, &p->q[i], &p->q[best]))
+            best = i;
+    return best;
+}
+
+/* Takes entry i out of the queue into *out and gives its address this turn. Under the mutex. */
+static void take(struct bot_pool *p, int i, struct entry *out)
+{
+    *out = p->q[i];
+    p->q[i] = p->q[--p->n];
+    if (out->run)
+        p->tasks--;
+    else
+        p->games--;
+    size_t k = out->who % SERVED_SLOTS;
+    p->served[k].who = out->who;
+    p->served[k].turn = ++p->turns;
+}
+
+/* Adds an entry (room checked by the caller) and wakes a worker. Under the mutex. */
+static void put(struct bot_pool *p, const struct entry *e)
+{
+    p->q[p->n] = *e;
+    p->q[p->n].seq = ++p->seq;
+    p->n++;
+    if (e->run)
+        p->tasks++;
+    else
+        p->games++;
+    pthread_cond_signal(&p->crew.wake);
+}
+
+void bot_pool_wake(struct bot_pool *p, const char *id, enum bot_need need, uint64_t who)
 {
     if (!p || strlen(id) > AUTH_ID_LEN)
         return;
     pthread_mutex_lock(&p->crew.mu);
-    struct ring *r = &p->q[people ? 0 : 1], *other = &p->q[people ? 1 : 0];
-    int at = ring_find(p, other, id);
-    if (at >= 0) /* queued in the other class (its last person left): it changes class */
-        ring_remove(p, other, at);
-    if (ring_find(p, r, id) >= 0) {
-        /* queued already */
-    } else if (p->q[0].count + p->q[1].count >= p->cap) {
+    int at = -1;
+    for (int i = 0; i < p->n && at < 0; i++)
+        if (!p->q[i].run && strcmp(p->q[i].id, id) == 0)
+            at = i;
+    if (at >= 0) { /* queued already: it keeps its place, with the need known last */
+        p->q[at].need = need;
+    } else if (p->games >= p->cap) {
         p->stats.dropped++;
     } else {
-        strcpy(r->ids[(r->head + r->count) % p->cap], id);
-        r->count++;
-        pthread_cond_signal(&p->crew.wake);
+        struct entry e = {.need = need, .who = who};
+        strcpy(e.id, id);
+        put(p, &e);
     }
     pthread_mutex_unlock(&p->crew.mu);
+}
+
+bool bot_pool_task(struct bot_pool *p, void (*run)(void *ctx, const struct expert_params *params),
+                   void *ctx, uint64_t who)
+{
+    if (!p || !run)
+        return false;
+    pthread_mutex_lock(&p->crew.mu);
+    bool ok = !atomic_load(&p->crew.stop) && p->tasks < BOT_POOL_MAX_TASKS;
+    if (ok)
+        put(p, &(struct entry){.run = run, .ctx = ctx, .need = BOT_NEED_PERSON_WAITS, .who = who});
+    pthread_mutex_unlock(&p->crew.mu);
+    return ok;
 }
 
 /* One game's turn on a worker: the seats its slow bots must decide for, at one point. */
 struct job {
     struct bot_pool *pool;
     char id[AUTH_ID_LEN + 1];
+    enum bot_need need;
+    uint64_t who;
+    bool nested; /* taken up between two playouts of another decision */
     const struct ruleset *rs;
     void *g; /* the state thought about */
     struct rs_pos pos;
@@ -169,25 +247,72 @@ static int apply_tx(PGconn *c, void *ctx)
     return st;
 }
 
-/* A decision's pauses for people (expert_params.yield): when it began and how long it has
- * paused, in ms. */
+/* A decision's pauses (expert_params.yield): what it is for, when it began and how long it has
+ * paused for people's requests, in ms. */
 struct yielding {
     struct bot_pool *pool;
-    double began, paused;
+    enum bot_need need;
+    uint64_t who;
+    bool nested; /* no work is taken up inside work taken up */
+    bool task;   /* a task (a person's hint) is a request itself: it does not pause for others */
+    double began, paused, taken; /* taken: the ms of work taken up */
 };
 
-/* Waits, 1 ms at a time, while the process serves a request, for as long as the decision may
- * still pause: the pool's yield_ms in all, and never more than half the time it has thought so
- * far, so that a flood of requests (each cheap, but one always in progress) slows a decision
- * by at most half its thinking time instead of stalling it; not once the pool is stopping.
- * Returns the ms waited. */
+static void serve(struct bot_pool *p, const struct entry *e, bool nested);
+
+/* Whether queued entry e should be thought about before going on with a decision of `need` for
+ * `who`: work a person waits for before bots alone; and between people's work, that of an
+ * address with nothing being thought about before that of one (`who`) with some. Under the
+ * mutex. */
+static bool outranks(const struct bot_pool *p, const struct entry *e, enum bot_need need,
+                     uint64_t who)
+{
+    if (e->need == BOT_NEED_ALONE)
+        return false;
+    return need == BOT_NEED_ALONE || (e->who != who && p->running[e->who % SERVED_SLOTS] == 0);
+}
+
+/* When no worker is idle and work waits that outranks y's decision, thinks that work now, on
+ * this worker, and returns the ms it took; else 0. */
+static double take_up_outranking(struct yielding *y)
+{
+    struct bot_pool *p = y->pool;
+    if (y->nested)
+        return 0;
+    struct entry e;
+    bool found = false;
+    pthread_mutex_lock(&p->crew.mu);
+    if (p->idle == 0 && p->n > 0 && !atomic_load(&p->crew.stop)) {
+        int i = pick(p);
+        if (i >= 0 && outranks(p, &p->q[i], y->need, y->who)) {
+            take(p, i, &e);
+            p->stats.preempted++;
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&p->crew.mu);
+    if (!found)
+        return 0;
+    double t0 = now_ms();
+    serve(p, &e, true);
+    return now_ms() - t0;
+}
+
+/* Between two playouts: takes up outranking work (take_up_outranking), then (not in a task)
+ * waits, 1 ms at a time, while the process serves a request, for as long as the decision may still
+ * pause: the pool's yield_ms in all, and never more than half the time it has thought so far, so
+ * that a flood of requests (each cheap, but one always in progress) slows a decision by at most
+ * half its thinking time instead of stalling it; not once the pool is stopping. Returns the ms it
+ * paused (work taken up included). */
 static double yield_to_people(void *ctx)
 {
     struct yielding *y = ctx;
-    if (y->pool->people_busy() == 0)
-        return 0;
+    double other = take_up_outranking(y);
+    y->taken += other;
+    if (y->task || y->pool->people_busy() == 0)
+        return other;
     double t0 = now_ms();
-    double thought = t0 - y->began - y->paused;
+    double thought = t0 - y->began - y->paused - y->taken;
     double may = y->pool->yield_ms - y->paused;
     if (thought / 2 - y->paused < may)
         may = thought / 2 - y->paused;
@@ -197,7 +322,19 @@ static double yield_to_people(void *ctx)
         waited = now_ms() - t0;
     }
     y->paused += waited;
-    return waited;
+    return other + waited;
+}
+
+/* Whether other work waits that a game with `need` lets go first between two of its seats:
+ * any, for bots alone; work people wait for, for people's games. */
+static bool others_wait(struct bot_pool *p, enum bot_need need)
+{
+    bool any = false;
+    pthread_mutex_lock(&p->crew.mu);
+    for (int i = 0; i < p->n && !any; i++)
+        any = need == BOT_NEED_ALONE || p->q[i].need != BOT_NEED_ALONE;
+    pthread_mutex_unlock(&p->crew.mu);
+    return any;
 }
 
 static void run_job(struct bot_pool *p, struct job *j)
@@ -209,16 +346,19 @@ static void run_job(struct bot_pool *p, struct job *j)
     }
     struct expert_params params = expert_level_params(j->level, p->think_ms);
     params.yield = yield_to_people;
-    double ms[RS_MAX_SEATS], yielded = 0;
+    double ms[RS_MAX_SEATS], yielded = 0; /* pauses for people's requests */
     int n = 0;
     for (int k = 0; k < j->nseats; k++) {
+        if (k > 0 && others_wait(p, j->need))
+            break; /* the other seats go back in line (the save wakes the game again) */
         j->d[k] = calloc(1, j->rs->decision_size);
-        struct yielding y = {.pool = p, .began = now_ms()};
+        struct yielding y = {
+            .pool = p, .need = j->need, .who = j->who, .nested = j->nested, .began = now_ms()};
         struct expert_stats es = {0};
         params.yield_ctx = &y;
         bool ok = j->d[k] && expert_decide(j->rs, j->g, j->seats[k], &params, j->d[k], &es);
         ms[k] = es.ms;
-        yielded += es.yield_ms;
+        yielded += y.paused;
         if (!ok) {
             free(j->d[k]);
             j->d[k] = NULL;
@@ -254,6 +394,44 @@ static void run_job(struct bot_pool *p, struct job *j)
     free(j->g);
 }
 
+/* Runs a task with the pool's parameters. */
+static void run_task(struct bot_pool *p, const struct entry *e, bool nested)
+{
+    struct expert_params params = expert_defaults;
+    params.think_ms = p->think_ms > 0 ? p->think_ms : params.think_ms;
+    struct yielding y = {.pool = p,
+                         .need = e->need,
+                         .who = e->who,
+                         .nested = nested,
+                         .task = true,
+                         .began = now_ms()};
+    params.yield = yield_to_people;
+    params.yield_ctx = &y;
+    e->run(e->ctx, &params);
+    pthread_mutex_lock(&p->crew.mu);
+    p->stats.tasks++;
+    pthread_mutex_unlock(&p->crew.mu);
+}
+
+/* Thinks entry e (taken from the queue) with its address counted as being thought about. */
+static void serve(struct bot_pool *p, const struct entry *e, bool nested)
+{
+    size_t k = e->who % SERVED_SLOTS;
+    pthread_mutex_lock(&p->crew.mu);
+    p->running[k]++;
+    pthread_mutex_unlock(&p->crew.mu);
+    if (e->run) {
+        run_task(p, e, nested);
+    } else {
+        struct job j = {.pool = p, .need = e->need, .who = e->who, .nested = nested};
+        strcpy(j.id, e->id);
+        run_job(p, &j);
+    }
+    pthread_mutex_lock(&p->crew.mu);
+    p->running[k]--;
+    pthread_mutex_unlock(&p->crew.mu);
+}
+
 static void *worker_main(void *arg)
 {
     struct bot_pool *p = arg;
@@ -261,19 +439,22 @@ static void *worker_main(void *arg)
      * (if the kernel refuses, the worker just keeps the default policy). */
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
     pthread_mutex_lock(&p->crew.mu);
-    while (!p->crew.stop) {
-        struct ring *r = p->q[0].count > 0 ? &p->q[0] : &p->q[1];
-        if (r->count == 0) {
+    for (;;) {
+        int i = pick(p);
+        /* Stopping: games are left to the sweeper, but a task still queued is answered. */
+        if (atomic_load(&p->crew.stop) && (i < 0 || !p->q[i].run))
+            break;
+        if (i < 0) {
+            p->idle++;
             pthread_cond_wait(&p->crew.wake, &p->crew.mu);
+            p->idle--;
             continue;
         }
-        struct job j = {.pool = p};
-        strcpy(j.id, r->ids[r->head]);
-        r->head = (r->head + 1) % p->cap;
-        r->count--;
+        struct entry e;
+        take(p, i, &e);
         p->stats.thinking++;
         pthread_mutex_unlock(&p->crew.mu);
-        run_job(p, &j);
+        serve(p, &e, false);
         pthread_mutex_lock(&p->crew.mu);
         p->stats.thinking--;
     }
@@ -292,11 +473,10 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->think_ms = think_ms;
     p->yield_ms = yield_ms;
     p->people_busy = people_busy;
-    p->q[0].ids = calloc((size_t)p->cap, sizeof *p->q[0].ids);
-    p->q[1].ids = calloc((size_t)p->cap, sizeof *p->q[1].ids);
+    p->q = calloc((size_t)p->cap + BOT_POOL_MAX_TASKS, sizeof *p->q);
     int n = workers < POOL_MAX_WORKERS ? workers : POOL_MAX_WORKERS;
-    if (!workers_init(&p->crew, n) || !p->q[0].ids || !p->q[1].ids ||
-        workers_start(&p->crew, n, worker_main, p) == 0) {
+    p->workers = n;
+    if (!workers_init(&p->crew, n) || !p->q || workers_start(&p->crew, n, worker_main, p) == 0) {
         bot_pool_stop(p);
         return NULL;
     }
@@ -308,8 +488,11 @@ void bot_pool_stop(struct bot_pool *p)
     if (!p)
         return;
     workers_stop(&p->crew);
-    free(p->q[0].ids);
-    free(p->q[1].ids);
+    /* A task no worker ran (none started): answered unthought, so that no one waits for ever. */
+    for (int i = 0; i < p->n; i++)
+        if (p->q[i].run)
+            p->q[i].run(p->q[i].ctx, NULL);
+    free(p->q);
     free(p);
 }
 
@@ -320,7 +503,10 @@ void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out)
         return;
     pthread_mutex_lock(&p->crew.mu);
     *out = p->stats;
-    out->queued = p->q[0].count + p->q[1].count;
-    out->queued_people = p->q[0].count;
+    out->queued = p->games;
+    out->queued_tasks = p->tasks;
+    out->queued_people = 0;
+    for (int i = 0; i < p->n; i++)
+        out->queued_people += !p->q[i].run && p->q[i].need < BOT_NEED_ALONE;
     pthread_mutex_unlock(&p->crew.mu);
 }

@@ -6,17 +6,27 @@
  * decide (exactly once, however many workers or instances race). The queue is bounded; a game it
  * drops, or whose worker died with its daemon, is picked up again by the sweeper from bot_due.
  *
- * People first: games where a person sits are queued ahead of games of bots alone (a person
- * waiting for an expert's move does not wait behind a thousand self-playing games); and between
- * two playouts a worker pauses (1 ms at a time) while this process is
- * serving any request (http_requests_busy), for at most `yield_ms` in a decision and never
- * more than half the time it has thought so far (a flood of cheap requests, one always in
- * progress, slows a move by half at most instead of stalling it), so that on a
- * machine the bots keep busy, people's requests (and the database work they wait on) get the
- * cores; past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses
- * are not thinking time: a decision gets the same playouts, only later. The workers also run at
- * SCHED_IDLE, so the daemon's own request threads preempt them at once; that alone is not enough:
- * with autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
+ * Who goes first, as a fair queue: work people wait for (a hint; a game where a person sits)
+ * before games of bots alone; between people's work, the address that was served longest ago
+ * first (a game is its creator's, a hint its asker's), so one address with a hundred busy games
+ * gets one turn while another gets the next, whatever it claims to need; within one address's
+ * work, the greater need (a hint or a game whose person has sent all they must, then a game
+ * whose person has a decision open); then first come, first served. A worker decides one seat
+ * of a game at a time while others wait (a game of four experts goes back in line after each),
+ * and when every worker is busy and work waits that outranks a decision (people's work over
+ * bots alone; an address with nothing being thought about over one that has some), the first
+ * worker to reach a pause between playouts thinks that work first and then goes on with its
+ * own: a person's move waits for a playout, not for another game's whole decision.
+ *
+ * People's requests first too: between two playouts a worker thinking a game's move pauses (1 ms at
+ * a time) while this process is serving any request (http_requests_busy), for at most `yield_ms` in
+ * a decision and never more than half the time it has thought so far (a flood of cheap requests,
+ * one always in progress, slows a move by half at most instead of stalling it), so that on a
+ * machine the bots keep busy, people's requests (and the database work they wait on) get the cores;
+ * past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses are not
+ * thinking time: a decision gets the same playouts, only later. The workers also run at SCHED_IDLE,
+ * so the daemon's own request threads preempt them at once; that alone is not enough: with
+ * autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
  * against the database's processes that a request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
@@ -24,15 +34,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "expert.h"
 #include "expert_levels.h"
 
 struct server;
 struct bot_pool;
 
+/* How much a game's bots are waited for, the greatest need first. */
+enum bot_need {
+    BOT_NEED_PERSON_WAITS, /* every person seated has sent what they must: they wait for bots */
+    BOT_NEED_PEOPLE,       /* a person sits at the game (with a decision of their own open) */
+    BOT_NEED_ALONE,        /* bots alone */
+    BOT_NEEDS
+};
+
 /* What /metrics shows of the pool. */
 struct bot_pool_stats {
     long queued;        /* games waiting for a worker */
     long queued_people; /* of those, games with a person seated (served first) */
+    long queued_tasks;  /* thinking a person waits for (hints) */
+    uint64_t tasks;     /* tasks thought about */
+    uint64_t preempted; /* works a worker took up between two playouts of its own decision */
     long thinking;      /* workers thinking now */
     uint64_t decisions; /* bot decisions submitted */
     uint64_t stale;     /* decisions thrown away: the game had moved on meanwhile */
@@ -53,12 +75,24 @@ struct bot_pool_stats {
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
                                 double yield_ms, int (*people_busy)(void));
 
-/* Queues game `id` for its slow bots (a game queued already is not queued twice), ahead of
- * every game of bots alone when `people` (a person sits at it). Thread-safe; never blocks: when
- * the queue is full the wake-up is counted as dropped. */
-void bot_pool_wake(struct bot_pool *p, const char *id, bool people);
+/* Queues game `id` for its slow bots with `need`, on behalf of address `who` (a
+ * netaddr_key_hash(), 0 for none). Thread-safe; never blocks: when the queue is full the wake-up
+ * is counted as dropped. A game queued already keeps its place and takes `need`, the latest word on
+ * it. */
+void bot_pool_wake(struct bot_pool *p, const char *id, enum bot_need need, uint64_t who);
 
-/* Stops the workers (each finishes the decision it is on) and frees the pool. */
+/* Thinking a person waits for (a hint), asked for by address `who`: a worker calls run(ctx,
+ * params) in turn, with the expert's parameters at the pool's thinking time and its pauses for
+ * people's requests (params->yield), and run must then answer whoever waits. The greatest need:
+ * queued ahead of every game's bots, fairly among addresses. A task still queued when the pool
+ * stops is called with params NULL (nothing thought: it must answer that). False, with run
+ * never called, when BOT_POOL_MAX_TASKS wait already or the pool is stopping. */
+enum { BOT_POOL_MAX_TASKS = 256 };
+bool bot_pool_task(struct bot_pool *p, void (*run)(void *ctx, const struct expert_params *params),
+                   void *ctx, uint64_t who);
+
+/* Stops the workers (each finishes the decision it is on; a task still queued is run, so that
+ * whoever waits for it is answered) and frees the pool. */
 void bot_pool_stop(struct bot_pool *p);
 
 /* The pool's figures now. */

@@ -630,6 +630,11 @@ void http_wake(struct http_req *r)
     MHD_resume_connection(r->conn);
 }
 
+void http_not_busy(struct http_req *r)
+{
+    busy_end(r);
+}
+
 /* A parked request whose reply is filled, and when it may go out. */
 struct delayed {
     struct http_req *r;

@@ -171,6 +171,10 @@ bool http_park(struct http_req *r, void (*resume)(struct http_req *r), void *ctx
                void (*park_free)(void *ctx));
 void http_wake(struct http_req *r);
 
+/* Stops counting parked request r among the requests being worked on (http_requests_busy): it
+ * waits for the bot pool's thinking, which must not pause for it. */
+void http_not_busy(struct http_req *r);
+
 /* Adds response header `name` (a static string) with `value` (copied, cut at 95 bytes) to the
  * reply; a reply takes at most HTTP_MAX_EXTRA_HEADERS (more are dropped). */
 void http_reply_header(struct http_req *r, const char *name, const char *value);

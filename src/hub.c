@@ -10,6 +10,7 @@
 #include "hub.h"
 
 #include "addrcount.h"
+#include "lobbycache.h"
 #include "viewcache.h"
 
 #include <errno.h>
@@ -52,7 +53,8 @@ struct hub {
     pthread_t thread;
     bool stop;
     char *conninfo;
-    struct view_cache *cache; /* borrowed */
+    struct view_cache *cache;  /* borrowed */
+    struct lobby_cache *lobby; /* borrowed */
     struct hub_limits limits;
     long streams, parked;
     long nending; /* streams ended for players' streams and not yet gone */
@@ -393,6 +395,7 @@ static void *listen_main(void *arg)
                 continue;
             }
             hub_publish(h, "*", 0); /* news may have been missed while disconnected */
+            lobby_cache_changed(h->lobby);
             view_cache_set_enabled(h->cache, true);
         }
         struct pollfd pfd = {.fd = PQsocket(c), .events = POLLIN};
@@ -402,6 +405,11 @@ static void *listen_main(void *arg)
             continue; /* broken: reconnect above */
         PGnotify *n;
         while ((n = PQnotifies(c)) != NULL) {
+            if (strcmp(n->extra, LOBBY_CACHE_NEWS) == 0) {
+                lobby_cache_changed(h->lobby);
+                PQfreemem(n);
+                continue;
+            }
             char id[ID_LEN];
             snprintf(id, sizeof id, "%s", n->extra);
             char *colon = strchr(id, ':');
@@ -417,12 +425,14 @@ static void *listen_main(void *arg)
     return NULL;
 }
 
-struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct hub_limits limits)
+struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct lobby_cache *lobby,
+                      struct hub_limits limits)
 {
     struct hub *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
     h->cache = cache;
+    h->lobby = lobby;
     h->limits = limits;
     if (h->limits.keepalive_ms <= 0)
         h->limits.keepalive_ms = 15000;

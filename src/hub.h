@@ -5,7 +5,7 @@
  * in libmicrohttpd, costing no thread) until news of that game, a keep-alive tick or shutdown
  * resumes it. The hub also counts streams against an instance-wide and a per-game cap. Every
  * piece of news also invalidates the game's entry in the view cache, which is on only while the
- * hub listens. */
+ * hub listens; news of the lobby (payload "lobby") makes the lobby cache forget its pages. */
 #ifndef CITY_HUB_H
 #define CITY_HUB_H
 
@@ -16,6 +16,7 @@
 struct hub;
 struct hub_sub;
 struct view_cache;
+struct lobby_cache;
 
 /* Caps on open streams. 0 means no cap. */
 struct hub_limits {
@@ -27,8 +28,11 @@ struct hub_limits {
 
 /* Starts the listener thread on its own connection to `conninfo` (reconnecting whenever it
  * breaks). `cache` (borrowed, may be NULL) is turned on while the thread listens and told of
- * every change. Returns NULL only when a thread cannot be made. */
-struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct hub_limits limits);
+ * every change; `lobby` (borrowed, may be NULL) is told of every change of the lobby, and of
+ * every reconnection (news may have been missed). Returns NULL only when a thread cannot be made.
+ */
+struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct lobby_cache *lobby,
+                      struct hub_limits limits);
 
 /* Ends every stream (parked ones are resumed and see hub_sub_stopping()), then stops the
  * thread and frees the hub. Every subscription must be released with hub_unsubscribe()

@@ -118,6 +118,7 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
         if (st == STORE_OK)
             seats_to_cache(srv, id, ticket, lv);
     }
+    snprintf(lv->loaded_status, sizeof lv->loaded_status, "%s", lv->row.status);
     return st == STORE_OK ? live_state(lv) : st;
 }
 
@@ -192,6 +193,7 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
             continue;
         lvs[i].row = rows[i];
         rows[i].state = NULL; /* handed over */
+        snprintf(lvs[i].loaded_status, sizeof lvs[i].loaded_status, "%s", lvs[i].row.status);
         if (with_seats[i]) {
             lvs[i].nseats = nseats[i];
             memcpy(lvs[i].seats, seats[i], sizeof seats[i]);
@@ -387,6 +389,25 @@ static bool bots_due(const struct live *lv)
     return false;
 }
 
+enum bot_need live_bot_need(const struct live *lv)
+{
+    bool people = false, waiting = true;
+    for (int i = 0; i < lv->nseats; i++) {
+        if (lv->seats[i].bot[0])
+            continue;
+        int s = lv->seats[i].seat;
+        people = true;
+        if (lv->rs->pending(lv->g, s) && !lv->rs->submitted(lv->g, s))
+            waiting = false;
+    }
+    return !people ? BOT_NEED_ALONE : waiting ? BOT_NEED_PERSON_WAITS : BOT_NEED_PEOPLE;
+}
+
+uint64_t live_who(const struct live *lv)
+{
+    return lv->row.has_creator ? netaddr_key_hash(lv->row.creator_key) : 0;
+}
+
 int live_save(PGconn *c, struct live *lv)
 {
     size_t n = json_array_size(lv->events);
@@ -416,17 +437,20 @@ int live_save(PGconn *c, struct live *lv)
      * changes nothing another instance shows. */
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
+    /* What the lobby lists of an open game changed, or a game left or entered play: every
+     * instance's lobby cache forgets its pages (lobbycache.h). */
+    if (st == STORE_OK && n > 0 &&
+        (strcmp(lv->loaded_status, "playing") != 0 || strcmp(lv->row.status, "playing") != 0))
+        st = store_notify_lobby(c);
     /* The worker's read locks the row, so it waits for this transaction's commit; a row this
      * transaction inserted it would not see at all, so that wake waits for the commit. */
     if (st == STORE_OK && lv->row.bot_due) {
-        bool people = false; /* a person sits at the game: its bots go first */
-        for (int i = 0; i < lv->nseats && !people; i++)
-            people = !lv->seats[i].bot[0];
+        enum bot_need need = live_bot_need(lv);
         if (lv->inserted) {
             lv->wake_due = true;
-            lv->wake_people = people;
+            lv->wake_need = need;
         } else if (lv->srv->wake_bots) {
-            lv->srv->wake_bots(lv->srv->bots, lv->row.id, people);
+            lv->srv->wake_bots(lv->srv->bots, lv->row.id, need, live_who(lv));
         }
     }
     return st;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "botpool.h"
 #include "ruleset.h"
 #include "store_games.h"
 
@@ -31,9 +32,12 @@ struct live {
     int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
     bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
     /* A game inserted by this transaction: a worker cannot see it before the commit, so
-     * live_save() leaves the bots' wake to the caller, after it (wake_due, wake_people). */
+     * live_save() leaves the bots' wake to the caller, after it (wake_due, wake_need). */
     bool inserted;
-    bool wake_due, wake_people;
+    bool wake_due;
+    enum bot_need wake_need;
+    char loaded_status[12]; /* row.status as loaded: a save that changes what the lobby lists of
+                               a game not playing (or no longer) tells every instance's lobby */
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
@@ -83,6 +87,13 @@ json_t *live_forcer_json(int by);
 /* Writes the state back (when changed) and appends the queued events with gapless sequence
  * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet). */
 int live_save(PGconn *c, struct live *lv);
+
+/* How much lv's slow bots are waited for: by a person who has sent all they must, by a person
+ * seated with a decision of their own open, or by no one (bots alone). */
+enum bot_need live_bot_need(const struct live *lv);
+
+/* The address lv's bot work is counted for (the game's creator's netaddr_key_hash), 0: none. */
+uint64_t live_who(const struct live *lv);
 
 /* The public view of a loaded game: the engine's view plus id, status, names and bots. */
 json_t *live_public_view(const struct live *lv);

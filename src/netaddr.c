@@ -26,6 +26,14 @@ void netaddr_key(const char *addr, uint8_t key[NETADDR_KEY_LEN])
     }
 }
 
+uint64_t netaddr_key_hash(const uint8_t key[NETADDR_KEY_LEN])
+{
+    uint64_t h = 14695981039346656037u;
+    for (int i = 0; i < NETADDR_KEY_LEN; i++)
+        h = (h ^ key[i]) * 1099511628211u;
+    return h ? h : 1;
+}
+
 void netaddr_text(const struct sockaddr *sa, char *out, size_t n)
 {
     out[0] = 0;

@@ -31,6 +31,9 @@ enum { NETADDR_KEY_LEN = 17 };
  * /64), and anything else (NULL, "", not an address) as one shared key. */
 void netaddr_key(const char *addr, uint8_t key[NETADDR_KEY_LEN]);
 
+/* A 64-bit hash of a key (FNV-1a), never 0 (0 means "no address" to its users). */
+uint64_t netaddr_key_hash(const uint8_t key[NETADDR_KEY_LEN]);
+
 /* Writes sa's address as numeric text into out (n bytes); "" for another family or NULL. */
 void netaddr_text(const struct sockaddr *sa, char *out, size_t n);
 

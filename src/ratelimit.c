@@ -158,12 +158,13 @@ const char quotas_usage[] =
     "        [--max-amendments N] [--open-ttl SECONDS] [--idle-game-seconds SECONDS]\n"
     "        [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
-    "        [--lobby-per-address N]\n"
+    "        [--hint-rate PER_MINUTE] [--hint-burst N] [--lobby-per-address N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
     "        CITY_TAKEOVER_AFTER,\n"
-    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_LOBBY_PER_ADDRESS,\n"
+    "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,\n"
+    "        CITY_LOBBY_PER_ADDRESS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -207,7 +208,12 @@ static int settings_of(struct quotas *q, struct setting *s)
         {"--hints-per-game", "CITY_HINTS_PER_GAME", 0, 1000, NULL, &q->hints_per_game,
          "expert hints a seat may ask for in one game (0: none)"},
         {"--hint-threads", "CITY_HINT_THREADS", 1, 256, NULL, &q->hint_threads,
-         "hints thought about at once on an instance; past it 503 with Retry-After"},
+         "hints thought about at once on an instance (an address: half of them, at least one); "
+         "past it 503 (429 for an address) with Retry-After"},
+        {"--hint-rate", "CITY_HINT_RATE", 0, 1e6, &q->hint_rate, NULL,
+         "hints asked for per minute per address (0: no limit)"},
+        {"--hint-burst", "CITY_HINT_BURST", 1, 1e6, NULL, &q->hint_burst,
+         "hints an address may ask for at once"},
         {"--lobby-per-address", "CITY_LOBBY_PER_ADDRESS", 0, 1e6, NULL, &q->lobby_per_address,
          "open games the lobby lists per creating address, the newest (0: all)"},
     };
@@ -251,9 +257,11 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->takeover_after = 2;
     q->hints_per_game = 5;
     q->hint_threads = 4;
+    q->hint_rate = 20;
+    q->hint_burst = 10;
     q->lobby_per_address = 5;
     q->slots = 16384;
-    struct setting s[16];
+    struct setting s[24];
     int n = settings_of(q, s);
     for (int i = 0; i < n; i++) {
         const char *v = getenv(s[i].env);
@@ -277,7 +285,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
 
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen)
 {
-    struct setting s[16];
+    struct setting s[24];
     int n = settings_of(q, s);
     for (int i = 0; i < n; i++)
         if (strcmp(flag, s[i].flag) == 0)
@@ -290,8 +298,9 @@ bool quotas_start(struct quotas *q)
     q->create = rate_limit_new(q->create_rate, q->create_burst, q->slots);
     q->join = rate_limit_new(q->join_rate, q->join_burst, q->slots);
     q->reads = rate_limit_new(q->read_rate, q->read_burst, q->slots);
+    q->hints = rate_limit_new(q->hint_rate, q->hint_burst, q->slots);
     return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join) &&
-           (q->read_rate <= 0 || q->reads);
+           (q->read_rate <= 0 || q->reads) && (q->hint_rate <= 0 || q->hints);
 }
 
 void quotas_stop(struct quotas *q)
@@ -299,5 +308,6 @@ void quotas_stop(struct quotas *q)
     rate_limit_free(q->create);
     rate_limit_free(q->join);
     rate_limit_free(q->reads);
-    q->create = q->join = q->reads = NULL;
+    rate_limit_free(q->hints);
+    q->create = q->join = q->reads = q->hints = NULL;
 }

@@ -44,22 +44,27 @@ struct quotas {
     int takeover_after;    /* missed deadlines after which the host may hand a seat to a bot */
     int hints_per_game;    /* expert hints a seat may ask for in one game; 0: none */
     int hint_threads;      /* hints thought about at once on this instance */
+    double hint_rate;      /* hints asked for per minute per address; 0: no limit */
+    int hint_burst;
     int lobby_per_address; /* open games the lobby lists per creating address; 0: all */
     size_t slots;          /* buckets per limiter */
-    struct rate_limit *create, *join, *reads;
+    struct rate_limit *create, *join, *reads, *hints;
 };
 
 /* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
  * CITY_JOIN_RATE, CITY_JOIN_BURST, CITY_READ_RATE, CITY_READ_BURST, CITY_MAX_AMENDMENTS,
- * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION and CITY_RATE_SLOTS from the environment.
+ * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION, CITY_TAKEOVER_AFTER,
+ * CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,
+ * CITY_LOBBY_PER_ADDRESS and CITY_RATE_SLOTS from the environment.
  * False, with a sentence in err, when one is not a number in its range. */
 bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
 
 /* Reads command-line option `flag` with `value` (may be NULL when missing) when it is one of
  * --create-rate, --create-burst, --join-rate, --join-burst, --read-rate, --read-burst,
- * --max-amendments, --open-ttl, --idle-game-seconds,
- * --retention. Returns 1 when it took the option, 0 when the flag is not one of these, -1
- * (with a sentence in err) when the value is missing or out of range. */
+ * --max-amendments, --open-ttl, --idle-game-seconds, --retention, --takeover-after,
+ * --hints-per-game, --hint-threads, --hint-rate, --hint-burst, --lobby-per-address. Returns 1 when
+ * it took the option, 0 when the flag is not one of these, -1 (with a sentence in err) when the
+ * value is missing or out of range. */
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen);
 
 /* Makes the limiters of the settings. False when memory runs out. */

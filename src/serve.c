@@ -17,6 +17,7 @@
 #include "http.h"
 #include "botpool.h"
 #include "hub.h"
+#include "lobbycache.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "service.h"
@@ -27,7 +28,7 @@ struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
         max_per_game, max_streams_per_address;
-    int bot_workers, bot_queue, expert_ms, bot_yield_ms;
+    int bot_workers, bot_queue, expert_ms, bot_yield_ms, lobby_cache_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
@@ -38,30 +39,31 @@ struct options {
 enum { SERVE_HELP = -1 };
 static int usage_error(const char *what)
 {
-    fprintf(what ? stderr : stdout,
-            "%s%s%s"
-            "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
-            "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
-            "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
-            "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
-            "                   [--max-per-address N] [--connection-headroom N]\n"
-            "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
-            "                   [--max-streams N] [--max-streams-per-game N]\n"
-            "                   [--max-streams-per-address N]\n"
-            "                   [--max-headers N] [--max-header-bytes N]\n"
-            "                   [--max-query-params N] [--max-url-bytes N]\n"
-            "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
-            "                   [--bot-yield-ms MS]\n"
-            "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
-            "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
-            "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
-            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
-            "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
-            "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
-            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
-            "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS\n%s",
-            what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
+    fprintf(
+        what ? stderr : stdout,
+        "%s%s%s"
+        "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
+        "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
+        "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
+        "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
+        "                   [--max-per-address N] [--connection-headroom N]\n"
+        "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
+        "                   [--max-streams N] [--max-streams-per-game N]\n"
+        "                   [--max-streams-per-address N]\n"
+        "                   [--max-headers N] [--max-header-bytes N]\n"
+        "                   [--max-query-params N] [--max-url-bytes N]\n"
+        "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
+        "                   [--bot-yield-ms MS] [--lobby-cache-ms MS]\n"
+        "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
+        "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
+        "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
+        "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
+        "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+        "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
+        "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
+        "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
+        "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS, CITY_LOBBY_CACHE_MS\n%s",
+        what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
     return what ? 2 : SERVE_HELP;
 }
 
@@ -122,6 +124,8 @@ static const struct int_setting int_settings[] = {
      "1..10000 milliseconds"},
     {"--bot-yield-ms", "CITY_BOT_YIELD_MS", 0, 60000, offsetof(struct options, bot_yield_ms),
      "0..60000 milliseconds (0: bots never pause for people)"},
+    {"--lobby-cache-ms", "CITY_LOBBY_CACHE_MS", 0, 60000, offsetof(struct options, lobby_cache_ms),
+     "0..60000 milliseconds (0: no cache)"},
 };
 enum { NINT = sizeof int_settings / sizeof *int_settings };
 
@@ -264,6 +268,7 @@ int cmd_serve(int argc, char **argv)
                         .bot_queue = 10000,
                         .expert_ms = 100,
                         .bot_yield_ms = 1000,
+                        .lobby_cache_ms = 1000,
                         .web = "web",
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
@@ -329,7 +334,8 @@ int cmd_serve(int argc, char **argv)
     view_cache_set_enabled(srv.seats, true); /* versioned: a load compares seats_version */
     srv.states = view_cache_new((size_t)o.view_cache / 4);
     view_cache_set_enabled(srv.states, true); /* keyed by version: never wrong, at worst unused */
-    srv.hub = hub_start(o.database, srv.views,
+    srv.lobby = lobby_cache_new(o.lobby_cache_ms);
+    srv.hub = hub_start(o.database, srv.views, srv.lobby,
                         (struct hub_limits){.max_streams = o.max_streams,
                                             .max_streams_per_game = o.max_per_game,
                                             .max_streams_per_address = o.max_streams_per_address,
@@ -367,6 +373,7 @@ int cmd_serve(int argc, char **argv)
         view_cache_free(srv.views);
         view_cache_free(srv.seats);
         view_cache_free(srv.states);
+        lobby_cache_free(srv.lobby);
         store_close(st);
         for (int i = 0; i < SERVER_MAX_RULESETS; i++)
             free(srv.cards_json[i]);

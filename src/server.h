@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "botpool.h"
 #include "http.h"
 #include "netaddr.h"
 
@@ -23,6 +24,7 @@ struct server {
     struct view_cache *views;  /* rendered public views (viewcache.h) */
     struct view_cache *seats;  /* the seats of started games, which never change again */
     struct view_cache *states; /* engine states this instance committed, by version */
+    struct lobby_cache *lobby; /* rendered lobby pages (lobbycache.h); NULL: none */
     struct batcher *batcher;   /* group commit of orders (batch.h) */
     char *cards_json[SERVER_MAX_RULESETS]; /* GET /api/v1/cards per ruleset, rendered once */
     const char *web_dir;
@@ -35,7 +37,7 @@ struct server {
     struct bot_pool *bots;     /* the workers of slow bots (botpool.h); NULL: none */
     /* Queues game `id` for its slow bots (bot_pool_wake, set by serve.c, so that the service
      * needs no arrow to the pool that calls it); NULL: no pool. */
-    void (*wake_bots)(struct bot_pool *bots, const char *id, bool people);
+    void (*wake_bots)(struct bot_pool *bots, const char *id, enum bot_need need, uint64_t who);
     double expert_ms; /* the expert's thinking time per decision (bots and hints) */
     /* Who may read /metrics: clients in metrics_allow (after trusted proxies), or any client
      * with metrics_token (NULL: none) as its bearer token. */

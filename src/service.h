@@ -111,11 +111,27 @@ int service_seat_check(struct server *srv, const char *id, const char *token, st
 int service_resolve(struct server *srv, const char *id, const char *token, const json_t *body,
                     struct outcome *o);
 
-/* The expert's suggestion for the pending decision of the seat `token` holds, counted against
- * its hints of the game (429 too_many_hints past the cap); at most srv->quotas' hint_threads
- * are thought about at once (503 busy past it). 200 with {suggestion, by, hints_used,
- * hints_left}. */
-int service_hint(struct server *srv, const char *id, const char *token, struct outcome *o);
+/* A hint on its way: the expert's suggestion for the pending decision of the seat `token` holds
+ * in game `id`, asked for from address `client`. A seat has hints_per_game of a game (429
+ * too_many_hints past it); an address asks at most hint_rate a minute (429 rate_limited with
+ * Retry-After), with at most half of hint_threads (at least one) in flight, and the instance
+ * thinks at most hint_threads at once (503 busy past it, Retry-After 1). The hint is counted in
+ * a short transaction, then thought about on the bot pool, fairly among addresses, with no lock
+ * and no database connection held. 200 with {suggestion, by, hints_used, hints_left}.
+ * NULL when memory runs out; id, token and client must outlive the hint's start. */
+struct service_hint;
+struct service_hint *service_hint_new(struct server *srv, const char *id, const char *token,
+                                      const char *client);
+
+/* Checks the limits and counts the hint, then queues its thinking: true when queued, and
+ * done(arg) is called from a bot worker once the outcome is ready. False when the outcome is
+ * ready now (refused, or thought about in place: no pool, done NULL, or the pool stopping). */
+bool service_hint_start(struct service_hint *hc, void (*done)(void *arg), void *arg);
+
+/* Once the outcome is ready: moves it into *o and returns the transaction's status. */
+int service_hint_finish(struct service_hint *hc, struct outcome *o);
+
+void service_hint_free(struct service_hint *hc);
 
 /* ---- seats (service_seats.c) -------------------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "lobbycache.h"
 #include "expert_levels.h"
 #include "names.h"
 #include "ratelimit.h"
@@ -245,7 +246,8 @@ struct create_ctx {
     struct seat_row seats[RS_MAX_SEATS];
     int nseats;
     bool started;
-    bool wake, wake_people; /* its bots are due: wake them once the game is committed */
+    bool wake; /* its bots are due: wake them once the game is committed (with wake_need) */
+    enum bot_need wake_need;
 };
 
 static int create_tx(PGconn *c, void *ctx)
@@ -275,7 +277,7 @@ static int create_tx(PGconn *c, void *ctx)
     if (st == STORE_OK)
         st = live_save(c, &lv);
     cc->wake = st == STORE_OK && lv.wake_due;
-    cc->wake_people = lv.wake_people;
+    cc->wake_need = lv.wake_need;
     live_free(&lv);
     return st;
 }
@@ -357,8 +359,9 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
         json_decref(opts);
         return st;
     }
-    if (cc.wake && srv->wake_bots) /* committed: a worker can read the game now */
-        srv->wake_bots(srv->bots, cc.row.id, cc.wake_people);
+    lobby_cache_changed(srv->lobby); /* the creator sees its game in the lobby */
+    if (cc.wake && srv->wake_bots)   /* committed: a worker can read the game now */
+        srv->wake_bots(srv->bots, cc.row.id, cc.wake_need, netaddr_key_hash(cc.row.creator_key));
     char join[96];
     snprintf(join, sizeof join, "/api/v1/games/%s/join", cc.row.id);
     json_t *reply =
@@ -434,7 +437,26 @@ int service_list_games(struct server *srv, const char *limit, const char *after,
         return outcome_fail(o, P_BAD_QUERY, NULL,
                             "\"after\" must be the \"next\" of the lobby page before, as it was "
                             "given.");
-    return store_run(srv->store, list_tx, &lc);
+    /* The page's key: the query's values as read. */
+    char key[160], *body;
+    size_t len;
+    snprintf(key, sizeof key, "%d|%d|%.16s|%d|%d|%s|%s", lc.q.limit, lc.q.players, game ? game : "",
+             lc.q.has_after, lc.q.after_part, lc.q.after_ts, lc.q.after_id);
+    if (lobby_cache_get(srv->lobby, key, &body, &len)) {
+        outcome_text(o, 200, body, len);
+        return STORE_OK;
+    }
+    uint64_t ticket = lobby_cache_ticket(srv->lobby);
+    int st = store_run(srv->store, list_tx, &lc);
+    if (st != STORE_OK || o->status != 200 || !srv->lobby)
+        return st;
+    body = json_dumps(o->reply, JSON_COMPACT);
+    if (!body)
+        return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
+    len = strlen(body);
+    lobby_cache_put(srv->lobby, key, ticket, body, len);
+    outcome_text(o, 200, body, len);
+    return STORE_OK;
 }
 
 static int view_tx(PGconn *c, void *ctx)
@@ -613,6 +635,8 @@ int service_join(struct server *srv, const char *id, const char *client, const j
         return outcome_fail(o, P_INTERNAL, NULL, "The server has no randomness; try again.");
     int st = store_tx(srv->store, join_tx, &jc, STORE_TRIES_WRITE);
     service_published(srv, st, id, jc.gc.resolved);
+    if (st == STORE_OK)
+        lobby_cache_changed(srv->lobby); /* the joiner sees its seat taken in the lobby */
     return st;
 }
 

@@ -5,6 +5,7 @@
 #include "service.h"
 #include "service_int.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 
 #include "auth.h"
 #include "batch.h"
+#include "botpool.h"
 #include "expert.h"
+#include "netaddr.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
@@ -431,15 +434,27 @@ int service_resolve(struct server *srv, const char *id, const char *token, const
 
 /* ---- hints -------------------------------------------------------------------------------- */
 
-struct hint_call {
+/* A hint on its way: counted in a short transaction, then thought about on the bot pool (or in
+ * place without one), its outcome kept for the request that waits. */
+struct service_hint {
     struct game_call gc;
+    struct outcome o;
     int cap;
     int seat, used;
     const struct ruleset *rs;
-    void *g; /* a copy of the state, to think about after the transaction */
+    void *g;         /* a copy of the state, to think about after the transaction */
+    char client[64]; /* the asking address (the per-address limits') */
+    uint64_t who;    /* its netaddr_key_hash() */
+    int st;          /* the status service_hint_finish() returns */
+    bool holds;      /* counted among the hints in flight (released by free) */
+    void (*done)(void *arg);
+    void *arg;
 };
 
-static atomic_int thinking;
+/* The hints in flight on this instance (queued or thought about), by asking address. */
+static pthread_mutex_t flight_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t flight[256];
+static int nflight;
 
 /* The Retry-After of 429 too_many_hints: a seat's hints are counted for the whole game, so no
  * wait brings one back; a day tells a client not to ask again soon. */
@@ -447,7 +462,7 @@ enum { HINTS_WAIT = 86400 };
 
 static int hint_tx(PGconn *c, void *ctx)
 {
-    struct hint_call *hc = ctx;
+    struct service_hint *hc = ctx;
     struct outcome *o = hc->gc.o;
     struct live lv;
     int st = service_load(c, &hc->gc, false, service_see_lobby, &lv);
@@ -462,6 +477,12 @@ static int hint_tx(PGconn *c, void *ctx)
     if (st == STORE_OK && !lv.rs->pending(lv.g, hc->seat))
         st = outcome_fail(o, P_STALE_STEP, "nothing_to_decide",
                           "Your seat has nothing to decide now; ask for a hint when it does.");
+    /* The address's rate, once the hint would be thought about (a refused one costs nothing). */
+    const struct quotas *q = hc->gc.srv->quotas;
+    if (st == STORE_OK && q &&
+        !service_within_rate(q->hints, hc->client, "asked for hints", q->hint_rate, q->hint_burst,
+                             o))
+        st = STORE_ABORT;
     if (st == STORE_OK) {
         st = store_hint_take(c, hc->gc.id, hc->seat, hc->cap, &hc->used);
         if (st == STORE_NO_ROW) {
@@ -487,43 +508,126 @@ static int hint_tx(PGconn *c, void *ctx)
 }
 
 /* The expert thinks about the copy of the state hint_tx() took, with no lock and no database
- * connection held. */
-static void hint_think(struct hint_call *hc, double expert_ms)
+ * connection held, with parameters `base` (NULL: the pool stopped before thinking it). */
+static void hint_think(struct service_hint *hc, const struct expert_params *base)
 {
-    struct expert_params p = expert_defaults;
-    p.think_ms = expert_ms > 0 ? expert_ms : p.think_ms;
+    if (!base) {
+        hc->st = outcome_fail(&hc->o, P_BUSY, NULL,
+                              "The server is stopping; ask for the hint again in a moment.");
+        hc->o.retry_after = 1;
+        return;
+    }
+    struct expert_params p = *base;
     p.iterations = 0; /* a person waits for it: think the whole budget */
     char *d = calloc(1, hc->rs->decision_size);
     struct rs_pos pos;
     hc->rs->where(hc->g, &pos);
     if (d && expert_decide(hc->rs, hc->g, hc->seat, &p, d, NULL))
-        outcome_reply(hc->gc.o, 200,
+        outcome_reply(&hc->o, 200,
                       json_pack("{s:o, s:s, s:i, s:i}", "suggestion",
                                 hc->rs->order_to_json(&pos, d), "by", "expert", "hints_used",
                                 hc->used, "hints_left", hc->cap - hc->used));
     else
-        outcome_fail(hc->gc.o, P_INTERNAL, NULL, "The expert could not decide; try again.");
+        hc->st = outcome_fail(&hc->o, P_INTERNAL, NULL, "The expert could not decide; try again.");
     free(d);
 }
 
-int service_hint(struct server *srv, const char *id, const char *token, struct outcome *o)
+/* The bot pool's task: think, then tell whoever waits. */
+static void hint_task(void *ctx, const struct expert_params *params)
 {
+    struct service_hint *hc = ctx;
+    hint_think(hc, params);
+    hc->done(hc->arg);
+}
+
+struct service_hint *service_hint_new(struct server *srv, const char *id, const char *token,
+                                      const char *client)
+{
+    struct service_hint *hc = calloc(1, sizeof *hc);
+    if (!hc)
+        return NULL;
     const struct quotas *q = srv->quotas;
-    struct hint_call hc = {{.srv = srv, .id = id, .token = token, .o = o},
-                           .cap = q ? q->hints_per_game : 5};
+    hc->gc = (struct game_call){.srv = srv, .id = id, .token = token, .o = &hc->o};
+    hc->cap = q ? q->hints_per_game : 5;
+    snprintf(hc->client, sizeof hc->client, "%s", client ? client : "");
+    uint8_t key[NETADDR_KEY_LEN];
+    netaddr_key(client, key);
+    hc->who = netaddr_key_hash(key);
+    return hc;
+}
+
+/* Counts hc among the hints in flight unless the instance (hint_threads) or its address (half
+ * of them, at least one) has as many already; else fails hc's outcome (503 busy, 429). */
+static bool hint_fly(struct service_hint *hc)
+{
+    const struct quotas *q = hc->gc.srv->quotas;
     int limit = q ? q->hint_threads : 4;
-    if (atomic_fetch_add(&thinking, 1) >= limit) {
-        atomic_fetch_sub(&thinking, 1);
-        outcome_fail(o, P_BUSY, NULL,
+    if (limit > (int)(sizeof flight / sizeof *flight))
+        limit = (int)(sizeof flight / sizeof *flight);
+    int per_address = limit / 2 > 1 ? limit / 2 : 1, mine = 0;
+    pthread_mutex_lock(&flight_mu);
+    for (int i = 0; i < nflight; i++)
+        mine += flight[i] == hc->who;
+    bool full = nflight >= limit, ok = !full && mine < per_address;
+    if (ok)
+        flight[nflight++] = hc->who;
+    pthread_mutex_unlock(&flight_mu);
+    if (ok)
+        hc->holds = true;
+    else if (!full)
+        outcome_fail(&hc->o, P_RATE_LIMITED, NULL,
+                     "Your address has %d hint%s being thought about already; ask again in a "
+                     "second.",
+                     mine, mine == 1 ? "" : "s");
+    else
+        outcome_fail(&hc->o, P_BUSY, NULL,
                      "The server is thinking about %d hints already; ask again in a second.",
                      limit);
-        o->retry_after = 1;
-        return STORE_ABORT;
+    if (!ok)
+        hc->o.retry_after = 1;
+    return ok;
+}
+
+bool service_hint_start(struct service_hint *hc, void (*done)(void *arg), void *arg)
+{
+    struct server *srv = hc->gc.srv;
+    hc->st = STORE_ABORT;
+    if (!hint_fly(hc))
+        return false;
+    hc->st = store_tx(srv->store, hint_tx, hc, STORE_TRIES_READ);
+    if (hc->st != STORE_OK)
+        return false;
+    hc->done = done;
+    hc->arg = arg;
+    if (done && bot_pool_task(srv->bots, hint_task, hc, hc->who))
+        return true;
+    struct expert_params p = expert_defaults; /* no pool (or it is stopping): think in place */
+    p.think_ms = srv->expert_ms > 0 ? srv->expert_ms : p.think_ms;
+    hint_think(hc, &p);
+    return false;
+}
+
+int service_hint_finish(struct service_hint *hc, struct outcome *o)
+{
+    *o = hc->o;
+    memset(&hc->o, 0, sizeof hc->o);
+    return hc->st;
+}
+
+void service_hint_free(struct service_hint *hc)
+{
+    if (!hc)
+        return;
+    if (hc->holds) {
+        pthread_mutex_lock(&flight_mu);
+        for (int i = 0; i < nflight; i++)
+            if (flight[i] == hc->who) {
+                flight[i] = flight[--nflight];
+                break;
+            }
+        pthread_mutex_unlock(&flight_mu);
     }
-    int st = store_tx(srv->store, hint_tx, &hc, STORE_TRIES_READ);
-    if (st == STORE_OK)
-        hint_think(&hc, srv->expert_ms);
-    free(hc.g);
-    atomic_fetch_sub(&thinking, 1);
-    return st;
+    outcome_clear(&hc->o);
+    free(hc->g);
+    free(hc);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "lobbycache.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
@@ -68,8 +69,11 @@ static int to_bot(PGconn *c, struct live *lv, int seat, const char *bot, const c
 static int run(struct seats_call *sc, store_tx_fn fn)
 {
     int st = store_tx(sc->gc.srv->store, fn, sc, STORE_TRIES_WRITE);
-    if (sc->gc.o->status)
+    if (sc->gc.o->status) {
         service_published(sc->gc.srv, st, sc->gc.id, sc->gc.resolved);
+        if (st == STORE_OK) /* a seat left, taken over or a game cancelled: seen at once */
+            lobby_cache_changed(sc->gc.srv->lobby);
+    }
     return st;
 }
 

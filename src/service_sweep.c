@@ -10,6 +10,7 @@
 
 #include "accesslog.h"
 #include "auth.h"
+#include "lobbycache.h"
 #include "hub.h"
 #include "live.h"
 #include "metrics.h"
@@ -113,6 +114,8 @@ static int lifecycle_tx(PGconn *c, void *ctx)
                                &lc->purged);
     for (int i = 0; i < lc->purged && st == STORE_OK; i++)
         st = store_notify(c, lc->purged_ids[i], 0);
+    if (st == STORE_OK && lc->expired + lc->abandoned + lc->purged > 0)
+        st = store_notify_lobby(c);
     return st;
 }
 
@@ -168,6 +171,8 @@ static int sweep_lifecycle(struct server *srv)
             hub_publish(srv->hub, lc->abandoned_ids[i], lc->abandoned_seqs[i]);
         for (int i = 0; i < lc->purged; i++)
             hub_publish(srv->hub, lc->purged_ids[i], 0);
+        if (lc->expired + lc->abandoned + lc->purged > 0)
+            lobby_cache_changed(srv->lobby);
         log_abandoned(lc);
         metrics_games_ended(lc->expired, lc->purged);
         metrics_games_abandoned(lc->abandoned);
@@ -185,6 +190,7 @@ static int sweep_lifecycle(struct server *srv)
 struct stale_ctx {
     char ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
     bool people[STORE_MAX_GAMES_LOADED];
+    uint64_t who[STORE_MAX_GAMES_LOADED];
     int n;
 };
 
@@ -192,7 +198,7 @@ static int stale_tx(PGconn *c, void *ctx)
 {
     struct stale_ctx *sc = ctx;
     return store_bots_stale(c, BOTS_STALE_SECONDS, STORE_MAX_GAMES_LOADED, sc->ids, sc->people,
-                            &sc->n);
+                            sc->who, &sc->n);
 }
 
 /* Once every few seconds: games whose slow bots have waited too long for a worker (the daemon
@@ -211,7 +217,8 @@ static void sweep_stale_bots(struct server *srv)
     struct stale_ctx *sc = calloc(1, sizeof *sc);
     if (sc && srv->wake_bots && store_run(srv->store, stale_tx, sc) == STORE_OK)
         for (int i = 0; i < sc->n; i++)
-            srv->wake_bots(srv->bots, sc->ids[i], sc->people[i]);
+            srv->wake_bots(srv->bots, sc->ids[i], sc->people[i] ? BOT_NEED_PEOPLE : BOT_NEED_ALONE,
+                           sc->who[i]);
     free(sc);
 }
 

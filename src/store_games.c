@@ -1,6 +1,7 @@
 /* store_games.c: the SQL of the service (see store_games.h). All values travel as parameters;
  * hashes as binary bytea, everything else as text. */
 #include "store_games.h"
+#include "lobbycache.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -81,7 +82,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
-    "bot_level, "
+    "bot_level, creator_key, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END AS state "         \
                  "FROM games WHERE id = $1"
@@ -142,6 +143,14 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->seats_version = atoi(col(r, i, "seats_version"));
     out->bot_due = col(r, i, "bot_due")[0] == 't';
     snprintf(out->bot_level, sizeof out->bot_level, "%s", col(r, i, "bot_level"));
+    if (!PQgetisnull(r, i, PQfnumber(r, "creator_key"))) {
+        size_t kl = 0;
+        unsigned char *k = PQunescapeBytea((const unsigned char *)col(r, i, "creator_key"), &kl);
+        out->has_creator = k && kl == NETADDR_KEY_LEN;
+        if (out->has_creator)
+            memcpy(out->creator_key, k, NETADDR_KEY_LEN);
+        PQfreemem(k);
+    }
     if (PQgetisnull(r, i, PQfnumber(r, "state"))) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
@@ -380,7 +389,7 @@ int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used)
 }
 
 int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], bool people[],
-                     int *n)
+                     uint64_t who[], int *n)
 {
     char s[24], m[24];
     itoa_buf(s, sizeof s, seconds);
@@ -390,12 +399,19 @@ int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1
     *n = 0;
     int st = query(c, "stale bots",
                    "SELECT g.id, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND "
-                   "s.bot IS NULL) AS people FROM games g WHERE g.bot_due AND g.status = "
+                   "s.bot IS NULL) AS people, g.creator_key FROM games g WHERE g.bot_due AND "
+                   "g.status = "
                    "'playing' AND g.updated_at < now() - make_interval(secs => $1::int) "
                    "ORDER BY people DESC LIMIT $2::int",
                    2, vals, NULL, &r);
     for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++) {
         people[*n] = PQgetvalue(r, i, 1)[0] == 't';
+        size_t kl = 0;
+        unsigned char *k = PQgetisnull(r, i, 2)
+                               ? NULL
+                               : PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 2), &kl);
+        who[*n] = k && kl == NETADDR_KEY_LEN ? netaddr_key_hash(k) : 0;
+        PQfreemem(k);
         snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
     }
     PQclear(r);
@@ -438,6 +454,11 @@ int store_notify(PGconn *c, const char *id, long long seq)
     char payload[64];
     snprintf(payload, sizeof payload, "%s:%lld", id, seq);
     return store_notify_on_commit(c, "city_events", payload);
+}
+
+int store_notify_lobby(PGconn *c)
+{
+    return store_notify_on_commit(c, "city_events", LOBBY_CACHE_NEWS);
 }
 
 /* Parses column `col` of every row as a JSON document into a new array. */

@@ -36,7 +36,7 @@ struct game_row {
     bool bot_due;                   /* a slow bot (the expert) must decide: the bot pool's work */
     char bot_level[16];             /* the expert's level in this game (expert_levels.h) */
     char options[256]; /* store_game_insert(): the creation options as JSON {name: value} */
-    bool has_creator;  /* store_game_insert(): creator_key is set */
+    bool has_creator;  /* creator_key is set (store_game_insert() writes it, a read fills it) */
     uint8_t creator_key[NETADDR_KEY_LEN]; /* the creating client's netaddr_key() (the lobby's
                                              cap per address) */
 };
@@ -105,9 +105,10 @@ int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used);
 
 /* Ids of up to `max` playing games whose slow bots have been due for `seconds` or more (their
  * worker was lost, or its queue was full), into ids[], games where a person sits first (and
- * people[i] says which), their number to *n. */
+ * people[i] says which), their creators' netaddr_key_hash() into who[] (0: unknown), their
+ * number to *n. */
 int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], bool people[],
-                     int *n);
+                     uint64_t who[], int *n);
 
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
@@ -133,6 +134,10 @@ int store_last_default(PGconn *c, const char *id, int seat, json_t **out);
 /* Announces new events of a game to every instance (LISTEN city_events) once the running
  * transaction commits. */
 int store_notify(PGconn *c, const char *id, long long seq);
+
+/* Announces to every instance (LISTEN city_events, payload LOBBY_CACHE_NEWS, which is no game's
+ * id) that what the lobby lists changed, once the running transaction commits. */
+int store_notify_lobby(PGconn *c);
 
 /* Events with seq > after, oldest first, at most `limit`, as a new JSON array of
  * {seq, type, ...data}. */

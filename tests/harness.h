@@ -300,6 +300,7 @@ struct http_request {
     size_t len;                 /* bytes of body */
     const char *const *headers; /* extra "Name: value" lines, NULL-terminated, or NULL */
     long timeout_ms;            /* 0 for 30 s */
+    const char *from;           /* the local address to send from ("127.0.0.3"); NULL: any */
 };
 
 struct harness_buf {
@@ -365,6 +366,8 @@ static inline bool http_request(const struct http_request *rq, struct http_reply
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, harness_collect);
     curl_easy_setopt(c, CURLOPT_HEADERDATA, &head);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+    if (rq->from)
+        curl_easy_setopt(c, CURLOPT_INTERFACE, rq->from);
     const char *method = rq->method ? rq->method : "GET";
     if (!strcmp(method, "HEAD"))
         curl_easy_setopt(c, CURLOPT_NOBODY, 1L);

@@ -332,20 +332,19 @@ Test(bots, a_level_the_server_does_not_have_is_refused)
     }
 }
 
-/* A person asking for hints without a pause until `stop`: each thinks in its request for the
- * daemon's --expert-ms. */
-struct hinter {
+/* A person reading its hand view without a pause until `stop`. */
+struct reader {
     char url[512], token[128];
     atomic_bool stop;
     int ok;
 };
 
-static void *ask_hints(void *arg)
+static void *read_hands(void *arg)
 {
-    struct hinter *h = arg;
+    struct reader *h = arg;
     while (!atomic_load(&h->stop)) {
         struct http_reply r;
-        if (http_do("POST", h->url, h->token, NULL, &r)) {
+        if (http_do("GET", h->url, h->token, NULL, &r)) {
             h->ok += r.status == 200;
             http_reply_free(&r);
         }
@@ -376,19 +375,17 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
 {
     /* One worker, pausing at most 200 ms of each decision for people's requests. */
     struct daemon d2;
-    daemon_start(&d2, db,
-                 "--allow-seed --expert-ms 300 --bot-workers 1 --bot-yield-ms 200 "
-                 "--hints-per-game 1000");
+    daemon_start(&d2, db, "--allow-seed --expert-ms 300 --bot-workers 1 --bot-yield-ms 200");
     client_base = d2.base;
-    /* A person keeps the daemon busy: hints (300 ms each in the request) in a game of its own. */
+    /* A person keeps the daemon busy: hand views, one after another, of a game of its own. */
     struct table a;
     create_with(&a, 2, "[\"greedy\"]", 1, ", \"seed\": 11");
-    struct hinter h = {.ok = 0};
-    snprintf(h.url, sizeof h.url, "%s/api/v1/games/%s/hint", d2.base, a.id);
+    struct reader h = {.ok = 0};
+    snprintf(h.url, sizeof h.url, "%s/api/v1/games/%s/hand", d2.base, a.id);
     snprintf(h.token, sizeof h.token, "%s", a.tokens[0]);
     atomic_init(&h.stop, false);
     pthread_t th;
-    cr_assert_eq(pthread_create(&th, NULL, ask_hints, &h), 0);
+    cr_assert_eq(pthread_create(&th, NULL, read_hands, &h), 0);
     nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
     /* Meanwhile two experts must decide in another game. */
     struct table t;
@@ -397,7 +394,7 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
     atomic_store(&h.stop, true);
     pthread_join(th, NULL);
     cr_expect(decided, "the experts decide while a person keeps the daemon busy");
-    cr_expect_gt(h.ok, 0, "the person's hints were answered");
+    cr_expect_gt(h.ok, 0, "the person's hand views were answered");
     double paused = metric(d2.base, "city_bot_yield_seconds_total ");
     cr_expect_geq(paused, 0.05, "the pool paused for the person's requests (%.3f s)", paused);
     /* 200 ms for each of the two decisions, give or take the scheduler's wake-ups on a loaded

@@ -1631,8 +1631,10 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   }
   assert.deepEqual(answers.sort(), [200, 409], 'one seat has a turn, the other nothing to decide');
   // Many hints at once: past CITY_HINT_THREADS they are 503 busy with Retry-After. A daemon of
-  // its own thinks for 1.5 s a hint with one thread, so the others surely arrive meanwhile.
-  const slow = await startDaemon({ extraArgs: ['--expert-ms', '1500', '--hint-threads', '1'] });
+  // its own thinks for 1.5 s a hint with one thread, so the others surely arrive meanwhile; it
+  // allows an address one hint a minute, so the next one is 429 rate_limited.
+  const slow = await startDaemon({ extraArgs: ['--expert-ms', '1500', '--hint-threads', '1',
+    '--hint-rate', '1', '--hint-burst', '1'] });
   const saved = base;
   base = slow.base;
   try {
@@ -1644,6 +1646,10 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
     assert.ok(rs.some((r) => r.status === 200), 'the first hint is thought about');
     assert.ok(busy.length > 0 && busy.every((r) => r.json.code === 'busy' && r.headers.get('retry-after') === '1'),
       `hints past the cap are 503 busy: ${rs.map((r) => r.status)}`);
+    const limited = await call('POST', act('hint', g.id), { token: crowd[1] });
+    assert.equal(limited.status, 429, 'a hint past the address\'s rate');
+    assert.equal(limited.json.code, 'rate_limited');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1, 'with Retry-After');
   } finally {
     base = saved;
     await slow.stop();

@@ -868,3 +868,158 @@ Test(flood, a_healthz_flood_does_not_hold_another_persons_expert_moves)
             usual * 1000, flooded * 1000, rate);
     stops_cleanly();
 }
+
+/* ---- one address's bots and hints ---------------------------------------------------------- */
+
+/* Sends a request from loopback address `from` with seat token `token` (NULL: none); returns
+ * the status (0 when no answer came) and, when json is not NULL, the body parsed (or NULL). */
+static long call_from(const char *from, const char *method, const char *path, const char *token,
+                      const char *body, json_t **json)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    struct http_request rq = {.method = method,
+                              .url = url,
+                              .bearer = token,
+                              .body = body,
+                              .len = body ? strlen(body) : 0,
+                              .from = from,
+                              .timeout_ms = 20000};
+    struct http_reply r;
+    long st = http_request(&rq, &r) ? r.status : 0;
+    if (json)
+        *json = r.body ? json_loads(r.body, 0, NULL) : NULL;
+    http_reply_free(&r);
+    return st;
+}
+
+/* A new 4-seat game of The City created from `from` by a person named Pat against three
+ * experts (it starts at once); its id and Pat's token into id and token. */
+static void create_against_experts(const char *from, int seats, char id[64], char token[80])
+{
+    char body[200];
+    snprintf(body, sizeof body, "{\"seats\": %d, \"bots\": [%s], \"name\": \"Pat\"}", seats,
+             seats == 4 ? "\"expert\", \"expert\", \"expert\"" : "\"expert\"");
+    json_t *g = NULL;
+    cr_assert_eq(call_from(from, "POST", "/api/v1/games", NULL, body, &g), 201);
+    snprintf(id, 64, "%s", str(g, "id"));
+    snprintf(token, 80, "%s", str(g, "token"));
+    json_decref(g);
+}
+
+/* One address (127.0.0.3) keeping the bot pool busy: its games of three experts each, where
+ * its person plays the hand view's suggestion as soon as it may, and asks for a hint first. */
+enum { BUSY_THREADS = 3, BUSY_GAMES = 4 };
+struct busy_address {
+    atomic_bool stop;
+    char ids[BUSY_GAMES][64], tokens[BUSY_GAMES][80];
+    char done[BUSY_GAMES][48]; /* the point of each game it ordered last */
+    atomic_long orders, hints, refused;
+};
+
+static void *busy_address_main(void *arg)
+{
+    struct busy_address *b = arg;
+    while (!atomic_load(&b->stop)) {
+        bool idle = true;
+        for (int i = 0; i < BUSY_GAMES && !atomic_load(&b->stop); i++) {
+            char path[160], point[48];
+            snprintf(path, sizeof path, "/api/v1/games/%s/hand", b->ids[i]);
+            json_t *h = NULL;
+            if (call_from("127.0.0.3", "GET", path, b->tokens[i], NULL, &h) != 200 || !h) {
+                json_decref(h);
+                continue;
+            }
+            json_t *pending = json_object_get(h, "pending");
+            json_t *sug = json_object_get(pending, "suggestion");
+            snprintf(point, sizeof point, "%lld %s", num(pending, "round"), str(pending, "step"));
+            char *order = json_is_object(sug) && strcmp(point, b->done[i]) != 0
+                              ? json_dumps(sug, JSON_COMPACT)
+                              : NULL;
+            json_decref(h);
+            if (!order)
+                continue;
+            idle = false;
+            snprintf(b->done[i], sizeof b->done[i], "%s", point);
+            snprintf(path, sizeof path, "/api/v1/games/%s/hint", b->ids[i]);
+            long st = call_from("127.0.0.3", "POST", path, b->tokens[i], NULL, NULL);
+            atomic_fetch_add(st == 200 ? &b->hints : &b->refused, 1);
+            snprintf(path, sizeof path, "/api/v1/games/%s/orders", b->ids[i]);
+            if (call_from("127.0.0.3", "POST", path, b->tokens[i], order, NULL) == 202)
+                atomic_fetch_add(&b->orders, 1);
+            free(order);
+        }
+        if (idle)
+            harness_sleep_ms(5);
+    }
+    return NULL;
+}
+
+/* The seconds a hint asked for from 127.0.0.2 in a new game against an expert takes. */
+static double hint_seconds(void)
+{
+    char id[64], token[80], path[160];
+    create_against_experts("127.0.0.2", 2, id, token);
+    snprintf(path, sizeof path, "/api/v1/games/%s/hint", id);
+    double t0 = harness_now();
+    long st = call_from("127.0.0.2", "POST", path, token, NULL, NULL);
+    cr_assert_eq(st, 200, "another address's hint");
+    return harness_now() - t0;
+}
+
+Test(flood, one_busy_address_does_not_hold_another_persons_expert_moves_or_hints)
+{
+    /* The report: one address's 48 seats spending 226 hints in 6.2 s took both cores, made
+     * others' hints 503 three times in four and another person's expert move 1.4-1.6 s (58 ms
+     * usual). Here one address plays twelve games of three experts each, asking for a hint
+     * before each order from three connections (its hint limits off, so that only the fair
+     * queue stands between it and others), while another address's expert moves and hint are
+     * timed. */
+    up_with("--allow-seed --expert-ms 100 --hints-per-game 1000 --hint-rate 0");
+    double usual = expert_move_median(301), usual_hint = hint_seconds();
+    const char *submitted = "city_bot_decisions_total{result=\"submitted\"}";
+    double before = metric(submitted), t0 = harness_now();
+    static struct busy_address b[BUSY_THREADS];
+    pthread_t th[BUSY_THREADS];
+    for (int t = 0; t < BUSY_THREADS; t++) {
+        atomic_init(&b[t].stop, false);
+        atomic_init(&b[t].orders, 0);
+        atomic_init(&b[t].hints, 0);
+        atomic_init(&b[t].refused, 0);
+        for (int i = 0; i < BUSY_GAMES; i++)
+            create_against_experts("127.0.0.3", 4, b[t].ids[i], b[t].tokens[i]);
+        cr_assert_eq(pthread_create(&th[t], NULL, busy_address_main, &b[t]), 0);
+    }
+    harness_sleep_ms(1000);
+    double queued = metric("city_bot_queue{state=\"queued\"}");
+    double busy = expert_move_median(401), busy_hint = hint_seconds();
+    double queued_after = metric("city_bot_queue{state=\"queued\"}");
+    long orders = 0, hints = 0, refused = 0;
+    for (int t = 0; t < BUSY_THREADS; t++) {
+        atomic_store(&b[t].stop, true);
+        pthread_join(th[t], NULL);
+        orders += atomic_load(&b[t].orders);
+        hints += atomic_load(&b[t].hints);
+        refused += atomic_load(&b[t].refused);
+    }
+    double decisions = metric(submitted) - before, took = harness_now() - t0;
+    fprintf(stderr,
+            "fair bots: expert move %.0f ms usual, %.0f ms beside one busy address (%.0f bot "
+            "decisions in %.1f s, %.0f then %.0f games queued; its %ld hints answered, %ld "
+            "refused, %ld orders); hint %.0f ms usual, %.0f ms beside it\n",
+            usual * 1000, busy * 1000, decisions, took, queued, queued_after, hints, refused,
+            orders, usual_hint * 1000, busy_hint * 1000);
+    cr_assert_gt(decisions, 20, "the busy address kept the bots busy (%.0f decisions)", decisions);
+    cr_assert_gt(hints, 5, "the busy address's hints were thought about too");
+    /* Twice the usual time, and one thinking budget (100 ms) more: alone, the expert often
+     * ends early (its playouts cap); sharing two cores with the busy address's, it thinks for
+     * its whole budget. Before the fair queue: 2.3 s against 49 ms usual. */
+    cr_expect_leq(busy, 2 * usual + 0.1,
+                  "another person's expert move took %.0f ms beside one busy address, %.0f ms "
+                  "usual",
+                  busy * 1000, usual * 1000);
+    cr_expect_leq(busy_hint, 2 * usual_hint + 0.1,
+                  "another person's hint took %.0f ms beside one busy address, %.0f ms usual",
+                  busy_hint * 1000, usual_hint * 1000);
+    stops_cleanly();
+}

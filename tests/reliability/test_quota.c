@@ -280,6 +280,85 @@ Test(quota, a_read_flood_from_one_address_gets_429_while_another_address_is_serv
 /* /metrics is not public: served to the addresses of --metrics-allow (loopback and private
  * networks by default) and to a client with CITY_METRICS_TOKEN, 403 metrics_forbidden to
  * others (before, anyone who reached the game port read it). */
+/* The lobby entry of game `id` read from the daemon at `base`, as a new reference (NULL when
+ * the first page does not list it). */
+static json_t *lobby_entry(const char *base, const char *id)
+{
+    const char *saved = client_base;
+    client_base = base;
+    json_t *l = call("GET", "/api/v1/games", NULL, NULL, 200);
+    client_base = saved;
+    json_t *found = NULL;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(l, "games"), i, g)
+    {
+        if (!found && strcmp(str(g, "id"), id) == 0)
+            found = json_incref(g);
+    }
+    json_decref(l);
+    return found;
+}
+
+Test(quota, a_crowd_reading_the_lobby_is_served_from_the_cache_and_every_change_shows_at_once)
+{
+    /* The report: 250 connections of one address reading the lobby pushed another client's
+     * /healthz p99 to 1.34 s. Pages are cached (a second by default) and forgotten by every
+     * change of an open game: on this instance at once, on another through its NOTIFY. */
+    up_with("");
+    json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"name\": \"Host\"}", 201);
+    char id[64], join[128];
+    snprintf(id, sizeof id, "%s", str(g, "id"));
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", id);
+    json_decref(g);
+    json_t *e = lobby_entry(d.base, id);
+    cr_assert_not_null(e, "the creator sees its game in the lobby at once");
+    cr_assert_eq(num(e, "seats_free"), 2);
+    json_decref(e);
+    /* A crowd of four addresses reads the lobby 400 times: the database reads it a few. */
+    double hits = metric_at(d.base, "city_lobby_cache_lookups_total{result=\"hit\"}");
+    double misses = metric_at(d.base, "city_lobby_cache_lookups_total{result=\"miss\"}");
+    const char *from[] = {"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"};
+    for (int i = 0; i < 400; i++) {
+        struct suite_answer a;
+        send_from(from[i % 4], "GET", "/api/v1/games", NULL, NULL, &a);
+        cr_assert_eq(a.status, 200);
+        json_decref(a.json);
+    }
+    hits = metric_at(d.base, "city_lobby_cache_lookups_total{result=\"hit\"}") - hits;
+    misses = metric_at(d.base, "city_lobby_cache_lookups_total{result=\"miss\"}") - misses;
+    fprintf(stderr, "lobby cache: %.0f of 400 reads from the cache, %.0f from the database\n", hits,
+            misses);
+    cr_assert_geq(hits, 360, "%.0f of 400 lobby reads came from the cache", hits);
+    /* A join shows at once, to the joiner and to everyone. */
+    json_decref(call("POST", join, NULL, "{\"name\": \"Ann\"}", 201));
+    e = lobby_entry(d.base, id);
+    cr_assert_eq(num(e, "seats_free"), 1, "the join shows in the lobby at once");
+    json_decref(e);
+    /* Another instance keeps pages for a minute, yet sees a join made here within moments:
+     * the NOTIFY of the change makes it forget them. */
+    struct daemon d2;
+    daemon_start(&d2, db, "--lobby-cache-ms 60000");
+    e = lobby_entry(d2.base, id);
+    cr_assert_eq(num(e, "seats_free"), 1);
+    json_decref(e);
+    json_decref(call("POST", join, NULL, "{\"name\": \"Bea\"}", 201));
+    double t0 = harness_now(), until = t0 + 5;
+    bool seen = false;
+    while (!seen && harness_now() < until) {
+        e = lobby_entry(d2.base, id);
+        seen = e && strcmp(str(e, "status"), "playing") == 0;
+        json_decref(e);
+        if (!seen)
+            harness_sleep_ms(10);
+    }
+    cr_assert(seen, "the other instance's lobby shows the game started");
+    fprintf(stderr, "lobby cache: another instance saw the change after %.0f ms\n",
+            (harness_now() - t0) * 1000);
+    cr_assert_lt(harness_now() - t0, 2.0);
+    daemon_stop(&d2);
+}
+
 Test(quota, metrics_are_served_only_to_allowed_addresses_or_the_metrics_token)
 {
     setenv("CITY_METRICS_TOKEN", "a-long-metrics-token-for-the-scraper", 1);
@@ -462,6 +541,73 @@ Test(quota, a_seat_past_its_hints_gets_429_too_many_hints_with_retry_after)
     /* The seat's hints of the game do not come back: a day. */
     cr_assert_eq(a.retry_after, 86400, "Retry-After of a spent hint budget");
     json_decref(a.json);
+}
+
+Test(quota, one_address_past_its_hint_rate_gets_429_while_another_address_is_served)
+{
+    /* The report: one address spent 226 hints in 6.2 s over 48 seats, within every seat's
+     * budget. Hints are now counted per address too: a burst of 3, then 6 a minute. */
+    up_with("--hints-per-game 100 --hint-rate 6 --hint-burst 3");
+    struct table t;
+    create(&t, 2, 1, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hint", t.id);
+    struct suite_answer a;
+    for (int i = 0; i < 3; i++) {
+        send_from("127.0.0.3", "POST", path, t.tokens[0], NULL, &a);
+        cr_assert_eq(a.status, 200, "hint %d of the burst", i + 1);
+        json_decref(a.json);
+    }
+    send_from("127.0.0.3", "POST", path, t.tokens[0], NULL, &a);
+    assert_rate_limited(&a, "rate_limited", true);
+    cr_assert(strstr(str(a.json, "detail"), "hints"), "the detail says what: %s",
+              str(a.json, "detail"));
+    json_decref(a.json);
+    send_from("127.0.0.2", "POST", path, t.tokens[0], NULL, &a);
+    cr_assert_eq(a.status, 200, "another address's hint");
+    json_decref(a.json);
+}
+
+/* A hint asked for from `from` in a thread of its own (its status into `status`). */
+struct hint_call {
+    const char *from, *path, *token;
+    int status;
+};
+
+static void *hint_main(void *arg)
+{
+    struct hint_call *h = arg;
+    struct suite_answer a;
+    suite_send_from(d.base, h->from, "POST", h->path, h->token, NULL, &a);
+    h->status = a.status;
+    json_decref(a.json);
+    return NULL;
+}
+
+Test(quota, one_address_holds_at_most_half_of_the_hints_thought_about_at_once)
+{
+    /* Two hints at once on the instance, so one for an address; each thinks for 600 ms. */
+    up_with("--hints-per-game 100 --hint-threads 2 --expert-ms 600");
+    struct table t;
+    create(&t, 2, 1, NULL);
+    char path[512];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hint", t.id);
+    struct hint_call first = {"127.0.0.3", path, t.tokens[0], 0};
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, hint_main, &first), 0);
+    harness_sleep_ms(200);
+    struct suite_answer a;
+    send_from("127.0.0.3", "POST", path, t.tokens[0], NULL, &a);
+    cr_assert_eq(a.status, 429, "a second hint of one address while its first is thought about");
+    cr_assert_str_eq(str(a.json, "code"), "rate_limited");
+    cr_assert_eq(a.retry_after, 1);
+    cr_assert(strstr(str(a.json, "detail"), "being thought about"), "%s", str(a.json, "detail"));
+    json_decref(a.json);
+    send_from("127.0.0.2", "POST", path, t.tokens[0], NULL, &a);
+    cr_assert_eq(a.status, 200, "another address's hint meanwhile");
+    json_decref(a.json);
+    pthread_join(th, NULL);
+    cr_assert_eq(first.status, 200, "the first hint");
 }
 
 /* Waits up to `seconds` for `sql` to count `want`. */
