@@ -48,7 +48,15 @@ export const api = {
   cards: (game) => request('GET', game ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' }),
   /** The games ("rulesets") this server hosts: {default, rulesets: [{id, title, ...}]}. */
   rulesets: () => request('GET', '/rulesets', { cache: 'default' }),
-  listGames: () => request('GET', '/games'),
+  /**
+   * A page of the lobby, newest first with open games ahead: {games, next}. `query` may hold
+   * limit (1..100), after (the `next` of the page before), game and seats (filters).
+   */
+  listGames: (query = {}) => {
+    const q = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')
+      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+    return request('GET', q ? `/games?${q}` : '/games');
+  },
   createGame: (body) => request('POST', '/games', { body }),
   join: (id, name) => request('POST', `/games/${enc(id)}/join`, { body: { name } }),
   game: (id) => request('GET', `/games/${enc(id)}`),

@@ -90,7 +90,7 @@ function route() {
   else if (r) teardown = mountReplayView(root, r[1]);
   else if (learn) teardown = mountLearn(root, learn[1], learn[2], learn[3]);
   else {
-    document.title = 'The City';
+    document.title = 'City card games'; // the lobby puts the chosen game's title
     teardown = mountLobby(root, navigate);
   }
   root.focus({ preventScroll: true });

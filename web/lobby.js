@@ -1,19 +1,31 @@
-// lobby.js: the lobby: create a game (which game, from GET /api/v1/rulesets, the first it lists
-// chosen unless this browser created another last; name; seats within that game's range; which
-// seats are greedy, random or expert bots, and the experts' level with its time budget, from the
-// same reply, once an expert seat is chosen; the game's own options, as the same reply declares
-// them for the seat count chosen; optional time per step), the chosen game's one-line pitch (from
-// its module, games/index.js) and links to its rules and card reference; and the list of games
-// (each with its game's title, open ones first, bots marked) with Join, Resume or Watch and a
-// share link for each.
+// lobby.js: the lobby, headed by the title of the game chosen: create a game (which game, from
+// GET /api/v1/rulesets, the server's default unless this browser created another last; name;
+// seats within that game's range; which seats are greedy, random or expert bots, always starting
+// as one person and the rest bots, and the experts' level with its time budget, from the same
+// reply, once an expert seat is chosen; the game's own options, as the same reply declares them
+// for the seat count chosen; optional time per step; what is kept from the last game is said,
+// with a control back to the defaults), its Create button in sight (held at the bottom of the
+// screen while the form is on it, and on a phone a button above the list that leads to it), the
+// chosen game's one-line pitch (from its module, games/index.js) and links to its rules and card
+// reference; and the list of games (each with its game's title, open ones first, bots marked),
+// open and running ones unless finished ones are asked for, paged with More, with Join, Resume,
+// Watch or Results and a share link for each.
 
 import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
-import { copyButton, shareUrl, showError, clearError } from './ui.js';
+import { copyButton, shareUrl, showError, clearError, inPlayersWords } from './ui.js';
 import { takeFlash } from './seats.js';
 import { gameModule } from './games/index.js';
 
 const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert bot' };
+/** Seats of a new form when neither the last game nor the game's range says otherwise. */
+const DEFAULT_SEATS = 4;
+/** Games asked of the server per page of the lobby, and shown more per press of More. */
+const PAGE = 20;
+/** The lobby's heading before the server's games are known. */
+const NEUTRAL_TITLE = 'City card games';
+/** Whether a listed game has ended (the list hides them unless asked). */
+const ended = (g) => g.status !== 'open' && g.status !== 'playing';
 
 /** A level of the expert for people, from GET /api/v1/rulesets: "Normal: thinks up to 40 ms a move". */
 function levelLabel(l) {
@@ -25,24 +37,26 @@ const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? 
 
 /** Mounts the lobby in `root`; returns a teardown function. */
 export function mountLobby(root, navigate) {
-  const last = store.lastSettings();
+  // The last game created here sets the game, its seat count, options and timer again (the form
+  // says so, with a way back to the defaults); the seats' kinds always start as the defaults.
+  let last = store.lastSettings();
   let rulesets = new Map(); // the server's games by id, once GET /api/v1/rulesets is read
+  let serverDefault = null; // the game the server offers first, and its expert level
+  let serverLevel = null;
   let levels = []; // the expert's levels, from the server; none until they are known
   let level = last?.bot_level ?? null; // the level chosen (null: the server's default)
   const wanted = last?.game ?? null; // the game created last from this browser, chosen again
   let game = wanted;
   const rs = () => rulesets.get(game) ?? null;
   const saved = {
-    seats: last?.seats ?? 4,
-    kinds: last?.kinds ?? ['person', 'greedy', 'greedy', 'greedy', 'greedy'],
+    seats: last?.seats ?? DEFAULT_SEATS,
     // the options chosen last, by name (settings saved before options were declared: target_vp)
     options: last?.options ?? (last?.target_vp ? { target_vp: last.target_vp } : {}),
     turn: last?.turn_seconds ?? '',
   };
   let wantSeats = saved.seats; // what the user picked; `seats` is that within the game's range
   let seats = wantSeats;
-  const kinds = [...saved.kinds];
-  kinds[0] = 'person';
+  const kinds = ['person']; // seat i's kind; a seat not set yet is the game's first bot
 
   const nameInput = h('input', {
     id: 'name', name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname',
@@ -52,10 +66,13 @@ export function mountLobby(root, navigate) {
   const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { touched = true; game = gameSelect.value; drawGame(); } });
   const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = wantSeats = Number(seatsSelect.value); drawSeats(); } });
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
-  const optionValues = { ...saved.options }; // what the user typed, by option name
+  let optionValues = { ...saved.options }; // what the user typed, by option name
   const turnInput = h('input', { id: 'turn', name: 'turn', type: 'number', min: 5, max: 86400, value: saved.turn, placeholder: 'no limit', inputmode: 'numeric' });
   const formError = h('p', { class: 'error', role: 'alert', id: 'create-error', hidden: true });
   const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
+  const heading = h('h1', { id: 'lobby-title' }, NEUTRAL_TITLE);
+  const createTitle = h('h2', { id: 'create-title' }, 'New game');
+  const keptNote = h('p', { class: 'kept-note', id: 'kept-note', hidden: true });
   const optionFields = h('span', { class: 'option-fields', id: 'option-fields' });
   const lead = h('p', { class: 'lead', id: 'game-lead' });
   const learnLinks = h('p', { class: 'learn-links', id: 'learn-links' });
@@ -81,8 +98,11 @@ export function mountLobby(root, navigate) {
       lead.textContent = 'Loading the games this server hosts…';
       return;
     }
-    if (!rulesets.has(game)) game = rulesets.keys().next().value;
+    if (!rulesets.has(game)) game = serverDefault;
     const r = rs();
+    heading.textContent = r.title;
+    createTitle.textContent = `New game of ${r.title}`;
+    document.title = `${r.title} · Lobby`;
     replace(gameSelect, [...rulesets.values()].map((x) => h('option', { value: x.id, selected: x.id === game }, x.title)));
     gameSelect.closest('.field')?.toggleAttribute('hidden', rulesets.size < 2);
     const counts = [];
@@ -97,6 +117,41 @@ export function mountLobby(root, navigate) {
       h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, `Read the rules of ${r.title}`), ' · ',
       h('a', { href: `#/cards/${r.id}`, id: 'lobby-cards', 'data-game': r.id }, 'Every card'));
     drawSeats();
+    drawKept();
+  }
+
+  /**
+   * The line that says the form started from the last game created here (its game, seat count,
+   * options or timer, where they differ from the defaults), with a Reset; hidden otherwise.
+   */
+  function drawKept() {
+    const r = last?.game ? rulesets.get(last.game) : rulesets.get(serverDefault);
+    const kept = !!last && !!r && ((last.game && last.game !== serverDefault) || (last.seats && last.seats !== DEFAULT_SEATS)
+      || Object.keys(saved.options).length > 0 || !!saved.turn);
+    keptNote.hidden = !kept;
+    if (!kept) { replace(keptNote); return; }
+    const n = Math.min(Math.max(last.seats ?? DEFAULT_SEATS, Math.max(1, r.min_players)), r.max_players);
+    const what = [r.title, n === 1 ? 'solo' : `${n} players`];
+    if (saved.turn) what.push(`${saved.turn} s a step`);
+    replace(keptNote, `Set up like your last game (${what.join(', ')}); the seats start as bots again. `,
+      h('button', { type: 'button', class: 'ghost small', id: 'reset-form', onclick: resetForm }, 'Reset to defaults'));
+  }
+
+  /** Back to the defaults: the server's first game, its seats, options and level; no timer. */
+  function resetForm() {
+    last = null;
+    store.setLastSettings(null);
+    game = serverDefault;
+    touched = true;
+    wantSeats = DEFAULT_SEATS;
+    saved.options = {};
+    saved.turn = '';
+    optionValues = {};
+    turnInput.value = '';
+    level = serverLevel;
+    kinds.length = 1;
+    drawGame();
+    (gameSelect.closest('.field')?.hidden ? seatsSelect : gameSelect).focus();
   }
 
   /** One field per option the game declares, with its range at the seat count chosen; an option
@@ -136,7 +191,7 @@ export function mountLobby(root, navigate) {
     const choices = [['person', 'Person'], ...bots.map((b) => [b, BOT_TITLES[b] ?? `${b[0].toUpperCase()}${b.slice(1)} bot`])];
     replace(seatList, Array.from({ length: seats }, (_, i) => {
       if (i === 0) return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, '1'), h('span', { class: 'seat-you' }, 'You'));
-      if (!choices.some(([v]) => v === kinds[i])) kinds[i] = bots[0];
+      if (!choices.some(([v]) => v === kinds[i])) kinds[i] = bots[0]; // unset or not in this game
       const sel = h('select', {
         id: `seat-kind-${i}`, 'aria-label': `Seat ${i + 1}`,
         onchange: () => { kinds[i] = sel.value; drawLevel(); },
@@ -176,7 +231,7 @@ export function mountLobby(root, navigate) {
       const id = await createAndRemember(settings);
       navigate(`#/game/${id}`);
     } catch (e) {
-      showError(formError, e.message);
+      showError(formError, e.status >= 500 || e.code === 'rate_limited' ? inPlayersWords(e) : e.message);
       createBtn.disabled = false;
     }
   }
@@ -184,7 +239,8 @@ export function mountLobby(root, navigate) {
   const privateBox = h('input', { id: 'private', name: 'private', type: 'checkbox', 'aria-describedby': 'private-hint' });
 
   const form = h('form', { class: 'panel create', id: 'create-form', onsubmit: onCreate, 'aria-labelledby': 'create-title' },
-    h('h2', { id: 'create-title' }, 'New game'),
+    createTitle,
+    keptNote,
     h('label', { class: 'field' }, h('span', {}, 'Your name'), nameInput),
     h('p', { class: 'hint', id: 'name-hint' }, 'Creating a game gives you the first seat.'),
     h('label', { class: 'field', hidden: true }, h('span', {}, 'Game'), gameSelect),
@@ -198,29 +254,53 @@ export function mountLobby(root, navigate) {
     h('label', { class: 'check' }, privateBox, h('span', {}, 'Private table')),
     h('p', { class: 'hint', id: 'private-hint' }, 'A private table is not listed in the lobby: only people with its link can join or watch.'),
     formError,
-    h('div', { class: 'actions' }, createBtn));
+    // held at the bottom of the screen while the form is on it, so it is in sight from the start
+    h('div', { class: 'actions create-actions' }, createBtn));
 
   const listBox = h('div', { class: 'games', id: 'games', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading games…'));
   const listError = h('p', { class: 'error', role: 'alert', hidden: true });
-  const refreshBtn = h('button', { type: 'button', class: 'ghost small', onclick: () => loadGames() }, 'Refresh');
+  const refreshBtn = h('button', { type: 'button', class: 'ghost small', id: 'refresh-games', onclick: () => loadGames() }, 'Refresh');
+  let showEnded = false; // finished games are listed only when asked
+  let wantRows = PAGE; // rows to show; More asks for a page more
+  const endedBox = h('input', {
+    type: 'checkbox', id: 'show-finished', name: 'show_finished',
+    onchange: () => { showEnded = endedBox.checked; wantRows = PAGE; loadGames(); },
+  });
+  const moreBtn = h('button', {
+    type: 'button', class: 'ghost', id: 'more-games', hidden: true,
+    onclick: () => { wantRows += PAGE; loadGames(); },
+  }, 'More games');
 
   const listPanel = h('section', { class: 'panel list', id: 'games-panel', 'aria-labelledby': 'games-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'), refreshBtn),
-    listError, listBox);
+    h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'),
+      h('div', { class: 'list-tools' },
+        h('label', { class: 'check' }, endedBox, h('span', {}, 'Show finished games')),
+        refreshBtn)),
+    listError, listBox, moreBtn);
   const grid = h('div', { class: 'lobby-grid' }, form, listPanel);
+  // On a phone whose list comes first: a button above the list that leads to the form.
+  const toCreate = h('button', {
+    type: 'button', class: 'primary to-create', id: 'to-create', hidden: true,
+    onclick: () => {
+      form.scrollIntoView({ block: 'start' });
+      nameInput.focus({ preventScroll: true });
+    },
+  }, 'Create a game');
   const flash = takeFlash(); // e.g. "You left the game" after leaving an open game
   replace(root,
     h('section', { class: 'lobby' },
       flash ? h('p', { class: 'panel notice slim', id: 'lobby-notice', role: 'status' }, flash) : null,
       h('div', { class: 'intro' },
-        h('h1', {}, 'The City'),
-        lead, learnLinks),
+        heading,
+        lead, learnLinks, toCreate),
       grid));
 
-  // One column (a phone): the games list comes before the form while a game is open to join.
+  // One column (a phone): the games list comes before the form while a game is open to join,
+  // with the button to the form above it.
   const narrow = matchMedia('(max-width: 760px)');
   function arrange() {
     const listFirst = narrow.matches && (lastGames ?? []).some((g) => g.status === 'open' && g.seats_free > 0);
+    toCreate.hidden = !listFirst;
     if (listFirst === (grid.firstElementChild === listPanel)) return;
     // Move the panel that does not hold the focus: moving the focused one would drop the focus.
     const a = document.activeElement;
@@ -231,38 +311,57 @@ export function mountLobby(root, navigate) {
   let alive = true;
   let lastGames = null;
   /** Reads the server's games and draws the form from them: the game created last from this
-   * browser is chosen again, else the first the server lists. */
+   * browser is chosen again, else the server's default. */
   function readRulesets() {
     return loadRulesets().then((d) => {
       if (!alive || !d.rulesets?.length || rulesets.size) return;
       rulesets = new Map(d.rulesets.map((r) => [r.id, r]));
+      serverDefault = rulesets.has(d.default) ? d.default : d.rulesets[0].id;
       levels = d.bot_levels ?? [];
-      level ??= d.default_bot_level ?? null;
-      if (!touched) game = wanted && rulesets.has(wanted) ? wanted : d.rulesets[0].id;
+      serverLevel = d.default_bot_level ?? null;
+      level ??= serverLevel;
+      if (!touched) game = wanted && rulesets.has(wanted) ? wanted : serverDefault;
       keepFocus(form, drawGame);
       if (lastGames) drawGames(lastGames); // titles now known
     });
   }
   readRulesets().catch(() => { /* tried again with the list of games, and when Create is pressed */ });
 
+  let loading = 0; // the newest load: an older one that answers later is dropped
+  /**
+   * Reads the lobby's pages from the first until `wantRows` games are shown (finished ones count
+   * only when shown) or the server has no more; keeps whether there is more for More.
+   */
   async function loadGames() {
+    const mine = ++loading;
     try {
       if (!rulesets.size) readRulesets().catch(() => null);
-      const { games } = await api.listGames();
-      if (!alive) return;
+      const games = [];
+      let next = null;
+      for (let asked = 0; asked < wantRows / PAGE + 4; asked++) {
+        const page = await api.listGames({ limit: PAGE, after: next });
+        games.push(...page.games);
+        next = page.next ?? null;
+        if (!next || games.filter((g) => showEnded || !ended(g)).length >= wantRows) break;
+      }
+      if (!alive || mine !== loading) return;
       clearError(listError);
       lastGames = games;
+      moreBtn.hidden = !next;
       drawGames(games);
     } catch (e) {
-      if (alive) showError(listError, e.message);
+      if (alive && mine === loading) showError(listError, `The games could not be read. ${inPlayersWords(e)}`);
     }
   }
 
-  function drawGames(games) { keepFocus(listBox, () => drawGamesNow(games)); arrange(); }
+  function drawGames(games) { keepFocus(listBox, () => drawGamesNow(games.filter((g) => showEnded || !ended(g)), games.some(ended))); arrange(); }
 
-  function drawGamesNow(games) {
+  /** Draws `games` (those to show); `hidden` says whether finished games were left out. */
+  function drawGamesNow(games, hidden) {
     if (!games.length) {
-      replace(listBox, h('p', { class: 'muted' }, 'No games yet: create the first one.'));
+      replace(listBox, h('p', { class: 'muted' }, !showEnded && hidden
+        ? 'No game is open or being played now: create one, or show the finished games.'
+        : 'No games yet: create the first one.'));
       return;
     }
     replace(listBox, h('ul', { class: 'game-list' }, games.map((g) => {

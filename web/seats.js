@@ -1,12 +1,15 @@
 // seats.js: seats that change hands, for every table (the shell, table.js): the
 // "Table" panel with Leave game (a bot takes a running game's seat; an open game's seat is free
-// again), the host's Cancel game (an open game) and Hand to a bot (a running game's seat that
-// keeps missing turns), each asking first; the notice a cancelled or expired game shows instead
+// again) and, apart under "Host tools", the host's Cancel game (an open game; styled as the
+// danger it is) and Hand to a bot (only for another person's seat of a running game once it has
+// missed a turn or is away, named as players see it), each asking first, their refusals said in
+// players' words; the notice a cancelled or expired game shows instead
 // of its table; the bot mark next to a seat's kept name; the log's lines for these events; and a
 // one-shot notice the lobby shows after a player left an open game.
 
 import { api, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
+import { inPlayersWords } from './ui.js';
 
 /** True when game view `v` ended before it started (cancelled by its host, or expired). */
 export function isClosed(v) { return v?.status === 'cancelled' || v?.status === 'expired'; }
@@ -91,13 +94,17 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     keepFocus(el, () => draw({ running, canLeave, canCancel, handable }), el);
   }
 
-  /** The running game's people other than this browser's own seat, with their missed turns. */
+  /**
+   * The running game's people other than this browser's own seat who may need a bot: those who
+   * missed a turn (a default decision: a timer ran out, or the host forced the step) or whose
+   * seat the view marks away; each with their name as players see it and their missed turns.
+   */
   function handableSeats(s) {
     const missed = new Map();
     for (const e of s.events) if (e.type === 'default' && typeof e.seat === 'number') missed.set(e.seat, (missed.get(e.seat) ?? 0) + 1);
-    return (s.view.seats ?? []).map((x, i) => ({ seat: x.seat ?? i, name: s.nameOf(x.seat ?? i) ?? `Seat ${i + 1}`, bot: x.bot, person: !!x.name }))
-      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat)
-      .map((x) => ({ seat: x.seat, name: x.name, missed: missed.get(x.seat) ?? 0 }));
+    return (s.view.seats ?? []).map((x, i) => ({ seat: x.seat ?? i, name: s.nameOf(x.seat ?? i) ?? `Seat ${i + 1}`, bot: x.bot, person: !!x.name, away: x.presence === 'away' }))
+      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat && (x.away || missed.get(x.seat) > 0))
+      .map((x) => ({ seat: x.seat, name: x.name, missed: missed.get(x.seat) ?? 0, away: x.away }));
   }
 
   function draw({ running, canLeave, canCancel, handable }) {
@@ -109,22 +116,31 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
           : 'Your seat will be free again for someone else. Leave?', 'Leave the game', 'Stay', leave)
         : h('button', { type: 'button', class: 'ghost', id: 'leave', onclick: () => ask('leave') }, 'Leave game'));
     }
+    // The host's tools, apart from Leave: only where they apply, the dangerous one marked so.
+    const host = [];
     if (canCancel) {
-      parts.push(ui.ask === 'cancel'
-        ? question('cancel-game', 'Cancel this game for everyone? Nobody will be able to join it.', 'Cancel the game', 'Keep it', cancelGame)
-        : h('button', { type: 'button', class: 'ghost', id: 'cancel-game', onclick: () => ask('cancel') }, 'Cancel game'));
+      host.push(ui.ask === 'cancel'
+        ? question('cancel-game', 'Cancel this game for everyone? Nobody will be able to join or play it, and it cannot be undone.',
+          'Yes, cancel the game', 'Keep the game', cancelGame)
+        : h('button', { type: 'button', class: 'danger-outline', id: 'cancel-game', onclick: () => ask('cancel') }, 'Cancel this game'));
     }
     if (handable.length) {
-      parts.push(h('h3', { id: 'handover-title' }, 'Players who miss their turns'),
-        h('p', { class: 'muted small-print' }, 'As the host you can hand a seat to a bot once its player has missed a few turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'),
+      host.push(h('p', { class: 'handover-title', id: 'handover-title' }, 'Players who miss their turns'),
+        h('p', { class: 'muted small-print' }, 'A bot can play for a player who keeps missing turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'),
         h('ul', { class: 'handover-list', 'aria-labelledby': 'handover-title' }, handable.map((x) => h('li', { class: 'handover-row', 'data-seat': x.seat },
           h('span', { class: 'ho-name' }, x.name),
-          h('span', { class: 'muted ho-missed' }, `missed ${x.missed} turn${x.missed === 1 ? '' : 's'}`),
+          h('span', { class: 'muted ho-missed' }, [x.away ? 'away' : null, `missed ${x.missed} turn${x.missed === 1 ? '' : 's'}`].filter(Boolean).join(' · ')),
           h('button', {
             type: 'button', class: 'small', id: `handover-${x.seat}`, 'data-focus-key': `handover-${x.seat}`,
-            'aria-label': `Hand ${x.name}'s seat to a bot`, disabled: ui.busy, onclick: () => handOver(x),
+            'aria-label': `Hand to a bot: ${x.name}'s seat`, disabled: ui.busy, onclick: () => handOver(x),
           }, ui.handing === x.seat ? 'Handing…' : 'Hand to a bot')))));
-      if (ui.handError) parts.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
+      if (ui.handError) host.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
+    }
+    if (host.length) {
+      parts.push(h('div', { class: 'host-tools', id: 'host-tools', role: 'group', 'aria-labelledby': 'host-tools-title' },
+        h('h3', { id: 'host-tools-title' }, 'Host tools'),
+        h('p', { class: 'hint host-hint' }, 'Only you see these: you created this game.'),
+        host));
     }
     if (ui.error) parts.push(h('p', { class: 'error', role: 'alert', id: 'seat-error' }, ui.error));
     replace(el, parts);
@@ -168,7 +184,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     } catch (e) {
       // A token that no longer works has lost its seat already: the page forgets it all the same.
       ok = e.status === 401;
-      if (!ok) ui.error = e.message;
+      if (!ok) ui.error = inPlayersWords(e);
     }
     ui.busy = false;
     ui.ask = null;
@@ -193,7 +209,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     try {
       await api.cancel(id, s.host);
     } catch (e) {
-      ui.error = e.message;
+      ui.error = inPlayersWords(e);
     }
     ui.busy = false;
     ui.ask = null;
@@ -212,7 +228,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
       await api.takeover(id, s.host, x.seat);
       ui.notice = `${x.name}'s seat is played by a bot from now on.`;
     } catch (e) {
-      ui.handError = e.code === 'seat_not_absent' ? `${x.name}'s seat cannot go to a bot yet. ${e.message}` : e.message;
+      ui.handError = inPlayersWords(e, { name: x.name });
     }
     ui.busy = false;
     ui.handing = null;

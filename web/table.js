@@ -12,7 +12,7 @@ import { api, createAndRemember, store, rulesetOf } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatTools, closedNotice, isClosed } from './seats.js';
-import { copyButton, replayUrl, helpLinks, joinNames, logList } from './ui.js';
+import { copyButton, replayUrl, helpLinks, joinNames, logList, inPlayersWords } from './ui.js';
 import { standings, placeLine, rankingList, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
@@ -234,13 +234,16 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   // ---- Force -------------------------------------------------------------------------------
   /**
    * Force is offered to a seat only where a timer exists and has run out (the server refuses it
-   * before), and to the host at any time; either way only after a confirmation. The first click
+   * before), and to the host while a person other than this browser's seat keeps the step
+   * waiting (never for bots alone: solo against bots there is nobody to force); either way only
+   * after a confirmation. The first click
    * remembers the position shown; the request names it, so a confirmation that lands after it
    * resolved is refused (409 stale_step) and never forces the next one.
    */
   function forceControls(v, tt) {
     const waiting = waitingSeats(v, ctx.me());
-    if (v.status !== 'playing' || !waiting.length || !(st.host || (st.me && tt === 'time is up'))) return null;
+    const people = waiting.filter((s) => !v.seats?.[s]?.bot);
+    if (v.status !== 'playing' || !waiting.length || !((st.host && people.length) || (st.me && tt === 'time is up'))) return null;
     if (!force.ask) {
       return h('button', {
         type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: askForce, disabled: st.busy,
@@ -292,9 +295,9 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       await api.resolve(id, token, ask);
       announce('The step was forced.');
     } catch (e) {
-      force.error = e.message; // 409 stale_step says the step had moved on: nothing forced
+      force.error = inPlayersWords(e); // 409 stale_step says the step had moved on: nothing forced
       stale = e.status === 409;
-      announce(e.message);
+      announce(force.error);
     }
     st.busy = false;
     // A stale Force's error stays through the position the game moved on to, which this page

@@ -1,6 +1,6 @@
-// ui.js: small shared pieces of the page: share links and their copy buttons, error lines that
-// show the API's own sentence, the seat colours and their dot, a table's links to the rules and
-// cards, a list of names in words, and a game's log lines as a list.
+// ui.js: small shared pieces of the page: share links and their copy buttons, error lines and
+// the API's errors said in players' words, the seat colours and their dot, a table's links to
+// the rules and cards, a list of names in words, and a game's log lines as a list.
 
 import { h } from './dom.js';
 
@@ -51,6 +51,44 @@ export function shareBox(id) {
     h('div', { class: 'share-row' },
       h('input', { id: 'share-link', type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
       copyButton(url, 'Copy', 'Copy the share link')));
+}
+
+/**
+ * What went wrong with a request, in players' words: `e` is the ApiError (or any error) a call
+ * of api.js threw; `name` names the seat the request was about, as players see it ("Bea"). The
+ * server's own sentence is used only where it speaks to players (no API paths, fields or seat
+ * indexes); the codes the page knows get a sentence of their own. Returns a string.
+ */
+export function inPlayersWords(e, { name = null } = {}) {
+  const seat = name ? `${name}'s seat` : 'This seat';
+  const detail = e?.problem?.detail ?? '';
+  const n = (re) => { const m = re.exec(detail); return m ? Number(m[1]) : null; };
+  switch (e?.code) {
+    case 'seat_not_absent': {
+      const missed = n(/has missed (\d+)/);
+      const need = n(/once it has missed (\d+)/);
+      const who = name ?? 'The player';
+      return `${seat} cannot go to a bot yet: ${who} has missed ${missed === null ? 'too few' : missed} turn${missed === 1 ? '' : 's'}`
+        + `${need === null ? '' : `, and a seat can go to a bot once its player has missed ${need}`}. `
+        + `Until then, Force step ends a step that ${who} keeps waiting.`;
+    }
+    case 'seat_is_bot': return `A bot already plays ${name ? `${name}'s` : 'this'} seat.`;
+    case 'game_started': return 'The game has already started, so it can no longer be cancelled.';
+    case 'game_not_started': return 'The game has not started yet: it is still waiting for players.';
+    case 'game_over': return 'The game is already over.';
+    case 'game_expired': return 'The game expired before its seats filled.';
+    case 'game_cancelled': return 'The host cancelled this game.';
+    case 'not_host': case 'wrong_game': return 'Only the host of this game can do that.';
+    case 'bad_token': case 'token_required': return 'This browser no longer holds a key to this game, so it cannot do that.';
+    case 'game_not_found': return 'This game no longer exists.';
+    case 'rate_limited': return 'Too many requests at once: wait a moment and try again.';
+    default: break;
+  }
+  if (e?.status >= 500) return 'The server could not do that just now; try again in a moment.';
+  const said = e?.message ?? '';
+  // The server's sentence, unless it speaks the API's language: paths, methods, JSON fields.
+  if (said && !/\/api\/|\.\.\.\/|\b(GET|POST)\b|"[a-z_]+"|\bseat \d/i.test(said)) return said;
+  return 'The server refused this. Reload the page and try again.';
 }
 
 export function showError(el, message) {

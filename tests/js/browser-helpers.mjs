@@ -1,6 +1,8 @@
 // browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
-// by clicking, keyboard focus moves, and calls of the API.
+// by clicking, keyboard focus moves, calls of the API, and axe-core's serious findings.
+
+import { createRequire } from 'node:module';
 
 /** Collects console errors and page errors of `page` into the returned array. */
 export function watchErrors(page) {
@@ -165,4 +167,17 @@ export async function callApi(base, method, path, { token, body } = {}) {
   const r = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();
   return { status: r.status, json: text ? JSON.parse(text) : null };
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Runs axe-core in `page` (its context made with bypassCSP: the page's CSP refuses the injected
+ * script otherwise); resolves to its serious and critical violations, one line each.
+ */
+export async function axeSerious(page) {
+  await page.addScriptTag({ path: AXE });
+  const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 300)}`));
 }

@@ -153,7 +153,7 @@ test('one of two people leaves a 3-seat game; the other plays on to the end with
   }
 });
 
-test('the host hands a seat that missed two forced steps to a bot, refused with the server\'s sentence before', { timeout: 90_000 }, async () => {
+test('the host hands a seat that missed two forced steps to a bot, refused in players\' words before', { timeout: 90_000 }, async () => {
   const g = (await api('POST', '/games', { body: { seats: 3, bots: ['greedy'], name: 'Ada' } })).json;
   const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
   const A = await openAs(g.id, { seat: 0, token: g.token, host: g.host_token });
@@ -162,20 +162,13 @@ test('the host hands a seat that missed two forced steps to a bot, refused with 
     const { page } = A;
     await page.waitForSelector('#action[data-state="keep"]');
     await B.page.waitForSelector('#action[data-state="keep"]');
-    // Only the host sees Hand to a bot, and only for Bea (not the host's own seat, not the bot).
+    // Bea has missed nothing yet: no Hand to a bot.
+    assert.equal(await page.locator('.handover-row').count(), 0);
     const hand = page.locator('#handover-1');
-    await hand.waitFor();
-    assert.equal(await page.locator('.handover-row button').count(), 1);
-    assert.equal(await B.page.locator('.handover-row').count(), 0);
-    assert.equal(await hand.getAttribute('aria-label'), 'Hand Bea\'s seat to a bot');
 
-    // Bea has missed nothing yet: refused, with the server's sentence.
-    await hand.click();
-    const err = page.locator('#handover-error');
-    await err.waitFor();
-    assert.match(await err.innerText(), /Bea's seat cannot go to a bot yet\. .*has missed 0 deadlines.*once it has missed 2/);
-
-    // Ada decides and forces twice through the page; Bea gets two defaults.
+    // Ada decides and forces twice through the page; Bea gets two defaults. After the first,
+    // only the host sees Hand to a bot, only for Bea (not the host's own seat, not the bot),
+    // and it is refused in players' words.
     for (const round of [0, 1]) {
       const state = round === 0 ? 'keep' : 'build';
       await page.waitForSelector(`#action[data-state="${state}"]`);
@@ -190,6 +183,14 @@ test('the host hands a seat that missed two forced steps to a bot, refused with 
       await page.click('#force');
       await page.click('#force-yes');
       await page.waitForSelector(`.handover-row[data-seat="1"] .ho-missed:text("missed ${round + 1} turn")`);
+      if (round > 0) continue;
+      assert.equal(await page.locator('.handover-row button').count(), 1);
+      assert.equal(await B.page.locator('.handover-row').count(), 0);
+      assert.equal(await hand.getAttribute('aria-label'), 'Hand to a bot: Bea\'s seat');
+      await hand.click();
+      const err = page.locator('#handover-error');
+      await err.waitFor();
+      assert.match(await err.innerText(), /Bea's seat cannot go to a bot yet: Bea has missed 1 turn, and a seat can go to a bot once its player has missed 2\./);
     }
     await hand.click();
     await page.waitForSelector('.player[data-seat="1"] .bot-mark');
