@@ -993,6 +993,31 @@ Test(flood, one_busy_address_does_not_hold_another_persons_expert_moves_or_hints
     harness_sleep_ms(1000);
     double queued = metric("city_bot_queue{state=\"queued\"}");
     double busy = expert_move_median(401), busy_hint = hint_seconds();
+    /* Meanwhile another address's /healthz on fresh connections, and a whole game of greedy
+     * bots (from 127.0.0.1), each of its steps' requests timed. */
+    enum { TRIES = 50 };
+    double took[TRIES];
+    int failed = 0;
+    for (int i = 0; i < TRIES; i++) {
+        double h0 = harness_now();
+        failed += request_from("127.0.0.2", "GET", "/healthz", NULL, NULL, 0) != 200;
+        took[i] = harness_now() - h0;
+    }
+    for (int i = 1; i < TRIES; i++)
+        for (int k = i; k > 0 && took[k] < took[k - 1]; k--) {
+            double x = took[k];
+            took[k] = took[k - 1];
+            took[k - 1] = x;
+        }
+    struct table game;
+    create(&game, 3, 2, NULL);
+    double slowest_step = 0;
+    int steps = 0;
+    for (double s0 = harness_now(); play_step(&game); s0 = harness_now()) {
+        double s = harness_now() - s0;
+        slowest_step = s > slowest_step ? s : slowest_step;
+        cr_assert_lt(++steps, 400, "the game does not end");
+    }
     double queued_after = metric("city_bot_queue{state=\"queued\"}");
     long orders = 0, hints = 0, refused = 0;
     for (int t = 0; t < BUSY_THREADS; t++) {
@@ -1002,13 +1027,17 @@ Test(flood, one_busy_address_does_not_hold_another_persons_expert_moves_or_hints
         hints += atomic_load(&b[t].hints);
         refused += atomic_load(&b[t].refused);
     }
-    double decisions = metric(submitted) - before, took = harness_now() - t0;
+    double decisions = metric(submitted) - before, span = harness_now() - t0;
     fprintf(stderr,
             "fair bots: expert move %.0f ms usual, %.0f ms beside one busy address (%.0f bot "
             "decisions in %.1f s, %.0f then %.0f games queued; its %ld hints answered, %ld "
             "refused, %ld orders); hint %.0f ms usual, %.0f ms beside it\n",
-            usual * 1000, busy * 1000, decisions, took, queued, queued_after, hints, refused,
+            usual * 1000, busy * 1000, decisions, span, queued, queued_after, hints, refused,
             orders, usual_hint * 1000, busy_hint * 1000);
+    fprintf(stderr,
+            "fair bots: beside it, another address's /healthz p99 %.1f ms (%d of %d failed); a "
+            "game of %d steps, the slowest %.0f ms\n",
+            took[TRIES - 2] * 1000, failed, TRIES, steps, slowest_step * 1000);
     cr_assert_gt(decisions, 20, "the busy address kept the bots busy (%.0f decisions)", decisions);
     cr_assert_gt(hints, 5, "the busy address's hints were thought about too");
     /* Twice the usual time, and one thinking budget (100 ms) more: alone, the expert often
@@ -1021,5 +1050,9 @@ Test(flood, one_busy_address_does_not_hold_another_persons_expert_moves_or_hints
     cr_expect_leq(busy_hint, 2 * usual_hint + 0.1,
                   "another person's hint took %.0f ms beside one busy address, %.0f ms usual",
                   busy_hint * 1000, usual_hint * 1000);
+    cr_expect_eq(failed, 0, "another address's /healthz failed %d of %d times", failed, TRIES);
+    cr_expect_lt(took[TRIES - 2], 0.1, "another address's /healthz p99 %.1f ms",
+                 took[TRIES - 2] * 1000);
+    cr_expect_lt(slowest_step, 1.0, "a step of another game took %.2f s", slowest_step);
     stops_cleanly();
 }
