@@ -226,8 +226,8 @@ experts_part() {
         people_into xb "$round"
         x1=$(date +%s.%N)
         m1=$(bot_metrics)
-        say "experts round $round: a person's wait for one expert's move, 5 games (bot queue $(bot_busy))"
-        person_expert_waits "$work/person-waits.txt" 5
+        say "experts round $round: a person's wait for one expert's move, 20 games (bot queue $(bot_busy))"
+        person_expert_waits "$work/person-waits.txt" 20
         kill "$sampler" 2>/dev/null || true
         wait "$sampler" 2>/dev/null || true
         echo "$m0" >"$work/bots0.$round"
@@ -268,6 +268,7 @@ experts_part() {
     expert_lines+="bot_decision_p99_le_s $bot_p99"$'\n'
     expert_lines+="bot_decisions_stale $bot_stale"$'\n'
     expert_lines+="person_expert_wait_ms_p50 $(sort -n "$work/person-waits.txt" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"$'\n'
+    expert_lines+="person_expert_wait_ms_p99 $(sort -n "$work/person-waits.txt" | awk '{ v[NR] = $1 } END { if (NR) { k = int(0.99 * NR); if (k < 0.99 * NR) k++; print v[k] } }')"$'\n'
     expert_lines+="person_expert_wait_ms_max $(sort -n "$work/person-waits.txt" | tail -n 1)"$'\n'
 }
 
