@@ -5,15 +5,19 @@
 # connection due to immediate shutdown command" and the bad-SQL errors of tests/test_store.c,
 # which stops and restarts its database and sends broken statements on purpose. On success it
 # prints only Criterion's own report lines ([====] the synthesis, [----] what a test logged,
-# [WARN], [SKIP]) and the summary line of tests/reliability/test_secrecy.c; on failure it prints the last 300 lines of LOG and where the whole is.
+# [WARN], [SKIP]), the summary line of tests/reliability/test_secrecy.c and how long the binary
+# took (to see where the suite's time goes); on failure it prints the last 300 lines of LOG and
+# where the whole is.
 #
 #   quiet.sh LOG CMD [ARGS...]
 set -u
 log=${1:?usage: quiet.sh LOG CMD [ARGS...]}
 shift
 mkdir -p "$(dirname "$log")"
+start=$(date +%s)
 if "$@" >"$log" 2>&1; then
   grep -E '^(\[(====|----|WARN|SKIP)\]|secrecy: )' "$log" || true
+  echo "quiet.sh: $(basename "$log" .log) took $(($(date +%s) - start)) s"
   exit 0
 else
   status=$?
