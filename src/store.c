@@ -23,7 +23,7 @@
 
 /* The most statements (distinct SQL texts) the store prepares, and the most results a
  * transaction leaves unread before it reads them all. */
-enum { MAX_STATEMENTS = 64, PIPE_MAX = 512, MAX_NOTIFY = 32, NOTIFY_LEN = 96 };
+enum { MAX_STATEMENTS = 64, PIPE_MAX = 512, MAX_NOTIFY = 128, NOTIFY_LEN = 96 };
 
 /* A result still to be read in a pipelined transaction. */
 struct pending {

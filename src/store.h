@@ -101,7 +101,8 @@ int store_command(PGconn *c, const struct store_stmt *q);
 /* Sends NOTIFY `channel` with `payload` once the running store_tx() body commits (right
  * after the COMMIT, in the same round trip, as a transaction of its own), and never when it
  * rolls back; the same pair twice is sent once. Outside a transaction: at once. STORE_HARD
- * when a transaction asks for more than 32 or the text is too long. */
+ * when a transaction asks for more than 128 (the sweeper sends up to 3 x 32 and one for the
+ * lobby) or the text is too long. */
 int store_notify_on_commit(PGconn *c, const char *channel, const char *payload);
 
 /* Writes to buf (of size n) the PostgreSQL array literal of the `count` strings in items,

@@ -663,6 +663,21 @@ Test(quota, an_open_game_expires_leaves_the_lobby_and_refuses_joins_with_409)
     cr_assert_eq(metric_at(d.base, "city_games{status=\"open\"}"), 0);
 }
 
+Test(quota, a_full_batch_of_expiring_games_expires_in_one_sweep)
+{
+    /* The sweeper expires up to 32 open games a transaction, each with its NOTIFY, and one more
+     * for the lobby: a transaction may send that many (it once allowed 32 in all, so a full
+     * batch failed at every sweep and no open game expired again). */
+    up_with("--open-ttl 3600 --lobby-per-address 0");
+    for (int i = 0; i < 40; i++)
+        json_decref(call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"name\": \"Host\"}", 201));
+    /* All forty past their time at once: the next sweep takes a full batch. */
+    sql_long("WITH u AS (UPDATE games SET created_at = now() - interval '2 hours' RETURNING 1) "
+             "SELECT count(*) FROM u");
+    wait_count("SELECT count(*) FROM games WHERE status = 'expired'", 40, 30);
+    counts[K_EXPIRED] += 40;
+}
+
 Test(quota, finished_and_expired_games_are_deleted_with_all_their_rows_after_the_retention)
 {
     up_with("--open-ttl 1 --retention 5");
