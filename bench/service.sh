@@ -7,7 +7,9 @@
 #                 PostgreSQL) against pgbench's simple-update transaction on the same cluster,
 #                 taken at its best of 16 clients and of as many clients as our connections;
 #   read_ratio  = reads_per_sec / hello_rps: GET of public game views against a minimal
-#                 libmicrohttpd daemon (bench/hello.c) started with cityd's threading flags;
+#                 libmicrohttpd daemon (bench/hello.c) started with cityd's threading flags,
+#                 the median of three runs' ratios (each run a pair, one after the other);
+#                 reads_per_sec and hello_rps are the means of the first two;
 #   p50_ms, p99_ms: order submissions at half the measured peak rate, open loop (bench/load.c),
 #                 the median (by p99) of three runs;
 #   pg_p99_ms, p99_ratio: pgbench's own simple-update transactions at the same rate, open loop
@@ -28,6 +30,9 @@
 #   bot_queue_max, bot_decisions_per_sec, bot_decision_mean_ms, bot_decision_p99_le_s: what
 #                 /metrics showed of the bot pool meanwhile (city_bot_queue, city_bot_decisions_total,
 #                 city_bot_decision_seconds: the bucket that holds the 99th percentile);
+#   connections_closed_in_flight: connections the service closed with one of `load rate`'s
+#                 requests in flight after serving earlier ones (a fault; bench/summary.sh fails
+#                 the run on it; a connection refused as it was accepted is not one);
 #   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
 #                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
 #                 GET /healthz's p99 over 200 new connections while they were held, and its
@@ -71,6 +76,11 @@ cleanup() {
 }
 trap cleanup EXIT
 say() { echo "bench: $*" >&2; }
+# Adds the closed_in_flight of `load rate`'s JSON $1 to $work/in-flight.txt (summed at the end as
+# connections_closed_in_flight, which fails the bench's summary when it is not 0).
+in_flight() {
+    echo "$1" | sed -n 's/.*"closed_in_flight": *\([0-9]*\).*/\1/p' >>"$work/in-flight.txt"
+}
 
 # A port on 127.0.0.1 where nothing answers now, below Linux's range of ephemeral ports.
 free_port() {
@@ -133,6 +143,8 @@ people_runs() {
     pl=$("$root/$build/bench/load" play "$url" the_city 4 "$secs" "$play_conns")
     vw=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" views || true)
     hd=$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" hands || true)
+    in_flight "$vw"
+    in_flight "$hd"
     echo "$pl|$vw|$hd"
 }
 # The number in field $2 of the one-line JSON $1, or nothing.
@@ -325,6 +337,15 @@ pg=$(awk -v a="$pg16" -v b="$pgc" 'BEGIN { printf "%.1f", (a > b ? a : b) }')
 orders=$(mean "${fig[or1]}" "${fig[or2]}")
 reads=$(mean "${fig[rd1]}" "${fig[rd2]}")
 hello=$(mean "${fig[he1]}" "${fig[he2]}")
+say "round 3: public views, then the minimal daemon, ${secs}s each (read_ratio: the median of three)"
+read -r good s _ < <(wrk_run "$url" views)
+fig[rd3]=$(rate_of "$good" "$s")
+read -r good s _ < <(wrk_run "$hurl" views)
+fig[he3]=$(rate_of "$good" "$s")
+say "  reads_per_sec ${fig[rd3]}, hello_rps ${fig[he3]}"
+read_ratio=$(for k in 1 2 3; do
+    awk -v a="${fig[rd$k]}" -v b="${fig[he$k]}" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) }'
+done | sort -n | sed -n 2p)
 
 say "fan-out: order submissions without and with $idle_streams idle streams on other games"
 idle_pid=
@@ -385,6 +406,7 @@ pgbench_p99() {
 runs=() pgruns=()
 for k in 1 2 3; do
     runs+=("$("$root/$build/bench/load" rate "$url" "$work/games.txt" "$half" "$secs" "$lconns")")
+    in_flight "${runs[-1]}"
     say "  run $k: ${runs[-1]}"
     pgruns+=("$(pgbench_p99)")
     say "  pgbench -R $half -c $lconns, run $k: p99_ms p50_ms transactions: ${pgruns[-1]}"
@@ -452,7 +474,7 @@ echo "write_ratio $(awk -v a="$orders" -v b="$pg" 'BEGIN { printf "%.3f", a / b 
 echo "orders_refused $refused"
 echo "reads_per_sec $reads"
 echo "hello_rps $hello"
-echo "read_ratio $(awk -v a="$reads" -v b="$hello" 'BEGIN { printf "%.3f", a / b }')"
+echo "read_ratio $read_ratio"
 echo "latency_rate_per_sec $half"
 echo "p50_ms $(jget p50_ms)"
 echo "p90_ms $(jget p90_ms)"
@@ -483,5 +505,6 @@ echo "sweeper_steps_forced $late_n"
 echo "sweeper_lateness_mean_s $late_mean"
 echo "sweeper_lateness_p99_le_s $late_p99"
 printf '%s' "$expert_lines"
+echo "connections_closed_in_flight $(awk '{ n += $1 } END { print n + 0 }' "$work/in-flight.txt" 2>/dev/null || echo 0)"
 echo "bench_connections $conns"
 echo "bench_seconds $secs"

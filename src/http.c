@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -507,6 +508,15 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
  * until a quarter of the headroom is free again: first those of addresses that hold `heavy`
  * connections or more, then any idle for a second or longer (a connection just accepted is
  * about to send its request). A proxy's connections are left alone. d->lock held. */
+/* Whether bytes wait unread on t's socket: a request head arrived that libmicrohttpd has not
+ * read yet, so the connection is not idle, whatever in_head says (cutting it then would close
+ * it with a request in flight). */
+static bool request_waiting(const struct conn_track *t)
+{
+    int pending = 0;
+    return ioctl(t->fd, FIONREAD, &pending) == 0 && pending > 0;
+}
+
 static void reclaim_idle(struct http_daemon *d, double now)
 {
     long live = d->nconns - d->ncut;
@@ -519,6 +529,8 @@ static void reclaim_idle(struct http_daemon *d, double now)
                 continue;
             if (pass == 0 ? !t->addr || t->addr->open < d->heavy
                           : now - atomic_load(&t->since) < 1.0)
+                continue;
+            if (request_waiting(t))
                 continue;
             t->cut = true;
             d->ncut++;
@@ -541,7 +553,8 @@ static void *reaper_main(void *arg)
         double now = now_seconds(), limit = now - d->hs.head_timeout;
         pthread_mutex_lock(&d->lock);
         for (struct conn_track *t = d->conns; d->hs.head_timeout > 0 && t; t = t->next)
-            if (!t->cut && atomic_load(&t->in_head) && atomic_load(&t->since) < limit) {
+            if (!t->cut && atomic_load(&t->in_head) && atomic_load(&t->since) < limit &&
+                !request_waiting(t)) {
                 t->cut = true;
                 d->ncut++;
                 shutdown(t->fd, SHUT_RDWR);
