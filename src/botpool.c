@@ -325,14 +325,18 @@ static double yield_to_people(void *ctx)
     return other + waited;
 }
 
-/* Whether other work waits that a game with `need` lets go first between two of its seats:
- * any, for bots alone; work people wait for, for people's games. */
+/* Whether a people's game lets other people's work go first between two of its seats (so one
+ * game of many experts does not hold a worker for all of them). A game of bots alone never
+ * does: nobody waits for its turn or for another such game's, so going back in line would
+ * only cost transactions, and people's work takes its worker between playouts anyway. */
 static bool others_wait(struct bot_pool *p, enum bot_need need)
 {
+    if (need == BOT_NEED_ALONE)
+        return false;
     bool any = false;
     pthread_mutex_lock(&p->crew.mu);
     for (int i = 0; i < p->n && !any; i++)
-        any = need == BOT_NEED_ALONE || p->q[i].need != BOT_NEED_ALONE;
+        any = p->q[i].need != BOT_NEED_ALONE;
     pthread_mutex_unlock(&p->crew.mu);
     return any;
 }

@@ -12,7 +12,8 @@
  * gets one turn while another gets the next, whatever it claims to need; within one address's
  * work, the greater need (a hint or a game whose person has sent all they must, then a game
  * whose person has a decision open); then first come, first served. A worker decides one seat
- * of a game at a time while others wait (a game of four experts goes back in line after each),
+ * of a people's game at a time while other people's work waits (a game of four experts goes
+ * back in line after each; a game of bots alone does not, since nobody waits for it),
  * and when every worker is busy and work waits that outranks a decision (people's work over
  * bots alone; an address with nothing being thought about over one that has some), the first
  * worker to reach a pause between playouts thinks that work first and then goes on with its
