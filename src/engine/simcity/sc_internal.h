@@ -131,11 +131,29 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c);
 int sc_cond_count_scan(const struct sc_view *v, const struct sc_cond *k, int c,
                        const struct sc_scan *scan);
 
+/* True when block d may cover block e without a vote: an upgrade of e, or a free rezone. */
+bool sc_covers_freely(const struct sc_game *g, const struct sc_design *e,
+                      const struct sc_design *d);
+
 /* True when design d has a special of primitive `prim`. */
 bool sc_has_prim(const struct sc_design *d, int prim);
 
-/* The up to 4 cells sharing an edge with cell on the surface, into out; returns how many. */
-int sc_neighbours(const struct sc_game *g, int cell, int *out);
+/* The up to 4 cells sharing an edge with cell on the surface (N, E, S, W), into out; returns
+ * how many. (Inline: the scan, the bounds and the checks call it for most cells they read.) */
+static inline __attribute__((always_inline)) int sc_neighbours(const struct sc_game *g, int cell,
+                                                               int *out)
+{
+    int x = (int)((unsigned)cell % SC_STRIDE), y = (int)((unsigned)cell / SC_STRIDE), n = 0;
+    if (y > 0)
+        out[n++] = cell - SC_STRIDE;
+    if (x + 1 < g->side)
+        out[n++] = cell + 1;
+    if (y + 1 < g->side)
+        out[n++] = cell + SC_STRIDE;
+    if (x > 0)
+        out[n++] = cell - 1;
+    return n;
+}
 
 /* True when design d matches selector s. */
 bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct sc_design *d);
@@ -186,7 +204,12 @@ struct sc_scan {
     uint8_t remotes[SC_CELLS];
     uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
-    bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
+    /* On demand: by cell, the most sims a block there could be joined to (sc_scan_reach(); -1:
+     * not worked out yet) ... */
+    int16_t reach[SC_CELLS];
+    /* ... sc_covered_map() of each coverage (covered_done bit k: coverage k) ... */
+    uint8_t covered_done;
+    bool covered[SC_COVER_COUNT][SC_CELLS];
     /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
      * SC_NONE) and each zone's size ... */
     uint16_t zone_done;
@@ -212,6 +235,11 @@ bool sc_never_built(const struct sc_game *g);
 /* Whether block d at cell c gets the sims it requires (d->sims < 0), read from the scan's
  * networks (sc_scan.c; the comment above it says how). */
 bool sc_sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c, const struct sc_design *d);
+
+/* An upper bound of the sims any block at c could get (sc_sims_met_scan()): over road and rail,
+ * the most that the networks of c and of its neighbours give together, each network once. A
+ * block that requires more is no play at c. */
+int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c);
 
 /* The networks of service svc that design d placed at c would be joined to (the city seen with
  * d at c), into nets (at most 5; c's own network first when d keeps it); returns how many, 0

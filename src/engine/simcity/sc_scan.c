@@ -15,45 +15,54 @@ static bool has_service(const struct sc_design *d, int svc)
 }
 
 /* Numbers the networks of service svc in the city: each block's, the cells of each, in the
- * order of their first cell, and the sims each network's providers give. */
-static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
+ * order of their first cell, and the sims each network's providers give. at[c] is the design
+ * of c's block (NULL: none); s->blocks lists the blocks in reading order. */
+static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc,
+                      const struct sc_design *const *at)
 {
-    int nets = 0, at = 0;
-    uint8_t *cells = s->netcells[svc];
-    for (int c = 0; c < SC_CELLS; c++) {
-        int b = g->block[c];
-        if (b == SC_NONE || s->net[svc][c] != SC_NONE || !has_service(sc_design_of(g, b), svc))
+    int nets = 0, n = 0;
+    uint8_t *cells = s->netcells[svc], *net = s->net[svc];
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        if (net[c] != SC_NONE || !has_service(at[c], svc))
             continue;
-        s->first[svc][nets] = (uint8_t)at;
-        int start = at, sims = 0;
-        cells[at++] = (uint8_t)c;
-        s->net[svc][c] = (uint8_t)nets;
-        for (int i = start; i < at; i++) {
-            int q = cells[i];
-            const struct sc_design *a = sc_design_of(g, g->block[q]);
+        s->first[svc][nets] = (uint8_t)n;
+        int start = n, sims = 0;
+        cells[n++] = (uint8_t)c;
+        net[c] = (uint8_t)nets;
+        for (int j = start; j < n; j++) {
+            int q = cells[j];
+            const struct sc_design *a = at[q];
             sims += a->sims > 0 ? a->sims : 0;
             for (int dir = 0; dir < 4; dir++) {
                 int nb = sc_step_to(g, q, dir);
-                if (nb < 0 || s->net[svc][nb] != SC_NONE || g->block[nb] == SC_NONE ||
-                    !sc_joined(a, sc_design_of(g, g->block[nb]), svc, dir))
+                if (nb < 0 || net[nb] != SC_NONE || !sc_joined(a, at[nb], svc, dir))
                     continue;
-                s->net[svc][nb] = (uint8_t)nets;
-                cells[at++] = (uint8_t)nb;
+                net[nb] = (uint8_t)nets;
+                cells[n++] = (uint8_t)nb;
             }
         }
         s->sims[svc][nets++] = (int16_t)sims;
     }
-    s->first[svc][nets] = (uint8_t)at;
+    s->first[svc][nets] = (uint8_t)n;
 }
 
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
 {
+    const struct sc_design *at[SC_CELLS];
+    s->nblocks = 0;
+    for (int c = 0; c < SC_CELLS; c++) { /* (off the surface, block[] is SC_NONE) */
+        int b = g->block[c];
+        at[c] = b == SC_NONE ? NULL : sc_design_of(g, b);
+        if (b != SC_NONE)
+            s->blocks[s->nblocks++] = (uint8_t)c;
+    }
     memset(s->net, SC_NONE, sizeof s->net);
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
-        scan_nets(g, s, svc);
+        scan_nets(g, s, svc, at);
     memset(s->power_providers, 0, sizeof s->power_providers);
     memset(s->nproviders, 0, sizeof s->nproviders);
-    s->nadders = s->nremotes = s->ncands = s->nblocks = 0;
+    s->nadders = s->nremotes = s->ncands = 0;
     s->min_crime = 0;
     s->zone_done = 0;
     memset(s->pieces_done, 0, sizeof s->pieces_done);
@@ -66,13 +75,9 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
         memset(cand, 0, sizeof cand);
         cand[sc_cell(g, g->side / 2, g->side / 2)] = true;
     }
-    SC_FOR_CELLS(g, c)
-    {
-        int b = g->block[c];
-        if (b == SC_NONE)
-            continue;
-        const struct sc_design *d = sc_design_of(g, b);
-        s->blocks[s->nblocks++] = (uint8_t)c;
+    for (int k = 0; k < s->nblocks; k++) {
+        int c = s->blocks[k];
+        const struct sc_design *d = at[c];
         s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
         bool adds = false;
         for (int i = 0; i < d->nspecials; i++) {
@@ -90,16 +95,16 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
             s->remotes[s->nremotes++] = (uint8_t)c;
         cand[c] = true;
         int nb[4], m = sc_neighbours(g, c, nb);
-        for (int k = 0; k < m; k++)
-            cand[nb[k]] = true;
+        for (int j = 0; j < m; j++)
+            cand[nb[j]] = true;
     }
     SC_FOR_CELLS(g, c)
     {
         if (cand[c])
             s->cands[s->ncands++] = (uint8_t)c;
     }
-    for (int k = 0; k < SC_COVER_COUNT; k++)
-        sc_covered_map_scan(g, k, s->covered[k], s);
+    s->covered_done = 0;
+    memset(s->reach, 0xff, sizeof s->reach);
 }
 
 int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
@@ -332,4 +337,22 @@ bool sc_sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c, const s
             return 1;
     }
     return 0;
+}
+
+int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
+{
+    if (s->reach[c] >= 0)
+        return s->reach[c];
+    int most = 0;
+    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
+        int seen[5], nseen = 0, sum = 0;
+        for (int dir = -1; dir < 4; dir++) {
+            int q = dir < 0 ? c : sc_step_to(g, c, dir);
+            if (q >= 0 && s->net[svc][q] != SC_NONE && add_once(seen, &nseen, s->net[svc][q]))
+                sum += s->sims[svc][s->net[svc][q]];
+        }
+        most = sum > most ? sum : most;
+    }
+    s->reach[c] = (int16_t)most;
+    return most;
 }
