@@ -189,6 +189,7 @@ void sc_check_phases(struct sc_game *g, const struct sc_events *ev);
 enum { SC_ZONE_KEYS = 3 + SC_LAND_COUNT }; /* residential, commercial, industrial, land types */
 struct sc_scan {
     uint8_t net[SC_SVC_COUNT][SC_CELLS];       /* network number, or SC_NONE */
+    uint8_t nnets[SC_SVC_COUNT];               /* network numbers in use: 0..nnets-1 */
     int16_t sims[SC_SVC_COUNT][SC_CELLS];      /* sims provided, by network number */
     uint8_t first[SC_SVC_COUNT][SC_CELLS + 1]; /* network k's cells: netcells[first[k]..] */
     uint8_t netcells[SC_SVC_COUNT][SC_CELLS];
@@ -228,6 +229,14 @@ struct sc_scan {
     int16_t piece_sims[SC_SVC_RAIL + 1][SC_CELLS][4];
 };
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
+
+/* Brings s, the scan of a city whose blocks were old_block[] (same catalog and surface), to g's
+ * city when that is one step: the same blocks, or one cell that gains a block or whose block is
+ * covered by one keeping all its road and rail edges and its power line (a new block, an
+ * upgrade). Returns true when s is now g's scan (as sc_scan_city() would give it, but for the
+ * networks' numbers and the order of their cells), false (s unusable) when g's city is further
+ * from it. */
+bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block);
 
 /* True when no card has ever been placed (the first block goes in the centre). */
 bool sc_never_built(const struct sc_game *g);

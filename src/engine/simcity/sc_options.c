@@ -102,9 +102,13 @@ static _Thread_local struct options_cache cache;
 static struct options_cache *cache_for(const struct sc_game *g)
 {
     if (!cache.valid || !same_position(&cache.key, g)) {
+        /* the kept scan, brought one step on when the city moved one step (a block placed) */
+        bool kept = cache.valid && cache.scanned && cache.key.cat == g->cat &&
+                    cache.key.stamp == g->cat->stamp && cache.key.side == g->side &&
+                    sc_scan_update(g, &cache.scan, cache.key.block);
         position_key(g, &cache.key);
         cache.valid = true;
-        cache.scanned = false;
+        cache.scanned = kept;
         for (int k = 0; k < g->cat->ndesigns; k++)
             cache.designs[k].gathered = false;
     }

@@ -45,6 +45,7 @@ static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc,
         s->sims[svc][nets++] = (int16_t)sims;
     }
     s->first[svc][nets] = (uint8_t)n;
+    s->nnets[svc] = (uint8_t)nets;
 }
 
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
@@ -355,4 +356,134 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
     }
     s->reach[c] = (int16_t)most;
     return most;
+}
+
+/* ---- one step at a time ------------------------------------------------------------------- */
+
+/* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
+static void list_set(uint8_t *list, uint8_t *n, int c, bool in)
+{
+    int at = 0;
+    while (at < *n && list[at] < c)
+        at++;
+    bool there = at < *n && list[at] == c;
+    if (in && !there) {
+        memmove(list + at + 1, list + at, (size_t)(*n - at));
+        list[at] = (uint8_t)c;
+        (*n)++;
+    } else if (!in && there) {
+        memmove(list + at, list + at + 1, (size_t)(*n - at - 1));
+        (*n)--;
+    }
+}
+
+/* Whether design d counts in the scan's power providers of its network: a power line and a
+ * power coverage. */
+static bool power_provider(const struct sc_design *d)
+{
+    return d && d->power && sc_coverage_of(d, SC_COVER_POWER);
+}
+
+/* The networks of service svc once c holds d instead of e (d keeping e's service svc): the
+ * networks d joins become one, with their sims and power providers, e's replaced by d's. */
+static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
+                        const struct sc_design *e, const struct sc_design *d)
+{
+    uint8_t *net = s->net[svc];
+    bool had = e && has_service(e, svc);
+    int ids[5], nids = 0;
+    if (had)
+        ids[nids++] = net[c];
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = sc_step_to(g, c, dir);
+        if (nb >= 0 && g->block[nb] != SC_NONE && net[nb] != SC_NONE &&
+            sc_joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+            add_once(ids, &nids, net[nb]);
+    }
+    int target = nids ? ids[0] : s->nnets[svc]++, sims = 0, pp = 0;
+    for (int k = 0; k < nids; k++) {
+        target = ids[k] < target ? ids[k] : target;
+        sims += s->sims[svc][ids[k]];
+        pp += s->power_providers[ids[k]] * (svc == SC_SVC_POWER);
+    }
+    sims += (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    if (svc == SC_SVC_POWER)
+        pp += power_provider(d) - (had && power_provider(e));
+    for (int k = 0; k < nids; k++) {
+        if (ids[k] == target)
+            continue;
+        for (int j = s->first[svc][ids[k]]; j < s->first[svc][ids[k] + 1]; j++)
+            net[s->netcells[svc][j]] = (uint8_t)target;
+        s->sims[svc][ids[k]] = 0;
+        if (svc == SC_SVC_POWER)
+            s->power_providers[ids[k]] = 0;
+    }
+    net[c] = (uint8_t)target;
+    s->sims[svc][target] = (int16_t)sims;
+    if (svc == SC_SVC_POWER)
+        s->power_providers[target] = (uint8_t)pp;
+    /* each network's cells again, in reading order */
+    int count[SC_CELLS + 1] = {0}, nn = s->nnets[svc];
+    for (int i = 0; i < s->nblocks; i++)
+        if (net[s->blocks[i]] != SC_NONE)
+            count[net[s->blocks[i]] + 1]++;
+    for (int k = 0; k < nn; k++)
+        count[k + 1] += count[k];
+    for (int k = 0; k <= nn; k++)
+        s->first[svc][k] = (uint8_t)count[k];
+    for (int i = 0; i < s->nblocks; i++) {
+        int q = s->blocks[i];
+        if (net[q] != SC_NONE)
+            s->netcells[svc][count[net[q]]++] = (uint8_t)q;
+    }
+}
+
+bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
+{
+    int c = -1;
+    for (int q = 0; q < SC_CELLS; q++) {
+        if (old_block[q] == g->block[q])
+            continue;
+        if (c >= 0)
+            return false; /* (two cells changed) */
+        c = q;
+    }
+    if (c < 0)
+        return true;
+    if (g->block[c] == SC_NONE || s->nblocks == 0)
+        return false;
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        if (s->nnets[svc] >= SC_CELLS - 1)
+            return false; /* (network numbers are not reused: a new one might not fit) */
+    const struct sc_design *e = old_block[c] == SC_NONE ? NULL : sc_design_of(g, old_block[c]);
+    const struct sc_design *d = sc_design_of(g, g->block[c]);
+    if (e && ((d->road & e->road) != e->road || (d->rail & e->rail) != e->rail ||
+              (e->power && !d->power)))
+        return false; /* (a network might fall apart) */
+    if (!e)
+        list_set(s->blocks, &s->nblocks, c, true);
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        if (has_service(d, svc))
+            update_nets(g, s, svc, c, e, d);
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
+    s->min_crime = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
+        s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+    }
+    list_set(s->adders, &s->nadders, c, sc_has_prim(d, SC_SP_ADD));
+    list_set(s->remotes, &s->nremotes, c, d->complex >= 0 && d->cwithin);
+    if (!e) {
+        list_set(s->cands, &s->ncands, c, true);
+        int nb[4], m = sc_neighbours(g, c, nb);
+        for (int j = 0; j < m; j++)
+            list_set(s->cands, &s->ncands, nb[j], true);
+    }
+    s->zone_done = 0;
+    memset(s->pieces_done, 0, sizeof s->pieces_done);
+    memset(s->walked, 0, sizeof s->walked);
+    s->covered_done = 0;
+    memset(s->reach, 0xff, sizeof s->reach);
+    return true;
 }
