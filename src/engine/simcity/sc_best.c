@@ -30,12 +30,16 @@ struct bound_pos {
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
  * vote can be asked; or d requires more sims than any block at c could get. */
-static bool no_play(const struct bound_pos *p, const struct sc_design *d, int c)
+static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
+                                                          const struct sc_design *d, int c)
 {
+    if (d->sims < 0) {
+        int reach = p->scan->reach[c];
+        if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
+            return true;
+    }
     int e = p->g->block[c];
-    if (p->free_only && e != SC_NONE && !sc_covers_freely(p->g, sc_design_of(p->g, e), d))
-        return true;
-    return d->sims < 0 && -d->sims > sc_scan_reach(p->g, p->scan, c);
+    return p->free_only && e != SC_NONE && !sc_covers_freely(p->g, sc_design_of(p->g, e), d);
 }
 
 /* The blocks in the square of half-side r around c (c's own among them). */

@@ -208,6 +208,8 @@ struct sc_scan {
     /* On demand: by cell, the most sims a block there could be joined to (sc_scan_reach(); -1:
      * not worked out yet) ... */
     int16_t reach[SC_CELLS];
+    uint8_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* by network: the last cell it was counted
+                                                    * for (each cell's reach is worked out once) */
     /* ... sc_covered_map() of each coverage (covered_done bit k: coverage k) ... */
     uint8_t covered_done;
     bool covered[SC_COVER_COUNT][SC_CELLS];

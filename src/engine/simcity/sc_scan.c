@@ -106,6 +106,7 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     }
     s->covered_done = 0;
     memset(s->reach, 0xff, sizeof s->reach);
+    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
 }
 
 int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
@@ -344,13 +345,18 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
 {
     if (s->reach[c] >= 0)
         return s->reach[c];
-    int most = 0;
+    int q[5], n = 1 + sc_neighbours(g, c, q + 1), most = 0;
+    q[0] = c;
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
-        int seen[5], nseen = 0, sum = 0;
-        for (int dir = -1; dir < 4; dir++) {
-            int q = dir < 0 ? c : sc_step_to(g, c, dir);
-            if (q >= 0 && s->net[svc][q] != SC_NONE && add_once(seen, &nseen, s->net[svc][q]))
-                sum += s->sims[svc][s->net[svc][q]];
+        const uint8_t *net = s->net[svc];
+        uint8_t *by = s->reached_by[svc];
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            int k = net[q[i]];
+            if (k != SC_NONE && by[k] != c) { /* (each network once) */
+                by[k] = (uint8_t)c;
+                sum += s->sims[svc][k];
+            }
         }
         most = sum > most ? sum : most;
     }
@@ -440,13 +446,19 @@ static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
 
 bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
 {
+    _Static_assert(SC_CELLS % 4 == 0, "cells compared four at a time");
     int c = -1;
-    for (int q = 0; q < SC_CELLS; q++) {
-        if (old_block[q] == g->block[q])
-            continue;
-        if (c >= 0)
-            return false; /* (two cells changed) */
-        c = q;
+    for (int at = 0; at < SC_CELLS; at += 4) {
+        uint32_t a, b;
+        memcpy(&a, old_block + at, 4);
+        memcpy(&b, g->block + at, 4);
+        for (int q = at; a != b && q < at + 4; q++) {
+            if (old_block[q] == g->block[q])
+                continue;
+            if (c >= 0)
+                return false; /* (two cells changed) */
+            c = q;
+        }
     }
     if (c < 0)
         return true;
@@ -466,14 +478,18 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         if (has_service(d, svc))
             update_nets(g, s, svc, c, e, d);
     for (int k = 0; k < SC_COVER_COUNT; k++)
-        list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
+        if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
+            list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
     s->min_crime = 0;
     for (int i = 0; i < s->nblocks; i++) {
         int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
         s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
     }
-    list_set(s->adders, &s->nadders, c, sc_has_prim(d, SC_SP_ADD));
-    list_set(s->remotes, &s->nremotes, c, d->complex >= 0 && d->cwithin);
+    bool adds = sc_has_prim(d, SC_SP_ADD), remote = d->complex >= 0 && d->cwithin;
+    if (adds != (e && sc_has_prim(e, SC_SP_ADD)))
+        list_set(s->adders, &s->nadders, c, adds);
+    if (remote != (e && e->complex >= 0 && e->cwithin))
+        list_set(s->remotes, &s->nremotes, c, remote);
     if (!e) {
         list_set(s->cands, &s->ncands, c, true);
         int nb[4], m = sc_neighbours(g, c, nb);
@@ -485,5 +501,6 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
     memset(s->walked, 0, sizeof s->walked);
     s->covered_done = 0;
     memset(s->reach, 0xff, sizeof s->reach);
+    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
     return true;
 }
