@@ -2,8 +2,8 @@
  * 1 to 6 players: every game ends; cards are conserved and the state stays consistent after
  * every point; money never goes below $0 and the phase never retreats; every default and every
  * listed legal option is accepted and plays the check refuses are not listed; a copy of a game
- * plays on exactly as the game does, and the same seed and decisions give the same game; a
- * replay read round by round lists every round. */
+ * plays on exactly as the game does, and the same seed and decisions give the same game; the
+ * scan a position keeps is the scan of its city; a replay read round by round lists every round. */
 #include "sc_helpers.h"
 
 #include "ruleset.h"
@@ -302,6 +302,78 @@ Test(simcity_props, the_scan_reads_every_play_as_tracing_the_city_does)
 /* The replay viewer's rounds (ruleset_replay_rounds), one entry per round in order, even for
  * rounds in which no seat had anything to decide (every turn drew and passed by itself): such a
  * round shows the game as its decisions left it, like the round before it. */
+/* The lowest cell of cell q's network of service svc in scan s (its name whatever its number),
+ * or -1 when q is in none. */
+static int net_name(const struct sc_scan *s, int svc, int q)
+{
+    int k = s->net[svc][q], low = SC_CELLS;
+    if (k == SC_NONE)
+        return -1;
+    for (int j = s->first[svc][k]; j < s->first[svc][k + 1]; j++)
+        low = s->netcells[svc][j] < low ? s->netcells[svc][j] : low;
+    return low;
+}
+
+/* The scan a position keeps (brought on from the last position's one step at a time,
+ * sc_scan_update()) is the one scanning the city gives: the same blocks, candidate cells,
+ * providers, adders and remote members, and the same networks with the same sims and power
+ * providers, whatever their numbers. Checked after every point. */
+static void kept_scan_agrees(const struct sc_game *before, const struct sc_game *g)
+{
+    (void)before;
+    static struct sc_scan fresh;
+    const struct sc_scan *kept = sc_position_scan(g);
+    sc_scan_city(g, &fresh);
+    const char *what = NULL;
+    if (kept->nblocks != fresh.nblocks || memcmp(kept->blocks, fresh.blocks, fresh.nblocks))
+        what = "blocks";
+    else if (kept->ncands != fresh.ncands || memcmp(kept->cands, fresh.cands, fresh.ncands))
+        what = "candidate cells";
+    else if (kept->nadders != fresh.nadders || memcmp(kept->adders, fresh.adders, fresh.nadders))
+        what = "adders";
+    else if (kept->nremotes != fresh.nremotes ||
+             memcmp(kept->remotes, fresh.remotes, fresh.nremotes))
+        what = "remote members";
+    else if (kept->min_crime != fresh.min_crime)
+        what = "the lowest crime";
+    for (int k = 0; k < SC_COVER_COUNT && !what; k++)
+        if (kept->nproviders[k] != fresh.nproviders[k] ||
+            memcmp(kept->providers[k], fresh.providers[k], fresh.nproviders[k]))
+            what = "providers";
+    for (int svc = 0; svc < SC_SVC_COUNT && !what; svc++)
+        SC_FOR_CELLS(g, q)
+        {
+            int a = net_name(kept, svc, q), b = net_name(&fresh, svc, q);
+            if (a != b)
+                what = "networks";
+            else if (a >= 0 &&
+                     kept->sims[svc][kept->net[svc][q]] != fresh.sims[svc][fresh.net[svc][q]])
+                what = "a network's sims";
+            else if (a >= 0 && svc == SC_SVC_POWER &&
+                     kept->power_providers[kept->net[svc][q]] !=
+                         fresh.power_providers[fresh.net[svc][q]])
+                what = "a network's power providers";
+            else if (a >= 0 && kept->first[svc][kept->net[svc][q] + 1] -
+                                       kept->first[svc][kept->net[svc][q]] !=
+                                   fresh.first[svc][fresh.net[svc][q] + 1] -
+                                       fresh.first[svc][fresh.net[svc][q]])
+                what = "a network's cells";
+            if (what)
+                break;
+        }
+    cr_assert_null(what, "seed %llu turn %d: the kept scan's %s differ from a fresh scan's",
+                   (unsigned long long)g->seed, g->turn, what);
+}
+
+Test(simcity_props, the_kept_scan_is_the_scan_of_the_city)
+{
+    static struct sc_game g;
+    const int greedy[6] = {1, 1, 1, 1, 1, 1}, mixed[6] = {1, 0, 1, 0, 1, 0};
+    for (int p = 1; p <= SC_MAX_PLAYERS; p++)
+        for (uint64_t seed = 1; seed <= 6; seed++)
+            play(&g, p, seed * 7919 + (uint64_t)p, seed % 2 ? greedy : mixed, 0, kept_scan_agrees);
+}
+
 Test(simcity_props, a_replay_read_round_by_round_lists_every_round)
 {
     const struct ruleset *rs = ruleset_find("simcity");

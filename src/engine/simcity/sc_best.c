@@ -22,8 +22,25 @@ struct bound_pos {
     int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
     int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
     int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
-    int scorched; /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
+                     * free rezone, and other built cells are no plays (sc_card_check()) */
 };
+
+/* True when block d at cell c is certainly no play in p's position (sc_card_check() would
+ * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
+ * vote can be asked; or d requires more sims than any block at c could get. */
+static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
+                                                          const struct sc_design *d, int c)
+{
+    if (d->sims < 0) {
+        int reach = p->scan->reach[c];
+        if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
+            return true;
+    }
+    int e = p->g->block[c];
+    return p->free_only && e != SC_NONE && !sc_covers_freely(p->g, sc_design_of(p->g, e), d);
+}
 
 /* The blocks in the square of half-side r around c (c's own among them). */
 static int blocks_near(struct bound_pos *p, int c, int r)
@@ -70,6 +87,7 @@ struct design_bound {
     int fixed;    /* value, a complex's members, receives that do not depend on the cell */
     int top;      /* the most any of its plays could score */
     bool by_cell; /* it has receives or coverage that depend on the cell */
+    int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
     int nadders;
     struct adder adders[SC_CELLS];
 };
@@ -196,10 +214,15 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
                 p->scorched = SC_SCORCHED_BONUS;
     }
     int most = p->scorched;
+    if (b->by_cell) /* (kept for score_bound(), which asks again cell by cell) */
+        memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        int v =
-            (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + by_cell(p, d, c);
+        if (no_play(p, d, c))
+            continue; /* (no play: its bound is no bound of a play) */
+        int part = by_cell(p, d, c);
+        b->cell_part[c] = (int16_t)part;
+        int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + part;
         most = v > most ? v : most;
     }
     b->top += most;
@@ -224,18 +247,24 @@ static int score_bound(struct bound_pos *p, const struct sc_design *d, struct de
             continue;
         n += a->amount;
     }
-    return b->by_cell ? n + by_cell(p, d, c) : n;
+    if (!b->by_cell)
+        return n;
+    return n + (b->cell_part[c] >= 0 ? b->cell_part[c] : by_cell(p, d, c));
 }
 
 /* ---- judging the plays in order of their bound ------------------------------------------------
  */
 
 /* A play not judged yet: its cell (-1: an event that chooses no block), its place in
- * sc_each_play()'s order and the bound of its worth. */
+ * sc_each_play()'s order and the bound of its worth; for a block weighed with a tie-break, the
+ * bound is the worth's bound (plain) plus the tie-break's slack until the tie-break is asked
+ * for, just before the play would be judged (lazy: most plays never get that far). */
 struct cand {
-    double bound;
+    double bound, plain;
     int order;
     int cell;
+    int16_t score; /* (lazy) the bound of its score */
+    bool lazy;
 };
 
 /* A card of the hand not opened yet: the bound of the worth of any of its plays. */
@@ -372,6 +401,8 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .mode = SC_MODE_EVENT};
             v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         } else {
+            if (no_play(p, d, c))
+                continue; /* (judge() would refuse it) */
             int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
             if (m < 0 || m >= SC_MEMO) {
                 v = worth_bound(s, card, c, ub);
@@ -382,16 +413,16 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                 memo_at[built][m] = opened;
             }
             if (s->w->tie) {
-                struct sc_option o = {.card = (uint8_t)card,
-                                      .x = (int8_t)sc_x(c),
-                                      .y = (int8_t)sc_y(c),
-                                      .mode = built ? SC_MODE_UPGRADE : SC_MODE_NEW,
-                                      .score = (int16_t)ub};
-                v += s->w->tie(s->w->ctx, &o);
+                if (v + s->w->slack > s->bar) {
+                    cands[nc++] =
+                        (struct cand){v + s->w->slack, v, base + c + 1, c, (int16_t)ub, true};
+                    top = v + s->w->slack > top ? v + s->w->slack : top;
+                }
+                continue;
             }
         }
         if (v > s->bar) {
-            cands[nc++] = (struct cand){v, base + c + 1, c};
+            cands[nc++] = (struct cand){v, v, base + c + 1, c, 0, false};
             top = v > top ? v : top;
         }
     }
@@ -410,6 +441,17 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
             if (!may_enter(s->out, s->n, s->k, top - bucket_of(top, c->bound), -1))
                 return;
             continue;
+        }
+        if (c->lazy) { /* its bound with its own tie-break */
+            struct sc_option o = {.card = (uint8_t)card,
+                                  .x = (int8_t)sc_x(c->cell),
+                                  .y = (int8_t)sc_y(c->cell),
+                                  .mode =
+                                      g->block[c->cell] != SC_NONE ? SC_MODE_UPGRADE : SC_MODE_NEW,
+                                  .score = c->score};
+            double v = c->plain + s->w->tie(s->w->ctx, &o);
+            if (!(v > s->bar) || !may_enter(s->out, s->n, s->k, v, c->order))
+                continue;
         }
         judge(s, card, c->cell, c->order);
     }
@@ -467,6 +509,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     memset(pos.zone, 0xff, sizeof pos.zone);
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
+    pos.free_only = !s.may_vote;
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
     /* every card's bound: an event's worth (a targeted one is opened whatever it is), a
@@ -516,6 +559,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     memset(p.zone, 0xff, sizeof p.zone);
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
+    p.free_only = false;
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
         *top = b.top;

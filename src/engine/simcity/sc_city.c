@@ -11,20 +11,6 @@
 
 /* ---- the surface ---------------------------------------------------------------------------- */
 
-int sc_neighbours(const struct sc_game *g, int cell, int *out)
-{
-    int x = (int)((unsigned)cell % SC_STRIDE), y = (int)((unsigned)cell / SC_STRIDE), n = 0;
-    if (y > 0)
-        out[n++] = (uint8_t)(cell - SC_STRIDE);
-    if (x + 1 < g->side)
-        out[n++] = (uint8_t)(cell + 1);
-    if (y + 1 < g->side)
-        out[n++] = (uint8_t)(cell + SC_STRIDE);
-    if (x > 0)
-        out[n++] = (uint8_t)(cell - 1);
-    return n;
-}
-
 int sc_block_at(const struct sc_game *g, int x, int y)
 {
     int c = sc_cell(g, x, y);
@@ -326,6 +312,11 @@ static bool free_rezone(const struct sc_game *g, const struct sc_design *e,
         if (d->specials[i].prim == SC_SP_REZONES && sc_sel_match(g, &d->specials[i].sel, e))
             return true;
     return false;
+}
+
+bool sc_covers_freely(const struct sc_game *g, const struct sc_design *e, const struct sc_design *d)
+{
+    return is_upgrade(e, d) || free_rezone(g, e, d);
 }
 
 bool sc_never_built(const struct sc_game *g)

@@ -131,11 +131,29 @@ int sc_cond_count(const struct sc_view *v, const struct sc_cond *k, int c);
 int sc_cond_count_scan(const struct sc_view *v, const struct sc_cond *k, int c,
                        const struct sc_scan *scan);
 
+/* True when block d may cover block e without a vote: an upgrade of e, or a free rezone. */
+bool sc_covers_freely(const struct sc_game *g, const struct sc_design *e,
+                      const struct sc_design *d);
+
 /* True when design d has a special of primitive `prim`. */
 bool sc_has_prim(const struct sc_design *d, int prim);
 
-/* The up to 4 cells sharing an edge with cell on the surface, into out; returns how many. */
-int sc_neighbours(const struct sc_game *g, int cell, int *out);
+/* The up to 4 cells sharing an edge with cell on the surface (N, E, S, W), into out; returns
+ * how many. (Inline: the scan, the bounds and the checks call it for most cells they read.) */
+static inline __attribute__((always_inline)) int sc_neighbours(const struct sc_game *g, int cell,
+                                                               int *out)
+{
+    int x = (int)((unsigned)cell % SC_STRIDE), y = (int)((unsigned)cell / SC_STRIDE), n = 0;
+    if (y > 0)
+        out[n++] = cell - SC_STRIDE;
+    if (x + 1 < g->side)
+        out[n++] = cell + 1;
+    if (y + 1 < g->side)
+        out[n++] = cell + SC_STRIDE;
+    if (x > 0)
+        out[n++] = cell - 1;
+    return n;
+}
 
 /* True when design d matches selector s. */
 bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct sc_design *d);
@@ -171,6 +189,7 @@ void sc_check_phases(struct sc_game *g, const struct sc_events *ev);
 enum { SC_ZONE_KEYS = 3 + SC_LAND_COUNT }; /* residential, commercial, industrial, land types */
 struct sc_scan {
     uint8_t net[SC_SVC_COUNT][SC_CELLS];       /* network number, or SC_NONE */
+    uint8_t nnets[SC_SVC_COUNT];               /* network numbers in use: 0..nnets-1 */
     int16_t sims[SC_SVC_COUNT][SC_CELLS];      /* sims provided, by network number */
     uint8_t first[SC_SVC_COUNT][SC_CELLS + 1]; /* network k's cells: netcells[first[k]..] */
     uint8_t netcells[SC_SVC_COUNT][SC_CELLS];
@@ -186,7 +205,14 @@ struct sc_scan {
     uint8_t remotes[SC_CELLS];
     uint8_t ncands; /* cells a block may go on, in reading order: blocks, and empty cells */
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
-    bool covered[SC_COVER_COUNT][SC_CELLS]; /* sc_covered_map() of each coverage */
+    /* On demand: by cell, the most sims a block there could be joined to (sc_scan_reach(); -1:
+     * not worked out yet) ... */
+    int16_t reach[SC_CELLS];
+    uint8_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* by network: the last cell it was counted
+                                                    * for (each cell's reach is worked out once) */
+    /* ... sc_covered_map() of each coverage (covered_done bit k: coverage k) ... */
+    uint8_t covered_done;
+    bool covered[SC_COVER_COUNT][SC_CELLS];
     /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
      * SC_NONE) and each zone's size ... */
     uint16_t zone_done;
@@ -206,12 +232,25 @@ struct sc_scan {
 };
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s);
 
+/* Brings s, the scan of a city whose blocks were old_block[] (same catalog and surface), to g's
+ * city when that is one step: the same blocks, or one cell that gains a block or whose block is
+ * covered by one keeping all its road and rail edges and its power line (a new block, an
+ * upgrade). Returns true when s is now g's scan (as sc_scan_city() would give it, but for the
+ * networks' numbers and the order of their cells), false (s unusable) when g's city is further
+ * from it. */
+bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block);
+
 /* True when no card has ever been placed (the first block goes in the centre). */
 bool sc_never_built(const struct sc_game *g);
 
 /* Whether block d at cell c gets the sims it requires (d->sims < 0), read from the scan's
  * networks (sc_scan.c; the comment above it says how). */
 bool sc_sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c, const struct sc_design *d);
+
+/* An upper bound of the sims any block at c could get (sc_sims_met_scan()): over road and rail,
+ * the most that the networks of c and of its neighbours give together, each network once. A
+ * block that requires more is no play at c. */
+int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c);
 
 /* The networks of service svc that design d placed at c would be joined to (the city seen with
  * d at c), into nets (at most 5; c's own network first when d keeps it); returns how many, 0

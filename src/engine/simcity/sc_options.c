@@ -30,6 +30,8 @@ static void gather(const struct sc_game *g, const struct sc_design *d, struct sc
         int c = scan->cands[i], x = sc_x(c), y = sc_y(c);
         if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
             continue;
+        if (d->sims < 0 && -d->sims > sc_scan_reach(g, scan, c))
+            continue; /* (sc_card_check() would refuse it: SC_ERR_SIMS or before) */
         if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK)
             continue;
         out->scored[out->n] = false;
@@ -68,9 +70,7 @@ static void position_key(const struct sc_game *g, struct position_key *k)
     k->phase = g->phase;
     k->mayor_set = g->mayor != SC_NONE;
     k->power_played = g->power_played;
-    k->never_built = 1;
-    for (int c = 0; c < SC_CELLS && k->never_built; c++)
-        k->never_built = g->top[c] == SC_NONE;
+    k->never_built = g->nblocks == 0 && sc_never_built(g); /* (a block: something was placed) */
     k->ntimed = g->ntimed;
     for (int i = 0; i < g->ntimed; i++)
         k->timed[i] = g->timed[i];
@@ -78,17 +78,37 @@ static void position_key(const struct sc_game *g, struct position_key *k)
     memcpy(k->scorched, g->scorched, sizeof k->scorched);
 }
 
+/* True when k is g's position (position_key() of g), read without building g's key. */
+static bool same_position(const struct position_key *k, const struct sc_game *g)
+{
+    if (k->cat != g->cat || k->stamp != g->cat->stamp || k->side != g->side ||
+        k->phase != g->phase || k->mayor_set != (g->mayor != SC_NONE) ||
+        k->power_played != g->power_played || k->ntimed != g->ntimed ||
+        memcmp(k->block, g->block, sizeof k->block) != 0 ||
+        memcmp(k->scorched, g->scorched, sizeof k->scorched) != 0)
+        return false;
+    for (int i = 0; i < g->ntimed; i++) {
+        const struct sc_timed *a = &k->timed[i], *b = &g->timed[i];
+        if (a->card != b->card || a->effect != b->effect || a->player != b->player ||
+            a->until != b->until || a->x != b->x || a->y != b->y)
+            return false;
+    }
+    return k->never_built == (g->nblocks == 0 && sc_never_built(g));
+}
+
 static _Thread_local struct options_cache cache;
 
 /* The cache, emptied first unless it holds g's position. */
 static struct options_cache *cache_for(const struct sc_game *g)
 {
-    static _Thread_local struct position_key key;
-    position_key(g, &key);
-    if (!cache.valid || memcmp(&key, &cache.key, sizeof key) != 0) {
-        cache.key = key;
+    if (!cache.valid || !same_position(&cache.key, g)) {
+        /* the kept scan, brought one step on when the city moved one step (a block placed) */
+        bool kept = cache.valid && cache.scanned && cache.key.cat == g->cat &&
+                    cache.key.stamp == g->cat->stamp && cache.key.side == g->side &&
+                    sc_scan_update(g, &cache.scan, cache.key.block);
+        position_key(g, &cache.key);
         cache.valid = true;
-        cache.scanned = false;
+        cache.scanned = kept;
         for (int k = 0; k < g->cat->ndesigns; k++)
             cache.designs[k].gathered = false;
     }
@@ -167,6 +187,8 @@ bool sc_any_play(const struct sc_game *g, int seat, bool votes)
             int c = scan->cands[j];
             if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
                 continue;
+            if (d->sims < 0 && -d->sims > sc_scan_reach(g, scan, c))
+                continue; /* (as in gather()) */
             if (sc_card_check(g, d, sc_x(c), sc_y(c), &mode, scan) == SC_OK &&
                 (votes || mode != SC_MODE_VOTE))
                 return true;

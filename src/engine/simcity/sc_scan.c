@@ -15,45 +15,55 @@ static bool has_service(const struct sc_design *d, int svc)
 }
 
 /* Numbers the networks of service svc in the city: each block's, the cells of each, in the
- * order of their first cell, and the sims each network's providers give. */
-static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc)
+ * order of their first cell, and the sims each network's providers give. at[c] is the design
+ * of c's block (NULL: none); s->blocks lists the blocks in reading order. */
+static void scan_nets(const struct sc_game *g, struct sc_scan *s, int svc,
+                      const struct sc_design *const *at)
 {
-    int nets = 0, at = 0;
-    uint8_t *cells = s->netcells[svc];
-    for (int c = 0; c < SC_CELLS; c++) {
-        int b = g->block[c];
-        if (b == SC_NONE || s->net[svc][c] != SC_NONE || !has_service(sc_design_of(g, b), svc))
+    int nets = 0, n = 0;
+    uint8_t *cells = s->netcells[svc], *net = s->net[svc];
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        if (net[c] != SC_NONE || !has_service(at[c], svc))
             continue;
-        s->first[svc][nets] = (uint8_t)at;
-        int start = at, sims = 0;
-        cells[at++] = (uint8_t)c;
-        s->net[svc][c] = (uint8_t)nets;
-        for (int i = start; i < at; i++) {
-            int q = cells[i];
-            const struct sc_design *a = sc_design_of(g, g->block[q]);
+        s->first[svc][nets] = (uint8_t)n;
+        int start = n, sims = 0;
+        cells[n++] = (uint8_t)c;
+        net[c] = (uint8_t)nets;
+        for (int j = start; j < n; j++) {
+            int q = cells[j];
+            const struct sc_design *a = at[q];
             sims += a->sims > 0 ? a->sims : 0;
             for (int dir = 0; dir < 4; dir++) {
                 int nb = sc_step_to(g, q, dir);
-                if (nb < 0 || s->net[svc][nb] != SC_NONE || g->block[nb] == SC_NONE ||
-                    !sc_joined(a, sc_design_of(g, g->block[nb]), svc, dir))
+                if (nb < 0 || net[nb] != SC_NONE || !sc_joined(a, at[nb], svc, dir))
                     continue;
-                s->net[svc][nb] = (uint8_t)nets;
-                cells[at++] = (uint8_t)nb;
+                net[nb] = (uint8_t)nets;
+                cells[n++] = (uint8_t)nb;
             }
         }
         s->sims[svc][nets++] = (int16_t)sims;
     }
-    s->first[svc][nets] = (uint8_t)at;
+    s->first[svc][nets] = (uint8_t)n;
+    s->nnets[svc] = (uint8_t)nets;
 }
 
 void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
 {
+    const struct sc_design *at[SC_CELLS];
+    s->nblocks = 0;
+    for (int c = 0; c < SC_CELLS; c++) { /* (off the surface, block[] is SC_NONE) */
+        int b = g->block[c];
+        at[c] = b == SC_NONE ? NULL : sc_design_of(g, b);
+        if (b != SC_NONE)
+            s->blocks[s->nblocks++] = (uint8_t)c;
+    }
     memset(s->net, SC_NONE, sizeof s->net);
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
-        scan_nets(g, s, svc);
+        scan_nets(g, s, svc, at);
     memset(s->power_providers, 0, sizeof s->power_providers);
     memset(s->nproviders, 0, sizeof s->nproviders);
-    s->nadders = s->nremotes = s->ncands = s->nblocks = 0;
+    s->nadders = s->nremotes = s->ncands = 0;
     s->min_crime = 0;
     s->zone_done = 0;
     memset(s->pieces_done, 0, sizeof s->pieces_done);
@@ -66,13 +76,9 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
         memset(cand, 0, sizeof cand);
         cand[sc_cell(g, g->side / 2, g->side / 2)] = true;
     }
-    SC_FOR_CELLS(g, c)
-    {
-        int b = g->block[c];
-        if (b == SC_NONE)
-            continue;
-        const struct sc_design *d = sc_design_of(g, b);
-        s->blocks[s->nblocks++] = (uint8_t)c;
+    for (int k = 0; k < s->nblocks; k++) {
+        int c = s->blocks[k];
+        const struct sc_design *d = at[c];
         s->min_crime = d->crime < s->min_crime ? d->crime : s->min_crime;
         bool adds = false;
         for (int i = 0; i < d->nspecials; i++) {
@@ -90,16 +96,17 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
             s->remotes[s->nremotes++] = (uint8_t)c;
         cand[c] = true;
         int nb[4], m = sc_neighbours(g, c, nb);
-        for (int k = 0; k < m; k++)
-            cand[nb[k]] = true;
+        for (int j = 0; j < m; j++)
+            cand[nb[j]] = true;
     }
     SC_FOR_CELLS(g, c)
     {
         if (cand[c])
             s->cands[s->ncands++] = (uint8_t)c;
     }
-    for (int k = 0; k < SC_COVER_COUNT; k++)
-        sc_covered_map_scan(g, k, s->covered[k], s);
+    s->covered_done = 0;
+    memset(s->reach, 0xff, sizeof s->reach);
+    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
 }
 
 int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
@@ -332,4 +339,168 @@ bool sc_sims_met_scan(const struct sc_game *g, struct sc_scan *s, int c, const s
             return 1;
     }
     return 0;
+}
+
+int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
+{
+    if (s->reach[c] >= 0)
+        return s->reach[c];
+    int q[5], n = 1 + sc_neighbours(g, c, q + 1), most = 0;
+    q[0] = c;
+    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
+        const uint8_t *net = s->net[svc];
+        uint8_t *by = s->reached_by[svc];
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            int k = net[q[i]];
+            if (k != SC_NONE && by[k] != c) { /* (each network once) */
+                by[k] = (uint8_t)c;
+                sum += s->sims[svc][k];
+            }
+        }
+        most = sum > most ? sum : most;
+    }
+    s->reach[c] = (int16_t)most;
+    return most;
+}
+
+/* ---- one step at a time ------------------------------------------------------------------- */
+
+/* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
+static void list_set(uint8_t *list, uint8_t *n, int c, bool in)
+{
+    int at = 0;
+    while (at < *n && list[at] < c)
+        at++;
+    bool there = at < *n && list[at] == c;
+    if (in && !there) {
+        memmove(list + at + 1, list + at, (size_t)(*n - at));
+        list[at] = (uint8_t)c;
+        (*n)++;
+    } else if (!in && there) {
+        memmove(list + at, list + at + 1, (size_t)(*n - at - 1));
+        (*n)--;
+    }
+}
+
+/* Whether design d counts in the scan's power providers of its network: a power line and a
+ * power coverage. */
+static bool power_provider(const struct sc_design *d)
+{
+    return d && d->power && sc_coverage_of(d, SC_COVER_POWER);
+}
+
+/* The networks of service svc once c holds d instead of e (d keeping e's service svc): the
+ * networks d joins become one, with their sims and power providers, e's replaced by d's. */
+static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
+                        const struct sc_design *e, const struct sc_design *d)
+{
+    uint8_t *net = s->net[svc];
+    bool had = e && has_service(e, svc);
+    int ids[5], nids = 0;
+    if (had)
+        ids[nids++] = net[c];
+    for (int dir = 0; dir < 4; dir++) {
+        int nb = sc_step_to(g, c, dir);
+        if (nb >= 0 && g->block[nb] != SC_NONE && net[nb] != SC_NONE &&
+            sc_joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+            add_once(ids, &nids, net[nb]);
+    }
+    int target = nids ? ids[0] : s->nnets[svc]++, sims = 0, pp = 0;
+    for (int k = 0; k < nids; k++) {
+        target = ids[k] < target ? ids[k] : target;
+        sims += s->sims[svc][ids[k]];
+        pp += s->power_providers[ids[k]] * (svc == SC_SVC_POWER);
+    }
+    sims += (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    if (svc == SC_SVC_POWER)
+        pp += power_provider(d) - (had && power_provider(e));
+    for (int k = 0; k < nids; k++) {
+        if (ids[k] == target)
+            continue;
+        for (int j = s->first[svc][ids[k]]; j < s->first[svc][ids[k] + 1]; j++)
+            net[s->netcells[svc][j]] = (uint8_t)target;
+        s->sims[svc][ids[k]] = 0;
+        if (svc == SC_SVC_POWER)
+            s->power_providers[ids[k]] = 0;
+    }
+    net[c] = (uint8_t)target;
+    s->sims[svc][target] = (int16_t)sims;
+    if (svc == SC_SVC_POWER)
+        s->power_providers[target] = (uint8_t)pp;
+    /* each network's cells again, in reading order */
+    int count[SC_CELLS + 1] = {0}, nn = s->nnets[svc];
+    for (int i = 0; i < s->nblocks; i++)
+        if (net[s->blocks[i]] != SC_NONE)
+            count[net[s->blocks[i]] + 1]++;
+    for (int k = 0; k < nn; k++)
+        count[k + 1] += count[k];
+    for (int k = 0; k <= nn; k++)
+        s->first[svc][k] = (uint8_t)count[k];
+    for (int i = 0; i < s->nblocks; i++) {
+        int q = s->blocks[i];
+        if (net[q] != SC_NONE)
+            s->netcells[svc][count[net[q]]++] = (uint8_t)q;
+    }
+}
+
+bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
+{
+    _Static_assert(SC_CELLS % 4 == 0, "cells compared four at a time");
+    int c = -1;
+    for (int at = 0; at < SC_CELLS; at += 4) {
+        uint32_t a, b;
+        memcpy(&a, old_block + at, 4);
+        memcpy(&b, g->block + at, 4);
+        for (int q = at; a != b && q < at + 4; q++) {
+            if (old_block[q] == g->block[q])
+                continue;
+            if (c >= 0)
+                return false; /* (two cells changed) */
+            c = q;
+        }
+    }
+    if (c < 0)
+        return true;
+    if (g->block[c] == SC_NONE || s->nblocks == 0)
+        return false;
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        if (s->nnets[svc] >= SC_CELLS - 1)
+            return false; /* (network numbers are not reused: a new one might not fit) */
+    const struct sc_design *e = old_block[c] == SC_NONE ? NULL : sc_design_of(g, old_block[c]);
+    const struct sc_design *d = sc_design_of(g, g->block[c]);
+    if (e && ((d->road & e->road) != e->road || (d->rail & e->rail) != e->rail ||
+              (e->power && !d->power)))
+        return false; /* (a network might fall apart) */
+    if (!e)
+        list_set(s->blocks, &s->nblocks, c, true);
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        if (has_service(d, svc))
+            update_nets(g, s, svc, c, e, d);
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
+            list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
+    s->min_crime = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
+        s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+    }
+    bool adds = sc_has_prim(d, SC_SP_ADD), remote = d->complex >= 0 && d->cwithin;
+    if (adds != (e && sc_has_prim(e, SC_SP_ADD)))
+        list_set(s->adders, &s->nadders, c, adds);
+    if (remote != (e && e->complex >= 0 && e->cwithin))
+        list_set(s->remotes, &s->nremotes, c, remote);
+    if (!e) {
+        list_set(s->cands, &s->ncands, c, true);
+        int nb[4], m = sc_neighbours(g, c, nb);
+        for (int j = 0; j < m; j++)
+            list_set(s->cands, &s->ncands, nb[j], true);
+    }
+    s->zone_done = 0;
+    memset(s->pieces_done, 0, sizeof s->pieces_done);
+    memset(s->walked, 0, sizeof s->walked);
+    s->covered_done = 0;
+    memset(s->reach, 0xff, sizeof s->reach);
+    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
+    return true;
 }

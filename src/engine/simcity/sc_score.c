@@ -284,9 +284,13 @@ void sc_covered_map_scan(const struct sc_game *g, int cover, bool *out, const st
 /* What coverage special s of d at c pays, read from the scan: `amount` a block it covers (not
  * c), or, New Coverage Only, a block no provider of its kind covered before the play. */
 static int coverage_pay_scan(const struct sc_view *v, const struct sc_special *s, int c,
-                             const struct sc_scan *scan)
+                             struct sc_scan *scan)
 {
     const struct sc_game *g = v->g;
+    if (s->new_only && !(scan->covered_done >> s->cover & 1u)) {
+        sc_covered_map_scan(g, s->cover, scan->covered[s->cover], scan);
+        scan->covered_done = (uint8_t)(scan->covered_done | 1u << s->cover);
+    }
     const bool *old = s->new_only ? scan->covered[s->cover] : NULL;
     int n = 0;
     if (s->cover == SC_COVER_POWER) {
@@ -313,7 +317,7 @@ static int coverage_pay_scan(const struct sc_view *v, const struct sc_special *s
 /* What d's coverage pays at c: `amount` a block it covers, or, New Coverage Only, a block no
  * provider of its kind covered before the play (the block being covered among them). */
 static int coverage_pay(const struct sc_view *v, const struct sc_design *d, int c,
-                        const struct sc_scan *scan)
+                        struct sc_scan *scan)
 {
     int pay = 0;
     for (int i = 0; i < d->nspecials; i++) {
