@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The costs of a new hash: 2 passes over 32 MiB (measured: bench/pwhash figures in the README,
- * about 60 ms on the project's 2-core machine), and the length of a stored hash string. */
+/* The costs of a new hash: 2 passes over 32 MiB (`cityd hash-cost`: a median of 56 to 83 ms on
+ * the project's 2-core machine while other work ran, 2026-11-26), and the length of a stored
+ * hash string. */
 #define PWHASH_OPSLIMIT 2ULL
 #define PWHASH_MEMLIMIT (32ULL << 20)
 enum {
