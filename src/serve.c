@@ -401,6 +401,7 @@ int cmd_serve(int argc, char **argv)
     view_cache_free(srv.views);
     view_cache_free(srv.seats);
     view_cache_free(srv.states);
+    lobby_cache_free(srv.lobby);
     store_close(st);
     for (int i = 0; i < SERVER_MAX_RULESETS; i++)
         free(srv.cards_json[i]);
