@@ -16,13 +16,13 @@
 #   make clean
 
 CC      ?= cc
-PKGS    := jansson libpq libmicrohttpd libcrypto zlib
+PKGS    := jansson libpq libmicrohttpd libcrypto zlib libsodium
 CSTD    := -std=c17 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Werror -Wstrict-prototypes -Wmissing-prototypes \
            -Wshadow -Wformat=2 -Wvla -Wcast-qual -Wpointer-arith -Wundef
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP -Isrc -Isrc/engine $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz) -lunistring -lpthread -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljansson -lpq -lmicrohttpd -lcrypto -lz -lsodium) -lunistring -lpthread -lm
 TEST_LIBS := -lcriterion -lcurl
 
 ifeq ($(SANITIZE),1)

@@ -70,7 +70,7 @@ fi
 # the tests add (Criterion and curl for the C tests, clang-format, nginx for the proxy tests,
 # Chromium for the browser tests, clang for the fuzzer).
 RUN_PKGS="gcc make pkg-config libjansson-dev libpq-dev zlib1g-dev libmicrohttpd-dev libssl-dev \
-libunistring-dev postgresql"
+libunistring-dev libsodium-dev postgresql"
 TEST_PKGS="libcriterion-dev libcurl4-openssl-dev clang-format nginx chromium clang libclang-rt-14-dev"
 
 case "${1:-}" in

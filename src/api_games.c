@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "api_common.h"
+#include "auth.h"
 #include "server.h"
 #include "service.h"
 
@@ -16,7 +17,7 @@ void api_create_game(struct http_req *r)
         return;
     }
     struct outcome o = {0};
-    api_answer(r, service_create(r->srv, http_client(r), r->json, &o), &o);
+    api_answer(r, service_create(r->srv, http_client(r), http_bearer(r), r->json, &o), &o);
 }
 
 void api_list_games(struct http_req *r)
@@ -44,6 +45,18 @@ void api_hand(struct http_req *r)
 
 void api_join(struct http_req *r)
 {
+    if (auth_is_session(http_bearer(r))) { /* the account joins under its name: no body */
+        if (r->json && json_object_size(r->json) > 0) {
+            http_reply_problem(r, P_CONFLICTING_FIELDS, NULL,
+                               "Signed in, you join under your account's name: send no body or "
+                               "{} (or send no session token to join anonymously).");
+            return;
+        }
+        struct outcome o = {0};
+        api_answer(
+            r, service_join_account(r->srv, r->params[0], http_client(r), http_bearer(r), &o), &o);
+        return;
+    }
     if (!r->json) {
         http_reply_problem(r, P_BAD_JSON, NULL, "Send a JSON object such as {\"name\": \"Ada\"}.");
         return;

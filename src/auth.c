@@ -38,6 +38,22 @@ bool auth_new_token(char token[AUTH_TOKEN_LEN + 1], uint8_t hash[AUTH_HASH_LEN])
     return true;
 }
 
+bool auth_new_session(char token[AUTH_SESSION_LEN + 1], uint8_t hash[AUTH_HASH_LEN])
+{
+    uint8_t raw[AUTH_TOKEN_LEN / 2];
+    if (!random_bytes(raw, sizeof raw))
+        return false;
+    memcpy(token, AUTH_SESSION_PREFIX, sizeof AUTH_SESSION_PREFIX - 1);
+    hex(raw, sizeof raw, token + sizeof AUTH_SESSION_PREFIX - 1);
+    auth_hash(token, hash);
+    return true;
+}
+
+bool auth_is_session(const char *token)
+{
+    return token && strncmp(token, AUTH_SESSION_PREFIX, sizeof AUTH_SESSION_PREFIX - 1) == 0;
+}
+
 void auth_hash(const char *token, uint8_t hash[AUTH_HASH_LEN])
 {
     SHA256((const unsigned char *)token, strlen(token), hash);

@@ -47,6 +47,14 @@ static const struct http_route routes[] = {
     {"GET", "/api/v1/games/{id}/replay/rounds", api_replay_rounds, false, "replay_rounds"},
     {"GET", "/api/v1/cards", api_cards, false, "cards"},
     {"GET", "/api/v1/rulesets", api_rulesets, false, "rulesets"},
+    {"POST", "/api/v1/accounts", api_account_create, true, "account_create"},
+    {"POST", "/api/v1/sessions", api_session_create, true, "session_create"},
+    {"DELETE", "/api/v1/sessions", api_sessions_end, false, "sessions_end"},
+    {"DELETE", "/api/v1/sessions/current", api_session_end, false, "session_end"},
+    {"GET", "/api/v1/me", api_me, false, "me"},
+    {"DELETE", "/api/v1/me", api_account_delete, true, "account_delete"},
+    {"GET", "/api/v1/me/games", api_me_games, false, "me_games"},
+    {"PUT", "/api/v1/me/password", api_password, true, "password"},
     {"GET", "/healthz", api_healthz, false, "healthz"},
     {"GET", "/metrics", api_metrics, false, "metrics"},
     {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
@@ -181,7 +189,7 @@ static void answer_options(struct http_req *r)
 {
     char *methods = r->allow;
     methods[0] = 0;
-    bool get = false, post = false;
+    bool get = false, post = false, put = false, del = false;
     for (int i = 0; i < NROUTES; i++) {
         route_params probe;
         const char *pat = routes[i].pattern;
@@ -189,15 +197,17 @@ static void answer_options(struct http_req *r)
             continue; /* the catch-alls: a path they alone match is a file (GET) or nothing */
         get = get || strcmp(routes[i].method, "GET") == 0;
         post = post || strcmp(routes[i].method, "POST") == 0;
+        put = put || strcmp(routes[i].method, "PUT") == 0;
+        del = del || strcmp(routes[i].method, "DELETE") == 0;
     }
-    if (!get && !post) {
+    if (!get && !post && !put && !del) {
         /* Outside the API, a file (or its 404); inside, a path that names nothing, whose
          * preflight still succeeds so that a page can read the real call's 404. */
         get = true;
         post = http_is_api_path(r->url);
     }
-    snprintf(methods, sizeof r->allow, "%s%sOPTIONS", get ? "GET, HEAD, " : "",
-             post ? "POST, " : "");
+    snprintf(methods, sizeof r->allow, "%s%s%s%sOPTIONS", get ? "GET, HEAD, " : "",
+             post ? "POST, " : "", put ? "PUT, " : "", del ? "DELETE, " : "");
     r->route = &options_route;
     http_reply_bytes(r, 204, NULL, NULL, 0);
     r->reply.allow = r->allow;
@@ -281,7 +291,7 @@ static void dispatch(struct http_req *r)
     /* Only JSON is read: a cross-site form or a "simple" text/plain fetch() can no longer act
      * without a CORS preflight. An empty body is never acted on (a route that takes a body
      * answers 400 for it), so it may come with any type or none. */
-    if (strcmp(r->method, "POST") == 0 && r->len > 0 &&
+    if ((strcmp(r->method, "POST") == 0 || found->body) && r->len > 0 &&
         !is_json_media_type(http_header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
         const char *ct = http_header(r, MHD_HTTP_HEADER_CONTENT_TYPE);
         http_reply_problem(r, P_UNSUPPORTED_MEDIA, NULL,

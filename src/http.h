@@ -87,7 +87,7 @@ struct http_req {
     char params[HTTP_MAX_PARAMS][64]; /* {id} parts of the path */
     const struct http_route *route;
     double start;
-    char allow[32]; /* the Allow header of a 405 */
+    char allow[64]; /* the Allow header of a 405 */
     /* A body the dispatcher refused (already answered 400) on a route that checks the token
      * first (http.c's token_first_handlers): the handler replaces that answer with a 401/403
      * when the token does not fit. */

@@ -230,6 +230,19 @@ static bool read_kind(const ucs4_t *s, size_t n, size_t *i)
     return false;
 }
 
+bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES])
+{
+    size_t flen = 0;
+    uint8_t *folded = u8_casefold((const uint8_t *)s, len, NULL, UNINORM_NFKC, NULL, &flen);
+    bool ok = folded && flen < NAMES_KEY_BYTES;
+    if (ok) {
+        memcpy(out, folded, flen);
+        out[flen] = 0;
+    }
+    free(folded);
+    return ok;
+}
+
 bool name_is_bot_like(const char *s, size_t len)
 {
     size_t flen = 0;

@@ -53,6 +53,14 @@ enum name_verdict {
 enum name_verdict name_clean(const char *in, size_t len, char out[NAMES_MAX_BYTES + 1], char *why,
                              size_t whylen);
 
+/* The room name_key() needs: case folding may triple a name's bytes. */
+enum { NAMES_KEY_BYTES = NAMES_MAX_BYTES * 3 + 1 };
+
+/* Writes to `out` (NAMES_KEY_BYTES bytes) the key under which clean name `s` (`len` bytes, as
+ * name_clean() gave it) is unique among accounts: its full case folding in NFKC, so that "Ada",
+ * "ADA" and "Ａｄａ" are one name. False when memory runs out or it does not fit. */
+bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES]);
+
 /* True when the UTF-8 name `s` (`len` bytes) reads as one of the server's bot names ("Bot 3
  * (greedy)" and its variants, above). */
 bool name_is_bot_like(const char *s, size_t len);

@@ -20,10 +20,13 @@ enum problem {
     P_BAD_HEAD,           /* 400 a request head whose framing is ambiguous (smuggling) */
     P_NO_TOKEN,           /* 401 */
     P_BAD_TOKEN,          /* 401 */
+    P_BAD_CREDENTIALS,    /* 401 sign-in with a name or password that does not fit */
     P_WRONG_GAME,         /* 403 a token of another game */
     P_NOT_HOST,           /* 403 */
     P_METRICS_FORBIDDEN,  /* 403 /metrics from an address not allowed, without the token */
     P_NOT_SEAT,           /* 403 the host token where a seat token is needed */
+    P_NOT_SEATED,         /* 403 a session whose account has no seat in this game */
+    P_WRONG_PASSWORD,     /* 403 a signed-in change whose password does not fit */
     P_NOT_FOUND,          /* 404 no such path */
     P_NO_GAME,            /* 404 no such game */
     P_METHOD,             /* 405 */
@@ -38,6 +41,8 @@ enum problem {
     P_GAME_STARTED,       /* 409 only an open game can be cancelled */
     P_SEAT_IS_BOT,        /* 409 the seat is already a bot's */
     P_SEAT_NOT_ABSENT,    /* 409 the seat has not missed enough deadlines to be taken over */
+    P_NAME_TAKEN,         /* 409 an account has this name already (after folding) */
+    P_ALREADY_SEATED,     /* 409 the account already has a seat in this game */
     P_TOO_LARGE,          /* 413 */
     P_URI_TOO_LONG,       /* 414 too long a URL or too many query parameters */
     P_UNSUPPORTED_MEDIA,  /* 415 a POST body that is not application/json */

@@ -97,6 +97,13 @@ int rate_limit_take(struct rate_limit *rl, const char *client, double now)
         return 0;
     uint8_t key[KEY_LEN];
     netaddr_key(client, key);
+    return rate_limit_take_key(rl, key, now);
+}
+
+int rate_limit_take_key(struct rate_limit *rl, const unsigned char *key, double now)
+{
+    if (!rl)
+        return 0;
     size_t h = hash_of(rl, key);
     pthread_mutex_lock(&rl->lock);
     struct bucket *found = NULL, *victim = NULL;
@@ -159,12 +166,16 @@ const char quotas_usage[] =
     "        [--retention SECONDS]\n"
     "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
     "        [--hint-rate PER_MINUTE] [--hint-burst N] [--lobby-per-address N]\n"
+    "        [--signin-rate PER_MINUTE] [--signin-burst N] [--account-signin-rate PER_MINUTE]\n"
+    "        [--account-signin-burst N] [--session-seconds SECONDS] [--hash-threads N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
     "        CITY_TAKEOVER_AFTER,\n"
     "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,\n"
-    "        CITY_LOBBY_PER_ADDRESS,\n"
+    "        CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST,\n"
+    "        CITY_ACCOUNT_SIGNIN_RATE, CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS,\n"
+    "        CITY_HASH_THREADS,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -216,6 +227,19 @@ static int settings_of(struct quotas *q, struct setting *s)
          "hints an address may ask for at once"},
         {"--lobby-per-address", "CITY_LOBBY_PER_ADDRESS", 0, 1e6, NULL, &q->lobby_per_address,
          "open games the lobby lists per creating address, the newest (0: all)"},
+        {"--signin-rate", "CITY_SIGNIN_RATE", 0, 1e6, &q->signin_rate, NULL,
+         "password attempts (sign-up, sign-in, password change, account deletion) per minute per "
+         "address (0: no limit)"},
+        {"--signin-burst", "CITY_SIGNIN_BURST", 1, 1e6, NULL, &q->signin_burst,
+         "password attempts an address may make at once"},
+        {"--account-signin-rate", "CITY_ACCOUNT_SIGNIN_RATE", 0, 1e6, &q->account_signin_rate, NULL,
+         "password attempts per minute per account name (0: no limit)"},
+        {"--account-signin-burst", "CITY_ACCOUNT_SIGNIN_BURST", 1, 1e6, NULL,
+         &q->account_signin_burst, "password attempts on one account at once"},
+        {"--session-seconds", "CITY_SESSION_SECONDS", 60, 10.0 * YEAR, NULL, &q->session_seconds,
+         "seconds an account's session token stays valid"},
+        {"--hash-threads", "CITY_HASH_THREADS", 1, 64, NULL, &q->hash_threads,
+         "password hashes computed at once on an instance; past it 503 busy with Retry-After"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -260,8 +284,14 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->hint_rate = 20;
     q->hint_burst = 10;
     q->lobby_per_address = 5;
+    q->signin_rate = 20;
+    q->signin_burst = 10;
+    q->account_signin_rate = 6;
+    q->account_signin_burst = 6;
+    q->session_seconds = 30 * 86400;
+    q->hash_threads = 2;
     q->slots = 16384;
-    struct setting s[24];
+    struct setting s[32];
     int n = settings_of(q, s);
     for (int i = 0; i < n; i++) {
         const char *v = getenv(s[i].env);
@@ -285,7 +315,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
 
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen)
 {
-    struct setting s[24];
+    struct setting s[32];
     int n = settings_of(q, s);
     for (int i = 0; i < n; i++)
         if (strcmp(flag, s[i].flag) == 0)
@@ -299,8 +329,11 @@ bool quotas_start(struct quotas *q)
     q->join = rate_limit_new(q->join_rate, q->join_burst, q->slots);
     q->reads = rate_limit_new(q->read_rate, q->read_burst, q->slots);
     q->hints = rate_limit_new(q->hint_rate, q->hint_burst, q->slots);
+    q->signin = rate_limit_new(q->signin_rate, q->signin_burst, q->slots);
+    q->account_signin = rate_limit_new(q->account_signin_rate, q->account_signin_burst, q->slots);
     return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join) &&
-           (q->read_rate <= 0 || q->reads) && (q->hint_rate <= 0 || q->hints);
+           (q->read_rate <= 0 || q->reads) && (q->hint_rate <= 0 || q->hints) &&
+           (q->signin_rate <= 0 || q->signin) && (q->account_signin_rate <= 0 || q->account_signin);
 }
 
 void quotas_stop(struct quotas *q)
@@ -309,5 +342,7 @@ void quotas_stop(struct quotas *q)
     rate_limit_free(q->join);
     rate_limit_free(q->reads);
     rate_limit_free(q->hints);
-    q->create = q->join = q->reads = q->hints = NULL;
+    rate_limit_free(q->signin);
+    rate_limit_free(q->account_signin);
+    q->create = q->join = q->reads = q->hints = q->signin = q->account_signin = NULL;
 }

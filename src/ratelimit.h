@@ -24,6 +24,11 @@ void rate_limit_free(struct rate_limit *rl);
  * parsed is limited as one shared key. */
 int rate_limit_take(struct rate_limit *rl, const char *client, double now);
 
+/* rate_limit_take() of a key made by the caller (NETADDR_KEY_LEN bytes, netaddr.h): an account's
+ * key, say, whose first byte is none of netaddr_key()'s families so that it never meets an
+ * address's bucket. */
+int rate_limit_take_key(struct rate_limit *rl, const unsigned char *key, double now);
+
 /* How many distinct keys the limiter holds now (for tests of its bound). */
 size_t rate_limit_keys(struct rate_limit *rl);
 
@@ -47,22 +52,33 @@ struct quotas {
     double hint_rate;      /* hints asked for per minute per address; 0: no limit */
     int hint_burst;
     int lobby_per_address; /* open games the lobby lists per creating address; 0: all */
-    size_t slots;          /* buckets per limiter */
-    struct rate_limit *create, *join, *reads, *hints;
+    double signin_rate;    /* password attempts (sign-up, sign-in, password change, account
+                              deletion) per minute per address; 0: no limit */
+    int signin_burst;
+    double account_signin_rate; /* password attempts per minute per account name; 0: none */
+    int account_signin_burst;
+    int session_seconds; /* how long a session token of an account stays valid */
+    int hash_threads;    /* password hashes computed at once on an instance; past it 503 busy */
+    size_t slots;        /* buckets per limiter */
+    struct rate_limit *create, *join, *reads, *hints, *signin, *account_signin;
 };
 
 /* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
  * CITY_JOIN_RATE, CITY_JOIN_BURST, CITY_READ_RATE, CITY_READ_BURST, CITY_MAX_AMENDMENTS,
  * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION, CITY_TAKEOVER_AFTER,
  * CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,
- * CITY_LOBBY_PER_ADDRESS and CITY_RATE_SLOTS from the environment.
+ * CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST, CITY_ACCOUNT_SIGNIN_RATE,
+ * CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS, CITY_HASH_THREADS and CITY_RATE_SLOTS from the
+ * environment.
  * False, with a sentence in err, when one is not a number in its range. */
 bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
 
 /* Reads command-line option `flag` with `value` (may be NULL when missing) when it is one of
  * --create-rate, --create-burst, --join-rate, --join-burst, --read-rate, --read-burst,
  * --max-amendments, --open-ttl, --idle-game-seconds, --retention, --takeover-after,
- * --hints-per-game, --hint-threads, --hint-rate, --hint-burst, --lobby-per-address. Returns 1 when
+ * --hints-per-game, --hint-threads, --hint-rate, --hint-burst, --lobby-per-address,
+ * --signin-rate, --signin-burst, --account-signin-rate, --account-signin-burst,
+ * --session-seconds, --hash-threads. Returns 1 when
  * it took the option, 0 when the flag is not one of these, -1 (with a sentence in err) when the
  * value is missing or out of range. */
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen);

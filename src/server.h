@@ -68,5 +68,13 @@ void api_metrics(struct http_req *r);
 void api_openapi(struct http_req *r);
 void api_static(struct http_req *r);
 void api_docs(struct http_req *r);
+void api_account_create(struct http_req *r);
+void api_session_create(struct http_req *r);
+void api_session_end(struct http_req *r);
+void api_sessions_end(struct http_req *r);
+void api_me(struct http_req *r);
+void api_me_games(struct http_req *r);
+void api_password(struct http_req *r);
+void api_account_delete(struct http_req *r);
 
 #endif

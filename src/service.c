@@ -16,11 +16,54 @@
 #include "expert_levels.h"
 #include "hub.h"
 #include "metrics.h"
+#include "names.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "store_accounts.h"
 
 const char service_see_lobby[] = "; list games with GET /api/v1/games.";
+
+int service_session_account(PGconn *c, const char *token, const char *what, struct account *a,
+                            struct outcome *o)
+{
+    if (!token)
+        return outcome_fail(o, P_NO_TOKEN, NULL,
+                            "Sign in (POST /api/v1/sessions) and send the session token as "
+                            "\"Authorization: Bearer TOKEN\" for %s.",
+                            what);
+    if (!auth_is_session(token))
+        return outcome_fail(o, P_BAD_TOKEN, NULL,
+                            "This is no session token (seat and host tokens act only in their "
+                            "game); sign in (POST /api/v1/sessions) for %s.",
+                            what);
+    uint8_t hash[AUTH_HASH_LEN];
+    auth_hash(token, hash);
+    int st = store_account_of_session(c, hash, a);
+    if (st == STORE_NO_ROW)
+        return outcome_fail(o, P_BAD_TOKEN, NULL,
+                            "The session has ended or expired; sign in again (POST "
+                            "/api/v1/sessions).");
+    return st;
+}
+
+/* The seat of the account whose session token is `token` in lv, or -1 with the refusal in o. */
+static int seat_of_session(PGconn *c, const struct live *lv, const char *token, struct outcome *o)
+{
+    struct account a;
+    int st = service_session_account(c, token, "this game", &a, o);
+    if (st != STORE_OK && st != STORE_ABORT)
+        outcome_fail(o, P_UNAVAILABLE, NULL, "The database did not answer; try again.");
+    if (st != STORE_OK)
+        return -1;
+    for (int i = 0; i < lv->nseats; i++)
+        if (lv->seats[i].account == a.id && lv->seats[i].has_token)
+            return lv->seats[i].seat;
+    outcome_fail(o, P_NOT_SEATED, NULL,
+                 "Your account has no seat in this game; join it (POST .../join with your "
+                 "session token), or list your games with GET /api/v1/me/games.");
+    return -1;
+}
 
 int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o)
 {
@@ -30,6 +73,8 @@ int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct 
                      "join).");
         return -1;
     }
+    if (auth_is_session(token))
+        return seat_of_session(c, lv, token, o);
     uint8_t hash[AUTH_HASH_LEN];
     auth_hash(token, hash);
     int seat = live_seat_of(lv, hash);
@@ -47,6 +92,28 @@ int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct 
     else
         outcome_fail(o, P_BAD_TOKEN, NULL, "The token is not valid; join the game to get one.");
     return -1;
+}
+
+bool service_read_name(const json_t *v, char *out, size_t n, struct outcome *o)
+{
+    if (!v) {
+        outcome_fail(o, P_MISSING_FIELD, NULL,
+                     "The field \"name\" is required: the name others will see.");
+        return false;
+    }
+    if (!json_is_string(v)) {
+        outcome_fail(o, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
+        return false;
+    }
+    char clean[NAMES_MAX_BYTES + 1], why[400];
+    enum name_verdict nv =
+        name_clean(json_string_value(v), json_string_length(v), clean, why, sizeof why);
+    if (nv != NAME_OK) {
+        outcome_fail(o, nv == NAME_NO_MEMORY ? P_INTERNAL : P_BAD_VALUE, NULL, "%s", why);
+        return false;
+    }
+    snprintf(out, n, "%s", clean);
+    return true;
 }
 
 int service_load(PGconn *c, struct game_call *gc, bool lock, const char *tail, struct live *lv)

@@ -30,8 +30,12 @@ struct server;
  * tokens of address `client` (429 when used up), deals the game and stores it with its seats
  * (the host's when "name" is given). 201 with {id, game, host_token, seats, bots, join,
  * options, target_vp (the older field: the option of that name, or null), turn_seconds,
- * private, bot_level, [seat, token], status}. */
-int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o);
+ * private, bot_level, [seat, token], status}. With an account's session token (auth.h) the
+ * host is that account: seat 0 is its, under its name ("name" is then 400 conflicting_fields),
+ * and the reply has {seat, account} but no seat token (the session token acts for the seat);
+ * 401 for a session that ended. Any other token is ignored, as before accounts. */
+int service_create(struct server *srv, const char *client, const char *token, const json_t *body,
+                   struct outcome *o);
 
 /* A page of the lobby: 200 with {games: [...], next}, open games first, newest first; an
  * address's open games beyond the newest --lobby-per-address left out. The query's values
@@ -55,6 +59,13 @@ int service_hand(struct server *srv, const char *id, const char *token, struct o
  * status}; 404, 409 for a full, started or unplayed game. */
 int service_join(struct server *srv, const char *id, const char *client, const json_t *name,
                  struct outcome *o);
+
+/* service_join() for the account whose session token is `token`: the seat takes the account's
+ * name, and the reply has {seat, id, status, account} but no seat token (the session token
+ * acts for the seat, on any device); 401 for a session that ended, 409 already_seated when the
+ * account has a seat in the game. */
+int service_join_account(struct server *srv, const char *id, const char *client, const char *token,
+                         struct outcome *o);
 
 /* The public log of game `id` after sequence `after`, one page: 200 with {events, last_seq}. */
 int service_events(struct server *srv, const char *id, long long after, struct outcome *o);
@@ -147,6 +158,46 @@ int service_takeover(struct server *srv, const char *id, const char *token, int 
 
 /* The host (`token`) cancels open game `id`. 200 with {id, status: "cancelled"}. */
 int service_cancel(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* ---- accounts (service_accounts.c) -------------------------------------------------------- */
+
+/* Each call that takes a password takes one attempt of address `client`'s bucket and of the
+ * account name's (429 rate_limited with Retry-After past either), hashes with argon2id
+ * (pwhash.h) with no database connection held, and answers 503 busy (Retry-After 1) when the
+ * instance hashes --hash-threads passwords already. name and password are JSON values of the
+ * body (NULL when left out), checked here. */
+
+/* Signs up: name (name_clean(), unique after name_key() folding: 409 name_taken) and password
+ * (PWHASH_MIN_CHARS characters to PWHASH_MAX_BYTES bytes). 201 with {name, created_at}. */
+int service_account_create(struct server *srv, const char *client, const json_t *name,
+                           const json_t *password, struct outcome *o);
+
+/* Signs in: 201 with {token (a new session token, answered only here), name, expires_at (after
+ * --session-seconds)}; 401 bad_credentials for an unknown name or a wrong password, alike. */
+int service_session_create(struct server *srv, const char *client, const json_t *name,
+                           const json_t *password, struct outcome *o);
+
+/* Signs out session `token`, or every session of its account when `everywhere`: 200 with
+ * {sessions_ended}; 401 when `token` is no live session. */
+int service_session_end(struct server *srv, const char *token, bool everywhere, struct outcome *o);
+
+/* The account of session `token`: 200 with {name, created_at}. */
+int service_me(struct server *srv, const char *token, struct outcome *o);
+
+/* The games the account of session `token` sits in, most recently changed first (at most 100):
+ * 200 with {name, games: [{id, game, status, seat, players, private, created_at, updated_at}]}. */
+int service_me_games(struct server *srv, const char *token, struct outcome *o);
+
+/* Changes the password of session `token`'s account from `old` (403 wrong_password) to `new_pw`
+ * and ends its other sessions: 200 with {name, sessions_ended}. */
+int service_password_change(struct server *srv, const char *client, const char *token,
+                            const json_t *old, const json_t *new_pw, struct outcome *o);
+
+/* Deletes the account of session `token` after checking its `password` (403 wrong_password):
+ * its sessions end, its seats keep their games under the name "deleted player" (in the views
+ * and the logs), and the name is free again. 200 with {name, deleted: true, shown_as}. */
+int service_account_delete(struct server *srv, const char *client, const char *token,
+                           const json_t *password, struct outcome *o);
 
 /* ---- what is not one game (service.c, service_sweep.c) ----------------------------------- */
 

@@ -16,36 +16,12 @@
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "store_accounts.h"
 #include "viewcache.h"
 
 enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
 /* ---- what a create body holds --------------------------------------------------------------- */
-
-/* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
- * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
- * at least NAMES_MAX_BYTES + 1); false (a 400 in o) when it is refused. */
-static bool read_name(const json_t *v, char *out, size_t n, struct outcome *o)
-{
-    if (!v) {
-        outcome_fail(o, P_MISSING_FIELD, NULL,
-                     "The field \"name\" is required: the name others will see.");
-        return false;
-    }
-    if (!json_is_string(v)) {
-        outcome_fail(o, P_WRONG_TYPE, NULL, "\"name\" must be a string.");
-        return false;
-    }
-    char clean[NAMES_MAX_BYTES + 1], why[400];
-    enum name_verdict nv =
-        name_clean(json_string_value(v), json_string_length(v), clean, why, sizeof why);
-    if (nv != NAME_OK) {
-        outcome_fail(o, nv == NAME_NO_MEMORY ? P_INTERNAL : P_BAD_VALUE, NULL, "%s", why);
-        return false;
-    }
-    snprintf(out, n, "%s", clean);
-    return true;
-}
 
 /* Reads "bot_level" `v`, the level of the game's experts (expert_levels.h), into *out
  * (EXPERT_LEVEL_DEFAULT when absent or null); false (a 400 in o) when it names none. */
@@ -220,7 +196,7 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
     }
     return read_bots(vals[F_BOTS], rs, cr->seats, cr->kinds, &cr->nbots, o) &&
            read_seed(vals[F_SEED], srv->allow_seed, &cr->seed, o) &&
-           (!vals[F_NAME] || read_name(vals[F_NAME], cr->name, sizeof cr->name, o)) &&
+           (!vals[F_NAME] || service_read_name(vals[F_NAME], cr->name, sizeof cr->name, o)) &&
            read_level(json_object_get(body, "bot_level"), &cr->level, o);
 }
 
@@ -325,11 +301,22 @@ static void create_rows(struct create_ctx *cc, const struct create_req *cr, cons
     }
 }
 
-int service_create(struct server *srv, const char *client, const json_t *body, struct outcome *o)
+int service_create(struct server *srv, const char *client, const char *token, const json_t *body,
+                   struct outcome *o)
 {
     struct create_req cr = {0};
     if (!read_create(srv, body, &cr, o))
         return STORE_ABORT;
+    struct account acct;
+    if (auth_is_session(token) && json_object_get(body, "name"))
+        return outcome_fail(o, P_CONFLICTING_FIELDS, NULL,
+                            "Signed in, you play under your account's name: leave \"name\" "
+                            "out (or send no session token to play anonymously).");
+    int ast = service_account_of(srv, token, &acct, o);
+    if (ast != STORE_OK)
+        return ast;
+    if (acct.id)
+        snprintf(cr.name, sizeof cr.name, "%s", acct.name);
     const struct quotas *q = srv->quotas;
     if (q && !service_within_rate(q->create, client, "created games", q->create_rate,
                                   q->create_burst, o))
@@ -350,7 +337,8 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
     }
     json_t *opts = ruleset_options_json(rs, g);
     create_rows(&cc, &cr, g, opts, seat_token);
-    cc.row.has_creator = true; /* the lobby lists the newest few open games of each address */
+    cc.seats[0].account = acct.id; /* its seat token is never told: the session acts for it */
+    cc.row.has_creator = true;     /* the lobby lists the newest few open games of each address */
     netaddr_key(client, cc.row.creator_key);
     free(g);
     int st = store_tx(srv->store, create_tx, &cc, STORE_TRIES_READ);
@@ -372,10 +360,12 @@ int service_create(struct server *srv, const char *client, const json_t *body, s
     json_object_set_new(reply, "turn_seconds", cr.has_turn ? json_integer(cr.turn) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     json_object_set_new(reply, "bot_level", json_string(cr.level->id));
-    if (cr.name[0]) {
+    if (cr.name[0])
         json_object_set_new(reply, "seat", json_integer(0));
+    if (acct.id)
+        json_object_set_new(reply, "account", json_string(acct.name));
+    else if (cr.name[0])
         json_object_set_new(reply, "token", json_string(seat_token));
-    }
     json_object_set_new(reply, "status", json_string(cc.started ? "playing" : "open"));
     outcome_reply(o, 201, reply);
     return STORE_OK;
@@ -579,6 +569,7 @@ struct join_call {
     char name[200];
     char token[AUTH_TOKEN_LEN + 1];
     uint8_t hash[AUTH_HASH_LEN];
+    long long account; /* the joining account, or 0 */
 };
 
 static int join_tx(PGconn *c, void *ctx)
@@ -590,6 +581,12 @@ static int join_tx(PGconn *c, void *ctx)
     int seat = -1;
     if (st == STORE_OK && service_is_unplayed(lv.row.status))
         st = service_fail_unplayed(o, lv.row.status);
+    for (int i = 0; st == STORE_OK && jc->account && i < lv.nseats; i++)
+        if (lv.seats[i].account == jc->account && lv.seats[i].has_token)
+            st = outcome_fail(o, P_ALREADY_SEATED, NULL,
+                              "Your account sits at seat %d of this game already; play it with "
+                              "your session token.",
+                              lv.seats[i].seat);
     if (st == STORE_OK) {
         for (int i = 0; i < lv.nseats && seat < 0; i++)
             if (!lv.seats[i].name[0])
@@ -600,10 +597,11 @@ static int join_tx(PGconn *c, void *ctx)
     }
     bool started = false;
     if (st == STORE_OK)
-        st = store_seat_take(c, jc->gc.id, seat, jc->name, jc->hash);
+        st = store_seat_take(c, jc->gc.id, seat, jc->name, jc->hash, jc->account);
     if (st == STORE_OK) {
         snprintf(lv.seats[seat].name, sizeof lv.seats[seat].name, "%s", jc->name);
         lv.seats[seat].has_token = true;
+        lv.seats[seat].account = jc->account;
         memcpy(lv.seats[seat].token_hash, jc->hash, AUTH_HASH_LEN);
         live_event(&lv, "joined",
                    json_pack("{s:i, s:s, s:b}", "seat", seat, "name", jc->name, "bot", 0));
@@ -614,11 +612,31 @@ static int join_tx(PGconn *c, void *ctx)
         st = live_save(c, &lv);
     if (st == STORE_OK) {
         jc->gc.resolved = lv.resolved;
-        outcome_reply(o, 201,
-                      json_pack("{s:i, s:s, s:s, s:s}", "seat", seat, "token", jc->token, "id",
-                                jc->gc.id, "status", lv.row.status));
+        json_t *reply =
+            json_pack("{s:i, s:s, s:s}", "seat", seat, "id", jc->gc.id, "status", lv.row.status);
+        if (jc->account)
+            json_object_set_new(reply, "account", json_string(jc->name));
+        else
+            json_object_set_new(reply, "token", json_string(jc->token));
+        outcome_reply(o, 201, reply);
     }
     live_free(&lv);
+    return st;
+}
+
+/* Seats jc (its name, and its account when it has one) in its game. */
+static int join(struct server *srv, const char *client, struct join_call *jc, struct outcome *o)
+{
+    const char *id = jc->gc.id;
+    const struct quotas *q = srv->quotas;
+    if (q && !service_within_rate(q->join, client, "joined games", q->join_rate, q->join_burst, o))
+        return STORE_ABORT;
+    if (!auth_new_token(jc->token, jc->hash))
+        return outcome_fail(o, P_INTERNAL, NULL, "The server has no randomness; try again.");
+    int st = store_tx(srv->store, join_tx, jc, STORE_TRIES_WRITE);
+    service_published(srv, st, id, jc->gc.resolved);
+    if (st == STORE_OK)
+        lobby_cache_changed(srv->lobby); /* the joiner sees its seat taken in the lobby */
     return st;
 }
 
@@ -626,18 +644,22 @@ int service_join(struct server *srv, const char *id, const char *client, const j
                  struct outcome *o)
 {
     struct join_call jc = {.gc = {.srv = srv, .id = id, .o = o}};
-    if (!read_name(name, jc.name, sizeof jc.name, o))
+    if (!service_read_name(name, jc.name, sizeof jc.name, o))
         return STORE_ABORT;
-    const struct quotas *q = srv->quotas;
-    if (q && !service_within_rate(q->join, client, "joined games", q->join_rate, q->join_burst, o))
-        return STORE_ABORT;
-    if (!auth_new_token(jc.token, jc.hash))
-        return outcome_fail(o, P_INTERNAL, NULL, "The server has no randomness; try again.");
-    int st = store_tx(srv->store, join_tx, &jc, STORE_TRIES_WRITE);
-    service_published(srv, st, id, jc.gc.resolved);
-    if (st == STORE_OK)
-        lobby_cache_changed(srv->lobby); /* the joiner sees its seat taken in the lobby */
-    return st;
+    return join(srv, client, &jc, o);
+}
+
+int service_join_account(struct server *srv, const char *id, const char *client, const char *token,
+                         struct outcome *o)
+{
+    struct join_call jc = {.gc = {.srv = srv, .id = id, .o = o}};
+    struct account acct;
+    int st = service_account_of(srv, token, &acct, o);
+    if (st != STORE_OK)
+        return st;
+    snprintf(jc.name, sizeof jc.name, "%s", acct.name);
+    jc.account = acct.id;
+    return join(srv, client, &jc, o);
 }
 
 /* ---- events and replay -------------------------------------------------------------------- */

@@ -5,6 +5,9 @@
 #define CITY_SERVICE_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
 
 #include <libpq-fe.h>
 
@@ -12,6 +15,7 @@
 #include "outcome.h"
 
 struct rate_limit;
+struct account;
 
 /* A read or write of one game: the server, the game id, the bearer token and what to answer
  * (the caller's). */
@@ -23,8 +27,26 @@ struct game_call {
     int resolved; /* steps resolved by the write, for metrics */
 };
 
-/* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o. */
+/* The seat of `token` in loaded game lv, or -1 with the right 401/403 recorded in o (or 503 when
+ * the database failed). A seat token names its seat; an account's session token (auth.h) the
+ * seat its account holds in the game (403 not_seated when none). */
 int service_seat_of_token(PGconn *c, struct live *lv, const char *token, struct outcome *o);
+
+/* The account of session token `token` (NULL: none sent) into *a: STORE_OK; STORE_ABORT with
+ * 401 token_required, or bad_token for a token that is no live session, recorded in o; or the
+ * store's failure. `what` says what needs the session ("your account"). */
+int service_session_account(PGconn *c, const char *token, const char *what, struct account *a,
+                            struct outcome *o);
+
+/* The account of session token `token`, read outside any transaction, into *a; a->id is 0 when
+ * `token` (NULL: none) has no session token's form (a seat or host token, ignored where an
+ * account is optional). STORE_OK, or the 401 of an ended session in o, or the store's failure. */
+int service_account_of(struct server *srv, const char *token, struct account *a, struct outcome *o);
+
+/* Checks a player name with name_clean() (names.h: NFC, trimmed, no controls, bidi or invisible
+ * characters, 1..NAMES_MAX_CHARS characters, not a bot's). Writes the clean name to out (size n,
+ * at least NAMES_MAX_BYTES + 1); false (a 400 in o) when it is refused. */
+bool service_read_name(const json_t *v, char *out, size_t n, struct outcome *o);
 
 /* Loads game gc->id into *lv (locked FOR UPDATE when `lock`): STORE_OK, or the 404 recorded
  * in gc->o ("There is no game "ID"" and `tail`: "." or "; what to do."), or the store's

@@ -13,6 +13,7 @@
 #include "ruleset.h"
 #include "server.h"
 #include "store.h"
+#include "store_accounts.h"
 #include "store_games.h"
 
 enum { SSE_PAGE = 200, SSE_RETRY_AFTER_S = 10 };
@@ -146,8 +147,14 @@ static int who_tx(PGconn *c, void *ctx)
     if (st == STORE_OK && w->token) {
         uint8_t hash[AUTH_HASH_LEN];
         auth_hash(w->token, hash);
+        /* An account's session token is the seat its account holds (none: a watcher's). */
+        struct account a = {0};
+        bool session = auth_is_session(w->token);
+        if (session && store_account_of_session(c, hash, &a) != STORE_OK)
+            a.id = 0;
         for (int i = 0; i < n; i++)
-            if (seats[i].has_token && auth_equal(hash, seats[i].token_hash))
+            if (seats[i].has_token && (session ? a.id && seats[i].account == a.id
+                                               : auth_equal(hash, seats[i].token_hash)))
                 w->seat = seats[i].seat;
     }
     game_row_clear(&row);

@@ -64,15 +64,20 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
         itoa_buf(seat, sizeof seat, seats[i].seat);
-        const char *sv[] = {g->id, seat, seats[i].name[0] ? seats[i].name : NULL,
+        char account[24];
+        itoa_buf(account, sizeof account, seats[i].account);
+        const char *sv[] = {g->id,
+                            seat,
+                            seats[i].name[0] ? seats[i].name : NULL,
                             seats[i].bot[0] ? seats[i].bot : NULL,
-                            seats[i].has_token ? (const char *)seats[i].token_hash : NULL};
-        const int sl[] = {0, 0, 0, 0, seats[i].has_token ? AUTH_HASH_LEN : 0};
+                            seats[i].has_token ? (const char *)seats[i].token_hash : NULL,
+                            seats[i].account ? account : NULL};
+        const int sl[] = {0, 0, 0, 0, seats[i].has_token ? AUTH_HASH_LEN : 0, 0};
         st = command(c, "insert seat",
-                     "INSERT INTO seats (game_id, seat, name, bot, token_hash, joined_at) "
-                     "VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::text IS NULL THEN NULL ELSE "
-                     "now() END)",
-                     5, sv, sl);
+                     "INSERT INTO seats (game_id, seat, name, bot, token_hash, joined_at, "
+                     "account_id) VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::text IS NULL THEN "
+                     "NULL ELSE now() END, $6::bigint)",
+                     6, sv, sl);
     }
     return st;
 }
@@ -96,7 +101,7 @@ static const char sql_games_lock[] =
 #undef GAME_COLUMNS
 #define SEAT_COLUMNS                                                                               \
     "SELECT seat, coalesce(name, '') AS name, coalesce(bot, '') AS bot, token_hash IS NOT NULL "   \
-    "AS has_token, token_hash, game_id FROM seats "
+    "AS has_token, token_hash, game_id, coalesce(account_id, 0) AS account_id FROM seats "
 static const char sql_seats[] = SEAT_COLUMNS "WHERE game_id = $1 ORDER BY seat";
 static const char sql_seats_many[] =
     SEAT_COLUMNS "WHERE game_id = ANY($1::text[]) ORDER BY game_id, seat";
@@ -180,6 +185,7 @@ static void seats_from_result(const PGresult *r, const char *id, struct seat_row
         snprintf(s->name, sizeof s->name, "%s", col(r, i, "name"));
         snprintf(s->bot, sizeof s->bot, "%s", col(r, i, "bot"));
         s->has_token = col(r, i, "has_token")[0] == 't';
+        s->account = atoll(col(r, i, "account_id"));
         if (s->has_token) {
             size_t hl = 0;
             unsigned char *h = PQunescapeBytea((const unsigned char *)col(r, i, "token_hash"), &hl);
@@ -317,16 +323,17 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
 }
 
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
-                    const uint8_t hash[AUTH_HASH_LEN])
+                    const uint8_t hash[AUTH_HASH_LEN], long long account)
 {
-    char s[24];
+    char s[24], a[24];
     itoa_buf(s, sizeof s, seat);
-    const char *vals[] = {id, s, name, (const char *)hash};
-    const int lens[] = {0, 0, 0, AUTH_HASH_LEN};
+    itoa_buf(a, sizeof a, account);
+    const char *vals[] = {id, s, name, (const char *)hash, account ? a : NULL};
+    const int lens[] = {0, 0, 0, AUTH_HASH_LEN, 0};
     return command(c, "take seat",
-                   "UPDATE seats SET name = $3, token_hash = $4, joined_at = now() "
-                   "WHERE game_id = $1 AND seat = $2",
-                   4, vals, lens);
+                   "UPDATE seats SET name = $3, token_hash = $4, joined_at = now(), account_id = "
+                   "$5::bigint WHERE game_id = $1 AND seat = $2",
+                   5, vals, lens);
 }
 
 int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nseats)
@@ -346,7 +353,8 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
     itoa_buf(s, sizeof s, seat);
     const char *vals[] = {id, s, bot};
     return command(c, "change seat",
-                   "WITH s AS (UPDATE seats SET token_hash = NULL, bot = $3, name = CASE WHEN "
+                   "WITH s AS (UPDATE seats SET token_hash = NULL, account_id = NULL, bot = $3, "
+                   "name = CASE WHEN "
                    "$3::text IS NULL THEN NULL ELSE name END, joined_at = CASE WHEN $3::text IS "
                    "NULL THEN NULL ELSE joined_at END WHERE game_id = $1 AND seat = $2::int) "
                    "UPDATE games SET seats_version = seats_version + 1 WHERE id = $1",

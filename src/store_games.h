@@ -47,6 +47,7 @@ struct seat_row {
     char bot[16];   /* empty for a human seat */
     bool has_token;
     uint8_t token_hash[AUTH_HASH_LEN];
+    long long account; /* the account sitting here (store_accounts.h), or 0: anonymous or bot */
 };
 
 void game_row_clear(struct game_row *g);
@@ -83,16 +84,16 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
                     const char *events, const char *orders);
 
-/* Gives a free seat a name and a token hash. */
+/* Gives a free seat a name, a token hash and its account (0: none). */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
-                    const uint8_t hash[AUTH_HASH_LEN]);
+                    const uint8_t hash[AUTH_HASH_LEN], long long account);
 
 /* Reads the seats of game `id` (at most RS_MAX_SEATS) into seats[], their number to *nseats. */
 int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nseats);
 
 /* Changes seat `seat` of game `id` and bumps the game's seats_version: with `bot` a bot kind,
- * a bot plays the seat from now on (its name stays, its token no longer works); with `bot`
- * NULL the seat is free again (name and token cleared). */
+ * a bot plays the seat from now on (its name stays, its token and account no longer act for
+ * it); with `bot` NULL the seat is free again (name, token and account cleared). */
 int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
 
 /* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed

@@ -32,6 +32,28 @@ static long long num(json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
+/* Sends `method path` (at `base`) with an optional token and body and checks the reply: a
+ * problem of `status` and `code` whose detail says what to do. Returns its Retry-After in
+ * seconds (0: none). */
+static inline int call_problem(const char *base, const char *method, const char *path,
+                               const char *token, const char *body, long status, const char *code)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    struct http_reply r;
+    cr_assert(http_do(method, url, token, body, &r));
+    cr_expect_eq(r.status, status, "%s %s -> %ld, wanted %ld: %s", method, path, r.status, status,
+                 r.body);
+    cr_expect_str_eq(r.content_type, "application/problem+json");
+    cr_expect_str_eq(str(r.json, "code"), code, "%s", r.body);
+    const char *detail = str(r.json, "detail");
+    cr_expect(detail && strlen(detail) > 10, "a problem says what to do: %s", r.body);
+    char ra[32] = "";
+    int retry = http_header(&r, "Retry-After", ra, sizeof ra) ? atoi(ra) : 0;
+    http_reply_free(&r);
+    return retry;
+}
+
 /* Builds this seat's order from its hand view only: the first affordable build paying with
  * the first other cards, else the contractor, else survey; discards take the first cards. */
 static char *choose_order(json_t *hand)

@@ -285,3 +285,25 @@ Test(names, names_that_merely_contain_bot_are_accepted)
     accepted_as("Abbot 2", "Abbot 2");
     cr_assert_not(name_is_bot_like("Greedy Gus", 10));
 }
+
+/* name_key() of a string, for the account name tests. */
+static const char *key_of(const char *s, char key[NAMES_KEY_BYTES])
+{
+    cr_assert(name_key(s, strlen(s), key), "no key for %s", s);
+    return key;
+}
+
+Test(names, account_keys_are_one_for_names_that_differ_only_in_case_or_width)
+{
+    char a[NAMES_KEY_BYTES], b[NAMES_KEY_BYTES];
+    cr_expect_str_eq(key_of("Ada", a), key_of("ADA", b));
+    cr_expect_str_eq(key_of("Ada", a),
+                     key_of("\xef\xbc\xa1\xef\xbd\x84\xef\xbd\x81", b)); /* Ａｄａ */
+    cr_expect_str_eq(key_of("Stra\xc3\x9f"
+                            "e",
+                            a),
+                     key_of("STRASSE", b));                                /* full folding: ß */
+    cr_expect_str_eq(key_of("caf\xc3\xa9", a), key_of("CAFE\xcc\x81", b)); /* é composed or not */
+    cr_expect_str_neq(key_of("Ada", a), key_of("Adam", b));
+    cr_expect_str_neq(key_of("Ada Lovelace", a), key_of("AdaLovelace", b), "spaces count");
+}

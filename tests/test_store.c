@@ -211,6 +211,37 @@ Test(store, games_stored_before_options_keep_their_game_and_target)
     db_drop(url);
 }
 
+Test(store, the_accounts_migration_keeps_every_game_and_its_seats_anonymous)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A database of the release before accounts (0016), with a running game and its seats. */
+    copy_migrations(dir, sizeof dir, 17);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
+                  "VALUES ('pre', 'the_city', 'playing', 2, '\\x00', '{}')");
+    exec_sql(url, "INSERT INTO seats (game_id, seat, name, bot, token_hash) VALUES "
+                  "('pre', 0, 'Ada', NULL, '\\x0102'), ('pre', 1, 'Bot 2 (greedy)', 'greedy', "
+                  "NULL)");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM seats WHERE game_id = 'pre' AND "
+                                 "account_id IS NULL AND ((seat = 0 AND name = 'Ada' AND "
+                                 "token_hash = '\\x0102') OR (seat = 1 AND bot = 'greedy'))"),
+                 2, "the seats keep their names and tokens, and belong to no account");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE id = 'pre' AND status = "
+                                 "'playing'"),
+                 1);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM accounts"), 0);
+    /* A daemon of the release before, still running in a rolling upgrade, seats as it did. */
+    exec_sql(url, "UPDATE seats SET name = 'Bob', token_hash = '\\x0304', joined_at = now() "
+                  "WHERE game_id = 'pre' AND seat = 1");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM seats WHERE name = 'Bob'"), 1);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
 Test(store, migrations_run_in_name_order_and_ignore_other_files)
 {
     char url[512], dir[1200], err[512] = "";

@@ -21,27 +21,10 @@ static void down(void)
 
 TestSuite(seats, .init = up, .fini = down, .timeout = 240);
 
-/* A problem reply with `status` and `code`, at base `base`. */
-static void problem_at(const char *base, const char *method, const char *path, const char *token,
-                       const char *body, long status, const char *code)
-{
-    char url[512];
-    snprintf(url, sizeof url, "%s%s", base, path);
-    struct http_reply r;
-    cr_assert(http_do(method, url, token, body, &r));
-    cr_expect_eq(r.status, status, "%s %s -> %ld, wanted %ld: %s", method, path, r.status, status,
-                 r.body);
-    cr_expect_str_eq(r.content_type, "application/problem+json");
-    cr_expect_str_eq(str(r.json, "code"), code, "%s", r.body);
-    const char *detail = str(r.json, "detail");
-    cr_expect(detail && strlen(detail) > 10, "a problem says what to do: %s", r.body);
-    http_reply_free(&r);
-}
-
 static void problem(const char *method, const char *path, const char *token, const char *body,
                     long status, const char *code)
 {
-    problem_at(d.base, method, path, token, body, status, code);
+    call_problem(d.base, method, path, token, body, status, code);
 }
 
 static void path_of(char *out, size_t n, const struct table *t, const char *what)
@@ -251,7 +234,7 @@ Test(seats, a_second_daemon_that_cached_the_seats_sees_the_change)
     path_of(path, sizeof path, &t, "leave");
     json_decref(call("POST", path, t.tokens[1], NULL, 200)); /* through d */
     path_of(path, sizeof path, &t, "hand");
-    problem_at(d2.base, "GET", path, t.tokens[1], NULL, 401, "bad_token");
+    call_problem(d2.base, "GET", path, t.tokens[1], NULL, 401, "bad_token");
     /* Seat 0 plays through d2, where the bot must now decide for seat 1. */
     client_base = d2.base;
     t.humans = 1;

@@ -1035,6 +1035,9 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
   const dbName = new URL(daemon.database).pathname.slice(1);
   const psql = (sql) => execFileSync('psql', [admin, '-qAtc', sql], { stdio: 'pipe' });
   const { id, tokens, host } = other;
+  const pw = 'correct horse battery';
+  await expect(201, null, 'POST', '/api/v1/accounts', { body: { name: 'Dora', password: pw } });
+  const dora = (await expect(201, null, 'POST', '/api/v1/sessions', { body: { name: 'Dora', password: pw } })).token;
   psql(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
   try {
     psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}'`);
@@ -1054,6 +1057,14 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('GET', `/api/v1/games/${id}/events`);
     await down('GET', `/api/v1/games/${id}/replay`);
     await down('GET', `/api/v1/games/${id}/replay/rounds`);
+    await down('POST', '/api/v1/accounts', { body: { name: 'Dot', password: pw } });
+    await down('POST', '/api/v1/sessions', { body: { name: 'Dora', password: pw } });
+    await down('DELETE', '/api/v1/sessions/current', { token: dora });
+    await down('DELETE', '/api/v1/sessions', { token: dora });
+    await down('GET', '/api/v1/me', { token: dora });
+    await down('GET', '/api/v1/me/games', { token: dora });
+    await down('PUT', '/api/v1/me/password', { token: dora, body: { old: pw, new: 'a new passphrase' } });
+    await down('DELETE', '/api/v1/me', { token: dora, body: { password: pw } });
     const s = await readStream(id);
     assert.deepEqual([s.status, s.json.code], [503, 'database_unavailable']);
     const metrics = await expect(200, null, 'GET', '/metrics');
@@ -1660,6 +1671,174 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   assert.equal((await expect(200, null, 'GET', `/api/v1/games/${g4.id}`)).status, 'cancelled');
   assert.ok(!(await expect(200, null, 'GET', '/api/v1/games')).games.some((g) => g.id === g4.id), 'a cancelled game leaves the lobby');
   assert.equal((await allEvents(g4.id)).at(-1).type, 'cancelled');
+});
+
+test('accounts: sign up, sessions, the seats of an account on any device, password, deletion, and their errors', async () => {
+  const act = (what, g) => `/api/v1/games/${g}/${what}`;
+  const pw = 'correct horse battery';
+  const signUp = (name) => expect(201, null, 'POST', '/api/v1/accounts', { body: { name, password: pw } });
+  const signIn = async (name) => (await expect(201, null, 'POST', '/api/v1/sessions', { body: { name, password: pw } })).token;
+  const acc = await startDaemon({ extraArgs: ['--allow-seed', '--signin-burst', '1000', '--account-signin-burst', '1000'] });
+  const saved = base;
+  base = acc.base;
+  try {
+    const made = await signUp('Uma');
+    assert.equal(made.name, 'Uma');
+    await expect(409, 'name_taken', 'POST', '/api/v1/accounts', { body: { name: 'UMA', password: pw } });
+    for (const [raw, code] of [['{"name":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"name": "Vic"}', 'missing_field'],
+      ['{"name": "Vic", "password": "long enough", "email": "x"}', 'unknown_field'], ['{"name": "Vic", "password": 12345678}', 'wrong_type'],
+      ['{"name": "Vic", "password": "short"}', 'bad_value'], ['{"name": "Bot 3", "password": "long enough"}', 'bad_value']]) {
+      await expect(400, code, 'POST', '/api/v1/accounts', { raw });
+    }
+    for (const [raw, code] of [['{"name":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"name": "Uma"}', 'missing_field'],
+      ['{"name": "Uma", "password": "x", "otp": 1}', 'unknown_field'], ['{"name": 1, "password": "x"}', 'wrong_type']]) {
+      await expect(400, code, 'POST', '/api/v1/sessions', { raw });
+    }
+    await expect(401, 'bad_credentials', 'POST', '/api/v1/sessions', { body: { name: 'Uma', password: 'a wrong guess' } });
+    await expect(401, 'bad_credentials', 'POST', '/api/v1/sessions', { body: { name: 'Nobody', password: pw } });
+    const uma = await signIn('uma');
+    const uma2 = await signIn('Uma');
+    assert.match(uma, /^session_[0-9a-f]{64}$/);
+    assert.equal((await expect(200, null, 'GET', '/api/v1/me', { token: uma })).name, 'Uma');
+    assert.deepEqual((await expect(200, null, 'GET', '/api/v1/me/games', { token: uma })).games, []);
+    for (const path of ['/api/v1/me', '/api/v1/me/games']) {
+      await expect(401, 'token_required', 'GET', path);
+      await expect(401, 'bad_token', 'GET', path, { token: fakeToken });
+    }
+    await signUp('Vic');
+    const vic = await signIn('Vic');
+    await signUp('Wes');
+    const wes = await signIn('Wes');
+
+    // Uma hosts under her name, Vic joins with no body; their session tokens act for their seats.
+    await expect(400, 'conflicting_fields', 'POST', '/api/v1/games', { token: uma, body: { seats: 3, bots: ['greedy'], name: 'X' } });
+    const g = await expect(201, null, 'POST', '/api/v1/games', { token: uma, body: { seats: 3, bots: ['greedy'] } });
+    assert.equal(g.account, 'Uma');
+    assert.equal(g.token, undefined, 'no seat token: the session acts for the seat');
+    await expect(409, 'already_seated', 'POST', act('join', g.id), { token: uma });
+    await expect(400, 'conflicting_fields', 'POST', act('join', g.id), { token: vic, body: { name: 'Vee' } });
+    const j = await expect(201, null, 'POST', act('join', g.id), { token: vic });
+    assert.deepEqual([j.seat, j.account, j.status, j.token], [1, 'Vic', 'playing', undefined]);
+    const h0 = await expect(200, null, 'GET', act('hand', g.id), { token: uma2 });
+    const h1 = await expect(200, null, 'GET', act('hand', g.id), { token: vic });
+    assert.deepEqual([h0.seat, h1.seat], [0, 1], 'each account reads its own seat, from any of its sessions');
+    await expect(403, 'not_seated', 'GET', act('hand', g.id), { token: wes });
+    await expect(403, 'not_seated', 'POST', act('orders', g.id), { token: wes, body: { round: 0, step: 'keep', discard: [0, 1] } });
+    await expect(403, 'not_seated', 'POST', act('hint', g.id), { token: wes });
+    await expect(403, 'not_seated', 'POST', act('resolve', g.id), { token: wes, body: { round: 0, step: 'keep' } });
+    await expect(403, 'not_seated', 'POST', act('leave', g.id), { token: wes });
+    await expect(202, null, 'POST', act('orders', g.id), { token: uma, body: { round: 0, step: 'keep', discard: h0.hand.slice(0, 2).map((c) => c.id) } });
+    const mine = await expect(200, null, 'GET', '/api/v1/me/games', { token: vic });
+    assert.deepEqual(mine.games.map((x) => [x.id, x.seat, x.status]), [[g.id, 1, 'playing']]);
+    const s = await readStream(g.id, { headers: { authorization: `Bearer ${vic}` }, ms: 300 });
+    assert.equal(s.status, 200);
+
+    // Signing out: here, then everywhere; an ended session is 401 on create and join too.
+    assert.equal((await expect(200, null, 'DELETE', '/api/v1/sessions/current', { token: uma2 })).sessions_ended, 1);
+    await expect(401, 'bad_token', 'DELETE', '/api/v1/sessions/current', { token: uma2 });
+    await expect(401, 'token_required', 'DELETE', '/api/v1/sessions/current');
+    await expect(401, 'bad_token', 'POST', '/api/v1/games', { token: uma2, body: { seats: 2 } });
+    const open = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3 } });
+    await expect(401, 'bad_token', 'POST', act('join', open.id), { token: uma2 });
+    const wes2 = await signIn('Wes');
+    assert.equal((await expect(200, null, 'DELETE', '/api/v1/sessions', { token: wes2 })).sessions_ended, 2);
+    await expect(401, 'bad_token', 'DELETE', '/api/v1/sessions', { token: wes });
+    await expect(401, 'token_required', 'DELETE', '/api/v1/sessions');
+
+    // The password: a change ends the other sessions.
+    const vic2 = await signIn('Vic');
+    for (const [raw, code] of [['{"old":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"new": "a new passphrase"}', 'missing_field'],
+      ['{"old": "x", "new": "a new passphrase", "again": 1}', 'unknown_field'], ['{"old": 1, "new": "a new passphrase"}', 'wrong_type'],
+      [`{"old": "${pw}", "new": "short"}`, 'bad_value']]) {
+      await expect(400, code, 'PUT', '/api/v1/me/password', { token: vic, raw });
+    }
+    const change = { old: pw, new: 'a new passphrase' };
+    await expect(401, 'token_required', 'PUT', '/api/v1/me/password', { body: change });
+    await expect(401, 'bad_token', 'PUT', '/api/v1/me/password', { token: fakeToken, body: change });
+    await expect(403, 'wrong_password', 'PUT', '/api/v1/me/password', { token: vic, body: { old: 'not it at all', new: 'a new passphrase' } });
+    assert.equal((await expect(200, null, 'PUT', '/api/v1/me/password', { token: vic, body: change })).sessions_ended, 1);
+    await expect(401, 'bad_token', 'GET', '/api/v1/me', { token: vic2 });
+
+    // Deleting the account: its seat keeps the game as "deleted player".
+    for (const [raw, code] of [['{"password":', 'malformed_json'], ['[1]', 'not_an_object'], ['{}', 'missing_field'],
+      ['{"password": "x", "why": "y"}', 'unknown_field'], ['{"password": 1}', 'wrong_type']]) {
+      await expect(400, code, 'DELETE', '/api/v1/me', { token: vic, raw });
+    }
+    await expect(401, 'token_required', 'DELETE', '/api/v1/me', { body: { password: pw } });
+    await expect(401, 'bad_token', 'DELETE', '/api/v1/me', { token: fakeToken, body: { password: pw } });
+    await expect(403, 'wrong_password', 'DELETE', '/api/v1/me', { token: vic, body: { password: pw } });
+    const gone = await expect(200, null, 'DELETE', '/api/v1/me', { token: vic, body: { password: 'a new passphrase' } });
+    assert.equal(gone.shown_as, 'deleted player');
+    const v = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+    assert.equal(v.seats[1].name, 'deleted player');
+    assert.ok(!JSON.stringify(await allEvents(g.id)).includes('"Vic"'), 'the name is gone from the log');
+    await expect(401, 'bad_token', 'GET', '/api/v1/me', { token: vic });
+
+    // Bodies: too large, or not JSON.
+    const big = JSON.stringify({ name: 'x'.repeat(70000) });
+    for (const [method, path] of [['POST', '/api/v1/accounts'], ['POST', '/api/v1/sessions'], ['PUT', '/api/v1/me/password'],
+      ['DELETE', '/api/v1/me'], ['DELETE', '/api/v1/sessions'], ['DELETE', '/api/v1/sessions/current']]) {
+      await expect(413, 'body_too_large', method, path, { raw: big, token: uma });
+      if (method === 'DELETE' && path !== '/api/v1/me') continue; // no body is read there
+      await expect(415, 'unsupported_media_type', method, path, { raw: '{}', token: uma, headers: { 'content-type': 'text/plain' } });
+    }
+  } finally {
+    base = saved;
+    await acc.stop();
+  }
+
+  // Password attempts per account (2 at once) and per address (12 at once): 429 with Retry-After.
+  const limited = await startDaemon({ extraArgs: ['--signin-rate', '1', '--signin-burst', '12',
+    '--account-signin-rate', '1', '--account-signin-burst', '2'] });
+  base = limited.base;
+  try {
+    await signUp('Xia');
+    const xia = await signIn('Xia');
+    await expect(403, 'wrong_password', 'PUT', '/api/v1/me/password', { token: xia, body: { old: 'not it at all', new: 'a new passphrase' } });
+    const limitedTo = async (method, path, opts) => {
+      const r = await call(method, path, opts);
+      assert.deepEqual([r.status, r.json.code], [429, 'rate_limited'], `${method} ${path}: ${r.text}`);
+      assert.ok(Number(r.headers.get('retry-after')) >= 1, 'with Retry-After');
+    };
+    await limitedTo('PUT', '/api/v1/me/password', { token: xia, body: { old: pw, new: 'a new passphrase' } });
+    await limitedTo('DELETE', '/api/v1/me', { token: xia, body: { password: pw } });
+    await limitedTo('POST', '/api/v1/sessions', { body: { name: 'XIA', password: pw } });
+    let status = 201;
+    for (let i = 0; i < 12 && status === 201; i++) {
+      status = (await call('POST', '/api/v1/accounts', { body: { name: `Yan ${i}`, password: pw } })).status;
+    }
+    await limitedTo('POST', '/api/v1/accounts', { body: { name: 'Zed', password: pw } });
+  } finally {
+    base = saved;
+    await limited.stop();
+  }
+
+  // One hash at a time: password calls at once beyond it are 503 busy with Retry-After: 1.
+  const one = await startDaemon({ extraArgs: ['--hash-threads', '1', '--signin-burst', '100000', '--account-signin-burst', '100000'] });
+  base = one.base;
+  try {
+    await signUp('Ola');
+    const ola = await signIn('Ola');
+    let n = 0;
+    const busyAmong = async (what, make) => {
+      for (let round = 0; round < 10; round++) {
+        const rs = await Promise.all(Array.from({ length: 6 }, () => make()));
+        const busy = rs.filter((r) => r.status === 503);
+        if (busy.length > 0) {
+          assert.ok(busy.every((r) => r.json.code === 'busy' && r.headers.get('retry-after') === '1'), `${what}: ${rs.map((r) => r.status)}`);
+          return;
+        }
+      }
+      assert.fail(`${what}: no call was busy`);
+    };
+    await busyAmong('sign-up', () => call('POST', '/api/v1/accounts', { body: { name: `Pat ${n++}`, password: pw } }));
+    await busyAmong('sign-in', () => call('POST', '/api/v1/sessions', { body: { name: 'Ola', password: pw } }));
+    await busyAmong('password change', () => call('PUT', '/api/v1/me/password', { token: ola, body: { old: 'not it at all', new: 'a new passphrase' } }));
+    await busyAmong('deletion', () => call('DELETE', '/api/v1/me', { token: ola, body: { password: 'not it at all' } }));
+  } finally {
+    base = saved;
+    await one.stop();
+  }
 });
 
 test('coverage: every operation exercised, every documented problem produced', (t) => {

@@ -236,7 +236,10 @@ Test(browser, a_preflight_of_any_api_path_gets_204_with_what_it_may_send)
                  {"/api/v1/games/abc/orders", "POST, OPTIONS"},
                  {"/api/v1/games/abc/hand", "GET, HEAD, OPTIONS"},
                  {"/api/v1/games/abc/join", "POST, OPTIONS"},
-                 {"/api/v1/no/such/path", "GET, HEAD, POST, OPTIONS"}};
+                 {"/api/v1/no/such/path", "GET, HEAD, POST, OPTIONS"},
+                 {"/api/v1/me", "GET, HEAD, DELETE, OPTIONS"},
+                 {"/api/v1/me/password", "PUT, OPTIONS"},
+                 {"/api/v1/sessions", "POST, DELETE, OPTIONS"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct http_reply r;
         counted(K_CORS);

@@ -22,7 +22,11 @@
  *     its hand before) reach the surveyor only, and the cards paid at a reveal go face down;
  *   - an order naming another seat's card is refused exactly like one naming a card of the
  *     deck, the discard pile or a tableau (no oracle for where a card lies), changing nothing;
- *   - only known headers are sent, and no reply to a token may be kept by a shared cache.
+ *   - only known headers are sent, and no reply to a token may be kept by a shared cache;
+ *   - in games whose people are accounts (signed in, their session tokens acting for their
+ *     seats), the same holds for each account's seat, an account with no seat in the game reads
+ *     no hand (403), and no reply carries a session token or a password hash (sign-in's own
+ *     reply, the one place a session token is told, is checked apart).
  * GET requests must leave the stored game exactly as it was. Appends
  * secrecy_responses_scanned, secrecy_card_ids_checked, secrecy_card_names_checked,
  * secrecy_probes and secrecy_games to $CITY_COUNTS. */
@@ -37,14 +41,15 @@ static struct city_catalog cat;
 static PGconn *pg; /* the test's own connection to the game database: the truth */
 
 static struct {
-    long responses, card_ids, card_names, probes, games;
+    long responses, card_ids, card_names, probes, games, account_games;
     long people_surveys, people_hand_limits, forced, replaced, drawn, paid, doubles;
 } counts;
 
 static void up(void)
 {
     db_create(db, sizeof db);
-    daemon_start(&d, db, "--allow-seed");
+    /* The account games sign up and in a few times from one address. */
+    daemon_start(&d, db, "--allow-seed --signin-burst 1000 --account-signin-burst 1000");
     client_base = d.base;
     load_catalog(&cat);
     pg = PQconnectdb(db);
@@ -388,7 +393,8 @@ static const struct field order_fields[] = {
 };
 
 static const struct field join_fields[] = {
-    {"seat", F_PLAIN}, {"token", F_PLAIN}, {"id", F_PLAIN}, {"status", F_PLAIN}, {NULL, F_PLAIN},
+    {"seat", F_PLAIN},   {"token", F_PLAIN},   {"id", F_PLAIN},
+    {"status", F_PLAIN}, {"account", F_PLAIN}, {NULL, F_PLAIN},
 };
 
 static const struct field create_fields[] = {
@@ -399,7 +405,7 @@ static const struct field create_fields[] = {
     {"seat", F_PLAIN},       {"token", F_PLAIN},
     {"status", F_PLAIN},     {"private", F_PLAIN},
     {"bot_level", F_PLAIN},  {"options.target_vp", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"account", F_PLAIN},    {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {
@@ -831,6 +837,11 @@ static void audited(struct game *gm, const struct req *rq, struct http_reply *ou
     struct scan sc = {NULL, existed ? &before : NULL, &after, rq->who, what};
     counts.responses++;
     check_headers(out, rq->token != NULL, what);
+    /* Sign-in alone tells a session token (it is not sent through here), and nothing ever
+     * tells a password hash. */
+    cr_assert_null(strstr(out->body, "session_"), "%s: a session token in a reply: %.300s", what,
+                   out->body);
+    cr_assert_null(strstr(out->body, "$argon2"), "%s: a password hash in a reply", what);
     if (strcmp(out->content_type, "application/problem+json") == 0) {
         cr_assert_not_null(out->json, "%s: the problem is not JSON", what);
         sc.fields = problem_fields;
@@ -1183,7 +1194,30 @@ struct spec {
     int target;
     bool host_forces;
     bool creator_plays; /* the creator takes seat 0 by sending "name" */
+    bool accounts;      /* the people are accounts: their session tokens act for their seats */
 };
+
+/* Signs up account `name` and signs it in (not audited: sign-in's reply is the one that tells
+ * a session token), checking that neither reply holds the password or a hash; the session
+ * token into out (80 bytes). */
+static void account_session(const char *name, char *out)
+{
+    char url[512], body[160];
+    snprintf(body, sizeof body, "{\"name\": \"%s\", \"password\": \"secret words %s\"}", name,
+             name);
+    for (int k = 0; k < 2; k++) {
+        snprintf(url, sizeof url, "%s/api/v1/%s", d.base, k ? "sessions" : "accounts");
+        struct http_reply r;
+        cr_assert(http_do("POST", url, NULL, body, &r));
+        cr_assert_eq(r.status, 201, "%s: %s", url, r.body);
+        cr_assert_null(strstr(r.body, "secret words"), "a reply holds the password");
+        cr_assert_null(strstr(r.body, "$argon2"), "a reply holds a password hash");
+        if (k)
+            snprintf(out, 80, "%s", str(r.json, "token"));
+        http_reply_free(&r);
+    }
+    cr_assert(strncmp(out, "session_", 8) == 0);
+}
 
 static void play_game(const struct spec *sp, int index)
 {
@@ -1198,17 +1232,28 @@ static void play_game(const struct spec *sp, int index)
     for (int s = 0; s < sp->humans; s++)
         gm->policy[s] = s == 0 ? P_HOARDER : s % 2 ? P_BUILDER : P_PLAIN;
 
-    char body[256];
+    char body[256], outsider[80] = "";
+    for (int s = 0; sp->accounts && s <= sp->humans; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "Game%d Seat%d", index, s);
+        account_session(name, s < sp->humans ? gm->tokens[s] : outsider);
+    }
     snprintf(body, sizeof body,
              "{\"seats\": %d, \"bots\": %s, \"target_vp\": %d, \"seed\": \"%llu\"%s}", sp->seats,
              sp->bots, sp->target, 12345678901234567ULL * (unsigned long long)(index + 7),
-             sp->creator_plays ? ", \"name\": \"Creator\"" : "");
-    struct req rq = {
-        .method = "POST", .path = "/api/v1/games", .body = body, .who = -1, .kind = K_CREATE};
+             sp->creator_plays && !sp->accounts ? ", \"name\": \"Creator\"" : "");
+    struct req rq = {.method = "POST",
+                     .path = "/api/v1/games",
+                     .token = sp->accounts && sp->creator_plays ? gm->tokens[0] : NULL,
+                     .body = body,
+                     .who = -1,
+                     .kind = K_CREATE};
     json_t *created = ask(gm, &rq, 201);
     snprintf(gm->host, sizeof gm->host, "%s", str(created, "host_token"));
-    if (sp->creator_plays)
+    if (sp->creator_plays && !sp->accounts)
         snprintf(gm->tokens[0], sizeof gm->tokens[0], "%s", str(created, "token"));
+    else if (sp->creator_plays)
+        cr_assert(str(created, "account") && !json_object_get(created, "token"));
     json_decref(created);
 
     /* While the game is open: the deal is made, but only joined seats see their own hands. */
@@ -1218,13 +1263,20 @@ static void play_game(const struct spec *sp, int index)
             json_decref(get_hand(gm, s - 1));
         rq = (struct req){.method = "POST",
                           .path = "/join",
-                          .body = "{\"name\": \"Person\"}",
+                          .token = sp->accounts ? gm->tokens[s] : NULL,
+                          .body = sp->accounts ? NULL : "{\"name\": \"Person\"}",
                           .who = -1,
                           .kind = K_JOIN};
         json_t *j = ask(gm, &rq, 201);
         cr_assert_eq(num(j, "seat"), s);
-        snprintf(gm->tokens[s], sizeof gm->tokens[s], "%s", str(j, "token"));
+        if (!sp->accounts)
+            snprintf(gm->tokens[s], sizeof gm->tokens[s], "%s", str(j, "token"));
         json_decref(j);
+        if (outsider[0]) { /* an account with no seat here reads no hand */
+            rq = (struct req){
+                .method = "GET", .path = "/hand", .token = outsider, .who = -1, .kind = K_HAND};
+            json_decref(ask(gm, &rq, 403));
+        }
         json_decref(get_hand(gm, s));
         if (s + 1 < sp->humans) {
             cr_assert_eq(
@@ -1359,6 +1411,7 @@ static void play_game(const struct spec *sp, int index)
     check_log(&t);
     memcpy(other_game_token, gm->tokens[0], sizeof other_game_token);
     counts.games++;
+    counts.account_games += sp->accounts;
 }
 
 static void append_counts(void)
@@ -1378,14 +1431,14 @@ static void append_counts(void)
 Test(secrecy, no_response_reveals_a_card_its_requester_may_not_see)
 {
     static const struct spec specs[] = {
-        {2, 2, "[]", 50, false, false},
-        {3, 2, "[\"greedy\"]", 50, true, true},
-        {4, 3, "[\"random\"]", 60, false, false},
-        {5, 3, "[\"greedy\", \"random\"]", 50, true, false},
-        {2, 2, "[]", 70, true, true},
-        {3, 3, "[]", 50, false, false},
-        {4, 2, "[\"greedy\", \"greedy\"]", 50, true, false},
-        {5, 4, "[\"random\"]", 50, false, true},
+        {2, 2, "[]", 50, false, false, false},
+        {3, 2, "[\"greedy\"]", 50, true, true, true},
+        {4, 3, "[\"random\"]", 60, false, false, true},
+        {5, 3, "[\"greedy\", \"random\"]", 50, true, false, false},
+        {2, 2, "[]", 70, true, true, false},
+        {3, 3, "[]", 50, false, false, false},
+        {4, 2, "[\"greedy\", \"greedy\"]", 50, true, false, false},
+        {5, 4, "[\"random\"]", 50, false, true, true},
     };
     double start = harness_now();
     for (int i = 0; i < (int)(sizeof specs / sizeof *specs); i++)
@@ -1399,12 +1452,14 @@ Test(secrecy, no_response_reveals_a_card_its_requester_may_not_see)
     cr_expect_gt(counts.drawn, 0, "no survey draw was tracked");
     cr_expect_gt(counts.paid, 0, "no payment was tracked");
     cr_expect_gt(counts.card_ids, 1000);
+    cr_expect_gt(counts.account_games, 0, "no game was played by accounts' session tokens");
     fprintf(stderr,
-            "secrecy: %ld games, %ld responses, %ld card ids, %ld card names, %ld probes, "
+            "secrecy: %ld games (%ld by accounts), %ld responses, %ld card ids, %ld card names, "
+            "%ld probes, "
             "%ld survey and %ld hand_limit decisions by people, %ld cards drawn in surveys and "
             "%ld paid tracked, %ld double builds by people, %.1f s\n",
-            counts.games, counts.responses, counts.card_ids, counts.card_names, counts.probes,
-            counts.people_surveys, counts.people_hand_limits, counts.drawn, counts.paid,
-            counts.doubles, harness_now() - start);
+            counts.games, counts.account_games, counts.responses, counts.card_ids,
+            counts.card_names, counts.probes, counts.people_surveys, counts.people_hand_limits,
+            counts.drawn, counts.paid, counts.doubles, harness_now() - start);
     append_counts();
 }

@@ -1,0 +1,218 @@
+/* store_accounts.c: the SQL of accounts and sessions (see store_accounts.h). Values travel as
+ * parameters; token hashes as binary bytea, everything else as text. */
+#include "store_accounts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UTC_TEXT(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+
+static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                 const int *lens, PGresult **res)
+{
+    const struct store_stmt q = {what, sql, n, vals, lens};
+    return store_query(c, &q, res);
+}
+
+/* Fills *out from row 0 of r (columns id, name, created_at and, when present, pw_hash);
+ * STORE_NO_ROW when r has no row. */
+static int account_from(const PGresult *r, struct account *out)
+{
+    if (PQntuples(r) < 1)
+        return STORE_NO_ROW;
+    memset(out, 0, sizeof *out);
+    out->id = atoll(PQgetvalue(r, 0, PQfnumber(r, "id")));
+    snprintf(out->name, sizeof out->name, "%s", PQgetvalue(r, 0, PQfnumber(r, "name")));
+    snprintf(out->created_at, sizeof out->created_at, "%s",
+             PQgetvalue(r, 0, PQfnumber(r, "created_at")));
+    int k = PQfnumber(r, "pw_hash");
+    if (k >= 0)
+        snprintf(out->pw_hash, sizeof out->pw_hash, "%s", PQgetvalue(r, 0, k));
+    return STORE_OK;
+}
+
+/* Runs a statement that returns at most one account row into *out. */
+static int one_account(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                       const int *lens, struct account *out)
+{
+    PGresult *r;
+    int st = query(c, what, sql, n, vals, lens, &r);
+    if (st == STORE_OK)
+        st = account_from(r, out);
+    PQclear(r);
+    return st;
+}
+
+int store_account_insert(PGconn *c, const char *name, const char *key, const char *pw_hash,
+                         struct account *out)
+{
+    const char *vals[] = {name, key, pw_hash};
+    return one_account(c, "insert account",
+                       "INSERT INTO accounts (name, name_key, pw_hash) VALUES ($1, $2, $3) "
+                       "ON CONFLICT (name_key) DO NOTHING RETURNING id, name, " UTC_TEXT(
+                           "created_at") " AS created_at",
+                       3, vals, NULL, out);
+}
+
+int store_account_by_key(PGconn *c, const char *key, struct account *out)
+{
+    const char *vals[] = {key};
+    return one_account(c, "account by name",
+                       "SELECT id, name, pw_hash, " UTC_TEXT(
+                           "created_at") " AS created_at FROM accounts WHERE name_key = $1",
+                       1, vals, NULL, out);
+}
+
+int store_account_of_session(PGconn *c, const uint8_t hash[AUTH_HASH_LEN], struct account *out)
+{
+    const char *vals[] = {(const char *)hash};
+    const int lens[] = {AUTH_HASH_LEN};
+    return one_account(c, "account of session",
+                       "SELECT a.id, a.name, a.pw_hash, " UTC_TEXT(
+                           "a.created_at") " AS created_at FROM sessions s JOIN accounts a ON "
+                                           "a.id = s.account_id WHERE s.token_hash = $1 AND "
+                                           "s.expires_at > now()",
+                       1, vals, lens, out);
+}
+
+int store_session_insert(PGconn *c, long long account, const uint8_t hash[AUTH_HASH_LEN],
+                         int seconds, char expires_at[32])
+{
+    char a[24], s[24];
+    snprintf(a, sizeof a, "%lld", account);
+    snprintf(s, sizeof s, "%d", seconds);
+    const char *vals[] = {a, (const char *)hash, s};
+    const int lens[] = {0, AUTH_HASH_LEN, 0};
+    PGresult *r;
+    int st = query(c, "insert session",
+                   "WITH old AS (DELETE FROM sessions WHERE account_id = $1::bigint AND "
+                   "expires_at <= now()) INSERT INTO sessions (token_hash, account_id, "
+                   "expires_at) VALUES ($2, $1::bigint, now() + make_interval(secs => $3::int)) "
+                   "RETURNING " UTC_TEXT("expires_at"),
+                   3, vals, lens, &r);
+    if (st == STORE_OK && PQntuples(r) == 1)
+        snprintf(expires_at, 32, "%s", PQgetvalue(r, 0, 0));
+    else if (st == STORE_OK)
+        st = STORE_HARD;
+    PQclear(r);
+    return st;
+}
+
+int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const uint8_t *keep,
+                       int *ended)
+{
+    char a[24];
+    snprintf(a, sizeof a, "%lld", account);
+    const char *vals[] = {a, (const char *)only, (const char *)keep};
+    const int lens[] = {0, only ? AUTH_HASH_LEN : 0, keep ? AUTH_HASH_LEN : 0};
+    PGresult *r;
+    int st = query(c, "end sessions",
+                   "WITH d AS (DELETE FROM sessions WHERE account_id = $1::bigint AND ($2::bytea "
+                   "IS NULL OR token_hash = $2) AND ($3::bytea IS NULL OR token_hash <> $3) "
+                   "RETURNING 1) SELECT count(*) FROM d",
+                   3, vals, lens, &r);
+    *ended = st == STORE_OK && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return st;
+}
+
+int store_account_password(PGconn *c, long long account, const char *old_hash, const char *new_hash)
+{
+    char a[24];
+    snprintf(a, sizeof a, "%lld", account);
+    const char *vals[] = {a, old_hash, new_hash};
+    PGresult *r;
+    int st = query(c, "change password",
+                   "UPDATE accounts SET pw_hash = $3 WHERE id = $1::bigint AND pw_hash = $2 "
+                   "RETURNING id",
+                   3, vals, NULL, &r);
+    if (st == STORE_OK && PQntuples(r) != 1)
+        st = STORE_NO_ROW;
+    PQclear(r);
+    return st;
+}
+
+int store_account_delete(PGconn *c, long long account, const char *pw_hash,
+                         char ids[][AUTH_ID_LEN + 1], int max, int *n)
+{
+    char a[24], m[24];
+    snprintf(a, sizeof a, "%lld", account);
+    snprintf(m, sizeof m, "%d", max);
+    *n = 0;
+    /* The games first, locked in the order every writer of several games takes (id in the C
+     * collation), so that this cannot deadlock with a write of one of them; then the seats,
+     * while they still name the account; the delete then sets their account_id to NULL (ON
+     * DELETE SET NULL) and takes the sessions with it (CASCADE). */
+    const char *vals[] = {a, m};
+    PGresult *r;
+    int st = query(c, "lock deleted seats' games",
+                   "SELECT id FROM games WHERE id IN (SELECT game_id FROM seats WHERE account_id "
+                   "= $1::bigint) ORDER BY id COLLATE \"C\" FOR UPDATE",
+                   1, vals, NULL, &r);
+    PQclear(r);
+    if (st != STORE_OK)
+        return st;
+    st = query(
+        c, "rename deleted seats",
+        "WITH s AS (UPDATE seats SET name = '" STORE_DELETED_NAME "' WHERE account_id = $1::bigint "
+        "RETURNING game_id, seat), "
+        "e AS (UPDATE events ev SET data = jsonb_set(ev.data, '{name}', "
+        "to_jsonb('" STORE_DELETED_NAME
+        "'::text)) FROM s WHERE ev.game_id = s.game_id AND ev.data ? 'name' AND "
+        "ev.data->>'seat' = s.seat::text), "
+        "g AS (UPDATE games SET seats_version = seats_version + 1 WHERE id IN (SELECT game_id "
+        "FROM s) RETURNING id, updated_at) "
+        "SELECT id FROM g ORDER BY updated_at DESC LIMIT $2::int",
+        2, vals, NULL, &r);
+    for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++)
+        snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
+    PQclear(r);
+    if (st != STORE_OK)
+        return st;
+    const char *dv[] = {a, pw_hash};
+    st = query(c, "delete account",
+               "DELETE FROM accounts WHERE id = $1::bigint AND pw_hash = $2 RETURNING id", 2, dv,
+               NULL, &r);
+    if (st == STORE_OK && PQntuples(r) != 1)
+        st = STORE_NO_ROW;
+    PQclear(r);
+    return st;
+}
+
+int store_account_games(PGconn *c, long long account, int limit, json_t **out)
+{
+    char a[24], l[24];
+    snprintf(a, sizeof a, "%lld", account);
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[] = {a, l};
+    PGresult *r;
+    *out = NULL;
+    int st = query(
+        c, "account games",
+        "SELECT g.id, g.game, g.status, s.seat, g.players, g.unlisted, " UTC_TEXT(
+            "g.created_at") " AS created_at, " UTC_TEXT("g.updated_at") " AS "
+                                                                        "updated_at "
+                                                                        "FROM seats s JOIN games g "
+                                                                        "ON g.id = s.game_id WHERE "
+                                                                        "s.account_id = "
+                                                                        "$1::bigint ORDER BY "
+                                                                        "g.updated_at DESC, g.id "
+                                                                        "LIMIT $2::int",
+        2, vals, NULL, &r);
+    if (st != STORE_OK) {
+        PQclear(r);
+        return st;
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < PQntuples(r); i++)
+        json_array_append_new(
+            list, json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "id", PQgetvalue(r, i, 0),
+                            "game", PQgetvalue(r, i, 1), "status", PQgetvalue(r, i, 2), "seat",
+                            atoi(PQgetvalue(r, i, 3)), "players", atoi(PQgetvalue(r, i, 4)),
+                            "private", PQgetvalue(r, i, 5)[0] == 't', "created_at",
+                            PQgetvalue(r, i, 6), "updated_at", PQgetvalue(r, i, 7)));
+    PQclear(r);
+    *out = list;
+    return STORE_OK;
+}
