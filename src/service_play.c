@@ -532,11 +532,28 @@ static void hint_think(struct service_hint *hc, const struct expert_params *base
     free(d);
 }
 
-/* The bot pool's task: think, then tell whoever waits. */
+/* No longer counts hc among the hints in flight (it is thought: the next may come at once). */
+static void hint_land(struct service_hint *hc)
+{
+    if (!hc->holds)
+        return;
+    pthread_mutex_lock(&flight_mu);
+    for (int i = 0; i < nflight; i++)
+        if (flight[i] == hc->who) {
+            flight[i] = flight[--nflight];
+            break;
+        }
+    pthread_mutex_unlock(&flight_mu);
+    hc->holds = false;
+}
+
+/* The bot pool's task: think, then tell whoever waits (the hint leaves the flight first, so a
+ * client that asks again as soon as it has the answer is not refused for it). */
 static void hint_task(void *ctx, const struct expert_params *params)
 {
     struct service_hint *hc = ctx;
     hint_think(hc, params);
+    hint_land(hc);
     hc->done(hc->arg);
 }
 
@@ -604,6 +621,7 @@ bool service_hint_start(struct service_hint *hc, void (*done)(void *arg), void *
     struct expert_params p = expert_defaults; /* no pool (or it is stopping): think in place */
     p.think_ms = srv->expert_ms > 0 ? srv->expert_ms : p.think_ms;
     hint_think(hc, &p);
+    hint_land(hc);
     return false;
 }
 
@@ -618,15 +636,7 @@ void service_hint_free(struct service_hint *hc)
 {
     if (!hc)
         return;
-    if (hc->holds) {
-        pthread_mutex_lock(&flight_mu);
-        for (int i = 0; i < nflight; i++)
-            if (flight[i] == hc->who) {
-                flight[i] = flight[--nflight];
-                break;
-            }
-        pthread_mutex_unlock(&flight_mu);
-    }
+    hint_land(hc); /* refused before it was thought */
     outcome_clear(&hc->o);
     free(hc->g);
     free(hc);
