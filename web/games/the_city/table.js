@@ -22,6 +22,16 @@ const ENDED_BY = {
 };
 
 /** Loads what The City's table draws with (the card catalog); resolves to its factory. */
+/**
+ * The key of The City's "new" marks (web/table.js freshKey): a card drawn is new until the next
+ * step. It comes from the hand's own point `p` when there is one, else from the view `v`: the view
+ * and the hand are read side by side, and a view a step behind its hand would mark the drawn
+ * cards at the old step and clear them at the next sight.
+ */
+export function freshKey(v, p) {
+  return p ? `${p.round}-${p.step}` : `${v.round}-${v.step}`;
+}
+
 export async function load() {
   await loadCatalog().catch(() => null);
   return cityTable;
@@ -475,7 +485,7 @@ function cityTable(ctx) {
     watching: 'You are watching this game: every seat is taken. Hands stay secret; everything else is public.',
     sorts: HAND_SORTS,
     sortHand,
-    freshKey: (v) => `${v.round}-${v.step}`, // a card drawn is new until the next step
+    freshKey,
     freshText: 'since the last step',
     stepLabel: (v) => (v.round === 0 ? 'Setup: keep 5' : `Round ${v.round} · ${STEP_NAMES[v.step] ?? v.step}`),
     pointText: (p) => `${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}`,
