@@ -189,13 +189,15 @@ static void check_round_trip(const struct city_game *g, void *ctx)
 Test(json, state_round_trip_is_identity_after_every_step_of_bot_games)
 {
     struct trip_stats st = {0, 0};
-    for (unsigned i = 0; i < 2000; i++) {
+    /* 700 games, every option mix of opts_for() many times over: about 18,000 states (2,000
+     * games took 42 s of the suite under the sanitizers and found nothing more). */
+    for (unsigned i = 0; i < 700; i++) {
         struct play_opts o = opts_for(i);
         struct city_game g;
         play(&o, &g, NULL, check_round_trip, &st);
     }
     cr_log_info("%ld states round-tripped byte for byte", st.raw_equal);
-    cr_assert_gt(st.states, 50000);
+    cr_assert_gt(st.states, 15000);
 }
 
 Test(json, state_round_trip_survives_json_text)

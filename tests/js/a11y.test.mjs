@@ -82,25 +82,35 @@ async function keepAsSuggested(g) {
 }
 
 /**
+ * The games the pages below are opened on, made once and shared by both widths (the set-ups that
+ * play a game to its end are most of this file's time): `make()` runs on the first call for `key`.
+ */
+const games = new Map();
+function made(key, make) {
+  if (!games.has(key)) games.set(key, make());
+  return games.get(key);
+}
+
+/**
  * The pages axe checks, one line each: a name and how to open it in a fresh page.
  */
 const PAGES = [
   ['lobby', async (p) => { await p.goto(`${daemon.base}/`); await p.waitForSelector('#games .game-list, #games p:not(.loading)'); }],
-  ['city waiting room', async (p) => { await openAsSeat(p, await createGame({ name: 'Wen', seats: 3, bots: ['greedy'] })); await p.waitForSelector('.waiting-room'); }],
-  ['city playing', async (p) => { await openAsSeat(p, await createGame({ name: 'Pat', seats: 3, bots: ['greedy', 'random'] })); await p.waitForSelector('#action[data-state="keep"]'); await p.locator('#hand .card').first().click(); }],
-  ['city build', async (p) => { const g = await createGame({ name: 'Bo', seats: 3, bots: ['greedy', 'random'] }); await keepAsSuggested(g); await openAsSeat(p, g); await p.waitForSelector('#action[data-state="build"] #survey .quick-score'); }],
-  ['tech table', async (p) => { await openAsSeat(p, await createGame({ game: 'tech_city', name: 'Tia', seats: 2, bots: ['greedy'] })); await p.waitForSelector('#action h2'); }],
-  ['tech build picked', async (p) => { await openAsSeat(p, await createGame({ game: 'tech_city', name: 'Tib', seats: 1 })); await p.waitForSelector('#action[data-state="build"]'); await p.locator('#hand .tcard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
-  ['city end screen', async (p) => { const g = await createGame({ name: 'Eve', seats: 3, bots: ['greedy', 'random'], target_vp: 8 }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
-  ['tech end screen', async (p) => { const g = await createGame({ game: 'tech_city', name: 'Ede', seats: 2, bots: ['greedy'] }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
+  ['city waiting room', async (p) => { await openAsSeat(p, await made('city waiting room', () => createGame({ name: 'Wen', seats: 3, bots: ['greedy'] }))); await p.waitForSelector('.waiting-room'); }],
+  ['city playing', async (p) => { await openAsSeat(p, await made('city playing', () => createGame({ name: 'Pat', seats: 3, bots: ['greedy', 'random'] }))); await p.waitForSelector('#action[data-state="keep"]'); await p.locator('#hand .card').first().click(); }],
+  ['city build', async (p) => { const g = await made('city build', async () => { const g = await createGame({ name: 'Bo', seats: 3, bots: ['greedy', 'random'] }); await keepAsSuggested(g); return g; }); await openAsSeat(p, g); await p.waitForSelector('#action[data-state="build"] #survey .quick-score'); }],
+  ['tech table', async (p) => { await openAsSeat(p, await made('tech table', () => createGame({ game: 'tech_city', name: 'Tia', seats: 2, bots: ['greedy'] }))); await p.waitForSelector('#action h2'); }],
+  ['tech build picked', async (p) => { await openAsSeat(p, await made('tech build picked', () => createGame({ game: 'tech_city', name: 'Tib', seats: 1 }))); await p.waitForSelector('#action[data-state="build"]'); await p.locator('#hand .tcard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
+  ['city end screen', async (p) => { const g = await made('city end screen', async () => { const g = await createGame({ name: 'Eve', seats: 3, bots: ['greedy', 'random'], target_vp: 8 }); await finishByForce(g); return g; }); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
+  ['tech end screen', async (p) => { const g = await made('tech end screen', async () => { const g = await createGame({ game: 'tech_city', name: 'Ede', seats: 2, bots: ['greedy'] }); await finishByForce(g); return g; }); await openAsSeat(p, g); await p.waitForSelector('#end-screen'); }],
   ['rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/the_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
   ['tech rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/tech_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
   ['card reference', async (p) => { await p.goto(`${daemon.base}/#/cards/the_city`); await p.waitForSelector('#app h1'); await p.waitForLoadState('networkidle'); }],
-  ['simcity play picked', async (p) => { await openAsSeat(p, await createGame({ game: 'simcity', name: 'Sim', seats: 3, bots: ['greedy', 'greedy'] })); await p.waitForSelector('#action[data-state="play"]'); await p.locator('#hand .sccard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
-  ['simcity end screen', async (p) => { const g = await createGame({ game: 'simcity', name: 'Sie', seats: 3, bots: ['greedy', 'greedy'], target: 30 }); await finishByForce(g); await openAsSeat(p, g); await p.waitForSelector('#breakdown .bd-player'); }],
+  ['simcity play picked', async (p) => { await openAsSeat(p, await made('simcity play picked', () => createGame({ game: 'simcity', name: 'Sim', seats: 3, bots: ['greedy', 'greedy'] }))); await p.waitForSelector('#action[data-state="play"]'); await p.locator('#hand .sccard:not(.dim)').first().click(); await p.waitForSelector('#city .cell-score'); }],
+  ['simcity end screen', async (p) => { const g = await made('simcity end screen', async () => { const g = await createGame({ game: 'simcity', name: 'Sie', seats: 3, bots: ['greedy', 'greedy'], target: 30 }); await finishByForce(g); return g; }); await openAsSeat(p, g); await p.waitForSelector('#breakdown .bd-player'); }],
   ['simcity rules page', async (p) => { await p.goto(`${daemon.base}/#/rules/simcity`); await p.waitForSelector('#rules-text h1'); await p.waitForLoadState('networkidle'); }],
   ['simcity cards', async (p) => { await p.goto(`${daemon.base}/#/cards/simcity`); await p.waitForSelector('.ref-card'); await p.waitForLoadState('networkidle'); }],
-  ['replay viewer', async (p) => { const g = await createGame({ name: 'Rey', seats: 2, bots: ['greedy'], target_vp: 8 }); await finishByForce(g); await p.goto(`${daemon.base}/#/replay/${g.id}`); await p.waitForSelector('#app h1, #app h2'); await p.waitForLoadState('networkidle'); }],
+  ['replay viewer', async (p) => { const g = await made('replay viewer', async () => { const g = await createGame({ name: 'Rey', seats: 2, bots: ['greedy'], target_vp: 8 }); await finishByForce(g); return g; }); await p.goto(`${daemon.base}/#/replay/${g.id}`); await p.waitForSelector('#app h1, #app h2'); await p.waitForLoadState('networkidle'); }],
 ];
 
 /** Runs axe-core in `page`; resolves to its serious and critical violations, one line each. */
