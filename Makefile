@@ -107,7 +107,7 @@ test: deps
 	@./scripts/background.sh start docker-test ./scripts/docker-test.sh
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-unit && echo "time: test-unit $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-reliability && echo "time: test-reliability $$(( $$(date +%s) - t )) s"
-	@t=$$(date +%s); $(MAKE) test-js && echo "time: test-js $$(( $$(date +%s) - t )) s"
+	@t=$$(date +%s); $(MAKE) -j2 test-js && echo "time: test-js $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); ./scripts/background.sh wait docker-test && echo "time: docker-test, waited $$(( $$(date +%s) - t )) s"
 	@echo "All test suites passed (plain and ASan+UBSan, reliability, OpenAPI lint, contract, browser, containers)."
 
