@@ -46,7 +46,8 @@
 # loopback source addresses the streams come from), BENCH_STREAM_SECONDS (60: the time allowed
 # to open them), BENCH_IDLE_STREAMS (2000), BENCH_PLAY_CONNECTIONS (16), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
 # e.g. a higher connection limit for the streams), BENCH_EXPERT_GAMES (1000), BENCH_VIEW_RATE
-# (1000), BENCH_EXPERTS_ONLY (0; 1: only the expert-load part, after setting up the games).
+# (1000), BENCH_EXPERTS_ONLY (0; 1: only the expert-load part, after setting up the games),
+# BENCH_STREAMS_ONLY (0; 1: only the stored games and the streams' figures).
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
@@ -313,6 +314,23 @@ if [ "${BENCH_EXPERTS_ONLY:-0}" = 1 ]; then
     echo "bench_seconds $secs"
     exit 0
 fi
+# BENCH_STREAMS_ONLY=1: only the streams part (the stored games, then the streams' figures).
+if [ "${BENCH_STREAMS_ONLY:-0}" = 1 ]; then
+    "$root/$build/bench/load" fill "$url" $((stored - playing)) "$work/games.txt"
+    rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$cityd/status")
+    held=$("$root/$build/bench/streams" held "$url" "$work/games.txt" "$nstreams" "$sources" \
+        "$stream_secs" "$cityd" 200)
+    say "  $held"
+    sget() { echo "$held" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
+    echo "rss_mb_10k_games $(awk -v k="$rss_kb" 'BEGIN { printf "%.1f", k / 1024 }')"
+    echo "sse_streams_held $(sget held)"
+    echo "sse_healthz_p99_ms $(sget healthz_p99_ms)"
+    echo "rss_mb_10k_streams $(sget rss_mb)"
+    stream_kb=$(awk -v a="$(sget rss_mb)" -v b="$rss_kb" -v n="$(sget held)" 'BEGIN { printf "%.1f", (n > 0 ? (a * 1024 - b) / n : 0) }')
+    echo "sse_mb_10k_streams $(awk -v k="$stream_kb" 'BEGIN { printf "%.1f", k * 10000 / 1024 }')"
+    echo "sse_kb_per_stream $stream_kb"
+    exit 0
+fi
 for round in 1 2; do
     say "round $round: pgbench simple-update, 16 and $conns clients, ${secs}s each"
     t16=$(pgbench_tps 16)
@@ -497,6 +515,9 @@ echo "sse_healthz_p50_ms $(sget healthz_p50_ms)"
 echo "sse_healthz_p99_ms $(sget healthz_p99_ms)"
 echo "sse_healthz_failed $(sget healthz_failed)"
 echo "rss_mb_10k_streams $(sget rss_mb)"
+# What the streams themselves take: the daemon's memory with them less that with the games alone
+# (rss_mb_10k_streams counts both), scaled to 10,000 streams.
+echo "sse_mb_10k_streams $(awk -v a="$(sget rss_mb)" -v b="$rss_kb" -v n="$(sget held)" 'BEGIN { printf "%.1f", (n > 0 ? (a * 1024 - b) / n * 10000 / 1024 : 0) }')"
 echo "sse_kb_per_stream $(awk -v a="$(sget rss_mb)" -v b="$rss_kb" -v n="$(sget held)" 'BEGIN { printf "%.1f", (n > 0 ? (a * 1024 - b) / n : 0) }')"
 echo "daemon_threads_with_streams $(sget daemon_threads)"
 echo "sweeper_timed_games $timed"

@@ -345,7 +345,7 @@ static enum MHD_Result queue_reply(struct http_req *r)
     struct http_reply *rep = &r->reply;
     struct MHD_Response *resp;
     if (rep->stream) {
-        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, rep->stream,
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 512, rep->stream,
                                                  rep->stream_ctx, rep->stream_free);
         if (resp)
             rep->stream = NULL; /* MHD owns the stream context now (else on_completed frees it) */
@@ -905,8 +905,8 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->hs.max_connections,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_UNESCAPE_CALLBACK, http_unescape_keeping_nul,
-        NULL, MHD_OPTION_END);
+        http_connection_memory(&srv->policy), MHD_OPTION_UNESCAPE_CALLBACK,
+        http_unescape_keeping_nul, NULL, MHD_OPTION_END);
     if (!d->mhd) {
         fprintf(stderr, "cityd: cannot listen on port %d\n", hs->port);
         pthread_mutex_destroy(&d->lock);

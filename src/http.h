@@ -12,18 +12,9 @@
 
 #include "problem.h"
 
-/* HTTP_CONNECTION_MEMORY: libmicrohttpd's memory pool per connection (its default is 32 KiB),
- * which holds the request head and its parsed headers and query parameters. Large enough that
- * a head past struct http_policy's default limits (24 KiB of headers, 16 KiB of URL) still
- * parses and gets a 414/431 problem from us rather than a closed connection; small enough that
- * 10,000 open streams do not reserve much (above 32 KiB the pool is mmap'd, so untouched
- * pages cost nothing). A head past the pool gets libmicrohttpd's own 414/431. */
-enum {
-    HTTP_MAX_BODY = 64 * 1024,
-    HTTP_MAX_PARAMS = 2,
-    HTTP_MAX_EXTRA_HEADERS = 6,
-    HTTP_CONNECTION_MEMORY = 64 * 1024
-};
+/* HTTP_MAX_BODY: the largest request body read; HTTP_MAX_PARAMS: {id} parts of a route's path;
+ * HTTP_MAX_EXTRA_HEADERS: response headers beyond those a reply's fields name. */
+enum { HTTP_MAX_BODY = 64 * 1024, HTTP_MAX_PARAMS = 2, HTTP_MAX_EXTRA_HEADERS = 6 };
 
 struct server;
 
@@ -42,9 +33,19 @@ struct http_policy {
     int max_url_bytes;    /* the path and query as sent; longer gets 414 */
 };
 
-/* The defaults of struct http_policy: CORS for any origin, 100 headers, 24 KiB of headers,
- * 64 query parameters, 16 KiB of URL. */
+/* The defaults of struct http_policy: CORS for any origin, 100 headers, 8 KiB of headers,
+ * 64 query parameters, 2 KiB of URL. */
 void http_policy_defaults(struct http_policy *p);
+
+/* libmicrohttpd's memory pool per connection, in bytes, for the head limits of `p`: the header
+ * bytes and the URL bytes together plus 4 KiB for the request line and the library's own
+ * entries, rounded up to 1 KiB. The pool holds the request head and its parsed headers and
+ * query parameters, so a head a little past the limits still parses and gets a 414/431 problem
+ * from us; a head past the pool gets libmicrohttpd's own 414/431 (a status, no problem body).
+ * It is also most of what an open event stream costs: libmicrohttpd touches about half of it
+ * (it zeroes the read buffer it gives back to the write buffer), so the defaults' 14 KiB keep
+ * an open stream near 15 KB (it was 41 KB with a 64 KiB pool). */
+size_t http_connection_memory(const struct http_policy *p);
 
 /* Reads CITY_CORS_ORIGINS ("*", "none" or a comma-separated list of origins) over the value
  * already in *p. False, with a sentence for a usage error in err, when it is malformed. */

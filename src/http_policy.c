@@ -16,9 +16,15 @@ void http_policy_defaults(struct http_policy *p)
     memset(p, 0, sizeof *p);
     p->cors_any = true;
     p->max_headers = 100;
-    p->max_header_bytes = 24 * 1024;
+    p->max_header_bytes = 8 * 1024;
     p->max_query_params = 64;
-    p->max_url_bytes = 16 * 1024;
+    p->max_url_bytes = 2 * 1024;
+}
+
+size_t http_connection_memory(const struct http_policy *p)
+{
+    size_t bytes = (size_t)p->max_header_bytes + (size_t)p->max_url_bytes + 4096;
+    return (bytes + 1023) / 1024 * 1024;
 }
 
 /* True when `o` is an origin as browsers send it: scheme "://" host [":" port], nothing more. */

@@ -111,6 +111,11 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
             hub_sub_mark(s->sub);
             if (fetch(s))
                 break;
+            /* Nothing to send: an idle stream keeps no buffer (a game's history, sent once,
+             * left 8-16 KiB in every parked stream). */
+            free(s->buf);
+            s->buf = NULL;
+            s->cap = 0;
             if (hub_park(s->sub, s->conn))
                 return 0; /* resumed by news, a keep-alive tick or shutdown */
         }
