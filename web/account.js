@@ -87,7 +87,8 @@ export function mountSignIn(root, navigate, mode) {
       const s = await api.signIn(n, password.value);
       if (!alive) return;
       store.setSession({ token: s.token, name: s.name, expires_at: s.expires_at });
-      setFlash(up ? `Welcome, ${s.name}: your account is ready and you are signed in.` : `Signed in as ${s.name}.`);
+      // The lobby shows the welcome; a table or a page the player came from needs none.
+      if (/^#?\/?$/.test(back)) setFlash(up ? `Welcome, ${s.name}: your account is ready and you are signed in.` : `Signed in as ${s.name}.`);
       navigate(back);
     } catch (e) {
       if (!alive) return;

@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, callApi, noHorizontalScroll, axeSerious } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, callApi, noHorizontalScroll, axeSerious, smallTargets } from './browser-helpers.mjs';
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -84,21 +84,11 @@ async function finishByForce(g) {
   throw new Error(`game ${g.id} did not finish`);
 }
 
-/** In the page: visible controls of the header and #app smaller than 44 x 44 px (a checkbox by its label). */
-function smallTargets(page) {
-  return page.evaluate(() => [...document.querySelectorAll(':is(#app, .site-head) :is(button, a[href], select, input, [role="button"])')]
-    .map((el) => (el.matches('input[type="checkbox"], input[type="radio"]') ? el.closest('label') ?? el : el))
-    .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
-    .map((el) => [el, el.getBoundingClientRect()])
-    .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
-    .map(([el, r]) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`));
-}
-
 /** Checks the page now shown: axe-clean, and on the phone 44 px targets and no sideways scroll. */
 async function checkPage(page, phone, what) {
   assert.deepEqual(await axeSerious(page), [], `${what}: axe-clean`);
   if (phone) {
-    assert.deepEqual(await smallTargets(page), [], `${what}: 44 px targets`);
+    assert.deepEqual(await smallTargets(page, '#app, .site-head'), [], `${what}: 44 px targets (the header's too)`);
     assert.ok(await noHorizontalScroll(page), `${what}: fits 390 px`);
   }
 }
@@ -300,13 +290,26 @@ async function interceptRatings(page) {
   });
 }
 
+let ended = null;
+/**
+ * A real finished game of account Ivy's (made once for both viewports); the tests serve its view
+ * with `rated` and `ratings` added.
+ */
+function endedGame() {
+  ended ??= (async () => {
+    const s = await account('Ivy');
+    const g = (await api('POST', '/games', { token: s.token, body: { seats: 2, bots: ['greedy'], target_vp: 8 } })).json;
+    await finishByForce(g);
+    return g;
+  })();
+  return ended;
+}
+
 for (const [width, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${width}: the profile, the leaderboard and a rated game's end screen (ratings' endpoints intercepted)`, { timeout: 40_000 }, async () => {
     const phone = width === 'phone';
-    const s = await account(`Ivy${width}`);
-    // A real finished game of the account's; its view is served with `rated` and `ratings` added.
-    const g = (await api('POST', '/games', { token: s.token, body: { seats: 2, bots: ['greedy'], target_vp: 8 } })).json;
-    await finishByForce(g);
+    const g = await endedGame();
+    const s = await session('Ivy');
     const { context, page, errors } = await open(vp, s);
     try {
       await interceptRatings(page);
