@@ -362,6 +362,25 @@ for (const [width, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await page.click('#to-signup');
       await page.waitForSelector('#signup');
       await checkPage(page, phone, 'the sign-up page');
+      if (!phone) {
+        // A rated open game (its view served with `rated`): a visitor is asked to sign in, and
+        // signing in comes back to the game to join as the account.
+        const o = (await api('POST', '/games', { body: { name: 'Jo', seats: 2, bots: [] } })).json;
+        await page.route(`**/api/v1/games/${o.id}`, async (route) => {
+          const res = await route.fetch();
+          return route.fulfill({ response: res, json: { ...(await res.json()), rated: true } });
+        });
+        await page.goto(`${daemon.base}/#/game/${o.id}`);
+        await page.waitForSelector('#rated-join');
+        assert.equal(await page.locator('#join-name').count(), 0, 'no anonymous join of a rated game');
+        await page.click('#join-signin');
+        await page.fill('#account-name', 'Ivy');
+        await page.fill('#account-password', PW);
+        await page.click('#signin');
+        await page.waitForSelector('#join');
+        assert.equal(await page.evaluate(() => location.hash), `#/game/${o.id}`, 'back at the game');
+        assert.equal(await text(page, '#join'), 'Join as Ivy');
+      }
       assert.deepEqual(unexpected(errors), []);
     } finally {
       await context.close();
