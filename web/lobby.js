@@ -313,9 +313,12 @@ export function mountLobby(root, navigate) {
     try {
       const r = await api.myGames(session.token);
       if (!alive) return;
-      mineIds = new Set(r.games.map((g) => g.id));
+      const ids = new Set(r.games.map((g) => g.id));
+      const changed = ids.size !== mineIds.size || [...ids].some((x) => !mineIds.has(x));
+      mineIds = ids;
       lastMine = r.games;
       keepFocus(mineBox, () => drawMine(r.games));
+      if (changed && lastGames) drawGames(lastGames); // the list's Resume follows the account's games
     } catch (e) {
       if (!alive) return;
       if (e.status === 401) { // the session ended (signed out everywhere, or expired)
