@@ -1,6 +1,7 @@
 // api.js: the page's only door to the server: JSON fetches of /api/v1 (problem+json errors
 // become ApiError with the server's own sentence), the live event stream, and the seat and host
-// tokens the page keeps in localStorage so a reload or a second tab goes on where it was.
+// tokens the page keeps in localStorage so a reload or a second tab goes on where it was, with
+// the optional account's session token (which acts for the account's seats on any device).
 
 const BASE = '/api/v1';
 
@@ -57,8 +58,10 @@ export const api = {
       .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
     return request('GET', q ? `/games?${q}` : '/games');
   },
-  createGame: (body) => request('POST', '/games', { body }),
-  join: (id, name) => request('POST', `/games/${enc(id)}/join`, { body: { name } }),
+  /** Creates a game; with session token `token` the account takes the first seat under its name. */
+  createGame: (body, token) => request('POST', '/games', { body, token }),
+  /** Joins game `id` as `name`, or, with session token `token`, as the account (no name then). */
+  join: (id, name, token) => request('POST', `/games/${enc(id)}/join`, token ? { body: {}, token } : { body: { name } }),
   game: (id) => request('GET', `/games/${enc(id)}`),
   hand: (id, token) => request('GET', `/games/${enc(id)}/hand`, { token }),
   order: (id, token, body) => request('POST', `/games/${enc(id)}/orders`, { body, token }),
@@ -81,6 +84,26 @@ export const api = {
   hint: (id, token) => request('POST', `/games/${enc(id)}/hint`, { token }),
   /** A finished game's public view at the start and at the end of every round (409 before the end). */
   replayRounds: (id) => request('GET', `/games/${enc(id)}/replay/rounds`),
+
+  // Accounts (optional): `token` is a session token from signIn().
+  /** Makes account {name, password}: {name, created_at}; 409 name_taken. */
+  signUp: (name, password) => request('POST', '/accounts', { body: { name, password } }),
+  /** Signs in: {token, name, expires_at}; 401 bad_credentials, 429 rate_limited (retryAfter). */
+  signIn: (name, password) => request('POST', '/sessions', { body: { name, password } }),
+  /** Ends this session only. */
+  signOut: (token) => request('DELETE', '/sessions/current', { token }),
+  /** Ends every session of the account, this one too. */
+  signOutEverywhere: (token) => request('DELETE', '/sessions', { token }),
+  /** The account's games, most recently changed first: {name, games: [{id, game, status, seat, players, ...}]}. */
+  myGames: (token) => request('GET', '/me/games', { token }),
+  /** Replaces the password (403 wrong_password when `old` is not it); the other sessions end. */
+  changePassword: (token, old, next) => request('PUT', '/me/password', { body: { old, new: next }, token }),
+  /** Deletes the account after checking `password`; its seats show "deleted player". */
+  deleteAccount: (token, password) => request('DELETE', '/me', { body: { password }, token }),
+  /** Player `name`'s profile: {name, kind, ratings, played, won, recent}; 404 no_such_player. */
+  player: (name) => request('GET', `/players/${enc(name)}`),
+  /** A page of game `game`'s leaderboard: {game, players, next, best_solo}; `after` is the last page's `next`. */
+  leaderboard: (game, after = null, limit = 50) => request('GET', `/leaderboard?game=${enc(game)}&limit=${limit}${after ? `&after=${enc(after)}` : ''}`),
 };
 
 function enc(id) { return encodeURIComponent(id); }
@@ -131,6 +154,9 @@ function writeJson(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: no memory */ }
 }
 
+/** Where the signed-in account's session is kept. */
+const SESSION = 'city.session';
+
 export const store = {
   /** {token, seat} of this browser's seat in game `id`, or null. */
   seat: (id) => readJson(`city.seat.${id}`),
@@ -145,12 +171,27 @@ export const store = {
   setName: (n) => writeJson('city.name', n),
   lastSettings: () => readJson('city.lastSettings'),
   setLastSettings: (s) => writeJson('city.lastSettings', s),
+  /** The signed-in account's {token, name, expires_at}, or null (none, or expired). */
+  session: () => {
+    const s = readJson(SESSION);
+    return s?.token && s.name && !(Date.parse(s.expires_at) <= Date.now()) ? s : null;
+  },
+  /** Keeps session `s` ({token, name, expires_at}) and tells the page (the 'city-session' event). */
+  setSession: (s) => { writeJson(SESSION, s); window.dispatchEvent(new Event('city-session')); },
+  /** Forgets the session (signed out, or ended on the server) and tells the page. */
+  forgetSession: () => {
+    try { localStorage.removeItem(SESSION); } catch { /* */ }
+    window.dispatchEvent(new Event('city-session'));
+  },
 };
+
 
 /**
  * Creates a game from lobby settings {game, name, seats, bots, options: {name: value},
- * turn_seconds, private, bot_level (sent only with an expert among the bots)}, remembers its
- * tokens and settings, and resolves to the game id. Settings saved before there were several
+ * turn_seconds, private, rated, bot_level (sent only with an expert among the bots)}, remembers
+ * its tokens and settings, and resolves to the game id. Signed in (store.session()), the
+ * account takes the first seat (no name, no seat token: the session acts for it) and `rated`
+ * is sent when asked with two seats or more; a session the server no longer knows is forgotten. Settings saved before there were several
  * games have no `game`: the server's default game is created then.
  */
 export async function createAndRemember(settings) {
@@ -159,15 +200,27 @@ export async function createAndRemember(settings) {
   // The game's options by name (settings saved before options were declared carry target_vp).
   Object.assign(body, settings.options ?? (settings.target_vp ? { target_vp: settings.target_vp } : {}));
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
-  if (settings.name) body.name = settings.name;
+  // Signed in, the account takes the first seat under its own name: no name is sent then.
+  const session = store.session();
+  if (settings.name && !session) body.name = settings.name;
   if (settings.private) body.private = true;
+  if (settings.rated && session && settings.seats >= 2) body.rated = true;
   if (settings.bot_level && settings.bots?.includes('expert')) body.bot_level = settings.bot_level;
-  const g = await api.createGame(body);
+  let g;
+  try {
+    g = await api.createGame(body, session?.token);
+  } catch (e) {
+    if (e.status === 401 && session) {
+      store.forgetSession();
+      e.message = 'Your sign-in has ended: sign in again, or play without an account.';
+    }
+    throw e;
+  }
   store.setHost(g.id, g.host_token);
   if (g.token !== undefined) store.setSeat(g.id, g.seat, g.token);
   store.setSettings(g.id, settings);
   store.setLastSettings(settings);
-  if (settings.name) store.setName(settings.name);
+  if (settings.name && !session) store.setName(settings.name);
   return g.id;
 }
 

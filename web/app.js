@@ -5,11 +5,14 @@
 // stream too). A table is the shell (table.js) around the part of the game's module
 // (games/index.js gives the module of the view's `game`; the generic one for a game it does not
 // know), both loaded when a table is first opened. The footer credits every game the server hosts.
+// The optional account (account.js): the header's Sign in, #/signin, #/signup and #/account;
+// rated play's pages (players.js, loaded when opened): #/players/NAME and #/leaderboard[/GAME].
 
 import { mountLobby } from './lobby.js';
 import { api, loadRulesets, rulesetOf } from './api.js';
 import { gameModule } from './games/index.js';
 import { h, replace } from './dom.js';
+import { mountAccountNav, mountSignIn, mountAccount, rememberPlace } from './account.js';
 
 /** Adds stylesheet `href` once; resolves when it has loaded (or failed: the view still works). */
 function styleSheet(href) {
@@ -79,16 +82,43 @@ function mountReplayView(el, id) {
   return () => { alive = false; off?.(); };
 }
 
+/** Mounts a profile or a leaderboard (players.js, loaded only now). */
+function mountPlayers(el, kind, arg) {
+  let alive = true;
+  let off = null;
+  replace(el, h('p', { class: 'muted loading' }, 'Loading…'));
+  import('./players.js').then((m) => {
+    if (alive) off = kind === 'player' ? m.mountProfile(el, arg) : m.mountLeaderboard(el, arg);
+  }, () => {
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'This page could not be loaded; check your connection and reload.'));
+  });
+  return () => { alive = false; off?.(); };
+}
+
+/** The player name of a #/players/NAME route, or null when it is not one. */
+function playerOf(hash) {
+  const p = /^#\/players\/([^/]{1,200})\/?$/.exec(hash);
+  if (!p) return null;
+  try { return decodeURIComponent(p[1]); } catch { return null; }
+}
+
 function route() {
   teardown?.();
   teardown = null;
+  rememberPlace(location.hash);
   const m = /^#\/game\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
   const r = /^#\/replay\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.hash);
   const learn = /^#\/(rules|cards)\/([a-z0-9_]{1,40})(?:\/([a-z0-9-]{1,80}))?\/?$/.exec(location.hash);
-  document.body.dataset.view = m ? 'game' : r ? 'replay' : learn ? learn[1] : 'lobby';
+  const acct = /^#\/(signin|signup|account)\/?$/.exec(location.hash);
+  const player = playerOf(location.hash);
+  const board = /^#\/leaderboard(?:\/([a-z0-9_]{1,40}))?\/?$/.exec(location.hash);
+  document.body.dataset.view = m ? 'game' : r ? 'replay' : learn ? learn[1] : acct ? acct[1] : player ? 'player' : board ? 'leaderboard' : 'lobby';
   if (m) teardown = mountTable(root, m[1], navigate);
   else if (r) teardown = mountReplayView(root, r[1]);
   else if (learn) teardown = mountLearn(root, learn[1], learn[2], learn[3]);
+  else if (acct) teardown = acct[1] === 'account' ? mountAccount(root, navigate) : mountSignIn(root, navigate, acct[1]);
+  else if (player) teardown = mountPlayers(root, 'player', player);
+  else if (board) teardown = mountPlayers(root, 'board', board[1] ?? null);
   else {
     document.title = 'City card games'; // the lobby puts the chosen game's title
     teardown = mountLobby(root, navigate);
@@ -111,5 +141,7 @@ document.querySelector('.skip')?.addEventListener('click', (e) => {
   e.preventDefault(); // a plain #app link would change the route
   root.focus();
 });
+const nav = document.getElementById('account-nav');
+if (nav) mountAccountNav(nav);
 route();
 creditGames();

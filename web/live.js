@@ -1,16 +1,23 @@
 // live.js: the live state of one game for its table (table.js): the public view, this browser's
 // hand view, the event log (from the SSE stream, with gaps filled from GET /events), joining a
 // seat, sending an order, and the waiting room. It knows no rules: an order is sent as the
-// game's part of the table builds it, positions included.
+// game's part of the table builds it, positions included. A seat is this browser's seat token,
+// or, signed in, the account's seat (GET /api/v1/me/games), which the session token acts for.
 
 import { api, store, streamUrl, listenToLog, SeatStream } from './api.js';
 import { h } from './dom.js';
-import { shareBox, seatDot } from './ui.js';
+import { shareBox, seatDot, inPlayersWords } from './ui.js';
+
+/** A refused join in players' words (the account's refusals have sentences of their own). */
+function joinWords(e) {
+  return ['account_required', 'already_seated'].includes(e.code) ? inPlayersWords(e) : e.message;
+}
 
 /**
  * Starts following game `id`; calls onChange() after every change. Returns
  * {st, refresh(), send(body), join(name), nameOf(seat), close()}; st holds view, hand, me
- * ({seat, token} or null), host, events (Map seq → event), conn, error, missing, busy, refused.
+ * ({seat, token, account (its name when the token is the account's session)} or null), host,
+ * events (Map seq → event), conn, error, missing, busy, refused.
  */
 export function liveGame(id, onChange) {
   const st = {
@@ -45,7 +52,7 @@ export function liveGame(id, onChange) {
       ]);
       if (!alive || g !== gen) return;
       if (refused && st.me === me) {
-        store.forgetSeat(id);
+        if (!me.account) store.forgetSeat(id);
         st.me = null;
         st.notice = `${refused} You are watching this game instead.`;
       }
@@ -145,18 +152,40 @@ export function liveGame(id, onChange) {
     return ok;
   }
 
+  /**
+   * Signed in with no seat token of this game here: the account's seat, if it has one (the
+   * account's games say which), played with the session token.
+   */
+  async function findAccountSeat() {
+    const s = store.session();
+    if (st.me || !s) return;
+    try {
+      const mine = await api.myGames(s.token);
+      const g = mine.games.find((x) => x.id === id);
+      if (g && alive && !st.me) st.me = { seat: g.seat, token: s.token, account: mine.name };
+    } catch (e) {
+      if (e.status === 401) store.forgetSession(); // the session ended elsewhere
+    }
+  }
+
+  /** Joins as `name`, or signed in (`name` null), as the account under its own name. */
   async function join(name) {
     st.joining = true;
     st.joinError = '';
     onChange();
+    const s = name === null ? store.session() : null;
     try {
-      const r = await api.join(id, name);
-      store.setSeat(id, r.seat, r.token);
-      store.setName(name);
-      st.me = { seat: r.seat, token: r.token };
+      if (name === null && !s) throw new Error('Your sign-in has ended: sign in again, or join with a name.');
+      const r = await api.join(id, name, s?.token);
+      if (s) st.me = { seat: r.seat, token: s.token, account: r.account ?? s.name };
+      else {
+        store.setSeat(id, r.seat, r.token);
+        store.setName(name);
+        st.me = { seat: r.seat, token: r.token };
+      }
       if (es) { es.close(); es = null; openStream(); } // now a player's stream, with the token
     } catch (e) {
-      st.joinError = e.message;
+      st.joinError = joinWords(e);
     }
     st.joining = false;
     await refresh();
@@ -169,7 +198,7 @@ export function liveGame(id, onChange) {
     return seat === null || seat === undefined ? null : `Seat ${seat + 1}`;
   }
 
-  refresh().then(() => { if (alive && !st.missing) openStream(); });
+  findAccountSeat().then(refresh).then(() => { if (alive && !st.missing) openStream(); });
 
   return {
     st, refresh, send, join, nameOf,
@@ -184,7 +213,10 @@ export function liveGame(id, onChange) {
   };
 }
 
-/** The waiting room of an open game: seats, the share link, and a join form for a visitor. */
+/**
+ * The waiting room of an open game: seats, the share link, and a join form for a visitor (signed
+ * in: one button that joins as the account; a rated game asks a visitor to sign in first).
+ */
 export function waitingRoom(game, id, keep) {
   const { st } = game;
   const v = st.view;
@@ -198,7 +230,19 @@ export function waitingRoom(game, id, keep) {
       st.me?.seat === i ? h('span', { class: 'tag you' }, 'you') : null))),
     shareBox(id),
   ];
-  if (!st.me) {
+  const session = st.me ? null : store.session();
+  if (session) {
+    parts.push(h('form', {
+      class: 'join-form', id: 'join-form',
+      onsubmit: (e) => { e.preventDefault(); game.join(null); },
+    },
+    h('p', { class: 'muted' }, `You join under your account's name, ${session.name}.`),
+    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, `Join as ${session.name}`)));
+    if (st.joinError) parts.push(h('p', { class: 'error', role: 'alert' }, st.joinError));
+  } else if (!st.me && v.rated) {
+    parts.push(h('p', { class: 'rated-note', id: 'rated-join' }, 'This game is rated: only players signed in to an account can join it. ',
+      h('a', { href: '#/signin', id: 'join-signin' }, 'Sign in to join')));
+  } else if (!st.me) {
     keep.joinInput ??= h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
     const input = keep.joinInput;
     parts.push(h('form', {

@@ -9,7 +9,9 @@
 // chosen game's one-line pitch (from its module, games/index.js) and links to its rules and card
 // reference; and the list of games (each with its game's title, open ones first, bots marked),
 // open and running ones unless finished ones are asked for, paged with More, with Join, Resume,
-// Watch or Results and a share link for each.
+// Watch or Results and a share link for each. Signed in (account.js), the account plays under its
+// name (no name field), a "Rated" box is offered from two seats, and "Your games" (GET
+// /api/v1/me/games: open, running, finished) resumes the account's games on any device.
 
 import { api, createAndRemember, loadRulesets, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
@@ -40,6 +42,7 @@ export function mountLobby(root, navigate) {
   // The last game created here sets the game, its seat count, options and timer again (the form
   // says so, with a way back to the defaults); the seats' kinds always start as the defaults.
   let last = store.lastSettings();
+  const session = store.session(); // the signed-in account ({token, name}), or null
   let rulesets = new Map(); // the server's games by id, once GET /api/v1/rulesets is read
   let serverDefault = null; // the game the server offers first, and its expert level
   let serverLevel = null;
@@ -200,8 +203,16 @@ export function mountLobby(root, navigate) {
     }));
     drawOptions();
     drawLevel();
+    drawRated();
   }
-  drawGame();
+
+  /** The Rated box: offered only signed in and with two seats or more (a rated game's rule). */
+  function drawRated() {
+    const shown = !!session && seats >= 2;
+    ratedField.hidden = !shown;
+    ratedHint.hidden = !shown;
+    ratedBox.disabled = !shown;
+  }
 
   async function onCreate(ev) {
     ev.preventDefault();
@@ -211,7 +222,7 @@ export function mountLobby(root, navigate) {
       try { await readRulesets(); } catch (e) { showError(formError, `The games this server hosts could not be read: ${e.message}`); return; }
       if (!alive) return;
     }
-    const name = nameInput.value.trim();
+    const name = session ? session.name : nameInput.value.trim();
     if (!name) {
       showError(formError, 'Type your name first: it is what the other players see.');
       nameInput.focus();
@@ -224,6 +235,7 @@ export function mountLobby(root, navigate) {
       options: chosenOptions(),
       turn_seconds: Number(turnInput.value) || null,
       private: privateBox.checked,
+      rated: !ratedField.hidden && ratedBox.checked,
       bot_level: bots.includes('expert') && !levelField.hidden ? levelSelect.value : null,
     };
     createBtn.disabled = true;
@@ -231,18 +243,24 @@ export function mountLobby(root, navigate) {
       const id = await createAndRemember(settings);
       navigate(`#/game/${id}`);
     } catch (e) {
-      showError(formError, e.status >= 500 || e.code === 'rate_limited' ? inPlayersWords(e) : e.message);
+      showError(formError, e.status >= 500 || ['rate_limited', 'not_rateable'].includes(e.code) ? inPlayersWords(e) : e.message);
       createBtn.disabled = false;
     }
   }
 
   const privateBox = h('input', { id: 'private', name: 'private', type: 'checkbox', 'aria-describedby': 'private-hint' });
+  const ratedBox = h('input', { id: 'rated', name: 'rated', type: 'checkbox', 'aria-describedby': 'rated-hint' });
+  const ratedField = h('label', { class: 'check', id: 'rated-field', hidden: true }, ratedBox, h('span', {}, 'Rated game'));
+  const ratedHint = h('p', { class: 'hint', id: 'rated-hint', hidden: true }, 'The result changes the players\' ratings. Only people signed in to an account can join; bots are rated too.');
+  drawGame();
 
   const form = h('form', { class: 'panel create', id: 'create-form', onsubmit: onCreate, 'aria-labelledby': 'create-title' },
     createTitle,
     keptNote,
-    h('label', { class: 'field' }, h('span', {}, 'Your name'), nameInput),
-    h('p', { class: 'hint', id: 'name-hint' }, 'Creating a game gives you the first seat.'),
+    session ? h('p', { class: 'playing-as', id: 'playing-as' }, `You play as ${session.name}: creating a game gives you the first seat.`)
+      : [h('label', { class: 'field' }, h('span', {}, 'Your name'), nameInput),
+        h('p', { class: 'hint', id: 'name-hint' }, 'Creating a game gives you the first seat. ',
+          h('a', { href: '#/signin', id: 'form-signin' }, 'Sign in'), ' to keep your games on every device; you never need to.')],
     h('label', { class: 'field', hidden: true }, h('span', {}, 'Game'), gameSelect),
     h('div', { class: 'field-row' },
       h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
@@ -253,6 +271,7 @@ export function mountLobby(root, navigate) {
       levelField),
     h('label', { class: 'check' }, privateBox, h('span', {}, 'Private table')),
     h('p', { class: 'hint', id: 'private-hint' }, 'A private table is not listed in the lobby: only people with its link can join or watch.'),
+    ratedField, ratedHint,
     formError,
     // held at the bottom of the screen while the form is on it, so it is in sight from the start
     h('div', { class: 'actions create-actions' }, createBtn));
@@ -278,12 +297,60 @@ export function mountLobby(root, navigate) {
         refreshBtn)),
     listError, listBox, moreBtn);
   const grid = h('div', { class: 'lobby-grid' }, form, listPanel);
+
+  // Signed in: the account's own games, to resume on any device (the session acts for the seat).
+  let mineIds = new Set(); // the account's games, for the list's Resume
+  let lastMine = null; // the account's games last read
+  let mineAll = false; // every finished game of the account shown, not only the last few
+  const mineBox = h('div', { class: 'games', id: 'my-games-list', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading your games…'));
+  const minePanel = session ? h('section', { class: 'panel list my-games', id: 'my-games', 'aria-labelledby': 'my-games-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'my-games-title' }, 'Your games'),
+      h('a', { href: `#/players/${encodeURIComponent(session.name)}`, class: 'small-link', id: 'my-profile-link' }, 'Your ratings')),
+    mineBox) : null;
+  /** Reads the account's games and draws them (open, running, then the last finished ones). */
+  async function loadMine() {
+    if (!session) return;
+    try {
+      const r = await api.myGames(session.token);
+      if (!alive) return;
+      const ids = new Set(r.games.map((g) => g.id));
+      const changed = ids.size !== mineIds.size || [...ids].some((x) => !mineIds.has(x));
+      mineIds = ids;
+      lastMine = r.games;
+      keepFocus(mineBox, () => drawMine(r.games));
+      if (changed && lastGames) drawGames(lastGames); // the list's Resume follows the account's games
+    } catch (e) {
+      if (!alive) return;
+      if (e.status === 401) { // the session ended (signed out everywhere, or expired)
+        store.forgetSession();
+        replace(mineBox, h('p', { class: 'muted' }, 'Your sign-in has ended. ', h('a', { href: '#/signin' }, 'Sign in again'), ' to see your games.'));
+      } else replace(mineBox, h('p', { class: 'error', role: 'alert' }, `Your games could not be read. ${inPlayersWords(e)}`));
+    }
+  }
+  function drawMine(games) {
+    if (!games.length) { replace(mineBox, h('p', { class: 'muted', id: 'my-games-empty' }, 'No games yet: the games you create or join signed in show here, on every device.')); return; }
+    const order = { playing: 0, open: 1 };
+    const live = games.filter((g) => g.status in order).sort((a, b) => order[a.status] - order[b.status]);
+    const done = games.filter((g) => !(g.status in order));
+    const shownDone = mineAll ? done : done.slice(0, 3);
+    replace(mineBox, h('ul', { class: 'game-list' }, [...live, ...shownDone].map((g) => h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
+      h('div', { class: 'game-main' },
+        h('div', { class: 'game-title' }, rulesets.get(g.game)?.title ?? titleOf(g.game)),
+        h('div', { class: 'game-meta' },
+          h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? 'waiting for players' : g.status),
+          h('span', {}, g.players === 1 ? 'solo' : `${g.players} players`),
+          h('span', {}, `seat ${g.seat + 1}`))),
+      h('div', { class: 'game-actions' },
+        h('a', { class: `button small ${g.status in order ? 'primary' : ''}`, href: `#/game/${g.id}`, 'data-focus-key': `mine-${g.id}`, 'aria-label': `${g.status in order ? 'Resume' : 'Results of'} your ${rulesets.get(g.game)?.title ?? titleOf(g.game)} game` },
+          g.status in order ? 'Resume' : 'Results'))))),
+    done.length > shownDone.length ? h('button', { type: 'button', class: 'ghost', id: 'more-mine', onclick: () => { mineAll = true; drawMine(games); } }, `All ${done.length} finished games`) : null);
+  }
   // On a phone whose list comes first: a button above the list that leads to the form.
   const toCreate = h('button', {
     type: 'button', class: 'primary to-create', id: 'to-create', hidden: true,
     onclick: () => {
       form.scrollIntoView({ block: 'start' });
-      nameInput.focus({ preventScroll: true });
+      (session ? seatsSelect : nameInput).focus({ preventScroll: true });
     },
   }, 'Create a game');
   const flash = takeFlash(); // e.g. "You left the game" after leaving an open game
@@ -293,6 +360,7 @@ export function mountLobby(root, navigate) {
       h('div', { class: 'intro' },
         heading,
         lead, learnLinks, toCreate),
+      minePanel,
       grid));
 
   // One column (a phone): the games list comes before the form while a game is open to join,
@@ -323,6 +391,7 @@ export function mountLobby(root, navigate) {
       if (!touched) game = wanted && rulesets.has(wanted) ? wanted : serverDefault;
       keepFocus(form, drawGame);
       if (lastGames) drawGames(lastGames); // titles now known
+      if (lastMine) keepFocus(mineBox, () => drawMine(lastMine));
     });
   }
   readRulesets().catch(() => { /* tried again with the list of games, and when Create is pressed */ });
@@ -365,7 +434,7 @@ export function mountLobby(root, navigate) {
       return;
     }
     replace(listBox, h('ul', { class: 'game-list' }, games.map((g) => {
-      const mine = store.seat(g.id);
+      const mine = store.seat(g.id) || mineIds.has(g.id);
       const names = g.names.map((n) => n || null);
       const open = g.status === 'open' && g.seats_free > 0;
       let action;
@@ -414,6 +483,7 @@ export function mountLobby(root, navigate) {
   }
 
   loadGames();
-  const timer = setInterval(loadGames, 5000);
+  loadMine();
+  const timer = setInterval(() => { loadGames(); loadMine(); }, 5000);
   return () => { alive = false; clearInterval(timer); narrow.removeEventListener('change', arrange); };
 }

@@ -12,7 +12,7 @@ import { api, createAndRemember, store, rulesetOf } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
 import { seatTools, closedNotice, isClosed } from './seats.js';
-import { copyButton, replayUrl, helpLinks, joinNames, logList, inPlayersWords } from './ui.js';
+import { copyButton, replayUrl, helpLinks, joinNames, logList, inPlayersWords, changeWords, ratingWords, seatDot } from './ui.js';
 import { standings, placeLine, rankingList, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
@@ -325,7 +325,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       drawIf(banner, ['open', v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, st.joinError, st.joining],
         () => replace(banner, waitingRoom(live, id, keep)));
     } else if (v.status === 'finished') {
-      drawIf(banner, ['end', v.winners, standings(v), v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, endError], () => replace(banner, endScreen(v)));
+      drawIf(banner, ['end', v.winners, standings(v), v.seats.map((x) => [x.name, x.bot]), st.me?.seat ?? null, endError, v.ratings ?? null], () => replace(banner, endScreen(v)));
     } else {
       drawIf(banner, ['play', !!st.me], () => replace(banner, st.me ? null : h('div', { class: 'panel notice slim' }, h('p', {}, part.watching))));
     }
@@ -350,7 +350,29 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
           copyButton(replayUrl(id), 'Copy link', 'Copy link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
         endError ? h('p', { class: 'error', role: 'alert' }, endError) : null),
       h('div', { class: 'end-rank' }, rankingList(rows, (r) => part.rankExtra(v, r.seat), { winners, me, nameOf }), tieNote(v)))),
+    ratingsBox(v, me),
     mod.breakdown ? breakdownBox(v) : null];
+  }
+
+  /**
+   * A rated game's rating changes (the view's `ratings`, after-values, one per seat): each
+   * player's new rating (the ordinal mu - 3 sigma) and its change, this browser's seat first and
+   * marked; null for an unrated game.
+   */
+  function ratingsBox(v, me) {
+    if (!v.rated || !Array.isArray(v.ratings) || !v.ratings.length) return null;
+    const list = [...v.ratings].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
+    const mine = v.ratings.find((r) => r.seat === me);
+    return h('section', { class: 'panel end-ratings', id: 'end-ratings', 'aria-labelledby': 'end-ratings-title' },
+      h('h2', { id: 'end-ratings-title' }, 'Ratings'),
+      mine ? h('p', { class: 'lead', id: 'my-rating' }, `Your rating is now ${ratingWords(mine.ordinal)} (${changeWords(mine.change)}).`) : null,
+      h('ul', { class: 'rating-list' }, list.map((r) => h('li', { class: `rating-row ${r.seat === me ? 'me' : ''}`, 'data-seat': r.seat },
+        seatDot(r.seat),
+        h('a', { href: `#/players/${encodeURIComponent(r.player)}`, class: 'rating-name' }, nameOf(r.seat) ?? r.player),
+        r.seat === me ? h('span', { class: 'tag you' }, 'you') : null,
+        h('span', { class: 'rating-now' }, ratingWords(r.ordinal)),
+        h('span', { class: `change ${r.change > 0 ? 'up' : r.change < 0 ? 'down' : ''}` }, changeWords(r.change))))),
+      h('p', { class: 'hint' }, 'A rating is the cautious estimate μ − 3σ; the change is what this game moved it.'));
   }
 
   /**

@@ -81,7 +81,15 @@ export function inPlayersWords(e, { name = null } = {}) {
     case 'not_host': case 'wrong_game': return 'Only the host of this game can do that.';
     case 'bad_token': case 'token_required': return 'This browser no longer holds a key to this game, so it cannot do that.';
     case 'game_not_found': return 'This game no longer exists.';
-    case 'rate_limited': return 'Too many requests at once: wait a moment and try again.';
+    case 'rate_limited': return e.retryAfter ? `Too many tries: wait ${waitWords(e.retryAfter)} and try again.` : 'Too many requests at once: wait a moment and try again.';
+    case 'busy': return 'The server is busy just now: try again in a moment.';
+    // accounts
+    case 'bad_credentials': return 'That name and password do not match an account. Check both (names ignore upper and lower case).';
+    case 'name_taken': return 'That name is taken: choose another one.';
+    case 'wrong_password': return 'That is not your current password.';
+    case 'account_required': return 'This game is rated: only players signed in to an account can join it.';
+    case 'already_seated': return 'Your account already has a seat in this game.';
+    case 'not_rateable': return 'This game cannot be rated: a rated game needs two seats or more, and every person in it signed in.';
     default: break;
   }
   if (e?.status >= 500) return 'The server could not do that just now; try again in a moment.';
@@ -89,6 +97,27 @@ export function inPlayersWords(e, { name = null } = {}) {
   // The server's sentence, unless it speaks the API's language: paths, methods, JSON fields.
   if (said && !/\/api\/|\.\.\.\/|\b(GET|POST)\b|"[a-z_]+"|\bseat \d/i.test(said)) return said;
   return 'The server refused this. Reload the page and try again.';
+}
+
+/** A rating change as shown: "+3.4", "−1.2" (a true minus), "±0.0"; '' for an unrated game. */
+export function changeWords(c) {
+  if (typeof c !== 'number') return '';
+  const t = Math.abs(c).toFixed(1);
+  if (t === '0.0') return '±0.0';
+  return c > 0 ? `+${t}` : `−${t}`;
+}
+
+/** A rating (an ordinal, mu or sigma) as shown: one decimal, a true minus ("−0.3"); "–" for none. */
+export function ratingWords(x) {
+  return typeof x === 'number' ? x.toFixed(1).replace('-', '−') : '–';
+}
+
+/** A wait of `seconds` in words: "1 second", "40 seconds", "2 minutes". */
+export function waitWords(seconds) {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
 }
 
 export function showError(el, message) {

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, nextTurn, noHorizontalScroll, launchChromium } from './browser-helpers.mjs';
+import { watchErrors, nextTurn, noHorizontalScroll, launchChromium, smallTargets } from './browser-helpers.mjs';
 
 const ROOT = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
 const SHOTS = join(ROOT, 'build', 'screenshots');
@@ -164,16 +164,6 @@ function brokenNames(page, selector) {
   }, selector);
 }
 
-/** In the page: every visible control of #app smaller than 44 x 44 px (a checkbox by its label). */
-function smallTargets(page) {
-  return page.evaluate(() => [...document.querySelectorAll('#app :is(button, a[href], select, input, [role="button"])')]
-    .map((el) => (el.matches('input[type="checkbox"], input[type="radio"]') ? el.closest('label') ?? el : el))
-    .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
-    .map((el) => [el, el.getBoundingClientRect()])
-    .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
-    .map(([el, r]) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`));
-}
-
 /** In the page: the top of the first element matching each selector (null when none shows). */
 function tops(page, selectors) {
   return page.evaluate((sels) => sels.map((s) => {
@@ -208,7 +198,7 @@ test('phone: lobby list first, the table in order, 44 px targets, names whole, n
     const [list, form] = await tops(page, ['#games-panel', '#create-form']);
     assert.ok(list < form, `the games list (${list}) is above the form (${form})`);
     assert.ok(await noHorizontalScroll(page), 'the lobby fits 390 px');
-    assert.deepEqual(await smallTargets(page), [], 'the lobby\'s targets are 44 px');
+    assert.deepEqual(await smallTargets(page, '#app, .site-head'), [], 'the lobby\'s and the header\'s targets are 44 px');
 
     // A table in round 2, with tableaux.
     const g = await createGame({ name: 'Pim', seats: 4, bots: ['greedy', 'greedy', 'random'] });

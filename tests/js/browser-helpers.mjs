@@ -1,6 +1,7 @@
 // browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
-// by clicking, keyboard focus moves, calls of the API, and axe-core's serious findings.
+// by clicking, keyboard focus moves, calls of the API, axe-core's serious findings, and tap
+// targets under 44 px.
 
 import { createRequire } from 'node:module';
 
@@ -121,6 +122,19 @@ export async function suggestAndWait(page, { key = false } = {}) {
 export async function hintsLeft(page) {
   const el = await page.waitForSelector('#suggest[data-hints-left]:not([data-hints-left=""])', { timeout: 10_000 });
   return Number(await el.getAttribute('data-hints-left'));
+}
+
+/**
+ * In the page: every visible control under `scope` (a selector; #app by default) smaller than
+ * 44 x 44 px (a checkbox or radio by its label), one line each.
+ */
+export function smallTargets(page, scope = '#app') {
+  return page.evaluate((sc) => [...document.querySelectorAll(`:is(${sc}) :is(button, a[href], select, input, [role="button"])`)]
+    .map((el) => (el.matches('input[type="checkbox"], input[type="radio"]') ? el.closest('label') ?? el : el))
+    .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+    .map((el) => [el, el.getBoundingClientRect()])
+    .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+    .map(([el, r]) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`), scope);
 }
 
 /** True when the document is no wider than the viewport. */
