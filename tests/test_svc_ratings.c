@@ -82,6 +82,16 @@ static void rated_table(struct table *t, int seats, const char *bots, char token
     }
 }
 
+/* Two new accounts `a` and `b` (their sessions into tokens) at a rated game of `seats` seats
+ * with `bots`, created by a. */
+static void rated_pair(const char *a, const char *b, int seats, const char *bots, char tokens[][80],
+                       struct table *t)
+{
+    account(a, tokens[0]);
+    account(b, tokens[1]);
+    rated_table(t, seats, bots, tokens, 2);
+}
+
 /* The places of the finished view's seats by The City's ranking: victory points, then cards in
  * hand; seats equal on both share a place. */
 static void places_of(json_t *v, int *places, int n)
@@ -157,10 +167,8 @@ Test(ratings, a_rated_game_takes_only_accounts_people)
 Test(ratings, a_rated_game_of_two_rates_both_by_their_places)
 {
     char tokens[2][80];
-    account("Ann", tokens[0]);
-    account("Ben", tokens[1]);
     struct table t;
-    rated_table(&t, 2, "[]", tokens, 2);
+    rated_pair("Ann", "Ben", 2, "[]", tokens, &t);
     play_to_end(&t);
     json_t *v = view(&t);
     cr_assert(json_is_true(json_object_get(v, "rated")));
@@ -229,10 +237,8 @@ static void *send_order(void *arg)
 Test(ratings, racing_finishing_requests_rate_the_game_once)
 {
     char tokens[2][80];
-    account("Cal", tokens[0]);
-    account("Dot", tokens[1]);
     struct table t;
-    rated_table(&t, 2, "[]", tokens, 2);
+    rated_pair("Cal", "Dot", 2, "[]", tokens, &t);
     /* Both seats send every order at once, so that the last step's two orders race to finish
      * the game. */
     for (int i = 0; i < 400; i++) {
@@ -292,6 +298,30 @@ Test(ratings, a_person_alone_against_bots_and_the_bots_are_rated)
     json_decref(p);
 }
 
+Test(ratings, an_expert_that_finishes_the_game_on_the_bot_pool_rates_it_under_its_level)
+{
+    char tokens[1][80];
+    account("Jo", tokens[0]);
+    json_t *g = call("POST", "/api/v1/games", tokens[0],
+                     "{\"seats\": 2, \"bots\": [\"expert\"], \"bot_level\": \"easy\", "
+                     "\"rated\": true, \"seed\": 11}",
+                     201);
+    struct table t = {.seats = 2, .humans = 1};
+    snprintf(t.id, sizeof t.id, "%s", str(g, "id"));
+    snprintf(t.tokens[0], sizeof t.tokens[0], "%s", tokens[0]);
+    json_decref(g);
+    /* The expert decides on the bot pool, outside the person's requests: wait for it. */
+    for (int i = 0; i < 20000 && play_step(&t); i++)
+        harness_sleep_ms(2);
+    json_t *v = view(&t);
+    cr_assert_str_eq(str(v, "status"), "finished");
+    cr_expect_str_eq(str(rating_of(v, 1), "player"), "bot:expert-easy");
+    json_decref(v);
+    json_t *p = call("GET", "/api/v1/players/bot:expert-easy", NULL, NULL, 200);
+    cr_expect_eq(num(profile_rating(p), "games"), 1);
+    json_decref(p);
+}
+
 Test(ratings, unrated_games_change_no_rating)
 {
     char fay[80], gus[80];
@@ -327,10 +357,8 @@ Test(ratings, unrated_games_change_no_rating)
 Test(ratings, profiles_and_leaderboard_pages)
 {
     char tokens[2][80];
-    account("Hal", tokens[0]);
-    account("Ivy", tokens[1]);
     struct table t;
-    rated_table(&t, 3, "[\"greedy\"]", tokens, 2);
+    rated_pair("Hal", "Ivy", 3, "[\"greedy\"]", tokens, &t);
     play_to_end(&t);
     /* Page by page, one player a page: ranks follow on, ordinals never rise. */
     json_t *all = call("GET", "/api/v1/leaderboard?game=the_city&limit=100", NULL, NULL, 200);
