@@ -52,3 +52,6 @@ CREATE TABLE rated_results (
 );
 -- A bot's profile lists its recent rated games.
 CREATE INDEX rated_results_player ON rated_results (player, finished_at DESC);
+
+-- The sweeper deletes expired sessions in batches (before, only the account's next sign-in did).
+CREATE INDEX sessions_expiry ON sessions (expires_at);

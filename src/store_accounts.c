@@ -99,6 +99,17 @@ int store_session_insert(PGconn *c, long long account, const uint8_t hash[AUTH_H
     return st;
 }
 
+/* Runs a statement that answers one count, into *n (0 when it failed). */
+static int count_query(PGconn *c, const char *what, const char *sql, int nv,
+                       const char *const *vals, const int *lens, int *n)
+{
+    PGresult *r;
+    int st = query(c, what, sql, nv, vals, lens, &r);
+    *n = st == STORE_OK && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return st;
+}
+
 int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const uint8_t *keep,
                        int *ended)
 {
@@ -106,15 +117,23 @@ int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const 
     snprintf(a, sizeof a, "%lld", account);
     const char *vals[] = {a, (const char *)only, (const char *)keep};
     const int lens[] = {0, only ? AUTH_HASH_LEN : 0, keep ? AUTH_HASH_LEN : 0};
-    PGresult *r;
-    int st = query(c, "end sessions",
-                   "WITH d AS (DELETE FROM sessions WHERE account_id = $1::bigint AND ($2::bytea "
-                   "IS NULL OR token_hash = $2) AND ($3::bytea IS NULL OR token_hash <> $3) "
-                   "RETURNING 1) SELECT count(*) FROM d",
-                   3, vals, lens, &r);
-    *ended = st == STORE_OK && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
-    return st;
+    return count_query(c, "end sessions",
+                       "WITH d AS (DELETE FROM sessions WHERE account_id = $1::bigint AND "
+                       "($2::bytea IS NULL OR token_hash = $2) AND ($3::bytea IS NULL OR "
+                       "token_hash <> $3) RETURNING 1) SELECT count(*) FROM d",
+                       3, vals, lens, ended);
+}
+
+int store_sessions_purge(PGconn *c, int max, int *n)
+{
+    char m[24];
+    snprintf(m, sizeof m, "%d", max);
+    const char *vals[] = {m};
+    return count_query(c, "purge sessions",
+                       "WITH d AS (DELETE FROM sessions WHERE token_hash IN (SELECT token_hash "
+                       "FROM sessions WHERE expires_at <= now() LIMIT $1::int FOR UPDATE SKIP "
+                       "LOCKED) RETURNING 1) SELECT count(*) FROM d",
+                       1, vals, NULL, n);
 }
 
 int store_account_password(PGconn *c, long long account, const char *old_hash, const char *new_hash)

@@ -48,6 +48,11 @@ int store_session_insert(PGconn *c, long long account, const uint8_t hash[AUTH_H
 int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const uint8_t *keep,
                        int *ended);
 
+/* Deletes up to `max` sessions that have expired (of any account), skipping rows another
+ * transaction holds; their number to *n. The sweeper's, so that an account that never signs in
+ * again leaves no session behind. */
+int store_sessions_purge(PGconn *c, int max, int *n);
+
 /* Replaces the password hash of account `account` when it still is `old_hash` (so that two
  * changes at once cannot both pass the old password). STORE_NO_ROW when it changed meanwhile. */
 int store_account_password(PGconn *c, long long account, const char *old_hash,

@@ -45,19 +45,6 @@ static void account(const char *name, char *token)
     json_decref(s);
 }
 
-/* The first column of the first row of `sql` as a number, on a connection of its own. */
-static long long sql_num(const char *sql)
-{
-    PGconn *c = PQconnectdb(db);
-    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *r = PQexec(c, sql);
-    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK, "%s: %s", sql, PQresultErrorMessage(r));
-    long long v = PQntuples(r) ? atoll(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
-    PQfinish(c);
-    return v;
-}
-
 /* A rated game of `seats` seats created by the account of `host` (seat 0) with `bots` as a JSON
  * array; the other people join with tokens[1..]. Fills t (its tokens the sessions). */
 static void rated_table(struct table *t, int seats, const char *bots, char tokens[][80], int people)
@@ -204,7 +191,7 @@ Test(ratings, a_rated_game_of_two_rates_both_by_their_places)
         json_decref(p);
     }
     json_decref(v);
-    cr_expect_eq(sql_num("SELECT count(*) FROM rated_results"), 2);
+    cr_expect_eq(db_num(db, "SELECT count(*) FROM rated_results"), 2);
 }
 
 /* Sends seat s's order (a thread of race_step). */
@@ -259,16 +246,16 @@ Test(ratings, racing_finishing_requests_rate_the_game_once)
     json_decref(v);
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM rated_results WHERE game_id = '%s'", t.id);
-    cr_expect_eq(sql_num(sql), 2, "one result per seat");
-    cr_expect_eq(sql_num("SELECT count(*) FROM ratings r JOIN accounts a ON r.account_id = a.id "
-                         "WHERE a.name IN ('Cal', 'Dot') AND r.games = 1"),
+    cr_expect_eq(db_num(db, sql), 2, "one result per seat");
+    cr_expect_eq(db_num(db, "SELECT count(*) FROM ratings r JOIN accounts a ON r.account_id = a.id "
+                            "WHERE a.name IN ('Cal', 'Dot') AND r.games = 1"),
                  2, "each rated once");
     /* A forced step or another order after the end changes nothing. */
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
     problem("POST", path, tokens[0], "{\"round\": 1, \"step\": \"build\", \"survey\": true}", 409,
             "game_over");
-    cr_expect_eq(sql_num(sql), 2);
+    cr_expect_eq(db_num(db, sql), 2);
 }
 
 Test(ratings, a_person_alone_against_bots_and_the_bots_are_rated)
@@ -336,13 +323,13 @@ Test(ratings, unrated_games_change_no_rating)
     json_decref(call("POST", join, gus, NULL, 201));
     snprintf(t.tokens[0], sizeof t.tokens[0], "%s", fay);
     snprintf(t.tokens[1], sizeof t.tokens[1], "%s", gus);
-    long long before = sql_num("SELECT count(*) FROM ratings");
+    long long before = db_num(db, "SELECT count(*) FROM ratings");
     play_to_end(&t);
     json_t *v = view(&t);
     cr_expect(json_is_false(json_object_get(v, "rated")));
     cr_expect_null(json_object_get(v, "ratings"));
     json_decref(v);
-    cr_expect_eq(sql_num("SELECT count(*) FROM ratings"), before);
+    cr_expect_eq(db_num(db, "SELECT count(*) FROM ratings"), before);
     json_t *p = call("GET", "/api/v1/players/fay", NULL, NULL, 200);
     cr_expect_str_eq(str(p, "name"), "Fay", "found by any case, named as signed up");
     cr_expect_eq(json_array_size(json_object_get(p, "ratings")), 0);
