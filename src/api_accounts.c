@@ -67,7 +67,10 @@ void api_me(struct http_req *r)
 void api_me_games(struct http_req *r)
 {
     struct outcome o = {0};
-    api_answer(r, service_me_games(r->srv, http_bearer(r), &o), &o);
+    api_answer(r,
+               service_me_games(r->srv, http_bearer(r), http_query(r, "limit"),
+                                http_query(r, "after"), &o),
+               &o);
 }
 
 void api_password(struct http_req *r)

@@ -203,9 +203,12 @@ int service_player(struct server *srv, const char *name, struct outcome *o);
 int service_leaderboard(struct server *srv, const char *game, const char *limit, const char *after,
                         struct outcome *o);
 
-/* The games the account of session `token` sits in, most recently changed first (at most 100):
- * 200 with {name, games: [{id, game, status, seat, players, private, created_at, updated_at}]}. */
-int service_me_games(struct server *srv, const char *token, struct outcome *o);
+/* The games the account of session `token` sits in, most recently changed first, a page of
+ * `limit` (1..100, default 100) after `after` (a page's `next`; NULL: the first page): 200 with
+ * {name, games: [{id, game, status, seat, players, private, created_at, updated_at}], next: the
+ * next page's cursor or null}; 400 bad_query for a bad limit or cursor. */
+int service_me_games(struct server *srv, const char *token, const char *limit, const char *after,
+                     struct outcome *o);
 
 /* Changes the password of session `token`'s account from `old` (403 wrong_password) to `new_pw`
  * and ends its other sessions: 200 with {name, sessions_ended}. */

@@ -2,6 +2,7 @@
  * parameters; token hashes as binary bytea, everything else as text. */
 #include "store_accounts.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,38 +200,75 @@ int store_account_delete(PGconn *c, long long account, const char *pw_hash,
     return st;
 }
 
-int store_account_games(PGconn *c, long long account, int limit, json_t **out)
+bool store_games_cursor_parse(const char *text, struct games_cursor *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *sep = text ? strchr(text, '~') : NULL;
+    /* "2026-11-26T05:30:00.123456Z": 27 characters of digits and separators in place. */
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
+    if (!sep || sep - text != (ptrdiff_t)strlen(shape) || strlen(sep + 1) != AUTH_ID_LEN)
+        return false;
+    for (size_t i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? text[i] < '0' || text[i] > '9' : text[i] != shape[i])
+            return false;
+    for (const char *p = sep + 1; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    memcpy(out->at, text, strlen(shape));
+    snprintf(out->id, sizeof out->id, "%s", sep + 1);
+    return true;
+}
+
+int store_account_games(PGconn *c, long long account, int limit, const struct games_cursor *after,
+                        json_t **out, char *next)
 {
     char a[24], l[24];
     snprintf(a, sizeof a, "%lld", account);
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[] = {a, l};
+    snprintf(l, sizeof l, "%d", limit + 1);
+    bool has = after && after->id[0];
+    const char *vals[] = {a, l, has ? after->at : NULL, has ? after->id : NULL};
     PGresult *r;
     *out = NULL;
+    next[0] = 0;
     int st = query(
         c, "account games",
         "SELECT g.id, g.game, g.status, s.seat, g.players, g.unlisted, " UTC_TEXT(
-            "g.created_at") " AS created_at, " UTC_TEXT("g.updated_at") " AS "
-                                                                        "updated_at "
+            "g.created_at") " AS created_at, " UTC_TEXT("g.updated_at") " AS updated_at, "
+                                                                        "to_char(g.updated_at AT "
+                                                                        "TIME ZONE 'UTC', "
+                                                                        "'YYYY-MM-DD\"T\"HH24:MI:"
+                                                                        "SS.US\"Z\"') AS at "
                                                                         "FROM seats s JOIN games g "
                                                                         "ON g.id = s.game_id WHERE "
-                                                                        "s.account_id = "
-                                                                        "$1::bigint ORDER BY "
-                                                                        "g.updated_at DESC, g.id "
-                                                                        "LIMIT $2::int",
-        2, vals, NULL, &r);
+                                                                        "s.account_id = $1::bigint "
+                                                                        "AND "
+                                                                        "($3::timestamptz IS NULL "
+                                                                        "OR (g.updated_at, g.id "
+                                                                        "COLLATE \"C\") < "
+                                                                        "($3::timestamptz, "
+                                                                        "$4::text COLLATE \"C\")) "
+                                                                        "ORDER BY g.updated_at "
+                                                                        "DESC, g.id COLLATE \"C\" "
+                                                                        "DESC LIMIT "
+                                                                        "$2::int",
+        4, vals, NULL, &r);
     if (st != STORE_OK) {
         PQclear(r);
         return st;
     }
     json_t *list = json_array();
-    for (int i = 0; i < PQntuples(r); i++)
+    int rows = PQntuples(r);
+    for (int i = 0; i < rows && i < limit; i++) {
         json_array_append_new(
             list, json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "id", PQgetvalue(r, i, 0),
                             "game", PQgetvalue(r, i, 1), "status", PQgetvalue(r, i, 2), "seat",
                             atoi(PQgetvalue(r, i, 3)), "players", atoi(PQgetvalue(r, i, 4)),
                             "private", PQgetvalue(r, i, 5)[0] == 't', "created_at",
                             PQgetvalue(r, i, 6), "updated_at", PQgetvalue(r, i, 7)));
+        if (i == limit - 1 && rows > limit)
+            snprintf(next, STORE_GAMES_CURSOR_LEN, "%s~%s", PQgetvalue(r, i, 8),
+                     PQgetvalue(r, i, 0));
+    }
     PQclear(r);
     *out = list;
     return STORE_OK;

@@ -313,6 +313,38 @@ Test(accounts, the_sweeper_deletes_expired_sessions)
     cr_expect_eq(live, 1, "the other session still signs the account in");
 }
 
+Test(accounts, the_games_list_pages_by_cursor)
+{
+    char lea[80];
+    account("Lea", lea);
+    char ids[3][32];
+    for (int i = 0; i < 3; i++) {
+        json_t *g = call("POST", "/api/v1/games", lea, "{\"seats\": 2}", 201);
+        snprintf(ids[i], sizeof ids[i], "%s", str(g, "id"));
+        json_decref(g);
+    }
+    /* Newest first, one a page, then nothing more. */
+    char path[256] = "/api/v1/me/games?limit=1";
+    for (int i = 2; i >= 0; i--) {
+        json_t *page = call("GET", path, lea, NULL, 200);
+        json_t *games = json_object_get(page, "games");
+        cr_assert_eq(json_array_size(games), 1);
+        cr_expect_str_eq(str(json_array_get(games, 0), "id"), ids[i]);
+        const char *next = str(page, "next");
+        cr_assert_eq(next != NULL, i > 0, "a next page while games are left");
+        if (next) {
+            char enc[128];
+            size_t k = 0;
+            harness_urlencode(enc, sizeof enc, &k, next);
+            enc[k] = 0;
+            snprintf(path, sizeof path, "/api/v1/me/games?limit=1&after=%s", enc);
+        }
+        json_decref(page);
+    }
+    problem("GET", "/api/v1/me/games?limit=101", lea, NULL, 400, "bad_query");
+    problem("GET", "/api/v1/me/games?after=2026-01-01T00:00:00Z~x", lea, NULL, 400, "bad_query");
+}
+
 Test(accounts, anonymous_play_is_untouched_and_seat_tokens_are_no_sessions)
 {
     struct table t;

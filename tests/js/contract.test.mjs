@@ -1705,6 +1705,7 @@ test('accounts: sign up, sessions, the seats of an account on any device, passwo
     assert.match(uma, /^session_[0-9a-f]{64}$/);
     assert.equal((await expect(200, null, 'GET', '/api/v1/me', { token: uma })).name, 'Uma');
     assert.deepEqual((await expect(200, null, 'GET', '/api/v1/me/games', { token: uma })).games, []);
+    for (const q of ['limit=0', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/me/games?${q}`, { token: uma });
     for (const path of ['/api/v1/me', '/api/v1/me/games']) {
       await expect(401, 'token_required', 'GET', path);
       await expect(401, 'bad_token', 'GET', path, { token: fakeToken });
@@ -1878,6 +1879,14 @@ test('ratings: rated games, their refusals, the ratings in the view, profiles an
     assert.equal(second.players[0].rank, 2);
     assert.equal(second.next, null);
     assert.deepEqual(new Set([board.players[0].name, second.players[0].name]), new Set(['Rae', 'bot:greedy']));
+    // Rae's games a page at a time: the open one and the finished one, newest first.
+    const all = await expect(200, null, 'GET', '/api/v1/me/games', { token: rae });
+    assert.deepEqual(all.games.map((x) => x.id), [g.id, open.id]);
+    assert.equal(all.next, null);
+    const page1 = await expect(200, null, 'GET', '/api/v1/me/games?limit=1', { token: rae });
+    assert.deepEqual([page1.games[0].id, typeof page1.next], [g.id, 'string']);
+    const page2 = await expect(200, null, 'GET', `/api/v1/me/games?limit=1&after=${encodeURIComponent(page1.next)}`, { token: rae });
+    assert.deepEqual([page2.games.map((x) => x.id), page2.next], [[open.id], null]);
     await expect(400, 'bad_game', 'GET', '/api/v1/leaderboard?game=chess');
     for (const q of ['limit=0', 'limit=101', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/leaderboard?${q}`);
   } finally {
