@@ -36,7 +36,11 @@
 #   sse_streams_held, sse_healthz_p99_ms, rss_mb_10k_streams: BENCH_STREAMS SSE streams opened
 #                 to that daemon (bench/streams.c): how many it held (200, text/event-stream),
 #                 GET /healthz's p99 over 200 new connections while they were held, and its
-#                 resident memory then.
+#                 resident memory then;
+#   signin_ms_p50, signin_ms_p99, rated_finish_ms_p99 (and _p50), unrated_finish_ms_p99: a
+#                 sign-in's cost, one at a time (BENCH_SIGNINS), and the order that finishes a
+#                 game of an account against a greedy bot, rated or not (BENCH_FINISHES games
+#                 of each), by bench/accounts.mjs.
 # Throughput and baseline alternate (A B A B) and each figure is the mean of its two runs. The
 # figures go to stdout as "key value" lines; progress goes to stderr.
 #
@@ -47,7 +51,8 @@
 # to open them), BENCH_IDLE_STREAMS (2000), BENCH_PLAY_CONNECTIONS (16), BENCH_CITYD_FLAGS (extra flags of `cityd serve`,
 # e.g. a higher connection limit for the streams), BENCH_EXPERT_GAMES (1000), BENCH_VIEW_RATE
 # (1000), BENCH_EXPERTS_ONLY (0; 1: only the expert-load part, after setting up the games),
-# BENCH_STREAMS_ONLY (0; 1: only the stored games and the streams' figures).
+# BENCH_STREAMS_ONLY (0; 1: only the stored games and the streams' figures), BENCH_SIGNINS
+# (200), BENCH_FINISHES (100), BENCH_ACCOUNTS_ONLY (0; 1: only the accounts part).
 set -euo pipefail
 build=${1:-build}
 secs=${BENCH_SECONDS:-10}
@@ -119,7 +124,9 @@ start_on_free_port() {
 cityd_serve() {
     # The bench creates games and resends orders from one address, and holds thousands of
     # streams from it: per-address quotas and the per-address connection cap off.
+    # The accounts part signs one account in again and again: the password attempt limits off.
     CITY_CREATE_RATE=0 CITY_JOIN_RATE=0 CITY_READ_RATE=0 CITY_MAX_STREAMS_PER_ADDRESS=0 CITY_MAX_AMENDMENTS=0 CITY_MAX_PER_ADDRESS=0 \
+        CITY_SIGNIN_RATE=0 CITY_ACCOUNT_SIGNIN_RATE=0 \
         exec "$root/$build/cityd" serve --database "$DATABASE_URL" --web "$root/web" \
         --migrations "$root/migrations" --openapi "$root/openapi/openapi.yaml" \
         --threads "$threads" ${cityd_flags[@]+"${cityd_flags[@]}"} --port "$1"
@@ -284,6 +291,22 @@ experts_part() {
     expert_lines+="person_expert_wait_ms_p99 $(sort -n "$work/person-waits.txt" | awk '{ v[NR] = $1 } END { if (NR) { k = int(0.99 * NR); if (k < 0.99 * NR) k++; print v[k] } }')"$'\n'
     expert_lines+="person_expert_wait_ms_max $(sort -n "$work/person-waits.txt" | tail -n 1)"$'\n'
 }
+
+# ---- accounts: a sign-in's cost and a rated game's finish --------------------------------
+accounts_lines=""
+accounts_part() {
+    say "accounts: ${BENCH_SIGNINS:-200} sign-ins one at a time, then ${BENCH_FINISHES:-100} rated and unrated games finished"
+    accounts_lines=$(node "$here/accounts.mjs" "$url")
+    say "  $(echo "$accounts_lines" | tr '\n' ' ')"
+    accounts_lines+=$'\n'
+}
+
+# BENCH_ACCOUNTS_ONLY=1: only the accounts part (its figures).
+if [ "${BENCH_ACCOUNTS_ONLY:-0}" = 1 ]; then
+    accounts_part
+    printf '%s' "$accounts_lines"
+    exit 0
+fi
 
 say "setting up $playing games in play, and 100 other games for idle streams"
 "$root/$build/bench/load" setup "$url" "$playing" "$work/games.txt"
@@ -526,6 +549,8 @@ echo "sweeper_steps_forced $late_n"
 echo "sweeper_lateness_mean_s $late_mean"
 echo "sweeper_lateness_p99_le_s $late_p99"
 printf '%s' "$expert_lines"
+accounts_part
+printf '%s' "$accounts_lines"
 echo "connections_closed_in_flight $(awk '{ n += $1 } END { print n + 0 }' "$work/in-flight.txt" 2>/dev/null || echo 0)"
 echo "bench_connections $conns"
 echo "bench_seconds $secs"

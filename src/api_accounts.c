@@ -1,9 +1,14 @@
 /* api_accounts.c: the handlers of optional accounts: sign up (POST /api/v1/accounts), sign in
  * and out (POST and DELETE /api/v1/sessions, DELETE /api/v1/sessions/current), the account's own
  * view and games (GET /api/v1/me, /api/v1/me/games), its password (PUT /api/v1/me/password) and
- * its deletion (DELETE /api/v1/me). Each reads its request against a field spec, calls one
- * service call (service_accounts.c), which decides, and answers its outcome. */
+ * its deletion (DELETE /api/v1/me), and the public profiles and leaderboards of ratings (GET
+ * /api/v1/players/{name}, /api/v1/leaderboard). Each reads its request against a field spec, calls
+ * one service call (service_accounts.c, service_ratings.c), which decides, and answers its outcome.
+ */
 #include "api_common.h"
+
+#include <string.h>
+
 #include "server.h"
 #include "service.h"
 
@@ -62,7 +67,10 @@ void api_me(struct http_req *r)
 void api_me_games(struct http_req *r)
 {
     struct outcome o = {0};
-    api_answer(r, service_me_games(r->srv, http_bearer(r), &o), &o);
+    api_answer(r,
+               service_me_games(r->srv, http_bearer(r), http_query(r, "limit"),
+                                http_query(r, "after"), &o),
+               &o);
 }
 
 void api_password(struct http_req *r)
@@ -87,4 +95,27 @@ void api_account_delete(struct http_req *r)
         return;
     struct outcome o = {0};
     api_answer(r, service_account_delete(r->srv, http_client(r), http_bearer(r), vals[0], &o), &o);
+}
+
+void api_player(struct http_req *r)
+{
+    /* The rest of the path is the name (percent-decoded), which may be longer than an {id}. */
+    const char *name = r->url + strlen("/api/v1/players/");
+    struct outcome o = {0};
+    if (!*name || strchr(name, '/')) {
+        http_reply_problem(r, P_NO_PLAYER, NULL,
+                           "Name one player: GET /api/v1/players/{name}, the name as the "
+                           "leaderboard shows it.");
+        return;
+    }
+    api_answer(r, service_player(r->srv, name, &o), &o);
+}
+
+void api_leaderboard(struct http_req *r)
+{
+    struct outcome o = {0};
+    api_answer(r,
+               service_leaderboard(r->srv, http_query(r, "game"), http_query(r, "limit"),
+                                   http_query(r, "after"), &o),
+               &o);
 }

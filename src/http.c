@@ -55,6 +55,8 @@ static const struct http_route routes[] = {
     {"DELETE", "/api/v1/me", api_account_delete, true, "account_delete"},
     {"GET", "/api/v1/me/games", api_me_games, false, "me_games"},
     {"PUT", "/api/v1/me/password", api_password, true, "password"},
+    {"GET", "/api/v1/players/*", api_player, false, "player"},
+    {"GET", "/api/v1/leaderboard", api_leaderboard, false, "leaderboard"},
     {"GET", "/healthz", api_healthz, false, "healthz"},
     {"GET", "/metrics", api_metrics, false, "metrics"},
     {"GET", "/openapi.yaml", api_openapi, false, "openapi"},
@@ -82,8 +84,8 @@ static bool token_first(const struct http_route *rt)
  * takes a token of its client address's read bucket (--read-rate, --read-burst); past it, 429
  * rate_limited with Retry-After. A game's view, a hand and the stream are not counted: the
  * view cache answers the first two, and streams have caps of their own. */
-static void (*const costly_read_handlers[])(struct http_req *) = {api_list_games, api_events,
-                                                                  api_replay, api_replay_rounds};
+static void (*const costly_read_handlers[])(struct http_req *) = {
+    api_list_games, api_events, api_replay, api_replay_rounds, api_player, api_leaderboard};
 
 static void delay_reply(struct http_req *r, double seconds);
 static void wake_delayed(struct http_daemon *d, double now);

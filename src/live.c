@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "expert.h"
+#include "rated.h"
 #include "server.h"
 #include "viewcache.h"
 
@@ -413,6 +414,14 @@ int live_save(PGconn *c, struct live *lv)
     size_t n = json_array_size(lv->events);
     if (!lv->changed && n == 0)
         return STORE_OK;
+    /* The finish's places and ratings commit with the finish, or neither does. */
+    if (!lv->finish_written && strcmp(lv->row.status, "finished") == 0 &&
+        strcmp(lv->loaded_status, "finished") != 0) {
+        int fst = rated_finish(c, lv);
+        if (fst != STORE_OK)
+            return fst;
+        lv->finish_written = true;
+    }
     char *events = json_dumps(lv->events, JSON_COMPACT);
     char *orders = json_dumps(lv->orders, JSON_COMPACT);
     if (!events || !orders) {
@@ -470,6 +479,10 @@ json_t *live_public_view(const struct live *lv)
     json_object_set_new(v, "deadline",
                         lv->row.deadline > 0 ? json_real(lv->row.deadline) : json_null());
     json_object_set_new(v, "last_seq", json_integer(lv->row.last_seq));
+    json_object_set_new(v, "rated", json_boolean(lv->row.rated));
+    json_t *ratings = strcmp(lv->row.status, "finished") == 0 ? rated_view(lv) : NULL;
+    if (ratings)
+        json_object_set_new(v, "ratings", ratings);
     json_t *seats = json_object_get(v, "seats");
     size_t i;
     json_t *seat;

@@ -38,6 +38,7 @@ struct live {
     enum bot_need wake_need;
     char loaded_status[12]; /* row.status as loaded: a save that changes what the lobby lists of
                                a game not playing (or no longer) tells every instance's lobby */
+    bool finish_written;    /* rated_finish() ran for this load (the game finished in it) */
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
@@ -85,7 +86,9 @@ int live_force(PGconn *c, struct live *lv, int by);
 json_t *live_forcer_json(int by);
 
 /* Writes the state back (when changed) and appends the queued events with gapless sequence
- * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet). */
+ * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet).
+ * A save that finishes the game (its status became "finished" since the load) first writes the
+ * finish's places and ratings in the same transaction (rated_finish()). */
 int live_save(PGconn *c, struct live *lv);
 
 /* How much lv's slow bots are waited for: by a person who has sent all they must, by a person
@@ -95,7 +98,8 @@ enum bot_need live_bot_need(const struct live *lv);
 /* The address lv's bot work is counted for (the game's creator's netaddr_key_hash), 0: none. */
 uint64_t live_who(const struct live *lv);
 
-/* The public view of a loaded game: the engine's view plus id, status, names and bots. */
+/* The public view of a loaded game: the engine's view plus id, status, names and bots, "rated",
+ * and once a rated game is finished its "ratings" (rated_view()). */
 json_t *live_public_view(const struct live *lv);
 
 /* The seat whose token hashes to `hash`, or -1. Compares every seat in constant time. */

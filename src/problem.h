@@ -17,6 +17,8 @@ enum problem {
     P_TOO_MANY_CARDS,     /* 400 */
     P_SEED_NOT_ALLOWED,   /* 400 */
     P_BAD_QUERY,          /* 400 */
+    P_NOT_RATEABLE,       /* 400 "rated": true for a game that cannot be rated */
+    P_BAD_GAME,           /* 400 a query's "game" names no game this server hosts */
     P_BAD_HEAD,           /* 400 a request head whose framing is ambiguous (smuggling) */
     P_NO_TOKEN,           /* 401 */
     P_BAD_TOKEN,          /* 401 */
@@ -26,9 +28,11 @@ enum problem {
     P_METRICS_FORBIDDEN,  /* 403 /metrics from an address not allowed, without the token */
     P_NOT_SEAT,           /* 403 the host token where a seat token is needed */
     P_NOT_SEATED,         /* 403 a session whose account has no seat in this game */
+    P_ACCOUNT_REQUIRED,   /* 403 a rated game joined without a session token */
     P_WRONG_PASSWORD,     /* 403 a signed-in change whose password does not fit */
     P_NOT_FOUND,          /* 404 no such path */
     P_NO_GAME,            /* 404 no such game */
+    P_NO_PLAYER,          /* 404 no account or rated bot of this name */
     P_METHOD,             /* 405 */
     P_STALE_STEP,         /* 409 round/step not current */
     P_GAME_FULL,          /* 409 */

@@ -74,6 +74,8 @@ void api_session_end(struct http_req *r);
 void api_sessions_end(struct http_req *r);
 void api_me(struct http_req *r);
 void api_me_games(struct http_req *r);
+void api_player(struct http_req *r);
+void api_leaderboard(struct http_req *r);
 void api_password(struct http_req *r);
 void api_account_delete(struct http_req *r);
 

@@ -184,9 +184,31 @@ int service_session_end(struct server *srv, const char *token, bool everywhere, 
 /* The account of session `token`: 200 with {name, created_at}. */
 int service_me(struct server *srv, const char *token, struct outcome *o);
 
-/* The games the account of session `token` sits in, most recently changed first (at most 100):
- * 200 with {name, games: [{id, game, status, seat, players, private, created_at, updated_at}]}. */
-int service_me_games(struct server *srv, const char *token, struct outcome *o);
+/* The most recent games a profile lists, and a leaderboard's page size (default and most). */
+enum { SERVICE_PROFILE_RECENT = 20, SERVICE_BOARD_LIMIT = 100, SERVICE_BOARD_DEFAULT = 50 };
+
+/* The profile of player `name` (an account's name, or a rated bot's "bot:greedy"): 200 with
+ * {name, kind: "person" | "bot", ratings: [{game, mu, sigma, ordinal, games, wins}], played,
+ * won, recent: [{id, game, finished_at, place, players, rated, change}]} (the last
+ * SERVICE_PROFILE_RECENT finished listed games, newest first; change null when unrated); 404
+ * no_such_player when no account (a deleted one included) or rated bot has the name. */
+int service_player(struct server *srv, const char *name, struct outcome *o);
+
+/* A page of the leaderboard of game kind `game` (NULL: the default game): 200 with {game,
+ * players: [{rank, name, kind, mu, sigma, ordinal, games}] (players with a rated game, ordinal
+ * most first), next: the cursor of the next page or null, best_solo: [{name, score, id,
+ * finished_at}]}. `limit` 1..SERVICE_BOARD_LIMIT (default SERVICE_BOARD_DEFAULT) and `after`
+ * a page's `next` (NULL: the first page); 400 bad_game for an unknown game, bad_query for a bad
+ * limit or cursor. */
+int service_leaderboard(struct server *srv, const char *game, const char *limit, const char *after,
+                        struct outcome *o);
+
+/* The games the account of session `token` sits in, most recently changed first, a page of
+ * `limit` (1..100, default 100) after `after` (a page's `next`; NULL: the first page): 200 with
+ * {name, games: [{id, game, status, seat, players, private, created_at, updated_at}], next: the
+ * next page's cursor or null}; 400 bad_query for a bad limit or cursor. */
+int service_me_games(struct server *srv, const char *token, const char *limit, const char *after,
+                     struct outcome *o);
 
 /* Changes the password of session `token`'s account from `old` (403 wrong_password) to `new_pw`
  * and ends its other sessions: 200 with {name, sessions_ended}. */

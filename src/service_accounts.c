@@ -306,22 +306,45 @@ int service_me(struct server *srv, const char *token, struct outcome *o)
     return store_run(srv->store, me_tx, &ac);
 }
 
+struct games_call {
+    struct account_call ac;
+    int limit;
+    struct games_cursor after;
+};
+
 static int me_games_tx(PGconn *c, void *ctx)
 {
-    struct account_call *ac = ctx;
+    struct games_call *gc = ctx;
+    struct account_call *ac = &gc->ac;
     int st = service_session_account(c, ac->token, "your games", &ac->a, ac->o);
     json_t *games = NULL;
+    char next[STORE_GAMES_CURSOR_LEN];
     if (st == STORE_OK)
-        st = store_account_games(c, ac->a.id, ME_GAMES_LIMIT, &games);
+        st = store_account_games(c, ac->a.id, gc->limit, &gc->after, &games, next);
     if (st == STORE_OK)
-        outcome_reply(ac->o, 200, json_pack("{s:s, s:o}", "name", ac->a.name, "games", games));
+        outcome_reply(ac->o, 200,
+                      json_pack("{s:s, s:o, s:o}", "name", ac->a.name, "games", games, "next",
+                                next[0] ? json_string(next) : json_null()));
     return st;
 }
 
-int service_me_games(struct server *srv, const char *token, struct outcome *o)
+int service_me_games(struct server *srv, const char *token, const char *limit, const char *after,
+                     struct outcome *o)
 {
-    struct account_call ac = {.srv = srv, .o = o, .token = token};
-    return store_run(srv->store, me_games_tx, &ac);
+    struct games_call gc = {.ac = {.srv = srv, .o = o, .token = token}, .limit = ME_GAMES_LIMIT};
+    if (limit) {
+        char *end;
+        long v = strtol(limit, &end, 10);
+        if (!*limit || *end || v < 1 || v > ME_GAMES_LIMIT)
+            return outcome_fail(o, P_BAD_QUERY, NULL,
+                                "\"limit\" must be a whole number from 1 to %d.", ME_GAMES_LIMIT);
+        gc.limit = (int)v;
+    }
+    if (after && !store_games_cursor_parse(after, &gc.after))
+        return outcome_fail(o, P_BAD_QUERY, NULL,
+                            "\"after\" must be the \"next\" of the page of your games before, as "
+                            "it was given.");
+    return store_run(srv->store, me_games_tx, &gc);
 }
 
 /* ---- change the password, delete the account ---------------------------------------------- */

@@ -149,6 +149,7 @@ struct create_req {
     uint64_t seed;
     char name[200]; /* the host's, or "" */
     bool unlisted;
+    bool rated;
     const struct expert_level *level;
 };
 
@@ -163,7 +164,7 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
     const struct ruleset *rs = cr->rs;
     /* The body's shape in one place: the common fields, then the game's own options (whose
      * values ruleset_read_options() judges below, by the seat count). */
-    enum { F_SEATS = 1, F_BOTS, F_TURN, F_SEED, F_NAME, F_PRIVATE, F_LEVEL, F_COMMON };
+    enum { F_SEATS = 1, F_BOTS, F_TURN, F_SEED, F_NAME, F_PRIVATE, F_LEVEL, F_RATED, F_COMMON };
     struct field_spec spec[F_COMMON + RS_MAX_OPTIONS] = {
         {"game", FIELD_ANY, false, 0, 0},
         {"seats", FIELD_INT, true, rs->min_players, rs->max_players},
@@ -173,6 +174,7 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
         {"name", FIELD_STRING, false, 0, 0},
         {"private", FIELD_BOOL, false, 0, 0},
         {"bot_level", FIELD_ANY, false, 0, 0},
+        {"rated", FIELD_BOOL, false, 0, 0},
     };
     int nspec = F_COMMON;
     for (int i = 0; i < rs->noptions; i++)
@@ -186,6 +188,7 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
     cr->has_turn = vals[F_TURN] != NULL;
     cr->turn = cr->has_turn ? json_integer_value(vals[F_TURN]) : 0;
     cr->unlisted = json_is_true(vals[F_PRIVATE]);
+    cr->rated = json_is_true(vals[F_RATED]);
     /* The game's own options, checked against its declared ranges at this seat count. */
     char why[300];
     const char *bad = ruleset_read_options(rs, (int)cr->seats, body, cr->options, why, sizeof why);
@@ -317,6 +320,15 @@ int service_create(struct server *srv, const char *client, const char *token, co
         return ast;
     if (acct.id)
         snprintf(cr.name, sizeof cr.name, "%s", acct.name);
+    if (cr.rated && cr.seats < 2)
+        return outcome_fail(o, P_NOT_RATEABLE, NULL,
+                            "A rated game needs at least two seats; send \"seats\": 2 or more, "
+                            "or leave \"rated\" out.");
+    if (cr.rated && cr.name[0] && !acct.id)
+        return outcome_fail(o, P_NOT_RATEABLE, NULL,
+                            "Every person in a rated game plays with an account: sign in "
+                            "(POST /api/v1/sessions) and create with your session token, or "
+                            "leave \"name\" out to host without a seat.");
     const struct quotas *q = srv->quotas;
     if (q && !service_within_rate(q->create, client, "created games", q->create_rate,
                                   q->create_burst, o))
@@ -339,6 +351,7 @@ int service_create(struct server *srv, const char *client, const char *token, co
     create_rows(&cc, &cr, g, opts, seat_token);
     cc.seats[0].account = acct.id; /* its seat token is never told: the session acts for it */
     cc.row.has_creator = true;     /* the lobby lists the newest few open games of each address */
+    cc.row.rated = cr.rated;
     netaddr_key(client, cc.row.creator_key);
     free(g);
     int st = store_tx(srv->store, create_tx, &cc, STORE_TRIES_READ);
@@ -360,6 +373,7 @@ int service_create(struct server *srv, const char *client, const char *token, co
     json_object_set_new(reply, "turn_seconds", cr.has_turn ? json_integer(cr.turn) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     json_object_set_new(reply, "bot_level", json_string(cr.level->id));
+    json_object_set_new(reply, "rated", json_boolean(cr.rated));
     if (cr.name[0])
         json_object_set_new(reply, "seat", json_integer(0));
     if (acct.id)
@@ -581,6 +595,11 @@ static int join_tx(PGconn *c, void *ctx)
     int seat = -1;
     if (st == STORE_OK && service_is_unplayed(lv.row.status))
         st = service_fail_unplayed(o, lv.row.status);
+    if (st == STORE_OK && lv.row.rated && !jc->account)
+        st = outcome_fail(o, P_ACCOUNT_REQUIRED, NULL,
+                          "This game is rated: every person in it plays with an account. Sign in "
+                          "(POST /api/v1/sessions) and join with your session token in the "
+                          "Authorization header.");
     for (int i = 0; st == STORE_OK && jc->account && i < lv.nseats; i++)
         if (lv.seats[i].account == jc->account && lv.seats[i].has_token)
             st = outcome_fail(o, P_ALREADY_SEATED, NULL,

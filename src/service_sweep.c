@@ -1,6 +1,6 @@
 /* service_sweep.c: the sweeper (service_sweep() in service.h): overdue steps forced, slow bots
  * that waited too long handed to this instance's pool, open games expired, started games nobody
- * moves abandoned, and ended games deleted after their retention. */
+ * moves abandoned, ended games deleted after their retention, and expired sessions deleted. */
 #include "service.h"
 
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "store_accounts.h"
 
 struct sweep_ctx {
     struct server *srv;
@@ -78,10 +79,14 @@ static int sweep_tx(PGconn *c, void *ctx)
 /* How long a slow bot's decision may wait before another instance takes the game up. */
 enum { BOTS_STALE_SECONDS = 4 };
 
+/* The most expired sessions one lifecycle round deletes. */
+enum { SESSIONS_PURGED_MAX = 1000 };
+
 struct lifecycle_ctx {
     const struct quotas *q;
     bool idle_round; /* look for idle started games this time */
     int expired, purged, abandoned;
+    int sessions; /* expired sessions deleted */
     char expired_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
     long long seqs[STORE_MAX_GAMES_LOADED];
     char purged_ids[STORE_MAX_GAMES_LOADED][AUTH_ID_LEN + 1];
@@ -92,11 +97,12 @@ struct lifecycle_ctx {
 
 /* Expires open games past the open TTL, abandons started games idle past the idle limit (on an
  * idle round) and deletes games past the retention, a batch of each; every instance hears of
- * all three (NOTIFY), so that none serves a cached view of them. */
+ * all three (NOTIFY), so that none serves a cached view of them. Then deletes a batch of
+ * expired sessions. */
 static int lifecycle_tx(PGconn *c, void *ctx)
 {
     struct lifecycle_ctx *lc = ctx;
-    lc->expired = lc->purged = lc->abandoned = 0;
+    lc->expired = lc->purged = lc->abandoned = lc->sessions = 0;
     int st = STORE_OK;
     if (lc->q->open_ttl > 0)
         st = store_expire_open(c, lc->q->open_ttl, STORE_MAX_GAMES_LOADED, lc->expired_ids,
@@ -116,6 +122,9 @@ static int lifecycle_tx(PGconn *c, void *ctx)
         st = store_notify(c, lc->purged_ids[i], 0);
     if (st == STORE_OK && lc->expired + lc->abandoned + lc->purged > 0)
         st = store_notify_lobby(c);
+    /* Sessions past their expiry, which an account's next sign-in would delete too. */
+    if (st == STORE_OK)
+        st = store_sessions_purge(c, SESSIONS_PURGED_MAX, &lc->sessions);
     return st;
 }
 
@@ -151,7 +160,7 @@ static int sweep_lifecycle(struct server *srv)
 {
     static double next, next_idle;
     const struct quotas *q = srv->quotas;
-    if (!q || (q->open_ttl <= 0 && q->retention <= 0 && q->idle_game_seconds <= 0))
+    if (!q) /* expired sessions are deleted whatever the games' limits */
         return 0;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -181,7 +190,7 @@ static int sweep_lifecycle(struct server *srv)
             next_idle = now + idle_period(q->idle_game_seconds);
     }
     bool full = lc->expired == STORE_MAX_GAMES_LOADED || lc->purged == STORE_MAX_GAMES_LOADED ||
-                lc->abandoned == STORE_MAX_GAMES_LOADED;
+                lc->abandoned == STORE_MAX_GAMES_LOADED || lc->sessions == SESSIONS_PURGED_MAX;
     next = full ? now : now + 1;
     free(lc);
     return done;

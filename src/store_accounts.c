@@ -2,6 +2,7 @@
  * parameters; token hashes as binary bytea, everything else as text. */
 #include "store_accounts.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,17 @@ int store_session_insert(PGconn *c, long long account, const uint8_t hash[AUTH_H
     return st;
 }
 
+/* Runs a statement that answers one count, into *n (0 when it failed). */
+static int count_query(PGconn *c, const char *what, const char *sql, int nv,
+                       const char *const *vals, const int *lens, int *n)
+{
+    PGresult *r;
+    int st = query(c, what, sql, nv, vals, lens, &r);
+    *n = st == STORE_OK && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+    PQclear(r);
+    return st;
+}
+
 int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const uint8_t *keep,
                        int *ended)
 {
@@ -106,15 +118,23 @@ int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const 
     snprintf(a, sizeof a, "%lld", account);
     const char *vals[] = {a, (const char *)only, (const char *)keep};
     const int lens[] = {0, only ? AUTH_HASH_LEN : 0, keep ? AUTH_HASH_LEN : 0};
-    PGresult *r;
-    int st = query(c, "end sessions",
-                   "WITH d AS (DELETE FROM sessions WHERE account_id = $1::bigint AND ($2::bytea "
-                   "IS NULL OR token_hash = $2) AND ($3::bytea IS NULL OR token_hash <> $3) "
-                   "RETURNING 1) SELECT count(*) FROM d",
-                   3, vals, lens, &r);
-    *ended = st == STORE_OK && PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
-    return st;
+    return count_query(c, "end sessions",
+                       "WITH d AS (DELETE FROM sessions WHERE account_id = $1::bigint AND "
+                       "($2::bytea IS NULL OR token_hash = $2) AND ($3::bytea IS NULL OR "
+                       "token_hash <> $3) RETURNING 1) SELECT count(*) FROM d",
+                       3, vals, lens, ended);
+}
+
+int store_sessions_purge(PGconn *c, int max, int *n)
+{
+    char m[24];
+    snprintf(m, sizeof m, "%d", max);
+    const char *vals[] = {m};
+    return count_query(c, "purge sessions",
+                       "WITH d AS (DELETE FROM sessions WHERE token_hash IN (SELECT token_hash "
+                       "FROM sessions WHERE expires_at <= now() LIMIT $1::int FOR UPDATE SKIP "
+                       "LOCKED) RETURNING 1) SELECT count(*) FROM d",
+                       1, vals, NULL, n);
 }
 
 int store_account_password(PGconn *c, long long account, const char *old_hash, const char *new_hash)
@@ -180,38 +200,75 @@ int store_account_delete(PGconn *c, long long account, const char *pw_hash,
     return st;
 }
 
-int store_account_games(PGconn *c, long long account, int limit, json_t **out)
+bool store_games_cursor_parse(const char *text, struct games_cursor *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *sep = text ? strchr(text, '~') : NULL;
+    /* "2026-11-26T05:30:00.123456Z": 27 characters of digits and separators in place. */
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
+    if (!sep || sep - text != (ptrdiff_t)strlen(shape) || strlen(sep + 1) != AUTH_ID_LEN)
+        return false;
+    for (size_t i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? text[i] < '0' || text[i] > '9' : text[i] != shape[i])
+            return false;
+    for (const char *p = sep + 1; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    memcpy(out->at, text, strlen(shape));
+    snprintf(out->id, sizeof out->id, "%s", sep + 1);
+    return true;
+}
+
+int store_account_games(PGconn *c, long long account, int limit, const struct games_cursor *after,
+                        json_t **out, char *next)
 {
     char a[24], l[24];
     snprintf(a, sizeof a, "%lld", account);
-    snprintf(l, sizeof l, "%d", limit);
-    const char *vals[] = {a, l};
+    snprintf(l, sizeof l, "%d", limit + 1);
+    bool has = after && after->id[0];
+    const char *vals[] = {a, l, has ? after->at : NULL, has ? after->id : NULL};
     PGresult *r;
     *out = NULL;
+    next[0] = 0;
     int st = query(
         c, "account games",
         "SELECT g.id, g.game, g.status, s.seat, g.players, g.unlisted, " UTC_TEXT(
-            "g.created_at") " AS created_at, " UTC_TEXT("g.updated_at") " AS "
-                                                                        "updated_at "
+            "g.created_at") " AS created_at, " UTC_TEXT("g.updated_at") " AS updated_at, "
+                                                                        "to_char(g.updated_at AT "
+                                                                        "TIME ZONE 'UTC', "
+                                                                        "'YYYY-MM-DD\"T\"HH24:MI:"
+                                                                        "SS.US\"Z\"') AS at "
                                                                         "FROM seats s JOIN games g "
                                                                         "ON g.id = s.game_id WHERE "
-                                                                        "s.account_id = "
-                                                                        "$1::bigint ORDER BY "
-                                                                        "g.updated_at DESC, g.id "
-                                                                        "LIMIT $2::int",
-        2, vals, NULL, &r);
+                                                                        "s.account_id = $1::bigint "
+                                                                        "AND "
+                                                                        "($3::timestamptz IS NULL "
+                                                                        "OR (g.updated_at, g.id "
+                                                                        "COLLATE \"C\") < "
+                                                                        "($3::timestamptz, "
+                                                                        "$4::text COLLATE \"C\")) "
+                                                                        "ORDER BY g.updated_at "
+                                                                        "DESC, g.id COLLATE \"C\" "
+                                                                        "DESC LIMIT "
+                                                                        "$2::int",
+        4, vals, NULL, &r);
     if (st != STORE_OK) {
         PQclear(r);
         return st;
     }
     json_t *list = json_array();
-    for (int i = 0; i < PQntuples(r); i++)
+    int rows = PQntuples(r);
+    for (int i = 0; i < rows && i < limit; i++) {
         json_array_append_new(
             list, json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:s}", "id", PQgetvalue(r, i, 0),
                             "game", PQgetvalue(r, i, 1), "status", PQgetvalue(r, i, 2), "seat",
                             atoi(PQgetvalue(r, i, 3)), "players", atoi(PQgetvalue(r, i, 4)),
                             "private", PQgetvalue(r, i, 5)[0] == 't', "created_at",
                             PQgetvalue(r, i, 6), "updated_at", PQgetvalue(r, i, 7)));
+        if (i == limit - 1 && rows > limit)
+            snprintf(next, STORE_GAMES_CURSOR_LEN, "%s~%s", PQgetvalue(r, i, 8),
+                     PQgetvalue(r, i, 0));
+    }
     PQclear(r);
     *out = list;
     return STORE_OK;

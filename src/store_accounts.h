@@ -7,6 +7,7 @@
 #define CITY_STORE_ACCOUNTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "auth.h"
@@ -48,6 +49,11 @@ int store_session_insert(PGconn *c, long long account, const uint8_t hash[AUTH_H
 int store_sessions_end(PGconn *c, long long account, const uint8_t *only, const uint8_t *keep,
                        int *ended);
 
+/* Deletes up to `max` sessions that have expired (of any account), skipping rows another
+ * transaction holds; their number to *n. The sweeper's, so that an account that never signs in
+ * again leaves no session behind. */
+int store_sessions_purge(PGconn *c, int max, int *n);
+
 /* Replaces the password hash of account `account` when it still is `old_hash` (so that two
  * changes at once cannot both pass the old password). STORE_NO_ROW when it changed meanwhile. */
 int store_account_password(PGconn *c, long long account, const char *old_hash,
@@ -60,8 +66,24 @@ int store_account_password(PGconn *c, long long account, const char *old_hash,
 int store_account_delete(PGconn *c, long long account, const char *pw_hash,
                          char ids[][AUTH_ID_LEN + 1], int max, int *n);
 
-/* The games account `account` sits in, the most recently changed first (at most `limit`), as a
- * new JSON array of {id, game, status, seat, players, private, created_at, updated_at}. */
-int store_account_games(PGconn *c, long long account, int limit, json_t **out);
+/* Where a page of an account's games starts: after the game `id` changed at `at` (UTC text with
+ * microseconds, "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"); none when id is "". */
+struct games_cursor {
+    char at[32];
+    char id[AUTH_ID_LEN + 1];
+};
+
+/* The length of a page cursor of an account's games, with its NUL. */
+enum { STORE_GAMES_CURSOR_LEN = 64 };
+
+/* Reads a cursor as store_account_games() wrote it ("AT~ID"); false when `text` is none. */
+bool store_games_cursor_parse(const char *text, struct games_cursor *out);
+
+/* The games account `account` sits in, the most recently changed first (ties by id), at most
+ * `limit` after `after` (NULL: from the first), as a new JSON array of {id, game, status, seat,
+ * players, private, created_at, updated_at}; the next page's cursor into next
+ * (STORE_GAMES_CURSOR_LEN bytes; "" when this is the last page). */
+int store_account_games(PGconn *c, long long account, int limit, const struct games_cursor *after,
+                        json_t **out, char *next);
 
 #endif

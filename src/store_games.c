@@ -53,13 +53,14 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           g->unlisted ? "true" : "false",
                           g->bot_level[0] ? g->bot_level : "expert",
                           g->options[0] ? g->options : "{}",
-                          g->has_creator ? (const char *)g->creator_key : NULL};
-    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, NETADDR_KEY_LEN};
+                          g->has_creator ? (const char *)g->creator_key : NULL,
+                          g->rated ? "true" : "false"};
+    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, NETADDR_KEY_LEN, 0};
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, turn_seconds, host_hash, "
-                     "state, unlisted, bot_level, options, creator_key) VALUES ($1, $2, $3, $4, "
-                     "$5, $6, $7::json, $8::boolean, $9, $10::jsonb, $11)",
-                     11, vals, lens);
+                     "state, unlisted, bot_level, options, creator_key, rated) VALUES ($1, $2, $3, "
+                     "$4, $5, $6, $7::json, $8::boolean, $9, $10::jsonb, $11, $12::boolean)",
+                     12, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -87,7 +88,7 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
-    "bot_level, creator_key, "
+    "bot_level, creator_key, rated, coalesce(ratings::text, '') AS ratings, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END AS state "         \
                  "FROM games WHERE id = $1"
@@ -148,6 +149,8 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->seats_version = atoi(col(r, i, "seats_version"));
     out->bot_due = col(r, i, "bot_due")[0] == 't';
     snprintf(out->bot_level, sizeof out->bot_level, "%s", col(r, i, "bot_level"));
+    out->rated = col(r, i, "rated")[0] == 't';
+    snprintf(out->ratings, sizeof out->ratings, "%s", col(r, i, "ratings"));
     if (!PQgetisnull(r, i, PQfnumber(r, "creator_key"))) {
         size_t kl = 0;
         unsigned char *k = PQunescapeBytea((const unsigned char *)col(r, i, "creator_key"), &kl);

@@ -39,6 +39,10 @@ struct game_row {
     bool has_creator;  /* creator_key is set (store_game_insert() writes it, a read fills it) */
     uint8_t creator_key[NETADDR_KEY_LEN]; /* the creating client's netaddr_key() (the lobby's
                                              cap per address) */
+    bool rated; /* a rated game (migration 0018): its finish rates its players */
+    /* A finished rated game's ratings as stored (games.ratings: [{seat, player, mu, sigma,
+     * ordinal, change}], a person's player its rating key), or "" */
+    char ratings[1536];
 };
 
 struct seat_row {

@@ -246,6 +246,22 @@ static inline void db_create(char *url_out, size_t n)
     harness_url_for_db(getenv("DATABASE_URL"), name, url_out, n);
 }
 
+/* Runs `sql` on a connection of its own to the database at `url` and returns the first column
+ * of its first row as a number (-1 when it has no row). Fails the test when it fails. */
+static inline long long db_num(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType rs = PQresultStatus(r);
+    cr_assert(rs == PGRES_TUPLES_OK || rs == PGRES_COMMAND_OK, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    long long v = PQntuples(r) > 0 && !PQgetisnull(r, 0, 0) ? atoll(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
 /* Drops the database at `url` (made by db_create), closing its sessions. False when it
  * could not (the cluster is down, say); never fails the test. */
 static inline bool db_drop(const char *url)

@@ -242,6 +242,55 @@ Test(store, the_accounts_migration_keeps_every_game_and_its_seats_anonymous)
     db_drop(url);
 }
 
+Test(store, the_ratings_migration_keeps_every_game_seat_and_account)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A database of the release before ratings (0017): an account, its session, a finished game
+     * it sat in and a running anonymous one. */
+    copy_migrations(dir, sizeof dir, 18);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO accounts (name, name_key, pw_hash) VALUES ('Ada', 'ada', 'h')");
+    exec_sql(url, "INSERT INTO sessions (token_hash, account_id, expires_at) SELECT '\\x01', "
+                  "id, now() + interval '1 day' FROM accounts");
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) VALUES "
+                  "('done', 'the_city', 'finished', 2, '\\x00', '{}'), ('run', 'tech_city', "
+                  "'playing', 2, '\\x00', '{}')");
+    exec_sql(url,
+             "INSERT INTO seats (game_id, seat, name, bot, token_hash, account_id) SELECT "
+             "'done', 0, 'Ada', NULL, NULL::bytea, id FROM accounts UNION ALL SELECT 'done', 1, "
+             "'Bot 2 (greedy)', 'greedy', NULL, NULL UNION ALL SELECT 'run', 0, 'Bo', NULL, "
+             "'\\x0102'::bytea, NULL");
+    long long before = query_long(url, "SELECT count(*) FROM games") * 1000 +
+                       query_long(url, "SELECT count(*) FROM seats") * 100 +
+                       query_long(url, "SELECT count(*) FROM accounts") * 10 +
+                       query_long(url, "SELECT count(*) FROM sessions");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    long long after = query_long(url, "SELECT count(*) FROM games") * 1000 +
+                      query_long(url, "SELECT count(*) FROM seats") * 100 +
+                      query_long(url, "SELECT count(*) FROM accounts") * 10 +
+                      query_long(url, "SELECT count(*) FROM sessions");
+    cr_assert_eq(after, before, "every game, seat, account and session is kept");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM seats s JOIN accounts a ON a.id = "
+                                 "s.account_id WHERE s.game_id = 'done' AND s.name = 'Ada' AND "
+                                 "s.place IS NULL"),
+                 1, "the account keeps its seat; a game finished before keeps no place");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE NOT rated AND ratings IS "
+                                 "NULL AND status IN ('finished', 'playing')"),
+                 2, "every existing game is unrated");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM ratings"), 0);
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM rated_results"), 0);
+    /* A daemon of the release before, still running in a rolling upgrade, inserts as it did. */
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state, unlisted, "
+                  "bot_level, options) VALUES ('older', 'the_city', 'open', 2, '\\x00', '{}', "
+                  "false, 'normal', '{}')");
+    cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE id = 'older' AND NOT rated"), 1);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
 Test(store, migrations_run_in_name_order_and_ignore_other_files)
 {
     char url[512], dir[1200], err[512] = "";

@@ -282,6 +282,69 @@ Test(accounts, a_deleted_account_leaves_its_games_to_deleted_player_and_frees_it
     sign_up("Ivy", "someone else's"); /* the name is free again */
 }
 
+Test(accounts, the_sweeper_deletes_expired_sessions)
+{
+    char kit[80], kit2[80];
+    account("Kit", kit);
+    sign_in("Kit", "correct horse battery", kit2);
+    static const char count[] = "SELECT count(*) FROM sessions s JOIN accounts a ON a.id = "
+                                "s.account_id WHERE a.name = 'Kit'";
+    cr_assert_eq(db_num(db, count), 2);
+    /* One session expires (as if its time had passed); the sweeper deletes it, not the other. */
+    db_num(db, "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE token_hash = "
+               "(SELECT s.token_hash FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE "
+               "a.name = 'Kit' LIMIT 1)");
+    long long left = 2;
+    for (int i = 0; i < 100 && left != 1; i++) {
+        harness_sleep_ms(100);
+        left = db_num(db, count);
+    }
+    cr_expect_eq(left, 1, "the expired session is gone without a sign-in");
+    int live = 0;
+    const char *tokens[] = {kit, kit2};
+    for (int i = 0; i < 2; i++) {
+        char url[512];
+        snprintf(url, sizeof url, "%s/api/v1/me", client_base);
+        struct http_reply r;
+        cr_assert(http_do("GET", url, tokens[i], NULL, &r));
+        live += r.status == 200;
+        http_reply_free(&r);
+    }
+    cr_expect_eq(live, 1, "the other session still signs the account in");
+}
+
+Test(accounts, the_games_list_pages_by_cursor)
+{
+    char lea[80];
+    account("Lea", lea);
+    char ids[3][32];
+    for (int i = 0; i < 3; i++) {
+        json_t *g = call("POST", "/api/v1/games", lea, "{\"seats\": 2}", 201);
+        snprintf(ids[i], sizeof ids[i], "%s", str(g, "id"));
+        json_decref(g);
+    }
+    /* Newest first, one a page, then nothing more. */
+    char path[256] = "/api/v1/me/games?limit=1";
+    for (int i = 2; i >= 0; i--) {
+        json_t *page = call("GET", path, lea, NULL, 200);
+        json_t *games = json_object_get(page, "games");
+        cr_assert_eq(json_array_size(games), 1);
+        cr_expect_str_eq(str(json_array_get(games, 0), "id"), ids[i]);
+        const char *next = str(page, "next");
+        cr_assert_eq(next != NULL, i > 0, "a next page while games are left");
+        if (next) {
+            char enc[128];
+            size_t k = 0;
+            harness_urlencode(enc, sizeof enc, &k, next);
+            enc[k] = 0;
+            snprintf(path, sizeof path, "/api/v1/me/games?limit=1&after=%s", enc);
+        }
+        json_decref(page);
+    }
+    problem("GET", "/api/v1/me/games?limit=101", lea, NULL, 400, "bad_query");
+    problem("GET", "/api/v1/me/games?after=2026-01-01T00:00:00Z~x", lea, NULL, 400, "bad_query");
+}
+
 Test(accounts, anonymous_play_is_untouched_and_seat_tokens_are_no_sessions)
 {
     struct table t;

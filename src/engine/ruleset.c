@@ -593,3 +593,37 @@ bool ruleset_cards_tally(uint8_t *seen, int ncards, const uint8_t *cards, int n,
     }
     return true;
 }
+
+/* A seat's value of ranking key `key` in the public view's seats[] (0 when missing). */
+static double rank_value(const json_t *seat, const char *key)
+{
+    const json_t *v = json_object_get(seat, key);
+    return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+int ruleset_places(const struct ruleset *rs, const void *g, int *places, int *scores)
+{
+    json_t *view = rs->public_view(g);
+    const json_t *seats = json_object_get(view, "seats");
+    int n = rs->players(g);
+    for (int s = 0; s < n; s++) {
+        const json_t *me = json_array_get(seats, (size_t)s);
+        int better = 0;
+        for (int o = 0; o < n; o++) {
+            const json_t *other = json_array_get(seats, (size_t)o);
+            for (int k = 0; rs->ranking.keys[k]; k++) {
+                double a = rank_value(me, rs->ranking.keys[k]);
+                double b = rank_value(other, rs->ranking.keys[k]);
+                if (a != b) {
+                    better += b > a;
+                    break;
+                }
+            }
+        }
+        places[s] = 1 + better;
+        if (scores)
+            scores[s] = (int)rank_value(me, rs->ranking.keys[0]);
+    }
+    json_decref(view);
+    return n;
+}

@@ -263,6 +263,12 @@ bool ruleset_has_bot(const struct ruleset *rs, const char *name);
  * with "greedy"), which a client may send as it is. NULL when rs->private_view() gives none. */
 json_t *ruleset_private_view(const struct ruleset *rs, const void *g, int seat);
 
+/* The final places of game g's seats by its ranking (rs->ranking: the public view's seats[]
+ * fields compared in order, most first): places[s] is 1 + the number of seats ranked above seat
+ * s, so seats equal on every key share a place; scores[s] (when scores is not NULL) is the
+ * seat's first key, its score. Returns the number of seats. Meant for a game that is over. */
+int ruleset_places(const struct ruleset *rs, const void *g, int *places, int *scores);
+
 /* {"round", "step"[, "turn"]} of a position; a new reference. */
 json_t *ruleset_pos_json(const struct ruleset *rs, const struct rs_pos *pos);
 

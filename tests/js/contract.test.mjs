@@ -1065,6 +1065,8 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('GET', '/api/v1/me/games', { token: dora });
     await down('PUT', '/api/v1/me/password', { token: dora, body: { old: pw, new: 'a new passphrase' } });
     await down('DELETE', '/api/v1/me', { token: dora, body: { password: pw } });
+    await down('GET', '/api/v1/players/Dora');
+    await down('GET', '/api/v1/leaderboard');
     const s = await readStream(id);
     assert.deepEqual([s.status, s.json.code], [503, 'database_unavailable']);
     const metrics = await expect(200, null, 'GET', '/metrics');
@@ -1100,7 +1102,9 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
     // Costly reads: a burst of 2, then 429 for the lobby, a log, a replay and its rounds.
     for (let i = 0; i < 2; i++) await expect(200, null, 'GET', '/api/v1/games');
     for (const p of ['/api/v1/games', `/api/v1/games/${g.id}/events`, `/api/v1/games/${g.id}/replay`,
-      `/api/v1/games/${g.id}/replay/rounds`]) await expect(429, 'rate_limited', 'GET', p);
+      `/api/v1/games/${g.id}/replay/rounds`, '/api/v1/players/Nobody', '/api/v1/leaderboard']) {
+      await expect(429, 'rate_limited', 'GET', p);
+    }
     // Seat 0 decides, replaces its decision once, and is refused a second replacement.
     const hand = await expect(200, null, 'GET', `/api/v1/games/${g.id}/hand`, { token: g.token });
     const { round, step, options } = hand.pending;
@@ -1701,6 +1705,7 @@ test('accounts: sign up, sessions, the seats of an account on any device, passwo
     assert.match(uma, /^session_[0-9a-f]{64}$/);
     assert.equal((await expect(200, null, 'GET', '/api/v1/me', { token: uma })).name, 'Uma');
     assert.deepEqual((await expect(200, null, 'GET', '/api/v1/me/games', { token: uma })).games, []);
+    for (const q of ['limit=0', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/me/games?${q}`, { token: uma });
     for (const path of ['/api/v1/me', '/api/v1/me/games']) {
       await expect(401, 'token_required', 'GET', path);
       await expect(401, 'bad_token', 'GET', path, { token: fakeToken });
@@ -1838,6 +1843,55 @@ test('accounts: sign up, sessions, the seats of an account on any device, passwo
   } finally {
     base = saved;
     await one.stop();
+  }
+});
+
+test('ratings: rated games, their refusals, the ratings in the view, profiles and the leaderboard', async () => {
+  const pw = 'correct horse battery';
+  const acc = await startDaemon({ extraArgs: ['--allow-seed', '--signin-burst', '1000', '--account-signin-burst', '1000'] });
+  const saved = base;
+  base = acc.base;
+  try {
+    await expect(201, null, 'POST', '/api/v1/accounts', { body: { name: 'Rae', password: pw } });
+    const rae = (await expect(201, null, 'POST', '/api/v1/sessions', { body: { name: 'Rae', password: pw } })).token;
+    await expect(400, 'not_rateable', 'POST', '/api/v1/games', { body: { seats: 2, rated: true, name: 'Anon' } });
+    await expect(400, 'wrong_type', 'POST', '/api/v1/games', { token: rae, body: { seats: 2, rated: 1 } });
+    const open = await expect(201, null, 'POST', '/api/v1/games', { token: rae, body: { seats: 2, rated: true } });
+    assert.equal(open.rated, true);
+    await expect(403, 'account_required', 'POST', `/api/v1/games/${open.id}/join`, { body: { name: 'Anon' } });
+    // Rae against a greedy bot, rated, played to the end from the hand view.
+    const g = await expect(201, null, 'POST', '/api/v1/games', { token: rae, body: { seats: 2, bots: ['greedy'], rated: true, seed: 5 } });
+    assert.equal(g.status, 'playing');
+    await playSeat(g.id, rae);
+    const v = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+    assert.equal(v.rated, true);
+    assert.deepEqual(v.ratings.map((r) => [r.seat, r.player]), [[0, 'Rae'], [1, 'bot:greedy']]);
+    for (const r of v.ratings) assert.ok(Math.abs(r.ordinal - (r.mu - 3 * r.sigma)) < 1e-9);
+    const p = await expect(200, null, 'GET', '/api/v1/players/rae');
+    assert.deepEqual([p.name, p.kind, p.played, p.ratings[0].games, p.recent[0].id], ['Rae', 'person', 1, 1, g.id]);
+    const bot = await expect(200, null, 'GET', '/api/v1/players/bot%3Agreedy');
+    assert.equal(bot.kind, 'bot');
+    await expect(404, 'no_such_player', 'GET', '/api/v1/players/Nobody');
+    const board = await expect(200, null, 'GET', '/api/v1/leaderboard?game=the_city&limit=1');
+    assert.equal(board.players[0].rank, 1);
+    assert.equal(typeof board.next, 'string');
+    const second = await expect(200, null, 'GET', `/api/v1/leaderboard?game=the_city&limit=1&after=${encodeURIComponent(board.next)}`);
+    assert.equal(second.players[0].rank, 2);
+    assert.equal(second.next, null);
+    assert.deepEqual(new Set([board.players[0].name, second.players[0].name]), new Set(['Rae', 'bot:greedy']));
+    // Rae's games a page at a time: the open one and the finished one, newest first.
+    const all = await expect(200, null, 'GET', '/api/v1/me/games', { token: rae });
+    assert.deepEqual(all.games.map((x) => x.id), [g.id, open.id]);
+    assert.equal(all.next, null);
+    const page1 = await expect(200, null, 'GET', '/api/v1/me/games?limit=1', { token: rae });
+    assert.deepEqual([page1.games[0].id, typeof page1.next], [g.id, 'string']);
+    const page2 = await expect(200, null, 'GET', `/api/v1/me/games?limit=1&after=${encodeURIComponent(page1.next)}`, { token: rae });
+    assert.deepEqual([page2.games.map((x) => x.id), page2.next], [[open.id], null]);
+    await expect(400, 'bad_game', 'GET', '/api/v1/leaderboard?game=chess');
+    for (const q of ['limit=0', 'limit=101', 'after=nonsense']) await expect(400, 'bad_query', 'GET', `/api/v1/leaderboard?${q}`);
+  } finally {
+    base = saved;
+    await acc.stop();
   }
 });
 

@@ -232,6 +232,13 @@ static const struct field view_fields[] = {
     {"game", F_PLAIN},
     {"bot_level", F_PLAIN},
     {"private", F_PLAIN},
+    {"rated", F_PLAIN},
+    {"ratings[].seat", F_PLAIN},
+    {"ratings[].player", F_PLAIN},
+    {"ratings[].mu", F_PLAIN},
+    {"ratings[].sigma", F_PLAIN},
+    {"ratings[].ordinal", F_PLAIN},
+    {"ratings[].change", F_PLAIN},
     {"status", F_PLAIN},
     {"players", F_PLAIN},
     {"round", F_PLAIN},
@@ -405,7 +412,8 @@ static const struct field create_fields[] = {
     {"seat", F_PLAIN},       {"token", F_PLAIN},
     {"status", F_PLAIN},     {"private", F_PLAIN},
     {"bot_level", F_PLAIN},  {"options.target_vp", F_PLAIN},
-    {"account", F_PLAIN},    {NULL, F_PLAIN},
+    {"account", F_PLAIN},    {"rated", F_PLAIN},
+    {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {
