@@ -1,10 +1,11 @@
 /* http.c: the route table and the one dispatcher of `cityd serve` (see http.h), and how the
- * daemon takes connections: libmicrohttpd with a pool of epoll threads (no select(), so any
- * descriptor number works), explicit caps on connections in all and per address, a reaper
- * that cuts connections whose request head takes too long (trickled headers outlive any idle
- * timeout), parked requests that wait for other threads without holding one, and the client's
- * address taken from X-Forwarded-For only when the peer is a trusted proxy. */
+ * daemon runs: libmicrohttpd with a pool of epoll threads (no select(), so any descriptor
+ * number works), parked requests that wait for other threads without holding one, refusals
+ * held back before they go out, and the client's address taken from X-Forwarded-For only when
+ * the peer is a trusted proxy. The caps on connections in all and per address and the reaper
+ * that cuts connections whose request head takes too long are in http_conns.c. */
 #include "http.h"
+#include "http_int.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -16,7 +17,6 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -88,7 +88,6 @@ static void (*const costly_read_handlers[])(struct http_req *) = {
     api_list_games, api_events, api_replay, api_replay_rounds, api_player, api_leaderboard};
 
 static void delay_reply(struct http_req *r, double seconds);
-static void wake_delayed(struct http_daemon *d, double now);
 
 /* True, with the 429 in r's reply, when route rt is a costly read and r's address is past its
  * read rate. The refusal goes out only after a second (the connection parked, holding no
@@ -123,7 +122,7 @@ static bool read_rate_exceeded(struct http_req *r, const struct http_route *rt)
 /* The route every OPTIONS request takes (CORS preflights included): for metrics and the log. */
 static const struct http_route options_route = {"OPTIONS", "/*", NULL, false, "options"};
 
-static double now_seconds(void)
+double http_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -159,8 +158,7 @@ static bool match(const char *pattern, const char *url, route_params params)
     return *u == 0;
 }
 
-/* Writes the connection's peer address as numeric text into out. */
-static void peer_address(struct MHD_Connection *conn, char *out, size_t n)
+void http_peer_address(struct MHD_Connection *conn, char *out, size_t n)
 {
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -378,207 +376,6 @@ static enum MHD_Result queue_reply(struct http_req *r)
     return ret;
 }
 
-/* ---- the daemon and its connections ------------------------------------------------------ */
-
-/* One open connection, from libmicrohttpd's connection-started notice to its closed notice. */
-struct conn_track {
-    int fd;
-    _Atomic double since; /* when the current request head began to be awaited */
-    atomic_bool in_head;  /* awaiting a request head: new, or idle between requests */
-    bool cut;
-    bool proxy;              /* from a trusted proxy: not counted per address */
-    struct addr_count *addr; /* its address's count (NULL for a proxy) */
-    struct conn_track *prev, *next;
-};
-
-struct http_daemon {
-    struct server *srv;
-    struct MHD_Daemon *mhd;
-    struct http_settings hs;
-    struct netaddr_blocks proxies; /* trusted proxies */
-    pthread_mutex_t lock;          /* guards the list of connections and the counts */
-    struct conn_track *conns;
-    long nconns;
-    long ncut; /* connections cut (shut down) whose closed notice has not come yet */
-    struct addr_counts *addrs; /* open connections per address key */
-    /* Past `crowded` live connections (the cap less the headroom), an address that holds
-     * `heavy` connections gets no more, and idle connections are reclaimed. */
-    long crowded;
-    int heavy;
-    atomic_ullong refused_address, refused_crowded, reclaimed;
-    struct delayed *delayed; /* refusals held back before they go out (delay_reply) */
-    atomic_long parked;
-    atomic_ullong cut_head;
-    pthread_t reaper;
-    atomic_bool stop;
-    struct access_log log; /* flushed every LOG_FLUSH_MS by the reaper, and at the stop */
-};
-
-enum { LOG_FLUSH_MS = 250 };
-
-static struct conn_track *track_of(struct MHD_Connection *conn)
-{
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return ci ? ci->socket_context : NULL;
-}
-
-static void head_received(struct MHD_Connection *conn)
-{
-    struct conn_track *t = track_of(conn);
-    if (t)
-        atomic_store(&t->in_head, false);
-}
-
-static void head_expected(struct MHD_Connection *conn)
-{
-    struct conn_track *t = track_of(conn);
-    if (t) {
-        atomic_store(&t->since, now_seconds());
-        atomic_store(&t->in_head, true);
-    }
-}
-
-/* Whether a connection from `addr` is taken, asked by libmicrohttpd as it accepts one (before
- * any byte is read; a refused one is closed with no reply, since answering would cost what the
- * cap protects). Trusted proxies are not counted per address (their clients are, per request,
- * by the rate limits). Another address is refused past --max-per-address, and, once the live
- * connections pass `crowded`, when it already holds `heavy` of them: the headroom under the
- * cap stays for addresses that hold few, and the reaper reclaims idle connections meanwhile. */
-static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t len)
-{
-    (void)len;
-    struct http_daemon *d = cls;
-    char text[64];
-    netaddr_text(addr, text, sizeof text);
-    if (netaddr_blocks_contain(&d->proxies, text))
-        return MHD_YES;
-    double now = now_seconds();
-    pthread_mutex_lock(&d->lock);
-    int held = addr_counts_held(d->addrs, text, now);
-    bool per_address = d->hs.max_per_address > 0 && held >= d->hs.max_per_address;
-    bool crowded = !per_address && d->nconns - d->ncut >= d->crowded && held >= d->heavy;
-    if (!per_address && !crowded)
-        addr_counts_promise(d->addrs, text, now); /* kept when its start is noticed */
-    pthread_mutex_unlock(&d->lock);
-    if (per_address)
-        atomic_fetch_add(&d->refused_address, 1);
-    if (crowded)
-        atomic_fetch_add(&d->refused_crowded, 1);
-    return per_address || crowded ? MHD_NO : MHD_YES;
-}
-
-static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
-{
-    struct http_daemon *d = cls;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        struct conn_track *t = calloc(1, sizeof *t);
-        const union MHD_ConnectionInfo *ci =
-            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-        if (!t || !ci) {
-            free(t);
-            return;
-        }
-        t->fd = ci->connect_fd;
-        atomic_init(&t->since, now_seconds());
-        atomic_init(&t->in_head, true);
-        char text[64];
-        peer_address(conn, text, sizeof text);
-        t->proxy = netaddr_blocks_contain(&d->proxies, text);
-        pthread_mutex_lock(&d->lock);
-        if (!t->proxy)
-            t->addr = addr_counts_take(d->addrs, text);
-        t->next = d->conns;
-        if (d->conns)
-            d->conns->prev = t;
-        d->conns = t;
-        d->nconns++;
-        pthread_mutex_unlock(&d->lock);
-        *socket_context = t;
-    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
-        /* libmicrohttpd closes the descriptor only after this notice: once the entry is gone
-         * under the lock, the reaper can no longer touch a reused descriptor. */
-        struct conn_track *t = *socket_context;
-        pthread_mutex_lock(&d->lock);
-        if (t->prev)
-            t->prev->next = t->next;
-        else
-            d->conns = t->next;
-        if (t->next)
-            t->next->prev = t->prev;
-        d->nconns--;
-        d->ncut -= t->cut;
-        addr_counts_release(d->addrs, t->addr);
-        pthread_mutex_unlock(&d->lock);
-        free(t);
-        *socket_context = NULL;
-    }
-}
-
-/* Once the live connections pass `crowded`, shuts down idle ones (awaiting a request head)
- * until a quarter of the headroom is free again: first those of addresses that hold `heavy`
- * connections or more, then any idle for a second or longer (a connection just accepted is
- * about to send its request). A proxy's connections are left alone. d->lock held. */
-/* Whether bytes wait unread on t's socket: a request head arrived that libmicrohttpd has not
- * read yet, so the connection is not idle, whatever in_head says (cutting it then would close
- * it with a request in flight). */
-static bool request_waiting(const struct conn_track *t)
-{
-    int pending = 0;
-    return ioctl(t->fd, FIONREAD, &pending) == 0 && pending > 0;
-}
-
-static void reclaim_idle(struct http_daemon *d, double now)
-{
-    long live = d->nconns - d->ncut;
-    if (live < d->crowded)
-        return;
-    long want = live - (d->crowded - (d->hs.max_connections - d->crowded) / 4);
-    for (int pass = 0; pass < 2 && want > 0; pass++)
-        for (struct conn_track *t = d->conns; t && want > 0; t = t->next) {
-            if (t->cut || t->proxy || !atomic_load(&t->in_head))
-                continue;
-            if (pass == 0 ? !t->addr || t->addr->open < d->heavy
-                          : now - atomic_load(&t->since) < 1.0)
-                continue;
-            if (request_waiting(t))
-                continue;
-            t->cut = true;
-            d->ncut++;
-            shutdown(t->fd, SHUT_RDWR);
-            atomic_fetch_add(&d->reclaimed, 1);
-            want--;
-        }
-}
-
-/* Every quarter second, flushes the access log and shuts down the connections that have waited
- * longer than head_timeout for a complete request head; libmicrohttpd then sees the end of
- * the stream and closes them. */
-static void *reaper_main(void *arg)
-{
-    struct http_daemon *d = arg;
-    while (!atomic_load(&d->stop)) {
-        struct timespec ts = {0, LOG_FLUSH_MS * 1000 * 1000};
-        nanosleep(&ts, NULL);
-        access_log_flush(&d->log);
-        double now = now_seconds(), limit = now - d->hs.head_timeout;
-        pthread_mutex_lock(&d->lock);
-        for (struct conn_track *t = d->conns; d->hs.head_timeout > 0 && t; t = t->next)
-            if (!t->cut && atomic_load(&t->in_head) && atomic_load(&t->since) < limit &&
-                !request_waiting(t)) {
-                t->cut = true;
-                d->ncut++;
-                shutdown(t->fd, SHUT_RDWR);
-                atomic_fetch_add(&d->cut_head, 1);
-            }
-        reclaim_idle(d, now);
-        pthread_mutex_unlock(&d->lock);
-        wake_delayed(d, now);
-    }
-    return NULL;
-}
-
 bool http_proxies_valid(const char *list, char *err, size_t errlen)
 {
     struct netaddr_blocks bl;
@@ -622,7 +419,7 @@ static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind, const char *
  * X-Forwarded-For (read from the right) that is not itself a trusted proxy. */
 static void client_address(struct http_req *r)
 {
-    peer_address(r->conn, r->client, sizeof r->client);
+    http_peer_address(r->conn, r->client, sizeof r->client);
     if (!netaddr_blocks_contain(&r->daemon->proxies, r->client))
         return;
     struct xff_join j = {.len = 0};
@@ -683,7 +480,7 @@ static void delay_reply(struct http_req *r, double seconds)
     }
     busy_end(r); /* waiting is not work: the bot pool need not pause for it */
     e->r = r;
-    e->when = now_seconds() + seconds;
+    e->when = http_now() + seconds;
     pthread_mutex_lock(&r->daemon->lock);
     e->next = r->daemon->delayed;
     r->daemon->delayed = e;
@@ -691,7 +488,7 @@ static void delay_reply(struct http_req *r, double seconds)
 }
 
 /* Wakes the delayed replies that are due at `now` (every one when now is INFINITY). */
-static void wake_delayed(struct http_daemon *d, double now)
+void http_wake_delayed(struct http_daemon *d, double now)
 {
     struct delayed *due = NULL;
     pthread_mutex_lock(&d->lock);
@@ -734,7 +531,7 @@ static bool body_overdue(struct http_req *r)
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_TIMEOUT);
     unsigned timeout = ci ? ci->connection_timeout : 0;
-    return timeout > 0 && now_seconds() - r->start > (double)timeout;
+    return timeout > 0 && http_now() - r->start > (double)timeout;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -751,8 +548,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->conn = conn;
         r->method = method;
         r->url = url;
-        r->start = now_seconds();
-        head_received(conn);
+        r->start = http_now();
+        http_head_received(conn);
         client_address(r);
         *con_cls = r;
         if (http_head_refused(r, version)) {
@@ -820,7 +617,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 {
     (void)cls;
     (void)toe;
-    head_expected(conn); /* the next request's head, if the connection is kept alive */
+    http_head_expected(conn); /* the next request's head, if the connection is kept alive */
     struct http_req *r = *con_cls;
     if (!r)
         return;
@@ -829,7 +626,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     busy_end(r);
     if (r->park_free)
         r->park_free(r->park_ctx);
-    double ms = (now_seconds() - r->start) * 1000.0;
+    double ms = (http_now() - r->start) * 1000.0;
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
     char method[64], url[1024];
@@ -902,8 +699,8 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
     d->mhd = MHD_start_daemon(
         MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_DUAL_STACK |
             MHD_USE_ERROR_LOG,
-        (uint16_t)hs->port, accept_policy, d, on_request, d, MHD_OPTION_NOTIFY_COMPLETED,
-        on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, on_connection, d,
+        (uint16_t)hs->port, http_accept_policy, d, on_request, d, MHD_OPTION_NOTIFY_COMPLETED,
+        on_completed, d, MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, d,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)hs->idle_timeout, MHD_OPTION_CONNECTION_LIMIT, (unsigned)d->hs.max_connections,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
@@ -917,7 +714,7 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
         free(d);
         return NULL;
     }
-    if (pthread_create(&d->reaper, NULL, reaper_main, d) != 0) {
+    if (pthread_create(&d->reaper, NULL, http_reaper_main, d) != 0) {
         MHD_stop_daemon(d->mhd);
         pthread_mutex_destroy(&d->lock);
         access_log_destroy(&d->log);
@@ -937,13 +734,13 @@ void http_stop(struct http_daemon *d, double seconds)
     pthread_join(d->reaper, NULL);
     /* libmicrohttpd aborts when stopped with a suspended connection: every parked request
      * must have been woken and answered first. Their work (a batch) always ends. */
-    double warn = now_seconds() + seconds;
+    double warn = http_now() + seconds;
     while (atomic_load(&d->parked) > 0) {
-        wake_delayed(d, INFINITY); /* refusals held back go out now */
-        if (now_seconds() > warn) {
+        http_wake_delayed(d, INFINITY); /* refusals held back go out now */
+        if (http_now() > warn) {
             fprintf(stderr, "cityd: still waiting for %ld parked requests\n",
                     (long)atomic_load(&d->parked));
-            warn = now_seconds() + seconds;
+            warn = http_now() + seconds;
         }
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
