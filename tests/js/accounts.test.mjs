@@ -4,11 +4,10 @@
 // name, a wrong password, a 429 with its wait); signed in, creating and joining go through the
 // account, and "Your games" resumes a game on a second browser context with the session token
 // alone; the account page changes the password, signs out everywhere and deletes the account,
-// asked first. The ratings' endpoints (GET /api/v1/players/{name}, GET /api/v1/leaderboard, the
-// view's `rated` and `ratings`) are not in this daemon yet (branch rate26 builds them): their
-// pages are tested by intercepting those requests with Playwright's page.route() and serving
-// fixed JSON in the shapes agreed in issue 26 (and a real finished game's view with `rated` and
-// `ratings` added). Every new page is axe-clean at 1280 x 800 and 390 x 844, with 44 px tap
+// asked first. The ratings' pages are tested twice: with fixed JSON served by Playwright's
+// page.route() in issue 26's shapes (profiles, leaderboard pages, a bot's name, an unknown
+// player), and end to end with nothing intercepted (a rated game against a bot finished, its
+// end screen, the profile and the leaderboard from the daemon's own ratings). Every new page is axe-clean at 1280 x 800 and 390 x 844, with 44 px tap
 // targets on the phone. One daemon, one browser, few reloads: the file runs in well under 60 s.
 //
 //   make && CITY_ROOT=$PWD CITYD=$PWD/build/cityd scripts/with-postgres.sh node --test tests/js/accounts.test.mjs
@@ -387,3 +386,33 @@ for (const [width, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     }
   });
 }
+
+test('end to end, nothing intercepted: a rated game against a bot rates both; the end screen, the profile and the leaderboard show it', { timeout: 40_000 }, async () => {
+  const s = await account('Kim');
+  const made = await api('POST', '/games', { token: s.token, body: { seats: 2, bots: ['greedy'], target_vp: 8, rated: true } });
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  const v = await finishByForce(made.json);
+  assert.equal(v.rated, true);
+  const mine = v.ratings.find((r) => r.player === 'Kim');
+  const bot = v.ratings.find((r) => r.player !== 'Kim');
+  assert.ok(mine && bot, `both seats rated: ${JSON.stringify(v.ratings)}`);
+  const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1).replace('-', '−');
+  const { context, page, errors } = await open(DESKTOP, s);
+  try {
+    await page.goto(`${daemon.base}/#/game/${made.json.id}`);
+    await page.waitForSelector('#end-ratings');
+    assert.match(await text(page, '#my-rating'), new RegExp(`Your rating is now ${fmt(mine.ordinal)}`));
+    await page.goto(`${daemon.base}/#/players/Kim`);
+    await page.waitForSelector('#ratings [data-game="the_city"]');
+    assert.match(await text(page, '#ratings [data-game="the_city"]'), new RegExp(`The City\\s+${fmt(mine.ordinal)}`));
+    assert.match(await text(page, '#recent'), /1st|2nd/);
+    await page.goto(`${daemon.base}/#/leaderboard/the_city`);
+    await page.waitForSelector('#board tbody tr');
+    const rows = await page.locator('#board tbody tr').allInnerTexts();
+    assert.ok(rows.some((r) => r.includes('Kim')), `Kim on the board: ${rows.join(' | ')}`);
+    assert.equal(await page.locator('#board tr[data-kind="bot"] .bot-mark').count() >= 1, true, 'the bot is on it, marked');
+    assert.deepEqual(unexpected(errors), []);
+  } finally {
+    await context.close();
+  }
+});
