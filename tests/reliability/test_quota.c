@@ -89,18 +89,7 @@ static void assert_rate_limited(const struct suite_answer *a, const char *code, 
 /* Runs `sql` on the test's database; the first column of the first row as a number. */
 static long long sql_long(const char *sql)
 {
-    PGconn *c = PQconnectdb(db);
-    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *r = PQexec(c, sql);
-    ExecStatusType s = PQresultStatus(r);
-    cr_assert(s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK, "%s: %s", sql,
-              PQresultErrorMessage(r));
-    long long v = s == PGRES_TUPLES_OK && PQntuples(r) > 0 && !PQgetisnull(r, 0, 0)
-                      ? atoll(PQgetvalue(r, 0, 0))
-                      : -1;
-    PQclear(r);
-    PQfinish(c);
-    return v;
+    return db_num(db, sql);
 }
 
 /* The value of metric line `prefix` (e.g. "city_games{status=\"expired\"}") at `base`. */
