@@ -207,17 +207,19 @@ struct sc_scan {
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
     /* On demand: by cell, the most sims a block there could be joined to (sc_scan_reach(); -1:
      * not worked out yet) ... */
-    int16_t reach[SC_CELLS];
-    uint8_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* by network: the last cell it was counted
-                                                    * for (each cell's reach is worked out once) */
+    int16_t reach[SC_CELLS]; /* (kept by sc_scan_update() where the step changed nothing) */
+    uint16_t reach_mark;     /* counts the reaches worked out; by network, the count at which */
+    uint16_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* it was last counted (each network once) */
     /* ... sc_covered_map() of each coverage (covered_done bit k: coverage k) ... */
     uint8_t covered_done;
     bool covered[SC_COVER_COUNT][SC_CELLS];
     /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
-     * SC_NONE) and each zone's size ... */
+     * SC_NONE), each zone's size, and sc_scan_zone_most() (-1: not worked out yet); kept by
+     * sc_scan_update() for the keys a step's block is no part of ... */
     uint16_t zone_done;
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
     uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
+    int16_t zone_most[SC_ZONE_KEYS];
     /* ... a depth-first walk of each road and rail network (order of each cell, the lowest
      * order its subtree reaches, its parent, its subtree's last order and sims) ... */
     bool walked[SC_SVC_RAIL + 1];

@@ -106,7 +106,8 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     }
     s->covered_done = 0;
     memset(s->reach, 0xff, sizeof s->reach);
-    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
+    s->reach_mark = 0;
+    memset(s->reached_by, 0, sizeof s->reached_by);
 }
 
 int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
@@ -347,14 +348,18 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
         return s->reach[c];
     int q[5], n = 1 + sc_neighbours(g, c, q + 1), most = 0;
     q[0] = c;
+    if (++s->reach_mark == 0) { /* (the count wrapped: older marks could match it) */
+        memset(s->reached_by, 0, sizeof s->reached_by);
+        s->reach_mark = 1;
+    }
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
         const uint8_t *net = s->net[svc];
-        uint8_t *by = s->reached_by[svc];
+        uint16_t *by = s->reached_by[svc];
         int sum = 0;
         for (int i = 0; i < n; i++) {
             int k = net[q[i]];
-            if (k != SC_NONE && by[k] != c) { /* (each network once) */
-                by[k] = (uint8_t)c;
+            if (k != SC_NONE && by[k] != s->reach_mark) { /* (each network once) */
+                by[k] = s->reach_mark;
                 sum += s->sims[svc][k];
             }
         }
@@ -365,6 +370,27 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
 }
 
 /* ---- one step at a time ------------------------------------------------------------------- */
+
+/* The zone keys (sc_zone_key() bits) whose zones a block of design d (NULL: none) is part of:
+ * its own key, or every key for a gray block (wild in every zone). */
+static unsigned zone_keys(const struct sc_design *d)
+{
+    if (!d)
+        return 0;
+    if (d->zone == SC_ZONE_SERVICES)
+        return (1u << SC_ZONE_KEYS) - 1;
+    int k = sc_zone_key(d);
+    return k >= 0 ? 1u << k : 0;
+}
+
+/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). */
+static void forget_reach_near(const struct sc_game *g, struct sc_scan *s, int q)
+{
+    int nb[4], m = sc_neighbours(g, q, nb);
+    s->reach[q] = -1;
+    for (int j = 0; j < m; j++)
+        s->reach[nb[j]] = -1;
+}
 
 /* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
 static void list_set(uint8_t *list, uint8_t *n, int c, bool in)
@@ -496,11 +522,19 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         for (int j = 0; j < m; j++)
             list_set(s->cands, &s->ncands, nb[j], true);
     }
-    s->zone_done = 0;
+    /* a zone changes only when the block joins it or leaves it */
+    s->zone_done &= (uint16_t) ~(zone_keys(d) | zone_keys(e));
     memset(s->pieces_done, 0, sizeof s->pieces_done);
     memset(s->walked, 0, sizeof s->walked);
     s->covered_done = 0;
-    memset(s->reach, 0xff, sizeof s->reach);
-    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
+    /* a cell's reach reads its own and its neighbours' road and rail networks and their sims:
+     * only c's and the networks c is now in changed (those c joined became one) */
+    forget_reach_near(g, s, c);
+    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
+        int k = s->net[svc][c];
+        for (int j = k == SC_NONE ? 0 : s->first[svc][k]; k != SC_NONE && j < s->first[svc][k + 1];
+             j++)
+            forget_reach_near(g, s, s->netcells[svc][j]);
+    }
     return true;
 }

@@ -48,6 +48,7 @@ static void scan_zones(const struct sc_game *g, struct sc_scan *s, int key)
         }
         s->zone_size[key][zones++] = (uint8_t)n;
     }
+    s->zone_most[key] = -1;
     s->zone_done |= (uint16_t)(1u << key);
 }
 
@@ -76,6 +77,8 @@ int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
 {
     if (!(s->zone_done >> key & 1u))
         scan_zones(g, s, key);
+    if (s->zone_most[key] >= 0)
+        return s->zone_most[key];
     int nz = 0, top[4] = {0, 0, 0, 0};
     for (int i = 0; i < s->nblocks; i++) {
         int z = s->zone[key][s->blocks[i]];
@@ -90,7 +93,8 @@ int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
                 v = t;
             }
     }
-    return top[0] + top[1] + top[2] + top[3];
+    s->zone_most[key] = (int16_t)(top[0] + top[1] + top[2] + top[3]);
+    return s->zone_most[key];
 }
 
 /* The blocks of key K (or gray, wild) joined to cell c through such blocks, c not counted;
