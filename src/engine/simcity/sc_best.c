@@ -29,10 +29,13 @@ struct bound_pos {
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
- * vote can be asked; or d requires more sims than any block at c could get. */
-static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
-                                                          const struct sc_design *d, int c)
+ * vote can be asked; or d requires more sims than any block at c could get; or d is
+ * `restricted` (sc_restricted()) and c is not where it may go. */
+static inline __attribute__((always_inline)) bool
+no_play(const struct bound_pos *p, const struct sc_design *d, bool restricted, int c)
 {
+    if (restricted && sc_restricted_at(p->g, d, c))
+        return true;
     if (d->sims < 0) {
         int reach = p->scan->reach[c];
         if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
@@ -83,10 +86,11 @@ struct adder {
  * adders that pay it, and the bound of any of its plays. */
 struct design_bound {
     bool done;
-    int key;      /* its zone key, or -1 when it earns no zone bonus */
-    int fixed;    /* value, a complex's members, receives that do not depend on the cell */
-    int top;      /* the most any of its plays could score */
-    bool by_cell; /* it has receives or coverage that depend on the cell */
+    int key;         /* its zone key, or -1 when it earns no zone bonus */
+    int fixed;       /* value, a complex's members, receives that do not depend on the cell */
+    int top;         /* the most any of its plays could score */
+    bool by_cell;    /* it has receives or coverage that depend on the cell */
+    bool restricted; /* sc_restricted() */
     int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
     int nadders;
     struct adder adders[SC_CELLS];
@@ -153,6 +157,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     const struct sc_game *g = p->g;
     struct sc_scan *s = p->scan;
     b->done = true;
+    b->restricted = sc_restricted(d);
     b->fixed = d->value;
     b->by_cell = false;
     for (int i = 0; i < d->nspecials; i++) {
@@ -218,7 +223,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        if (no_play(p, d, c))
+        if (no_play(p, d, b->restricted, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -401,7 +406,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .mode = SC_MODE_EVENT};
             v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         } else {
-            if (no_play(p, d, c))
+            if (no_play(p, d, b->restricted, c))
                 continue; /* (judge() would refuse it) */
             int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
             if (m < 0 || m >= SC_MEMO) {

@@ -158,6 +158,42 @@ static inline __attribute__((always_inline)) int sc_neighbours(const struct sc_g
 /* True when design d matches selector s. */
 bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct sc_design *d);
 
+/* True when design d has a restriction of where it goes that a cell's own neighbourhood
+ * settles: a block it must cover (must_cover) or a neighbour it must have (only_if adjacent). */
+static inline bool sc_restricted(const struct sc_design *d)
+{
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *s = &d->specials[i];
+        if (s->prim == SC_SP_MUST_COVER ||
+            (s->prim == SC_SP_ONLY_IF && s->cond.kind == SC_COND_ADJACENT))
+            return true;
+    }
+    return false;
+}
+
+/* True when block d may not go on cell c for such a restriction: c holds no block it must
+ * cover, or no neighbour it must have (sc_card_check() refuses the play: SC_ERR_RESTRICTED or
+ * before). */
+static inline bool sc_restricted_at(const struct sc_game *g, const struct sc_design *d, int c)
+{
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *s = &d->specials[i];
+        if (s->prim == SC_SP_MUST_COVER) {
+            int e = g->block[c];
+            if (e == SC_NONE || !sc_sel_match(g, &s->sel, sc_design_of(g, e)))
+                return true;
+        } else if (s->prim == SC_SP_ONLY_IF && s->cond.kind == SC_COND_ADJACENT) {
+            int nb[4], m = sc_neighbours(g, c, nb), j = 0;
+            while (j < m && (g->block[nb[j]] == SC_NONE ||
+                             !sc_sel_match(g, &s->cond.sel, sc_design_of(g, g->block[nb[j]]))))
+                j++;
+            if (j == m)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* True when cell is covered by a provider of coverage `cover` in view v (not by itself). */
 bool sc_covered(const struct sc_view *v, int cover, int cell);
 
