@@ -22,6 +22,12 @@ struct bound_pos {
     int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
     int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
     int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
+    /* by complex (cx_done bit k: complex k worked out): its contiguous members' groups (each
+     * member's group number, each group's members and bonus), and its remote members' */
+    uint8_t cx_done;
+    uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
+    int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
+    int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
     int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
@@ -66,6 +72,78 @@ static int blocks_near(struct bound_pos *p, int c, int r)
     return p->pre[y1][x1] - p->pre[y0][x1] - p->pre[y1][x0] + p->pre[y0][x0];
 }
 
+/* Numbers the groups of complex cx's contiguous members in p's city (as sc_score.c joins
+ * them: beside each other) with each group's members and bonus, and counts its remote members. */
+static void complex_groups(struct bound_pos *p, int cx)
+{
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    uint8_t *group = p->cx_group[cx], q[SC_CELLS];
+    memset(group, SC_NONE, SC_CELLS);
+    int groups = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        const struct sc_design *e = sc_design_of(g, g->block[c]);
+        if (group[c] != SC_NONE || e->complex != cx || e->cwithin)
+            continue;
+        int n = 0, sum = 0;
+        q[n++] = (uint8_t)c;
+        group[c] = (uint8_t)groups;
+        for (int j = 0; j < n; j++) {
+            const struct sc_design *m = sc_design_of(g, g->block[q[j]]);
+            sum += m->cbonus > 0 ? m->cbonus : 0;
+            int nb[4], k = sc_neighbours(g, q[j], nb);
+            for (int t = 0; t < k; t++) {
+                if (group[nb[t]] != SC_NONE || g->block[nb[t]] == SC_NONE)
+                    continue;
+                const struct sc_design *f = sc_design_of(g, g->block[nb[t]]);
+                if (f->complex == cx && !f->cwithin) {
+                    group[nb[t]] = (uint8_t)groups;
+                    q[n++] = (uint8_t)nb[t];
+                }
+            }
+        }
+        p->cx_count[cx][groups] = (int16_t)n;
+        p->cx_sum[cx][groups++] = (int16_t)sum;
+    }
+    int n = 0, sum = 0;
+    for (int i = 0; i < s->nremotes; i++) {
+        const struct sc_design *e = sc_design_of(g, g->block[s->remotes[i]]);
+        if (e->complex == cx) {
+            n++;
+            sum += e->cbonus > 0 ? e->cbonus : 0;
+        }
+    }
+    p->cx_remote_count[cx] = (int16_t)n;
+    p->cx_remote_sum[cx] = (int16_t)sum;
+    p->cx_done = (uint8_t)(p->cx_done | 1u << cx);
+}
+
+/* A bound of the complex bonus of a contiguous member of complex cx at c: the members of the
+ * groups beside c (and of c's own) and every remote member, paid once they are at least 3. */
+static int complex_at(struct bound_pos *p, int cx, int c)
+{
+    if (!(p->cx_done >> cx & 1u))
+        complex_groups(p, cx);
+    const uint8_t *group = p->cx_group[cx];
+    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
+    int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
+    q[0] = c;
+    for (int i = 0; i < m; i++) {
+        int k = group[q[i]], j = 0;
+        if (k == SC_NONE)
+            continue;
+        while (j < nseen && seen[j] != k)
+            j++;
+        if (j < nseen)
+            continue;
+        seen[nseen++] = k;
+        count += p->cx_count[cx][k];
+        sum += p->cx_sum[cx][k];
+    }
+    return count >= SC_GROUP_MIN ? sum : 0;
+}
+
 /* The zone bonus a block of key `key` would get at c (sc_score.c's, with its minimum). */
 static int zone_at(struct bound_pos *p, int key, int c)
 {
@@ -88,6 +166,8 @@ struct design_bound {
     bool done;
     int key;         /* its zone key, or -1 when it earns no zone bonus */
     int fixed;       /* value, a complex's members, receives that do not depend on the cell */
+    int cx;          /* its complex when it is a contiguous member (its members depend on the
+                      * cell: complex_at()), else -1 (counted in fixed) */
     int top;         /* the most any of its plays could score */
     bool by_cell;    /* it has receives or coverage that depend on the cell */
     bool restricted; /* sc_restricted() */
@@ -184,11 +264,14 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             break;
         }
     }
+    int members = 0; /* (every member's bonus: the most any of its plays could get) */
     if (d->complex >= 0)
         for (int i = 0; i < s->nblocks; i++) {
             const struct sc_design *e = sc_design_of(g, g->block[s->blocks[i]]);
-            b->fixed += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
+            members += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
         }
+    b->cx = d->complex >= 0 && !d->cwithin ? d->complex : -1;
+    b->fixed += b->cx >= 0 ? 0 : members;
     int adds = 0;
     b->nadders = 0;
     for (int k = 0; k < s->nadders; k++) {
@@ -204,7 +287,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         }
     }
     b->key = d->zone == SC_ZONE_SERVICES ? -1 : sc_zone_key(d);
-    b->top = b->fixed + adds;
+    b->top = b->fixed + adds + (b->cx >= 0 ? members : 0);
     if (b->key >= 0) {
         if (p->zone_most[b->key] < 0) {
             int z = sc_scan_zone_most(g, s, b->key);
@@ -245,6 +328,8 @@ static int score_bound(struct bound_pos *p, const struct sc_design *d, struct de
         n += SC_SCORCHED_BONUS;
     if (b->key >= 0)
         n += zone_at(p, b->key, c);
+    if (b->cx >= 0)
+        n += complex_at(p, b->cx, c);
     for (int i = 0; i < b->nadders; i++) {
         const struct adder *a = &b->adders[i];
         if (a->cell == c || (a->kind == SC_COND_ADJACENT && sc_distance(a->cell, c) != 1) ||
@@ -514,6 +599,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     memset(pos.zone, 0xff, sizeof pos.zone);
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
+    pos.cx_done = 0;
     pos.free_only = !s.may_vote;
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
@@ -564,6 +650,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     memset(p.zone, 0xff, sizeof p.zone);
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
+    p.cx_done = 0;
     p.free_only = false;
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
