@@ -315,7 +315,8 @@ static int net_name(const struct sc_scan *s, int svc, int q)
 }
 
 /* The on-demand parts a kept scan carries from earlier positions (each cell's reach, the zones
- * of each key and their most) are the ones fresh from the city: NULL, or what differs. */
+ * of each key, their most and each cell's zone bonus) are the ones fresh from the city: NULL,
+ * or what differs. */
 static const char *kept_parts_differ(const struct sc_game *g, struct sc_scan *kept,
                                      struct sc_scan *fresh)
 {
@@ -337,6 +338,9 @@ static const char *kept_parts_differ(const struct sc_game *g, struct sc_scan *ke
                 (a != SC_NONE && kept->zone_size[key][a] != fresh->zone_size[key][b]))
                 return "zones";
             if (sc_scan_zone(g, kept, key, q) != sc_scan_zone(g, fresh, key, q))
+                return "a cell's zone";
+            if (kept->zone_bonus[key][q] >= 0 &&
+                kept->zone_bonus[key][q] != sc_scan_zone_bonus(g, fresh, key, q))
                 return "a cell's zone bonus";
         }
     }

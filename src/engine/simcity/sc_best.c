@@ -20,7 +20,6 @@ struct bound_pos {
     struct sc_scan *scan;
     bool squares;                              /* pre[][] is filled */
     int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
-    int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
     int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
     /* by complex (cx_done bit k: complex k worked out): its contiguous members' groups (each
      * member's group number, each group's members and bonus), and its remote members' */
@@ -33,6 +32,34 @@ struct bound_pos {
                      * free rezone, and other built cells are no plays (sc_card_check()) */
 };
 
+/* sc_covers_freely() by the designs of the covered block and of the block (it reads nothing
+ * else of a game), worked out once a catalog: 0 not yet, 1 no, 2 yes. */
+static _Thread_local struct {
+    const struct sc_catalog *cat;
+    uint64_t stamp;
+    uint8_t v[SC_MAX_DESIGNS][SC_MAX_DESIGNS];
+} freely;
+
+/* The freely[] of g's catalog. */
+static void freely_for(const struct sc_game *g)
+{
+    if (freely.cat != g->cat || freely.stamp != g->cat->stamp) {
+        memset(freely.v, 0, sizeof freely.v);
+        freely.cat = g->cat;
+        freely.stamp = g->cat->stamp;
+    }
+}
+
+/* sc_covers_freely() of block e (a card) by design d, read from freely[] (freely_for() of g
+ * done). */
+static inline bool covers_freely(const struct sc_game *g, int e, const struct sc_design *d)
+{
+    uint8_t *v = &freely.v[g->cat->card_design[e]][d - g->cat->designs];
+    if (!*v)
+        *v = sc_covers_freely(g, sc_design_of(g, e), d) ? 2 : 1;
+    return *v == 2;
+}
+
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
  * vote can be asked; or d requires more sims than any block at c could get; or d is
@@ -40,15 +67,15 @@ struct bound_pos {
 static inline __attribute__((always_inline)) bool
 no_play(const struct bound_pos *p, const struct sc_design *d, bool restricted, int c)
 {
-    if (restricted && sc_restricted_at(p->g, d, c))
-        return true;
     if (d->sims < 0) {
         int reach = p->scan->reach[c];
         if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
+    if (restricted && sc_restricted_at(p->g, d, c))
+        return true;
     int e = p->g->block[c];
-    return p->free_only && e != SC_NONE && !sc_covers_freely(p->g, sc_design_of(p->g, e), d);
+    return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
 }
 
 /* The blocks in the square of half-side r around c (c's own among them). */
@@ -142,16 +169,6 @@ static int complex_at(struct bound_pos *p, int cx, int c)
         sum += p->cx_sum[cx][k];
     }
     return count >= SC_GROUP_MIN ? sum : 0;
-}
-
-/* The zone bonus a block of key `key` would get at c (sc_score.c's, with its minimum). */
-static int zone_at(struct bound_pos *p, int key, int c)
-{
-    if (p->zone[key][c] < 0) {
-        int z = sc_scan_zone(p->g, p->scan, key, c);
-        p->zone[key][c] = (int16_t)(z >= SC_GROUP_MIN ? z : 0);
-    }
-    return p->zone[key][c];
 }
 
 /* An adder of the city whose special gives design d `amount` > 0 when its condition holds. */
@@ -327,7 +344,7 @@ static int score_bound(struct bound_pos *p, const struct sc_design *d, struct de
     if (g->block[c] == SC_NONE && g->scorched[c])
         n += SC_SCORCHED_BONUS;
     if (b->key >= 0)
-        n += zone_at(p, b->key, c);
+        n += sc_scan_zone_bonus(g, p->scan, b->key, c);
     if (b->cx >= 0)
         n += complex_at(p, b->cx, c);
     for (int i = 0; i < b->nadders; i++) {
@@ -596,11 +613,11 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.g = g;
     pos.scan = s.scan;
     pos.squares = false;
-    memset(pos.zone, 0xff, sizeof pos.zone);
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
     pos.cx_done = 0;
     pos.free_only = !s.may_vote;
+    freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
     /* every card's bound: an event's worth (a targeted one is opened whatever it is), a
@@ -647,11 +664,11 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.g = g;
     p.scan = sc_position_scan(g);
     p.squares = false;
-    memset(p.zone, 0xff, sizeof p.zone);
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
     p.cx_done = 0;
     p.free_only = false;
+    freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
         *top = b.top;

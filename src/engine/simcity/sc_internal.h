@@ -256,6 +256,7 @@ struct sc_scan {
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
     uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
     int16_t zone_most[SC_ZONE_KEYS];
+    int16_t zone_bonus[SC_ZONE_KEYS][SC_CELLS]; /* sc_scan_zone_bonus(), or -1 */
     /* ... a depth-first walk of each road and rail network (order of each cell, the lowest
      * order its subtree reaches, its parent, its subtree's last order and sims) ... */
     bool walked[SC_SVC_RAIL + 1];
@@ -303,6 +304,10 @@ int sc_zone_key(const struct sc_design *d);
 /* The blocks of zone key `key` or gray joined to cell c (not counted) through such blocks, in
  * the city seen with a block of that key at c (sc_score.c's zone bonus, before its minimum). */
 int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c);
+
+/* sc_scan_zone() with the zone bonus's minimum (0 below SC_GROUP_MIN blocks), kept in the scan
+ * while the key's zones are. */
+int sc_scan_zone_bonus(const struct sc_game *g, struct sc_scan *s, int key, int c);
 
 /* The most sc_scan_zone() can give any cell for key `key`: the four largest zones together. */
 int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key);
