@@ -27,6 +27,11 @@ struct bound_pos {
     uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
+    /* by coverage (unc_done bit k: coverage k worked out), the blocks it covers nowhere yet
+     * (New Coverage Only pays for no other): by square as pre[][], and for power by network */
+    uint8_t unc_done;
+    int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
+    int16_t power_unc[SC_CELLS];
     int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
@@ -78,6 +83,54 @@ no_play(const struct bound_pos *p, const struct sc_design *d, bool restricted, i
     return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
 }
 
+/* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
+static int square_count(const struct sc_game *g, int16_t pre[][SC_STRIDE + 1], int c, int r)
+{
+    int x0 = sc_x(c) - r, x1 = sc_x(c) + r + 1, y0 = sc_y(c) - r, y1 = sc_y(c) + r + 1;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > g->side ? g->side : x1;
+    y1 = y1 > g->side ? g->side : y1;
+    return pre[y1][x1] - pre[y0][x1] - pre[y1][x0] + pre[y0][x0];
+}
+
+/* Works out p->unc[cover] (or p->power_unc) from the scan's covered map of `cover`. */
+static void uncovered(struct bound_pos *p, int cover)
+{
+    const struct sc_game *g = p->g;
+    struct sc_scan *s = p->scan;
+    if (!(s->covered_done >> cover & 1u)) { /* (as sc_score.c's coverage reads it) */
+        sc_covered_map_scan(g, cover, s->covered[cover], s);
+        s->covered_done = (uint8_t)(s->covered_done | 1u << cover);
+    }
+    const bool *old = s->covered[cover];
+    if (cover == SC_COVER_POWER) {
+        memset(p->power_unc, 0, sizeof p->power_unc);
+        for (int i = 0; i < s->nblocks; i++) {
+            int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
+            p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
+        }
+    } else {
+        int16_t(*pre)[SC_STRIDE + 1] = p->unc[cover];
+        memset(pre, 0, sizeof p->unc[cover]);
+        for (int y = 0; y < g->side; y++)
+            for (int x = 0; x < g->side; x++) {
+                int b = y * SC_STRIDE + x;
+                pre[y + 1][x + 1] = (int16_t)(pre[y][x + 1] + pre[y + 1][x] - pre[y][x] +
+                                              (g->block[b] != SC_NONE && !old[b]));
+            }
+    }
+    p->unc_done = (uint8_t)(p->unc_done | 1u << cover);
+}
+
+/* The blocks in the square of half-side r around c that no provider of `cover` covers yet. */
+static int uncovered_near(struct bound_pos *p, int cover, int c, int r)
+{
+    if (!(p->unc_done >> cover & 1u))
+        uncovered(p, cover);
+    return square_count(p->g, p->unc[cover], c, r);
+}
+
 /* The blocks in the square of half-side r around c (c's own among them). */
 static int blocks_near(struct bound_pos *p, int c, int r)
 {
@@ -91,12 +144,7 @@ static int blocks_near(struct bound_pos *p, int c, int r)
                               (g->block[y * SC_STRIDE + x] != SC_NONE));
         p->squares = true;
     }
-    int x0 = sc_x(c) - r, x1 = sc_x(c) + r + 1, y0 = sc_y(c) - r, y1 = sc_y(c) + r + 1;
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > g->side ? g->side : x1;
-    y1 = y1 > g->side ? g->side : y1;
-    return p->pre[y1][x1] - p->pre[y0][x1] - p->pre[y1][x0] + p->pre[y0][x0];
+    return square_count(g, p->pre, c, r);
 }
 
 /* Numbers the groups of complex cx's contiguous members in p's city (as sc_score.c joins
@@ -203,10 +251,12 @@ static int city_count(const struct sc_game *g, const struct sc_scan *s, const st
 }
 
 /* The blocks of the power networks at c or beside it, each network once: all a power line at c
- * could join. */
-static int powered_near(const struct bound_pos *p, int c)
+ * could join (new_only: those no power provider covers yet). */
+static int powered_near(struct bound_pos *p, int c, bool new_only)
 {
     const struct sc_scan *s = p->scan;
+    if (new_only && !(p->unc_done >> SC_COVER_POWER & 1u))
+        uncovered(p, SC_COVER_POWER);
     int nets[5], n = 0, sum = 0;
     for (int dir = -1; dir < 4; dir++) {
         int q = dir < 0 ? c : sc_step_to(p->g, c, dir);
@@ -217,7 +267,8 @@ static int powered_near(const struct bound_pos *p, int c)
             k++;
         if (k == n) {
             nets[n++] = net;
-            sum += s->first[SC_SVC_POWER][net + 1] - s->first[SC_SVC_POWER][net];
+            sum += new_only ? p->power_unc[net]
+                            : s->first[SC_SVC_POWER][net + 1] - s->first[SC_SVC_POWER][net];
         }
     }
     return sum;
@@ -240,10 +291,11 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
-            n += d->power ? sp->amount * powered_near(p, c) : 0;
+            n += d->power ? sp->amount * powered_near(p, c, sp->new_only) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
             int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
-            n += sp->amount * blocks_near(p, c, r);
+            n += sp->amount *
+                 (sp->new_only ? uncovered_near(p, sp->cover, c, r) : blocks_near(p, c, r));
         }
     }
     return n;
@@ -615,7 +667,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.squares = false;
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
-    pos.cx_done = 0;
+    pos.cx_done = pos.unc_done = 0;
     pos.free_only = !s.may_vote;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
@@ -666,7 +718,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.squares = false;
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
-    p.cx_done = 0;
+    p.cx_done = p.unc_done = 0;
     p.free_only = false;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
