@@ -68,16 +68,17 @@ static inline bool covers_freely(const struct sc_game *g, int e, const struct sc
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
  * vote can be asked; or d requires more sims than any block at c could get; or d is
- * `restricted` (sc_restricted()) and c is not where it may go. */
+ * restricted (sc_restricted()) and c is not one of the cells `allowed` marks (NULL: d is not
+ * restricted). */
 static inline __attribute__((always_inline)) bool
-no_play(const struct bound_pos *p, const struct sc_design *d, bool restricted, int c)
+no_play(const struct bound_pos *p, const struct sc_design *d, const uint8_t *allowed, int c)
 {
     if (d->sims < 0) {
         int reach = p->scan->reach[c];
         if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
-    if (restricted && sc_restricted_at(p->g, d, c))
+    if (allowed && !allowed[c])
         return true;
     int e = p->g->block[c];
     return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
@@ -236,6 +237,8 @@ struct design_bound {
     int top;         /* the most any of its plays could score */
     bool by_cell;    /* it has receives or coverage that depend on the cell */
     bool restricted; /* sc_restricted() */
+    uint8_t allowed[SC_CELLS];   /* when restricted: the cells it may go on as far as its
+                                  * restrictions go (sc_restricted_at() false) */
     int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
     int nadders;
     struct adder adders[SC_CELLS];
@@ -301,12 +304,44 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
     return n;
 }
 
+/* Marks in allowed[] the cells where restricted design d's restrictions let it go (the cells
+ * sc_restricted_at() passes), from the blocks they name rather than cell by cell. */
+static void allowed_cells(const struct sc_game *g, const struct sc_scan *s,
+                          const struct sc_design *d, uint8_t *allowed)
+{
+    memset(allowed, 1, SC_CELLS);
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        bool cover = sp->prim == SC_SP_MUST_COVER;
+        if (!cover && !(sp->prim == SC_SP_ONLY_IF && sp->cond.kind == SC_COND_ADJACENT))
+            continue;
+        const struct sc_sel *sel = cover ? &sp->sel : &sp->cond.sel;
+        uint8_t here[SC_CELLS] = {0};
+        for (int k = 0; k < s->nblocks; k++) {
+            int b = s->blocks[k];
+            if (!sc_sel_match(g, sel, sc_design_of(g, g->block[b])))
+                continue;
+            if (cover) {
+                here[b] = 1;
+                continue;
+            }
+            int nb[4], m = sc_neighbours(g, b, nb);
+            for (int j = 0; j < m; j++)
+                here[nb[j]] = 1;
+        }
+        for (int c = 0; c < SC_CELLS; c++)
+            allowed[c] &= here[c];
+    }
+}
+
 static void design_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b)
 {
     const struct sc_game *g = p->g;
     struct sc_scan *s = p->scan;
     b->done = true;
     b->restricted = sc_restricted(d);
+    if (b->restricted)
+        allowed_cells(g, s, d, b->allowed);
     b->fixed = d->value;
     b->by_cell = false;
     for (int i = 0; i < d->nspecials; i++) {
@@ -375,7 +410,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        if (no_play(p, d, b->restricted, c))
+        if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -560,7 +595,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .mode = SC_MODE_EVENT};
             v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         } else {
-            if (no_play(p, d, b->restricted, c))
+            if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
                 continue; /* (judge() would refuse it) */
             int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
             if (m < 0 || m >= SC_MEMO) {
