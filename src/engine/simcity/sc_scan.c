@@ -395,9 +395,14 @@ static void forget_reach_near(const struct sc_game *g, struct sc_scan *s, int q)
 /* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
 static void list_set(uint8_t *list, uint8_t *n, int c, bool in)
 {
-    int at = 0;
-    while (at < *n && list[at] < c)
-        at++;
+    int at = 0, hi = *n; /* (the first place not below c, by halves) */
+    while (at < hi) {
+        int mid = (at + hi) / 2;
+        if (list[mid] < c)
+            at = mid + 1;
+        else
+            hi = mid;
+    }
     bool there = at < *n && list[at] == c;
     if (in && !there) {
         memmove(list + at + 1, list + at, (size_t)(*n - at));
@@ -506,10 +511,14 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
     for (int k = 0; k < SC_COVER_COUNT; k++)
         if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
             list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
-    s->min_crime = 0;
-    for (int i = 0; i < s->nblocks; i++) {
-        int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
-        s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+    if (e && e->crime <= s->min_crime && d->crime > e->crime) { /* (the lowest may have gone) */
+        s->min_crime = 0;
+        for (int i = 0; i < s->nblocks; i++) {
+            int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
+            s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+        }
+    } else if (d->crime < s->min_crime) {
+        s->min_crime = (int8_t)d->crime;
     }
     bool adds = sc_has_prim(d, SC_SP_ADD), remote = d->complex >= 0 && d->cwithin;
     if (adds != (e && sc_has_prim(e, SC_SP_ADD)))
