@@ -328,8 +328,8 @@ static const char *kept_parts_differ(const struct sc_game *g, struct sc_scan *ke
     for (int key = 0; key < SC_ZONE_KEYS; key++) {
         if (!(kept->zone_done >> key & 1u))
             continue;
-        int most = kept->zone_most[key];
-        if (most >= 0 && most != sc_scan_zone_most(g, fresh, key))
+        int most = kept->zone_most[key], fresh_most = sc_scan_zone_most(g, fresh, key);
+        if (most >= 0 && most != fresh_most) /* (fresh's zones of key are worked out now) */
             return "a key's largest zones";
         SC_FOR_CELLS(g, q)
         {

@@ -251,10 +251,12 @@ struct sc_scan {
     bool covered[SC_COVER_COUNT][SC_CELLS];
     /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
      * SC_NONE), each zone's size, and sc_scan_zone_most() (-1: not worked out yet); kept by
-     * sc_scan_update() for the keys a step's block is no part of ... */
+     * sc_scan_update() for the keys a step's block is no part of, and brought on by it for a
+     * new block (the zones it joins become one) ... */
     uint16_t zone_done;
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
-    uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
+    uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS]; /* (0: a number no cell has any more) */
+    uint8_t nzones[SC_ZONE_KEYS];              /* zone numbers in use: 0..nzones-1 */
     int16_t zone_most[SC_ZONE_KEYS];
     int16_t zone_bonus[SC_ZONE_KEYS][SC_CELLS]; /* sc_scan_zone_bonus(), or -1 */
     /* ... a depth-first walk of each road and rail network (order of each cell, the lowest

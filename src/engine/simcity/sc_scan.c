@@ -383,6 +383,40 @@ static unsigned zone_keys(const struct sc_design *d)
     return k >= 0 ? 1u << k : 0;
 }
 
+/* The zones of key `key` once the empty cell c gets a block of that key (or gray): the zones
+ * beside c and c become one zone, under the lowest of their numbers (a new number when c
+ * joins none). False when numbers run out (the zones must be worked out anew). */
+static bool zone_join(const struct sc_game *g, struct sc_scan *s, int key, int c)
+{
+    uint8_t *label = s->zone[key], *size = s->zone_size[key];
+    int nb[4], m = sc_neighbours(g, c, nb), ids[4], nids = 0, sum = 1;
+    for (int j = 0; j < m; j++)
+        if (label[nb[j]] != SC_NONE)
+            add_once(ids, &nids, label[nb[j]]);
+    int target = nids ? ids[0] : s->nzones[key];
+    if (!nids && target >= SC_CELLS)
+        return false;
+    for (int k = 0; k < nids; k++) {
+        target = ids[k] < target ? ids[k] : target;
+        sum += size[ids[k]];
+    }
+    for (int k = 0; k < nids; k++) {
+        if (ids[k] == target)
+            continue;
+        for (int i = 0; i < s->nblocks; i++)
+            if (label[s->blocks[i]] == ids[k])
+                label[s->blocks[i]] = (uint8_t)target;
+        size[ids[k]] = 0;
+    }
+    if (!nids)
+        s->nzones[key]++;
+    label[c] = (uint8_t)target;
+    size[target] = (uint8_t)sum;
+    s->zone_most[key] = -1;
+    memset(s->zone_bonus[key], 0xff, sizeof s->zone_bonus[key]);
+    return true;
+}
+
 /* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). */
 static void forget_reach_near(const struct sc_game *g, struct sc_scan *s, int q)
 {
@@ -531,8 +565,16 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         for (int j = 0; j < m; j++)
             list_set(s->cands, &s->ncands, nb[j], true);
     }
-    /* a zone changes only when the block joins it or leaves it */
-    s->zone_done &= (uint16_t) ~(zone_keys(d) | zone_keys(e));
+    /* a zone changes only when the block joins it or leaves it: a new block joins the zones
+     * beside it; an upgrade stays in the zones its block was in */
+    if (!e) {
+        for (int key = 0; key < SC_ZONE_KEYS; key++)
+            if ((s->zone_done >> key & 1u) && (zone_keys(d) >> key & 1u) &&
+                !zone_join(g, s, key, c))
+                s->zone_done &= (uint16_t) ~(1u << key);
+    } else if (zone_keys(d) != zone_keys(e)) {
+        s->zone_done &= (uint16_t) ~(zone_keys(d) | zone_keys(e));
+    }
     memset(s->pieces_done, 0, sizeof s->pieces_done);
     memset(s->walked, 0, sizeof s->walked);
     s->covered_done = 0;

@@ -48,6 +48,7 @@ static void scan_zones(const struct sc_game *g, struct sc_scan *s, int key)
         }
         s->zone_size[key][zones++] = (uint8_t)n;
     }
+    s->nzones[key] = (uint8_t)zones;
     s->zone_most[key] = -1;
     memset(s->zone_bonus[key], 0xff, sizeof s->zone_bonus[key]);
     s->zone_done |= (uint16_t)(1u << key);
