@@ -413,7 +413,18 @@ static bool zone_join(const struct sc_game *g, struct sc_scan *s, int key, int c
     label[c] = (uint8_t)target;
     size[target] = (uint8_t)sum;
     s->zone_most[key] = -1;
-    memset(s->zone_bonus[key], 0xff, sizeof s->zone_bonus[key]);
+    /* a cell's zone bonus reads its own zone, or its neighbours' zones: only the cells of the
+     * joined zone and their neighbours read a zone that changed */
+    int16_t *bonus = s->zone_bonus[key];
+    for (int i = 0; i < s->nblocks; i++) {
+        int q = s->blocks[i];
+        if (label[q] != target)
+            continue;
+        int qn[4], k = sc_neighbours(g, q, qn);
+        bonus[q] = -1;
+        for (int j = 0; j < k; j++)
+            bonus[qn[j]] = -1;
+    }
     return true;
 }
 
