@@ -467,8 +467,9 @@ static bool power_provider(const struct sc_design *d)
 }
 
 /* The networks of service svc once c holds d instead of e (d keeping e's service svc): the
- * networks d joins become one, with their sims and power providers, e's replaced by d's. */
-static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
+ * networks d joins become one, with their sims and power providers, e's replaced by d's.
+ * Returns true when a network changed beyond c's own cell (networks joined, or its sims). */
+static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
                         const struct sc_design *e, const struct sc_design *d)
 {
     uint8_t *net = s->net[svc];
@@ -488,7 +489,8 @@ static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
         sims += s->sims[svc][ids[k]];
         pp += s->power_providers[ids[k]] * (svc == SC_SVC_POWER);
     }
-    sims += (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    int delta = (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    sims += delta;
     if (svc == SC_SVC_POWER)
         pp += power_provider(d) - (had && power_provider(e));
     for (int k = 0; k < nids; k++) {
@@ -518,6 +520,7 @@ static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
         if (net[q] != SC_NONE)
             s->netcells[svc][count[net[q]]++] = (uint8_t)q;
     }
+    return nids >= 2 || (nids == 1 && delta != 0);
 }
 
 bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
@@ -550,9 +553,10 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         return false; /* (a network might fall apart) */
     if (!e)
         list_set(s->blocks, &s->nblocks, c, true);
+    bool spread[SC_SVC_COUNT] = {false};
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
         if (has_service(d, svc))
-            update_nets(g, s, svc, c, e, d);
+            spread[svc] = update_nets(g, s, svc, c, e, d);
     for (int k = 0; k < SC_COVER_COUNT; k++)
         if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
             list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
@@ -590,10 +594,10 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
     memset(s->walked, 0, sizeof s->walked);
     s->covered_done = 0;
     /* a cell's reach reads its own and its neighbours' road and rail networks and their sims:
-     * only c's and the networks c is now in changed (those c joined became one) */
+     * only c's changed, and the networks c is now in when they joined or their sims moved */
     forget_reach_near(g, s, c);
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
-        int k = s->net[svc][c];
+        int k = spread[svc] ? s->net[svc][c] : SC_NONE;
         for (int j = k == SC_NONE ? 0 : s->first[svc][k]; k != SC_NONE && j < s->first[svc][k + 1];
              j++)
             forget_reach_near(g, s, s->netcells[svc][j]);
