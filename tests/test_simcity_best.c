@@ -1,7 +1,8 @@
 /* test_simcity_best.c: the search for a hand's best plays (sc_best.c) gives exactly what
  * weighing every legal play gives, for several ways of weighing, numbers of plays, bars and
  * with or without votes, at every play point of bot games at 2 to 6 players; and the bounds it
- * prunes by are never below what a legal play scores. */
+ * prunes by are never below what a legal play scores, and the plays it drops unchecked for a
+ * restriction of where their card goes are plays the rules refuse. */
 #include <math.h>
 
 #include "sc_helpers.h"
@@ -138,4 +139,37 @@ Test(simcity_best, no_legal_play_scores_more_than_its_bound)
         for (uint64_t seed = 1; seed <= 3; seed++)
             play_checking(p, seed * 104729 + (uint64_t)p, seed == 3, bounds_hold);
     cr_expect_gt(bounded, 20000, "only %d plays bounded", bounded);
+}
+
+static int refused;
+
+/* Every block of the catalog at every cell: where sc_restricted_at() drops a play before it is
+ * checked (it must cover a block it does not find, or have a neighbour it lacks), the rules
+ * refuse it too. */
+static void restrictions_hold(const struct sc_game *g, int seat)
+{
+    (void)seat;
+    for (int k = 0; k < g->cat->ndesigns; k++) {
+        const struct sc_design *d = &g->cat->designs[k];
+        if (d->kind == SC_KIND_EVENT || !sc_restricted(d))
+            continue;
+        SC_FOR_CELLS(g, c)
+        {
+            int mode = 0;
+            if (!sc_restricted_at(g, d, c))
+                continue;
+            cr_assert_neq(sc_card_check(g, d, sc_x(c), sc_y(c), &mode, sc_position_scan(g)), SC_OK,
+                          "seed %llu turn %d: %s at (%d,%d) was dropped but is legal",
+                          (unsigned long long)g->seed, g->turn, d->id, sc_x(c), sc_y(c));
+            refused++;
+        }
+    }
+}
+
+Test(simcity_best, a_play_dropped_for_its_restriction_is_one_the_rules_refuse)
+{
+    for (int p = 2; p <= SC_MAX_PLAYERS; p += 2)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            play_checking(p, seed * 15485863 + (uint64_t)p, seed == 3, restrictions_hold);
+    cr_expect_gt(refused, 10000, "only %d plays dropped", refused);
 }

@@ -314,18 +314,54 @@ static int net_name(const struct sc_scan *s, int svc, int q)
     return low;
 }
 
+/* The on-demand parts a kept scan carries from earlier positions (each cell's reach, the zones
+ * of each key, their most and each cell's zone bonus) are the ones fresh from the city: NULL,
+ * or what differs. */
+static const char *kept_parts_differ(const struct sc_game *g, struct sc_scan *kept,
+                                     struct sc_scan *fresh)
+{
+    SC_FOR_CELLS(g, q)
+    {
+        if (kept->reach[q] >= 0 && kept->reach[q] != sc_scan_reach(g, fresh, q))
+            return "a cell's reach";
+    }
+    for (int key = 0; key < SC_ZONE_KEYS; key++) {
+        if (!(kept->zone_done >> key & 1u))
+            continue;
+        int most = kept->zone_most[key], fresh_most = sc_scan_zone_most(g, fresh, key);
+        if (most >= 0 && most != fresh_most) /* (fresh's zones of key are worked out now) */
+            return "a key's largest zones";
+        SC_FOR_CELLS(g, q)
+        {
+            int a = kept->zone[key][q], b = fresh->zone[key][q];
+            if ((a == SC_NONE) != (b == SC_NONE) ||
+                (a != SC_NONE && kept->zone_size[key][a] != fresh->zone_size[key][b]))
+                return "zones";
+            if (sc_scan_zone(g, kept, key, q) != sc_scan_zone(g, fresh, key, q))
+                return "a cell's zone";
+            if (kept->zone_bonus[key][q] >= 0 &&
+                kept->zone_bonus[key][q] != sc_scan_zone_bonus(g, fresh, key, q))
+                return "a cell's zone bonus";
+        }
+    }
+    return NULL;
+}
+
 /* The scan a position keeps (brought on from the last position's one step at a time,
  * sc_scan_update()) is the one scanning the city gives: the same blocks, candidate cells,
  * providers, adders and remote members, and the same networks with the same sims and power
- * providers, whatever their numbers. Checked after every point. */
+ * providers, whatever their numbers; and what it kept of its on-demand parts (reach, zones) is
+ * what the city gives now. Checked after every point. */
 static void kept_scan_agrees(const struct sc_game *before, const struct sc_game *g)
 {
     (void)before;
     static struct sc_scan fresh;
-    const struct sc_scan *kept = sc_position_scan(g);
+    struct sc_scan *kept = sc_position_scan(g);
     sc_scan_city(g, &fresh);
-    const char *what = NULL;
-    if (kept->nblocks != fresh.nblocks || memcmp(kept->blocks, fresh.blocks, fresh.nblocks))
+    const char *what = kept_parts_differ(g, kept, &fresh);
+    if (what)
+        ;
+    else if (kept->nblocks != fresh.nblocks || memcmp(kept->blocks, fresh.blocks, fresh.nblocks))
         what = "blocks";
     else if (kept->ncands != fresh.ncands || memcmp(kept->cands, fresh.cands, fresh.ncands))
         what = "candidate cells";

@@ -20,26 +20,116 @@ struct bound_pos {
     struct sc_scan *scan;
     bool squares;                              /* pre[][] is filled */
     int16_t pre[SC_STRIDE + 1][SC_STRIDE + 1]; /* blocks in [0,x) x [0,y) */
-    int16_t zone[SC_ZONE_KEYS][SC_CELLS];      /* -1: not worked out yet */
     int8_t zone_most[SC_ZONE_KEYS];            /* sc_scan_zone_most(), or -1 */
+    /* by complex (cx_done bit k: complex k worked out): its contiguous members' groups (each
+     * member's group number, each group's members and bonus), and its remote members' */
+    uint8_t cx_done;
+    uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
+    int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
+    int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
+    /* by coverage (unc_done bit k: coverage k worked out), the blocks it covers nowhere yet
+     * (New Coverage Only pays for no other): by square as pre[][], and for power by network */
+    uint8_t unc_done;
+    int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
+    int16_t power_unc[SC_CELLS];
     int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
 };
 
+/* sc_covers_freely() by the designs of the covered block and of the block (it reads nothing
+ * else of a game), worked out once a catalog: 0 not yet, 1 no, 2 yes. */
+static _Thread_local struct {
+    const struct sc_catalog *cat;
+    uint64_t stamp;
+    uint8_t v[SC_MAX_DESIGNS][SC_MAX_DESIGNS];
+} freely;
+
+/* The freely[] of g's catalog. */
+static void freely_for(const struct sc_game *g)
+{
+    if (freely.cat != g->cat || freely.stamp != g->cat->stamp) {
+        memset(freely.v, 0, sizeof freely.v);
+        freely.cat = g->cat;
+        freely.stamp = g->cat->stamp;
+    }
+}
+
+/* sc_covers_freely() of block e (a card) by design d, read from freely[] (freely_for() of g
+ * done). */
+static inline bool covers_freely(const struct sc_game *g, int e, const struct sc_design *d)
+{
+    uint8_t *v = &freely.v[g->cat->card_design[e]][d - g->cat->designs];
+    if (!*v)
+        *v = sc_covers_freely(g, sc_design_of(g, e), d) ? 2 : 1;
+    return *v == 2;
+}
+
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
- * vote can be asked; or d requires more sims than any block at c could get. */
-static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
-                                                          const struct sc_design *d, int c)
+ * vote can be asked; or d requires more sims than any block at c could get; or d is
+ * restricted (sc_restricted()) and c is not one of the cells `allowed` marks (NULL: d is not
+ * restricted). */
+static inline __attribute__((always_inline)) bool
+no_play(const struct bound_pos *p, const struct sc_design *d, const uint8_t *allowed, int c)
 {
     if (d->sims < 0) {
         int reach = p->scan->reach[c];
         if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
+    if (allowed && !allowed[c])
+        return true;
     int e = p->g->block[c];
-    return p->free_only && e != SC_NONE && !sc_covers_freely(p->g, sc_design_of(p->g, e), d);
+    return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
+}
+
+/* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
+static int square_count(const struct sc_game *g, int16_t pre[][SC_STRIDE + 1], int c, int r)
+{
+    int x0 = sc_x(c) - r, x1 = sc_x(c) + r + 1, y0 = sc_y(c) - r, y1 = sc_y(c) + r + 1;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > g->side ? g->side : x1;
+    y1 = y1 > g->side ? g->side : y1;
+    return pre[y1][x1] - pre[y0][x1] - pre[y1][x0] + pre[y0][x0];
+}
+
+/* Works out p->unc[cover] (or p->power_unc) from the scan's covered map of `cover`. */
+static void uncovered(struct bound_pos *p, int cover)
+{
+    const struct sc_game *g = p->g;
+    struct sc_scan *s = p->scan;
+    if (!(s->covered_done >> cover & 1u)) { /* (as sc_score.c's coverage reads it) */
+        sc_covered_map_scan(g, cover, s->covered[cover], s);
+        s->covered_done = (uint8_t)(s->covered_done | 1u << cover);
+    }
+    const bool *old = s->covered[cover];
+    if (cover == SC_COVER_POWER) {
+        memset(p->power_unc, 0, sizeof p->power_unc);
+        for (int i = 0; i < s->nblocks; i++) {
+            int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
+            p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
+        }
+    } else {
+        int16_t(*pre)[SC_STRIDE + 1] = p->unc[cover];
+        memset(pre, 0, sizeof p->unc[cover]);
+        for (int y = 0; y < g->side; y++)
+            for (int x = 0; x < g->side; x++) {
+                int b = y * SC_STRIDE + x;
+                pre[y + 1][x + 1] = (int16_t)(pre[y][x + 1] + pre[y + 1][x] - pre[y][x] +
+                                              (g->block[b] != SC_NONE && !old[b]));
+            }
+    }
+    p->unc_done = (uint8_t)(p->unc_done | 1u << cover);
+}
+
+/* The blocks in the square of half-side r around c that no provider of `cover` covers yet. */
+static int uncovered_near(struct bound_pos *p, int cover, int c, int r)
+{
+    if (!(p->unc_done >> cover & 1u))
+        uncovered(p, cover);
+    return square_count(p->g, p->unc[cover], c, r);
 }
 
 /* The blocks in the square of half-side r around c (c's own among them). */
@@ -55,22 +145,79 @@ static int blocks_near(struct bound_pos *p, int c, int r)
                               (g->block[y * SC_STRIDE + x] != SC_NONE));
         p->squares = true;
     }
-    int x0 = sc_x(c) - r, x1 = sc_x(c) + r + 1, y0 = sc_y(c) - r, y1 = sc_y(c) + r + 1;
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > g->side ? g->side : x1;
-    y1 = y1 > g->side ? g->side : y1;
-    return p->pre[y1][x1] - p->pre[y0][x1] - p->pre[y1][x0] + p->pre[y0][x0];
+    return square_count(g, p->pre, c, r);
 }
 
-/* The zone bonus a block of key `key` would get at c (sc_score.c's, with its minimum). */
-static int zone_at(struct bound_pos *p, int key, int c)
+/* Numbers the groups of complex cx's contiguous members in p's city (as sc_score.c joins
+ * them: beside each other) with each group's members and bonus, and counts its remote members. */
+static void complex_groups(struct bound_pos *p, int cx)
 {
-    if (p->zone[key][c] < 0) {
-        int z = sc_scan_zone(p->g, p->scan, key, c);
-        p->zone[key][c] = (int16_t)(z >= SC_GROUP_MIN ? z : 0);
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    uint8_t *group = p->cx_group[cx], q[SC_CELLS];
+    memset(group, SC_NONE, SC_CELLS);
+    int groups = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        const struct sc_design *e = sc_design_of(g, g->block[c]);
+        if (group[c] != SC_NONE || e->complex != cx || e->cwithin)
+            continue;
+        int n = 0, sum = 0;
+        q[n++] = (uint8_t)c;
+        group[c] = (uint8_t)groups;
+        for (int j = 0; j < n; j++) {
+            const struct sc_design *m = sc_design_of(g, g->block[q[j]]);
+            sum += m->cbonus > 0 ? m->cbonus : 0;
+            int nb[4], k = sc_neighbours(g, q[j], nb);
+            for (int t = 0; t < k; t++) {
+                if (group[nb[t]] != SC_NONE || g->block[nb[t]] == SC_NONE)
+                    continue;
+                const struct sc_design *f = sc_design_of(g, g->block[nb[t]]);
+                if (f->complex == cx && !f->cwithin) {
+                    group[nb[t]] = (uint8_t)groups;
+                    q[n++] = (uint8_t)nb[t];
+                }
+            }
+        }
+        p->cx_count[cx][groups] = (int16_t)n;
+        p->cx_sum[cx][groups++] = (int16_t)sum;
     }
-    return p->zone[key][c];
+    int n = 0, sum = 0;
+    for (int i = 0; i < s->nremotes; i++) {
+        const struct sc_design *e = sc_design_of(g, g->block[s->remotes[i]]);
+        if (e->complex == cx) {
+            n++;
+            sum += e->cbonus > 0 ? e->cbonus : 0;
+        }
+    }
+    p->cx_remote_count[cx] = (int16_t)n;
+    p->cx_remote_sum[cx] = (int16_t)sum;
+    p->cx_done = (uint8_t)(p->cx_done | 1u << cx);
+}
+
+/* A bound of the complex bonus of a contiguous member of complex cx at c: the members of the
+ * groups beside c (and of c's own) and every remote member, paid once they are at least 3. */
+static int complex_at(struct bound_pos *p, int cx, int c)
+{
+    if (!(p->cx_done >> cx & 1u))
+        complex_groups(p, cx);
+    const uint8_t *group = p->cx_group[cx];
+    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
+    int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
+    q[0] = c;
+    for (int i = 0; i < m; i++) {
+        int k = group[q[i]], j = 0;
+        if (k == SC_NONE)
+            continue;
+        while (j < nseen && seen[j] != k)
+            j++;
+        if (j < nseen)
+            continue;
+        seen[nseen++] = k;
+        count += p->cx_count[cx][k];
+        sum += p->cx_sum[cx][k];
+    }
+    return count >= SC_GROUP_MIN ? sum : 0;
 }
 
 /* An adder of the city whose special gives design d `amount` > 0 when its condition holds. */
@@ -83,10 +230,15 @@ struct adder {
  * adders that pay it, and the bound of any of its plays. */
 struct design_bound {
     bool done;
-    int key;      /* its zone key, or -1 when it earns no zone bonus */
-    int fixed;    /* value, a complex's members, receives that do not depend on the cell */
-    int top;      /* the most any of its plays could score */
-    bool by_cell; /* it has receives or coverage that depend on the cell */
+    int key;         /* its zone key, or -1 when it earns no zone bonus */
+    int fixed;       /* value, a complex's members, receives that do not depend on the cell */
+    int cx;          /* its complex when it is a contiguous member (its members depend on the
+                      * cell: complex_at()), else -1 (counted in fixed) */
+    int top;         /* the most any of its plays could score */
+    bool by_cell;    /* it has receives or coverage that depend on the cell */
+    bool restricted; /* sc_restricted() */
+    uint8_t allowed[SC_CELLS];   /* when restricted: the cells it may go on as far as its
+                                  * restrictions go (sc_restricted_at() false) */
     int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
     int nadders;
     struct adder adders[SC_CELLS];
@@ -102,10 +254,12 @@ static int city_count(const struct sc_game *g, const struct sc_scan *s, const st
 }
 
 /* The blocks of the power networks at c or beside it, each network once: all a power line at c
- * could join. */
-static int powered_near(const struct bound_pos *p, int c)
+ * could join (new_only: those no power provider covers yet). */
+static int powered_near(struct bound_pos *p, int c, bool new_only)
 {
     const struct sc_scan *s = p->scan;
+    if (new_only && !(p->unc_done >> SC_COVER_POWER & 1u))
+        uncovered(p, SC_COVER_POWER);
     int nets[5], n = 0, sum = 0;
     for (int dir = -1; dir < 4; dir++) {
         int q = dir < 0 ? c : sc_step_to(p->g, c, dir);
@@ -116,7 +270,8 @@ static int powered_near(const struct bound_pos *p, int c)
             k++;
         if (k == n) {
             nets[n++] = net;
-            sum += s->first[SC_SVC_POWER][net + 1] - s->first[SC_SVC_POWER][net];
+            sum += new_only ? p->power_unc[net]
+                            : s->first[SC_SVC_POWER][net + 1] - s->first[SC_SVC_POWER][net];
         }
     }
     return sum;
@@ -139,13 +294,44 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
-            n += d->power ? sp->amount * powered_near(p, c) : 0;
+            n += d->power ? sp->amount * powered_near(p, c, sp->new_only) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
             int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
-            n += sp->amount * blocks_near(p, c, r);
+            n += sp->amount *
+                 (sp->new_only ? uncovered_near(p, sp->cover, c, r) : blocks_near(p, c, r));
         }
     }
     return n;
+}
+
+/* Marks in allowed[] the cells where restricted design d's restrictions let it go (the cells
+ * sc_restricted_at() passes), from the blocks they name rather than cell by cell. */
+static void allowed_cells(const struct sc_game *g, const struct sc_scan *s,
+                          const struct sc_design *d, uint8_t *allowed)
+{
+    memset(allowed, 1, SC_CELLS);
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        bool cover = sp->prim == SC_SP_MUST_COVER;
+        if (!cover && !(sp->prim == SC_SP_ONLY_IF && sp->cond.kind == SC_COND_ADJACENT))
+            continue;
+        const struct sc_sel *sel = cover ? &sp->sel : &sp->cond.sel;
+        uint8_t here[SC_CELLS] = {0};
+        for (int k = 0; k < s->nblocks; k++) {
+            int b = s->blocks[k];
+            if (!sc_sel_match(g, sel, sc_design_of(g, g->block[b])))
+                continue;
+            if (cover) {
+                here[b] = 1;
+                continue;
+            }
+            int nb[4], m = sc_neighbours(g, b, nb);
+            for (int j = 0; j < m; j++)
+                here[nb[j]] = 1;
+        }
+        for (int c = 0; c < SC_CELLS; c++)
+            allowed[c] &= here[c];
+    }
 }
 
 static void design_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b)
@@ -153,6 +339,9 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     const struct sc_game *g = p->g;
     struct sc_scan *s = p->scan;
     b->done = true;
+    b->restricted = sc_restricted(d);
+    if (b->restricted)
+        allowed_cells(g, s, d, b->allowed);
     b->fixed = d->value;
     b->by_cell = false;
     for (int i = 0; i < d->nspecials; i++) {
@@ -179,11 +368,14 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             break;
         }
     }
+    int members = 0; /* (every member's bonus: the most any of its plays could get) */
     if (d->complex >= 0)
         for (int i = 0; i < s->nblocks; i++) {
             const struct sc_design *e = sc_design_of(g, g->block[s->blocks[i]]);
-            b->fixed += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
+            members += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
         }
+    b->cx = d->complex >= 0 && !d->cwithin ? d->complex : -1;
+    b->fixed += b->cx >= 0 ? 0 : members;
     int adds = 0;
     b->nadders = 0;
     for (int k = 0; k < s->nadders; k++) {
@@ -199,7 +391,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         }
     }
     b->key = d->zone == SC_ZONE_SERVICES ? -1 : sc_zone_key(d);
-    b->top = b->fixed + adds;
+    b->top = b->fixed + adds + (b->cx >= 0 ? members : 0);
     if (b->key >= 0) {
         if (p->zone_most[b->key] < 0) {
             int z = sc_scan_zone_most(g, s, b->key);
@@ -218,7 +410,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        if (no_play(p, d, c))
+        if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -239,7 +431,9 @@ static int score_bound(struct bound_pos *p, const struct sc_design *d, struct de
     if (g->block[c] == SC_NONE && g->scorched[c])
         n += SC_SCORCHED_BONUS;
     if (b->key >= 0)
-        n += zone_at(p, b->key, c);
+        n += sc_scan_zone_bonus(g, p->scan, b->key, c);
+    if (b->cx >= 0)
+        n += complex_at(p, b->cx, c);
     for (int i = 0; i < b->nadders; i++) {
         const struct adder *a = &b->adders[i];
         if (a->cell == c || (a->kind == SC_COND_ADJACENT && sc_distance(a->cell, c) != 1) ||
@@ -401,7 +595,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                                   .mode = SC_MODE_EVENT};
             v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         } else {
-            if (no_play(p, d, c))
+            if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
                 continue; /* (judge() would refuse it) */
             int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
             if (m < 0 || m >= SC_MEMO) {
@@ -506,10 +700,11 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.g = g;
     pos.scan = s.scan;
     pos.squares = false;
-    memset(pos.zone, 0xff, sizeof pos.zone);
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
+    pos.cx_done = pos.unc_done = 0;
     pos.free_only = !s.may_vote;
+    freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
     /* every card's bound: an event's worth (a targeted one is opened whatever it is), a
@@ -556,10 +751,11 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.g = g;
     p.scan = sc_position_scan(g);
     p.squares = false;
-    memset(p.zone, 0xff, sizeof p.zone);
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
+    p.cx_done = p.unc_done = 0;
     p.free_only = false;
+    freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
         *top = b.top;

@@ -158,6 +158,42 @@ static inline __attribute__((always_inline)) int sc_neighbours(const struct sc_g
 /* True when design d matches selector s. */
 bool sc_sel_match(const struct sc_game *g, const struct sc_sel *s, const struct sc_design *d);
 
+/* True when design d has a restriction of where it goes that a cell's own neighbourhood
+ * settles: a block it must cover (must_cover) or a neighbour it must have (only_if adjacent). */
+static inline bool sc_restricted(const struct sc_design *d)
+{
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *s = &d->specials[i];
+        if (s->prim == SC_SP_MUST_COVER ||
+            (s->prim == SC_SP_ONLY_IF && s->cond.kind == SC_COND_ADJACENT))
+            return true;
+    }
+    return false;
+}
+
+/* True when block d may not go on cell c for such a restriction: c holds no block it must
+ * cover, or no neighbour it must have (sc_card_check() refuses the play: SC_ERR_RESTRICTED or
+ * before). */
+static inline bool sc_restricted_at(const struct sc_game *g, const struct sc_design *d, int c)
+{
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *s = &d->specials[i];
+        if (s->prim == SC_SP_MUST_COVER) {
+            int e = g->block[c];
+            if (e == SC_NONE || !sc_sel_match(g, &s->sel, sc_design_of(g, e)))
+                return true;
+        } else if (s->prim == SC_SP_ONLY_IF && s->cond.kind == SC_COND_ADJACENT) {
+            int nb[4], m = sc_neighbours(g, c, nb), j = 0;
+            while (j < m && (g->block[nb[j]] == SC_NONE ||
+                             !sc_sel_match(g, &s->cond.sel, sc_design_of(g, g->block[nb[j]]))))
+                j++;
+            if (j == m)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* True when cell is covered by a provider of coverage `cover` in view v (not by itself). */
 bool sc_covered(const struct sc_view *v, int cover, int cell);
 
@@ -207,17 +243,22 @@ struct sc_scan {
     uint8_t cands[SC_CELLS]; /* beside one (every empty cell when the city holds none) */
     /* On demand: by cell, the most sims a block there could be joined to (sc_scan_reach(); -1:
      * not worked out yet) ... */
-    int16_t reach[SC_CELLS];
-    uint8_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* by network: the last cell it was counted
-                                                    * for (each cell's reach is worked out once) */
+    int16_t reach[SC_CELLS]; /* (kept by sc_scan_update() where the step changed nothing) */
+    uint16_t reach_mark;     /* counts the reaches worked out; by network, the count at which */
+    uint16_t reached_by[SC_SVC_RAIL + 1][SC_CELLS]; /* it was last counted (each network once) */
     /* ... sc_covered_map() of each coverage (covered_done bit k: coverage k) ... */
     uint8_t covered_done;
     bool covered[SC_COVER_COUNT][SC_CELLS];
     /* On demand: the zones of each key (zone_done bit k: key k): each cell's zone number (or
-     * SC_NONE) and each zone's size ... */
+     * SC_NONE), each zone's size, and sc_scan_zone_most() (-1: not worked out yet); kept by
+     * sc_scan_update() for the keys a step's block is no part of, and brought on by it for a
+     * new block (the zones it joins become one) ... */
     uint16_t zone_done;
     uint8_t zone[SC_ZONE_KEYS][SC_CELLS];
-    uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS];
+    uint8_t zone_size[SC_ZONE_KEYS][SC_CELLS]; /* (0: a number no cell has any more) */
+    uint8_t nzones[SC_ZONE_KEYS];              /* zone numbers in use: 0..nzones-1 */
+    int16_t zone_most[SC_ZONE_KEYS];
+    int16_t zone_bonus[SC_ZONE_KEYS][SC_CELLS]; /* sc_scan_zone_bonus(), or -1 */
     /* ... a depth-first walk of each road and rail network (order of each cell, the lowest
      * order its subtree reaches, its parent, its subtree's last order and sims) ... */
     bool walked[SC_SVC_RAIL + 1];
@@ -265,6 +306,10 @@ int sc_zone_key(const struct sc_design *d);
 /* The blocks of zone key `key` or gray joined to cell c (not counted) through such blocks, in
  * the city seen with a block of that key at c (sc_score.c's zone bonus, before its minimum). */
 int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c);
+
+/* sc_scan_zone() with the zone bonus's minimum (0 below SC_GROUP_MIN blocks), kept in the scan
+ * while the key's zones are. */
+int sc_scan_zone_bonus(const struct sc_game *g, struct sc_scan *s, int key, int c);
 
 /* The most sc_scan_zone() can give any cell for key `key`: the four largest zones together. */
 int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key);

@@ -26,12 +26,15 @@ static void gather(const struct sc_game *g, const struct sc_design *d, struct sc
             out->o[out->n++] = (struct sc_option){.x = -1, .y = -1, .mode = SC_MODE_EVENT};
         return;
     }
+    bool restricted = d->kind != SC_KIND_EVENT && sc_restricted(d);
     for (int i = 0; i < scan->ncands; i++) {
         int c = scan->cands[i], x = sc_x(c), y = sc_y(c);
         if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
             continue;
         if (d->sims < 0 && -d->sims > sc_scan_reach(g, scan, c))
             continue; /* (sc_card_check() would refuse it: SC_ERR_SIMS or before) */
+        if (restricted && sc_restricted_at(g, d, c))
+            continue; /* (SC_ERR_RESTRICTED or before) */
         if (sc_card_check(g, d, x, y, &mode, scan) != SC_OK)
             continue;
         out->scored[out->n] = false;
@@ -183,12 +186,15 @@ bool sc_any_play(const struct sc_game *g, int seat, bool votes)
                 return true;
             continue;
         }
+        bool restricted = d->kind != SC_KIND_EVENT && sc_restricted(d);
         for (int j = 0; j < scan->ncands; j++) {
             int c = scan->cands[j];
             if (d->kind == SC_KIND_EVENT && g->block[c] == SC_NONE)
                 continue;
             if (d->sims < 0 && -d->sims > sc_scan_reach(g, scan, c))
                 continue; /* (as in gather()) */
+            if (restricted && sc_restricted_at(g, d, c))
+                continue;
             if (sc_card_check(g, d, sc_x(c), sc_y(c), &mode, scan) == SC_OK &&
                 (votes || mode != SC_MODE_VOTE))
                 return true;

@@ -106,7 +106,8 @@ void sc_scan_city(const struct sc_game *g, struct sc_scan *s)
     }
     s->covered_done = 0;
     memset(s->reach, 0xff, sizeof s->reach);
-    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
+    s->reach_mark = 0;
+    memset(s->reached_by, 0, sizeof s->reached_by);
 }
 
 int sc_scan_nets(const struct sc_game *g, const struct sc_scan *s, int c, const struct sc_design *d,
@@ -347,14 +348,18 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
         return s->reach[c];
     int q[5], n = 1 + sc_neighbours(g, c, q + 1), most = 0;
     q[0] = c;
+    if (++s->reach_mark == 0) { /* (the count wrapped: older marks could match it) */
+        memset(s->reached_by, 0, sizeof s->reached_by);
+        s->reach_mark = 1;
+    }
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
         const uint8_t *net = s->net[svc];
-        uint8_t *by = s->reached_by[svc];
+        uint16_t *by = s->reached_by[svc];
         int sum = 0;
         for (int i = 0; i < n; i++) {
             int k = net[q[i]];
-            if (k != SC_NONE && by[k] != c) { /* (each network once) */
-                by[k] = (uint8_t)c;
+            if (k != SC_NONE && by[k] != s->reach_mark) { /* (each network once) */
+                by[k] = s->reach_mark;
                 sum += s->sims[svc][k];
             }
         }
@@ -366,12 +371,83 @@ int sc_scan_reach(const struct sc_game *g, struct sc_scan *s, int c)
 
 /* ---- one step at a time ------------------------------------------------------------------- */
 
+/* The zone keys (sc_zone_key() bits) whose zones a block of design d (NULL: none) is part of:
+ * its own key, or every key for a gray block (wild in every zone). */
+static unsigned zone_keys(const struct sc_design *d)
+{
+    if (!d)
+        return 0;
+    if (d->zone == SC_ZONE_SERVICES)
+        return (1u << SC_ZONE_KEYS) - 1;
+    int k = sc_zone_key(d);
+    return k >= 0 ? 1u << k : 0;
+}
+
+/* The zones of key `key` once the empty cell c gets a block of that key (or gray): the zones
+ * beside c and c become one zone, under the lowest of their numbers (a new number when c
+ * joins none). False when numbers run out (the zones must be worked out anew). */
+static bool zone_join(const struct sc_game *g, struct sc_scan *s, int key, int c)
+{
+    uint8_t *label = s->zone[key], *size = s->zone_size[key];
+    int nb[4], m = sc_neighbours(g, c, nb), ids[4], nids = 0, sum = 1;
+    for (int j = 0; j < m; j++)
+        if (label[nb[j]] != SC_NONE)
+            add_once(ids, &nids, label[nb[j]]);
+    int target = nids ? ids[0] : s->nzones[key];
+    if (!nids && target >= SC_CELLS)
+        return false;
+    for (int k = 0; k < nids; k++) {
+        target = ids[k] < target ? ids[k] : target;
+        sum += size[ids[k]];
+    }
+    for (int k = 0; k < nids; k++) {
+        if (ids[k] == target)
+            continue;
+        for (int i = 0; i < s->nblocks; i++)
+            if (label[s->blocks[i]] == ids[k])
+                label[s->blocks[i]] = (uint8_t)target;
+        size[ids[k]] = 0;
+    }
+    if (!nids)
+        s->nzones[key]++;
+    label[c] = (uint8_t)target;
+    size[target] = (uint8_t)sum;
+    s->zone_most[key] = -1;
+    /* a cell's zone bonus reads its own zone, or its neighbours' zones: only the cells of the
+     * joined zone and their neighbours read a zone that changed */
+    int16_t *bonus = s->zone_bonus[key];
+    for (int i = 0; i < s->nblocks; i++) {
+        int q = s->blocks[i];
+        if (label[q] != target)
+            continue;
+        int qn[4], k = sc_neighbours(g, q, qn);
+        bonus[q] = -1;
+        for (int j = 0; j < k; j++)
+            bonus[qn[j]] = -1;
+    }
+    return true;
+}
+
+/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). */
+static void forget_reach_near(const struct sc_game *g, struct sc_scan *s, int q)
+{
+    int nb[4], m = sc_neighbours(g, q, nb);
+    s->reach[q] = -1;
+    for (int j = 0; j < m; j++)
+        s->reach[nb[j]] = -1;
+}
+
 /* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
 static void list_set(uint8_t *list, uint8_t *n, int c, bool in)
 {
-    int at = 0;
-    while (at < *n && list[at] < c)
-        at++;
+    int at = 0, hi = *n; /* (the first place not below c, by halves) */
+    while (at < hi) {
+        int mid = (at + hi) / 2;
+        if (list[mid] < c)
+            at = mid + 1;
+        else
+            hi = mid;
+    }
     bool there = at < *n && list[at] == c;
     if (in && !there) {
         memmove(list + at + 1, list + at, (size_t)(*n - at));
@@ -391,8 +467,9 @@ static bool power_provider(const struct sc_design *d)
 }
 
 /* The networks of service svc once c holds d instead of e (d keeping e's service svc): the
- * networks d joins become one, with their sims and power providers, e's replaced by d's. */
-static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
+ * networks d joins become one, with their sims and power providers, e's replaced by d's.
+ * Returns true when a network changed beyond c's own cell (networks joined, or its sims). */
+static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
                         const struct sc_design *e, const struct sc_design *d)
 {
     uint8_t *net = s->net[svc];
@@ -412,7 +489,8 @@ static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
         sims += s->sims[svc][ids[k]];
         pp += s->power_providers[ids[k]] * (svc == SC_SVC_POWER);
     }
-    sims += (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    int delta = (d->sims > 0 ? d->sims : 0) - (had && e->sims > 0 ? e->sims : 0);
+    sims += delta;
     if (svc == SC_SVC_POWER)
         pp += power_provider(d) - (had && power_provider(e));
     for (int k = 0; k < nids; k++) {
@@ -442,6 +520,7 @@ static void update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
         if (net[q] != SC_NONE)
             s->netcells[svc][count[net[q]]++] = (uint8_t)q;
     }
+    return nids >= 2 || (nids == 1 && delta != 0);
 }
 
 bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
@@ -474,16 +553,21 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         return false; /* (a network might fall apart) */
     if (!e)
         list_set(s->blocks, &s->nblocks, c, true);
+    bool spread[SC_SVC_COUNT] = {false};
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
         if (has_service(d, svc))
-            update_nets(g, s, svc, c, e, d);
+            spread[svc] = update_nets(g, s, svc, c, e, d);
     for (int k = 0; k < SC_COVER_COUNT; k++)
         if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
             list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
-    s->min_crime = 0;
-    for (int i = 0; i < s->nblocks; i++) {
-        int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
-        s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+    if (e && e->crime <= s->min_crime && d->crime > e->crime) { /* (the lowest may have gone) */
+        s->min_crime = 0;
+        for (int i = 0; i < s->nblocks; i++) {
+            int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
+            s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
+        }
+    } else if (d->crime < s->min_crime) {
+        s->min_crime = (int8_t)d->crime;
     }
     bool adds = sc_has_prim(d, SC_SP_ADD), remote = d->complex >= 0 && d->cwithin;
     if (adds != (e && sc_has_prim(e, SC_SP_ADD)))
@@ -496,11 +580,27 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
         for (int j = 0; j < m; j++)
             list_set(s->cands, &s->ncands, nb[j], true);
     }
-    s->zone_done = 0;
+    /* a zone changes only when the block joins it or leaves it: a new block joins the zones
+     * beside it; an upgrade stays in the zones its block was in */
+    if (!e) {
+        for (int key = 0; key < SC_ZONE_KEYS; key++)
+            if ((s->zone_done >> key & 1u) && (zone_keys(d) >> key & 1u) &&
+                !zone_join(g, s, key, c))
+                s->zone_done &= (uint16_t) ~(1u << key);
+    } else if (zone_keys(d) != zone_keys(e)) {
+        s->zone_done &= (uint16_t) ~(zone_keys(d) | zone_keys(e));
+    }
     memset(s->pieces_done, 0, sizeof s->pieces_done);
     memset(s->walked, 0, sizeof s->walked);
     s->covered_done = 0;
-    memset(s->reach, 0xff, sizeof s->reach);
-    memset(s->reached_by, SC_NONE, sizeof s->reached_by);
+    /* a cell's reach reads its own and its neighbours' road and rail networks and their sims:
+     * only c's changed, and the networks c is now in when they joined or their sims moved */
+    forget_reach_near(g, s, c);
+    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
+        int k = spread[svc] ? s->net[svc][c] : SC_NONE;
+        for (int j = k == SC_NONE ? 0 : s->first[svc][k]; k != SC_NONE && j < s->first[svc][k + 1];
+             j++)
+            forget_reach_near(g, s, s->netcells[svc][j]);
+    }
     return true;
 }

@@ -48,6 +48,9 @@ static void scan_zones(const struct sc_game *g, struct sc_scan *s, int key)
         }
         s->zone_size[key][zones++] = (uint8_t)n;
     }
+    s->nzones[key] = (uint8_t)zones;
+    s->zone_most[key] = -1;
+    memset(s->zone_bonus[key], 0xff, sizeof s->zone_bonus[key]);
     s->zone_done |= (uint16_t)(1u << key);
 }
 
@@ -72,10 +75,21 @@ int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c)
     return n;
 }
 
+int sc_scan_zone_bonus(const struct sc_game *g, struct sc_scan *s, int key, int c)
+{
+    if ((s->zone_done >> key & 1u) && s->zone_bonus[key][c] >= 0)
+        return s->zone_bonus[key][c];
+    int n = sc_scan_zone(g, s, key, c); /* (works the zones out when they are not) */
+    s->zone_bonus[key][c] = (int16_t)(n >= SC_GROUP_MIN ? n : 0);
+    return s->zone_bonus[key][c];
+}
+
 int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
 {
     if (!(s->zone_done >> key & 1u))
         scan_zones(g, s, key);
+    if (s->zone_most[key] >= 0)
+        return s->zone_most[key];
     int nz = 0, top[4] = {0, 0, 0, 0};
     for (int i = 0; i < s->nblocks; i++) {
         int z = s->zone[key][s->blocks[i]];
@@ -90,7 +104,8 @@ int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
                 v = t;
             }
     }
-    return top[0] + top[1] + top[2] + top[3];
+    s->zone_most[key] = (int16_t)(top[0] + top[1] + top[2] + top[3]);
+    return s->zone_most[key];
 }
 
 /* The blocks of key K (or gray, wild) joined to cell c through such blocks, c not counted;
@@ -101,10 +116,8 @@ static int zone_bonus(const struct sc_view *v, const struct sc_design *d, int c,
     int key = sc_zone_key(d);
     if (key < 0)
         return 0;
-    if (scan) {
-        int n = sc_scan_zone(v->g, scan, key, c);
-        return n >= SC_GROUP_MIN ? n : 0;
-    }
+    if (scan)
+        return sc_scan_zone_bonus(v->g, scan, key, c);
     bool seen[SC_CELLS] = {false};
     uint8_t q[SC_CELLS];
     int n = 0;
