@@ -36,6 +36,13 @@ struct counts {
     int own, close, dom[DOMAIN_WILD];
 };
 
+/* Cards in play of one owner and one domain, with the least and most of their owner's others
+ * near one of them (struct look's groups). */
+struct group {
+    bool any;
+    uint8_t minnear, maxnear;
+};
+
 /* What the greedy bot reads of a position, once per decision, for all of its options: the worth
  * of each hand card, the cards in play by value, and (with the city) the cards in play as a list
  * in the city's order, each seat's counts and standing, and the position itself. An option that
@@ -65,6 +72,10 @@ struct look {
      * seats p only where k is one of seat's cards (0 elsewhere). */
     bool around_done;
     uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
+    /* Filled on demand (look_groups()): the cards in play by owner (TECH_MAX_PLAYERS for none)
+     * and domain, all of them and those an expel or a replace may target (not the seed card). */
+    bool groups_done;
+    struct group all[TECH_MAX_PLAYERS + 1][DOMAIN_WILD], targets[TECH_MAX_PLAYERS + 1][DOMAIN_WILD];
 };
 
 /* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what

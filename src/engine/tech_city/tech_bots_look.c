@@ -167,6 +167,7 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city
             l->leader = p;
     l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
     l->around_done = false;
+    l->groups_done = false;
 }
 
 /* Fills l->around (once per look). */
@@ -498,25 +499,6 @@ static double standing_gain(const struct look *l, int o, const struct counts *c)
     return -(others_with(l, o, st) - l->others);
 }
 
-/* Cards in play of one owner (TECH_MAX_PLAYERS: none) and one domain, with the least and most of
- * their owner's others near each. */
-struct group {
-    bool any;
-    uint8_t minnear, maxnear;
-};
-
-static void group_add(struct group grp[][DOMAIN_WILD], const struct look *l, int i)
-{
-    int o = l->owner[i] == TECH_NONE ? TECH_MAX_PLAYERS : l->owner[i];
-    struct group *t = &grp[o][l->dom[i]];
-    if (!t->any) {
-        *t = (struct group){true, l->near[i], l->near[i]};
-    } else {
-        t->minnear = l->near[i] < t->minnear ? l->near[i] : t->minnear;
-        t->maxnear = l->near[i] > t->maxnear ? l->near[i] : t->maxnear;
-    }
-}
-
 /* The most that seat o losing one company of group t (domain d) to an expel or a moved marker
  * adds to l's position: nothing for seat's own or no owner, else the others' part falling. */
 static double loss_gain(const struct look *l, int o, int d, const struct group *t)
@@ -530,32 +512,75 @@ static double loss_gain(const struct look *l, int o, int d, const struct group *
     return standing_gain(l, o, &c);
 }
 
+static void group_add(struct group *t, int near)
+{
+    if (!t->any) {
+        *t = (struct group){true, (uint8_t)near, (uint8_t)near};
+    } else {
+        t->minnear = near < t->minnear ? (uint8_t)near : t->minnear;
+        t->maxnear = near > t->maxnear ? (uint8_t)near : t->maxnear;
+    }
+}
+
+/* Fills l->all and l->targets (once per look). */
+static void look_groups(struct look *l)
+{
+    if (l->groups_done)
+        return;
+    l->groups_done = true;
+    memset(l->all, 0, sizeof l->all);
+    memset(l->targets, 0, sizeof l->targets);
+    for (int i = 0; i < l->n; i++) {
+        int o = l->owner[i] == TECH_NONE ? TECH_MAX_PLAYERS : l->owner[i];
+        group_add(&l->all[o][l->dom[i]], l->near[i]);
+        if (l->g->city[i] != l->g->seed_card)
+            group_add(&l->targets[o][l->dom[i]], l->near[i]);
+    }
+}
+
+/* tech_filter_ok() for the cards of owner o (TECH_MAX_PLAYERS: none): it reads the owner alone. */
+static bool filter_ok(const struct look *l, int o, int f)
+{
+    switch (f) {
+    case FILTER_OWN:
+        return o == l->seat;
+    case FILTER_NEUTRAL:
+        return o == TECH_MAX_PLAYERS;
+    case FILTER_OTHER:
+        return o != TECH_MAX_PLAYERS && o != l->seat;
+    default:
+        return true;
+    }
+}
+
 /* Slack for the rounding of a bound's sums, which differ in order from the worth's own. */
 static const double BOUND_SLACK = 1e-9;
 
 /* An upper bound on what best_effect() returns for rearranging effect e, worked out from l's
- * counts without weighing each choice; *legal says whether e has a legal choice at all (if not,
- * best_effect() returns its very low number). */
+ * counts by owner and domain (look_groups()) without weighing each choice; *legal says whether
+ * e has a legal choice at all (if not, best_effect() returns its very low number). */
 static double effect_bound(struct look *l, const struct tech_effect *e, bool *legal)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
     const struct tech_seat *s = &g->seats[seat];
-    struct group grp[TECH_MAX_PLAYERS + 1][DOMAIN_WILD];
-    memset(grp, 0, sizeof grp);
     double ub = 0;
     *legal = false;
+    look_groups(l);
     if (e->prim == PRIM_EXPEL || e->prim == PRIM_REPLACE) {
-        for (int i = 0; i < l->n; i++)
-            if (target_ok(l, e, i)) {
-                *legal = true;
-                group_add(grp, l, i);
-            }
+        bool tok[TECH_MAX_PLAYERS + 1];
+        for (int o = 0; o <= TECH_MAX_PLAYERS; o++) {
+            tok[o] = filter_ok(l, o, e->filter);
+            for (int d = 0; d < DOMAIN_WILD; d++)
+                *legal = *legal || (tok[o] && l->targets[o][d].any);
+        }
+        if (!*legal)
+            return 0;
         if (e->prim == PRIM_EXPEL) { /* a hand's worth only falls when a card leaves play */
             for (int o = 0; o < TECH_MAX_PLAYERS; o++)
                 for (int d = 0; d < DOMAIN_WILD; d++)
-                    if (grp[o][d].any) {
-                        double v = loss_gain(l, o, d, &grp[o][d]);
+                    if (tok[o] && l->targets[o][d].any) {
+                        double v = loss_gain(l, o, d, &l->targets[o][d]);
                         ub = v > ub ? v : ub;
                     }
             return ub + BOUND_SLACK;
@@ -585,8 +610,8 @@ static double effect_bound(struct look *l, const struct tech_effect *e, bool *le
         ub = -1e300;
         for (int o = 0; o <= TECH_MAX_PLAYERS; o++)
             for (int di = 0; di < DOMAIN_WILD; di++) {
-                const struct group *t = &grp[o][di];
-                if (!t->any)
+                const struct group *t = &l->targets[o][di];
+                if (!tok[o] || !t->any)
                     continue;
                 for (int dh = 0; dh < DOMAIN_WILD; dh++) {
                     if (!hany[dh])
@@ -608,35 +633,33 @@ static double effect_bound(struct look *l, const struct tech_effect *e, bool *le
                     ub = v > ub ? v : ub;
                 }
             }
-        *legal = *legal && any_h;
+        *legal = any_h;
         return ub + BOUND_SLACK;
     }
     /* swap and move_marker: seat's close pairs grow by at most the most of its companies around
      * one card less the fewest near one of its own; another seat's fall by at most the most near
      * one of its cards (and a moved marker takes that card from it) */
     const struct counts *mc = &l->counts[seat];
-    if (mc->own == 0)
+    if (mc->own == 0 || l->n < 2)
+        return 0;
+    bool marker = e->prim == PRIM_MOVE_MARKER;
+    bool din[DOMAIN_WILD] = {false};
+    for (int o = 0; o <= TECH_MAX_PLAYERS; o++)
+        for (int d = 0; d < DOMAIN_WILD; d++)
+            if (l->all[o][d].any && (!marker || (o != seat && d != DOMAIN_SERVICE)))
+                *legal = din[d] = true;
+    if (!*legal)
         return 0;
     look_around(l);
-    bool marker = e->prim == PRIM_MOVE_MARKER;
-    int minnear = 255, maxaround = -1;
-    bool din[DOMAIN_WILD] = {false};
+    int minnear = 255, maxaround = 0;
     for (int k = 0; k < mc->own; k++) {
         int i = l->owned[seat][k];
         minnear = l->near[i] < minnear ? l->near[i] : minnear;
     }
-    for (int j = 0; j < l->n; j++) {
-        if (marker && (l->owner[j] == seat || l->dom[j] == DOMAIN_SERVICE))
-            continue;
-        if (!marker && mc->own == 1 && l->owner[j] == seat)
-            continue; /* the company itself */
-        *legal = true;
-        maxaround = l->around[seat][j] > maxaround ? l->around[seat][j] : maxaround;
-        din[l->dom[j]] = true;
-        group_add(grp, l, j);
-    }
-    if (!*legal)
-        return 0;
+    for (int j = 0; j < l->n; j++)
+        if (l->around[seat][j] > maxaround &&
+            (!marker || (l->owner[j] != seat && l->dom[j] != DOMAIN_SERVICE)))
+            maxaround = l->around[seat][j];
     double mine = -1e300, og = 0;
     for (int d = 0; d < DOMAIN_WILD; d++) {
         if (marker ? !din[d] : d > 0)
@@ -650,8 +673,8 @@ static double effect_bound(struct look *l, const struct tech_effect *e, bool *le
     }
     for (int o = 0; o < TECH_MAX_PLAYERS; o++)
         for (int d = 0; d < DOMAIN_WILD; d++) {
-            const struct group *t = &grp[o][d];
-            if (!t->any || o == seat)
+            const struct group *t = &l->all[o][d];
+            if (!t->any || o == seat || (marker && d == DOMAIN_SERVICE))
                 continue;
             double v;
             if (marker) {
