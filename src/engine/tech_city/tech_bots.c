@@ -331,8 +331,11 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
                 as_domain = (int8_t)l->dom[ni];
                 mp = match_points(l, as_value, as_domain);
             }
-            for (int k = 0; k < ncell; k++) {
-                int pts = mp + nb[k];
+            /* the worth on a cell without and with the neighbour point (nb[k] is 0 or 1),
+             * worked out once for all the cells */
+            double by_nb[2];
+            for (int n = 0; n < 2; n++) {
+                int pts = mp + n;
                 double v = pts - cost - w[ci] + gain;
                 if (ds->domain == DOMAIN_SERVICE) {
                     /* it may fail for want of help, and every helper scores too */
@@ -342,7 +345,16 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
                 } else if (ds->domain == DOMAIN_WILD) {
                     v += 0.4; /* the replacing card also counts as a company */
                 }
-                v += 0.05 * unit(&b->rng);
+                by_nb[n] = v;
+            }
+            if (!((by_nb[0] > by_nb[1] ? by_nb[0] : by_nb[1]) + 0.05 > best)) {
+                /* no cell can beat the best (the noise is under 0.05): the draws alone */
+                for (int k = 0; k < ncell; k++)
+                    rng_next(&b->rng);
+                continue;
+            }
+            for (int k = 0; k < ncell; k++) {
+                double v = by_nb[nb[k]] + 0.05 * unit(&b->rng);
                 if (v > best) {
                     best = v;
                     best_ci = ci;
