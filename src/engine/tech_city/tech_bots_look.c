@@ -702,7 +702,8 @@ static const double EXPLORE_COST = 0.7;
 enum memo_state {
     MEMO_EXACT,  /* v and d are best_effect()'s */
     MEMO_BOUND,  /* ub bounds v from above, and some choice is legal */
-    MEMO_ENOUGH, /* ub as above; v, a choice's worth, is more than ENOUGH */
+    MEMO_ENOUGH, /* v, a choice's worth, is more than ENOUGH */
+    MEMO_NONE,   /* nothing known yet (an explore turn's rearranging effect) */
 };
 
 /* A partial search stops at a choice worth more than this: the explore test (-EXPLORE_COST
@@ -738,7 +739,7 @@ static void memo_search(struct look *l, struct effect_memo *m, double enough)
 /* The memo of effect e among the n of memo, made when missing: exact for an effect worked out
  * at once, a bound for a rearranging one (exact when it has no legal choice). */
 static struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
-                                       struct look *l, int card)
+                                       struct look *l, int card, bool explore)
 {
     const struct tech_design *d = tech_design_of(l->g, card);
     const struct tech_effect *e = &d->effect;
@@ -757,6 +758,10 @@ static struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t 
     if (e->prim != PRIM_REPLACE && e->prim != PRIM_EXPEL && e->prim != PRIM_SWAP &&
         e->prim != PRIM_MOVE_MARKER) {
         memo_search(l, m, HUGE_VAL);
+        return m;
+    }
+    if (explore) { /* explore_ok() searches it as far as it needs */
+        m->state = MEMO_NONE;
         return m;
     }
     bool legal;
@@ -795,11 +800,8 @@ static double use_worth(double v, bool foreign, bool free)
  * m's choices only as far as the answer needs. */
 static bool explore_ok(struct look *l, struct effect_memo *m, bool foreign, bool free)
 {
-    if (m->state == MEMO_BOUND) {
-        if (use_worth(m->ub, foreign, free) < -EXPLORE_COST)
-            return false;
+    if (m->state == MEMO_NONE)
         memo_search(l, m, ENOUGH);
-    }
     if (m->state == MEMO_ENOUGH)
         return true;
     return use_worth(m->v, foreign, free) >= -EXPLORE_COST;
@@ -831,12 +833,11 @@ void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
-            struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c);
-            if (m->state == MEMO_EXACT && m->v < -1e8)
-                continue;
+            struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c, explore);
             bool foreign = g->owner[c] != TECH_NONE && g->owner[c] != seat;
-            /* explore: a use worth 1 + noise when it costs little, else none (no draw) */
-            if (explore && !explore_ok(l, m, foreign, free))
+            /* explore: a use worth 1 + noise when it costs little, else none (no draw; nor
+             * when no choice is legal, worth -1e9) */
+            if (explore ? !explore_ok(l, m, foreign, free) : m->state == MEMO_EXACT && m->v < -1e8)
                 continue;
             double r = unit(&b->rng);
             if (!explore && m->state == MEMO_EXACT &&
