@@ -718,15 +718,25 @@ struct effect_memo {
     struct effect_choice d;
 };
 
-/* Whether two effects are the same: the same bytes (eight of them, no padding). */
-static bool same_effect(const struct tech_effect *a, const struct tech_effect *b)
+/* An effect as one integer: its bytes (eight of them, no padding); two effects are the same when
+ * their bytes are. */
+static uint64_t effect_bytes(const struct tech_effect *e)
 {
-    _Static_assert(sizeof *a == sizeof(uint64_t), "struct tech_effect is eight bytes");
-    uint64_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    return x == y;
+    _Static_assert(sizeof *e == sizeof(uint64_t), "struct tech_effect is eight bytes");
+    uint64_t x;
+    memcpy(&x, e, sizeof x);
+    return x;
 }
+
+/* The memos of one decision: by design, and by effect (open addressing on effect_bytes()). */
+enum { MEMO_SLOTS = 128 };
+struct memos {
+    int n;
+    struct effect_memo memo[TECH_MAX_DESIGNS];
+    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo, -1 unknown */
+    int8_t slot[MEMO_SLOTS];            /* index in memo, -1 empty */
+    uint64_t key[MEMO_SLOTS];
+};
 
 /* Runs best_effect() on m's effect, stopping at a choice worth more than `enough`. */
 static void memo_search(struct look *l, struct effect_memo *m, double enough)
@@ -736,23 +746,28 @@ static void memo_search(struct look *l, struct effect_memo *m, double enough)
     m->state = m->v > enough ? MEMO_ENOUGH : MEMO_EXACT;
 }
 
-/* The memo of effect e among the n of memo, made when missing: exact for an effect worked out
- * at once, a bound for a rearranging one (exact when it has no legal choice). */
-static struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
-                                       struct look *l, int card, bool explore)
+/* The memo of card's effect in ms, made when missing: exact for an effect worked out at once, a
+ * bound for a rearranging one (exact when it has no legal choice; nothing yet on an explore
+ * turn). */
+static struct effect_memo *effect_memo(struct memos *ms, struct look *l, int card, bool explore)
 {
     const struct tech_design *d = tech_design_of(l->g, card);
     const struct tech_effect *e = &d->effect;
-    int8_t *known = &by_design[d - l->g->cat->designs];
+    int8_t *known = &ms->by_design[d - l->g->cat->designs];
     if (*known >= 0)
-        return &memo[*known];
-    for (int k = 0; k < *n; k++)
-        if (same_effect(memo[k].e, e)) {
-            *known = (int8_t)k;
-            return &memo[k];
+        return &ms->memo[*known];
+    uint64_t key = effect_bytes(e);
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 57);
+    while (ms->slot[h] >= 0) {
+        if (ms->key[h] == key) {
+            *known = ms->slot[h];
+            return &ms->memo[*known];
         }
-    *known = (int8_t)*n;
-    struct effect_memo *m = &memo[(*n)++];
+        h = (h + 1) & (MEMO_SLOTS - 1);
+    }
+    *known = ms->slot[h] = (int8_t)ms->n;
+    ms->key[h] = key;
+    struct effect_memo *m = &ms->memo[ms->n++];
     m->e = e;
     m->card = (uint8_t)card;
     if (e->prim != PRIM_REPLACE && e->prim != PRIM_EXPEL && e->prim != PRIM_SWAP &&
@@ -817,10 +832,10 @@ void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out
     struct use_candidate cand[2 * TECH_MAX_CARDS];
     int ncand = 0;
     const struct tech_seat *s = &g->seats[seat];
-    struct effect_memo memo[TECH_MAX_DESIGNS];
-    int nmemo = 0;
-    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo by design, -1 unknown */
-    memset(by_design, -1, sizeof by_design);
+    struct memos ms;
+    ms.n = 0;
+    memset(ms.by_design, -1, sizeof ms.by_design);
+    memset(ms.slot, -1, sizeof ms.slot);
     /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
      * a player who always takes the same sure gain never learns the city's other effects. */
     bool explore = rng_below(&b->rng, EXPLORE) == 0;
@@ -833,7 +848,7 @@ void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
-            struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c, explore);
+            struct effect_memo *m = effect_memo(&ms, l, c, explore);
             bool foreign = g->owner[c] != TECH_NONE && g->owner[c] != seat;
             /* explore: a use worth 1 + noise when it costs little, else none (no draw; nor
              * when no choice is legal, worth -1e9) */
