@@ -150,6 +150,7 @@ static void random_decide(struct bot *b, const struct tech_game *g, int seat,
 struct pay_rules {
     const struct tech_game *g;
     int seat;
+    int tech;                        /* Technology companies seat controls */
     int counts[2];                   /* tech_pay_counts() for a company, a service; -1 unasked */
     int8_t alone[2][TECH_MAX_CARDS]; /* tech_pays_alone() by hand index; -1 unasked */
 };
@@ -158,6 +159,7 @@ static void pay_rules_init(struct pay_rules *r, const struct tech_game *g, int s
 {
     r->g = g;
     r->seat = seat;
+    r->tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
     r->counts[0] = r->counts[1] = -1;
     memset(r->alone, -1, sizeof r->alone);
 }
@@ -165,7 +167,7 @@ static void pay_rules_init(struct pay_rules *r, const struct tech_game *g, int s
 static unsigned pay_counts(struct pay_rules *r, int card, bool service)
 {
     if (r->counts[service] < 0)
-        r->counts[service] = (int)tech_pay_counts(r->g, r->seat, card);
+        r->counts[service] = (int)tech_pay_counts_with(r->g, r->tech, card);
     return (unsigned)r->counts[service];
 }
 
@@ -173,7 +175,7 @@ static bool pays_alone(struct pay_rules *r, int card, bool service, int payer)
 {
     int8_t *a = &r->alone[service][payer];
     if (*a < 0)
-        *a = tech_pays_alone(r->g, r->seat, card, r->g->seats[r->seat].hand[payer]);
+        *a = tech_pays_alone_with(r->g, r->tech, card, r->g->seats[r->seat].hand[payer]);
     return *a;
 }
 
