@@ -54,7 +54,8 @@ struct look {
     int seat, nhand;
     double u;                     /* card_unit() of the hand */
     double left;                  /* rounds_left() */
-    double powers[16];            /* powers() by its four inputs as bits 0-3 */
+    const double *powers;         /* powers() by its four inputs as bits 0-3 (16) */
+    double own_powers[16];        /* powers' table when the round has no shared one */
     double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
     int matches[TECH_VALUES + 1]; /* cards in play by value */
     int n;                        /* cards in play: */

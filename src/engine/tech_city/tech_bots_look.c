@@ -137,8 +137,18 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city
     if (!city)
         return;
     l->left = rounds_left(g);
-    for (int f = 0; f < 16; f++)
-        l->powers[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+    /* the table depends on the round alone: one per round, made at its first look */
+    static _Thread_local double tables[TECH_ROUNDS + 1][16];
+    static _Thread_local bool made[TECH_ROUNDS + 1];
+    bool shared = g->round >= 0 && g->round <= TECH_ROUNDS;
+    double *table = shared ? tables[g->round] : l->own_powers;
+    if (!shared || !made[g->round]) {
+        for (int f = 0; f < 16; f++)
+            table[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+        if (shared)
+            made[g->round] = true;
+    }
+    l->powers = table;
     memset(l->counts, 0, sizeof l->counts);
     for (int i = 0; i < l->n; i++) {
         int o = l->owner[i];
