@@ -245,7 +245,7 @@ bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech
     if (ci < 0)
         return false;
     struct look l;
-    tech_look_at(&l, g, seat, false);
+    tech_look_at(&l, g, seat, LOOK_HAND);
     struct pay_rules r;
     pay_rules_init(&r, g, seat);
     struct payment p;
@@ -390,7 +390,10 @@ static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
 {
     static _Thread_local struct look l;
     if (g->step != TECH_STEP_OWNER)
-        tech_look_at(&l, g, seat, g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT);
+        tech_look_at(&l, g, seat,
+                     g->step == TECH_STEP_BUILD    ? LOOK_BUILD
+                     : g->step == TECH_STEP_EFFECT ? LOOK_EFFECT
+                                                   : LOOK_HAND);
     switch (g->step) {
     case TECH_STEP_BUILD:
         greedy_build(b, &l, d);

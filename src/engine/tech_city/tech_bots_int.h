@@ -79,10 +79,17 @@ struct look {
     struct group all[TECH_MAX_PLAYERS + 1][DOMAIN_WILD], targets[TECH_MAX_PLAYERS + 1][DOMAIN_WILD];
 };
 
-/* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what
- * weighing builds and effects reads) when `city` (else l->n is 0). l keeps a pointer to g, which
- * must not change while l is used. */
-void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city);
+/* How much of a position tech_look_at() reads. */
+enum look_depth {
+    LOOK_HAND,   /* the hand's worths and the cards in play by value (l->n is 0) */
+    LOOK_BUILD,  /* and the cards in play as a list, each seat's companies (own, dom, owned),
+                  * rounds_left(): what weighing builds reads */
+    LOOK_EFFECT, /* and all the rest (what weighing effects reads) */
+};
+
+/* Fills l for seat as far as `depth` says; the fields it does not reach are left as they were.
+ * l keeps a pointer to g, which must not change while l is used. */
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look_depth depth);
 
 /* The worth in points of `card` in l's seat's hand now. */
 double tech_look_worth(const struct look *l, int card);

@@ -111,8 +111,9 @@ static double position(const struct look *l, double mine, double others, const d
     return v;
 }
 
-void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city)
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look_depth depth)
 {
+    bool city = depth != LOOK_HAND;
     const struct tech_seat *s = &g->seats[seat];
     l->g = g;
     l->seat = seat;
@@ -137,6 +138,18 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city
     if (!city)
         return;
     l->left = rounds_left(g);
+    if (depth == LOOK_BUILD) {
+        memset(l->counts, 0, sizeof l->counts);
+        for (int i = 0; i < l->n; i++) {
+            int o = l->owner[i];
+            if (o == TECH_NONE)
+                continue;
+            struct counts *c = &l->counts[o];
+            l->owned[o][c->own++] = (uint8_t)i;
+            c->dom[l->dom[i]]++;
+        }
+        return;
+    }
     /* the table depends on the round alone: one per round, made at its first look */
     static _Thread_local double tables[TECH_ROUNDS + 1][16];
     static _Thread_local bool made[TECH_ROUNDS + 1];
