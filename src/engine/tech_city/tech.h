@@ -311,6 +311,11 @@ unsigned tech_pay_counts(const struct tech_game *g, int seat, int card);
  * company (never when the build is free); for a service, any card. */
 bool tech_pays_alone(const struct tech_game *g, int seat, int card, int payer);
 
+/* tech_pay_counts() and tech_pays_alone() for a seat controlling `tech` Technology companies
+ * (tech_controls(g, seat, DOMAIN_TECHNOLOGY)), for a caller asking many times at one point. */
+unsigned tech_pay_counts_with(const struct tech_game *g, int tech, int card);
+bool tech_pays_alone_with(const struct tech_game *g, int tech, int card, int payer);
+
 /* True when some payment of seat's build of hand card `card` is legal now (tech_pay_counts(),
  * tech_pays_alone() and the cards left in hand). */
 bool tech_build_payable(const struct tech_game *g, int seat, int card);

@@ -2,8 +2,10 @@
  * every legal build and every effect in points, with a card in hand worth a fraction of a point
  * that falls as the game nears its end, and breaks near-ties with a little noise of its own. It
  * reads a position once per decision (struct look, tech_bots_look.c, which also weighs the
- * effects) and weighs every option from that reading, without copying the game: self-play speed
- * is a figure of the bench (issue 25). */
+ * effects) and weighs every option from that reading, without copying the game; an effect that
+ * rearranges the city is first bounded from the look's counts and weighed choice by choice only
+ * when the bound could win (the same decision as weighing them all). Self-play speed is a figure
+ * of the bench (issue 25). */
 #include "tech_bots_int.h"
 
 #include <string.h>
@@ -150,6 +152,7 @@ static void random_decide(struct bot *b, const struct tech_game *g, int seat,
 struct pay_rules {
     const struct tech_game *g;
     int seat;
+    int tech;                        /* Technology companies seat controls */
     int counts[2];                   /* tech_pay_counts() for a company, a service; -1 unasked */
     int8_t alone[2][TECH_MAX_CARDS]; /* tech_pays_alone() by hand index; -1 unasked */
 };
@@ -158,6 +161,7 @@ static void pay_rules_init(struct pay_rules *r, const struct tech_game *g, int s
 {
     r->g = g;
     r->seat = seat;
+    r->tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
     r->counts[0] = r->counts[1] = -1;
     memset(r->alone, -1, sizeof r->alone);
 }
@@ -165,7 +169,7 @@ static void pay_rules_init(struct pay_rules *r, const struct tech_game *g, int s
 static unsigned pay_counts(struct pay_rules *r, int card, bool service)
 {
     if (r->counts[service] < 0)
-        r->counts[service] = (int)tech_pay_counts(r->g, r->seat, card);
+        r->counts[service] = (int)tech_pay_counts_with(r->g, r->tech, card);
     return (unsigned)r->counts[service];
 }
 
@@ -173,7 +177,7 @@ static bool pays_alone(struct pay_rules *r, int card, bool service, int payer)
 {
     int8_t *a = &r->alone[service][payer];
     if (*a < 0)
-        *a = tech_pays_alone(r->g, r->seat, card, r->g->seats[r->seat].hand[payer]);
+        *a = tech_pays_alone_with(r->g, r->tech, card, r->g->seats[r->seat].hand[payer]);
     return *a;
 }
 
@@ -243,7 +247,7 @@ bool tech_bot_payment(const struct tech_game *g, int seat, int card, struct tech
     if (ci < 0)
         return false;
     struct look l;
-    tech_look_at(&l, g, seat, false);
+    tech_look_at(&l, g, seat, LOOK_HAND);
     struct pay_rules r;
     pay_rules_init(&r, g, seat);
     struct payment p;
@@ -331,8 +335,11 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
                 as_domain = (int8_t)l->dom[ni];
                 mp = match_points(l, as_value, as_domain);
             }
-            for (int k = 0; k < ncell; k++) {
-                int pts = mp + nb[k];
+            /* the worth on a cell without and with the neighbour point (nb[k] is 0 or 1),
+             * worked out once for all the cells */
+            double by_nb[2];
+            for (int n = 0; n < 2; n++) {
+                int pts = mp + n;
                 double v = pts - cost - w[ci] + gain;
                 if (ds->domain == DOMAIN_SERVICE) {
                     /* it may fail for want of help, and every helper scores too */
@@ -342,7 +349,16 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
                 } else if (ds->domain == DOMAIN_WILD) {
                     v += 0.4; /* the replacing card also counts as a company */
                 }
-                v += 0.05 * unit(&b->rng);
+                by_nb[n] = v;
+            }
+            if (!((by_nb[0] > by_nb[1] ? by_nb[0] : by_nb[1]) + 0.05 > best)) {
+                /* no cell can beat the best (the noise is under 0.05): the draws alone */
+                for (int k = 0; k < ncell; k++)
+                    rng_next(&b->rng);
+                continue;
+            }
+            for (int k = 0; k < ncell; k++) {
+                double v = by_nb[nb[k]] + 0.05 * unit(&b->rng);
                 if (v > best) {
                     best = v;
                     best_ci = ci;
@@ -376,7 +392,10 @@ static void greedy_decide(struct bot *b, const struct tech_game *g, int seat,
 {
     static _Thread_local struct look l;
     if (g->step != TECH_STEP_OWNER)
-        tech_look_at(&l, g, seat, g->step == TECH_STEP_BUILD || g->step == TECH_STEP_EFFECT);
+        tech_look_at(&l, g, seat,
+                     g->step == TECH_STEP_BUILD    ? LOOK_BUILD
+                     : g->step == TECH_STEP_EFFECT ? LOOK_EFFECT
+                                                   : LOOK_HAND);
     switch (g->step) {
     case TECH_STEP_BUILD:
         greedy_build(b, &l, d);

@@ -17,7 +17,8 @@
  * hand counts, the discard pile, revealed cards). To weigh an effect that only rearranges the
  * city (replace, swap, expel, move a marker) it compares the public position the effect would
  * leave with today's, worked out from the counts the effect changes (bit for bit what applying
- * it to a copy of the game and scanning the copy gives); those effects read no hidden card. It
+ * it to a copy of the game and scanning the copy gives), and weighs such an effect's choices
+ * only when an upper bound on them could win the decision; those effects read no hidden card. It
  * never reads the deck or another hand. The decisions depend only on the game and the bot's
  * own randomness: test_tech_bots pins them. */
 bool tech_bot_decide(struct bot *b, const struct tech_game *g, int seat, struct tech_decision *d);

@@ -36,6 +36,13 @@ struct counts {
     int own, close, dom[DOMAIN_WILD];
 };
 
+/* Cards in play of one owner and one domain, with the least and most of their owner's others
+ * near one of them (struct look's groups). */
+struct group {
+    bool any;
+    uint8_t minnear, maxnear;
+};
+
 /* What the greedy bot reads of a position, once per decision, for all of its options: the worth
  * of each hand card, the cards in play by value, and (with the city) the cards in play as a list
  * in the city's order, each seat's counts and standing, and the position itself. An option that
@@ -47,7 +54,8 @@ struct look {
     int seat, nhand;
     double u;                     /* card_unit() of the hand */
     double left;                  /* rounds_left() */
-    double powers[16];            /* powers() by its four inputs as bits 0-3 */
+    const double *powers;         /* powers() by its four inputs as bits 0-3 (16) */
+    double own_powers[16];        /* powers' table when the round has no shared one */
     double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
     int matches[TECH_VALUES + 1]; /* cards in play by value */
     int n;                        /* cards in play: */
@@ -65,12 +73,23 @@ struct look {
      * seats p only where k is one of seat's cards (0 elsewhere). */
     bool around_done;
     uint8_t around[TECH_MAX_PLAYERS][TECH_MAX_CARDS];
+    /* Filled on demand (look_groups()): the cards in play by owner (TECH_MAX_PLAYERS for none)
+     * and domain, all of them and those an expel or a replace may target (not the seed card). */
+    bool groups_done;
+    struct group all[TECH_MAX_PLAYERS + 1][DOMAIN_WILD], targets[TECH_MAX_PLAYERS + 1][DOMAIN_WILD];
 };
 
-/* Fills l for seat: the hand's worths and the cards in play by value, and the rest (what
- * weighing builds and effects reads) when `city` (else l->n is 0). l keeps a pointer to g, which
- * must not change while l is used. */
-void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city);
+/* How much of a position tech_look_at() reads. */
+enum look_depth {
+    LOOK_HAND,   /* the hand's worths and the cards in play by value (l->n is 0) */
+    LOOK_BUILD,  /* and the cards in play as a list, each seat's companies (own, dom, owned),
+                  * rounds_left(): what weighing builds reads */
+    LOOK_EFFECT, /* and all the rest (what weighing effects reads) */
+};
+
+/* Fills l for seat as far as `depth` says; the fields it does not reach are left as they were.
+ * l keeps a pointer to g, which must not change while l is used. */
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look_depth depth);
 
 /* The worth in points of `card` in l's seat's hand now. */
 double tech_look_worth(const struct look *l, int card);

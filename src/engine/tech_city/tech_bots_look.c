@@ -5,6 +5,7 @@
  * position is seat's standing less the others' plus its hand's worth. An effect that rearranges
  * the city changes a few of the counts these come from, and the position after it is worked out
  * from those, bit for bit what applying it to a copy of the game and scanning the copy gives. */
+#include <math.h>
 #include <string.h>
 
 #include "tech_bots_int.h"
@@ -110,8 +111,9 @@ static double position(const struct look *l, double mine, double others, const d
     return v;
 }
 
-void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city)
+void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look_depth depth)
 {
+    bool city = depth != LOOK_HAND;
     const struct tech_seat *s = &g->seats[seat];
     l->g = g;
     l->seat = seat;
@@ -136,8 +138,30 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city
     if (!city)
         return;
     l->left = rounds_left(g);
-    for (int f = 0; f < 16; f++)
-        l->powers[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+    if (depth == LOOK_BUILD) {
+        memset(l->counts, 0, sizeof l->counts);
+        for (int i = 0; i < l->n; i++) {
+            int o = l->owner[i];
+            if (o == TECH_NONE)
+                continue;
+            struct counts *c = &l->counts[o];
+            l->owned[o][c->own++] = (uint8_t)i;
+            c->dom[l->dom[i]]++;
+        }
+        return;
+    }
+    /* the table depends on the round alone: one per round, made at its first look */
+    static _Thread_local double tables[TECH_ROUNDS + 1][16];
+    static _Thread_local bool made[TECH_ROUNDS + 1];
+    bool shared = g->round >= 0 && g->round <= TECH_ROUNDS;
+    double *table = shared ? tables[g->round] : l->own_powers;
+    if (!shared || !made[g->round]) {
+        for (int f = 0; f < 16; f++)
+            table[f] = powers(l->left, f & 1, f >> 1 & 1, f >> 2 & 1, f >> 3 & 1);
+        if (shared)
+            made[g->round] = true;
+    }
+    l->powers = table;
     memset(l->counts, 0, sizeof l->counts);
     for (int i = 0; i < l->n; i++) {
         int o = l->owner[i];
@@ -166,6 +190,7 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, bool city
             l->leader = p;
     l->position = position(l, l->standing[seat], l->others, l->w, l->nhand);
     l->around_done = false;
+    l->groups_done = false;
 }
 
 /* Fills l->around (once per look). */
@@ -356,8 +381,10 @@ struct effect_choice {
 
 /* Finds the best choices for the effect of `card` used by seat; returns their worth in points
  * (or a very low number when no choice is legal). The choices it weighs are the legal ones
- * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept. */
-static double best_effect(struct look *l, int card, struct effect_choice *d)
+ * (tech_effect_check() accepts them), in the city's and the hand's order, the first best kept.
+ * A rearranging effect's search stops at the first choice worth more than `enough`: then it
+ * returns that choice's worth, and only that the best is worth more than `enough` is known. */
+static double best_effect(struct look *l, int card, struct effect_choice *d, double enough)
 {
     const struct tech_game *g = l->g;
     int seat = l->seat;
@@ -436,13 +463,13 @@ static double best_effect(struct look *l, int card, struct effect_choice *d)
         look_around(l);
         seen_clear(&seen);
     }
-    for (int i = 0; i < l->n; i++) {
+    for (int i = 0; i < l->n && best <= enough; i++) {
         t.tx = l->x[i];
         t.ty = l->y[i];
         if (e->prim == PRIM_REPLACE) {
             if (!target_ok(l, e, i))
                 continue;
-            for (int h = 0; h < s->nhand; h++) {
+            for (int h = 0; h < s->nhand && best <= enough; h++) {
                 if (is_wild(g, s->hand[h]))
                     continue;
                 double v = replace_gain(l, i, h);
@@ -465,7 +492,7 @@ static double best_effect(struct look *l, int card, struct effect_choice *d)
              * another card (move_marker: a company seat does not control) */
             if (l->owner[i] != seat)
                 continue;
-            for (int j = 0; j < l->n; j++) {
+            for (int j = 0; j < l->n && best <= enough; j++) {
                 if (j == i || (e->prim == PRIM_MOVE_MARKER &&
                                (l->owner[j] == seat || l->dom[j] == DOMAIN_SERVICE)))
                     continue;
@@ -483,58 +510,340 @@ static double best_effect(struct look *l, int card, struct effect_choice *d)
     return best;
 }
 
+/* ---- greedy: bounds on a rearranging effect's worth --------------------------------------- */
+
+/* What seat o's standing becoming standing(c) adds to l's position: seat's own, or (another
+ * seat) through the others' part. */
+static double standing_gain(const struct look *l, int o, const struct counts *c)
+{
+    double st = standing(l, c);
+    if (o == l->seat)
+        return st - l->standing[o];
+    return -(others_with(l, o, st) - l->others);
+}
+
+/* The most that seat o losing one company of group t (domain d) to an expel or a moved marker
+ * adds to l's position: nothing for seat's own or no owner, else the others' part falling. */
+static double loss_gain(const struct look *l, int o, int d, const struct group *t)
+{
+    if (o == TECH_MAX_PLAYERS || o == l->seat)
+        return 0;
+    struct counts c = l->counts[o];
+    c.own--;
+    c.close -= t->maxnear;
+    c.dom[d]--;
+    return standing_gain(l, o, &c);
+}
+
+static void group_add(struct group *t, int near)
+{
+    if (!t->any) {
+        *t = (struct group){true, (uint8_t)near, (uint8_t)near};
+    } else {
+        t->minnear = near < t->minnear ? (uint8_t)near : t->minnear;
+        t->maxnear = near > t->maxnear ? (uint8_t)near : t->maxnear;
+    }
+}
+
+/* Fills l->all and l->targets (once per look). */
+static void look_groups(struct look *l)
+{
+    if (l->groups_done)
+        return;
+    l->groups_done = true;
+    memset(l->all, 0, sizeof l->all);
+    memset(l->targets, 0, sizeof l->targets);
+    for (int i = 0; i < l->n; i++) {
+        int o = l->owner[i] == TECH_NONE ? TECH_MAX_PLAYERS : l->owner[i];
+        group_add(&l->all[o][l->dom[i]], l->near[i]);
+        if (l->g->city[i] != l->g->seed_card)
+            group_add(&l->targets[o][l->dom[i]], l->near[i]);
+    }
+}
+
+/* tech_filter_ok() for the cards of owner o (TECH_MAX_PLAYERS: none): it reads the owner alone. */
+static bool filter_ok(const struct look *l, int o, int f)
+{
+    switch (f) {
+    case FILTER_OWN:
+        return o == l->seat;
+    case FILTER_NEUTRAL:
+        return o == TECH_MAX_PLAYERS;
+    case FILTER_OTHER:
+        return o != TECH_MAX_PLAYERS && o != l->seat;
+    default:
+        return true;
+    }
+}
+
+/* Slack for the rounding of a bound's sums, which differ in order from the worth's own. */
+static const double BOUND_SLACK = 1e-9;
+
+/* An upper bound on what best_effect() returns for rearranging effect e, worked out from l's
+ * counts by owner and domain (look_groups()) without weighing each choice; *legal says whether
+ * e has a legal choice at all (if not, best_effect() returns its very low number). */
+static double effect_bound(struct look *l, const struct tech_effect *e, bool *legal)
+{
+    const struct tech_game *g = l->g;
+    int seat = l->seat;
+    const struct tech_seat *s = &g->seats[seat];
+    double ub = 0;
+    *legal = false;
+    look_groups(l);
+    if (e->prim == PRIM_EXPEL || e->prim == PRIM_REPLACE) {
+        bool tok[TECH_MAX_PLAYERS + 1];
+        for (int o = 0; o <= TECH_MAX_PLAYERS; o++) {
+            tok[o] = filter_ok(l, o, e->filter);
+            for (int d = 0; d < DOMAIN_WILD; d++)
+                *legal = *legal || (tok[o] && l->targets[o][d].any);
+        }
+        if (!*legal)
+            return 0;
+        if (e->prim == PRIM_EXPEL) { /* a hand's worth only falls when a card leaves play */
+            for (int o = 0; o < TECH_MAX_PLAYERS; o++)
+                for (int d = 0; d < DOMAIN_WILD; d++)
+                    if (tok[o] && l->targets[o][d].any) {
+                        double v = loss_gain(l, o, d, &l->targets[o][d]);
+                        ub = v > ub ? v : ub;
+                    }
+            return ub + BOUND_SLACK;
+        }
+        /* replace: the hand without card h, every card of h's value matching one more */
+        double hmax[DOMAIN_WILD], sum = 0, u = card_unit(g, s->nhand - 1);
+        bool hany[DOMAIN_WILD] = {false};
+        for (int k = 0; k < s->nhand; k++)
+            sum += l->w[k];
+        for (int h = 0; h < s->nhand; h++) {
+            const struct tech_design *dh = tech_design_of(g, s->hand[h]);
+            if (dh->domain == DOMAIN_WILD)
+                continue;
+            double v = 0;
+            for (int k = 0; k < s->nhand; k++) {
+                if (k == h)
+                    continue;
+                const struct tech_design *dk = tech_design_of(g, s->hand[k]);
+                v += worth(u, dk, l->matches[dk->value] + (dk->value == dh->value));
+            }
+            v -= sum;
+            if (!hany[dh->domain] || v > hmax[dh->domain])
+                hmax[dh->domain] = v;
+            hany[dh->domain] = true;
+        }
+        bool any_h = false;
+        ub = -1e300;
+        for (int o = 0; o <= TECH_MAX_PLAYERS; o++)
+            for (int di = 0; di < DOMAIN_WILD; di++) {
+                const struct group *t = &l->targets[o][di];
+                if (!tok[o] || !t->any)
+                    continue;
+                for (int dh = 0; dh < DOMAIN_WILD; dh++) {
+                    if (!hany[dh])
+                        continue;
+                    any_h = true;
+                    double v = 0;
+                    if (o != TECH_MAX_PLAYERS) {
+                        struct counts c = l->counts[o];
+                        c.dom[di]--;
+                        if (dh == DOMAIN_SERVICE) {
+                            c.own--;
+                            c.close -= o == seat ? t->minnear : t->maxnear;
+                        } else {
+                            c.dom[dh]++;
+                        }
+                        v = standing_gain(l, o, &c);
+                    }
+                    v += hmax[dh];
+                    ub = v > ub ? v : ub;
+                }
+            }
+        *legal = any_h;
+        return ub + BOUND_SLACK;
+    }
+    /* swap and move_marker: seat's close pairs grow by at most the most of its companies around
+     * one card less the fewest near one of its own; another seat's fall by at most the most near
+     * one of its cards (and a moved marker takes that card from it) */
+    const struct counts *mc = &l->counts[seat];
+    if (mc->own == 0 || l->n < 2)
+        return 0;
+    bool marker = e->prim == PRIM_MOVE_MARKER;
+    bool din[DOMAIN_WILD] = {false};
+    for (int o = 0; o <= TECH_MAX_PLAYERS; o++)
+        for (int d = 0; d < DOMAIN_WILD; d++)
+            if (l->all[o][d].any && (!marker || (o != seat && d != DOMAIN_SERVICE)))
+                *legal = din[d] = true;
+    if (!*legal)
+        return 0;
+    look_around(l);
+    int minnear = 255, maxaround = 0;
+    for (int k = 0; k < mc->own; k++) {
+        int i = l->owned[seat][k];
+        minnear = l->near[i] < minnear ? l->near[i] : minnear;
+    }
+    for (int j = 0; j < l->n; j++)
+        if (l->around[seat][j] > maxaround &&
+            (!marker || (l->owner[j] != seat && l->dom[j] != DOMAIN_SERVICE)))
+            maxaround = l->around[seat][j];
+    double mine = -1e300, og = 0;
+    for (int d = 0; d < DOMAIN_WILD; d++) {
+        if (marker ? !din[d] : d > 0)
+            continue;
+        struct counts c = *mc;
+        c.close += maxaround - minnear;
+        if (marker)
+            c.dom[d]++;
+        double v = standing(l, &c) - l->standing[seat];
+        mine = v > mine ? v : mine;
+    }
+    for (int o = 0; o < TECH_MAX_PLAYERS; o++)
+        for (int d = 0; d < DOMAIN_WILD; d++) {
+            const struct group *t = &l->all[o][d];
+            if (!t->any || o == seat || (marker && d == DOMAIN_SERVICE))
+                continue;
+            double v;
+            if (marker) {
+                v = loss_gain(l, o, d, t);
+            } else {
+                struct counts c = l->counts[o];
+                c.close -= t->maxnear;
+                v = standing_gain(l, o, &c);
+            }
+            og = v > og ? v : og;
+        }
+    ub = mine + og;
+    if (!marker && ub < 0)
+        ub = 0; /* two of seat's companies changing places */
+    return ub + BOUND_SLACK;
+}
+
 enum { EXPLORE = 3 };
 static const double EXPLORE_COST = 0.7;
 
-/* The choices best_effect() made for one effect, kept for the other cards in the city with the
- * same effect (several designs share one; two decks repeat them) and for the free use of the
- * same card: best_effect() reads the card's effect and nothing else of it. */
+/* What is known of one effect's best choices (best_effect()), kept for the other cards in the
+ * city with the same effect (several designs share one; two decks repeat them) and for the free
+ * use of the same card: best_effect() reads the card's effect and nothing else of it. A
+ * rearranging effect is weighed choice by choice only when its bound could win the decision. */
+enum memo_state {
+    MEMO_EXACT,  /* v and d are best_effect()'s */
+    MEMO_BOUND,  /* ub bounds v from above, and some choice is legal */
+    MEMO_ENOUGH, /* v, a choice's worth, is more than ENOUGH */
+    MEMO_NONE,   /* nothing known yet (an explore turn's rearranging effect) */
+};
+
+/* A partial search stops at a choice worth more than this: the explore test (-EXPLORE_COST
+ * after the 0.25 a foreign card costs) then passes. */
+static const double ENOUGH = -0.4;
+
 struct effect_memo {
     const struct tech_effect *e;
-    double v;
+    double v, ub;
+    enum memo_state state;
+    uint8_t card; /* a card with the effect */
     struct effect_choice d;
 };
 
-/* Whether two effects are the same: the same bytes (eight of them, no padding). */
-static bool same_effect(const struct tech_effect *a, const struct tech_effect *b)
+/* An effect as one integer: its bytes (eight of them, no padding); two effects are the same when
+ * their bytes are. */
+static uint64_t effect_bytes(const struct tech_effect *e)
 {
-    _Static_assert(sizeof *a == sizeof(uint64_t), "struct tech_effect is eight bytes");
-    uint64_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    return x == y;
+    _Static_assert(sizeof *e == sizeof(uint64_t), "struct tech_effect is eight bytes");
+    uint64_t x;
+    memcpy(&x, e, sizeof x);
+    return x;
 }
 
-/* The memo of effect e among the n of memo, made (by best_effect() for card) when missing. */
-static const struct effect_memo *effect_memo(struct effect_memo *memo, int *n, int8_t *by_design,
-                                             struct look *l, int card)
+/* The memos of one decision: by design, and by effect (open addressing on effect_bytes()). */
+enum { MEMO_SLOTS = 128 };
+struct memos {
+    int n;
+    struct effect_memo memo[TECH_MAX_DESIGNS];
+    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo, -1 unknown */
+    int8_t slot[MEMO_SLOTS];            /* index in memo, -1 empty */
+    uint64_t key[MEMO_SLOTS];
+};
+
+/* Runs best_effect() on m's effect, stopping at a choice worth more than `enough`. */
+static void memo_search(struct look *l, struct effect_memo *m, double enough)
+{
+    m->d = (struct effect_choice){.card = TECH_NONE, .take = TECH_NONE, .victim = TECH_NONE};
+    m->v = best_effect(l, m->card, &m->d, enough);
+    m->state = m->v > enough ? MEMO_ENOUGH : MEMO_EXACT;
+}
+
+/* The memo of card's effect in ms, made when missing: exact for an effect worked out at once, a
+ * bound for a rearranging one (exact when it has no legal choice; nothing yet on an explore
+ * turn). */
+static struct effect_memo *effect_memo(struct memos *ms, struct look *l, int card, bool explore)
 {
     const struct tech_design *d = tech_design_of(l->g, card);
     const struct tech_effect *e = &d->effect;
-    int8_t *known = &by_design[d - l->g->cat->designs];
+    int8_t *known = &ms->by_design[d - l->g->cat->designs];
     if (*known >= 0)
-        return &memo[*known];
-    for (int k = 0; k < *n; k++)
-        if (same_effect(memo[k].e, e)) {
-            *known = (int8_t)k;
-            return &memo[k];
+        return &ms->memo[*known];
+    uint64_t key = effect_bytes(e);
+    unsigned h = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 57);
+    while (ms->slot[h] >= 0) {
+        if (ms->key[h] == key) {
+            *known = ms->slot[h];
+            return &ms->memo[*known];
         }
-    *known = (int8_t)*n;
-    struct effect_memo *m = &memo[(*n)++];
+        h = (h + 1) & (MEMO_SLOTS - 1);
+    }
+    *known = ms->slot[h] = (int8_t)ms->n;
+    ms->key[h] = key;
+    struct effect_memo *m = &ms->memo[ms->n++];
     m->e = e;
+    m->card = (uint8_t)card;
+    if (e->prim != PRIM_REPLACE && e->prim != PRIM_EXPEL && e->prim != PRIM_SWAP &&
+        e->prim != PRIM_MOVE_MARKER) {
+        memo_search(l, m, HUGE_VAL);
+        return m;
+    }
+    if (explore) { /* explore_ok() searches it as far as it needs */
+        m->state = MEMO_NONE;
+        return m;
+    }
+    bool legal;
+    m->ub = effect_bound(l, e, &legal);
+    m->state = legal ? MEMO_BOUND : MEMO_EXACT;
+    m->v = legal ? 0 : -1e9;
     m->d = (struct effect_choice){.card = TECH_NONE, .take = TECH_NONE, .victim = TECH_NONE};
-    m->v = best_effect(l, card, &m->d);
     return m;
 }
 
-/* A use worth making: its worth, its effect's choices, the city card and whether it is the free
- * use. */
+/* A use worth making: its effect's memo, the city card, whether it is the free use and whether
+ * another seat owns the card, and its noise (a unit() draw). */
 struct use_candidate {
-    double v;
-    const struct effect_memo *m; /* NULL once tech_check() refused it */
+    struct effect_memo *m; /* NULL once out of the running */
+    double r;
     uint8_t card;
-    bool free;
+    bool free, foreign;
 };
+
+/* The worth of effect worth v to use: less when another seat owns the card (its owner draws and
+ * discards), more for a free use (it keeps the normal one). */
+static double use_worth(double v, bool foreign, bool free)
+{
+    if (foreign)
+        v -= 0.25;
+    /* The order of the two (the rule text's chaining: the active player's choice). The effect
+     * first, always: after an exchange with the deck the owner then draws the card this seat
+     * gave up; for every other effect both orders are worth the same in expectation (unknown
+     * cards either way), and this keeps the usual one. */
+    if (free)
+        v += 0.2;
+    return v;
+}
+
+/* Whether a use of m's effect passes the explore test (worth at least -EXPLORE_COST), searching
+ * m's choices only as far as the answer needs. */
+static bool explore_ok(struct look *l, struct effect_memo *m, bool foreign, bool free)
+{
+    if (m->state == MEMO_NONE)
+        memo_search(l, m, ENOUGH);
+    if (m->state == MEMO_ENOUGH)
+        return true;
+    return use_worth(m->v, foreign, free) >= -EXPLORE_COST;
+}
 
 void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out)
 {
@@ -546,10 +855,10 @@ void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out
     struct use_candidate cand[2 * TECH_MAX_CARDS];
     int ncand = 0;
     const struct tech_seat *s = &g->seats[seat];
-    struct effect_memo memo[TECH_MAX_DESIGNS];
-    int nmemo = 0;
-    int8_t by_design[TECH_MAX_DESIGNS]; /* index in memo by design, -1 unknown */
-    memset(by_design, -1, sizeof by_design);
+    struct memos ms;
+    ms.n = 0;
+    memset(ms.by_design, -1, sizeof ms.by_design);
+    memset(ms.slot, -1, sizeof ms.slot);
     /* Now and then (1 turn in EXPLORE) the bot tries any use that costs it little, at random:
      * a player who always takes the same sure gain never learns the city's other effects. */
     bool explore = rng_below(&b->rng, EXPLORE) == 0;
@@ -562,38 +871,50 @@ void tech_greedy_effect(struct bot *b, struct look *l, struct tech_decision *out
             if (free ? !(free_ok && g->owner[c] == seat && ds->domain == DOMAIN_KNOWLEDGE)
                      : (s->used_normal || g->tilted[c]))
                 continue;
-            const struct effect_memo *m = effect_memo(memo, &nmemo, by_design, l, c);
-            double v = m->v;
-            if (v < -1e8)
+            struct effect_memo *m = effect_memo(&ms, l, c, explore);
+            bool foreign = g->owner[c] != TECH_NONE && g->owner[c] != seat;
+            /* explore: a use worth 1 + noise when it costs little, else none (no draw; nor
+             * when no choice is legal, worth -1e9) */
+            if (explore ? !explore_ok(l, m, foreign, free) : m->state == MEMO_EXACT && m->v < -1e8)
                 continue;
-            if (g->owner[c] != TECH_NONE && g->owner[c] != seat)
-                v -= 0.25; /* its owner draws and discards */
-            /* The order of the two (the rule text's chaining: the active player's choice).
-             * The effect first, always: after an exchange with the deck the owner then draws
-             * the card this seat gave up; for every other effect both orders are worth the
-             * same in expectation (unknown cards either way), and this keeps the usual one. */
-            if (free)
-                v += 0.2; /* a free use keeps the normal one */
-            if (explore)
-                v = v >= -EXPLORE_COST ? 1.0 + unit(&b->rng) : -1.0;
-            else
-                v += 0.35 * unit(&b->rng);
-            if (!(v > floor)) /* not v <= floor: solo, a discard effect is worth NaN */
-                continue;
-            cand[ncand++] = (struct use_candidate){v, m, (uint8_t)c, free};
+            double r = unit(&b->rng);
+            if (!explore && m->state == MEMO_EXACT &&
+                !(use_worth(m->v, foreign, free) + 0.35 * r > floor))
+                continue; /* not v <= floor: solo, a discard effect is worth NaN */
+            cand[ncand++] = (struct use_candidate){m, r, (uint8_t)c, free, foreign};
         }
     }
     /* The legal use worth most, the first of equals: the uses in order of worth until one passes
      * tech_check() (almost always the first), which is what keeping the best legal use so far
-     * in city order gives. */
+     * in city order gives. A use whose effect is only bounded goes by its bound, at least its
+     * worth: when it comes first its effect is weighed and the order looked at again. */
     for (;;) {
         int top = -1;
-        for (int k = 0; k < ncand; k++)
-            if (cand[k].m && (top < 0 || cand[k].v > cand[top].v))
+        double tv = 0;
+        for (int k = 0; k < ncand; k++) {
+            struct use_candidate *u = &cand[k];
+            if (!u->m)
+                continue;
+            double v = explore ? 1.0 + u->r
+                               : use_worth(u->m->state == MEMO_EXACT ? u->m->v : u->m->ub,
+                                           u->foreign, u->free) +
+                                     0.35 * u->r;
+            if (!(v > floor)) {
+                u->m = NULL;
+                continue;
+            }
+            if (top < 0 || v > tv) {
                 top = k;
+                tv = v;
+            }
+        }
         if (top < 0)
             return;
         const struct use_candidate *u = &cand[top];
+        if (u->m->state != MEMO_EXACT) {
+            memo_search(l, u->m, HUGE_VAL);
+            continue;
+        }
         struct tech_decision t;
         tech_decision_init(&t);
         t.kind = TDEC_USE;

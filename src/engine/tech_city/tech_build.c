@@ -33,21 +33,30 @@ int tech_build_points(const struct tech_game *g, int seat, int card, int x, int 
     return tech_match_points(g, seat, value, domain) + tech_neighbour_point(g, seat, x, y);
 }
 
-unsigned tech_pay_counts(const struct tech_game *g, int seat, int card)
+unsigned tech_pay_counts_with(const struct tech_game *g, int tech, int card)
 {
     if (tech_design_of(g, card)->domain == DOMAIN_SERVICE) /* the builder's own help */
         return g->players == 1 ? 1u << 1 : 1u << 0 | 1u << 1;
     /* two cards of any value pay whatever one Technology company adds (the rule text's "can") */
-    return tech_controls(g, seat, DOMAIN_TECHNOLOGY) >= 2 ? 1u << 0 : 1u << 1 | 1u << 2;
+    return tech >= 2 ? 1u << 0 : 1u << 1 | 1u << 2;
+}
+
+unsigned tech_pay_counts(const struct tech_game *g, int seat, int card)
+{
+    return tech_pay_counts_with(g, tech_controls(g, seat, DOMAIN_TECHNOLOGY), card);
+}
+
+bool tech_pays_alone_with(const struct tech_game *g, int tech, int card, int payer)
+{
+    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE)
+        return true; /* any one card helps */
+    const struct tech_design *p = tech_design_of(g, payer);
+    return tech < 2 && (tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE);
 }
 
 bool tech_pays_alone(const struct tech_game *g, int seat, int card, int payer)
 {
-    if (tech_design_of(g, card)->domain == DOMAIN_SERVICE)
-        return true; /* any one card helps */
-    int tech = tech_controls(g, seat, DOMAIN_TECHNOLOGY);
-    const struct tech_design *p = tech_design_of(g, payer);
-    return tech < 2 && (tech == 1 || p->domain == DOMAIN_WILD || p->value <= TECH_CHEAP_VALUE);
+    return tech_pays_alone_with(g, tech_controls(g, seat, DOMAIN_TECHNOLOGY), card, payer);
 }
 
 /* True when some card in play has this value and domain (what a wild card may name). */
