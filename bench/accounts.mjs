@@ -2,6 +2,9 @@
 // sign-in costs and what finishing a rated game costs, as "key value" lines on stdout.
 //   signin_ms_p50, signin_ms_p99: POST /api/v1/sessions, one at a time (BENCH_SIGNINS of them),
 //     each a full argon2id check of the password (crypto_pwhash_str_verify at the daemon's cost);
+//   view_ms_p99_quiet, view_ms_p99_during_signins, view_p99_ratio_during_signins: a game view's
+//     latency alone and while a crowd signs in (BENCH_SIGNIN_CLIENTS at once), and how many of
+//     the crowd's sign-ins were answered 201 or refused 503 busy meanwhile;
 //   rated_finish_ms_p99, unrated_finish_ms_p99: the order that finishes a game of one account
 //     against a greedy bot (the step's resolution, the game's end and, when rated, both
 //     players' ratings written in the same transaction), over BENCH_FINISHES games of each,
@@ -40,6 +43,41 @@ for (let i = 0; i < signins; i++) {
 }
 console.log(`signin_ms_p50 ${pct(times, 0.5).toFixed(1)}`);
 console.log(`signin_ms_p99 ${pct(times, 0.99).toFixed(1)}`);
+
+// Whether a crowd signing in starves the other routes: a game view's latency, read one after
+// another (BENCH_VIEWS of them), alone and then while BENCH_SIGNIN_CLIENTS clients sign in as
+// fast as they are answered (each waits the Retry-After of a 503 busy, past --hash-threads).
+const views = Number(process.env.BENCH_VIEWS ?? 300);
+const crowd = Number(process.env.BENCH_SIGNIN_CLIENTS ?? 8);
+const viewed = (await call('POST', '/api/v1/games', { seats: 2, bots: ['greedy'] }, token)).json;
+async function viewTimes() {
+  const ms = [];
+  for (let i = 0; i < views; i++) ms.push((await call('GET', `/api/v1/games/${viewed.id}`)).ms);
+  return ms;
+}
+const quiet = await viewTimes();
+let flooding = true;
+const answered = { ok: 0, busy: 0 };
+const flood = Array.from({ length: crowd }, async () => {
+  while (flooding) {
+    const res = await fetch(`${base}/api/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password: pw }) });
+    await res.text();
+    if (res.status === 201) answered.ok++;
+    else {
+      answered.busy++; // a 503 busy: the crowd waits its Retry-After, as clients do
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+    }
+  }
+});
+await new Promise((r) => setTimeout(r, 300));
+const crowded = await viewTimes();
+flooding = false;
+await Promise.all(flood);
+console.log(`view_ms_p99_quiet ${pct(quiet, 0.99).toFixed(2)}`);
+console.log(`view_ms_p99_during_signins ${pct(crowded, 0.99).toFixed(2)}`);
+console.log(`view_p99_ratio_during_signins ${(pct(crowded, 0.99) / pct(quiet, 0.99)).toFixed(2)}`);
+console.log(`signins_during_views ${answered.ok}`);
+console.log(`signins_refused_busy_during_views ${answered.busy}`);
 
 // Plays a game of the account against a greedy bot to its end; returns the finishing order's ms.
 async function finish(rated) {

@@ -26,6 +26,7 @@ sse_kb_per_stream <= 16 0 #25
 sse_healthz_p99_ms <= 2 0 #25
 connections_closed_in_flight <= 0 1 #25
 signin_ms_p99 <= 100 0 #26
+view_p99_ratio_during_signins <= 1.5 0 #26
 rated_finish_ms_p99 <= 100 0 #26
 '
 # The flat "key": number pairs of the results (nested objects, e.g. "rounds", are skipped).

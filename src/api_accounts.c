@@ -7,10 +7,13 @@
  */
 #include "api_common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "hashcrew.h"
 #include "server.h"
 #include "service.h"
+#include "store.h"
 
 /* Reads body fields spec[0..n) of r into vals; false with the 400 answered (no body is 400
  * malformed_json, with `example` to send). */
@@ -24,26 +27,86 @@ static bool read_body(struct http_req *r, const struct field_spec *spec, int n, 
     return api_reply_fields(r, spec, n, what, vals);
 }
 
+/* A handler's service call that hashes a password, run on the hash crew (hashcrew.h) with the
+ * request parked: `call` reads r (its body and token stay as they were) and fills o. */
+struct offload {
+    struct http_req *r;
+    int (*call)(struct http_req *r, struct outcome *o);
+    int st;
+    struct outcome o;
+};
+
+static void offload_run(void *arg)
+{
+    struct offload *f = arg;
+    f->st = f->call(f->r, &f->o);
+    http_wake(f->r);
+}
+
+static void offload_resume(struct http_req *r)
+{
+    struct offload *f = r->park_ctx;
+    api_answer(r, f->st, &f->o);
+}
+
+static void offload_free(void *ctx)
+{
+    struct offload *f = ctx;
+    outcome_clear(&f->o);
+    free(f);
+}
+
+/* Answers r with call's outcome, computed on the hash crew; in place when there is no crew or
+ * the daemon is stopping; 503 busy when the crew has no room. */
+static void offload(struct http_req *r, int (*call)(struct http_req *r, struct outcome *o))
+{
+    (void)http_bearer(r); /* read here, on libmicrohttpd's thread; the crew finds it kept */
+    struct offload *f = calloc(1, sizeof *f);
+    if (!f || !r->srv->hashes || !http_park(r, offload_resume, f, offload_free)) {
+        free(f);
+        struct outcome o = {0};
+        api_answer(r, call(r, &o), &o);
+        return;
+    }
+    f->r = r;
+    f->call = call;
+    if (!hash_crew_submit(r->srv->hashes, offload_run, f)) {
+        outcome_fail(&f->o, P_BUSY, NULL,
+                     "The server is checking too many passwords at once; try again in a second.");
+        f->o.retry_after = 1;
+        f->st = STORE_ABORT;
+        http_wake(r);
+    }
+}
+
 static const struct field_spec credentials[] = {{"name", FIELD_STRING, true, 0, 0},
                                                 {"password", FIELD_STRING, true, 0, 0}};
 static const char credentials_example[] = "{\"name\": \"Ada\", \"password\": \"a few words\"}";
 
+static int account_create(struct http_req *r, struct outcome *o)
+{
+    return service_account_create(r->srv, http_client(r), json_object_get(r->json, "name"),
+                                  json_object_get(r->json, "password"), o);
+}
+
 void api_account_create(struct http_req *r)
 {
     const json_t *vals[2];
-    if (!read_body(r, credentials, 2, "signing up", credentials_example, vals))
-        return;
-    struct outcome o = {0};
-    api_answer(r, service_account_create(r->srv, http_client(r), vals[0], vals[1], &o), &o);
+    if (read_body(r, credentials, 2, "signing up", credentials_example, vals))
+        offload(r, account_create);
+}
+
+static int session_create(struct http_req *r, struct outcome *o)
+{
+    return service_session_create(r->srv, http_client(r), json_object_get(r->json, "name"),
+                                  json_object_get(r->json, "password"), o);
 }
 
 void api_session_create(struct http_req *r)
 {
     const json_t *vals[2];
-    if (!read_body(r, credentials, 2, "signing in", credentials_example, vals))
-        return;
-    struct outcome o = {0};
-    api_answer(r, service_session_create(r->srv, http_client(r), vals[0], vals[1], &o), &o);
+    if (read_body(r, credentials, 2, "signing in", credentials_example, vals))
+        offload(r, session_create);
 }
 
 void api_session_end(struct http_req *r)
@@ -73,6 +136,13 @@ void api_me_games(struct http_req *r)
                &o);
 }
 
+static int password_change(struct http_req *r, struct outcome *o)
+{
+    return service_password_change(r->srv, http_client(r), http_bearer(r),
+                                   json_object_get(r->json, "old"), json_object_get(r->json, "new"),
+                                   o);
+}
+
 void api_password(struct http_req *r)
 {
     static const struct field_spec spec[] = {{"old", FIELD_STRING, true, 0, 0},
@@ -81,10 +151,13 @@ void api_password(struct http_req *r)
     if (!read_body(r, spec, 2, "changing the password",
                    "{\"old\": \"the current password\", \"new\": \"the new one\"}", vals))
         return;
-    struct outcome o = {0};
-    api_answer(
-        r, service_password_change(r->srv, http_client(r), http_bearer(r), vals[0], vals[1], &o),
-        &o);
+    offload(r, password_change);
+}
+
+static int account_delete(struct http_req *r, struct outcome *o)
+{
+    return service_account_delete(r->srv, http_client(r), http_bearer(r),
+                                  json_object_get(r->json, "password"), o);
 }
 
 void api_account_delete(struct http_req *r)
@@ -93,8 +166,7 @@ void api_account_delete(struct http_req *r)
     const json_t *vals[1];
     if (!read_body(r, spec, 1, "deleting the account", "{\"password\": \"the password\"}", vals))
         return;
-    struct outcome o = {0};
-    api_answer(r, service_account_delete(r->srv, http_client(r), http_bearer(r), vals[0], &o), &o);
+    offload(r, account_delete);
 }
 
 void api_player(struct http_req *r)

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "http.h"
 #include "botpool.h"
+#include "hashcrew.h"
 #include "hub.h"
 #include "lobbycache.h"
 #include "ratelimit.h"
@@ -353,6 +354,7 @@ int cmd_serve(int argc, char **argv)
     srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms,
                               http_requests_busy);
     srv.wake_bots = srv.bots ? bot_pool_wake : NULL;
+    srv.hashes = hash_crew_start(quotas.hash_threads);
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,
                                .idle_timeout = o.timeout,
@@ -362,12 +364,13 @@ int cmd_serve(int argc, char **argv)
                                .headroom = o.headroom,
                                .trusted_proxies = o.proxies};
     /* HTTP last: a request may come the moment it listens. */
-    bool ready =
-        quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher && srv.bots;
+    bool ready = quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher &&
+                 srv.bots && srv.hashes;
     struct http_daemon *d = ready ? http_start(&srv, &hs) : NULL;
     if (!d) {
         hub_stop(srv.hub);
         bot_pool_stop(srv.bots);
+        hash_crew_stop(srv.hashes);
         batcher_stop(srv.batcher);
         hub_free(srv.hub);
         view_cache_free(srv.views);
@@ -395,6 +398,7 @@ int cmd_serve(int argc, char **argv)
     hub_stop(srv.hub);       /* streams end */
     http_stop(d, 5);         /* parked orders are answered, then connections close */
     bot_pool_stop(srv.bots); /* each worker finishes the decision it is on */
+    hash_crew_stop(srv.hashes);
     batcher_stop(srv.batcher);
     hub_free(srv.hub);
     srv.hub = NULL;
