@@ -423,15 +423,18 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
 /* An upper bound of what design d would score at cell c (legal or not) in p's position: its
  * value, scorched earth and zone as they are, every receive and add that could hold counted in
  * full, every member of its complex and every block its coverage could reach. */
-static int score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b,
-                       int c)
+static inline __attribute__((always_inline)) int
+score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b, int c)
 {
     const struct sc_game *g = p->g;
     int n = b->fixed;
     if (g->block[c] == SC_NONE && g->scorched[c])
         n += SC_SCORCHED_BONUS;
-    if (b->key >= 0)
-        n += sc_scan_zone_bonus(g, p->scan, b->key, c);
+    if (b->key >= 0) { /* (the kept bonus read here: most cells have one) */
+        const struct sc_scan *s = p->scan;
+        int z = (s->zone_done >> b->key & 1u) ? s->zone_bonus[b->key][c] : -1;
+        n += z >= 0 ? z : sc_scan_zone_bonus(g, p->scan, b->key, c);
+    }
     if (b->cx >= 0)
         n += complex_at(p, b->cx, c);
     for (int i = 0; i < b->nadders; i++) {
@@ -620,14 +623,21 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
             top = v > top ? v : top;
         }
     }
-    /* a counting sort into buckets, the highest bound first */
+    /* a counting sort into buckets, the highest bound first (buckets past the lowest one
+     * used stay out of it) */
+    static _Thread_local uint8_t bucket[SC_CELLS];
+    int last = 0;
     memset(start, 0, sizeof start);
-    for (int j = 0; j < nc; j++)
-        start[bucket_of(top, cands[j].bound) + 1]++;
-    for (int j = 0; j < NBUCKETS; j++)
+    for (int j = 0; j < nc; j++) {
+        int k = bucket_of(top, cands[j].bound);
+        bucket[j] = (uint8_t)k;
+        start[k + 1]++;
+        last = k > last ? k : last;
+    }
+    for (int j = 0; j < last; j++)
         start[j + 1] += start[j];
     for (int j = 0; j < nc; j++)
-        sorted[start[bucket_of(top, cands[j].bound)]++] = cands[j];
+        sorted[start[bucket[j]]++] = cands[j];
     for (int j = 0; j < nc; j++) {
         const struct cand *c = &sorted[j];
         if (!may_enter(s->out, s->n, s->k, c->bound, c->order)) {
