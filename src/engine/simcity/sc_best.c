@@ -609,8 +609,9 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                 v = memo[built][m] = worth_bound(s, card, c, ub);
                 memo_at[built][m] = opened;
             }
-            if (s->w->tie) {
-                if (v + s->w->slack > s->bar) {
+            if (s->w->tie) { /* (kept only if it could enter the best k found so far) */
+                if (v + s->w->slack > s->bar &&
+                    may_enter(s->out, s->n, s->k, v + s->w->slack, base + c + 1)) {
                     cands[nc++] =
                         (struct cand){v + s->w->slack, v, base + c + 1, c, (int16_t)ub, true};
                     top = v + s->w->slack > top ? v + s->w->slack : top;
@@ -618,7 +619,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
                 continue;
             }
         }
-        if (v > s->bar) {
+        if (v > s->bar && may_enter(s->out, s->n, s->k, v, base + c + 1)) {
             cands[nc++] = (struct cand){v, v, base + c + 1, c, 0, false};
             top = v > top ? v : top;
         }
