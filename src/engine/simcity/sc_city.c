@@ -559,6 +559,8 @@ static int residential_bonus(const struct sc_game *g)
 
 void sc_check_phases(struct sc_game *g, const struct sc_events *ev)
 {
+    if (g->phase >= SC_PHASES) /* (the last phase: nothing left to reach) */
+        return;
     int providers = 0, requirers = 0, sims = 0, p = g->players;
     SC_FOR_CELLS(g, c)
     {
