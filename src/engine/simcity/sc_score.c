@@ -462,11 +462,11 @@ void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const s
     if (mode == SC_MODE_REZONE)
         g->acted |= 1u << (e && sc_has_prim(e, SC_SP_REZONABLE) ? SC_SP_REZONABLE : SC_SP_REZONES);
     sc_hand_remove(g, seat, card);
-    /* blocks that go when such a block is played */
-    SC_FOR_CELLS(g, p)
-    {
-        int b = g->block[p];
-        if (p == cell || b == SC_NONE || (g->flags[b] & SC_CF_DOOMED))
+    /* blocks that go when such a block is played (the scan's blocks: every cell holding one,
+     * in reading order) */
+    for (int k = 0; k < scan->nblocks; k++) {
+        int p = scan->blocks[k], b = g->block[p];
+        if (p == cell || (g->flags[b] & SC_CF_DOOMED))
             continue;
         const struct sc_design *o = sc_design_of(g, b);
         for (int i = 0; i < o->nspecials; i++)
