@@ -55,33 +55,44 @@ static void freely_for(const struct sc_game *g)
     }
 }
 
-/* sc_covers_freely() of block e (a card) by design d, read from freely[] (freely_for() of g
- * done). */
-static inline bool covers_freely(const struct sc_game *g, int e, const struct sc_design *d)
+/* What no_play() reads of one design, hoisted out of a walk over the cells: the sims it
+ * requires (0: none), its allowed cells (NULL: not restricted), and when no vote can be asked
+ * its column of freely[] (NULL: a vote can be asked; freely_for() of the game done). */
+struct play_filter {
+    int need;
+    const uint8_t *allowed;
+    uint8_t *freely_col;
+};
+
+static inline struct play_filter play_filter_of(const struct bound_pos *p,
+                                                const struct sc_design *d, const uint8_t *allowed)
 {
-    uint8_t *v = &freely.v[g->cat->card_design[e]][d - g->cat->designs];
-    if (!*v)
-        *v = sc_covers_freely(g, sc_design_of(g, e), d) ? 2 : 1;
-    return *v == 2;
+    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed,
+                                p->free_only ? &freely.v[0][0] + (d - p->g->cat->designs) : NULL};
 }
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
  * vote can be asked; or d requires more sims than any block at c could get; or d is
- * restricted (sc_restricted()) and c is not one of the cells `allowed` marks (NULL: d is not
- * restricted). */
+ * restricted (sc_restricted()) and c is not one of the cells f's allowed marks. f is
+ * play_filter_of() of p and d. */
 static inline __attribute__((always_inline)) bool
-no_play(const struct bound_pos *p, const struct sc_design *d, const uint8_t *allowed, int c)
+no_play(const struct bound_pos *p, const struct sc_design *d, const struct play_filter *f, int c)
 {
-    if (d->sims < 0) {
+    if (f->need) {
         int reach = p->scan->reach[c];
-        if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
+        if (f->need > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
-    if (allowed && !allowed[c])
+    if (f->allowed && !f->allowed[c])
         return true;
     int e = p->g->block[c];
-    return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
+    if (!f->freely_col || e == SC_NONE)
+        return false;
+    uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->g->cat->card_design[e];
+    if (!*v)
+        *v = sc_covers_freely(p->g, sc_design_of(p->g, e), d) ? 2 : 1;
+    return *v != 2;
 }
 
 /* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
@@ -406,11 +417,12 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
                 p->scorched = SC_SCORCHED_BONUS;
     }
     int most = p->scorched;
+    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
     if (b->by_cell) /* (kept for score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
+        if (no_play(p, d, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -586,42 +598,40 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     opened++;
     double top = -HUGE_VAL;
-    for (int j = 0; j < scan->ncands; j++) {
+    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    for (int j = 0; d->kind == SC_KIND_EVENT && j < scan->ncands; j++) {
         int c = scan->cands[j];
-        double v;
-        if (d->kind == SC_KIND_EVENT) {
-            if (g->block[c] == SC_NONE)
-                continue;
-            struct sc_option o = {.card = (uint8_t)card,
-                                  .x = (int8_t)sc_x(c),
-                                  .y = (int8_t)sc_y(c),
-                                  .mode = SC_MODE_EVENT};
-            v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
-        } else {
-            if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
-                continue; /* (judge() would refuse it) */
-            int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
-            if (m < 0 || m >= SC_MEMO) {
-                v = worth_bound(s, card, c, ub);
-            } else if (memo_at[built][m] == opened) {
-                v = memo[built][m];
-            } else {
-                v = memo[built][m] = worth_bound(s, card, c, ub);
-                memo_at[built][m] = opened;
-            }
-            if (s->w->tie) { /* (kept only if it could enter the best k found so far) */
-                if (v + s->w->slack > s->bar &&
-                    may_enter(s->out, s->n, s->k, v + s->w->slack, base + c + 1)) {
-                    cands[nc++] =
-                        (struct cand){v + s->w->slack, v, base + c + 1, c, (int16_t)ub, true};
-                    top = v + s->w->slack > top ? v + s->w->slack : top;
-                }
-                continue;
-            }
-        }
+        if (g->block[c] == SC_NONE)
+            continue;
+        struct sc_option o = {.card = (uint8_t)card,
+                              .x = (int8_t)sc_x(c),
+                              .y = (int8_t)sc_y(c),
+                              .mode = SC_MODE_EVENT};
+        double v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
         if (v > s->bar && may_enter(s->out, s->n, s->k, v, base + c + 1)) {
             cands[nc++] = (struct cand){v, v, base + c + 1, c, 0, false};
             top = v > top ? v : top;
+        }
+    }
+    for (int j = 0; d->kind != SC_KIND_EVENT && j < scan->ncands; j++) {
+        int c = scan->cands[j];
+        if (no_play(p, d, &f, c))
+            continue; /* (judge() would refuse it) */
+        int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
+        double v;
+        if (m < 0 || m >= SC_MEMO) {
+            v = worth_bound(s, card, c, ub);
+        } else if (memo_at[built][m] == opened) {
+            v = memo[built][m];
+        } else {
+            v = memo[built][m] = worth_bound(s, card, c, ub);
+            memo_at[built][m] = opened;
+        }
+        bool lazy = s->w->tie; /* (kept only if it could enter the best k found so far) */
+        double bound = lazy ? v + s->w->slack : v;
+        if (bound > s->bar && may_enter(s->out, s->n, s->k, bound, base + c + 1)) {
+            cands[nc++] = (struct cand){bound, v, base + c + 1, c, (int16_t)(lazy ? ub : 0), lazy};
+            top = bound > top ? bound : top;
         }
     }
     /* a counting sort into buckets, the highest bound first (buckets past the lowest one
