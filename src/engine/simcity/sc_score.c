@@ -90,11 +90,7 @@ int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
         scan_zones(g, s, key);
     if (s->zone_most[key] >= 0)
         return s->zone_most[key];
-    int nz = 0, top[4] = {0, 0, 0, 0};
-    for (int i = 0; i < s->nblocks; i++) {
-        int z = s->zone[key][s->blocks[i]];
-        nz = z != SC_NONE && z + 1 > nz ? z + 1 : nz;
-    }
+    int nz = s->nzones[key], top[4] = {0, 0, 0, 0}; /* (a number no cell has: size 0) */
     for (int z = 0; z < nz; z++) {
         int v = s->zone_size[key][z];
         for (int k = 0; k < 4; k++)
