@@ -32,7 +32,9 @@ struct bound_pos {
     uint8_t unc_done;
     int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
     int16_t power_unc[SC_CELLS];
-    int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    int scorched;      /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    bool members_done; /* members[] is filled */
+    int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
 };
@@ -379,12 +381,17 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             break;
         }
     }
-    int members = 0; /* (every member's bonus: the most any of its plays could get) */
-    if (d->complex >= 0)
+    if (d->complex >= 0 && !p->members_done) { /* every complex's at once */
+        memset(p->members, 0, sizeof p->members);
         for (int i = 0; i < s->nblocks; i++) {
             const struct sc_design *e = sc_design_of(g, g->block[s->blocks[i]]);
-            members += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
+            if (e->complex >= 0 && e->cbonus > 0)
+                p->members[e->complex] = (int16_t)(p->members[e->complex] + e->cbonus);
         }
+        p->members_done = true;
+    }
+    /* (every member's bonus: the most any of its plays could get) */
+    int members = d->complex >= 0 ? p->members[d->complex] : 0;
     b->cx = d->complex >= 0 && !d->cwithin ? d->complex : -1;
     b->fixed += b->cx >= 0 ? 0 : members;
     int adds = 0;
@@ -724,6 +731,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
     pos.cx_done = pos.unc_done = 0;
+    pos.members_done = false;
     pos.free_only = !s.may_vote;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
@@ -775,6 +783,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
     p.cx_done = p.unc_done = 0;
+    p.members_done = false;
     p.free_only = false;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
