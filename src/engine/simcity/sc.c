@@ -205,7 +205,10 @@ static bool turn_step(struct sc_game *g, const struct sc_events *ev)
     switch (g->stage) {
     case SC_ST_START: {
         /* blocks doomed by an earlier play go now */
-        for (int c = 0; c < SC_CELLS; c++)
+        uint8_t doomed = 0; /* (any card flagged at all: most turns none, and no walk) */
+        for (int k = 0; k < SC_MAX_CARDS; k++)
+            doomed |= g->flags[k];
+        for (int c = 0; (doomed & SC_CF_DOOMED) && c < SC_CELLS; c++)
             for (int k = g->top[c]; k != SC_NONE;) {
                 int below = g->below[k];
                 if (g->flags[k] & SC_CF_DOOMED)

@@ -32,7 +32,9 @@ struct bound_pos {
     uint8_t unc_done;
     int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
     int16_t power_unc[SC_CELLS];
-    int scorched;   /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    int scorched;      /* the scorched earth bonus of some candidate cell, or -1 not known yet */
+    bool members_done; /* members[] is filled */
+    int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
 };
@@ -55,33 +57,44 @@ static void freely_for(const struct sc_game *g)
     }
 }
 
-/* sc_covers_freely() of block e (a card) by design d, read from freely[] (freely_for() of g
- * done). */
-static inline bool covers_freely(const struct sc_game *g, int e, const struct sc_design *d)
+/* What no_play() reads of one design, hoisted out of a walk over the cells: the sims it
+ * requires (0: none), its allowed cells (NULL: not restricted), and when no vote can be asked
+ * its column of freely[] (NULL: a vote can be asked; freely_for() of the game done). */
+struct play_filter {
+    int need;
+    const uint8_t *allowed;
+    uint8_t *freely_col;
+};
+
+static inline struct play_filter play_filter_of(const struct bound_pos *p,
+                                                const struct sc_design *d, const uint8_t *allowed)
 {
-    uint8_t *v = &freely.v[g->cat->card_design[e]][d - g->cat->designs];
-    if (!*v)
-        *v = sc_covers_freely(g, sc_design_of(g, e), d) ? 2 : 1;
-    return *v == 2;
+    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed,
+                                p->free_only ? &freely.v[0][0] + (d - p->g->cat->designs) : NULL};
 }
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
  * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
  * vote can be asked; or d requires more sims than any block at c could get; or d is
- * restricted (sc_restricted()) and c is not one of the cells `allowed` marks (NULL: d is not
- * restricted). */
+ * restricted (sc_restricted()) and c is not one of the cells f's allowed marks. f is
+ * play_filter_of() of p and d. */
 static inline __attribute__((always_inline)) bool
-no_play(const struct bound_pos *p, const struct sc_design *d, const uint8_t *allowed, int c)
+no_play(const struct bound_pos *p, const struct sc_design *d, const struct play_filter *f, int c)
 {
-    if (d->sims < 0) {
+    if (f->need) {
         int reach = p->scan->reach[c];
-        if (-d->sims > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
+        if (f->need > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
-    if (allowed && !allowed[c])
+    if (f->allowed && !f->allowed[c])
         return true;
     int e = p->g->block[c];
-    return p->free_only && e != SC_NONE && !covers_freely(p->g, e, d);
+    if (!f->freely_col || e == SC_NONE)
+        return false;
+    uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->g->cat->card_design[e];
+    if (!*v)
+        *v = sc_covers_freely(p->g, sc_design_of(p->g, e), d) ? 2 : 1;
+    return *v != 2;
 }
 
 /* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
@@ -368,12 +381,17 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             break;
         }
     }
-    int members = 0; /* (every member's bonus: the most any of its plays could get) */
-    if (d->complex >= 0)
+    if (d->complex >= 0 && !p->members_done) { /* every complex's at once */
+        memset(p->members, 0, sizeof p->members);
         for (int i = 0; i < s->nblocks; i++) {
             const struct sc_design *e = sc_design_of(g, g->block[s->blocks[i]]);
-            members += e->complex == d->complex && e->cbonus > 0 ? e->cbonus : 0;
+            if (e->complex >= 0 && e->cbonus > 0)
+                p->members[e->complex] = (int16_t)(p->members[e->complex] + e->cbonus);
         }
+        p->members_done = true;
+    }
+    /* (every member's bonus: the most any of its plays could get) */
+    int members = d->complex >= 0 ? p->members[d->complex] : 0;
     b->cx = d->complex >= 0 && !d->cwithin ? d->complex : -1;
     b->fixed += b->cx >= 0 ? 0 : members;
     int adds = 0;
@@ -406,11 +424,12 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
                 p->scorched = SC_SCORCHED_BONUS;
     }
     int most = p->scorched;
+    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
     if (b->by_cell) /* (kept for score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
     for (int j = 0; b->by_cell && j < s->ncands; j++) {
         int c = s->cands[j];
-        if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
+        if (no_play(p, d, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -423,15 +442,18 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
 /* An upper bound of what design d would score at cell c (legal or not) in p's position: its
  * value, scorched earth and zone as they are, every receive and add that could hold counted in
  * full, every member of its complex and every block its coverage could reach. */
-static int score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b,
-                       int c)
+static inline __attribute__((always_inline)) int
+score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound *b, int c)
 {
     const struct sc_game *g = p->g;
     int n = b->fixed;
     if (g->block[c] == SC_NONE && g->scorched[c])
         n += SC_SCORCHED_BONUS;
-    if (b->key >= 0)
-        n += sc_scan_zone_bonus(g, p->scan, b->key, c);
+    if (b->key >= 0) { /* (the kept bonus read here: most cells have one) */
+        const struct sc_scan *s = p->scan;
+        int z = (s->zone_done >> b->key & 1u) ? s->zone_bonus[b->key][c] : -1;
+        n += z >= 0 ? z : sc_scan_zone_bonus(g, p->scan, b->key, c);
+    }
     if (b->cx >= 0)
         n += complex_at(p, b->cx, c);
     for (int i = 0; i < b->nadders; i++) {
@@ -583,51 +605,57 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     opened++;
     double top = -HUGE_VAL;
-    for (int j = 0; j < scan->ncands; j++) {
+    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    for (int j = 0; d->kind == SC_KIND_EVENT && j < scan->ncands; j++) {
         int c = scan->cands[j];
-        double v;
-        if (d->kind == SC_KIND_EVENT) {
-            if (g->block[c] == SC_NONE)
-                continue;
-            struct sc_option o = {.card = (uint8_t)card,
-                                  .x = (int8_t)sc_x(c),
-                                  .y = (int8_t)sc_y(c),
-                                  .mode = SC_MODE_EVENT};
-            v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
-        } else {
-            if (no_play(p, d, b->restricted ? b->allowed : NULL, c))
-                continue; /* (judge() would refuse it) */
-            int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
-            if (m < 0 || m >= SC_MEMO) {
-                v = worth_bound(s, card, c, ub);
-            } else if (memo_at[built][m] == opened) {
-                v = memo[built][m];
-            } else {
-                v = memo[built][m] = worth_bound(s, card, c, ub);
-                memo_at[built][m] = opened;
-            }
-            if (s->w->tie) {
-                if (v + s->w->slack > s->bar) {
-                    cands[nc++] =
-                        (struct cand){v + s->w->slack, v, base + c + 1, c, (int16_t)ub, true};
-                    top = v + s->w->slack > top ? v + s->w->slack : top;
-                }
-                continue;
-            }
-        }
-        if (v > s->bar) {
+        if (g->block[c] == SC_NONE)
+            continue;
+        struct sc_option o = {.card = (uint8_t)card,
+                              .x = (int8_t)sc_x(c),
+                              .y = (int8_t)sc_y(c),
+                              .mode = SC_MODE_EVENT};
+        double v = s->w->worth(s->w->ctx, &o) + tie_of(s->w, &o);
+        if (v > s->bar && may_enter(s->out, s->n, s->k, v, base + c + 1)) {
             cands[nc++] = (struct cand){v, v, base + c + 1, c, 0, false};
             top = v > top ? v : top;
         }
     }
-    /* a counting sort into buckets, the highest bound first */
+    for (int j = 0; d->kind != SC_KIND_EVENT && j < scan->ncands; j++) {
+        int c = scan->cands[j];
+        if (no_play(p, d, &f, c))
+            continue; /* (judge() would refuse it) */
+        int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
+        double v;
+        if (m < 0 || m >= SC_MEMO) {
+            v = worth_bound(s, card, c, ub);
+        } else if (memo_at[built][m] == opened) {
+            v = memo[built][m];
+        } else {
+            v = memo[built][m] = worth_bound(s, card, c, ub);
+            memo_at[built][m] = opened;
+        }
+        bool lazy = s->w->tie; /* (kept only if it could enter the best k found so far) */
+        double bound = lazy ? v + s->w->slack : v;
+        if (bound > s->bar && may_enter(s->out, s->n, s->k, bound, base + c + 1)) {
+            cands[nc++] = (struct cand){bound, v, base + c + 1, c, (int16_t)(lazy ? ub : 0), lazy};
+            top = bound > top ? bound : top;
+        }
+    }
+    /* a counting sort into buckets, the highest bound first (buckets past the lowest one
+     * used stay out of it) */
+    static _Thread_local uint8_t bucket[SC_CELLS];
+    int last = 0;
     memset(start, 0, sizeof start);
-    for (int j = 0; j < nc; j++)
-        start[bucket_of(top, cands[j].bound) + 1]++;
-    for (int j = 0; j < NBUCKETS; j++)
+    for (int j = 0; j < nc; j++) {
+        int k = bucket_of(top, cands[j].bound);
+        bucket[j] = (uint8_t)k;
+        start[k + 1]++;
+        last = k > last ? k : last;
+    }
+    for (int j = 0; j < last; j++)
         start[j + 1] += start[j];
     for (int j = 0; j < nc; j++)
-        sorted[start[bucket_of(top, cands[j].bound)]++] = cands[j];
+        sorted[start[bucket[j]]++] = cands[j];
     for (int j = 0; j < nc; j++) {
         const struct cand *c = &sorted[j];
         if (!may_enter(s->out, s->n, s->k, c->bound, c->order)) {
@@ -703,6 +731,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     memset(pos.zone_most, 0xff, sizeof pos.zone_most);
     pos.scorched = -1;
     pos.cx_done = pos.unc_done = 0;
+    pos.members_done = false;
     pos.free_only = !s.may_vote;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
@@ -754,6 +783,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     memset(p.zone_most, 0xff, sizeof p.zone_most);
     p.scorched = -1;
     p.cx_done = p.unc_done = 0;
+    p.members_done = false;
     p.free_only = false;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);

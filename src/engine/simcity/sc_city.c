@@ -153,18 +153,45 @@ bool sc_covered(const struct sc_view *v, int cover, int cell)
     return false;
 }
 
+/* By hazard, the longest range of a protection from it in a catalog (-1: none protects from
+ * it), worked out once a catalog (it reads nothing else). */
+static _Thread_local struct {
+    const struct sc_catalog *cat;
+    uint64_t stamp;
+    int range[SC_HAZ_COUNT];
+} protect_reach;
+
 bool sc_protected(const struct sc_game *g, int hazard, int cell)
 {
-    SC_FOR_CELLS(g, p)
-    {
-        if (g->block[p] == SC_NONE)
-            continue;
-        const struct sc_design *d = sc_design_of(g, g->block[p]);
-        for (int i = 0; i < d->nspecials; i++)
-            if (d->specials[i].prim == SC_SP_PROTECT && d->specials[i].cover == hazard &&
-                sc_distance(p, cell) <= d->specials[i].range)
-                return true;
+    if (protect_reach.cat != g->cat || protect_reach.stamp != g->cat->stamp) {
+        for (int h = 0; h < SC_HAZ_COUNT; h++)
+            protect_reach.range[h] = -1;
+        for (int k = 0; k < g->cat->ndesigns; k++) {
+            const struct sc_design *d = &g->cat->designs[k];
+            for (int i = 0; i < d->nspecials; i++) {
+                const struct sc_special *sp = &d->specials[i];
+                if (sp->prim == SC_SP_PROTECT && sp->cover < SC_HAZ_COUNT &&
+                    sp->range > protect_reach.range[sp->cover])
+                    protect_reach.range[sp->cover] = sp->range;
+            }
+        }
+        protect_reach.cat = g->cat;
+        protect_reach.stamp = g->cat->stamp;
     }
+    int r = hazard >= 0 && hazard < SC_HAZ_COUNT ? protect_reach.range[hazard] : -1;
+    /* (a protector is within its range of the cell, so within the longest: in that square) */
+    int x0 = sc_x(cell) - r, x1 = sc_x(cell) + r, y0 = sc_y(cell) - r, y1 = sc_y(cell) + r;
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->side; y++)
+        for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->side; x++) {
+            int p = y * SC_STRIDE + x;
+            if (g->block[p] == SC_NONE)
+                continue;
+            const struct sc_design *d = sc_design_of(g, g->block[p]);
+            for (int i = 0; i < d->nspecials; i++)
+                if (d->specials[i].prim == SC_SP_PROTECT && d->specials[i].cover == hazard &&
+                    sc_distance(p, cell) <= d->specials[i].range)
+                    return true;
+        }
     return false;
 }
 
@@ -559,6 +586,8 @@ static int residential_bonus(const struct sc_game *g)
 
 void sc_check_phases(struct sc_game *g, const struct sc_events *ev)
 {
+    if (g->phase >= SC_PHASES) /* (the last phase: nothing left to reach) */
+        return;
     int providers = 0, requirers = 0, sims = 0, p = g->players;
     SC_FOR_CELLS(g, c)
     {

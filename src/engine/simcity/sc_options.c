@@ -169,9 +169,14 @@ bool sc_any_play(const struct sc_game *g, int seat, bool votes)
 {
     const struct sc_seat *s = &g->seats[seat];
     struct sc_scan *scan = sc_position_scan(g);
-    for (int i = 0; i < s->nhand; i++) {
-        int k = g->cat->card_design[s->hand[i]], mode = 0;
+    /* (the answer is the same in any order: the cards least likely to be refused everywhere,
+     * blocks that need no sims and have no restriction, go first) */
+    for (int t = 0; t < 2 * s->nhand; t++) {
+        int i = t % s->nhand, k = g->cat->card_design[s->hand[i]], mode = 0;
         const struct sc_design *d = &g->cat->designs[k];
+        bool easy = d->kind != SC_KIND_EVENT && d->sims >= 0 && !sc_restricted(d);
+        if (easy != (t < s->nhand))
+            continue;
         const struct design_options *opts = &cache.designs[k];
         if (opts->gathered) { /* its options are known */
             for (int j = 0; j < opts->n; j++)

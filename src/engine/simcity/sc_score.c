@@ -90,11 +90,7 @@ int sc_scan_zone_most(const struct sc_game *g, struct sc_scan *s, int key)
         scan_zones(g, s, key);
     if (s->zone_most[key] >= 0)
         return s->zone_most[key];
-    int nz = 0, top[4] = {0, 0, 0, 0};
-    for (int i = 0; i < s->nblocks; i++) {
-        int z = s->zone[key][s->blocks[i]];
-        nz = z != SC_NONE && z + 1 > nz ? z + 1 : nz;
-    }
+    int nz = s->nzones[key], top[4] = {0, 0, 0, 0}; /* (a number no cell has: size 0) */
     for (int z = 0; z < nz; z++) {
         int v = s->zone_size[key][z];
         for (int k = 0; k < 4; k++)
@@ -424,18 +420,19 @@ int sc_play_score(const struct sc_game *g, int seat, int card, int x, int y, str
     return sc_score_with(g, card, x, y, out, NULL);
 }
 
-int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
-                  struct sc_scan *scan)
+/* sc_score_with(), and what bonuses() gave the play (*receive, *add: 0 when it is no block). */
+static int score_parts(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
+                       struct sc_scan *scan, int *receive, int *add)
 {
     struct sc_score s = {0};
     const struct sc_design *d = sc_design_of(g, card);
     int c = sc_cell(g, x, y);
+    *receive = *add = 0;
     if (d->kind == SC_KIND_BLOCK && c >= 0) {
         struct sc_view v = {g, c, d};
-        int receive, add;
-        bonuses(&v, d, c, &receive, &add, scan);
+        bonuses(&v, d, c, receive, add, scan);
         s.value = d->value;
-        s.bonus = receive + add;
+        s.bonus = *receive + *add;
         s.zone = d->zone == SC_ZONE_SERVICES ? 0 : zone_bonus(&v, d, c, scan);
         s.complex = complex_bonus(&v, d, c, scan);
         s.scorched = g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0;
@@ -447,26 +444,31 @@ int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_sco
     return s.total;
 }
 
+int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_score *out,
+                  struct sc_scan *scan)
+{
+    int receive, add;
+    return score_parts(g, card, x, y, out, scan, &receive, &add);
+}
+
 /* ---- placing a block ------------------------------------------------------------------------ */
 
 void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const struct sc_events *ev)
 {
     const struct sc_design *d = sc_design_of(g, card);
-    struct sc_view v = {g, cell, d};
     struct sc_score s;
     int receive, add;
     struct sc_scan *scan = sc_position_scan(g);
-    sc_score_with(g, card, sc_x(cell), sc_y(cell), &s, scan);
-    bonuses(&v, d, cell, &receive, &add, scan);
+    score_parts(g, card, sc_x(cell), sc_y(cell), &s, scan, &receive, &add);
     const struct sc_design *e = g->block[cell] == SC_NONE ? NULL : sc_design_of(g, g->block[cell]);
     if (mode == SC_MODE_REZONE)
         g->acted |= 1u << (e && sc_has_prim(e, SC_SP_REZONABLE) ? SC_SP_REZONABLE : SC_SP_REZONES);
     sc_hand_remove(g, seat, card);
-    /* blocks that go when such a block is played */
-    SC_FOR_CELLS(g, p)
-    {
-        int b = g->block[p];
-        if (p == cell || b == SC_NONE || (g->flags[b] & SC_CF_DOOMED))
+    /* blocks that go when such a block is played (the scan's blocks: every cell holding one,
+     * in reading order) */
+    for (int k = 0; k < scan->nblocks; k++) {
+        int p = scan->blocks[k], b = g->block[p];
+        if (p == cell || (g->flags[b] & SC_CF_DOOMED))
             continue;
         const struct sc_design *o = sc_design_of(g, b);
         for (int i = 0; i < o->nspecials; i++)
