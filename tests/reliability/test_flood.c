@@ -1038,7 +1038,10 @@ Test(flood, one_busy_address_does_not_hold_another_persons_expert_moves_or_hints
             "fair bots: beside it, another address's /healthz p99 %.1f ms (%d of %d failed); a "
             "game of %d steps, the slowest %.0f ms\n",
             took[TRIES - 2] * 1000, failed, TRIES, steps, slowest_step * 1000);
-    cr_assert_gt(decisions, 20, "the busy address kept the bots busy (%.0f decisions)", decisions);
+    /* The premise: the busy address kept the bots busy (its games stayed queued). Exactly 20
+     * decisions in 1.8 s were seen in CI on a loaded machine, with 10 then 12 games queued. */
+    cr_assert_geq(decisions, 10, "the busy address kept the bots busy (%.0f decisions)", decisions);
+    cr_assert_gt(queued, 0, "the busy address's games were queued");
     cr_assert_gt(hints, 5, "the busy address's hints were thought about too");
     /* Twice the usual time, and one thinking budget (100 ms) more: alone, the expert often
      * ends early (its playouts cap); sharing two cores with the busy address's, it thinks for
