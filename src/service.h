@@ -159,6 +159,21 @@ int service_takeover(struct server *srv, const char *id, const char *token, int 
 /* The host (`token`) cancels open game `id`. 200 with {id, status: "cancelled"}. */
 int service_cancel(struct server *srv, const char *id, const char *token, struct outcome *o);
 
+/* ---- presence (service_presence.c) -------------------------------------------------------- */
+
+struct quotas;
+
+/* A sign of life of seat `seat` of game `id` (its event stream opening or ticking, a hand view,
+ * an order): the seat is "online" for --presence-seconds (srv->quotas) from now. Writes the
+ * database at most every quarter of that time per seat (a write that finds the seat away tells
+ * every instance); a failure is ignored. Thread-safe. */
+void service_seen(struct server *srv, const char *id, int seat);
+
+/* The keep-alive tick of event streams, in milliseconds, for presence settings `q` (NULL: the
+ * defaults): a third of --presence-seconds, at most 15 s, so that a connected seat's stream
+ * shows a sign of life well within the window. */
+int service_stream_tick_ms(const struct quotas *q);
+
 /* ---- accounts (service_accounts.c) -------------------------------------------------------- */
 
 /* Each call that takes a password takes one attempt of address `client`'s bucket and of the

@@ -100,6 +100,18 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
  * it); with `bot` NULL the seat is free again (name, token and account cleared). */
 int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
 
+/* Notes that seat `seat` of game `id` was seen now (a live connection of its own: migration
+ * 0019), unless it was seen within `every` seconds (then nothing is written: a connected seat
+ * costs at most one write per `every` seconds, whichever instances serve it). *back is set when
+ * the write found the seat not seen within `online` seconds (it was "away", or never seen);
+ * every instance is then told of the game (store_notify, once committed) so that cached public
+ * views, which show the seat away, are dropped. */
+int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back);
+
+/* The seconds since each seat of game `id` was last seen, by seat number, into ago[] (at most
+ * RS_MAX_SEATS; -1: never), their number to *n. */
+int store_seats_seen(PGconn *c, const char *id, double ago[], int *n);
+
 /* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed
  * deadlines and forced steps), into *count. */
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);

@@ -8,6 +8,9 @@ import { api, store, streamUrl, listenToLog, SeatStream } from './api.js';
 import { h } from './dom.js';
 import { shareBox, seatDot, inPlayersWords } from './ui.js';
 
+/** How often a table read by several people reads the view again for its seats' presence. */
+const PRESENCE_POLL_MS = 5000;
+
 /** A refused join in players' words (the account's refusals have sentences of their own). */
 function joinWords(e) {
   return ['account_required', 'already_seated'].includes(e.code) ? inPlayersWords(e) : e.message;
@@ -198,6 +201,24 @@ export function liveGame(id, onChange) {
     return seat === null || seat === undefined ? null : `Seat ${seat + 1}`;
   }
 
+  // A seat's presence (online / away) changes with time alone, with no event: while a game is
+  // played by more than one person and the stream is open, the view alone is read again every
+  // few seconds (mostly from the server's cache); news found that way brings a full refresh.
+  async function refreshView() {
+    const g = gen;
+    try {
+      const v = await api.game(id);
+      if (!alive || g !== gen) return;
+      if ((v.last_seq ?? 0) !== (st.view?.last_seq ?? 0)) { scheduleRefresh(); return; }
+      st.view = v;
+      onChange();
+    } catch { /* the next read, or the stream, tells */ }
+  }
+  const presencePoll = setInterval(() => {
+    const people = (st.view?.seats ?? []).filter((x) => x.name && !x.bot).length;
+    if (alive && st.conn === 'open' && st.view?.status === 'playing' && people > 1) refreshView();
+  }, PRESENCE_POLL_MS);
+
   findAccountSeat().then(refresh).then(() => { if (alive && !st.missing) openStream(); });
 
   return {
@@ -207,6 +228,7 @@ export function liveGame(id, onChange) {
       clearTimeout(debounce);
       clearTimeout(reopen);
       clearInterval(poll);
+      clearInterval(presencePoll);
       es?.close();
       es = null;
     },

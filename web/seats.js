@@ -32,6 +32,20 @@ export function botMark(bot) {
 }
 
 /**
+ * Whether another person is at the table, from seat `seat` of the public view (its `presence`):
+ * a tag that says "online" or "away" in words (the colour only repeats it); null for a bot's
+ * seat, a free seat, this browser's own seat (`mine`) and a game not being played (`status`).
+ */
+export function presenceMark(seat, { status, mine }) {
+  if (!seat?.name || seat.bot || mine || status !== 'playing' || !seat.presence) return null;
+  const away = seat.presence === 'away';
+  return h('span', {
+    class: `tag presence ${away ? 'away' : 'online'}`, 'data-presence': seat.presence,
+    title: away ? 'Not at the table: no page or app of theirs seen lately' : 'At the table now',
+  }, away ? 'away' : 'online');
+}
+
+/**
  * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`, `abandoned`) as
  * {kind, seq, text}, or null for any other event. who(seat) gives a seat's name.
  */
@@ -96,14 +110,15 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
 
   /**
    * The running game's people other than this browser's own seat who may need a bot: those who
-   * missed a turn (a default decision: a timer ran out, or the host forced the step) or whose
-   * seat the view marks away; each with their name as players see it and their missed turns.
+   * missed a turn (a default decision: a timer ran out, or the host forced the step), whether
+   * the view marks them away or not (a person away who has missed nothing is only waited for);
+   * each with their name as players see it, their missed turns and their presence.
    */
   function handableSeats(s) {
     const missed = new Map();
     for (const e of s.events) if (e.type === 'default' && typeof e.seat === 'number') missed.set(e.seat, (missed.get(e.seat) ?? 0) + 1);
     return (s.view.seats ?? []).map((x, i) => ({ seat: x.seat ?? i, name: s.nameOf(x.seat ?? i) ?? `Seat ${i + 1}`, bot: x.bot, person: !!x.name, away: x.presence === 'away' }))
-      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat && (x.away || missed.get(x.seat) > 0))
+      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat && missed.get(x.seat) > 0)
       .map((x) => ({ seat: x.seat, name: x.name, missed: missed.get(x.seat) ?? 0, away: x.away }));
   }
 

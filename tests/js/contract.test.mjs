@@ -1542,6 +1542,21 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
   }
 });
 
+test('presence: each seat of the view online or away, from its own signs of life', async () => {
+  const act = (what, g) => `/api/v1/games/${g}/${what}`;
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ann' } });
+  const bea = await expect(201, null, 'POST', act('join', g.id), { body: { name: 'Bea' } });
+  const presence = async () => (await expect(200, null, 'GET', `/api/v1/games/${g.id}`)).seats.map((s) => s.presence);
+  assert.deepEqual(await presence(), ['away', 'away', 'online'], 'seated but not seen yet; a bot is always here');
+  await expect(200, null, 'GET', act('hand', g.id), { token: bea.token });
+  assert.deepEqual(await presence(), ['away', 'online', 'online'], 'a hand view is a sign of life (the cached view is dropped)');
+  const hand = await expect(200, null, 'GET', act('hand', g.id), { token: g.token });
+  await expect(202, null, 'POST', act('orders', g.id), { token: g.token, body: hand.pending.suggestion });
+  assert.deepEqual(await presence(), ['online', 'online', 'online']);
+  const forced = await expect(200, null, 'POST', act('resolve', g.id), { token: g.host_token, body: { round: hand.pending.round, step: hand.pending.step } });
+  assert.deepEqual(forced.seats.map((s) => s.presence), ['online', 'online', 'online'], 'the view a forced step answers has it too');
+});
+
 test('seats: leave, takeover and cancel, and their errors', async () => {
   const act = (what, g) => `/api/v1/games/${g}/${what}`;
   // A running game: Ann and Bea, and a bot.

@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn, suggestAndWait, callApi } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, suggestAndWait, callApi, openTableAs } from './browser-helpers.mjs';
 
 let daemon;
 let browser;
@@ -32,17 +32,7 @@ after(async () => {
 const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
 
 /** A page holding the given tokens of game `id`, as the lobby would have stored them. */
-async function openAs(id, { seat = null, token = null, host = null } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  await context.addInitScript(([gid, s, t, hst]) => {
-    if (t) localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: s, token: t }));
-    if (hst) localStorage.setItem(`city.host.${gid}`, JSON.stringify(hst));
-  }, [id, seat, token, host]);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${daemon.base}/#/game/${id}`);
-  return { context, page, errors };
-}
+const openAs = (id, tokens = {}) => openTableAs(browser, daemon.base, id, tokens, { viewport: { width: 1280, height: 860 } });
 
 /**
  * Console errors other than the browser's own line for an expected 409 answer, or a 401: a

@@ -1,0 +1,5 @@
+-- 0019_presence.sql: whether a person is at the table. seats.last_seen is when the seat last
+-- showed a live connection (its event stream, a hand view or an order), written at most every
+-- few seconds per seat while it is connected, by whichever instance serves it; the public view
+-- calls a seat "online" while last_seen is recent, "away" otherwise. NULL: never seen.
+ALTER TABLE seats ADD COLUMN last_seen timestamptz;

@@ -1,0 +1,65 @@
+// presence.test.mjs: a closed tab must not stall the game (issue 27, item 1), in Debian's
+// headless Chromium with playwright-core against a real daemon on a real PostgreSQL
+// (tests/js/lib/daemon.mjs) run with a short presence window (--presence-seconds 6): two people
+// at one table, each in a tab of their own, see each other "online" next to the name, in words;
+// when one closes the tab the other sees "away" there within the window and a few seconds of
+// polling; axe-clean with both marks.
+//
+//   make && CITY_ROOT=$PWD CITYD=$PWD/build/cityd scripts/with-postgres.sh node --test tests/js/presence.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startDaemon } from './lib/daemon.mjs';
+import { launchChromium, callApi, axeSerious, openTableAs } from './browser-helpers.mjs';
+
+const PRESENCE_S = 6;
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+let daemon;
+let browser;
+
+before(async () => {
+  daemon = await startDaemon({ extraArgs: ['--presence-seconds', String(PRESENCE_S)] });
+  browser = await launchChromium(chromium);
+});
+
+after(async () => {
+  await browser?.close();
+  await daemon?.stop();
+});
+
+const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
+
+/** The table of game `id` in a fresh browser context, as the holder of `seat` with `token`. */
+const openTable = (id, tokens) => openTableAs(browser, daemon.base, id, tokens, { ...DESKTOP, bypassCSP: true });
+
+/** The presence mark next to seat `seat`'s name on `page` ('' when none). */
+const markOf = (page, seat) => page.locator(`.player[data-seat="${seat}"] .tag.presence`).first().innerText().catch(() => '');
+
+test('desktop: each person sees the other online; a closed tab turns away next to the name', { timeout: 60_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada' } })).json;
+  const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
+  const ada = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+  const beaTab = await openTable(g.id, { seat: 1, token: bea.token });
+  try {
+    await ada.page.waitForSelector('.player[data-seat="1"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    await beaTab.page.waitForSelector('.player[data-seat="0"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    assert.equal((await markOf(ada.page, 1)).toLowerCase(), 'online', 'said in words');
+    assert.equal(await ada.page.locator('.player[data-seat="0"] .tag.presence').count(), 0, 'no mark on one\'s own seat');
+    assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean with the online mark');
+    // Bea closes her tab: her stream ends, and nothing of hers is seen any more.
+    const closed = Date.now();
+    await beaTab.context.close();
+    await ada.page.waitForSelector('.player[data-seat="1"] .tag.presence[data-presence="away"]', { timeout: 30_000 });
+    const took = (Date.now() - closed) / 1000;
+    assert.ok(took >= PRESENCE_S - 1, `away only once the window passed (${took.toFixed(1)} s)`);
+    assert.equal((await markOf(ada.page, 1)).toLowerCase(), 'away');
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[1].presence, 'away', 'the view says so too');
+    assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean with the away mark');
+    assert.deepEqual(ada.errors, [], 'no console or page errors');
+  } finally {
+    await ada.context.close();
+    await beaTab.context.close().catch(() => {});
+  }
+});
