@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { launchChromium, callApi, axeSerious, openTableAs } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, callApi, axeSerious, openTableAs } from './browser-helpers.mjs';
 
 const PRESENCE_S = 6;
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -61,5 +61,40 @@ test('desktop: each person sees the other online; a closed tab turns away next t
   } finally {
     await ada.context.close();
     await beaTab.context.close().catch(() => {});
+  }
+});
+
+test('desktop: a table with other people gets the real-time clock by default; solo none; turn-based on choice', { timeout: 40_000 }, async () => {
+  const context = await browser.newContext({ ...DESKTOP, bypassCSP: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  /** Creates a game from the lobby's form with `seats` seats, the second one a person's when `two`. */
+  const createFromForm = async (seats, two, clock = null) => {
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#game option[value="simcity"]', { state: 'attached' });
+    await page.fill('#name', 'Kit');
+    await page.selectOption('#seats', String(seats));
+    if (two) await page.selectOption('#seat-kind-1', 'person');
+    if (clock) await page.selectOption('#turn', clock);
+    await page.click('#create');
+    await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+    const id = /#\/game\/([0-9a-f]+)$/.exec(page.url())[1];
+    return (await api('GET', `/games/${id}`)).json;
+  };
+  try {
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#turn');
+    assert.equal(await page.inputValue('#turn'), 'auto');
+    assert.equal(await page.locator('#turn option:checked').innerText(), 'Real-time: 90 s a decision');
+    assert.deepEqual(await axeSerious(page), [], 'axe-clean with the clock field');
+    assert.equal((await createFromForm(2, true)).turn_seconds, 90, 'two people: 90 s a decision');
+    assert.equal((await createFromForm(2, false)).turn_seconds, null, 'alone against a bot: no clock');
+    assert.equal((await createFromForm(2, true, '86400')).turn_seconds, 86400, 'turn-based: a day a decision');
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#kept-note:not([hidden])');
+    assert.match(await page.locator('#kept-note').innerText(), /Turn-based: 1 day a decision/, 'the choice is kept, and said');
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
   }
 });
