@@ -112,6 +112,17 @@ int store_seat_seen(PGconn *c, const char *id, int seat, double every, double on
  * RS_MAX_SEATS; -1: never), their number to *n. */
 int store_seats_seen(PGconn *c, const char *id, double ago[], int *n);
 
+/* store_seat_change() to bot `bot` of a seat whose person may take it back: its token hash and
+ * account are kept (seats.reclaim_hash, reclaim_account) for store_seat_reclaim(). */
+int store_seat_takeover(PGconn *c, const char *id, int seat, const char *bot);
+
+/* Gives the seat of game `id` that a bot took over back to its person: the seat whose kept token
+ * hash is `hash`, or whose kept account is `account` (0: none), plays again with that token and
+ * account (the kept ones are cleared, seats_version bumped, the seat seen now). Its number to
+ * *seat; STORE_NO_ROW when no seat of the game was taken over from that token or account. */
+int store_seat_reclaim(PGconn *c, const char *id, const uint8_t hash[AUTH_HASH_LEN],
+                       long long account, int *seat);
+
 /* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed
  * deadlines and forced steps), into *count. */
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);

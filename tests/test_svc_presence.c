@@ -162,3 +162,89 @@ Test(presence, two_daemons_on_one_database_agree)
     expect_presence(d2.base, &t, 1, "away");
     daemon_stop(&d2);
 }
+
+/* Seat `seat` of `t` sends the order its hand view suggests. */
+static void decide(const struct table *t, int seat)
+{
+    json_t *h = hand(t, seat);
+    char *order = choose_order(h);
+    json_decref(h);
+    cr_assert(order, "seat %d has a decision", seat);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t->id);
+    json_decref(call("POST", path, t->tokens[seat], order, 202));
+    free(order);
+}
+
+Test(presence,
+     another_person_hands_an_away_seat_past_its_time_to_a_bot_and_its_person_takes_it_back)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    char take[160], reclaim[160], force[160];
+    snprintf(take, sizeof take, "/api/v1/games/%s/takeover", t.id);
+    snprintf(reclaim, sizeof reclaim, "/api/v1/games/%s/reclaim", t.id);
+    snprintf(force, sizeof force, "/api/v1/games/%s/resolve", t.id);
+    const char *bea_seat = "{\"seat\": 1}";
+    /* Bea is away (never seen) but has not missed her time. */
+    call_problem(d.base, "POST", take, t.tokens[0], bea_seat, 409, "seat_not_absent");
+    call_problem(d.base, "POST", take, t.tokens[0], "{\"seat\": 0}", 400, "bad_value");
+    /* Ada decides; the host forces the step: Bea missed it. */
+    decide(&t, 0);
+    json_t *v = view(&t);
+    char body[128];
+    snprintf(body, sizeof body, "{\"round\": %lld, \"step\": \"%s\"}", num(v, "round"),
+             str(v, "step"));
+    json_decref(v);
+    json_decref(call("POST", force, t.host, body, 200));
+    /* Bea comes back for a moment: online, nobody but the host's rule may take her seat. */
+    json_decref(hand(&t, 1));
+    call_problem(d.base, "POST", take, t.tokens[0], bea_seat, 409, "seat_not_absent");
+    sleep(PRESENCE_S + 1);
+    expect_presence(d.base, &t, 1, "away");
+    json_t *r = call("POST", take, t.tokens[0], bea_seat, 200);
+    cr_expect_str_eq(str(r, "bot"), "greedy");
+    cr_expect_eq(num(r, "missed"), 1);
+    json_decref(r);
+    v = view(&t);
+    json_t *s1 = json_array_get(json_object_get(v, "seats"), 1);
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "bot")), "greedy");
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "presence")), "online", "a bot");
+    json_decref(v);
+    char hand_path[160];
+    snprintf(hand_path, sizeof hand_path, "/api/v1/games/%s/hand", t.id);
+    call_problem(d.base, "GET", hand_path, t.tokens[1], NULL, 401, "bad_token");
+    /* Only Bea takes it back, with the token her seat had. */
+    call_problem(d.base, "POST", reclaim, t.tokens[0], NULL, 401, "bad_token");
+    call_problem(d.base, "POST", reclaim, t.host, NULL, 401, "bad_token");
+    call_problem(d.base, "POST", reclaim, NULL, NULL, 401, "token_required");
+    r = call("POST", reclaim, t.tokens[1], NULL, 200);
+    cr_expect_eq(num(r, "seat"), 1);
+    cr_expect_str_eq(str(r, "status"), "playing");
+    json_decref(r);
+    call_problem(d.base, "POST", reclaim, t.tokens[1], NULL, 401, "bad_token");
+    v = view(&t);
+    s1 = json_array_get(json_object_get(v, "seats"), 1);
+    cr_expect(json_is_null(json_object_get(s1, "bot")), "a person plays seat 1 again");
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "presence")), "online");
+    json_decref(v);
+    json_decref(hand(&t, 1));
+    play_to_end(&t);
+    /* The log tells who handed the seat over, and that it came back. */
+    char events[160];
+    snprintf(events, sizeof events, "/api/v1/games/%s/events?after=0", t.id);
+    json_t *e = call("GET", events, NULL, NULL, 200);
+    bool taken = false, back = false;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(e, "events"), i, ev)
+    {
+        const char *type = str(ev, "type");
+        if (strcmp(type, "taken_over") == 0)
+            taken = num(ev, "by") == 0;
+        if (strcmp(type, "reclaimed") == 0)
+            back = num(ev, "seat") == 1;
+    }
+    cr_expect(taken && back, "taken_over by seat 0, then reclaimed");
+    json_decref(e);
+}

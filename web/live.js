@@ -18,15 +18,16 @@ function joinWords(e) {
 
 /**
  * Starts following game `id`; calls onChange() after every change. Returns
- * {st, refresh(), send(body), join(name), nameOf(seat), close()}; st holds view, hand, me
- * ({seat, token, account (its name when the token is the account's session)} or null), host,
- * events (Map seq → event), conn, error, missing, busy, refused.
+ * {st, refresh(), send(body), join(name), nameOf(seat), reclaim(), close()}; st holds view,
+ * hand, me ({seat, token, account (its name when the token is the account's session)} or null),
+ * reclaim (the seat a bot took over while this browser was away, which reclaim() takes back, or
+ * null), host, events (Map seq → event), conn, error, missing, busy, refused.
  */
 export function liveGame(id, onChange) {
   const st = {
     view: null, hand: null, me: store.seat(id), host: store.host(id), events: new Map(),
     conn: 'connecting', error: '', notice: '', missing: false, busy: false, refused: '',
-    joining: false, joinError: '',
+    joining: false, joinError: '', reclaim: null,
   };
   let alive = true;
   let es = null;
@@ -54,11 +55,6 @@ export function liveGame(id, onChange) {
         }) : null,
       ]);
       if (!alive || g !== gen) return;
-      if (refused && st.me === me) {
-        if (!me.account) store.forgetSeat(id);
-        st.me = null;
-        st.notice = `${refused} You are watching this game instead.`;
-      }
       st.view = v;
       st.hand = hand;
       st.error = '';
@@ -71,6 +67,18 @@ export function liveGame(id, onChange) {
           const m = maxSeq();
           if (m <= after) break;
           after = m;
+        }
+      }
+      // After the log is read: it tells whether a bot took the seat over.
+      if (refused && st.me === me) {
+        st.me = null;
+        if (takenOver(me.seat)) {
+          // A bot took the seat over while this browser was away: its key may take it back.
+          st.reclaim = me;
+          st.notice = 'A bot plays your seat since you were away. Take it back to play on.';
+        } else {
+          if (!me.account) store.forgetSeat(id);
+          st.notice = `${refused} You are watching this game instead.`;
         }
       }
     } catch (e) {
@@ -86,6 +94,25 @@ export function liveGame(id, onChange) {
     if (!firstScheduled) firstScheduled = now;
     clearTimeout(debounce);
     debounce = setTimeout(refresh, now - firstScheduled > 600 ? 0 : 120);
+  }
+
+  /** True when the log's last change of seat `seat` is a takeover (not taken back since). */
+  function takenOver(seat) {
+    let last = null;
+    for (const e of st.events.values()) if (e.seat === seat && (e.type === 'taken_over' || e.type === 'reclaimed')) last = e.type;
+    return last === 'taken_over';
+  }
+
+  /** Takes back the seat st.reclaim held (a bot took it over): resolves once the table plays it again. */
+  async function reclaim() {
+    const me = st.reclaim;
+    if (!me) return;
+    await api.reclaim(id, me.token);
+    st.reclaim = null;
+    st.me = me;
+    st.notice = '';
+    if (es) { es.close(); es = null; openStream(); } // a player's stream again, with the key
+    await refresh();
   }
 
   function gameOver() {
@@ -222,7 +249,7 @@ export function liveGame(id, onChange) {
   findAccountSeat().then(refresh).then(() => { if (alive && !st.missing) openStream(); });
 
   return {
-    st, refresh, send, join, nameOf,
+    st, refresh, send, join, nameOf, reclaim,
     close() {
       alive = false;
       clearTimeout(debounce);

@@ -98,3 +98,57 @@ test('desktop: a table with other people gets the real-time clock by default; so
     await context.close();
   }
 });
+
+/** Plays seat `token`'s pending decisions of game `id` with the hand's suggestion until the game ends. */
+async function playToEnd(id, token) {
+  for (let i = 0; i < 2000; i++) {
+    const v = (await api('GET', `/games/${id}`)).json;
+    if (v.status !== 'playing') return v;
+    const hand = (await api('GET', `/games/${id}/hand`, { token })).json;
+    if (hand.pending?.suggestion) await api('POST', `/games/${id}/orders`, { token, body: hand.pending.suggestion });
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`game ${id} did not finish`);
+}
+
+test('desktop: the host closes the tab; the other player hands the seat to a bot after its time; the host takes it back; the game finishes', { timeout: 90_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada', turn_seconds: 5 } })).json;
+  const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
+  const ada = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+  const beaTab = await openTable(g.id, { seat: 1, token: bea.token });
+  let back = null;
+  try {
+    await beaTab.page.waitForSelector('.player[data-seat="0"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    await ada.context.close(); // Ada's tab is closed; her time runs out and the rules decide for her
+    const row = beaTab.page.locator('.handover-row[data-seat="0"]');
+    await row.waitFor({ timeout: 40_000 });
+    assert.match(await row.innerText(), /Ada[\s\S]*away[\s\S]*missed \d+ turn/);
+    assert.equal(await beaTab.page.locator('#host-tools').count(), 0, 'Bea is not the host: no host tools');
+    assert.deepEqual(await axeSerious(beaTab.page), [], 'axe-clean with the hand-over tool');
+    await beaTab.page.click('#handover-0');
+    await beaTab.page.waitForSelector('#seat-notice');
+    assert.match(await beaTab.page.locator('#seat-notice').innerText(), /Ada's seat is played by a bot from now on/);
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[0].bot, 'greedy');
+    // Ada comes back: her page offers her seat back, and she takes it.
+    back = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+    await back.page.waitForSelector('#reclaim', { timeout: 15_000 });
+    assert.equal(await back.page.locator('#reclaim').innerText(), 'Take my seat back');
+    assert.deepEqual(await axeSerious(back.page), [], 'axe-clean with Take my seat back');
+    await back.page.click('#reclaim');
+    await back.page.waitForSelector('#seat-notice:has-text("Your seat is yours again")');
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[0].bot, null, 'Ada plays her seat again');
+    assert.equal((await api('GET', `/games/${g.id}/hand`, { token: g.token })).status, 200, 'her key plays again');
+    // Ada leaves for good this time; Bea plays on to the end.
+    await back.context.close();
+    back = null;
+    assert.equal((await api('POST', `/games/${g.id}/leave`, { token: g.token, body: {} })).status, 200);
+    const end = await playToEnd(g.id, bea.token);
+    assert.equal(end.status, 'finished');
+    await beaTab.page.waitForSelector('#final-ranking', { timeout: 15_000 });
+    assert.deepEqual(beaTab.errors.filter((e) => !/status of 409/.test(e)), [], 'no console or page errors');
+  } finally {
+    await back?.context.close();
+    await beaTab.context.close();
+    await ada.context.close().catch(() => {});
+  }
+});
