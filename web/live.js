@@ -75,7 +75,7 @@ export function liveGame(id, onChange) {
         if (takenOver(me.seat)) {
           // A bot took the seat over while this browser was away: its key may take it back.
           st.reclaim = me;
-          st.notice = 'A bot plays your seat since you were away. Take it back to play on.';
+          st.notice = 'A bot plays your seat now: your turns went by without you. Take it back to play on.';
         } else {
           if (!me.account) store.forgetSeat(id);
           st.notice = `${refused} You are watching this game instead.`;

@@ -189,11 +189,12 @@ test('the host hands a seat that missed two forced steps to a bot, refused in pl
     await waitLog(page, /The host handed Bea's seat to a bot after 2 missed turns\./);
     const v = (await api('GET', `/games/${g.id}`)).json;
     assert.deepEqual([v.seats[1].name, v.seats[1].bot], ['Bea', 'greedy']);
-    // Bea's page lost its seat: it watches now, and says why.
+    // Bea's page lost its seat for now: it watches, says why, and keeps her key to take it back.
     await B.page.waitForSelector('.player[data-seat="1"] .bot-mark');
     await B.page.waitForFunction(() => document.querySelector('#action')?.hidden);
-    assert.equal(await keptSeat(B.page, g.id), null);
-    assert.match(await B.page.locator('#page-error').innerText(), /You are watching this game instead/);
+    assert.notEqual(await keptSeat(B.page, g.id), null, 'the key is kept: the seat can be taken back');
+    assert.match(await B.page.locator('#page-error').innerText(), /A bot plays your seat now/);
+    await B.page.waitForSelector('#reclaim');
     assert.deepEqual(unexpected(A.errors), []);
     assert.deepEqual(unexpected(B.errors), []);
   } finally {
