@@ -1,5 +1,6 @@
 /* api_seats.c: the handlers that change who sits at a table: a player leaving, the host handing
- * an absent seat to a bot, and the host cancelling an open game. Each reads its request, calls
+ * an absent seat to a bot (or another person one away past its time), its person taking it back,
+ * and the host cancelling an open game. Each reads its request, calls
  * one service call (service_seats.c), which decides, and answers its outcome. */
 #include "api_common.h"
 #include "ruleset.h"
@@ -41,6 +42,14 @@ void api_takeover(struct http_req *r)
     struct outcome o = {0};
     int seat = (int)json_integer_value(vals[0]);
     api_answer(r, service_takeover(r->srv, r->params[0], http_bearer(r), seat, &o), &o);
+}
+
+void api_reclaim(struct http_req *r)
+{
+    if (!no_body(r, "taking a seat back"))
+        return;
+    struct outcome o = {0};
+    api_answer(r, service_reclaim(r->srv, r->params[0], http_bearer(r), &o), &o);
 }
 
 void api_cancel(struct http_req *r)

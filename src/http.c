@@ -39,6 +39,7 @@ static const struct http_route routes[] = {
     {"POST", "/api/v1/games/{id}/resolve", api_resolve, true, "resolve"},
     {"POST", "/api/v1/games/{id}/leave", api_leave, true, "leave"},
     {"POST", "/api/v1/games/{id}/takeover", api_takeover, true, "takeover"},
+    {"POST", "/api/v1/games/{id}/reclaim", api_reclaim, true, "reclaim"},
     {"POST", "/api/v1/games/{id}/cancel", api_cancel, true, "cancel"},
     {"POST", "/api/v1/games/{id}/hint", api_hint, true, "hint"},
     {"GET", "/api/v1/games/{id}/events", api_events, false, "events"},

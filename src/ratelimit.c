@@ -164,14 +164,15 @@ const char quotas_usage[] =
     "        [--join-burst N] [--read-rate PER_MINUTE] [--read-burst N]\n"
     "        [--max-amendments N] [--open-ttl SECONDS] [--idle-game-seconds SECONDS]\n"
     "        [--retention SECONDS]\n"
-    "        [--takeover-after N] [--hints-per-game N] [--hint-threads N]\n"
+    "        [--takeover-after N] [--presence-seconds SECONDS] [--hints-per-game N]\n"
+    "        [--hint-threads N]\n"
     "        [--hint-rate PER_MINUTE] [--hint-burst N] [--lobby-per-address N]\n"
     "        [--signin-rate PER_MINUTE] [--signin-burst N] [--account-signin-rate PER_MINUTE]\n"
     "        [--account-signin-burst N] [--session-seconds SECONDS] [--hash-threads N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
-    "        CITY_TAKEOVER_AFTER,\n"
+    "        CITY_TAKEOVER_AFTER, CITY_PRESENCE_SECONDS,\n"
     "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,\n"
     "        CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST,\n"
     "        CITY_ACCOUNT_SIGNIN_RATE, CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS,\n"
@@ -216,6 +217,9 @@ static int settings_of(struct quotas *q, struct setting *s)
          "seconds ended games (finished, expired, cancelled, abandoned) are kept (0: forever)"},
         {"--takeover-after", "CITY_TAKEOVER_AFTER", 1, 1e6, NULL, &q->takeover_after,
          "missed deadlines (default decisions) after which the host may hand a seat to a bot"},
+        {"--presence-seconds", "CITY_PRESENCE_SECONDS", 3, 3600, NULL, &q->presence_seconds,
+         "seconds a seat stays \"online\" after its last sign of life (its event stream's "
+         "keep-alive, a hand view, an order); then \"away\""},
         {"--hints-per-game", "CITY_HINTS_PER_GAME", 0, 1000, NULL, &q->hints_per_game,
          "expert hints a seat may ask for in one game (0: none)"},
         {"--hint-threads", "CITY_HINT_THREADS", 1, 256, NULL, &q->hint_threads,
@@ -279,6 +283,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->idle_game_seconds = 7 * 86400;
     q->retention = 30 * 86400;
     q->takeover_after = 2;
+    q->presence_seconds = 45;
     q->hints_per_game = 5;
     q->hint_threads = 4;
     q->hint_rate = 20;

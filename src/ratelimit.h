@@ -47,6 +47,7 @@ struct quotas {
                               before the sweeper ends it as abandoned; 0: never */
     int retention;         /* seconds ended games are kept; 0: forever */
     int takeover_after;    /* missed deadlines after which the host may hand a seat to a bot */
+    int presence_seconds;  /* a seat seen (stream, hand view, order) this recently is "online" */
     int hints_per_game;    /* expert hints a seat may ask for in one game; 0: none */
     int hint_threads;      /* hints thought about at once on this instance */
     double hint_rate;      /* hints asked for per minute per address; 0: no limit */
@@ -66,7 +67,7 @@ struct quotas {
 /* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
  * CITY_JOIN_RATE, CITY_JOIN_BURST, CITY_READ_RATE, CITY_READ_BURST, CITY_MAX_AMENDMENTS,
  * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION, CITY_TAKEOVER_AFTER,
- * CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,
+ * CITY_PRESENCE_SECONDS, CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,
  * CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST, CITY_ACCOUNT_SIGNIN_RATE,
  * CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS, CITY_HASH_THREADS and CITY_RATE_SLOTS from the
  * environment.
@@ -76,7 +77,8 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
 /* Reads command-line option `flag` with `value` (may be NULL when missing) when it is one of
  * --create-rate, --create-burst, --join-rate, --join-burst, --read-rate, --read-burst,
  * --max-amendments, --open-ttl, --idle-game-seconds, --retention, --takeover-after,
- * --hints-per-game, --hint-threads, --hint-rate, --hint-burst, --lobby-per-address,
+ * --presence-seconds, --hints-per-game, --hint-threads, --hint-rate, --hint-burst,
+ * --lobby-per-address,
  * --signin-rate, --signin-burst, --account-signin-rate, --account-signin-burst,
  * --session-seconds, --hash-threads. Returns 1 when
  * it took the option, 0 when the flag is not one of these, -1 (with a sentence in err) when the

@@ -340,7 +340,7 @@ int cmd_serve(int argc, char **argv)
                         (struct hub_limits){.max_streams = o.max_streams,
                                             .max_streams_per_game = o.max_per_game,
                                             .max_streams_per_address = o.max_streams_per_address,
-                                            .keepalive_ms = 15000});
+                                            .keepalive_ms = service_stream_tick_ms(&quotas)});
     bool quotas_ok = quotas_start(&quotas);
 
     /* A quarter of the pool writes orders in shared transactions; the rest serves reads and

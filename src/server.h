@@ -60,6 +60,7 @@ void api_replay(struct http_req *r);
 void api_replay_rounds(struct http_req *r);
 void api_leave(struct http_req *r);
 void api_takeover(struct http_req *r);
+void api_reclaim(struct http_req *r);
 void api_cancel(struct http_req *r);
 void api_hint(struct http_req *r);
 void api_cards(struct http_req *r);

@@ -150,14 +150,39 @@ void service_hint_free(struct service_hint *hc);
  * one. 200 with {id, seat, status, bot}. */
 int service_leave(struct server *srv, const char *id, const char *token, struct outcome *o);
 
-/* The host (`token`) hands seat `seat` (0..RS_MAX_SEATS-1) of running game `id` to a bot, once
- * it has missed enough deadlines (srv->quotas' takeover_after). 200 with {id, seat, status,
- * bot, missed}. */
+/* Hands seat `seat` (0..RS_MAX_SEATS-1) of running game `id` to a bot: asked by the host
+ * (`token`) once the seat has missed enough deadlines (srv->quotas' takeover_after), or by
+ * another person at the table (a seat's token or an account's session) once the seat is away
+ * (no sign of life within --presence-seconds) and has missed at least one deadline (else 409
+ * seat_not_absent; one's own seat is 400 bad_value: leave instead). The seat's token and account
+ * are kept for service_reclaim(). 200 with {id, seat, status, bot, missed}; the taken_over event
+ * says `by`: "host" or the asking seat. */
 int service_takeover(struct server *srv, const char *id, const char *token, int seat,
                      struct outcome *o);
 
+/* The person whose seat of running game `id` a bot took over (service_takeover) takes it back
+ * with the token the seat had, or their account's session token: the seat plays with it again,
+ * a "reclaimed" event {seat, name} is logged. 200 with {id, seat, status}; 401 bad_token when no
+ * seat of the game was taken over from this token; 409 for a game not being played. */
+int service_reclaim(struct server *srv, const char *id, const char *token, struct outcome *o);
+
 /* The host (`token`) cancels open game `id`. 200 with {id, status: "cancelled"}. */
 int service_cancel(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* ---- presence (service_presence.c) -------------------------------------------------------- */
+
+struct quotas;
+
+/* A sign of life of seat `seat` of game `id` (its event stream opening or ticking, a hand view,
+ * an order): the seat is "online" for --presence-seconds (srv->quotas) from now. Writes the
+ * database at most every quarter of that time per seat (a write that finds the seat away tells
+ * every instance); a failure is ignored. Thread-safe. */
+void service_seen(struct server *srv, const char *id, int seat);
+
+/* The keep-alive tick of event streams, in milliseconds, for presence settings `q` (NULL: the
+ * defaults): a third of --presence-seconds, at most 15 s, so that a connected seat's stream
+ * shows a sign of life well within the window. */
+int service_stream_tick_ms(const struct quotas *q);
 
 /* ---- accounts (service_accounts.c) -------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include "service_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,13 +464,23 @@ int service_list_games(struct server *srv, const char *limit, const char *after,
     return STORE_OK;
 }
 
+struct view_call {
+    struct game_call gc;
+    double ttl; /* seconds the view stays true (its seats' presence) */
+};
+
 static int view_tx(PGconn *c, void *ctx)
 {
-    struct game_call *gc = ctx;
+    struct view_call *vc = ctx;
     struct live lv;
-    int st = service_load(c, gc, false, service_see_lobby, &lv);
+    int st = service_load(c, &vc->gc, false, service_see_lobby, &lv);
+    json_t *v = st == STORE_OK ? live_public_view(&lv) : NULL;
+    if (v)
+        st = service_presence_add(vc->gc.srv, c, vc->gc.id, v, &vc->ttl);
     if (st == STORE_OK)
-        outcome_reply(gc->o, 200, live_public_view(&lv));
+        outcome_reply(vc->gc.o, 200, v);
+    else
+        json_decref(v);
     live_free(&lv);
     return st;
 }
@@ -484,16 +495,18 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
         return STORE_OK;
     }
     uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
-    struct game_call gc = {.srv = srv, .id = id, .o = o};
-    int st = store_run(srv->store, view_tx, &gc);
+    struct view_call call = {{.srv = srv, .id = id, .o = o}, 0};
+    int st = store_run(srv->store, view_tx, &call);
     if (st != STORE_OK || o->status != 200)
         return st;
     body = json_dumps(o->reply, JSON_COMPACT);
     if (!body)
         return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
     len = strlen(body);
-    if (vc)
-        view_cache_put(vc, id, ticket, body, len);
+    /* True until an online seat would turn away (a seat coming back invalidates it). */
+    if (vc && call.ttl > 0)
+        view_cache_put_until(vc, id, ticket, body, len,
+                             isfinite(call.ttl) ? view_cache_now() + call.ttl : 0);
     outcome_text(o, 200, body, len);
     return STORE_OK;
 }
@@ -543,12 +556,19 @@ static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out
     return STORE_OK;
 }
 
+struct hand_call {
+    struct game_call gc;
+    int seat; /* the token's, once known */
+};
+
 static int hand_tx(PGconn *c, void *ctx)
 {
-    struct game_call *gc = ctx;
+    struct hand_call *hc = ctx;
+    struct game_call *gc = &hc->gc;
     struct live lv;
     int st = service_load(c, gc, false, ".", &lv);
     int seat = st == STORE_OK ? service_seat_of_token(c, &lv, gc->token, gc->o) : -1;
+    hc->seat = seat;
     if (st == STORE_OK && seat < 0)
         st = STORE_ABORT;
     if (st == STORE_OK) {
@@ -572,8 +592,11 @@ static int hand_tx(PGconn *c, void *ctx)
 
 int service_hand(struct server *srv, const char *id, const char *token, struct outcome *o)
 {
-    struct game_call gc = {.srv = srv, .id = id, .token = token, .o = o};
-    return store_run(srv->store, hand_tx, &gc);
+    struct hand_call hc = {{.srv = srv, .id = id, .token = token, .o = o}, -1};
+    int st = store_run(srv->store, hand_tx, &hc);
+    if (st == STORE_OK && o->status == 200)
+        service_seen(srv, id, hc.seat); /* a client that polls is at the table too */
+    return st;
 }
 
 /* ---- join --------------------------------------------------------------------------------- */

@@ -89,4 +89,10 @@ bool service_within_rate(struct rate_limit *rl, const char *client, const char *
  * counts the `resolved` steps and wakes this instance's listeners of the game. */
 void service_published(struct server *srv, int st, const char *id, int resolved);
 
+/* Adds "presence" ("online" or "away") to each seat of public view `view` of game `id`, from
+ * the seats' last signs of life (service_seen): a bot's seat is always online, a free one away.
+ * *ttl (when not NULL) is the seconds until the first online person would turn away (INFINITY
+ * when none is online): a cached copy of the view is true until then. */
+int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double *ttl);
+
 #endif

@@ -48,6 +48,7 @@ struct service_order {
     void *d;           /* the decision, the game's ruleset's decision_size bytes */
     json_t *canon;     /* the order as stored: the ruleset's order_to_json() of what was parsed */
     int resolved;
+    int seat;     /* the token's seat, once known (-1 before) */
     bool amended; /* it replaced the seat's order for the step: nothing public changed */
     struct outcome o;
     struct batch_job job;
@@ -167,6 +168,7 @@ static int order_apply(PGconn *c, struct live *lv, void *ctx)
         return STORE_OK;
     }
     int seat = service_seat_of_token(c, lv, so->token, &so->o);
+    so->seat = seat;
     if (seat < 0)
         return STORE_OK;
     /* The body is read by the game's ruleset, once the token has shown a seat of this game:
@@ -273,6 +275,8 @@ int service_order_finish(struct service_order *so, struct outcome *o)
     /* A refused order changed nothing; an amendment nothing that others see. */
     if (so->o.status == 202 && (!so->amended || so->resolved > 0))
         service_published(so->srv, so->st, so->id, so->resolved);
+    if (so->o.status == 202)
+        service_seen(so->srv, so->id, so->seat); /* an order is a sign of life */
     *o = so->o;
     memset(&so->o, 0, sizeof so->o);
     return so->st;
@@ -415,9 +419,14 @@ static int resolve_tx(PGconn *c, void *ctx)
         st = live_force(c, &lv, by);
     if (st == STORE_OK)
         st = live_save(c, &lv);
+    json_t *v = st == STORE_OK ? live_public_view(&lv) : NULL;
+    if (v)
+        st = service_presence_add(rc->gc.srv, c, rc->gc.id, v, NULL);
     if (st == STORE_OK) {
         rc->gc.resolved = lv.resolved;
-        outcome_reply(o, 200, live_public_view(&lv));
+        outcome_reply(o, 200, v);
+    } else {
+        json_decref(v);
     }
     live_free(&lv);
     return st;

@@ -1,6 +1,7 @@
 /* service_seats.c: the calls that change who sits at a table (service.h): a player leaving (a
- * bot takes a running game's seat, an open game's seat is free again), the host handing an
- * absent seat to a bot, and the host cancelling an open game. Each is one transaction that
+ * bot takes a running game's seat, an open game's seat is free again), the host (or, for a seat
+ * away past its time, another person at the table) handing an absent seat to a bot, its person
+ * taking it back, and the host cancelling an open game. Each is one transaction that
  * locks the game row; a seat that changes hands bumps the game's seats_version, so every
  * instance reads the seats again (live.c). */
 #include "service.h"
@@ -16,6 +17,8 @@
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
+#include "store_accounts.h"
+#include "store_games.h"
 
 struct seats_call {
     struct game_call gc;
@@ -38,12 +41,14 @@ static bool unplayed(const struct live *lv, struct outcome *o)
     return false;
 }
 
-/* Hands seat `seat` of a running game to bot `bot` (its token stops working), logs `event`
+/* Hands seat `seat` of a running game to bot `bot` (its token stops playing), logs `event`
  * {seat, name, bot, ...extra} and lets the bot decide at once if the seat must. */
 static int to_bot(PGconn *c, struct live *lv, int seat, const char *bot, const char *event,
                   json_t *extra)
 {
-    int st = store_seat_change(c, lv->row.id, seat, bot);
+    /* A seat taken over keeps its token and account, so that its person may take it back. */
+    int st = strcmp(event, "taken_over") == 0 ? store_seat_takeover(c, lv->row.id, seat, bot)
+                                              : store_seat_change(c, lv->row.id, seat, bot);
     struct seat_row *row = NULL;
     for (int i = 0; i < lv->nseats; i++)
         if (lv->seats[i].seat == seat)
@@ -156,6 +161,29 @@ static bool is_host(PGconn *c, const struct live *lv, const char *token, const c
     return false;
 }
 
+/* The seat of another person at the table whose token (a seat's or an account's session) is
+ * `token`, or -1 when it is none (the host's, another game's, no live one). */
+static int asker_seat(PGconn *c, struct live *lv, const char *token)
+{
+    if (!token)
+        return -1;
+    struct outcome quiet = {0};
+    int seat = service_seat_of_token(c, lv, token, &quiet);
+    outcome_clear(&quiet);
+    return seat >= 0 && !lv->seats[seat].bot[0] ? seat : -1;
+}
+
+/* True when seat `seat` of game `id` has shown no sign of life within the presence window. */
+static int seat_away(struct server *srv, PGconn *c, const char *id, int seat, bool *away, int *ago)
+{
+    double seen[RS_MAX_SEATS];
+    int n = 0, st = store_seats_seen(c, id, seen, &n);
+    int window = srv->quotas ? srv->quotas->presence_seconds : 45;
+    *ago = seat < n ? (int)seen[seat] : -1;
+    *away = *ago < 0 || *ago >= window;
+    return st;
+}
+
 static int takeover_tx(PGconn *c, void *ctx)
 {
     struct seats_call *sc = ctx;
@@ -163,7 +191,9 @@ static int takeover_tx(PGconn *c, void *ctx)
     struct server *srv = sc->gc.srv;
     struct live lv;
     int st = service_load(c, &sc->gc, true, service_see_lobby, &lv);
-    if (st == STORE_OK && !is_host(c, &lv, sc->gc.token, "hand a seat to a bot", o))
+    /* The host, or another person at the table (who may hand over only a seat that is away). */
+    int asker = st == STORE_OK ? asker_seat(c, &lv, sc->gc.token) : -1;
+    if (st == STORE_OK && asker < 0 && !is_host(c, &lv, sc->gc.token, "hand a seat to a bot", o))
         st = STORE_ABORT;
     if (st == STORE_OK && unplayed(&lv, o))
         st = STORE_ABORT;
@@ -178,17 +208,39 @@ static int takeover_tx(PGconn *c, void *ctx)
     if (st == STORE_OK && lv.seats[sc->seat].bot[0])
         st = outcome_fail(o, P_SEAT_IS_BOT, NULL, "A bot (%s) already plays seat %d.",
                           lv.seats[sc->seat].bot, sc->seat);
-    int missed = 0, need = srv->quotas ? srv->quotas->takeover_after : 2;
+    if (st == STORE_OK && asker == sc->seat)
+        st = outcome_fail(o, P_BAD_VALUE, NULL,
+                          "Seat %d is your own: to give it up, leave the game (POST .../leave).",
+                          sc->seat);
+    bool away = true;
+    int ago = -1;
+    if (st == STORE_OK && asker >= 0)
+        st = seat_away(srv, c, sc->gc.id, sc->seat, &away, &ago);
+    if (st == STORE_OK && !away)
+        st = outcome_fail(o, P_SEAT_NOT_ABSENT, NULL,
+                          "Seat %d is online (seen %d s ago); a player may hand another's seat "
+                          "to a bot only while it is away and has missed its time.",
+                          sc->seat, ago);
+    /* The host: after takeover_after missed deadlines; another person: a seat away past its
+     * time once. */
+    int missed = 0, need = asker >= 0 ? 1 : srv->quotas ? srv->quotas->takeover_after : 2;
     if (st == STORE_OK)
         st = store_seat_defaults(c, sc->gc.id, sc->seat, &missed);
-    if (st == STORE_OK && missed < need)
+    if (st == STORE_OK && asker >= 0 && missed < need)
+        st = outcome_fail(o, P_SEAT_NOT_ABSENT, NULL,
+                          "Seat %d is away but has not missed its time yet; a player may hand it "
+                          "to a bot once its time ran out.",
+                          sc->seat);
+    else if (st == STORE_OK && missed < need)
         st = outcome_fail(o, P_SEAT_NOT_ABSENT, NULL,
                           "Seat %d has missed %d deadline%s; the host may hand a seat to a bot "
                           "once it has missed %d. Force the step meanwhile (POST .../resolve).",
                           sc->seat, missed, missed == 1 ? "" : "s", need);
     const char *bot = st == STORE_OK ? stand_in(lv.rs) : NULL;
     if (st == STORE_OK)
-        st = to_bot(c, &lv, sc->seat, bot, "taken_over", json_pack("{s:i}", "missed", missed));
+        st = to_bot(c, &lv, sc->seat, bot, "taken_over",
+                    asker >= 0 ? json_pack("{s:i, s:i}", "missed", missed, "by", asker)
+                               : json_pack("{s:i, s:s}", "missed", missed, "by", "host"));
     if (st == STORE_OK) {
         sc->gc.resolved = lv.resolved;
         outcome_reply(o, 200,
@@ -204,6 +256,61 @@ int service_takeover(struct server *srv, const char *id, const char *token, int 
 {
     struct seats_call sc = {{.srv = srv, .id = id, .token = token, .o = o}, seat};
     return run(&sc, takeover_tx);
+}
+
+/* ---- reclaim ------------------------------------------------------------------------------ */
+
+static int reclaim_tx(PGconn *c, void *ctx)
+{
+    struct seats_call *sc = ctx;
+    struct outcome *o = sc->gc.o;
+    struct live lv;
+    int st = service_load(c, &sc->gc, true, service_see_lobby, &lv);
+    if (st == STORE_OK && !sc->gc.token)
+        st = outcome_fail(o, P_NO_TOKEN, NULL,
+                          "Send the token your seat had as \"Authorization: Bearer TOKEN\" (or "
+                          "your account's session token).");
+    if (st == STORE_OK)
+        st = service_check_playing(&lv, o,
+                                   "The game has not started; there is no seat to take back.",
+                                   "The game has ended; there is no seat to take back.");
+    uint8_t hash[AUTH_HASH_LEN];
+    struct account a = {0};
+    if (st == STORE_OK && auth_is_session(sc->gc.token))
+        st = service_session_account(c, sc->gc.token, "your seat", &a, o);
+    if (st == STORE_OK)
+        auth_hash(sc->gc.token, hash);
+    int seat = -1;
+    if (st == STORE_OK) {
+        st = store_seat_reclaim(c, sc->gc.id, hash, a.id, &seat);
+        if (st == STORE_NO_ROW || seat < 0 || seat >= lv.nseats)
+            st = outcome_fail(o, P_BAD_TOKEN, NULL,
+                              "No seat of this game that a bot took over was played with this "
+                              "token; only the person a bot replaced may take the seat back.");
+    }
+    if (st == STORE_OK) {
+        struct seat_row *row = &lv.seats[seat];
+        row->bot[0] = 0;
+        row->has_token = true;
+        row->account = a.id;
+        if (!a.id)
+            memcpy(row->token_hash, hash, AUTH_HASH_LEN);
+        live_event(&lv, "reclaimed", json_pack("{s:i, s:s}", "seat", seat, "name", row->name));
+        lv.changed = true;
+        st = live_save(c, &lv);
+    }
+    if (st == STORE_OK)
+        outcome_reply(
+            o, 200,
+            json_pack("{s:s, s:i, s:s}", "id", sc->gc.id, "seat", seat, "status", lv.row.status));
+    live_free(&lv);
+    return st;
+}
+
+int service_reclaim(struct server *srv, const char *id, const char *token, struct outcome *o)
+{
+    struct seats_call sc = {{.srv = srv, .id = id, .token = token, .o = o}, 0};
+    return run(&sc, reclaim_tx);
 }
 
 /* ---- cancel ------------------------------------------------------------------------------- */

@@ -3,7 +3,8 @@
  * connection in the hub (hub.h), which resumes it on news of its game, on its keep-alive tick
  * or at shutdown. Streams are capped per instance, per game and per client address; past a
  * cap the request gets 503 too_many_streams with Retry-After, except that a stream opened
- * with a seat token of the game (a player's) ends a watcher's stream to make room. */
+ * with a seat token of the game (a player's) ends a watcher's stream to make room. A player's
+ * stream is its seat's sign of life (service_seen) when it opens and at every keep-alive. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "hub.h"
 #include "ruleset.h"
 #include "server.h"
+#include "service.h"
 #include "store.h"
 #include "store_accounts.h"
 #include "store_games.h"
@@ -27,6 +29,7 @@ struct stream {
     char *buf;      /* bytes waiting to go out */
     size_t len, cap, off;
     bool finished; /* game_over (or abandoned) was sent: end after the buffer */
+    int seat;      /* the seat whose token opened it (a sign of life at every tick), or -1 */
     bool first;
 };
 
@@ -105,6 +108,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
             if (s->finished || hub_sub_ending(s->sub, &evicted))
                 return MHD_CONTENT_READER_END_OF_STREAM; /* evicted: a player needed the room */
             if (hub_sub_take_keepalive(s->sub)) {
+                service_seen(s->srv, s->id, s->seat); /* the seat's person is still here */
                 append(s, ": keep-alive\n\n");
                 break;
             }
@@ -224,6 +228,8 @@ void api_stream(struct http_req *r)
     snprintf(s->id, sizeof s->id, "%s", r->params[0]);
     s->last = last;
     s->first = true;
+    s->seat = who.seat >= 0 ? who.seat : -1;
+    service_seen(r->srv, s->id, s->seat);
     r->reply.status = 200;
     r->reply.content_type = "text/event-stream";
     r->reply.stream = stream_read;

@@ -350,18 +350,108 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
     return st;
 }
 
-int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
+/* Runs `sql` ($1 the game id, $2 the seat, $3 the bot kind or NULL) as command `what`. */
+static int seat_command(PGconn *c, const char *what, const char *sql, const char *id, int seat,
+                        const char *bot)
 {
     char s[24];
     itoa_buf(s, sizeof s, seat);
     const char *vals[] = {id, s, bot};
-    return command(c, "change seat",
-                   "WITH s AS (UPDATE seats SET token_hash = NULL, account_id = NULL, bot = $3, "
-                   "name = CASE WHEN "
-                   "$3::text IS NULL THEN NULL ELSE name END, joined_at = CASE WHEN $3::text IS "
-                   "NULL THEN NULL ELSE joined_at END WHERE game_id = $1 AND seat = $2::int) "
-                   "UPDATE games SET seats_version = seats_version + 1 WHERE id = $1",
-                   3, vals, NULL);
+    return command(c, what, sql, 3, vals, NULL);
+}
+
+int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
+{
+    return seat_command(
+        c, "change seat",
+        "WITH s AS (UPDATE seats SET token_hash = NULL, account_id = NULL, bot = $3, "
+        "name = CASE WHEN "
+        "$3::text IS NULL THEN NULL ELSE name END, joined_at = CASE WHEN $3::text IS "
+        "NULL THEN NULL ELSE joined_at END WHERE game_id = $1 AND seat = $2::int) "
+        "UPDATE games SET seats_version = seats_version + 1 WHERE id = $1",
+        id, seat, bot);
+}
+
+int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back)
+{
+    char s[24], ev[32], on[32];
+    itoa_buf(s, sizeof s, seat);
+    snprintf(ev, sizeof ev, "%.3f", every);
+    snprintf(on, sizeof on, "%.3f", online);
+    const char *vals[] = {id, s, ev, on};
+    PGresult *r;
+    /* The old value is read by the UPDATE's own snapshot (FROM), so a seat that was away says
+     * so once, to the write that brings it back. */
+    int st = query(c, "seat seen",
+                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT game_id, seat, last_seen "
+                   "FROM seats WHERE game_id = $1 AND seat = $2::int) AS o, games AS g WHERE "
+                   "s.game_id = o.game_id AND s.seat = o.seat AND g.id = s.game_id AND "
+                   "(o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
+                   "$3::float8)) RETURNING (o.last_seen IS NULL OR o.last_seen < now() - "
+                   "make_interval(secs => $4::float8)) AS back, g.last_seq",
+                   4, vals, NULL, &r);
+    *back = false;
+    long long seq = 0;
+    if (st == STORE_OK && PQntuples(r) == 1) {
+        *back = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        seq = atoll(PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+    if (st == STORE_OK && *back)
+        st = store_notify(c, id, seq);
+    return st;
+}
+
+int store_seats_seen(PGconn *c, const char *id, double ago[], int *n)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = query(c, "seats seen",
+                   "SELECT seat, coalesce(extract(epoch from now() - last_seen), -1) FROM seats "
+                   "WHERE game_id = $1 ORDER BY seat",
+                   1, vals, NULL, &r);
+    *n = 0;
+    for (int i = 0; st == STORE_OK && i < PQntuples(r) && *n < RS_MAX_SEATS; i++) {
+        double a = atof(PQgetvalue(r, i, 1));
+        ago[(*n)++] = a < 0 && a != -1 ? 0 : a; /* a clock a little ahead: just now */
+    }
+    PQclear(r);
+    return st;
+}
+
+int store_seat_takeover(PGconn *c, const char *id, int seat, const char *bot)
+{
+    return seat_command(
+        c, "take over seat",
+        "WITH s AS (UPDATE seats SET reclaim_hash = token_hash, reclaim_account = "
+        "account_id, token_hash = NULL, account_id = NULL, bot = $3 WHERE game_id = $1 "
+        "AND seat = $2::int) UPDATE games SET seats_version = seats_version + 1 WHERE "
+        "id = $1",
+        id, seat, bot);
+}
+
+int store_seat_reclaim(PGconn *c, const char *id, const uint8_t hash[AUTH_HASH_LEN],
+                       long long account, int *seat)
+{
+    char acc[24];
+    snprintf(acc, sizeof acc, "%lld", account);
+    const char *vals[] = {id, (const char *)hash, acc};
+    const int lens[] = {0, AUTH_HASH_LEN, 0};
+    PGresult *r;
+    int st = query(c, "reclaim seat",
+                   "WITH s AS (UPDATE seats SET token_hash = reclaim_hash, account_id = "
+                   "reclaim_account, reclaim_hash = NULL, reclaim_account = NULL, bot = NULL, "
+                   "last_seen = now() WHERE game_id = $1 AND bot IS NOT NULL AND (reclaim_hash = "
+                   "$2 OR ($3::bigint <> 0 AND reclaim_account = $3::bigint)) RETURNING seat), "
+                   "g AS (UPDATE games SET seats_version = seats_version + 1 WHERE id = $1 AND "
+                   "EXISTS (SELECT 1 FROM s)) SELECT seat FROM s",
+                   3, vals, lens, &r);
+    if (st == STORE_OK && PQntuples(r) < 1)
+        st = STORE_NO_ROW;
+    if (st == STORE_OK)
+        *seat = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return st;
 }
 
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count)

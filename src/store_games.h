@@ -100,6 +100,29 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
  * it); with `bot` NULL the seat is free again (name, token and account cleared). */
 int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
 
+/* Notes that seat `seat` of game `id` was seen now (a live connection of its own: migration
+ * 0019), unless it was seen within `every` seconds (then nothing is written: a connected seat
+ * costs at most one write per `every` seconds, whichever instances serve it). *back is set when
+ * the write found the seat not seen within `online` seconds (it was "away", or never seen);
+ * every instance is then told of the game (store_notify, once committed) so that cached public
+ * views, which show the seat away, are dropped. */
+int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back);
+
+/* The seconds since each seat of game `id` was last seen, by seat number, into ago[] (at most
+ * RS_MAX_SEATS; -1: never), their number to *n. */
+int store_seats_seen(PGconn *c, const char *id, double ago[], int *n);
+
+/* store_seat_change() to bot `bot` of a seat whose person may take it back: its token hash and
+ * account are kept (seats.reclaim_hash, reclaim_account) for store_seat_reclaim(). */
+int store_seat_takeover(PGconn *c, const char *id, int seat, const char *bot);
+
+/* Gives the seat of game `id` that a bot took over back to its person: the seat whose kept token
+ * hash is `hash`, or whose kept account is `account` (0: none), plays again with that token and
+ * account (the kept ones are cleared, seats_version bumped, the seat seen now). Its number to
+ * *seat; STORE_NO_ROW when no seat of the game was taken over from that token or account. */
+int store_seat_reclaim(PGconn *c, const char *id, const uint8_t hash[AUTH_HASH_LEN],
+                       long long account, int *seat);
+
 /* How many of the decisions recorded for seat `seat` of game `id` were defaults (missed
  * deadlines and forced steps), into *count. */
 int store_seat_defaults(PGconn *c, const char *id, int seat, int *count);

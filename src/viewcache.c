@@ -8,11 +8,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { STRIPES = 16 };
 
 struct entry {
     struct entry *next;
+    double expires; /* view_cache_now() after which it is no longer served; 0: never */
     size_t len;
     char *body;
     char id[]; /* NUL-terminated */
@@ -114,6 +116,13 @@ uint64_t view_cache_ticket(struct view_cache *vc, const char *id)
     return t;
 }
 
+double view_cache_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
 {
     *body = NULL;
@@ -124,6 +133,8 @@ bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *
     pthread_mutex_lock(lock_of(vc, b));
     for (struct entry *e = vc->buckets[b].head; e; e = e->next)
         if (strcmp(e->id, id) == 0) {
+            if (e->expires > 0 && view_cache_now() >= e->expires)
+                break; /* out of date: a miss (the next put replaces it) */
             *body = malloc(e->len + 1);
             if (*body) {
                 memcpy(*body, e->body, e->len + 1);
@@ -159,6 +170,12 @@ static void make_room(struct view_cache *vc, size_t keep)
 void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                     size_t len)
 {
+    view_cache_put_until(vc, id, ticket, body, len, 0);
+}
+
+void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                          size_t len, double expires)
+{
     if (vc->max_entries == 0 || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
         return;
     size_t idlen = strlen(id);
@@ -174,6 +191,7 @@ void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, cons
     copy[len] = 0;
     fresh->body = copy;
     fresh->len = len;
+    fresh->expires = expires;
     size_t b = bucket_of(vc, id);
     pthread_mutex_lock(lock_of(vc, b));
     struct bucket *bk = &vc->buckets[b];

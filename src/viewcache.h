@@ -37,6 +37,15 @@ bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *
 void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                     size_t len);
 
+/* view_cache_put() of a view that is true only until `expires` (view_cache_now() seconds; 0:
+ * for as long as nothing invalidates it): after it, view_cache_get() misses. For what changes
+ * with time alone, such as a seat's presence. */
+void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                          size_t len, double expires);
+
+/* Seconds on the cache's clock (monotonic) now. */
+double view_cache_now(void);
+
 /* Forgets the view of `id`; "*" forgets every view. Thread-safe, like all of these. */
 void view_cache_invalidate(struct view_cache *vc, const char *id);
 

@@ -1,10 +1,11 @@
 /* test_viewcache.c: the public view cache on its own (src/viewcache.c): what it keeps, what it
- * refuses to keep (an old view read before an invalidation, anything while off), and that it
- * never holds more than its bound. */
+ * refuses to keep (an old view read before an invalidation, anything while off), a view true
+ * only until a time (a seat's presence), and that it never holds more than its bound. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "viewcache.h"
 
@@ -27,6 +28,24 @@ Test(viewcache, keeps_a_view_until_its_game_changes)
     cr_assert(cached(vc, "g1", "{\"v\":1}"));
     view_cache_invalidate(vc, "g1");
     cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_free(vc);
+}
+
+Test(viewcache, a_view_true_until_a_time_is_not_served_after_it)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    double now = view_cache_now();
+    /* A seat online until now + 0.2 s: the view that says so is served only until then. */
+    view_cache_put_until(vc, "g1", view_cache_ticket(vc, "g1"), "online", 6, now + 0.2);
+    cr_assert(cached(vc, "g1", "online"));
+    view_cache_put_until(vc, "g2", view_cache_ticket(vc, "g2"), "past", 4, now - 1);
+    cr_assert_not(cached(vc, "g2", NULL));
+    struct timespec ts = {0, 250 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cr_assert_not(cached(vc, "g1", NULL), "out of date");
+    view_cache_put_until(vc, "g1", view_cache_ticket(vc, "g1"), "away", 4, 0);
+    cr_assert(cached(vc, "g1", "away"), "the next read replaces it; 0 is for good");
     view_cache_free(vc);
 }
 

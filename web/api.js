@@ -74,7 +74,8 @@ export const api = {
   /** Leaves game `id` with seat token `token`: a bot takes a running game's seat; an open game's seat is free again. */
   leave: (id, token) => request('POST', `/games/${enc(id)}/leave`, { body: {}, token }),
   /** The host hands seat `seat` of a running game to a bot (409 seat_not_absent until it missed enough turns). */
-  takeover: (id, hostToken, seat) => request('POST', `/games/${enc(id)}/takeover`, { body: { seat }, token: hostToken }),
+  takeover: (id, token, seat) => request('POST', `/games/${enc(id)}/takeover`, { body: { seat }, token }),
+  reclaim: (id, token) => request('POST', `/games/${enc(id)}/reclaim`, { body: {}, token }),
   /** The host cancels open game `id` (409 game_started once it has started). */
   cancel: (id, hostToken) => request('POST', `/games/${enc(id)}/cancel`, { body: {}, token: hostToken }),
   /**

@@ -8,6 +8,9 @@ import { api, store, streamUrl, listenToLog, SeatStream } from './api.js';
 import { h } from './dom.js';
 import { shareBox, seatDot, inPlayersWords } from './ui.js';
 
+/** How often a table read by several people reads the view again for its seats' presence. */
+const PRESENCE_POLL_MS = 5000;
+
 /** A refused join in players' words (the account's refusals have sentences of their own). */
 function joinWords(e) {
   return ['account_required', 'already_seated'].includes(e.code) ? inPlayersWords(e) : e.message;
@@ -15,15 +18,16 @@ function joinWords(e) {
 
 /**
  * Starts following game `id`; calls onChange() after every change. Returns
- * {st, refresh(), send(body), join(name), nameOf(seat), close()}; st holds view, hand, me
- * ({seat, token, account (its name when the token is the account's session)} or null), host,
- * events (Map seq → event), conn, error, missing, busy, refused.
+ * {st, refresh(), send(body), join(name), nameOf(seat), reclaim(), close()}; st holds view,
+ * hand, me ({seat, token, account (its name when the token is the account's session)} or null),
+ * reclaim (the seat a bot took over while this browser was away, which reclaim() takes back, or
+ * null), host, events (Map seq → event), conn, error, missing, busy, refused.
  */
 export function liveGame(id, onChange) {
   const st = {
     view: null, hand: null, me: store.seat(id), host: store.host(id), events: new Map(),
     conn: 'connecting', error: '', notice: '', missing: false, busy: false, refused: '',
-    joining: false, joinError: '',
+    joining: false, joinError: '', reclaim: null,
   };
   let alive = true;
   let es = null;
@@ -51,11 +55,6 @@ export function liveGame(id, onChange) {
         }) : null,
       ]);
       if (!alive || g !== gen) return;
-      if (refused && st.me === me) {
-        if (!me.account) store.forgetSeat(id);
-        st.me = null;
-        st.notice = `${refused} You are watching this game instead.`;
-      }
       st.view = v;
       st.hand = hand;
       st.error = '';
@@ -68,6 +67,18 @@ export function liveGame(id, onChange) {
           const m = maxSeq();
           if (m <= after) break;
           after = m;
+        }
+      }
+      // After the log is read: it tells whether a bot took the seat over.
+      if (refused && st.me === me) {
+        st.me = null;
+        if (takenOver(me.seat)) {
+          // A bot took the seat over while this browser was away: its key may take it back.
+          st.reclaim = me;
+          st.notice = 'A bot plays your seat now: your turns went by without you. Take it back to play on.';
+        } else {
+          if (!me.account) store.forgetSeat(id);
+          st.notice = `${refused} You are watching this game instead.`;
         }
       }
     } catch (e) {
@@ -83,6 +94,25 @@ export function liveGame(id, onChange) {
     if (!firstScheduled) firstScheduled = now;
     clearTimeout(debounce);
     debounce = setTimeout(refresh, now - firstScheduled > 600 ? 0 : 120);
+  }
+
+  /** True when the log's last change of seat `seat` is a takeover (not taken back since). */
+  function takenOver(seat) {
+    let last = null;
+    for (const e of st.events.values()) if (e.seat === seat && (e.type === 'taken_over' || e.type === 'reclaimed')) last = e.type;
+    return last === 'taken_over';
+  }
+
+  /** Takes back the seat st.reclaim held (a bot took it over): resolves once the table plays it again. */
+  async function reclaim() {
+    const me = st.reclaim;
+    if (!me) return;
+    await api.reclaim(id, me.token);
+    st.reclaim = null;
+    st.me = me;
+    st.notice = '';
+    if (es) { es.close(); es = null; openStream(); } // a player's stream again, with the key
+    await refresh();
   }
 
   function gameOver() {
@@ -198,15 +228,34 @@ export function liveGame(id, onChange) {
     return seat === null || seat === undefined ? null : `Seat ${seat + 1}`;
   }
 
+  // A seat's presence (online / away) changes with time alone, with no event: while a game is
+  // played by more than one person and the stream is open, the view alone is read again every
+  // few seconds (mostly from the server's cache); news found that way brings a full refresh.
+  async function refreshView() {
+    const g = gen;
+    try {
+      const v = await api.game(id);
+      if (!alive || g !== gen) return;
+      if ((v.last_seq ?? 0) !== (st.view?.last_seq ?? 0)) { scheduleRefresh(); return; }
+      st.view = v;
+      onChange();
+    } catch { /* the next read, or the stream, tells */ }
+  }
+  const presencePoll = setInterval(() => {
+    const people = (st.view?.seats ?? []).filter((x) => x.name && !x.bot).length;
+    if (alive && st.conn === 'open' && st.view?.status === 'playing' && people > 1) refreshView();
+  }, PRESENCE_POLL_MS);
+
   findAccountSeat().then(refresh).then(() => { if (alive && !st.missing) openStream(); });
 
   return {
-    st, refresh, send, join, nameOf,
+    st, refresh, send, join, nameOf, reclaim,
     close() {
       alive = false;
       clearTimeout(debounce);
       clearTimeout(reopen);
       clearInterval(poll);
+      clearInterval(presencePoll);
       es?.close();
       es = null;
     },

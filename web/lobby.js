@@ -22,6 +22,22 @@ import { gameModule } from './games/index.js';
 const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert bot' };
 /** Seats of a new form when neither the last game nor the game's range says otherwise. */
 const DEFAULT_SEATS = 4;
+/**
+ * The clock a table gets unless asked otherwise, as Board Game Arena's "real-time": this many
+ * seconds a decision (the server forces the rules' default when it runs out, and after two the
+ * others may hand the seat to a bot), when other people sit at the table; alone against bots
+ * there is nobody to wait for, so no clock. A client of the API chooses its own (no limit unless
+ * it sends turn_seconds).
+ */
+export const DEFAULT_TURN_SECONDS = 90;
+/** The clocks offered: [value, words]; 'auto' is the default above. */
+const CLOCKS = [
+  ['auto', `Real-time: ${DEFAULT_TURN_SECONDS} s a decision`],
+  ['300', 'Real-time: 5 minutes a decision'],
+  ['3600', 'Turn-based: 1 hour a decision'],
+  ['86400', 'Turn-based: 1 day a decision'],
+  ['none', 'No time limit'],
+];
 /** Games asked of the server per page of the lobby, and shown more per press of More. */
 const PAGE = 20;
 /** The lobby's heading before the server's games are known. */
@@ -36,6 +52,13 @@ function levelLabel(l) {
 }
 /** Option `o`'s range and default at `seats` seats (GET /api/v1/rulesets, options[].by_players). */
 const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? null;
+
+/** The turn_seconds to create with for clock choice `clock` (CLOCKS) with `people` people seated. */
+function turnSeconds(clock, people) {
+  if (clock === 'none') return null;
+  if (clock === 'auto') return people > 1 ? DEFAULT_TURN_SECONDS : null;
+  return Number(clock) || null;
+}
 
 /** Mounts the lobby in `root`; returns a teardown function. */
 export function mountLobby(root, navigate) {
@@ -55,7 +78,8 @@ export function mountLobby(root, navigate) {
     seats: last?.seats ?? DEFAULT_SEATS,
     // the options chosen last, by name (settings saved before options were declared: target_vp)
     options: last?.options ?? (last?.target_vp ? { target_vp: last.target_vp } : {}),
-    turn: last?.turn_seconds ?? '',
+    // the clock chosen last: a CLOCKS value ('auto' unless another was chosen)
+    clock: last?.clock ?? (last?.turn_seconds ? String(last.turn_seconds) : 'auto'),
   };
   let wantSeats = saved.seats; // what the user picked; `seats` is that within the game's range
   let seats = wantSeats;
@@ -70,7 +94,9 @@ export function mountLobby(root, navigate) {
   const seatsSelect = h('select', { id: 'seats', name: 'seats', onchange: () => { seats = wantSeats = Number(seatsSelect.value); drawSeats(); } });
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
   let optionValues = { ...saved.options }; // what the user typed, by option name
-  const turnInput = h('input', { id: 'turn', name: 'turn', type: 'number', min: 5, max: 86400, value: saved.turn, placeholder: 'no limit', inputmode: 'numeric' });
+  const turnInput = h('select', { id: 'turn', name: 'turn', 'aria-describedby': 'turn-hint' },
+    [...CLOCKS, ...(CLOCKS.some(([v]) => v === saved.clock) ? [] : [[saved.clock, `${saved.clock} s a decision`]])]
+      .map(([v, words]) => h('option', { value: v, selected: v === saved.clock }, words)));
   const formError = h('p', { class: 'error', role: 'alert', id: 'create-error', hidden: true });
   const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
   const heading = h('h1', { id: 'lobby-title' }, NEUTRAL_TITLE);
@@ -130,17 +156,17 @@ export function mountLobby(root, navigate) {
   function drawKept() {
     const r = last?.game ? rulesets.get(last.game) : rulesets.get(serverDefault);
     const kept = !!last && !!r && ((last.game && last.game !== serverDefault) || (last.seats && last.seats !== DEFAULT_SEATS)
-      || Object.keys(saved.options).length > 0 || !!saved.turn);
+      || Object.keys(saved.options).length > 0 || saved.clock !== 'auto');
     keptNote.hidden = !kept;
     if (!kept) { replace(keptNote); return; }
     const n = Math.min(Math.max(last.seats ?? DEFAULT_SEATS, Math.max(1, r.min_players)), r.max_players);
     const what = [r.title, n === 1 ? 'solo' : `${n} players`];
-    if (saved.turn) what.push(`${saved.turn} s a step`);
+    if (saved.clock !== 'auto') what.push(turnInput.selectedOptions[0]?.textContent ?? '');
     replace(keptNote, `Set up like your last game (${what.join(', ')}); the seats start as bots again. `,
       h('button', { type: 'button', class: 'ghost small', id: 'reset-form', onclick: resetForm }, 'Reset to defaults'));
   }
 
-  /** Back to the defaults: the server's first game, its seats, options and level; no timer. */
+  /** Back to the defaults: the server's first game, its seats, options and level; the default clock. */
   function resetForm() {
     last = null;
     store.setLastSettings(null);
@@ -148,9 +174,9 @@ export function mountLobby(root, navigate) {
     touched = true;
     wantSeats = DEFAULT_SEATS;
     saved.options = {};
-    saved.turn = '';
+    saved.clock = 'auto';
     optionValues = {};
-    turnInput.value = '';
+    turnInput.value = 'auto';
     level = serverLevel;
     kinds.length = 1;
     drawGame();
@@ -233,7 +259,8 @@ export function mountLobby(root, navigate) {
     const settings = {
       game, name, seats, bots, kinds: chosen,
       options: chosenOptions(),
-      turn_seconds: Number(turnInput.value) || null,
+      clock: turnInput.value,
+      turn_seconds: turnSeconds(turnInput.value, chosen.filter((k) => k === 'person').length),
       private: privateBox.checked,
       rated: !ratedField.hidden && ratedBox.checked,
       bot_level: bots.includes('expert') && !levelField.hidden ? levelSelect.value : null,
@@ -265,7 +292,8 @@ export function mountLobby(root, navigate) {
     h('div', { class: 'field-row' },
       h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
       optionFields,
-      h('label', { class: 'field' }, h('span', {}, 'Step timer (s)'), turnInput)),
+      h('label', { class: 'field' }, h('span', {}, 'Time per decision'), turnInput)),
+    h('p', { class: 'hint', id: 'turn-hint' }, 'When time runs out, the rules decide for the player. No clock alone against bots.'),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
       h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.'),
       levelField),

@@ -32,6 +32,20 @@ export function botMark(bot) {
 }
 
 /**
+ * Whether another person is at the table, from seat `seat` of the public view (its `presence`):
+ * a tag that says "online" or "away" in words (the colour only repeats it); null for a bot's
+ * seat, a free seat, this browser's own seat (`mine`) and a game not being played (`status`).
+ */
+export function presenceMark(seat, { status, mine }) {
+  if (!seat?.name || seat.bot || mine || status !== 'playing' || !seat.presence) return null;
+  const away = seat.presence === 'away';
+  return h('span', {
+    class: `tag presence ${away ? 'away' : 'online'}`, 'data-presence': seat.presence,
+    title: away ? 'Not at the table: no page or app of theirs seen lately' : 'At the table now',
+  }, away ? 'away' : 'online');
+}
+
+/**
  * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`, `abandoned`) as
  * {kind, seq, text}, or null for any other event. who(seat) gives a seat's name.
  */
@@ -69,10 +83,11 @@ export function takeFlash() {
  * The "Table" panel of game `id`. read() gives {view, me, host, events, nameOf} as the table
  * knows them now (events: an iterable of the log's events); dropSeat() makes the table forget
  * this browser's seat and refresh; refresh() refreshes it; navigate(hash) changes the route.
+ * reclaim() takes back this browser's seat that a bot took over (read()'s `reclaim`).
  * Returns {el, update(), place(banner)}: the table places `el` once, calls update() after every
  * change, and place(banner) after drawing its banner (the panel joins the waiting room there).
  */
-export function seatTools({ id, read, dropSeat, refresh, navigate }) {
+export function seatTools({ id, read, dropSeat, refresh, navigate, reclaim = null }) {
   const el = h('section', { class: 'panel seat-tools', id: 'seat-tools', 'aria-labelledby': 'seat-tools-title', tabindex: -1, hidden: true });
   const ui = { ask: null, askedIn: '', busy: false, error: '', notice: '', handError: null, handing: null };
   let drawn = '';
@@ -84,32 +99,39 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     const open = v?.status === 'open';
     const canLeave = !!s.me && (running || open);
     const canCancel = !!s.host && open;
-    const handable = running && s.host ? handableSeats(s) : [];
+    const handable = running && (s.host || s.me) ? handableSeats(s) : [];
+    const canReclaim = running && !!s.reclaim && !!reclaim;
     // A question asked of an open game is void once it started: leaving means another thing then.
     if (ui.ask && !ui.busy && (ui.askedIn !== v?.status || (ui.ask === 'leave' && !canLeave) || (ui.ask === 'cancel' && !canCancel))) ui.ask = null;
-    const sig = JSON.stringify([v?.status, canLeave, canCancel, handable, ui]);
+    const sig = JSON.stringify([v?.status, canLeave, canCancel, handable, canReclaim, !!s.host, ui]);
     if (sig === drawn) return;
     drawn = sig;
-    el.hidden = !canLeave && !canCancel && !handable.length && !ui.notice && !ui.error;
-    keepFocus(el, () => draw({ running, canLeave, canCancel, handable }), el);
+    el.hidden = !canLeave && !canCancel && !handable.length && !canReclaim && !ui.notice && !ui.error;
+    keepFocus(el, () => draw({ running, canLeave, canCancel, handable, canReclaim, isHost: !!s.host }), el);
   }
 
   /**
-   * The running game's people other than this browser's own seat who may need a bot: those who
-   * missed a turn (a default decision: a timer ran out, or the host forced the step) or whose
-   * seat the view marks away; each with their name as players see it and their missed turns.
+   * The running game's people other than this browser's own seat who may need a bot: for the
+   * host those who missed a turn (a default decision: a timer ran out, or the host forced the
+   * step), away or not; for another player those away who missed a turn (the server's rule for
+   * them); a person away who has missed nothing is only waited for. Each with their name as
+   * players see it, their missed turns and their presence.
    */
   function handableSeats(s) {
     const missed = new Map();
     for (const e of s.events) if (e.type === 'default' && typeof e.seat === 'number') missed.set(e.seat, (missed.get(e.seat) ?? 0) + 1);
     return (s.view.seats ?? []).map((x, i) => ({ seat: x.seat ?? i, name: s.nameOf(x.seat ?? i) ?? `Seat ${i + 1}`, bot: x.bot, person: !!x.name, away: x.presence === 'away' }))
-      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat && (x.away || missed.get(x.seat) > 0))
+      .filter((x) => x.person && !x.bot && x.seat !== s.me?.seat && missed.get(x.seat) > 0 && (s.host || x.away))
       .map((x) => ({ seat: x.seat, name: x.name, missed: missed.get(x.seat) ?? 0, away: x.away }));
   }
 
-  function draw({ running, canLeave, canCancel, handable }) {
+  function draw({ running, canLeave, canCancel, handable, canReclaim, isHost }) {
     const parts = [h('h2', { id: 'seat-tools-title', class: el.classList.contains('in-room') ? 'offscreen' : null }, 'Table')];
     if (ui.notice) parts.push(h('p', { class: 'seat-notice', id: 'seat-notice', role: 'status' }, ui.notice));
+    if (canReclaim) {
+      parts.push(h('p', { class: 'reclaim-note', id: 'reclaim-note' }, 'A bot has played your seat since you were away.'),
+        h('button', { type: 'button', class: 'primary', id: 'reclaim', disabled: ui.busy, onclick: takeBack }, ui.busy ? 'Taking it back…' : 'Take my seat back'));
+    }
     if (canLeave) {
       parts.push(ui.ask === 'leave'
         ? question('leave', running ? 'A bot will play your seat for the rest of the game. Leave?'
@@ -125,8 +147,10 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
         : h('button', { type: 'button', class: 'danger-outline', id: 'cancel-game', onclick: () => ask('cancel') }, 'Cancel this game'));
     }
     if (handable.length) {
-      host.push(h('p', { class: 'handover-title', id: 'handover-title' }, 'Players who miss their turns'),
-        h('p', { class: 'muted small-print' }, 'A bot can play for a player who keeps missing turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'),
+      const to = isHost ? host : parts; // another player's tool stands apart from the host's
+      to.push(h('p', { class: 'handover-title', id: 'handover-title' }, 'Players who miss their turns'),
+        h('p', { class: 'muted small-print' }, isHost ? 'A bot can play for a player who keeps missing turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'
+          : 'A player away whose time ran out can be replaced by a bot so the game goes on; they can take their seat back when they return.'),
         h('ul', { class: 'handover-list', 'aria-labelledby': 'handover-title' }, handable.map((x) => h('li', { class: 'handover-row', 'data-seat': x.seat },
           h('span', { class: 'ho-name' }, x.name),
           h('span', { class: 'muted ho-missed' }, [x.away ? 'away' : null, `missed ${x.missed} turn${x.missed === 1 ? '' : 's'}`].filter(Boolean).join(' · ')),
@@ -134,7 +158,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
             type: 'button', class: 'small', id: `handover-${x.seat}`, 'data-focus-key': `handover-${x.seat}`,
             'aria-label': `Hand to a bot: ${x.name}'s seat`, disabled: ui.busy, onclick: () => handOver(x),
           }, ui.handing === x.seat ? 'Handing…' : 'Hand to a bot')))));
-      if (ui.handError) host.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
+      if (ui.handError) to.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
     }
     if (host.length) {
       parts.push(h('div', { class: 'host-tools', id: 'host-tools', role: 'group', 'aria-labelledby': 'host-tools-title' },
@@ -217,15 +241,31 @@ export function seatTools({ id, read, dropSeat, refresh, navigate }) {
     refresh();
   }
 
+  async function takeBack() {
+    if (ui.busy) return;
+    ui.busy = true;
+    ui.error = '';
+    update();
+    try {
+      await reclaim();
+      ui.notice = 'Your seat is yours again: play on.';
+    } catch (e) {
+      ui.error = inPlayersWords(e);
+    }
+    ui.busy = false;
+    update();
+  }
+
   async function handOver(x) {
     const s = read();
-    if (!s.host || ui.busy) return;
+    if ((!s.host && !s.me) || ui.busy) return;
     ui.busy = true;
     ui.handing = x.seat;
     ui.handError = null;
     update();
     try {
-      await api.takeover(id, s.host, x.seat);
+      // A player's own key for a seat away past its time (their rule); else the host's.
+      await api.takeover(id, x.away && s.me ? s.me.token : s.host, x.seat);
       ui.notice = `${x.name}'s seat is played by a bot from now on.`;
     } catch (e) {
       ui.handError = inPlayersWords(e, { name: x.name });

@@ -98,7 +98,8 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   const hints = expertHints(id, () => st.me, () => { if (alive) drawAction(); });
   const tools = seatTools({
     id, navigate, refresh: () => live.refresh(),
-    read: () => ({ view: st.view, me: st.me, host: st.host, events: st.events.values(), nameOf }),
+    read: () => ({ view: st.view, me: st.me, host: st.host, reclaim: st.reclaim ?? null, events: st.events.values(), nameOf }),
+    reclaim: () => live.reclaim(),
     dropSeat: () => { Object.assign(st, { me: null, hand: null, notice: '' }); live.refresh(); },
   });
 

@@ -65,6 +65,8 @@ export function inPlayersWords(e, { name = null } = {}) {
   const n = (re) => { const m = re.exec(detail); return m ? Number(m[1]) : null; };
   switch (e?.code) {
     case 'seat_not_absent': {
+      if (/ is online /.test(detail)) return `${name ?? 'The player'} is at the table now, so ${name ? 'their' : 'the'} seat stays theirs: a player's seat can go to a bot only while they are away and their time has run out.`;
+      if (/has not missed its time/.test(detail)) return `${name ?? 'The player'} is away but still has time for this step: wait until it runs out.`;
       const missed = n(/has missed (\d+)/);
       const need = n(/once it has missed (\d+)/);
       const who = name ?? 'The player';

@@ -1,4 +1,5 @@
-// browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, reading the page's seat
+// browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, opening a
+// table as a seat's holder, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
 // by clicking, keyboard focus moves, calls of the API, axe-core's serious findings, and tap
 // targets under 44 px.
@@ -11,6 +12,23 @@ export function watchErrors(page) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   return errors;
+}
+
+/**
+ * The table of game `id` at `base` in a fresh context of `browser` (`options`: its viewport and
+ * the like), holding the seat and host tokens given as the lobby would have stored them:
+ * {context, page, errors}.
+ */
+export async function openTableAs(browser, base, id, { seat = null, token = null, host = null } = {}, options = {}) {
+  const context = await browser.newContext(options);
+  await context.addInitScript(([gid, s, t, hst]) => {
+    if (t) localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: s, token: t }));
+    if (hst) localStorage.setItem(`city.host.${gid}`, JSON.stringify(hst));
+  }, [id, seat, token, host]);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${base}/#/game/${id}`);
+  return { context, page, errors };
 }
 
 /** {id, seat, token} of the game the page shows, from the page's localStorage. */

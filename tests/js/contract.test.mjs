@@ -1010,7 +1010,7 @@ test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
   }
   const big = JSON.stringify({ name: 'x'.repeat(70000) });
   for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`,
-    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/cancel`, `/api/v1/games/${id}/hint`]) {
+    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/reclaim`, `/api/v1/games/${id}/cancel`, `/api/v1/games/${id}/hint`]) {
     await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
     // A body that is not declared as JSON changes nothing: 415 (a form, a "simple" fetch()).
     for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
@@ -1052,6 +1052,7 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('POST', `/api/v1/games/${id}/resolve`, { token: host });
     await down('POST', `/api/v1/games/${id}/leave`, { token: tokens[0] });
     await down('POST', `/api/v1/games/${id}/takeover`, { token: host, body: { seat: 0 } });
+    await down('POST', `/api/v1/games/${id}/reclaim`, { token: tokens[0] });
     await down('POST', `/api/v1/games/${id}/cancel`, { token: host });
     await down('POST', `/api/v1/games/${id}/hint`, { token: tokens[0] });
     await down('GET', `/api/v1/games/${id}/events`);
@@ -1131,6 +1132,7 @@ test('quotas: 429 rate_limited with Retry-After, amendments capped, expired game
       { token: lonely.host_token, body: { round: 0, step: 'keep' } });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/leave`, { token: lonely.token });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/takeover`, { token: lonely.host_token, body: { seat: 1 } });
+    await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/reclaim`, { token: lonely.token });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/cancel`, { token: lonely.host_token });
     await expect(409, 'game_expired', 'POST', `/api/v1/games/${lonely.id}/hint`, { token: lonely.token });
     // A started game nobody moves for the idle limit ends as abandoned: its view, its hand and
@@ -1542,6 +1544,21 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
   }
 });
 
+test('presence: each seat of the view online or away, from its own signs of life', async () => {
+  const act = (what, g) => `/api/v1/games/${g}/${what}`;
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ann' } });
+  const bea = await expect(201, null, 'POST', act('join', g.id), { body: { name: 'Bea' } });
+  const presence = async () => (await expect(200, null, 'GET', `/api/v1/games/${g.id}`)).seats.map((s) => s.presence);
+  assert.deepEqual(await presence(), ['away', 'away', 'online'], 'seated but not seen yet; a bot is always here');
+  await expect(200, null, 'GET', act('hand', g.id), { token: bea.token });
+  assert.deepEqual(await presence(), ['away', 'online', 'online'], 'a hand view is a sign of life (the cached view is dropped)');
+  const hand = await expect(200, null, 'GET', act('hand', g.id), { token: g.token });
+  await expect(202, null, 'POST', act('orders', g.id), { token: g.token, body: hand.pending.suggestion });
+  assert.deepEqual(await presence(), ['online', 'online', 'online']);
+  const forced = await expect(200, null, 'POST', act('resolve', g.id), { token: g.host_token, body: { round: hand.pending.round, step: hand.pending.step } });
+  assert.deepEqual(forced.seats.map((s) => s.presence), ['online', 'online', 'online'], 'the view a forced step answers has it too');
+});
+
 test('seats: leave, takeover and cancel, and their errors', async () => {
   const act = (what, g) => `/api/v1/games/${g}/${what}`;
   // A running game: Ann and Bea, and a bot.
@@ -1550,7 +1567,8 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   const take = act('takeover', g1.id);
   await expect(401, 'token_required', 'POST', take, { body: { seat: 1 } });
   await expect(401, 'bad_token', 'POST', take, { token: fakeToken, body: { seat: 1 } });
-  await expect(403, 'not_host', 'POST', take, { token: g1.token, body: { seat: 1 } });
+  // Another person may hand over only a seat away past its time: Bea is away but has missed nothing.
+  await expect(409, 'seat_not_absent', 'POST', take, { token: g1.token, body: { seat: 1 } });
   await expect(403, 'wrong_game', 'POST', take, { token: other.host, body: { seat: 1 } });
   for (const [raw, code] of [['{"seat":', 'malformed_json'], ['[1]', 'not_an_object'], ['{}', 'missing_field'],
     ['{"seat": 1, "bot": "expert"}', 'unknown_field'], ['{"seat": "1"}', 'wrong_type'], ['{"seat": 9}', 'bad_value']]) {
@@ -1571,6 +1589,19 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   await expect(401, 'bad_token', 'GET', act('hand', g1.id), { token: bea.token });
   const v1 = await expect(200, null, 'GET', `/api/v1/games/${g1.id}`);
   assert.deepEqual([v1.seats[1].name, v1.seats[1].bot], ['Bea', 'greedy'], 'the seat keeps its name and shows its bot');
+  // Bea takes her seat back with the token it had; then the host hands it to the bot again.
+  const reclaim = act('reclaim', g1.id);
+  await expect(401, 'token_required', 'POST', reclaim);
+  await expect(401, 'bad_token', 'POST', reclaim, { token: g1.token });
+  for (const [raw, code] of [['{"x":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"x": 1}', 'unknown_field']]) {
+    await expect(400, code, 'POST', reclaim, { token: bea.token, raw });
+  }
+  await expect(404, 'game_not_found', 'POST', act('reclaim', noGame), { token: bea.token });
+  const back = await expect(200, null, 'POST', reclaim, { token: bea.token });
+  assert.deepEqual([back.seat, back.status], [1, 'playing']);
+  assert.equal((await expect(200, null, 'GET', `/api/v1/games/${g1.id}`)).seats[1].bot, null, 'a person plays the seat again');
+  await expect(200, null, 'GET', act('hand', g1.id), { token: bea.token });
+  await expect(200, null, 'POST', take, { token: g1.host_token, body: { seat: 1 } });
   // Leaving: the errors first.
   const leave = act('leave', g1.id);
   await expect(401, 'token_required', 'POST', leave);
@@ -1601,9 +1632,11 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   await expect(409, 'game_over', 'POST', hint, { token: g1.token });
   await expect(409, 'game_over', 'POST', leave, { token: g1.token });
   await expect(409, 'game_over', 'POST', take, { token: g1.host_token, body: { seat: 0 } });
+  await expect(409, 'game_over', 'POST', reclaim, { token: bea.token });
   await expect(409, 'game_started', 'POST', act('cancel', g1.id), { token: g1.host_token });
   const e1 = await allEvents(g1.id);
-  assert.equal(e1.filter((e) => e.type === 'taken_over').length, 1);
+  assert.equal(e1.filter((e) => e.type === 'taken_over').length, 2);
+  assert.equal(e1.filter((e) => e.type === 'reclaimed').length, 1);
 
   // A player leaves a running game: the bot that takes the seat plays it to the end at once.
   const g2 = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: ['greedy'], name: 'Dee' } });
@@ -1620,6 +1653,7 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   assert.equal(fay.seat, 0, 'the freed seat is taken next');
   await expect(409, 'game_not_started', 'POST', act('hint', g4.id), { token: fay.token });
   await expect(409, 'game_not_started', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
+  await expect(409, 'game_not_started', 'POST', act('reclaim', g4.id), { token: fay.token });
   const cancel = act('cancel', g4.id);
   await expect(401, 'token_required', 'POST', cancel);
   await expect(401, 'bad_token', 'POST', cancel, { token: fakeToken });
@@ -1633,6 +1667,7 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   await expect(409, 'game_cancelled', 'POST', cancel, { token: g4.host_token });
   await expect(409, 'game_cancelled', 'POST', act('leave', g4.id), { token: fay.token });
   await expect(409, 'game_cancelled', 'POST', act('takeover', g4.id), { token: g4.host_token, body: { seat: 0 } });
+  await expect(409, 'game_cancelled', 'POST', act('reclaim', g4.id), { token: fay.token });
   await expect(409, 'game_cancelled', 'POST', act('hint', g4.id), { token: fay.token });
 
   // Tech City takes turns: the seat whose turn it is not has nothing to decide.

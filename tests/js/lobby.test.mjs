@@ -294,6 +294,9 @@ for (const [width, ctx] of VIEWPORTS) {
       await page.click('#force-yes');
       const rowOf = page.locator('.handover-row[data-seat="1"]');
       await rowOf.waitFor();
+      // Bea shows a sign of life: online, her seat goes to a bot only by the host's rule.
+      await api('GET', `/games/${g.id}/hand`, { token: bea.token });
+      await page.waitForSelector('.player[data-seat="1"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
       assert.equal(await page.locator('.handover-row').count(), 1, 'only Bea: not the host, not the bot');
       assert.match(await rowOf.innerText(), /Bea[\s\S]*missed 1 turn/);
       assert.equal(await page.getAttribute('#handover-1', 'aria-label'), 'Hand to a bot: Bea\'s seat');

@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, nextTurn, suggestAndWait, callApi } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, nextTurn, suggestAndWait, callApi, openTableAs } from './browser-helpers.mjs';
 
 let daemon;
 let browser;
@@ -32,17 +32,7 @@ after(async () => {
 const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
 
 /** A page holding the given tokens of game `id`, as the lobby would have stored them. */
-async function openAs(id, { seat = null, token = null, host = null } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  await context.addInitScript(([gid, s, t, hst]) => {
-    if (t) localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: s, token: t }));
-    if (hst) localStorage.setItem(`city.host.${gid}`, JSON.stringify(hst));
-  }, [id, seat, token, host]);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${daemon.base}/#/game/${id}`);
-  return { context, page, errors };
-}
+const openAs = (id, tokens = {}) => openTableAs(browser, daemon.base, id, tokens, { viewport: { width: 1280, height: 860 } });
 
 /**
  * Console errors other than the browser's own line for an expected 409 answer, or a 401: a
@@ -199,11 +189,12 @@ test('the host hands a seat that missed two forced steps to a bot, refused in pl
     await waitLog(page, /The host handed Bea's seat to a bot after 2 missed turns\./);
     const v = (await api('GET', `/games/${g.id}`)).json;
     assert.deepEqual([v.seats[1].name, v.seats[1].bot], ['Bea', 'greedy']);
-    // Bea's page lost its seat: it watches now, and says why.
+    // Bea's page lost its seat for now: it watches, says why, and keeps her key to take it back.
     await B.page.waitForSelector('.player[data-seat="1"] .bot-mark');
     await B.page.waitForFunction(() => document.querySelector('#action')?.hidden);
-    assert.equal(await keptSeat(B.page, g.id), null);
-    assert.match(await B.page.locator('#page-error').innerText(), /You are watching this game instead/);
+    assert.notEqual(await keptSeat(B.page, g.id), null, 'the key is kept: the seat can be taken back');
+    assert.match(await B.page.locator('#page-error').innerText(), /A bot plays your seat now/);
+    await B.page.waitForSelector('#reclaim');
     assert.deepEqual(unexpected(A.errors), []);
     assert.deepEqual(unexpected(B.errors), []);
   } finally {

@@ -6,7 +6,7 @@
 
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed } from '../../seats.js';
+import { botMark, isClosed, presenceMark } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, zoomable } from '../grid.js';
 import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
 
@@ -196,6 +196,7 @@ export function scBoard(ctx, t) {
         h('span', { class: 'sr-name' }, nameOf(s.seat),
           s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
           botMark(s.bot),
+          presenceMark(s, { status: v.status, mine: s.seat === me() }),
           v.mayor === s.seat ? h('span', { class: 'tag mayor-tag' }, 'Mayor') : null,
           v.status === 'playing' && pend.includes(s.seat) ? h('span', { class: 'tag thinking' }, 'deciding…') : null),
         h('span', { class: 'sr-meta' }, `${s.hand_count} in hand${s.council.length ? ` · council: ${s.council.map((m) => `${design(m.card).name} (${m.votes}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}` : ''}`),

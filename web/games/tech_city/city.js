@@ -8,7 +8,7 @@
 
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed } from '../../seats.js';
+import { botMark, isClosed, presenceMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell } from '../grid.js';
 
@@ -194,6 +194,7 @@ export function techBoard(ctx, t) {
             h('span', { class: 'sr-name' }, nameOf(s.seat),
               s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
               botMark(s.bot),
+              presenceMark(s, { status: v.status, mine: s.seat === me() }),
               v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: 'First player this round' }, '1st') : null,
               deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : 'deciding…') : null),
             h('span', { class: 'sr-meta' }, `${s.hand_count} in hand · ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'}`),

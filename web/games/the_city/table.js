@@ -8,7 +8,7 @@
 
 import { h, replace } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed } from '../../seats.js';
+import { botMark, isClosed, presenceMark } from '../../seats.js';
 import { card, cardButton, tableauChip, loadCatalog, unbuildableWords, previewWords, HAND_SORTS, sortHand } from './cards.js';
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { scoreChart } from './chart.js';
@@ -427,6 +427,7 @@ function cityTable(ctx) {
           h('h3', {}, nameOf(i) ?? 'open seat'),
           me ? h('span', { class: 'tag you' }, 'you') : null,
           botMark(s.bot),
+          presenceMark(s, { status: v.status, mine: me }),
           won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), ' winner') : null,
           status),
         h('div', { class: 'player-stats' },

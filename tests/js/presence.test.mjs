@@ -1,0 +1,154 @@
+// presence.test.mjs: a closed tab must not stall the game (issue 27, item 1), in Debian's
+// headless Chromium with playwright-core against a real daemon on a real PostgreSQL
+// (tests/js/lib/daemon.mjs) run with a short presence window (--presence-seconds 6): two people
+// at one table, each in a tab of their own, see each other "online" next to the name, in words;
+// when one closes the tab the other sees "away" there within the window and a few seconds of
+// polling; axe-clean with both marks.
+//
+//   make && CITY_ROOT=$PWD CITYD=$PWD/build/cityd scripts/with-postgres.sh node --test tests/js/presence.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startDaemon } from './lib/daemon.mjs';
+import { watchErrors, launchChromium, callApi, axeSerious, openTableAs } from './browser-helpers.mjs';
+
+const PRESENCE_S = 6;
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+let daemon;
+let browser;
+
+before(async () => {
+  daemon = await startDaemon({ extraArgs: ['--presence-seconds', String(PRESENCE_S)] });
+  browser = await launchChromium(chromium);
+});
+
+after(async () => {
+  await browser?.close();
+  await daemon?.stop();
+});
+
+const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
+
+/** The table of game `id` in a fresh browser context, as the holder of `seat` with `token`. */
+const openTable = (id, tokens) => openTableAs(browser, daemon.base, id, tokens, { ...DESKTOP, bypassCSP: true });
+
+/** The presence mark next to seat `seat`'s name on `page` ('' when none). */
+const markOf = (page, seat) => page.locator(`.player[data-seat="${seat}"] .tag.presence`).first().innerText().catch(() => '');
+
+test('desktop: each person sees the other online; a closed tab turns away next to the name', { timeout: 60_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada' } })).json;
+  const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
+  const ada = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+  const beaTab = await openTable(g.id, { seat: 1, token: bea.token });
+  try {
+    await ada.page.waitForSelector('.player[data-seat="1"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    await beaTab.page.waitForSelector('.player[data-seat="0"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    assert.equal((await markOf(ada.page, 1)).toLowerCase(), 'online', 'said in words');
+    assert.equal(await ada.page.locator('.player[data-seat="0"] .tag.presence').count(), 0, 'no mark on one\'s own seat');
+    assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean with the online mark');
+    // Bea closes her tab: her stream ends, and nothing of hers is seen any more.
+    const closed = Date.now();
+    await beaTab.context.close();
+    await ada.page.waitForSelector('.player[data-seat="1"] .tag.presence[data-presence="away"]', { timeout: 30_000 });
+    const took = (Date.now() - closed) / 1000;
+    assert.ok(took >= PRESENCE_S - 1, `away only once the window passed (${took.toFixed(1)} s)`);
+    assert.equal((await markOf(ada.page, 1)).toLowerCase(), 'away');
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[1].presence, 'away', 'the view says so too');
+    assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean with the away mark');
+    assert.deepEqual(ada.errors, [], 'no console or page errors');
+  } finally {
+    await ada.context.close();
+    await beaTab.context.close().catch(() => {});
+  }
+});
+
+test('desktop: a table with other people gets the real-time clock by default; solo none; turn-based on choice', { timeout: 40_000 }, async () => {
+  const context = await browser.newContext({ ...DESKTOP, bypassCSP: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  /** Creates a game from the lobby's form with `seats` seats, the second one a person's when `two`. */
+  const createFromForm = async (seats, two, clock = null) => {
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#game option[value="simcity"]', { state: 'attached' });
+    await page.fill('#name', 'Kit');
+    await page.selectOption('#seats', String(seats));
+    if (two) await page.selectOption('#seat-kind-1', 'person');
+    if (clock) await page.selectOption('#turn', clock);
+    await page.click('#create');
+    await page.waitForURL(/#\/game\/[0-9a-f]+$/);
+    const id = /#\/game\/([0-9a-f]+)$/.exec(page.url())[1];
+    return (await api('GET', `/games/${id}`)).json;
+  };
+  try {
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#turn');
+    assert.equal(await page.inputValue('#turn'), 'auto');
+    assert.equal(await page.locator('#turn option:checked').innerText(), 'Real-time: 90 s a decision');
+    assert.deepEqual(await axeSerious(page), [], 'axe-clean with the clock field');
+    assert.equal((await createFromForm(2, true)).turn_seconds, 90, 'two people: 90 s a decision');
+    assert.equal((await createFromForm(2, false)).turn_seconds, null, 'alone against a bot: no clock');
+    assert.equal((await createFromForm(2, true, '86400')).turn_seconds, 86400, 'turn-based: a day a decision');
+    await page.goto(`${daemon.base}/`);
+    await page.waitForSelector('#kept-note:not([hidden])');
+    assert.match(await page.locator('#kept-note').innerText(), /Turn-based: 1 day a decision/, 'the choice is kept, and said');
+    assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
+/** Plays seat `token`'s pending decisions of game `id` with the hand's suggestion until the game ends. */
+async function playToEnd(id, token) {
+  for (let i = 0; i < 2000; i++) {
+    const v = (await api('GET', `/games/${id}`)).json;
+    if (v.status !== 'playing') return v;
+    const hand = (await api('GET', `/games/${id}/hand`, { token })).json;
+    if (hand.pending?.suggestion) await api('POST', `/games/${id}/orders`, { token, body: hand.pending.suggestion });
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`game ${id} did not finish`);
+}
+
+test('desktop: the host closes the tab; the other player hands the seat to a bot after its time; the host takes it back; the game finishes', { timeout: 90_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada', turn_seconds: 5 } })).json;
+  const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
+  const ada = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+  const beaTab = await openTable(g.id, { seat: 1, token: bea.token });
+  let back = null;
+  try {
+    await beaTab.page.waitForSelector('.player[data-seat="0"] .tag.presence[data-presence="online"]', { timeout: 15_000 });
+    await ada.context.close(); // Ada's tab is closed; her time runs out and the rules decide for her
+    const row = beaTab.page.locator('.handover-row[data-seat="0"]');
+    await row.waitFor({ timeout: 40_000 });
+    assert.match(await row.innerText(), /Ada[\s\S]*away[\s\S]*missed \d+ turn/);
+    assert.equal(await beaTab.page.locator('#host-tools').count(), 0, 'Bea is not the host: no host tools');
+    assert.deepEqual(await axeSerious(beaTab.page), [], 'axe-clean with the hand-over tool');
+    await beaTab.page.click('#handover-0');
+    await beaTab.page.waitForSelector('#seat-notice');
+    assert.match(await beaTab.page.locator('#seat-notice').innerText(), /Ada's seat is played by a bot from now on/);
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[0].bot, 'greedy');
+    // Ada comes back: her page offers her seat back, and she takes it.
+    back = await openTable(g.id, { seat: 0, token: g.token, host: g.host_token });
+    await back.page.waitForSelector('#reclaim', { timeout: 15_000 });
+    assert.equal(await back.page.locator('#reclaim').innerText(), 'Take my seat back');
+    assert.deepEqual(await axeSerious(back.page), [], 'axe-clean with Take my seat back');
+    await back.page.click('#reclaim');
+    await back.page.waitForSelector('#seat-notice:has-text("Your seat is yours again")');
+    assert.equal((await api('GET', `/games/${g.id}`)).json.seats[0].bot, null, 'Ada plays her seat again');
+    assert.equal((await api('GET', `/games/${g.id}/hand`, { token: g.token })).status, 200, 'her key plays again');
+    // Ada leaves for good this time; Bea plays on to the end.
+    await back.context.close();
+    back = null;
+    assert.equal((await api('POST', `/games/${g.id}/leave`, { token: g.token, body: {} })).status, 200);
+    const end = await playToEnd(g.id, bea.token);
+    assert.equal(end.status, 'finished');
+    await beaTab.page.waitForSelector('#final-ranking', { timeout: 15_000 });
+    assert.deepEqual(beaTab.errors.filter((e) => !/status of 409/.test(e)), [], 'no console or page errors');
+  } finally {
+    await back?.context.close();
+    await beaTab.context.close();
+    await ada.context.close().catch(() => {});
+  }
+});

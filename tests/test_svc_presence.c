@@ -1,0 +1,250 @@
+/* test_svc_presence.c: whether each person is at the table, through real HTTP against a real
+ * PostgreSQL: each seat's "presence" in the public view ("online" after a sign of life of its
+ * own, a hand view or an order or its event stream, "away" once --presence-seconds passed
+ * without one, a bot's seat always online), and the same answer from a second daemon on the
+ * same database, whose cached view must not keep an old presence. */
+#include "client.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+static struct daemon d;
+static char db[512];
+
+enum { PRESENCE_S = 3 }; /* --presence-seconds of these daemons: a short window for a quick test */
+
+static void up(void)
+{
+    db_create(db, sizeof db);
+    daemon_start(&d, db, "--allow-seed --presence-seconds 3");
+    client_base = d.base;
+}
+
+static void down(void)
+{
+    daemon_stop(&d);
+}
+
+TestSuite(presence, .init = up, .fini = down, .timeout = 120);
+
+/* The presence of seat `seat` in the public view of `t` read from daemon base `base`. */
+static char *presence_at(const char *base, const struct table *t, int seat)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s", base, t->id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    json_t *v = json_loads(r.body, 0, NULL);
+    http_reply_free(&r);
+    cr_assert(v);
+    json_t *s = json_array_get(json_object_get(v, "seats"), (size_t)seat);
+    const char *p = json_string_value(json_object_get(s, "presence"));
+    cr_assert(p, "seat %d has a presence", seat);
+    char *out = strdup(p);
+    json_decref(v);
+    return out;
+}
+
+static void expect_presence(const char *base, const struct table *t, int seat, const char *want)
+{
+    char *p = presence_at(base, t, seat);
+    cr_expect_str_eq(p, want, "seat %d is %s", seat, want);
+    free(p);
+}
+
+Test(presence, a_hand_view_makes_a_seat_online_until_the_window_passes)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    expect_presence(d.base, &t, 0, "away"); /* joined, but never seen since */
+    expect_presence(d.base, &t, 1, "away");
+    json_decref(hand(&t, 0));
+    expect_presence(d.base, &t, 0, "online"); /* the cached view was dropped */
+    expect_presence(d.base, &t, 1, "away");
+    sleep(PRESENCE_S + 1);
+    /* Nothing was written: the cached view that said "online" ran out with the window. */
+    expect_presence(d.base, &t, 0, "away");
+}
+
+Test(presence, an_order_is_a_sign_of_life)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    sleep(1);
+    json_t *h = hand(&t, 1);
+    char *order = choose_order(h);
+    json_decref(h);
+    cr_assert(order);
+    sleep(PRESENCE_S + 1); /* the hand view's sign of life is over */
+    expect_presence(d.base, &t, 1, "away");
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
+    json_decref(call("POST", path, t.tokens[1], order, 202));
+    free(order);
+    expect_presence(d.base, &t, 1, "online");
+}
+
+Test(presence, a_bot_is_always_online_and_the_public_stream_is_no_seat)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    expect_presence(d.base, &t, 1, "online"); /* the bot */
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/stream", d.base, t.id);
+    struct http_request rq = {.method = "GET", .url = url, .timeout_ms = 1500};
+    struct http_reply r;
+    http_request(&rq, &r); /* a watcher's stream: no seat's */
+    http_reply_free(&r);
+    expect_presence(d.base, &t, 0, "away");
+}
+
+struct streamer {
+    const char *url, *token;
+    long ms;
+};
+
+static void *stream_for(void *arg)
+{
+    struct streamer *s = arg;
+    struct http_request rq = {
+        .method = "GET", .url = s->url, .bearer = s->token, .timeout_ms = s->ms};
+    struct http_reply r;
+    http_request(&rq, &r);
+    http_reply_free(&r);
+    return NULL;
+}
+
+Test(presence, a_seat_stream_keeps_its_seat_online_and_closing_it_makes_it_away)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/stream", d.base, t.id);
+    struct streamer s = {url, t.tokens[0], (PRESENCE_S * 3) * 1000};
+    pthread_t th;
+    pthread_create(&th, NULL, stream_for, &s);
+    usleep(500 * 1000);
+    expect_presence(d.base, &t, 0, "online");
+    /* Past the window while the stream stays open: its keep-alive ticks keep the seat here. */
+    sleep(PRESENCE_S + 2);
+    expect_presence(d.base, &t, 0, "online");
+    expect_presence(d.base, &t, 1, "away");
+    pthread_join(th, NULL); /* the tab is closed */
+    /* The server learns of the close only when a keep-alive write fails (the first one after
+     * the close still fits in the socket's buffer), and the ticks until then still count: the
+     * seat is away the window plus up to two ticks (a third of the window each) later. */
+    sleep(PRESENCE_S + 4);
+    expect_presence(d.base, &t, 0, "away");
+}
+
+Test(presence, two_daemons_on_one_database_agree)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, "--presence-seconds 3");
+    struct table t;
+    create(&t, 2, 0, NULL);
+    /* Both daemons cache the view with both seats away... */
+    expect_presence(d.base, &t, 1, "away");
+    expect_presence(d2.base, &t, 1, "away");
+    /* ...then seat 1 shows a sign of life through the second daemon only. */
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/hand", d2.base, t.id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, t.tokens[1], NULL, &r));
+    cr_assert_eq(r.status, 200);
+    http_reply_free(&r);
+    usleep(300 * 1000); /* the NOTIFY's way to the first daemon */
+    expect_presence(d.base, &t, 1, "online");
+    expect_presence(d2.base, &t, 1, "online");
+    sleep(PRESENCE_S + 1);
+    expect_presence(d.base, &t, 1, "away");
+    expect_presence(d2.base, &t, 1, "away");
+    daemon_stop(&d2);
+}
+
+/* Seat `seat` of `t` sends the order its hand view suggests. */
+static void decide(const struct table *t, int seat)
+{
+    json_t *h = hand(t, seat);
+    char *order = choose_order(h);
+    json_decref(h);
+    cr_assert(order, "seat %d has a decision", seat);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t->id);
+    json_decref(call("POST", path, t->tokens[seat], order, 202));
+    free(order);
+}
+
+Test(presence,
+     another_person_hands_an_away_seat_past_its_time_to_a_bot_and_its_person_takes_it_back)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    char take[160], reclaim[160], force[160];
+    snprintf(take, sizeof take, "/api/v1/games/%s/takeover", t.id);
+    snprintf(reclaim, sizeof reclaim, "/api/v1/games/%s/reclaim", t.id);
+    snprintf(force, sizeof force, "/api/v1/games/%s/resolve", t.id);
+    const char *bea_seat = "{\"seat\": 1}";
+    /* Bea is away (never seen) but has not missed her time. */
+    call_problem(d.base, "POST", take, t.tokens[0], bea_seat, 409, "seat_not_absent");
+    call_problem(d.base, "POST", take, t.tokens[0], "{\"seat\": 0}", 400, "bad_value");
+    /* Ada decides; the host forces the step: Bea missed it. */
+    decide(&t, 0);
+    json_t *v = view(&t);
+    char body[128];
+    snprintf(body, sizeof body, "{\"round\": %lld, \"step\": \"%s\"}", num(v, "round"),
+             str(v, "step"));
+    json_decref(v);
+    json_decref(call("POST", force, t.host, body, 200));
+    /* Bea comes back for a moment: online, nobody but the host's rule may take her seat. */
+    json_decref(hand(&t, 1));
+    call_problem(d.base, "POST", take, t.tokens[0], bea_seat, 409, "seat_not_absent");
+    sleep(PRESENCE_S + 1);
+    expect_presence(d.base, &t, 1, "away");
+    json_t *r = call("POST", take, t.tokens[0], bea_seat, 200);
+    cr_expect_str_eq(str(r, "bot"), "greedy");
+    cr_expect_eq(num(r, "missed"), 1);
+    json_decref(r);
+    v = view(&t);
+    json_t *s1 = json_array_get(json_object_get(v, "seats"), 1);
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "bot")), "greedy");
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "presence")), "online", "a bot");
+    json_decref(v);
+    char hand_path[160];
+    snprintf(hand_path, sizeof hand_path, "/api/v1/games/%s/hand", t.id);
+    call_problem(d.base, "GET", hand_path, t.tokens[1], NULL, 401, "bad_token");
+    /* Only Bea takes it back, with the token her seat had. */
+    call_problem(d.base, "POST", reclaim, t.tokens[0], NULL, 401, "bad_token");
+    call_problem(d.base, "POST", reclaim, t.host, NULL, 401, "bad_token");
+    call_problem(d.base, "POST", reclaim, NULL, NULL, 401, "token_required");
+    r = call("POST", reclaim, t.tokens[1], NULL, 200);
+    cr_expect_eq(num(r, "seat"), 1);
+    cr_expect_str_eq(str(r, "status"), "playing");
+    json_decref(r);
+    call_problem(d.base, "POST", reclaim, t.tokens[1], NULL, 401, "bad_token");
+    v = view(&t);
+    s1 = json_array_get(json_object_get(v, "seats"), 1);
+    cr_expect(json_is_null(json_object_get(s1, "bot")), "a person plays seat 1 again");
+    cr_expect_str_eq(json_string_value(json_object_get(s1, "presence")), "online");
+    json_decref(v);
+    json_decref(hand(&t, 1));
+    play_to_end(&t);
+    /* The log tells who handed the seat over, and that it came back. */
+    char events[160];
+    snprintf(events, sizeof events, "/api/v1/games/%s/events?after=0", t.id);
+    json_t *e = call("GET", events, NULL, NULL, 200);
+    bool taken = false, back = false;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(json_object_get(e, "events"), i, ev)
+    {
+        const char *type = str(ev, "type");
+        if (strcmp(type, "taken_over") == 0)
+            taken = num(ev, "by") == 0;
+        if (strcmp(type, "reclaimed") == 0)
+            back = num(ev, "seat") == 1;
+    }
+    cr_expect(taken && back, "taken_over by seat 0, then reclaimed");
+    json_decref(e);
+}
