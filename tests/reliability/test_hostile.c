@@ -1667,13 +1667,15 @@ Test(hostile, tokens_of_other_games_hosts_and_garbage_are_refused)
     struct table t, other;
     create(&t, 3, 1, ", \"seed\": 22");
     create(&other, 2, 1, ", \"seed\": 23");
-    json_t *before = view(&t);
     char hand_p[128], orders_p[128], resolve_p[128];
     path_of(hand_p, sizeof hand_p, &t, "/hand");
     path_of(orders_p, sizeof orders_p, &t, "/orders");
     path_of(resolve_p, sizeof resolve_p, &t, "/resolve");
     long long id[2];
     cr_assert_eq(hand_ids(&t, 0, id, 2), 2);
+    /* After seat 0's own hand view, which shows it "online": no bad token below may change
+     * the view, its seats' presence included. */
+    json_t *before = view(&t);
     char order[200];
     snprintf(order, sizeof order, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
              id[0], id[1]);

@@ -256,6 +256,7 @@ static const struct field view_fields[] = {
     {"seats[].seat", F_PLAIN},
     {"seats[].name", F_PLAIN},
     {"seats[].bot", F_PLAIN},
+    {"seats[].presence", F_PLAIN},
     {"seats[].vp", F_PLAIN},
     {"seats[].hand_count", F_PLAIN},
     {"seats[].tableau[].card", F_NAME},
