@@ -108,7 +108,8 @@ async function playStep(page, s, { check = false } = {}) {
   const card = await page.$('#hand .sccard:not(.dim):not([disabled])');
   if (!card) { await press(page, '#pass'); return 'pass'; }
   const cid = Number(await card.getAttribute('data-card-id'));
-  await card.click();
+  // Clicked through locators: a refresh may redraw the hand and the city in between.
+  await page.locator(`#hand .sccard[data-card-id="${cid}"]`).click();
   await page.waitForSelector(`#hand .sccard.is-build[data-card-id="${cid}"]`);
   const cells = await page.$$('#city .sc-cell.target');
   if (check && cells.length) {
@@ -123,8 +124,9 @@ async function playStep(page, s, { check = false } = {}) {
       const n = Number((await c.getAttribute('data-score')) || 0);
       if (n > most) { most = n; best = c; }
     }
-    await best.scrollIntoViewIfNeeded();
-    await best.click();
+    const at = page.locator(`#city .sc-cell.target[data-x="${await best.getAttribute('data-x')}"][data-y="${await best.getAttribute('data-y')}"]`);
+    await at.scrollIntoViewIfNeeded();
+    await at.click();
     await page.waitForSelector('#city .sc-cell.chosen');
   }
   await press(page, '#confirm');
@@ -296,9 +298,10 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
     let at = await nextPoint(page, -1);
     while (at !== 'over' && at.state !== 'play') at = await nextPoint(page, (await answer(page, s, at.state), at.seq));
     assert.ok(await noHorizontalScroll(page), 'no sideways scroll at 390 px');
-    const card = await page.$('#hand .sccard:not(.dim)');
+    // Locators, not element handles: a refresh may redraw the hand between finding and tapping.
+    const card = (await page.locator('#hand .sccard:not(.dim)').count()) > 0;
     if (card) {
-      await card.tap();
+      await page.locator('#hand .sccard:not(.dim)').first().tap();
       await page.waitForSelector('#city .sc-cell.target');
     }
     const small = await page.$$eval('#city .sc-cell, #hand .sccard, #action button, .zoom-btn', (els) => els
@@ -307,7 +310,7 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
       .filter((r) => r.w < 44 || r.h < 44));
     assert.deepEqual(small, [], 'every tap target is at least 44 × 44 px');
     if (card) {
-      const cell = await page.$('#city .sc-cell.target');
+      const cell = page.locator('#city .sc-cell.target').first();
       await cell.scrollIntoViewIfNeeded();
       await cell.tap();
       await press(page, '#confirm-here');
