@@ -116,6 +116,21 @@ static const char *col(const PGresult *r, int i, const char *name)
     return PQgetvalue(r, i, k);
 }
 
+/* Copies the bytea in row i, column k of r into dst when it is exactly `len` bytes; false (dst
+ * untouched) when it is NULL, of another length, or cannot be decoded. */
+static bool bytea_into(const PGresult *r, int i, int k, void *dst, size_t len)
+{
+    if (PQgetisnull(r, i, k))
+        return false;
+    size_t n = 0;
+    unsigned char *b = PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, k), &n);
+    bool ok = b && n == len;
+    if (ok)
+        memcpy(dst, b, len);
+    PQfreemem(b);
+    return ok;
+}
+
 /* Fills *out from row `i` of a result of sql_game_* (STORE_NO_ROW when there is none). */
 static int game_from_row(const PGresult *r, int i, const char *id, struct game_row *out)
 {
@@ -132,11 +147,7 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->last_seq = atoll(col(r, i, "last_seq"));
     out->overdue = col(r, i, "overdue")[0] == 't';
     out->deadline = atof(col(r, i, "deadline"));
-    size_t hl = 0;
-    unsigned char *h = PQunescapeBytea((const unsigned char *)col(r, i, "host_hash"), &hl);
-    if (h && hl == AUTH_HASH_LEN)
-        memcpy(out->host_hash, h, AUTH_HASH_LEN);
-    PQfreemem(h);
+    bytea_into(r, i, PQfnumber(r, "host_hash"), out->host_hash, AUTH_HASH_LEN);
     snprintf(out->amend_step, sizeof out->amend_step, "%s", col(r, i, "amend_step"));
     const char *counts = col(r, i, "amend_counts");
     for (int k = 0; k < RS_MAX_SEATS && *counts; k++) {
@@ -151,14 +162,8 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     snprintf(out->bot_level, sizeof out->bot_level, "%s", col(r, i, "bot_level"));
     out->rated = col(r, i, "rated")[0] == 't';
     snprintf(out->ratings, sizeof out->ratings, "%s", col(r, i, "ratings"));
-    if (!PQgetisnull(r, i, PQfnumber(r, "creator_key"))) {
-        size_t kl = 0;
-        unsigned char *k = PQunescapeBytea((const unsigned char *)col(r, i, "creator_key"), &kl);
-        out->has_creator = k && kl == NETADDR_KEY_LEN;
-        if (out->has_creator)
-            memcpy(out->creator_key, k, NETADDR_KEY_LEN);
-        PQfreemem(k);
-    }
+    out->has_creator =
+        bytea_into(r, i, PQfnumber(r, "creator_key"), out->creator_key, NETADDR_KEY_LEN);
     if (PQgetisnull(r, i, PQfnumber(r, "state"))) {
         out->state_unchanged = true; /* the caller knows this version's state */
         return STORE_OK;
@@ -189,13 +194,8 @@ static void seats_from_result(const PGresult *r, const char *id, struct seat_row
         snprintf(s->bot, sizeof s->bot, "%s", col(r, i, "bot"));
         s->has_token = col(r, i, "has_token")[0] == 't';
         s->account = atoll(col(r, i, "account_id"));
-        if (s->has_token) {
-            size_t hl = 0;
-            unsigned char *h = PQunescapeBytea((const unsigned char *)col(r, i, "token_hash"), &hl);
-            if (h && hl == AUTH_HASH_LEN)
-                memcpy(s->token_hash, h, AUTH_HASH_LEN);
-            PQfreemem(h);
-        }
+        if (s->has_token)
+            bytea_into(r, i, PQfnumber(r, "token_hash"), s->token_hash, AUTH_HASH_LEN);
     }
 }
 
@@ -507,12 +507,8 @@ int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1
                    2, vals, NULL, &r);
     for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++) {
         people[*n] = PQgetvalue(r, i, 1)[0] == 't';
-        size_t kl = 0;
-        unsigned char *k = PQgetisnull(r, i, 2)
-                               ? NULL
-                               : PQunescapeBytea((const unsigned char *)PQgetvalue(r, i, 2), &kl);
-        who[*n] = k && kl == NETADDR_KEY_LEN ? netaddr_key_hash(k) : 0;
-        PQfreemem(k);
+        uint8_t key[NETADDR_KEY_LEN];
+        who[*n] = bytea_into(r, i, 2, key, sizeof key) ? netaddr_key_hash(key) : 0;
         snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
     }
     PQclear(r);
