@@ -1270,7 +1270,7 @@ test('Tech City at every seat count, 1 to 6: every event on /events and the stre
       while (playing) { await allEvents(g.id, 'tech_city'); pages++; }
       return pages;
     })();
-    const live = readStream(g.id, { game: 'tech_city', ms: 60_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
+    const live = readStream(g.id, { game: 'tech_city', ms: 240_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
     const accepted = await playTechSeat(g.id, g.token);
     playing = false;
     assert.ok((await reader) > 0);
@@ -1508,7 +1508,7 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
       while (playing) { await allEvents(g.id, 'simcity'); pages++; await sleep(20); }
       return pages;
     })();
-    const live = readStream(g.id, { game: 'simcity', ms: 120_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
+    const live = readStream(g.id, { game: 'simcity', ms: 300_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
     const played = await playScSeat(g.id, g.token, seats === 4 ? g.host_token : undefined);
     playing = false;
     assert.ok((await reader) > 0);
