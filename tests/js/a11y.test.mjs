@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, nextTurn, noHorizontalScroll, launchChromium, smallTargets } from './browser-helpers.mjs';
+import { watchErrors, nextTurn, noHorizontalScroll, launchChromium, smallTargets, chooseQuick } from './browser-helpers.mjs';
 
 const ROOT = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
 const SHOTS = join(ROOT, 'build', 'screenshots');
@@ -306,7 +306,7 @@ test('a decision pending in a hidden tab rings and notifies, once switched on; o
     await page.keyboard.press('Tab'); // a gesture, which readies the audio
 
     // Visible: a new decision rings nothing.
-    await page.click('#survey');
+    await chooseQuick(page, 'survey');
     await page.waitForSelector('#action[data-state="survey"]');
     assert.deepEqual(await page.evaluate(() => window.__notes.length), 0, 'no notification while the tab is seen');
     // Hidden: the next decision rings and notifies.
@@ -361,6 +361,9 @@ async function playByKeys(page, state) {
     return 'build';
   }
   await tabToMatch(page, '#survey');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#survey[aria-pressed="true"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'picking Survey moves focus to Confirm');
   await page.keyboard.press('Enter');
   return 'survey';
 }

@@ -112,11 +112,21 @@ export async function playTurn(page, state, { beforeConfirm } = {}) {
     return 'build';
   }
   if (await page.locator('#contractor').count()) {
-    await page.click('#contractor');
+    await chooseQuick(page, 'contractor');
     return 'contractor';
   }
-  await page.click('#survey');
+  await chooseQuick(page, 'survey');
   return 'survey';
+}
+
+/**
+ * The City: picks Survey or General Contractor (`which`, the quick button's id) and confirms it,
+ * as every choice is made (picked, the panel says what it brings, then confirmed).
+ */
+export async function chooseQuick(page, which) {
+  await page.click(`#${which}`);
+  await page.waitForSelector(`#${which}[aria-pressed="true"]`);
+  await page.locator('#confirm:not([disabled])').click();
 }
 
 /**

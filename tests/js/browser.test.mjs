@@ -223,6 +223,9 @@ test('phone width: no horizontal scrolling; a keyboard-only flow creates a game 
     // The survey button is reachable and works from the keyboard too.
     await tabTo(page, 'survey');
     await page.keyboard.press('Enter');
+    await page.waitForSelector('#survey[aria-pressed="true"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'picking Survey moves focus to Confirm');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#action')?.dataset.turn !== '1-build');
     assert.ok(await noHorizontalScroll(page));
     assert.deepEqual(errors, [], 'no console or page errors');

@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, callApi } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, callApi, chooseQuick } from './browser-helpers.mjs';
 
 
 let daemon;
@@ -117,7 +117,7 @@ test('the host forces only after confirming; the defaulted player is told what w
     assert.doesNotMatch(log, /ran out of time/);
 
     // Her own next decision replaces the notice.
-    await B.page.click('#survey');
+    await chooseQuick(B.page, 'survey');
     await B.page.waitForSelector('#action[data-submitted="true"]');
     await B.page.waitForFunction(() => !document.querySelector('#defaulted'));
     assert.deepEqual(unexpected(A.errors), []);

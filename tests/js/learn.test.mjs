@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, launchChromium, noHorizontalScroll, callApi } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, noHorizontalScroll, callApi, chooseQuick } from './browser-helpers.mjs';
 
 let daemon;
 let browser;
@@ -224,7 +224,7 @@ test('The City\'s hand: sorting, badges clear of names, Change my choice, "chose
     assert.equal(log.match(/Bea chose\./g).length, 1);
     assert.equal(await page.locator('#hand .new-tag').count(), 0, 'nothing is new at the first build');
 
-    await page.click('#survey');
+    await chooseQuick(page, 'survey');
     await page.waitForSelector('#action[data-submitted="true"]');
     assert.equal((await api('POST', `/games/${g.id}/orders`, { token: g.bea, body: { round: 1, step: 'build', contractor: true } })).status, 202);
     await page.waitForSelector('#action[data-state="survey"]');

@@ -142,6 +142,21 @@ test('The City: each buildable card shows its cost, payment and "+N VP" as the o
         assert.equal(Number(await page.getAttribute('#preview', 'data-vp')), b.vp);
         const pay = await page.locator('#hand .card.is-pay').evaluateAll((els) => els.map((e) => Number(e.dataset.cardId)).sort((x, y) => x - y));
         assert.deepEqual(pay, [...b.pay].sort((x, y) => x - y), 'the payment marked is the options\' pay');
+        if (!seen.switched) {
+          // Issue 27, item 4: Survey is picked like a build, then confirmed; picking it drops the
+          // build from the panel, and a card picked after it goes back to building.
+          seen.switched = true;
+          await page.click('#survey');
+          await page.waitForSelector('#survey[aria-pressed="true"]');
+          assert.equal(await page.locator('#hand .card.is-build, #hand .card.is-pay').count(), 0, 'the build picked before is dropped');
+          assert.equal(await page.locator('#action-title').innerText(), 'Survey');
+          assert.equal(Number(await page.getAttribute('#preview', 'data-vp')), o.survey_score.vp, 'the panel says what a survey scores');
+          assert.match(await page.locator('#confirm').innerText(), /Survey/);
+          assert.equal(await page.getAttribute('#action', 'data-submitted'), 'false', 'nothing is sent by picking');
+          await page.click(`#hand .card[data-card-id="${b.id}"]`);
+          await page.waitForSelector('#hand .card.is-build');
+          assert.equal(await page.getAttribute('#survey', 'aria-pressed'), 'false', 'a card picked after Survey is a build again');
+        }
         await page.click('#cancel');
       }
       if (o.double) {
@@ -164,6 +179,7 @@ test('The City: each buildable card shows its cost, payment and "+N VP" as the o
     console.log(`# The City: ${seen.builds} builds, ${seen.unbuildable} unbuildable (${[...seen.reasons]}), ${seen.contractor} contractors, ${seen.doubles} double builds checked`);
     assert.ok(seen.builds > 0 && seen.unbuildable > 0, 'builds and unbuildable cards were shown');
     assert.deepEqual(g.errors, []);
+    assert.ok(seen.switched, 'a build was switched to Survey and back');
   } finally {
     await g.context.close();
   }

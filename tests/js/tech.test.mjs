@@ -176,8 +176,8 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
         kinds.add(sug.discard ? state : sug.build ? 'build' : 'double');
       } else {
         const what = sug.survey ? 'survey' : 'contractor';
-        assert.ok(await page.locator(`#${what}.suggested`).count(), `${what} is pointed at`);
-        assert.equal(await page.evaluate(() => document.activeElement?.id), what);
+        assert.ok(await page.locator(`#${what}.suggested[aria-pressed="true"]`).count(), `${what} is pointed at and picked`);
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'focus goes to Confirm');
         await page.keyboard.press('Enter');
         kinds.add(what);
       }

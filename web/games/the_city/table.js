@@ -47,7 +47,20 @@ function cityTable(ctx) {
   const players = h('section', { class: 'players', id: 'players', 'aria-label': 'Players' });
   const chartBox = h('section', { class: 'panel chart-box', id: 'chart', 'aria-labelledby': 'chart-title' });
 
+  // mode: 'one' (a build), 'two' (Construction Gang's double), or 'survey' / 'contractor'; every
+  // choice is made the same way: picked (the panel says what it brings), then confirmed.
   function emptySel() { return { mode: 'one', b1: null, b2: null, pay: [], discard: [] }; }
+
+  /** Picks survey or contractor (`mode`) as the choice to confirm; a build picked before goes. */
+  function pickQuick(mode) {
+    if (st.busy) return;
+    sel = { ...emptySel(), mode };
+    hint = '';
+    st.refused = '';
+    suggested = null;
+    ctx.drawAction();
+    ctx.action.querySelector('#confirm:not([disabled])')?.focus();
+  }
 
   /** Resets the selection at a new point (or when a card chosen left the hand); a submitted order shows as chosen. */
   function sync(p, changed) {
@@ -60,6 +73,7 @@ function cityTable(ctx) {
     const o = st.hand?.order;
     if (p && o) {
       if (o.discard) sel.discard = [...o.discard];
+      else if (o.survey || o.contractor) sel.mode = o.survey ? 'survey' : 'contractor';
       else if (o.build) Object.assign(sel, { b1: o.build.card, pay: [...o.build.pay] });
       else if (o.builds) Object.assign(sel, { mode: 'two', b1: o.builds[0].card, b2: o.builds[1].card, pay: [...o.builds[0].pay, ...o.builds[1].pay] });
     }
@@ -70,6 +84,8 @@ function cityTable(ctx) {
     const s = sel;
     const same = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
     if (o?.discard) return same(s.discard, o.discard);
+    if (o?.survey) return s.mode === 'survey';
+    if (o?.contractor) return s.mode === 'contractor';
     if (o?.build) return s.mode === 'one' && s.b1 === o.build.card && same(s.pay, o.build.pay);
     if (o?.builds) return s.mode === 'two' && s.b1 === o.builds[0].card && s.b2 === o.builds[1].card && same(s.pay, [...o.builds[0].pay, ...o.builds[1].pay]);
     return false;
@@ -108,6 +124,7 @@ function cityTable(ctx) {
     hint = '';
     st.refused = '';
     suggested = null;
+    if (s.mode === 'survey' || s.mode === 'contractor') Object.assign(s, emptySel()); // a card: back to building
     if (p.step !== 'build') {
       const need = p.options.discard;
       if (s.discard.includes(cid)) s.discard = s.discard.filter((x) => x !== cid);
@@ -194,10 +211,9 @@ function cityTable(ctx) {
     } else if (g?.builds?.length === 2) {
       sel = { ...emptySel(), mode: 'two', b1: g.builds[0].card, b2: g.builds[1].card, pay: [...g.builds[0].pay, ...g.builds[1].pay] };
     } else if (g?.survey || g?.contractor) {
-      sel = emptySel();
-      hint = g.survey ? `${who}: survey (draw and keep one card more). Press Survey to do it.`
-        : `${who}: take a General Contractor. Press General Contractor to do it.`;
-      focus = g.survey ? '#survey' : '#contractor';
+      sel = { ...emptySel(), mode: g.survey ? 'survey' : 'contractor' };
+      hint = g.survey ? `${who}: survey (draw and keep one card more). Confirm to do it.`
+        : `${who}: take a General Contractor. Confirm to do it.`;
     } else {
       hint = 'No suggestion for this step.';
       focus = '#suggest';
@@ -218,6 +234,8 @@ function cityTable(ctx) {
     const s = sel;
     if (!p) return;
     if (p.step !== 'build') return send({ discard: [...s.discard] });
+    if (s.mode === 'survey') return send({ survey: true });
+    if (s.mode === 'contractor') return send({ contractor: true });
     if (s.mode === 'one') return send({ build: { card: s.b1, pay: [...s.pay] } });
     const { c1 } = doubleCosts();
     return send({ builds: [{ card: s.b1, pay: s.pay.slice(0, c1) }, { card: s.b2, pay: s.pay.slice(c1) }] });
@@ -261,7 +279,20 @@ function cityTable(ctx) {
     const buttons = [];
     let cardOpts;
     const cancel = (label) => h('button', { type: 'button', class: 'ghost', id: 'cancel', 'data-focus-key': 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); } }, label);
-    if (s.mode === 'one') {
+    if (s.mode === 'survey' || s.mode === 'contractor') {
+      const survey = s.mode === 'survey';
+      const x = survey ? o.survey_score : o.contractor_score;
+      head.push(h('h2', { id: 'action-title' }, survey ? 'Survey' : 'Take a General Contractor'),
+        h('p', {}, survey ? 'You build nothing this round: draw 5 cards, then discard 4 of your whole hand, so you end with one card more.'
+          : 'Free, once a game: it scores nothing but draws you 1 card every round.'),
+        x ? h('p', { class: 'preview', id: 'preview', 'data-vp': x.vp, 'data-income': x.income }, `With it your tableau scores ${x.vp} VP this round and draws ${x.income} card${x.income === 1 ? '' : 's'} of income.`) : null);
+      buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: st.busy, onclick: confirm },
+        survey ? 'Survey: draw 5, keep 1 more' : 'Take a General Contractor'), cancel('Back to building'));
+      cardOpts = (c) => {
+        const b = buildOf(c.id);
+        return { cost: b?.cost ?? null, state: '', badge: null, dim: !b, preview: null, label: b ? `Buildable for ${b.cost}: press to build it instead` : 'Cannot be built now' };
+      };
+    } else if (s.mode === 'one') {
       if (s.b1 === null) {
         head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
           h('p', {}, o.builds.length ? 'Pick a highlighted card to build it (its cost after discounts is shown, and what your tableau would score this round with it), or choose:' : 'Nothing in your hand can be built this round. Choose:'));
@@ -331,19 +362,19 @@ function cityTable(ctx) {
       };
     }
     const quick = [
-      h('button', { type: 'button', class: 'quick', id: 'survey', 'data-focus-key': 'survey', disabled: st.busy, onclick: () => send({ survey: true }) },
+      h('button', { type: 'button', class: 'quick', id: 'survey', 'data-focus-key': 'survey', 'aria-pressed': String(s.mode === 'survey'), disabled: st.busy, onclick: () => pickQuick('survey') },
         h('strong', {}, 'Survey'), h('small', {}, 'draw 5, keep 1 more'), quickScore(o.survey_score)),
     ];
     if (o.contractor) {
-      quick.push(h('button', { type: 'button', class: 'quick', id: 'contractor', 'data-focus-key': 'contractor', disabled: st.busy, onclick: () => send({ contractor: true }) },
+      quick.push(h('button', { type: 'button', class: 'quick', id: 'contractor', 'data-focus-key': 'contractor', 'aria-pressed': String(s.mode === 'contractor'), disabled: st.busy, onclick: () => pickQuick('contractor') },
         h('strong', {}, 'General Contractor'), h('small', {}, 'free · once a game'), quickScore(o.contractor_score)));
     }
-    if (o.double && s.mode === 'one') {
+    if (o.double && s.mode !== 'two') {
       quick.push(h('button', { type: 'button', class: 'quick', id: 'double', 'data-focus-key': 'double', disabled: st.busy, onclick: () => { sel = { ...emptySel(), mode: 'two' }; hint = ''; ctx.drawAction(); } },
         h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang'), quickScore(bestOf(o.doubles ?? []))));
     }
     head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
-    if (!buttons.length || s.mode === 'two') buttons.push(suggestButton());
+    if (!buttons.length || s.mode !== 'one') buttons.push(suggestButton());
     else buttons.splice(1, 0, suggestButton());
     const sug = suggested;
     for (const b of quick) b.classList.toggle('suggested', !!sug && ((b.id === 'survey' && sug.survey) || (b.id === 'contractor' && sug.contractor)));
