@@ -27,7 +27,7 @@ export function mountReplay(root, id, styleSheet) {
 
   const bar = h('header', { class: 'table-bar', id: 'bar' },
     h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
-    h('div', { class: 'bar-title' }, h('strong', { id: 'replay-title' }, 'Replay'), h('span', { class: 'step-pill', id: 'replay-pill' }, 'Loading…')));
+    h('div', { class: 'bar-title' }, h('h1', { id: 'replay-title' }, 'Replay'), h('span', { class: 'step-pill', id: 'replay-pill' }, 'Loading…')));
   const body = h('div', { class: 'replay-body' }, h('p', { class: 'muted loading' }, 'Loading the replay…'));
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'replay-announce' });
   replace(root, h('section', { class: 'replay', id: 'replay', 'data-game': id, 'aria-labelledby': 'replay-title' }, bar, body, live));

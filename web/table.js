@@ -217,7 +217,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired')
       : v.status === 'finished' ? 'Game over' : v.status === 'abandoned' ? 'Abandoned' : part.stepLabel(v);
     replace(bar, back,
-      h('div', { class: 'bar-title' }, h('strong', {}, title()), h('span', { class: 'step-pill', id: 'step' }, step)),
+      h('div', { class: 'bar-title' }, h('h1', { id: 'table-title' }, title()), h('span', { class: 'step-pill', id: 'step' }, step)),
       links,
       stats.length ? h('dl', { class: 'stats' }, stats.map(stat)) : null,
       tt ? h('span', { class: `timer ${tt === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,

@@ -132,6 +132,9 @@ for (const [width, ctx] of [['desktop', DESKTOP], ['phone', PHONE]]) {
         const errors = watchErrors(page);
         await open(page);
         found.push(...(await axeProblems(page)).map((x) => `${name}: ${x}`));
+        // axe's page-has-heading-one is "moderate", below the filter: every page names itself in one h1.
+        const h1 = await page.locator('h1').allInnerTexts();
+        if (h1.length !== 1) found.push(`${name}: ${h1.length} h1 headings (${h1.join(' | ')}), not one`);
         assert.deepEqual(errors, [], `${name}: no console or page errors`);
         await page.close();
       }

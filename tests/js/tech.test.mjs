@@ -265,7 +265,7 @@ test('a Tech City game played to the end through the page: a person and two bots
   try {
     const me = await createFromLobby(page, { game: 'tech_city', name: 'Tom <b>&amp;</b>', seats: 3, kinds: ['greedy', 'random'] });
     await page.waitForSelector('#city .card-cell');
-    assert.equal(await page.locator('.bar-title strong').innerText(), 'Tech City');
+    assert.equal(await page.locator('.bar-title h1').innerText(), 'Tech City');
     // A hostile name is text.
     assert.ok((await page.locator('.score-row[data-seat="0"] .sr-name').innerText()).includes('Tom <b>&amp;</b>'));
 
@@ -391,7 +391,7 @@ test('a game the page does not know gets the generic table, playable to the end 
   try {
     const me = await createFromLobby(page, { game: 'tech_city', name: 'Gen', seats: 2, kinds: ['greedy'] });
     await page.waitForSelector('.table.generic #summary dl');
-    assert.match(await page.locator('.bar-title strong').innerText(), /mystery_game/);
+    assert.match(await page.locator('.bar-title h1').innerText(), /mystery_game/);
     let last = null;
     let steps = 0;
     for (;;) {
