@@ -81,9 +81,20 @@ export function techCard(cid, slug, o) {
   o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }
 
-/** Tech City's public log as lines: [{kind, seq, text}]. */
+/**
+ * Tech City's public log as lines: [{kind, seq, text}]. A card an effect acts on is named with
+ * its owner ("Ann's Data Atlas"), who is followed through the log: a company built belongs to its
+ * builder, a service to no one, and placed and marker events say whose a card is; the seed card
+ * and a wild card's company, which the log does not place, are named alone.
+ */
 export function techLog(events, names) {
   const nm = (slug) => design(slug).name;
+  const owner = new Map(); // card id -> seat, or null when neutral (absent: not known)
+  const whose = (e, who) => {
+    const o = owner.get(e.id);
+    return o === undefined ? nm(e.card) : o === null ? `the neutral ${nm(e.card)}` : `${who(o)}'s ${nm(e.card)}`;
+  };
+  const own = (e) => { if (e.id !== undefined && e.owner !== undefined) owner.set(e.id, e.owner); };
   return roundLog(events, names, {
     title: 'Tech City',
     totals: (e) => (e.scores ? e.scores.join(' – ') : ''),
@@ -92,22 +103,38 @@ export function techLog(events, names) {
         case 'step':
           if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== 'Effects.') add('Effects.', 'minor');
           return true;
-        case 'built': add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); return true;
+        case 'built':
+          if (!e.wild) owner.set(e.id, design(e.card).domain === 'service' ? null : e.seat);
+          add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); return true;
         case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); return true;
         case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); return true;
         case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); return true;
         case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); return true;
         case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); return true;
-        case 'discarded': add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor'); return true;
+        case 'discarded':
+          if (e.seat === undefined && owner.has(e.id)) { // a city card replaced: it leaves the city for the pile
+            add(`${whose(e, who)} was replaced and went to the discard pile.`);
+            owner.delete(e.id);
+          } else add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor');
+          return true;
         case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); return true;
-        case 'expelled': add(`${nm(e.card)} left the game.`, 'minor'); return true;
+        case 'expelled':
+          if (e.x === undefined) add(`${who(e.seat)}'s ${nm(e.card)} left the game.`, 'minor'); // a wild card from the hand
+          else add(`${who(e.seat)} expelled ${whose(e, who)} from the game.`);
+          owner.delete(e.id);
+          return true;
         case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); return true;
         case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); return true;
         case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
           : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); return true;
-        case 'placed': add(`${nm(e.card)} came into play.`); return true;
-        case 'moved': add(`${nm(e.card)} moved.`, 'minor'); return true;
-        case 'marker': add(`${nm(e.card)} now ${e.owner === null ? 'is neutral' : `belongs to ${who(e.owner)}`}.`); return true;
+        case 'placed': own(e); add(`${who(e.seat)} put ${whose(e, who)} into play.`); return true;
+        case 'moved': own(e); add(`${who(e.seat)} moved ${whose(e, who)}.`, 'minor'); return true;
+        case 'marker': {
+          const was = whose(e, who);
+          own(e);
+          add(e.owner === null ? `${who(e.seat)} took the marker off ${was}.` : `${who(e.seat)} put a marker on ${nm(e.card)}: it now belongs to ${who(e.owner)}.`);
+          return true;
+        }
         case 'passed': add(`${who(e.seat)} passed.`, 'minor'); return true;
         default: return false;
       }
