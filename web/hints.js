@@ -5,6 +5,7 @@
 
 import { api, loadRulesets } from './api.js';
 import { h } from './dom.js';
+import { inPlayersWords } from './ui.js';
 
 const NONE_LEFT = 'No expert hints left in this game: Suggest gives the quick suggestion.';
 const BUSY = 'The expert is busy right now: this is the quick suggestion.';
@@ -76,7 +77,7 @@ export function expertHints(id, seat, changed) {
           if (e.status === 429) { writeLeft(`city.hints.${id}.${me.seat}`, 0); return quick(NONE_LEFT); }
           if (e.status === 503) return quick(BUSY);
           if (e.status === 409) return null; // nothing to decide any more: the point has passed
-          return quick(`No expert hint (${e.message}) This is the quick suggestion.`);
+          return quick(`No expert hint (${inPlayersWords(e)}) This is the quick suggestion.`);
         }
       }
     } finally {

@@ -13,7 +13,7 @@ const PRESENCE_POLL_MS = 5000;
 
 /** A refused join in players' words (the account's refusals have sentences of their own). */
 function joinWords(e) {
-  return ['account_required', 'already_seated'].includes(e.code) ? inPlayersWords(e) : e.message;
+  return inPlayersWords(e);
 }
 
 /**
@@ -50,7 +50,7 @@ export function liveGame(id, onChange) {
         api.game(id),
         me ? api.hand(id, me.token).catch((e) => {
           if (e.status !== 401 && e.status !== 403) throw e;
-          refused = e.message;
+          refused = inPlayersWords(e);
           return null;
         }) : null,
       ]);
@@ -84,7 +84,7 @@ export function liveGame(id, onChange) {
     } catch (e) {
       if (!alive || g !== gen) return;
       if (e.status === 404) st.missing = true;
-      st.error = e.message;
+      st.error = inPlayersWords(e);
     }
     if (alive) onChange();
   }
@@ -174,7 +174,7 @@ export function liveGame(id, onChange) {
       await api.order(id, st.me.token, body);
     } catch (e) {
       ok = false;
-      st.refused = e.status === 409 ? `Your choice was not counted. ${e.message}` : e.message;
+      st.refused = `Your choice was not counted. ${inPlayersWords(e)}`;
     }
     st.busy = false;
     answered(ok);

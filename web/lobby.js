@@ -270,7 +270,7 @@ export function mountLobby(root, navigate) {
       const id = await createAndRemember(settings);
       navigate(`#/game/${id}`);
     } catch (e) {
-      showError(formError, e.status >= 500 || ['rate_limited', 'not_rateable'].includes(e.code) ? inPlayersWords(e) : e.message);
+      showError(formError, inPlayersWords(e));
       createBtn.disabled = false;
     }
   }

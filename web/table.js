@@ -405,7 +405,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       navigate(`#/game/${await createAndRemember(settings)}`);
     } catch (e) {
       btn.disabled = false;
-      endError = e.message;
+      endError = inPlayersWords(e);
       render();
     }
   }

@@ -92,13 +92,38 @@ export function inPlayersWords(e, { name = null } = {}) {
     case 'account_required': return 'This game is rated: only players signed in to an account can join it.';
     case 'already_seated': return 'Your account already has a seat in this game.';
     case 'not_rateable': return 'This game cannot be rated: a rated game needs two seats or more, and every person in it signed in.';
+    // orders
+    case 'stale_step': // a late Force is told in the server's words ("nothing was forced")
+      if (/\bforce/i.test(detail) && playersPart(detail)) return playersPart(detail);
+      { const m = /is for (.+?), but the game is at (.+?);/.exec(detail);
+        if (m) return `It was for ${m[1]}, but the game had already moved on to ${m[2]}.`; }
+      return 'The game moved on before your choice arrived: choose again for the step shown now.';
+    case 'nothing_to_decide': return 'You have nothing to decide just now: wait for your turn.';
+    case 'game_full': return 'Every seat of this game is taken.';
+    case 'too_many_amendments': return 'You have changed your choice too often in this step: the last one sent stands.';
+    case 'payment_count': return 'That is not the number of cards this build costs: pick as many cards to pay with as it costs.';
+    case 'no_such_player': return 'No player has that name.';
     default: break;
   }
   if (e?.status >= 500) return 'The server could not do that just now; try again in a moment.';
-  const said = e?.message ?? '';
-  // The server's sentence, unless it speaks the API's language: paths, methods, JSON fields.
-  if (said && !/\/api\/|\.\.\.\/|\b(GET|POST)\b|"[a-z_]+"|\bseat \d/i.test(said)) return said;
-  return 'The server refused this. Reload the page and try again.';
+  return playersPart(e?.message ?? '') || 'The server refused this. Reload the page and try again.';
+}
+
+/** The API's language: paths, methods, JSON field names, seat indexes, the hand view's words. */
+const API_WORDS = /\/api\/|\.\.\.\/|\b(GET|POST|PUT|DELETE)\b|\bseat \d|\bhand view\b|\bpending\b|\btoken\b|[{}]/i;
+
+/**
+ * The part of the server's sentence `said` that speaks to players: it is cut at each ";" and
+ * sentence end, and kept up to the first clause in the API's language (API_WORDS). '' when none is.
+ */
+export function playersPart(said) {
+  // the clauses before the first one in the API's language (a later clause alone lacks context)
+  const clauses = said.split(/(?<=[.;!?])\s+/).filter(Boolean);
+  const cut = clauses.findIndex((c) => API_WORDS.test(c));
+  const kept = cut < 0 ? clauses : clauses.slice(0, cut);
+  if (!kept.length) return '';
+  // a JSON field named in quotes reads as a word ("seats" must be ... -> seats must be ...)
+  return kept.join(' ').replace(/"([a-z_]+)"/g, '$1').replace(/[;,:]\s*$/, '.').replace(/([^.!?])$/, '$1.');
 }
 
 /** A rating change as shown: "+3.4", "−1.2" (a true minus), "±0.0"; '' for an unrated game. */

@@ -94,7 +94,7 @@ async function checkPage(page, phone, what) {
 
 const text = (page, sel) => page.locator(sel).innerText();
 
-test('sign up and sign in from the header, their refusals in players\' words, play now never in the way', { timeout: 40_000 }, async () => {
+test('sign up and sign in from the header, their refusals in players\' words, play now never in the way', { timeout: 120_000 }, async () => {
   await account('Bea'); // a name taken already
   // Wrong passwords for Cyd through the API until it is refused: the page's attempt is a 429 too.
   await account('Cyd');
@@ -146,7 +146,7 @@ test('sign up and sign in from the header, their refusals in players\' words, pl
   }
 });
 
-test('signed in, create and join go through the account; Your games resumes on a second device', { timeout: 40_000 }, async () => {
+test('signed in, create and join go through the account; Your games resumes on a second device', { timeout: 120_000 }, async () => {
   const dee = await account('Dee');
   const eli = await account('Eli');
   const a = await open(DESKTOP, dee);
@@ -209,7 +209,7 @@ test('signed in, create and join go through the account; Your games resumes on a
   }
 });
 
-test('phone: the account page changes the password, signs out everywhere, and deletes the account when asked', { timeout: 40_000 }, async () => {
+test('phone: the account page changes the password, signs out everywhere, and deletes the account when asked', { timeout: 120_000 }, async () => {
   const first = await account('Fay');
   const other = await session('Fay'); // another device's session
   const { context, page, errors } = await open(PHONE, first);
@@ -305,7 +305,7 @@ function endedGame() {
 }
 
 for (const [width, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-  test(`${width}: the profile, the leaderboard and a rated game's end screen (ratings' endpoints intercepted)`, { timeout: 40_000 }, async () => {
+  test(`${width}: the profile, the leaderboard and a rated game's end screen (ratings' endpoints intercepted)`, { timeout: 120_000 }, async () => {
     const phone = width === 'phone';
     const g = await endedGame();
     const s = await session('Ivy');
@@ -387,7 +387,7 @@ for (const [width, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
-test('end to end, nothing intercepted: a rated game against a bot rates both; the end screen, the profile and the leaderboard show it', { timeout: 40_000 }, async () => {
+test('end to end, nothing intercepted: a rated game against a bot rates both; the end screen, the profile and the leaderboard show it', { timeout: 120_000 }, async () => {
   const s = await account('Kim');
   const made = await api('POST', '/games', { token: s.token, body: { seats: 2, bots: ['greedy'], target_vp: 8, rated: true } });
   assert.equal(made.status, 201, JSON.stringify(made.json));

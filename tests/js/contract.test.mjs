@@ -141,6 +141,7 @@ function documentedPairs(op) {
 
 let base;
 let daemon;
+const problemsSeen = new Map(); // "code detail" -> the problem body, every one the server sent
 const produced = new Set(); // "GET /api/v1/games/{id} 404 game_not_found", "POST /api/v1/games 201"
 const exercised = new Set();
 const eventTypesSeen = new Set();
@@ -191,6 +192,7 @@ function check(method, url, r, requestBody) {
     assert.equal(body.status, r.status, 'a problem repeats its status');
     assert.equal(body.type, `/problems/${body.code}`, 'a problem type names its code');
     code = ` ${body.code}`;
+    problemsSeen.set(`${body.code} ${body.detail}`, body);
   }
   if (key === 'GET /api/v1/games/{id}/events' && r.status === 200) {
     // One snapshot: the page's last_seq is the game's newest seq, never behind its own events.
@@ -1928,6 +1930,23 @@ test('ratings: rated games, their refusals, the ratings in the view, profiles an
     base = saved;
     await acc.stop();
   }
+});
+
+test('the page would tell every problem the server sent in players\' words: no paths, methods, tokens or hand views', async () => {
+  const { inPlayersWords } = await import('../../web/ui.js');
+  const apiWords = /\/api\/|\b(GET|POST|PUT|PATCH|DELETE)\b|\bhand view\b|\bpending\b|\btoken\b|[{}]|\bseat \d/i;
+  const bad = [];
+  const generic = new Set();
+  for (const p of problemsSeen.values()) {
+    const e = { status: p.status, code: p.code, message: p.detail || p.title, problem: p };
+    const said = inPlayersWords(e);
+    if (!said || apiWords.test(said)) bad.push(`${p.status} ${p.code}: "${p.detail}" -> "${said}"`);
+    if (/^The server (refused this|could not do that)/.test(said)) generic.add(p.code);
+    if (process.env.CITY_WORDS) console.log(`# ${p.status} ${p.code}: ${said}`);
+  }
+  console.log(`# ${problemsSeen.size} problems, the codes told only in general words: ${[...generic].sort().join(' ')}`);
+  assert.ok(problemsSeen.size > 50, `the run met many problems (${problemsSeen.size})`);
+  assert.deepEqual(bad, [], 'every problem reads in players\' words on the page');
 });
 
 test('coverage: every operation exercised, every documented problem produced', (t) => {

@@ -173,7 +173,7 @@ test('a late Force is refused with the server\'s sentence; a choice that lost to
     await B.page.click('#confirm');
     const refused = B.page.locator('#action-error');
     await refused.waitFor();
-    assert.match(await refused.innerText(), /Your choice was not counted\. .*round 1, step survey/);
+    assert.match(await refused.innerText(), /^Your choice was not counted\. It was for round 1, step survey, but the game had already moved on to .+\.$/);
     const note = B.page.locator('#defaulted');
     await note.waitFor();
     assert.match(await note.innerText(), /The host forced round 1, survey before you had chosen, so the game chose for you: you discarded /);
