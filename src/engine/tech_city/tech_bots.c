@@ -303,8 +303,8 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
     int seat = l->seat;
     const struct tech_seat *s = &g->seats[seat];
     const double *w = l->w;
-    int8_t xs[TECH_MAX_CELLS], ys[TECH_MAX_CELLS];
-    int ncell = tech_open_cells(g, xs, ys, TECH_MAX_CELLS);
+    const int8_t *xs = g->open_x, *ys = g->open_y; /* tech_open_cells(), read in place */
+    int ncell = g->nopen;
     /* tech_build_points() is match_points() of the card plus the cell's neighbour point */
     int8_t nb[TECH_MAX_CELLS];
     for (int k = 0; k < ncell; k++)
