@@ -60,6 +60,12 @@ static void invariants(const struct tech_game *before, const struct tech_game *g
         cr_assert_geq(g->seats[s].score, before->seats[s].score, "a score fell");
     cr_assert(g->round >= before->round && g->round <= TECH_ROUNDS);
     cr_assert_gt(g->turn, before->turn);
+    /* a seat not pending has an empty decision (what lets a point empty only the last one's) */
+    static const struct tech_decision empty;
+    for (int s = 0; s < TECH_MAX_PLAYERS && g->step != TECH_STEP_OVER; s++)
+        cr_assert((g->pending & (1u << s)) || memcmp(&g->dec[s], &empty, sizeof empty) == 0,
+                  "seat %d, not pending, has a decision (seed %llu, turn %d)", s,
+                  (unsigned long long)g->seed, g->turn);
     /* what the game keeps read off its city is what reading the city again gives, bytes and all */
     static struct tech_game again;
     again = *g;
