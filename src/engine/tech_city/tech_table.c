@@ -49,7 +49,8 @@ int tech_card_at(const struct tech_game *g, int x, int y)
     return TECH_NONE;
 }
 
-bool tech_cell_open(const struct tech_game *g, int x, int y)
+/* tech_cell_open() read off the city itself (open_scan() asks it while making the list). */
+static bool cell_open_scan(const struct tech_game *g, int x, int y)
 {
     if (x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD || y > TECH_MAX_COORD)
         return false;
@@ -67,7 +68,7 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
 /* The cells next to the city in tech_open_cells()'s order (for each card in city order, its four
  * neighbours in the order of dx/dy that are on the board, empty and not listed yet), read off a
  * grid of the city's bounding box (one margin cell each side) that marks the cards and the cells
- * already listed. A city too spread out for the grid is asked cell by cell (tech_cell_open() and
+ * already listed. A city too spread out for the grid is asked cell by cell (cell_open_scan() and
  * the list so far). */
 static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
 
@@ -105,7 +106,7 @@ static int open_scan(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
                 skip = *cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
                        y > TECH_MAX_COORD;
             } else {
-                skip = !tech_cell_open(g, x, y);
+                skip = !cell_open_scan(g, x, y);
                 for (int j = 0; j < n && !skip; j++)
                     skip = xs[j] == x && ys[j] == y;
             }
@@ -121,6 +122,14 @@ static int open_scan(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
         }
     }
     return n;
+}
+
+bool tech_cell_open(const struct tech_game *g, int x, int y)
+{
+    for (int i = 0; i < g->nopen; i++)
+        if (g->open_x[i] == x && g->open_y[i] == y)
+            return true;
+    return false;
 }
 
 int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
@@ -180,22 +189,22 @@ static void open_after_put(struct tech_game *g, int card)
             g->open_x[n] = g->open_y[n] = 0;
             break;
         }
-    bool skip[4] = {false, false, false, false}; /* taken, or next to an earlier card */
+    /* near[ey + 2][ex + 2]: bit k when a card at (ex, ey) from the new one is at neighbour k
+     * (dx[k], dy[k]) or next to it orthogonally */
+    static const uint8_t near[5][5] = {
+        {0, 0, 8, 0, 0}, {0, 10, 8, 9, 0}, {2, 2, 15, 1, 1}, {0, 6, 4, 5, 0}, {0, 0, 4, 0, 0},
+    };
+    unsigned skip = 0; /* bit k: neighbour k taken, or next to an earlier card */
     for (int i = 0; i < g->ncity - 1; i++) {
         int c = g->city[i];
-        int ex = g->cx[c] - x, ey = g->cy[c] - y;
-        if (ex < -2 || ex > 2 || ey < -2 || ey > 2)
-            continue;
-        for (int k = 0; k < 4; k++) {
-            int fx = ex - dx[k], fy = ey - dy[k]; /* card c from neighbour k */
-            skip[k] =
-                skip[k] || (fx >= -1 && fx <= 1 && fy >= -1 && fy <= 1 && (fx == 0 || fy == 0));
-        }
+        unsigned ex = (unsigned)(g->cx[c] - x + 2), ey = (unsigned)(g->cy[c] - y + 2);
+        if (ex <= 4 && ey <= 4)
+            skip |= near[ey][ex];
     }
     for (int k = 0; k < 4; k++) {
         int nx = x + dx[k], ny = y + dy[k];
-        if (skip[k] || nx < -TECH_MAX_COORD || nx > TECH_MAX_COORD || ny < -TECH_MAX_COORD ||
-            ny > TECH_MAX_COORD)
+        if ((skip >> k & 1) || nx < -TECH_MAX_COORD || nx > TECH_MAX_COORD ||
+            ny < -TECH_MAX_COORD || ny > TECH_MAX_COORD)
             continue;
         g->open_x[n] = (int8_t)nx;
         g->open_y[n] = (int8_t)ny;
