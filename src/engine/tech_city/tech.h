@@ -211,9 +211,11 @@ struct tech_game {
     /* Read off the city, kept as it changes (tech_city_put(), tech_city_remove(), the moves of
      * cards and markers; tech_city_recount() for a city set otherwise) so that the bots' many
      * questions do not scan it: the answers of tech_controls() (controls[seat][domain + 1],
-     * [seat][0] all of seat's) and of tech_open_cells() (nopen cells in its order; the entries
-     * past them are zero, so that two games with the same city have the same bytes). */
+     * [seat][0] all of seat's), the cards in the city by value, and the answer of
+     * tech_open_cells() (nopen cells in its order; the entries past them are zero, so that two
+     * games with the same city have the same bytes). */
     uint8_t controls[TECH_MAX_PLAYERS][DOMAIN_WILD + 2];
+    uint8_t by_value[TECH_VALUES + 1];
     uint16_t nopen;
     int8_t open_x[TECH_MAX_CELLS], open_y[TECH_MAX_CELLS];
 };

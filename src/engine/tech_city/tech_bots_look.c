@@ -56,14 +56,12 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look
     l->seat = seat;
     l->nhand = s->nhand;
     l->u = card_unit(g, s->nhand);
-    memset(l->matches, 0, sizeof l->matches);
+    for (int v = 0; v <= TECH_VALUES; v++)
+        l->matches[v] = g->by_value[v];
     l->n = city ? g->ncity : 0;
-    for (int i = 0; i < g->ncity; i++) {
+    for (int i = 0; i < l->n; i++) {
         int c = g->city[i];
         const struct tech_design *d = tech_design_of(g, c);
-        l->matches[d->value]++;
-        if (!city)
-            continue;
         l->owner[i] = g->owner[c];
         l->dom[i] = (uint8_t)d->domain;
         l->val[i] = (uint8_t)d->value;

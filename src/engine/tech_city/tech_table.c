@@ -143,8 +143,10 @@ int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
 void tech_city_recount(struct tech_game *g)
 {
     memset(g->controls, 0, sizeof g->controls);
+    memset(g->by_value, 0, sizeof g->by_value);
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
+        g->by_value[tech_design_of(g, c)->value]++;
         if (g->owner[c] != TECH_NONE) {
             g->controls[g->owner[c]][0]++;
             g->controls[g->owner[c]][tech_design_of(g, c)->domain + 1]++;
@@ -317,5 +319,6 @@ void tech_city_put(struct tech_game *g, int card, int x, int y, int owner)
     g->owner[card] = tech_design_of(g, card)->domain == DOMAIN_SERVICE ? TECH_NONE : (uint8_t)owner;
     g->tilted[card] = false;
     count_owner(g, card, g->owner[card], 1);
+    g->by_value[tech_design_of(g, card)->value]++;
     open_after_put(g, card);
 }
