@@ -39,9 +39,9 @@ static void look_around(struct look *l)
 static int hand_after(const struct look *l, int skip, int out, int in, double *hw)
 {
     const struct tech_seat *s = &l->g->seats[l->seat];
-    int m[TECH_VALUES + 1];
+    uint8_t m[TECH_VALUES + 1];
     memcpy(m, l->matches, sizeof m);
-    m[out]--;
+    m[out]--; /* a card of value `out` is in play: at least 1 */
     if (in >= 0)
         m[in]++;
     double u = card_unit(l->g, s->nhand - (skip >= 0));

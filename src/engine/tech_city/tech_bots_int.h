@@ -52,13 +52,13 @@ struct group {
 struct look {
     const struct tech_game *g;
     int seat, nhand;
-    double u;                     /* card_unit() of the hand */
-    double left;                  /* rounds_left() */
-    const double *powers;         /* powers() by its four inputs as bits 0-3 (16) */
-    double own_powers[16];        /* powers' table when the round has no shared one */
-    double w[TECH_MAX_CARDS];     /* worth of each hand card, in hand order */
-    int matches[TECH_VALUES + 1]; /* cards in play by value */
-    int n;                        /* cards in play: */
+    double u;                         /* card_unit() of the hand */
+    double left;                      /* rounds_left() */
+    const double *powers;             /* powers() by its four inputs as bits 0-3 (16) */
+    double own_powers[16];            /* powers' table when the round has no shared one */
+    double w[TECH_MAX_CARDS];         /* worth of each hand card, in hand order */
+    uint8_t matches[TECH_VALUES + 1]; /* cards in play by value (the game's by_value) */
+    int n;                            /* cards in play: */
     uint8_t owner[TECH_MAX_CARDS], dom[TECH_MAX_CARDS], val[TECH_MAX_CARDS];
     int8_t x[TECH_MAX_CARDS], y[TECH_MAX_CARDS];
     uint8_t near[TECH_MAX_CARDS]; /* an owned card: its owner's others within two cells */

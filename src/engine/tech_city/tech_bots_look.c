@@ -56,8 +56,8 @@ void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look
     l->seat = seat;
     l->nhand = s->nhand;
     l->u = card_unit(g, s->nhand);
-    for (int v = 0; v <= TECH_VALUES; v++)
-        l->matches[v] = g->by_value[v];
+    _Static_assert(sizeof l->matches == sizeof g->by_value, "a look's matches are by_value");
+    memcpy(l->matches, g->by_value, sizeof l->matches);
     l->n = city ? g->ncity : 0;
     for (int i = 0; i < l->n; i++) {
         int c = g->city[i];
