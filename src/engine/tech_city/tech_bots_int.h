@@ -154,8 +154,13 @@ static inline double position(const struct look *l, double mine, double others, 
  * l keeps a pointer to g, which must not change while l is used. */
 void tech_look_at(struct look *l, const struct tech_game *g, int seat, enum look_depth depth);
 
-/* The worth in points of `card` in l's seat's hand now. */
-double tech_look_worth(const struct look *l, int card);
+/* The worth in points of `card` in l's seat's hand now (inline: every look asks it per hand
+ * card). */
+static inline double tech_look_worth(const struct look *l, int card)
+{
+    const struct tech_design *d = tech_design_of(l->g, card);
+    return worth(l->u, d, l->matches[d->value]);
+}
 
 /* The greedy bot's decision at an effect point of l's seat (l filled with the city): the legal
  * use worth most (with the bot's noise, or now and then a cheap use at random), else a pass. */

@@ -23,12 +23,6 @@ static double powers(double left, int tech1, int tech2, int science2, int knowle
     return left * (tech1 * 0.5 + tech2 * 0.5 + science2 * 0.6 + knowledge2 * 0.8);
 }
 
-double tech_look_worth(const struct look *l, int card)
-{
-    const struct tech_design *d = tech_design_of(l->g, card);
-    return worth(l->u, d, l->matches[d->value]);
-}
-
 /* What position() takes off seat's standing for the others', by the seats' standings st: the
  * average other's and (more) the score leader's. */
 static double others_part(const struct look *l, const double *st)
