@@ -1,7 +1,7 @@
 /* test_tech_bots.c: Tech City's bots choose what they chose before they were made fast (issue 25):
  * every decision and every hand-view payment of whole bot games, hashed, against the digests the
  * slow greedy bot (a copy of the game per effect choice, commit 9fe69f0) and the random bot gave;
- * and tech_open_cells(), which the bots ask at every build, against tech_cell_open(). */
+ * and tech_open_cells(), which the bots ask at every build, against the rule read off the city. */
 #include "tech_helpers.h"
 
 TestSuite(tech_bots, .init = load_tech);
@@ -80,8 +80,9 @@ Test(tech_bots, the_random_bot_chooses_as_before)
                      "%d players: random decisions changed", want[i].players);
 }
 
-/* The open cells the slow way: every empty cell next to a city card that tech_cell_open()
- * accepts, in city order and direction order, each once. */
+/* The open cells the slow way: every cell next to a city card, on the board and empty
+ * (tech_card_at()), in city order and direction order, each once; tech_cell_open() says yes to
+ * each. */
 static int cells_by_rule(const struct tech_game *g, int8_t *xs, int8_t *ys)
 {
     static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
@@ -92,7 +93,10 @@ static int cells_by_rule(const struct tech_game *g, int8_t *xs, int8_t *ys)
             bool dup = false;
             for (int j = 0; j < n; j++)
                 dup |= xs[j] == x && ys[j] == y;
-            if (!dup && tech_cell_open(g, x, y)) {
+            bool on_board = x >= -TECH_MAX_COORD && x <= TECH_MAX_COORD && y >= -TECH_MAX_COORD &&
+                            y <= TECH_MAX_COORD;
+            if (!dup && on_board && tech_card_at(g, x, y) == TECH_NONE) {
+                cr_assert(tech_cell_open(g, x, y), "(%d,%d) is open", x, y);
                 xs[n] = (int8_t)x;
                 ys[n] = (int8_t)y;
                 n++;

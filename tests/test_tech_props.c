@@ -1,7 +1,8 @@
 /* test_tech_props.c: properties of Tech City over thousands of bot games at 1 to 6 players,
  * through the ruleset seam the server uses: cards are conserved, scores never fall, the seed
  * card never leaves, every bot decision is legal, no view shows a secret, stored states load
- * back, and a recorded game replays to the same final state. */
+ * back, a recorded game replays to the same final state, and what the game keeps read off its
+ * city (tech_controls(), tech_open_cells()) is what reading the city again gives. */
 #include "tech_helpers.h"
 
 TestSuite(tech_props, .init = load_tech);
@@ -59,6 +60,19 @@ static void invariants(const struct tech_game *before, const struct tech_game *g
         cr_assert_geq(g->seats[s].score, before->seats[s].score, "a score fell");
     cr_assert(g->round >= before->round && g->round <= TECH_ROUNDS);
     cr_assert_gt(g->turn, before->turn);
+    /* a seat not pending has an empty decision (what lets a point empty only the last one's) */
+    static const struct tech_decision empty;
+    for (int s = 0; s < TECH_MAX_PLAYERS && g->step != TECH_STEP_OVER; s++)
+        cr_assert((g->pending & (1u << s)) || memcmp(&g->dec[s], &empty, sizeof empty) == 0,
+                  "seat %d, not pending, has a decision (seed %llu, turn %d)", s,
+                  (unsigned long long)g->seed, g->turn);
+    /* what the game keeps read off its city is what reading the city again gives, bytes and all */
+    static struct tech_game again;
+    again = *g;
+    tech_city_recount(&again);
+    cr_assert(memcmp(&again, g, sizeof again) == 0,
+              "the kept open cells or companies differ from the city's (seed %llu, turn %d)",
+              (unsigned long long)g->seed, g->turn);
 }
 
 Test(tech_props, cards_are_conserved_and_scores_never_fall_in_thousands_of_games)

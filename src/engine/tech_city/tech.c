@@ -77,9 +77,13 @@ const char *tech_error_message(int err)
 static void open_point(struct tech_game *g, int step, unsigned mask, const struct tech_events *ev)
 {
     g->step = (uint8_t)step;
+    /* Only a seat pending at the last point may have a decision to empty: tech_submit(), the
+     * defaults and a stored state's decisions fill only those (test_tech_props checks that the
+     * others' are empty); emptying the one or two of them is emptying all six. */
+    for (unsigned m = g->pending; m; m &= m - 1)
+        memset(&g->dec[__builtin_ctz(m)], 0, sizeof g->dec[0]);
     g->pending = (uint8_t)mask;
     g->submitted = g->defaulted = 0;
-    memset(g->dec, 0, sizeof g->dec);
     g->turn++;
     tech_emit(g, ev, TEV_STEP, -1, TECH_NONE, (int)mask, 0);
 }

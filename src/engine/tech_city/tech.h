@@ -162,6 +162,9 @@ struct tech_seat {
     bool passed;      /* passed in this round's effects phase */
 };
 
+/* The most empty cells next to a city (four a card). */
+enum { TECH_MAX_CELLS = 4 * TECH_MAX_CARDS };
+
 struct tech_game {
     const struct tech_catalog *cat; /* borrowed */
     uint64_t seed;
@@ -204,6 +207,17 @@ struct tech_game {
     uint16_t reshuffles;
     uint64_t built_designs; /* designs built from hand this game (figures) */
     uint64_t used_designs;  /* designs whose effect was used this game (figures) */
+
+    /* Read off the city, kept as it changes (tech_city_put(), tech_city_remove(), the moves of
+     * cards and markers; tech_city_recount() for a city set otherwise) so that the bots' many
+     * questions do not scan it: the answers of tech_controls() (controls[seat][domain + 1],
+     * [seat][0] all of seat's), the cards in the city by value, and the answer of
+     * tech_open_cells() (nopen cells in its order; the entries past them are zero, so that two
+     * games with the same city have the same bytes). */
+    uint8_t controls[TECH_MAX_PLAYERS][DOMAIN_WILD + 2];
+    uint8_t by_value[TECH_VALUES + 1];
+    uint16_t nopen;
+    int8_t open_x[TECH_MAX_CELLS], open_y[TECH_MAX_CELLS];
 };
 
 /* Public events that resolving a point produces, in order; the ruleset turns them into the
@@ -280,7 +294,10 @@ int tech_card_at(const struct tech_game *g, int x, int y);
 bool tech_cell_open(const struct tech_game *g, int x, int y);
 
 /* Companies seat controls, in all or of one domain (domain -1 = all). */
-int tech_controls(const struct tech_game *g, int seat, int domain);
+static inline int tech_controls(const struct tech_game *g, int seat, int domain)
+{
+    return g->controls[seat][domain < 0 ? 0 : domain + 1];
+}
 
 /* The hand limit of this game (6, or 5 with 5-6 players). */
 int tech_hand_limit(const struct tech_game *g);
@@ -338,8 +355,8 @@ bool tech_use_option(const struct tech_game *g, int seat, int card, struct tech_
 
 /* The empty cells a card may be built into now (orthogonally next to a card of the city), in
  * the city's order, each once, into xs/ys; returns how many (at most `max`: TECH_MAX_CELLS
- * holds every one). */
-enum { TECH_MAX_CELLS = 4 * TECH_MAX_CARDS };
+ * holds every one). The game keeps them (g->open_x, g->open_y, g->nopen), and a caller that
+ * only reads them may read them there. */
 int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max);
 
 /* How many cards seat must give at a choose or discard point: down to the hand limit at a

@@ -1,8 +1,8 @@
 /* tech_bots.c: Tech City's random and greedy players (see tech_bots.h). The greedy bot weighs
  * every legal build and every effect in points, with a card in hand worth a fraction of a point
  * that falls as the game nears its end, and breaks near-ties with a little noise of its own. It
- * reads a position once per decision (struct look, tech_bots_look.c, which also weighs the
- * effects) and weighs every option from that reading, without copying the game; an effect that
+ * reads a position once per decision (struct look, tech_bots_look.c; tech_bots_effect.c weighs
+ * the effects) and weighs every option from that reading, without copying the game; an effect that
  * rearranges the city is first bounded from the look's counts and weighed choice by choice only
  * when the bound could win (the same decision as weighing them all). Self-play speed is a figure
  * of the bench (issue 25). */
@@ -303,8 +303,8 @@ static void greedy_build(struct bot *b, const struct look *l, struct tech_decisi
     int seat = l->seat;
     const struct tech_seat *s = &g->seats[seat];
     const double *w = l->w;
-    int8_t xs[TECH_MAX_CELLS], ys[TECH_MAX_CELLS];
-    int ncell = tech_open_cells(g, xs, ys, TECH_MAX_CELLS);
+    const int8_t *xs = g->open_x, *ys = g->open_y; /* tech_open_cells(), read in place */
+    int ncell = g->nopen;
     /* tech_build_points() is match_points() of the card plus the cell's neighbour point */
     int8_t nb[TECH_MAX_CELLS];
     for (int k = 0; k < ncell; k++)

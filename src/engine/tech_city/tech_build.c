@@ -4,9 +4,7 @@
 
 int tech_match_points(const struct tech_game *g, int seat, int value, int domain)
 {
-    int matches = 0;
-    for (int i = 0; i < g->ncity; i++)
-        matches += tech_design_of(g, g->city[i])->value == value;
+    int matches = value >= 0 && value <= TECH_VALUES ? g->by_value[value] : 0;
     int base = matches < TECH_SCORE_CAP_MATCH ? matches : TECH_SCORE_CAP_MATCH;
     int science = tech_controls(g, seat, DOMAIN_SCIENCE) + (domain == DOMAIN_SCIENCE);
     return base + (base >= 2 && science >= 2);
@@ -77,10 +75,9 @@ int tech_check_build(const struct tech_game *g, int seat, const struct tech_deci
     if (d->x < -TECH_MAX_COORD || d->x > TECH_MAX_COORD || d->y < -TECH_MAX_COORD ||
         d->y > TECH_MAX_COORD)
         return TECH_ERR_OFF_GRID;
-    if (tech_card_at(g, d->x, d->y) != TECH_NONE)
-        return TECH_ERR_CELL_TAKEN;
-    if (!tech_cell_open(g, d->x, d->y))
-        return TECH_ERR_NOT_ADJACENT;
+    if (!tech_cell_open(g, d->x, d->y)) /* an open cell is empty */
+        return tech_card_at(g, d->x, d->y) != TECH_NONE ? TECH_ERR_CELL_TAKEN
+                                                        : TECH_ERR_NOT_ADJACENT;
     if (d->npay > 2)
         return TECH_ERR_PAYMENT;
     for (int i = 0; i < d->npay; i++) {

@@ -261,6 +261,7 @@ void tech_effect_apply(struct tech_game *g, int seat, int card, const struct tec
         g->cy[a] = d->uy;
         g->cx[b] = d->tx;
         g->cy[b] = d->ty;
+        tech_city_recount(g);
         tech_emit(g, ev, TEV_MOVED, seat, a, 0, 0);
         tech_emit(g, ev, TEV_MOVED, seat, b, 0, 0);
         break;
@@ -274,8 +275,7 @@ void tech_effect_apply(struct tech_game *g, int seat, int card, const struct tec
     }
     case PRIM_MOVE_MARKER: {
         int from = tech_card_at(g, d->tx, d->ty), to = tech_card_at(g, d->ux, d->uy);
-        g->owner[from] = TECH_NONE;
-        g->owner[to] = (uint8_t)seat;
+        tech_marker_move(g, from, to, seat);
         tech_emit(g, ev, TEV_MARKER, seat, from, -1, 0);
         tech_emit(g, ev, TEV_MARKER, seat, to, seat, 0);
         break;

@@ -29,6 +29,15 @@ void tech_score(struct tech_game *g, int seat, int points, const struct tech_eve
 /* Removes a card from the city (its cell becomes empty). */
 void tech_city_remove(struct tech_game *g, int card);
 
+/* Redoes what the game keeps read off the city (tech_controls()' and tech_open_cells()' answers)
+ * from the city itself: for a city set otherwise than by tech_city_put() and tech_city_remove(),
+ * or whose cards moved. */
+void tech_city_recount(struct tech_game *g);
+
+/* Moves seat's marker from city card `from` to city card `to` (a company another seat or none
+ * controls), keeping tech_controls()' counts. */
+void tech_marker_move(struct tech_game *g, int from, int to, int seat);
+
 /* Puts card into the city at (x, y) with owner (TECH_NONE neutral), untilted. */
 void tech_city_put(struct tech_game *g, int card, int x, int y, int owner);
 

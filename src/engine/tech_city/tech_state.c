@@ -2,6 +2,7 @@
  * with every field checked (see tech_json.h). */
 #include "tech_json.h"
 
+#include "tech_internal.h"
 #include "tech_json_util.h"
 
 /* ---- state --------------------------------------------------------------------------------- */
@@ -249,6 +250,7 @@ bool tech_state_from_json(struct tech_game *g, const struct tech_catalog *cat, c
         g->owner[c] = (uint8_t)owner;
         g->tilted[c] = tilted;
     }
+    tech_city_recount(g);
     const json_t *seats = json_object_get(j, "seats");
     if (r.ok && (!json_is_array(seats) || (int)json_array_size(seats) != players)) {
         say(err, errlen, "state field \"seats\" must hold one object per seat.");

@@ -1,5 +1,7 @@
 /* tech_table.c: the moves of cards between the places of a Tech City game (deck, discard pile,
- * hands, city, expelled), draws with reshuffles, points, and events (see tech_internal.h). */
+ * hands, city, expelled), draws with reshuffles, points, and events (see tech_internal.h), and
+ * what the game keeps read off its city as the city changes (the companies each seat controls,
+ * the empty cells next to the city). */
 #include <string.h>
 
 #include "ruleset.h"
@@ -47,7 +49,8 @@ int tech_card_at(const struct tech_game *g, int x, int y)
     return TECH_NONE;
 }
 
-bool tech_cell_open(const struct tech_game *g, int x, int y)
+/* tech_cell_open() read off the city itself (open_scan() asks it while making the list). */
+static bool cell_open_scan(const struct tech_game *g, int x, int y)
 {
     if (x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD || y > TECH_MAX_COORD)
         return false;
@@ -62,14 +65,16 @@ bool tech_cell_open(const struct tech_game *g, int x, int y)
     return false;
 }
 
-/* The cells next to the city, read off a grid of the city's bounding box (one margin cell each
- * side) that marks the cards and the cells already listed: the bots ask for them at every build,
- * and a scan of the city per neighbour of every card was most of a build's time. A city too
- * spread out for the grid is asked cell by cell (tech_cell_open() and the list so far). */
-int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
+/* The cells next to the city in tech_open_cells()'s order (for each card in city order, its four
+ * neighbours in the order of dx/dy that are on the board, empty and not listed yet), read off a
+ * grid of the city's bounding box (one margin cell each side) that marks the cards and the cells
+ * already listed. A city too spread out for the grid is asked cell by cell (cell_open_scan() and
+ * the list so far). */
+static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+
+static int open_scan(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
 {
     enum { GRID = 4096, TAKEN = 1, LISTED = 2 };
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     if (g->ncity == 0)
         return 0;
     int x0 = g->cx[g->city[0]], x1 = x0, y0 = g->cy[g->city[0]], y1 = y0;
@@ -101,7 +106,7 @@ int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
                 skip = *cell || x < -TECH_MAX_COORD || x > TECH_MAX_COORD || y < -TECH_MAX_COORD ||
                        y > TECH_MAX_COORD;
             } else {
-                skip = !tech_cell_open(g, x, y);
+                skip = !cell_open_scan(g, x, y);
                 for (int j = 0; j < n && !skip; j++)
                     skip = xs[j] == x && ys[j] == y;
             }
@@ -119,15 +124,95 @@ int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
     return n;
 }
 
-int tech_controls(const struct tech_game *g, int seat, int domain)
+bool tech_cell_open(const struct tech_game *g, int x, int y)
 {
-    int n = 0;
+    for (int i = 0; i < g->nopen; i++)
+        if (g->open_x[i] == x && g->open_y[i] == y)
+            return true;
+    return false;
+}
+
+int tech_open_cells(const struct tech_game *g, int8_t *xs, int8_t *ys, int max)
+{
+    int n = g->nopen < max ? g->nopen : max;
+    memcpy(xs, g->open_x, (size_t)n);
+    memcpy(ys, g->open_y, (size_t)n);
+    return n;
+}
+
+void tech_city_recount(struct tech_game *g)
+{
+    memset(g->controls, 0, sizeof g->controls);
+    memset(g->by_value, 0, sizeof g->by_value);
     for (int i = 0; i < g->ncity; i++) {
         int c = g->city[i];
-        if (g->owner[c] == seat && (domain < 0 || tech_design_of(g, c)->domain == domain))
-            n++;
+        g->by_value[tech_design_of(g, c)->value]++;
+        if (g->owner[c] != TECH_NONE) {
+            g->controls[g->owner[c]][0]++;
+            g->controls[g->owner[c]][tech_design_of(g, c)->domain + 1]++;
+        }
     }
-    return n;
+    memset(g->open_x, 0, sizeof g->open_x);
+    memset(g->open_y, 0, sizeof g->open_y);
+    g->nopen = (uint16_t)open_scan(g, g->open_x, g->open_y, TECH_MAX_CELLS);
+}
+
+/* Seat `owner` (TECH_NONE: none) gains (+1) or loses (-1) card, a card of the city. */
+static void count_owner(struct tech_game *g, int card, int owner, int by)
+{
+    if (owner == TECH_NONE)
+        return;
+    g->controls[owner][0] = (uint8_t)(g->controls[owner][0] + by);
+    uint8_t *d = &g->controls[owner][tech_design_of(g, card)->domain + 1];
+    *d = (uint8_t)(*d + by);
+}
+
+void tech_marker_move(struct tech_game *g, int from, int to, int seat)
+{
+    count_owner(g, from, g->owner[from], -1);
+    count_owner(g, to, g->owner[to], -1);
+    g->owner[from] = TECH_NONE;
+    g->owner[to] = (uint8_t)seat;
+    count_owner(g, to, seat, 1);
+}
+
+/* The open cells once `card`, the last card of the city, came into it: its cell leaves them and
+ * its neighbours on the board that are empty and next to no earlier card join them at the end,
+ * which is open_scan()'s order (it takes the cards in city order, and this one comes last; a
+ * neighbour next to an earlier card is listed already). */
+static void open_after_put(struct tech_game *g, int card)
+{
+    int x = g->cx[card], y = g->cy[card], n = g->nopen;
+    for (int i = 0; i < n; i++)
+        if (g->open_x[i] == x && g->open_y[i] == y) {
+            memmove(&g->open_x[i], &g->open_x[i + 1], (size_t)(n - i - 1));
+            memmove(&g->open_y[i], &g->open_y[i + 1], (size_t)(n - i - 1));
+            n--;
+            g->open_x[n] = g->open_y[n] = 0;
+            break;
+        }
+    /* near[ey + 2][ex + 2]: bit k when a card at (ex, ey) from the new one is at neighbour k
+     * (dx[k], dy[k]) or next to it orthogonally */
+    static const uint8_t near[5][5] = {
+        {0, 0, 8, 0, 0}, {0, 10, 8, 9, 0}, {2, 2, 15, 1, 1}, {0, 6, 4, 5, 0}, {0, 0, 4, 0, 0},
+    };
+    unsigned skip = 0; /* bit k: neighbour k taken, or next to an earlier card */
+    for (int i = 0; i < g->ncity - 1; i++) {
+        int c = g->city[i];
+        unsigned ex = (unsigned)(g->cx[c] - x + 2), ey = (unsigned)(g->cy[c] - y + 2);
+        if (ex <= 4 && ey <= 4)
+            skip |= near[ey][ex];
+    }
+    for (int k = 0; k < 4; k++) {
+        int nx = x + dx[k], ny = y + dy[k];
+        if ((skip >> k & 1) || nx < -TECH_MAX_COORD || nx > TECH_MAX_COORD ||
+            ny < -TECH_MAX_COORD || ny > TECH_MAX_COORD)
+            continue;
+        g->open_x[n] = (int8_t)nx;
+        g->open_y[n] = (int8_t)ny;
+        n++;
+    }
+    g->nopen = (uint16_t)n;
 }
 
 int tech_hand_limit(const struct tech_game *g)
@@ -223,6 +308,7 @@ void tech_city_remove(struct tech_game *g, int card)
     g->owner[card] = TECH_NONE;
     g->tilted[card] = false;
     g->cx[card] = g->cy[card] = 0;
+    tech_city_recount(g); /* the city's order changed: the open cells are listed again */
 }
 
 void tech_city_put(struct tech_game *g, int card, int x, int y, int owner)
@@ -232,4 +318,7 @@ void tech_city_put(struct tech_game *g, int card, int x, int y, int owner)
     g->cy[card] = (int8_t)y;
     g->owner[card] = tech_design_of(g, card)->domain == DOMAIN_SERVICE ? TECH_NONE : (uint8_t)owner;
     g->tilted[card] = false;
+    count_owner(g, card, g->owner[card], 1);
+    g->by_value[tech_design_of(g, card)->value]++;
+    open_after_put(g, card);
 }
