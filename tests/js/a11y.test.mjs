@@ -206,6 +206,23 @@ test('phone: lobby list first, the table in order, 44 px targets, names whole, n
     // A table in round 2, with tableaux.
     const g = await createGame({ name: 'Pim', seats: 4, bots: ['greedy', 'greedy', 'random'] });
     await openAsSeat(page, g);
+    // The first screen (issue 27, item 6): a whole row of the hand above the held buttons, and
+    // nothing of the cards (their "i" buttons) drawn over those buttons.
+    await page.waitForSelector('#action[data-state="keep"] #hand .card');
+    const first = await page.evaluate(() => {
+      scrollTo(0, 0);
+      const card = document.querySelector('#hand .card').getBoundingClientRect();
+      const bar = document.querySelector('#action .actions.sticky').getBoundingClientRect();
+      const covered = [...document.querySelectorAll('#action .actions.sticky button')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, Math.min(r.top + r.height / 2, innerHeight - 2));
+        return !b.contains(at);
+      }).map((b) => b.id || b.textContent);
+      return { cardBottom: card.bottom, barTop: bar.top, height: innerHeight, covered };
+    });
+    assert.ok(first.cardBottom <= first.barTop, `the hand's first row (to ${first.cardBottom}) is above the held buttons (from ${first.barTop})`);
+    assert.ok(first.barTop >= first.height - 80, `the held buttons take one low row (from ${first.barTop} of ${first.height})`);
+    assert.deepEqual(first.covered, [], 'no card is drawn over the held buttons');
     const state = await playUntilRound(page, 2);
     assert.ok(await noHorizontalScroll(page), 'the table fits 390 px');
     const [action, me, other, log] = await tops(page, ['#action', '.player.me', '.player:not(.me)', '#log-box']);

@@ -369,12 +369,12 @@ function scTable(ctx) {
         h('li', {}, 'Unsure? Suggest fills in a good choice; the city panel shows money, the Mayor and what is in force. ', h('a', { href: '#/rules/simcity' }, 'The full rules'), '.')));
   }
 
-  /** The panels, and the guide open by itself in round 1. */
+  /** The panels, and the guide open by itself in round 1 (closed on a phone: the hand comes first). */
   function draw() {
     const v = st.view;
     if (!guideSet && v && v.status === 'playing') {
       guideSet = true;
-      guide.open = v.round <= 1 && me() !== null;
+      guide.open = v.round <= 1 && me() !== null && !matchMedia('(max-width: 700px)').matches;
     }
     guide.hidden = !v || v.status !== 'playing';
     board.draw();
