@@ -12,6 +12,7 @@ import { joinNames } from '../../ui.js';
 import { loadScCatalog, design, scCard, scLog, sortScHand, HAND_SORTS, STEP_TITLES, PHASES, MODES } from './data.js';
 import { scBoard } from './city.js';
 import { markNewByPoint } from '../turns.js';
+import { whyText } from '../../hints.js';
 
 /** Loads what SimCity's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -181,6 +182,8 @@ function scTable(ctx) {
     sel = emptySel();
     suggested = same(g);
     hint = `${got.by === 'expert' ? 'The expert suggests' : 'Suggested'}: ${say(g)}`;
+    const why = whyText(got, (o) => say(o).replace(/\.$/, ''), (n) => `$${n}`);
+    if (why) hint = `${hint} ${why}`;
     if (g.card !== undefined && ['play', 'council', 'discard'].includes(p.step)) sel.card = g.card;
     if (g.x !== undefined) { Object.assign(sel, { x: g.x, y: g.y }); requestAnimationFrame(() => board.centre(g.x, g.y)); }
     if (p.step === 'election' && !g.pass) Object.assign(sel, { candidate: g.candidate, votes: g.votes });
