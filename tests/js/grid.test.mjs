@@ -119,3 +119,51 @@ test('Suggest says why: the expert\'s estimate for its choice and for the runner
     }
   }
 });
+
+test('a play that does nothing is said before it is sent: Cloud Vault with an empty hand asks "Use it anyway"', { timeout: 60_000 }, async () => {
+  const g = (await callApi(daemon.base, 'POST', '/games', { body: { game: 'tech_city', name: 'Ada', seats: 3, bots: ['greedy', 'greedy'] } })).json;
+  for (const viewport of VIEWPORTS) {
+    const { context, page, errors } = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token }, { viewport, bypassCSP: true });
+    try {
+      await page.waitForSelector('#city .cell');
+      // The effect point shown (nothing is sent): Cloud Vault in the city, usable, an empty hand.
+      await page.route(`**/api/v1/games/${g.id}**`, async (route) => {
+        try {
+          const url = new URL(route.request().url());
+          const isHand = url.pathname.endsWith('/hand');
+          if (!isHand && url.pathname !== `/api/v1/games/${g.id}`) return await route.continue();
+          const r = await route.fetch();
+          const v = await r.json();
+          const taken = new Set(v.city.map((c) => `${c.x},${c.y}`));
+          const x = Math.max(...v.city.map((c) => c.x)) + 1, y = v.city.find((c) => c.x === x - 1).y;
+          if (!taken.has(`${x},${y}`)) v.city.push({ x, y, id: 990, card: 'cloud_vault', domain: 'service', value: 5, owner: null, tilted: false, seed: false });
+          v.step = 'effect';
+          if (isHand) {
+            v.hand = [];
+            v.order = null;
+            v.pending = { round: v.round, step: 'effect', turn: v.turn, options: { normal: true, free: false, cells: [{ x, y }], free_cells: [], owner_cells: [], uses: [{ x, y, id: 990, card: 'cloud_vault', normal: true, free: false, owner_first: false, score: 0, choices: {} }] } };
+          } else v.pending = [0];
+          return await route.fulfill({ response: r, json: v });
+        } catch {
+          return undefined;
+        }
+      });
+      await page.reload();
+      await page.waitForSelector('#action[data-state="effect"]');
+      await page.click('#city .card-cell[data-slug="cloud_vault"]');
+      await page.waitForSelector('#nothing-note');
+      assert.match(await page.textContent('#nothing-note'), /Cloud Vault does nothing now: you draw 2 cards and then discard them, as your hand is empty/);
+      let sent = 0;
+      page.on('request', (req) => { if (req.method() === 'POST' && req.url().endsWith('/orders')) sent++; });
+      await page.click('#confirm');
+      await page.waitForSelector('#nothing-note[role="alert"]');
+      assert.equal(await page.textContent('#confirm'), 'Use it anyway', 'the first Confirm asks again');
+      assert.equal(sent, 0, 'and sends nothing');
+      const hits = await axeSerious(page);
+      assert.deepEqual(hits, [], `axe: ${JSON.stringify(hits, null, 1)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -132,11 +132,11 @@ export function choiceRules(ctx, selOf) {
     const c = u && cityAt(u.x, u.y);
     if (!c) return null;
     const d = design(c.card);
-    const e = d.effect ?? {};
-    if (e.draw && e.then_discard === e.draw && !hand().length) {
-      return `${d.name} does nothing now: you draw ${count(e.draw)} and then discard ${e.draw === 1 ? 'it' : 'them'}, as your hand is empty, and it scores no points.`;
+    const e = d.effect ?? {}; // the catalog's: {primitive, n, then_discard, points, ...}
+    if (e.primitive === 'draw' && e.n && e.then_discard === e.n && !hand().length) {
+      return `${d.name} does nothing now: you draw ${count(e.n)} and then discard ${e.n === 1 ? 'it' : 'them'}, as your hand is empty, and it scores no points.`;
     }
-    if (e.score && !u.score) return `${d.name} does nothing now: its condition is not met, so it scores no points.`;
+    if (e.primitive === 'score' && !u.score) return `${d.name} does nothing now: its condition is not met, so it scores no points.`;
     return null;
   }
 
