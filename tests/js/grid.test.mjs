@@ -40,70 +40,89 @@ function gridFacts(page) {
   });
 }
 
+/**
+ * Creates a 3-seat game of `game` (Ada and two greedy bots), opens Ada's table at `viewport`
+ * and runs check(page, game); then axe must find nothing serious and the page no error.
+ */
+async function atTable(game, viewport, check, g = null) {
+  g ??= (await callApi(daemon.base, 'POST', '/games', { body: { game, name: 'Ada', seats: 3, bots: ['greedy', 'greedy'] } })).json;
+  const { context, page, errors } = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token }, { viewport, bypassCSP: true });
+  try {
+    await check(page, g);
+    const hits = await axeSerious(page);
+    assert.deepEqual(hits, [], `axe: ${JSON.stringify(hits, null, 1)}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+}
+
 /** True when element `sel` is wholly inside the window. */
 const inView = (page, sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.height > 0; });
 
 for (const [game, pick] of [['tech_city', '#hand .tcard:not(.dim)'], ['simcity', '#hand .sccard:not(.dim)']]) {
   for (const viewport of VIEWPORTS) {
-    test(`${game} at ${viewport.width}×${viewport.height}: a fitted, zoomable, readable grid; each cell shows what a play scores; axe-clean`, { timeout: 60_000 }, async () => {
-      const g = (await callApi(daemon.base, 'POST', '/games', { body: { game, name: 'Ada', seats: 3, bots: ['greedy', 'greedy'] } })).json;
-      const { context, page, errors } = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token }, { viewport, bypassCSP: true });
-      try {
-        await page.waitForSelector('#city .cell');
-        await page.waitForFunction(() => document.querySelector('#action')?.dataset.busy === 'false' && document.querySelector('#hand button'));
-        await page.waitForTimeout(300); // the first fit runs on the next frame
-        const f = await gridFacts(page);
-        assert.ok(f.cityTop >= f.boxTop - 1, `the top row is not cut off: ${JSON.stringify(f)}`);
-        // Fitted: the whole city, unless that would make names smaller than 12 px (the least zoom).
-        assert.ok(f.fits || f.zoom <= 0.851, `the city fits its box at first: ${JSON.stringify(f)}`);
-        assert.ok(f.names.every((px) => px >= 12), `names at 12 px or more: ${f.names}`);
-        assert.equal(f.turned, 0, 'no card is drawn turned');
-        assert.ok(await page.locator('#pan-hint').isVisible(), 'a visible line says how to pan and zoom');
-        // The zoom buttons: in, then fit again.
-        await page.click('#zoom-in');
-        assert.ok((await gridFacts(page)).zoom > f.zoom, 'zoomed in');
-        await page.click('#zoom-fit');
-        const back = await gridFacts(page);
-        assert.ok(Math.abs(back.zoom - f.zoom) < 0.02, `Fit shows the whole city again: ${JSON.stringify([f, back])}`);
-        // Item 2: a card picked, each cell it may go to shows its score, in words too (at the
-        // seat's build or play; a bot's service asking for help first is declined).
-        for (let k = 0; k < 5; k++) {
-          const state = await page.waitForFunction(() => { const a = document.querySelector('#action'); return a?.dataset.busy === 'false' && ['build', 'play', 'help'].includes(a.dataset.state) && a.dataset.state; }, null, { timeout: 15_000 }).then((x) => x.jsonValue());
-          if (state !== 'help') break;
-          await page.click('#pass');
-          await page.waitForFunction(() => document.querySelector('#action')?.dataset.state !== 'help', null, { timeout: 15_000 });
-        }
-        await page.locator(pick).first().click();
-        const cells = page.locator('#city .cell.target');
-        await cells.first().waitFor();
-        const scored = await cells.evaluateAll((els) => els.map((e) => ({ score: e.dataset.score, shown: e.querySelector('.cell-score')?.textContent ?? '', said: e.getAttribute('aria-label') ?? e.textContent })));
-        assert.ok(scored.some((c) => c.score !== ''), `cells carry their score: ${JSON.stringify(scored)}`);
-        for (const c of scored.filter((x) => x.score !== '')) {
-          assert.match(c.shown, new RegExp(`\\+\\$?${c.score}$`), 'the number on the cell');
-          assert.match(c.said, /scores \$?\d+/, 'and in words');
-        }
-        if (viewport.width > 1000) {
-          // The picked card and the grid in view together: the page scrolled to the table's
-          // panels, both show (no scrolling between them for a build).
-          await page.locator('.city-box').evaluate((e) => e.scrollIntoView({ block: 'start' }));
-          assert.ok(await inView(page, '#hand .is-build'), 'the picked card is in view');
-          assert.ok(await inView(page, '#city-scroll'), 'and so is the whole grid');
-        }
-        const hits = await axeSerious(page);
-        assert.deepEqual(hits, [], `axe: ${JSON.stringify(hits, null, 1)}`);
-        assert.deepEqual(errors, []);
-      } finally {
-        await context.close();
+    test(`${game} at ${viewport.width}×${viewport.height}: a fitted, zoomable, readable grid; each cell shows what a play scores; axe-clean`, { timeout: 60_000 }, () => atTable(game, viewport, async (page) => {
+      await page.waitForSelector('#city .cell');
+      await page.waitForFunction(() => document.querySelector('#action')?.dataset.busy === 'false' && document.querySelector('#hand button'));
+      await page.waitForTimeout(300); // the first fit runs on the next frame
+      const f = await gridFacts(page);
+      assert.ok(f.cityTop >= f.boxTop - 1, `the top row is not cut off: ${JSON.stringify(f)}`);
+      // Fitted: the whole city, unless that would make names smaller than 12 px (the least zoom).
+      assert.ok(f.fits || f.zoom <= 0.851, `the city fits its box at first: ${JSON.stringify(f)}`);
+      assert.ok(f.names.every((px) => px >= 12), `names at 12 px or more: ${f.names}`);
+      assert.equal(f.turned, 0, 'no card is drawn turned');
+      assert.ok(await page.locator('#pan-hint').isVisible(), 'a visible line says how to pan and zoom');
+      // The zoom buttons: in, then fit again.
+      await page.click('#zoom-in');
+      assert.ok((await gridFacts(page)).zoom > f.zoom, 'zoomed in');
+      await page.click('#zoom-fit');
+      const back = await gridFacts(page);
+      assert.ok(Math.abs(back.zoom - f.zoom) < 0.02, `Fit shows the whole city again: ${JSON.stringify([f, back])}`);
+      // Item 2: a card picked, each cell it may go to shows its score, in words too (at the
+      // seat's build or play; a bot's service asking for help first is declined).
+      for (let k = 0; k < 5; k++) {
+        const state = await page.waitForFunction(() => { const a = document.querySelector('#action'); return a?.dataset.busy === 'false' && ['build', 'play', 'help'].includes(a.dataset.state) && a.dataset.state; }, null, { timeout: 15_000 }).then((x) => x.jsonValue());
+        if (state !== 'help') break;
+        await page.click('#pass');
+        await page.waitForFunction(() => document.querySelector('#action')?.dataset.state !== 'help', null, { timeout: 15_000 });
       }
-    });
+      await page.locator(pick).first().click();
+      const cells = page.locator('#city .cell.target');
+      await cells.first().waitFor();
+      const scored = await cells.evaluateAll((els) => els.map((e) => ({ score: e.dataset.score, shown: e.querySelector('.cell-score')?.textContent ?? '', said: e.getAttribute('aria-label') ?? e.textContent })));
+      assert.ok(scored.some((c) => c.score !== ''), `cells carry their score: ${JSON.stringify(scored)}`);
+      for (const c of scored.filter((x) => x.score !== '')) {
+        assert.match(c.shown, new RegExp(`\\+\\$?${c.score}$`), 'the number on the cell');
+        assert.match(c.said, /scores \$?\d+/, 'and in words');
+      }
+      if (viewport.width > 1000) {
+        // No jump between clicks: picking a cell moves neither the grid nor the hand.
+        const where = () => page.evaluate(() => [document.querySelector('#city-scroll').getBoundingClientRect().top, document.querySelector('#hand').getBoundingClientRect().top]);
+        const before = await where();
+        const free = page.locator('#city .cell.target:not(.chosen)');
+        if (await free.count()) {
+          await free.first().click();
+          await page.waitForSelector('#city .cell.chosen');
+          const after = await where();
+          assert.ok(Math.abs(after[0] - before[0]) < 1, `the grid stays put: ${before} → ${after}`);
+          assert.ok(Math.abs(after[1] - before[1]) < 1, `and so does the hand: ${before} → ${after}`);
+        }
+        // The picked card and the grid in view together: the page scrolled to the table's
+        // panels, both show (no scrolling between them for a build).
+        await page.locator('.city-box').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        assert.ok(await inView(page, '#hand .is-build'), 'the picked card is in view');
+        assert.ok(await inView(page, '#city-scroll'), 'and so is the whole grid');
+      }
+    }));
   }
 }
 
 test('Suggest says why: the expert\'s estimate for its choice and for the runner-up, in words', { timeout: 60_000 }, async () => {
-  const g = (await callApi(daemon.base, 'POST', '/games', { body: { game: 'tech_city', name: 'Ada', seats: 3, bots: ['greedy', 'greedy'] } })).json;
+  let game = null; // one game: the second viewport asks at the same point
   for (const viewport of VIEWPORTS) {
-    const { context, page, errors } = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token }, { viewport, bypassCSP: true });
-    try {
+    await atTable('tech_city', viewport, async (page, g) => {
+      game = g;
       await page.waitForSelector('#suggest[data-hints-left]:not([data-hints-left=""])');
       await page.click('#suggest');
       const line = page.locator('.hint-line');
@@ -111,20 +130,15 @@ test('Suggest says why: the expert\'s estimate for its choice and for the runner
       const text = await line.textContent();
       assert.match(text, /The expert suggests: .+\. Why: playing the game out \d+ times from here .* won \d+% of the games with this choice, ending at about \d+ points?\./, text);
       assert.match(text, /The next best, .+, won \d+%/, text);
-      const hits = await axeSerious(page);
-      assert.deepEqual(hits, [], `axe: ${JSON.stringify(hits, null, 1)}`);
-      assert.deepEqual(errors, []);
-    } finally {
-      await context.close();
-    }
+    }, game);
   }
 });
 
 test('a play that does nothing is said before it is sent: Cloud Vault with an empty hand asks "Use it anyway"', { timeout: 60_000 }, async () => {
-  const g = (await callApi(daemon.base, 'POST', '/games', { body: { game: 'tech_city', name: 'Ada', seats: 3, bots: ['greedy', 'greedy'] } })).json;
+  let game = null;
   for (const viewport of VIEWPORTS) {
-    const { context, page, errors } = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token }, { viewport, bypassCSP: true });
-    try {
+    await atTable('tech_city', viewport, async (page, g) => {
+      game = g;
       await page.waitForSelector('#city .cell');
       // The effect point shown (nothing is sent): Cloud Vault in the city, usable, an empty hand.
       await page.route(`**/api/v1/games/${g.id}**`, async (route) => {
@@ -159,11 +173,6 @@ test('a play that does nothing is said before it is sent: Cloud Vault with an em
       await page.waitForSelector('#nothing-note[role="alert"]');
       assert.equal(await page.textContent('#confirm'), 'Use it anyway', 'the first Confirm asks again');
       assert.equal(sent, 0, 'and sends nothing');
-      const hits = await axeSerious(page);
-      assert.deepEqual(hits, [], `axe: ${JSON.stringify(hits, null, 1)}`);
-      assert.deepEqual(errors, []);
-    } finally {
-      await context.close();
-    }
+    }, game);
   }
 });

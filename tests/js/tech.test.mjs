@@ -206,7 +206,7 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
 async function playTech(page, state, byHand) {
   let did = null;
   if (state === 'build' && byHand) {
-    const plain = page.locator('#hand .tcard:not(.d-wild):not(.d-service):not([disabled])');
+    const plain = page.locator('#hand .tcard:not(.d-wild):not(.d-service):not([disabled]):not(.dim)'); // a dimmed card cannot be built now
     if (await plain.count()) {
       await plain.first().click();
       const cells = page.locator('#city .cell.open.target');

@@ -210,18 +210,18 @@ function techTable(ctx) {
       case 'build': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
         head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
-          h('p', {}, d ? (sel.x === null ? `${d.name}: pick a highlighted cell of the city.` : `${d.name} at ${sel.x}, ${sel.y}.`)
+          h('p', { class: 'slot' }, d ? (sel.x === null ? `${d.name}: pick a highlighted cell of the city.` : `${d.name} at ${sel.x}, ${sel.y}: build it there, or pick another cell.`)
             : `Pick a card to build, then a highlighted cell next to the city. ${payRule(p.options.payment)}`));
         if (d) {
           head.push(h('p', { class: 'counter', id: 'counter' }, d.domain === 'service'
             ? `A service: ${sel.pay.length ? 'you give 1 card' : 'you give no card'}; the others are asked to help.`
             : `Paying ${sel.pay.length} card${sel.pay.length === 1 ? '' : 's'}. Press a card to pay with it or keep it.`));
           if (buildOf(sel.card)?.names) head.push(wildSelect());
-          if (sel.x === null) head.push(h('p', { class: 'muted', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
+          if (sel.x === null) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
           else {
             const k = (p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y);
             const pts = rules.cellScore(k);
-            if (pts !== null) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
+            if (pts !== null) head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
           }
         }
         buttons.push(confirmBtn(d ? `Build ${d.name}${sel.pay.length ? ` · pay ${sel.pay.length}` : ''}` : 'Build'), passBtn());
@@ -305,7 +305,11 @@ function techTable(ctx) {
     }
     if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, `You will show ${divulge.size} card${divulge.size === 1 ? '' : 's'} of your hand to everyone with this choice.`));
     if (p.suggestion || ctx.hints.left() !== 0) buttons.push(ctx.hints.button({ onclick: suggest, disabled: st.busy }));
-    if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
+    // What is still needed, on a line kept (empty) once nothing is: the hand below does not jump.
+    if (['build', 'help', 'effect'].includes(p.step)) {
+      const need = !r.body && r.why && !hint ? r.why : '';
+      head.push(h('p', { class: 'muted need', id: 'need', 'aria-hidden': need ? null : 'true' }, need || '\u00a0'));
+    }
     const pickable = ['build', 'help', 'discard'].includes(p.step) || (p.step === 'effect' && needsOf().includes('card')) || (p.step === 'choose' && p.options.kind === 'discard');
     // Only a point that waits for several seats keeps an order: it may be replaced until then.
     return { head, extra, buttons, hint, sent: !!st.hand.order && sameAsSent(r.body), cardOpts: (c) => { const o = cardState(c); return { ...o, disabled: !pickable || !!o.disabled }; } };
