@@ -33,6 +33,12 @@ export function scrollToCell(box, x, y) {
   box.scrollTop = el.offsetTop - (box.clientHeight - el.offsetHeight) / 2;
 }
 
+/** Scrolls the page so that scroll box `box` shows, when most of it is out of the window (on a phone, a card picked above it). */
+export function bringIntoView(box) {
+  const r = box.getBoundingClientRect();
+  if (r.top > window.innerHeight * 0.6 || r.bottom < 80) box.scrollIntoView({ block: 'nearest' });
+}
+
 /**
  * Lets a mouse drag scroll box `box` (a press on a button inside it is a click, not a drag);
  * touch pans natively, the keys and the wheel scroll. Adds the class `panning` while dragging.

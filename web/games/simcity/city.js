@@ -7,7 +7,7 @@
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark } from '../../seats.js';
-import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom } from '../grid.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom, bringIntoView } from '../grid.js';
 import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
 
 const CELL = 92; // px of a cell at zoom 1
@@ -228,11 +228,5 @@ export function scBoard(ctx, t) {
 
   panByDrag(cityScroll);
   drawInfo();
-  /** Scrolls the page so that the city shows, when most of it is out of the window (a card was picked above it). */
-  function bringIntoView() {
-    const r = cityScroll.getBoundingClientRect();
-    if (r.top > window.innerHeight * 0.6 || r.bottom < 80) cityScroll.scrollIntoView({ block: 'nearest' });
-  }
-
-  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView, centre: (x, y) => scrollToCell(cityScroll, x, y) };
+  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView: () => bringIntoView(cityScroll), centre: (x, y) => scrollToCell(cityScroll, x, y) };
 }

@@ -11,16 +11,19 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
-import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell, cityZoom } from '../grid.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell, cityZoom, bringIntoView } from '../grid.js';
 
-const CELL = 92; // px of a cell at zoom 1
-const NAME_PX = 13; // a card name's size at zoom 1; never under 12 px
+// A cell of 100 px at zoom 1, of 96 px at the least: the widest word of a name ("Observatory",
+// 84 px at 12 px bold) stays whole on its line; names are 12 px there and grow with the zoom.
+const CELL = 100;
+const NAME_PX = 12;
+const MIN_ZOOM = 0.96;
 
 /**
  * The grid and the panels of Tech City's table for the shell's context `ctx` (web/table.js) and
  * the table's `t`: {selOf() (the selection now), rules (choice.js), clickCell(x, y), confirm(),
  * divulge (the Set of hand cards to show with the next order)}. Returns {cityBox, players, pile,
- * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y)}.
+ * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y), bringIntoView()}.
  */
 export function techBoard(ctx, t) {
   const { st } = ctx;
@@ -31,8 +34,7 @@ export function techBoard(ctx, t) {
   const drawIf = ctx.drawIf;
   const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': 'About the card', tabindex: 0 });
   const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
-  // At the smallest zoom a cell is 78 px: a 12 px name keeps its words whole.
-  const zoom = cityZoom(cityScroll, { cell: CELL, gap: 4, name: NAME_PX });
+  const zoom = cityZoom(cityScroll, { cell: CELL, gap: 4, name: NAME_PX, min: MIN_ZOOM });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' }), zoom.controls),
     zoom.hint, cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
@@ -259,5 +261,5 @@ export function techBoard(ctx, t) {
   panByDrag(cityScroll);
 
   drawInfo();
-  return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell };
+  return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell, bringIntoView: () => bringIntoView(cityScroll) };
 }

@@ -58,7 +58,10 @@ function techTable(ctx) {
       else if (sel.card === null) {
         const b = buildOf(cid);
         if (!b) hint = `${whyNotBuild(cid).long} Pick a card that is not dimmed.`;
-        else Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
+        else {
+          Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
+          requestAnimationFrame(() => board.bringIntoView()); // on a phone the cells to pick are below
+        }
       } else if (sel.pay.includes(cid)) sel.pay = sel.pay.filter((x) => x !== cid);
       else if (!most) hint = 'Building it is free: nothing to pay.';
       else {
