@@ -5,6 +5,7 @@
 #include "service.h"
 #include "service_int.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -516,6 +517,13 @@ static int hint_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* A hint's estimate of one decision in JSON: {playouts, win (0..1, 3 places), score (1 place)}. */
+static json_t *estimate_json(const struct expert_estimate *e)
+{
+    return json_pack("{s:i, s:f, s:f}", "playouts", e->playouts, "win",
+                     round(e->win * 1000.0) / 1000.0, "score", round(e->score * 10.0) / 10.0);
+}
+
 /* The expert thinks about the copy of the state hint_tx() took, with no lock and no database
  * connection held, with parameters `base` (NULL: the pool stopped before thinking it). */
 static void hint_think(struct service_hint *hc, const struct expert_params *base)
@@ -529,16 +537,27 @@ static void hint_think(struct service_hint *hc, const struct expert_params *base
     struct expert_params p = *base;
     p.iterations = 0; /* a person waits for it: think the whole budget */
     char *d = calloc(1, hc->rs->decision_size);
+    struct expert_why why = {.runner_up = calloc(1, hc->rs->decision_size)};
     struct rs_pos pos;
     hc->rs->where(hc->g, &pos);
-    if (d && expert_decide(hc->rs, hc->g, hc->seat, &p, d, NULL))
-        outcome_reply(&hc->o, 200,
-                      json_pack("{s:o, s:s, s:i, s:i}", "suggestion",
-                                hc->rs->order_to_json(&pos, d), "by", "expert", "hints_used",
-                                hc->used, "hints_left", hc->cap - hc->used));
-    else
+    if (d && why.runner_up && expert_decide_why(hc->rs, hc->g, hc->seat, &p, d, NULL, &why)) {
+        json_t *body =
+            json_pack("{s:o, s:s, s:i, s:i}", "suggestion", hc->rs->order_to_json(&pos, d), "by",
+                      "expert", "hints_used", hc->used, "hints_left", hc->cap - hc->used);
+        if (body && why.best.playouts > 0) {
+            json_t *e = estimate_json(&why.best);
+            if (e && why.has_runner_up)
+                json_object_set_new(e, "runner_up",
+                                    json_pack("{s:o, s:o}", "suggestion",
+                                              hc->rs->order_to_json(&pos, why.runner_up),
+                                              "estimate", estimate_json(&why.runner)));
+            json_object_set_new(body, "estimate", e);
+        }
+        outcome_reply(&hc->o, 200, body);
+    } else
         hc->st = outcome_fail(&hc->o, P_INTERNAL, NULL, "The expert could not decide; try again.");
     free(d);
+    free(why.runner_up);
 }
 
 /* No longer counts hc among the hints in flight (it is thought: the next may come at once). */

@@ -140,6 +140,30 @@ Test(expert, the_search_is_deterministic_for_a_number_of_iterations)
     }
 }
 
+Test(expert, says_why_with_the_same_decision_and_a_different_runner_up)
+{
+    for (int i = 0; rulesets[i]; i++) {
+        const struct ruleset *rs = rulesets[i];
+        int seat = three_player_position(rs);
+        _Alignas(max_align_t) char a[4096] = {0}, b[4096] = {0}, r[4096] = {0};
+        struct expert_why why = {.runner_up = r};
+        struct expert_stats st;
+        cr_assert(expert_decide(rs, state[0], seat, &quick, a, NULL));
+        cr_assert(expert_decide_why(rs, state[0], seat, &quick, b, &st, &why));
+        cr_assert_eq(memcmp(a, b, rs->decision_size), 0, "%s: the same decision", rs->id);
+        if (st.candidates < 2)
+            continue;
+        cr_assert_gt(why.best.playouts, 0, "%s", rs->id);
+        cr_assert(why.best.win >= 0 && why.best.win <= 1, "%s: %g", rs->id, why.best.win);
+        cr_assert(why.has_runner_up, "%s", rs->id);
+        cr_assert_gt(why.runner.playouts, 0, "%s", rs->id);
+        cr_assert(why.runner.win >= 0 && why.runner.win <= 1, "%s", rs->id);
+        cr_assert_neq(memcmp(b, r, rs->decision_size), 0, "%s: the runner-up differs", rs->id);
+        cr_assert_eq(rs->submit(memcpy(state[1], state[0], rs->state_size), seat, r), 0,
+                     "%s: the runner-up is legal", rs->id);
+    }
+}
+
 /* A yield hook that claims a long pause on each call without taking one, and counts calls. */
 static double claim_pause(void *ctx)
 {

@@ -232,15 +232,33 @@ Test(bots, a_seat_asks_the_expert_for_a_few_hints_a_game)
     char hint[128], orders[128];
     snprintf(hint, sizeof hint, "/api/v1/games/%s/hint", t.id);
     snprintf(orders, sizeof orders, "/api/v1/games/%s/orders", t.id);
+    int estimates = 0;
     for (int k = 0; k < 2; k++) {
         json_t *h = call("POST", hint, t.tokens[0], NULL, 200);
         cr_expect_str_eq(str(h, "by"), "expert");
         cr_expect_eq(num(h, "hints_left"), 1 - k);
+        /* Why: the expert's estimate of its choice and, when it weighed another, the
+         * runner-up's, whose suggestion is a legal order too (it is not sent). */
+        json_t *e = json_object_get(h, "estimate");
+        estimates += e != NULL;
+        if (e) {
+            cr_expect_gt(num(e, "playouts"), 0);
+            double w = json_real_value(json_object_get(e, "win"));
+            cr_expect(w >= 0 && w <= 1, "win %g", w);
+            json_t *ru = json_object_get(e, "runner_up");
+            if (ru) {
+                cr_expect(json_is_object(json_object_get(ru, "suggestion")));
+                cr_expect(!json_equal(json_object_get(ru, "suggestion"),
+                                      json_object_get(h, "suggestion")));
+                cr_expect_gt(num(json_object_get(ru, "estimate"), "playouts"), 0);
+            }
+        }
         char *order = json_dumps(json_object_get(h, "suggestion"), JSON_COMPACT);
         json_decref(call("POST", orders, t.tokens[0], order, 202)); /* a legal order as it is */
         free(order);
         json_decref(h);
     }
+    cr_expect_gt(estimates, 0, "a hint says why");
     char url[512];
     snprintf(url, sizeof url, "%s%s", d.base, hint);
     struct http_reply r;

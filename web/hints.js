@@ -2,6 +2,8 @@
 // hints per game and seat, counted here in localStorage and corrected by every answer), and, when
 // none are left or the server stays busy, the free quick suggestion of the hand view
 // (pending.suggestion, the greedy bot's). A hint that comes back after its point passed is dropped.
+// The expert's answer says why (its estimate for the suggestion and the runner-up), which
+// whyText() puts in players' words.
 
 import { api, loadRulesets } from './api.js';
 import { h } from './dom.js';
@@ -51,7 +53,8 @@ export function expertHints(id, seat, changed) {
   function say(text, p) { note = text; noteAt = pointKey(p); }
 
   /**
-   * Asks for pending point `p`: resolves to {suggestion, by: 'expert' | 'quick'}, or null when
+   * Asks for pending point `p`: resolves to {suggestion, by: 'expert' | 'quick', estimate (the
+   * expert's, or null)}, or null when
    * there is nothing to apply (no seat, already asking, the point has passed at the server). The
    * caller still checks that `p` is pending when it resolves.
    */
@@ -68,7 +71,7 @@ export function expertHints(id, seat, changed) {
         try {
           const r = await api.hint(id, me.token);
           writeLeft(`city.hints.${id}.${me.seat}`, r.hints_left);
-          return { suggestion: r.suggestion, by: 'expert' };
+          return { suggestion: r.suggestion, by: 'expert', estimate: r.estimate ?? null };
         } catch (e) {
           if (e.status === 503 && !retried) {
             await new Promise((ok) => setTimeout(ok, Math.min(e.retryAfter ?? 1, MAX_WAIT_S) * 1000));
@@ -110,4 +113,21 @@ export function expertHints(id, seat, changed) {
   function sig() { return [thinking, left(), note, noteAt]; }
 
   return { ask, button, note: noteLine, sig, left };
+}
+
+/**
+ * Why the expert suggests what it does, in players' words, from a hint's answer `got` (ask()'s):
+ * how often its suggestion won the games it played out from here and the final score they
+ * ended at, and the same for the runner-up. `say(order)` names an order ("Data Atlas at 2, 1"),
+ * `score(n)` a final score ("41 points"). '' when there is nothing to say (a quick suggestion, or
+ * a single choice the expert did not weigh).
+ */
+export function whyText(got, say, score) {
+  const e = got?.by === 'expert' ? got.estimate : null;
+  if (!e) return '';
+  const pct = (w) => `${Math.round(w * 100)}%`;
+  const fig = (n) => score(Math.round(n));
+  const ru = e.runner_up;
+  const runner = ru ? ` The next best, ${say(ru.suggestion)}, won ${pct(ru.estimate.win)} and ended at about ${fig(ru.estimate.score)}.` : '';
+  return `Why: playing the game out ${e.playouts} times from here with quick players, the expert won ${pct(e.win)} of the games with this choice, ending at about ${fig(e.score)}.${runner}`;
 }

@@ -67,9 +67,59 @@ static double reward(const struct ruleset *rs, const void *g, int seat)
     return 0.9 * share + 0.05 * (1.0 + margin);
 }
 
+/* The best of the `nc` candidates but `skip` (-1: none) that were tried: by the best mean reward
+ * when `by_mean` (paired playouts), else the most visited, the better mean among equals. -1 when
+ * there is none. */
+static int best_of(int nc, const int *visits, const double *sum, int skip, bool by_mean)
+{
+    int b = -1;
+    for (int i = 0; i < nc; i++) {
+        if (i == skip || !visits[i])
+            continue;
+        double m = sum[i] / visits[i];
+        if (b < 0 ||
+            (by_mean ? m > sum[b] / visits[b]
+                     : visits[i] > visits[b] || (visits[i] == visits[b] && m > sum[b] / visits[b])))
+            b = i;
+    }
+    return b;
+}
+
+/* The estimate of a candidate tried `visits` times with the sums of its wins and scores. */
+static struct expert_estimate estimate(int visits, double wins, double scores)
+{
+    struct expert_estimate e = {.playouts = visits};
+    if (visits > 0) {
+        e.win = wins / visits;
+        e.score = scores / visits;
+    }
+    return e;
+}
+
+/* The seat's share of the win in a finished game (a tie shared): 0..1. */
+static double win_share(const struct ruleset *rs, const void *g, int seat)
+{
+    unsigned w = rs->winners(g);
+    int k = 0;
+    for (int s = 0; s < rs->players(g); s++)
+        k += (w >> s) & 1u;
+    return (w >> seat) & 1u ? 1.0 / (k ? k : 1) : 0.0;
+}
+
 bool expert_decide(const struct ruleset *rs, const void *g, int seat, const struct expert_params *p,
                    void *d, struct expert_stats *stats)
 {
+    return expert_decide_why(rs, g, seat, p, d, stats, NULL);
+}
+
+bool expert_decide_why(const struct ruleset *rs, const void *g, int seat,
+                       const struct expert_params *p, void *d, struct expert_stats *stats,
+                       struct expert_why *why)
+{
+    if (why) {
+        why->has_runner_up = false;
+        why->best = why->runner = (struct expert_estimate){0};
+    }
     double t0 = now_ms();
     if (rs->over(g) || !rs->pending(g, seat))
         return false;
@@ -131,7 +181,7 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
         return rs->bot_decide(g, seat, "greedy", d);
     }
 
-    double sum[EXPERT_MAX_CAND] = {0};
+    double sum[EXPERT_MAX_CAND] = {0}, wins[EXPERT_MAX_CAND] = {0}, scores[EXPERT_MAX_CAND] = {0};
     int visits[EXPERT_MAX_CAND] = {0}, it = 0;
     double paused = 0;
     const char *kind = p->rollout && strcmp(p->rollout, "expert") != 0 ? p->rollout : "random";
@@ -161,6 +211,8 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
                 continue; /* cannot happen: the seat's own cards are the same in every deal */
             playout(rs, det, kind, scratch);
             sum[i] += reward(rs, det, seat);
+            wins[i] += win_share(rs, det, seat);
+            scores[i] += rs->score(det, seat);
             visits[i]++;
         }
         if (stop)
@@ -202,17 +254,27 @@ bool expert_decide(const struct ruleset *rs, const void *g, int seat, const stru
         }
         playout(rs, det, kind, scratch);
         sum[pick] += reward(rs, det, seat);
+        wins[pick] += win_share(rs, det, seat);
+        scores[pick] += rs->score(det, seat);
         visits[pick]++;
         it++;
     }
-    if (choice < 0) { /* the most visited (UCB1), the better mean among equals */
-        choice = 0;
-        for (int i = 1; i < nc; i++)
-            if (visits[i] > visits[choice] || (visits[i] == visits[choice] && visits[i] &&
-                                               sum[i] / visits[i] > sum[choice] / visits[choice]))
-                choice = i;
+    bool paired = choice >= 0;
+    if (!paired) { /* the most visited (UCB1), the better mean among equals */
+        choice = best_of(nc, visits, sum, -1, false);
+        if (choice < 0)
+            choice = 0;
     }
     memcpy(d, cand + (size_t)choice * ds, ds);
+    if (why) {
+        why->best = estimate(visits[choice], wins[choice], scores[choice]);
+        int second = best_of(nc, visits, sum, choice, paired);
+        if (second >= 0 && visits[second] > 0) {
+            why->has_runner_up = true;
+            why->runner = estimate(visits[second], wins[second], scores[second]);
+            memcpy(why->runner_up, cand + (size_t)second * ds, ds);
+        }
+    }
     if (stats) {
         stats->iterations = it;
         stats->candidates = nc;

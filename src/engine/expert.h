@@ -42,13 +42,36 @@ struct expert_stats {
  * (cityd simulate --think-ms). */
 extern struct expert_params expert_defaults;
 
-/* Chooses seat's decision in game g (of ruleset rs) into d (rs->decision_size bytes), from what
- * the seat may know. False when the seat has nothing to decide. `stats` may be NULL. */
+/* What the search found for one candidate decision: how often it was tried, the share of those
+ * playouts the seat won (a tie shared) and the seat's mean final score in them. */
+struct expert_estimate {
+    int playouts;
+    double win;   /* 0..1 */
+    double score; /* the game's score (rs->score) at the playouts' end, on average */
+};
+
+/* Why the expert chose: its choice's estimate and, when another candidate was tried, the
+ * runner-up's (the best of the others by the measure that chose), whose decision is written
+ * into `runner_up` (rs->decision_size bytes, set by the caller). */
+struct expert_why {
+    void *runner_up;
+    bool has_runner_up;
+    struct expert_estimate best, runner;
+};
+
 /* True for a bot kind that thinks apart, on the service's bot pool, rather than inside a request
  * ("expert"): its decisions take their time. */
 bool expert_is_slow_bot(const char *kind);
 
+/* Chooses seat's decision in game g (of ruleset rs) into d (rs->decision_size bytes), from what
+ * the seat may know. False when the seat has nothing to decide. `stats` may be NULL. */
 bool expert_decide(const struct ruleset *rs, const void *g, int seat, const struct expert_params *p,
                    void *d, struct expert_stats *stats);
+
+/* expert_decide() that also says why in `why` (NULL: not asked; why->runner_up must point to
+ * rs->decision_size bytes). The decision is the one expert_decide() makes. */
+bool expert_decide_why(const struct ruleset *rs, const void *g, int seat,
+                       const struct expert_params *p, void *d, struct expert_stats *stats,
+                       struct expert_why *why);
 
 #endif

@@ -195,6 +195,11 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
   }
 });
 
+/** After Confirm: a use that does nothing is said first (the page asks again); confirms it. */
+async function useAnyway(page) {
+  if (await page.locator('#nothing-note[role="alert"]').count()) await page.click('#confirm');
+}
+
 /**
  * Plays Tech City's current decision by the page's controls, like a person. Builds (when
  * `byHand`): pick a plain card, click a highlighted cell, confirm. Effects (when `byHand`): click
@@ -206,7 +211,7 @@ test('a game of The City played with the Suggest button', { timeout: 90_000 }, a
 async function playTech(page, state, byHand) {
   let did = null;
   if (state === 'build' && byHand) {
-    const plain = page.locator('#hand .tcard:not(.d-wild):not(.d-service):not([disabled])');
+    const plain = page.locator('#hand .tcard:not(.d-wild):not(.d-service):not([disabled]):not(.dim)'); // a dimmed card cannot be built now
     if (await plain.count()) {
       await plain.first().click();
       const cells = page.locator('#city .cell.open.target');
@@ -235,6 +240,7 @@ async function playTech(page, state, byHand) {
       const confirm = page.locator('#confirm:not([disabled])');
       if (await confirm.count()) {
         await confirm.click();
+        await useAnyway(page);
         did = 'used by hand';
       } else await page.click('#cancel');
     }
@@ -250,6 +256,7 @@ async function playTech(page, state, byHand) {
   if (!did) {
     await suggestAndWait(page);
     await page.locator('#action :is(#confirm:not([disabled]), .suggested)').first().click();
+    await useAnyway(page);
     did = `suggested ${state}`;
   }
   await page.waitForFunction(() => document.querySelector('#end-screen') || document.querySelector('#action')?.dataset.busy !== 'true');

@@ -1,7 +1,8 @@
 // games/grid.js: what the games played on one shared grid of cards (Tech City, SimCity) share in
 // the page: the bounds of the cells to draw, a cell's place in the CSS grid, centring a cell in
-// its scroll box, panning that box by dragging it with a mouse, and zooming it with buttons and
-// the wheel. It knows no game: each game draws its own cells.
+// its scroll box, panning that box by dragging it with a mouse, and zooming it with buttons, the
+// wheel and a two-finger pinch, fitted to the box as the city grows until the player zooms
+// (cityZoom). It knows no game: each game draws its own cells.
 
 import { h } from '../dom.js';
 
@@ -30,6 +31,12 @@ export function scrollToCell(box, x, y) {
   if (!el) return;
   box.scrollLeft = el.offsetLeft - (box.clientWidth - el.offsetWidth) / 2;
   box.scrollTop = el.offsetTop - (box.clientHeight - el.offsetHeight) / 2;
+}
+
+/** Scrolls the page so that scroll box `box` shows, when most of it is out of the window (on a phone, a card picked above it). */
+export function bringIntoView(box) {
+  const r = box.getBoundingClientRect();
+  if (r.top > window.innerHeight * 0.6 || r.bottom < 80) box.scrollIntoView({ block: 'nearest' });
 }
 
 /**
@@ -106,4 +113,73 @@ export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, lab
   apply(z);
   mark();
   return { controls, get: () => z, set, fitNow };
+}
+
+/**
+ * The zoom of a city drawn as a CSS grid (.city with data-cols and data-rows) in scroll box
+ * `box`: cells of `cell` px at zoom 1 with `gap` px between them, names of `name` px (never under
+ * 12 px: `min` keeps a name readable in its cell), set as the box's --cell and --name. fitted(cols,
+ * rows, centre) is called after each drawing: the whole city fits the box while it grows (no cut
+ * row), until the player zooms themselves; `centre()` runs after the first fit. A two-finger pinch
+ * zooms too. Returns zoomable()'s {controls, get, set, fitNow}, fitted and `hint` (a line saying
+ * how to pan and zoom, to show by the controls).
+ */
+export function cityZoom(box, { cell, gap = 4, name = 13, min = 0.85, max = 2, label = 'the city' }) {
+  const zoom = zoomable(box, {
+    min, max, start: 1, label,
+    apply: (z) => {
+      box.style.setProperty('--cell', `${Math.round(cell * z)}px`);
+      box.style.setProperty('--name', `${Math.max(12, Math.round(name * z))}px`);
+    },
+    fit: () => {
+      const g = box.querySelector('.city');
+      if (!g) return null;
+      const cols = Number(g.dataset.cols), rows = Number(g.dataset.rows);
+      // A box whose height follows the city (up to its max-height, on a phone) fits into that
+      // max-height, not into the height the zoom now gives it: Fit then always says the same.
+      const most = parseFloat(getComputedStyle(box).maxHeight);
+      const high = Number.isFinite(most) ? Math.max(most, box.clientHeight) : box.clientHeight;
+      const w = (box.clientWidth - 24) / cols - gap, hh = (high - 24) / rows - gap;
+      return Math.min(w, hh, cell * 1.25) / cell; // a small city is not blown up past 125 %
+    },
+  });
+  let fittedTo = ''; // the grid's size the zoom was last fitted to
+  let autoZoom = null; // the zoom the page chose; once the player zooms, the page leaves it
+  pinchZoom(box, zoom);
+  function fitted(cols, rows, centre) {
+    const size = `${cols}x${rows}`;
+    if (size === fittedTo || !box.clientWidth || (autoZoom !== null && Math.abs(zoom.get() - autoZoom) > 1e-6)) return;
+    const first = !fittedTo;
+    fittedTo = size;
+    requestAnimationFrame(() => {
+      zoom.fitNow();
+      autoZoom = zoom.get();
+      if (first) centre?.();
+    });
+  }
+  const hint = h('span', { class: 'pan-hint', id: 'pan-hint' }, 'Drag the city to move around it; zoom with the wheel, a pinch or the buttons.');
+  return { ...zoom, fitted, hint };
+}
+
+/** Zooms `zoom` (zoomable()'s) by a two-finger pinch on box `box`, about the fingers' middle. */
+function pinchZoom(box, zoom) {
+  const touches = new Map();
+  let start = null; // {dist, z} when two fingers went down
+  const spread = () => { const [a, b] = [...touches.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+  box.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'touch') return;
+    touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (touches.size === 2) start = { dist: spread(), z: zoom.get() };
+  });
+  box.addEventListener('pointermove', (e) => {
+    if (!touches.has(e.pointerId)) return;
+    touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (!start || touches.size !== 2 || !start.dist) return;
+    const [a, b] = [...touches.values()];
+    const r = box.getBoundingClientRect();
+    zoom.set(start.z * spread() / start.dist, { x: (a.x + b.x) / 2 - r.left, y: (a.y + b.y) / 2 - r.top });
+  });
+  const up = (e) => { touches.delete(e.pointerId); if (touches.size < 2) start = null; };
+  box.addEventListener('pointerup', up);
+  box.addEventListener('pointercancel', up);
 }

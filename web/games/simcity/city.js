@@ -7,7 +7,7 @@
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark } from '../../seats.js';
-import { gridBounds, placeIn, panByDrag, scrollToCell, zoomable } from '../grid.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom, bringIntoView } from '../grid.js';
 import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
 
 const CELL = 92; // px of a cell at zoom 1
@@ -25,32 +25,18 @@ export function scBoard(ctx, t) {
   const { st } = ctx;
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
-  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': 'About the card', tabindex: 0 });
   const cityScroll = h('div', { class: 'city-scroll sc-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
   const confirmBox = h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true });
   const count = h('span', { class: 'muted small-print', id: 'city-count' });
-  const zoom = zoomable(cityScroll, {
-    min: 0.85, max: 2, start: 1, label: 'the city', // at the smallest, a cell is 78 px: ten letters of a 12 px name a line
-    apply: (z) => {
-      cityScroll.style.setProperty('--cell', `${Math.round(CELL * z)}px`);
-      cityScroll.style.setProperty('--name', `${Math.max(12, Math.round(NAME_PX * z))}px`);
-    },
-    fit: () => {
-      const g = cityScroll.querySelector('.city');
-      if (!g) return null;
-      const cols = Number(g.dataset.cols), rows = Number(g.dataset.rows);
-      const w = (cityScroll.clientWidth - 24) / cols - GAP, hh = (cityScroll.clientHeight - 24) / rows - GAP;
-      return Math.min(w, hh, CELL * 1.25) / CELL; // a small city is not blown up past 125 %
-    },
-  });
+  // At the smallest zoom a cell is 78 px: ten letters of a 12 px name a line.
+  const zoom = cityZoom(cityScroll, { cell: CELL, gap: GAP, name: NAME_PX });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'The city'), count, zoom.controls),
-    cityScroll, confirmBox, info);
+    zoom.hint, cityScroll, confirmBox, info);
   const status = h('section', { class: 'panel sc-status', id: 'sc-status', 'aria-labelledby': 'status-title' });
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
   let shown = null; // the cell whose stack the info box shows: {x, y}
-  let fittedTo = ''; // the grid's size the zoom was last fitted to
-  let autoZoom = null; // the zoom the page chose; once the player zooms, the page leaves it
 
   function draw() {
     drawWhose();
@@ -89,16 +75,7 @@ export function scBoard(ctx, t) {
     keepFocus(cityScroll, () => replace(cityScroll, grid));
     count.textContent = `${v.city.filter((c) => c.block).length} block${v.city.filter((c) => c.block).length === 1 ? '' : 's'} · ${v.side}×${v.side}`;
     // The city fits the box as it grows, until the player zooms themselves.
-    const size = `${b.x1 - b.x0 + 1}x${b.y1 - b.y0 + 1}`;
-    if (size !== fittedTo && cityScroll.clientWidth && (autoZoom === null || Math.abs(zoom.get() - autoZoom) < 1e-6)) {
-      const first = !fittedTo;
-      fittedTo = size;
-      requestAnimationFrame(() => {
-        zoom.fitNow();
-        autoZoom = zoom.get();
-        if (first) scrollToCell(cityScroll, mid, mid);
-      });
-    }
+    zoom.fitted(b.x1 - b.x0 + 1, b.y1 - b.y0 + 1, () => scrollToCell(cityScroll, mid, mid));
   }
 
   /** One cell that holds a stack, is scorched or may be picked: a button that shows its stack. */
@@ -251,11 +228,5 @@ export function scBoard(ctx, t) {
 
   panByDrag(cityScroll);
   drawInfo();
-  /** Scrolls the page so that the city shows, when most of it is out of the window (a card was picked above it). */
-  function bringIntoView() {
-    const r = cityScroll.getBoundingClientRect();
-    if (r.top > window.innerHeight * 0.6 || r.bottom < 80) cityScroll.scrollIntoView({ block: 'nearest' });
-  }
-
-  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView, centre: (x, y) => scrollToCell(cityScroll, x, y) };
+  return { cityBox, status, whose, draw, drawCity, showStack, showCard, bringIntoView: () => bringIntoView(cityScroll), centre: (x, y) => scrollToCell(cityScroll, x, y) };
 }

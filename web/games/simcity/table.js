@@ -12,6 +12,7 @@ import { joinNames } from '../../ui.js';
 import { loadScCatalog, design, scCard, scLog, sortScHand, HAND_SORTS, STEP_TITLES, PHASES, MODES } from './data.js';
 import { scBoard } from './city.js';
 import { markNewByPoint } from '../turns.js';
+import { whyText } from '../../hints.js';
 
 /** Loads what SimCity's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -181,6 +182,8 @@ function scTable(ctx) {
     sel = emptySel();
     suggested = same(g);
     hint = `${got.by === 'expert' ? 'The expert suggests' : 'Suggested'}: ${say(g)}`;
+    const why = whyText(got, (o) => say(o).replace(/\.$/, ''), (n) => `$${n}`);
+    if (why) hint = `${hint} ${why}`;
     if (g.card !== undefined && ['play', 'council', 'discard'].includes(p.step)) sel.card = g.card;
     if (g.x !== undefined) { Object.assign(sel, { x: g.x, y: g.y }); requestAnimationFrame(() => board.centre(g.x, g.y)); }
     if (p.step === 'election' && !g.pass) Object.assign(sel, { candidate: g.candidate, votes: g.votes });
@@ -228,10 +231,12 @@ function scTable(ctx) {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
         const o = r.option;
         head.push(h('h2', { id: 'action-title' }, `Turn ${p.turn}: play a card`),
-          h('p', {}, d ? (r.body ? `${d.name}${o ? ` at ${o.x}, ${o.y}` : ''}: press ${d.kind === 'event' ? 'Play' : 'Build'} to confirm.` : `${d.name}: pick a highlighted cell of the city; each shows the money you would score there.`)
+          h('p', { class: 'slot' }, d ? (r.body ? `${d.name}${o ? ` at ${o.x}, ${o.y}` : ''}: press ${d.kind === 'event' ? 'Play' : 'Build'} to confirm.` : `${d.name}: pick a highlighted cell of the city; each shows the money you would score there.`)
             : 'Pick a card of your hand, then a highlighted cell of the city. Money is your score: each cell shows what the play pays. Or pass.'));
+        // The line under it keeps its room while a block is being placed: the hand does not jump.
+        if (d && d.kind !== 'event' && !o) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, 'The cell picked shows here what the play scores.'));
         if (o && o.mode !== 'event') {
-          head.push(h('p', { class: 'preview', id: 'preview', 'data-score': o.score }, `Played there it scores $${o.score}${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}.`));
+          head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': o.score }, `Played there it scores $${o.score}${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}.`));
           if (o.mode === 'vote') head.push(h('p', { class: 'muted', id: 'vote-note' }, 'This rezoning needs a council vote: every member holder, then the Mayor, votes. If it fails, the card comes back to your hand.'));
         }
         buttons.push(confirmBtn(d ? `${d.kind === 'event' ? 'Play' : 'Build'} ${d.name}${o && o.mode !== 'event' ? ` · +$${o.score}` : ''}` : 'Build'), passBtn());
@@ -341,7 +346,11 @@ function scTable(ctx) {
       }
     }
     if (p.suggestion || ctx.hints.left() !== 0) buttons.push(ctx.hints.button({ onclick: suggest, disabled: st.busy }));
-    if (!r.body && r.why && !hint && ['play', 'target'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
+    // What is still needed, on a line kept (empty) once nothing is: the hand below does not jump.
+    if (['play', 'target'].includes(p.step)) {
+      const need = !r.body && r.why && !hint ? r.why : '';
+      head.push(h('p', { class: 'muted need', id: 'need', 'aria-hidden': need ? null : 'true' }, need || '\u00a0'));
+    }
     // The view's last event number on the title: a test (or a person's tool) tells a point asked
     // again (an election goes round) from the one just answered.
     head[0]?.setAttribute?.('data-seq', String(v.last_seq ?? ''));

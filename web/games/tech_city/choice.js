@@ -19,7 +19,7 @@ const UNBUILDABLE = {
  * The options over the table's state: `ctx` is the shell's context (web/table.js), selOf() gives
  * the table's selection now. Returns {hand, slugOf, cityAt, buildOf, unbuildableOf, whyNotBuild,
  * payOk, payProblem, paysAloneMarks, cellScore, wildNames, useAt, usedOption, needsOf, usable,
- * targetOk, cardChoice, orderBody, sameAsSent}.
+ * targetOk, cardChoice, nothingFrom, orderBody, sameAsSent}.
  */
 export function choiceRules(ctx, selOf) {
   const { st } = ctx;
@@ -122,6 +122,24 @@ export function choiceRules(ctx, selOf) {
   /** The legal values of choice `which` ('card', 'take', 'victim') of the chosen use ([] when none). */
   const cardChoice = (which) => usedOption()?.choices?.[which] ?? [];
 
+  /**
+   * Why the use chosen would do nothing, in a sentence, or null: an effect that draws cards and
+   * then discards as many with an empty hand (Cloud Vault) ends with the hand as it was, and a
+   * scoring effect whose option scores 0 has its condition unmet.
+   */
+  function nothingFrom() {
+    const u = usedOption();
+    const c = u && cityAt(u.x, u.y);
+    if (!c) return null;
+    const d = design(c.card);
+    const e = d.effect ?? {}; // the catalog's: {primitive, n, then_discard, points, ...}
+    if (e.primitive === 'draw' && e.n && e.then_discard === e.n && !hand().length) {
+      return `${d.name} does nothing now: you draw ${count(e.n)} and then discard ${e.n === 1 ? 'it' : 'them'}, as your hand is empty, and it scores no points.`;
+    }
+    if (e.primitive === 'score' && !u.score) return `${d.name} does nothing now: its condition is not met, so it scores no points.`;
+    return null;
+  }
+
   /** The order the controls describe, or null with `hint` saying what is missing. */
   function orderBody() {
     const sel = selOf();
@@ -175,7 +193,7 @@ export function choiceRules(ctx, selOf) {
 
   return {
     hand, slugOf, cityAt, buildOf, unbuildableOf, whyNotBuild, payOk, payProblem, paysAloneMarks, cellScore, wildNames,
-    useAt, usedOption, needsOf, usable, targetOk, cardChoice, orderBody, sameAsSent,
+    useAt, usedOption, needsOf, usable, targetOk, cardChoice, nothingFrom, orderBody, sameAsSent,
   };
 }
 

@@ -1,8 +1,9 @@
 // tech_city/city.js: Tech City's shared grid and what sits around it on the table: the grid
-// scrolls inside its box (a mouse drags it), the cells the selected card may go to (each with the
+// scrolls inside its box (a mouse drags it) and zooms (buttons, wheel, pinch; fitted to the box
+// as the city grows), the cells the selected card may go to (each with the
 // points it would score there) and the cards an effect may use (each with the points the use
 // scores) or aim at are highlighted, as the server's legal options say; owners' markers and
-// tilted cards are drawn, a chosen cell offers its confirm button under the grid; the card-info box (the effect of a card
+// cards used this round (tilted, drawn upright with a "Used" tag) are drawn, a chosen cell offers its confirm button under the grid; the card-info box (the effect of a card
 // hovered, focused or tapped, and "show this card to everyone"); the scores, the discard pile and
 // the line that says whose turn it is and what they must decide.
 
@@ -10,13 +11,19 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
-import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell } from '../grid.js';
+import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell, cityZoom, bringIntoView } from '../grid.js';
+
+// A cell of 100 px at zoom 1, of 96 px at the least: the widest word of a name ("Observatory",
+// 84 px at 12 px bold) stays whole on its line; names are 12 px there and grow with the zoom.
+const CELL = 100;
+const NAME_PX = 12;
+const MIN_ZOOM = 0.96;
 
 /**
  * The grid and the panels of Tech City's table for the shell's context `ctx` (web/table.js) and
  * the table's `t`: {selOf() (the selection now), rules (choice.js), clickCell(x, y), confirm(),
  * divulge (the Set of hand cards to show with the next order)}. Returns {cityBox, players, pile,
- * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y)}.
+ * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y), bringIntoView()}.
  */
 export function techBoard(ctx, t) {
   const { st } = ctx;
@@ -25,11 +32,12 @@ export function techBoard(ctx, t) {
   const me = () => ctx.me();
   const pending = () => ctx.pending();
   const drawIf = ctx.drawIf;
-  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite' });
-  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: scroll to see all of it' });
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': 'About the card', tabindex: 0 });
+  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
+  const zoom = cityZoom(cityScroll, { cell: CELL, gap: 4, name: NAME_PX, min: MIN_ZOOM });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' })),
-    cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
+    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' }), zoom.controls),
+    zoom.hint, cityScroll, h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true }), info);
   const players = h('section', { class: 'panel tech-players', id: 'players', 'aria-labelledby': 'players-title' });
   const pile = h('section', { class: 'panel pile', id: 'pile', 'aria-labelledby': 'pile-title' });
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
@@ -55,7 +63,8 @@ export function techBoard(ctx, t) {
     if (!v) { replace(cityScroll); return; }
     const open = p?.step === 'build' ? p.options.cells : [];
     const all = [...v.city, ...open];
-    const b = gridBounds(all);
+    // No empty ring around the open cells (they ring the city already): the city fits sooner.
+    const b = gridBounds(all, open.length ? 0 : 1);
     const { x0, x1, y0, y1 } = b;
     const place = (x, y) => placeIn(b, x, y);
     const placing = p?.step === 'build' && sel.card !== null;
@@ -69,7 +78,9 @@ export function techBoard(ctx, t) {
         type: 'button', class: `cell open ${placing ? 'target' : ''} ${chosen ? 'chosen' : ''}`, style: place(c.x, c.y),
         'data-x': c.x, 'data-y': c.y, 'data-focus-key': `cell-${c.x},${c.y}`, disabled: st.busy,
         'data-score': pts ?? '',
-        'aria-label': placing ? `Build here: column ${c.x}, row ${c.y}${said}` : `Empty cell ${c.x}, ${c.y}`,
+        // The chosen cell shows the card's label: its name starts with it (what is seen is said).
+        'aria-label': chosen ? `${cardLabel(slugOf(sel.card))}, to build here: column ${c.x}, row ${c.y}${said}`
+          : placing ? `Build here: column ${c.x}, row ${c.y}${said}` : `Empty cell ${c.x}, ${c.y}`,
         onclick: () => t.clickCell(c.x, c.y),
       }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : null,
       // The chosen cell shows the card; its points are on the confirm button under the grid.
@@ -82,7 +93,7 @@ export function techBoard(ctx, t) {
       const needCell = effect && sel.use && (needsOf().includes('target') && !sel.target ? targetOk(c, 'target') : needsOf().includes('to') && sel.target && !sel.to ? targetOk(c, 'to') : false);
       const use = effect && !sel.use ? useAt(c) : null; // its effect can be used: what it scores
       const cls = ['cell', 'card-cell', `d-${d.domain}`];
-      if (c.tilted) cls.push('tilted');
+      if (c.tilted) cls.push('tilted'); // drawn upright, tagged "Used": no sideways text
       if (c.seed) cls.push('seed');
       if (use || needCell) cls.push('target');
       if (used) cls.push('using');
@@ -98,12 +109,13 @@ export function techBoard(ctx, t) {
       h('span', { class: 'face' },
         h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),
         h('span', { class: 'tc-name' }, d.name),
+        c.tilted ? h('span', { class: 'tc-used', 'aria-hidden': 'true' }, 'Used') : null,
         // Named by its content (the visible name first), the rest said offscreen.
         h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}${use ? `, using it scores ${use.score} point${use.score === 1 ? '' : 's'}` : ''}: ${d.text}`),
         c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null),
       use ? h('span', { class: 'cell-score use-score', 'aria-hidden': 'true' }, `+${use.score}`) : null));
     }
-    const grid = h('div', { class: 'city', id: 'city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}` }, items);
+    const grid = h('div', { class: 'city', id: 'city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}`, 'data-cols': x1 - x0 + 1, 'data-rows': y1 - y0 + 1 }, items);
     const keepX = cityScroll.scrollLeft, keepY = cityScroll.scrollTop;
     const old = cityScroll.firstChild?.dataset;
     keepFocus(cityScroll, () => replace(cityScroll, grid));
@@ -116,6 +128,8 @@ export function techBoard(ctx, t) {
       cityScroll.scrollLeft = keepX + (Number(old.x0) - x0) * cell.w;
       cityScroll.scrollTop = keepY + (Number(old.y0) - y0) * cell.h;
     }
+    // The city fits the box as it grows (no cut row), until the player zooms themselves.
+    zoom.fitted(x1 - x0 + 1, y1 - y0 + 1, () => scrollToCell(0, 0));
     drawCityConfirm(p);
     grid.dataset.x0 = x0;
     grid.dataset.y0 = y0;
@@ -247,5 +261,5 @@ export function techBoard(ctx, t) {
   panByDrag(cityScroll);
 
   drawInfo();
-  return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell };
+  return { cityBox, players, pile, whose, draw, drawCity, showInfo, scrollToCell, bringIntoView: () => bringIntoView(cityScroll) };
 }

@@ -12,6 +12,7 @@ import { ROUNDS, DOMAINS, STEP_TITLES, loadTechCatalog, design, cardLabel, techC
 import { choiceRules, emptySel } from './choice.js';
 import { techBoard } from './city.js';
 import { markNewByPoint } from '../turns.js';
+import { whyText } from '../../hints.js';
 
 /** Loads what Tech City's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -25,9 +26,10 @@ function techTable(ctx) {
   let sel = emptySel();
   let hint = '';
   let suggested = ''; // 'pass' | 'draw' | 'no-draw' when Suggest pointed at a button
+  let warned = ''; // the order (JSON) a first Confirm was warned about: it does nothing; the next sends it
   const divulge = new Set(); // hand cards to show to all with the next order ("divulge")
   const rules = choiceRules(ctx, () => sel);
-  const { hand, slugOf, cityAt, buildOf, whyNotBuild, paysAloneMarks, wildNames, useAt, usedOption, needsOf, usable, targetOk, cardChoice, orderBody, sameAsSent } = rules;
+  const { hand, slugOf, cityAt, buildOf, whyNotBuild, paysAloneMarks, wildNames, useAt, usedOption, needsOf, usable, targetOk, cardChoice, nothingFrom, orderBody, sameAsSent } = rules;
   const pending = () => ctx.pending();
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
@@ -39,6 +41,7 @@ function techTable(ctx) {
     sel = emptySel();
     hint = '';
     suggested = '';
+    warned = '';
   }
 
   function clickHand(cid) {
@@ -55,7 +58,10 @@ function techTable(ctx) {
       else if (sel.card === null) {
         const b = buildOf(cid);
         if (!b) hint = `${whyNotBuild(cid).long} Pick a card that is not dimmed.`;
-        else Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
+        else {
+          Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
+          requestAnimationFrame(() => board.bringIntoView()); // on a phone the cells to pick are below
+        }
       } else if (sel.pay.includes(cid)) sel.pay = sel.pay.filter((x) => x !== cid);
       else if (!most) hint = 'Building it is free: nothing to pay.';
       else {
@@ -144,14 +150,35 @@ function techTable(ctx) {
       board.showInfo(`c:${g.use.x},${g.use.y}`);
     } else if (p.step === 'owner') { sel.draw = g.draw; suggested = g.draw ? 'draw' : 'no-draw'; focus = g.draw ? '#draw' : '#no-draw'; } else if (g.cards) sel.cards = [...g.cards];
     if (g.x !== undefined) board.scrollToCell(g.x, g.y);
+    const why = whyText(got, sayOrder, (n) => `${n} point${n === 1 ? '' : 's'}`);
+    if (why) hint = `${hint || `${who}: ${sayOrder(g)}.`} ${why}`;
     ctx.drawAction();
     board.drawCity();
     ctx.action.querySelector(`${focus}:not([disabled])`)?.focus();
   }
 
+  /** Order body `g` of the pending point in a few words ("Data Atlas at 2, 1", "pass"). */
+  function sayOrder(g) {
+    const name = (cid) => design(slugOf(cid) ?? st.view?.revealed?.find((c) => c.id === cid)?.card).name;
+    if (g.pass) return 'pass';
+    if (g.use) { const c = cityAt(g.use.x, g.use.y); return `use ${c ? design(c.card).name : 'a card of the city'}`; }
+    if (g.draw !== undefined) return g.draw ? 'draw, then discard' : 'do not draw';
+    if (g.cards) return g.cards.map(name).join(' and ');
+    if (g.card !== undefined && g.x !== undefined) return `${name(g.card)} at ${g.x}, ${g.y}`;
+    if (g.card !== undefined) return `help with ${name(g.card)}`;
+    return 'another choice';
+  }
+
+  /** Confirm: sends the order, unless it does nothing and was not confirmed so yet (then says so first). */
   async function confirm() {
     const r = orderBody();
     if (!r.body) { hint = r.why; ctx.drawAction(); return; }
+    if (nothingFrom() && warned !== JSON.stringify(r.body)) {
+      warned = JSON.stringify(r.body);
+      ctx.drawAction();
+      ctx.action.querySelector('#confirm:not([disabled])')?.focus();
+      return;
+    }
     await send(r.body);
   }
 
@@ -186,18 +213,18 @@ function techTable(ctx) {
       case 'build': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
         head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
-          h('p', {}, d ? (sel.x === null ? `${d.name}: pick a highlighted cell of the city.` : `${d.name} at ${sel.x}, ${sel.y}.`)
+          h('p', { class: 'slot' }, d ? (sel.x === null ? `${d.name}: pick a highlighted cell of the city.` : `${d.name} at ${sel.x}, ${sel.y}: build it there, or pick another cell.`)
             : `Pick a card to build, then a highlighted cell next to the city. ${payRule(p.options.payment)}`));
         if (d) {
           head.push(h('p', { class: 'counter', id: 'counter' }, d.domain === 'service'
             ? `A service: ${sel.pay.length ? 'you give 1 card' : 'you give no card'}; the others are asked to help.`
             : `Paying ${sel.pay.length} card${sel.pay.length === 1 ? '' : 's'}. Press a card to pay with it or keep it.`));
           if (buildOf(sel.card)?.names) head.push(wildSelect());
-          if (sel.x === null) head.push(h('p', { class: 'muted', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
+          if (sel.x === null) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
           else {
             const k = (p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y);
             const pts = rules.cellScore(k);
-            if (pts !== null) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
+            if (pts !== null) head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
           }
         }
         buttons.push(confirmBtn(d ? `Build ${d.name}${sel.pay.length ? ` · pay ${sel.pay.length}` : ''}` : 'Build'), passBtn());
@@ -207,7 +234,11 @@ function techTable(ctx) {
           if (c.id === sel.card) return { state: 'build', badge: 'Build' };
           if (sel.pay.includes(c.id)) return { state: 'pay', badge: 'Pay' };
           if (sel.card !== null) return alone.has(c.id) ? { mark: 'pays alone', label: 'Pays on its own' } : {};
-          if (buildOf(c.id)) return {};
+          const b = buildOf(c.id);
+          if (b) { // what it scores at best, before a cell is chosen (each cell shows its own once picked)
+            const best = Math.max(0, ...(b.scores ?? []), ...(b.names ?? []).map((n) => n.score));
+            return { mark: `up to +${best}`, label: `Scores up to ${best} point${best === 1 ? '' : 's'} built` };
+          }
           const why = whyNotBuild(c.id);
           return { dim: true, mark: why.short, label: `Cannot be built now: ${why.long}` };
         };
@@ -238,7 +269,10 @@ function techTable(ctx) {
             ` Let ${nameOf(c.owner)} draw and discard first, then the effect`));
         }
         for (const n of c ? needsOf() : []) extra.push(needLine(n, c));
-        buttons.push(confirmBtn(d ? `Use ${d.name}` : 'Use'), passBtn());
+        const nothing = nothingFrom();
+        const sure = !!nothing && !!r.body && warned === JSON.stringify(r.body);
+        if (nothing) head.push(h('p', { class: `warn-line ${sure ? 'asked' : ''}`, id: 'nothing-note', role: sure ? 'alert' : null }, sure ? `${nothing} Press “Use it anyway” to use it all the same, or pass.` : nothing));
+        buttons.push(confirmBtn(d ? (sure ? 'Use it anyway' : `Use ${d.name}`) : 'Use'), passBtn());
         if (sel.use) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
         cardState = (x) => (x.id === sel.card ? { state: 'pay', badge: 'Give' } : needsOf().includes('card') && !cardChoice('card').includes(x.id) ? { disabled: true } : {});
         break;
@@ -274,7 +308,11 @@ function techTable(ctx) {
     }
     if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, `You will show ${divulge.size} card${divulge.size === 1 ? '' : 's'} of your hand to everyone with this choice.`));
     if (p.suggestion || ctx.hints.left() !== 0) buttons.push(ctx.hints.button({ onclick: suggest, disabled: st.busy }));
-    if (!r.body && r.why && !hint && ['build', 'help', 'effect'].includes(p.step)) head.push(h('p', { class: 'muted need', id: 'need' }, r.why));
+    // What is still needed, on a line kept (empty) once nothing is: the hand below does not jump.
+    if (['build', 'help', 'effect'].includes(p.step)) {
+      const need = !r.body && r.why && !hint ? r.why : '';
+      head.push(h('p', { class: 'muted need', id: 'need', 'aria-hidden': need ? null : 'true' }, need || '\u00a0'));
+    }
     const pickable = ['build', 'help', 'discard'].includes(p.step) || (p.step === 'effect' && needsOf().includes('card')) || (p.step === 'choose' && p.options.kind === 'discard');
     // Only a point that waits for several seats keeps an order: it may be replaced until then.
     return { head, extra, buttons, hint, sent: !!st.hand.order && sameAsSent(r.body), cardOpts: (c) => { const o = cardState(c); return { ...o, disabled: !pickable || !!o.disabled }; } };
@@ -354,7 +392,7 @@ function techTable(ctx) {
       h('span', { class: 'r-hand' }, `${v.seats[seat].companies} companies · ${v.seats[seat].hand_count} in hand`)],
     sync,
     action,
-    actionSig: () => [st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, sel, hint, suggested, divulge.size],
+    actionSig: () => [st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, sel, hint, suggested, divulge.size, warned],
     card: handCard,
     draw: board.draw,
     logLines: techLog,

@@ -13,6 +13,7 @@ import { card, cardButton, tableauChip, loadCatalog, unbuildableWords, previewWo
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { scoreChart } from './chart.js';
 import { logEntries } from './log.js';
+import { whyText } from '../../hints.js';
 
 const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
 const ENDED_BY = {
@@ -194,10 +195,11 @@ function cityTable(ctx) {
     if (!ctx.alive() || !ctx.samePoint(p, ctx.pending())) return; // the game moved on while the expert thought
     const g = got?.suggestion ?? null;
     if (g && g.round !== undefined && !ctx.samePoint({ round: g.round, step: g.step, turn: g.turn ?? p.turn }, p)) return;
-    applySuggestion(g, got?.by);
+    applySuggestion(g, got?.by, g ? whyText(got, describeOrder, (n) => `${n} VP`) : '');
   }
 
-  function applySuggestion(g, by) {
+  /** Puts suggestion `g` (by 'expert' or 'quick') into the selection; `why` (whyText()) is shown with it. */
+  function applySuggestion(g, by, why = '') {
     const p = ctx.pending();
     const who = by === 'expert' ? 'The expert suggests' : 'Suggested';
     hint = '';
@@ -218,6 +220,7 @@ function cityTable(ctx) {
       hint = 'No suggestion for this step.';
       focus = '#suggest';
     }
+    if (why) hint = `${hint || `${who}: ${describeOrder(g)}.`} ${why}`;
     ctx.drawAction();
     ctx.action.querySelector(`${focus}:not([disabled])`)?.focus();
   }
