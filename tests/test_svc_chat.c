@@ -271,6 +271,25 @@ Test(chat, limits_refusals_and_reports)
     problem("POST", q, t.tokens[1], NULL, 404, "no_such_message");
     problem("POST", rpath, t.tokens[1], "{\"reason\": 3}", 400, "wrong_type");
     cr_expect_eq(db_num(db, "SELECT count(*) FROM chat_reports"), 1);
+    /* The operator's list: `cityd reports`, one JSON line each; --clear deletes one. */
+    char cmd[1200], out[4096] = "";
+    const char *bin = getenv("CITYD");
+    char fallback[512];
+    snprintf(fallback, sizeof fallback, "%s/build/cityd", harness_env("CITY_ROOT", "."));
+    snprintf(cmd, sizeof cmd, "'%s' reports --database '%s'", bin ? bin : fallback, db);
+    FILE *f = popen(cmd, "r");
+    cr_assert(f);
+    size_t got = fread(out, 1, sizeof out - 1, f);
+    out[got] = 0;
+    cr_expect_eq(pclose(f), 0);
+    json_t *line = json_loads(out, JSON_DISABLE_EOF_CHECK, NULL);
+    cr_expect_str_eq(str(line, "reason"), "spam", "%s", out);
+    cr_expect_str_eq(str(line, "reporter"), "seat:1");
+    cr_expect_eq(num(line, "message"), first);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " --clear %lld", num(line, "report"));
+    json_decref(line);
+    cr_expect_eq(system(cmd), 0);
+    cr_expect_eq(db_num(db, "SELECT count(*) FROM chat_reports"), 0, "cleared");
     struct http_reply m;
     char url[512];
     snprintf(url, sizeof url, "%s/metrics", d.base);
