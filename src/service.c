@@ -176,6 +176,22 @@ bool service_within_rate(struct rate_limit *rl, const char *client, const char *
     return false;
 }
 
+bool service_within_key_rate(struct rate_limit *rl, const unsigned char *key, const char *too_often,
+                             double rate, int burst, struct outcome *o)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int wait = rate_limit_take_key(rl, key, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    if (!wait)
+        return true;
+    outcome_fail(o, P_RATE_LIMITED, NULL,
+                 "%s: this server allows %g a minute, %d at once. Try again in %d second%s (see "
+                 "Retry-After).",
+                 too_often, rate, burst, wait, wait == 1 ? "" : "s");
+    o->retry_after = wait;
+    return false;
+}
+
 void service_published(struct server *srv, int st, const char *id, int resolved)
 {
     if (st != STORE_OK)

@@ -134,17 +134,11 @@ static bool chat_allowed(struct server *srv, const char *id, const char *client,
         return true;
     unsigned char k[NETADDR_KEY_LEN];
     speaker_key(id, sp, k);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    int wait = rate_limit_take_key(q->chat, k, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-    if (!wait)
-        return true;
-    outcome_fail(o, P_RATE_LIMITED, NULL,
-                 "You have sent chat messages too often: this server allows %g a minute, %d at "
-                 "once, for each person at a table. Try again in %d second%s (see Retry-After).",
-                 q->chat_rate, q->chat_burst, wait, wait == 1 ? "" : "s");
-    o->retry_after = wait;
-    return false;
+    return service_within_key_rate(
+        q->chat, k,
+        "You have sent chat messages too often (the limit holds for each "
+        "person at a table)",
+        q->chat_rate, q->chat_burst, o);
 }
 
 /* The characters (code points) of UTF-8 text s, and whether it has any that is not white
