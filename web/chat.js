@@ -31,6 +31,21 @@ export function authorKey(m) {
 }
 
 /**
+ * The table talk of a finished game as a list (the replay viewer's): every message of both
+ * channels, oldest first, text as typed, the people this browser muted left out.
+ */
+export function chatTranscript(messages) {
+  const muted = readMuted();
+  const shown = messages.filter((m) => !muted.has(authorKey(m)));
+  return h('ol', { class: 'chat-list', id: 'replay-chat', 'aria-label': 'Table talk' },
+    shown.length ? shown.map((m) => h('li', { class: 'chat-msg' },
+      h('span', { class: 'chat-name' }, m.name), ' ',
+      m.channel === 'watchers' ? h('span', { class: 'tag' }, 'watcher') : null, ' ',
+      h('span', { class: 'chat-text' }, m.text)))
+      : h('li', { class: 'chat-empty muted' }, 'Every message here is from someone you muted.'));
+}
+
+/**
  * The chat panel of game `id`. `read()` returns {me (this browser's seat {seat, token} or
  * null), conn (the stream's state), status (the game's)}. Returns {el, add(message) (a `chat`
  * event of the stream), sync() (after every change of the table), close()}.

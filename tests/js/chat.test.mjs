@@ -4,7 +4,8 @@
 // an anonymous watcher reads the players' talk but has no box to write in, a signed-in watcher
 // talks on the watchers' channel that the players do not see, a mute hides a person's messages
 // (and is remembered after a reload), a report reaches the server; axe-clean, and at 390 x 844
-// the box is reachable by keyboard with 44 px targets and no sideways scroll.
+// the box is reachable by keyboard with 44 px targets and no sideways scroll; a finished game's
+// replay viewer shows its talk, both channels, as typed.
 //
 //   make && CITY_ROOT=$PWD CITYD=$PWD/build/cityd scripts/with-postgres.sh node --test tests/js/chat.test.mjs
 
@@ -92,6 +93,37 @@ test('desktop: two people talk, markup shows as typed, watchers apart, mute and 
     for (const t of [ada, beaTab, anon]) assert.deepEqual(t.errors, [], 'no console or page errors');
   } finally {
     await Promise.all([ada.context.close(), beaTab.context.close(), anon.context.close(), railCtx.close()]);
+  }
+});
+
+/** Forces game `g`'s steps as its host until it is finished. */
+async function finishByForce(g) {
+  for (let i = 0; i < 3000; i++) {
+    const v = (await api('GET', `/games/${g.id}`)).json;
+    if (v.status === 'finished') return v;
+    const body = { round: v.round, step: v.step, ...(v.turn === undefined ? {} : { turn: v.turn }) };
+    await api('POST', `/games/${g.id}/resolve`, { token: g.host_token, body });
+  }
+  throw new Error(`game ${g.id} did not finish`);
+}
+
+test('the replay viewer shows the table talk of both channels, as typed', { timeout: 30_000 }, async () => {
+  const g = (await api('POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Eve', target_vp: 8 } })).json;
+  await api('POST', '/accounts', { body: { name: 'Rail Two', password: 'correct horse battery' } });
+  const s = (await api('POST', '/sessions', { body: { name: 'Rail Two', password: 'correct horse battery' } })).json;
+  assert.equal((await api('POST', `/games/${g.id}/chat`, { token: g.token, body: { text: 'gl <b>bot</b>' } })).status, 201);
+  assert.equal((await api('POST', `/games/${g.id}/chat`, { token: s.token, body: { text: 'from the rail' } })).status, 201);
+  await finishByForce(g);
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  try {
+    await page.goto(`${daemon.base}/#/replay/${g.id}`);
+    await page.waitForSelector('#replay-chat .chat-text');
+    assert.deepEqual(await page.locator('#replay-chat .chat-text').allInnerTexts(), ['gl <b>bot</b>', 'from the rail']);
+    assert.equal(await page.locator('#replay-chat b').count(), 0);
+    assert.deepEqual(await axeSerious(page), [], 'axe-clean');
+  } finally {
+    await context.close();
   }
 });
 
