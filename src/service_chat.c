@@ -35,13 +35,12 @@ struct speaker {
     bool ended; /* the game has ended (or never was played): every channel is open */
 };
 
-/* The ruleset-independent state of a loaded game: ended (finished, abandoned, over by its rules,
- * expired or cancelled) or not. */
+/* Whether loaded game lv has ended: finished, abandoned, expired or cancelled, or over by its
+ * rules (before the sweeper or the next write marks it finished). */
 static bool game_ended(const struct live *lv)
 {
-    return strcmp(lv->row.status, "open") != 0 && strcmp(lv->row.status, "playing") != 0
-               ? true
-               : lv->rs->over(lv->g);
+    bool going = strcmp(lv->row.status, "open") == 0 || strcmp(lv->row.status, "playing") == 0;
+    return !going || lv->rs->over(lv->g);
 }
 
 /* The seat account `account` holds in lv, or -1. */
