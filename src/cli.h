@@ -16,6 +16,10 @@ int cmd_serve(int argc, char **argv);
  * [[mu, sigma], ...]} on a line of its own, or {"error": "..."} for a line it cannot rate. */
 int cmd_rate(int argc, char **argv);
 
+/* `reports [--database URL] [--clear ID]`: prints each standing report of a chat message (the
+ * operator's queue, cli_reports.c) as a JSON line, or deletes report ID. */
+int cmd_reports(int argc, char **argv);
+
 /* Loads every ruleset's catalog (ruleset.h): the default game's (rulesets[0]) from `path`, or
  * when path is NULL from $CITY_CARDS, or its rs->cards_file in ./cards or in cards/ beside the
  * executable's parent directory, the first that exists; each other game's file from the same

@@ -1,5 +1,5 @@
 /* main.c: the cityd command line — dispatches to `simulate`, `replay`, `cards`, `rate`,
- * `hash-cost` (and, with the service, `serve`), and finds the card file. */
+ * `hash-cost`, `reports` (and, with the service, `serve`), and finds the card file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +36,8 @@ static int usage(FILE *out)
                  "  rate                         rate matches read as JSON lines on stdin\n"
                  "                               (OpenSkill Plackett-Luce; see README)\n"
                  "  hash-cost [RUNS]             the median ms of one account password hash\n"
+                 "  reports [--database URL] [--clear ID]   reported chat messages, one JSON\n"
+                 "                               line each; --clear deletes one dealt with\n"
                  "  serve [--port N] [--database URL] ...   the HTTP service (see README)\n");
     return out == stdout ? 0 : 2;
 }
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
         return cmd_cards(argc - 1, argv + 1);
     if (strcmp(cmd, "rate") == 0)
         return cmd_rate(argc - 1, argv + 1);
+    if (strcmp(cmd, "reports") == 0)
+        return cmd_reports(argc - 1, argv + 1);
     if (strcmp(cmd, "hash-cost") == 0)
         return cmd_hash_cost(argc - 1, argv + 1);
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0)

@@ -26,7 +26,8 @@ static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games
     games_abandoned;
 static double late_sum, late_last;
 
-static unsigned long long tx_conflicts, tx_gave_up; /* under lock */
+static unsigned long long tx_conflicts, tx_gave_up;                  /* under lock */
+static unsigned long long chat_players, chat_watchers, chat_reports; /* under lock */
 
 void metrics_request(const char *route, int status, double ms)
 {
@@ -90,6 +91,23 @@ void metrics_games_abandoned(int n)
 {
     pthread_mutex_lock(&lock);
     games_abandoned += (unsigned long long)n;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_chat_message(bool watchers)
+{
+    pthread_mutex_lock(&lock);
+    if (watchers)
+        chat_watchers++;
+    else
+        chat_players++;
+    pthread_mutex_unlock(&lock);
+}
+
+void metrics_chat_report(void)
+{
+    pthread_mutex_lock(&lock);
+    chat_reports++;
     pthread_mutex_unlock(&lock);
 }
 
@@ -182,6 +200,15 @@ char *metrics_render(const char *extra, size_t *len)
         "# TYPE city_store_conflicts_given_up_total counter\n"
         "city_store_conflicts_given_up_total %llu\n",
         tx_conflicts, tx_gave_up);
+    put(&b,
+        "# HELP city_chat_messages_total Chat messages this instance stored, by channel.\n"
+        "# TYPE city_chat_messages_total counter\n"
+        "city_chat_messages_total{channel=\"players\"} %llu\n"
+        "city_chat_messages_total{channel=\"watchers\"} %llu\n"
+        "# HELP city_chat_reports_total Reports of chat messages this instance stored (listed by "
+        "`cityd reports`).\n"
+        "# TYPE city_chat_reports_total counter\ncity_chat_reports_total %llu\n",
+        chat_players, chat_watchers, chat_reports);
     pthread_mutex_unlock(&lock);
     if (extra)
         put(&b, "%s", extra);

@@ -22,6 +22,12 @@ void metrics_games_ended(int expired, int purged);
 /* Counts started games the sweeper ended as abandoned (idle past --idle-game-seconds). */
 void metrics_games_abandoned(int n);
 
+/* Counts one chat message written, on the watchers' channel when `watchers`, else the players'. */
+void metrics_chat_message(bool watchers);
+
+/* Counts one new report of a chat message (for the operator: `cityd reports`). */
+void metrics_chat_report(void);
+
 /* A transaction conflicted (serialization failure or deadlock); `gave_up` when it was its last
  * try (store.h, the retry policy). */
 void metrics_tx_conflict(bool gave_up);

@@ -20,6 +20,8 @@ enum problem {
     P_NOT_RATEABLE,       /* 400 "rated": true for a game that cannot be rated */
     P_BAD_GAME,           /* 400 a query's "game" names no game this server hosts */
     P_BAD_HEAD,           /* 400 a request head whose framing is ambiguous (smuggling) */
+    P_CHAT_EMPTY,         /* 400 a chat message with no text (or only white space) */
+    P_CHAT_TOO_LONG,      /* 400 a chat message past SERVICE_CHAT_MAX_CHARS characters */
     P_NO_TOKEN,           /* 401 */
     P_BAD_TOKEN,          /* 401 */
     P_BAD_CREDENTIALS,    /* 401 sign-in with a name or password that does not fit */
@@ -33,6 +35,7 @@ enum problem {
     P_NOT_FOUND,          /* 404 no such path */
     P_NO_GAME,            /* 404 no such game */
     P_NO_PLAYER,          /* 404 no account or rated bot of this name */
+    P_NO_MESSAGE,         /* 404 no chat message of this id in the game (that the asker sees) */
     P_METHOD,             /* 405 */
     P_STALE_STEP,         /* 409 round/step not current */
     P_GAME_FULL,          /* 409 */

@@ -169,6 +169,7 @@ const char quotas_usage[] =
     "        [--hint-rate PER_MINUTE] [--hint-burst N] [--lobby-per-address N]\n"
     "        [--signin-rate PER_MINUTE] [--signin-burst N] [--account-signin-rate PER_MINUTE]\n"
     "        [--account-signin-burst N] [--session-seconds SECONDS] [--hash-threads N]\n"
+    "        [--chat-rate PER_MINUTE] [--chat-burst N]\n"
     "        (environment: CITY_CREATE_RATE, CITY_CREATE_BURST, CITY_JOIN_RATE, CITY_JOIN_BURST,\n"
     "        CITY_READ_RATE, CITY_READ_BURST,\n"
     "        CITY_MAX_AMENDMENTS, CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION,\n"
@@ -176,7 +177,7 @@ const char quotas_usage[] =
     "        CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,\n"
     "        CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST,\n"
     "        CITY_ACCOUNT_SIGNIN_RATE, CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS,\n"
-    "        CITY_HASH_THREADS,\n"
+    "        CITY_HASH_THREADS, CITY_CHAT_RATE, CITY_CHAT_BURST,\n"
     "        CITY_RATE_SLOTS; 0 turns a limit off)\n";
 
 enum { YEAR = 366 * 86400 };
@@ -244,6 +245,11 @@ static int settings_of(struct quotas *q, struct setting *s)
          "seconds an account's session token stays valid"},
         {"--hash-threads", "CITY_HASH_THREADS", 1, 64, NULL, &q->hash_threads,
          "password hashes computed at once on an instance; past it 503 busy with Retry-After"},
+        {"--chat-rate", "CITY_CHAT_RATE", 0, 1e6, &q->chat_rate, NULL,
+         "chat messages per minute per seat or account, and four times as many (reports "
+         "included) per address (0: no limit)"},
+        {"--chat-burst", "CITY_CHAT_BURST", 1, 1e6, NULL, &q->chat_burst,
+         "chat messages a seat or account may send at once (an address: four times as many)"},
     };
     memcpy(s, all, sizeof all);
     return (int)(sizeof all / sizeof *all);
@@ -295,6 +301,8 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen)
     q->account_signin_burst = 6;
     q->session_seconds = 30 * 86400;
     q->hash_threads = 2;
+    q->chat_rate = 20;
+    q->chat_burst = 8;
     q->slots = 16384;
     struct setting s[32];
     int n = settings_of(q, s);
@@ -336,7 +344,11 @@ bool quotas_start(struct quotas *q)
     q->hints = rate_limit_new(q->hint_rate, q->hint_burst, q->slots);
     q->signin = rate_limit_new(q->signin_rate, q->signin_burst, q->slots);
     q->account_signin = rate_limit_new(q->account_signin_rate, q->account_signin_burst, q->slots);
-    return (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join) &&
+    q->chat = rate_limit_new(q->chat_rate, q->chat_burst, q->slots);
+    q->chat_address = rate_limit_new(q->chat_rate * QUOTAS_CHAT_ADDRESS_SHARE,
+                                     q->chat_burst * QUOTAS_CHAT_ADDRESS_SHARE, q->slots);
+    return (q->chat_rate <= 0 || (q->chat && q->chat_address)) &&
+           (q->create_rate <= 0 || q->create) && (q->join_rate <= 0 || q->join) &&
            (q->read_rate <= 0 || q->reads) && (q->hint_rate <= 0 || q->hints) &&
            (q->signin_rate <= 0 || q->signin) && (q->account_signin_rate <= 0 || q->account_signin);
 }
@@ -349,5 +361,8 @@ void quotas_stop(struct quotas *q)
     rate_limit_free(q->hints);
     rate_limit_free(q->signin);
     rate_limit_free(q->account_signin);
-    q->create = q->join = q->reads = q->hints = q->signin = q->account_signin = NULL;
+    rate_limit_free(q->chat);
+    rate_limit_free(q->chat_address);
+    q->create = q->join = q->reads = q->hints = q->signin = q->account_signin = q->chat =
+        q->chat_address = NULL;
 }

@@ -32,6 +32,10 @@ int rate_limit_take_key(struct rate_limit *rl, const unsigned char *key, double 
 /* How many distinct keys the limiter holds now (for tests of its bound). */
 size_t rate_limit_keys(struct rate_limit *rl);
 
+/* How many people behind one address (a household, a school behind NAT) an address's chat
+ * bucket is made for: it holds this many times a speaker's burst and refills as fast. */
+enum { QUOTAS_CHAT_ADDRESS_SHARE = 4 };
+
 /* The settings and limiters of quotas and lifecycle, read at start (quotas_from_env then
  * quotas_flag for each command-line option) and made live by quotas_start. */
 struct quotas {
@@ -60,8 +64,12 @@ struct quotas {
     int account_signin_burst;
     int session_seconds; /* how long a session token of an account stays valid */
     int hash_threads;    /* password hashes computed at once on an instance; past it 503 busy */
-    size_t slots;        /* buckets per limiter */
-    struct rate_limit *create, *join, *reads, *hints, *signin, *account_signin;
+    double chat_rate;    /* chat messages per minute per seat or account (an address:
+                            QUOTAS_CHAT_ADDRESS_SHARE times as many, reports included); 0: none */
+    int chat_burst;
+    size_t slots; /* buckets per limiter */
+    struct rate_limit *create, *join, *reads, *hints, *signin, *account_signin, *chat,
+        *chat_address;
 };
 
 /* The defaults (sane for a public server), then CITY_CREATE_RATE, CITY_CREATE_BURST,
@@ -69,7 +77,8 @@ struct quotas {
  * CITY_OPEN_TTL, CITY_IDLE_GAME_SECONDS, CITY_RETENTION, CITY_TAKEOVER_AFTER,
  * CITY_PRESENCE_SECONDS, CITY_HINTS_PER_GAME, CITY_HINT_THREADS, CITY_HINT_RATE, CITY_HINT_BURST,
  * CITY_LOBBY_PER_ADDRESS, CITY_SIGNIN_RATE, CITY_SIGNIN_BURST, CITY_ACCOUNT_SIGNIN_RATE,
- * CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS, CITY_HASH_THREADS and CITY_RATE_SLOTS from the
+ * CITY_ACCOUNT_SIGNIN_BURST, CITY_SESSION_SECONDS, CITY_HASH_THREADS, CITY_CHAT_RATE,
+ * CITY_CHAT_BURST and CITY_RATE_SLOTS from the
  * environment.
  * False, with a sentence in err, when one is not a number in its range. */
 bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
@@ -80,7 +89,7 @@ bool quotas_from_env(struct quotas *q, char *err, size_t errlen);
  * --presence-seconds, --hints-per-game, --hint-threads, --hint-rate, --hint-burst,
  * --lobby-per-address,
  * --signin-rate, --signin-burst, --account-signin-rate, --account-signin-burst,
- * --session-seconds, --hash-threads. Returns 1 when
+ * --session-seconds, --hash-threads, --chat-rate, --chat-burst. Returns 1 when
  * it took the option, 0 when the flag is not one of these, -1 (with a sentence in err) when the
  * value is missing or out of range. */
 int quotas_flag(struct quotas *q, const char *flag, const char *value, char *err, size_t errlen);

@@ -160,20 +160,40 @@ int service_check_playing(const struct live *lv, struct outcome *o, const char *
     return STORE_OK;
 }
 
-bool service_within_rate(struct rate_limit *rl, const char *client, const char *what, double rate,
-                         int burst, struct outcome *o)
+/* The monotonic clock in seconds, as the rate limiters count time. */
+static double monotonic_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    int wait = rate_limit_take(rl, client, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* True when a limiter said `wait` 0; else false with 429 rate_limited and Retry-After `wait` in
+ * o, its sentence opened by `too_often` ("Your address has created games too often"). */
+static bool within(int wait, const char *too_often, double rate, int burst, struct outcome *o)
+{
     if (!wait)
         return true;
     outcome_fail(o, P_RATE_LIMITED, NULL,
-                 "Your address has %s too often: this server allows %g a minute, %d at once. "
-                 "Try again in %d second%s (see Retry-After).",
-                 what, rate, burst, wait, wait == 1 ? "" : "s");
+                 "%s: this server allows %g a minute, %d at once. Try again in %d second%s (see "
+                 "Retry-After).",
+                 too_often, rate, burst, wait, wait == 1 ? "" : "s");
     o->retry_after = wait;
     return false;
+}
+
+bool service_within_rate(struct rate_limit *rl, const char *client, const char *what, double rate,
+                         int burst, struct outcome *o)
+{
+    char too_often[160];
+    snprintf(too_often, sizeof too_often, "Your address has %s too often", what);
+    return within(rate_limit_take(rl, client, monotonic_now()), too_often, rate, burst, o);
+}
+
+bool service_within_key_rate(struct rate_limit *rl, const unsigned char *key, const char *too_often,
+                             double rate, int burst, struct outcome *o)
+{
+    return within(rate_limit_take_key(rl, key, monotonic_now()), too_often, rate, burst, o);
 }
 
 void service_published(struct server *srv, int st, const char *id, int resolved)

@@ -75,7 +75,9 @@ int service_events(struct server *srv, const char *id, long long after, struct o
 int service_replay(struct server *srv, const char *id, struct outcome *o);
 
 /* The finished game `id` round by round, for a replay viewer: 200 with {game, players, seats,
- * rounds} (ruleset_replay_rounds() of its replay record, run outside the transaction). */
+ * rounds, chat} (ruleset_replay_rounds() of its replay record, run outside the transaction;
+ * chat: the table talk of both channels, its first SERVICE_CHAT_REPLAY messages). The replay
+ * record itself (service_replay) holds only what replays the game. */
 int service_replay_rounds(struct server *srv, const char *id, struct outcome *o);
 
 /* ---- play (service_play.c) ---------------------------------------------------------------- */
@@ -168,6 +170,48 @@ int service_reclaim(struct server *srv, const char *id, const char *token, struc
 
 /* The host (`token`) cancels open game `id`. 200 with {id, status: "cancelled"}. */
 int service_cancel(struct server *srv, const char *id, const char *token, struct outcome *o);
+
+/* ---- table talk (service_chat.c) ---------------------------------------------------------- */
+
+/* The longest chat message (characters, i.e. Unicode code points), the longest reason of a
+ * report, the most messages a page of GET .../chat holds, and the most a replay shows. */
+enum {
+    SERVICE_CHAT_MAX_CHARS = 500,
+    SERVICE_CHAT_REASON_CHARS = 200,
+    SERVICE_CHAT_PAGE = 100,
+    SERVICE_CHAT_REPLAY = 2000
+};
+
+/* Message `text` (the body's "text", a JSON value checked here: a string of 1..
+ * SERVICE_CHAT_MAX_CHARS characters, not only white space, stored as typed) in game `id`, from
+ * `token`: a seat token of the game, or the session of an account seated in it, writes on the
+ * players' channel; the session of an account with no seat, on the watchers' channel. Takes a
+ * token of the chat limiter for address `client` and for the seat or account (429 rate_limited
+ * with Retry-After). 201 with the message {id, channel, seat, name, text, at}, which every
+ * instance's event streams then send as a "chat" event; 400 chat_empty, chat_too_long,
+ * missing_field, wrong_type; 401 token_required (anonymous watchers do not write), bad_token;
+ * 403 wrong_game, not_a_seat_token; 404. */
+int service_chat_post(struct server *srv, const char *id, const char *client, const char *token,
+                      const json_t *text, struct outcome *o);
+
+/* A page of game `id`'s chat after message `after` (NULL: from the start), at most `limit`
+ * (1..SERVICE_CHAT_PAGE, NULL: the most) messages, oldest first: 200 with {messages, last (the
+ * last message's id, or `after` when none: the next page's cursor), more (the page is full),
+ * watchers (whether the watchers' channel is included: once the game ended, or for the session
+ * of an account with no seat in it; any other token, or none, reads the players' channel)};
+ * 400 bad_query; 404. */
+int service_chat_read(struct server *srv, const char *id, const char *token, const char *after,
+                      const char *limit, struct outcome *o);
+
+/* Reports message `msg` (its id, as text from the path) of game `id`, with `reason` (a JSON
+ * string of at most SERVICE_CHAT_REASON_CHARS characters, or NULL), for the operator: stored
+ * once per reporter (the account of a session, the seat of a seat token, else address
+ * `client`), logged on stderr and counted in /metrics when new. A token, when sent, must fit
+ * (401/403 as for posting). Takes a token of the address's chat bucket (429). 201 with
+ * {message, reported: true, first: true}, or 200 with first false for a repeated report; 404
+ * no_such_message for a message the reporter cannot read. */
+int service_chat_report(struct server *srv, const char *id, const char *client, const char *token,
+                        const char *msg, const json_t *reason, struct outcome *o);
 
 /* ---- presence (service_presence.c) -------------------------------------------------------- */
 

@@ -55,18 +55,9 @@ static bool attempt_allowed(struct server *srv, const char *client, const char *
         return true;
     unsigned char k[NETADDR_KEY_LEN];
     account_bucket_key(key, k);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    int wait =
-        rate_limit_take_key(q->account_signin, k, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-    if (!wait)
-        return true;
-    outcome_fail(o, P_RATE_LIMITED, NULL,
-                 "This account has had too many password attempts: this server allows %g a "
-                 "minute, %d at once. Try again in %d second%s (see Retry-After).",
-                 q->account_signin_rate, q->account_signin_burst, wait, wait == 1 ? "" : "s");
-    o->retry_after = wait;
-    return false;
+    return service_within_key_rate(q->account_signin, k,
+                                   "This account has had too many password attempts",
+                                   q->account_signin_rate, q->account_signin_burst, o);
 }
 
 /* Takes one of the instance's hash slots; false with 503 busy (Retry-After 1) in o. */

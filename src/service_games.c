@@ -18,6 +18,7 @@
 #include "server.h"
 #include "store.h"
 #include "store_accounts.h"
+#include "store_chat.h"
 #include "viewcache.h"
 
 enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
@@ -709,7 +710,9 @@ int service_join_account(struct server *srv, const char *id, const char *client,
 struct events_call {
     struct game_call gc;
     long long after;
-    json_t *seats; /* replay_tx: [{seat, name, bot}] for the rounds view */
+    json_t *seats;  /* replay_tx: [{seat, name, bot}] for the rounds view */
+    bool with_chat; /* replay_tx: read the table talk too (the rounds view) */
+    json_t *chat;   /* its messages, both channels (the game has ended) */
 };
 
 static int events_tx(PGconn *c, void *ctx)
@@ -761,6 +764,10 @@ static int replay_tx(PGconn *c, void *ctx)
                                   json_pack("{s:i, s:s, s:s*}", "seat", lv.seats[i].seat, "name",
                                             lv.seats[i].name, "bot",
                                             lv.seats[i].bot[0] ? lv.seats[i].bot : NULL));
+        json_decref(ec->chat);
+        ec->chat = NULL;
+        if (ec->with_chat)
+            st = store_chat_after(c, ec->gc.id, 0, SERVICE_CHAT_REPLAY, true, &ec->chat);
     }
     live_free(&lv);
     return st;
@@ -771,12 +778,13 @@ int service_replay(struct server *srv, const char *id, struct outcome *o)
     struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}};
     int st = store_run(srv->store, replay_tx, &ec);
     json_decref(ec.seats);
+    json_decref(ec.chat);
     return st;
 }
 
 int service_replay_rounds(struct server *srv, const char *id, struct outcome *o)
 {
-    struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}};
+    struct events_call ec = {.gc = {.srv = srv, .id = id, .o = o}, .with_chat = true};
     int st = store_run(srv->store, replay_tx, &ec);
     if (st == STORE_OK && o->status == 200) {
         const struct ruleset *rs =
@@ -785,10 +793,11 @@ int service_replay_rounds(struct server *srv, const char *id, struct outcome *o)
         json_t *rounds = rs ? ruleset_replay_rounds(rs, o->reply, err, sizeof err) : NULL;
         json_t *reply = NULL;
         if (rounds) {
-            reply = json_pack("{s:O, s:O, s:o, s:o}", "game", json_object_get(o->reply, "game"),
-                              "players", json_object_get(o->reply, "players"), "seats", ec.seats,
-                              "rounds", rounds);
-            ec.seats = NULL; /* taken by the reply */
+            reply =
+                json_pack("{s:O, s:O, s:o, s:o, s:o}", "game", json_object_get(o->reply, "game"),
+                          "players", json_object_get(o->reply, "players"), "seats", ec.seats,
+                          "rounds", rounds, "chat", ec.chat ? ec.chat : json_array());
+            ec.seats = ec.chat = NULL; /* taken by the reply */
         }
         if (reply)
             outcome_reply(o, 200, reply);
@@ -796,5 +805,6 @@ int service_replay_rounds(struct server *srv, const char *id, struct outcome *o)
             st = outcome_fail(o, P_INTERNAL, NULL, "The game's replay does not replay: %s", err);
     }
     json_decref(ec.seats);
+    json_decref(ec.chat);
     return st;
 }

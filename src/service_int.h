@@ -85,6 +85,12 @@ int service_check_playing(const struct live *lv, struct outcome *o, const char *
 bool service_within_rate(struct rate_limit *rl, const char *client, const char *what, double rate,
                          int burst, struct outcome *o);
 
+/* service_within_rate() of a bucket key made by the caller (rate_limit_take_key: an account's,
+ * a seat's): false, with a 429 and its Retry-After in o, when the bucket is empty; `too_often`
+ * opens the sentence ("This account has had too many password attempts"). */
+bool service_within_key_rate(struct rate_limit *rl, const unsigned char *key, const char *too_often,
+                             double rate, int burst, struct outcome *o);
+
 /* After a write of game `id` committed with status `st` (nothing when it is not STORE_OK):
  * counts the `resolved` steps and wakes this instance's listeners of the game. */
 void service_published(struct server *srv, int st, const char *id, int resolved);

@@ -4,7 +4,11 @@
  * or at shutdown. Streams are capped per instance, per game and per client address; past a
  * cap the request gets 503 too_many_streams with Retry-After, except that a stream opened
  * with a seat token of the game (a player's) ends a watcher's stream to make room. A player's
- * stream is its seat's sign of life (service_seen) when it opens and at every keep-alive. */
+ * stream is its seat's sign of life (service_seen) when it opens and at every keep-alive.
+ * Table talk comes on the same stream: each chat message written after the stream opened is a
+ * "chat" event (no id: Last-Event-ID stays the log's sequence; a client reads what it missed
+ * with GET .../chat?after=), the watchers' channel only on a stream opened with the session of
+ * an account that holds no seat in the game (service_chat.c says who reads what). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,7 @@
 #include "service.h"
 #include "store.h"
 #include "store_accounts.h"
+#include "store_chat.h"
 #include "store_games.h"
 
 enum { SSE_PAGE = 200, SSE_RETRY_AFTER_S = 10 };
@@ -31,17 +36,23 @@ struct stream {
     bool finished; /* game_over (or abandoned) was sent: end after the buffer */
     int seat;      /* the seat whose token opened it (a sign of life at every tick), or -1 */
     bool first;
+    long long chat_last; /* the last chat message sent (or the newest when it opened) */
+    bool watchers;       /* the watchers' channel is sent too */
 };
 
 struct fetch_ctx {
     struct stream *s;
     json_t *events;
+    json_t *chat;
 };
 
 static int fetch_tx(PGconn *c, void *ctx)
 {
     struct fetch_ctx *f = ctx;
-    return store_events_after(c, f->s->id, f->s->last, SSE_PAGE, &f->events);
+    int st = store_events_after(c, f->s->id, f->s->last, SSE_PAGE, &f->events);
+    if (st == STORE_OK)
+        st = store_chat_after(c, f->s->id, f->s->chat_last, SSE_PAGE, f->s->watchers, &f->chat);
+    return st;
 }
 
 static void append(struct stream *s, const char *text)
@@ -64,11 +75,25 @@ static void append(struct stream *s, const char *text)
 /* Reads new events into the buffer; true when some arrived. */
 static bool fetch(struct stream *s)
 {
-    struct fetch_ctx f = {s, NULL};
-    if (store_run(s->srv->store, fetch_tx, &f) != STORE_OK || !f.events)
+    struct fetch_ctx f = {s, NULL, NULL};
+    if (store_run(s->srv->store, fetch_tx, &f) != STORE_OK || !f.events || !f.chat) {
+        json_decref(f.events);
+        json_decref(f.chat);
         return false;
+    }
     size_t i;
     json_t *e;
+    json_array_foreach(f.chat, i, e)
+    {
+        char *data = json_dumps(e, JSON_COMPACT);
+        if (!data)
+            continue;
+        append(s, "event: chat\ndata: ");
+        append(s, data);
+        append(s, "\n\n");
+        free(data);
+        s->chat_last = json_integer_value(json_object_get(e, "id"));
+    }
     json_array_foreach(f.events, i, e)
     {
         long long seq = json_integer_value(json_object_get(e, "seq"));
@@ -86,8 +111,9 @@ static bool fetch(struct stream *s)
         if (type && (strcmp(type, "game_over") == 0 || strcmp(type, "abandoned") == 0))
             s->finished = true; /* the game's last event */
     }
-    bool got = json_array_size(f.events) > 0;
+    bool got = json_array_size(f.events) > 0 || json_array_size(f.chat) > 0;
     json_decref(f.events);
+    json_decref(f.chat);
     return got;
 }
 
@@ -141,8 +167,10 @@ static void stream_free(void *cls)
 /* Whether the game exists and, when a bearer token came, which of its seats it is. */
 struct who_ctx {
     const char *id, *token;
-    int seat; /* the token's seat; -1 when it is none of the game's seats (the stream is then a
-               * watcher's, as without a token), -2 when none came */
+    int seat;      /* the token's seat; -1 when it is none of the game's seats (the stream is then a
+                    * watcher's, as without a token), -2 when none came */
+    bool watchers; /* the stream may carry the watchers' chat */
+    long long chat_last; /* the game's newest chat message now */
 };
 
 static int who_tx(PGconn *c, void *ctx)
@@ -165,7 +193,13 @@ static int who_tx(PGconn *c, void *ctx)
             if (seats[i].has_token && (session ? a.id && seats[i].account == a.id
                                                : auth_equal(hash, seats[i].token_hash)))
                 w->seat = seats[i].seat;
+        /* A signed-in watcher (an account with no seat here) reads the watchers' channel. */
+        w->watchers = session && a.id && w->seat < 0;
     }
+    if (st == STORE_OK && strcmp(row.status, "open") != 0 && strcmp(row.status, "playing") != 0)
+        w->watchers = true; /* the game ended: every channel is open */
+    if (st == STORE_OK)
+        st = store_chat_last(c, w->id, &w->chat_last);
     game_row_clear(&row);
     return st;
 }
@@ -229,6 +263,8 @@ void api_stream(struct http_req *r)
     s->last = last;
     s->first = true;
     s->seat = who.seat >= 0 ? who.seat : -1;
+    s->watchers = who.watchers;
+    s->chat_last = who.chat_last;
     service_seen(r->srv, s->id, s->seat);
     r->reply.status = 200;
     r->reply.content_type = "text/event-stream";

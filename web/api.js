@@ -83,6 +83,15 @@ export const api = {
    * hints_left}; 429 too_many_hints once the seat used its hints, 503 busy (see retryAfter).
    */
   hint: (id, token) => request('POST', `/games/${enc(id)}/hint`, { token }),
+  /**
+   * Table talk (chat.js): a page of game `id`'s chat after message `after` ({messages, last,
+   * more, watchers}); with a signed-in watcher's session the watchers' channel too.
+   */
+  chat: (id, after = 0, token = null) => request('GET', `/games/${enc(id)}/chat?after=${after}`, { token }),
+  /** Says `text` at game `id`'s table with a seat token (or session): the message as stored. */
+  say: (id, token, text) => request('POST', `/games/${enc(id)}/chat`, { body: { text }, token }),
+  /** Reports message `msg` of game `id` to the operator ({message, reported, first}). */
+  reportChat: (id, msg, token, reason) => request('POST', `/games/${enc(id)}/chat/${enc(String(msg))}/report`, { body: { reason }, token }),
   /** A finished game's public view at the start and at the end of every round (409 before the end). */
   replayRounds: (id) => request('GET', `/games/${enc(id)}/replay/rounds`),
 

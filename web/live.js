@@ -17,13 +17,14 @@ function joinWords(e) {
 }
 
 /**
- * Starts following game `id`; calls onChange() after every change. Returns
+ * Starts following game `id`; calls onChange() after every change, and onChat(message) for each
+ * `chat` event of the stream (table talk, chat.js). Returns
  * {st, refresh(), send(body), join(name), nameOf(seat), reclaim(), close()}; st holds view,
  * hand, me ({seat, token, account (its name when the token is the account's session)} or null),
  * reclaim (the seat a bot took over while this browser was away, which reclaim() takes back, or
  * null), host, events (Map seq → event), conn, error, missing, busy, refused.
  */
-export function liveGame(id, onChange) {
+export function liveGame(id, onChange, { onChat = null } = {}) {
   const st = {
     view: null, hand: null, me: store.seat(id), host: store.host(id), events: new Map(),
     conn: 'connecting', error: '', notice: '', missing: false, busy: false, refused: '',
@@ -134,6 +135,7 @@ export function liveGame(id, onChange) {
       scheduleRefresh();
     };
     listenToLog(es, onEvent);
+    es.addEventListener('chat', (ev) => { try { onChat?.(JSON.parse(ev.data)); } catch { /* not JSON */ } });
     es.onopen = () => { failures = 0; setConn('open'); };
     es.onerror = () => {
       if (!es) return;

@@ -2,7 +2,7 @@
 // through GET /games/{id}/replay/rounds round by round with Previous/Next, a round slider and the
 // arrow keys, showing every seat's score at the end of that round, the game's board at that round
 // (its module's replay board: The City's tableaux and chart, Tech City's city grid) and the
-// round's log lines. Its last step is the final state. A game this page has no module for is
+// round's log lines, and the game's table talk (chat.js) below. Its last step is the final state. A game this page has no module for is
 // shown as its seats and scores.
 
 import { api, store, rulesetOf, allEvents } from './api.js';
@@ -10,6 +10,7 @@ import { h, replace } from './dom.js';
 import { seatDot, copyButton, replayUrl } from './ui.js';
 import { standings, pointsKey, ordinal } from './standings.js';
 import { gameModule } from './games/index.js';
+import { chatTranscript } from './chat.js';
 
 /**
  * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
@@ -106,7 +107,9 @@ export function mountReplay(root, id, styleSheet) {
         h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
         h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },
           h('h2', { id: 'replay-board-title' }, board.title), boardBox),
-        h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox)));
+        h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox),
+        data.chat?.length ? h('section', { class: 'panel chat-box', 'aria-labelledby': 'replay-chat-title' },
+          h('h2', { id: 'replay-chat-title' }, 'Table talk'), h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': 'Table talk of the game' }, chatTranscript(data.chat))) : null));
   }
 
   /** Shows step `i` (clamped): entry i of the rounds. */

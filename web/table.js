@@ -17,6 +17,7 @@ import { standings, placeLine, rankingList, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
 import { expertHints, samePoint } from './hints.js';
+import { chatPanel } from './chat.js';
 
 /** The key of a position {round, step, turn} (turn left out where a game has none): "2-build". */
 export function positionKey(p) {
@@ -72,8 +73,10 @@ export function nextSeen(prev, key, ids) {
  */
 export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   const drawnSig = new WeakMap(); // the signature each element was last drawn from (drawIf)
-  const live = liveGame(id, () => render());
+  let chat = null; // table talk (chat.js), made once st exists
+  const live = liveGame(id, () => render(), { onChat: (m) => chat?.add(m) });
   const { st } = live;
+  chat = chatPanel(id, () => ({ me: st.me, conn: st.conn, status: st.view?.status }));
   let alive = true;
   let pointAt = null; // the key of the seat's pending point last seen ('none' without one)
   let endError = ''; // why Play again failed
@@ -128,7 +131,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     bar, jump, pageError, banner, part.top,
     h('div', { class: 'table-grid' },
       h('div', { class: 'col-main' }, action, part.main),
-      h('aside', { class: 'col-side' }, part.sideBefore, tools.el, part.sideAfter, logBox, noticeSwitches())),
+      h('aside', { class: 'col-side' }, part.sideBefore, tools.el, part.sideAfter, logBox, chat.el, noticeSwitches())),
     said, logNews.region));
   const stopFit = fitOnResize(root);
 
@@ -149,6 +152,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   // ---- every change ------------------------------------------------------------------------
   function render() {
     if (!alive) return;
+    chat.sync();
     const p = pending();
     const key = p ? positionKey(p) : 'none';
     const changed = !!st.view && key !== pointAt;
@@ -513,6 +517,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     clearInterval(tick);
     stopFit();
     live.close();
+    chat.close();
     part.close?.();
   };
 }

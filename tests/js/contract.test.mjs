@@ -250,6 +250,7 @@ function rawRequest(method, path, headers, body) {
 /** Parses a text/event-stream into messages and checks each event against the spec. */
 function parseStream(text, eventSchema) {
   const messages = [];
+  const chat = [];
   let retry = null;
   for (const block of text.split('\n\n')) {
     if (!block) continue;
@@ -265,17 +266,24 @@ function parseStream(text, eventSchema) {
     if (m.retry !== undefined) { retry = Number(m.retry); continue; }
     if (m.data === undefined) continue;
     const data = JSON.parse(m.data);
+    if (m.event === 'chat') { // table talk: a ChatMessage, with no id (Last-Event-ID stays the log's)
+      assertValid(chatSchema, data, 'SSE chat message');
+      assert.equal(m.id, undefined, 'a chat message on the stream has no id');
+      chat.push(data);
+      continue;
+    }
     assertValid(eventSchema, data, `SSE event ${m.id}`);
     assert.equal(m.event, data.type, 'an SSE message is named by its event type');
     assert.equal(m.id, String(data.seq), 'an SSE message id is the event seq');
     eventTypesSeen.add(data.type);
     messages.push(data);
   }
-  return { retry, events: messages };
+  return { retry, events: messages, chat };
 }
 
 /** Reads the SSE stream of a game until `until(events)` holds, the stream ends, or `ms` pass. */
 const eventSchemaOf = (game) => componentRef(`${game}.Event`);
+const chatSchema = componentRef('ChatMessage');
 
 async function readStream(id, { headers = {}, query = '', until = () => false, ms = 5000, started, game } = {}) {
   const path = `/api/v1/games/${id}/stream${query}`;
@@ -303,7 +311,8 @@ async function readStream(id, { headers = {}, query = '', until = () => false, m
       if (done) { r.ended = true; break; }
       r.text += decoder.decode(value, { stream: true });
       const complete = r.text.slice(0, r.text.lastIndexOf('\n\n') + 2);
-      if (until(parseStream(complete, schema).events)) break;
+      const parsed = parseStream(complete, schema);
+      if (until(parsed.events, parsed.chat)) break;
     }
   } catch (e) {
     if (e.name !== 'AbortError') throw e;
@@ -1012,7 +1021,8 @@ test('methods, unknown paths and big bodies: 405, 404, 413', async () => {
   }
   const big = JSON.stringify({ name: 'x'.repeat(70000) });
   for (const path of ['/api/v1/games', `/api/v1/games/${id}/join`, `/api/v1/games/${id}/orders`, `/api/v1/games/${id}/resolve`,
-    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/reclaim`, `/api/v1/games/${id}/cancel`, `/api/v1/games/${id}/hint`]) {
+    `/api/v1/games/${id}/leave`, `/api/v1/games/${id}/takeover`, `/api/v1/games/${id}/reclaim`, `/api/v1/games/${id}/cancel`, `/api/v1/games/${id}/hint`,
+    `/api/v1/games/${id}/chat`, `/api/v1/games/${id}/chat/1/report`]) {
     await expect(413, 'body_too_large', 'POST', path, { raw: big, token: other.tokens[0] });
     // A body that is not declared as JSON changes nothing: 415 (a form, a "simple" fetch()).
     for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
@@ -1058,6 +1068,9 @@ test('the database out of reach: 503 database_unavailable, then recovery', async
     await down('POST', `/api/v1/games/${id}/cancel`, { token: host });
     await down('POST', `/api/v1/games/${id}/hint`, { token: tokens[0] });
     await down('GET', `/api/v1/games/${id}/events`);
+    await down('POST', `/api/v1/games/${id}/chat`, { token: tokens[0], body: { text: 'hello?' } });
+    await down('GET', `/api/v1/games/${id}/chat`);
+    await down('POST', `/api/v1/games/${id}/chat/1/report`);
     await down('GET', `/api/v1/games/${id}/replay`);
     await down('GET', `/api/v1/games/${id}/replay/rounds`);
     await down('POST', '/api/v1/accounts', { body: { name: 'Dot', password: pw } });
@@ -1717,6 +1730,90 @@ test('seats: leave, takeover and cancel, and their errors', async () => {
   assert.equal((await expect(200, null, 'GET', `/api/v1/games/${g4.id}`)).status, 'cancelled');
   assert.ok(!(await expect(200, null, 'GET', '/api/v1/games')).games.some((g) => g.id === g4.id), 'a cancelled game leaves the lobby');
   assert.equal((await allEvents(g4.id)).at(-1).type, 'cancelled');
+});
+
+test('chat: the players\' and the watchers\' channels, live on the stream, reports, and their errors', async () => {
+  const pw = 'correct horse battery';
+  const talk = await startDaemon({ extraArgs: ['--allow-seed', '--signin-burst', '1000', '--chat-rate', '1', '--chat-burst', '3'] });
+  const saved = base;
+  base = talk.base;
+  try {
+    const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ada' } });
+    const bea = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Bea' } });
+    const g2 = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, name: 'Cy' } });
+    await expect(201, null, 'POST', '/api/v1/accounts', { body: { name: 'Rail', password: pw } });
+    const rail = (await expect(201, null, 'POST', '/api/v1/sessions', { body: { name: 'Rail', password: pw } })).token;
+    const path = `/api/v1/games/${g.id}/chat`;
+    // A seat's stream and a signed-in watcher's, open while the watcher and then Ada talk.
+    let ready = 0;
+    let go;
+    const both = new Promise((ok) => { go = ok; });
+    const started = () => { if (++ready === 2) go(); };
+    const seatStream = readStream(g.id, { headers: { authorization: `Bearer ${bea.token}` }, ms: 4000, started,
+      until: (e, c) => c.length >= 1 });
+    const railStream = readStream(g.id, { headers: { authorization: `Bearer ${rail}` }, ms: 4000, started,
+      until: (e, c) => c.length >= 2 });
+    await both;
+    const w = await expect(201, null, 'POST', path, { token: rail, body: { text: 'build the farm, Ada' } });
+    assert.deepEqual([w.channel, w.seat, w.name], ['watchers', null, 'Rail']);
+    const typed = '<b>hi</b> & <script>alert(1)</script>';
+    const m = await expect(201, null, 'POST', path, { token: g.token, body: { text: typed } });
+    assert.deepEqual([m.channel, m.seat, m.name, m.text], ['players', 0, 'Ada', typed]);
+    const [ss, rs] = await Promise.all([seatStream, railStream]);
+    assert.deepEqual(ss.chat.map((c) => c.text), [typed], 'a seat\'s stream has the players\' channel only');
+    assert.deepEqual(rs.chat.map((c) => c.text), ['build the farm, Ada', typed]);
+    // Reading: everyone the players' channel; a signed-in watcher both.
+    const anon = await expect(200, null, 'GET', path);
+    assert.deepEqual([anon.messages.map((x) => x.id), anon.watchers, anon.last], [[m.id], false, m.id]);
+    const seat = await expect(200, null, 'GET', path, { token: bea.token });
+    assert.equal(seat.messages.length, 1);
+    const watcher = await expect(200, null, 'GET', `${path}?after=0&limit=1`, { token: rail });
+    assert.deepEqual([watcher.messages[0].id, watcher.more, watcher.watchers], [w.id, true, true]);
+    assert.deepEqual((await expect(200, null, 'GET', `${path}?after=${m.id}`)).messages, []);
+    for (const q of ['after=-1', 'after=x', 'limit=0', 'limit=101']) await expect(400, 'bad_query', 'GET', `${path}?${q}`);
+    await expect(404, 'game_not_found', 'GET', `/api/v1/games/${noGame}/chat`);
+    await expect(404, 'not_found', 'GET', `/api/v1/games/${longId}/chat`);
+    // Writing: refusals.
+    for (const [raw, code] of [['{"text":', 'malformed_json'], ['[1]', 'not_an_object'], ['{}', 'missing_field'],
+      ['{"text": "a", "to": 1}', 'unknown_field'], ['{"text": 1}', 'wrong_type'], ['{"text": " \\n "}', 'chat_empty'],
+      [JSON.stringify({ text: 'x'.repeat(501) }), 'chat_too_long']]) {
+      await expect(400, code, 'POST', path, { token: bea.token, raw });
+    }
+    await expect(401, 'token_required', 'POST', path, { body: { text: 'anonymous' } });
+    await expect(401, 'bad_token', 'POST', path, { token: fakeToken, body: { text: 'a' } });
+    await expect(403, 'wrong_game', 'POST', path, { token: g2.token, body: { text: 'a' } });
+    await expect(403, 'not_a_seat_token', 'POST', path, { token: g.host_token, body: { text: 'a' } });
+    await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/chat`, { token: bea.token, body: { text: 'a' } });
+    // Reports.
+    const report = (id) => `${path}/${id}/report`;
+    const first = await expect(201, null, 'POST', report(m.id), { token: bea.token, body: { reason: 'markup' } });
+    assert.deepEqual(first, { message: m.id, reported: true, first: true });
+    assert.equal((await expect(200, null, 'POST', report(m.id), { token: bea.token })).first, false);
+    for (const [raw, code] of [['{"reason":', 'malformed_json'], ['[1]', 'not_an_object'], ['{"why": "x"}', 'unknown_field'],
+      ['{"reason": 1}', 'wrong_type'], [JSON.stringify({ reason: 'y'.repeat(201) }), 'bad_value']]) {
+      await expect(400, code, 'POST', report(m.id), { token: bea.token, raw });
+    }
+    await expect(401, 'bad_token', 'POST', report(m.id), { token: fakeToken });
+    await expect(403, 'wrong_game', 'POST', report(m.id), { token: g2.token });
+    await expect(403, 'not_a_seat_token', 'POST', report(m.id), { token: g.host_token });
+    await expect(404, 'no_such_message', 'POST', report(w.id), { token: bea.token }); // hidden from a seat
+    await expect(404, 'no_such_message', 'POST', report(999999), { token: bea.token });
+    await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/chat/1/report`);
+    const metrics = await expect(200, null, 'GET', '/metrics');
+    assert.match(metrics, /^city_chat_reports_total 1$/m);
+    assert.match(metrics, /^city_chat_messages_total\{channel="watchers"\} 1$/m);
+    // The rate: a seat has 3 at once (Ada spent one), then 429; an address 12 (reports too).
+    await expect(201, null, 'POST', path, { token: g.token, body: { text: 'two' } });
+    await expect(201, null, 'POST', path, { token: g.token, body: { text: 'three' } });
+    await expect(429, 'rate_limited', 'POST', path, { token: g.token, body: { text: 'four' } });
+    let r;
+    for (let i = 0; i < 13 && r?.status !== 429; i++) r = await call('POST', report(m.id));
+    assert.deepEqual([r.status, r.json.code], [429, 'rate_limited'], 'the address\'s bucket runs out');
+    assert.ok(Number(r.headers.get('retry-after')) >= 1);
+  } finally {
+    base = saved;
+    await talk.stop();
+  }
 });
 
 test('accounts: sign up, sessions, the seats of an account on any device, password, deletion, and their errors', async () => {

@@ -26,10 +26,13 @@
  *   - in games whose people are accounts (signed in, their session tokens acting for their
  *     seats), the same holds for each account's seat, an account with no seat in the game reads
  *     no hand (403), and no reply carries a session token or a password hash (sign-in's own
- *     reply, the one place a session token is told, is checked apart).
+ *     reply, the one place a session token is told, is checked apart);
+ *   - table talk: the watchers' channel reaches no seat while the game runs (its own test).
  * GET requests must leave the stored game exactly as it was. Appends
  * secrecy_responses_scanned, secrecy_card_ids_checked, secrecy_card_names_checked,
  * secrecy_probes and secrecy_games to $CITY_COUNTS. */
+#include <pthread.h>
+
 #include "../client.h"
 #include "../helpers.h"
 
@@ -1471,4 +1474,100 @@ Test(secrecy, no_response_reveals_a_card_its_requester_may_not_see)
             counts.card_names, counts.probes, counts.people_surveys, counts.people_hand_limits,
             counts.drawn, counts.paid, counts.doubles, harness_now() - start);
     append_counts();
+}
+
+/* Reads `path` as `token` (NULL: none) and fails when the body holds `secret`. */
+static void never_shows(const char *path, const char *token, const char *secret, const char *who)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", d.base, path);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, token, NULL, &r));
+    cr_expect(r.status == 200, "%s %s -> %ld", who, path, r.status);
+    cr_expect_null(strstr(r.body ? r.body : "", secret), "%s reads the watchers' talk at %s: %s",
+                   who, path, r.body);
+    http_reply_free(&r);
+}
+
+/* A stream of game `id` read for a moment as `token`, while `say` posts the watcher's message. */
+struct chat_stream {
+    char url[256];
+    const char *token;
+    char *body;
+};
+
+static void *read_chat_stream(void *arg)
+{
+    struct chat_stream *s = arg;
+    struct http_request rq = {
+        .method = "GET", .url = s->url, .bearer = s->token, .timeout_ms = 2000};
+    struct http_reply r;
+    http_request(&rq, &r);
+    s->body = strdup(r.body ? r.body : "");
+    http_reply_free(&r);
+    return NULL;
+}
+
+/* Table talk: the watchers' channel (signed-in watchers) is hidden from the seats while the game
+ * runs, so that nobody at the table gets help from the rail. No read a seat (or the host, or an
+ * anonymous reader, who may be a seat in another tab) can make carries it: the chat, the view,
+ * the hand, the log, the stream; a seat's report of such a message is refused as for a message
+ * that does not exist (no oracle). Once the game is over the seats read it. */
+Test(secrecy, the_watchers_talk_reaches_no_seat_while_the_game_runs)
+{
+    struct table t;
+    create(&t, 3, 1, ", \"seed\": 11");
+    json_decref(call("POST", "/api/v1/accounts", NULL,
+                     "{\"name\": \"Rail\", \"password\": \"correct horse battery\"}", 201));
+    json_t *s = call("POST", "/api/v1/sessions", NULL,
+                     "{\"name\": \"Rail\", \"password\": \"correct horse battery\"}", 201);
+    char rail[80];
+    snprintf(rail, sizeof rail, "%s", str(s, "token"));
+    json_decref(s);
+    char chat[160], path[200];
+    snprintf(chat, sizeof chat, "/api/v1/games/%s/chat", t.id);
+    json_t *m = call("POST", chat, rail, "{\"text\": \"RAIL-SECRET-1: build the farm\"}", 201);
+    long long secret_id = num(m, "id");
+    json_decref(m);
+    json_decref(call("POST", chat, t.tokens[0], "{\"text\": \"hello table\"}", 201));
+    /* Seat 1's stream, open while the watcher talks again. */
+    struct chat_stream cs = {.token = t.tokens[1]};
+    snprintf(cs.url, sizeof cs.url, "%s/api/v1/games/%s/stream", d.base, t.id);
+    pthread_t th;
+    pthread_create(&th, NULL, read_chat_stream, &cs);
+    usleep(500 * 1000);
+    json_decref(call("POST", chat, rail, "{\"text\": \"RAIL-SECRET-2\"}", 201));
+    json_decref(call("POST", chat, t.tokens[0], "{\"text\": \"still here\"}", 201));
+    pthread_join(th, NULL);
+    cr_expect(strstr(cs.body, "still here"), "the seat's stream carries the players' talk: %s",
+              cs.body);
+    cr_expect_null(strstr(cs.body, "RAIL-SECRET"), "a seat's stream carries the watchers' talk");
+    free(cs.body);
+    const char *readers[] = {t.tokens[0], t.tokens[1], t.host, NULL};
+    const char *names[] = {"seat 0", "seat 1", "the host", "an anonymous reader"};
+    for (int i = 0; i < 4; i++) {
+        never_shows(chat, readers[i], "RAIL-SECRET", names[i]);
+        snprintf(path, sizeof path, "%s?after=0&limit=100", chat);
+        never_shows(path, readers[i], "RAIL-SECRET", names[i]);
+        snprintf(path, sizeof path, "/api/v1/games/%s", t.id);
+        never_shows(path, readers[i], "RAIL-SECRET", names[i]);
+        snprintf(path, sizeof path, "/api/v1/games/%s/events?after=0", t.id);
+        never_shows(path, readers[i], "RAIL-SECRET", names[i]);
+    }
+    for (int seat = 0; seat < 2; seat++) {
+        snprintf(path, sizeof path, "/api/v1/games/%s/hand", t.id);
+        never_shows(path, t.tokens[seat], "RAIL-SECRET", "a hand");
+        /* No oracle: a hidden message is refused like one that does not exist. */
+        snprintf(path, sizeof path, "%s/%lld/report", chat, secret_id);
+        call_problem(d.base, "POST", path, t.tokens[seat], NULL, 404, "no_such_message");
+        snprintf(path, sizeof path, "%s/%lld/report", chat, secret_id + 100000);
+        call_problem(d.base, "POST", path, t.tokens[seat], NULL, 404, "no_such_message");
+    }
+    play_to_end(&t);
+    json_t *page = call("GET", chat, t.tokens[0], NULL, 200);
+    char *text = json_dumps(page, 0);
+    cr_expect(strstr(text, "RAIL-SECRET-1") && strstr(text, "RAIL-SECRET-2"),
+              "after the end the seats read the watchers' talk: %s", text);
+    free(text);
+    json_decref(page);
 }

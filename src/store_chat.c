@@ -1,0 +1,140 @@
+/* store_chat.c: the SQL of table talk and its reports (see store_chat.h). Values travel as text
+ * parameters; lists come back as one json_agg() document. */
+#include "store_chat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHAT_AT(col) "to_char(" col " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+/* The API's JSON of a chat_messages row aliased m. */
+#define CHAT_JSON                                                                                  \
+    "json_build_object('id', m.id, 'channel', m.channel, 'seat', m.seat, 'name', m.name, "         \
+    "'text', m.body, 'at', " CHAT_AT("m.created_at") ")"
+
+static int run(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+               PGresult **res)
+{
+    const struct store_stmt q = {what, sql, n, vals, NULL};
+    return store_query(c, &q, res);
+}
+
+/* Runs a statement whose first row's first column is a JSON document into *out. */
+static int one_json(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                    json_t **out)
+{
+    *out = NULL;
+    PGresult *r;
+    int st = run(c, what, sql, n, vals, &r);
+    if (st != STORE_OK)
+        return st;
+    if (PQntuples(r) < 1)
+        st = STORE_NO_ROW;
+    else if (!(*out = json_loads(PQgetvalue(r, 0, 0), 0, NULL)))
+        st = STORE_HARD;
+    PQclear(r);
+    return st;
+}
+
+int store_chat_insert(PGconn *c, const char *id, const char *channel, int seat, long long account,
+                      const char *name, const char *text, json_t **out)
+{
+    char s[16], a[24];
+    snprintf(s, sizeof s, "%d", seat);
+    snprintf(a, sizeof a, "%lld", account);
+    const char *vals[] = {id, channel, seat >= 0 ? s : NULL, account ? a : NULL, name, text};
+    return one_json(c, "chat insert",
+                    "INSERT INTO chat_messages AS m (game_id, channel, seat, account_id, name, "
+                    "body) VALUES ($1, $2, $3, $4, $5, $6) RETURNING " CHAT_JSON "::text",
+                    6, vals, out);
+}
+
+int store_chat_after(PGconn *c, const char *id, long long after, int limit, bool watchers,
+                     json_t **out)
+{
+    char a[24], l[16];
+    snprintf(a, sizeof a, "%lld", after);
+    snprintf(l, sizeof l, "%d", limit);
+    const char *vals[] = {id, a, l, watchers ? "t" : "f"};
+    return one_json(c, "chat after",
+                    "SELECT coalesce(json_agg(" CHAT_JSON " ORDER BY m.id), '[]')::text FROM "
+                    "(SELECT * FROM chat_messages WHERE game_id = $1 AND id > $2 AND "
+                    "($4 OR channel = 'players') ORDER BY id LIMIT $3) m",
+                    4, vals, out);
+}
+
+int store_chat_last(PGconn *c, const char *id, long long *last)
+{
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = run(c, "chat last",
+                 "SELECT coalesce(max(id), 0) FROM chat_messages WHERE game_id = $1", 1, vals, &r);
+    if (st == STORE_OK)
+        *last = atoll(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return st;
+}
+
+int store_chat_channel(PGconn *c, const char *id, long long msg, char *channel)
+{
+    char m[24];
+    snprintf(m, sizeof m, "%lld", msg);
+    const char *vals[] = {id, m};
+    PGresult *r;
+    int st = run(c, "chat channel",
+                 "SELECT channel FROM chat_messages WHERE game_id = $1 AND id = $2", 2, vals, &r);
+    if (st != STORE_OK)
+        return st;
+    if (PQntuples(r) < 1)
+        st = STORE_NO_ROW;
+    else
+        snprintf(channel, 16, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return st;
+}
+
+int store_chat_report(PGconn *c, long long msg, const char *reporter, const char *reason,
+                      bool *fresh)
+{
+    char m[24];
+    snprintf(m, sizeof m, "%lld", msg);
+    const char *vals[] = {m, reporter, reason};
+    PGresult *r;
+    int st = run(c, "chat report",
+                 "INSERT INTO chat_reports (message_id, reporter, reason) VALUES ($1, $2, $3) "
+                 "ON CONFLICT (message_id, reporter) DO NOTHING RETURNING id",
+                 3, vals, &r);
+    if (st == STORE_OK)
+        *fresh = PQntuples(r) > 0;
+    PQclear(r);
+    return st;
+}
+
+int store_chat_reports(PGconn *c, json_t **out)
+{
+    return one_json(
+        c, "chat reports",
+        "SELECT coalesce(json_agg(json_build_object('report', r.id, 'message', m.id, 'game', "
+        "m.game_id, 'channel', m.channel, 'seat', m.seat, 'name', m.name, 'text', m.body, 'at', "
+        "" CHAT_AT("m.created_at") ", 'reporter', r.reporter, 'reason', r.reason, 'reported_at', "
+                                   "" CHAT_AT(
+                                       "r.created_at") ") ORDER BY r.id), '[]')::text FROM "
+                                                       "chat_reports r JOIN "
+                                                       "chat_messages m ON m.id = r.message_id",
+        0, NULL, out);
+}
+
+int store_chat_report_clear(PGconn *c, long long report)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", report);
+    const char *vals[] = {id};
+    PGresult *r;
+    int st = run(c, "chat report clear", "DELETE FROM chat_reports WHERE id = $1 RETURNING id", 1,
+                 vals, &r);
+    if (st == STORE_OK && PQntuples(r) < 1)
+        st = STORE_NO_ROW;
+    PQclear(r);
+    return st;
+}
