@@ -25,19 +25,6 @@ static void down(void)
 
 TestSuite(ha, .init = up, .fini = down, .timeout = 120);
 
-/* Runs sql on a connection of its own to the database at url; fails the test on an error. */
-static void sql_at(const char *url, const char *sql)
-{
-    PGconn *c = PQconnectdb(url);
-    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
-    PGresult *r = PQexec(c, sql);
-    ExecStatusType es = PQresultStatus(r);
-    cr_assert(es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK, "%s: %s", sql,
-              PQresultErrorMessage(r));
-    PQclear(r);
-    PQfinish(c);
-}
-
 /* An order sent on a thread of its own. */
 struct sender {
     char url[512];
@@ -85,7 +72,7 @@ static void order_while(const struct table *t, const char *wait_event, const cha
              "SELECT %s(pid) FROM pg_stat_activity WHERE application_name = 'cityd' AND "
              "wait_event = '%s'",
              action, wait_event);
-    sql_at(db, sql);
+    db_num(db, sql);
     pthread_join(th, NULL);
     cr_assert(s.ok, "the order got no answer");
     *out = s.r;
@@ -154,16 +141,16 @@ Test(ha, an_order_whose_connection_is_cut_during_commit_is_503_outcome_unknown)
     create(&t, 2, 1, NULL);
     long long before = submitted_by_seat0(&t);
     /* A deferred trigger makes COMMIT itself slow, so the cut lands inside it. */
-    sql_at(db, "CREATE FUNCTION ha_slow() RETURNS trigger LANGUAGE plpgsql AS "
+    db_num(db, "CREATE FUNCTION ha_slow() RETURNS trigger LANGUAGE plpgsql AS "
                "$$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$");
-    sql_at(db, "CREATE CONSTRAINT TRIGGER ha_slow AFTER INSERT ON events DEFERRABLE INITIALLY "
+    db_num(db, "CREATE CONSTRAINT TRIGGER ha_slow AFTER INSERT ON events DEFERRABLE INITIALLY "
                "DEFERRED FOR EACH ROW EXECUTE FUNCTION ha_slow()");
     struct http_reply r;
     char *order;
     order_while(&t, "PgSleep", "pg_terminate_backend", &r, &order);
     expect_unknown(&r);
     http_reply_free(&r);
-    sql_at(db, "DROP TRIGGER ha_slow ON events");
+    db_num(db, "DROP TRIGGER ha_slow ON events");
     cr_expect_eq(submitted_by_seat0(&t), before, "the cut COMMIT was rolled back");
     resend(&t, order);
     free(order);
@@ -183,14 +170,14 @@ Test(ha, an_order_whose_wait_for_the_standby_is_cancelled_is_503_outcome_unknown
      * for the cluster lock first. The cancel makes the server drop the wait and report the
      * commit as done with a WARNING, which must not become a 202. */
     harness_lock(LOCK_EX);
-    sql_at(db, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'");
-    sql_at(db, "SELECT pg_reload_conf()");
+    db_num(db, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'");
+    db_num(db, "SELECT pg_reload_conf()");
     harness_sleep_ms(300);
     struct http_reply r;
     char *order;
     order_while(&t, "SyncRep", "pg_cancel_backend", &r, &order);
-    sql_at(db, "ALTER SYSTEM RESET synchronous_standby_names");
-    sql_at(db, "SELECT pg_reload_conf()");
+    db_num(db, "ALTER SYSTEM RESET synchronous_standby_names");
+    db_num(db, "SELECT pg_reload_conf()");
     harness_sleep_ms(300);
     harness_lock(LOCK_SH);
     expect_unknown(&r);
