@@ -60,11 +60,14 @@ cleanup() {
     # Patroni first (so it restarts nothing), then each PostgreSQL at once (its data is thrown
     # away), then etcd and the rest.
     for i in 1 2 3; do [ -n "${patroni_pid[$i]:-}" ] && kill -9 "${patroni_pid[$i]}" 2>/dev/null; done
+    local stops=()
     for i in 1 2 3; do
         if [ -f "$tmp/pg$i/postmaster.pid" ]; then
-            (cd / && as_pg "$pgbin/pg_ctl" -D "$tmp/pg$i" -m immediate -w -t 10 stop >/dev/null 2>&1)
+            (cd / && as_pg "$pgbin/pg_ctl" -D "$tmp/pg$i" -m immediate -w -t 10 stop >/dev/null 2>&1) &
+            stops+=($!)
         fi
     done
+    [ ${#stops[@]} = 0 ] || wait "${stops[@]}"
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
     for _ in $(seq 50); do
         alive=0
@@ -73,7 +76,6 @@ cleanup() {
         sleep 0.1
     done
     for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    wait 2>/dev/null
     if [ -n "${HA_KEEP:-}" ]; then echo "ha-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
