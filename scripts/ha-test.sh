@@ -57,6 +57,8 @@ fi
 pids=() # every background process, stopped on exit
 cleanup() {
     set +e
+    local c0
+    c0=$(date +%s%N)
     # Patroni first (so it restarts nothing), then each PostgreSQL at once (its data is thrown
     # away), then etcd and the rest.
     for i in 1 2 3; do [ -n "${patroni_pid[$i]:-}" ] && kill -9 "${patroni_pid[$i]}" 2>/dev/null; done
@@ -77,6 +79,7 @@ cleanup() {
     done
     for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
     if [ -n "${HA_KEEP:-}" ]; then echo "ha-test: kept $tmp" >&2; else rm -rf "$tmp"; fi
+    echo "ha-test: teardown $(( ($(date +%s%N) - c0) / 1000000 )) ms" >&2
 }
 trap cleanup EXIT
 trap 'exit 130' INT
