@@ -68,10 +68,11 @@ fi
 
 # What running needs (make run: build the daemon, start a private PostgreSQL), and what only
 # the tests add (Criterion and curl for the C tests, clang-format, nginx for the proxy tests,
-# Chromium for the browser tests, clang for the fuzzer).
+# Chromium for the browser tests, clang for the fuzzer, Patroni and etcd for make ha-test).
 RUN_PKGS="gcc make pkg-config libjansson-dev libpq-dev zlib1g-dev libmicrohttpd-dev libssl-dev \
 libunistring-dev libsodium-dev postgresql"
-TEST_PKGS="libcriterion-dev libcurl4-openssl-dev clang-format nginx chromium clang libclang-rt-14-dev"
+TEST_PKGS="libcriterion-dev libcurl4-openssl-dev clang-format nginx chromium clang libclang-rt-14-dev \
+patroni etcd-server etcd-client curl"
 
 case "${1:-}" in
   run) set -- $RUN_PKGS ;;

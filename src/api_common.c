@@ -13,7 +13,14 @@ void api_answer(struct http_req *r, int st, struct outcome *o)
         o->reply = NULL;
     } else if (st == STORE_ABORT || (st == STORE_OK && !o->status)) {
         http_reply_problem(r, o->p, o->code[0] ? o->code : NULL, "%s", o->detail);
-        r->reply.retry_after = o->retry_after;
+        if (o->retry_after > 0)
+            r->reply.retry_after = o->retry_after;
+    } else if (st == STORE_UNKNOWN) {
+        http_reply_problem(r, P_OUTCOME_UNKNOWN, NULL,
+                           "The connection to the database broke while the change was being "
+                           "committed, so it may or may not be stored; send the same request "
+                           "again in a few seconds (an order resent for the same step is taken "
+                           "once).");
     } else if (st == STORE_UNAVAILABLE) {
         http_reply_problem(r, P_UNAVAILABLE, NULL,
                            "The database is unreachable right now; try again in a few seconds.");

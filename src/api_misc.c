@@ -47,11 +47,37 @@ void api_rulesets(struct http_req *r)
 
 void api_healthz(struct http_req *r)
 {
-    if (service_healthy(r->srv))
+    if (service_healthy(r->srv)) {
         http_reply_json(r, 200, json_pack("{s:s, s:s}", "status", "ok", "database", "ok"));
-    else
-        http_reply_problem(r, P_UNAVAILABLE, NULL,
-                           "The database does not answer; the service will reconnect.");
+        return;
+    }
+    struct store_stats ss;
+    store_stats(r->srv->store, &ss);
+    http_reply_problem(r, P_UNAVAILABLE, NULL,
+                       "The database does not answer (last server reached: %s); the service "
+                       "reconnects by itself, to whichever of its servers is the primary.",
+                       ss.server[0] ? ss.server : "none yet");
+}
+
+/* Writes the pool's figures (store_stats) as Prometheus text to buf. */
+static void db_metrics(struct store *st, char *buf, size_t n)
+{
+    struct store_stats ss;
+    store_stats(st, &ss);
+    snprintf(buf, n,
+             "# HELP city_db_connections_total Database connections made by this instance.\n"
+             "# TYPE city_db_connections_total counter\ncity_db_connections_total %llu\n"
+             "# HELP city_db_reconnects_total Connections made to replace one that broke.\n"
+             "# TYPE city_db_reconnects_total counter\ncity_db_reconnects_total %llu\n"
+             "# HELP city_db_failovers_total Reconnections that reached another server than the "
+             "connection before (a failover or switchover of the primary).\n"
+             "# TYPE city_db_failovers_total counter\ncity_db_failovers_total %llu\n"
+             "# HELP city_db_outcome_unknown_total Transactions whose COMMIT outcome was unknown "
+             "(answered 503 outcome_unknown).\n"
+             "# TYPE city_db_outcome_unknown_total counter\ncity_db_outcome_unknown_total %llu\n"
+             "# HELP city_db_up Whether the last connection attempt succeeded.\n"
+             "# TYPE city_db_up gauge\ncity_db_up %d\n",
+             ss.connects, ss.reconnects, ss.failovers, ss.unknown, ss.down ? 0 : 1);
 }
 
 /* True when r may read /metrics: its client address is in the allowed blocks, or it sends the
@@ -91,6 +117,8 @@ void api_metrics(struct http_req *r)
         hub_stats(r->srv->hub, &streams, &parked, &wakeups, &refused);
     struct http_net_stats ns;
     http_stats(r->daemon, &ns);
+    char dbm[1400];
+    db_metrics(r->srv->store, dbm, sizeof dbm);
     char *net = NULL;
     if (asprintf(&net,
                  "# HELP city_connections Open HTTP connections on this instance.\n"
@@ -121,12 +149,12 @@ void api_metrics(struct http_req *r)
                  "# TYPE city_streams_refused_total counter\ncity_streams_refused_total %llu\n"
                  "# HELP city_streams_evicted_total Watchers' event streams ended to make room "
                  "for a player's.\n"
-                 "# TYPE city_streams_evicted_total counter\ncity_streams_evicted_total %llu\n",
+                 "# TYPE city_streams_evicted_total counter\ncity_streams_evicted_total %llu\n%s",
                  ns.open, ns.parked, http_requests_busy(), (unsigned long long)ns.cut_head,
                  (unsigned long long)ns.reclaimed, (unsigned long long)ns.refused_address,
                  (unsigned long long)ns.refused_crowded, streams, parked,
                  (unsigned long long)wakeups, (unsigned long long)refused,
-                 (unsigned long long)(r->srv->hub ? hub_evicted(r->srv->hub) : 0)) < 0)
+                 (unsigned long long)(r->srv->hub ? hub_evicted(r->srv->hub) : 0), dbm) < 0)
         net = NULL;
     struct bot_pool_stats bs;
     bot_pool_stats(r->srv->bots, &bs);

@@ -109,6 +109,8 @@ void http_reply_problem(struct http_req *r, enum problem p, const char *code,
     json_decref(body);
     http_reply_bytes(r, problem_status(p), "application/problem+json", text,
                      text ? strlen(text) : 0);
+    if (p == P_UNAVAILABLE || p == P_OUTCOME_UNKNOWN)
+        r->reply.retry_after = PROBLEM_DB_RETRY_AFTER;
 }
 
 const char *http_header(struct http_req *r, const char *name)

@@ -64,6 +64,8 @@ static const struct {
                              "The request headers are too many or too large"},
     [P_INTERNAL] = {500, "internal_error", "The server failed"},
     [P_UNAVAILABLE] = {503, "database_unavailable", "The database cannot be reached"},
+    [P_OUTCOME_UNKNOWN] = {503, "outcome_unknown",
+                           "The database may or may not have stored the request"},
     [P_TOO_MANY_STREAMS] = {503, "too_many_streams", "Too many event streams are open"},
     [P_BUSY] = {503, "busy", "The server is thinking about too much at once"},
 };

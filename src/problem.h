@@ -58,6 +58,7 @@ enum problem {
     P_HEADERS_TOO_LARGE,  /* 431 too many or too large request headers */
     P_INTERNAL,           /* 500 */
     P_UNAVAILABLE,        /* 503 the database is unreachable */
+    P_OUTCOME_UNKNOWN,    /* 503 the connection broke after COMMIT went out: resend */
     P_TOO_MANY_STREAMS,   /* 503 the instance's or the game's cap on event streams */
     P_BUSY,               /* 503 the instance's cap on work thought about at once (hints) */
     P_COUNT
@@ -67,6 +68,10 @@ enum problem {
 int problem_status(enum problem p);
 const char *problem_code(enum problem p);
 const char *problem_title(enum problem p);
+
+/* Seconds a client is told to wait (Retry-After) after 503 database_unavailable or
+ * outcome_unknown: a failover of the database takes about 2 to 5 seconds. */
+enum { PROBLEM_DB_RETRY_AFTER = 2 };
 
 /* A new problem body: the registry's status, code and title, with `detail` (a sentence that
  * says what was wrong and what to do) and, when code_override is not NULL, that code instead

@@ -16,14 +16,23 @@
 #include "metrics.h"
 
 #include <assert.h>
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The most statements (distinct SQL texts) the store prepares, and the most results a
  * transaction leaves unread before it reads them all. */
 enum { MAX_STATEMENTS = 64, PIPE_MAX = 512, MAX_NOTIFY = 128, NOTIFY_LEN = 96 };
+
+/* How long the answer to COMMIT may take before the connection is dropped (never cancelled:
+ * a cancelled wait for the synchronous standby leaves the commit standing on one node, and
+ * the server then reports success). With strict synchronous replication a COMMIT waits while
+ * no standby is there; past this bound the outcome is unknown and the client is told so. */
+enum { COMMIT_WAIT_MS = 15000 };
 
 /* A result still to be read in a pipelined transaction. */
 struct pending {
@@ -35,9 +44,10 @@ struct pending {
 struct pipe {
     int npending;
     struct pending pending[PIPE_MAX];
-    int status;       /* the first failure read so far, or STORE_OK */
-    bool commit_sent; /* COMMIT went out: a broken connection now leaves the outcome unknown */
-    int nnotify;      /* notifications to send once committed (store_notify_on_commit) */
+    int status;            /* the first failure read so far, or STORE_OK */
+    bool commit_sent;      /* COMMIT went out: a broken connection now leaves the outcome unknown */
+    long long deadline_ms; /* CLOCK_MONOTONIC ms after which reads drop the connection, or 0 */
+    int nnotify;           /* notifications to send once committed (store_notify_on_commit) */
     char channel[MAX_NOTIFY][32];
     char payload[MAX_NOTIFY][NOTIFY_LEN];
 };
@@ -109,12 +119,46 @@ static bool pipe_send(struct lease *l, const struct store_stmt *q)
            pipe_push(l->pipe, q->what, -1);
 }
 
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until a result can be read from l without blocking, or until the pipe's deadline
+ * (when it has one): then closes the connection (no cancel request: see COMMIT_WAIT_MS), so
+ * the reads that follow fail as on a broken connection. */
+static void await_input(struct lease *l)
+{
+    struct pipe *p = l->pipe;
+    if (!p || !p->deadline_ms || !l->conn)
+        return;
+    while (PQstatus(l->conn) == CONNECTION_OK && PQisBusy(l->conn)) {
+        long long left = p->deadline_ms - mono_ms();
+        struct pollfd pfd = {.fd = PQsocket(l->conn), .events = POLLIN};
+        int r = left > 0 ? poll(&pfd, 1, (int)(left < 1000 ? left : 1000)) : 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0 && mono_ms() < p->deadline_ms)
+            continue;
+        if (r <= 0) {
+            store_log("COMMIT", "no answer in time: the connection is dropped, outcome unknown");
+            store_lease_discard(l);
+            return;
+        }
+        if (!PQconsumeInput(l->conn))
+            return; /* broken: PQgetResult reports it */
+    }
+}
+
 /* Reads the result of pending entry `e` (and the NULL that ends it). Returns the result, or
  * NULL (recording the failure in the pipe) when the statement failed or was skipped after an
  * earlier failure. */
 static PGresult *pipe_read(struct lease *l, const struct pending *e)
 {
     struct pipe *p = l->pipe;
+    await_input(l);
     PGresult *r = PQgetResult(l->conn);
     ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     int st;
@@ -411,6 +455,10 @@ static int finish_tx(struct lease *l, int rc)
             pipe_push(p, end, -1)) {
             commit_entry = commit ? p->npending - 1 : -1;
             p->commit_sent = commit;
+            if (commit) {
+                *l->syncrep_cut = false;
+                p->deadline_ms = mono_ms() + COMMIT_WAIT_MS;
+            }
         } else if (p->status == STORE_OK) {
             p->status = STORE_HARD;
         }
@@ -424,6 +472,7 @@ static int finish_tx(struct lease *l, int rc)
                 committed = r != NULL && strcmp(PQcmdStatus(r), "COMMIT") == 0;
             PQclear(r);
         }
+        await_input(l);
         PGresult *sync = PQgetResult(l->conn);
         if ((!sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC) && p->status == STORE_OK)
             p->status = store_status_of(l->conn, sync, "sync");
@@ -433,6 +482,9 @@ static int finish_tx(struct lease *l, int rc)
     }
     p->npending = 0;
     l->pipe = NULL;
+    bool cut = p->commit_sent && *l->syncrep_cut;
+    if (cut) /* committed here, maybe not on the standby: this session is done with */
+        store_lease_discard(l);
     if (PQstatus(l->conn) == CONNECTION_OK) {
         if (PQexitPipelineMode(l->conn) != 1) {
             store_lease_discard(l);
@@ -446,6 +498,15 @@ static int finish_tx(struct lease *l, int rc)
     if (rc != STORE_OK)
         return rc == STORE_ABORT && p->status != STORE_OK && p->status != STORE_HARD ? p->status
                                                                                      : rc;
+    if (cut || (p->commit_sent && !committed &&
+                (PQstatus(l->conn) != CONNECTION_OK || p->status == STORE_UNAVAILABLE))) {
+        /* COMMIT went out and no answer came back, or the server gave up waiting for the
+         * synchronous standby: the write may or may not stand. */
+        store_log("COMMIT", cut ? "the wait for the synchronous standby was cancelled: outcome "
+                                  "unknown"
+                                : "the connection broke after COMMIT was sent: outcome unknown");
+        return STORE_UNKNOWN;
+    }
     if (committed) {
         /* Done, whatever befell the notifications after it: a committed write must never be
          * reported as failed (a caller would run it again). Listeners catch up on their next
@@ -454,8 +515,6 @@ static int finish_tx(struct lease *l, int rc)
             store_log("NOTIFY", "the notifications after a COMMIT failed; the write stands");
         return STORE_OK;
     }
-    if (p->commit_sent && p->status != STORE_RETRY && PQstatus(l->conn) != CONNECTION_OK)
-        return STORE_UNAVAILABLE; /* COMMIT went out and no answer came back: unknown */
     return p->status == STORE_OK ? STORE_HARD : p->status;
 }
 
@@ -496,6 +555,8 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
             attempt--;
             continue;
         }
+        if (rc == STORE_UNKNOWN)
+            store_count_unknown(st);
         if (rc == STORE_RETRY)
             metrics_tx_conflict(attempt >= attempts);
         if (rc != STORE_RETRY || attempt >= attempts)

@@ -15,6 +15,10 @@ enum store_status {
     STORE_UNAVAILABLE, /* the database cannot be reached now (the service answers 503) */
     STORE_HARD,        /* any other failure: a bug or a broken database */
     STORE_ABORT,       /* the transaction body chose to roll back (a 4xx, say) */
+    STORE_UNKNOWN,     /* COMMIT was sent but its outcome is unknown: the connection broke before
+                        * the answer, or the wait for the synchronous standby was cancelled (the
+                        * write may stand on one node only). The service answers 503; writes are
+                        * idempotent, so the client's resend is safe. */
 };
 
 struct store;
@@ -47,8 +51,10 @@ enum { STORE_TRIES_READ = 3, STORE_TRIES_WRITE = 5 };
 
 /* Runs `fn` in one transaction on a pooled connection, with up to `attempts` tries when it
  * returns STORE_RETRY (or COMMIT fails with 40001/40P01). Returns the body's status
- * (STORE_OK once committed), STORE_UNAVAILABLE when no connection could be made or it broke,
- * or STORE_HARD. Blocks while every pooled connection is busy. Thread-safe. */
+ * (STORE_OK once committed), STORE_UNAVAILABLE when no connection could be made or it broke
+ * before COMMIT went out (nothing was written), STORE_UNKNOWN when it broke after (or the
+ * synchronous standby's acknowledgement was cancelled), or STORE_HARD. Never cancels a COMMIT.
+ * Blocks while every pooled connection is busy. Thread-safe. */
 int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts);
 
 /* Runs `fn` on a pooled connection without a transaction (for reads that need no lock). Same
@@ -111,5 +117,18 @@ bool store_text_array(char *buf, size_t n, const char *const *items, int count);
 
 /* True when the database answers a trivial query now (for /healthz). */
 bool store_ping(struct store *st);
+
+/* What the pool has seen of its servers, for /metrics and /healthz. */
+struct store_stats {
+    unsigned long long connects;   /* connections made */
+    unsigned long long reconnects; /* of them, made to replace one that broke */
+    unsigned long long failovers;  /* reconnections that landed on another server than before */
+    unsigned long long unknown;    /* transactions whose COMMIT outcome was unknown */
+    char server[128];              /* "host:port" of the last connection made ("" before) */
+    bool down;                     /* the last connection attempt failed */
+};
+
+/* Fills *out with the pool's counters. Thread-safe. */
+void store_stats(struct store *st, struct store_stats *out);
 
 #endif

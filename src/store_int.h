@@ -19,6 +19,8 @@ struct lease {
     uint64_t *prepared; /* the slot's prepared set (bit i: statement i) */
     struct pipe *pipe;  /* the open transaction, or NULL */
     bool discard;       /* close the connection when it comes back */
+    bool *syncrep_cut;  /* set by the notice receiver when the server cancelled a commit's wait
+                         * for its synchronous standby (the slot's flag; store.c clears it) */
 };
 
 /* Takes a slot, waiting while all are busy, and gives it a live connection in *l. STORE_OK, or
@@ -36,6 +38,9 @@ void store_lease_discard(struct lease *l);
 /* Sleeps a random 1..cap ms before a transaction's next attempt, cap doubling with each
  * attempt up to 64 ms. Thread-safe. */
 void store_backoff(struct store *st, int attempt);
+
+/* Counts a transaction whose COMMIT outcome was unknown in the pool's stats. Thread-safe. */
+void store_count_unknown(struct store *st);
 
 /* Writes "store: <what>: <msg>" to stderr as one line (each run of white space in msg, new
  * lines included, becomes one space). */

@@ -10,7 +10,16 @@
  * A connection that is broken when it comes back is closed; the next caller to take its slot
  * makes a new one. Connecting uses connect_timeout=3 unless the caller's conninfo or
  * PGCONNECT_TIMEOUT says otherwise, so an unreachable database answers STORE_UNAVAILABLE
- * within seconds, not minutes. */
+ * within seconds, not minutes.
+ *
+ * Failover: the conninfo may name several servers (libpq's multi-host form, with
+ * target_session_attrs=read-write so only the primary is taken). A failed connection attempt
+ * is tried again a bounded number of times (CONNECT_TRIES, sleeping between, within
+ * CONNECT_BUDGET_MS), so a caller arriving during a failover of a second or so often waits
+ * instead of failing; after that it gets STORE_UNAVAILABLE. Each connection made records the
+ * server it reached (PQhost:PQport); one made to replace a broken connection counts as a
+ * reconnect, and one that reaches another server than the connection before it counts as a
+ * failover (store_stats, shown in /metrics). */
 #include "store.h"
 #include "store_int.h"
 
@@ -27,10 +36,28 @@
 #define DEFAULT_CONNECT_TIMEOUT  "3"
 #define DEFAULT_APPLICATION_NAME "cityd"
 
+/* TCP settings added when the conninfo sets none of its own: a database machine that vanishes
+ * (powered off, cut from the network) sends no reset, and without them a request would wait
+ * for the kernel's retransmission timeout (many minutes). Keepalives find an idle connection
+ * dead within about 11 s (5 s idle, then 3 probes 2 s apart), and tcp_user_timeout drops one
+ * whose sent data stays unacknowledged for 10 s. Ignored on Unix-domain sockets. */
+static const char *const tcp_defaults[][2] = {
+    {"keepalives", "1"},       {"keepalives_idle", "5"},      {"keepalives_interval", "2"},
+    {"keepalives_count", "3"}, {"tcp_user_timeout", "10000"},
+};
+enum { NTCP_DEFAULTS = sizeof tcp_defaults / sizeof tcp_defaults[0] };
+
+/* Connection attempts per acquire, the pause before the second (doubling after), the time
+ * after which no new attempt starts, and the age of an outage past which a caller makes one
+ * attempt only (a failover is over in seconds; a longer outage is answered 503 at once). */
+enum { CONNECT_TRIES = 4, CONNECT_PAUSE_MS = 100, CONNECT_BUDGET_MS = 1500, OUTAGE_WAIT_MS = 5000 };
+
 struct slot {
     PGconn *conn;      /* NULL until connected, and again after a failure */
     bool busy;         /* taken by a caller */
     uint64_t prepared; /* statements prepared on conn (bit i: statement i) */
+    bool had_conn;     /* a connection was made here before: the next one is a reconnect */
+    bool syncrep_cut;  /* the lease's syncrep_cut flag (set by on_notice) */
 };
 
 struct store {
@@ -40,9 +67,11 @@ struct store {
     struct slot *slots;
     const char **keys; /* PQconnectdbParams() arguments, NULL-terminated */
     const char **vals;
-    char *strings; /* one buffer holding every key and value */
-    uint64_t rng;  /* for the retry backoff; under mu */
-    bool down;     /* the last connection attempt failed (logged once per outage) */
+    char *strings;            /* one buffer holding every key and value */
+    uint64_t rng;             /* for the retry backoff; under mu */
+    bool down;                /* the last connection attempt failed (logged once per outage) */
+    long long down_since;     /* CLOCK_MONOTONIC ms of the first failed attempt of this outage */
+    struct store_stats stats; /* under mu */
 };
 
 /*
@@ -65,7 +94,7 @@ static bool params_from_conninfo(struct store *st, const char *conninfo, char *e
         return false;
     }
     bool has_timeout = getenv("PGCONNECT_TIMEOUT") != NULL, has_app = false;
-    bool has_enc = getenv("PGCLIENTENCODING") != NULL;
+    bool has_enc = getenv("PGCLIENTENCODING") != NULL, has_tcp = false;
     size_t n = 0, bytes = 0;
     for (PQconninfoOption *o = opts; o->keyword; o++) {
         if (!o->val)
@@ -75,9 +104,11 @@ static bool params_from_conninfo(struct store *st, const char *conninfo, char *e
         has_timeout |= strcmp(o->keyword, "connect_timeout") == 0;
         has_app |= strcmp(o->keyword, "application_name") == 0;
         has_enc |= strcmp(o->keyword, "client_encoding") == 0;
+        has_tcp |= strncmp(o->keyword, "keepalives", 10) == 0 ||
+                   strcmp(o->keyword, "tcp_user_timeout") == 0;
     }
-    n += 3;
-    bytes += 128;
+    n += 3 + NTCP_DEFAULTS;
+    bytes += 256;
     st->keys = calloc(n + 1, sizeof *st->keys);
     st->vals = calloc(n + 1, sizeof *st->vals);
     st->strings = malloc(bytes);
@@ -106,6 +137,8 @@ static bool params_from_conninfo(struct store *st, const char *conninfo, char *e
         ADD("application_name", DEFAULT_APPLICATION_NAME);
     if (!has_enc)
         ADD("client_encoding", "UTF8");
+    for (int i = 0; i < NTCP_DEFAULTS && !has_tcp; i++)
+        ADD(tcp_defaults[i][0], tcp_defaults[i][1]);
 #undef ADD
     st->keys[k] = st->vals[k] = NULL;
     PQconninfoFree(opts);
@@ -138,10 +171,15 @@ void store_log(const char *what, const char *msg)
 }
 
 /* Receives the server's notices: NOTICE and below (CREATE TABLE IF NOT EXISTS chatter) are
- * dropped, WARNING and above (a shutdown cutting the session) are logged as one line. */
+ * dropped, WARNING and above (a shutdown cutting the session) are logged as one line. The
+ * warning that a commit's wait for its synchronous standby was cancelled (raised in the
+ * server's SyncRepWaitForLSN: the commit stands locally but is not known to be replicated)
+ * also sets the slot's flag `arg`, so the transaction runner reports the outcome unknown. */
 static void on_notice(void *arg, const PGresult *res)
 {
-    (void)arg;
+    const char *fn = PQresultErrorField(res, PG_DIAG_SOURCE_FUNCTION);
+    if (arg && fn && strcmp(fn, "SyncRepWaitForLSN") == 0)
+        *(bool *)arg = true;
     const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
     if (sev && (strcmp(sev, "NOTICE") == 0 || strcmp(sev, "INFO") == 0 || strcmp(sev, "LOG") == 0 ||
                 strcmp(sev, "DEBUG") == 0))
@@ -229,12 +267,28 @@ static bool idle_conn_alive(PGconn *conn)
     return PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
 }
 
-/* Makes a new connection. NULL when the database cannot be reached (logged once per
- * outage). Its commits are synchronous whatever the server's default: a 202 promises the
- * order is committed, and with synchronous_commit=off a crash of the server loses what it
- * acknowledged in its last moments. (Not the `options` connection parameter: PgBouncer
- * refuses it.) */
-static PGconn *pool_connect(struct store *st)
+/* Sleeps `ms` milliseconds. */
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One connection attempt: NULL when the database cannot be reached (logged once per outage).
+ * Its commits are synchronous whatever the server's default: a 202 promises the order is
+ * committed, and with synchronous_commit=off a crash of the server loses what it acknowledged
+ * in its last moments. (Not the `options` connection parameter: PgBouncer refuses it.) Counts
+ * the connection in st->stats (a reconnect when `slot` had one before; a failover when it
+ * reached another server than the last connection made). */
+static PGconn *connect_once(struct store *st, struct slot *slot)
 {
     PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
     bool ok = conn && PQstatus(conn) == CONNECTION_OK;
@@ -243,9 +297,24 @@ static PGconn *pool_connect(struct store *st)
         ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         PQclear(r);
     }
+    char server[sizeof st->stats.server] = "", was[sizeof st->stats.server] = "";
+    if (ok)
+        snprintf(server, sizeof server, "%s:%s", PQhost(conn) ? PQhost(conn) : "?",
+                 PQport(conn) ? PQport(conn) : "?");
     pthread_mutex_lock(&st->mu);
-    bool was_down = st->down;
-    st->down = !ok;
+    bool was_down = st->down, moved = false;
+    st->down = st->stats.down = !ok;
+    if (!ok && !was_down)
+        st->down_since = now_ms();
+    if (ok) {
+        st->stats.connects++;
+        st->stats.reconnects += slot->had_conn;
+        moved = st->stats.server[0] && strcmp(st->stats.server, server) != 0;
+        st->stats.failovers += moved;
+        snprintf(was, sizeof was, "%s", st->stats.server);
+        snprintf(st->stats.server, sizeof st->stats.server, "%s", server);
+        slot->had_conn = true;
+    }
     pthread_mutex_unlock(&st->mu);
     if (!ok) {
         if (!was_down)
@@ -255,8 +324,34 @@ static PGconn *pool_connect(struct store *st)
     }
     if (was_down)
         store_log("connect", "the database is reachable again");
-    PQsetNoticeReceiver(conn, on_notice, NULL);
+    if (moved) {
+        char line[300];
+        snprintf(line, sizeof line, "now on %s (was %s): a failover", server, was);
+        store_log("connect", line);
+    }
+    PQsetNoticeReceiver(conn, on_notice, &slot->syncrep_cut);
     return conn;
+}
+
+/* Makes a new connection for `slot`, trying again up to CONNECT_TRIES times with pauses
+ * (100, 200, 400 ms) while CONNECT_BUDGET_MS has not passed and the outage is younger than
+ * OUTAGE_WAIT_MS, so a failover's gap is waited out rather than answered 503 when it is
+ * short. NULL when every attempt failed. */
+static PGconn *pool_connect(struct store *st, struct slot *slot)
+{
+    long long start = now_ms();
+    long pause = CONNECT_PAUSE_MS;
+    for (int attempt = 1;; attempt++) {
+        PGconn *conn = connect_once(st, slot);
+        pthread_mutex_lock(&st->mu);
+        bool young = st->down && now_ms() - st->down_since < OUTAGE_WAIT_MS;
+        pthread_mutex_unlock(&st->mu);
+        if (conn || !young || attempt >= CONNECT_TRIES ||
+            now_ms() + pause - start > CONNECT_BUDGET_MS)
+            return conn;
+        sleep_ms(pause);
+        pause *= 2;
+    }
 }
 
 /* Takes a slot, waiting while all are busy, and gives it a live connection. STORE_OK, or
@@ -293,7 +388,7 @@ int store_pool_acquire(struct store *st, struct lease *l)
         conn = NULL;
     }
     if (!conn) {
-        conn = pool_connect(st);
+        conn = pool_connect(st, &st->slots[pick]);
         l->fresh = true;
         st->slots[pick].prepared = 0; /* a new session has no prepared statements */
     }
@@ -301,6 +396,7 @@ int store_pool_acquire(struct store *st, struct lease *l)
     l->prepared = &st->slots[pick].prepared;
     l->pipe = NULL;
     l->discard = false;
+    l->syncrep_cut = &st->slots[pick].syncrep_cut;
     if (!conn) {
         pthread_mutex_lock(&st->mu);
         st->slots[pick].busy = false;
@@ -419,6 +515,22 @@ bool store_ping(struct store *st)
         /* A reused connection died since its last use: try once more on a new one. */
     }
     return false;
+}
+
+void store_stats(struct store *st, struct store_stats *out)
+{
+    assert(st && out);
+    pthread_mutex_lock(&st->mu);
+    *out = st->stats;
+    pthread_mutex_unlock(&st->mu);
+}
+
+/* Counts a transaction whose COMMIT outcome was unknown (store.c). */
+void store_count_unknown(struct store *st)
+{
+    pthread_mutex_lock(&st->mu);
+    st->stats.unknown++;
+    pthread_mutex_unlock(&st->mu);
 }
 
 int store_session(struct store *st, store_session_fn fn, void *ctx)

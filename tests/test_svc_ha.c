@@ -1,0 +1,195 @@
+/* test_svc_ha.c: what the daemon answers when a write's outcome is unknown, the cases a
+ * database failover makes (docs/deploy.md, "Past one machine"): the connection is cut while the
+ * server runs the COMMIT, or the server gives up waiting for its synchronous standby. Neither
+ * may be answered 202: the order gets 503 outcome_unknown with Retry-After, the pool reconnects
+ * by itself, and the client's resend of the same order is taken at most once. /metrics counts
+ * it. scripts/ha-test.sh proves the same on a real three-node cluster. */
+#include "client.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+static struct daemon d;
+static char db[512];
+
+static void up(void)
+{
+    db_create(db, sizeof db);
+    daemon_start(&d, db, "--allow-seed");
+    client_base = d.base;
+}
+
+static void down(void)
+{
+    daemon_stop(&d);
+}
+
+TestSuite(ha, .init = up, .fini = down, .timeout = 120);
+
+/* An order sent on a thread of its own. */
+struct sender {
+    char url[512];
+    const char *token;
+    const char *body;
+    struct http_reply r;
+    bool ok;
+    atomic_bool done;
+};
+
+static void *send_order(void *arg)
+{
+    struct sender *s = arg;
+    s->ok = http_do("POST", s->url, s->token, s->body, &s->r);
+    atomic_store(&s->done, true);
+    return NULL;
+}
+
+/* Sends seat 0's order for the current step of t on a thread and, until it is answered (up to
+ * 20 s), runs `action` (pg_terminate_backend or pg_cancel_backend) on every session of the
+ * daemon that waits on `wait_event`: the bot's writes wait there too, and the order may come
+ * after them. Returns the order's reply in *out and the order in *order (the caller frees
+ * both). */
+static void order_while(const struct table *t, const char *wait_event, const char *action,
+                        struct http_reply *out, char **order)
+{
+    json_t *h = hand(t, 0);
+    *order = choose_order(h);
+    json_decref(h);
+    cr_assert_not_null(*order, "seat 0 has nothing to decide");
+    struct sender s = {.token = t->tokens[0], .body = *order};
+    atomic_init(&s.done, false);
+    snprintf(s.url, sizeof s.url, "%s/api/v1/games/%s/orders", d.base, t->id);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, send_order, &s), 0);
+    char sql[400];
+    snprintf(sql, sizeof sql,
+             "SELECT count(%s(pid)) FROM pg_stat_activity WHERE application_name = 'cityd' AND "
+             "wait_event = '%s'",
+             action, wait_event);
+    long long hit = 0;
+    for (int i = 0; i < 400 && !atomic_load(&s.done); i++) {
+        hit += db_num(db, sql);
+        harness_sleep_ms(50);
+    }
+    pthread_join(th, NULL);
+    cr_assert_gt(hit, 0, "no session of the daemon waited on %s", wait_event);
+    cr_assert(s.ok, "the order got no answer");
+    *out = s.r;
+}
+
+/* The reply is 503 outcome_unknown with a Retry-After. */
+static void expect_unknown(const struct http_reply *r)
+{
+    cr_expect_eq(r->status, 503, "%s", r->body);
+    cr_expect_str_eq(r->content_type, "application/problem+json");
+    cr_expect_str_eq(str(r->json, "code"), "outcome_unknown", "%s", r->body);
+    char ra[16] = "";
+    cr_expect(http_header(r, "Retry-After", ra, sizeof ra) && atoi(ra) >= 1,
+              "503 outcome_unknown needs a Retry-After");
+}
+
+/* The number of "submitted" events of seat 0 in t's log. */
+static long long submitted_by_seat0(const struct table *t)
+{
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM events WHERE game_id = '%s' AND type = 'submitted' AND "
+             "(data->>'seat')::int = 0",
+             t->id);
+    return db_num(db, sql);
+}
+
+/* The value of the unlabelled metric `name` on the daemon. */
+static long long metric(const char *name)
+{
+    char url[300];
+    snprintf(url, sizeof url, "%s/metrics", d.base);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    char key[120];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *at = strstr(r.body, key);
+    long long v = at ? atoll(at + strlen(key)) : -1;
+    http_reply_free(&r);
+    return v;
+}
+
+/* Resends order and expects it taken (202, an amendment of the same order when the first
+ * stood) or refused as stale (the first stood and the step resolved). */
+static void resend(const struct table *t, const char *order)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/orders", d.base, t->id);
+    struct http_reply r;
+    long status = 0;
+    for (int i = 0; i < 50 && status != 202 && status != 409; i++) {
+        cr_assert(http_do("POST", url, t->tokens[0], order, &r));
+        status = r.status;
+        if (status == 409)
+            cr_expect_str_eq(str(r.json, "code"), "stale_step", "%s", r.body);
+        http_reply_free(&r);
+        if (status == 503)
+            harness_sleep_ms(200);
+    }
+    cr_expect(status == 202 || status == 409, "the resend was answered %ld", status);
+}
+
+Test(ha, an_order_whose_connection_is_cut_during_commit_is_503_outcome_unknown)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    long long before = submitted_by_seat0(&t);
+    /* A deferred trigger makes COMMIT itself slow, so the cut lands inside it. */
+    db_num(db, "CREATE FUNCTION ha_slow() RETURNS trigger LANGUAGE plpgsql AS "
+               "$$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$");
+    db_num(db, "CREATE CONSTRAINT TRIGGER ha_slow AFTER INSERT ON events DEFERRABLE INITIALLY "
+               "DEFERRED FOR EACH ROW EXECUTE FUNCTION ha_slow()");
+    struct http_reply r;
+    char *order;
+    order_while(&t, "PgSleep", "pg_terminate_backend", &r, &order);
+    expect_unknown(&r);
+    http_reply_free(&r);
+    db_num(db, "DROP TRIGGER ha_slow ON events");
+    cr_expect_eq(submitted_by_seat0(&t), before, "the cut COMMIT was rolled back");
+    resend(&t, order);
+    free(order);
+    cr_expect_eq(submitted_by_seat0(&t), before + 1, "the resent order is in the log once");
+    cr_expect_geq(metric("city_db_outcome_unknown_total"), 1);
+    /* Every session of the daemon cut while idle: the pool finds them broken and reconnects. */
+    long long before_cut = metric("city_db_reconnects_total");
+    db_num(db, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
+               "application_name = 'cityd'");
+    play_to_end(&t);
+    check_log(&t);
+    cr_expect_gt(metric("city_db_reconnects_total"), before_cut, "the pool made new connections");
+}
+
+Test(ha, an_order_whose_wait_for_the_standby_is_cancelled_is_503_outcome_unknown)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    long long before = submitted_by_seat0(&t);
+    /* A standby that never comes: every commit waits, cluster-wide, so the others' tests wait
+     * for the cluster lock first. The cancel makes the server drop the wait and report the
+     * commit as done with a WARNING, which must not become a 202. */
+    harness_lock(LOCK_EX);
+    db_num(db, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'");
+    db_num(db, "SELECT pg_reload_conf()");
+    harness_sleep_ms(300);
+    struct http_reply r;
+    char *order;
+    order_while(&t, "SyncRep", "pg_cancel_backend", &r, &order);
+    db_num(db, "ALTER SYSTEM RESET synchronous_standby_names");
+    db_num(db, "SELECT pg_reload_conf()");
+    harness_sleep_ms(300);
+    harness_lock(LOCK_SH);
+    expect_unknown(&r);
+    http_reply_free(&r);
+    cr_expect_eq(submitted_by_seat0(&t), before + 1, "the commit stood on this server");
+    resend(&t, order);
+    free(order);
+    cr_expect_eq(submitted_by_seat0(&t), before + 1, "the resent order is not taken twice");
+    cr_expect_geq(metric("city_db_outcome_unknown_total"), 1);
+    play_to_end(&t);
+    check_log(&t);
+}
