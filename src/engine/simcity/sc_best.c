@@ -37,6 +37,13 @@ struct bound_pos {
     int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
+    /* when free_only, the candidate cells split (split_done): the empty ones in reading order,
+     * and the built ones by the design of their block: each design once in des[], its first
+     * cell head[k] and each cell's next of the same design next[c] (SC_NONE: no more) */
+    bool split_done;
+    uint8_t nempty, ndes;
+    uint8_t empty[SC_CELLS], des[SC_CELLS];
+    uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
 
 /* sc_covers_freely() by the designs of the covered block and of the block (it reads nothing
@@ -95,6 +102,69 @@ no_play(const struct bound_pos *p, const struct sc_design *d, const struct play_
     if (!*v)
         *v = sc_covers_freely(p->g, sc_design_of(p->g, e), d) ? 2 : 1;
     return *v != 2;
+}
+
+/* Splits p's candidate cells (split_done and what it marks). */
+static void split_cells(struct bound_pos *p)
+{
+    static _Thread_local unsigned mark, seen[SC_MAX_DESIGNS]; /* (seen[k] == mark: in des[]) */
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    if (++mark == 0) {
+        memset(seen, 0, sizeof seen);
+        mark = 1;
+    }
+    int ne = 0, nd = 0;
+    for (int j = 0; j < s->ncands; j++) {
+        int c = s->cands[j], e = g->block[c];
+        if (e == SC_NONE) {
+            p->empty[ne++] = (uint8_t)c;
+            continue;
+        }
+        int k = g->cat->card_design[e];
+        if (seen[k] != mark) {
+            seen[k] = mark;
+            p->des[nd++] = (uint8_t)k;
+            p->head[k] = (uint8_t)c;
+        } else {
+            p->next[p->tail[k]] = (uint8_t)c;
+        }
+        p->tail[k] = (uint8_t)c;
+        p->next[c] = SC_NONE;
+    }
+    p->nempty = (uint8_t)ne;
+    p->ndes = (uint8_t)nd;
+    p->split_done = true;
+}
+
+/* The cells a walk over design d's plays must visit: every candidate cell, but when no vote can
+ * be asked (f->freely_col set) only the empty ones and the built ones whose block d covers
+ * freely, into list[] (then f->freely_col is cleared: each cell listed passes that test of
+ * no_play()). Returns how many, *cells pointing at them. The order of the cells changes no
+ * answer of the search (the best k are the best k in whatever order plays are judged). */
+static int walk_cells(struct bound_pos *p, const struct sc_design *d, struct play_filter *f,
+                      uint8_t *list, const uint8_t **cells)
+{
+    if (!f->freely_col) {
+        *cells = p->scan->cands;
+        return p->scan->ncands;
+    }
+    if (!p->split_done)
+        split_cells(p);
+    memcpy(list, p->empty, p->nempty);
+    int n = p->nempty;
+    for (int k = 0; k < p->ndes; k++) {
+        uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->des[k];
+        if (!*v)
+            *v = sc_covers_freely(p->g, &p->g->cat->designs[p->des[k]], d) ? 2 : 1;
+        if (*v != 2)
+            continue;
+        for (int c = p->head[p->des[k]]; c != SC_NONE; c = p->next[c])
+            list[n++] = (uint8_t)c;
+    }
+    f->freely_col = NULL;
+    *cells = list;
+    return n;
 }
 
 /* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
@@ -423,12 +493,16 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             if (g->block[s->cands[j]] == SC_NONE && g->scorched[s->cands[j]])
                 p->scorched = SC_SCORCHED_BONUS;
     }
-    int most = p->scorched;
-    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
-    if (b->by_cell) /* (kept for score_bound(), which asks again cell by cell) */
+    int most = p->scorched, ncells = 0;
+    struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    uint8_t list[SC_CELLS];
+    const uint8_t *cells = NULL;
+    if (b->by_cell) { /* (kept for score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
-    for (int j = 0; b->by_cell && j < s->ncands; j++) {
-        int c = s->cands[j];
+        ncells = walk_cells(p, d, &f, list, &cells);
+    }
+    for (int j = 0; j < ncells; j++) {
+        int c = cells[j];
         if (no_play(p, d, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
@@ -605,7 +679,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     opened++;
     double top = -HUGE_VAL;
-    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
     for (int j = 0; d->kind == SC_KIND_EVENT && j < scan->ncands; j++) {
         int c = scan->cands[j];
         if (g->block[c] == SC_NONE)
@@ -620,8 +694,11 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
             top = v > top ? v : top;
         }
     }
-    for (int j = 0; d->kind != SC_KIND_EVENT && j < scan->ncands; j++) {
-        int c = scan->cands[j];
+    static _Thread_local uint8_t list[SC_CELLS];
+    const uint8_t *cells = NULL;
+    int ncells = d->kind != SC_KIND_EVENT ? walk_cells(p, d, &f, list, &cells) : 0;
+    for (int j = 0; j < ncells; j++) {
+        int c = cells[j];
         if (no_play(p, d, &f, c))
             continue; /* (judge() would refuse it) */
         int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
@@ -733,6 +810,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.cx_done = pos.unc_done = 0;
     pos.members_done = false;
     pos.free_only = !s.may_vote;
+    pos.split_done = false;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
@@ -785,6 +863,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.cx_done = p.unc_done = 0;
     p.members_done = false;
     p.free_only = false;
+    p.split_done = false;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
