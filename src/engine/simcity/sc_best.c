@@ -13,6 +13,11 @@
 /* ---- the bound of a play's score --------------------------------------------------------------
  */
 
+/* Receives of the blocks beside a cell or within this distance are counted as the score counts
+ * them (near_of(), for NEAR_SLOTS selectors and distances a position); further, every block in
+ * the square around the cell counts (cheaper to read). */
+enum { NEAR_EXACT = 2, NEAR_SLOTS = 8 };
+
 /* What the bounds read of the position, worked out once a call: blocks by square (for counts
  * within a distance) and the zone bonus by key and cell. */
 struct bound_pos {
@@ -42,6 +47,11 @@ struct bound_pos {
      * cell head[k] and each cell's next of the same design next[c] (SC_NONE: no more) */
     bool split_done;
     uint8_t nempty, ndes;
+    /* near_of(): for near_sel[i] and near_r[i], the counts near[i] */
+    int nnear;
+    const struct sc_sel *near_sel[NEAR_SLOTS];
+    int8_t near_r[NEAR_SLOTS];
+    uint8_t near[NEAR_SLOTS][SC_CELLS];
     uint8_t empty[SC_CELLS], des[SC_CELLS];
     uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
@@ -360,6 +370,38 @@ static int powered_near(struct bound_pos *p, int c, bool new_only)
     return sum;
 }
 
+/* The blocks matching sel within distance r of each cell (the cell's own not counted: as a
+ * receive's condition counts them), worked out once a position for a few (sel, r); NULL when
+ * no room is left for another. */
+static const uint8_t *near_of(struct bound_pos *p, const struct sc_sel *sel, int r)
+{
+    for (int i = 0; i < p->nnear; i++)
+        if (p->near_sel[i] == sel && p->near_r[i] == r)
+            return p->near[i];
+    if (p->nnear == NEAR_SLOTS)
+        return NULL;
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    uint8_t *n = p->near[p->nnear];
+    p->near_sel[p->nnear] = sel;
+    p->near_r[p->nnear++] = (int8_t)r;
+    memset(n, 0, SC_CELLS);
+    for (int i = 0; i < s->nblocks; i++) { /* each matching block counts at the cells near it */
+        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        if (!sc_sel_match(g, sel, sc_design_of(g, g->block[q])))
+            continue;
+        for (int dy = -r; dy <= r; dy++) {
+            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
+            if (y < 0 || y >= g->side)
+                continue;
+            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
+                n[y * SC_STRIDE + x]++;
+        }
+        n[q]--; /* (not its own cell) */
+    }
+    return n;
+}
+
 /* The part of d's bound at c from its receives and coverage that depend on the cell. */
 static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
 {
@@ -369,11 +411,21 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         const struct sc_special *sp = &d->specials[i];
         if (sp->amount <= 0)
             continue;
-        if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_ADJACENT) {
-            int nb[4], m = sc_neighbours(g, c, nb), k = 0;
-            for (int j = 0; j < m; j++)
-                k += g->block[nb[j]] != SC_NONE;
-            n += sp->amount * k;
+        if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT) {
+            const uint8_t *near = near_of(p, &sp->cond.sel, 1); /* (as the score counts them) */
+            int k = 0;
+            if (near) {
+                k = near[c];
+            } else {
+                int nb[4], m = sc_neighbours(g, c, nb);
+                for (int j = 0; j < m; j++)
+                    k += g->block[nb[j]] != SC_NONE &&
+                         sc_sel_match(g, &sp->cond.sel, sc_design_of(g, g->block[nb[j]]));
+            }
+            n += sp->each ? sp->amount * k : k > 0 ? sp->amount : 0;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN &&
+                   sp->cond.n <= NEAR_EXACT && near_of(p, &sp->cond.sel, sp->cond.n)) {
+            n += sp->amount * near_of(p, &sp->cond.sel, sp->cond.n)[c];
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
@@ -433,12 +485,15 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
             b->by_cell = true;
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
             continue;
+        if (sp->cond.kind == SC_COND_ADJACENT) { /* (each or not: by_cell()) */
+            b->by_cell = true;
+            continue;
+        }
         if (!sp->each) {
             b->fixed += sp->amount;
             continue;
         }
         switch (sp->cond.kind) {
-        case SC_COND_ADJACENT:
         case SC_COND_WITHIN:
             b->by_cell = true;
             break;
@@ -811,6 +866,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.members_done = false;
     pos.free_only = !s.may_vote;
     pos.split_done = false;
+    pos.nnear = 0;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
@@ -864,6 +920,7 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.members_done = false;
     p.free_only = false;
     p.split_done = false;
+    p.nnear = 0;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)
