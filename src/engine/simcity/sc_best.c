@@ -18,6 +18,8 @@
  * the square around the cell counts (cheaper to read). */
 enum { NEAR_EXACT = 2, NEAR_SLOTS = 8 };
 
+enum { FREELY_WORDS = (SC_MAX_DESIGNS + 63) / 64 };
+
 /* What the bounds read of the position, worked out once a call: blocks by square (for counts
  * within a distance) and the zone bonus by key and cell. */
 struct bound_pos {
@@ -43,88 +45,90 @@ struct bound_pos {
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
     /* when free_only, the candidate cells split (split_done): the empty ones in reading order,
-     * and the built ones by the design of their block: each design once in des[], its first
-     * cell head[k] and each cell's next of the same design next[c] (SC_NONE: no more) */
+     * and the built ones by the design of their block: the designs by bit (present), each
+     * one's first cell head[k] and each cell's next of the same design next[c] (SC_NONE: no
+     * more) */
     bool split_done;
-    uint8_t nempty, ndes;
+    uint8_t nempty;
+    uint64_t present[FREELY_WORDS];
     /* near_of(): for near_sel[i] and near_r[i], the counts near[i] */
     int nnear;
     const struct sc_sel *near_sel[NEAR_SLOTS];
     int8_t near_r[NEAR_SLOTS];
     uint8_t near[NEAR_SLOTS][SC_CELLS];
-    uint8_t empty[SC_CELLS], des[SC_CELLS];
+    uint8_t empty[SC_CELLS];
     uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
 
 /* sc_covers_freely() by the designs of the covered block and of the block (it reads nothing
- * else of a game), worked out once a catalog: 0 not yet, 1 no, 2 yes. */
+ * else of a game), worked out once a catalog: for design d (done[d]), the designs it covers
+ * freely by bit, mask[d]. */
 static _Thread_local struct {
     const struct sc_catalog *cat;
     uint64_t stamp;
-    uint8_t v[SC_MAX_DESIGNS][SC_MAX_DESIGNS];
+    bool done[SC_MAX_DESIGNS];
+    uint64_t mask[SC_MAX_DESIGNS][FREELY_WORDS];
 } freely;
 
 /* The freely[] of g's catalog. */
 static void freely_for(const struct sc_game *g)
 {
     if (freely.cat != g->cat || freely.stamp != g->cat->stamp) {
-        memset(freely.v, 0, sizeof freely.v);
+        memset(freely.done, 0, sizeof freely.done);
         freely.cat = g->cat;
         freely.stamp = g->cat->stamp;
     }
 }
 
+/* The designs design d covers freely, by bit (freely_for() of g done). */
+static const uint64_t *freely_mask(const struct sc_game *g, const struct sc_design *d)
+{
+    int k = (int)(d - g->cat->designs);
+    if (!freely.done[k]) {
+        memset(freely.mask[k], 0, sizeof freely.mask[k]);
+        for (int e = 0; e < g->cat->ndesigns; e++)
+            if (sc_covers_freely(g, &g->cat->designs[e], d))
+                freely.mask[k][e / 64] |= 1ull << (e % 64);
+        freely.done[k] = true;
+    }
+    return freely.mask[k];
+}
+
 /* What no_play() reads of one design, hoisted out of a walk over the cells: the sims it
- * requires (0: none), its allowed cells (NULL: not restricted), and when no vote can be asked
- * its column of freely[] (NULL: a vote can be asked; freely_for() of the game done). */
+ * requires (0: none) and its allowed cells (NULL: not restricted). */
 struct play_filter {
     int need;
     const uint8_t *allowed;
-    uint8_t *freely_col;
 };
 
-static inline struct play_filter play_filter_of(const struct bound_pos *p,
-                                                const struct sc_design *d, const uint8_t *allowed)
+static inline struct play_filter play_filter_of(const struct sc_design *d, const uint8_t *allowed)
 {
-    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed,
-                                p->free_only ? &freely.v[0][0] + (d - p->g->cat->designs) : NULL};
+    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed};
 }
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
- * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
- * vote can be asked; or d requires more sims than any block at c could get; or d is
- * restricted (sc_restricted()) and c is not one of the cells f's allowed marks. f is
- * play_filter_of() of p and d. */
-static inline __attribute__((always_inline)) bool
-no_play(const struct bound_pos *p, const struct sc_design *d, const struct play_filter *f, int c)
+ * refuse it): d requires more sims than any block at c could get; or d is restricted
+ * (sc_restricted()) and c is not one of the cells f's allowed marks. f is play_filter_of() of
+ * d. (A built cell whose block d does not cover freely when no vote can be asked is no play
+ * either: walk_cells() leaves those out.) */
+static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
+                                                          const struct play_filter *f, int c)
 {
     if (f->need) {
         int reach = p->scan->reach[c];
         if (f->need > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
-    if (f->allowed && !f->allowed[c])
-        return true;
-    int e = p->g->block[c];
-    if (!f->freely_col || e == SC_NONE)
-        return false;
-    uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->g->cat->card_design[e];
-    if (!*v)
-        *v = sc_covers_freely(p->g, sc_design_of(p->g, e), d) ? 2 : 1;
-    return *v != 2;
+    return f->allowed && !f->allowed[c];
 }
 
 /* Splits p's candidate cells (split_done and what it marks). */
 static void split_cells(struct bound_pos *p)
 {
-    static _Thread_local unsigned mark, seen[SC_MAX_DESIGNS]; /* (seen[k] == mark: in des[]) */
     const struct sc_game *g = p->g;
     const struct sc_scan *s = p->scan;
-    if (++mark == 0) {
-        memset(seen, 0, sizeof seen);
-        mark = 1;
-    }
-    int ne = 0, nd = 0;
+    int ne = 0;
+    memset(p->present, 0, sizeof p->present);
     for (int j = 0; j < s->ncands; j++) {
         int c = s->cands[j], e = g->block[c];
         if (e == SC_NONE) {
@@ -132,9 +136,8 @@ static void split_cells(struct bound_pos *p)
             continue;
         }
         int k = g->cat->card_design[e];
-        if (seen[k] != mark) {
-            seen[k] = mark;
-            p->des[nd++] = (uint8_t)k;
+        if (!(p->present[k / 64] >> (k % 64) & 1u)) {
+            p->present[k / 64] |= 1ull << (k % 64);
             p->head[k] = (uint8_t)c;
         } else {
             p->next[p->tail[k]] = (uint8_t)c;
@@ -143,19 +146,17 @@ static void split_cells(struct bound_pos *p)
         p->next[c] = SC_NONE;
     }
     p->nempty = (uint8_t)ne;
-    p->ndes = (uint8_t)nd;
     p->split_done = true;
 }
 
 /* The cells a walk over design d's plays must visit: every candidate cell, but when no vote can
- * be asked (f->freely_col set) only the empty ones and the built ones whose block d covers
- * freely, into list[] (then f->freely_col is cleared: each cell listed passes that test of
- * no_play()). Returns how many, *cells pointing at them. The order of the cells changes no
- * answer of the search (the best k are the best k in whatever order plays are judged). */
-static int walk_cells(struct bound_pos *p, const struct sc_design *d, struct play_filter *f,
-                      uint8_t *list, const uint8_t **cells)
+ * be asked only the empty ones and the built ones whose block d covers freely, into list[].
+ * Returns how many, *cells pointing at them. The order of the cells changes no answer of the
+ * search (the best k are the best k in whatever order plays are judged). */
+static int walk_cells(struct bound_pos *p, const struct sc_design *d, uint8_t *list,
+                      const uint8_t **cells)
 {
-    if (!f->freely_col) {
+    if (!p->free_only) {
         *cells = p->scan->cands;
         return p->scan->ncands;
     }
@@ -163,16 +164,11 @@ static int walk_cells(struct bound_pos *p, const struct sc_design *d, struct pla
         split_cells(p);
     memcpy(list, p->empty, p->nempty);
     int n = p->nempty;
-    for (int k = 0; k < p->ndes; k++) {
-        uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->des[k];
-        if (!*v)
-            *v = sc_covers_freely(p->g, &p->g->cat->designs[p->des[k]], d) ? 2 : 1;
-        if (*v != 2)
-            continue;
-        for (int c = p->head[p->des[k]]; c != SC_NONE; c = p->next[c])
-            list[n++] = (uint8_t)c;
-    }
-    f->freely_col = NULL;
+    const uint64_t *mask = freely_mask(p->g, d);
+    for (int w = 0; w < FREELY_WORDS; w++)
+        for (uint64_t m = mask[w] & p->present[w]; m; m &= m - 1)
+            for (int c = p->head[w * 64 + __builtin_ctzll(m)]; c != SC_NONE; c = p->next[c])
+                list[n++] = (uint8_t)c;
     *cells = list;
     return n;
 }
@@ -549,16 +545,16 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
                 p->scorched = SC_SCORCHED_BONUS;
     }
     int most = p->scorched, ncells = 0;
-    struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    const struct play_filter f = play_filter_of(d, b->restricted ? b->allowed : NULL);
     uint8_t list[SC_CELLS];
     const uint8_t *cells = NULL;
     if (b->by_cell) { /* (kept for score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
-        ncells = walk_cells(p, d, &f, list, &cells);
+        ncells = walk_cells(p, d, list, &cells);
     }
     for (int j = 0; j < ncells; j++) {
         int c = cells[j];
-        if (no_play(p, d, &f, c))
+        if (no_play(p, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
         int part = by_cell(p, d, c);
         b->cell_part[c] = (int16_t)part;
@@ -734,7 +730,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     opened++;
     double top = -HUGE_VAL;
-    struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    const struct play_filter f = play_filter_of(d, b->restricted ? b->allowed : NULL);
     for (int j = 0; d->kind == SC_KIND_EVENT && j < scan->ncands; j++) {
         int c = scan->cands[j];
         if (g->block[c] == SC_NONE)
@@ -751,10 +747,10 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     static _Thread_local uint8_t list[SC_CELLS];
     const uint8_t *cells = NULL;
-    int ncells = d->kind != SC_KIND_EVENT ? walk_cells(p, d, &f, list, &cells) : 0;
+    int ncells = d->kind != SC_KIND_EVENT ? walk_cells(p, d, list, &cells) : 0;
     for (int j = 0; j < ncells; j++) {
         int c = cells[j];
-        if (no_play(p, d, &f, c))
+        if (no_play(p, &f, c))
             continue; /* (judge() would refuse it) */
         int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
         double v;
