@@ -329,6 +329,7 @@ struct design_bound {
     uint8_t allowed[SC_CELLS];   /* when restricted: the cells it may go on as far as its
                                   * restrictions go (sc_restricted_at() false) */
     int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
+    const uint8_t *near[SC_MAX_SPECIALS]; /* by special: near_of() of its receive (NULL: none) */
     int nadders;
     struct adder adders[SC_CELLS];
 };
@@ -398,8 +399,10 @@ static const uint8_t *near_of(struct bound_pos *p, const struct sc_sel *sel, int
     return n;
 }
 
-/* The part of d's bound at c from its receives and coverage that depend on the cell. */
-static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
+/* The part of d's bound at c from its receives and coverage that depend on the cell (b: its
+ * bound's near[] filled). */
+static int by_cell(struct bound_pos *p, const struct sc_design *d, const struct design_bound *b,
+                   int c)
 {
     const struct sc_game *g = p->g;
     int n = 0;
@@ -408,10 +411,9 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         if (sp->amount <= 0)
             continue;
         if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT) {
-            const uint8_t *near = near_of(p, &sp->cond.sel, 1); /* (as the score counts them) */
-            int k = 0;
-            if (near) {
-                k = near[c];
+            int k = 0; /* (as the score counts them) */
+            if (b->near[i]) {
+                k = b->near[i][c];
             } else {
                 int nb[4], m = sc_neighbours(g, c, nb);
                 for (int j = 0; j < m; j++)
@@ -419,9 +421,8 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
                          sc_sel_match(g, &sp->cond.sel, sc_design_of(g, g->block[nb[j]]));
             }
             n += sp->each ? sp->amount * k : k > 0 ? sp->amount : 0;
-        } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN &&
-                   sp->cond.n <= NEAR_EXACT && near_of(p, &sp->cond.sel, sp->cond.n)) {
-            n += sp->amount * near_of(p, &sp->cond.sel, sp->cond.n)[c];
+        } else if (b->near[i]) { /* (a receive for each block within NEAR_EXACT) */
+            n += sp->amount * b->near[i][c];
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
@@ -477,6 +478,12 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     b->by_cell = false;
     for (int i = 0; i < d->nspecials; i++) {
         const struct sc_special *sp = &d->specials[i];
+        b->near[i] = NULL;
+        if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->cond.kind == SC_COND_ADJACENT)
+            b->near[i] = near_of(p, &sp->cond.sel, 1);
+        else if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->each &&
+                 sp->cond.kind == SC_COND_WITHIN && sp->cond.n <= NEAR_EXACT)
+            b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
         if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
             b->by_cell = true;
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
@@ -556,7 +563,7 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
         int c = cells[j];
         if (no_play(p, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
-        int part = by_cell(p, d, c);
+        int part = by_cell(p, d, b, c);
         b->cell_part[c] = (int16_t)part;
         int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + part;
         most = v > most ? v : most;
@@ -590,7 +597,7 @@ score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound 
     }
     if (!b->by_cell)
         return n;
-    return n + (b->cell_part[c] >= 0 ? b->cell_part[c] : by_cell(p, d, c));
+    return n + (b->cell_part[c] >= 0 ? b->cell_part[c] : by_cell(p, d, b, c));
 }
 
 /* ---- judging the plays in order of their bound ------------------------------------------------
