@@ -291,8 +291,14 @@ static int complex_at(struct bound_pos *p, int cx, int c)
     if (!(p->cx_done >> cx & 1u))
         complex_groups(p, cx);
     const uint8_t *group = p->cx_group[cx];
-    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
+    int x = sc_x(c), y = sc_y(c), side = p->g->side;
+    if ((group[c] & (y > 0 ? group[c - SC_STRIDE] : SC_NONE) &
+         (x + 1 < side ? group[c + 1] : SC_NONE) & (y + 1 < side ? group[c + SC_STRIDE] : SC_NONE) &
+         (x > 0 ? group[c - 1] : SC_NONE)) == SC_NONE) /* (no member here or beside: the most
+                                                        * common) */
+        return count >= SC_GROUP_MIN ? sum : 0;
+    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     q[0] = c;
     for (int i = 0; i < m; i++) {
         int k = group[q[i]], j = 0;
