@@ -553,7 +553,8 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     }
     if (p->scorched < 0) { /* is any candidate cell scorched earth? */
         p->scorched = 0;
-        for (int j = 0; j < s->ncands; j++)
+        bool any = memchr(g->scorched, true, sizeof g->scorched) != NULL; /* (seldom) */
+        for (int j = 0; any && j < s->ncands; j++)
             if (g->block[s->cands[j]] == SC_NONE && g->scorched[s->cands[j]])
                 p->scorched = SC_SCORCHED_BONUS;
     }
