@@ -13,6 +13,13 @@
 /* ---- the bound of a play's score --------------------------------------------------------------
  */
 
+/* Receives of the blocks beside a cell or within this distance are counted as the score counts
+ * them (near_of(), for NEAR_SLOTS selectors and distances a position); further, every block in
+ * the square around the cell counts (cheaper to read). */
+enum { NEAR_EXACT = 2, NEAR_SLOTS = 8 };
+
+enum { FREELY_WORDS = (SC_MAX_DESIGNS + 63) / 64 };
+
 /* What the bounds read of the position, worked out once a call: blocks by square (for counts
  * within a distance) and the zone bonus by key and cell. */
 struct bound_pos {
@@ -37,64 +44,133 @@ struct bound_pos {
     int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
     bool free_only; /* no vote can be asked: a block goes on a block only as an upgrade or a
                      * free rezone, and other built cells are no plays (sc_card_check()) */
+    /* when free_only, the candidate cells split (split_done): the empty ones in reading order,
+     * and the built ones by the design of their block: the designs by bit (present), each
+     * one's first cell head[k] and each cell's next of the same design next[c] (SC_NONE: no
+     * more) */
+    bool split_done;
+    uint8_t nempty;
+    uint64_t present[FREELY_WORDS];
+    /* near_of(): for near_sel[i] and near_r[i], the counts near[i] */
+    int nnear;
+    const struct sc_sel *near_sel[NEAR_SLOTS];
+    int8_t near_r[NEAR_SLOTS];
+    uint8_t near[NEAR_SLOTS][SC_CELLS];
+    uint8_t empty[SC_CELLS];
+    uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
 
 /* sc_covers_freely() by the designs of the covered block and of the block (it reads nothing
- * else of a game), worked out once a catalog: 0 not yet, 1 no, 2 yes. */
+ * else of a game), worked out once a catalog: for design d (done[d]), the designs it covers
+ * freely by bit, mask[d]. */
 static _Thread_local struct {
     const struct sc_catalog *cat;
     uint64_t stamp;
-    uint8_t v[SC_MAX_DESIGNS][SC_MAX_DESIGNS];
+    bool done[SC_MAX_DESIGNS];
+    uint64_t mask[SC_MAX_DESIGNS][FREELY_WORDS];
 } freely;
 
 /* The freely[] of g's catalog. */
 static void freely_for(const struct sc_game *g)
 {
     if (freely.cat != g->cat || freely.stamp != g->cat->stamp) {
-        memset(freely.v, 0, sizeof freely.v);
+        memset(freely.done, 0, sizeof freely.done);
         freely.cat = g->cat;
         freely.stamp = g->cat->stamp;
     }
 }
 
+/* The designs design d covers freely, by bit (freely_for() of g done). */
+static const uint64_t *freely_mask(const struct sc_game *g, const struct sc_design *d)
+{
+    int k = (int)(d - g->cat->designs);
+    if (!freely.done[k]) {
+        memset(freely.mask[k], 0, sizeof freely.mask[k]);
+        for (int e = 0; e < g->cat->ndesigns; e++)
+            if (sc_covers_freely(g, &g->cat->designs[e], d))
+                freely.mask[k][e / 64] |= 1ull << (e % 64);
+        freely.done[k] = true;
+    }
+    return freely.mask[k];
+}
+
 /* What no_play() reads of one design, hoisted out of a walk over the cells: the sims it
- * requires (0: none), its allowed cells (NULL: not restricted), and when no vote can be asked
- * its column of freely[] (NULL: a vote can be asked; freely_for() of the game done). */
+ * requires (0: none) and its allowed cells (NULL: not restricted). */
 struct play_filter {
     int need;
     const uint8_t *allowed;
-    uint8_t *freely_col;
 };
 
-static inline struct play_filter play_filter_of(const struct bound_pos *p,
-                                                const struct sc_design *d, const uint8_t *allowed)
+static inline struct play_filter play_filter_of(const struct sc_design *d, const uint8_t *allowed)
 {
-    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed,
-                                p->free_only ? &freely.v[0][0] + (d - p->g->cat->designs) : NULL};
+    return (struct play_filter){d->sims < 0 ? -d->sims : 0, allowed};
 }
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
- * refuse it): c holds a block that d covers neither as an upgrade nor as a free rezone, and no
- * vote can be asked; or d requires more sims than any block at c could get; or d is
- * restricted (sc_restricted()) and c is not one of the cells f's allowed marks. f is
- * play_filter_of() of p and d. */
-static inline __attribute__((always_inline)) bool
-no_play(const struct bound_pos *p, const struct sc_design *d, const struct play_filter *f, int c)
+ * refuse it): d requires more sims than any block at c could get; or d is restricted
+ * (sc_restricted()) and c is not one of the cells f's allowed marks. f is play_filter_of() of
+ * d. (A built cell whose block d does not cover freely when no vote can be asked is no play
+ * either: walk_cells() leaves those out.) */
+static inline __attribute__((always_inline)) bool no_play(const struct bound_pos *p,
+                                                          const struct play_filter *f, int c)
 {
     if (f->need) {
         int reach = p->scan->reach[c];
         if (f->need > (reach >= 0 ? reach : sc_scan_reach(p->g, p->scan, c)))
             return true;
     }
-    if (f->allowed && !f->allowed[c])
-        return true;
-    int e = p->g->block[c];
-    if (!f->freely_col || e == SC_NONE)
-        return false;
-    uint8_t *v = f->freely_col + SC_MAX_DESIGNS * p->g->cat->card_design[e];
-    if (!*v)
-        *v = sc_covers_freely(p->g, sc_design_of(p->g, e), d) ? 2 : 1;
-    return *v != 2;
+    return f->allowed && !f->allowed[c];
+}
+
+/* Splits p's candidate cells (split_done and what it marks). */
+static void split_cells(struct bound_pos *p)
+{
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    int ne = 0;
+    memset(p->present, 0, sizeof p->present);
+    for (int j = 0; j < s->ncands; j++) {
+        int c = s->cands[j], e = g->block[c];
+        if (e == SC_NONE) {
+            p->empty[ne++] = (uint8_t)c;
+            continue;
+        }
+        int k = g->cat->card_design[e];
+        if (!(p->present[k / 64] >> (k % 64) & 1u)) {
+            p->present[k / 64] |= 1ull << (k % 64);
+            p->head[k] = (uint8_t)c;
+        } else {
+            p->next[p->tail[k]] = (uint8_t)c;
+        }
+        p->tail[k] = (uint8_t)c;
+        p->next[c] = SC_NONE;
+    }
+    p->nempty = (uint8_t)ne;
+    p->split_done = true;
+}
+
+/* The cells a walk over design d's plays must visit: every candidate cell, but when no vote can
+ * be asked only the empty ones and the built ones whose block d covers freely, into list[].
+ * Returns how many, *cells pointing at them. The order of the cells changes no answer of the
+ * search (the best k are the best k in whatever order plays are judged). */
+static int walk_cells(struct bound_pos *p, const struct sc_design *d, uint8_t *list,
+                      const uint8_t **cells)
+{
+    if (!p->free_only) {
+        *cells = p->scan->cands;
+        return p->scan->ncands;
+    }
+    if (!p->split_done)
+        split_cells(p);
+    memcpy(list, p->empty, p->nempty);
+    int n = p->nempty;
+    const uint64_t *mask = freely_mask(p->g, d);
+    for (int w = 0; w < FREELY_WORDS; w++)
+        for (uint64_t m = mask[w] & p->present[w]; m; m &= m - 1)
+            for (int c = p->head[w * 64 + __builtin_ctzll(m)]; c != SC_NONE; c = p->next[c])
+                list[n++] = (uint8_t)c;
+    *cells = list;
+    return n;
 }
 
 /* What pre[][] (sums over [0,x) x [0,y)) counts in the square of half-side r around c. */
@@ -215,8 +291,14 @@ static int complex_at(struct bound_pos *p, int cx, int c)
     if (!(p->cx_done >> cx & 1u))
         complex_groups(p, cx);
     const uint8_t *group = p->cx_group[cx];
-    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
+    int x = sc_x(c), y = sc_y(c), side = p->g->side;
+    if ((group[c] & (y > 0 ? group[c - SC_STRIDE] : SC_NONE) &
+         (x + 1 < side ? group[c + 1] : SC_NONE) & (y + 1 < side ? group[c + SC_STRIDE] : SC_NONE) &
+         (x > 0 ? group[c - 1] : SC_NONE)) == SC_NONE) /* (no member here or beside: the most
+                                                        * common) */
+        return count >= SC_GROUP_MIN ? sum : 0;
+    int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     q[0] = c;
     for (int i = 0; i < m; i++) {
         int k = group[q[i]], j = 0;
@@ -253,6 +335,7 @@ struct design_bound {
     uint8_t allowed[SC_CELLS];   /* when restricted: the cells it may go on as far as its
                                   * restrictions go (sc_restricted_at() false) */
     int16_t cell_part[SC_CELLS]; /* by_cell() at each candidate cell (-1: not worked out) */
+    const uint8_t *near[SC_MAX_SPECIALS]; /* by special: near_of() of its receive (NULL: none) */
     int nadders;
     struct adder adders[SC_CELLS];
 };
@@ -290,8 +373,42 @@ static int powered_near(struct bound_pos *p, int c, bool new_only)
     return sum;
 }
 
-/* The part of d's bound at c from its receives and coverage that depend on the cell. */
-static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
+/* The blocks matching sel within distance r of each cell (the cell's own not counted: as a
+ * receive's condition counts them), worked out once a position for a few (sel, r); NULL when
+ * no room is left for another. */
+static const uint8_t *near_of(struct bound_pos *p, const struct sc_sel *sel, int r)
+{
+    for (int i = 0; i < p->nnear; i++)
+        if (p->near_sel[i] == sel && p->near_r[i] == r)
+            return p->near[i];
+    if (p->nnear == NEAR_SLOTS)
+        return NULL;
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    uint8_t *n = p->near[p->nnear];
+    p->near_sel[p->nnear] = sel;
+    p->near_r[p->nnear++] = (int8_t)r;
+    memset(n, 0, SC_CELLS);
+    for (int i = 0; i < s->nblocks; i++) { /* each matching block counts at the cells near it */
+        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        if (!sc_sel_match(g, sel, sc_design_of(g, g->block[q])))
+            continue;
+        for (int dy = -r; dy <= r; dy++) {
+            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
+            if (y < 0 || y >= g->side)
+                continue;
+            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
+                n[y * SC_STRIDE + x]++;
+        }
+        n[q]--; /* (not its own cell) */
+    }
+    return n;
+}
+
+/* The part of d's bound at c from its receives and coverage that depend on the cell (b: its
+ * bound's near[] filled). */
+static int by_cell(struct bound_pos *p, const struct sc_design *d, const struct design_bound *b,
+                   int c)
 {
     const struct sc_game *g = p->g;
     int n = 0;
@@ -299,11 +416,19 @@ static int by_cell(struct bound_pos *p, const struct sc_design *d, int c)
         const struct sc_special *sp = &d->specials[i];
         if (sp->amount <= 0)
             continue;
-        if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_ADJACENT) {
-            int nb[4], m = sc_neighbours(g, c, nb), k = 0;
-            for (int j = 0; j < m; j++)
-                k += g->block[nb[j]] != SC_NONE;
-            n += sp->amount * k;
+        if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT) {
+            int k = 0; /* (as the score counts them) */
+            if (b->near[i]) {
+                k = b->near[i][c];
+            } else {
+                int nb[4], m = sc_neighbours(g, c, nb);
+                for (int j = 0; j < m; j++)
+                    k += g->block[nb[j]] != SC_NONE &&
+                         sc_sel_match(g, &sp->cond.sel, sc_design_of(g, g->block[nb[j]]));
+            }
+            n += sp->each ? sp->amount * k : k > 0 ? sp->amount : 0;
+        } else if (b->near[i]) { /* (a receive for each block within NEAR_EXACT) */
+            n += sp->amount * b->near[i][c];
         } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
             n += sp->amount * blocks_near(p, c, sp->cond.n);
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
@@ -359,16 +484,25 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     b->by_cell = false;
     for (int i = 0; i < d->nspecials; i++) {
         const struct sc_special *sp = &d->specials[i];
+        b->near[i] = NULL;
+        if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->cond.kind == SC_COND_ADJACENT)
+            b->near[i] = near_of(p, &sp->cond.sel, 1);
+        else if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->each &&
+                 sp->cond.kind == SC_COND_WITHIN && sp->cond.n <= NEAR_EXACT)
+            b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
         if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
             b->by_cell = true;
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
             continue;
+        if (sp->cond.kind == SC_COND_ADJACENT) { /* (each or not: by_cell()) */
+            b->by_cell = true;
+            continue;
+        }
         if (!sp->each) {
             b->fixed += sp->amount;
             continue;
         }
         switch (sp->cond.kind) {
-        case SC_COND_ADJACENT:
         case SC_COND_WITHIN:
             b->by_cell = true;
             break;
@@ -419,19 +553,24 @@ static void design_bound(struct bound_pos *p, const struct sc_design *d, struct 
     }
     if (p->scorched < 0) { /* is any candidate cell scorched earth? */
         p->scorched = 0;
-        for (int j = 0; j < s->ncands; j++)
+        bool any = memchr(g->scorched, true, sizeof g->scorched) != NULL; /* (seldom) */
+        for (int j = 0; any && j < s->ncands; j++)
             if (g->block[s->cands[j]] == SC_NONE && g->scorched[s->cands[j]])
                 p->scorched = SC_SCORCHED_BONUS;
     }
-    int most = p->scorched;
-    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
-    if (b->by_cell) /* (kept for score_bound(), which asks again cell by cell) */
+    int most = p->scorched, ncells = 0;
+    const struct play_filter f = play_filter_of(d, b->restricted ? b->allowed : NULL);
+    uint8_t list[SC_CELLS];
+    const uint8_t *cells = NULL;
+    if (b->by_cell) { /* (kept for score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
-    for (int j = 0; b->by_cell && j < s->ncands; j++) {
-        int c = s->cands[j];
-        if (no_play(p, d, &f, c))
+        ncells = walk_cells(p, d, list, &cells);
+    }
+    for (int j = 0; j < ncells; j++) {
+        int c = cells[j];
+        if (no_play(p, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
-        int part = by_cell(p, d, c);
+        int part = by_cell(p, d, b, c);
         b->cell_part[c] = (int16_t)part;
         int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + part;
         most = v > most ? v : most;
@@ -465,7 +604,7 @@ score_bound(struct bound_pos *p, const struct sc_design *d, struct design_bound 
     }
     if (!b->by_cell)
         return n;
-    return n + (b->cell_part[c] >= 0 ? b->cell_part[c] : by_cell(p, d, c));
+    return n + (b->cell_part[c] >= 0 ? b->cell_part[c] : by_cell(p, d, b, c));
 }
 
 /* ---- judging the plays in order of their bound ------------------------------------------------
@@ -605,7 +744,7 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
     }
     opened++;
     double top = -HUGE_VAL;
-    const struct play_filter f = play_filter_of(p, d, b->restricted ? b->allowed : NULL);
+    const struct play_filter f = play_filter_of(d, b->restricted ? b->allowed : NULL);
     for (int j = 0; d->kind == SC_KIND_EVENT && j < scan->ncands; j++) {
         int c = scan->cands[j];
         if (g->block[c] == SC_NONE)
@@ -620,9 +759,12 @@ static void open_card(struct search *s, struct bound_pos *p, struct design_bound
             top = v > top ? v : top;
         }
     }
-    for (int j = 0; d->kind != SC_KIND_EVENT && j < scan->ncands; j++) {
-        int c = scan->cands[j];
-        if (no_play(p, d, &f, c))
+    static _Thread_local uint8_t list[SC_CELLS];
+    const uint8_t *cells = NULL;
+    int ncells = d->kind != SC_KIND_EVENT ? walk_cells(p, d, list, &cells) : 0;
+    for (int j = 0; j < ncells; j++) {
+        int c = cells[j];
+        if (no_play(p, &f, c))
             continue; /* (judge() would refuse it) */
         int ub = score_bound(p, d, b, c), built = g->block[c] != SC_NONE, m = ub + SC_MEMO / 4;
         double v;
@@ -733,6 +875,8 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
     pos.cx_done = pos.unc_done = 0;
     pos.members_done = false;
     pos.free_only = !s.may_vote;
+    pos.split_done = false;
+    pos.nnear = 0;
     freely_for(g);
     for (int i = 0; i < hand->nhand; i++)
         bounds[g->cat->card_design[hand->hand[i]]].done = false;
@@ -785,6 +929,8 @@ int sc_play_bound(const struct sc_game *g, int card, int cell, int *top)
     p.cx_done = p.unc_done = 0;
     p.members_done = false;
     p.free_only = false;
+    p.split_done = false;
+    p.nnear = 0;
     freely_for(g);
     design_bound(&p, sc_design_of(g, card), &b);
     if (top)

@@ -71,13 +71,52 @@ static bool vote_carries(const struct sc_game *g, int seat)
     return yes > no || (yes == no && g->mayor == seat);
 }
 
-/* What an event would move, in dollars, toward seat and away from its richest rival: a bill a
- * rival Mayor pays counts for it, one seat pays itself against it; gains and payments for all
- * count only where they run into the $0 floor. */
-static double event_worth(const struct sc_game *g, int seat, int card, int cell)
+/* What the greedy bot weighs a play by: its worth and, to break ties at random, up to a cent
+ * from a hash of the decision's draw and the play (each play its own, whatever order the plays
+ * are judged in). What one decision weighs again and again is kept: the city-wide bill of the
+ * last event design asked (bill_design, -1: none) and the seat's richest rival (-2: not yet). */
+struct greedy_weigh {
+    const struct sc_game *g;
+    int seat;
+    uint64_t salt;
+    int bill_design, bill, rival;
+};
+
+/* The bill event design d's pollution and crime effects would send the Mayor: the value of
+ * every block at or over their levels (its other bills depend on the block it strikes). */
+static int city_bill(const struct sc_game *g, const struct sc_design *d)
 {
-    const struct sc_design *d = sc_design_of(g, card);
     int bill = 0;
+    for (int i = 0; i < d->neffects; i++) {
+        const struct sc_effect *e = &d->effects[i];
+        if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
+            SC_FOR_CELLS(g, c)
+            {
+                if (g->block[c] == SC_NONE)
+                    continue;
+                const struct sc_design *t = sc_design_of(g, g->block[c]);
+                int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
+                bill += level >= e->amount ? t->value : 0;
+            }
+        }
+    }
+    return bill;
+}
+
+/* What an event would move, in dollars, toward w's seat and away from its richest rival: a
+ * bill a rival Mayor pays counts for it, one seat pays itself against it; gains and payments
+ * for all count only where they run into the $0 floor. */
+static double event_worth(struct greedy_weigh *w, int card, int cell)
+{
+    const struct sc_game *g = w->g;
+    int seat = w->seat;
+    const struct sc_design *d = sc_design_of(g, card);
+    int k = g->cat->card_design[card];
+    if (w->bill_design != k) {
+        w->bill = city_bill(g, d);
+        w->bill_design = k;
+    }
+    int bill = w->bill;
     for (int i = 0; i < d->neffects; i++) {
         const struct sc_effect *e = &d->effects[i];
         if (e->kind == SC_EF_MAYOR_PAYS) {
@@ -91,15 +130,6 @@ static double event_worth(const struct sc_game *g, int seat, int card, int cell)
                         sc_design_of(g, g->block[c])->zone != SC_ZONE_LAND)
                         bill += sc_design_of(g, g->block[c])->value;
                 }
-        } else if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
-            SC_FOR_CELLS(g, c)
-            {
-                if (g->block[c] == SC_NONE)
-                    continue;
-                const struct sc_design *t = sc_design_of(g, g->block[c]);
-                int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
-                bill += level >= e->amount ? t->value : 0;
-            }
         }
     }
     if (g->mayor == SC_NONE)
@@ -108,7 +138,9 @@ static double event_worth(const struct sc_game *g, int seat, int card, int cell)
     if (mayor == seat)
         return -bill;
     int due = bill < g->seats[mayor].money ? bill : g->seats[mayor].money;
-    double weight = mayor == richest_rival(g, seat) ? 1.0 : 0.5;
+    if (w->rival == -2)
+        w->rival = richest_rival(g, seat);
+    double weight = mayor == w->rival ? 1.0 : 0.5;
     return 0.5 + weight * due;
 }
 
@@ -130,11 +162,12 @@ static double growth(const struct sc_game *g, int card)
 /* ---- greedy: each step ------------------------------------------------------------------------
  */
 
-/* The greedy bot's weight of play option o for seat (without its random tie-break). */
-static double play_worth(const struct sc_game *g, int seat, const struct sc_option *o)
+/* The greedy bot's weight of play option o for w's seat (without its random tie-break). */
+static double play_worth(struct greedy_weigh *w, const struct sc_option *o)
 {
+    const struct sc_game *g = w->g;
     if (o->mode == SC_MODE_EVENT)
-        return event_worth(g, seat, o->card, o->x >= 0 ? sc_cell(g, o->x, o->y) : -1);
+        return event_worth(w, o->card, o->x >= 0 ? sc_cell(g, o->x, o->y) : -1);
     if (o->mode == SC_MODE_VOTE)
         return 0.8 * o->score;
     return o->score + growth(g, o->card);
@@ -142,19 +175,9 @@ static double play_worth(const struct sc_game *g, int seat, const struct sc_opti
 
 enum { PASS_WORTH_X100 = 25 }; /* a play must beat passing: $0.25 */
 
-/* What the greedy bot weighs a play by: its worth and, to break ties at random, up to a cent
- * from a hash of the decision's draw and the play (each play its own, whatever order the plays
- * are judged in). */
-struct greedy_weigh {
-    const struct sc_game *g;
-    int seat;
-    uint64_t salt;
-};
-
 static double greedy_worth(void *ctx, const struct sc_option *o)
 {
-    const struct greedy_weigh *w = ctx;
-    return play_worth(w->g, w->seat, o);
+    return play_worth(ctx, o);
 }
 
 static double tie_cents(void *ctx, const struct sc_option *o)
@@ -170,7 +193,7 @@ static double tie_cents(void *ctx, const struct sc_option *o)
 static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct sc_decision *d)
 {
     bool carries = vote_carries(g, seat); /* a vote it would lose: not tried */
-    struct greedy_weigh gw = {g, seat, rng_next(&b->rng)};
+    struct greedy_weigh gw = {g, seat, rng_next(&b->rng), -1, 0, -2};
     struct sc_weigh w = {greedy_worth, tie_cents, &gw, 0.01};
     struct sc_ranked best;
     int n = sc_best_plays(g, seat, carries, PASS_WORTH_X100 / 100.0, &w, &best, 1);
@@ -199,7 +222,7 @@ int sc_expert_options(const void *vg, int seat, void *out, int max)
     if (max > SC_EXPERT_TOP)
         max = SC_EXPERT_TOP;
     /* the best max - 1 plays by weight (ties: the first listed), then passing in its place */
-    struct greedy_weigh gw = {g, seat, 0};
+    struct greedy_weigh gw = {g, seat, 0, -1, 0, -2};
     struct sc_weigh w = {greedy_worth, NULL, &gw, 0};
     struct sc_ranked top[SC_EXPERT_TOP];
     int ntop = sc_best_plays(g, seat, vote_carries(g, seat), -HUGE_VAL, &w, top, max - 1);

@@ -61,6 +61,11 @@ int sc_scan_zone(const struct sc_game *g, struct sc_scan *s, int key, int c)
     const uint8_t *label = s->zone[key];
     if (g->block[c] != SC_NONE && in_zone(sc_design_of(g, g->block[c]), key))
         return s->zone_size[key][label[c]] - 1; /* its zone's pieces all meet at c */
+    int x = sc_x(c), y = sc_y(c);
+    if (((y > 0 ? label[c - SC_STRIDE] : SC_NONE) & (x + 1 < g->side ? label[c + 1] : SC_NONE) &
+         (y + 1 < g->side ? label[c + SC_STRIDE] : SC_NONE) & (x > 0 ? label[c - 1] : SC_NONE)) ==
+        SC_NONE)
+        return 0; /* (no zone beside it: the most common) */
     int nb[4], m = sc_neighbours(g, c, nb), seen[4], nseen = 0, n = 0;
     for (int k = 0; k < m; k++) {
         int z = label[nb[k]];
