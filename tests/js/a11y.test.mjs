@@ -270,6 +270,20 @@ test('phone: Tech City\'s table fits, its targets are 44 px and its card names a
     assert.ok(await noHorizontalScroll(page), 'the table fits 390 px');
     assert.deepEqual(await smallTargets(page), [], 'the table\'s targets are 44 px');
     assert.deepEqual(await brokenNames(page, '.tc-name, .ghost-card'), [], 'no card name is broken inside a word');
+    // Every card of the catalog as a hand card at this width (a deal shows only a few): the names
+    // still fit whole ("Dark Matter Observatory" broke inside "Observatory" in CI).
+    await page.evaluate(async () => {
+      const { loadTechCatalog, techCard } = await import('/games/tech_city/data.js');
+      const cat = await loadTechCatalog();
+      const box = document.createElement('div');
+      box.className = 'hand';
+      box.id = 'all-tech';
+      let i = 0;
+      for (const slug of cat.keys()) box.append(techCard(1000 + i++, slug, {}));
+      document.querySelector('#action #hand').after(box);
+    });
+    assert.deepEqual(await brokenNames(page, '#all-tech .tc-name'), [], 'no catalog name is broken inside a word');
+    await page.evaluate(() => document.querySelector('#all-tech').remove());
     const [whose, action, city, log] = await tops(page, ['#whose', '#action', '.city-box', '#log-box']);
     assert.ok(whose < action && action < city && city < log, `whose ${whose}, decision ${action}, city ${city}, log ${log}`);
     await page.tap('#jump-log');
