@@ -81,11 +81,14 @@ for (const [game, pick] of [['tech_city', '#hand .tcard:not(.dim)'], ['simcity',
       assert.ok(Math.abs(back.zoom - f.zoom) < 0.02, `Fit shows the whole city again: ${JSON.stringify([f, back])}`);
       // Item 2: a card picked, each cell it may go to shows its score, in words too (at the
       // seat's build or play; a bot's service asking for help first is declined).
-      for (let k = 0; k < 5; k++) {
-        const state = await page.waitForFunction(() => { const a = document.querySelector('#action'); return a?.dataset.busy === 'false' && ['build', 'play', 'help'].includes(a.dataset.state) && a.dataset.state; }, null, { timeout: 15_000 }).then((x) => x.jsonValue());
-        if (state !== 'help') break;
-        await page.click('#pass');
-        await page.waitForFunction(() => document.querySelector('#action')?.dataset.state !== 'help', null, { timeout: 15_000 });
+      for (let k = 0; k < 8; k++) {
+        // Ada's next decision; one that is not a build or a play (helping a bot's service, an
+        // effect, the owner's draw: the deal decides) is declined to reach the next one.
+        const [state, turn] = await page.waitForFunction(() => { const a = document.querySelector('#action'); return a?.dataset.busy === 'false' && a.dataset.turn !== 'none' && [a.dataset.state, a.dataset.turn]; }, null, { timeout: 45_000 }).then((x) => x.jsonValue());
+        if (state === 'build' || state === 'play') break;
+        const decline = page.locator('#pass, #no-draw').first();
+        await decline.click();
+        await page.waitForFunction((t) => document.querySelector('#action')?.dataset.turn !== t, turn, { timeout: 45_000 });
       }
       await page.locator(pick).first().click();
       const cells = page.locator('#city .cell.target');
@@ -98,7 +101,19 @@ for (const [game, pick] of [['tech_city', '#hand .tcard:not(.dim)'], ['simcity',
       }
       if (viewport.width > 1000) {
         // No jump between clicks: picking a cell moves neither the grid nor the hand.
-        const where = () => page.evaluate(() => [document.querySelector('#city-scroll').getBoundingClientRect().top, document.querySelector('#hand').getBoundingClientRect().top]);
+        const at = () => page.evaluate(() => [document.querySelector('#city-scroll').getBoundingClientRect().top, document.querySelector('#hand').getBoundingClientRect().top]);
+        // Where both stand once the page is still (two readings 150 ms apart agree): a redraw
+        // the click did not cause (the view read again, a bot's move) must not count as a jump.
+        const where = async () => {
+          let last = await at();
+          for (let i = 0; i < 20; i++) {
+            await page.waitForTimeout(150);
+            const now = await at();
+            if (now[0] === last[0] && now[1] === last[1]) return now;
+            last = now;
+          }
+          return last;
+        };
         const before = await where();
         const free = page.locator('#city .cell.target:not(.chosen)');
         if (await free.count()) {
