@@ -16,7 +16,9 @@
 # etcd; PostgreSQL's processes run as `postgres` when started as root). Settings: HA_SECONDS
 # (the most seconds of load, default 300; the load stops 8 s after the last fault), HA_GAMES
 # (games at once, default 12), HA_KILLS (default 3), HA_GAP (seconds of load between two faults,
-# once the cluster is whole again; default 3), HA_KEEP=1 (keep the temp directory and its logs).
+# once the cluster is whole again; default 3), HA_REJOIN (seconds a failed node may take to
+# rejoin past the 45 s a new leader with a sync standby may take; default 120: the test fails
+# beyond), HA_KEEP=1 (keep the temp directory and its logs).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +28,7 @@ seconds=${HA_SECONDS:-300}
 ngames=${HA_GAMES:-12}
 kills=${HA_KILLS:-3}
 gap=${HA_GAP:-3}
+rejoin=${HA_REJOIN:-120}
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 psql="$pgbin/psql" # not /usr/bin/psql: Debian's Perl wrapper costs ~50 ms a call
 
@@ -191,6 +194,16 @@ postgresql:
     rewind: {username: postgres, password: postgres}
   parameters:
     unix_socket_directories: '$tmp'
+  # Written by Patroni on every start, not only at bootstrap: a pg_rewind cut short (its source,
+  # the new primary, killed mid-copy) leaves the configuration files empty.
+  pg_hba:
+  - local all all trust
+  - host all all 127.0.0.1/32 trust
+  - host replication all 127.0.0.1/32 trust
+  # A rewind that fails (its source died, or the timelines cannot be joined) starts the node
+  # again from a fresh base backup instead of leaving it down for good.
+  remove_data_directory_on_rewind_failure: true
+  remove_data_directory_on_diverged_timelines: true
 watchdog:
   mode: 'off'
 EOF
@@ -203,7 +216,9 @@ for i in 1 2 3; do
     disown $!
 done
 
-# The cluster as Patroni sees it: "leader=pgN sync=pgM running=K" (K members running).
+# The cluster as Patroni sees it: "leader=pgN sync=pgM running=K" (K members running, a
+# replica only once it follows the leader's timeline with a known lag: Patroni calls a replica
+# "running" while it still has to rewind).
 cluster_state() {
     local i out
     for i in 1 2 3; do
@@ -214,7 +229,9 @@ c = json.loads(sys.argv[1])
 m = c.get("members", [])
 lead = [x["name"] for x in m if x.get("role") == "leader" and x.get("state") == "running"]
 sync = [x["name"] for x in m if x.get("role") == "sync_standby" and x.get("state") in ("running", "streaming")]
-run = [x for x in m if x.get("state") in ("running", "streaming")]
+tl = [x.get("timeline") for x in m if x.get("role") == "leader"]
+run = [x for x in m if x.get("state") in ("running", "streaming") and (x.get("role") == "leader"
+       or (tl and x.get("timeline") == tl[0] and isinstance(x.get("lag"), int)))]
 print("leader=%s sync=%s running=%d" % (lead[0] if lead else "-", sync[0] if sync else "-", len(run)))
 ' "$out" 2>/dev/null && return 0
     done
@@ -309,6 +326,18 @@ fault() { # $1: what; runs "$2..." then waits for a new leader and a full cluste
     state=$(wait_healthy_cluster 45 "$expect_new") || fail "after $what: no leader with a sync standby in 45 s ($state)"
     leader=$(leader_of "$state")
     [ "$leader" != "$before" ] && failovers=$((failovers + 1))
+    # The next fault is meant for a whole cluster: a node rejoining late (a rewind, or a fresh
+    # base backup after a failed one, on a busy machine) is waited for, up to HA_REJOIN seconds
+    # more; a node that never rejoins is a fault of the cluster, and fails the test.
+    if ! grep -q "running=3" <<<"$state"; then
+        local late=$(( $(date +%s) + rejoin ))
+        while ! grep -q "running=3" <<<"$state" && [ "$(date +%s)" -lt "$late" ]; do
+            sleep 0.5
+            state=$(cluster_state)
+        done
+        grep -q "running=3" <<<"$state" || fail "after $what: a node did not rejoin in $((45 + rejoin)) s ($state)"
+        leader=$(leader_of "$state")
+    fi
     say "$what: $before -> $leader, whole again in $(( ($(ms) - start) ))ms ($state)"
 }
 kill_primary() {
