@@ -13,13 +13,15 @@ void api_chat_post(struct http_req *r)
                            "Send a JSON object with the message: {\"text\": \"good game\"}.");
         return;
     }
-    static const struct field_spec spec[] = {{"text", FIELD_ANY, false, 0, 0}};
-    const json_t *vals[1];
-    if (!api_reply_fields(r, spec, 1, "a chat message ({\"text\": \"good game\"})", vals))
+    static const struct field_spec spec[] = {{"text", FIELD_ANY, false, 0, 0},
+                                             {"key", FIELD_ANY, false, 0, 0}};
+    const json_t *vals[2] = {NULL, NULL};
+    if (!api_reply_fields(r, spec, 2, "a chat message ({\"text\": \"good game\"})", vals))
         return;
     struct outcome o = {0};
     api_answer(r,
-               service_chat_post(r->srv, r->params[0], http_client(r), http_bearer(r), vals[0], &o),
+               service_chat_post(r->srv, r->params[0], http_client(r), http_bearer(r), vals[0],
+                                 vals[1], &o),
                &o);
 }
 

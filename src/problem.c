@@ -54,6 +54,7 @@ static const struct {
                            "The seat has not missed enough deadlines to be handed to a bot"},
     [P_NAME_TAKEN] = {409, "name_taken", "An account has this name already"},
     [P_ALREADY_SEATED] = {409, "already_seated", "The account already has a seat in this game"},
+    [P_CHAT_KEY_REUSED] = {409, "chat_key_reused", "This chat key was used for another message"},
     [P_TOO_LARGE] = {413, "body_too_large", "The request body is too large"},
     [P_URI_TOO_LONG] = {414, "uri_too_long", "The URL or its query is too long"},
     [P_UNSUPPORTED_MEDIA] = {415, "unsupported_media_type",

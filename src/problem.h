@@ -50,6 +50,7 @@ enum problem {
     P_SEAT_NOT_ABSENT,    /* 409 the seat has not missed enough deadlines to be taken over */
     P_NAME_TAKEN,         /* 409 an account has this name already (after folding) */
     P_ALREADY_SEATED,     /* 409 the account already has a seat in this game */
+    P_CHAT_KEY_REUSED,    /* 409 a chat key its writer used for another text */
     P_TOO_LARGE,          /* 413 */
     P_URI_TOO_LONG,       /* 414 too long a URL or too many query parameters */
     P_UNSUPPORTED_MEDIA,  /* 415 a POST body that is not application/json */

@@ -173,10 +173,12 @@ int service_cancel(struct server *srv, const char *id, const char *token, struct
 
 /* ---- table talk (service_chat.c) ---------------------------------------------------------- */
 
-/* The longest chat message (characters, i.e. Unicode code points), the longest reason of a
- * report, the most messages a page of GET .../chat holds, and the most a replay shows. */
+/* The longest chat message (characters, i.e. Unicode code points), the longest writer's key,
+ * the longest reason of a report, the most messages a page of GET .../chat holds, and the most a
+ * replay shows. */
 enum {
     SERVICE_CHAT_MAX_CHARS = 500,
+    SERVICE_CHAT_KEY_MAX = 64,
     SERVICE_CHAT_REASON_CHARS = 200,
     SERVICE_CHAT_PAGE = 100,
     SERVICE_CHAT_REPLAY = 2000
@@ -190,9 +192,13 @@ enum {
  * with Retry-After). 201 with the message {id, channel, seat, name, text, at}, which every
  * instance's event streams then send as a "chat" event; 400 chat_empty, chat_too_long,
  * missing_field, wrong_type; 401 token_required (anonymous watchers do not write), bad_token;
- * 403 wrong_game, not_a_seat_token; 404. */
+ * 403 wrong_game, not_a_seat_token; 404. `key` (the body's "key", NULL when absent: 1 to
+ * SERVICE_CHAT_KEY_MAX of [A-Za-z0-9-_.:], else 400 bad_value or wrong_type) makes a resend safe:
+ * when the writer already sent a message with it in this game, nothing is stored, sent or
+ * charged to the limiter, and the answer is 200 with that message, or 409 chat_key_reused
+ * when its text differs. */
 int service_chat_post(struct server *srv, const char *id, const char *client, const char *token,
-                      const json_t *text, struct outcome *o);
+                      const json_t *text, const json_t *key, struct outcome *o);
 
 /* A page of game `id`'s chat after message `after` (NULL: from the start), at most `limit`
  * (1..SERVICE_CHAT_PAGE, NULL: the most) messages, oldest first: 200 with {messages, last (the

@@ -161,8 +161,10 @@ struct post_call {
     struct game_call gc;
     const char *client;
     const char *text;
-    bool watchers; /* the message went to the watchers' channel */
+    const char *key; /* the writer's key, or NULL */
+    bool watchers;   /* the message went to the watchers' channel */
     int seat;
+    int kept; /* STORE_CHAT_NEW, _AGAIN or _KEY_TAKEN */
 };
 
 static int post_tx(PGconn *c, void *ctx)
@@ -174,19 +176,33 @@ static int post_tx(PGconn *c, void *ctx)
     struct speaker sp;
     if (st == STORE_OK)
         st = identify(c, &lv, pc->gc.token, &sp, o);
-    if (st == STORE_OK && !chat_allowed(pc->gc.srv, pc->gc.id, pc->client, &sp, o))
-        st = STORE_ABORT;
     json_t *msg = NULL;
     if (st == STORE_OK) {
         pc->watchers = sp.seat < 0;
         pc->seat = sp.seat;
-        st = store_chat_insert(c, pc->gc.id, pc->watchers ? "watchers" : "players", sp.seat,
-                               sp.account, sp.name, pc->text, &msg);
+        const struct store_chat_new m = {pc->gc.id, pc->watchers ? "watchers" : "players",
+                                         sp.seat,   sp.account,
+                                         sp.name,   pc->text,
+                                         pc->key};
+        st = store_chat_insert(c, &m, &msg, &pc->kept);
     }
-    if (st == STORE_OK)
+    /* Only a new message is charged (a refused one is rolled back with the transaction). */
+    if (st == STORE_OK && pc->kept == STORE_CHAT_NEW &&
+        !chat_allowed(pc->gc.srv, pc->gc.id, pc->client, &sp, o))
+        st = STORE_ABORT;
+    if (st == STORE_OK && pc->kept == STORE_CHAT_KEY_TAKEN) {
+        json_decref(msg);
+        msg = NULL;
+        st = outcome_fail(o, P_CHAT_KEY_REUSED, NULL,
+                          "You already sent a message with the key \"%s\" in this game, with "
+                          "another text: choose a new key for each new message (a random one), "
+                          "and send the same key only when you send the same message again.",
+                          pc->key);
+    }
+    if (st == STORE_OK && pc->kept == STORE_CHAT_NEW)
         st = store_notify(c, pc->gc.id, 0); /* every instance's streams read the chat */
-    if (st == STORE_OK) {
-        outcome_reply(o, 201, msg);
+    if (st == STORE_OK) {                   /* a message sent again: 200 with the one stored */
+        outcome_reply(o, pc->kept == STORE_CHAT_NEW ? 201 : 200, msg);
         msg = NULL;
     }
     json_decref(msg);
@@ -194,9 +210,25 @@ static int post_tx(PGconn *c, void *ctx)
     return st;
 }
 
-int service_chat_post(struct server *srv, const char *id, const char *client, const char *token,
-                      const json_t *text, struct outcome *o)
+/* Whether s is a writer's key: 1 to SERVICE_CHAT_KEY_MAX letters, digits and "-_.:". */
+static bool chat_key_ok(const char *s)
 {
+    size_t n = strlen(s);
+    return n >= 1 && n <= SERVICE_CHAT_KEY_MAX &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:") == n;
+}
+
+int service_chat_post(struct server *srv, const char *id, const char *client, const char *token,
+                      const json_t *text, const json_t *key, struct outcome *o)
+{
+    if (key && !json_is_string(key))
+        return outcome_fail(o, P_WRONG_TYPE, NULL,
+                            "\"key\" must be a string: a random one of your choice for each "
+                            "new message, e.g. a UUID.");
+    if (key && !chat_key_ok(json_string_value(key)))
+        return outcome_fail(o, P_BAD_VALUE, NULL,
+                            "\"key\" must be 1 to %d letters, digits or \"-_.:\", e.g. a UUID.",
+                            SERVICE_CHAT_KEY_MAX);
     if (!text)
         return outcome_fail(o, P_MISSING_FIELD, NULL,
                             "The field \"text\" is required: {\"text\": \"good game\"}.");
@@ -212,10 +244,12 @@ int service_chat_post(struct server *srv, const char *id, const char *client, co
                             "The message has %zu characters; a message has at most %d. Shorten "
                             "it or send it in parts.",
                             n, SERVICE_CHAT_MAX_CHARS);
-    struct post_call pc = {
-        .gc = {srv, id, token, o, 0}, .client = client, .text = json_string_value(text)};
+    struct post_call pc = {.gc = {srv, id, token, o, 0},
+                           .client = client,
+                           .text = json_string_value(text),
+                           .key = key ? json_string_value(key) : NULL};
     int st = store_tx(srv->store, post_tx, &pc, STORE_TRIES_READ);
-    if (st == STORE_OK) {
+    if (st == STORE_OK && pc.kept == STORE_CHAT_NEW) {
         metrics_chat_message(pc.watchers);
         hub_publish(srv->hub, id, 0);
         if (pc.seat >= 0)

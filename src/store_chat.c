@@ -37,17 +37,61 @@ static int one_json(PGconn *c, const char *what, const char *sql, int n, const c
     return st;
 }
 
-int store_chat_insert(PGconn *c, const char *id, const char *channel, int seat, long long account,
-                      const char *name, const char *text, json_t **out)
+/* The message writer ($2 seat or NULL, $3 account or NULL) of game $1 sent with key $4, and
+ * whether its text is $5. */
+#define CHAT_BY_KEY                                                                                \
+    "SELECT " CHAT_JSON "::text, m.body = $5 FROM chat_messages m WHERE m.game_id = $1 AND "       \
+    "coalesce(m.seat, -1) = coalesce($2::int, -1) AND coalesce(m.account_id, 0) = "                \
+    "coalesce($3::bigint, 0) AND m.client_key = $4"
+
+/* Reads the message of a key (CHAT_BY_KEY) into *out and *same; STORE_NO_ROW when none. */
+static int chat_by_key(PGconn *c, const char *const *vals, json_t **out, bool *same)
+{
+    PGresult *r;
+    int st = run(c, "chat by key", CHAT_BY_KEY, 5, vals, &r);
+    if (st != STORE_OK)
+        return st;
+    if (PQntuples(r) < 1)
+        st = STORE_NO_ROW;
+    else if (!(*out = json_loads(PQgetvalue(r, 0, 0), 0, NULL)))
+        st = STORE_HARD;
+    else
+        *same = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
+    PQclear(r);
+    return st;
+}
+
+int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept)
 {
     char s[16], a[24];
-    snprintf(s, sizeof s, "%d", seat);
-    snprintf(a, sizeof a, "%lld", account);
-    const char *vals[] = {id, channel, seat >= 0 ? s : NULL, account ? a : NULL, name, text};
-    return one_json(c, "chat insert",
-                    "INSERT INTO chat_messages AS m (game_id, channel, seat, account_id, name, "
-                    "body) VALUES ($1, $2, $3, $4, $5, $6) RETURNING " CHAT_JSON "::text",
-                    6, vals, out);
+    snprintf(s, sizeof s, "%d", m->seat);
+    snprintf(a, sizeof a, "%lld", m->account);
+    const char *seat = m->seat >= 0 ? s : NULL, *account = m->account ? a : NULL;
+    const char *keyed[] = {m->id, seat, account, m->key, m->text};
+    *out = NULL;
+    *kept = STORE_CHAT_NEW;
+    bool same = false;
+    if (m->key) { /* a message sent again: the one stored */
+        int st = chat_by_key(c, keyed, out, &same);
+        if (st != STORE_NO_ROW) {
+            *kept = same ? STORE_CHAT_AGAIN : STORE_CHAT_KEY_TAKEN;
+            return st;
+        }
+    }
+    const char *vals[] = {m->id, m->channel, seat, account, m->name, m->text, m->key};
+    int st = one_json(c, "chat insert",
+                      "INSERT INTO chat_messages AS m (game_id, channel, seat, account_id, name, "
+                      "body, client_key) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO "
+                      "NOTHING RETURNING " CHAT_JSON "::text",
+                      7, vals, out);
+    if (st != STORE_NO_ROW || !m->key)
+        return st;
+    /* The same key stored meanwhile by a request that raced this one (the insert waited for it
+     * to commit): this statement's snapshot is newer, so it sees that message. */
+    st = chat_by_key(c, keyed, out, &same);
+    if (st == STORE_OK)
+        *kept = same ? STORE_CHAT_AGAIN : STORE_CHAT_KEY_TAKEN;
+    return st;
 }
 
 int store_chat_after(PGconn *c, const char *id, long long after, int limit, bool watchers,

@@ -13,11 +13,26 @@
 /* A message as the API shows it: {id, channel, seat (null on the watchers' channel), name,
  * text, at ("YYYY-MM-DDTHH:MM:SS.mmmZ", UTC)}. */
 
-/* Appends message `text` of `name` to game `id`'s channel `channel` ("players" with `seat`, or
- * "watchers" with seat -1), by account `account` (0: none); *out gets the new message (a new
- * reference). */
-int store_chat_insert(PGconn *c, const char *id, const char *channel, int seat, long long account,
-                      const char *name, const char *text, json_t **out);
+/* A new message: `text` of `name` in game `id`'s channel `channel` ("players" with `seat`, or
+ * "watchers" with seat -1), by account `account` (0: none), with the writer's key `key` (NULL:
+ * none; else unique per writer and game). */
+struct store_chat_new {
+    const char *id, *channel;
+    int seat;
+    long long account;
+    const char *name, *text, *key;
+};
+
+/* What store_chat_insert() did with a message. */
+enum {
+    STORE_CHAT_NEW,       /* stored it */
+    STORE_CHAT_AGAIN,     /* its key was stored with the same text: *out is that message */
+    STORE_CHAT_KEY_TAKEN, /* its key was stored with another text: *out is that message */
+};
+
+/* Appends message m unless its writer already sent one with its key; *out gets the new message
+ * or, for a key already used, the stored one (a new reference), *kept which of the three. */
+int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept);
 
 /* Game `id`'s messages with an id past `after`, oldest first, at most `limit`, the watchers'
  * channel included only when `watchers`: *out a new array of messages. */

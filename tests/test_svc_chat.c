@@ -317,3 +317,34 @@ Test(chat, limits_refusals_and_reports)
     cr_expect(retry, "past the burst a 429 (%d sent)", sent);
     cr_expect_eq(sent, BURST, "the seat's burst");
 }
+
+/* A message sent again with its key (after an answer that never came: a lost connection, a 503
+ * outcome_unknown in a failover) is stored once; each writer has its own keys. */
+Test(chat, a_message_sent_again_with_its_key_is_stored_once)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    char path[200];
+    snprintf(path, sizeof path, "/api/v1/games/%s/chat", t.id);
+    const char *body = "{\"text\": \"gg\", \"key\": \"6f1c2a9e-0b7d-4c55-9a3e-1d2b3c4d5e6f\"}";
+    json_t *m1 = call("POST", path, t.tokens[0], body, 201);
+    json_t *m2 = call("POST", path, t.tokens[0], body, 200); /* the resend */
+    cr_expect_eq(num(m2, "id"), num(m1, "id"), "the resend answers the stored message");
+    cr_expect_str_eq(str(m2, "text"), "gg");
+    json_decref(m1);
+    json_decref(m2);
+    /* Another seat may use the same key: it is its own message. */
+    json_t *m3 = call("POST", path, t.tokens[1], body, 201);
+    json_decref(m3);
+    char q[400];
+    snprintf(q, sizeof q, "SELECT count(*) FROM chat_messages WHERE game_id = '%s'", t.id);
+    cr_expect_eq(db_num(db, q), 2, "one message of each seat");
+    /* The same key with another text is a mistake of the client's, said as such. */
+    problem("POST", path, t.tokens[0],
+            "{\"text\": \"good game\", \"key\": \"6f1c2a9e-0b7d-4c55-9a3e-1d2b3c4d5e6f\"}", 409,
+            "chat_key_reused");
+    problem("POST", path, t.tokens[0], "{\"text\": \"a\", \"key\": \"\"}", 400, "bad_value");
+    problem("POST", path, t.tokens[0], "{\"text\": \"a\", \"key\": \"a b\"}", 400, "bad_value");
+    problem("POST", path, t.tokens[0], "{\"text\": \"a\", \"key\": 7}", 400, "wrong_type");
+    cr_expect_eq(db_num(db, q), 2, "nothing stored by the refusals");
+}

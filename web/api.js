@@ -89,7 +89,7 @@ export const api = {
    */
   chat: (id, after = 0, token = null) => request('GET', `/games/${enc(id)}/chat?after=${after}`, { token }),
   /** Says `text` at game `id`'s table with a seat token (or session): the message as stored. */
-  say: (id, token, text) => request('POST', `/games/${enc(id)}/chat`, { body: { text }, token }),
+  say: (id, token, text, key) => request('POST', `/games/${enc(id)}/chat`, { body: { text, key }, token }),
   /** Reports message `msg` of game `id` to the operator ({message, reported, first}). */
   reportChat: (id, msg, token, reason) => request('POST', `/games/${enc(id)}/chat/${enc(String(msg))}/report`, { body: { reason }, token }),
   /** A finished game's public view at the start and at the end of every round (409 before the end). */

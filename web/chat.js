@@ -124,6 +124,18 @@ export function chatPanel(id, read) {
     if (m && !muted.has(authorKey(m))) said.textContent = `${m.name} says: ${m.text}`;
   }
 
+  // A message's key (the server stores a message sent again with its key once): kept with its
+  // text until it is stored, so Send pressed again after an answer that never came, or the
+  // resend after a 503 below, cannot post it twice.
+  let keyed = { text: null, key: null };
+  function keyFor(text) {
+    if (keyed.text !== text) {
+      const b = crypto.getRandomValues(new Uint8Array(16)); // randomUUID needs a secure context
+      keyed = { text, key: Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('') };
+    }
+    return keyed.key;
+  }
+
   async function send() {
     const w = writer();
     const text = ui.draft;
@@ -132,7 +144,19 @@ export function chatPanel(id, read) {
     ui.error = '';
     draw();
     try {
-      add(await api.say(id, w.token, text));
+      const key = keyFor(text);
+      let m;
+      for (let tries = 1; ; tries++) {
+        try {
+          m = await api.say(id, w.token, text, key);
+          break;
+        } catch (e) { // the database was away or failed over: the same key again, at most twice
+          if (e.status !== 503 || tries > 2 || !alive) throw e;
+          await new Promise((ok) => setTimeout(ok, 1000 * Math.min(e.retryAfter ?? 1, 5)));
+        }
+      }
+      add(m);
+      keyed = { text: null, key: null };
       ui.draft = '';
       ui.status = 'Sent.';
     } catch (e) {

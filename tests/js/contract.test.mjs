@@ -1784,6 +1784,16 @@ test('chat: the players\' and the watchers\' channels, live on the stream, repor
     await expect(403, 'wrong_game', 'POST', path, { token: g2.token, body: { text: 'a' } });
     await expect(403, 'not_a_seat_token', 'POST', path, { token: g.host_token, body: { text: 'a' } });
     await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/chat`, { token: bea.token, body: { text: 'a' } });
+    // A key makes sending again safe: stored once, 200 with the stored message; the key with
+    // another text is 409.
+    const keyed = { text: 'sent twice', key: 'c0ffee00-1234-4abc-8def-0123456789ab' };
+    const k1 = await expect(201, null, 'POST', path, { token: bea.token, body: keyed });
+    const k2 = await expect(200, null, 'POST', path, { token: bea.token, body: keyed });
+    assert.equal(k2.id, k1.id);
+    await expect(409, 'chat_key_reused', 'POST', path, { token: bea.token, body: { ...keyed, text: 'other' } });
+    for (const key of ['', 'a b', 'x'.repeat(65)]) {
+      await expect(400, 'bad_value', 'POST', path, { token: bea.token, body: { text: 'a', key } });
+    }
     // Reports.
     const report = (id) => `${path}/${id}/report`;
     const first = await expect(201, null, 'POST', report(m.id), { token: bea.token, body: { reason: 'markup' } });
