@@ -1,9 +1,10 @@
 // browser-helpers.mjs: helpers of the browser tests: launching chromium, error watching, opening a
 // table as a seat's holder, reading the page's seat
 // token from localStorage, comparing the hand shown with the API's, playing one step of a game
-// by clicking, keyboard focus moves, calls of the API, axe-core's serious findings, and tap
-// targets under 44 px.
+// by clicking, keyboard focus moves, calls of the API, axe-core's serious findings, tap
+// targets under 44 px, and a phone's first screen.
 
+import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 /** Collects console errors and page errors of `page` into the returned array. */
@@ -163,6 +164,28 @@ export function smallTargets(page, scope = '#app') {
     .map((el) => [el, el.getBoundingClientRect()])
     .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
     .map(([el, r]) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')} "${el.textContent.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`), scope);
+}
+
+/**
+ * Asserts the first screen of a phone's table (issue 27, item 6): a whole row of the hand above
+ * the held buttons, those buttons in one low row, and nothing of the cards (their "i" buttons)
+ * drawn over them.
+ */
+export async function firstScreenShowsTheHand(page) {
+  const first = await page.evaluate(() => {
+    scrollTo(0, 0);
+    const card = document.querySelector('#action #hand > *').getBoundingClientRect();
+    const bar = document.querySelector('#action .actions.sticky').getBoundingClientRect();
+    const covered = [...document.querySelectorAll('#action .actions.sticky button')].filter((b) => {
+      const r = b.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, Math.min(r.top + r.height / 2, innerHeight - 2));
+      return !b.contains(at);
+    }).map((b) => b.id || b.textContent);
+    return { cardBottom: card.bottom, barTop: bar.top, height: innerHeight, covered };
+  });
+  assert.ok(first.cardBottom <= first.barTop, `the hand's first row (to ${first.cardBottom}) is above the held buttons (from ${first.barTop})`);
+  assert.ok(first.barTop >= first.height - 80, `the held buttons take one low row (from ${first.barTop} of ${first.height})`);
+  assert.deepEqual(first.covered, [], 'no card is drawn over the held buttons');
 }
 
 /** True when the document is no wider than the viewport. */

@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi } from './browser-helpers.mjs';
+import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -297,6 +297,7 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
     const s = { id: g.id, seat: g.seat, token: g.token };
     let at = await nextPoint(page, -1);
     while (at !== 'over' && at.state !== 'play') at = await nextPoint(page, (await answer(page, s, at.state), at.seq));
+    if (at !== 'over') await firstScreenShowsTheHand(page); // under a bar of three low rows
     assert.ok(await noHorizontalScroll(page), 'no sideways scroll at 390 px');
     // Locators, not element handles: a refresh may redraw the hand between finding and tapping.
     const card = (await page.locator('#hand .sccard:not(.dim)').count()) > 0;
