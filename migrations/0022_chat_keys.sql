@@ -1,4 +1,4 @@
--- 0021_chat_keys.sql: a chat message may carry the key its writer chose (POST .../chat's
+-- 0022_chat_keys.sql: a chat message may carry the key its writer chose (POST .../chat's
 -- "key"), so that a message sent again after an answer that never came (a lost connection, a
 -- 503 outcome_unknown during a failover) is stored once: the key is unique per writer (the
 -- seat, or the account) in a game.
