@@ -188,6 +188,23 @@ export async function firstScreenShowsTheHand(page) {
   assert.deepEqual(first.covered, [], 'no card is drawn over the held buttons');
 }
 
+/**
+ * Counts a person's clicks in every page of `context` from now on (mouse, tap, and Enter or
+ * Space on a button: each is a trusted click event); clicksSoFar(page) reads the count, which a
+ * page keeps while it moves between its views (#/...), since they are one document.
+ */
+export function countClicks(context) {
+  return context.addInitScript(() => {
+    window.__clicks = 0;
+    addEventListener('click', (e) => { if (e.isTrusted) window.__clicks++; }, true);
+  });
+}
+
+/** The clicks countClicks() has counted in `page`. */
+export function clicksSoFar(page) {
+  return page.evaluate(() => window.__clicks ?? 0);
+}
+
 /** True when the document is no wider than the viewport. */
 export function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth

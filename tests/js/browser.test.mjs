@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, apiHand, shownHandIds, nextTurn, playTurn, noHorizontalScroll, tabTo, launchChromium } from './browser-helpers.mjs';
+import { watchErrors, seatOf, apiHand, shownHandIds, nextTurn, playTurn, noHorizontalScroll, tabTo, launchChromium, countClicks, clicksSoFar } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 
@@ -31,8 +31,9 @@ after(async () => {
   await daemon?.stop();
 });
 
-test('one person plays a whole game against three bots by clicking', { timeout: 90_000 }, async () => {
+test('one person plays a whole game against three bots by clicking', { timeout: 90_000 }, async (t) => {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  await countClicks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
@@ -52,6 +53,7 @@ test('one person plays a whole game against three bots by clicking', { timeout: 
     let steps = 0;
     let midShot = false;
     const kinds = new Set();
+    const clicks0 = await clicksSoFar(page);
     for (;;) {
       const turn = await nextTurn(page, last);
       if (turn === 'over') break;
@@ -70,6 +72,10 @@ test('one person plays a whole game against three bots by clicking', { timeout: 
       assert.ok(steps < 200, 'the game ends');
       assert.deepEqual(errors, [], 'no console or page errors');
     }
+    // Issue 27: the clicks a whole game costs (a pick and a confirm a decision, cards to keep).
+    const clicks = (await clicksSoFar(page)) - clicks0;
+    t.diagnostic(`clicks: ${clicks} for a whole game of The City, ${steps} decisions`);
+    assert.ok(clicks <= 3 * steps, `at most 3 clicks a decision: ${clicks} for ${steps}`);
 
     // The end screen: winners, the final tableaux, the chart and a way to play again.
     const end = page.locator('#end-screen');

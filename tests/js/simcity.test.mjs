@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand } from './browser-helpers.mjs';
+import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand, countClicks, clicksSoFar } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -168,6 +168,7 @@ async function answer(page, s, state, opts) {
 
 test('a newcomer plays a whole 3-player game of SimCity against two bots with the page\'s controls only', { timeout: 420_000 }, async (t) => {
   const context = await browser.newContext(DESKTOP);
+  await countClicks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
@@ -184,6 +185,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
     let seq = -1;
     let checked = false;
     let zoomed = false;
+    const clicks0 = await clicksSoFar(page);
     for (let i = 0; i < 400; i++) {
       const at = await nextPoint(page, seq);
       if (at === 'over') break;
@@ -237,6 +239,11 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
       did.push(what);
       if (did.length === 3) await page.screenshot({ path: join(OUT, 'simcity-table.png') });
     }
+    // Issue 27: the clicks a whole game costs (a card and a cell, then Confirm, for a play; the
+    // zoom checks above add about ten).
+    const clicks = (await clicksSoFar(page)) - clicks0;
+    t.diagnostic(`clicks: ${clicks} for a whole game of SimCity, ${did.length} decisions`);
+    assert.ok(clicks <= 3 * did.length + 12, `at most 3 clicks a decision: ${clicks} for ${did.length}`);
     await page.waitForSelector('#end-screen', { timeout: 30_000 });
     const tally = {};
     for (const w of did) tally[w] = (tally[w] ?? 0) + 1;

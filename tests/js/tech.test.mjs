@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium, suggestAndWait, hintsLeft } from './browser-helpers.mjs';
+import { watchErrors, seatOf, nextTurn, noHorizontalScroll, tabTo, launchChromium, suggestAndWait, hintsLeft, countClicks, clicksSoFar } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 
@@ -265,8 +265,9 @@ async function playTech(page, state, byHand) {
   return did;
 }
 
-test('a Tech City game played to the end through the page: a person and two bots', { timeout: 150_000 }, async () => {
+test('a Tech City game played to the end through the page: a person and two bots', { timeout: 150_000 }, async (t) => {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  await countClicks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
@@ -286,6 +287,7 @@ test('a Tech City game played to the end through the page: a person and two bots
     let steps = 0;
     let shot = false;
     const did = new Set();
+    const clicks0 = await clicksSoFar(page);
     for (;;) {
       const turn = await nextTurn(page, last);
       if (turn === 'over') break;
@@ -301,6 +303,10 @@ test('a Tech City game played to the end through the page: a person and two bots
       assert.ok(++steps < 400, 'the game ends');
       assert.deepEqual(errors, [], 'no console or page errors');
     }
+    // Issue 27: the clicks a whole game costs (a card and a cell, then Confirm, for a build).
+    const clicks = (await clicksSoFar(page)) - clicks0;
+    t.diagnostic(`clicks: ${clicks} for a whole game of Tech City, ${steps} decisions`);
+    assert.ok(clicks <= 3 * steps, `at most 3 clicks a decision: ${clicks} for ${steps}`);
     await page.locator('#end-screen').waitFor();
     const v = await api(`/games/${me.id}`);
     assert.equal(v.status, 'finished');
