@@ -20,9 +20,10 @@ static int run(PGconn *c, const char *what, const char *sql, int n, const char *
     return store_query(c, &q, res);
 }
 
-/* Runs a statement whose first row's first column is a JSON document into *out. */
-static int one_json(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
-                    json_t **out)
+/* Runs a statement whose first row's first column is a JSON document into *out and, when flag
+ * is not NULL, its second column, a boolean, into *flag. */
+static int json_row(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                    json_t **out, bool *flag)
 {
     *out = NULL;
     PGresult *r;
@@ -33,8 +34,17 @@ static int one_json(PGconn *c, const char *what, const char *sql, int n, const c
         st = STORE_NO_ROW;
     else if (!(*out = json_loads(PQgetvalue(r, 0, 0), 0, NULL)))
         st = STORE_HARD;
+    else if (flag)
+        *flag = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
     PQclear(r);
     return st;
+}
+
+/* Runs a statement whose first row's first column is a JSON document into *out. */
+static int one_json(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                    json_t **out)
+{
+    return json_row(c, what, sql, n, vals, out, NULL);
 }
 
 /* The message writer ($2 seat or NULL, $3 account or NULL) of game $1 sent with key $4, and
@@ -47,18 +57,7 @@ static int one_json(PGconn *c, const char *what, const char *sql, int n, const c
 /* Reads the message of a key (CHAT_BY_KEY) into *out and *same; STORE_NO_ROW when none. */
 static int chat_by_key(PGconn *c, const char *const *vals, json_t **out, bool *same)
 {
-    PGresult *r;
-    int st = run(c, "chat by key", CHAT_BY_KEY, 5, vals, &r);
-    if (st != STORE_OK)
-        return st;
-    if (PQntuples(r) < 1)
-        st = STORE_NO_ROW;
-    else if (!(*out = json_loads(PQgetvalue(r, 0, 0), 0, NULL)))
-        st = STORE_HARD;
-    else
-        *same = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
-    PQclear(r);
-    return st;
+    return json_row(c, "chat by key", CHAT_BY_KEY, 5, vals, out, same);
 }
 
 int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept)
