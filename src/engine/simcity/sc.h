@@ -236,23 +236,6 @@ struct sc_election {
     int16_t seq;
 };
 
-/* What SimCity's search keeps of its cell bounds from one decision to the next (sc_bounds.c):
- * for a few designs, the part of a play's bound at each cell that depends on the blocks around
- * the cell (receives and coverage), with the city's blocks it was worked out for. It is worked
- * out from the city alone and read by no rule; it lives in the state so that a copy of the
- * state carries it (the expert copies states) and never points outside it. A game's state
- * zeroed holds nothing kept (nslots 0). */
-enum { SC_KEPT_SLOTS = 24, SC_KEPT_UNKNOWN = 255 };
-
-struct sc_kept {
-    uint8_t nslots;
-    uint8_t block[SC_CELLS];               /* the blocks the parts below were kept for */
-    uint8_t design[SC_KEPT_SLOTS];         /* each slot's design */
-    uint32_t used[SC_KEPT_SLOTS];          /* when each slot was last read (the oldest goes) */
-    uint32_t clock;                        /* reads so far */
-    uint8_t part[SC_KEPT_SLOTS][SC_CELLS]; /* by cell, or SC_KEPT_UNKNOWN */
-};
-
 struct sc_game {
     const struct sc_catalog *cat; /* borrowed */
     uint64_t seed;
@@ -314,8 +297,6 @@ struct sc_game {
     uint32_t acted;                    /* bit k: special primitive k acted */
     uint32_t acted_ev;                 /* bit k: event effect k acted */
     uint8_t phase_turn[SC_PHASES + 1]; /* round in which each phase was reached */
-
-    struct sc_kept kept; /* the search's, not the rules' (see struct sc_kept) */
 };
 
 /* Public events that resolving a point produces, in order; the ruleset turns them into the

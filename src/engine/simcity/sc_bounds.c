@@ -3,7 +3,6 @@
  * position's scan (blocks by square, near counts, complexes' groups, zones, the coverage not
  * given yet). The search judges every play whose bound could enter the best k, so a bound must
  * never fall below the score it bounds (tests/test_simcity_props.c checks it). */
-#include <stdint.h>
 #include <string.h>
 
 #include "sc_bounds.h"
@@ -354,126 +353,6 @@ static void allowed_cells(const struct sc_game *g, const struct sc_scan *s,
             allowed[c] &= here[c];
     }
 }
-/* Fills b->near[] for design d's receives that near_of() counts; false when near_of() had no
- * room left for one of them (sc_by_cell() then bounds it more loosely). */
-static bool near_fill(struct sc_bound_pos *p, const struct sc_design *d, struct sc_design_bound *b)
-{
-    bool exact = true;
-    for (int i = 0; i < d->nspecials; i++) {
-        const struct sc_special *sp = &d->specials[i];
-        b->near[i] = NULL;
-        if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
-            continue;
-        if (sp->cond.kind == SC_COND_ADJACENT)
-            b->near[i] = near_of(p, &sp->cond.sel, 1);
-        else if (sp->each && sp->cond.kind == SC_COND_WITHIN && sp->cond.n <= NEAR_EXACT)
-            b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
-        else
-            continue;
-        exact = exact && b->near[i];
-    }
-    return exact;
-}
-
-/* ---- the cell parts kept in the state from one decision to the next (struct sc_kept) ---- */
-
-/* How far (in either axis) from a cell the blocks lie that design d's part at the cell
- * (sc_by_cell()) reads, or -1 when it reads further: the power networks, the blocks no provider
- * covers yet (New Coverage Only), a police range that follows the city's lowest crime. */
-static int kept_reach(const struct sc_design *d)
-{
-    int r = 0;
-    for (int i = 0; i < d->nspecials; i++) {
-        const struct sc_special *sp = &d->specials[i];
-        int n = 0;
-        if (sp->amount <= 0)
-            continue;
-        if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT)
-            n = 1;
-        else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN)
-            n = sp->cond.n;
-        else if (sp->prim == SC_SP_COVERAGE &&
-                 (sp->cover == SC_COVER_POWER || sp->new_only || sp->cover == SC_COVER_POLICE))
-            return -1;
-        else if (sp->prim == SC_SP_COVERAGE)
-            n = sp->range;
-        r = n > r ? n : r;
-    }
-    return r;
-}
-
-/* g's kept parts brought up to its city: a part is forgotten when a block changed within its
- * design's kept_reach() of its cell (every part of the design when that is -1). The kept parts
- * are the search's own, never the rules': they are written through a const state. */
-static struct sc_kept *kept_sync(const struct sc_game *g)
-{
-    struct sc_kept *k = (struct sc_kept *)(uintptr_t)&g->kept;
-    if (memcmp(k->block, g->block, SC_CELLS) == 0)
-        return k;
-    uint8_t changed[SC_CELLS];
-    int n = 0;
-    for (int c = 0; c < SC_CELLS; c++)
-        if (k->block[c] != g->block[c])
-            changed[n++] = (uint8_t)c;
-    for (int i = 0; i < k->nslots; i++) {
-        int r = kept_reach(&g->cat->designs[k->design[i]]);
-        if (r < 0 || n > SC_CELLS / 8) {
-            memset(k->part[i], SC_KEPT_UNKNOWN, SC_CELLS);
-            continue;
-        }
-        for (int j = 0; j < n; j++) {
-            int qx = sc_x(changed[j]), qy = sc_y(changed[j]);
-            int x0 = qx - r < 0 ? 0 : qx - r, x1 = qx + r >= g->side ? g->side - 1 : qx + r;
-            for (int y = qy - r < 0 ? 0 : qy - r; y <= qy + r && y < g->side; y++)
-                memset(&k->part[i][y * SC_STRIDE + x0], SC_KEPT_UNKNOWN, (size_t)(x1 - x0 + 1));
-        }
-    }
-    memcpy(k->block, g->block, SC_CELLS);
-    return k;
-}
-
-/* The kept parts of design `design` (kept_sync() done): its slot's, or a slot emptied for it
- * (the one read least lately when none is free). */
-static uint8_t *kept_parts(struct sc_kept *k, int design)
-{
-    k->clock++;
-    for (int i = 0; i < k->nslots; i++)
-        if (k->design[i] == design) {
-            k->used[i] = k->clock;
-            return k->part[i];
-        }
-    int at = 0;
-    if (k->nslots < SC_KEPT_SLOTS)
-        at = k->nslots++;
-    else
-        for (int i = 1; i < SC_KEPT_SLOTS; i++)
-            at = k->used[i] < k->used[at] ? i : at;
-    k->design[at] = (uint8_t)design;
-    k->used[at] = k->clock;
-    memset(k->part[at], SC_KEPT_UNKNOWN, SC_CELLS);
-    return k->part[at];
-}
-
-int sc_kept_check(const struct sc_game *g)
-{
-    static _Thread_local struct sc_bound_pos p;
-    static _Thread_local struct sc_design_bound b;
-    struct sc_kept *k = kept_sync(g);
-    int wrong = 0;
-    for (int i = 0; i < k->nslots; i++) {
-        const struct sc_design *d = &g->cat->designs[k->design[i]];
-        sc_bound_start(&p, g, sc_position_scan(g), false);
-        near_fill(&p, d, &b);
-        for (int y = 0; y < g->side; y++)
-            for (int x = 0; x < g->side; x++) {
-                int c = y * SC_STRIDE + x;
-                wrong +=
-                    k->part[i][c] != SC_KEPT_UNKNOWN && k->part[i][c] != sc_by_cell(&p, d, &b, c);
-            }
-    }
-    return wrong;
-}
-
 void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct sc_design_bound *b)
 {
     const struct sc_game *g = p->g;
@@ -484,9 +363,14 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
         allowed_cells(g, s, d, b->allowed);
     b->fixed = d->value;
     b->by_cell = false;
-    bool exact = near_fill(p, d, b);
     for (int i = 0; i < d->nspecials; i++) {
         const struct sc_special *sp = &d->specials[i];
+        b->near[i] = NULL;
+        if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->cond.kind == SC_COND_ADJACENT)
+            b->near[i] = near_of(p, &sp->cond.sel, 1);
+        else if (sp->prim == SC_SP_RECEIVE && sp->amount > 0 && sp->each &&
+                 sp->cond.kind == SC_COND_WITHIN && sp->cond.n <= NEAR_EXACT)
+            b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
         if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
             b->by_cell = true;
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
@@ -559,22 +443,15 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
     const struct sc_play_filter f = sc_play_filter_of(d, b->restricted ? b->allowed : NULL);
     uint8_t list[SC_CELLS];
     const uint8_t *cells = NULL;
-    uint8_t *kept = NULL;
     if (b->by_cell) { /* (kept for sc_score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
         ncells = sc_walk_cells(p, d, list, &cells);
-        kept = kept_parts(p->kept, (int)(d - g->cat->designs));
     }
     for (int j = 0; j < ncells; j++) {
         int c = cells[j];
         if (sc_no_play(p, &f, c))
             continue; /* (no play: its bound is no bound of a play) */
-        int part = kept[c];
-        if (part == SC_KEPT_UNKNOWN) { /* (kept only when near_of() counted it) */
-            part = sc_by_cell(p, d, b, c);
-            if (exact && part < SC_KEPT_UNKNOWN)
-                kept[c] = (uint8_t)part;
-        }
+        int part = sc_by_cell(p, d, b, c);
         b->cell_part[c] = (int16_t)part;
         int v = (g->block[c] == SC_NONE && g->scorched[c] ? SC_SCORCHED_BONUS : 0) + part;
         most = v > most ? v : most;
@@ -595,7 +472,6 @@ void sc_bound_start(struct sc_bound_pos *p, const struct sc_game *g, struct sc_s
     p->free_only = free_only;
     p->split_done = false;
     p->nnear = 0;
-    p->kept = kept_sync(g);
     freely_for(g);
 }
 

@@ -50,7 +50,6 @@ struct sc_bound_pos {
     int8_t near_r[NEAR_SLOTS];
     uint8_t near[NEAR_SLOTS][SC_CELLS];
     uint8_t empty[SC_CELLS];
-    struct sc_kept *kept; /* g's kept cell parts, brought up to its city */
     uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
 

@@ -383,10 +383,6 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
  * *top (when not NULL) the one it puts on any of the card's plays (for tests). */
 int sc_play_bound(const struct sc_game *g, int card, int cell, int *top);
 
-/* How many of the cell parts g keeps for the search (struct sc_kept) differ from the same
- * parts worked out afresh for its city (0 when the kept ones are right): for the tests. */
-int sc_kept_check(const struct sc_game *g);
-
 /* sc_best_plays() by weighing every play (the reference it must agree with). */
 int sc_best_plays_all(const struct sc_game *g, int seat, bool votes, double bar,
                       const struct sc_weigh *w, struct sc_ranked *out, int k);
