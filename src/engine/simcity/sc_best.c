@@ -220,7 +220,8 @@ static void open_card(struct search *s, struct sc_bound_pos *p, struct sc_design
             if (!(v > s->bar) || !may_enter(s->out, s->n, s->k, v, c->order))
                 continue;
         }
-        judge(s, card, c->cell, c->order);
+        if (!sc_own_short(p, &f, c->cell)) /* (what judge() refuses most often, sooner) */
+            judge(s, card, c->cell, c->order);
     }
 }
 

@@ -58,12 +58,48 @@ struct sc_bound_pos {
 struct sc_play_filter {
     int need;
     const uint8_t *allowed;
+    uint8_t edges[SC_SVC_RAIL + 1]; /* its road and rail edges (all 0: it has no service) */
 };
 
 static inline struct sc_play_filter sc_play_filter_of(const struct sc_design *d,
                                                       const uint8_t *allowed)
 {
-    return (struct sc_play_filter){d->sims < 0 ? -d->sims : 0, allowed};
+    return (struct sc_play_filter){d->sims < 0 ? -d->sims : 0, allowed, {d->road, d->rail}};
+}
+
+/* True when block d (f: sc_play_filter_of() of d) on empty cell c needs more sims than its own
+ * road and rail edges join there, so that sc_card_check() would refuse it: the sims of each of its
+ * services, each network beside it counted once where an edge of the block meets an edge of the
+ * neighbour's, are short of its need (as sc_sims_met_scan() counts them on an empty cell). */
+static inline __attribute__((always_inline)) bool
+sc_own_short(const struct sc_bound_pos *p, const struct sc_play_filter *f, int c)
+{
+    if (!f->need || !(f->edges[SC_SVC_ROAD] | f->edges[SC_SVC_RAIL]) || p->g->block[c] != SC_NONE)
+        return false;
+    static const uint8_t edge_bit[4] = {SC_EDGE_N, SC_EDGE_E, SC_EDGE_S, SC_EDGE_W};
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
+        if (!f->edges[svc])
+            continue;
+        int seen[4], nseen = 0, sum = 0;
+        for (int dir = 0; dir < 4; dir++) {
+            int nb = f->edges[svc] & edge_bit[dir] ? sc_step_to(g, c, dir) : -1;
+            if (nb < 0 || g->block[nb] == SC_NONE || s->net[svc][nb] == SC_NONE ||
+                !(sc_edges(sc_design_of(g, g->block[nb]), svc) & edge_bit[(dir + 2) % 4]))
+                continue;
+            int net = s->net[svc][nb], k = 0;
+            while (k < nseen && seen[k] != net)
+                k++;
+            if (k == nseen) {
+                seen[nseen++] = net;
+                sum += s->sims[svc][net];
+            }
+        }
+        if (sum >= f->need)
+            return false;
+    }
+    return true;
 }
 
 /* True when block d at cell c is certainly no play in p's position (sc_card_check() would
