@@ -316,6 +316,8 @@ pids+=($client)
 
 failovers=0
 outages=()
+# Whether cluster state $1 is whole: a leader, its sync standby, and 3 members running.
+whole() { [ "$(leader_of "$1")" != "-" ] && ! grep -q "sync=-" <<<"$1" && grep -q "running=3" <<<"$1"; }
 fault() { # $1: what; runs "$2..." then waits for a new leader and a full cluster
     local what=$1 before=$leader start
     shift
@@ -329,14 +331,16 @@ fault() { # $1: what; runs "$2..." then waits for a new leader and a full cluste
     # The next fault is meant for a whole cluster: a node rejoining late (a rewind, or a fresh
     # base backup after a failed one, on a busy machine) is waited for, up to HA_REJOIN seconds
     # more; a node that never rejoins is a fault of the cluster, and fails the test.
-    if ! grep -q "running=3" <<<"$state"; then
+    if ! whole "$state"; then
         local late=$(( $(date +%s) + rejoin ))
-        while ! grep -q "running=3" <<<"$state" && [ "$(date +%s)" -lt "$late" ]; do
+        while ! whole "$state" && [ "$(date +%s)" -lt "$late" ]; do
             sleep 0.5
             state=$(cluster_state)
         done
-        grep -q "running=3" <<<"$state" || fail "after $what: a node did not rejoin in $((45 + rejoin)) s ($state)"
-        leader=$(leader_of "$state")
+        whole "$state" || fail "after $what: a node did not rejoin in $((45 + rejoin)) s ($state)"
+        local now=$(leader_of "$state")
+        [ "$now" != "$leader" ] && failovers=$((failovers + 1)) # another failover meanwhile
+        leader=$now
     fi
     say "$what: $before -> $leader, whole again in $(( ($(ms) - start) ))ms ($state)"
 }

@@ -47,17 +47,15 @@ static int one_json(PGconn *c, const char *what, const char *sql, int n, const c
     return json_row(c, what, sql, n, vals, out, NULL);
 }
 
-/* The message writer ($2 seat or NULL, $3 account or NULL) of game $1 sent with key $4, and
- * whether its text is $5. */
+/* The message writer $2 of game $1 sent with key $3, and whether its text is $4. */
 #define CHAT_BY_KEY                                                                                \
-    "SELECT " CHAT_JSON "::text, m.body = $5 FROM chat_messages m WHERE m.game_id = $1 AND "       \
-    "coalesce(m.seat, -1) = coalesce($2::int, -1) AND coalesce(m.account_id, 0) = "                \
-    "coalesce($3::bigint, 0) AND m.client_key = $4"
+    "SELECT " CHAT_JSON "::text, m.body = $4 FROM chat_messages m WHERE m.game_id = $1 AND "       \
+    "m.writer = $2 AND m.client_key = $3"
 
 /* Reads the message of a key (CHAT_BY_KEY) into *out and *same; STORE_NO_ROW when none. */
 static int chat_by_key(PGconn *c, const char *const *vals, json_t **out, bool *same)
 {
-    return json_row(c, "chat by key", CHAT_BY_KEY, 5, vals, out, same);
+    return json_row(c, "chat by key", CHAT_BY_KEY, 4, vals, out, same);
 }
 
 int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept)
@@ -66,7 +64,12 @@ int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, i
     snprintf(s, sizeof s, "%d", m->seat);
     snprintf(a, sizeof a, "%lld", m->account);
     const char *seat = m->seat >= 0 ? s : NULL, *account = m->account ? a : NULL;
-    const char *keyed[] = {m->id, seat, account, m->key, m->text};
+    char writer[48];
+    if (m->account)
+        snprintf(writer, sizeof writer, "account:%lld", m->account);
+    else
+        snprintf(writer, sizeof writer, "seat:%d", m->seat);
+    const char *keyed[] = {m->id, writer, m->key, m->text};
     *out = NULL;
     *kept = STORE_CHAT_NEW;
     bool same = false;
@@ -77,12 +80,13 @@ int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, i
             return st;
         }
     }
-    const char *vals[] = {m->id, m->channel, seat, account, m->name, m->text, m->key};
+    const char *vals[] = {m->id,   m->channel, seat,   account,
+                          m->name, m->text,    m->key, m->key ? writer : NULL};
     int st = one_json(c, "chat insert",
                       "INSERT INTO chat_messages AS m (game_id, channel, seat, account_id, name, "
-                      "body, client_key) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO "
-                      "NOTHING RETURNING " CHAT_JSON "::text",
-                      7, vals, out);
+                      "body, client_key, writer) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON "
+                      "CONFLICT DO NOTHING RETURNING " CHAT_JSON "::text",
+                      8, vals, out);
     if (st != STORE_NO_ROW || !m->key)
         return st;
     /* The same key stored meanwhile by a request that raced this one (the insert waited for it

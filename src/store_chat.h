@@ -15,7 +15,8 @@
 
 /* A new message: `text` of `name` in game `id`'s channel `channel` ("players" with `seat`, or
  * "watchers" with seat -1), by account `account` (0: none), with the writer's key `key` (NULL:
- * none; else unique per writer and game). */
+ * none; else unique per writer and game, the writer being the account when there is one, else
+ * the seat). */
 struct store_chat_new {
     const char *id, *channel;
     int seat;

@@ -348,3 +348,47 @@ Test(chat, a_message_sent_again_with_its_key_is_stored_once)
     problem("POST", path, t.tokens[0], "{\"text\": \"a\", \"key\": 7}", 400, "wrong_type");
     cr_expect_eq(db_num(db, q), 2, "nothing stored by the refusals");
 }
+
+/* A resend is not charged to the rate, and a new message refused for the rate stores nothing
+ * (the insert is rolled back with the 429). */
+Test(chat, a_resend_is_not_charged_and_a_message_over_the_rate_stores_nothing)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    char path[200], q[400], body[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/chat", t.id);
+    snprintf(q, sizeof q, "SELECT count(*) FROM chat_messages WHERE game_id = '%s'", t.id);
+    const char *keyed = "{\"text\": \"first\", \"key\": \"k-first\"}";
+    json_decref(call("POST", path, t.tokens[0], keyed, 201));
+    for (int i = 1; i < BURST; i++) { /* the rest of the seat's burst */
+        snprintf(body, sizeof body, "{\"text\": \"m%d\", \"key\": \"k%d\"}", i, i);
+        json_decref(call("POST", path, t.tokens[0], body, 201));
+    }
+    cr_expect_eq(db_num(db, q), BURST);
+    problem("POST", path, t.tokens[0], "{\"text\": \"one more\", \"key\": \"k-more\"}", 429,
+            "rate_limited");
+    cr_expect_eq(db_num(db, q), BURST, "the refused message was not stored");
+    json_t *again = call("POST", path, t.tokens[0], keyed, 200); /* over the rate, yet answered */
+    cr_expect_str_eq(str(again, "text"), "first");
+    json_decref(again);
+}
+
+/* Deleting accounts keeps their talk and never collides their keys: two watchers' messages with
+ * the same key, then both accounts deleted (the messages' account goes NULL). */
+Test(chat, accounts_that_used_the_same_key_can_both_be_deleted)
+{
+    struct table t;
+    create(&t, 2, 1, NULL);
+    char a[80], b[80], path[200];
+    account("Key Watcher A", a);
+    account("Key Watcher B", b);
+    snprintf(path, sizeof path, "/api/v1/games/%s/chat", t.id);
+    json_decref(call("POST", path, a, "{\"text\": \"hi\", \"key\": \"1\"}", 201));
+    json_decref(call("POST", path, b, "{\"text\": \"hi\", \"key\": \"1\"}", 201));
+    const char *pw = "{\"password\": \"correct horse battery\"}";
+    json_decref(call("DELETE", "/api/v1/me", a, pw, 200));
+    json_decref(call("DELETE", "/api/v1/me", b, pw, 200));
+    char q[400];
+    snprintf(q, sizeof q, "SELECT count(*) FROM chat_messages WHERE game_id = '%s'", t.id);
+    cr_expect_eq(db_num(db, q), 2, "their talk stays");
+}

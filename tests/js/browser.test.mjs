@@ -75,7 +75,7 @@ test('one person plays a whole game against three bots by clicking', { timeout: 
     // Issue 27: the clicks a whole game costs (a pick and a confirm a decision, cards to keep).
     const clicks = (await clicksSoFar(page)) - clicks0;
     t.diagnostic(`clicks: ${clicks} for a whole game of The City, ${steps} decisions`);
-    assert.ok(clicks <= 3 * steps, `at most 3 clicks a decision: ${clicks} for ${steps}`);
+    assert.ok(clicks <= 3 * steps, `3 clicks a decision or fewer on average: ${clicks} for ${steps}`);
 
     // The end screen: winners, the final tableaux, the chart and a way to play again.
     const end = page.locator('#end-screen');

@@ -243,7 +243,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
     // zoom checks above add about ten).
     const clicks = (await clicksSoFar(page)) - clicks0;
     t.diagnostic(`clicks: ${clicks} for a whole game of SimCity, ${did.length} decisions`);
-    assert.ok(clicks <= 3 * did.length + 12, `at most 3 clicks a decision: ${clicks} for ${did.length}`);
+    assert.ok(clicks <= 3 * did.length + 12, `3 clicks a decision or fewer on average: ${clicks} for ${did.length}`);
     await page.waitForSelector('#end-screen', { timeout: 30_000 });
     const tally = {};
     for (const w of did) tally[w] = (tally[w] ?? 0) + 1;

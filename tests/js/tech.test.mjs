@@ -306,7 +306,7 @@ test('a Tech City game played to the end through the page: a person and two bots
     // Issue 27: the clicks a whole game costs (a card and a cell, then Confirm, for a build).
     const clicks = (await clicksSoFar(page)) - clicks0;
     t.diagnostic(`clicks: ${clicks} for a whole game of Tech City, ${steps} decisions`);
-    assert.ok(clicks <= 3 * steps, `at most 3 clicks a decision: ${clicks} for ${steps}`);
+    assert.ok(clicks <= 3 * steps, `3 clicks a decision or fewer on average: ${clicks} for ${steps}`);
     await page.locator('#end-screen').waitFor();
     const v = await api(`/games/${me.id}`);
     assert.equal(v.status, 'finished');
