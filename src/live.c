@@ -129,8 +129,17 @@ static unsigned undecided_people(const struct live *lv)
     return m;
 }
 
+/* Notes which people must decide now, and where (the time bank charges them when they have). */
+static void bank_snapshot(struct live *lv)
+{
+    lv->undecided = undecided_people(lv);
+    if (lv->rs && lv->g)
+        lv->rs->where(lv->g, &lv->undecided_at);
+}
+
 /* The time bank at the save (live.h, live_save()): charges the seats that decided since the
- * load, and sets the row's bank_extra, the largest bank among the seats still deciding. */
+ * load, each charge logged first among the save's events ("bank"), and sets the row's
+ * bank_extra, the largest bank among the seats still deciding. */
 static void bank_settle(struct live *lv)
 {
     struct game_row *r = &lv->row;
@@ -139,17 +148,27 @@ static void bank_settle(struct live *lv)
         return;
     unsigned now = strcmp(r->status, "playing") == 0 ? undecided_people(lv) : 0;
     int past = r->past_step_end > 0 ? (int)(r->past_step_end + 0.999) : 0;
+    size_t at = 0;
     for (int s = 0; s < r->players && s < RS_MAX_SEATS; s++) {
         unsigned bit = 1u << s;
         bool decided = (lv->undecided & bit) && (lv->step_changed || !(now & bit));
-        if (decided && past > 0)
-            r->banks[s] -= r->banks[s] < past ? r->banks[s] : past;
+        int used = decided && past > 0 ? (r->banks[s] < past ? r->banks[s] : past) : 0;
+        if (used > 0) {
+            r->banks[s] -= used;
+            json_t *data = ruleset_pos_json(lv->rs, &lv->undecided_at);
+            json_object_set_new(data, "seat", json_integer(s));
+            json_object_set_new(data, "used", json_integer(used));
+            json_object_set_new(data, "bank_seconds", json_integer(r->banks[s]));
+            json_array_insert_new(lv->events, at++,
+                                  json_pack("{s:s, s:o}", "type", "bank", "data", data));
+        }
         if (r->banks[s] < 0)
             r->banks[s] = 0;
         if ((now & bit) && r->banks[s] > r->bank_extra)
             r->bank_extra = r->banks[s];
     }
     lv->undecided = now;
+    lv->rs->where(lv->g, &lv->undecided_at);
     if (lv->step_changed)
         r->past_step_end = -1; /* a second save in this transaction charges nothing again */
 }
@@ -172,7 +191,7 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
     if (st == STORE_OK)
         st = live_state(lv);
     if (st == STORE_OK)
-        lv->undecided = undecided_people(lv);
+        bank_snapshot(lv);
     return st;
 }
 
@@ -260,7 +279,7 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
         if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
             st = STORE_HARD;
         else
-            lvs[i].undecided = undecided_people(&lvs[i]);
+            bank_snapshot(&lvs[i]);
     }
     if (st != STORE_OK) /* rows read but not handed over are freed here */
         for (int i = 0; i < n; i++)
@@ -458,6 +477,7 @@ uint64_t live_who(const struct live *lv)
 
 int live_save(PGconn *c, struct live *lv)
 {
+    bank_settle(lv); /* its events are this save's first */
     size_t n = json_array_size(lv->events);
     if (!lv->changed && n == 0)
         return STORE_OK;
@@ -485,7 +505,6 @@ int live_save(PGconn *c, struct live *lv)
     struct rs_pos at;
     lv->rs->where(lv->g, &at); /* a new point's clock: its step's share of turn_seconds */
     lv->row.point_seconds = ruleset_point_seconds(lv->rs, at.step, lv->row.turn_seconds);
-    bank_settle(lv);
     int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
     free(events);
     free(orders);

@@ -42,6 +42,7 @@ struct live {
     /* The seats a person plays that had to decide when the game was loaded (bit s: seat s):
      * the time bank charges those that decided since, at the save (docs/rules.md). */
     unsigned undecided;
+    struct rs_pos undecided_at; /* the decision point they had to decide at */
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
@@ -90,8 +91,9 @@ json_t *live_forcer_json(int by);
 
 /* Writes the state back (when changed), charges the time bank of every person's seat that
  * decided since the load after its step's own time (the seconds past it, rounded up, at most
- * what is left), sets the deadline to the step's own end plus the largest bank among the
- * seats still deciding, and appends the queued events with gapless sequence
+ * what is left; each charge a public "bank" event {seat, used, bank_seconds, round, step,
+ * turn?} placed first among this save's events), sets the deadline to the step's own end plus the
+ * largest bank among the seats still deciding, and appends the queued events with gapless sequence
  * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet).
  * A save that finishes the game (its status became "finished" since the load) first writes the
  * finish's places and ratings in the same transaction (rated_finish()). */

@@ -1,9 +1,9 @@
 /* test_svc_bank.c: the time bank (docs/rules.md "Timers and defaults"), through real HTTP against
- * a real PostgreSQL: a seat that decides after its step's own time pays for it from its bank and
- * the step waits for it, a seat whose bank is empty gets its default, forces racing on one
- * overdue step resolve it once, and the create option's bounds. The clock is moved by writing
- * the game's row (its step's own end and its deadline an amount earlier), so that no test waits
- * out a step. */
+ * a real PostgreSQL: a seat that decides after its step's own time pays for it from its bank (a
+ * "bank" event in the log) and the step waits for it, a seat whose bank is empty gets its default,
+ * forces racing on one overdue step resolve it once, and the create option's bounds. The clock is
+ * moved by writing the game's row (its step's own end and its deadline an amount earlier), so that
+ * no test waits out a step. */
 #include "client.h"
 
 #include <pthread.h>
@@ -140,6 +140,7 @@ Test(bank, a_late_seat_draws_on_its_bank_and_the_step_waits_for_it)
     cr_expect(left >= 46 && left <= 50, "seat 1 paid about 10-13 s of its 60: %lld left", left);
     json_decref(v);
     cr_expect_eq(count_keep_events(&t, "default"), 0, "nobody got a default");
+    cr_expect_eq(count_keep_events(&t, "bank"), 1, "seat 1's payment is logged");
 }
 
 Test(bank, an_empty_bank_gives_the_default)
@@ -155,6 +156,7 @@ Test(bank, an_empty_bank_gives_the_default)
     json_decref(v);
     cr_expect_eq(count_keep_events(&t, "default"), 1, "seat 1 got its default");
     cr_expect_eq(count_keep_events(&t, "forced"), 1);
+    cr_expect_eq(count_keep_events(&t, "bank"), 1, "seat 1 paid its last 5 s; seat 0 nothing");
 }
 
 struct force_arg {

@@ -368,13 +368,15 @@ static const struct field hand_fields[] = {
 static const struct field page_fields[] = {{"last_seq", F_PLAIN}, {NULL, F_PLAIN}};
 
 static const struct field event_fields[] = {
-    {"seq", F_PLAIN},       {"type", F_PLAIN},  {"players", F_PLAIN},    {"seat", F_PLAIN},
-    {"name", F_PLAIN},      {"bot", F_PLAIN},   {"round", F_PLAIN},      {"step", F_PLAIN},
-    {"decision", F_PLAIN},  {"count", F_PLAIN}, {"hand_count", F_PLAIN}, {"card", F_NAME},
-    {"paid", F_PLAIN},      {"drew", F_PLAIN},  {"deck_count", F_PLAIN}, {"points", F_PLAIN},
-    {"vp", F_PLAIN},        {"cards", F_PLAIN}, {"needed", F_PLAIN},     {"available", F_PLAIN},
-    {"winners[]", F_PLAIN}, {"by", F_PLAIN},    {"seats[]", F_PLAIN},    {"game", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"seq", F_PLAIN},    {"type", F_PLAIN},         {"players", F_PLAIN},
+    {"seat", F_PLAIN},   {"name", F_PLAIN},         {"bot", F_PLAIN},
+    {"round", F_PLAIN},  {"step", F_PLAIN},         {"decision", F_PLAIN},
+    {"count", F_PLAIN},  {"hand_count", F_PLAIN},   {"card", F_NAME},
+    {"paid", F_PLAIN},   {"drew", F_PLAIN},         {"deck_count", F_PLAIN},
+    {"points", F_PLAIN}, {"vp", F_PLAIN},           {"cards", F_PLAIN},
+    {"needed", F_PLAIN}, {"available", F_PLAIN},    {"winners[]", F_PLAIN},
+    {"by", F_PLAIN},     {"seats[]", F_PLAIN},      {"game", F_PLAIN},
+    {"used", F_PLAIN},   {"bank_seconds", F_PLAIN}, {NULL, F_PLAIN},
 };
 
 /* The keys each event type of The City may carry besides seq and type (openapi.yaml,
@@ -388,6 +390,7 @@ static const struct {
     {"submitted", " seat round step "},
     {"step", " round step "},
     {"forced", " round step by seats "},
+    {"bank", " seat round step used bank_seconds "},
     {"default", " seat round step decision by "},
     {"discarded", " seat round step count hand_count "},
     {"built", " seat round step card paid "},
