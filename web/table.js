@@ -16,6 +16,7 @@ import { copyButton, replayUrl, helpLinks, joinNames, logList, inPlayersWords, c
 import { standings, placeLine, rankingList, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
+import { placementWatcher } from './motion.js';
 import { expertHints, samePoint } from './hints.js';
 import { chatPanel } from './chat.js';
 
@@ -149,6 +150,8 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     drawnSig.set(el, text);
   }
 
+  const markPlaced = placementWatcher(root); // new cards on the table move in (motion.js)
+
   // ---- every change ------------------------------------------------------------------------
   function render() {
     if (!alive) return;
@@ -179,6 +182,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     pageError.textContent = showPageError ? message : '';
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view?.round !== undefined ? `Round ${st.view.round} · ` : ''}${title()}`;
     fitNames(root);
+    markPlaced(!!st.view);
   }
 
   /** The hand's cards new since the game's key last changed (part.freshKey), kept for reloads. */
