@@ -415,15 +415,12 @@ static const struct field join_fields[] = {
 };
 
 static const struct field create_fields[] = {
-    {"id", F_PLAIN},         {"game", F_PLAIN},
-    {"host_token", F_PLAIN}, {"seats", F_PLAIN},
-    {"bots", F_PLAIN},       {"target_vp", F_PLAIN},
-    {"join", F_PLAIN},       {"turn_seconds", F_PLAIN},
-    {"seat", F_PLAIN},       {"token", F_PLAIN},
-    {"status", F_PLAIN},     {"private", F_PLAIN},
-    {"bot_level", F_PLAIN},  {"options.target_vp", F_PLAIN},
-    {"account", F_PLAIN},    {"rated", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"id", F_PLAIN},      {"game", F_PLAIN},         {"host_token", F_PLAIN},
+    {"seats", F_PLAIN},   {"bots", F_PLAIN},         {"target_vp", F_PLAIN},
+    {"join", F_PLAIN},    {"turn_seconds", F_PLAIN}, {"time_bank_seconds", F_PLAIN},
+    {"seat", F_PLAIN},    {"token", F_PLAIN},        {"status", F_PLAIN},
+    {"private", F_PLAIN}, {"bot_level", F_PLAIN},    {"options.target_vp", F_PLAIN},
+    {"account", F_PLAIN}, {"rated", F_PLAIN},        {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {
