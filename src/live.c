@@ -105,6 +105,74 @@ static int live_state(struct live *lv)
     return STORE_OK;
 }
 
+/* The seat row of seat number `seat`, or NULL. */
+static const struct seat_row *seat_row_of(const struct live *lv, int seat)
+{
+    for (int i = 0; i < lv->nseats; i++)
+        if (lv->seats[i].seat == seat)
+            return &lv->seats[i];
+    return NULL;
+}
+
+/* The seats a person plays that must decide at the current point and have not (bit s: seat
+ * s): the seats a time bank waits for. */
+static unsigned undecided_people(const struct live *lv)
+{
+    unsigned m = 0;
+    if (!lv->rs || !lv->g || lv->rs->over(lv->g))
+        return 0;
+    for (int s = 0; s < lv->rs->players(lv->g) && s < RS_MAX_SEATS; s++) {
+        const struct seat_row *row = seat_row_of(lv, s);
+        if (row && !row->bot[0] && lv->rs->pending(lv->g, s) && !lv->rs->submitted(lv->g, s))
+            m |= 1u << s;
+    }
+    return m;
+}
+
+/* Notes which people must decide now, and where (the time bank charges them when they have). */
+static void bank_snapshot(struct live *lv)
+{
+    lv->undecided = undecided_people(lv);
+    if (lv->rs && lv->g)
+        lv->rs->where(lv->g, &lv->undecided_at);
+}
+
+/* The time bank at the save (live.h, live_save()): charges the seats that decided since the
+ * load, each charge logged first among the save's events ("bank"), and sets the row's
+ * bank_extra, the largest bank among the seats still deciding. */
+static void bank_settle(struct live *lv)
+{
+    struct game_row *r = &lv->row;
+    r->bank_extra = 0;
+    if (r->time_bank_seconds <= 0 || r->turn_seconds <= 0)
+        return;
+    unsigned now = strcmp(r->status, "playing") == 0 ? undecided_people(lv) : 0;
+    int past = r->past_step_end > 0 ? (int)(r->past_step_end + 0.999) : 0;
+    size_t at = 0;
+    for (int s = 0; s < r->players && s < RS_MAX_SEATS; s++) {
+        unsigned bit = 1u << s;
+        bool decided = (lv->undecided & bit) && (lv->step_changed || !(now & bit));
+        int used = decided && past > 0 ? (r->banks[s] < past ? r->banks[s] : past) : 0;
+        if (used > 0) {
+            r->banks[s] -= used;
+            json_t *data = ruleset_pos_json(lv->rs, &lv->undecided_at);
+            json_object_set_new(data, "seat", json_integer(s));
+            json_object_set_new(data, "used", json_integer(used));
+            json_object_set_new(data, "bank_seconds", json_integer(r->banks[s]));
+            json_array_insert_new(lv->events, at++,
+                                  json_pack("{s:s, s:o}", "type", "bank", "data", data));
+        }
+        if (r->banks[s] < 0)
+            r->banks[s] = 0;
+        if ((now & bit) && r->banks[s] > r->bank_extra)
+            r->bank_extra = r->banks[s];
+    }
+    lv->undecided = now;
+    lv->rs->where(lv->g, &lv->undecided_at);
+    if (lv->step_changed)
+        r->past_step_end = -1; /* a second save in this transaction charges nothing again */
+}
+
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
 {
     live_init(srv, lv);
@@ -120,7 +188,11 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
             seats_to_cache(srv, id, ticket, lv);
     }
     snprintf(lv->loaded_status, sizeof lv->loaded_status, "%s", lv->row.status);
-    return st == STORE_OK ? live_state(lv) : st;
+    if (st == STORE_OK)
+        st = live_state(lv);
+    if (st == STORE_OK)
+        bank_snapshot(lv);
+    return st;
 }
 
 /* The cached blob of a state: its version, its ruleset's id, then the state's bytes. */
@@ -206,6 +278,8 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
          * same ruleset: a game's ruleset never changes). */
         if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
             st = STORE_HARD;
+        else
+            bank_snapshot(&lvs[i]);
     }
     if (st != STORE_OK) /* rows read but not handed over are freed here */
         for (int i = 0; i < n; i++)
@@ -294,14 +368,6 @@ static int record_decisions(PGconn *c, struct live *lv)
             return st;
     }
     return STORE_OK;
-}
-
-static const struct seat_row *seat_row_of(const struct live *lv, int seat)
-{
-    for (int i = 0; i < lv->nseats; i++)
-        if (lv->seats[i].seat == seat)
-            return &lv->seats[i];
-    return NULL;
 }
 
 json_t *live_forcer_json(int by)
@@ -411,6 +477,7 @@ uint64_t live_who(const struct live *lv)
 
 int live_save(PGconn *c, struct live *lv)
 {
+    bank_settle(lv); /* its events are this save's first */
     size_t n = json_array_size(lv->events);
     if (!lv->changed && n == 0)
         return STORE_OK;
@@ -478,6 +545,12 @@ json_t *live_public_view(const struct live *lv)
                         lv->row.turn_seconds ? json_integer(lv->row.turn_seconds) : json_null());
     json_object_set_new(v, "deadline",
                         lv->row.deadline > 0 ? json_real(lv->row.deadline) : json_null());
+    bool banked = lv->row.time_bank_seconds > 0 && lv->row.turn_seconds > 0;
+    json_object_set_new(v, "time_bank_seconds",
+                        banked ? json_integer(lv->row.time_bank_seconds) : json_null());
+    json_object_set_new(v, "step_deadline",
+                        lv->row.deadline > 0 && lv->row.step_ends > 0 ? json_real(lv->row.step_ends)
+                                                                      : json_null());
     json_object_set_new(v, "last_seq", json_integer(lv->row.last_seq));
     json_object_set_new(v, "rated", json_boolean(lv->row.rated));
     json_t *ratings = strcmp(lv->row.status, "finished") == 0 ? rated_view(lv) : NULL;
@@ -492,6 +565,9 @@ json_t *live_public_view(const struct live *lv)
         json_object_set_new(seat, "name",
                             row && row->name[0] ? json_string(row->name) : json_null());
         json_object_set_new(seat, "bot", row && row->bot[0] ? json_string(row->bot) : json_null());
+        json_object_set_new(seat, "bank_seconds",
+                            banked && i < RS_MAX_SEATS ? json_integer(lv->row.banks[i])
+                                                       : json_null());
     }
     if (strcmp(lv->row.status, "finished") == 0) {
         char seed[24];

@@ -39,6 +39,10 @@ struct live {
     char loaded_status[12]; /* row.status as loaded: a save that changes what the lobby lists of
                                a game not playing (or no longer) tells every instance's lobby */
     bool finish_written;    /* rated_finish() ran for this load (the game finished in it) */
+    /* The seats a person plays that had to decide when the game was loaded (bit s: seat s):
+     * the time bank charges those that decided since, at the save (docs/rules.md). */
+    unsigned undecided;
+    struct rs_pos undecided_at; /* the decision point they had to decide at */
 };
 
 /* Who made a step's missing decisions defaults: the timer (the sweeper, or live_advance()
@@ -85,7 +89,11 @@ int live_force(PGconn *c, struct live *lv, int by);
 /* The public log's "by" of a forcer: "timer", "host" or the seat number (a new reference). */
 json_t *live_forcer_json(int by);
 
-/* Writes the state back (when changed) and appends the queued events with gapless sequence
+/* Writes the state back (when changed), charges the time bank of every person's seat that
+ * decided since the load after its step's own time (the seconds past it, rounded up, at most
+ * what is left; each charge a public "bank" event {seat, used, bank_seconds, round, step,
+ * turn?} placed first among this save's events), sets the deadline to the step's own end plus the
+ * largest bank among the seats still deciding, and appends the queued events with gapless sequence
  * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet).
  * A save that finishes the game (its status became "finished" since the load) first writes the
  * finish's places and ratings in the same transaction (rated_finish()). */

@@ -23,6 +23,9 @@
 
 enum { TURN_MIN = 5, TURN_MAX = 86400, LIST_LIMIT = 100 };
 
+/* The largest time bank a seat may start with: three times the longest step. */
+enum { BANK_MAX = 3 * TURN_MAX };
+
 /* ---- what a create body holds --------------------------------------------------------------- */
 
 /* Reads "bot_level" `v`, the level of the game's experts (expert_levels.h), into *out
@@ -145,6 +148,7 @@ struct create_req {
     long long seats;
     bool has_turn;
     long long turn;
+    long long bank; /* time_bank_seconds, 0: none */
     int options[RS_MAX_OPTIONS];
     const char *kinds[RS_MAX_SEATS];
     int nbots;
@@ -166,7 +170,18 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
     const struct ruleset *rs = cr->rs;
     /* The body's shape in one place: the common fields, then the game's own options (whose
      * values ruleset_read_options() judges below, by the seat count). */
-    enum { F_SEATS = 1, F_BOTS, F_TURN, F_SEED, F_NAME, F_PRIVATE, F_LEVEL, F_RATED, F_COMMON };
+    enum {
+        F_SEATS = 1,
+        F_BOTS,
+        F_TURN,
+        F_SEED,
+        F_NAME,
+        F_PRIVATE,
+        F_LEVEL,
+        F_RATED,
+        F_BANK,
+        F_COMMON
+    };
     struct field_spec spec[F_COMMON + RS_MAX_OPTIONS] = {
         {"game", FIELD_ANY, false, 0, 0},
         {"seats", FIELD_INT, true, rs->min_players, rs->max_players},
@@ -177,6 +192,7 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
         {"private", FIELD_BOOL, false, 0, 0},
         {"bot_level", FIELD_ANY, false, 0, 0},
         {"rated", FIELD_BOOL, false, 0, 0},
+        {"time_bank_seconds", FIELD_INT, false, 0, BANK_MAX},
     };
     int nspec = F_COMMON;
     for (int i = 0; i < rs->noptions; i++)
@@ -189,6 +205,13 @@ static bool read_create(const struct server *srv, const json_t *body, struct cre
     cr->seats = json_integer_value(vals[F_SEATS]);
     cr->has_turn = vals[F_TURN] != NULL;
     cr->turn = cr->has_turn ? json_integer_value(vals[F_TURN]) : 0;
+    cr->bank = vals[F_BANK] ? json_integer_value(vals[F_BANK]) : 0;
+    if (cr->bank > 0 && !cr->has_turn) {
+        outcome_fail(o, P_BAD_VALUE, NULL,
+                     "\"time_bank_seconds\" is time beyond a step's own: send \"turn_seconds\" "
+                     "too, or leave the bank out.");
+        return false;
+    }
     cr->unlisted = json_is_true(vals[F_PRIVATE]);
     cr->rated = json_is_true(vals[F_RATED]);
     /* The game's own options, checked against its declared ranges at this seat count. */
@@ -289,6 +312,7 @@ static void create_rows(struct create_ctx *cc, const struct create_req *cr, cons
     snprintf(cc->row.options, sizeof cc->row.options, "%s", opts_text ? opts_text : "{}");
     free(opts_text);
     cc->row.turn_seconds = cr->has_turn ? (int)cr->turn : 0;
+    cc->row.time_bank_seconds = (int)cr->bank;
     cc->row.state = rs->to_json(g);
     cc->nseats = (int)cr->seats;
     for (int s = 0; s < cr->seats; s++) {
@@ -373,6 +397,8 @@ int service_create(struct server *srv, const char *client, const char *token, co
     json_object_set_new(reply, "options", opts);
     add_older_fields(reply);
     json_object_set_new(reply, "turn_seconds", cr.has_turn ? json_integer(cr.turn) : json_null());
+    json_object_set_new(reply, "time_bank_seconds",
+                        cr.bank > 0 ? json_integer(cr.bank) : json_null());
     json_object_set_new(reply, "private", json_boolean(cc.row.unlisted));
     json_object_set_new(reply, "bot_level", json_string(cr.level->id));
     json_object_set_new(reply, "rated", json_boolean(cr.rated));

@@ -38,11 +38,12 @@ static void itoa_buf(char *buf, size_t n, long long v)
 
 int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n)
 {
-    char players[24], turn[24], *state = json_dumps(g->state, JSON_COMPACT);
+    char players[24], turn[24], bank[24], *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
     itoa_buf(players, sizeof players, g->players);
     itoa_buf(turn, sizeof turn, g->turn_seconds);
+    itoa_buf(bank, sizeof bank, g->time_bank_seconds);
     const char *vals[] = {g->id,
                           g->game,
                           g->status,
@@ -54,13 +55,17 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
                           g->bot_level[0] ? g->bot_level : "expert",
                           g->options[0] ? g->options : "{}",
                           g->has_creator ? (const char *)g->creator_key : NULL,
-                          g->rated ? "true" : "false"};
-    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, NETADDR_KEY_LEN, 0};
+                          g->rated ? "true" : "false",
+                          g->time_bank_seconds > 0 ? bank : NULL};
+    const int lens[] = {0, 0, 0, 0, 0, AUTH_HASH_LEN, 0, 0, 0, 0, NETADDR_KEY_LEN, 0, 0};
+    /* Every seat's bank starts full: an array of `players` copies of time_bank_seconds. */
     int st = command(c, "insert game",
                      "INSERT INTO games (id, game, status, players, turn_seconds, host_hash, "
-                     "state, unlisted, bot_level, options, creator_key, rated) VALUES ($1, $2, $3, "
-                     "$4, $5, $6, $7::json, $8::boolean, $9, $10::jsonb, $11, $12::boolean)",
-                     12, vals, lens);
+                     "state, unlisted, bot_level, options, creator_key, rated, time_bank_seconds, "
+                     "banks) VALUES ($1, $2, $3, $4::smallint, $5, $6, $7::json, $8::boolean, $9, "
+                     "$10::jsonb, $11, $12::boolean, $13::int, CASE WHEN $13::int IS NULL THEN "
+                     "NULL ELSE array_fill($13::int, ARRAY[$4::smallint::int]) END)",
+                     13, vals, lens);
     free(state);
     for (int i = 0; i < n && st == STORE_OK; i++) {
         char seat[24];
@@ -88,7 +93,11 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
     "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
-    "bot_level, creator_key, rated, coalesce(ratings::text, '') AS ratings, "
+    "bot_level, creator_key, rated, coalesce(ratings::text, '') AS ratings, "                      \
+    "coalesce(time_bank_seconds, 0) AS time_bank_seconds, "                                        \
+    "coalesce(array_to_string(banks, ','), '') AS banks, "                                         \
+    "coalesce(extract(epoch from step_ends), 0) AS step_ends, "                                    \
+    "coalesce(extract(epoch from now() - step_ends), 0) AS past_step_end, "
 #define GAME_READ                                                                                  \
     GAME_COLUMNS "CASE WHEN version = $2::bigint THEN NULL ELSE state::text END AS state "         \
                  "FROM games WHERE id = $1"
@@ -131,6 +140,26 @@ static bool bytea_into(const PGresult *r, int i, int k, void *dst, size_t len)
     return ok;
 }
 
+/* Reads "1,2,3" (array_to_string of a smallint[] or integer[]) into out[0..RS_MAX_SEATS-1]. */
+static void int_list(const char *text, int *out)
+{
+    for (int k = 0; k < RS_MAX_SEATS && *text; k++) {
+        char *end;
+        out[k] = (int)strtol(text, &end, 10);
+        text = *end == ',' ? end + 1 : end;
+    }
+}
+
+/* Writes out[0..n-1] as an array literal "{1,2,3}" into buf. */
+static void int_array(char *buf, size_t size, const int *v, int n, int cap)
+{
+    snprintf(buf, size, "{");
+    for (int k = 0; k < n; k++)
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%d", k ? "," : "",
+                 v[k] < cap ? v[k] : cap);
+    snprintf(buf + strlen(buf), size - strlen(buf), "}");
+}
+
 /* Fills *out from row `i` of a result of sql_game_* (STORE_NO_ROW when there is none). */
 static int game_from_row(const PGresult *r, int i, const char *id, struct game_row *out)
 {
@@ -149,12 +178,11 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->deadline = atof(col(r, i, "deadline"));
     bytea_into(r, i, PQfnumber(r, "host_hash"), out->host_hash, AUTH_HASH_LEN);
     snprintf(out->amend_step, sizeof out->amend_step, "%s", col(r, i, "amend_step"));
-    const char *counts = col(r, i, "amend_counts");
-    for (int k = 0; k < RS_MAX_SEATS && *counts; k++) {
-        char *end;
-        out->amend_counts[k] = (int)strtol(counts, &end, 10);
-        counts = *end == ',' ? end + 1 : end;
-    }
+    int_list(col(r, i, "amend_counts"), out->amend_counts);
+    out->time_bank_seconds = atoi(col(r, i, "time_bank_seconds"));
+    int_list(col(r, i, "banks"), out->banks);
+    out->step_ends = atof(col(r, i, "step_ends"));
+    out->past_step_end = atof(col(r, i, "past_step_end"));
     snprintf(out->game, sizeof out->game, "%s", col(r, i, "game"));
     out->unlisted = col(r, i, "unlisted")[0] == 't';
     out->seats_version = atoi(col(r, i, "seats_version"));
@@ -293,15 +321,17 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
     itoa_buf(first, sizeof first, first_seq);
-    char counts[RS_MAX_SEATS * 12 + 3] = "{";
-    for (int k = 0; k < RS_MAX_SEATS; k++)
-        snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
-                 g->amend_counts[k] < 32767 ? g->amend_counts[k] : 32767);
-    strcat(counts, "}");
-    char secs[24];
+    char counts[RS_MAX_SEATS * 12 + 3], banks[RS_MAX_SEATS * 12 + 3];
+    int_array(counts, sizeof counts, g->amend_counts, RS_MAX_SEATS, 32767);
+    int_array(banks, sizeof banks, g->banks, g->players, INT32_MAX);
+    char secs[24], extra[24];
     itoa_buf(secs, sizeof secs, g->point_seconds > 0 ? g->point_seconds : g->turn_seconds);
-    const char *vals[] = {g->id, g->status, state,  steps,         seq,    nd,  changed,
-                          first, events,    orders, g->amend_step, counts, due, secs};
+    itoa_buf(extra, sizeof extra, g->bank_extra);
+    const char *vals[] = {
+        g->id,  g->status, state,         steps,
+        seq,    nd,        changed,       first,
+        events, orders,    g->amend_step, counts,
+        due,    secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL};
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
@@ -317,10 +347,15 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
                 "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
                 "amend_step = $11, amend_counts = $12::smallint[], bot_due = $13::boolean, "
+                "banks = $16::int[], "
+                "step_ends = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
+                "WHEN $7::boolean OR step_ends IS NULL THEN now() + make_interval(secs => "
+                "$14::int) ELSE step_ends END, "
                 "deadline = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
-                "WHEN $7::boolean OR deadline IS NULL THEN now() + make_interval(secs => "
-                "$14::int) ELSE deadline END WHERE id = $1",
-                14, vals, NULL);
+                "WHEN $7::boolean OR step_ends IS NULL THEN now() + make_interval(secs => "
+                "$14::int + $15::int) ELSE step_ends + make_interval(secs => $15::int) END "
+                "WHERE id = $1",
+                16, vals, NULL);
     free(state);
     return st;
 }

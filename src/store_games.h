@@ -21,6 +21,15 @@ struct game_row {
     int players;
     int turn_seconds;  /* 0: no time limit */
     int point_seconds; /* store_game_save(): the clock of a point opened (its step's share) */
+    /* The time bank (migration 0021, docs/rules.md "Timers and defaults"): each seat's bank at
+     * the start, 0: none; what each seat has left (charged when it decides after its step's own
+     * time); when the step's own time ends (seconds since the epoch, 0: none) and how long ago
+     * that was as this transaction reads it (negative before). */
+    int time_bank_seconds;
+    int banks[RS_MAX_SEATS];
+    double step_ends;
+    double past_step_end;
+    int bank_extra; /* store_game_save(): the largest bank among the seats still deciding */
     long long version;
     int steps_resolved;
     int ndecisions;
@@ -80,11 +89,12 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
                      const bool *with_seats, struct game_row *rows, int *found,
                      struct seat_row (*seats)[RS_MAX_SEATS], int *nseats);
 
-/* Writes back state, status, version+1, counters, the amendment counts and (when step_changed) a
- * new deadline, appends `events` (the text of a JSON array of {type, data}) to the game's log as
- * events first_seq, first_seq+1, ..., and stores `orders` (a JSON array of {round, step, turn,
- * seat, body}, at most one per seat and step), each replacing the seat's earlier order for its
- * step; one statement. */
+/* Writes back state, status, version+1, counters, the amendment counts, the banks, and the
+ * deadline: when step_changed, the step's own time (point_seconds) from now, else the step's own
+ * end as before, plus bank_extra either way (none when not playing or without a clock), appends
+ * `events` (the text of a JSON array of {type, data}) to the game's log as events first_seq,
+ * first_seq+1, ..., and stores `orders` (a JSON array of {round, step, turn, seat, body}, at most
+ * one per seat and step), each replacing the seat's earlier order for its step; one statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
                     const char *events, const char *orders);
 

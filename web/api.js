@@ -198,7 +198,7 @@ export const store = {
 
 /**
  * Creates a game from lobby settings {game, name, seats, bots, options: {name: value},
- * turn_seconds, private, rated, bot_level (sent only with an expert among the bots)}, remembers
+ * turn_seconds, time_bank_seconds, private, rated, bot_level (sent only with an expert among the bots)}, remembers
  * its tokens and settings, and resolves to the game id. Signed in (store.session()), the
  * account takes the first seat (no name, no seat token: the session acts for it) and `rated`
  * is sent when asked with two seats or more; a session the server no longer knows is forgotten. Settings saved before there were several
@@ -210,6 +210,7 @@ export async function createAndRemember(settings) {
   // The game's options by name (settings saved before options were declared carry target_vp).
   Object.assign(body, settings.options ?? (settings.target_vp ? { target_vp: settings.target_vp } : {}));
   if (settings.turn_seconds) body.turn_seconds = settings.turn_seconds;
+  if (settings.turn_seconds && settings.time_bank_seconds) body.time_bank_seconds = settings.time_bank_seconds;
   // Signed in, the account takes the first seat under its own name: no name is sent then.
   const session = store.session();
   if (settings.name && !session) body.name = settings.name;

@@ -53,6 +53,15 @@ function levelLabel(l) {
 /** Option `o`'s range and default at `seats` seats (GET /api/v1/rulesets, options[].by_players). */
 const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? null;
 
+/**
+ * The time bank a table's seats get with `turn` seconds a decision: three decisions' worth on a
+ * real-time clock (BGA's "real-time": a player may think long now and then), none on a
+ * turn-based one (hours a move need no extra). docs/rules.md "Timers and defaults".
+ */
+export function bankSeconds(turn) {
+  return turn && turn <= 300 ? 3 * turn : null;
+}
+
 /** The turn_seconds to create with for clock choice `clock` (CLOCKS) with `people` people seated. */
 function turnSeconds(clock, people) {
   if (clock === 'none') return null;
@@ -256,11 +265,13 @@ export function mountLobby(root, navigate) {
     }
     const chosen = kinds.slice(0, seats);
     const bots = chosen.slice(1).filter((k) => k !== 'person');
+    const turn = turnSeconds(turnInput.value, chosen.filter((k) => k === 'person').length);
     const settings = {
       game, name, seats, bots, kinds: chosen,
       options: chosenOptions(),
       clock: turnInput.value,
-      turn_seconds: turnSeconds(turnInput.value, chosen.filter((k) => k === 'person').length),
+      turn_seconds: turn,
+      time_bank_seconds: bankSeconds(turn),
       private: privateBox.checked,
       rated: !ratedField.hidden && ratedBox.checked,
       bot_level: bots.includes('expert') && !levelField.hidden ? levelSelect.value : null,
@@ -293,7 +304,7 @@ export function mountLobby(root, navigate) {
       h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
       optionFields,
       h('label', { class: 'field' }, h('span', {}, 'Time per decision'), turnInput)),
-    h('p', { class: 'hint', id: 'turn-hint' }, 'When time runs out, the rules decide for the player. No clock alone against bots.'),
+    h('p', { class: 'hint', id: 'turn-hint' }, 'When time runs out, the rules decide for the player. Real-time tables add a time bank of three decisions for each player. No clock alone against bots.'),
     h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
       h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.'),
       levelField),

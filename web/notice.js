@@ -1,11 +1,12 @@
 // notice.js: tells a player that a decision is waiting for them while the table's tab is hidden:
 // a short tone made with WebAudio (no audio file) and a browser notification (permission is
-// asked only when the player turns it on). Both are off by default; the table's switches turn
-// them on and this browser's localStorage remembers them.
+// asked only when the player turns it on); the tone also while the tab is in view, when asked
+// ("your turn"). All are off by default; the table's switches turn them on (the sound switch
+// mutes every tone) and this browser's localStorage remembers them.
 
 import { h } from './dom.js';
 
-const KEYS = { sound: 'city.notice.sound', notify: 'city.notice.notify' };
+const KEYS = { sound: 'city.notice.sound', notify: 'city.notice.notify', open: 'city.notice.open' };
 
 function isOn(which) {
   try { return localStorage.getItem(KEYS[which]) === '1'; } catch { return false; }
@@ -56,9 +57,13 @@ export function chime() {
  * Called when a decision becomes pending for this browser's seat: when the tab is hidden,
  * rings (sound switch on) and shows a notification (notify switch on and permission granted)
  * titled `title` with `body`; `tag` makes a newer notice of the same game replace the older.
+ * With the tab in view it only rings, when both the sound and the in-view switches are on.
  */
 export function noticePending(title, body, tag) {
-  if (document.visibilityState !== 'hidden') return;
+  if (document.visibilityState !== 'hidden') {
+    if (isOn('sound') && isOn('open')) chime();
+    return;
+  }
   if (isOn('sound')) chime();
   if (isOn('notify') && 'Notification' in window && Notification.permission === 'granted') {
     try {
@@ -78,8 +83,13 @@ export function noticeSwitches() {
     type: 'checkbox', id: 'notice-sound', checked: isOn('sound'),
     onchange: () => {
       setOn('sound', sound.checked);
+      open.disabled = !sound.checked;
       if (sound.checked) { primeAudio(); chime(); } // a sample, and the gesture that allows sound
     },
+  });
+  const open = h('input', {
+    type: 'checkbox', id: 'notice-open', checked: isOn('open'), disabled: !isOn('sound'),
+    onchange: () => setOn('open', open.checked),
   });
   const notify = h('input', {
     type: 'checkbox', id: 'notice-notify', checked: isOn('notify'),
@@ -105,6 +115,7 @@ export function noticeSwitches() {
     h('h2', { id: 'notices-title' }, 'Alerts'),
     h('p', { class: 'hint' }, 'When a decision waits for you and this tab is in the background:'),
     h('label', { class: 'check' }, sound, h('span', {}, 'Play a sound')),
+    h('label', { class: 'check' }, open, h('span', {}, 'Play it also while this tab is open')),
     h('label', { class: 'check' }, notify, h('span', {}, 'Show a notification')),
     why);
 }

@@ -1,9 +1,13 @@
 // replay.js: the replay viewer of a finished game (#/replay/ID, loaded only when opened): steps
 // through GET /games/{id}/replay/rounds round by round with Previous/Next, a round slider and the
 // arrow keys, showing every seat's score at the end of that round, the game's board at that round
-// (its module's replay board: The City's tableaux and chart, Tech City's city grid) and the
-// round's log lines, and the game's table talk (chat.js) below. Its last step is the final state. A game this page has no module for is
-// shown as its seats and scores.
+// (its module's replay board: The City's tableaux and chart, Tech City's city grid), a score-by-
+// round chart (The City's own; every other game's drawn from the rounds with the same chart),
+// and the round's log lines, and the game's table talk (chat.js) below. Its last step is the
+// final state. Move by move (Previous/Next move, Shift with the arrow keys), it walks every public
+// event of the log in order, marking it in its round's log with that round's board and scores:
+// the server keeps views at round boundaries only, so the board is the one the round ends with.
+// A game this page has no module for is shown as its seats and scores.
 
 import { api, store, rulesetOf, allEvents } from './api.js';
 import { h, replace } from './dom.js';
@@ -11,6 +15,10 @@ import { seatDot, copyButton, replayUrl } from './ui.js';
 import { standings, pointsKey, ordinal } from './standings.js';
 import { gameModule } from './games/index.js';
 import { chatTranscript } from './chat.js';
+import { scoreChart } from './games/the_city/chart.js';
+
+/** The lines of a round's log that are moves: all but the round headings. */
+const MOVE_LINES = 'li:not(.log-head)';
 
 /**
  * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
@@ -23,6 +31,8 @@ export function mountReplay(root, id, styleSheet) {
   let bots = [];
   let events = [];
   let k = 0;
+  let moves = []; // every public event the logs show, in order: [{k (its round's step), seq}]
+  let m = null; // the move shown (an index of moves), or null: a round is shown, no move
   let board = null; // the game's replay board: {title, draw(view), chart(view), log(events)}
   let unit = ''; // how a score is named: the module's score.short
 
@@ -75,7 +85,7 @@ export function mountReplay(root, id, styleSheet) {
   }
 
   // ---- the stable parts, drawn once --------------------------------------------------------
-  let slider, prev, next, pos, scores, chartBox, boardBox, logBox;
+  let slider, prev, next, pos, scores, chartBox, boardBox, logBox, prevMove, nextMove, movePos;
 
   function build() {
     const n = data.rounds.length;
@@ -94,13 +104,22 @@ export function mountReplay(root, id, styleSheet) {
     chartBox = h('div', { class: 'replay-chart', id: 'replay-chart' });
     boardBox = h('div', { class: 'replay-board', id: 'replay-board' });
     logBox = h('div', { class: 'log replay-log', id: 'replay-log', tabindex: 0, 'aria-label': 'Log of this round' });
+    moves = data.rounds.flatMap((_, i) => {
+      const list = roundLines(i);
+      if (!list.length) return [];
+      return [...board.log(list).querySelectorAll(MOVE_LINES)].map((li, j) => ({ k: i, seq: li.dataset.seq ?? `#${j}` }));
+    });
+    prevMove = h('button', { type: 'button', id: 'replay-prev-move', onclick: () => stepMove(-1) }, '← Previous move');
+    nextMove = h('button', { type: 'button', id: 'replay-next-move', onclick: () => stepMove(1) }, 'Next move →');
+    movePos = h('span', { class: 'replay-move-pos muted', id: 'replay-move-pos' });
     replace(body,
       h('section', { class: 'panel replay-controls', 'aria-label': 'Replay controls' },
         h('div', { class: 'replay-nav' }, prev,
           h('label', { class: 'replay-range', for: 'replay-slider' }, h('span', { class: 'offscreen' }, 'Round'), slider),
           next),
         pos,
-        h('p', { class: 'muted small-print replay-keys' }, 'Arrow keys ← → step through the rounds; Home and End jump to the start and the end.'),
+        moves.length ? h('div', { class: 'replay-moves', role: 'group', 'aria-label': 'Move by move' }, prevMove, movePos, nextMove) : null,
+        h('p', { class: 'muted small-print replay-keys' }, 'Arrow keys ← → step through the rounds, with Shift move by move; Home and End jump to the start and the end.'),
         h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, 'Final table'),
           copyButton(replayUrl(id), 'Copy link', 'Copy link to this replay'))),
       h('div', { class: 'replay-grid' },
@@ -112,8 +131,60 @@ export function mountReplay(root, id, styleSheet) {
           h('h2', { id: 'replay-chat-title' }, 'Table talk'), h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': 'Table talk of the game' }, chatTranscript(data.chat))) : null));
   }
 
-  /** Shows step `i` (clamped): entry i of the rounds. */
-  function show(i) {
+  /** The public events of round step `i` (its log): the setup before round 1 at step 0. */
+  function roundLines(i) {
+    const entry = data.rounds[i];
+    return events.filter((e) => (i === 0 ? !(e.round > 0) : e.round === entry.round));
+  }
+
+  /**
+   * Steps `by` moves (1 or -1) from the move shown, or, with none, from the start of the round
+   * shown (forward: its first move; back: the last move before it); shows that move's round and
+   * marks the move in its log.
+   */
+  function stepMove(by) {
+    if (!moves.length) return;
+    let to;
+    if (m !== null) to = m + by;
+    else if (by > 0) to = moves.findIndex((x) => x.k >= k);
+    else to = moves.findLastIndex((x) => x.k < k);
+    if (to < 0 || to >= moves.length) return;
+    m = to;
+    if (moves[m].k !== k) show(moves[m].k, true);
+    markMove();
+  }
+
+  /** Marks move m in the log shown (or no move when m is null) and says where it is. */
+  function markMove() {
+    for (const li of logBox.querySelectorAll('li.current')) { li.classList.remove('current'); li.removeAttribute('aria-current'); }
+    prevMove.disabled = m === null ? !moves.some((x) => x.k < k) : m === 0;
+    nextMove.disabled = m === null ? !moves.some((x) => x.k >= k) : m === moves.length - 1;
+    root.querySelector('#replay').dataset.move = m === null ? '' : String(m);
+    if (m === null) { movePos.textContent = `${moves.length} moves in all`; return; }
+    const inRound = moves.filter((x) => x.k === k);
+    const j = inRound.indexOf(moves[m]);
+    const li = [...logBox.querySelectorAll(MOVE_LINES)][j];
+    movePos.textContent = `Move ${m + 1} of ${moves.length} (${j + 1} of ${inRound.length} this round; board as the round ends)`;
+    if (!li) return;
+    li.classList.add('current');
+    li.setAttribute('aria-current', 'step');
+    li.scrollIntoView({ block: 'nearest' });
+    live.textContent = `Move ${m + 1}: ${li.textContent}`;
+  }
+
+  /** Every seat's score by round up to step `i`, for a game whose board draws no chart. */
+  function roundsChart(i) {
+    const first = data.rounds[0].view.seats;
+    const key = pointsKey(data.game, first);
+    const at = (entry, seat) => Number(entry.view.seats[seat]?.[key] ?? 0);
+    return scoreChart(first.map((s) => ({
+      name: nameOf(s.seat), start: at(data.rounds[0], s.seat), vp: at(data.rounds[i], s.seat),
+      vp_by_round: data.rounds.slice(1, i + 1).map((e) => at(e, s.seat)),
+    })), null, { unit });
+  }
+
+  /** Shows step `i` (clamped): entry i of the rounds; a move stays marked only `keepMove`. */
+  function show(i, keepMove = false) {
     const n = data.rounds.length;
     k = Math.max(0, Math.min(n - 1, i));
     const entry = data.rounds[k];
@@ -129,11 +200,13 @@ export function mountReplay(root, id, styleSheet) {
     document.getElementById('replay-pill').textContent = label;
     live.textContent = label;
     drawScores(v, k > 0 ? data.rounds[k - 1].view : null, last);
-    replace(chartBox, board.chart?.(v) ?? null);
+    replace(chartBox, board.chart?.(v) ?? (v.seats?.length ? roundsChart(k) : null));
     replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, 'This page cannot draw this game’s board; the scores are above.'));
-    const lines = events.filter((e) => (k === 0 ? !(e.round > 0) : e.round === entry.round));
+    const lines = roundLines(k);
     replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? 'Nothing logged.' : 'The log could not be loaded.'));
     logBox.scrollTop = 0;
+    if (!keepMove) m = null;
+    if (moves.length) markMove();
   }
 
   function drawScores(v, before, last) {
@@ -156,6 +229,11 @@ export function mountReplay(root, id, styleSheet) {
   function onKey(e) {
     if (!data || !slider || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return; // the slider steps itself
+    if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      e.preventDefault();
+      stepMove(e.key === 'ArrowLeft' ? -1 : 1);
+      return;
+    }
     const to = { ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: data.rounds.length - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();

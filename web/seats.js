@@ -45,6 +45,38 @@ export function presenceMark(seat, { status, mine }) {
   }, away ? 'away' : 'online');
 }
 
+/** Seconds as m:ss. */
+const mmss = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+
+/** A bank tag's words: what is left, counting down once the seat draws on it (from `ends - bank`). */
+function bankText(bank, ends, now = Date.now() / 1000) {
+  if (!ends || now < ends - bank) return `bank ${mmss(bank)}`;
+  return `using bank ${mmss(Math.max(0, Math.round(ends - now)))}`;
+}
+
+/**
+ * A person's time bank (docs/rules.md "Timers and defaults"), from seat `seat` (number `i`) of
+ * public view `v`: "bank 4:30", or, while the seat must decide and the step's own time is over,
+ * "using bank 1:12" counting down (tickBanks() updates it every second); null in a game without
+ * a bank, for a bot's or a free seat, and in a game not being played.
+ */
+export function bankMark(seat, v, i = seat?.seat) {
+  if (seat?.bank_seconds == null || !seat.name || seat.bot || v?.status !== 'playing') return null;
+  const deciding = (Array.isArray(v.pending) ? v.pending.includes(i) : !!seat.pending) && !seat.submitted;
+  const ends = deciding && v.step_deadline ? v.step_deadline + seat.bank_seconds : 0;
+  return h('span', {
+    class: 'tag bank', 'data-bank': seat.bank_seconds, 'data-bank-ends': ends || '',
+    title: 'Time bank: extra time this player may take, for the whole game, once a step\'s own time is up',
+  }, bankText(seat.bank_seconds, ends));
+}
+
+/** Updates the words of every bank tag under `root` that counts down (called every second). */
+export function tickBanks(root) {
+  for (const el of root.querySelectorAll('.tag.bank[data-bank-ends]')) {
+    if (el.dataset.bankEnds) el.textContent = bankText(Number(el.dataset.bank), Number(el.dataset.bankEnds));
+  }
+}
+
 /**
  * The log line of a seat event (`left`, `taken_over`, `cancelled`, `expired`, `abandoned`) as
  * {kind, seq, text}, or null for any other event. who(seat) gives a seat's name.

@@ -11,11 +11,12 @@
 import { api, createAndRemember, store, rulesetOf } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { liveGame, waitingRoom } from './live.js';
-import { seatTools, closedNotice, isClosed } from './seats.js';
+import { seatTools, closedNotice, isClosed, tickBanks } from './seats.js';
 import { copyButton, replayUrl, helpLinks, joinNames, logList, inPlayersWords, changeWords, ratingWords, seatDot } from './ui.js';
 import { standings, placeLine, rankingList, tieNote } from './standings.js';
 import { jumpBar, logAnnouncer, fitNames, fitOnResize } from './access.js';
 import { noticePending, noticeSwitches } from './notice.js';
+import { placementWatcher } from './motion.js';
 import { expertHints, samePoint } from './hints.js';
 import { chatPanel } from './chat.js';
 
@@ -149,6 +150,8 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     drawnSig.set(el, text);
   }
 
+  const markPlaced = placementWatcher(root); // new cards on the table move in (motion.js)
+
   // ---- every change ------------------------------------------------------------------------
   function render() {
     if (!alive) return;
@@ -179,6 +182,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     pageError.textContent = showPageError ? message : '';
     document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view?.round !== undefined ? `Round ${st.view.round} · ` : ''}${title()}`;
     fitNames(root);
+    markPlaced(!!st.view);
   }
 
   /** The hand's cards new since the game's key last changed (part.freshKey), kept for reloads. */
@@ -197,9 +201,14 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function timerText() {
     const v = st.view;
     if (!v?.deadline || v.status !== 'playing') return null;
-    const left = Math.round(v.deadline - Date.now() / 1000);
+    const now = Date.now() / 1000;
+    const clock = (t) => `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+    // The step's own time first; past it, the time banks of the players still deciding.
+    const own = Math.round((v.step_deadline ?? v.deadline) - now);
+    if (own > 0) return `${clock(own)} left`;
+    const left = Math.round(v.deadline - now);
     if (left <= 0) return 'time is up';
-    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left`;
+    return `time bank: ${clock(left)} left`;
   }
 
   function drawBar() {
@@ -509,6 +518,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const tt = timerText();
     if (el && tt) el.lastChild.textContent = tt;
     if (tt === 'time is up' && st.me && !bar.querySelector('#force, #force-ask')) drawBar();
+    tickBanks(root);
   }, 1000);
 
   render();

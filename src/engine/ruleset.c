@@ -161,7 +161,7 @@ json_t *ruleset_options_json(const struct ruleset *rs, const void *g)
 
 const char *const ruleset_service_events[] = {"created", "joined", "started",    "submitted",
                                               "forced",  "left",   "taken_over", "cancelled",
-                                              "expired", NULL};
+                                              "expired", "bank",   NULL};
 
 int ruleset_point_seconds(const struct ruleset *rs, int step, int turn_seconds)
 {

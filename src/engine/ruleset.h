@@ -279,7 +279,7 @@ void ruleset_pos_text(const struct ruleset *rs, const struct rs_pos *pos, char *
 void ruleset_pos_key(const struct ruleset *rs, const struct rs_pos *pos, char *buf, size_t n);
 
 /* The events the service itself writes to every game's log (created, joined, started,
- * submitted, forced, left, taken_over, cancelled, expired), NULL-terminated. */
+ * submitted, forced, left, taken_over, cancelled, expired, bank), NULL-terminated. */
 extern const char *const ruleset_service_events[];
 
 /* The seconds a point of step `step` has in a game of `turn_seconds` a point (0: no clock):

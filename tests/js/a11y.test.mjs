@@ -3,7 +3,8 @@
 // PostgreSQL (tests/js/lib/daemon.mjs): axe-core with no serious or critical violation on every
 // page (PAGES: one line a page, SimCity's table, end screen, rules and cards among them), the 390 x 844 phone (no horizontal scroll, no card name broken
 // inside a word, 44 px tap targets, the table's sections in order), the sound and notification
-// of a decision pending in a hidden tab, a whole round played with the keyboard alone,
+// of a decision pending in a hidden tab (and the "your turn" tone in view, when asked), a new
+// card's placement animation only without prefers-reduced-motion, a whole round played with the keyboard alone,
 // screenshots, and the bytes a first and a repeat visit transfer.
 //
 //   cd tests/js && CITY_ROOT=$PWD/../.. CITYD=$PWD/../../build/cityd \
@@ -330,10 +331,13 @@ test('a decision pending in a hidden tab rings and notifies, once switched on; o
     assert.equal(await page.isChecked('#notice-notify'), true, 'the notification switch is remembered');
     await page.keyboard.press('Tab'); // a gesture, which readies the audio
 
-    // Visible: a new decision rings nothing.
+    // Visible: a new decision rings nothing (the in-view tone is off by default).
+    assert.equal(await page.isChecked('#notice-open'), false, 'no tone in view by default');
+    const quiet = await page.evaluate(() => window.__tones);
     await chooseQuick(page, 'survey');
     await page.waitForSelector('#action[data-state="survey"]');
     assert.deepEqual(await page.evaluate(() => window.__notes.length), 0, 'no notification while the tab is seen');
+    assert.equal(await page.evaluate(() => window.__tones), quiet, 'no tone while the tab is seen');
     // Hidden: the next decision rings and notifies.
     await page.evaluate(() => window.__hide(true));
     const need = Number(await page.getAttribute('#action', 'data-need'));
@@ -347,6 +351,11 @@ test('a decision pending in a hidden tab rings and notifies, once switched on; o
     // The live regions said the move and the new log lines.
     assert.match(await page.locator('#announce').textContent(), /Your move: round 2, build/);
     assert.match(await page.locator('#log-news').textContent(), /\S/);
+    // In view, with "also while this tab is open" on: "your turn" rings too.
+    await page.evaluate(() => window.__hide(false));
+    await page.check('#notice-open');
+    await chooseQuick(page, 'survey');
+    await page.waitForFunction((n) => window.__tones > n, tones, { timeout: 15_000 });
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
     await context.close();
@@ -391,6 +400,47 @@ async function playByKeys(page, state) {
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'picking Survey moves focus to Confirm');
   await page.keyboard.press('Enter');
   return 'survey';
+}
+
+for (const motion of ['no-preference', 'reduce']) {
+  test(`a card just built on the table drops into place, unless motion is reduced (${motion})`, { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: motion });
+    // Records each card that is marked as just placed, with the animation it runs then.
+    await context.addInitScript(() => {
+      window.__placed = [];
+      new MutationObserver((list) => {
+        for (const m of list) {
+          if (m.target.classList?.contains('placed') && !(m.oldValue ?? '').split(' ').includes('placed')) {
+            window.__placed.push({ seat: m.target.closest('.player')?.dataset.seat ?? null, animation: getComputedStyle(m.target).animationName });
+          }
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+    });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    try {
+      const g = await createGame({ name: 'Mo', seats: 2, bots: ['greedy'] });
+      await openAsSeat(page, g);
+      await page.waitForSelector('#action[data-state="keep"]');
+      assert.equal(await page.locator('.placed').count(), 0, 'nothing moves at first');
+      // The host forces steps (the person surveys by default) until the bot builds: its chip is
+      // new on the table.
+      for (let i = 0; i < 12; i++) {
+        const v = await (await fetch(`${daemon.base}/api/v1/games/${g.id}`)).json();
+        if (v.seats[1].tableau.length) break;
+        await fetch(`${daemon.base}/api/v1/games/${g.id}/resolve`, {
+          method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${g.host_token}` }, body: JSON.stringify({ round: v.round, step: v.step }),
+        });
+      }
+      await page.waitForFunction(() => window.__placed.some((p) => p.seat === '1'), null, { timeout: 15_000 });
+      const placed = await page.evaluate(() => window.__placed);
+      assert.ok(placed.every((p) => p.seat === '1'), `only the bot's new chip: ${JSON.stringify(placed)}`);
+      assert.equal(placed[0].animation, motion === 'reduce' ? 'none' : 'card-place');
+      assert.deepEqual(errors, [], 'no console or page errors');
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 test('a whole round of The City is played with the keyboard alone', { timeout: 90_000 }, async () => {

@@ -1574,6 +1574,31 @@ test('presence: each seat of the view online or away, from its own signs of life
   assert.deepEqual(forced.seats.map((s) => s.presence), ['online', 'online', 'online'], 'the view a forced step answers has it too');
 });
 
+test('time bank: a seat that decides after its step\'s own time pays from its bank; the view and a "bank" event say what is left', async () => {
+  const act = (what, g) => `/api/v1/games/${g}/${what}`;
+  const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 2, bots: [], name: 'Ann', turn_seconds: 5, time_bank_seconds: 20 } });
+  assert.equal(g.time_bank_seconds, 20);
+  const bea = await expect(201, null, 'POST', act('join', g.id), { body: { name: 'Bea' } });
+  let v = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+  assert.equal(v.time_bank_seconds, 20);
+  assert.deepEqual(v.seats.map((s) => s.bank_seconds), [20, 20]);
+  assert.ok(Math.abs(v.deadline - v.step_deadline - 20) < 1, 'forced once the largest bank still deciding is spent too');
+  const ann = await expect(200, null, 'GET', act('hand', g.id), { token: g.token });
+  await expect(202, null, 'POST', act('orders', g.id), { token: g.token, body: ann.pending.suggestion });
+  await new Promise((r) => setTimeout(r, Math.max(0, v.step_deadline * 1000 - Date.now()) + 1500));
+  const h = await expect(200, null, 'GET', act('hand', g.id), { token: bea.token });
+  await expect(202, null, 'POST', act('orders', g.id), { token: bea.token, body: h.pending.suggestion });
+  v = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+  assert.equal(v.seats[0].bank_seconds, 20, 'Ann decided in time');
+  assert.ok(v.seats[1].bank_seconds >= 14 && v.seats[1].bank_seconds <= 19, `Bea paid a few seconds: ${v.seats[1].bank_seconds} left`);
+  const bank = (await allEvents(g.id, 'the_city')).filter((e) => e.type === 'bank');
+  assert.equal(bank.length, 1);
+  assert.equal(bank[0].seat, 1);
+  assert.equal(bank[0].bank_seconds, v.seats[1].bank_seconds);
+  assert.equal(bank[0].used, 20 - v.seats[1].bank_seconds);
+  assert.equal(bank[0].step, 'keep');
+});
+
 test('seats: leave, takeover and cancel, and their errors', async () => {
   const act = (what, g) => `/api/v1/games/${g}/${what}`;
   // A running game: Ann and Bea, and a bot.

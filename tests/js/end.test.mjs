@@ -4,7 +4,9 @@
 // pending decision's `suggestion` through the API; the page then shows the end screen: the
 // seat's place as the rules rank it (ties shared), a "you" marker, a points breakdown whose rows
 // add up to every score; and the replay viewer (#/replay/ID) steps through every round of
-// GET /replay/rounds, its last step equal to the final scores. Any console or page error fails.
+// GET /replay/rounds, its last step equal to the final scores, with a score chart for every
+// game, and move by move through every line of the log (both viewports, axe-clean). Any console
+// or page error fails.
 //
 //   cd tests/js && CITY_ROOT=$PWD/../.. CITYD=$PWD/../../build/cityd ../../scripts/with-postgres.sh node --test end.test.mjs
 //
@@ -16,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, noHorizontalScroll, launchChromium } from './browser-helpers.mjs';
+import { watchErrors, noHorizontalScroll, launchChromium, axeSerious } from './browser-helpers.mjs';
 
 const ROOT = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
 const SHOTS = join(ROOT, 'build', 'screenshots');
@@ -81,7 +83,7 @@ function expectedPlace(v, seat) {
 
 /** A context whose localStorage holds the seat token of game `id`, as the page keeps it. */
 async function seatedPage(viewport, { id, seat, token }) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, bypassCSP: true }); // bypassCSP: axe is injected
   await context.addInitScript(([gid, s, t]) => {
     localStorage.setItem(`city.seat.${gid}`, JSON.stringify({ seat: s, token: t }));
   }, [id, seat, token]);
@@ -134,8 +136,8 @@ async function checkReplay(page, v) {
   for (let k = 0; k < n; k++) {
     assert.equal(await step(), String(k));
     assert.deepEqual(await shown(), rounds.rounds[k].view.seats.map((s) => s[key]), `scores at step ${k}`);
+    assert.equal(await page.locator('#replay-chart polyline').count(), v.seats.length, `the score chart at step ${k}`);
     if (v.game === 'the_city') {
-      assert.equal(await page.locator('#replay-chart polyline').count(), v.seats.length, `the chart at step ${k}`);
       const chips = await page.locator('#replay-board .chip').count();
       assert.equal(chips, rounds.rounds[k].view.seats.reduce((a, s) => a + s.tableau.length, 0), `tableaux at step ${k}`);
     } else {
@@ -158,7 +160,50 @@ async function checkReplay(page, v) {
   await page.locator('#replay-slider').fill('1');
   assert.equal(await step(), '1');
   assert.deepEqual(await shown(), rounds.rounds[1].view.seats.map((s) => s[key]));
+  await checkMoves(page, n);
   await page.keyboard.press('End');
+}
+
+/**
+ * Walks the replay move by move from the start: Next move, then Shift+→ to the last move, each
+ * marking exactly one line of the log shown, in order, the rounds never going back; Shift+←
+ * steps back one move; a round step clears the mark. Axe-clean with a move marked.
+ */
+async function checkMoves(page, n) {
+  await page.keyboard.press('Home');
+  const move = () => page.locator('#replay').getAttribute('data-move');
+  const step = async () => Number(await page.locator('#replay').getAttribute('data-step'));
+  const marked = () => page.locator('#replay-log li.current');
+  assert.equal(await move(), '', 'no move marked at first');
+  assert.ok(await page.locator('#replay-prev-move').isDisabled());
+  await page.click('#replay-next-move');
+  assert.equal(await move(), '0');
+  assert.equal(await marked().count(), 1, 'the first move is marked in the log');
+  assert.equal(await marked().getAttribute('aria-current'), 'step');
+  assert.deepEqual(await axeSerious(page), [], 'axe-clean with a move marked');
+  const total = Number(/of (\d+)/.exec(await page.locator('#replay-move-pos').innerText())[1]);
+  assert.ok(total > n, `more moves (${total}) than rounds (${n})`);
+  let lastStep = await step();
+  let lastSeq = Number(await marked().getAttribute('data-seq'));
+  await page.locator('#replay-board').click({ position: { x: 2, y: 2 } });
+  for (let i = 1; i < total; i++) {
+    await page.keyboard.press('Shift+ArrowRight');
+    assert.equal(await move(), String(i));
+    assert.equal(await marked().count(), 1, `move ${i} is marked`);
+    const now = await step();
+    const seq = Number(await marked().getAttribute('data-seq'));
+    assert.ok(now >= lastStep, `move ${i} is not in an earlier round`);
+    assert.ok(now > lastStep || !(seq < lastSeq), `move ${i} follows move ${i - 1} in the log`);
+    lastStep = now;
+    lastSeq = seq;
+  }
+  assert.equal(lastStep, n - 1, 'the last move is in the last round');
+  assert.ok(await page.locator('#replay-next-move').isDisabled(), 'no move after the last');
+  await page.keyboard.press('Shift+ArrowLeft');
+  assert.equal(await move(), String(total - 2));
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await move(), '', 'a round step clears the move');
+  assert.equal(await marked().count(), 0);
 }
 
 for (const game of ['the_city', 'tech_city']) {
@@ -200,6 +245,11 @@ for (const game of ['the_city', 'tech_city']) {
       await phone.page.locator('#replay-scores .replay-seat').first().waitFor();
       await phone.page.keyboard.press('End');
       assert.ok(await noHorizontalScroll(phone.page), 'no horizontal scroll in the replay viewer');
+      assert.equal(await phone.page.locator('#replay-chart polyline').count(), v.seats.length, 'the score chart on a phone');
+      await phone.page.click('#replay-next-move');
+      assert.equal(await phone.page.locator('#replay-log li.current').count(), 1, 'a move marked on a phone');
+      assert.ok(await noHorizontalScroll(phone.page), 'no horizontal scroll move by move');
+      assert.deepEqual(await axeSerious(phone.page), [], 'axe-clean move by move on a phone');
       await phone.page.screenshot({ path: join(SHOTS, `replay${tag}-phone.png`), fullPage: true });
       assert.deepEqual(phone.errors, [], 'no console or page errors');
     } finally {
@@ -207,6 +257,30 @@ for (const game of ['the_city', 'tech_city']) {
     }
   });
 }
+
+test('simcity: the replay draws every seat\'s money by round and walks it move by move, at both viewports', { timeout: 240_000 }, async () => {
+  const played = await playOut('simcity');
+  const n = (await call('GET', `/games/${played.id}/replay/rounds`)).body.rounds.length;
+  for (const viewport of [DESKTOP, PHONE]) {
+    const { context, page, errors } = await seatedPage(viewport, played);
+    try {
+      await page.goto(`${daemon.base}/#/replay/${played.id}`);
+      await page.locator('#replay-scores .replay-seat').first().waitFor();
+      await page.keyboard.press('End');
+      assert.equal(await page.locator('#replay').getAttribute('data-step'), String(n - 1));
+      assert.equal(await page.locator('#replay-chart polyline').count(), played.view.seats.length, 'a line a seat');
+      assert.match(await page.locator('#replay-chart svg').getAttribute('aria-label'), /^Score by round: .*\$/);
+      await page.keyboard.press('Home');
+      await page.click('#replay-next-move');
+      assert.equal(await page.locator('#replay-log li.current').count(), 1, 'the first move is marked');
+      assert.ok(await noHorizontalScroll(page), 'no horizontal scroll');
+      assert.deepEqual(await axeSerious(page), [], 'axe-clean');
+      assert.deepEqual(errors, [], 'no console or page errors');
+    } finally {
+      await context.close();
+    }
+  }
+});
 
 test('the replay of a game still being played says so and links to the table', { timeout: 30_000 }, async () => {
   const made = await call('POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Ada' } });

@@ -3,7 +3,9 @@
 // (tests/js/lib/daemon.mjs) run with a short presence window (--presence-seconds 6): two people
 // at one table, each in a tab of their own, see each other "online" next to the name, in words;
 // when one closes the tab the other sees "away" there within the window and a few seconds of
-// polling; axe-clean with both marks.
+// polling; axe-clean with both marks. Each person's time bank shows next to the name at both
+// viewports, and counts down once the step's own time is up; the lobby's real-time clock sends a
+// bank of three decisions, its turn-based one none.
 //
 //   make && CITY_ROOT=$PWD CITYD=$PWD/build/cityd scripts/with-postgres.sh node --test tests/js/presence.test.mjs
 
@@ -87,9 +89,13 @@ test('desktop: a table with other people gets the real-time clock by default; so
     assert.equal(await page.inputValue('#turn'), 'auto');
     assert.equal(await page.locator('#turn option:checked').innerText(), 'Real-time: 90 s a decision');
     assert.deepEqual(await axeSerious(page), [], 'axe-clean with the clock field');
-    assert.equal((await createFromForm(2, true)).turn_seconds, 90, 'two people: 90 s a decision');
+    const realTime = await createFromForm(2, true);
+    assert.equal(realTime.turn_seconds, 90, 'two people: 90 s a decision');
+    assert.equal(realTime.time_bank_seconds, 270, 'real-time: a bank of three decisions');
     assert.equal((await createFromForm(2, false)).turn_seconds, null, 'alone against a bot: no clock');
-    assert.equal((await createFromForm(2, true, '86400')).turn_seconds, 86400, 'turn-based: a day a decision');
+    const turnBased = await createFromForm(2, true, '86400');
+    assert.equal(turnBased.turn_seconds, 86400, 'turn-based: a day a decision');
+    assert.equal(turnBased.time_bank_seconds, null, 'turn-based: no bank');
     await page.goto(`${daemon.base}/`);
     await page.waitForSelector('#kept-note:not([hidden])');
     assert.match(await page.locator('#kept-note').innerText(), /Turn-based: 1 day a decision/, 'the choice is kept, and said');
@@ -98,6 +104,28 @@ test('desktop: a table with other people gets the real-time clock by default; so
     await context.close();
   }
 });
+
+for (const [label, viewport] of [['desktop', DESKTOP.viewport], ['phone', { width: 390, height: 844 }]]) {
+  test(`${label}: each person's time bank shows next to the name, counting down once the step's own time is up`, { timeout: 60_000 }, async () => {
+    const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada', turn_seconds: 5, time_bank_seconds: 40 } })).json;
+    await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } });
+    const ada = await openTableAs(browser, daemon.base, g.id, { seat: 0, token: g.token, host: g.host_token }, { viewport, bypassCSP: true });
+    try {
+      const bank = ada.page.locator('.player[data-seat="1"] .tag.bank');
+      await bank.waitFor({ timeout: 15_000 });
+      assert.match(await bank.textContent(), /^(bank 0:40|using bank 0:[0-4]\d)$/, 'the bank in words, next to the name');
+      assert.equal(await ada.page.locator('.player[data-seat="0"] .tag.bank').count(), 1, 'one\'s own bank shows too');
+      assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean with the bank');
+      // Nobody decides: past the step's own 5 s both draw on their banks, and the clock says so.
+      await ada.page.waitForFunction(() => /using bank 0:[0-3]\d/.test(document.querySelector('.player[data-seat="1"] .tag.bank')?.textContent ?? ''), null, { timeout: 15_000 });
+      assert.match(await ada.page.locator('#timer').textContent(), /time bank: 0:(40|[0-3]\d) left/);
+      assert.deepEqual(await axeSerious(ada.page), [], 'axe-clean while a bank is used');
+      assert.deepEqual(ada.errors, [], 'no console or page errors');
+    } finally {
+      await ada.context.close();
+    }
+  });
+}
 
 /** Plays seat `token`'s pending decisions of game `id` with the hand's suggestion until the game ends. */
 async function playToEnd(id, token) {

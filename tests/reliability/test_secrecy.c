@@ -254,12 +254,15 @@ static const struct field view_fields[] = {
     {"ended_by", F_PLAIN},
     {"turn_seconds", F_PLAIN},
     {"deadline", F_PLAIN},
+    {"step_deadline", F_PLAIN},
+    {"time_bank_seconds", F_PLAIN},
     {"last_seq", F_PLAIN},
     {"seed", F_SEED},
     {"seats[].seat", F_PLAIN},
     {"seats[].name", F_PLAIN},
     {"seats[].bot", F_PLAIN},
     {"seats[].presence", F_PLAIN},
+    {"seats[].bank_seconds", F_PLAIN},
     {"seats[].vp", F_PLAIN},
     {"seats[].hand_count", F_PLAIN},
     {"seats[].tableau[].card", F_NAME},
@@ -365,13 +368,15 @@ static const struct field hand_fields[] = {
 static const struct field page_fields[] = {{"last_seq", F_PLAIN}, {NULL, F_PLAIN}};
 
 static const struct field event_fields[] = {
-    {"seq", F_PLAIN},       {"type", F_PLAIN},  {"players", F_PLAIN},    {"seat", F_PLAIN},
-    {"name", F_PLAIN},      {"bot", F_PLAIN},   {"round", F_PLAIN},      {"step", F_PLAIN},
-    {"decision", F_PLAIN},  {"count", F_PLAIN}, {"hand_count", F_PLAIN}, {"card", F_NAME},
-    {"paid", F_PLAIN},      {"drew", F_PLAIN},  {"deck_count", F_PLAIN}, {"points", F_PLAIN},
-    {"vp", F_PLAIN},        {"cards", F_PLAIN}, {"needed", F_PLAIN},     {"available", F_PLAIN},
-    {"winners[]", F_PLAIN}, {"by", F_PLAIN},    {"seats[]", F_PLAIN},    {"game", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"seq", F_PLAIN},    {"type", F_PLAIN},         {"players", F_PLAIN},
+    {"seat", F_PLAIN},   {"name", F_PLAIN},         {"bot", F_PLAIN},
+    {"round", F_PLAIN},  {"step", F_PLAIN},         {"decision", F_PLAIN},
+    {"count", F_PLAIN},  {"hand_count", F_PLAIN},   {"card", F_NAME},
+    {"paid", F_PLAIN},   {"drew", F_PLAIN},         {"deck_count", F_PLAIN},
+    {"points", F_PLAIN}, {"vp", F_PLAIN},           {"cards", F_PLAIN},
+    {"needed", F_PLAIN}, {"available", F_PLAIN},    {"winners[]", F_PLAIN},
+    {"by", F_PLAIN},     {"seats[]", F_PLAIN},      {"game", F_PLAIN},
+    {"used", F_PLAIN},   {"bank_seconds", F_PLAIN}, {NULL, F_PLAIN},
 };
 
 /* The keys each event type of The City may carry besides seq and type (openapi.yaml,
@@ -385,6 +390,7 @@ static const struct {
     {"submitted", " seat round step "},
     {"step", " round step "},
     {"forced", " round step by seats "},
+    {"bank", " seat round step used bank_seconds "},
     {"default", " seat round step decision by "},
     {"discarded", " seat round step count hand_count "},
     {"built", " seat round step card paid "},
@@ -409,15 +415,12 @@ static const struct field join_fields[] = {
 };
 
 static const struct field create_fields[] = {
-    {"id", F_PLAIN},         {"game", F_PLAIN},
-    {"host_token", F_PLAIN}, {"seats", F_PLAIN},
-    {"bots", F_PLAIN},       {"target_vp", F_PLAIN},
-    {"join", F_PLAIN},       {"turn_seconds", F_PLAIN},
-    {"seat", F_PLAIN},       {"token", F_PLAIN},
-    {"status", F_PLAIN},     {"private", F_PLAIN},
-    {"bot_level", F_PLAIN},  {"options.target_vp", F_PLAIN},
-    {"account", F_PLAIN},    {"rated", F_PLAIN},
-    {NULL, F_PLAIN},
+    {"id", F_PLAIN},      {"game", F_PLAIN},         {"host_token", F_PLAIN},
+    {"seats", F_PLAIN},   {"bots", F_PLAIN},         {"target_vp", F_PLAIN},
+    {"join", F_PLAIN},    {"turn_seconds", F_PLAIN}, {"time_bank_seconds", F_PLAIN},
+    {"seat", F_PLAIN},    {"token", F_PLAIN},        {"status", F_PLAIN},
+    {"private", F_PLAIN}, {"bot_level", F_PLAIN},    {"options.target_vp", F_PLAIN},
+    {"account", F_PLAIN}, {"rated", F_PLAIN},        {NULL, F_PLAIN},
 };
 
 static const struct field problem_fields[] = {

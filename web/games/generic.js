@@ -8,7 +8,7 @@
 import { api, loadRulesets } from '../api.js';
 import { h, replace } from '../dom.js';
 import { seatDot, joinNames, logList } from '../ui.js';
-import { botMark, seatLogLine, isClosed, presenceMark } from '../seats.js';
+import { botMark, seatLogLine, isClosed, presenceMark, bankMark } from '../seats.js';
 
 const SKIP = new Set(['seats', 'hand', 'pending', 'id', 'game', 'status', 'order', 'defaulted', 'seat', 'last_seq', 'seed']);
 
@@ -63,7 +63,8 @@ function genericTable(ctx) {
         ctx.me() === i ? h('span', { class: 'tag you' }, 'you') : null,
         botMark(s.bot),
         presenceMark(s, { status: v.status, mine: ctx.me() === i }),
-        h('span', { class: 'muted' }, Object.entries(s).filter(([k, x]) => !['seat', 'name', 'bot', 'presence'].includes(k) && typeof x !== 'object')
+        bankMark(s, v, i),
+        h('span', { class: 'muted' }, Object.entries(s).filter(([k, x]) => !['seat', 'name', 'bot', 'presence', 'bank_seconds'].includes(k) && typeof x !== 'object')
           .map(([k, x]) => `${k.replaceAll('_', ' ')} ${x}`).join(' · '))))));
   }
 

@@ -29,6 +29,7 @@ export function roundLog(events, names, { title, line, totals }) {
       case 'started': add('Every seat is taken: the game starts.'); break;
       case 'default': add(`${who(e.seat)} had not chosen: the game chose for them.`, 'warn'); break;
       case 'forced': add('The step was forced.', 'warn'); break;
+      case 'bank': add(`${who(e.seat)} used ${e.used} s of their time bank (${e.bank_seconds} s left).`, 'minor'); break;
       case 'game_over': {
         const w = (e.winners ?? []).map(who);
         const t = totals(e);

@@ -6,7 +6,7 @@
 
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed, presenceMark } from '../../seats.js';
+import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom, bringIntoView } from '../grid.js';
 import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
 
@@ -156,7 +156,7 @@ export function scBoard(ctx, t) {
   // ---- the city's state: phase, Mayor, money, council, timed effects ------------------------
   function drawStatus() {
     const v = st.view;
-    ctx.drawIf(status, [v?.seats, v?.phase, v?.mayor, v?.timed, v?.bills, v?.vote, v?.election, v?.pending, v?.status, v?.target, v?.deck_count, me()], () => {
+    ctx.drawIf(status, [v?.seats, v?.phase, v?.mayor, v?.timed, v?.bills, v?.vote, v?.election, v?.pending, v?.status, v?.target, v?.deck_count, v?.step_deadline, me()], () => {
       if (!v || v.status === 'open' || isClosed(v)) { status.hidden = true; return; }
       status.hidden = false;
       const pend = Array.isArray(v.pending) ? v.pending : [];
@@ -174,6 +174,7 @@ export function scBoard(ctx, t) {
           s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
           botMark(s.bot),
           presenceMark(s, { status: v.status, mine: s.seat === me() }),
+          bankMark(s, v),
           v.mayor === s.seat ? h('span', { class: 'tag mayor-tag' }, 'Mayor') : null,
           v.status === 'playing' && pend.includes(s.seat) ? h('span', { class: 'tag thinking' }, 'deciding…') : null),
         h('span', { class: 'sr-meta' }, `${s.hand_count} in hand${s.council.length ? ` · council: ${s.council.map((m) => `${design(m.card).name} (${m.votes}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}` : ''}`),

@@ -9,7 +9,7 @@
 
 import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed, presenceMark } from '../../seats.js';
+import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell, cityZoom, bringIntoView } from '../grid.js';
 
@@ -197,7 +197,7 @@ export function techBoard(ctx, t) {
   // ---- the scores, the discard pile, whose turn -------------------------------------------
   function drawPlayers() {
     const v = st.view;
-    drawIf(players, [v?.seats, v?.first, v?.status, v?.pending, v?.winners, me()], () => {
+    drawIf(players, [v?.seats, v?.first, v?.status, v?.pending, v?.winners, v?.step_deadline, me()], () => {
       if (!v || v.status === 'open' || isClosed(v)) { players.hidden = true; return; }
       players.hidden = false;
       replace(players, h('h2', { id: 'players-title' }, 'Scores'),
@@ -209,6 +209,7 @@ export function techBoard(ctx, t) {
               s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
               botMark(s.bot),
               presenceMark(s, { status: v.status, mine: s.seat === me() }),
+              bankMark(s, v),
               v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: 'First player this round' }, '1st') : null,
               deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : 'deciding…') : null),
             h('span', { class: 'sr-meta' }, `${s.hand_count} in hand · ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'}`),

@@ -8,7 +8,7 @@
 
 import { h, replace } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
-import { botMark, isClosed, presenceMark } from '../../seats.js';
+import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { card, cardButton, tableauChip, loadCatalog, unbuildableWords, previewWords, HAND_SORTS, sortHand } from './cards.js';
 import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { scoreChart } from './chart.js';
@@ -462,6 +462,7 @@ function cityTable(ctx) {
           me ? h('span', { class: 'tag you' }, 'you') : null,
           botMark(s.bot),
           presenceMark(s, { status: v.status, mine: me }),
+          bankMark(s, v, i),
           won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), ' winner') : null,
           status),
         h('div', { class: 'player-stats' },
