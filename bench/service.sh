@@ -478,6 +478,7 @@ for game in $(curl -s "$url/api/v1/rulesets" | sed 's/\],"default":.*//' |
     pget() { echo "$pl" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
     play_lines+="play_orders_per_sec_$game $(pget orders_per_sec)"$'\n'
     play_lines+="play_p99_ms_$game $(pget p99_ms)"$'\n'
+    play_lines+="play_hand_p99_ms_$game $(pget hand_p99_ms)"$'\n'
 done
 
 metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }
