@@ -28,10 +28,12 @@
  * thinking time: a decision gets the same playouts, only later. The workers also run at SCHED_IDLE,
  * so the daemon's own request threads preempt them at once; that alone is not enough: with
  * autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
- * against the database's processes that a request waits on. So a worker thinking for a game of
- * bots alone also moves into an idle CPU group (cpugroup.h, `--bot-cgroup`), where it gets only
- * the time every other process leaves over, and back to the daemon's own for work a person
- * waits on (a person's game, a hint), which must not starve behind the machine's other work. */
+ * against the database's processes that a request waits on. With an idle CPU group (cpugroup.h,
+ * `--bot-cgroup`, off by default) a worker thinking for a game of bots alone also moves into it,
+ * where it gets only the time every other process leaves over, and back to the daemon's own for
+ * work a person waits on (a person's game, a hint). On a saturated machine that starves the
+ * games of bots alone, and a person's work queued while every worker thinks in the idle group
+ * waits until one reaches a pause between playouts. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 

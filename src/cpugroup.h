@@ -7,6 +7,8 @@
  * process's own cgroup for work a person waits on, so that it is not starved by other busy
  * processes of the machine.
  *
+ * `cityd serve` uses none unless --bot-cgroup asks (README: a saturated machine starved the
+ * games of bots alone in it, and the person's work that waited for their workers' pauses).
  * "auto" makes the group city-bots-PID under the process's own cgroup of the cpu controller
  * (cgroup v1 `tasks`, or a threaded cgroup v2 child) when the process may (root, or a delegated
  * subtree), and removes it at the end (and, at the start, such groups of daemons that were

@@ -55,7 +55,7 @@ static int usage_error(const char *what)
             "                   [--max-headers N] [--max-header-bytes N]\n"
             "                   [--max-query-params N] [--max-url-bytes N]\n"
             "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
-            "                   [--bot-yield-ms MS] [--bot-cgroup auto|none|DIR]\n"
+            "                   [--bot-yield-ms MS] [--bot-cgroup none|auto|DIR]\n"
             "                   [--lobby-cache-ms MS]\n"
             "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
             "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
@@ -278,7 +278,7 @@ int cmd_serve(int argc, char **argv)
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
                         .docs = "docs",
-                        .bot_cgroup = "auto",
+                        .bot_cgroup = "none",
                         .metrics_allow = "127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,"
                                          "192.168.0.0/16,fc00::/7"};
     static struct quotas quotas;
@@ -356,8 +356,10 @@ int cmd_serve(int argc, char **argv)
                                                     : 1,
                                 32);
     srv.expert_ms = o.expert_ms;
-    /* Games of bots alone are thought in an idle CPU group (cpugroup.h); without one, the
-     * workers' SCHED_IDLE and pauses still put people first within the daemon. */
+    /* Games of bots alone are thought in an idle CPU group (cpugroup.h) when --bot-cgroup asks
+     * for one (not by default: on a saturated machine it starved them, and a person's work queued
+     * behind them); without one, the workers' SCHED_IDLE and pauses put people first within the
+     * daemon. */
     char cg_err[600];
     struct cpugroup *idle = cpugroup_open(o.bot_cgroup, cg_err, sizeof cg_err);
     if (!idle && cg_err[0])
