@@ -42,7 +42,9 @@
  *                               after the other, by reading its hand view and sending the
  *                               pending decision's suggestion; every order resolves a step (the
  *                               bots decide in the same transaction). Prints JSON {game,
- *                               orders, orders_per_sec, games_finished, p50_ms, p99_ms}.
+ *                               orders, orders_per_sec, games_finished, p50_ms, p99_ms (the
+ *                               orders'), hand_p50_ms, hand_p99_ms (the hand views' read
+ *                               before them)}.
  *
  * URL is http://HOST:PORT (IPv4, no path). Plain HTTP/1.1 over non-blocking sockets and epoll;
  * replies must carry a Content-Length, as cityd's do. */
@@ -465,7 +467,8 @@ struct player {
     int seats;
     double until;
     long orders, finished;
-    double *lat; /* order latencies in ms */
+    double *lat;  /* order latencies in ms */
+    double *hlat; /* the latencies of the hand views read before them, in ms */
     size_t nlat, cap;
 };
 
@@ -491,7 +494,9 @@ static void *play_loop(void *arg)
     play_new_game(p, fd, id, token);
     while (now_s() < p->until) {
         snprintf(path, sizeof path, "/api/v1/games/%s/hand", id);
+        double th = now_s();
         json_t *h = call(fd, "GET", path, token, NULL, 200);
+        th = (now_s() - th) * 1000.0;
         json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
         if (!json_is_object(sug)) { /* nothing to decide: the game is over */
             json_decref(h);
@@ -508,9 +513,11 @@ static void *play_loop(void *arg)
         if (p->nlat == p->cap) {
             p->cap = p->cap ? p->cap * 2 : 4096;
             p->lat = realloc(p->lat, p->cap * sizeof *p->lat);
-            if (!p->lat)
+            p->hlat = realloc(p->hlat, p->cap * sizeof *p->hlat);
+            if (!p->lat || !p->hlat)
                 die("out of memory");
         }
+        p->hlat[p->nlat] = th;
         p->lat[p->nlat++] = (now_s() - t0) * 1000.0;
         p->orders++;
     }
@@ -538,21 +545,25 @@ static int play(const char *game, int seats, double seconds, int nconns)
         n += ps[i].nlat;
     }
     double elapsed = now_s() - t0;
-    double *all = malloc((n ? n : 1) * sizeof *all);
-    if (!all)
+    double *all = malloc((n ? n : 1) * sizeof *all), *hands = malloc((n ? n : 1) * sizeof *hands);
+    if (!all || !hands)
         die("out of memory");
     size_t k = 0;
     for (int i = 0; i < nconns; i++) {
         memcpy(all + k, ps[i].lat, ps[i].nlat * sizeof *all);
+        memcpy(hands + k, ps[i].hlat, ps[i].nlat * sizeof *hands);
         k += ps[i].nlat;
         free(ps[i].lat);
+        free(ps[i].hlat);
     }
     qsort(all, n, sizeof *all, compare_doubles);
+    qsort(hands, n, sizeof *hands, compare_doubles);
     printf("{\"game\": \"%s\", \"orders\": %ld, \"orders_per_sec\": %.1f, \"games_finished\": %ld, "
-           "\"p50_ms\": %.2f, \"p99_ms\": %.2f}\n",
+           "\"p50_ms\": %.2f, \"p99_ms\": %.2f, \"hand_p50_ms\": %.2f, \"hand_p99_ms\": %.2f}\n",
            game, orders, (double)orders / elapsed, finished, percentile(all, n, 0.5),
-           percentile(all, n, 0.99));
+           percentile(all, n, 0.99), percentile(hands, n, 0.5), percentile(hands, n, 0.99));
     free(all);
+    free(hands);
     free(ps);
     return 0;
 }

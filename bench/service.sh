@@ -22,6 +22,7 @@
 #                 /api/v1/rulesets), closed-loop play by BENCH_PLAY_CONNECTIONS clients, each a
 #                 person with 3 greedy bots sending its hand view's suggestion: every order
 #                 resolves a step, so this is the step-resolving write path (bench/load.c play);
+#                 play_hand_p99_ms_GAME: the p99 of the hand views read before those orders;
 #   play_p99_ms_with_experts, play_p99_ratio_with_experts (with / without), view_p99_*,
 #                 hand_p99_*, play_orders_ratio_with_experts: people's service while the bot
 #                 workers are saturated: The City's play run and open-loop GETs of public and hand
@@ -478,6 +479,7 @@ for game in $(curl -s "$url/api/v1/rulesets" | sed 's/\],"default":.*//' |
     pget() { echo "$pl" | sed -n "s/.*\"$1\": *\([0-9.-]*\).*/\1/p"; }
     play_lines+="play_orders_per_sec_$game $(pget orders_per_sec)"$'\n'
     play_lines+="play_p99_ms_$game $(pget p99_ms)"$'\n'
+    play_lines+="play_hand_p99_ms_$game $(pget hand_p99_ms)"$'\n'
 done
 
 metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }

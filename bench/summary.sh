@@ -18,6 +18,7 @@ read_ratio >= 0.9 0 #25
 write_ratio >= 1.0 0 #25
 play_orders_per_sec_the_city >= @pgbench_tps 0 #25
 play_orders_per_sec_tech_city >= @pgbench_tps 0 #25
+play_orders_per_sec_simcity >= @pgbench_tps 0 #25
 person_expert_wait_ms_p99 <= 250 0 #25
 hand_p99_ratio_with_experts <= 1.5 0 #25
 view_p99_ratio_with_experts <= 1.5 0 #25
