@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "auth.h"
-#include "cpugroup.h"
 #include "expert.h"
 #include "expert_levels.h"
 #include "hub.h"
@@ -42,9 +41,8 @@ struct bot_pool {
     struct server *srv;
     struct workers crew; /* its mutex guards the queue, the counts and the stats; its wake: work */
     double think_ms;
-    double yield_ms;             /* the most a decision pauses for people's requests */
-    int (*people_busy)(void);    /* requests being served now */
-    struct cpugroup *idle_group; /* where games of bots alone are thought (NULL: none) */
+    double yield_ms;          /* the most a decision pauses for people's requests */
+    int (*people_busy)(void); /* requests being served now */
     /* The queue, in no order (picked by need, address turn and seq; looked up linearly: it is
      * short while the workers keep up, and bounded when they do not): at most `cap` games and
      * BOT_POOL_MAX_TASKS tasks. */
@@ -419,17 +417,9 @@ static void run_task(struct bot_pool *p, const struct entry *e, bool nested)
     pthread_mutex_unlock(&p->crew.mu);
 }
 
-/* Whether the calling worker is in the pool's idle CPU group now. */
-static _Thread_local bool in_idle;
-
-/* Thinks entry e (taken from the queue) with its address counted as being thought about: a game
- * of bots alone in the idle CPU group, work a person waits on in the process's own (and, taken up
- * in a pause of another decision, back where that one was after). */
+/* Thinks entry e (taken from the queue) with its address counted as being thought about. */
 static void serve(struct bot_pool *p, const struct entry *e, bool nested)
 {
-    bool was_idle = in_idle, idle = !e->run && e->need == BOT_NEED_ALONE;
-    if (cpugroup_enter(p->idle_group, idle))
-        in_idle = idle;
     size_t k = e->who % SERVED_SLOTS;
     pthread_mutex_lock(&p->crew.mu);
     p->running[k]++;
@@ -444,8 +434,6 @@ static void serve(struct bot_pool *p, const struct entry *e, bool nested)
     pthread_mutex_lock(&p->crew.mu);
     p->running[k]--;
     pthread_mutex_unlock(&p->crew.mu);
-    if (nested && was_idle != in_idle && cpugroup_enter(p->idle_group, was_idle))
-        in_idle = was_idle;
 }
 
 static void *worker_main(void *arg)
@@ -479,7 +467,7 @@ static void *worker_main(void *arg)
 }
 
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms, int (*people_busy)(void), struct cpugroup *idle)
+                                double yield_ms, int (*people_busy)(void))
 {
     struct bot_pool *p = calloc(1, sizeof *p);
     if (!p)
@@ -489,7 +477,6 @@ struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, 
     p->think_ms = think_ms;
     p->yield_ms = yield_ms;
     p->people_busy = people_busy;
-    p->idle_group = idle;
     p->q = calloc((size_t)p->cap + BOT_POOL_MAX_TASKS, sizeof *p->q);
     int n = workers < POOL_MAX_WORKERS ? workers : POOL_MAX_WORKERS;
     p->workers = n;

@@ -28,12 +28,7 @@
  * thinking time: a decision gets the same playouts, only later. The workers also run at SCHED_IDLE,
  * so the daemon's own request threads preempt them at once; that alone is not enough: with
  * autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
- * against the database's processes that a request waits on. With an idle CPU group (cpugroup.h,
- * `--bot-cgroup`, off by default) a worker thinking for a game of bots alone also moves into it,
- * where it gets only the time every other process leaves over, and back to the daemon's own for
- * work a person waits on (a person's game, a hint). On a saturated machine that starves the
- * games of bots alone, and a person's work queued while every worker thinks in the idle group
- * waits until one reaches a pause between playouts. */
+ * against the database's processes that a request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 
@@ -45,7 +40,6 @@
 
 struct server;
 struct bot_pool;
-struct cpugroup;
 
 /* How much a game's bots are waited for, the greatest need first. */
 enum bot_need {
@@ -77,12 +71,10 @@ struct bot_pool_stats {
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
  * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests, while
  * people_busy() (the HTTP layer's count of requests in progress) says there are some, for at
- * most `yield_ms` (0: never). A worker thinks for games of bots alone in the CPU group `idle`
- * (cpugroup.h; NULL: none), and for work a person waits on in the process's own; the pool does
- * not own idle (close it after bot_pool_stop()). NULL when threads cannot start.
+ * most `yield_ms` (0: never). NULL when threads cannot start.
  */
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms, int (*people_busy)(void), struct cpugroup *idle);
+                                double yield_ms, int (*people_busy)(void));
 
 /* Queues game `id` for its slow bots with `need`, on behalf of address `who` (a
  * netaddr_key_hash(), 0 for none). Thread-safe; never blocks: when the queue is full the wake-up

@@ -16,7 +16,6 @@
 #include "cli.h"
 #include "http.h"
 #include "botpool.h"
-#include "cpugroup.h"
 #include "hashcrew.h"
 #include "hub.h"
 #include "lobbycache.h"
@@ -31,8 +30,7 @@ struct options {
     int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
         max_per_game, max_streams_per_address;
     int bot_workers, bot_queue, expert_ms, bot_yield_ms, lobby_cache_ms;
-    const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow,
-        *bot_cgroup;
+    const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
 };
@@ -42,32 +40,31 @@ struct options {
 enum { SERVE_HELP = -1 };
 static int usage_error(const char *what)
 {
-    fprintf(what ? stderr : stdout,
-            "%s%s%s"
-            "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
-            "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
-            "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
-            "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
-            "                   [--max-per-address N] [--connection-headroom N]\n"
-            "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
-            "                   [--max-streams N] [--max-streams-per-game N]\n"
-            "                   [--max-streams-per-address N]\n"
-            "                   [--max-headers N] [--max-header-bytes N]\n"
-            "                   [--max-query-params N] [--max-url-bytes N]\n"
-            "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
-            "                   [--bot-yield-ms MS] [--bot-cgroup none|auto|DIR]\n"
-            "                   [--lobby-cache-ms MS]\n"
-            "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
-            "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
-            "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
-            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
-            "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
-            "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
-            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
-            "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS, CITY_BOT_CGROUP,\n"
-            "             CITY_LOBBY_CACHE_MS\n%s",
-            what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
+    fprintf(
+        what ? stderr : stdout,
+        "%s%s%s"
+        "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
+        "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
+        "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
+        "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
+        "                   [--max-per-address N] [--connection-headroom N]\n"
+        "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
+        "                   [--max-streams N] [--max-streams-per-game N]\n"
+        "                   [--max-streams-per-address N]\n"
+        "                   [--max-headers N] [--max-header-bytes N]\n"
+        "                   [--max-query-params N] [--max-url-bytes N]\n"
+        "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
+        "                   [--bot-yield-ms MS] [--lobby-cache-ms MS]\n"
+        "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
+        "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
+        "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
+        "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
+        "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+        "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
+        "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
+        "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
+        "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS, CITY_LOBBY_CACHE_MS\n%s",
+        what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
     return what ? 2 : SERVE_HELP;
 }
 
@@ -159,7 +156,6 @@ static const struct str_setting str_settings[] = {
     {"--docs", "CITY_DOCS", offsetof(struct options, docs)},
     {"--trusted-proxies", "CITY_TRUSTED_PROXIES", offsetof(struct options, proxies)},
     {"--metrics-allow", "CITY_METRICS_ALLOW", offsetof(struct options, metrics_allow)},
-    {"--bot-cgroup", "CITY_BOT_CGROUP", offsetof(struct options, bot_cgroup)},
 };
 enum { NSTR = sizeof str_settings / sizeof *str_settings };
 
@@ -278,7 +274,6 @@ int cmd_serve(int argc, char **argv)
                         .migrations = "migrations",
                         .openapi = "openapi/openapi.yaml",
                         .docs = "docs",
-                        .bot_cgroup = "none",
                         .metrics_allow = "127.0.0.0/8,::1,10.0.0.0/8,172.16.0.0/12,"
                                          "192.168.0.0/16,fc00::/7"};
     static struct quotas quotas;
@@ -356,18 +351,8 @@ int cmd_serve(int argc, char **argv)
                                                     : 1,
                                 32);
     srv.expert_ms = o.expert_ms;
-    /* Games of bots alone are thought in an idle CPU group (cpugroup.h) when --bot-cgroup asks
-     * for one (not by default: on a saturated machine it starved them, and a person's work queued
-     * behind them); without one, the workers' SCHED_IDLE and pauses put people first within the
-     * daemon. */
-    char cg_err[600];
-    struct cpugroup *idle = cpugroup_open(o.bot_cgroup, cg_err, sizeof cg_err);
-    if (!idle && cg_err[0])
-        fprintf(stderr,
-                "cityd serve: bot workers keep the daemon's CPU group (--bot-cgroup %s): %s\n",
-                o.bot_cgroup, cg_err);
     srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms,
-                              http_requests_busy, idle);
+                              http_requests_busy);
     srv.wake_bots = srv.bots ? bot_pool_wake : NULL;
     srv.hashes = hash_crew_start(quotas.hash_threads);
     struct http_settings hs = {.port = o.port,
@@ -385,7 +370,6 @@ int cmd_serve(int argc, char **argv)
     if (!d) {
         hub_stop(srv.hub);
         bot_pool_stop(srv.bots);
-        cpugroup_close(idle);
         hash_crew_stop(srv.hashes);
         batcher_stop(srv.batcher);
         hub_free(srv.hub);
@@ -414,7 +398,6 @@ int cmd_serve(int argc, char **argv)
     hub_stop(srv.hub);       /* streams end */
     http_stop(d, 5);         /* parked orders are answered, then connections close */
     bot_pool_stop(srv.bots); /* each worker finishes the decision it is on */
-    cpugroup_close(idle);    /* empty now: its threads ended */
     hash_crew_stop(srv.hashes);
     batcher_stop(srv.batcher);
     hub_free(srv.hub);
