@@ -116,7 +116,8 @@ test('sign up and sign in from the header, their refusals in players\' words, pl
     await page.fill('#account-name', 'cyd');
     await page.fill('#account-password', PW);
     await page.click('#signin');
-    await page.waitForFunction(() => /wait \d+ seconds? and try again/.test(document.querySelector('#account-error')?.textContent ?? ''));
+    // An argon2id check each: at a load of 20 these took over 30 s (CI).
+    await page.waitForFunction(() => /wait \d+ seconds? and try again/.test(document.querySelector('#account-error')?.textContent ?? ''), null, { timeout: 90_000 });
     // Sign up: a taken name (in any case), a short password, then a good one.
     await page.click('#to-signup');
     await page.waitForSelector('#signup');

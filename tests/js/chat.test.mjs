@@ -37,9 +37,9 @@ const api = (method, path, opts) => callApi(daemon.base, method, path, opts);
 const texts = (page, list = 'players') => page.locator(`#chat-${list} .chat-text`).allInnerTexts();
 
 /** Waits until `page` shows a message with text `text` in list `list`. */
-const shows = (page, text, list = 'players') => page.locator(`#chat-${list} .chat-text`, { hasText: text }).first().waitFor({ timeout: 10_000 });
+const shows = (page, text, list = 'players') => page.locator(`#chat-${list} .chat-text`, { hasText: text }).first().waitFor({ timeout: 30_000 });
 
-test('desktop: two people talk, markup shows as typed, watchers apart, mute and report', { timeout: 40_000 }, async () => {
+test('desktop: two people talk, markup shows as typed, watchers apart, mute and report', { timeout: 120_000 }, async () => {
   const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Ada' } })).json;
   const bea = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
   await api('POST', '/accounts', { body: { name: 'Rail', password: 'correct horse battery' } });
@@ -107,7 +107,7 @@ async function finishByForce(g) {
   throw new Error(`game ${g.id} did not finish`);
 }
 
-test('the replay viewer shows the table talk of both channels, as typed', { timeout: 30_000 }, async () => {
+test('the replay viewer shows the table talk of both channels, as typed', { timeout: 90_000 }, async () => {
   const g = (await api('POST', '/games', { body: { seats: 2, bots: ['greedy'], name: 'Eve', target_vp: 8 } })).json;
   await api('POST', '/accounts', { body: { name: 'Rail Two', password: 'correct horse battery' } });
   const s = (await api('POST', '/sessions', { body: { name: 'Rail Two', password: 'correct horse battery' } })).json;
@@ -127,7 +127,7 @@ test('the replay viewer shows the table talk of both channels, as typed', { time
   }
 });
 
-test('phone: the chat box by keyboard, 44 px targets, no sideways scroll', { timeout: 30_000 }, async () => {
+test('phone: the chat box by keyboard, 44 px targets, no sideways scroll', { timeout: 90_000 }, async () => {
   const g = (await api('POST', '/games', { body: { seats: 2, bots: [], name: 'Cy' } })).json;
   const dee = (await api('POST', `/games/${g.id}/join`, { body: { name: 'Dee' } })).json;
   await api('POST', `/games/${g.id}/chat`, { token: dee.token, body: { text: 'a long word: ' + 'x'.repeat(120) } });
