@@ -269,7 +269,7 @@ old=$(leader)
 n_before=$(wc -l <"$work/acks")
 t_kill=$EPOCHREALTIME
 pm kill "$id-$old" >/dev/null
-mark "leader $old killed (SIGKILL) with $n_before orders acknowledged"
+mark "leader $old killed (SIGKILL) at $(date -u +%T.%N | cut -c1-12) with $n_before orders acknowledged"
 new_leader() {
     local l
     l=$(leader) && [ -n "$l" ] && [ "$l" != "$old" ]
