@@ -296,7 +296,7 @@ rejoined() {
                        and .TL == $tl and (."Lag in MB" | type) == "number")' >/dev/null
 }
 if wait_for 90 rejoined; then
-    mark "$old streaming again ($(secs "$t_restart" "$EPOCHREALTIME") s)"
+    mark "$old a replica on the new timeline again ($(secs "$t_restart" "$EPOCHREALTIME") s)"
 else
     mark "$old did NOT rejoin within 90 s"
 fi
