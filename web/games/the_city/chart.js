@@ -3,6 +3,7 @@
 
 import { h, svg } from '../../dom.js';
 import { SEAT_COLOURS } from '../../ui.js';
+import { t } from '../../i18n.js';
 
 /** seats: public view seats (with name); target: target VP. */
 export function scoreChart(seats, target) {
@@ -35,15 +36,15 @@ export function scoreChart(seats, target) {
     return svg('g', { class: 'series', style: `--c:${colour}` },
       svg('polyline', { points: pts.map(([r, v]) => `${x(r).toFixed(1)},${y(v).toFixed(1)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 2.5, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }),
       pts.slice(1).map(([r, v]) => svg('circle', { cx: x(r).toFixed(1), cy: y(v).toFixed(1), r: 3.2, fill: colour },
-        svg('title', {}, `${s.name ?? 'Seat ' + (i + 1)}: ${v} VP after round ${r}`))));
+        svg('title', {}, t('{name}: {vp} VP after round {n}', { name: s.name ?? t('Seat {n}', { n: i + 1 }), vp: v, n: r })))));
   });
 
-  const label = `Score by round: ${seats.map((s, i) => `${s.name ?? 'Seat ' + (i + 1)} ${s.vp} VP`).join(', ')}.`;
+  const label = t('Score by round: {list}.', { list: seats.map((s, i) => t('{name} {vp} VP', { name: s.name ?? t('Seat {n}', { n: i + 1 }), vp: s.vp })).join(', ') });
   return h('figure', { class: 'chart' },
     svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, preserveAspectRatio: 'xMidYMid meet' },
       grid, targetLine, lines),
     h('figcaption', { class: 'legend' }, seats.map((s, i) =>
       h('span', { class: 'legend-item' },
         h('span', { class: 'swatch', style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-        `${s.name ?? 'Seat ' + (i + 1)} ${s.vp}`))));
+        `${s.name ?? t('Seat {n}', { n: i + 1 })} ${s.vp}`))));
 }
