@@ -22,7 +22,7 @@ export function playerTitle(name) {
 
 /** The mark of a bot among players; null for a person. */
 function kindTag(kind) {
-  return kind === t('bot') ? h('span', { class: 'tag bot-mark' }, t('bot')) : null;
+  return kind === 'bot' ? h('span', { class: 'tag bot-mark' }, t('bot')) : null;
 }
 
 /** A link to player `name`'s profile. */
