@@ -75,7 +75,7 @@ export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, lab
   const out = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-out', 'aria-label': t('Zoom out of {what}', { what: label }), onclick: () => set(z / step) }, '−');
   const inn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-in', 'aria-label': t('Zoom into {what}', { what: label }), onclick: () => set(z * step) }, '+');
   const fitBtn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-fit', title: t('Show all of {what}', { what: label }), onclick: () => fitNow() }, t('Fit'));
-  const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': 'Zoom' }, out, fitBtn, inn);
+  const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': t('Zoom') }, out, fitBtn, inn);
 
   function mark() {
     out.disabled = z <= min + 1e-6;
