@@ -15,10 +15,11 @@ const KEY = 'city.language';
 function pick() {
   const known = (code) => LANGUAGES.some(([c]) => c === code);
   try {
-    const saved = localStorage.getItem(KEY);
+    const saved = globalThis.localStorage?.getItem(KEY);
     if (saved && known(saved)) return saved;
   } catch { /* storage refused: the browser's languages decide */ }
-  for (const tag of navigator.languages ?? [navigator.language ?? 'en']) {
+  const nav = globalThis.navigator; // absent where the page's modules run outside a browser (Node's tests)
+  for (const tag of nav?.languages ?? [nav?.language ?? 'en']) {
     const base = String(tag).toLowerCase().split('-')[0];
     if (known(base)) return base;
   }
@@ -36,7 +37,7 @@ if (lang !== 'en') {
     lang = 'en'; // no catalogue: the page speaks English rather than half a language
   }
 }
-document.documentElement.lang = lang;
+if (globalThis.document) document.documentElement.lang = lang;
 
 /** The code of the language the page speaks ("en", "de"). */
 export function language() { return lang; }
