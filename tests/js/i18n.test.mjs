@@ -194,6 +194,67 @@ test('the switch brings English back, and the choice sticks after a reload', { t
   }
 });
 
+/**
+ * In the page: the names of `selector`'s elements that overflow their box, or whose words (split
+ * at spaces and hyphens, where German compounds may break) are split over two lines.
+ */
+function brokenNames(page, selector) {
+  return page.evaluate((sel) => {
+    const bad = [];
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.getClientRects().length) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of n.data.matchAll(/[^\s-]+/g)) {
+          const r = document.createRange();
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+          if (tops.size > 1) bad.push(`"${m[0]}" broken in "${el.textContent}"`);
+        }
+      }
+      if (el.scrollWidth > el.clientWidth + 1) bad.push(`"${el.textContent}" wider than its box`);
+    }
+    return bad;
+  }, selector);
+}
+
+test('every German card name fits whole on a hand card of a phone', { timeout: 90_000 }, async () => {
+  const context = await browser.newContext({ ...GERMAN, ...PHONE });
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    for (const game of ['the_city', 'tech_city', 'simcity']) {
+      await openAsSeat(page, await createGame({ game, name: 'Ina', seats: 2, bots: ['greedy'] }));
+      await page.waitForSelector('#action h2');
+      await page.evaluate(async (g) => {
+        const box = document.createElement('div');
+        box.className = 'hand';
+        box.id = 'all-cards';
+        if (g === 'the_city') {
+          const { card, cardButton, loadCatalog } = await import('/games/the_city/cards.js');
+          for (const slug of (await loadCatalog()).keys()) box.append(cardButton({ id: slug, slug: card(slug).id }));
+        } else if (g === 'tech_city') {
+          const { loadTechCatalog, techCard } = await import('/games/tech_city/data.js');
+          let i = 0;
+          for (const slug of (await loadTechCatalog()).keys()) box.append(techCard(1000 + i++, slug, {}));
+        } else {
+          const { loadScCatalog, scCard } = await import('/games/simcity/data.js');
+          let i = 0;
+          for (const slug of (await loadScCatalog()).keys()) box.append(scCard(1000 + i++, slug, {}));
+        }
+        document.querySelector('#app section.table .col-main').append(box); // not redrawn by the table
+        (await import('/access.js')).fitNames(box);
+      }, game);
+      if (process.env.I18N_SHOT) await page.locator('#all-cards').screenshot({ path: `/tmp/i18n27/all-${game}.png` });
+      assert.deepEqual(await brokenNames(page, '#all-cards .card-name, #all-cards .tc-name, #all-cards .sc-name'), [], `${game}: no German name broken or too wide`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 /** The pages axe checks in German: a name and how to open it. */
 const PAGES = [
   ['lobby', async (p) => { await p.goto(`${daemon.base}/`); await p.waitForSelector('#games .game-list, #games p:not(.loading)'); }],
