@@ -4,6 +4,7 @@
 // longest word fits, so names are never broken inside a word.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * A sticky <nav> of buttons that bring a table's sections into view and focus them.
@@ -11,7 +12,7 @@ import { h } from './dom.js';
  * when pressed. Shown on narrow screens only (style.css).
  */
 export function jumpBar(targets) {
-  return h('nav', { class: 'jump-bar', id: 'jump', 'aria-label': 'Parts of the table' },
+  return h('nav', { class: 'jump-bar', id: 'jump', 'aria-label': t('Parts of the table') },
     targets.map(([label, find, id]) => h('button', {
       type: 'button', class: 'ghost small', id,
       onclick: () => {
@@ -40,7 +41,7 @@ export function logAnnouncer() {
     if (seen) {
       const fresh = lines.filter(([seq, text]) => seen.get(seq) !== text).map(([, text]) => text);
       if (fresh.length) {
-        const said = fresh.length > MAX ? [`${fresh.length - MAX + 1} new log lines; the last: `, ...fresh.slice(-(MAX - 1))] : fresh;
+        const said = fresh.length > MAX ? [t('{n} new log lines; the last: ', { n: fresh.length - MAX + 1 }), ...fresh.slice(-(MAX - 1))] : fresh;
         region.textContent = said.join(' ');
       }
     }

@@ -3,12 +3,14 @@
 // tokens the page keeps in localStorage so a reload or a second tab goes on where it was, with
 // the optional account's session token (which acts for the account's seats on any device).
 
+import { t, localCard } from './i18n.js';
+
 const BASE = '/api/v1';
 
 /** An error answer of the API: `message` is the sentence the server sent (its `detail`). */
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem?.detail || problem?.title || `The server answered ${status}.`);
+    super(problem?.detail || problem?.title || t('The server answered {status}.', { status }));
     this.name = 'ApiError';
     this.status = status;
     this.code = problem?.code ?? null;
@@ -28,7 +30,7 @@ async function request(method, path, { body, token, cache = 'no-store' } = {}) {
       cache,
     });
   } catch {
-    throw new ApiError(0, { detail: 'The server cannot be reached; check your connection and try again.' });
+    throw new ApiError(0, { detail: t('The server cannot be reached; check your connection and try again.') });
   }
   const text = await res.text();
   let data = null;
@@ -46,7 +48,9 @@ export const api = {
   /** The catalog of game `game` (the server's default game's when left out). */
   // The catalogs and the rulesets change only with the server; it lets them be cached a while,
   // so a repeat visit does not fetch them again.
-  cards: (game) => request('GET', game ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' }),
+  // Each card's name and text come in the page's language (i18n.js, by slug); the API's stay English.
+  cards: (game) => request('GET', game ? `/cards?game=${enc(game)}` : '/cards', { cache: 'default' })
+    .then((d) => ({ ...d, cards: (d.cards ?? []).map((c) => localCard(game ?? d.game, c)) })),
   /** The games ("rulesets") this server hosts: {default, rulesets: [{id, title, ...}]}. */
   rulesets: () => request('GET', '/rulesets', { cache: 'default' }),
   /**
@@ -223,7 +227,7 @@ export async function createAndRemember(settings) {
   } catch (e) {
     if (e.status === 401 && session) {
       store.forgetSession();
-      e.message = 'Your sign-in has ended: sign in again, or play without an account.';
+      e.message = t('Your sign-in has ended: sign in again, or play without an account.');
     }
     throw e;
   }

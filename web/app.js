@@ -8,6 +8,7 @@
 // The optional account (account.js): the header's Sign in, #/signin, #/signup and #/account;
 // rated play's pages (players.js, loaded when opened): #/players/NAME and #/leaderboard[/GAME].
 
+import { t, LANGUAGES, language, setLanguage } from './i18n.js';
 import { mountLobby } from './lobby.js';
 import { api, loadRulesets, rulesetOf } from './api.js';
 import { gameModule } from './games/index.js';
@@ -30,7 +31,7 @@ function styleSheet(href) {
 function mountTable(el, id, go) {
   let alive = true;
   let off = null;
-  replace(el, h('p', { class: 'muted loading' }, 'Loading the table…'));
+  replace(el, h('p', { class: 'muted loading' }, t('Loading the table…')));
   // The table reads the game's descriptor (its title, score, ranking, event types): known first.
   const known = loadRulesets().catch(() => null);
   api.game(id).then((v) => v?.game ?? null, () => null).then(async (seen) => {
@@ -42,7 +43,7 @@ function mountTable(el, id, go) {
       const [part] = await Promise.all([mod.table(), ...(mod.styles ?? []).map(styleSheet)]);
       if (alive) off = shell.mountTable(el, id, go, { game, mod, part });
     } catch {
-      if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The table of this game could not be loaded; check your connection and reload.'));
+      if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, t('The table of this game could not be loaded; check your connection and reload.')));
     }
   });
   return () => { alive = false; off?.(); };
@@ -52,11 +53,11 @@ function mountTable(el, id, go) {
 function mountLearn(el, kind, game, section) {
   let alive = true;
   let off = null;
-  replace(el, h('p', { class: 'muted loading' }, kind === 'rules' ? 'Loading the rules…' : 'Loading the cards…'));
+  replace(el, h('p', { class: 'muted loading' }, kind === 'rules' ? t('Loading the rules…') : t('Loading the cards…')));
   import('./rules.js').then((m) => {
     if (alive) off = kind === 'rules' ? m.mountRules(el, game, section) : m.mountCards(el, game);
   }, () => {
-    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'This page could not be loaded; check your connection and reload.'));
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, t('This page could not be loaded; check your connection and reload.')));
   });
   return () => { alive = false; off?.(); };
 }
@@ -73,11 +74,11 @@ function navigate(hash) {
 function mountReplayView(el, id) {
   let alive = true;
   let off = null;
-  replace(el, h('p', { class: 'muted loading' }, 'Loading the replay…'));
+  replace(el, h('p', { class: 'muted loading' }, t('Loading the replay…')));
   Promise.all([import('./replay.js'), styleSheet('replay.css'), loadRulesets().catch(() => null)]).then(([m]) => {
     if (alive) off = m.mountReplay(el, id, styleSheet);
   }, () => {
-    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'The replay viewer could not be loaded; check your connection and reload.'));
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, t('The replay viewer could not be loaded; check your connection and reload.')));
   });
   return () => { alive = false; off?.(); };
 }
@@ -86,11 +87,11 @@ function mountReplayView(el, id) {
 function mountPlayers(el, kind, arg) {
   let alive = true;
   let off = null;
-  replace(el, h('p', { class: 'muted loading' }, 'Loading…'));
+  replace(el, h('p', { class: 'muted loading' }, t('Loading…')));
   import('./players.js').then((m) => {
     if (alive) off = kind === 'player' ? m.mountProfile(el, arg) : m.mountLeaderboard(el, arg);
   }, () => {
-    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, 'This page could not be loaded; check your connection and reload.'));
+    if (alive) replace(el, h('p', { class: 'error', role: 'alert' }, t('This page could not be loaded; check your connection and reload.')));
   });
   return () => { alive = false; off?.(); };
 }
@@ -120,7 +121,7 @@ function route() {
   else if (player) teardown = mountPlayers(root, 'player', player);
   else if (board) teardown = mountPlayers(root, 'board', board[1] ?? null);
   else {
-    document.title = 'City card games'; // the lobby puts the chosen game's title
+    document.title = t('City card games'); // the lobby puts the chosen game's title
     teardown = mountLobby(root, navigate);
   }
   root.focus({ preventScroll: true });
@@ -136,6 +137,26 @@ function creditGames() {
   }).catch(() => { /* no credits without the server's list */ });
 }
 
+/** The static page's own words (index.html is written in English) in the page's language. */
+function sayStatic() {
+  const set = (sel, text) => { const el = document.querySelector(sel); if (el) el.textContent = text; };
+  set('.skip', t('Skip to the content'));
+  set('.site-head .brand', t('City card games'));
+  set('.site-foot a[href="/openapi.yaml"]', t('API'));
+  document.getElementById('account-nav')?.setAttribute('aria-label', t('Account and leaderboards'));
+}
+
+/** The header's language switch: each language by its own name; choosing one reloads in place. */
+function languageSwitch() {
+  const head = document.querySelector('.site-head');
+  if (!head) return;
+  const sel = h('select', {
+    id: 'language', class: 'language',
+    onchange: () => setLanguage(sel.value),
+  }, LANGUAGES.map(([code, name]) => h('option', { value: code, lang: code, selected: code === language() }, name)));
+  head.append(h('label', { class: 'language-switch' }, h('span', { class: 'offscreen' }, t('Language')), sel));
+}
+
 window.addEventListener('hashchange', route);
 document.querySelector('.skip')?.addEventListener('click', (e) => {
   e.preventDefault(); // a plain #app link would change the route
@@ -143,5 +164,7 @@ document.querySelector('.skip')?.addEventListener('click', (e) => {
 });
 const nav = document.getElementById('account-nav');
 if (nav) mountAccountNav(nav);
+sayStatic();
+languageSwitch();
 route();
 creditGames();

@@ -9,6 +9,7 @@
 
 import { api, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
+import { t } from './i18n.js';
 
 /** How often the chat is read again where the stream does not bring it (ms). */
 const POLL_MS = 5000;
@@ -37,12 +38,12 @@ export function authorKey(m) {
 export function chatTranscript(messages) {
   const muted = readMuted();
   const shown = messages.filter((m) => !muted.has(authorKey(m)));
-  return h('ol', { class: 'chat-list', id: 'replay-chat', 'aria-label': 'Table talk' },
+  return h('ol', { class: 'chat-list', id: 'replay-chat', 'aria-label': t('Table talk') },
     shown.length ? shown.map((m) => h('li', { class: 'chat-msg' },
       h('span', { class: 'chat-name' }, m.name), ' ',
       m.channel === 'watchers' ? h('span', { class: 'tag' }, 'watcher') : null, ' ',
       h('span', { class: 'chat-text' }, m.text)))
-      : h('li', { class: 'chat-empty muted' }, 'Every message here is from someone you muted.'));
+      : h('li', { class: 'chat-empty muted' }, t('Every message here is from someone you muted.')));
 }
 
 /**
@@ -61,17 +62,17 @@ export function chatPanel(id, read) {
   let timer = null;
   let alive = true;
 
-  const players = h('ol', { class: 'chat-list', id: 'chat-players', 'aria-label': 'Players\' messages' });
-  const watchers = h('ol', { class: 'chat-list', id: 'chat-watchers', 'aria-label': 'Watchers\' messages' });
+  const players = h('ol', { class: 'chat-list', id: 'chat-players', 'aria-label': t("Players' messages") });
+  const watchers = h('ol', { class: 'chat-list', id: 'chat-watchers', 'aria-label': t("Watchers' messages") });
   const watchersBox = h('div', { class: 'chat-watchers', hidden: true },
-    h('h3', { id: 'chat-watchers-title' }, 'Watchers'), watchers);
+    h('h3', { id: 'chat-watchers-title' }, t('Watchers')), watchers);
   const form = h('div', { class: 'chat-form' });
   const mutedBox = h('div', { class: 'chat-muted' });
   const said = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'chat-news' });
-  const scroll = h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': 'Chat messages' },
+  const scroll = h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': t('Chat messages') },
     players, watchersBox);
   const el = h('section', { class: 'panel chat-box', id: 'chat', 'aria-labelledby': 'chat-title' },
-    h('h2', { id: 'chat-title' }, 'Table talk'), scroll, mutedBox, form, said);
+    h('h2', { id: 'chat-title' }, t('Table talk')), scroll, mutedBox, form, said);
 
   /** The token that reads the most this browser may: a signed-in watcher's session, else none. */
   function readToken() {
@@ -158,9 +159,9 @@ export function chatPanel(id, read) {
       add(m);
       keyed = { text: null, key: null };
       ui.draft = '';
-      ui.status = 'Sent.';
+      ui.status = t('Sent.');
     } catch (e) {
-      ui.error = e.code === 'rate_limited' ? `You are talking fast: wait ${e.retryAfter ?? 'a few'} seconds.` : e.message;
+      ui.error = e.code === 'rate_limited' ? (e.retryAfter ? t('You are talking fast: wait {n} seconds.', { n: e.retryAfter }) : t('You are talking fast: wait a few seconds.')) : e.message;
     } finally {
       ui.sending = false;
     }
@@ -171,7 +172,7 @@ export function chatPanel(id, read) {
     try {
       await api.reportChat(id, m.id, readToken(), 'reported from the table page');
       reported.add(m.id);
-      ui.status = `Reported ${m.name}'s message to the server's operator.`;
+      ui.status = t("Reported {name}'s message to the server's operator.", { name: m.name });
     } catch (e) {
       ui.error = e.message;
     }
@@ -182,7 +183,7 @@ export function chatPanel(id, read) {
     if (muted.has(key)) muted.delete(key);
     else muted.add(key);
     writeMuted(muted);
-    ui.status = muted.has(key) ? `${name} is muted on this browser.` : `${name} is no longer muted.`;
+    ui.status = muted.has(key) ? t('{name} is muted on this browser.', { name }) : t('{name} is no longer muted.', { name });
     draw();
   }
 
@@ -202,13 +203,13 @@ export function chatPanel(id, read) {
       own ? null : h('span', { class: 'chat-tools' },
         h('button', {
           type: 'button', class: 'ghost small chat-mute', 'data-focus-key': `mute-${m.id}`,
-          'aria-label': `Mute ${m.name}`, onclick: () => toggleMute(key, m.name),
-        }, 'Mute'),
+          'aria-label': t('Mute {name}', { name: m.name }), onclick: () => toggleMute(key, m.name),
+        }, t('Mute')),
         h('button', {
           type: 'button', class: 'ghost small chat-report', 'data-focus-key': `report-${m.id}`,
-          'aria-label': reported.has(m.id) ? `Reported ${m.name}'s message` : `Report ${m.name}'s message`,
+          'aria-label': reported.has(m.id) ? t("Reported {name}'s message", { name: m.name }) : t("Report {name}'s message", { name: m.name }),
           disabled: reported.has(m.id), onclick: () => report(m),
-        }, reported.has(m.id) ? 'Reported' : 'Report')));
+        }, reported.has(m.id) ? t('Reported') : t('Report'))));
   }
 
   // A button that goes with its message (a mute) leaves the focus on the messages' box.
@@ -220,15 +221,15 @@ export function chatPanel(id, read) {
     const all = [...msgs.values()].sort((a, b) => a.id - b.id);
     const shown = (channel) => all.filter((m) => m.channel === channel && !muted.has(authorKey(m)));
     const p = shown('players');
-    replace(players, p.length ? p.map(item) : h('li', { class: 'chat-empty muted' }, 'No messages yet.'));
+    replace(players, p.length ? p.map(item) : h('li', { class: 'chat-empty muted' }, t('No messages yet.')));
     watchersBox.hidden = !seesWatchers;
     const w = shown('watchers');
-    replace(watchers, w.length ? w.map(item) : h('li', { class: 'chat-empty muted' }, 'No watchers\' messages.'));
+    replace(watchers, w.length ? w.map(item) : h('li', { class: 'chat-empty muted' }, t("No watchers' messages.")));
     const names = [...muted].map((k) => [k, k.slice(2)]);
-    replace(mutedBox, names.length ? h('p', { class: 'hint' }, 'Muted here: ',
+    replace(mutedBox, names.length ? h('p', { class: 'hint' }, t('Muted here: '),
       names.map(([k, name]) => h('button', {
         type: 'button', class: 'ghost small', 'data-focus-key': `unmute-${k}`,
-        'aria-label': `Unmute ${name}`, onclick: () => toggleMute(k, name),
+        'aria-label': t('Unmute {name}', { name }), onclick: () => toggleMute(k, name),
       }, `${name} ×`))) : null);
     drawForm();
   }
@@ -241,7 +242,7 @@ export function chatPanel(id, read) {
     onkeydown: (e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); } },
   });
   const label = h('label', { class: 'field', for: 'chat-input' });
-  const sendBtn = h('button', { type: 'button', class: 'primary', id: 'chat-send', onclick: () => send() }, 'Send');
+  const sendBtn = h('button', { type: 'button', class: 'primary', id: 'chat-send', onclick: () => send() }, t('Send'));
   const errEl = h('p', { class: 'error', role: 'alert', id: 'chat-error', hidden: true });
   const statusEl = h('p', { class: 'hint', id: 'chat-status', 'aria-live': 'polite' });
   let formFor = undefined; // the channel the form was made for (null: none may be written)
@@ -251,17 +252,17 @@ export function chatPanel(id, read) {
     if (channel !== formFor) {
       formFor = channel;
       if (!channel) {
-        replace(form, h('p', { class: 'hint' }, 'Watchers sign in to talk (with the other watchers); you can read the players\' talk.'));
+        replace(form, h('p', { class: 'hint' }, t("Watchers sign in to talk (with the other watchers); you can read the players' talk.")));
       } else {
-        label.textContent = channel === 'players' ? 'Message to the table'
-          : 'Message to the watchers (hidden from the players until the end)';
-        input.placeholder = channel === 'players' ? 'Say something to the table' : 'Say something to the other watchers';
+        label.textContent = channel === 'players' ? t('Message to the table')
+          : t('Message to the watchers (hidden from the players until the end)');
+        input.placeholder = channel === 'players' ? t('Say something to the table') : t('Say something to the other watchers');
         replace(form, label, h('div', { class: 'chat-send' }, input, sendBtn), errEl, statusEl);
       }
     }
     if (input.value !== ui.draft) input.value = ui.draft;
     sendBtn.disabled = ui.sending;
-    sendBtn.textContent = ui.sending ? 'Sending…' : 'Send';
+    sendBtn.textContent = ui.sending ? t('Sending…') : t('Send');
     errEl.hidden = !ui.error;
     errEl.textContent = ui.error;
     statusEl.textContent = ui.status;

@@ -7,6 +7,7 @@
 import { h, replace } from './dom.js';
 import { seatDot } from './ui.js';
 import { standings, pointsKey } from './standings.js';
+import { t } from './i18n.js';
 
 const cache = new Map(); // game id -> promise of the rows, Map seat -> [{label, detail, points}]
 
@@ -30,11 +31,11 @@ export async function fillBreakdown(box, { mod, id, v, names, me }) {
   try {
     rows = await breakdownRows(mod, id);
   } catch (e) {
-    replace(body, h('p', { class: 'muted', id: 'breakdown-error' }, `The points breakdown could not be loaded: ${e.message}`));
+    replace(body, h('p', { class: 'muted', id: 'breakdown-error' }, t('The points breakdown could not be loaded: {why}', { why: e.message })));
     return;
   }
   const key = pointsKey(v.game, v.seats);
-  const unit = mod.score?.short ?? 'pts';
+  const unit = mod.score?.short ?? t('pts');
   replace(body, h('div', { class: 'bd-grid' }, standings(v).map((st) => {
     const s = v.seats[st.seat];
     const list = rows.get(st.seat) ?? [];
@@ -43,15 +44,15 @@ export async function fillBreakdown(box, { mod, id, v, names, me }) {
     const gap = total - sum; // nothing traced left over: shown, not hidden
     const name = names(st.seat) ?? `Seat ${st.seat + 1}`;
     return h('article', { class: `bd-player ${st.seat === me ? 'me' : ''}`, 'data-seat': st.seat, 'aria-label': `${name}: ${total} ${unit}` },
-      h('h3', {}, seatDot(st.seat), h('span', { class: 'bd-name' }, name), st.seat === me ? h('span', { class: 'tag you' }, 'you') : null),
+      h('h3', {}, seatDot(st.seat), h('span', { class: 'bd-name' }, name), st.seat === me ? h('span', { class: 'tag you' }, t('you')) : null),
       h('table', { class: 'bd-table' },
         h('caption', { class: 'offscreen' }, `How ${name} scored`),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, mod.score?.head ?? 'Scored for'), h('th', { scope: 'col', class: 'num' }, unit))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, mod.score?.head ?? t('Scored for')), h('th', { scope: 'col', class: 'num' }, unit))),
         h('tbody', {},
           list.length ? list.map((r) => h('tr', { class: 'bd-row' },
             h('th', { scope: 'row' }, r.label, r.detail ? h('span', { class: 'bd-detail' }, ` · ${r.detail}`) : null),
-            h('td', { class: 'num bd-points' }, String(r.points)))) : h('tr', {}, h('td', { colspan: 2, class: 'muted' }, 'Nothing scored.')),
-          gap ? h('tr', { class: 'bd-row bd-gap' }, h('th', { scope: 'row' }, 'Not traced to a card'), h('td', { class: 'num bd-points' }, String(gap))) : null),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'num bd-total' }, String(total))))));
+            h('td', { class: 'num bd-points' }, String(r.points)))) : h('tr', {}, h('td', { colspan: 2, class: 'muted' }, t('Nothing scored.'))),
+          gap ? h('tr', { class: 'bd-row bd-gap' }, h('th', { scope: 'row' }, t('Not traced to a card')), h('td', { class: 'num bd-points' }, String(gap))) : null),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('Total')), h('td', { class: 'num bd-total' }, String(total))))));
   })));
 }

@@ -8,9 +8,10 @@
 import { api, loadRulesets } from './api.js';
 import { h } from './dom.js';
 import { inPlayersWords } from './ui.js';
+import { t, num } from './i18n.js';
 
-const NONE_LEFT = 'No expert hints left in this game: Suggest gives the quick suggestion.';
-const BUSY = 'The expert is busy right now: this is the quick suggestion.';
+const NONE_LEFT = t('No expert hints left in this game: Suggest gives the quick suggestion.');
+const BUSY = t('The expert is busy right now: this is the quick suggestion.');
 const MAX_WAIT_S = 3; // the longest a 503's Retry-After is waited for before the one retry
 
 /** True when pending points `a` and `b` are the same decision (round, step and turn). */
@@ -80,7 +81,7 @@ export function expertHints(id, seat, changed) {
           if (e.status === 429) { writeLeft(`city.hints.${id}.${me.seat}`, 0); return quick(NONE_LEFT); }
           if (e.status === 503) return quick(BUSY);
           if (e.status === 409) return null; // nothing to decide any more: the point has passed
-          return quick(`No expert hint (${inPlayersWords(e)}) This is the quick suggestion.`);
+          return quick(t('No expert hint ({why}) This is the quick suggestion.', { why: inPlayersWords(e) }));
         }
       }
     } finally {
@@ -92,14 +93,14 @@ export function expertHints(id, seat, changed) {
   /** The Suggest button for pending point `p`, calling `onclick`; `disabled` as the table says. */
   function button({ onclick, disabled = false, cls = 'ghost', title }) {
     const n = left();
-    const label = thinking ? 'Thinking…' : n === null ? 'Suggest' : n > 0 ? `Suggest (expert · ${n} left)` : 'Suggest (quick)';
+    const label = thinking ? t('Thinking…') : n === null ? t('Suggest') : n > 0 ? t('Suggest (expert · {n} left)', { n }) : t('Suggest (quick)');
     // While the expert thinks the button stays focusable (aria-disabled, clicks ignored), so
     // keyboard focus is not lost; it is truly disabled only when the table says so.
     return h('button', {
       type: 'button', class: `${cls} suggest-btn`, id: 'suggest', 'data-focus-key': 'suggest',
       disabled, 'aria-disabled': thinking ? 'true' : null, 'data-hints-left': n ?? '',
       'data-thinking': thinking ? 'true' : 'false',
-      title: title ?? (n > 0 ? `Ask the expert bot what to do here${hintMs ? ` (it thinks about ${hintMs} ms)` : ''}; you still confirm` : 'Pre-select what the quick (greedy) bot would do in your place; you still confirm'),
+      title: title ?? (n > 0 ? (hintMs ? t('Ask the expert bot what to do here (it thinks about {ms} ms); you still confirm', { ms: hintMs }) : t('Ask the expert bot what to do here; you still confirm')) : t('Pre-select what the quick (greedy) bot would do in your place; you still confirm')),
       onclick: () => { if (!thinking) onclick(); },
     }, label);
   }
@@ -125,9 +126,9 @@ export function expertHints(id, seat, changed) {
 export function whyText(got, say, score) {
   const e = got?.by === 'expert' ? got.estimate : null;
   if (!e) return '';
-  const pct = (w) => `${Math.round(w * 100)}%`;
+  const pct = (w) => num(w, { style: 'percent' });
   const fig = (n) => score(Math.round(n));
   const ru = e.runner_up;
-  const runner = ru ? ` The next best, ${say(ru.suggestion)}, won ${pct(ru.estimate.win)} and ended at about ${fig(ru.estimate.score)}.` : '';
-  return `Why: playing the game out ${e.playouts} times from here with quick players, the expert won ${pct(e.win)} of the games with this choice, ending at about ${fig(e.score)}.${runner}`;
+  const runner = ru ? ` ${t('The next best, {choice}, won {win} and ended at about {score}.', { choice: say(ru.suggestion), win: pct(ru.estimate.win), score: fig(ru.estimate.score) })}` : '';
+  return t('Why: playing the game out {n} times from here with quick players, the expert won {win} of the games with this choice, ending at about {score}.', { n: e.playouts, win: pct(e.win), score: fig(e.score) }) + runner;
 }

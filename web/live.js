@@ -7,6 +7,7 @@
 import { api, store, streamUrl, listenToLog, SeatStream } from './api.js';
 import { h } from './dom.js';
 import { shareBox, seatDot, inPlayersWords } from './ui.js';
+import { t } from './i18n.js';
 
 /** How often a table read by several people reads the view again for its seats' presence. */
 const PRESENCE_POLL_MS = 5000;
@@ -76,10 +77,10 @@ export function liveGame(id, onChange, { onChat = null } = {}) {
         if (takenOver(me.seat)) {
           // A bot took the seat over while this browser was away: its key may take it back.
           st.reclaim = me;
-          st.notice = 'A bot plays your seat now: your turns went by without you. Take it back to play on.';
+          st.notice = t('A bot plays your seat now: your turns went by without you. Take it back to play on.');
         } else {
           if (!me.account) store.forgetSeat(id);
-          st.notice = `${refused} You are watching this game instead.`;
+          st.notice = `${refused} ${t('You are watching this game instead.')}`;
         }
       }
     } catch (e) {
@@ -176,7 +177,7 @@ export function liveGame(id, onChange, { onChat = null } = {}) {
       await api.order(id, st.me.token, body);
     } catch (e) {
       ok = false;
-      st.refused = `Your choice was not counted. ${inPlayersWords(e)}`;
+      st.refused = `${t('Your choice was not counted.')} ${inPlayersWords(e)}`;
     }
     st.busy = false;
     answered(ok);
@@ -207,7 +208,7 @@ export function liveGame(id, onChange, { onChat = null } = {}) {
     onChange();
     const s = name === null ? store.session() : null;
     try {
-      if (name === null && !s) throw new Error('Your sign-in has ended: sign in again, or join with a name.');
+      if (name === null && !s) throw new Error(t('Your sign-in has ended: sign in again, or join with a name.'));
       const r = await api.join(id, name, s?.token);
       if (s) st.me = { seat: r.seat, token: s.token, account: r.account ?? s.name };
       else {
@@ -273,12 +274,12 @@ export function waitingRoom(game, id, keep) {
   const v = st.view;
   const taken = v.seats.filter((s) => s.name).length;
   const parts = [
-    h('h2', {}, 'Waiting for players'),
-    h('p', {}, `${taken} of ${v.seats.length} seats taken. The game starts as soon as every seat is.`),
+    h('h2', {}, t('Waiting for players')),
+    h('p', {}, t('{taken} of {n} seats taken. The game starts as soon as every seat is.', { taken, n: v.seats.length })),
     h('ol', { class: 'seat-list waiting' }, v.seats.map((s, i) => h('li', { class: `seat-row ${s.name ? '' : 'free'}` },
-      seatDot(i), h('span', {}, s.name ?? 'open seat'),
+      seatDot(i), h('span', {}, s.name ?? t('open seat')),
       s.bot ? h('span', { class: 'tag' }, `${s.bot} bot`) : null,
-      st.me?.seat === i ? h('span', { class: 'tag you' }, 'you') : null))),
+      st.me?.seat === i ? h('span', { class: 'tag you' }, t('you')) : null))),
     shareBox(id),
   ];
   const session = st.me ? null : store.session();
@@ -287,29 +288,29 @@ export function waitingRoom(game, id, keep) {
       class: 'join-form', id: 'join-form',
       onsubmit: (e) => { e.preventDefault(); game.join(null); },
     },
-    h('p', { class: 'muted' }, `You join under your account's name, ${session.name}.`),
-    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, `Join as ${session.name}`)));
+    h('p', { class: 'muted' }, t("You join under your account's name, {name}.", { name: session.name })),
+    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, t('Join as {name}', { name: session.name }))));
     if (st.joinError) parts.push(h('p', { class: 'error', role: 'alert' }, st.joinError));
   } else if (!st.me && v.rated) {
-    parts.push(h('p', { class: 'rated-note', id: 'rated-join' }, 'This game is rated: only players signed in to an account can join it. ',
-      h('a', { href: '#/signin', id: 'join-signin' }, 'Sign in to join')));
+    parts.push(h('p', { class: 'rated-note', id: 'rated-join' }, t('This game is rated: only players signed in to an account can join it. '),
+      h('a', { href: '#/signin', id: 'join-signin' }, t('Sign in to join'))));
   } else if (!st.me) {
-    keep.joinInput ??= h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: 'Your name', value: store.name(), autocomplete: 'nickname' });
+    keep.joinInput ??= h('input', { id: 'join-name', type: 'text', required: true, maxlength: 40, placeholder: t('Your name'), value: store.name(), autocomplete: 'nickname' });
     const input = keep.joinInput;
     parts.push(h('form', {
       class: 'join-form', id: 'join-form',
       onsubmit: (e) => {
         e.preventDefault();
         const name = input.value.trim();
-        if (!name) { st.joinError = 'Type your name first: it is what the other players see.'; keep.redraw(); return; }
+        if (!name) { st.joinError = t('Type your name first: it is what the other players see.'); keep.redraw(); return; }
         game.join(name);
       },
     },
-    h('label', { class: 'field' }, h('span', {}, 'Your name'), input),
-    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, 'Join this game')));
+    h('label', { class: 'field' }, h('span', {}, t('Your name')), input),
+    h('button', { type: 'submit', class: 'primary', id: 'join', disabled: st.joining }, t('Join this game'))));
     if (st.joinError) parts.push(h('p', { class: 'error', role: 'alert' }, st.joinError));
   } else {
-    parts.push(h('p', { class: 'muted' }, 'Send the link to the other players. This page updates by itself.'));
+    parts.push(h('p', { class: 'muted' }, t('Send the link to the other players. This page updates by itself.')));
   }
   return h('div', { class: 'panel waiting-room' }, parts);
 }

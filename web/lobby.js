@@ -18,8 +18,9 @@ import { h, replace, keepFocus } from './dom.js';
 import { copyButton, shareUrl, showError, clearError, inPlayersWords } from './ui.js';
 import { takeFlash } from './seats.js';
 import { gameModule } from './games/index.js';
+import { t, N_, num } from './i18n.js';
 
-const BOT_TITLES = { greedy: 'Greedy bot', random: 'Random bot', expert: 'Expert bot' };
+const BOT_TITLES = { greedy: t('Greedy bot'), random: t('Random bot'), expert: t('Expert bot') };
 /** Seats of a new form when neither the last game nor the game's range says otherwise. */
 const DEFAULT_SEATS = 4;
 /**
@@ -32,23 +33,31 @@ const DEFAULT_SEATS = 4;
 export const DEFAULT_TURN_SECONDS = 90;
 /** The clocks offered: [value, words]; 'auto' is the default above. */
 const CLOCKS = [
-  ['auto', `Real-time: ${DEFAULT_TURN_SECONDS} s a decision`],
-  ['300', 'Real-time: 5 minutes a decision'],
-  ['3600', 'Turn-based: 1 hour a decision'],
-  ['86400', 'Turn-based: 1 day a decision'],
-  ['none', 'No time limit'],
+  ['auto', t('Real-time: {n} s a decision', { n: DEFAULT_TURN_SECONDS })],
+  ['300', t('Real-time: 5 minutes a decision')],
+  ['3600', t('Turn-based: 1 hour a decision')],
+  ['86400', t('Turn-based: 1 day a decision')],
+  ['none', t('No time limit')],
 ];
 /** Games asked of the server per page of the lobby, and shown more per press of More. */
 const PAGE = 20;
 /** The lobby's heading before the server's games are known. */
-const NEUTRAL_TITLE = 'City card games';
+const NEUTRAL_TITLE = t('City card games');
+/** The server's own words the lobby shows (GET /api/v1/rulesets: levels, options), said with t(). */
+export const SERVER_WORDS = [N_('Easy'), N_('Normal'), N_('Expert'), N_('Points to win'), N_('Tech Decks'), N_('Money to win'),
+  N_('The game ends after the round in which a player reaches this many victory points.'),
+  N_('How many Tech Decks are shuffled together: two are suggested with 5 or 6 players, one below.'),
+  N_('The game ends after the round in which a player first has this much money (Solitaire has no target).')];
+/** A game's status in words ("playing", "finished" ...). */
+const STATUS = { open: N_('open'), playing: N_('playing'), finished: N_('finished'), cancelled: N_('cancelled'), expired: N_('expired') };
+const statusWord = (s) => (STATUS[s] ? t(STATUS[s]) : s);
 /** Whether a listed game has ended (the list hides them unless asked). */
 const ended = (g) => g.status !== 'open' && g.status !== 'playing';
 
 /** A level of the expert for people, from GET /api/v1/rulesets: "Normal: thinks up to 40 ms a move". */
 function levelLabel(l) {
-  const t = l.think_ms >= 1000 ? `${Number((l.think_ms / 1000).toFixed(1))} s` : `${l.think_ms} ms`;
-  return `${l.title}: thinks up to ${t} a move`;
+  const time = l.think_ms >= 1000 ? `${num(Number((l.think_ms / 1000).toFixed(1)))} s` : `${num(l.think_ms)} ms`;
+  return t('{level}: thinks up to {time} a move', { level: t(l.title), time });
 }
 /** Option `o`'s range and default at `seats` seats (GET /api/v1/rulesets, options[].by_players). */
 const rangeAt = (o, seats) => o.by_players?.find((b) => b.players === seats) ?? null;
@@ -96,7 +105,7 @@ export function mountLobby(root, navigate) {
 
   const nameInput = h('input', {
     id: 'name', name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname',
-    placeholder: 'Your name', value: store.name(), 'aria-describedby': 'name-hint',
+    placeholder: t('Your name'), value: store.name(), 'aria-describedby': 'name-hint',
   });
   let touched = false;
   const gameSelect = h('select', { id: 'game', name: 'game', onchange: () => { touched = true; game = gameSelect.value; drawGame(); } });
@@ -104,20 +113,20 @@ export function mountLobby(root, navigate) {
   const seatList = h('ol', { class: 'seat-list', id: 'seat-list' });
   let optionValues = { ...saved.options }; // what the user typed, by option name
   const turnInput = h('select', { id: 'turn', name: 'turn', 'aria-describedby': 'turn-hint' },
-    [...CLOCKS, ...(CLOCKS.some(([v]) => v === saved.clock) ? [] : [[saved.clock, `${saved.clock} s a decision`]])]
+    [...CLOCKS, ...(CLOCKS.some(([v]) => v === saved.clock) ? [] : [[saved.clock, t('{n} s a decision', { n: saved.clock })]])]
       .map(([v, words]) => h('option', { value: v, selected: v === saved.clock }, words)));
   const formError = h('p', { class: 'error', role: 'alert', id: 'create-error', hidden: true });
-  const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, 'Create game');
+  const createBtn = h('button', { type: 'submit', class: 'primary', id: 'create' }, t('Create game'));
   const heading = h('h1', { id: 'lobby-title' }, NEUTRAL_TITLE);
-  const createTitle = h('h2', { id: 'create-title' }, 'New game');
+  const createTitle = h('h2', { id: 'create-title' }, t('New game'));
   const keptNote = h('p', { class: 'kept-note', id: 'kept-note', hidden: true });
   const optionFields = h('span', { class: 'option-fields', id: 'option-fields' });
   const lead = h('p', { class: 'lead', id: 'game-lead' });
   const learnLinks = h('p', { class: 'learn-links', id: 'learn-links' });
   const levelSelect = h('select', { id: 'bot-level', name: 'bot_level', 'aria-describedby': 'bot-level-hint', onchange: () => { level = levelSelect.value; } });
   const levelField = h('div', { id: 'bot-level-field', hidden: true },
-    h('label', { class: 'field' }, h('span', {}, 'Expert level'), levelSelect),
-    h('p', { class: 'hint', id: 'bot-level-hint' }, 'How hard the expert bots think. Suggest always asks the strongest level.'));
+    h('label', { class: 'field' }, h('span', {}, t('Expert level')), levelSelect),
+    h('p', { class: 'hint', id: 'bot-level-hint' }, t('How hard the expert bots think. Suggest always asks the strongest level.')));
 
   /** The level select, shown while a seat is an expert bot and the server's levels are known. */
   function drawLevel() {
@@ -133,27 +142,28 @@ export function mountLobby(root, navigate) {
   function drawGame() {
     if (!rulesets.size) { // the server's games are not known yet: nothing to choose
       for (const el of [gameSelect, seatsSelect, seatList, optionFields, learnLinks]) replace(el);
-      lead.textContent = 'Loading the games this server hosts…';
+      lead.textContent = t('Loading the games this server hosts…');
       return;
     }
     if (!rulesets.has(game)) game = serverDefault;
     const r = rs();
     heading.textContent = r.title;
-    createTitle.textContent = `New game of ${r.title}`;
-    document.title = `${r.title} · Lobby`;
+    createTitle.textContent = t('New game of {title}', { title: r.title });
+    document.title = t('{title} · Lobby', { title: r.title });
     replace(gameSelect, [...rulesets.values()].map((x) => h('option', { value: x.id, selected: x.id === game }, x.title)));
     gameSelect.closest('.field')?.toggleAttribute('hidden', rulesets.size < 2);
     const counts = [];
     for (let n = Math.max(1, r.min_players); n <= r.max_players; n++) counts.push(n);
     seats = Math.min(Math.max(wantSeats, counts[0]), counts[counts.length - 1]);
-    replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? '1 (solo)' : `${n} players`)));
+    replace(seatsSelect, counts.map((n) => h('option', { value: n, selected: n === seats }, n === 1 ? t('1 (solo)') : t('{n} players', { n }))));
     // The game's own pitch, from its module; a game without one is said by its title and seats.
-    const plain = `Play ${r.title}: ${r.min_players === r.max_players ? r.min_players : `${r.min_players} to ${r.max_players}`} players.`;
+    const plain = r.min_players === r.max_players ? t('Play {title}: {n} players.', { title: r.title, n: r.min_players })
+      : t('Play {title}: {min} to {max} players.', { title: r.title, min: r.min_players, max: r.max_players });
     gameModule(r.id).then((m) => m.lead, () => null).then((text) => { if (game === r.id) lead.textContent = text ?? plain; });
     // The rules and the cards of the game chosen (their pages switch between the games).
-    replace(learnLinks, 'New to ', r.title, '? ',
-      h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, `Read the rules of ${r.title}`), ' · ',
-      h('a', { href: `#/cards/${r.id}`, id: 'lobby-cards', 'data-game': r.id }, 'Every card'));
+    replace(learnLinks, t('New to {title}? ', { title: r.title }),
+      h('a', { href: `#/rules/${r.id}`, id: 'lobby-rules', 'data-game': r.id }, t('Read the rules of {title}', { title: r.title })), ' · ',
+      h('a', { href: `#/cards/${r.id}`, id: 'lobby-cards', 'data-game': r.id }, t('Every card')));
     drawSeats();
     drawKept();
   }
@@ -169,10 +179,10 @@ export function mountLobby(root, navigate) {
     keptNote.hidden = !kept;
     if (!kept) { replace(keptNote); return; }
     const n = Math.min(Math.max(last.seats ?? DEFAULT_SEATS, Math.max(1, r.min_players)), r.max_players);
-    const what = [r.title, n === 1 ? 'solo' : `${n} players`];
+    const what = [r.title, n === 1 ? t('solo') : t('{n} players', { n })];
     if (saved.clock !== 'auto') what.push(turnInput.selectedOptions[0]?.textContent ?? '');
-    replace(keptNote, `Set up like your last game (${what.join(', ')}); the seats start as bots again. `,
-      h('button', { type: 'button', class: 'ghost small', id: 'reset-form', onclick: resetForm }, 'Reset to defaults'));
+    replace(keptNote, t('Set up like your last game ({what}); the seats start as bots again. ', { what: what.join(', ') }),
+      h('button', { type: 'button', class: 'ghost small', id: 'reset-form', onclick: resetForm }, t('Reset to defaults')));
   }
 
   /** Back to the defaults: the server's first game, its seats, options and level; the default clock. */
@@ -207,7 +217,7 @@ export function mountLobby(root, navigate) {
           id: `opt-${o.name}`, name: o.name, type: 'number', min: r.min, max: r.max, value, inputmode: 'numeric',
           onchange: () => { optionValues[o.name] = Number(input.value); },
         });
-      return h('label', { class: 'field', title: o.description ?? '' }, h('span', {}, o.title ?? o.name), input);
+      return h('label', { class: 'field', title: o.description ? t(o.description) : '' }, h('span', {}, o.title ? t(o.title) : o.name), input);
     }));
   }
 
@@ -226,12 +236,12 @@ export function mountLobby(root, navigate) {
 
   function drawSeats() {
     const bots = rs().bots?.length ? rs().bots : ['greedy'];
-    const choices = [['person', 'Person'], ...bots.map((b) => [b, BOT_TITLES[b] ?? `${b[0].toUpperCase()}${b.slice(1)} bot`])];
+    const choices = [['person', t('Person')], ...bots.map((b) => [b, BOT_TITLES[b] ?? t('{Kind} bot', { Kind: `${b[0].toUpperCase()}${b.slice(1)}` })])];
     replace(seatList, Array.from({ length: seats }, (_, i) => {
-      if (i === 0) return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, '1'), h('span', { class: 'seat-you' }, 'You'));
+      if (i === 0) return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, '1'), h('span', { class: 'seat-you' }, t('You')));
       if (!choices.some(([v]) => v === kinds[i])) kinds[i] = bots[0]; // unset or not in this game
       const sel = h('select', {
-        id: `seat-kind-${i}`, 'aria-label': `Seat ${i + 1}`,
+        id: `seat-kind-${i}`, 'aria-label': t('Seat {n}', { n: i + 1 }),
         onchange: () => { kinds[i] = sel.value; drawLevel(); },
       }, choices.map(([v, t]) => h('option', { value: v, selected: kinds[i] === v }, t)));
       return h('li', { class: 'seat-row' }, h('span', { class: 'seat-no' }, String(i + 1)), sel);
@@ -254,12 +264,12 @@ export function mountLobby(root, navigate) {
     clearError(formError);
     if (!rulesets.size) {
       // Pressed before the server's games were read: read them (the form is drawn from them) first.
-      try { await readRulesets(); } catch (e) { showError(formError, `The games this server hosts could not be read: ${e.message}`); return; }
+      try { await readRulesets(); } catch (e) { showError(formError, t('The games this server hosts could not be read: {why}', { why: e.message })); return; }
       if (!alive) return;
     }
     const name = session ? session.name : nameInput.value.trim();
     if (!name) {
-      showError(formError, 'Type your name first: it is what the other players see.');
+      showError(formError, t('Type your name first: it is what the other players see.'));
       nameInput.focus();
       return;
     }
@@ -288,36 +298,36 @@ export function mountLobby(root, navigate) {
 
   const privateBox = h('input', { id: 'private', name: 'private', type: 'checkbox', 'aria-describedby': 'private-hint' });
   const ratedBox = h('input', { id: 'rated', name: 'rated', type: 'checkbox', 'aria-describedby': 'rated-hint' });
-  const ratedField = h('label', { class: 'check', id: 'rated-field', hidden: true }, ratedBox, h('span', {}, 'Rated game'));
-  const ratedHint = h('p', { class: 'hint', id: 'rated-hint', hidden: true }, 'The result changes the players\' ratings. Only people signed in to an account can join; bots are rated too.');
+  const ratedField = h('label', { class: 'check', id: 'rated-field', hidden: true }, ratedBox, h('span', {}, t('Rated game')));
+  const ratedHint = h('p', { class: 'hint', id: 'rated-hint', hidden: true }, t("The result changes the players' ratings. Only people signed in to an account can join; bots are rated too."));
   drawGame();
 
   const form = h('form', { class: 'panel create', id: 'create-form', onsubmit: onCreate, 'aria-labelledby': 'create-title' },
     createTitle,
     keptNote,
-    session ? h('p', { class: 'playing-as', id: 'playing-as' }, `You play as ${session.name}: creating a game gives you the first seat.`)
-      : [h('label', { class: 'field' }, h('span', {}, 'Your name'), nameInput),
-        h('p', { class: 'hint', id: 'name-hint' }, 'Creating a game gives you the first seat. ',
-          h('a', { href: '#/signin', id: 'form-signin' }, 'Sign in'), ' to keep your games on every device; you never need to.')],
-    h('label', { class: 'field', hidden: true }, h('span', {}, 'Game'), gameSelect),
+    session ? h('p', { class: 'playing-as', id: 'playing-as' }, t('You play as {name}: creating a game gives you the first seat.', { name: session.name }))
+      : [h('label', { class: 'field' }, h('span', {}, t('Your name')), nameInput),
+        h('p', { class: 'hint', id: 'name-hint' }, t('Creating a game gives you the first seat. '),
+          h('a', { href: '#/signin', id: 'form-signin' }, t('Sign in')), t(' to keep your games on every device; you never need to.'))],
+    h('label', { class: 'field', hidden: true }, h('span', {}, t('Game')), gameSelect),
     h('div', { class: 'field-row' },
-      h('label', { class: 'field' }, h('span', {}, 'Players'), seatsSelect),
+      h('label', { class: 'field' }, h('span', {}, t('Players')), seatsSelect),
       optionFields,
-      h('label', { class: 'field' }, h('span', {}, 'Time per decision'), turnInput)),
-    h('p', { class: 'hint', id: 'turn-hint' }, 'When time runs out, the rules decide for the player. Real-time tables add a time bank of three decisions for each player. No clock alone against bots.'),
-    h('fieldset', { class: 'seats' }, h('legend', {}, 'Seats'), seatList,
-      h('p', { class: 'hint' }, 'Bots sit after the people. Seats left to people are joined through the share link.'),
+      h('label', { class: 'field' }, h('span', {}, t('Time per decision')), turnInput)),
+    h('p', { class: 'hint', id: 'turn-hint' }, t('When time runs out, the rules decide for the player. Real-time tables add a time bank of three decisions for each player. No clock alone against bots.')),
+    h('fieldset', { class: 'seats' }, h('legend', {}, t('Seats')), seatList,
+      h('p', { class: 'hint' }, t('Bots sit after the people. Seats left to people are joined through the share link.')),
       levelField),
-    h('label', { class: 'check' }, privateBox, h('span', {}, 'Private table')),
-    h('p', { class: 'hint', id: 'private-hint' }, 'A private table is not listed in the lobby: only people with its link can join or watch.'),
+    h('label', { class: 'check' }, privateBox, h('span', {}, t('Private table'))),
+    h('p', { class: 'hint', id: 'private-hint' }, t('A private table is not listed in the lobby: only people with its link can join or watch.')),
     ratedField, ratedHint,
     formError,
     // held at the bottom of the screen while the form is on it, so it is in sight from the start
     h('div', { class: 'actions create-actions' }, createBtn));
 
-  const listBox = h('div', { class: 'games', id: 'games', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading games…'));
+  const listBox = h('div', { class: 'games', id: 'games', 'aria-live': 'polite' }, h('p', { class: 'muted' }, t('Loading games…')));
   const listError = h('p', { class: 'error', role: 'alert', hidden: true });
-  const refreshBtn = h('button', { type: 'button', class: 'ghost small', id: 'refresh-games', onclick: () => loadGames() }, 'Refresh');
+  const refreshBtn = h('button', { type: 'button', class: 'ghost small', id: 'refresh-games', onclick: () => loadGames() }, t('Refresh'));
   let showEnded = false; // finished games are listed only when asked
   let wantRows = PAGE; // rows to show; More asks for a page more
   const endedBox = h('input', {
@@ -327,12 +337,12 @@ export function mountLobby(root, navigate) {
   const moreBtn = h('button', {
     type: 'button', class: 'ghost', id: 'more-games', hidden: true,
     onclick: () => { wantRows += PAGE; loadGames(); },
-  }, 'More games');
+  }, t('More games'));
 
   const listPanel = h('section', { class: 'panel list', id: 'games-panel', 'aria-labelledby': 'games-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, 'Games'),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'games-title' }, t('Games')),
       h('div', { class: 'list-tools' },
-        h('label', { class: 'check' }, endedBox, h('span', {}, 'Show finished games')),
+        h('label', { class: 'check' }, endedBox, h('span', {}, t('Show finished games'))),
         refreshBtn)),
     listError, listBox, moreBtn);
   const grid = h('div', { class: 'lobby-grid' }, form, listPanel);
@@ -341,10 +351,10 @@ export function mountLobby(root, navigate) {
   let mineIds = new Set(); // the account's games, for the list's Resume
   let lastMine = null; // the account's games last read
   let mineAll = false; // every finished game of the account shown, not only the last few
-  const mineBox = h('div', { class: 'games', id: 'my-games-list', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Loading your games…'));
+  const mineBox = h('div', { class: 'games', id: 'my-games-list', 'aria-live': 'polite' }, h('p', { class: 'muted' }, t('Loading your games…')));
   const minePanel = session ? h('section', { class: 'panel list my-games', id: 'my-games', 'aria-labelledby': 'my-games-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'my-games-title' }, 'Your games'),
-      h('a', { href: `#/players/${encodeURIComponent(session.name)}`, class: 'small-link', id: 'my-profile-link' }, 'Your ratings')),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'my-games-title' }, t('Your games')),
+      h('a', { href: `#/players/${encodeURIComponent(session.name)}`, class: 'small-link', id: 'my-profile-link' }, t('Your ratings'))),
     mineBox) : null;
   /** Reads the account's games and draws them (open, running, then the last finished ones). */
   async function loadMine() {
@@ -362,12 +372,12 @@ export function mountLobby(root, navigate) {
       if (!alive) return;
       if (e.status === 401) { // the session ended (signed out everywhere, or expired)
         store.forgetSession();
-        replace(mineBox, h('p', { class: 'muted' }, 'Your sign-in has ended. ', h('a', { href: '#/signin' }, 'Sign in again'), ' to see your games.'));
-      } else replace(mineBox, h('p', { class: 'error', role: 'alert' }, `Your games could not be read. ${inPlayersWords(e)}`));
+        replace(mineBox, h('p', { class: 'muted' }, t('Your sign-in has ended. '), h('a', { href: '#/signin' }, t('Sign in again')), t(' to see your games.')));
+      } else replace(mineBox, h('p', { class: 'error', role: 'alert' }, `${t('Your games could not be read.')} ${inPlayersWords(e)}`));
     }
   }
   function drawMine(games) {
-    if (!games.length) { replace(mineBox, h('p', { class: 'muted', id: 'my-games-empty' }, 'No games yet: the games you create or join signed in show here, on every device.')); return; }
+    if (!games.length) { replace(mineBox, h('p', { class: 'muted', id: 'my-games-empty' }, t('No games yet: the games you create or join signed in show here, on every device.'))); return; }
     const order = { playing: 0, open: 1 };
     const live = games.filter((g) => g.status in order).sort((a, b) => order[a.status] - order[b.status]);
     const done = games.filter((g) => !(g.status in order));
@@ -376,13 +386,13 @@ export function mountLobby(root, navigate) {
       h('div', { class: 'game-main' },
         h('div', { class: 'game-title' }, rulesets.get(g.game)?.title ?? titleOf(g.game)),
         h('div', { class: 'game-meta' },
-          h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? 'waiting for players' : g.status),
-          h('span', {}, g.players === 1 ? 'solo' : `${g.players} players`),
-          h('span', {}, `seat ${g.seat + 1}`))),
+          h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? t('waiting for players') : statusWord(g.status)),
+          h('span', {}, g.players === 1 ? t('solo') : t('{n} players', { n: g.players })),
+          h('span', {}, t('seat {n}', { n: g.seat + 1 })))),
       h('div', { class: 'game-actions' },
-        h('a', { class: `button small ${g.status in order ? 'primary' : ''}`, href: `#/game/${g.id}`, 'data-focus-key': `mine-${g.id}`, 'aria-label': `${g.status in order ? 'Resume' : 'Results of'} your ${rulesets.get(g.game)?.title ?? titleOf(g.game)} game` },
-          g.status in order ? 'Resume' : 'Results'))))),
-    done.length > shownDone.length ? h('button', { type: 'button', class: 'ghost', id: 'more-mine', onclick: () => { mineAll = true; drawMine(games); } }, `All ${done.length} finished games`) : null);
+        h('a', { class: `button small ${g.status in order ? 'primary' : ''}`, href: `#/game/${g.id}`, 'data-focus-key': `mine-${g.id}`, 'aria-label': g.status in order ? t('Resume your {title} game', { title: rulesets.get(g.game)?.title ?? titleOf(g.game) }) : t('Results of your {title} game', { title: rulesets.get(g.game)?.title ?? titleOf(g.game) }) },
+          g.status in order ? t('Resume') : t('Results')))))),
+    done.length > shownDone.length ? h('button', { type: 'button', class: 'ghost', id: 'more-mine', onclick: () => { mineAll = true; drawMine(games); } }, t('All {n} finished games', { n: done.length })) : null);
   }
   // On a phone whose list comes first: a button above the list that leads to the form.
   const toCreate = h('button', {
@@ -391,7 +401,7 @@ export function mountLobby(root, navigate) {
       form.scrollIntoView({ block: 'start' });
       (session ? seatsSelect : nameInput).focus({ preventScroll: true });
     },
-  }, 'Create a game');
+  }, t('Create a game'));
   const flash = takeFlash(); // e.g. "You left the game" after leaving an open game
   replace(root,
     h('section', { class: 'lobby' },
@@ -458,7 +468,7 @@ export function mountLobby(root, navigate) {
       moreBtn.hidden = !next;
       drawGames(games);
     } catch (e) {
-      if (alive && mine === loading) showError(listError, `The games could not be read. ${inPlayersWords(e)}`);
+      if (alive && mine === loading) showError(listError, `${t('The games could not be read.')} ${inPlayersWords(e)}`);
     }
   }
 
@@ -468,8 +478,8 @@ export function mountLobby(root, navigate) {
   function drawGamesNow(games, hidden) {
     if (!games.length) {
       replace(listBox, h('p', { class: 'muted' }, !showEnded && hidden
-        ? 'No game is open or being played now: create one, or show the finished games.'
-        : 'No games yet: create the first one.'));
+        ? t('No game is open or being played now: create one, or show the finished games.')
+        : t('No games yet: create the first one.')));
       return;
     }
     replace(listBox, h('ul', { class: 'game-list' }, games.map((g) => {
@@ -477,21 +487,21 @@ export function mountLobby(root, navigate) {
       const names = g.names.map((n) => n || null);
       const open = g.status === 'open' && g.seats_free > 0;
       let action;
-      if (mine) action = h('a', { class: 'button primary small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Resume');
-      else if (open) action = h('a', { class: 'button primary small join', href: `#/game/${g.id}`, 'data-game': g.id, 'data-focus-key': `go-${g.id}` }, 'Join');
-      else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? 'Results' : 'Watch');
+      if (mine) action = h('a', { class: 'button primary small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? t('Results') : t('Resume'));
+      else if (open) action = h('a', { class: 'button primary small join', href: `#/game/${g.id}`, 'data-game': g.id, 'data-focus-key': `go-${g.id}` }, t('Join'));
+      else action = h('a', { class: 'button small', href: `#/game/${g.id}`, 'data-focus-key': `go-${g.id}` }, g.status === 'finished' ? t('Results') : t('Watch'));
       return h('li', { class: `game-row status-${g.status}`, 'data-game': g.id },
         h('div', { class: 'game-main' },
           h('div', { class: 'game-title' }, rulesets.get(g.game)?.title ?? titleOf(g.game)),
           h('div', { class: 'game-names' }, names.map((n, i) => (g.bots?.[i]
-            ? h('span', { class: 'who bot', title: 'a bot' }, n, h('span', { class: 'tag' }, 'bot'))
-            : h('span', { class: n ? 'who' : 'who free' }, n ?? 'open seat')))),
+            ? h('span', { class: 'who bot', title: t('a bot') }, n, h('span', { class: 'tag' }, t('bot')))
+            : h('span', { class: n ? 'who' : 'who free' }, n ?? t('open seat'))))),
           h('div', { class: 'game-meta' },
-            h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? `open · ${g.seats_free} free` : g.status),
-            g.status !== 'open' ? h('span', {}, `round ${g.round}`) : null,
+            h('span', { class: `status-badge ${g.status}` }, g.status === 'open' ? t('open · {n} free', { n: g.seats_free }) : statusWord(g.status)),
+            g.status !== 'open' ? h('span', {}, t('round {n}', { n: g.round })) : null,
             ...Object.entries(g.options ?? (g.target_vp ? { target_vp: g.target_vp } : {}))
               .filter(([k]) => isChoice(g, k)).map(([k, v]) => h('span', {}, optionLabel(g.game, k, v))),
-            g.turn_seconds ? h('span', {}, `${g.turn_seconds}s a step`) : null)),
+            g.turn_seconds ? h('span', {}, t('{n}s a step', { n: g.turn_seconds })) : null)),
         h('div', { class: 'game-actions' }, action, copyLink(g.id)));
     })));
   }
@@ -505,9 +515,9 @@ export function mountLobby(root, navigate) {
 
   /** An option of a listed game for people: "to 50 VP" for The City's target, else "Title: value". */
   function optionLabel(gid, name, value) {
-    if (name === 'target_vp') return `to ${value} VP`;
+    if (name === 'target_vp') return t('to {n} VP', { n: value });
     const o = (rulesets.get(gid)?.options ?? []).find((x) => x.name === name);
-    return `${o?.title ?? name}: ${value}`;
+    return `${o?.title ? t(o.title) : name}: ${value}`;
   }
 
   /** A game's id in words, for a game the server's list does not (yet) name. */
@@ -516,7 +526,7 @@ export function mountLobby(root, navigate) {
   }
 
   function copyLink(gid) {
-    const b = copyButton(shareUrl(gid), 'Copy link', 'Copy link of this game');
+    const b = copyButton(shareUrl(gid), t('Copy link'), t('Copy link of this game'));
     b.setAttribute('data-focus-key', `copy-${gid}`);
     return b;
   }

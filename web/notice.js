@@ -5,6 +5,7 @@
 // mutes every tone) and this browser's localStorage remembers them.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const KEYS = { sound: 'city.notice.sound', notify: 'city.notice.notify', open: 'city.notice.open' };
 
@@ -98,24 +99,23 @@ export function noticeSwitches() {
       if (!notify.checked) { setOn('notify', false); return; }
       if (!('Notification' in window)) {
         notify.checked = false;
-        why.textContent = 'This browser cannot show notifications.';
+        why.textContent = t('This browser cannot show notifications.');
         return;
       }
       let p = Notification.permission;
       if (p === 'default') p = await Notification.requestPermission().catch(() => 'denied');
       if (p !== 'granted') {
         notify.checked = false;
-        why.textContent = 'Notifications are blocked for this site: allow them in the browser\'s site settings, then turn this on again.';
+        why.textContent = t("Notifications are blocked for this site: allow them in the browser's site settings, then turn this on again.");
         return;
       }
       setOn('notify', true);
     },
   });
   return h('section', { class: 'panel notice-box', id: 'notices', 'aria-labelledby': 'notices-title' },
-    h('h2', { id: 'notices-title' }, 'Alerts'),
-    h('p', { class: 'hint' }, 'When a decision waits for you and this tab is in the background:'),
-    h('label', { class: 'check' }, sound, h('span', {}, 'Play a sound')),
-    h('label', { class: 'check' }, open, h('span', {}, 'Play it also while this tab is open')),
-    h('label', { class: 'check' }, notify, h('span', {}, 'Show a notification')),
+    h('h2', { id: 'notices-title' }, t('Alerts')),
+    h('p', { class: 'hint' }, t('When a decision waits for you and this tab is in the background:')),
+    h('label', { class: 'check' }, sound, h('span', {}, t('Play a sound'))),
+    h('label', { class: 'check' }, notify, h('span', {}, t('Show a notification'))),
     why);
 }

@@ -8,6 +8,7 @@
 import { api, loadRulesets, store } from './api.js';
 import { h, replace } from './dom.js';
 import { inPlayersWords, changeWords, ratingWords } from './ui.js';
+import { t, language } from './i18n.js';
 
 const fmt = ratingWords;
 
@@ -15,12 +16,13 @@ const fmt = ratingWords;
 export function playerTitle(name) {
   const m = /^bot:([a-z]+)(?:-(.+))?$/.exec(name ?? '');
   if (!m) return name;
-  return `${m[1][0].toUpperCase()}${m[1].slice(1)} bot${m[2] ? ` (${m[2]})` : ''}`;
+  const kind = t('{Kind} bot', { Kind: `${m[1][0].toUpperCase()}${m[1].slice(1)}` });
+  return m[2] ? `${kind} (${m[2]})` : kind;
 }
 
 /** The mark of a bot among players; null for a person. */
 function kindTag(kind) {
-  return kind === 'bot' ? h('span', { class: 'tag bot-mark' }, 'bot') : null;
+  return kind === 'bot' ? h('span', { class: 'tag bot-mark' }, t('bot')) : null;
 }
 
 /** A link to player `name`'s profile. */
@@ -31,11 +33,12 @@ function playerLink(name, kind) {
 /** An ISO date as a short date in words ("26 Nov 2026"). */
 function dateWords(iso) {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(language() === 'en' ? 'en-GB' : language(), { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** 1 -> "1st", 2 -> "2nd", 11 -> "11th". */
 function ordinalWords(n) {
+  if (language() === 'de') return `${n}.`;
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
   return `${n}${s}`;
 }
@@ -49,47 +52,47 @@ async function titles() {
 
 /** The note that says what the rating is. */
 function ratingNote() {
-  return h('p', { class: 'hint rating-note' }, 'A rating is the cautious estimate of skill, μ − 3σ: the skill μ less three times its uncertainty σ. It starts near 0 and rises as a player plays and wins rated games.');
+  return h('p', { class: 'hint rating-note' }, t('A rating is the cautious estimate of skill, μ − 3σ: the skill μ less three times its uncertainty σ. It starts near 0 and rises as a player plays and wins rated games.'));
 }
 
 /** Mounts player `name`'s profile in `root`; returns a teardown function. */
 export function mountProfile(root, name) {
   let alive = true;
-  document.title = `${playerTitle(name)} · Player`;
-  replace(root, h('p', { class: 'muted loading' }, 'Loading the player…'));
-  Promise.all([api.player(name), titles()]).then(([p, t]) => {
+  document.title = t('{name} · Player', { name: playerTitle(name) });
+  replace(root, h('p', { class: 'muted loading' }, t('Loading the player…')));
+  Promise.all([api.player(name), titles()]).then(([p, known]) => {
     if (!alive) return;
     const mine = store.session()?.name === p.name;
     replace(root, h('section', { class: 'players-page stack', 'aria-labelledby': 'player-title' },
       h('div', { class: 'panel' },
-        h('h1', { id: 'player-title' }, playerTitle(p.name), ' ', kindTag(p.kind), mine ? h('span', { class: 'tag you' }, 'you') : null),
+        h('h1', { id: 'player-title' }, playerTitle(p.name), ' ', kindTag(p.kind), mine ? h('span', { class: 'tag you' }, t('you')) : null),
         h('p', { class: 'lead', id: 'player-totals' }, `${p.played} game${p.played === 1 ? '' : 's'} played, ${p.won} won.`),
-        mine ? h('p', {}, h('a', { href: '#/account', id: 'to-account' }, 'Your account')) : null),
+        mine ? h('p', {}, h('a', { href: '#/account', id: 'to-account' }, t('Your account'))) : null),
       h('section', { class: 'panel', 'aria-labelledby': 'ratings-title' },
-        h('h2', { id: 'ratings-title' }, 'Ratings'),
+        h('h2', { id: 'ratings-title' }, t('Ratings')),
         p.ratings.length ? h('div', { class: 'table-scroll' }, h('table', { class: 'data-table', id: 'ratings' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Game'), h('th', { scope: 'col', class: 'num' }, 'Rating'),
-            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'skill μ ± uncertainty σ' }, 'μ ± σ')), h('th', { scope: 'col', class: 'num' }, 'Games'), h('th', { scope: 'col', class: 'num' }, 'Wins'))),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('Game')), h('th', { scope: 'col', class: 'num' }, t('Rating')),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: t('skill μ ± uncertainty σ') }, 'μ ± σ')), h('th', { scope: 'col', class: 'num' }, t('Games')), h('th', { scope: 'col', class: 'num' }, t('Wins')))),
           h('tbody', {}, p.ratings.map((r) => h('tr', { 'data-game': r.game },
-            h('th', { scope: 'row' }, h('a', { href: `#/leaderboard/${r.game}` }, t.of(r.game))),
+            h('th', { scope: 'row' }, h('a', { href: `#/leaderboard/${r.game}` }, known.of(r.game))),
             h('td', { class: 'num rating' }, fmt(r.ordinal)),
             h('td', { class: 'num' }, `${fmt(r.mu)} ± ${fmt(r.sigma)}`),
-            h('td', { class: 'num' }, String(r.games)), h('td', { class: 'num' }, String(r.wins))))))) : h('p', { class: 'muted' }, 'No rated game yet.'),
+            h('td', { class: 'num' }, String(r.games)), h('td', { class: 'num' }, String(r.wins))))))) : h('p', { class: 'muted' }, t('No rated game yet.')),
         ratingNote()),
       h('section', { class: 'panel', 'aria-labelledby': 'recent-title' },
-        h('h2', { id: 'recent-title' }, 'Recent games'),
+        h('h2', { id: 'recent-title' }, t('Recent games')),
         p.recent.length ? h('ul', { class: 'recent-list', id: 'recent' }, p.recent.map((g) => h('li', { class: 'recent-row', 'data-game': g.id },
           h('div', { class: 'recent-main' },
-            h('span', { class: 'recent-title' }, t.of(g.game)),
+            h('span', { class: 'recent-title' }, known.of(g.game)),
             h('span', { class: 'muted' }, [dateWords(g.finished_at), g.players > 1 ? `${ordinalWords(g.place)} of ${g.players}` : 'solo'].filter(Boolean).join(' · ')),
             g.rated ? h('span', { class: `change ${g.change > 0 ? 'up' : g.change < 0 ? 'down' : ''}` }, `rating ${changeWords(g.change)}`) : h('span', { class: 'muted' }, 'unrated')),
-          h('a', { class: 'button small', href: `#/replay/${g.id}`, 'aria-label': `Replay of the ${t.of(g.game)} game of ${dateWords(g.finished_at)}` }, 'Replay')))) : h('p', { class: 'muted' }, 'No finished game yet.'))));
+          h('a', { class: 'button small', href: `#/replay/${g.id}`, 'aria-label': t('Replay of the {title} game of {date}', { title: known.of(g.game), date: dateWords(g.finished_at) }) }, t('Replay'))))) : h('p', { class: 'muted' }, t('No finished game yet.')))));
   }, (e) => {
     if (!alive) return;
     replace(root, h('section', { class: 'panel notice', 'aria-labelledby': 'player-title' },
-      h('h1', { id: 'player-title' }, e.status === 404 ? 'No such player' : 'The player could not be read'),
-      h('p', {}, e.status === 404 ? `No player is called ${name}. A deleted account's name is not shown.` : inPlayersWords(e)),
-      h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
+      h('h1', { id: 'player-title' }, e.status === 404 ? t('No such player') : t('The player could not be read')),
+      h('p', {}, e.status === 404 ? t("No player is called {name}. A deleted account's name is not shown.", { name }) : inPlayersWords(e)),
+      h('a', { href: '#/', class: 'button primary' }, t('Back to the lobby'))));
   });
   return () => { alive = false; };
 }
@@ -98,25 +101,25 @@ export function mountProfile(root, name) {
 export function mountLeaderboard(root, game) {
   let alive = true;
   let next = null;
-  replace(root, h('p', { class: 'muted loading' }, 'Loading the leaderboard…'));
-  titles().then(async (t) => {
-    const id = game ?? t.default;
-    document.title = `${t.of(id)} · Leaderboard`;
+  replace(root, h('p', { class: 'muted loading' }, t('Loading the leaderboard…')));
+  titles().then(async (known) => {
+    const id = game ?? known.default;
+    document.title = t('{title} · Leaderboard', { title: known.of(id) });
     let first;
     try {
       first = await api.leaderboard(id);
     } catch (e) {
       if (!alive) return;
       replace(root, h('section', { class: 'panel notice', 'aria-labelledby': 'board-title' },
-        h('h1', { id: 'board-title' }, 'Leaderboard'),
-        h('p', {}, e.code === 'bad_game' ? `This server hosts no game called ${id}.` : `The leaderboard could not be read. ${inPlayersWords(e)}`),
-        h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby')));
+        h('h1', { id: 'board-title' }, t('Leaderboard')),
+        h('p', {}, e.code === 'bad_game' ? t('This server hosts no game called {id}.', { id }) : `${t('The leaderboard could not be read.')} ${inPlayersWords(e)}`),
+        h('a', { href: '#/', class: 'button primary' }, t('Back to the lobby'))));
       return;
     }
     if (!alive) return;
     const body = h('tbody', {});
     const error = h('p', { class: 'error', role: 'alert', id: 'board-error', hidden: true });
-    const more = h('button', { type: 'button', class: 'ghost', id: 'more-players', onclick: () => page() }, 'More players');
+    const more = h('button', { type: 'button', class: 'ghost', id: 'more-players', onclick: () => page() }, t('More players'));
     const status = h('p', { class: 'offscreen', role: 'status', id: 'board-status' });
     const add = (d) => {
       body.append(...d.players.map((r) => h('tr', { 'data-name': r.name, 'data-kind': r.kind },
@@ -135,9 +138,9 @@ export function mountLeaderboard(root, game) {
         const d = await api.leaderboard(id, next);
         if (!alive) return;
         add(d);
-        status.textContent = `${d.players.length} more players shown.`;
+        status.textContent = t('{n} more players shown.', { n: d.players.length });
       } catch (e) {
-        if (alive) { error.textContent = `More players could not be read. ${inPlayersWords(e)}`; error.hidden = false; }
+        if (alive) { error.textContent = `${t('More players could not be read.')} ${inPlayersWords(e)}`; error.hidden = false; }
       }
       more.disabled = false;
     }
@@ -145,29 +148,29 @@ export function mountLeaderboard(root, game) {
     const solo = first.best_solo ?? [];
     replace(root, h('section', { class: 'players-page stack', 'aria-labelledby': 'board-title' },
       h('div', { class: 'panel' },
-        h('h1', { id: 'board-title' }, `Leaderboard: ${t.of(id)}`),
-        t.list.length > 1 ? h('nav', { class: 'board-games', 'aria-label': 'Leaderboards of the other games' },
-          t.list.map((r) => (r.id === id ? h('span', { class: 'button small current', 'aria-current': 'page' }, r.title)
+        h('h1', { id: 'board-title' }, t('Leaderboard: {title}', { title: known.of(id) })),
+        known.list.length > 1 ? h('nav', { class: 'board-games', 'aria-label': t('Leaderboards of the other games') },
+          known.list.map((r) => (r.id === id ? h('span', { class: 'button small current', 'aria-current': 'page' }, r.title)
             : h('a', { class: 'button small', href: `#/leaderboard/${r.id}` }, r.title)))) : null),
       h('section', { class: 'panel', 'aria-labelledby': 'rated-title' },
-        h('h2', { id: 'rated-title' }, 'Rated players'),
+        h('h2', { id: 'rated-title' }, t('Rated players')),
         first.players.length ? [
           h('div', { class: 'table-scroll' }, h('table', { class: 'data-table', id: 'board' },
-            h('caption', { class: 'offscreen' }, `Rated players of ${t.of(id)}, best first`),
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, 'Rank'), h('th', { scope: 'col' }, 'Player'),
-              h('th', { scope: 'col', class: 'num' }, 'Rating'), h('th', { scope: 'col', class: 'num' }, 'Games'))),
+            h('caption', { class: 'offscreen' }, t('Rated players of {title}, best first', { title: known.of(id) })),
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, t('Rank')), h('th', { scope: 'col' }, t('Player')),
+              h('th', { scope: 'col', class: 'num' }, t('Rating')), h('th', { scope: 'col', class: 'num' }, t('Games')))),
             body)),
-          h('p', { class: 'hint' }, 'People and bots are rated alike; bots are marked bot. Each bot and level is one player.'),
+          h('p', { class: 'hint' }, t('People and bots are rated alike; bots are marked bot. Each bot and level is one player.')),
           error, more, status, ratingNote(),
-        ] : h('p', { class: 'muted', id: 'board-empty' }, `No rated game of ${t.of(id)} has finished yet.`)),
+        ] : h('p', { class: 'muted', id: 'board-empty' }, t('No rated game of {title} has finished yet.', { title: known.of(id) }))),
       h('section', { class: 'panel', 'aria-labelledby': 'solo-title' },
-        h('h2', { id: 'solo-title' }, 'Best solo scores'),
+        h('h2', { id: 'solo-title' }, t('Best solo scores')),
         solo.length ? h('ol', { class: 'recent-list', id: 'best-solo' }, solo.map((s) => h('li', { class: 'recent-row' },
           h('div', { class: 'recent-main' }, playerLink(s.name, null),
             h('span', { class: 'solo-score' }, `${s.score} points`),
             h('span', { class: 'muted' }, dateWords(s.finished_at))),
-          h('a', { class: 'button small', href: `#/replay/${s.id}`, 'aria-label': `Replay of ${playerTitle(s.name)}'s solo game of ${s.score} points` }, 'Replay'))))
-          : h('p', { class: 'muted' }, `No solo game of ${t.of(id)} by an account has finished yet.`))));
+          h('a', { class: 'button small', href: `#/replay/${s.id}`, 'aria-label': t("Replay of {name}'s solo game of {score} points", { name: playerTitle(s.name), score: s.score }) }, t('Replay')))))
+          : h('p', { class: 'muted' }, t('No solo game of {title} by an account has finished yet.', { title: known.of(id) })))));
   });
   return () => { alive = false; };
 }

@@ -19,6 +19,7 @@ import { scoreChart } from './games/the_city/chart.js';
 
 /** The lines of a round's log that are moves: all but the round headings. */
 const MOVE_LINES = 'li:not(.log-head)';
+import { t } from './i18n.js';
 
 /**
  * Mounts the replay of game `id` in `root`; `styleSheet(href)` adds a sheet a game's board
@@ -37,12 +38,12 @@ export function mountReplay(root, id, styleSheet) {
   let unit = ''; // how a score is named: the module's score.short
 
   const bar = h('header', { class: 'table-bar', id: 'bar' },
-    h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby'),
-    h('div', { class: 'bar-title' }, h('h1', { id: 'replay-title' }, 'Replay'), h('span', { class: 'step-pill', id: 'replay-pill' }, 'Loading…')));
-  const body = h('div', { class: 'replay-body' }, h('p', { class: 'muted loading' }, 'Loading the replay…'));
+    h('a', { href: '#/', class: 'back', 'aria-label': t('Back to the lobby') }, t('← Lobby')),
+    h('div', { class: 'bar-title' }, h('h1', { id: 'replay-title' }, t('Replay')), h('span', { class: 'step-pill', id: 'replay-pill' }, t('Loading…'))));
+  const body = h('div', { class: 'replay-body' }, h('p', { class: 'muted loading' }, t('Loading the replay…')));
   const live = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'replay-announce' });
   replace(root, h('section', { class: 'replay', id: 'replay', 'data-game': id, 'aria-labelledby': 'replay-title' }, bar, body, live));
-  document.title = 'Replay · The City';
+  document.title = t('Replay');
 
   const nameOf = (seat) => names[seat] || `Seat ${seat + 1}`;
   const me = store.seat(id)?.seat ?? null; // this browser's seat in the game, if it played
@@ -55,19 +56,19 @@ export function mountReplay(root, id, styleSheet) {
       bots = seats.map((s) => s.bot ?? null);
       data = r;
       data.rounds = [...r.rounds].sort((a, b) => a.round - b.round);
-      if (!data.rounds.length) throw Object.assign(new Error('This replay has no rounds.'), { status: 0 });
+      if (!data.rounds.length) throw Object.assign(new Error(t('This replay has no rounds.')), { status: 0 });
       board = await boardFor(r.game);
       events = await allEvents(id).catch(() => []); // the log is a bonus: the replay works without it
     } catch (e) {
       if (!alive) return;
       const notYet = e.status === 409;
       replace(body, h('div', { class: 'panel notice', id: 'replay-error' },
-        h('h2', {}, notYet ? 'This game is not over yet' : e.status === 404 ? 'No such game' : 'The replay could not be loaded'),
-        h('p', {}, notYet ? 'Its replay opens once the game ends. Until then you can watch it live.' : e.message),
+        h('h2', {}, notYet ? t('This game is not over yet') : e.status === 404 ? t('No such game') : t('The replay could not be loaded')),
+        h('p', {}, notYet ? t('Its replay opens once the game ends. Until then you can watch it live.') : e.message),
         h('div', { class: 'actions' },
-          e.status === 404 ? null : h('a', { href: `#/game/${id}`, class: 'button primary' }, notYet ? 'Watch the game' : 'Open the table'),
-          h('a', { href: '#/', class: 'button' }, 'Lobby'))));
-      document.getElementById('replay-pill').textContent = notYet ? 'Not finished' : 'Unavailable';
+          e.status === 404 ? null : h('a', { href: `#/game/${id}`, class: 'button primary' }, notYet ? t('Watch the game') : t('Open the table')),
+          h('a', { href: '#/', class: 'button' }, t('Lobby')))));
+      document.getElementById('replay-pill').textContent = notYet ? t('Not finished') : t('Unavailable');
       return;
     }
     if (!alive) return;
@@ -80,7 +81,7 @@ export function mountReplay(root, id, styleSheet) {
     const mod = await gameModule(game);
     const [b] = await Promise.all([mod.replay(nameOf), ...(mod.styles ?? []).map(styleSheet)]);
     if (mod.className) root.querySelector('#replay').classList.add(mod.className);
-    unit = mod.score?.short ?? 'pts';
+    unit = mod.score?.short ?? t('pts');
     return b;
   }
 
@@ -91,44 +92,44 @@ export function mountReplay(root, id, styleSheet) {
     const n = data.rounds.length;
     const game = data.game;
     const title = rulesetOf(game)?.title ?? game;
-    document.getElementById('replay-title').textContent = `Replay · ${title}`;
-    document.title = `Replay · ${title}`;
-    prev = h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1), 'aria-label': 'Previous round' }, '← Previous');
-    next = h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1), 'aria-label': 'Next round' }, 'Next →');
+    document.getElementById('replay-title').textContent = t('Replay · {title}', { title });
+    document.title = t('Replay · {title}', { title });
+    prev = h('button', { type: 'button', id: 'replay-prev', onclick: () => show(k - 1), 'aria-label': t('Previous round') }, t('← Previous'));
+    next = h('button', { type: 'button', id: 'replay-next', onclick: () => show(k + 1), 'aria-label': t('Next round') }, t('Next →'));
     slider = h('input', {
       type: 'range', id: 'replay-slider', min: 0, max: n - 1, step: 1, value: 0,
       oninput: (e) => show(Number(e.target.value)),
     });
     pos = h('p', { class: 'replay-pos', id: 'replay-pos' });
-    scores = h('ol', { class: 'replay-scores', id: 'replay-scores', 'aria-label': 'Scores at this point' });
+    scores = h('ol', { class: 'replay-scores', id: 'replay-scores', 'aria-label': t('Scores at this point') });
     chartBox = h('div', { class: 'replay-chart', id: 'replay-chart' });
     boardBox = h('div', { class: 'replay-board', id: 'replay-board' });
-    logBox = h('div', { class: 'log replay-log', id: 'replay-log', tabindex: 0, 'aria-label': 'Log of this round' });
+    logBox = h('div', { class: 'log replay-log', id: 'replay-log', tabindex: 0, 'aria-label': t('Log of this round') });
     moves = data.rounds.flatMap((_, i) => {
       const list = roundLines(i);
       if (!list.length) return [];
       return [...board.log(list).querySelectorAll(MOVE_LINES)].map((li, j) => ({ k: i, seq: li.dataset.seq ?? `#${j}` }));
     });
-    prevMove = h('button', { type: 'button', id: 'replay-prev-move', onclick: () => stepMove(-1) }, '← Previous move');
-    nextMove = h('button', { type: 'button', id: 'replay-next-move', onclick: () => stepMove(1) }, 'Next move →');
+    prevMove = h('button', { type: 'button', id: 'replay-prev-move', onclick: () => stepMove(-1) }, t('← Previous move'));
+    nextMove = h('button', { type: 'button', id: 'replay-next-move', onclick: () => stepMove(1) }, t('Next move →'));
     movePos = h('span', { class: 'replay-move-pos muted', id: 'replay-move-pos' });
     replace(body,
-      h('section', { class: 'panel replay-controls', 'aria-label': 'Replay controls' },
+      h('section', { class: 'panel replay-controls', 'aria-label': t('Replay controls') },
         h('div', { class: 'replay-nav' }, prev,
-          h('label', { class: 'replay-range', for: 'replay-slider' }, h('span', { class: 'offscreen' }, 'Round'), slider),
+          h('label', { class: 'replay-range', for: 'replay-slider' }, h('span', { class: 'offscreen' }, t('Round')), slider),
           next),
         pos,
-        moves.length ? h('div', { class: 'replay-moves', role: 'group', 'aria-label': 'Move by move' }, prevMove, movePos, nextMove) : null,
-        h('p', { class: 'muted small-print replay-keys' }, 'Arrow keys ← → step through the rounds, with Shift move by move; Home and End jump to the start and the end.'),
-        h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, 'Final table'),
-          copyButton(replayUrl(id), 'Copy link', 'Copy link to this replay'))),
+        moves.length ? h('div', { class: 'replay-moves', role: 'group', 'aria-label': t('Move by move') }, prevMove, movePos, nextMove) : null,
+        h('p', { class: 'muted small-print replay-keys' }, t('Arrow keys ← → step through the rounds, with Shift move by move; Home and End jump to the start and the end.')),
+        h('div', { class: 'replay-share' }, h('a', { href: `#/game/${id}`, class: 'button', id: 'replay-table' }, t('Final table')),
+          copyButton(replayUrl(id), t('Copy link'), t('Copy link to this replay')))),
       h('div', { class: 'replay-grid' },
-        h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, 'Scores'), scores, chartBox),
+        h('section', { class: 'panel', 'aria-labelledby': 'replay-scores-title' }, h('h2', { id: 'replay-scores-title' }, t('Scores')), scores, chartBox),
         h('section', { class: 'panel replay-board-box', 'aria-labelledby': 'replay-board-title' },
           h('h2', { id: 'replay-board-title' }, board.title), boardBox),
-        h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, 'This round’s log'), logBox),
+        h('section', { class: 'panel log-box', 'aria-labelledby': 'replay-log-title' }, h('h2', { id: 'replay-log-title' }, t('This round’s log')), logBox),
         data.chat?.length ? h('section', { class: 'panel chat-box', 'aria-labelledby': 'replay-chat-title' },
-          h('h2', { id: 'replay-chat-title' }, 'Table talk'), h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': 'Table talk of the game' }, chatTranscript(data.chat))) : null));
+          h('h2', { id: 'replay-chat-title' }, t('Table talk')), h('div', { class: 'chat-scroll', tabindex: 0, role: 'region', 'aria-label': t('Table talk of the game') }, chatTranscript(data.chat))) : null));
   }
 
   /** The public events of round step `i` (its log): the setup before round 1 at step 0. */
@@ -164,12 +165,12 @@ export function mountReplay(root, id, styleSheet) {
     const inRound = moves.filter((x) => x.k === k);
     const j = inRound.indexOf(moves[m]);
     const li = [...logBox.querySelectorAll(MOVE_LINES)][j];
-    movePos.textContent = `Move ${m + 1} of ${moves.length} (${j + 1} of ${inRound.length} this round; board as the round ends)`;
+    movePos.textContent = t('Move {m} of {all} ({j} of {round} this round; board as the round ends)', { m: m + 1, all: moves.length, j: j + 1, round: inRound.length });
     if (!li) return;
     li.classList.add('current');
     li.setAttribute('aria-current', 'step');
     li.scrollIntoView({ block: 'nearest' });
-    live.textContent = `Move ${m + 1}: ${li.textContent}`;
+    live.textContent = t('Move {m}: {line}', { m: m + 1, line: li.textContent });
   }
 
   /** Every seat's score by round up to step `i`, for a game whose board draws no chart. */
@@ -190,7 +191,7 @@ export function mountReplay(root, id, styleSheet) {
     const entry = data.rounds[k];
     const v = entry.view;
     const last = k === n - 1;
-    const label = k === 0 ? 'Before round 1' : `End of round ${entry.round}${last ? ' · final scores' : ''}`;
+    const label = k === 0 ? t('Before round 1') : (last ? t('End of round {n} · final scores', { n: entry.round }) : t('End of round {n}', { n: entry.round }));
     slider.value = String(k);
     slider.setAttribute('aria-valuetext', label);
     prev.disabled = k === 0;
@@ -201,9 +202,9 @@ export function mountReplay(root, id, styleSheet) {
     live.textContent = label;
     drawScores(v, k > 0 ? data.rounds[k - 1].view : null, last);
     replace(chartBox, board.chart?.(v) ?? (v.seats?.length ? roundsChart(k) : null));
-    replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, 'This page cannot draw this game’s board; the scores are above.'));
+    replace(boardBox, board.draw(v) ?? h('p', { class: 'muted' }, t('This page cannot draw this game’s board; the scores are above.')));
     const lines = roundLines(k);
-    replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? 'Nothing logged.' : 'The log could not be loaded.'));
+    replace(logBox, lines.length ? board.log(lines) : h('p', { class: 'muted' }, events.length ? t('Nothing logged.') : t('The log could not be loaded.')));
     logBox.scrollTop = 0;
     if (!keepMove) m = null;
     if (moves.length) markMove();
@@ -218,8 +219,8 @@ export function mountReplay(root, id, styleSheet) {
       const won = last && (v.winners ?? []).includes(s.seat);
       return h('li', { class: `replay-seat ${won ? 'won' : ''} ${s.seat === me ? 'me' : ''}`, 'data-seat': s.seat, 'data-score': s[key] ?? 0 },
         seatDot(s.seat),
-        h('span', { class: 'rs-name' }, nameOf(s.seat), s.seat === me ? h('span', { class: 'tag you' }, 'you') : null, bots[s.seat] ? h('span', { class: 'tag' }, `${bots[s.seat]} bot`) : null,
-          won ? h('span', { class: 'tag win' }, 'winner') : null),
+        h('span', { class: 'rs-name' }, nameOf(s.seat), s.seat === me ? h('span', { class: 'tag you' }, t('you')) : null, bots[s.seat] ? h('span', { class: 'tag' }, t('{kind} bot', { kind: t(bots[s.seat]) })) : null,
+          won ? h('span', { class: 'tag win' }, t('winner')) : null),
         h('span', { class: 'rs-place muted' }, last ? ordinal(r.place) : ''),
         h('span', { class: 'rs-score' }, `${s[key] ?? 0} ${unit}`),
         h('span', { class: 'rs-gain muted' }, gain ? `+${gain}` : ''));

@@ -9,6 +9,7 @@ import { api, loadRulesets } from './api.js';
 import { h, replace } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 import { gameModule, knownGames } from './games/index.js';
+import { t, localDoc } from './i18n.js';
 
 /** Game id `game` in words: "my_game" -> "My Game". */
 const words = (game) => game.split('_').map((w) => (w[0]?.toUpperCase() ?? '') + w.slice(1)).join(' ');
@@ -30,10 +31,10 @@ async function games() {
 
 /** The views' common head: back to the lobby, the game switch, and the other view's link. */
 function head(kind, game, rulesets) {
-  const other = kind === 'rules' ? ['cards', 'Card reference'] : ['rules', 'Rules'];
+  const other = kind === 'rules' ? ['cards', t('Card reference')] : ['rules', t('Rules')];
   return h('header', { class: 'learn-head' },
-    h('a', { href: '#/', class: 'back', id: 'learn-back' }, '← Lobby'),
-    h('nav', { class: 'game-switch', 'aria-label': 'Game' },
+    h('a', { href: '#/', class: 'back', id: 'learn-back' }, t('← Lobby')),
+    h('nav', { class: 'game-switch', 'aria-label': t('Game') },
       [...rulesets.values()].map((r) => h('a', {
         href: `#/${kind}/${r.id}`, class: `button small ${r.id === game ? 'primary' : ''}`,
         'aria-current': r.id === game ? 'page' : false, 'data-game': r.id,
@@ -44,34 +45,37 @@ function head(kind, game, rulesets) {
 /** Mounts the rules page of `game` in `root`, scrolled to `section` when given; returns a teardown. */
 export function mountRules(root, game, section) {
   let alive = true;
-  const body = h('div', { class: 'learn-body' }, h('p', { class: 'muted' }, 'Loading the rules…'));
+  const body = h('div', { class: 'learn-body' }, h('p', { class: 'muted' }, t('Loading the rules…')));
   const view = h('section', { class: 'learn rules', id: 'rules', 'data-game': game });
   replace(root, view);
   games().then(async (rulesets) => {
     if (!alive) return;
     const title = titleOf(game, rulesets);
-    document.title = `Rules · ${title}`;
+    document.title = t('Rules · {title}', { title });
     replace(view, head('rules', game, rulesets), body);
     let text = null;
     // Only a game this server hosts has a rule book to ask for (no 404 for a made-up name).
     if (rulesets.has(game)) {
       try {
         const doc = (await gameModule(game)).rules ?? `${encodeURIComponent(game)}.md`;
-        const r = await fetch(`/docs/${doc}`, { headers: { Accept: 'text/markdown, text/plain' } });
+        // the rule book in the page's language where there is one (docs/LANG/), else English
+        const ask = (path) => fetch(`/docs/${path}`, { headers: { Accept: 'text/markdown, text/plain' } });
+        let r = localDoc(doc) === doc ? null : await ask(localDoc(doc)).catch(() => null);
+        if (!r?.ok) r = await ask(doc);
         if (r.ok) text = await r.text();
       } catch { text = null; }
     }
     if (!alive) return;
     if (text === null) {
       replace(body, h('div', { class: 'panel' }, h('h1', {}, title),
-        h('p', {}, `This server has no rule book for ${title} to show here.`),
-        h('p', {}, 'The card reference lists every card with its full text: ', h('a', { href: `#/cards/${game}` }, `the cards of ${title}`), '.')));
+        h('p', {}, t('This server has no rule book for {title} to show here.', { title })),
+        h('p', {}, t('The card reference lists every card with its full text: '), h('a', { href: `#/cards/${game}` }, t('the cards of {title}', { title })), '.')));
       return;
     }
     const { fragment, headings } = renderMarkdown(text);
     const article = h('article', { class: 'panel md', id: 'rules-text' }, fragment);
     const toc = headings.length ? h('nav', { class: 'panel toc', id: 'toc', 'aria-labelledby': 'toc-title' },
-      h('h2', { id: 'toc-title' }, 'Contents'),
+      h('h2', { id: 'toc-title' }, t('Contents')),
       h('ol', {}, headings.map((x) => h('li', { class: `toc-${x.level}` },
         h('a', { href: `#/rules/${game}/${x.id}`, onclick: (e) => { e.preventDefault(); jump(x.id, true); } }, x.text))))) : null;
     replace(body, toc, article);
@@ -96,8 +100,8 @@ function genericShape(cards) {
   const listKey = ['icons', 'tags'].find((k) => cards.some((c) => Array.isArray(c[k])));
   const values = listKey ? [...new Set(cards.flatMap((c) => c[listKey] ?? []))].sort().map((v) => [v, v]) : [];
   return {
-    facet: listKey ? { label: listKey === 'icons' ? 'Icon' : 'Tag', any: 'Any', values, of: (c) => c[listKey] ?? [] } : null,
-    num: numKey ? { label: numKey === 'cost' ? 'Cost' : 'Value', any: 'Any', of: (c) => c[numKey] } : null,
+    facet: listKey ? { label: listKey === 'icons' ? t('Icon') : t('Tag'), any: t('Any'), values, of: (c) => c[listKey] ?? [] } : null,
+    num: numKey ? { label: numKey === 'cost' ? t('Cost') : t('Value'), any: t('Any'), of: (c) => c[numKey] } : null,
     facts: (c) => Object.entries(c).filter(([k, v]) => !['id', 'name', 'text'].includes(k) && ['number', 'string'].includes(typeof v)).map(([k, v]) => [k, String(v)]),
     kind: () => '',
   };
@@ -106,13 +110,13 @@ function genericShape(cards) {
 /** Mounts the card reference of `game` in `root`; returns a teardown. */
 export function mountCards(root, game) {
   let alive = true;
-  const view = h('section', { class: 'learn cards-ref', id: 'cards-ref', 'data-game': game }, h('p', { class: 'muted' }, 'Loading the cards…'));
+  const view = h('section', { class: 'learn cards-ref', id: 'cards-ref', 'data-game': game }, h('p', { class: 'muted' }, t('Loading the cards…')));
   replace(root, view);
   const shapeOf = gameModule(game).then((m) => m.cards?.()).catch(() => null);
   Promise.all([games(), api.cards(game).then((d) => d, (e) => e), shapeOf]).then(([rulesets, data, known]) => {
     if (!alive) return;
     const title = titleOf(game, rulesets);
-    document.title = `Cards · ${title}`;
+    document.title = t('Cards · {title}', { title });
     if (data instanceof Error) {
       replace(view, head('cards', game, rulesets), h('p', { class: 'error', role: 'alert' }, data.message));
       return;
@@ -120,7 +124,7 @@ export function mountCards(root, game) {
     const cards = data.cards ?? [];
     const shape = known ?? genericShape(cards);
     const total = cards.reduce((a, c) => a + (c.count ?? 1), 0);
-    const search = h('input', { id: 'card-search', type: 'search', placeholder: 'Card name or text', autocomplete: 'off', oninput: draw });
+    const search = h('input', { id: 'card-search', type: 'search', placeholder: t('Card name or text'), autocomplete: 'off', oninput: draw });
     const facet = shape.facet ? h('select', { id: 'card-icon', onchange: draw },
       h('option', { value: '' }, shape.facet.any), shape.facet.values.map(([v, t]) => h('option', { value: v }, t))) : null;
     const nums = shape.num ? [...new Set(cards.map(shape.num.of).filter((n) => typeof n === 'number'))].sort((a, b) => a - b) : [];
@@ -132,13 +136,13 @@ export function mountCards(root, game) {
     const items = cards.map((c) => ({ c, el: refCard(c, shape, (s) => names.get(s) ?? s), hay: `${c.name} ${c.text ?? ''}`.toLowerCase() }));
     list.append(...items.map((x) => x.el));
     replace(view, head('cards', game, rulesets),
-      h('h1', {}, `${title}: every card`),
-      h('p', { class: 'lead' }, `${cards.length} different cards, ${total} in the deck. Filter them below; each shows its full text.`),
-      h('form', { class: 'panel ref-filters', role: 'search', 'aria-label': 'Filter the cards', onsubmit: (e) => e.preventDefault() },
-        h('label', { class: 'field' }, h('span', {}, 'Name'), search),
+      h('h1', {}, t('{title}: every card', { title })),
+      h('p', { class: 'lead' }, t('{n} different cards, {total} in the deck. Filter them below; each shows its full text.', { n: cards.length, total })),
+      h('form', { class: 'panel ref-filters', role: 'search', 'aria-label': t('Filter the cards'), onsubmit: (e) => e.preventDefault() },
+        h('label', { class: 'field' }, h('span', {}, t('Name')), search),
         facet ? h('label', { class: 'field' }, h('span', {}, shape.facet.label), facet) : null,
         num ? h('label', { class: 'field' }, h('span', {}, shape.num.label), num) : null,
-        h('button', { type: 'reset', class: 'ghost', id: 'card-reset', onclick: () => setTimeout(draw) }, 'Show all')),
+        h('button', { type: 'reset', class: 'ghost', id: 'card-reset', onclick: () => setTimeout(draw) }, t('Show all'))),
       count, list);
     draw();
 
@@ -152,7 +156,7 @@ export function mountCards(root, game) {
         x.el.hidden = !ok;
         if (ok) shown++;
       }
-      count.textContent = shown === items.length ? `All ${items.length} cards.` : `${shown} of ${items.length} cards.`;
+      count.textContent = shown === items.length ? t('All {n} cards.', { n: items.length }) : t('{shown} of {n} cards.', { shown, n: items.length });
     }
   });
   return () => { alive = false; };
@@ -166,5 +170,5 @@ function refCard(c, shape, nm) {
       h('h2', { class: 'ref-name' }, c.name),
       typeof corner === 'number' ? h('span', { class: 'cost-wrap', 'aria-hidden': 'true' }, String(corner)) : null),
     h('dl', { class: 'card-facts' }, shape.facts(c, nm).filter(Boolean).map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
-    h('p', { class: 'ref-text' }, c.text || 'No special text.'));
+    h('p', { class: 'ref-text' }, c.text || t('No special text.')));
 }

@@ -10,6 +10,7 @@
 import { api, store } from './api.js';
 import { h, replace, keepFocus } from './dom.js';
 import { inPlayersWords } from './ui.js';
+import { t, tn, N_ } from './i18n.js';
 
 /** True when game view `v` ended before it started (cancelled by its host, or expired). */
 export function isClosed(v) { return v?.status === 'cancelled' || v?.status === 'expired'; }
@@ -18,17 +19,21 @@ export function isClosed(v) { return v?.status === 'cancelled' || v?.status === 
 export function closedNotice(v) {
   const cancelled = v.status === 'cancelled';
   return h('div', { class: 'panel notice closed-notice', id: 'closed-notice', 'data-status': v.status },
-    h('h2', {}, cancelled ? 'Game cancelled' : 'Game expired'),
-    h('p', {}, cancelled ? 'The host cancelled this game before it started. Nobody can join it any more.'
-      : 'The seats of this game did not fill in time, so it expired before it started. Nobody can join it any more.'),
-    h('a', { href: '#/', class: 'button primary', id: 'to-lobby' }, 'Back to the lobby'));
+    h('h2', {}, cancelled ? t('Game cancelled') : t('Game expired')),
+    h('p', {}, cancelled ? t('The host cancelled this game before it started. Nobody can join it any more.')
+      : t('The seats of this game did not fill in time, so it expired before it started. Nobody can join it any more.')),
+    h('a', { href: '#/', class: 'button primary', id: 'to-lobby' }, t('Back to the lobby')));
 }
+
+/** A bot's kind in words ("greedy", "expert"). */
+const BOT_KINDS = { greedy: N_('greedy'), random: N_('random'), expert: N_('expert') };
+const botKind = (bot) => (BOT_KINDS[bot] ? t(BOT_KINDS[bot]) : bot);
 
 /** A bot mark for a seat a bot plays (`bot` is the bot's kind, e.g. "greedy"); null for a person. */
 export function botMark(bot) {
   if (!bot) return null;
-  return h('span', { class: 'tag bot-mark', title: `A ${bot} bot plays this seat` },
-    `${bot} bot`);
+  return h('span', { class: 'tag bot-mark', title: t('A {kind} bot plays this seat', { kind: botKind(bot) }) },
+    t('{kind} bot', { kind: botKind(bot) }));
 }
 
 /**
@@ -41,7 +46,7 @@ export function presenceMark(seat, { status, mine }) {
   const away = seat.presence === 'away';
   return h('span', {
     class: `tag presence ${away ? 'away' : 'online'}`, 'data-presence': seat.presence,
-    title: away ? 'Not at the table: no page or app of theirs seen lately' : 'At the table now',
+    title: away ? t('Not at the table: no page or app of theirs seen lately') : t('At the table now'),
   }, away ? 'away' : 'online');
 }
 
@@ -50,8 +55,8 @@ const mmss = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 
 /** A bank tag's words: what is left, counting down once the seat draws on it (from `ends - bank`). */
 function bankText(bank, ends, now = Date.now() / 1000) {
-  if (!ends || now < ends - bank) return `bank ${mmss(bank)}`;
-  return `using bank ${mmss(Math.max(0, Math.round(ends - now)))}`;
+  if (!ends || now < ends - bank) return t('bank {time}', { time: mmss(bank) });
+  return t('using bank {time}', { time: mmss(Math.max(0, Math.round(ends - now))) });
 }
 
 /**
@@ -66,7 +71,7 @@ export function bankMark(seat, v, i = seat?.seat) {
   const ends = deciding && v.step_deadline ? v.step_deadline + seat.bank_seconds : 0;
   return h('span', {
     class: 'tag bank', 'data-bank': seat.bank_seconds, 'data-bank-ends': ends || '',
-    title: 'Time bank: extra time this player may take, for the whole game, once a step\'s own time is up',
+    title: t('Time bank: extra time this player may take, for the whole game, once a step\'s own time is up'),
   }, bankText(seat.bank_seconds, ends));
 }
 
@@ -85,11 +90,11 @@ export function seatLogLine(e, who) {
   const name = e.name || who(e.seat);
   let text;
   switch (e.type) {
-    case 'left': text = e.bot ? `${name} left; a bot plays the seat from now on.` : `${name} left the table.`; break;
-    case 'taken_over': text = `The host handed ${name}'s seat to a bot after ${e.missed} missed turn${e.missed === 1 ? '' : 's'}.`; break;
-    case 'cancelled': text = 'The host cancelled the game.'; break;
-    case 'expired': text = 'The seats did not fill in time: the game expired.'; break;
-    case 'abandoned': text = 'Nobody played for a long time: the game ended unfinished (abandoned).'; break;
+    case 'left': text = e.bot ? t('{name} left; a bot plays the seat from now on.', { name }) : t('{name} left the table.', { name }); break;
+    case 'taken_over': text = tn(e.missed, "The host handed {name}'s seat to a bot after {count} missed turn.", "The host handed {name}'s seat to a bot after {count} missed turns.", { name }); break;
+    case 'cancelled': text = t('The host cancelled the game.'); break;
+    case 'expired': text = t('The seats did not fill in time: the game expired.'); break;
+    case 'abandoned': text = t('Nobody played for a long time: the game ended unfinished (abandoned).'); break;
     default: return null;
   }
   return { kind: e.type === 'left' && !e.bot ? 'minor' : 'warn', seq: e.seq, text };
@@ -158,44 +163,44 @@ export function seatTools({ id, read, dropSeat, refresh, navigate, reclaim = nul
   }
 
   function draw({ running, canLeave, canCancel, handable, canReclaim, isHost }) {
-    const parts = [h('h2', { id: 'seat-tools-title', class: el.classList.contains('in-room') ? 'offscreen' : null }, 'Table')];
+    const parts = [h('h2', { id: 'seat-tools-title', class: el.classList.contains('in-room') ? 'offscreen' : null }, t('Table'))];
     if (ui.notice) parts.push(h('p', { class: 'seat-notice', id: 'seat-notice', role: 'status' }, ui.notice));
     if (canReclaim) {
-      parts.push(h('p', { class: 'reclaim-note', id: 'reclaim-note' }, 'A bot has played your seat since you were away.'),
-        h('button', { type: 'button', class: 'primary', id: 'reclaim', disabled: ui.busy, onclick: takeBack }, ui.busy ? 'Taking it back…' : 'Take my seat back'));
+      parts.push(h('p', { class: 'reclaim-note', id: 'reclaim-note' }, t('A bot has played your seat since you were away.')),
+        h('button', { type: 'button', class: 'primary', id: 'reclaim', disabled: ui.busy, onclick: takeBack }, ui.busy ? t('Taking it back…') : t('Take my seat back')));
     }
     if (canLeave) {
       parts.push(ui.ask === 'leave'
-        ? question('leave', running ? 'A bot will play your seat for the rest of the game. Leave?'
-          : 'Your seat will be free again for someone else. Leave?', 'Leave the game', 'Stay', leave)
-        : h('button', { type: 'button', class: 'ghost', id: 'leave', onclick: () => ask('leave') }, 'Leave game'));
+        ? question('leave', running ? t('A bot will play your seat for the rest of the game. Leave?')
+          : t('Your seat will be free again for someone else. Leave?'), t('Leave the game'), t('Stay'), leave)
+        : h('button', { type: 'button', class: 'ghost', id: 'leave', onclick: () => ask('leave') }, t('Leave game')));
     }
     // The host's tools, apart from Leave: only where they apply, the dangerous one marked so.
     const host = [];
     if (canCancel) {
       host.push(ui.ask === 'cancel'
-        ? question('cancel-game', 'Cancel this game for everyone? Nobody will be able to join or play it, and it cannot be undone.',
-          'Yes, cancel the game', 'Keep the game', cancelGame)
-        : h('button', { type: 'button', class: 'danger-outline', id: 'cancel-game', onclick: () => ask('cancel') }, 'Cancel this game'));
+        ? question('cancel-game', t('Cancel this game for everyone? Nobody will be able to join or play it, and it cannot be undone.'),
+          t('Yes, cancel the game'), t('Keep the game'), cancelGame)
+        : h('button', { type: 'button', class: 'danger-outline', id: 'cancel-game', onclick: () => ask('cancel') }, t('Cancel this game')));
     }
     if (handable.length) {
       const to = isHost ? host : parts; // another player's tool stands apart from the host's
-      to.push(h('p', { class: 'handover-title', id: 'handover-title' }, 'Players who miss their turns'),
-        h('p', { class: 'muted small-print' }, isHost ? 'A bot can play for a player who keeps missing turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.'
-          : 'A player away whose time ran out can be replaced by a bot so the game goes on; they can take their seat back when they return.'),
+      to.push(h('p', { class: 'handover-title', id: 'handover-title' }, t('Players who miss their turns')),
+        h('p', { class: 'muted small-print' }, isHost ? t('A bot can play for a player who keeps missing turns (timers that ran out, or steps you forced); the player keeps their name and the game goes on.')
+          : t('A player away whose time ran out can be replaced by a bot so the game goes on; they can take their seat back when they return.')),
         h('ul', { class: 'handover-list', 'aria-labelledby': 'handover-title' }, handable.map((x) => h('li', { class: 'handover-row', 'data-seat': x.seat },
           h('span', { class: 'ho-name' }, x.name),
           h('span', { class: 'muted ho-missed' }, [x.away ? 'away' : null, `missed ${x.missed} turn${x.missed === 1 ? '' : 's'}`].filter(Boolean).join(' · ')),
           h('button', {
             type: 'button', class: 'small', id: `handover-${x.seat}`, 'data-focus-key': `handover-${x.seat}`,
-            'aria-label': `Hand to a bot: ${x.name}'s seat`, disabled: ui.busy, onclick: () => handOver(x),
-          }, ui.handing === x.seat ? 'Handing…' : 'Hand to a bot')))));
+            'aria-label': t("Hand to a bot: {name}'s seat", { name: x.name }), disabled: ui.busy, onclick: () => handOver(x),
+          }, ui.handing === x.seat ? t('Handing…') : t('Hand to a bot'))))));
       if (ui.handError) to.push(h('p', { class: 'error', role: 'alert', id: 'handover-error' }, ui.handError));
     }
     if (host.length) {
       parts.push(h('div', { class: 'host-tools', id: 'host-tools', role: 'group', 'aria-labelledby': 'host-tools-title' },
-        h('h3', { id: 'host-tools-title' }, 'Host tools'),
-        h('p', { class: 'hint host-hint' }, 'Only you see these: you created this game.'),
+        h('h3', { id: 'host-tools-title' }, t('Host tools')),
+        h('p', { class: 'hint host-hint' }, t('Only you see these: you created this game.')),
         host));
     }
     if (ui.error) parts.push(h('p', { class: 'error', role: 'alert', id: 'seat-error' }, ui.error));
@@ -247,11 +252,11 @@ export function seatTools({ id, read, dropSeat, refresh, navigate, reclaim = nul
     if (ok) {
       store.forgetSeat(id);
       if (open) {
-        setFlash('You left the game; your seat is free again for someone else.');
+        setFlash(t('You left the game; your seat is free again for someone else.'));
         navigate('#/');
         return;
       }
-      ui.notice = 'You left the game: a bot plays your seat from now on. You are watching.';
+      ui.notice = t('You left the game: a bot plays your seat from now on. You are watching.');
       dropSeat();
     }
     update();
@@ -280,7 +285,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate, reclaim = nul
     update();
     try {
       await reclaim();
-      ui.notice = 'Your seat is yours again: play on.';
+      ui.notice = t('Your seat is yours again: play on.');
     } catch (e) {
       ui.error = inPlayersWords(e);
     }
@@ -298,7 +303,7 @@ export function seatTools({ id, read, dropSeat, refresh, navigate, reclaim = nul
     try {
       // A player's own key for a seat away past its time (their rule); else the host's.
       await api.takeover(id, x.away && s.me ? s.me.token : s.host, x.seat);
-      ui.notice = `${x.name}'s seat is played by a bot from now on.`;
+      ui.notice = t("{name}'s seat is played by a bot from now on.", { name: x.name });
     } catch (e) {
       ui.handError = inPlayersWords(e, { name: x.name });
     }

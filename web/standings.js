@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { seatDot } from './ui.js';
 import { rulesetOf } from './api.js';
+import { t, language } from './i18n.js';
 
 /**
  * What game `game` ranks by, best first: its descriptor's rank keys (GET /api/v1/rulesets:
@@ -54,6 +55,7 @@ export function tieNote(v) {
 
 /** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd". */
 export function ordinal(n) {
+  if (language() === 'de') return `${n}.`;
   const t = n % 100;
   if (t >= 11 && t <= 13) return `${n}th`;
   return `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th'}`;
@@ -66,7 +68,7 @@ export function ordinal(n) {
 export function placeLine(rows, seat) {
   const r = rows.find((x) => x.seat === seat);
   if (!r) return null;
-  return r.shared ? `You share ${ordinal(r.place)} place` : `You finished ${ordinal(r.place)} of ${rows.length}`;
+  return r.shared ? t('You share {place} place', { place: ordinal(r.place) }) : t('You finished {place} of {n}', { place: ordinal(r.place), n: rows.length });
 }
 
 /**
@@ -74,13 +76,13 @@ export function placeLine(rows, seat) {
  * seat's name, a "you" tag on this browser's seat `me`, a winner mark, then `extra(row)`.
  */
 export function rankingList(rows, extra, { winners = [], me = null, nameOf }) {
-  return h('ol', { class: 'ranking placed', id: 'final-ranking', 'aria-label': 'Final ranking' }, rows.map((r) => {
+  return h('ol', { class: 'ranking placed', id: 'final-ranking', 'aria-label': t('Final ranking') }, rows.map((r) => {
     const won = winners.includes(r.seat);
     return h('li', { class: `${won ? 'won' : ''} ${r.seat === me ? 'me' : ''}`, 'data-seat': r.seat, 'data-place': r.place },
       h('span', { class: 'r-place' }, ordinal(r.place)),
       seatDot(r.seat), h('span', { class: 'r-name' }, nameOf(r.seat),
-        r.seat === me ? h('span', { class: 'tag you' }, 'you') : null,
-        won ? h('span', { class: 'offscreen' }, ' (winner)') : null),
+        r.seat === me ? h('span', { class: 'tag you' }, t('you')) : null,
+        won ? h('span', { class: 'offscreen' }, t(' (winner)')) : null),
       extra(r));
   }));
 }

@@ -19,6 +19,7 @@ import { noticePending, noticeSwitches } from './notice.js';
 import { placementWatcher } from './motion.js';
 import { expertHints, samePoint } from './hints.js';
 import { chatPanel } from './chat.js';
+import { t, tn } from './i18n.js';
 
 /** The key of a position {round, step, turn} (turn left out where a game has none): "2-build". */
 export function positionKey(p) {
@@ -86,15 +87,15 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   let seen = readJson(sessionStorage, `city.seen.${id}`);
   let logDrawn = -1;
   const keep = { redraw: () => render() };
-  const title = () => rulesetOf(game)?.title ?? game ?? 'Game';
+  const title = () => rulesetOf(game)?.title ?? game ?? t('Game');
   const nameOf = (seat) => live.nameOf(seat);
   const pending = () => st.hand?.pending ?? null;
 
   const bar = h('header', { class: 'table-bar', id: 'bar' });
   const banner = h('div', { id: 'banner' });
   const action = h('section', { class: 'panel action', id: 'action', 'aria-labelledby': 'action-title', tabindex: -1 });
-  const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Log'));
-  const logEl = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': 'Game log' });
+  const logBox = h('section', { class: 'panel log-box', id: 'log-box', 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, t('Log')));
+  const logEl = h('div', { class: 'log', id: 'log', tabindex: 0, role: 'region', 'aria-label': t('Game log') });
   logBox.append(logEl);
   const said = h('p', { class: 'offscreen', 'aria-live': 'polite', id: 'announce' });
   const logNews = logAnnouncer();
@@ -116,7 +117,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     render: () => render(),
     drawAction: () => drawAction(),
     /** Sends `body` as this seat's order (positions included); resolves to true when taken. */
-    send: (body) => live.send(body, (ok) => announce(ok ? 'Your choice was sent.' : st.refused)),
+    send: (body) => live.send(body, (ok) => announce(ok ? t('Your choice was sent.') : st.refused)),
   };
   const part = makePart(ctx);
   let sort = part.sorts?.[readText(localStorage, sortKey)] ? readText(localStorage, sortKey) : 'dealt';
@@ -124,9 +125,9 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   // On a phone the page reads: your decision, then the game's own panels; the jump bar brings
   // each up in one tap.
   const jump = jumpBar([
-    ['Your move', () => (action.hidden ? banner : action), 'jump-move'],
+    [t('Your move'), () => (action.hidden ? banner : action), 'jump-move'],
     ...(part.jump ?? []),
-    ['Log', () => logBox, 'jump-log'],
+    [t('Log'), () => logBox, 'jump-log'],
   ]);
   replace(root, h('section', { class: `table ${mod.className ?? ''}`.trim(), 'data-game': id },
     bar, jump, pageError, banner, part.top,
@@ -161,8 +162,8 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const changed = !!st.view && key !== pointAt;
     if (changed && p && !st.hand.order) {
       const what = part.pointText(p);
-      announce(`Your move: ${what}.`);
-      noticePending(`${title()}: your move`, `Decide ${what}.`, `city-${id}`);
+      announce(t('Your move: {what}.', { what }));
+      noticePending(t('{title}: your move', { title: title() }), t('Decide {what}.', { what }), `city-${id}`);
     }
     if (st.view) pointAt = key;
     part.sync?.(p, changed);
@@ -180,7 +181,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const showPageError = !!message && !st.missing && (action.hidden || !st.view) && st.view?.status !== 'finished' && !isClosed(st.view);
     pageError.hidden = !showPageError;
     pageError.textContent = showPageError ? message : '';
-    document.title = `${p && !st.hand?.order ? '● Your move · ' : ''}${st.view?.round !== undefined ? `Round ${st.view.round} · ` : ''}${title()}`;
+    document.title = `${p && !st.hand?.order ? `● ${t('Your move')} · ` : ''}${st.view?.round !== undefined ? `${t('Round {n}', { n: st.view.round })} · ` : ''}${title()}`;
     fitNames(root);
     markPlaced(!!st.view);
   }
@@ -202,13 +203,13 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const v = st.view;
     if (!v?.deadline || v.status !== 'playing') return null;
     const now = Date.now() / 1000;
-    const clock = (t) => `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+    const clock = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
     // The step's own time first; past it, the time banks of the players still deciding.
     const own = Math.round((v.step_deadline ?? v.deadline) - now);
-    if (own > 0) return `${clock(own)} left`;
+    if (own > 0) return t('{time} left', { time: clock(own) });
     const left = Math.round(v.deadline - now);
-    if (left <= 0) return 'time is up';
-    return `time bank: ${clock(left)} left`;
+    if (left <= 0) return t('time is up');
+    return t('time bank: {time} left', { time: clock(left) });
   }
 
   function drawBar() {
@@ -216,27 +217,27 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     if (v) settleForce(v);
     const stats = v ? part.stats(v) : [];
     const tt = timerText();
-    drawIf(bar, [v && [v.status, v.round, v.step, v.turn, waitingSeats(v, ctx.me()), part.stepLabel(v)], stats, !!tt, tt === 'time is up',
+    drawIf(bar, [v && [v.status, v.round, v.step, v.turn, waitingSeats(v, ctx.me()), part.stepLabel(v)], stats, !!tt, tt === t('time is up'),
       st.missing, !!st.host, !!st.me, force, st.busy, st.conn], () => drawBarNow(v, stats, tt));
   }
 
   function drawBarNow(v, stats, tt) {
-    const back = h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the lobby' }, '← Lobby');
+    const back = h('a', { href: '#/', class: 'back', 'aria-label': t('Back to the lobby') }, t('← Lobby'));
     const links = game ? helpLinks(game) : null;
     if (!v) {
-      replace(bar, back, h('span', { class: 'muted' }, st.missing ? '' : 'Loading the table…'), links);
+      replace(bar, back, h('span', { class: 'muted' }, st.missing ? '' : t('Loading the table…')), links);
       return;
     }
-    const step = v.status === 'open' ? 'Waiting for players' : isClosed(v) ? (v.status === 'cancelled' ? 'Cancelled' : 'Expired')
-      : v.status === 'finished' ? 'Game over' : v.status === 'abandoned' ? 'Abandoned' : part.stepLabel(v);
+    const step = v.status === 'open' ? t('Waiting for players') : isClosed(v) ? (v.status === 'cancelled' ? t('Cancelled') : t('Expired'))
+      : v.status === 'finished' ? t('Game over') : v.status === 'abandoned' ? t('Abandoned') : part.stepLabel(v);
     replace(bar, back,
       h('div', { class: 'bar-title' }, h('h1', { id: 'table-title' }, title()), h('span', { class: 'step-pill', id: 'step' }, step)),
       links,
       stats.length ? h('dl', { class: 'stats' }, stats.map(stat)) : null,
-      tt ? h('span', { class: `timer ${tt === 'time is up' ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,
+      tt ? h('span', { class: `timer ${tt === t('time is up') ? 'late' : ''}`, id: 'timer', role: 'timer' }, h('span', { class: 'emoji', 'aria-hidden': 'true' }, '⏱️ '), tt) : null,
       forceControls(v, tt),
       force.error ? h('p', { class: 'error force-error', role: 'alert', id: 'force-error' }, force.error) : null,
-      h('span', { id: 'conn', class: `conn ${st.conn}`, role: 'status', hidden: st.conn !== 'down' }, st.conn === 'down' ? 'Reconnecting…' : ''));
+      h('span', { id: 'conn', class: `conn ${st.conn}`, role: 'status', hidden: st.conn !== 'down' }, st.conn === 'down' ? t('Reconnecting…') : ''));
   }
 
   /** One figure of the bar: {label, value, title, emoji (drawn in the emoji font), aria}. */
@@ -257,17 +258,17 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function forceControls(v, tt) {
     const waiting = waitingSeats(v, ctx.me());
     const people = waiting.filter((s) => !v.seats?.[s]?.bot);
-    if (v.status !== 'playing' || !waiting.length || !((st.host && people.length) || (st.me && tt === 'time is up'))) return null;
+    if (v.status !== 'playing' || !waiting.length || !((st.host && people.length) || (st.me && tt === t('time is up')))) return null;
     if (!force.ask) {
       return h('button', {
         type: 'button', class: 'ghost small', id: 'force', 'data-focus-key': 'force', onclick: askForce, disabled: st.busy,
-        title: 'Resolve the step now: whoever has not chosen gets the default decision',
-      }, st.host ? 'Force step' : 'Apply defaults');
+        title: t('Resolve the step now: whoever has not chosen gets the default decision'),
+      }, st.host ? t('Force step') : t('Apply defaults'));
     }
     return h('div', { class: 'force-ask', id: 'force-ask', role: 'alertdialog', 'aria-labelledby': 'force-q' },
       h('span', { id: 'force-q' }, part.forceText(v, joinNames(waiting.map(nameOf)), waiting.length, { tt, host: !!st.host })),
-      h('button', { type: 'button', class: 'small danger', id: 'force-yes', 'data-focus-key': 'force-yes', onclick: doForce, disabled: st.busy }, st.host ? 'Force it' : 'Apply defaults'),
-      h('button', { type: 'button', class: 'ghost small', id: 'force-no', 'data-focus-key': 'force-no', onclick: cancelForce }, 'Cancel'));
+      h('button', { type: 'button', class: 'small danger', id: 'force-yes', 'data-focus-key': 'force-yes', onclick: doForce, disabled: st.busy }, st.host ? t('Force it') : t('Apply defaults')),
+      h('button', { type: 'button', class: 'ghost small', id: 'force-no', 'data-focus-key': 'force-no', onclick: cancelForce }, t('Cancel')));
   }
 
   /** Drops a question or an error that belongs to a position the game has left. */
@@ -277,7 +278,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     if (force.error && force.errorAt && force.errorAt !== here) force.error = '';
     if (force.ask && positionKey(force.ask) !== here) {
       force.ask = null; // the step moved on while the question was open: nothing to force
-      force.error = 'The step you were about to force has already been resolved; nothing was forced.';
+      force.error = t('The step you were about to force has already been resolved; nothing was forced.');
       force.errorAt = here;
     }
   }
@@ -307,7 +308,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     let stale = false;
     try {
       await api.resolve(id, token, ask);
-      announce('The step was forced.');
+      announce(t('The step was forced.'));
     } catch (e) {
       force.error = inPlayersWords(e); // 409 stale_step says the step had moved on: nothing forced
       stale = e.status === 409;
@@ -327,8 +328,8 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const v = st.view;
     if (st.missing) {
       drawIf(banner, ['missing', st.error], () => replace(banner, h('div', { class: 'panel notice' },
-        h('h2', {}, 'No such game'), h('p', {}, st.error || 'This game does not exist.'),
-        h('a', { href: '#/', class: 'button primary' }, 'Back to the lobby'))));
+        h('h2', {}, t('No such game')), h('p', {}, st.error || t('This game does not exist.')),
+        h('a', { href: '#/', class: 'button primary' }, t('Back to the lobby')))));
     } else if (!v) {
       replace(banner);
       drawnSig.delete(banner);
@@ -352,16 +353,16 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const rows = standings(v);
     const place = me !== null ? placeLine(rows, me) : null;
     const iWon = me !== null && winners.includes(me);
-    const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, 'Play again');
+    const again = h('button', { type: 'button', class: 'primary', id: 'play-again', 'data-focus-key': 'again', onclick: (e) => playAgain(e.currentTarget) }, t('Play again'));
     return [h('div', { class: 'panel end-screen', id: 'end-screen', role: 'region', 'aria-labelledby': 'end-title' },
       h('div', { class: 'trophy emoji', 'aria-hidden': 'true' }, '🏆'),
       h('div', { class: 'end-main' }, h('div', { class: 'end-text' },
-        h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? 'You share the win!' : 'You win!')
-          : winners.length > 1 ? `${joinNames(names)} share the win` : `${names[0] ?? 'Nobody'} wins`),
+        h('h2', { id: 'end-title' }, iWon ? (winners.length > 1 ? t('You share the win!') : t('You win!'))
+          : winners.length > 1 ? t('{names} share the win', { names: joinNames(names) }) : t('{name} wins', { name: names[0] ?? t('Nobody') })),
         place ? h('p', { class: 'place', id: 'place' }, `${place}.`) : null,
         h('p', { class: 'lead', id: 'winners' }, part.endLead(v, names)),
-        h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, 'Watch the replay'),
-          copyButton(replayUrl(id), 'Copy link', 'Copy link to the replay'), h('a', { href: '#/', class: 'button' }, 'Lobby')),
+        h('div', { class: 'actions' }, again, h('a', { href: `#/replay/${id}`, class: 'button', id: 'watch-replay' }, t('Watch the replay')),
+          copyButton(replayUrl(id), t('Copy link'), t('Copy link to the replay')), h('a', { href: '#/', class: 'button' }, t('Lobby'))),
         endError ? h('p', { class: 'error', role: 'alert' }, endError) : null),
       h('div', { class: 'end-rank' }, rankingList(rows, (r) => part.rankExtra(v, r.seat), { winners, me, nameOf }), tieNote(v)))),
     ratingsBox(v, me),
@@ -378,15 +379,15 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const list = [...v.ratings].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : a.seat - b.seat));
     const mine = v.ratings.find((r) => r.seat === me);
     return h('section', { class: 'panel end-ratings', id: 'end-ratings', 'aria-labelledby': 'end-ratings-title' },
-      h('h2', { id: 'end-ratings-title' }, 'Ratings'),
-      mine ? h('p', { class: 'lead', id: 'my-rating' }, `Your rating is now ${ratingWords(mine.ordinal)} (${changeWords(mine.change)}).`) : null,
+      h('h2', { id: 'end-ratings-title' }, t('Ratings')),
+      mine ? h('p', { class: 'lead', id: 'my-rating' }, t('Your rating is now {rating} ({change}).', { rating: ratingWords(mine.ordinal), change: changeWords(mine.change) })) : null,
       h('ul', { class: 'rating-list' }, list.map((r) => h('li', { class: `rating-row ${r.seat === me ? 'me' : ''}`, 'data-seat': r.seat },
         seatDot(r.seat),
         h('a', { href: `#/players/${encodeURIComponent(r.player)}`, class: 'rating-name' }, nameOf(r.seat) ?? r.player),
-        r.seat === me ? h('span', { class: 'tag you' }, 'you') : null,
+        r.seat === me ? h('span', { class: 'tag you' }, t('you')) : null,
         h('span', { class: 'rating-now' }, ratingWords(r.ordinal)),
         h('span', { class: `change ${r.change > 0 ? 'up' : r.change < 0 ? 'down' : ''}` }, changeWords(r.change))))),
-      h('p', { class: 'hint' }, 'A rating is the cautious estimate μ − 3σ; the change is what this game moved it.'));
+      h('p', { class: 'hint' }, t('A rating is the cautious estimate μ − 3σ; the change is what this game moved it.')));
   }
 
   /**
@@ -394,11 +395,11 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
    * end.js (loaded only now) with the rows the game's module traces (mod.breakdown).
    */
   function breakdownBox(v) {
-    const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, 'Adding up the points…'));
+    const body = h('div', { class: 'bd-body' }, h('p', { class: 'muted' }, t('Adding up the points…')));
     const box = h('section', { class: 'panel points-breakdown', id: 'breakdown', 'aria-labelledby': 'breakdown-title' },
-      h('h2', { id: 'breakdown-title' }, 'Points breakdown'), body);
+      h('h2', { id: 'breakdown-title' }, t('Points breakdown')), body);
     import('./end.js').then((m) => m.fillBreakdown(box, { mod, id, v, names: nameOf, me: ctx.me() }))
-      .catch(() => replace(body, h('p', { class: 'muted' }, 'The points breakdown could not be loaded; check your connection and reload.')));
+      .catch(() => replace(body, h('p', { class: 'muted' }, t('The points breakdown could not be loaded; check your connection and reload.'))));
     return box;
   }
 
@@ -412,7 +413,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       options, turn_seconds: v.turn_seconds, bot_level: v.bot_level,
     };
     settings.game = game;
-    settings.name = (st.me ? v.seats[st.me.seat]?.name : null) || store.name() || 'Player';
+    settings.name = (st.me ? v.seats[st.me.seat]?.name : null) || store.name() || t('Player');
     btn.disabled = true;
     try {
       navigate(`#/game/${await createAndRemember(settings)}`);
@@ -460,11 +461,11 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       // is live once the selection differs from what was sent.
       const again = a.buttons.find((b) => b?.id === 'confirm');
       if (again) {
-        again.textContent = 'Change my choice';
+        again.textContent = t('Change my choice');
         again.disabled = again.disabled || !!a.sent;
       }
       head.push(h('p', { class: 'submitted-note', id: 'submitted' },
-        `Your choice is in${a.chosen ? `: ${a.chosen}` : ''}. You can change it until everyone has chosen${again ? ': pick again, then press “Change my choice”' : ': make another choice'}. Waiting for the others…`));
+        `${a.chosen ? t('Your choice is in: {chosen}.', { chosen: a.chosen }) : t('Your choice is in.')} ${again ? t('You can change it until everyone has chosen: pick again, then press “Change my choice”.') : t('You can change it until everyone has chosen: make another choice.')} ${t('Waiting for the others…')}`));
     }
     const key = part.freshKey?.(v, p);
     const fresh = new Set(key !== undefined && seen?.key === key ? seen.fresh : []);
@@ -477,11 +478,11 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
       a.hint ? h('p', { class: 'hint-line', role: 'status' }, a.hint) : null,
       error ? h('p', { class: 'error', role: 'alert', id: 'action-error' }, error) : null,
       mine.length && part.sorts ? h('div', { class: 'hand-tools' },
-        h('label', { class: 'hand-sort' }, h('span', {}, 'Sort by'),
+        h('label', { class: 'hand-sort' }, h('span', {}, t('Sort by')),
           h('select', { id: 'hand-sort', 'data-focus-key': 'hand-sort', onchange: (e) => setSort(e.target.value) },
             Object.entries(part.sorts).map(([k, t]) => h('option', { value: k, selected: k === sort }, t)))),
-        fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${fresh.size} new card${fresh.size === 1 ? '' : 's'} ${part.freshText}`) : null) : null,
-      h('div', { class: `hand ${a.handClass ?? ''}`.trim(), id: 'hand', role: 'group', 'aria-label': `Your hand, ${mine.length} cards` }, cards),
+        fresh.size ? h('span', { class: 'muted', id: 'new-count' }, `${tn(fresh.size, '{count} new card', '{count} new cards')} ${part.freshText}`) : null) : null,
+      h('div', { class: `hand ${a.handClass ?? ''}`.trim(), id: 'hand', role: 'group', 'aria-label': tn(mine.length, 'Your hand, {count} card', 'Your hand, {count} cards') }, cards),
       a.buttons.length ? h('div', { class: 'actions sticky' }, a.buttons) : null,
       hints.note(p));
     Object.assign(action.dataset, {
@@ -495,7 +496,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function idle(v) {
     const waiting = v.status === 'playing' ? waitingSeats(v, null).map(nameOf) : [];
     const [heading, text] = v.status === 'open' ? part.opening
-      : ['Your hand', waiting.length ? `Waiting for ${joinNames(waiting)}…` : 'Nothing to decide right now.'];
+      : [t('Your hand'), waiting.length ? t('Waiting for {names}…', { names: joinNames(waiting) }) : t('Nothing to decide right now.')];
     return {
       head: [h('h2', { id: 'action-title' }, heading), h('p', { class: v.status === 'open' ? null : 'muted' }, text)],
       buttons: [], cardOpts: () => ({ disabled: true }),
@@ -517,7 +518,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     const el = bar.querySelector('#timer');
     const tt = timerText();
     if (el && tt) el.lastChild.textContent = tt;
-    if (tt === 'time is up' && st.me && !bar.querySelector('#force, #force-ask')) drawBar();
+    if (tt === t('time is up') && st.me && !bar.querySelector('#force, #force-ask')) drawBar();
     tickBanks(root);
   }, 1000);
 

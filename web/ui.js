@@ -3,6 +3,7 @@
 // the rules and cards, a list of names in words, and a game's log lines as a list.
 
 import { h } from './dom.js';
+import { t, tn } from './i18n.js';
 
 /** The colour of each seat, in seat order (a sixth seat and on start again). */
 export const SEAT_COLOURS = ['#e4572e', '#2e86ab', '#8a4fbf', '#2a9d58', '#d4a017', '#c2417a'];
@@ -14,7 +15,7 @@ export function shareUrl(id) { return `${location.origin}${location.pathname}#/g
 export function replayUrl(id) { return `${location.origin}${location.pathname}#/replay/${id}`; }
 
 /** A button that copies `text` to the clipboard and says so. */
-export function copyButton(text, label = 'Copy', aria = label) {
+export function copyButton(text, label = t('Copy'), aria = label) {
   const btn = h('button', {
     type: 'button', class: 'ghost small copy', 'aria-label': aria,
     onclick: async () => {
@@ -26,7 +27,7 @@ export function copyButton(text, label = 'Copy', aria = label) {
         }
       } catch { ok = false; }
       if (!ok) ok = legacyCopy(text);
-      btn.textContent = ok ? 'Copied ✓' : 'Select and copy';
+      btn.textContent = ok ? t('Copied ✓') : t('Select and copy');
       setTimeout(() => { btn.textContent = label; }, 1600);
     },
   }, label);
@@ -47,10 +48,10 @@ function legacyCopy(text) {
 export function shareBox(id) {
   const url = shareUrl(id);
   return h('div', { class: 'share' },
-    h('label', { class: 'share-label', for: 'share-link' }, 'Share link'),
+    h('label', { class: 'share-label', for: 'share-link' }, t('Share link')),
     h('div', { class: 'share-row' },
       h('input', { id: 'share-link', type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
-      copyButton(url, 'Copy', 'Copy the share link')));
+      copyButton(url, t('Copy'), t('Copy the share link'))));
 }
 
 /**
@@ -60,53 +61,54 @@ export function shareBox(id) {
  * indexes); the codes the page knows get a sentence of their own. Returns a string.
  */
 export function inPlayersWords(e, { name = null } = {}) {
-  const seat = name ? `${name}'s seat` : 'This seat';
+  const seat = name ? t("{name}'s seat", { name }) : t('This seat');
+  const who = name ?? t('The player');
   const detail = e?.problem?.detail ?? '';
   const n = (re) => { const m = re.exec(detail); return m ? Number(m[1]) : null; };
   switch (e?.code) {
     case 'seat_not_absent': {
-      if (/ is online /.test(detail)) return `${name ?? 'The player'} is at the table now, so ${name ? 'their' : 'the'} seat stays theirs: a player's seat can go to a bot only while they are away and their time has run out.`;
-      if (/has not missed its time/.test(detail)) return `${name ?? 'The player'} is away but still has time for this step: wait until it runs out.`;
+      if (/ is online /.test(detail)) return t("{who} is at the table now, so the seat stays theirs: a player's seat can go to a bot only while they are away and their time has run out.", { who });
+      if (/has not missed its time/.test(detail)) return t('{who} is away but still has time for this step: wait until it runs out.', { who });
       const missed = n(/has missed (\d+)/);
       const need = n(/once it has missed (\d+)/);
-      const who = name ?? 'The player';
-      return `${seat} cannot go to a bot yet: ${who} has missed ${missed === null ? 'too few' : missed} turn${missed === 1 ? '' : 's'}`
-        + `${need === null ? '' : `, and a seat can go to a bot once its player has missed ${need}`}. `
-        + `Until then, Force step ends a step that ${who} keeps waiting.`;
+      return (missed === null ? t('{seat} cannot go to a bot yet: {who} has missed too few turns', { seat, who })
+        : tn(missed, '{seat} cannot go to a bot yet: {who} has missed {count} turn', '{seat} cannot go to a bot yet: {who} has missed {count} turns', { seat, who }))
+        + (need === null ? '' : t(', and a seat can go to a bot once its player has missed {need}', { need })) + '. '
+        + t('Until then, Force step ends a step that {who} keeps waiting.', { who });
     }
-    case 'seat_is_bot': return `A bot already plays ${name ? `${name}'s` : 'this'} seat.`;
-    case 'game_started': return 'The game has already started, so it can no longer be cancelled.';
-    case 'game_not_started': return 'The game has not started yet: it is still waiting for players.';
-    case 'game_over': return 'The game is already over.';
-    case 'game_expired': return 'The game expired before its seats filled.';
-    case 'game_cancelled': return 'The host cancelled this game.';
-    case 'not_host': case 'wrong_game': return 'Only the host of this game can do that.';
-    case 'bad_token': case 'token_required': return 'This browser no longer holds a key to this game, so it cannot do that.';
-    case 'game_not_found': return 'This game no longer exists.';
-    case 'rate_limited': return e.retryAfter ? `Too many tries: wait ${waitWords(e.retryAfter)} and try again.` : 'Too many requests at once: wait a moment and try again.';
-    case 'busy': return 'The server is busy just now: try again in a moment.';
+    case 'seat_is_bot': return name ? t("A bot already plays {name}'s seat.", { name }) : t('A bot already plays this seat.');
+    case 'game_started': return t('The game has already started, so it can no longer be cancelled.');
+    case 'game_not_started': return t('The game has not started yet: it is still waiting for players.');
+    case 'game_over': return t('The game is already over.');
+    case 'game_expired': return t('The game expired before its seats filled.');
+    case 'game_cancelled': return t('The host cancelled this game.');
+    case 'not_host': case 'wrong_game': return t('Only the host of this game can do that.');
+    case 'bad_token': case 'token_required': return t('This browser no longer holds a key to this game, so it cannot do that.');
+    case 'game_not_found': return t('This game no longer exists.');
+    case 'rate_limited': return e.retryAfter ? t('Too many tries: wait {wait} and try again.', { wait: waitWords(e.retryAfter) }) : t('Too many requests at once: wait a moment and try again.');
+    case 'busy': return t('The server is busy just now: try again in a moment.');
     // accounts
-    case 'bad_credentials': return 'That name and password do not match an account. Check both (names ignore upper and lower case).';
-    case 'name_taken': return 'That name is taken: choose another one.';
-    case 'wrong_password': return 'That is not your current password.';
-    case 'account_required': return 'This game is rated: only players signed in to an account can join it.';
-    case 'already_seated': return 'Your account already has a seat in this game.';
-    case 'not_rateable': return 'This game cannot be rated: a rated game needs two seats or more, and every person in it signed in.';
+    case 'bad_credentials': return t('That name and password do not match an account. Check both (names ignore upper and lower case).');
+    case 'name_taken': return t('That name is taken: choose another one.');
+    case 'wrong_password': return t('That is not your current password.');
+    case 'account_required': return t('This game is rated: only players signed in to an account can join it.');
+    case 'already_seated': return t('Your account already has a seat in this game.');
+    case 'not_rateable': return t('This game cannot be rated: a rated game needs two seats or more, and every person in it signed in.');
     // orders
     case 'stale_step': // a late Force is told in the server's words ("nothing was forced")
       if (/\bforce/i.test(detail) && playersPart(detail)) return playersPart(detail);
       { const m = /is for (.+?), but the game is at (.+?);/.exec(detail);
-        if (m) return `It was for ${m[1]}, but the game had already moved on to ${m[2]}.`; }
-      return 'The game moved on before your choice arrived: choose again for the step shown now.';
-    case 'nothing_to_decide': return 'You have nothing to decide just now: wait for your turn.';
-    case 'game_full': return 'Every seat of this game is taken.';
-    case 'too_many_amendments': return 'You have changed your choice too often in this step: the last one sent stands.';
-    case 'payment_count': return 'That is not the number of cards this build costs: pick as many cards to pay with as it costs.';
-    case 'no_such_player': return 'No player has that name.';
+        if (m) return t('It was for {then}, but the game had already moved on to {now}.', { then: m[1], now: m[2] }); }
+      return t('The game moved on before your choice arrived: choose again for the step shown now.');
+    case 'nothing_to_decide': return t('You have nothing to decide just now: wait for your turn.');
+    case 'game_full': return t('Every seat of this game is taken.');
+    case 'too_many_amendments': return t('You have changed your choice too often in this step: the last one sent stands.');
+    case 'payment_count': return t('That is not the number of cards this build costs: pick as many cards to pay with as it costs.');
+    case 'no_such_player': return t('No player has that name.');
     default: break;
   }
-  if (e?.status >= 500) return 'The server could not do that just now; try again in a moment.';
-  return playersPart(e?.message ?? '') || 'The server refused this. Reload the page and try again.';
+  if (e?.status >= 500) return t('The server could not do that just now; try again in a moment.');
+  return playersPart(e?.message ?? '') || t('The server refused this. Reload the page and try again.');
 }
 
 /** The API's language: paths, methods, JSON field names, seat indexes, the hand view's words. */
@@ -142,9 +144,9 @@ export function ratingWords(x) {
 /** A wait of `seconds` in words: "1 second", "40 seconds", "2 minutes". */
 export function waitWords(seconds) {
   const s = Math.max(1, Math.ceil(seconds));
-  if (s < 90) return `${s} second${s === 1 ? '' : 's'}`;
+  if (s < 90) return tn(s, '{count} second', '{count} seconds');
   const m = Math.ceil(s / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
+  return tn(m, '{count} minute', '{count} minutes');
 }
 
 export function showError(el, message) {
@@ -166,15 +168,15 @@ export function seatDot(seat) {
  * the seat's table stays where it is.
  */
 export function helpLinks(game) {
-  return h('nav', { class: 'bar-links', 'aria-label': 'Rules and cards' },
-    h('a', { href: `#/rules/${game}`, target: '_blank', rel: 'noopener', id: 'rules-link' }, 'Rules', h('span', { class: 'offscreen' }, ' (opens in a new tab)')),
-    h('a', { href: `#/cards/${game}`, target: '_blank', rel: 'noopener', id: 'cards-link' }, 'Cards', h('span', { class: 'offscreen' }, ' (opens in a new tab)')));
+  return h('nav', { class: 'bar-links', 'aria-label': t('Rules and cards') },
+    h('a', { href: `#/rules/${game}`, target: '_blank', rel: 'noopener', id: 'rules-link' }, t('Rules'), h('span', { class: 'offscreen' }, t(' (opens in a new tab)'))),
+    h('a', { href: `#/cards/${game}`, target: '_blank', rel: 'noopener', id: 'cards-link' }, t('Cards'), h('span', { class: 'offscreen' }, t(' (opens in a new tab)'))));
 }
 
 /** ['Ada', 'Bea', 'Cid'] -> "Ada, Bea and Cid"; one name alone; '' for none. */
 export function joinNames(list) {
   if (list.length <= 1) return list.join('');
-  return list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1];
+  return t('{list} and {last}', { list: list.slice(0, -1).join(', '), last: list[list.length - 1] });
 }
 
 /** A game's log lines [{kind, seq, text}] as an <ol>: one <li class="log-KIND" data-seq> each. */

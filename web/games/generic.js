@@ -9,6 +9,7 @@ import { api, loadRulesets } from '../api.js';
 import { h, replace } from '../dom.js';
 import { seatDot, joinNames, logList } from '../ui.js';
 import { botMark, seatLogLine, isClosed, presenceMark, bankMark } from '../seats.js';
+import { t } from '../i18n.js';
 
 const SKIP = new Set(['seats', 'hand', 'pending', 'id', 'game', 'status', 'order', 'defaulted', 'seat', 'last_seq', 'seed']);
 
@@ -35,7 +36,7 @@ function logLines(events, nameOf, cardName = String) {
 /** The generic part of the table for the shell's context `ctx` (see web/table.js). */
 function genericTable(ctx) {
   const { st } = ctx;
-  const summary = h('section', { class: 'panel', id: 'summary', 'aria-label': 'The game' });
+  const summary = h('section', { class: 'panel', id: 'summary', 'aria-label': t('The game') });
   let names = new Map(); // card id (slug) → name, from the game's catalog when it serves one
   let catalogAsked = false;
 
@@ -55,12 +56,12 @@ function genericTable(ctx) {
     summary.hidden = !v || isClosed(v);
     if (summary.hidden) return;
     const facts = Object.entries(v).filter(([k, x]) => !SKIP.has(k) && (typeof x !== 'object' || x === null || Array.isArray(x)));
-    replace(summary, h('h2', {}, 'The game'),
+    replace(summary, h('h2', {}, t('The game')),
       h('dl', { class: 'facts' }, facts.map(([k, x]) => h('div', {}, h('dt', {}, k.replaceAll('_', ' ')), h('dd', {}, show(x))))),
-      h('h3', {}, 'Seats'),
+      h('h3', {}, t('Seats')),
       h('ul', { class: 'seat-list' }, (v.seats ?? []).map((s, i) => h('li', { class: 'seat-row', 'data-seat': i },
-        seatDot(i), h('strong', {}, ctx.nameOf(i) ?? 'open seat'),
-        ctx.me() === i ? h('span', { class: 'tag you' }, 'you') : null,
+        seatDot(i), h('strong', {}, ctx.nameOf(i) ?? t('open seat')),
+        ctx.me() === i ? h('span', { class: 'tag you' }, t('you')) : null,
         botMark(s.bot),
         presenceMark(s, { status: v.status, mine: ctx.me() === i }),
         bankMark(s, v, i),
@@ -83,13 +84,13 @@ function genericTable(ctx) {
 
   function action(p) {
     return {
-      head: [h('h2', { id: 'action-title' }, `Your move: ${position(p)}`),
-        h('p', {}, st.hand.order ? 'Your choice is in; waiting for the others.' : 'Press Suggest to send the choice the server suggests for you.')],
-      extra: p.options && Object.keys(p.options).length ? h('details', { class: 'options' }, h('summary', {}, 'What you may choose'),
+      head: [h('h2', { id: 'action-title' }, t('Your move: {what}', { what: position(p) })),
+        h('p', {}, st.hand.order ? t('Your choice is in; waiting for the others.') : t('Press Suggest to send the choice the server suggests for you.'))],
+      extra: p.options && Object.keys(p.options).length ? h('details', { class: 'options' }, h('summary', {}, t('What you may choose')),
         h('pre', { class: 'json' }, JSON.stringify(p.options, null, 1))) : null,
       buttons: [ctx.hints.button({
         cls: 'primary', disabled: st.busy || !!st.hand.order || (!p.suggestion && ctx.hints.left() === 0), onclick: () => suggest(p),
-        title: 'Send the choice the server suggests for you',
+        title: t('Send the choice the server suggests for you'),
       })],
       handClass: 'plain-hand',
       cardOpts: () => ({}),
@@ -98,13 +99,13 @@ function genericTable(ctx) {
 
   return {
     main: [summary],
-    opening: ['Your hand', 'The game starts when every seat is taken.'],
-    watching: 'You are watching this game.',
+    opening: [t('Your hand'), t('The game starts when every seat is taken.')],
+    watching: t('You are watching this game.'),
     stepLabel: position,
     pointText: position,
     stats: () => [],
-    forceText: (v, who) => `Resolve this decision now? ${who} will get the default.`,
-    endLead: (v, who) => (who.length ? `Won by ${joinNames(who)}.` : 'Nobody won.'),
+    forceText: (v, who) => t('Resolve this decision now? {who} will get the default.', { who }),
+    endLead: (v, who) => (who.length ? t('Won by {names}.', { names: joinNames(who) }) : t('Nobody won.')),
     rankExtra: (v, seat) => {
       const s = v.seats[seat];
       return typeof s.score === 'number' ? [h('span', { class: 'r-vp' }, String(s.score))] : [];
@@ -124,7 +125,7 @@ export default {
   className: 'generic',
   table: async () => genericTable,
   replay: async (nameOf) => ({
-    title: 'Seats',
+    title: t('Seats'),
     draw: () => null,
     log: (events) => logList(logLines(events, nameOf)),
   }),

@@ -5,6 +5,7 @@
 // (cityZoom). It knows no game: each game draws its own cells.
 
 import { h } from '../dom.js';
+import { t } from '../i18n.js';
 
 /**
  * The bounds {x0, x1, y0, y1} of cells `cells` ([{x, y}], at least one) widened by `pad` on every
@@ -68,13 +69,13 @@ export function panByDrag(box) {
  * `apply(z)` sets the game's zoom (e.g. a CSS variable) and returns nothing. Returns {controls
  * (an element with the buttons), get(), set(z, anchor), fitNow()}.
  */
-export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, label = 'the city' }) {
+export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, label = t('the city') }) {
   let z = start;
   const clamp = (x) => Math.min(max, Math.max(min, x));
-  const out = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-out', 'aria-label': `Zoom out of ${label}`, onclick: () => set(z / step) }, '−');
-  const inn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-in', 'aria-label': `Zoom into ${label}`, onclick: () => set(z * step) }, '+');
-  const fitBtn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-fit', title: `Show all of ${label}`, onclick: () => fitNow() }, 'Fit');
-  const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': 'Zoom' }, out, fitBtn, inn);
+  const out = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-out', 'aria-label': t('Zoom out of {what}', { what: label }), onclick: () => set(z / step) }, '−');
+  const inn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-in', 'aria-label': t('Zoom into {what}', { what: label }), onclick: () => set(z * step) }, '+');
+  const fitBtn = h('button', { type: 'button', class: 'ghost small zoom-btn', id: 'zoom-fit', title: t('Show all of {what}', { what: label }), onclick: () => fitNow() }, t('Fit'));
+  const controls = h('div', { class: 'zoom', role: 'group', 'aria-label': t('Zoom') }, out, fitBtn, inn);
 
   function mark() {
     out.disabled = z <= min + 1e-6;
@@ -124,7 +125,7 @@ export function zoomable(box, { min, max, step = 1.2, start = 1, apply, fit, lab
  * zooms too. Returns zoomable()'s {controls, get, set, fitNow}, fitted and `hint` (a line saying
  * how to pan and zoom, to show by the controls).
  */
-export function cityZoom(box, { cell, gap = 4, name = 13, min = 0.85, max = 2, label = 'the city' }) {
+export function cityZoom(box, { cell, gap = 4, name = 13, min = 0.85, max = 2, label = t('the city') }) {
   const zoom = zoomable(box, {
     min, max, start: 1, label,
     apply: (z) => {
@@ -157,7 +158,7 @@ export function cityZoom(box, { cell, gap = 4, name = 13, min = 0.85, max = 2, l
       if (first) centre?.();
     });
   }
-  const hint = h('span', { class: 'pan-hint', id: 'pan-hint' }, 'Drag the city to move around it; zoom with the wheel, a pinch or the buttons.');
+  const hint = h('span', { class: 'pan-hint', id: 'pan-hint' }, t('Drag the city to move around it; zoom with the wheel, a pinch or the buttons.'));
   return { ...zoom, fitted, hint };
 }
 

@@ -3,13 +3,15 @@
 // simcity/, each loaded only when it is opened: its part of the table (table.js, with city.js),
 // its replay board, money breakdown and card reference (boards.js).
 
+import { t } from '../i18n.js';
+
 export default {
-  lead: 'Build one shared city block by block; every play pays money, and money is the score. Most money wins.',
+  lead: t('Build one shared city block by block; every play pays money, and money is the score. Most money wins.'),
   rules: 'simcity.md',
-  credit: 'SimCity: The Card Game · after Mayfair\'s 1995 rules',
+  credit: t("SimCity: The Card Game · after Mayfair's 1995 rules"),
   styles: ['games/grid.css', 'games/simcity/simcity.css'],
   className: 'sc',
-  score: { short: '$', head: 'Money from' },
+  score: { short: '$', head: t('Money from') },
   table: () => import('./simcity/table.js').then((m) => m.load()),
   replay: (nameOf) => import('./simcity/boards.js').then((m) => m.replayBoard(nameOf)),
   breakdown: (id) => import('./simcity/boards.js').then((m) => m.breakdown(id)),

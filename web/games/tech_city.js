@@ -3,13 +3,15 @@
 // each loaded only when it is opened: its part of the table (table.js, with city.js and
 // choice.js), its replay board, points breakdown and card reference (boards.js).
 
+import { t } from '../i18n.js';
+
 export default {
-  lead: 'Build companies into one shared grid, then use any card\'s effect. Six rounds; most points wins.',
+  lead: t("Build companies into one shared grid, then use any card's effect. Six rounds; most points wins."),
   rules: 'tech_city.md',
-  credit: 'Tech City · after Benjamin Cheung\'s rules',
+  credit: t("Tech City · after Benjamin Cheung's rules"),
   styles: ['games/grid.css', 'games/tech_city/tech.css'],
   className: 'tech',
-  score: { short: 'pts', head: 'Scored for' },
+  score: { short: t('pts'), head: t('Scored for') },
   table: () => import('./tech_city/table.js').then((m) => m.load()),
   replay: (nameOf) => import('./tech_city/boards.js').then((m) => m.replayBoard(nameOf)),
   breakdown: (id) => import('./tech_city/boards.js').then((m) => m.breakdown(id)),

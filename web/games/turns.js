@@ -6,6 +6,7 @@
 
 import { joinNames } from '../ui.js';
 import { seatLogLine } from '../seats.js';
+import { t, tn } from '../i18n.js';
 
 /**
  * The public log `events` as lines [{kind, seq, text}], names from `names(seat)`. `title` names
@@ -15,25 +16,27 @@ import { seatLogLine } from '../seats.js';
  */
 export function roundLog(events, names, { title, line, totals }) {
   const out = [];
-  const who = (s) => names(s) ?? `Seat ${s + 1}`;
+  const who = (s) => names(s) ?? t('Seat {n}', { n: s + 1 });
   let round = 0;
   for (const e of events) {
     const add = (text, kind = 'line') => out.push({ kind, seq: e.seq, text });
     if (e.round && e.round !== round && e.type !== 'game_over') {
       round = e.round;
-      out.push({ kind: 'head', seq: e.seq, text: `Round ${round}` });
+      out.push({ kind: 'head', seq: e.seq, text: t('Round {n}', { n: round }) });
     }
     switch (e.type) {
-      case 'created': add(`A game of ${title} for ${e.players} player${e.players === 1 ? '' : 's'} was created.`, 'minor'); break;
-      case 'joined': add(`${e.name} took seat ${e.seat + 1}${e.bot ? ' (a bot)' : ''}.`, 'minor'); break;
-      case 'started': add('Every seat is taken: the game starts.'); break;
-      case 'default': add(`${who(e.seat)} had not chosen: the game chose for them.`, 'warn'); break;
-      case 'forced': add('The step was forced.', 'warn'); break;
-      case 'bank': add(`${who(e.seat)} used ${e.used} s of their time bank (${e.bank_seconds} s left).`, 'minor'); break;
+      case 'created': add(tn(e.players, 'A game of {title} for {count} player was created.', 'A game of {title} for {count} players was created.', { title }), 'minor'); break;
+      case 'joined': add(e.bot ? t('{name} took seat {n} (a bot).', { name: e.name, n: e.seat + 1 }) : t('{name} took seat {n}.', { name: e.name, n: e.seat + 1 }), 'minor'); break;
+      case 'started': add(t('Every seat is taken: the game starts.')); break;
+      case 'default': add(t('{name} had not chosen: the game chose for them.', { name: who(e.seat) }), 'warn'); break;
+      case 'forced': add(t('The step was forced.'), 'warn'); break;
+      case 'bank': add(t('{name} used {used} s of their time bank ({left} s left).', { name: who(e.seat), used: e.used, left: e.bank_seconds }), 'minor'); break;
       case 'game_over': {
         const w = (e.winners ?? []).map(who);
-        const t = totals(e);
-        out.push({ kind: 'end', seq: e.seq, text: `Game over: ${joinNames(w)} ${w.length > 1 ? 'share the win' : 'wins'}${t ? ` (${t})` : ''}.` });
+        const sum = totals(e);
+        const names = joinNames(w);
+        const text = w.length > 1 ? t('Game over: {names} share the win', { names }) : t('Game over: {names} wins', { names });
+        out.push({ kind: 'end', seq: e.seq, text: `${text}${sum ? ` (${sum})` : ''}.` });
         break;
       }
       default:
@@ -49,5 +52,5 @@ export function roundLog(events, names, { title, line, totals }) {
  */
 export const markNewByPoint = {
   freshKey: (v, p) => (v.status === 'playing' ? (p ? `${p.round}-${p.step}-${p.turn}` : null) : undefined),
-  freshText: 'since your last decision',
+  freshText: t('since your last decision'),
 };

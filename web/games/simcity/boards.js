@@ -8,6 +8,7 @@ import { h } from '../../dom.js';
 import { logList } from '../../ui.js';
 import { gridBounds, placeIn } from '../grid.js';
 import { loadScCatalog, design, kindClass, cardKind, cardFacts, scLog, ZONES, PHASES, SOURCES } from './data.js';
+import { t } from '../../i18n.js';
 
 /**
  * The replay viewer's board of SimCity, names from `nameOf(seat)`: resolves (once the card
@@ -15,26 +16,26 @@ import { loadScCatalog, design, kindClass, cardKind, cardFacts, scLog, ZONES, PH
  */
 export async function replayBoard(nameOf) {
   await loadScCatalog().catch(() => null);
-  return { title: 'The city', draw: (v) => cityGrid(v), log: (events) => logList(scLog(events, nameOf)) };
+  return { title: t('The city'), draw: (v) => cityGrid(v), log: (events) => logList(scLog(events, nameOf)) };
 }
 
 /** The city of view `v` as a read-only grid of its top cards. */
 function cityGrid(v) {
   const city = v.city ?? [];
-  if (!city.length) return h('p', { class: 'muted' }, 'The city is empty.');
+  if (!city.length) return h('p', { class: 'muted' }, t('The city is empty.'));
   const b = gridBounds(city, 0);
   const cells = city.map((c) => {
     const top = c.block ?? c.stack?.at(-1);
     const d = top ? design(top.card) : null;
     return h('li', {
       class: `cell sc-cell ${d ? kindClass(d) : 'scorched'}`, style: placeIn(b, c.x, c.y), 'data-x': c.x, 'data-y': c.y, 'data-slug': d?.id ?? '',
-      'aria-label': d ? `${d.name}, ${cardKind(d)}${c.stack.length > 1 ? `, ${c.stack.length} cards in the stack` : ''}` : 'Scorched cell',
+      'aria-label': d ? `${d.name}, ${cardKind(d)}${c.stack.length > 1 ? `, ${t('{n} cards in the stack', { n: c.stack.length })}` : ''}` : t('Scorched cell'),
     }, h('span', { class: 'sc-face', 'aria-hidden': 'true' },
       d ? h('span', { class: 'sc-top' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')) : null,
-      h('span', { class: 'sc-name' }, d ? d.name : 'Scorched')));
+      h('span', { class: 'sc-name' }, d ? d.name : t('Scorched'))));
   });
-  return h('div', { class: 'city-scroll replay-city sc-scroll', tabindex: 0, 'aria-label': `The city at this point, phase ${PHASES[v.phase] ?? v.phase}: scroll to see all of it` },
-    h('ul', { class: 'city', id: 'replay-city', style: `--cols:${b.x1 - b.x0 + 1};--rows:${b.y1 - b.y0 + 1}`, 'aria-label': `${city.length} cells in play` }, cells));
+  return h('div', { class: 'city-scroll replay-city sc-scroll', tabindex: 0, 'aria-label': t('The city at this point, phase {phase}: scroll to see all of it', { phase: PHASES[v.phase] ?? v.phase }) },
+    h('ul', { class: 'city', id: 'replay-city', style: `--cols:${b.x1 - b.x0 + 1};--rows:${b.y1 - b.y0 + 1}`, 'aria-label': t('{n} cells in play', { n: city.length }) }, cells));
 }
 
 /**
@@ -54,15 +55,15 @@ export async function breakdown(id) {
  */
 export const cardShape = {
   facet: {
-    label: 'Zone or kind', any: 'Any',
-    values: [...Object.entries(ZONES).map(([k, z]) => [k, z.name]), ['event', 'Events'], ['council', 'Council members']],
+    label: t('Zone or kind'), any: t('Any'),
+    values: [...Object.entries(ZONES).map(([k, z]) => [k, z.name]), ['event', t('Events')], ['council', t('Council members')]],
     of: (c) => [c.kind === 'block' ? c.zone : c.kind],
   },
-  num: { label: 'Phase', any: 'Any phase', of: (c) => c.phase },
+  num: { label: t('Phase'), any: t('Any phase'), of: (c) => c.phase },
   facts: (c) => [
-    ['Kind', cardKind(c)],
-    ['Details', cardFacts(c).join(' · ')],
-    ['Copies', `${c.copies?.base ?? 0} in the base, ${c.copies?.pack ?? 0} a pack`],
+    [t('Kind'), cardKind(c)],
+    [t('Details'), cardFacts(c).join(' · ')],
+    [t('Copies'), t('{base} in the base, {pack} a pack', { base: c.copies?.base ?? 0, pack: c.copies?.pack ?? 0 })],
   ],
   kind: (c) => kindClass(c),
 };

@@ -9,6 +9,7 @@ import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom, bringIntoView } from '../grid.js';
 import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
+import { t, tn } from '../../i18n.js';
 
 const CELL = 92; // px of a cell at zoom 1
 const GAP = 4;
@@ -21,18 +22,18 @@ const NAME_PX = 13; // a card name's size at zoom 1; never under 12 px
  * Returns {cityBox, status, whose, draw(), drawCity(), showStack(x, y), showCard(slug),
  * bringIntoView(), centre(x, y)}.
  */
-export function scBoard(ctx, t) {
+export function scBoard(ctx, tbl) {
   const { st } = ctx;
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
-  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': 'About the card', tabindex: 0 });
-  const cityScroll = h('div', { class: 'city-scroll sc-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': t('About the card'), tabindex: 0 });
+  const cityScroll = h('div', { class: 'city-scroll sc-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': t('The city: drag or scroll to pan, wheel or the buttons to zoom') });
   const confirmBox = h('div', { class: 'city-confirm', id: 'city-confirm', hidden: true });
   const count = h('span', { class: 'muted small-print', id: 'city-count' });
   // At the smallest zoom a cell is 78 px: ten letters of a 12 px name a line.
   const zoom = cityZoom(cityScroll, { cell: CELL, gap: GAP, name: NAME_PX });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'The city'), count, zoom.controls),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, t('The city')), count, zoom.controls),
     zoom.hint, cityScroll, confirmBox, info);
   const status = h('section', { class: 'panel sc-status', id: 'sc-status', 'aria-labelledby': 'status-title' });
   const whose = h('p', { class: 'whose', id: 'whose', role: 'status' });
@@ -47,9 +48,9 @@ export function scBoard(ctx, t) {
 
   function drawCity() {
     const v = st.view;
-    const marks = t.marks();
+    const marks = tbl.marks();
     ctx.drawIf(cityScroll, [v?.city, v?.side, [...marks], st.busy, v?.timed], () => drawCityNow(v, marks));
-    const bar = t.confirmBar();
+    const bar = tbl.confirmBar();
     confirmBox.hidden = !bar;
     replace(confirmBox, bar);
   }
@@ -95,16 +96,16 @@ export function scBoard(ctx, t) {
     const said = [
       d ? cardKind(d) : null,
       d && d.kind === 'block' ? cardFacts(d).slice(1).join(', ') : null,
-      `column ${x}, row ${y}`,
-      depth > 1 ? `${depth} cards in the stack` : null,
-      top?.doomed ? 'leaves at the next turn' : null,
-      timed ? 'a timed event acts here' : null,
+      t('column {x}, row {y}', { x, y }),
+      depth > 1 ? t('{n} cards in the stack', { n: depth }) : null,
+      top?.doomed ? t('leaves at the next turn') : null,
+      timed ? t('a timed event acts here') : null,
       m ? m.label : null,
     ].filter(Boolean).join(', ');
     return h('button', {
       type: 'button', class: cls.join(' '), style: placeIn(b, x, y), 'data-x': x, 'data-y': y, 'data-slug': d?.id ?? '',
       'data-score': m?.score ?? '', 'data-mode': m?.mode ?? '', 'data-focus-key': `cell-${x},${y}`, disabled: !!m && st.busy,
-      onclick: () => { showStack(x, y); if (m) t.clickCell(x, y); },
+      onclick: () => { showStack(x, y); if (m) tbl.clickCell(x, y); },
     },
     d ? h('span', { class: 'sc-face' },
       h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
@@ -112,7 +113,7 @@ export function scBoard(ctx, t) {
       serviceLine(d) ? h('span', { class: 'sc-svc', 'aria-hidden': 'true' }, serviceLine(d)) : null,
       h('span', { class: 'offscreen' }, `, ${said}`),
       depth > 1 ? h('span', { class: 'stack-depth', 'aria-hidden': 'true' }, `×${depth}`) : null)
-      : h('span', { class: 'sc-empty' }, c?.scorched ? 'Scorched' : '', h('span', { class: 'offscreen' }, `${c?.scorched ? ', ' : 'Empty cell, '}${said}`)),
+      : h('span', { class: 'sc-empty' }, c?.scorched ? t('Scorched') : '', h('span', { class: 'offscreen' }, `${c?.scorched ? ', ' : t('Empty cell, ')}${said}`)),
     m && m.score !== undefined && m.score !== null ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+$${m.score}`) : null,
     m?.tag ? h('span', { class: 'cell-mode', 'aria-hidden': 'true' }, m.tag) : null);
   }
@@ -140,15 +141,15 @@ export function scBoard(ctx, t) {
       return;
     }
     const c = shown && v?.city.find((e) => e.x === shown.x && e.y === shown.y);
-    if (!c) { replace(info, h('p', { class: 'muted' }, 'Tap a cell to see its stack; pick a card of your hand to see where it may go.')); return; }
+    if (!c) { replace(info, h('p', { class: 'muted' }, t('Tap a cell to see its stack; pick a card of your hand to see where it may go.'))); return; }
     const cards = [...c.stack].reverse();
     replace(info, h('div', { class: 'info-stack', id: 'stack', 'data-x': c.x, 'data-y': c.y },
-      h('strong', {}, `Cell ${c.x}, ${c.y}${c.scorched ? ' · scorched' : ''}`),
-      h('span', { class: 'muted' }, ` · ${cards.length} card${cards.length === 1 ? '' : 's'}, top first`),
+      h('strong', {}, `${t('Cell {x}, {y}', { x: c.x, y: c.y })}${c.scorched ? t(' · scorched') : ''}`),
+      h('span', { class: 'muted' }, ` · ${tn(cards.length, '{count} card, top first', '{count} cards, top first')}`),
       h('ol', { class: 'stack-list' }, cards.map((e, i) => {
         const d = design(e.card);
         return h('li', { class: `info-card ${kindClass(d)}`, 'data-slug': d.id },
-          h('strong', {}, d.name), h('span', { class: 'muted' }, ` · ${cardKind(d)}${i === 0 && c.block ? ' · the block' : i > 0 ? ' · covered' : ''}${e.overturned ? ' · overturned' : ''}${e.doomed ? ' · leaves at the next turn' : ''}`),
+          h('strong', {}, d.name), h('span', { class: 'muted' }, ` · ${cardKind(d)}${i === 0 && c.block ? t(' · the block') : i > 0 ? t(' · covered') : ''}${e.overturned ? t(' · overturned') : ''}${e.doomed ? ` · ${t('leaves at the next turn')}` : ''}`),
           d.text ? h('p', {}, d.text) : null, h('p', { class: 'muted small-print' }, cardFacts(d).join(' · ')));
       }))));
   }
@@ -160,24 +161,24 @@ export function scBoard(ctx, t) {
       if (!v || v.status === 'open' || isClosed(v)) { status.hidden = true; return; }
       status.hidden = false;
       const pend = Array.isArray(v.pending) ? v.pending : [];
-      replace(status, h('h2', { id: 'status-title' }, 'The city at a glance'),
+      replace(status, h('h2', { id: 'status-title' }, t('The city at a glance')),
         h('dl', { class: 'sc-facts' },
-          fact('Phase', PHASES[v.phase] ?? v.phase, 'phase'),
-          fact('Mayor', v.mayor === null || v.mayor === undefined ? (v.power_played ? 'vacant' : 'none until a Power Plant') : nameOf(v.mayor), 'mayor'),
-          v.target ? fact('Money to win', `$${v.target}`, 'target') : null,
-          fact('Deck', `${v.deck_count} cards`, 'deck')),
+          fact(t('Phase'), PHASES[v.phase] ?? v.phase, 'phase'),
+          fact(t('Mayor'), v.mayor === null || v.mayor === undefined ? (v.power_played ? t('vacant') : t('none until a Power Plant')) : nameOf(v.mayor), 'mayor'),
+          v.target ? fact(t('Money to win'), `$${v.target}`, 'target') : null,
+          fact(t('Deck'), tn(v.deck_count, '{count} card', '{count} cards'), 'deck')),
         h('ol', { class: 'score-list' }, v.seats.map((s) => h('li', {
           class: `score-row ${s.seat === me() ? 'me' : ''} ${(v.winners ?? []).includes(s.seat) ? 'won' : ''}`, 'data-seat': s.seat,
         },
         seatDot(s.seat),
         h('span', { class: 'sr-name' }, nameOf(s.seat),
-          s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
+          s.seat === me() ? h('span', { class: 'tag you' }, t('you')) : null,
           botMark(s.bot),
           presenceMark(s, { status: v.status, mine: s.seat === me() }),
           bankMark(s, v),
-          v.mayor === s.seat ? h('span', { class: 'tag mayor-tag' }, 'Mayor') : null,
-          v.status === 'playing' && pend.includes(s.seat) ? h('span', { class: 'tag thinking' }, 'deciding…') : null),
-        h('span', { class: 'sr-meta' }, `${s.hand_count} in hand${s.council.length ? ` · council: ${s.council.map((m) => `${design(m.card).name} (${m.votes}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}` : ''}`),
+          v.mayor === s.seat ? h('span', { class: 'tag mayor-tag' }, t('Mayor')) : null,
+          v.status === 'playing' && pend.includes(s.seat) ? h('span', { class: 'tag thinking' }, t('deciding…')) : null),
+        h('span', { class: 'sr-meta' }, `${t('{n} in hand', { n: s.hand_count })}${s.council.length ? ` · ${t('council: {list}', { list: s.council.map((m) => `${design(m.card).name} (${m.votes}${m.vote ? t(', always {ballot}', { ballot: t(m.vote) }) : ''})`).join(', ') })}` : ''}`),
         h('span', { class: 'sr-score', 'aria-label': `$${s.money}` }, `$${s.money}`)))),
         politics(v));
     });
@@ -191,35 +192,36 @@ export function scBoard(ctx, t) {
   function politics(v) {
     const lines = [];
     for (const e of v.timed ?? []) {
-      lines.push(h('li', { class: 'timed-line' }, `${design(e.card).name} (${nameOf(e.player)}): ${e.effect.replaceAll('_', ' ')} until ${nameOf(e.player)}'s turn ${e.until_turn}${e.x !== undefined ? ` · at ${e.x}, ${e.y}` : ''}.`));
+      lines.push(h('li', { class: 'timed-line' }, `${design(e.card).name} (${nameOf(e.player)}): ${t("{effect} until {name}'s turn {n}", { effect: e.effect.replaceAll('_', ' '), name: nameOf(e.player), n: e.until_turn })}${e.x !== undefined ? ` · ${t('at {x}, {y}', { x: e.x, y: e.y })}` : ''}.`));
     }
-    for (const b of v.bills ?? []) lines.push(h('li', {}, `Bill for the Mayor: $${b.amount}${b.card ? ` (${design(b.card).name})` : ''}.`));
+    for (const b of v.bills ?? []) lines.push(h('li', {}, `${t('Bill for the Mayor: ${amount}', { amount: b.amount })}${b.card ? ` (${design(b.card).name})` : ''}.`));
     if (v.vote) {
-      lines.push(h('li', { class: 'vote-line', id: 'vote-state' }, `Rezoning vote: ${nameOf(v.vote.proposer)} proposes ${design(v.vote.card.card).name} at ${v.vote.x}, ${v.vote.y} · ${v.vote.yes} yes, ${v.vote.no} no so far.`));
+      lines.push(h('li', { class: 'vote-line', id: 'vote-state' }, t('Rezoning vote: {name} proposes {card} at {x}, {y} · {yes} yes, {no} no so far.', { name: nameOf(v.vote.proposer), card: design(v.vote.card.card).name, x: v.vote.x, y: v.vote.y, yes: v.vote.yes, no: v.vote.no })));
     }
     if (v.election) {
       const tally = v.election.votes.map((n, s) => (n ? `${nameOf(s)} ${n}` : null)).filter(Boolean);
-      lines.push(h('li', { class: 'vote-line', id: 'election-state' }, `Election for Mayor: ${tally.length ? tally.join(', ') : 'no votes yet'}.`));
+      lines.push(h('li', { class: 'vote-line', id: 'election-state' }, t('Election for Mayor: {tally}.', { tally: tally.length ? tally.join(', ') : t('no votes yet') })));
     }
-    return lines.length ? [h('h3', {}, 'In force now'), h('ul', { class: 'sc-politics', id: 'politics' }, lines)] : h('p', { class: 'muted small-print', id: 'politics' }, 'No timed effects, bills or votes.');
+    return lines.length ? [h('h3', {}, t('In force now')), h('ul', { class: 'sc-politics', id: 'politics' }, lines)] : h('p', { class: 'muted small-print', id: 'politics' }, t('No timed effects, bills or votes.'));
   }
 
   /** Whose turn it is and what they must decide, in one line everyone sees. */
   function drawWhose() {
     const v = st.view;
     const pend = Array.isArray(v?.pending) ? v.pending : [];
-    const who = joinNames(pend.map((s) => (s === me() ? 'you' : nameOf(s))));
+    const who = joinNames(pend.map((s) => (s === me() ? t('you') : nameOf(s))));
+    const Who = cap(who);
     const mine = pend.includes(me());
     const text = !v || v.status !== 'playing' || !pend.length ? '' : {
-      draw: `${cap(who)}: draw from the deck or take the top discard.`,
-      council: `${cap(who)} may buy a council member.`,
-      target: `A timed event acts: ${who} ${mine ? 'pick' : 'picks'} the block it strikes.`,
-      play: `${cap(who)} ${mine ? 'play' : 'plays'} a block or an event, or ${mine ? 'pass' : 'passes'}.`,
-      vote: `Rezoning vote: ${who} ${mine ? 'vote' : 'votes'}${v.vote ? ` on ${design(v.vote.card.card).name} at ${v.vote.x}, ${v.vote.y}` : ''}.`,
-      mayor_pay: `The Mayor (${who}) ${mine ? 'pay' : 'pays'} a bill, or half of it and ${mine ? 'leave' : 'leaves'} office.`,
-      election: `Election for Mayor: ${who} may buy votes, or pass.`,
-      discard: `${cap(who)} ${mine ? 'discard' : 'discards'} down to 7 cards.`,
-    }[v.step] ?? '';
+      draw: () => t('{Who}: draw from the deck or take the top discard.', { Who }),
+      council: () => t('{Who} may buy a council member.', { Who }),
+      target: () => (mine ? t('A timed event acts: {who} pick the block it strikes.', { who }) : t('A timed event acts: {who} picks the block it strikes.', { who })),
+      play: () => (mine ? t('{Who} play a block or an event, or pass.', { Who }) : t('{Who} plays a block or an event, or passes.', { Who })),
+      vote: () => `${mine ? t('Rezoning vote: {who} vote', { who }) : t('Rezoning vote: {who} votes', { who })}${v.vote ? t(' on {card} at {x}, {y}', { card: design(v.vote.card.card).name, x: v.vote.x, y: v.vote.y }) : ''}.`,
+      mayor_pay: () => (mine ? t('The Mayor ({who}) pay a bill, or half of it and leave office.', { who }) : t('The Mayor ({who}) pays a bill, or half of it and leaves office.', { who })),
+      election: () => t('Election for Mayor: {who} may buy votes, or pass.', { who }),
+      discard: () => (mine ? t('{Who} discard down to 7 cards.', { Who }) : t('{Who} discards down to 7 cards.', { Who })),
+    }[v.step]?.() ?? '';
     whose.hidden = !text;
     whose.textContent = text;
     whose.classList.toggle('mine', mine);

@@ -8,31 +8,32 @@ import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { sortByKeys } from '../../ui.js';
 import { roundLog } from '../turns.js';
+import { t, tn } from '../../i18n.js';
 
 /** The zones of blocks: a short tag for the card's corner and a name. */
 export const ZONES = {
-  residential: { short: 'R', name: 'Residential' },
-  commercial: { short: 'C', name: 'Commercial' },
-  industrial: { short: 'I', name: 'Industrial' },
-  governmental: { short: 'G', name: 'Governmental' },
-  agricultural: { short: 'A', name: 'Agricultural' },
-  special: { short: '★', name: 'Special' },
-  services: { short: 'S', name: 'City services (wild)' },
-  land: { short: 'L', name: 'Undeveloped land' },
+  residential: { short: 'R', name: t('Residential') },
+  commercial: { short: 'C', name: t('Commercial') },
+  industrial: { short: 'I', name: t('Industrial') },
+  governmental: { short: 'G', name: t('Governmental') },
+  agricultural: { short: 'A', name: t('Agricultural') },
+  special: { short: '★', name: t('Special') },
+  services: { short: 'S', name: t('City services (wild)') },
+  land: { short: 'L', name: t('Undeveloped land') },
 };
-export const PHASES = ['', 'I Settlement', 'II Village', 'III City', 'IV Metropolis'];
+export const PHASES = ['', t('I Settlement'), t('II Village'), t('III City'), t('IV Metropolis')];
 export const STEP_TITLES = {
-  draw: 'draw', council: 'council', target: 'timed event', play: 'play', vote: 'rezoning vote',
-  mayor_pay: "Mayor's bill", election: 'election', discard: 'discard', over: 'game over',
+  draw: t('draw'), council: t('council'), target: t('timed event'), play: t('play'), vote: t('rezoning vote'),
+  mayor_pay: t("Mayor's bill"), election: t('election'), discard: t('discard'), over: t('game over'),
 };
-export const MODES = { new: 'new block', upgrade: 'upgrade', rezone: 'rezone', vote: 'rezone by vote', event: 'event' };
+export const MODES = { new: t('new block'), upgrade: t('upgrade'), rezone: t('rezone'), vote: t('rezone by vote'), event: t('event') };
 /** The end screen's money sources (the seats' `earned`), in the order shown. */
 export const SOURCES = {
-  value: 'Blocks’ $ value', bonus: 'Receive, lose, add, deduct', zone: 'Zone bonuses', complex: 'Complex bonuses',
-  scorched: 'Scorched earth', coverage: 'Coverage', mayor: 'Mayor gains / pays', events: 'Events (every player)',
-  council: 'Council members bought', bills: 'Mayor’s bills', elections: 'Votes bought in elections',
+  value: t('Blocks’ $ value'), bonus: t('Receive, lose, add, deduct'), zone: t('Zone bonuses'), complex: t('Complex bonuses'),
+  scorched: t('Scorched earth'), coverage: t('Coverage'), mayor: t('Mayor gains / pays'), events: t('Events (every player)'),
+  council: t('Council members bought'), bills: t('Mayor’s bills'), elections: t('Votes bought in elections'),
 };
-const EDGES = { NS: 'north–south', EW: 'east–west', NESW: 'all four ways' };
+const EDGES = { NS: t('north–south'), EW: t('east–west'), NESW: t('all four ways') };
 
 let catalog = null;
 let loading = null;
@@ -55,24 +56,24 @@ export function kindClass(d) {
 
 /** What card `d` is in a few words: "Residential · $2 · 4 sims", "Event (fire)", "Council member: 2 votes, costs $3". */
 export function cardKind(d) {
-  if (d.kind === 'event') return `Event${d.hazard ? ` (${d.hazard})` : ''}`;
-  if (d.kind === 'council') return `Council member: ${d.votes} vote${d.votes === 1 ? '' : 's'}, costs $${d.cost}${d.corrupt ? `, corrupt: always votes ${d.vote}` : ''}`;
-  const sims = d.sims > 0 ? ` · provides ${d.sims} sims` : d.sims < 0 ? ` · needs ${-d.sims} sims` : '';
-  return `${d.zone === 'land' ? `Land (${d.land})` : ZONES[d.zone]?.name ?? d.zone} · $${d.value}${sims}`;
+  if (d.kind === 'event') return d.hazard ? t('Event ({hazard})', { hazard: d.hazard }) : t('Event');
+  if (d.kind === 'council') return `${tn(d.votes, 'Council member: {count} vote, costs ${cost}', 'Council member: {count} votes, costs ${cost}', { cost: d.cost })}${d.corrupt ? t(', corrupt: always votes {ballot}', { ballot: t(d.vote) }) : ''}`;
+  const sims = d.sims > 0 ? t(' · provides {n} sims', { n: d.sims }) : d.sims < 0 ? t(' · needs {n} sims', { n: -d.sims }) : '';
+  return `${d.zone === 'land' ? t('Land ({land})', { land: d.land }) : ZONES[d.zone]?.name ?? d.zone} · $${d.value}${sims}`;
 }
 
 /** Card `d`'s services and figures in words: road, rail, power, crime, pollution, complex, phase. */
 export function cardFacts(d) {
-  if (d.kind !== 'block') return [`Phase ${PHASES[d.phase] ?? d.phase}`];
+  if (d.kind !== 'block') return [t('Phase {phase}', { phase: PHASES[d.phase] ?? d.phase })];
   return [
-    `Phase ${PHASES[d.phase] ?? d.phase}`,
-    d.road ? `Road ${EDGES[d.road] ?? d.road}` : null,
-    d.rail ? `Rail ${EDGES[d.rail] ?? d.rail}` : null,
-    d.power ? 'Power line' : null,
-    d.power_plant ? 'Power plant' : null,
-    d.crime ? `Crime ${d.crime}` : null,
-    d.pollution ? `Pollution ${d.pollution}` : null,
-    d.complex ? `Complex: ${d.complex.name} ${d.complex.bonus}` : null,
+    t('Phase {phase}', { phase: PHASES[d.phase] ?? d.phase }),
+    d.road ? t('Road {way}', { way: EDGES[d.road] ?? d.road }) : null,
+    d.rail ? t('Rail {way}', { way: EDGES[d.rail] ?? d.rail }) : null,
+    d.power ? t('Power line') : null,
+    d.power_plant ? t('Power plant') : null,
+    d.crime ? t('Crime {n}', { n: d.crime }) : null,
+    d.pollution ? t('Pollution {n}', { n: d.pollution }) : null,
+    d.complex ? t('Complex: {name} {bonus}', { name: d.complex.name, bonus: d.complex.bonus }) : null,
   ].filter(Boolean);
 }
 
@@ -91,7 +92,7 @@ export function cardLabel(slug) {
 }
 
 /** The orders a hand can be shown in. */
-export const HAND_SORTS = { dealt: 'As dealt', kind: 'Kind', value: 'Value', name: 'Name' };
+export const HAND_SORTS = { dealt: t('As dealt'), kind: t('Kind'), value: t('Value'), name: t('Name') };
 
 /**
  * A hand card's face (a real button). o: {state, badge, disabled, dim, mark (a few words under
@@ -100,17 +101,17 @@ export const HAND_SORTS = { dealt: 'As dealt', kind: 'Kind', value: 'Value', nam
 export function scCard(cid, slug, o) {
   const d = design(slug);
   const corner = d.kind === 'block' ? `$${d.value}` : d.kind === 'council' ? `$${d.cost}` : '!';
-  const tag = d.kind === 'block' ? ZONES[d.zone]?.short ?? '' : d.kind === 'council' ? 'Council' : 'Event';
+  const tag = d.kind === 'block' ? ZONES[d.zone]?.short ?? '' : d.kind === 'council' ? t('Council') : t('Event');
   return h('button', {
     type: 'button', class: `sccard ${kindClass(d)} ${o.state ? `is-${o.state}` : ''} ${o.dim ? 'dim' : ''}`, 'data-card-id': cid, 'data-slug': slug,
     'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
     title: d.text || cardKind(d), onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
   },
   h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, corner),
-    o.fresh ? h('span', { class: 'new-tag' }, 'New') : null, h('span', { class: 'sc-zone' }, tag)),
+    o.fresh ? h('span', { class: 'new-tag' }, t('New')) : null, h('span', { class: 'sc-zone' }, tag)),
   h('span', { class: 'sc-name' }, d.name),
   o.mark ? h('span', { class: 'sc-mark', 'aria-hidden': 'true' }, o.mark) : null,
-  h('span', { class: 'offscreen' }, `, ${cardKind(d)}${o.fresh ? ', new since your last decision' : ''}${o.label ? `. ${o.label}` : ''}: `),
+  h('span', { class: 'offscreen' }, `, ${cardKind(d)}${o.fresh ? t(', new since your last decision') : ''}${o.label ? `. ${o.label}` : ''}: `),
   h('span', { class: 'sc-text' }, d.text || cardKind(d)),
   o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }
@@ -134,29 +135,29 @@ export function scLog(events, names) {
     totals: (e) => (e.money ? e.money.map((m) => `$${m}`).join(' – ') : ''),
     line: (e, add, who) => {
       switch (e.type) {
-        case 'drew': if (e.from === 'discard') add(`${who(e.seat)} took the top of the discard pile.`, 'minor'); return true;
-        case 'bought': add(`${who(e.seat)} bought the council member ${nm(e.card)} for $${e.cost}.`); return true;
-        case 'played': add(e.mode === 'event' ? `${who(e.seat)} played the event ${nm(e.card)}${e.x !== undefined ? ` on ${e.x}, ${e.y}` : ''}.`
-          : `${who(e.seat)} played ${nm(e.card)} at ${e.x}, ${e.y}${e.mode && e.mode !== 'new' ? ` (${MODES[e.mode] ?? e.mode})` : ''}: +$${e.scored ?? 0}.`, 'build'); return true;
+        case 'drew': if (e.from === 'discard') add(t('{name} took the top of the discard pile.', { name: who(e.seat) }), 'minor'); return true;
+        case 'bought': add(t('{name} bought the council member {card} for ${cost}.', { name: who(e.seat), card: nm(e.card), cost: e.cost })); return true;
+        case 'played': add(e.mode === 'event' ? (e.x !== undefined ? t('{name} played the event {card} on {x}, {y}.', { name: who(e.seat), card: nm(e.card), x: e.x, y: e.y }) : t('{name} played the event {card}.', { name: who(e.seat), card: nm(e.card) }))
+          : `${t('{name} played {card} at {x}, {y}', { name: who(e.seat), card: nm(e.card), x: e.x, y: e.y })}${e.mode && e.mode !== 'new' ? ` (${MODES[e.mode] ?? e.mode})` : ''}: +$${e.scored ?? 0}.`, 'build'); return true;
         case 'money': if (e.source !== 'value' && e.amount) add(`${who(e.seat)} ${e.amount > 0 ? `+$${e.amount}` : `−$${-e.amount}`} (${SOURCES[e.source] ?? e.source}).`, 'minor'); return true;
-        case 'passed': add(`${who(e.seat)} passed.`, 'minor'); return true;
-        case 'proposed': add(`${who(e.seat)} asks the council to rezone ${e.x}, ${e.y} for ${nm(e.card)}.`); return true;
-        case 'ballot': add(`${who(e.seat)} votes ${e.ballot}${e.votes ? ` (${e.votes} vote${e.votes === 1 ? '' : 's'})` : ''}.`); return true;
-        case 'mayor_vote': add(`The Mayor ${who(e.seat)} votes ${e.ballot}${e.tie && e.tie !== 'none' ? `, breaks a tie ${e.tie}` : ''}.`); return true;
-        case 'vote_result': add(`The rezoning ${e.passed ? 'passes' : 'fails'}: ${e.yes} yes, ${e.no} no.`); return true;
-        case 'event': add(`Event: ${nm(e.card)}.`, 'warn'); return true;
-        case 'destroyed': add(`${nm(e.card)} at ${e.x}, ${e.y} was destroyed${e.scorched ? '; the cell is scorched' : ''}.`, 'warn'); return true;
-        case 'removed': add(`${nm(e.card)} at ${e.x}, ${e.y} left the city.`, 'minor'); return true;
-        case 'doomed': add(`${nm(e.card)} at ${e.x}, ${e.y} will leave at the next turn.`, 'minor'); return true;
-        case 'phase': add(`The city reaches phase ${PHASES[e.phase] ?? e.phase}.`, 'build'); return true;
-        case 'mayor': add(e.seat !== undefined ? `${who(e.seat)} is the Mayor.` : 'There is no Mayor.'); return true;
-        case 'bill': add(`A bill of $${e.amount} for the Mayor${e.card ? ` (${nm(e.card)})` : ''}.`); return true;
-        case 'vacated': add(`${who(e.seat)} vacates the Mayor's office: an election.`, 'warn'); return true;
-        case 'bid': add(`${who(e.seat)} buys ${e.votes} vote${e.votes === 1 ? '' : 's'} for ${who(e.candidate)}.`); return true;
-        case 'elected': add(`${who(e.seat)} is elected Mayor with ${e.votes} vote${e.votes === 1 ? '' : 's'}.`); return true;
-        case 'timed': add(e.ended ? `${nm(e.card)} is over.` : `${nm(e.card)} acts${e.x !== undefined ? ` at ${e.x}, ${e.y}` : ''}.`, 'minor'); return true;
-        case 'discarded': add(`${who(e.seat)} discarded ${nm(e.card)}.`, 'minor'); return true;
-        case 'target_reached': add(`${who(e.seat)} reached $${e.target}: this is the last round.`, 'warn'); return true;
+        case 'passed': add(t('{name} passed.', { name: who(e.seat) }), 'minor'); return true;
+        case 'proposed': add(t('{name} asks the council to rezone {x}, {y} for {card}.', { name: who(e.seat), x: e.x, y: e.y, card: nm(e.card) })); return true;
+        case 'ballot': add(`${t('{name} votes {ballot}', { name: who(e.seat), ballot: t(e.ballot) })}${e.votes ? ` (${tn(e.votes, '{count} vote', '{count} votes')})` : ''}.`); return true;
+        case 'mayor_vote': add(`${t('The Mayor {name} votes {ballot}', { name: who(e.seat), ballot: t(e.ballot) })}${e.tie && e.tie !== 'none' ? t(', breaks a tie {tie}', { tie: t(e.tie) }) : ''}.`); return true;
+        case 'vote_result': add(e.passed ? t('The rezoning passes: {yes} yes, {no} no.', { yes: e.yes, no: e.no }) : t('The rezoning fails: {yes} yes, {no} no.', { yes: e.yes, no: e.no })); return true;
+        case 'event': add(t('Event: {card}.', { card: nm(e.card) }), 'warn'); return true;
+        case 'destroyed': add(e.scorched ? t('{card} at {x}, {y} was destroyed; the cell is scorched.', { card: nm(e.card), x: e.x, y: e.y }) : t('{card} at {x}, {y} was destroyed.', { card: nm(e.card), x: e.x, y: e.y }), 'warn'); return true;
+        case 'removed': add(t('{card} at {x}, {y} left the city.', { card: nm(e.card), x: e.x, y: e.y }), 'minor'); return true;
+        case 'doomed': add(t('{card} at {x}, {y} will leave at the next turn.', { card: nm(e.card), x: e.x, y: e.y }), 'minor'); return true;
+        case 'phase': add(t('The city reaches phase {phase}.', { phase: PHASES[e.phase] ?? e.phase }), 'build'); return true;
+        case 'mayor': add(e.seat !== undefined ? t('{name} is the Mayor.', { name: who(e.seat) }) : t('There is no Mayor.')); return true;
+        case 'bill': add(e.card ? t('A bill of ${amount} for the Mayor ({card}).', { amount: e.amount, card: nm(e.card) }) : t('A bill of ${amount} for the Mayor.', { amount: e.amount })); return true;
+        case 'vacated': add(t("{name} vacates the Mayor's office: an election.", { name: who(e.seat) }), 'warn'); return true;
+        case 'bid': add(tn(e.votes, '{name} buys {count} vote for {candidate}.', '{name} buys {count} votes for {candidate}.', { name: who(e.seat), candidate: who(e.candidate) })); return true;
+        case 'elected': add(tn(e.votes, '{name} is elected Mayor with {count} vote.', '{name} is elected Mayor with {count} votes.', { name: who(e.seat) })); return true;
+        case 'timed': add(e.ended ? t('{card} is over.', { card: nm(e.card) }) : e.x !== undefined ? t('{card} acts at {x}, {y}.', { card: nm(e.card), x: e.x, y: e.y }) : t('{card} acts.', { card: nm(e.card) }), 'minor'); return true;
+        case 'discarded': add(t('{name} discarded {card}.', { name: who(e.seat), card: nm(e.card) }), 'minor'); return true;
+        case 'target_reached': add(t('{name} reached ${target}: this is the last round.', { name: who(e.seat), target: e.target }), 'warn'); return true;
         default: return false;
       }
     },

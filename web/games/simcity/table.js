@@ -13,6 +13,7 @@ import { loadScCatalog, design, scCard, scLog, sortScHand, HAND_SORTS, STEP_TITL
 import { scBoard } from './city.js';
 import { markNewByPoint } from '../turns.js';
 import { whyText } from '../../hints.js';
+import { t, tn } from '../../i18n.js';
 
 /** Loads what SimCity's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -20,8 +21,11 @@ export async function load() {
   return scTable;
 }
 
-const MODE_TAGS = { upgrade: 'Upgrade', rezone: 'Rezone', vote: 'Vote' };
-const BALLOTS = [['yes', 'Vote yes'], ['no', 'Vote no'], ['withhold', 'Withhold']];
+const MODE_TAGS = { upgrade: t('Upgrade'), rezone: t('Rezone'), vote: t('Vote') };
+const BALLOTS = [['yes', t('Vote yes')], ['no', t('Vote no')], ['withhold', t('Withhold')]];
+/** A ballot in words ("yes", "no", "withhold"). */
+const BALLOT_WORDS = { yes: t('yes'), no: t('no'), withhold: t('withhold') };
+const ballotWord = (b) => BALLOT_WORDS[b] ?? b;
 
 /** The order fields of option `o` (or a body), round, step and turn left out, as a string to compare. */
 function same(o) {
@@ -70,12 +74,13 @@ function scTable(ctx) {
         if (o.x === undefined) continue;
         const event = o.mode === 'event';
         out.set(`${o.x},${o.y}`, {
-          score: event ? null : o.score, mode: o.mode, tag: MODE_TAGS[o.mode] ?? (event ? 'Event' : ''), chosen: sel.x === o.x && sel.y === o.y,
-          label: event ? `play ${d.name} on this block` : `play ${d.name} here${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}, scores $${o.score}`,
+          score: event ? null : o.score, mode: o.mode, tag: MODE_TAGS[o.mode] ?? (event ? t('Event') : ''), chosen: sel.x === o.x && sel.y === o.y,
+          label: event ? t('play {name} on this block', { name: d.name }) : o.mode !== 'new' ? t('play {name} here ({mode}), scores ${score}', { name: d.name, mode: MODES[o.mode], score: o.score })
+            : t('play {name} here, scores ${score}', { name: d.name, score: o.score }),
         });
       }
     } else if (p.step === 'target') {
-      for (const o of options()) out.set(`${o.x},${o.y}`, { mode: 'target', tag: 'Strike', chosen: sel.x === o.x && sel.y === o.y, label: 'the timed event may strike this block' });
+      for (const o of options()) out.set(`${o.x},${o.y}`, { mode: 'target', tag: t('Strike'), chosen: sel.x === o.x && sel.y === o.y, label: t('the timed event may strike this block') });
     }
     return out;
   }
@@ -89,7 +94,7 @@ function scTable(ctx) {
     board.showCard(slugOf(cid));
     if (p.step === 'play') {
       if (sel.card === cid) sel = emptySel();
-      else if (!playsOf(cid).length) hint = `${design(slugOf(cid)).name} cannot be played now${whyNot(cid)}. Pick a card that is not dimmed, or pass.`;
+      else if (!playsOf(cid).length) hint = t('{name} cannot be played now{why}. Pick a card that is not dimmed, or pass.', { name: design(slugOf(cid)).name, why: whyNot(cid) });
       else {
         sel = emptySel();
         sel.card = cid;
@@ -101,7 +106,7 @@ function scTable(ctx) {
     } else if (p.step === 'council') {
       if (sel.card === cid) sel.card = null;
       else if (isOption({ card: cid })) sel.card = cid;
-      else hint = design(slugOf(cid)).kind === 'council' ? `You cannot afford ${design(slugOf(cid)).name} now.` : 'Only a council member can be bought here.';
+      else hint = design(slugOf(cid)).kind === 'council' ? t('You cannot afford {name} now.', { name: design(slugOf(cid)).name }) : t('Only a council member can be bought here.');
     } else if (p.step === 'discard') {
       sel.card = sel.card === cid ? null : cid;
     }
@@ -113,10 +118,10 @@ function scTable(ctx) {
   function whyNot(cid) {
     const d = design(slugOf(cid));
     const v = st.view;
-    if (d.kind === 'council') return ': council members are bought before you play';
-    if (d.phase > (v?.phase ?? 1)) return `: it needs phase ${PHASES[d.phase]}`;
-    if ((d.kind === 'event' || d.phase >= 3) && !v?.power_played) return ': it needs a Power Plant in the city first';
-    return ': no cell allows it';
+    if (d.kind === 'council') return t(': council members are bought before you play');
+    if (d.phase > (v?.phase ?? 1)) return t(': it needs phase {phase}', { phase: PHASES[d.phase] });
+    if ((d.kind === 'event' || d.phase >= 3) && !v?.power_played) return t(': it needs a Power Plant in the city first');
+    return t(': no cell allows it');
   }
 
   function clickCell(x, y) {
@@ -137,20 +142,20 @@ function scTable(ctx) {
     const pos = { round: p.round, step: p.step, turn: p.turn };
     switch (p.step) {
       case 'play': {
-        if (sel.card === null) return { why: 'Pick a card of your hand to play, or pass.' };
+        if (sel.card === null) return { why: t('Pick a card of your hand to play, or pass.') };
         const plays = playsOf(sel.card);
         if (plays.length === 1 && plays[0].x === undefined) return { body: { ...pos, card: sel.card } };
-        if (sel.x === null) return { why: 'Pick a highlighted cell of the city.' };
+        if (sel.x === null) return { why: t('Pick a highlighted cell of the city.') };
         const o = plays.find((e) => e.x === sel.x && e.y === sel.y);
-        return o ? { body: { ...pos, card: sel.card, x: sel.x, y: sel.y }, option: o } : { why: 'Pick a highlighted cell of the city.' };
+        return o ? { body: { ...pos, card: sel.card, x: sel.x, y: sel.y }, option: o } : { why: t('Pick a highlighted cell of the city.') };
       }
-      case 'council': return sel.card === null ? { why: 'Pick a council member to buy, or do not buy.' } : { body: { ...pos, card: sel.card } };
-      case 'target': return sel.x === null ? { why: 'Pick a highlighted block.' } : { body: { ...pos, x: sel.x, y: sel.y } };
-      case 'discard': return sel.card === null ? { why: 'Pick a card to discard.' } : { body: { ...pos, card: sel.card } };
+      case 'council': return sel.card === null ? { why: t('Pick a council member to buy, or do not buy.') } : { body: { ...pos, card: sel.card } };
+      case 'target': return sel.x === null ? { why: t('Pick a highlighted block.') } : { body: { ...pos, x: sel.x, y: sel.y } };
+      case 'discard': return sel.card === null ? { why: t('Pick a card to discard.') } : { body: { ...pos, card: sel.card } };
       case 'election': {
-        if (sel.candidate === null || sel.votes === null) return { why: 'Choose a candidate and how many votes, or pass.' };
+        if (sel.candidate === null || sel.votes === null) return { why: t('Choose a candidate and how many votes, or pass.') };
         const body = { ...pos, votes: sel.votes, candidate: sel.candidate };
-        return isOption(body) ? { body } : { why: 'That many votes cannot be bought.' };
+        return isOption(body) ? { body } : { why: t('That many votes cannot be bought.') };
       }
       default: return { why: '' };
     }
@@ -181,7 +186,7 @@ function scTable(ctx) {
     if (!ctx.alive() || !g || !ctx.samePoint(p, pending())) return;
     sel = emptySel();
     suggested = same(g);
-    hint = `${got.by === 'expert' ? 'The expert suggests' : 'Suggested'}: ${say(g)}`;
+    hint = `${got.by === 'expert' ? t('The expert suggests') : t('Suggested')}: ${say(g)}`;
     const why = whyText(got, (o) => say(o).replace(/\.$/, ''), (n) => `$${n}`);
     if (why) hint = `${hint} ${why}`;
     if (g.card !== undefined && ['play', 'council', 'discard'].includes(p.step)) sel.card = g.card;
@@ -195,15 +200,15 @@ function scTable(ctx) {
 
   /** An order body in words, for Suggest's line. */
   function say(g) {
-    if (g.pass) return 'pass.';
-    if (g.ballots) return `vote ${joinNames([...new Set(g.ballots)])}.`;
-    if (g.mayor) return `vote ${g.mayor}${g.tie && g.tie !== 'none' ? `, break a tie ${g.tie}` : ''}.`;
-    if (g.vacate !== undefined) return g.vacate ? 'pay half and leave office.' : 'pay in full.';
-    if (g.votes !== undefined) return `buy ${g.votes} vote${g.votes === 1 ? '' : 's'} for ${nameOf(g.candidate)}.`;
-    if (g.from) return g.from === 'discard' ? 'take the top discard.' : 'draw from the deck.';
-    if (g.card !== undefined) return `${design(slugOf(g.card)).name}${g.x !== undefined ? ` at ${g.x}, ${g.y}` : ''}.`;
-    if (g.x !== undefined) return `the block at ${g.x}, ${g.y}.`;
-    return 'see the highlighted choice.';
+    if (g.pass) return t('pass.');
+    if (g.ballots) return t('vote {ballots}.', { ballots: joinNames([...new Set(g.ballots)].map(ballotWord)) });
+    if (g.mayor) return g.tie && g.tie !== 'none' ? t('vote {ballot}, break a tie {tie}.', { ballot: ballotWord(g.mayor), tie: ballotWord(g.tie) }) : t('vote {ballot}.', { ballot: ballotWord(g.mayor) });
+    if (g.vacate !== undefined) return g.vacate ? t('pay half and leave office.') : t('pay in full.');
+    if (g.votes !== undefined) return tn(g.votes, 'buy {count} vote for {name}.', 'buy {count} votes for {name}.', { name: nameOf(g.candidate) });
+    if (g.from) return g.from === 'discard' ? t('take the top discard.') : t('draw from the deck.');
+    if (g.card !== undefined) return g.x !== undefined ? t('{name} at {x}, {y}.', { name: design(slugOf(g.card)).name, x: g.x, y: g.y }) : `${design(slugOf(g.card)).name}.`;
+    if (g.x !== undefined) return t('the block at {x}, {y}.', { x: g.x, y: g.y });
+    return t('see the highlighted choice.');
   }
 
   // ---- the action panel ---------------------------------------------------------------------
@@ -224,61 +229,61 @@ function scTable(ctx) {
     let cardState = () => ({ disabled: true });
     const r = orderBody();
     const confirmBtn = (label) => h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: !r.body || st.busy, onclick: confirm }, label);
-    const passBtn = (label = 'Pass') => optionButton({ pass: true }, label, { id: 'pass' });
+    const passBtn = (label = t('Pass')) => optionButton({ pass: true }, label, { id: 'pass' });
     const mySeat = v.seats[me()] ?? { money: 0, council: [] };
     switch (p.step) {
       case 'play': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
         const o = r.option;
-        head.push(h('h2', { id: 'action-title' }, `Turn ${p.turn}: play a card`),
-          h('p', { class: 'slot' }, d ? (r.body ? `${d.name}${o ? ` at ${o.x}, ${o.y}` : ''}: press ${d.kind === 'event' ? 'Play' : 'Build'} to confirm.` : `${d.name}: pick a highlighted cell of the city; each shows the money you would score there.`)
-            : 'Pick a card of your hand, then a highlighted cell of the city. Money is your score: each cell shows what the play pays. Or pass.'));
+        head.push(h('h2', { id: 'action-title' }, t('Turn {n}: play a card', { n: p.turn })),
+          h('p', { class: 'slot' }, d ? (r.body ? `${o ? t('{name} at {x}, {y}', { name: d.name, x: o.x, y: o.y }) : d.name}: ${t('press {button} to confirm.', { button: d.kind === 'event' ? t('Play') : t('Build') })}` : t('{name}: pick a highlighted cell of the city; each shows the money you would score there.', { name: d.name }))
+            : t('Pick a card of your hand, then a highlighted cell of the city. Money is your score: each cell shows what the play pays. Or pass.')));
         // The line under it keeps its room while a block is being placed: the hand does not jump.
-        if (d && d.kind !== 'event' && !o) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, 'The cell picked shows here what the play scores.'));
+        if (d && d.kind !== 'event' && !o) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, t('The cell picked shows here what the play scores.')));
         if (o && o.mode !== 'event') {
-          head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': o.score }, `Played there it scores $${o.score}${o.mode !== 'new' ? ` (${MODES[o.mode]})` : ''}.`));
-          if (o.mode === 'vote') head.push(h('p', { class: 'muted', id: 'vote-note' }, 'This rezoning needs a council vote: every member holder, then the Mayor, votes. If it fails, the card comes back to your hand.'));
+          head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': o.score }, (o.mode !== 'new' ? t('Played there it scores ${score} ({mode}).', { score: o.score, mode: MODES[o.mode] }) : t('Played there it scores ${score}.', { score: o.score }))));
+          if (o.mode === 'vote') head.push(h('p', { class: 'muted', id: 'vote-note' }, t('This rezoning needs a council vote: every member holder, then the Mayor, votes. If it fails, the card comes back to your hand.')));
         }
-        buttons.push(confirmBtn(d ? `${d.kind === 'event' ? 'Play' : 'Build'} ${d.name}${o && o.mode !== 'event' ? ` · +$${o.score}` : ''}` : 'Build'), passBtn());
-        if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
+        buttons.push(confirmBtn(d ? `${d.kind === 'event' ? t('Play {name}', { name: d.name }) : t('Build {name}', { name: d.name })}${o && o.mode !== 'event' ? ` · +$${o.score}` : ''}` : t('Build')), passBtn());
+        if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, t('Cancel')));
         cardState = (c) => {
-          if (c.id === sel.card) return { state: 'build', badge: 'Play' };
+          if (c.id === sel.card) return { state: 'build', badge: t('Play') };
           const plays = playsOf(c.id);
-          if (!plays.length) return { dim: true, mark: 'cannot play now', label: `Cannot be played now${whyNot(c.id)}` };
+          if (!plays.length) return { dim: true, mark: t('cannot play now'), label: t('Cannot be played now{why}', { why: whyNot(c.id) }) };
           const best = Math.max(...plays.map((e) => e.score ?? 0));
-          return plays[0].mode === 'event' ? { mark: 'event' } : { mark: `up to +$${best}`, label: `Scores up to $${best}` };
+          return plays[0].mode === 'event' ? { mark: t('event') } : { mark: t('up to +${n}', { n: best }), label: t('Scores up to ${n}', { n: best }) };
         };
         break;
       }
       case 'council': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
-        head.push(h('h2', { id: 'action-title' }, 'Buy a council member?'),
-          h('p', {}, `You have $${mySeat.money}. A member costs money now and votes on every rezoning the council decides. Pick a highlighted member of your hand, or do not buy.`));
-        buttons.push(confirmBtn(d ? `Buy ${d.name} for $${d.cost}` : 'Buy'), passBtn('Do not buy'));
-        cardState = (c) => (c.id === sel.card ? { state: 'build', badge: 'Buy' } : isOption({ card: c.id }) ? { mark: `buy for $${design(c.card).cost}` } : { dim: true, disabled: true });
+        head.push(h('h2', { id: 'action-title' }, t('Buy a council member?')),
+          h('p', {}, t('You have ${money}. A member costs money now and votes on every rezoning the council decides. Pick a highlighted member of your hand, or do not buy.', { money: mySeat.money })));
+        buttons.push(confirmBtn(d ? t('Buy {name} for ${cost}', { name: d.name, cost: d.cost }) : t('Buy')), passBtn(t('Do not buy')));
+        cardState = (c) => (c.id === sel.card ? { state: 'build', badge: t('Buy') } : isOption({ card: c.id }) ? { mark: t('buy for ${cost}', { cost: design(c.card).cost }) } : { dim: true, disabled: true });
         break;
       }
       case 'target': {
-        head.push(h('h2', { id: 'action-title' }, 'A timed event strikes'),
-          h('p', {}, `${(v.timed ?? []).map((e) => design(e.card).name).join(', ') || 'An event'} acts this turn: pick the highlighted block it strikes.`));
-        buttons.push(confirmBtn(sel.x !== null ? `Strike ${sel.x}, ${sel.y}` : 'Strike'));
+        head.push(h('h2', { id: 'action-title' }, t('A timed event strikes')),
+          h('p', {}, t('{event} acts this turn: pick the highlighted block it strikes.', { event: (v.timed ?? []).map((e) => design(e.card).name).join(', ') || t('An event') })));
+        buttons.push(confirmBtn(sel.x !== null ? t('Strike {x}, {y}', { x: sel.x, y: sel.y }) : t('Strike')));
         break;
       }
       case 'vote': {
         const vote = v.vote;
-        const what = vote ? `${nameOf(vote.proposer)} proposes ${design(vote.card.card).name} at ${vote.x}, ${vote.y} (a rezoning)` : 'A rezoning';
+        const what = vote ? t('{name} proposes {card} at {x}, {y} (a rezoning)', { name: nameOf(vote.proposer), card: design(vote.card.card).name, x: vote.x, y: vote.y }) : t('A rezoning');
         if (p.mayor) {
-          head.push(h('h2', { id: 'action-title' }, 'Rezoning vote: you are the Mayor'),
-            h('p', {}, `${what}. So far ${vote?.yes ?? 0} yes, ${vote?.no ?? 0} no. Your vote counts 2; if it ends tied you may break the tie.`),
-            h('label', { class: 'field tie' }, h('span', {}, 'If it is a tie'),
+          head.push(h('h2', { id: 'action-title' }, t('Rezoning vote: you are the Mayor')),
+            h('p', {}, t('{what}. So far {yes} yes, {no} no. Your vote counts 2; if it ends tied you may break the tie.', { what, yes: vote?.yes ?? 0, no: vote?.no ?? 0 })),
+            h('label', { class: 'field tie' }, h('span', {}, t('If it is a tie')),
               h('select', { id: 'tie', onchange: (e) => { sel.tie = e.target.value; ctx.drawAction(); } },
-                [['none', 'Do not break it (it fails)'], ['yes', 'Break it: yes'], ['no', 'Break it: no']].map(([k, t]) => h('option', { value: k, selected: sel.tie === k }, t)))));
+                [['none', t('Do not break it (it fails)')], ['yes', t('Break it: yes')], ['no', t('Break it: no')]].map(([k, w]) => h('option', { value: k, selected: sel.tie === k }, w)))));
           for (const [b, label] of BALLOTS) buttons.push(optionButton({ mayor: b, tie: sel.tie }, label, { primary: b === 'yes', id: `vote-${b}` }));
         } else {
           const members = mySeat.council ?? [];
-          head.push(h('h2', { id: 'action-title' }, 'Rezoning vote: your council votes'),
-            h('p', {}, `${what}. So far ${vote?.yes ?? 0} yes, ${vote?.no ?? 0} no. More yes than no passes it.`),
-            h('p', { class: 'muted' }, `Your members: ${members.map((m) => `${design(m.card).name} (${m.votes} vote${m.votes === 1 ? '' : 's'}${m.vote ? `, always ${m.vote}` : ''})`).join(', ')}.`));
+          head.push(h('h2', { id: 'action-title' }, t('Rezoning vote: your council votes')),
+            h('p', {}, t('{what}. So far {yes} yes, {no} no. More yes than no passes it.', { what, yes: vote?.yes ?? 0, no: vote?.no ?? 0 })),
+            h('p', { class: 'muted' }, t('Your members: {list}.', { list: members.map((m) => `${design(m.card).name} (${tn(m.votes, '{count} vote', '{count} votes')}${m.vote ? t(', always {ballot}', { ballot: ballotWord(m.vote) }) : ''})`).join(', ') })));
           for (const [b, label] of BALLOTS) {
             const body = { ballots: members.map((m) => m.vote ?? b) };
             buttons.push(optionButton(body, label, { primary: b === 'yes', id: `vote-${b}` }));
@@ -288,21 +293,21 @@ function scTable(ctx) {
           if (free.length >= 2 && options().some((o) => new Set(o.ballots ?? []).size > 1)) {
             if (!sel.ballots || sel.ballots.length !== members.length) sel.ballots = members.map((m) => m.vote ?? 'yes');
             const split = { ballots: [...sel.ballots] };
-            extra.push(h('fieldset', { class: 'split-vote', id: 'split-vote' }, h('legend', {}, 'Or vote member by member'),
+            extra.push(h('fieldset', { class: 'split-vote', id: 'split-vote' }, h('legend', {}, t('Or vote member by member')),
               free.map((i) => h('label', { class: 'field' }, h('span', {}, design(members[i].card).name),
                 h('select', { id: `ballot-${i}`, onchange: (e) => { sel.ballots[i] = e.target.value; ctx.drawAction(); } },
-                  BALLOTS.map(([b]) => h('option', { value: b, selected: sel.ballots[i] === b }, b))))),
-              optionButton(split, 'Cast these ballots', { id: 'vote-split' })));
+                  BALLOTS.map(([b]) => h('option', { value: b, selected: sel.ballots[i] === b }, ballotWord(b)))))),
+              optionButton(split, t('Cast these ballots'), { id: 'vote-split' })));
           }
         }
         break;
       }
       case 'mayor_pay': {
         const bill = p.bill ?? v.bills?.[0]?.amount ?? 0;
-        head.push(h('h2', { id: 'action-title' }, `The Mayor's bill: $${bill}`),
-          h('p', {}, `A disaster left the city a bill. As Mayor you pay it in full, or pay half ($${Math.ceil(bill / 2)}) and leave office, which opens an election. You have $${mySeat.money}.`));
-        buttons.push(optionButton({ vacate: false }, `Pay $${bill}`, { primary: true, id: 'pay-full' }),
-          optionButton({ vacate: true }, `Pay $${Math.ceil(bill / 2)} and leave office`, { id: 'pay-half' }));
+        head.push(h('h2', { id: 'action-title' }, t("The Mayor's bill: ${bill}", { bill })),
+          h('p', {}, t('A disaster left the city a bill. As Mayor you pay it in full, or pay half (${half}) and leave office, which opens an election. You have ${money}.', { half: Math.ceil(bill / 2), money: mySeat.money })));
+        buttons.push(optionButton({ vacate: false }, t('Pay ${n}', { n: bill }), { primary: true, id: 'pay-full' }),
+          optionButton({ vacate: true }, t('Pay ${n} and leave office', { n: Math.ceil(bill / 2) }), { id: 'pay-half' }));
         break;
       }
       case 'election': {
@@ -313,35 +318,35 @@ function scTable(ctx) {
         if (sel.votes !== null && !amounts.includes(sel.votes)) sel.votes = null;
         if (sel.votes === null && amounts.length) sel.votes = amounts[0];
         const r2 = orderBody();
-        head.push(h('h2', { id: 'action-title' }, 'Election for Mayor'),
-          h('p', {}, `The office is vacant. Each seat in turn may buy votes at $1 each for any candidate, or pass; it ends when everyone passes in a row. Most votes wins. You have $${mySeat.money}.`),
-          e ? h('p', { class: 'muted', id: 'tally' }, `Votes so far: ${e.votes.map((n, s) => `${nameOf(s)} ${n}`).join(', ')}.`) : null);
+        head.push(h('h2', { id: 'action-title' }, t('Election for Mayor')),
+          h('p', {}, t('The office is vacant. Each seat in turn may buy votes at $1 each for any candidate, or pass; it ends when everyone passes in a row. Most votes wins. You have ${money}.', { money: mySeat.money })),
+          e ? h('p', { class: 'muted', id: 'tally' }, t('Votes so far: {list}.', { list: e.votes.map((n, s) => `${nameOf(s)} ${n}`).join(', ') })) : null);
         if (cands.length) {
           extra.push(h('div', { class: 'bid-form' },
-            h('label', { class: 'field' }, h('span', {}, 'Candidate'),
+            h('label', { class: 'field' }, h('span', {}, t('Candidate')),
               h('select', { id: 'candidate', onchange: (ev) => { sel.candidate = Number(ev.target.value); sel.votes = null; ctx.drawAction(); } },
-                cands.map((c) => h('option', { value: c, selected: sel.candidate === c }, c === me() ? `${nameOf(c)} (you)` : nameOf(c))))),
-            h('label', { class: 'field' }, h('span', {}, 'Votes'),
+                cands.map((c) => h('option', { value: c, selected: sel.candidate === c }, c === me() ? t('{name} (you)', { name: nameOf(c) }) : nameOf(c))))),
+            h('label', { class: 'field' }, h('span', {}, t('Votes')),
               h('select', { id: 'votes', onchange: (ev) => { sel.votes = Number(ev.target.value); ctx.drawAction(); } },
                 amounts.map((n) => h('option', { value: n, selected: sel.votes === n }, `${n} ($${n})`))))));
         }
         buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: !r2.body || st.busy, onclick: confirm },
-          r2.body ? `Buy ${sel.votes} vote${sel.votes === 1 ? '' : 's'} for ${sel.candidate === me() ? 'yourself' : nameOf(sel.candidate)}` : 'Buy votes'), passBtn());
+          r2.body ? tn(sel.votes, 'Buy {count} vote for {name}', 'Buy {count} votes for {name}', { name: sel.candidate === me() ? t('yourself') : nameOf(sel.candidate) }) : t('Buy votes')), passBtn());
         break;
       }
       case 'draw': {
-        head.push(h('h2', { id: 'action-title' }, 'Draw a card'), h('p', {}, 'Draw the top card of the deck, or take the top of the discard pile.'));
-        buttons.push(optionButton({ from: 'deck' }, 'Draw from the deck', { primary: true, id: 'draw-deck' }), optionButton({ from: 'discard' }, 'Take the top discard', { id: 'draw-discard' }));
+        head.push(h('h2', { id: 'action-title' }, t('Draw a card')), h('p', {}, t('Draw the top card of the deck, or take the top of the discard pile.')));
+        buttons.push(optionButton({ from: 'deck' }, t('Draw from the deck'), { primary: true, id: 'draw-deck' }), optionButton({ from: 'discard' }, t('Take the top discard'), { id: 'draw-discard' }));
         break;
       }
       case 'discard': {
-        head.push(h('h2', { id: 'action-title' }, 'Hand limit: discard one card'), h('p', {}, `You hold ${hand().length} cards; the limit is 7.`));
-        buttons.push(confirmBtn(sel.card !== null ? `Discard ${design(slugOf(sel.card)).name}` : 'Discard'));
-        cardState = (c) => (c.id === sel.card ? { state: 'discard', badge: 'Discard' } : {});
+        head.push(h('h2', { id: 'action-title' }, t('Hand limit: discard one card')), h('p', {}, t('You hold {n} cards; the limit is 7.', { n: hand().length })));
+        buttons.push(confirmBtn(sel.card !== null ? t('Discard {name}', { name: design(slugOf(sel.card)).name }) : t('Discard')));
+        cardState = (c) => (c.id === sel.card ? { state: 'discard', badge: t('Discard') } : {});
         break;
       }
       default: {
-        head.push(h('h2', { id: 'action-title' }, `Your move: ${STEP_TITLES[p.step] ?? p.step}`));
+        head.push(h('h2', { id: 'action-title' }, t('Your move: {what}', { what: STEP_TITLES[p.step] ?? p.step })));
         options().forEach((o, i) => buttons.push(optionButton(o, JSON.stringify(o), { id: `option-${i}` })));
       }
     }
@@ -362,20 +367,20 @@ function scTable(ctx) {
     const p = pending();
     if (!p || st.hand?.order || sel.x === null || !['play', 'target'].includes(p.step)) return null;
     const r = orderBody();
-    const label = p.step === 'target' ? `Strike ${sel.x}, ${sel.y}` : `Build ${design(slugOf(sel.card)).name} here${r.option && r.option.mode !== 'event' ? ` · +$${r.option.score}` : ''}`;
+    const label = p.step === 'target' ? t('Strike {x}, {y}', { x: sel.x, y: sel.y }) : `${t('Build {name} here', { name: design(slugOf(sel.card)).name })}${r.option && r.option.mode !== 'event' ? ` · +$${r.option.score}` : ''}`;
     return h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: confirm }, label);
   }
 
   /** The game in five lines for a newcomer, above the table: what to do without the rule book. */
   function quickGuide() {
     return h('details', { class: 'sc-guide', id: 'sc-guide' },
-      h('summary', {}, 'New to SimCity? The game in five lines'),
+      h('summary', {}, t('New to SimCity? The game in five lines')),
       h('ol', {},
-        h('li', {}, 'Money is your score. Once someone reaches the money target, the round is played out and the richest player wins.'),
-        h('li', {}, 'On your turn pick a card of your hand, then a highlighted cell of the city: each shows the money that play pays you. A block goes next to the city, or on top of a block to upgrade or rezone it.'),
-        h('li', {}, 'Blocks that need sims must reach blocks that provide them by road or rail; blocks of one zone together pay a bonus. The cells offered already follow every rule.'),
-        h('li', {}, 'After the first Power Plant the city has a Mayor, events and a council: members vote on rezonings, the Mayor pays disaster bills (or pays half and leaves office, and an election follows).'),
-        h('li', {}, 'Unsure? Suggest fills in a good choice; the city panel shows money, the Mayor and what is in force. ', h('a', { href: '#/rules/simcity' }, 'The full rules'), '.')));
+        h('li', {}, t('Money is your score. Once someone reaches the money target, the round is played out and the richest player wins.')),
+        h('li', {}, t('On your turn pick a card of your hand, then a highlighted cell of the city: each shows the money that play pays you. A block goes next to the city, or on top of a block to upgrade or rezone it.')),
+        h('li', {}, t('Blocks that need sims must reach blocks that provide them by road or rail; blocks of one zone together pay a bonus. The cells offered already follow every rule.')),
+        h('li', {}, t('After the first Power Plant the city has a Mayor, events and a council: members vote on rezonings, the Mayor pays disaster bills (or pays half and leaves office, and an election follows).')),
+        h('li', {}, t('Unsure? Suggest fills in a good choice; the city panel shows money, the Mayor and what is in force. '), h('a', { href: '#/rules/simcity' }, t('The full rules')), '.')));
   }
 
   /** The panels, and the guide open by itself in round 1 (closed on a phone: the hand comes first). */
@@ -398,25 +403,25 @@ function scTable(ctx) {
     top: [board.whose, guide],
     main: [board.cityBox],
     sideBefore: [board.status],
-    jump: [['City', () => board.cityBox, 'jump-city'], ['Money', () => board.status, 'jump-status']],
-    opening: ['Your hand', 'The game starts when every seat is taken.'],
-    watching: 'You are watching this game. Hands stay secret; the city, money, the council and every vote are public.',
+    jump: [[t('City'), () => board.cityBox, 'jump-city'], [t('Money'), () => board.status, 'jump-status']],
+    opening: [t('Your hand'), t('The game starts when every seat is taken.')],
+    watching: t('You are watching this game. Hands stay secret; the city, money, the council and every vote are public.'),
     sorts: HAND_SORTS,
     sortHand: sortScHand,
     ...markNewByPoint,
-    stepLabel: (v) => `Round ${v.round} · ${STEP_TITLES[v.step] ?? v.step}`,
-    pointText: (p) => `round ${p.round}, ${STEP_TITLES[p.step] ?? p.step}`,
+    stepLabel: (v) => t('Round {n} · {step}', { n: v.round, step: STEP_TITLES[v.step] ?? v.step }),
+    pointText: (p) => t('round {n}, {step}', { n: p.round, step: STEP_TITLES[p.step] ?? p.step }),
     stats: (v) => [
-      { label: 'Phase', value: PHASES[v.phase] ?? v.phase },
-      { label: 'Mayor', value: v.mayor === null || v.mayor === undefined ? '—' : nameOf(v.mayor) },
-      v.seat !== undefined || me() !== null ? { label: 'Your money', value: `$${v.seats[me()]?.money ?? 0}` } : null,
-      v.target ? { label: 'To win', value: `$${v.target}` } : null,
-      { label: 'Deck', value: v.deck_count },
+      { label: t('Phase'), value: PHASES[v.phase] ?? v.phase },
+      { label: t('Mayor'), value: v.mayor === null || v.mayor === undefined ? '—' : nameOf(v.mayor) },
+      v.seat !== undefined || me() !== null ? { label: t('Your money'), value: `$${v.seats[me()]?.money ?? 0}` } : null,
+      v.target ? { label: t('To win'), value: `$${v.target}` } : null,
+      { label: t('Deck'), value: v.deck_count },
     ].filter(Boolean),
-    forceText: (v, names) => `Resolve this decision now? ${names} will get the default.`,
-    endLead: (v, names) => `${joinNames(names)} with $${(v.winners ?? []).length ? v.seats[v.winners[0]].money : 0}${v.end_reason ? ` · ${endReason(v.end_reason)}` : ''}.`,
+    forceText: (v, names) => t('Resolve this decision now? {who} will get the default.', { who: names }),
+    endLead: (v, names) => `${t('{names} with ${money}', { names: joinNames(names), money: (v.winners ?? []).length ? v.seats[v.winners[0]].money : 0 })}${v.end_reason ? ` · ${endReason(v.end_reason)}` : ''}.`,
     rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, `$${v.seats[seat].money}`),
-      h('span', { class: 'r-hand' }, `${v.seats[seat].council.length} council member${v.seats[seat].council.length === 1 ? '' : 's'} · ${v.seats[seat].hand_count} in hand`)],
+      h('span', { class: 'r-hand' }, `${tn(v.seats[seat].council.length, '{count} council member', '{count} council members')} · ${t('{n} in hand', { n: v.seats[seat].hand_count })}`)],
     sync,
     action,
     actionSig: () => [st.view?.last_seq, st.view?.city, st.view?.seats, st.view?.vote, st.view?.election, st.view?.timed, sel, hint, suggested],
@@ -428,5 +433,5 @@ function scTable(ctx) {
 
 /** Why the game ended, in words (the view's end_reason). */
 function endReason(r) {
-  return { target: 'the money target was reached', surface_full: 'the city is full', deck_out: 'the deck ran out', all_passed: 'a whole round of passes' }[r] ?? r;
+  return { target: t('the money target was reached'), surface_full: t('the city is full'), deck_out: t('the deck ran out'), all_passed: t('a whole round of passes') }[r] ?? r;
 }

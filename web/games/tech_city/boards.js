@@ -8,6 +8,7 @@ import { h } from '../../dom.js';
 import { seatDot, logList } from '../../ui.js';
 import { loadTechCatalog, design, DOMAINS, techLog } from './data.js';
 import { gridBounds } from '../grid.js';
+import { t, tn } from '../../i18n.js';
 
 /**
  * The replay viewer's board of Tech City, names from `nameOf(seat)`: resolves (once the card
@@ -15,29 +16,29 @@ import { gridBounds } from '../grid.js';
  */
 export async function replayBoard(nameOf) {
   await loadTechCatalog().catch(() => null);
-  return { title: 'The city', draw: (v) => cityGrid(v, nameOf), log: (events) => logList(techLog(events, nameOf)) };
+  return { title: t('The city'), draw: (v) => cityGrid(v, nameOf), log: (events) => logList(techLog(events, nameOf)) };
 }
 
 /** The city of view `v` as a read-only grid. */
 function cityGrid(v, nameOf) {
   const city = v.city ?? [];
-  if (!city.length) return h('p', { class: 'muted' }, 'The city is empty.');
+  if (!city.length) return h('p', { class: 'muted' }, t('The city is empty.'));
   const { x0, x1, y0, y1 } = gridBounds(city, 0);
   const cells = city.map((c) => {
     const d = design(c.card);
     const dom = DOMAINS[d.domain] ?? DOMAINS.service;
-    const owner = c.owner === null || c.owner === undefined ? 'neutral' : `owned by ${nameOf(c.owner)}`;
+    const owner = c.owner === null || c.owner === undefined ? t('neutral') : t('owned by {name}', { name: nameOf(c.owner) });
     return h('li', {
       class: `cell card-cell d-${d.domain} ${c.seed ? 'seed' : ''}`, style: `grid-column:${c.x - x0 + 1};grid-row:${c.y - y0 + 1}`,
       'data-x': c.x, 'data-y': c.y, 'data-slug': c.card, title: `${d.name} (${c.value} ${dom.name}): ${d.text}`,
-      'aria-label': `${d.name}, ${dom.name} ${c.value}, ${owner}${c.seed ? ', the seed card' : ''}`,
+      'aria-label': `${d.name}, ${dom.name} ${c.value}, ${owner}${c.seed ? t(', the seed card') : ''}`,
     }, h('span', { class: 'face', 'aria-hidden': 'true' },
       h('span', { class: 'tc-top' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, dom.short)),
       h('span', { class: 'tc-name' }, d.name),
       c.owner !== null && c.owner !== undefined ? h('span', { class: 'marker' }, seatDot(c.owner)) : null));
   });
-  return h('div', { class: 'city-scroll replay-city', tabindex: 0, 'aria-label': 'The city at this point: scroll to see all of it' },
-    h('ul', { class: 'city', id: 'replay-city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}`, 'aria-label': `${city.length} cards in play` }, cells));
+  return h('div', { class: 'city-scroll replay-city', tabindex: 0, 'aria-label': t('The city at this point: scroll to see all of it') },
+    h('ul', { class: 'city', id: 'replay-city', style: `--cols:${x1 - x0 + 1};--rows:${y1 - y0 + 1}`, 'aria-label': tn(city.length, '{count} card in play', '{count} cards in play') }, cells));
 }
 
 /**
@@ -53,19 +54,19 @@ export function techBreakdown(events, nameOf) {
     if (e.type !== 'scored') { cause = e; continue; }
     const rows = rowsOf(e.seat);
     if (cause?.type === 'built' && cause.seat === e.seat) {
-      rows.push({ kind: 'build', label: `Built ${cause.wild ? 'a wild card' : nameOf(cause.card)} in round ${e.round}`, points: e.points });
+      rows.push({ kind: 'build', label: t('Built {card} in round {n}', { card: cause.wild ? t('a wild card') : nameOf(cause.card), n: e.round }), points: e.points });
     } else if (cause?.type === 'built') {
-      rows.push({ kind: 'help', label: `Helped build ${nameOf(cause.card)} in round ${e.round}`, points: e.points });
+      rows.push({ kind: 'help', label: t('Helped build {card} in round {n}', { card: nameOf(cause.card), n: e.round }), points: e.points });
     } else if (cause?.type === 'effect') {
-      const label = `${nameOf(cause.card)}'s effect`;
+      const label = t("{card}'s effect", { card: nameOf(cause.card) });
       const row = rows.find((r) => r.kind === 'effect' && r.slug === cause.card);
       if (row) { row.points += e.points; row.times += 1; } else rows.push({ kind: 'effect', slug: cause.card, label, points: e.points, times: 1 });
     } else {
-      rows.push({ kind: 'other', label: `Other points in round ${e.round}`, points: e.points });
+      rows.push({ kind: 'other', label: t('Other points in round {n}', { n: e.round }), points: e.points });
     }
   }
   for (const rows of out.values()) {
-    for (const r of rows) if (r.kind === 'effect' && r.times > 1) r.label += ` (${r.times} times)`;
+    for (const r of rows) if (r.kind === 'effect' && r.times > 1) r.label += ` ${t("({n} times)", { n: r.times })}`;
   }
   return out;
 }
@@ -82,12 +83,12 @@ export async function breakdown(id) {
  * filter and a card's corner), `facts(card)` (label, value pairs), `kind` (its colour class).
  */
 export const cardShape = {
-  facet: { label: 'Domain', any: 'Any domain', values: Object.entries(DOMAINS).map(([k, d]) => [k, d.name]), of: (c) => [c.domain] },
-  num: { label: 'Value', any: 'Any value', of: (c) => (c.domain === 'wild' ? null : c.value) },
+  facet: { label: t('Domain'), any: t('Any domain'), values: Object.entries(DOMAINS).map(([k, d]) => [k, d.name]), of: (c) => [c.domain] },
+  num: { label: t('Value'), any: t('Any value'), of: (c) => (c.domain === 'wild' ? null : c.value) },
   facts: (c) => [
-    ['Domain', DOMAINS[c.domain]?.name ?? c.domain],
-    c.domain === 'wild' ? null : ['Value', String(c.value)],
-    ['Copies', String(c.count ?? 1)],
+    [t('Domain'), DOMAINS[c.domain]?.name ?? c.domain],
+    c.domain === 'wild' ? null : [t('Value'), String(c.value)],
+    [t('Copies'), String(c.count ?? 1)],
   ],
   kind: (c) => `d-${c.domain}`,
 };

@@ -5,14 +5,15 @@
 // the order the controls describe. The page presents these options; it works out no rule.
 
 import { design } from './data.js';
+import { t, tn } from '../../i18n.js';
 
 /** The choices an effect may take, in the order the panel asks for them. */
 const CHOICE_ORDER = ['card', 'take', 'target', 'to', 'victim'];
 
 /** Sentences for a build's refusal code (pending.options.unbuildable[].reason). */
 const UNBUILDABLE = {
-  bad_payment: ['cannot be paid', 'no payment your hand allows builds it'],
-  not_adjacent: ['no open cell', 'there is no open cell to build it in'],
+  bad_payment: [t('cannot be paid'), t('no payment your hand allows builds it')],
+  not_adjacent: [t('no open cell'), t('there is no open cell to build it in')],
 };
 
 /**
@@ -30,7 +31,7 @@ export function choiceRules(ctx, selOf) {
   const cityAt = (x, y) => st.view?.city.find((c) => c.x === x && c.y === y) ?? null;
   const sameCell = (a, b) => !!a && !!b && a.x === b.x && a.y === b.y;
   const sameName = (a, b) => !!a && !!b && a.value === b.value && a.domain === b.domain;
-  const count = (n) => (n === 0 ? 'nothing' : n === 1 ? 'one card' : `${n} cards`);
+  const count = (n) => (n === 0 ? t('nothing') : n === 1 ? t('one card') : t('{n} cards', { n }));
 
   // ---- build ---------------------------------------------------------------------------------
   /** The build option of hand card `cid` ({pay_counts, pays_alone, pay, scores, as, names}), or null. */
@@ -42,7 +43,7 @@ export function choiceRules(ctx, selOf) {
   function whyNotBuild(cid) {
     const u = unbuildableOf(cid);
     const code = String(u?.reason ?? 'not_buildable');
-    const [short, long] = UNBUILDABLE[code] ?? [code.replaceAll('_', ' '), `it cannot be built now (${code.replaceAll('_', ' ')})`];
+    const [short, long] = UNBUILDABLE[code] ?? [code.replaceAll('_', ' '), t('it cannot be built now ({code})', { code: code.replaceAll('_', ' ') })];
     return { short, long: `${design(slugOf(cid)).name}: ${long}.` };
   }
 
@@ -56,14 +57,16 @@ export function choiceRules(ctx, selOf) {
   function payProblem() {
     const sel = selOf();
     const b = buildOf(sel.card);
-    if (!b) return 'Pick a card of your hand to build.';
+    if (!b) return t('Pick a card of your hand to build.');
     if (payOk(b, sel.pay)) return null;
     const counts = b.pay_counts;
-    if (counts.length === 1 && counts[0] === 0) return 'Building it is free: pay nothing.';
+    if (counts.length === 1 && counts[0] === 0) return t('Building it is free: pay nothing.');
     if (sel.pay.length === 1 && counts.includes(1)) {
-      return `${design(slugOf(sel.pay[0])).name} cannot pay on its own: pay with a card marked “pays alone”${counts.includes(2) ? ', or with two cards' : ''}.`;
+      const name = design(slugOf(sel.pay[0])).name;
+      return counts.includes(2) ? t('{name} cannot pay on its own: pay with a card marked “pays alone”, or with two cards.', { name })
+        : t('{name} cannot pay on its own: pay with a card marked “pays alone”.', { name });
     }
-    return `Pay ${counts.map(count).join(' or ')}.`;
+    return t('Pay {what}.', { what: counts.map(count).join(t(' or ')) });
   }
 
   /**
@@ -134,9 +137,10 @@ export function choiceRules(ctx, selOf) {
     const d = design(c.card);
     const e = d.effect ?? {}; // the catalog's: {primitive, n, then_discard, points, ...}
     if (e.primitive === 'draw' && e.n && e.then_discard === e.n && !hand().length) {
-      return `${d.name} does nothing now: you draw ${count(e.n)} and then discard ${e.n === 1 ? 'it' : 'them'}, as your hand is empty, and it scores no points.`;
+      return e.n === 1 ? t('{name} does nothing now: you draw {what} and then discard it, as your hand is empty, and it scores no points.', { name: d.name, what: count(e.n) })
+        : t('{name} does nothing now: you draw {what} and then discard them, as your hand is empty, and it scores no points.', { name: d.name, what: count(e.n) });
     }
-    if (e.primitive === 'score' && !u.score) return `${d.name} does nothing now: its condition is not met, so it scores no points.`;
+    if (e.primitive === 'score' && !u.score) return t('{name} does nothing now: its condition is not met, so it scores no points.', { name: d.name });
     return null;
   }
 
@@ -147,37 +151,37 @@ export function choiceRules(ctx, selOf) {
     const pos = { round: p.round, step: p.step, turn: p.turn };
     switch (p.step) {
       case 'build': {
-        if (sel.card === null) return { why: 'Pick a card of your hand to build.' };
-        if (sel.x === null) return { why: 'Pick a highlighted cell of the city.' };
+        if (sel.card === null) return { why: t('Pick a card of your hand to build.') };
+        if (sel.x === null) return { why: t('Pick a highlighted cell of the city.') };
         const bad = payProblem();
         if (bad) return { why: bad };
         const body = { ...pos, card: sel.card, x: sel.x, y: sel.y, pay: [...sel.pay] };
         if (buildOf(sel.card)?.names) {
-          if (!sel.as) return { why: 'Name the card in play the wild card scores as.' };
+          if (!sel.as) return { why: t('Name the card in play the wild card scores as.') };
           body.as = sel.as;
         }
         return { body };
       }
       case 'help':
-        return sel.card === null ? { why: 'Pick a card to give, or pass.' } : { body: { ...pos, card: sel.card } };
+        return sel.card === null ? { why: t('Pick a card to give, or pass.') } : { body: { ...pos, card: sel.card } };
       case 'effect': {
         const u = usedOption();
-        if (!u) return { why: 'Pick a highlighted card of the city to use its effect, or pass.' };
+        if (!u) return { why: t('Pick a highlighted card of the city to use its effect, or pass.') };
         const body = { ...pos, use: { ...sel.use } };
         if (sel.free) body.free = true;
         if (sel.owner_first && !sel.free && u.owner_first) body.owner_first = true;
         for (const n of needsOf()) {
-          if (sel[n] === null) return { why: { card: 'Pick a card of your hand for the effect.', take: 'Pick a card of the discard pile.', target: 'Pick the city card the effect acts on.', to: 'Pick the second city card.', victim: 'Pick the player to take a card from.' }[n] ?? `Choose the ${n}.` };
+          if (sel[n] === null) return { why: { card: t('Pick a card of your hand for the effect.'), take: t('Pick a card of the discard pile.'), target: t('Pick the city card the effect acts on.'), to: t('Pick the second city card.'), victim: t('Pick the player to take a card from.') }[n] ?? t('Choose the {what}.', { what: n }) };
           body[n] = typeof sel[n] === 'object' ? { ...sel[n] } : sel[n];
         }
         return { body };
       }
       case 'owner':
-        return sel.draw === null ? { why: 'Draw a card or not?' } : { body: { ...pos, draw: sel.draw } };
+        return sel.draw === null ? { why: t('Draw a card or not?') } : { body: { ...pos, draw: sel.draw } };
       case 'choose':
       case 'discard': {
         const need = p.options.count;
-        return sel.cards.length === need ? { body: { ...pos, cards: [...sel.cards] } } : { why: `Pick ${need} card${need === 1 ? '' : 's'} (${sel.cards.length} chosen).` };
+        return sel.cards.length === need ? { body: { ...pos, cards: [...sel.cards] } } : { why: tn(need, 'Pick {count} card ({n} chosen).', 'Pick {count} cards ({n} chosen).', { n: sel.cards.length }) };
       }
       default:
         return { why: '' };

@@ -12,6 +12,7 @@ import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell as centreCell, cityZoom, bringIntoView } from '../grid.js';
+import { t, tn } from '../../i18n.js';
 
 // A cell of 100 px at zoom 1, of 96 px at the least: the widest word of a name ("Observatory",
 // 84 px at 12 px bold) stays whole on its line; names are 12 px there and grow with the zoom.
@@ -21,19 +22,19 @@ const MIN_ZOOM = 0.96;
 
 /**
  * The grid and the panels of Tech City's table for the shell's context `ctx` (web/table.js) and
- * the table's `t`: {selOf() (the selection now), rules (choice.js), clickCell(x, y), confirm(),
+ * the table's `tbl`: {selOf() (the selection now), rules (choice.js), clickCell(x, y), confirm(),
  * divulge (the Set of hand cards to show with the next order)}. Returns {cityBox, players, pile,
  * whose, draw(), drawCity(), showInfo(key), scrollToCell(x, y), bringIntoView()}.
  */
-export function techBoard(ctx, t) {
+export function techBoard(ctx, tbl) {
   const { st } = ctx;
-  const { cityAt, hand, slugOf, needsOf, targetOk, useAt, cellScore, orderBody } = t.rules;
+  const { cityAt, hand, slugOf, needsOf, targetOk, useAt, cellScore, orderBody } = tbl.rules;
   const nameOf = (s) => ctx.nameOf(s);
   const me = () => ctx.me();
   const pending = () => ctx.pending();
   const drawIf = ctx.drawIf;
-  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': 'About the card', tabindex: 0 });
-  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': 'The city: drag or scroll to pan, wheel or the buttons to zoom' });
+  const info = h('div', { class: 'card-info', id: 'card-info', 'aria-live': 'polite', role: 'region', 'aria-label': t('About the card'), tabindex: 0 });
+  const cityScroll = h('div', { class: 'city-scroll', id: 'city-scroll', tabindex: 0, role: 'region', 'aria-label': t('The city: drag or scroll to pan, wheel or the buttons to zoom') });
   const zoom = cityZoom(cityScroll, { cell: CELL, gap: 4, name: NAME_PX, min: MIN_ZOOM });
   const cityBox = h('section', { class: 'panel city-box', 'aria-labelledby': 'city-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'city-title' }, 'Tech City'), h('span', { class: 'muted small-print', id: 'city-count' }), zoom.controls),
@@ -55,11 +56,11 @@ export function techBoard(ctx, t) {
   function drawCity() {
     const v = st.view;
     const p = pending();
-    drawIf(cityScroll, [v?.city, p, t.selOf(), st.busy], () => drawCityNow(v, p));
+    drawIf(cityScroll, [v?.city, p, tbl.selOf(), st.busy], () => drawCityNow(v, p));
   }
 
   function drawCityNow(v, p) {
-    const sel = t.selOf();
+    const sel = tbl.selOf();
     if (!v) { replace(cityScroll); return; }
     const open = p?.step === 'build' ? p.options.cells : [];
     const all = [...v.city, ...open];
@@ -79,9 +80,9 @@ export function techBoard(ctx, t) {
         'data-x': c.x, 'data-y': c.y, 'data-focus-key': `cell-${c.x},${c.y}`, disabled: st.busy,
         'data-score': pts ?? '',
         // The chosen cell shows the card's label: its name starts with it (what is seen is said).
-        'aria-label': chosen ? `${cardLabel(slugOf(sel.card))}, to build here: column ${c.x}, row ${c.y}${said}`
-          : placing ? `Build here: column ${c.x}, row ${c.y}${said}` : `Empty cell ${c.x}, ${c.y}`,
-        onclick: () => t.clickCell(c.x, c.y),
+        'aria-label': chosen ? `${cardLabel(slugOf(sel.card))}, ${t('to build here: column {x}, row {y}', { x: c.x, y: c.y })}${said}`
+          : placing ? `${t('Build here: column {x}, row {y}', { x: c.x, y: c.y })}${said}` : t('Empty cell {x}, {y}', { x: c.x, y: c.y }),
+        onclick: () => tbl.clickCell(c.x, c.y),
       }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : null,
       // The chosen cell shows the card; its points are on the confirm button under the grid.
       pts !== null && !chosen ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+${pts}`) : null));
@@ -98,20 +99,20 @@ export function techBoard(ctx, t) {
       if (use || needCell) cls.push('target');
       if (used) cls.push('using');
       if (tgt) cls.push('aimed');
-      const owner = c.owner === null ? 'neutral' : `owned by ${nameOf(c.owner)}`;
+      const owner = c.owner === null ? t('neutral') : t('owned by {name}', { name: nameOf(c.owner) });
       items.push(h('button', {
         type: 'button', class: cls.join(' '), style: place(c.x, c.y), 'data-x': c.x, 'data-y': c.y, 'data-slug': c.card,
         'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`, 'data-score': use ? use.score : '',
         title: `${d.name} (${c.value} ${DOMAINS[d.domain]?.name}): ${d.text}`,
-        onclick: () => t.clickCell(c.x, c.y),
+        onclick: () => tbl.clickCell(c.x, c.y),
         onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
       },
       h('span', { class: 'face' },
         h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),
         h('span', { class: 'tc-name' }, d.name),
-        c.tilted ? h('span', { class: 'tc-used', 'aria-hidden': 'true' }, 'Used') : null,
+        c.tilted ? h('span', { class: 'tc-used', 'aria-hidden': 'true' }, t('Used')) : null,
         // Named by its content (the visible name first), the rest said offscreen.
-        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? ', tilted (used this round)' : ''}${c.seed ? ', the seed card' : ''}${use ? `, using it scores ${use.score} point${use.score === 1 ? '' : 's'}` : ''}: ${d.text}`),
+        h('span', { class: 'offscreen' }, `, ${DOMAINS[d.domain]?.name} ${c.value}, ${owner}${c.tilted ? t(', tilted (used this round)') : ''}${c.seed ? t(', the seed card') : ''}${use ? tn(use.score, ', using it scores {count} point', ', using it scores {count} points') : ''}: ${d.text}`),
         c.owner !== null ? h('span', { class: 'marker', 'aria-hidden': 'true' }, seatDot(c.owner)) : null),
       use ? h('span', { class: 'cell-score use-score', 'aria-hidden': 'true' }, `+${use.score}`) : null));
     }
@@ -133,20 +134,20 @@ export function techBoard(ctx, t) {
     drawCityConfirm(p);
     grid.dataset.x0 = x0;
     grid.dataset.y0 = y0;
-    document.getElementById('city-count').textContent = `${v.city.length} card${v.city.length === 1 ? '' : 's'} in play`;
+    document.getElementById('city-count').textContent = tn(v.city.length, '{count} card in play', '{count} cards in play');
   }
 
   /** Under the grid, once a cell is chosen: confirm the build there without scrolling back up. */
   function drawCityConfirm(p) {
-    const sel = t.selOf();
+    const sel = tbl.selOf();
     const box = cityBox.querySelector('#city-confirm');
     const on = p?.step === 'build' && sel.card !== null && sel.x !== null;
     box.hidden = !on;
     if (!on) { replace(box); return; }
     const r = orderBody();
     const pts = cellScore((p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y));
-    replace(box, h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: t.confirm },
-      `Build ${design(slugOf(sel.card)).name} here${pts === null ? '' : ` · +${pts}`}`),
+    replace(box, h('button', { type: 'button', class: 'primary small', id: 'confirm-here', disabled: !r.body || st.busy, onclick: tbl.confirm },
+      `${t('Build {name} here', { name: design(slugOf(sel.card)).name })}${pts === null ? '' : ` · +${pts}`}`),
     r.body ? null : h('span', { class: 'muted' }, r.why));
   }
 
@@ -175,23 +176,23 @@ export function techBoard(ctx, t) {
       const c = cityAt(x, y);
       if (c) {
         slug = c.card;
-        extra = `${c.owner === null ? 'Neutral' : `${nameOf(c.owner)}'s company`}${c.tilted ? ' · tilted: used this round' : ''}${c.seed ? ' · the seed card' : ''}`;
+        extra = `${c.owner === null ? t('Neutral') : t("{name}'s company", { name: nameOf(c.owner) })}${c.tilted ? t(' · tilted: used this round') : ''}${c.seed ? t(' · the seed card') : ''}`;
       }
     } else if (infoKey) {
       const cid = Number(infoKey.slice(2));
       slug = hand().find((c) => c.id === cid)?.card ?? v?.discard.find((c) => c.id === cid)?.card ?? v?.revealed?.find((c) => c.id === cid)?.card ?? null;
-      extra = infoKey.startsWith('h:') ? 'In your hand' : 'Discard pile';
+      extra = infoKey.startsWith('h:') ? t('In your hand') : t('Discard pile');
     }
-    if (!slug) { replace(info, h('p', { class: 'muted' }, 'Hover or tap a card to read its effect.')); return; }
+    if (!slug) { replace(info, h('p', { class: 'muted' }, t('Hover or tap a card to read its effect.'))); return; }
     const d = design(slug);
     const cid = infoKey.startsWith('h:') ? Number(infoKey.slice(2)) : null;
     replace(info, h('div', { class: `info-card d-${d.domain}`, 'data-slug': slug },
       h('strong', {}, `${DOMAINS[d.domain]?.icon ?? ''} ${d.name}`),
-      h('span', { class: 'muted' }, ` · ${d.domain === 'wild' ? 'Wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${extra ? ` · ${extra}` : ''}`),
+      h('span', { class: 'muted' }, ` · ${d.domain === 'wild' ? t('Wild card') : `${DOMAINS[d.domain]?.name} ${d.value}`}${extra ? ` · ${extra}` : ''}`),
       h('p', { id: 'info-text' }, d.text),
       cid !== null && st.view?.status === 'playing' ? h('label', { class: 'check' },
-        h('input', { type: 'checkbox', id: 'divulge', checked: t.divulge.has(cid), onchange: (e) => { if (e.target.checked) t.divulge.add(cid); else t.divulge.delete(cid); drawInfo(); ctx.drawAction(); } }),
-        ' Show this card to everyone with my next choice') : null));
+        h('input', { type: 'checkbox', id: 'divulge', checked: tbl.divulge.has(cid), onchange: (e) => { if (e.target.checked) tbl.divulge.add(cid); else tbl.divulge.delete(cid); drawInfo(); ctx.drawAction(); } }),
+        t(' Show this card to everyone with my next choice')) : null));
   }
 
   // ---- the scores, the discard pile, whose turn -------------------------------------------
@@ -200,20 +201,20 @@ export function techBoard(ctx, t) {
     drawIf(players, [v?.seats, v?.first, v?.status, v?.pending, v?.winners, v?.step_deadline, me()], () => {
       if (!v || v.status === 'open' || isClosed(v)) { players.hidden = true; return; }
       players.hidden = false;
-      replace(players, h('h2', { id: 'players-title' }, 'Scores'),
+      replace(players, h('h2', { id: 'players-title' }, t('Scores')),
         h('ol', { class: 'score-list' }, v.seats.map((s) => {
           const deciding = v.status === 'playing' && (v.pending ?? []).includes(s.seat);
           return h('li', { class: `score-row ${s.seat === me() ? 'me' : ''} ${(v.winners ?? []).includes(s.seat) ? 'won' : ''}`, 'data-seat': s.seat },
             seatDot(s.seat),
             h('span', { class: 'sr-name' }, nameOf(s.seat),
-              s.seat === me() ? h('span', { class: 'tag you' }, 'you') : null,
+              s.seat === me() ? h('span', { class: 'tag you' }, t('you')) : null,
               botMark(s.bot),
               presenceMark(s, { status: v.status, mine: s.seat === me() }),
               bankMark(s, v),
-              v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: 'First player this round' }, '1st') : null,
-              deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : 'deciding…') : null),
-            h('span', { class: 'sr-meta' }, `${s.hand_count} in hand · ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'}`),
-            h('span', { class: 'sr-score', 'aria-label': `${s.score} points` }, String(s.score)));
+              v.status === 'playing' && s.seat === v.first ? h('span', { class: 'tag', title: t('First player this round') }, t('1st')) : null,
+              deciding ? h('span', { class: 'tag thinking' }, s.submitted ? '✓' : t('deciding…')) : null),
+            h('span', { class: 'sr-meta' }, `${t('{n} in hand', { n: s.hand_count })} · ${tn(s.companies, '{count} company', '{count} companies')}`),
+            h('span', { class: 'sr-score', 'aria-label': tn(s.score, '{count} point', '{count} points') }, String(s.score)));
         })));
     });
   }
@@ -223,12 +224,12 @@ export function techBoard(ctx, t) {
     drawIf(pile, [v?.discard, v?.expelled?.length, v?.revealed], () => {
       if (!v || v.status === 'open' || isClosed(v)) { pile.hidden = true; return; }
       pile.hidden = false;
-      replace(pile, h('h2', { id: 'pile-title' }, `Discard pile (${v.discard.length})`),
-        v.discard.length ? h('ul', { class: 'chips', id: 'discard-pile', 'aria-label': 'The discard pile, top first' }, [...v.discard].reverse().map((c) => h('li', {},
+      replace(pile, h('h2', { id: 'pile-title' }, t('Discard pile ({n})', { n: v.discard.length })),
+        v.discard.length ? h('ul', { class: 'chips', id: 'discard-pile', 'aria-label': t('The discard pile, top first') }, [...v.discard].reverse().map((c) => h('li', {},
           h('button', { type: 'button', class: `chip-btn d-${design(c.card).domain}`, title: design(c.card).text, 'data-card-id': c.id, onclick: () => showInfo(`d:${c.id}`), onpointerenter: () => showInfo(`d:${c.id}`) }, cardLabel(c.card)))))
-          : h('p', { class: 'muted' }, 'Empty.'),
-        v.revealed?.length ? h('p', { class: 'muted' }, `Revealed: ${v.revealed.map((c) => design(c.card).name).join(', ')}`) : null,
-        v.expelled?.length ? h('p', { class: 'muted small-print' }, `${v.expelled.length} card${v.expelled.length === 1 ? '' : 's'} expelled from the game.`) : null);
+          : h('p', { class: 'muted' }, t('Empty.')),
+        v.revealed?.length ? h('p', { class: 'muted' }, t('Revealed: {cards}', { cards: v.revealed.map((c) => design(c.card).name).join(', ') })) : null,
+        v.expelled?.length ? h('p', { class: 'muted small-print' }, tn(v.expelled.length, '{count} card expelled from the game.', '{count} cards expelled from the game.')) : null);
     });
   }
 
@@ -238,16 +239,17 @@ export function techBoard(ctx, t) {
     const v = st.view;
     const text = !v || v.status !== 'playing' ? '' : (() => {
       const seats = (v.pending ?? []);
-      const who = joinNames(seats.map((s) => (s === me() ? 'you' : nameOf(s))));
+      const who = joinNames(seats.map((s) => (s === me() ? t('you') : nameOf(s))));
       const one = seats.length === 1;
+      const solo = one && seats[0] !== me(); // one other seat: the verb's singular
       const card = v.effect ? design(v.effect.card).name : null;
       switch (v.step) {
-        case 'build': return `${cap(who)} ${one && seats[0] !== me() ? 'builds' : 'build'}: a card from hand next to the city, or pass.`;
-        case 'help': return `Help wanted: ${nameOf(v.active)} is building a service. ${cap(who)} may discard a card to help (each helper but the builder scores 1).`;
-        case 'effect': return `${cap(who)} may use the effect of one card in the city, or pass.`;
-        case 'owner': return `${cap(who)} may draw a card, then discard one${card ? `: ${nameOf(v.effect.seat)} used ${card}` : ''}.`;
-        case 'choose': return `${cap(who)} ${one && seats[0] !== me() ? 'chooses' : 'choose'} cards${card ? ` for ${card}` : ''}.`;
-        case 'discard': return `End of round: ${who} ${one && seats[0] !== me() ? 'discards' : 'discard'} down to the hand limit.`;
+        case 'build': return solo ? t('{Who} builds: a card from hand next to the city, or pass.', { Who: cap(who) }) : t('{Who} build: a card from hand next to the city, or pass.', { Who: cap(who) });
+        case 'help': return t('Help wanted: {name} is building a service. {Who} may discard a card to help (each helper but the builder scores 1).', { name: nameOf(v.active), Who: cap(who) });
+        case 'effect': return t('{Who} may use the effect of one card in the city, or pass.', { Who: cap(who) });
+        case 'owner': return card ? t('{Who} may draw a card, then discard one: {name} used {card}.', { Who: cap(who), name: nameOf(v.effect.seat), card }) : t('{Who} may draw a card, then discard one.', { Who: cap(who) });
+        case 'choose': return `${solo ? t('{Who} chooses cards', { Who: cap(who) }) : t('{Who} choose cards', { Who: cap(who) })}${card ? t(' for {card}', { card }) : ''}.`;
+        case 'discard': return solo ? t('End of round: {who} discards down to the hand limit.', { who }) : t('End of round: {who} discard down to the hand limit.', { who });
         default: return '';
       }
     })();

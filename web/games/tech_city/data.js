@@ -7,20 +7,21 @@ import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { sortByKeys } from '../../ui.js';
 import { roundLog } from '../turns.js';
+import { t } from '../../i18n.js';
 
 export const ROUNDS = 6;
 // Short words, not emoji: the page's emoji font has only The City's icons, and a system
 // without an emoji font would show empty boxes.
 export const DOMAINS = {
-  service: { icon: 'SVC', short: 'S', name: 'Service' },
-  technology: { icon: 'TECH', short: 'T', name: 'Technology' },
-  science: { icon: 'SCI', short: 'Sc', name: 'Science' },
-  knowledge: { icon: 'KNOW', short: 'K', name: 'Knowledge' },
-  wild: { icon: 'WILD', short: 'W', name: 'Wild' },
+  service: { icon: 'SVC', short: 'S', name: t('Service') },
+  technology: { icon: 'TECH', short: 'T', name: t('Technology') },
+  science: { icon: 'SCI', short: 'Sc', name: t('Science') },
+  knowledge: { icon: 'KNOW', short: 'K', name: t('Knowledge') },
+  wild: { icon: 'WILD', short: 'W', name: t('Wild') },
 };
 export const STEP_TITLES = {
-  build: 'build', help: 'help build a service', effect: 'effects', owner: 'owner draws',
-  choose: 'choose cards', discard: 'discard down', over: 'game over',
+  build: t('build'), help: t('help build a service'), effect: t('effects'), owner: t('owner draws'),
+  choose: t('choose cards'), discard: t('discard down'), over: t('game over'),
 };
 
 let catalog = null;
@@ -43,7 +44,7 @@ export function cardLabel(slug) {
 }
 
 /** The orders a hand can be shown in; Tech City's "cost" is a card's value. */
-export const HAND_SORTS = { dealt: 'As dealt', value: 'Value', name: 'Name', domain: 'Domain' };
+export const HAND_SORTS = { dealt: t('As dealt'), value: t('Value'), name: t('Name'), domain: t('Domain') };
 
 /** The hand [{id, card}] in the order `by` (a key of HAND_SORTS); ties keep the dealt order. */
 export function sortTechHand(hand, by) {
@@ -73,10 +74,10 @@ export function techCard(cid, slug, o) {
   },
   // Named by its content, visible name first, so what is read on the card is part of its name.
   h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)),
-    o.fresh ? h('span', { class: 'new-tag' }, 'New') : null, h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
+    o.fresh ? h('span', { class: 'new-tag' }, t('New')) : null, h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.icon ?? '')),
   h('span', { class: 'tc-name' }, d.name),
   o.mark ? h('span', { class: 'tc-mark', 'aria-hidden': 'true' }, o.mark) : null,
-  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? 'wild card' : `${DOMAINS[d.domain]?.name} ${d.value}`}${o.fresh ? ', new since your last decision' : ''}${o.label ? `. ${o.label}` : ''}: `),
+  h('span', { class: 'offscreen' }, `, ${d.domain === 'wild' ? t('wild card') : `${DOMAINS[d.domain]?.name} ${d.value}`}${o.fresh ? t(', new since your last decision') : ''}${o.label ? `. ${o.label}` : ''}: `),
   h('span', { class: 'tc-text' }, d.text),
   o.badge ? h('span', { class: 'badge' }, h('span', { class: 'offscreen' }, '. '), o.badge) : null);
 }
@@ -92,7 +93,7 @@ export function techLog(events, names) {
   const owner = new Map(); // card id -> seat, or null when neutral (absent: not known)
   const whose = (e, who) => {
     const o = owner.get(e.id);
-    return o === undefined ? nm(e.card) : o === null ? `the neutral ${nm(e.card)}` : `${who(o)}'s ${nm(e.card)}`;
+    return o === undefined ? nm(e.card) : o === null ? t('the neutral {card}', { card: nm(e.card) }) : t("{name}'s {card}", { name: who(o), card: nm(e.card) });
   };
   const own = (e) => { if (e.id !== undefined && e.owner !== undefined) owner.set(e.id, e.owner); };
   return roundLog(events, names, {
@@ -101,41 +102,43 @@ export function techLog(events, names) {
     line: (e, add, who, out) => {
       switch (e.type) {
         case 'step':
-          if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== 'Effects.') add('Effects.', 'minor');
+          if (e.step === 'effect' && (e.seats ?? []).length && out.at(-1)?.text !== t('Effects.')) add(t('Effects.'), 'minor');
           return true;
         case 'built':
           if (!e.wild) owner.set(e.id, design(e.card).domain === 'service' ? null : e.seat);
-          add(e.wild ? `${who(e.seat)} played a wild card${e.points ? `: +${e.points}` : ''}.` : `${who(e.seat)} built ${nm(e.card)}${e.paid ? ` (paid ${e.paid})` : ''}${e.points ? `: +${e.points}` : ''}.`, 'build'); return true;
-        case 'helped': add(`${who(e.seat)} gave ${nm(e.card)} to help build a service.`); return true;
-        case 'service_failed': add(`Too little help: ${nm(e.card)} went back to ${who(e.seat)}'s hand.`, 'warn'); return true;
-        case 'effect': add(`${who(e.seat)} used ${nm(e.card)}${e.free ? ' (free Knowledge use)' : ''}${e.owner_first ? ', its owner drawing first' : ''}.`); return true;
+          add(`${e.wild ? t('{name} played a wild card', { name: who(e.seat) }) : e.paid ? t('{name} built {card} (paid {n})', { name: who(e.seat), card: nm(e.card), n: e.paid })
+            : t('{name} built {card}', { name: who(e.seat), card: nm(e.card) })}${e.points ? `: +${e.points}` : ''}.`, 'build'); return true;
+        case 'helped': add(t('{name} gave {card} to help build a service.', { name: who(e.seat), card: nm(e.card) })); return true;
+        case 'service_failed': add(t("Too little help: {card} went back to {name}'s hand.", { card: nm(e.card), name: who(e.seat) }), 'warn'); return true;
+        case 'effect': add(`${t('{name} used {card}', { name: who(e.seat), card: nm(e.card) })}${e.free ? t(' (free Knowledge use)') : ''}${e.owner_first ? t(', its owner drawing first') : ''}.`); return true;
         case 'scored': add(`${who(e.seat)} +${e.points} → ${e.score}.`, 'score'); return true;
-        case 'drew': add(`${who(e.seat)} drew ${e.count} (hand ${e.hand_count}).`, 'minor'); return true;
+        case 'drew': add(t('{name} drew {n} (hand {hand}).', { name: who(e.seat), n: e.count, hand: e.hand_count }), 'minor'); return true;
         case 'discarded':
           if (e.seat === undefined && owner.has(e.id)) { // a city card replaced: it leaves the city for the pile
-            add(`${whose(e, who)} was replaced and went to the discard pile.`);
+            add(t('{card} was replaced and went to the discard pile.', { card: whose(e, who) }));
             owner.delete(e.id);
-          } else add(`${e.seat !== undefined ? `${who(e.seat)} discarded` : 'Discarded:'} ${nm(e.card)}.`, 'minor');
+          } else add(e.seat !== undefined ? t('{name} discarded {card}.', { name: who(e.seat), card: nm(e.card) }) : t('Discarded: {card}.', { card: nm(e.card) }), 'minor');
           return true;
-        case 'reshuffled': add(`The discard pile became a new deck of ${e.deck_count} cards.`, 'minor'); return true;
+        case 'reshuffled': add(t('The discard pile became a new deck of {n} cards.', { n: e.deck_count }), 'minor'); return true;
         case 'expelled':
-          if (e.x === undefined) add(`${who(e.seat)}'s ${nm(e.card)} left the game.`, 'minor'); // a wild card from the hand
-          else add(`${who(e.seat)} expelled ${whose(e, who)} from the game.`);
+          if (e.x === undefined) add(t("{name}'s {card} left the game.", { name: who(e.seat), card: nm(e.card) }), 'minor'); // a wild card from the hand
+          else add(t('{name} expelled {card} from the game.', { name: who(e.seat), card: whose(e, who) }));
           owner.delete(e.id);
           return true;
-        case 'revealed': add(`Revealed: ${nm(e.card)}.`, 'minor'); return true;
-        case 'divulged': add(`${who(e.seat)} shows ${nm(e.card)} from their hand.`); return true;
-        case 'took': add(e.from_seat !== undefined ? `${who(e.seat)} took a random card from ${who(e.from_seat)}.`
-          : e.card ? `${who(e.seat)} took ${nm(e.card)} from the ${e.from === 'revealed' ? 'revealed cards' : 'discard pile'}.` : `${who(e.seat)} exchanged a card with the deck.`); return true;
-        case 'placed': own(e); add(`${who(e.seat)} put ${whose(e, who)} into play.`); return true;
-        case 'moved': own(e); add(`${who(e.seat)} moved ${whose(e, who)}.`, 'minor'); return true;
+        case 'revealed': add(t('Revealed: {card}.', { card: nm(e.card) }), 'minor'); return true;
+        case 'divulged': add(t('{name} shows {card} from their hand.', { name: who(e.seat), card: nm(e.card) })); return true;
+        case 'took': add(e.from_seat !== undefined ? t('{name} took a random card from {from}.', { name: who(e.seat), from: who(e.from_seat) })
+          : e.card ? (e.from === 'revealed' ? t('{name} took {card} from the revealed cards.', { name: who(e.seat), card: nm(e.card) }) : t('{name} took {card} from the discard pile.', { name: who(e.seat), card: nm(e.card) }))
+            : t('{name} exchanged a card with the deck.', { name: who(e.seat) })); return true;
+        case 'placed': own(e); add(t('{name} put {card} into play.', { name: who(e.seat), card: whose(e, who) })); return true;
+        case 'moved': own(e); add(t('{name} moved {card}.', { name: who(e.seat), card: whose(e, who) }), 'minor'); return true;
         case 'marker': {
           const was = whose(e, who);
           own(e);
-          add(e.owner === null ? `${who(e.seat)} took the marker off ${was}.` : `${who(e.seat)} put a marker on ${nm(e.card)}: it now belongs to ${who(e.owner)}.`);
+          add(e.owner === null ? t('{name} took the marker off {card}.', { name: who(e.seat), card: was }) : t('{name} put a marker on {card}: it now belongs to {owner}.', { name: who(e.seat), card: nm(e.card), owner: who(e.owner) }));
           return true;
         }
-        case 'passed': add(`${who(e.seat)} passed.`, 'minor'); return true;
+        case 'passed': add(t('{name} passed.', { name: who(e.seat) }), 'minor'); return true;
         default: return false;
       }
     },

@@ -13,6 +13,7 @@ import { choiceRules, emptySel } from './choice.js';
 import { techBoard } from './city.js';
 import { markNewByPoint } from '../turns.js';
 import { whyText } from '../../hints.js';
+import { t, tn } from '../../i18n.js';
 
 /** Loads what Tech City's table draws with (the card catalog); resolves to its factory. */
 export async function load() {
@@ -57,13 +58,13 @@ function techTable(ctx) {
       if (sel.card === cid) sel = emptySel();
       else if (sel.card === null) {
         const b = buildOf(cid);
-        if (!b) hint = `${whyNotBuild(cid).long} Pick a card that is not dimmed.`;
+        if (!b) hint = `${whyNotBuild(cid).long} ${t('Pick a card that is not dimmed.')}`;
         else {
           Object.assign(sel, { card: cid, pay: [...b.pay], as: b.as ?? null });
           requestAnimationFrame(() => board.bringIntoView()); // on a phone the cells to pick are below
         }
       } else if (sel.pay.includes(cid)) sel.pay = sel.pay.filter((x) => x !== cid);
-      else if (!most) hint = 'Building it is free: nothing to pay.';
+      else if (!most) hint = t('Building it is free: nothing to pay.');
       else {
         sel.pay.push(cid);
         if (sel.pay.length > most) sel.pay.shift();
@@ -71,9 +72,9 @@ function techTable(ctx) {
     } else if (p.step === 'help') {
       sel.card = sel.card === cid ? null : cid;
     } else if (p.step === 'effect') {
-      if (!needsOf().includes('card')) hint = sel.use ? 'This effect takes no card of your hand.' : 'First pick a highlighted card of the city.';
+      if (!needsOf().includes('card')) hint = sel.use ? t('This effect takes no card of your hand.') : t('First pick a highlighted card of the city.');
       else if (sel.card === cid || cardChoice('card').includes(cid)) sel.card = sel.card === cid ? null : cid;
-      else hint = `${design(slugOf(cid)).name} cannot be given to this effect.`;
+      else hint = t('{name} cannot be given to this effect.', { name: design(slugOf(cid)).name });
     } else if (p.step === 'discard' || (p.step === 'choose' && p.options.kind === 'discard')) {
       toggleCards(cid);
     }
@@ -99,7 +100,7 @@ function techTable(ctx) {
     suggested = '';
     if (p.step === 'build') {
       if (c) return;
-      if (sel.card === null) { hint = 'Pick a card of your hand first; then the cells it may go to light up.'; ctx.drawAction(); return; }
+      if (sel.card === null) { hint = t('Pick a card of your hand first; then the cells it may go to light up.'); ctx.drawAction(); return; }
       sel.x = x;
       sel.y = y;
     } else if (p.step === 'effect') {
@@ -109,10 +110,10 @@ function techTable(ctx) {
       // While the effect wants a cell, a click picks it (the used card itself may be one);
       // Cancel starts over.
       if (sel.use && needs.includes('target') && !sel.target && (!usingHere || targetOk(c, 'target'))) {
-        if (!targetOk(c, 'target')) { hint = `${design(c.card).name} cannot be the target of this effect.`; ctx.drawAction(); return; }
+        if (!targetOk(c, 'target')) { hint = t('{name} cannot be the target of this effect.', { name: design(c.card).name }); ctx.drawAction(); return; }
         sel.target = { x, y };
       } else if (sel.use && needs.includes('to') && sel.target && !sel.to && (!usingHere || targetOk(c, 'to'))) {
-        if (!targetOk(c, 'to')) { hint = `${design(c.card).name} cannot be the second card of this effect.`; ctx.drawAction(); return; }
+        if (!targetOk(c, 'to')) { hint = t('{name} cannot be the second card of this effect.', { name: design(c.card).name }); ctx.drawAction(); return; }
         sel.to = { x, y };
       } else if (usingHere) {
         sel = emptySel();
@@ -122,7 +123,7 @@ function techTable(ctx) {
         sel.use = { x, y };
         sel.free = u.free && !u.normal; // the free use when it is the only one open
       } else {
-        hint = c.owner !== null && c.tilted ? `${design(c.card).name} was used this round (tilted).` : `${design(c.card).name} cannot be used now.`;
+        hint = c.owner !== null && c.tilted ? t('{name} was used this round (tilted).', { name: design(c.card).name }) : t('{name} cannot be used now.', { name: design(c.card).name });
       }
     } else return;
     ctx.drawAction();
@@ -137,12 +138,12 @@ function techTable(ctx) {
     const g = got?.suggestion;
     if (!ctx.alive() || !g || !ctx.samePoint(p, pending())) return; // nothing, or the game moved on meanwhile
     if (g.round !== undefined && !ctx.samePoint({ round: g.round, step: g.step, turn: g.turn ?? p.turn }, p)) return;
-    const who = got.by === 'expert' ? 'The expert suggests' : 'Suggested';
+    const who = got.by === 'expert' ? t('The expert suggests') : t('Suggested');
     sel = emptySel();
     hint = '';
     suggested = '';
     let focus = '#confirm';
-    if (g.pass) { suggested = 'pass'; focus = '#pass'; hint = `${who}: pass.`; } else if (p.step === 'build') {
+    if (g.pass) { suggested = 'pass'; focus = '#pass'; hint = t('{who}: pass.', { who }); } else if (p.step === 'build') {
       Object.assign(sel, { card: g.card, x: g.x, y: g.y, pay: [...(g.pay ?? [])], as: g.as ?? null });
     } else if (p.step === 'help') sel.card = g.card;
     else if (p.step === 'effect') {
@@ -150,7 +151,7 @@ function techTable(ctx) {
       board.showInfo(`c:${g.use.x},${g.use.y}`);
     } else if (p.step === 'owner') { sel.draw = g.draw; suggested = g.draw ? 'draw' : 'no-draw'; focus = g.draw ? '#draw' : '#no-draw'; } else if (g.cards) sel.cards = [...g.cards];
     if (g.x !== undefined) board.scrollToCell(g.x, g.y);
-    const why = whyText(got, sayOrder, (n) => `${n} point${n === 1 ? '' : 's'}`);
+    const why = whyText(got, sayOrder, (n) => tn(n, '{count} point', '{count} points'));
     if (why) hint = `${hint || `${who}: ${sayOrder(g)}.`} ${why}`;
     ctx.drawAction();
     board.drawCity();
@@ -160,13 +161,13 @@ function techTable(ctx) {
   /** Order body `g` of the pending point in a few words ("Data Atlas at 2, 1", "pass"). */
   function sayOrder(g) {
     const name = (cid) => design(slugOf(cid) ?? st.view?.revealed?.find((c) => c.id === cid)?.card).name;
-    if (g.pass) return 'pass';
-    if (g.use) { const c = cityAt(g.use.x, g.use.y); return `use ${c ? design(c.card).name : 'a card of the city'}`; }
-    if (g.draw !== undefined) return g.draw ? 'draw, then discard' : 'do not draw';
-    if (g.cards) return g.cards.map(name).join(' and ');
-    if (g.card !== undefined && g.x !== undefined) return `${name(g.card)} at ${g.x}, ${g.y}`;
-    if (g.card !== undefined) return `help with ${name(g.card)}`;
-    return 'another choice';
+    if (g.pass) return t('pass');
+    if (g.use) { const c = cityAt(g.use.x, g.use.y); return `use ${c ? design(c.card).name : t('a card of the city')}`; }
+    if (g.draw !== undefined) return g.draw ? t('draw, then discard') : t('do not draw');
+    if (g.cards) return joinNames(g.cards.map(name));
+    if (g.card !== undefined && g.x !== undefined) return t('{name} at {x}, {y}', { name: name(g.card), x: g.x, y: g.y });
+    if (g.card !== undefined) return t('help with {name}', { name: name(g.card) });
+    return t('another choice');
   }
 
   /** Confirm: sends the order, unless it does nothing and was not confirmed so yet (then says so first). */
@@ -208,48 +209,48 @@ function techTable(ctx) {
     let cardState = () => ({});
     const r = orderBody();
     const confirmBtn = (label) => h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: !r.body || st.busy, onclick: confirm }, label);
-    const passBtn = (label = 'Pass') => h('button', { type: 'button', class: `ghost ${suggested === 'pass' ? 'suggested' : ''}`, id: 'pass', 'data-focus-key': 'pass', disabled: st.busy, onclick: pass }, label);
+    const passBtn = (label = t('Pass')) => h('button', { type: 'button', class: `ghost ${suggested === 'pass' ? 'suggested' : ''}`, id: 'pass', 'data-focus-key': 'pass', disabled: st.busy, onclick: pass }, label);
     switch (p.step) {
       case 'build': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
-        head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
-          h('p', { class: 'slot' }, d ? (sel.x === null ? `${d.name}: pick a highlighted cell of the city.` : `${d.name} at ${sel.x}, ${sel.y}: build it there, or pick another cell.`)
-            : `Pick a card to build, then a highlighted cell next to the city. ${payRule(p.options.payment)}`));
+        head.push(h('h2', { id: 'action-title' }, t('Round {n}: build', { n: p.round })),
+          h('p', { class: 'slot' }, d ? (sel.x === null ? t('{name}: pick a highlighted cell of the city.', { name: d.name }) : t('{name} at {x}, {y}: build it there, or pick another cell.', { name: d.name, x: sel.x, y: sel.y }))
+            : `${t('Pick a card to build, then a highlighted cell next to the city.')} ${payRule(p.options.payment)}`));
         if (d) {
           head.push(h('p', { class: 'counter', id: 'counter' }, d.domain === 'service'
-            ? `A service: ${sel.pay.length ? 'you give 1 card' : 'you give no card'}; the others are asked to help.`
-            : `Paying ${sel.pay.length} card${sel.pay.length === 1 ? '' : 's'}. Press a card to pay with it or keep it.`));
+            ? (sel.pay.length ? t('A service: you give 1 card; the others are asked to help.') : t('A service: you give no card; the others are asked to help.'))
+            : tn(sel.pay.length, 'Paying {count} card. Press a card to pay with it or keep it.', 'Paying {count} cards. Press a card to pay with it or keep it.')));
           if (buildOf(sel.card)?.names) head.push(wildSelect());
-          if (sel.x === null) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, 'Each highlighted cell shows the points the card scores there.'));
+          if (sel.x === null) head.push(h('p', { class: 'muted slot', id: 'cell-note' }, t('Each highlighted cell shows the points the card scores there.')));
           else {
             const k = (p.options.cells ?? []).findIndex((c) => c.x === sel.x && c.y === sel.y);
             const pts = rules.cellScore(k);
-            if (pts !== null) head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': pts }, `Built there it scores ${pts} point${pts === 1 ? '' : 's'}.`));
+            if (pts !== null) head.push(h('p', { class: 'preview slot', id: 'preview', 'data-score': pts }, tn(pts, 'Built there it scores {count} point.', 'Built there it scores {count} points.')));
           }
         }
-        buttons.push(confirmBtn(d ? `Build ${d.name}${sel.pay.length ? ` · pay ${sel.pay.length}` : ''}` : 'Build'), passBtn());
-        if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
+        buttons.push(confirmBtn(d ? (sel.pay.length ? t('Build {name} · pay {cost}', { name: d.name, cost: sel.pay.length }) : t('Build {name}', { name: d.name })) : t('Build')), passBtn());
+        if (sel.card !== null) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, t('Cancel')));
         const alone = paysAloneMarks();
         cardState = (c) => {
-          if (c.id === sel.card) return { state: 'build', badge: 'Build' };
-          if (sel.pay.includes(c.id)) return { state: 'pay', badge: 'Pay' };
-          if (sel.card !== null) return alone.has(c.id) ? { mark: 'pays alone', label: 'Pays on its own' } : {};
+          if (c.id === sel.card) return { state: 'build', badge: t('Build') };
+          if (sel.pay.includes(c.id)) return { state: 'pay', badge: t('Pay') };
+          if (sel.card !== null) return alone.has(c.id) ? { mark: t('pays alone'), label: t('Pays on its own') } : {};
           const b = buildOf(c.id);
           if (b) { // what it scores at best, before a cell is chosen (each cell shows its own once picked)
             const best = Math.max(0, ...(b.scores ?? []), ...(b.names ?? []).map((n) => n.score));
-            return { mark: `up to +${best}`, label: `Scores up to ${best} point${best === 1 ? '' : 's'} built` };
+            return { mark: t('up to +{n}', { n: best }), label: tn(best, 'Scores up to {count} point built', 'Scores up to {count} points built') };
           }
           const why = whyNotBuild(c.id);
-          return { dim: true, mark: why.short, label: `Cannot be built now: ${why.long}` };
+          return { dim: true, mark: why.short, label: t('Cannot be built now: {why}', { why: why.long }) };
         };
         break;
       }
       case 'help': {
         const d = design(p.options.card);
-        head.push(h('h2', { id: 'action-title' }, `Help build ${d.name}?`),
-          h('p', {}, `${nameOf(p.options.builder)} is building the service ${d.name}. Discard one card to help: if at least two cards are given, one by another player, it is built and you score 1 point. If it fails, your card comes back.`));
-        buttons.push(confirmBtn(sel.card !== null ? `Help with ${design(slugOf(sel.card)).name}` : 'Help'), passBtn('Do not help'));
-        cardState = (c) => (c.id === sel.card ? { state: 'pay', badge: 'Give' } : {});
+        head.push(h('h2', { id: 'action-title' }, t('Help build {name}?', { name: d.name })),
+          h('p', {}, t('{builder} is building the service {name}. Discard one card to help: if at least two cards are given, one by another player, it is built and you score 1 point. If it fails, your card comes back.', { builder: nameOf(p.options.builder), name: d.name })));
+        buttons.push(confirmBtn(sel.card !== null ? t('Help with {name}', { name: design(slugOf(sel.card)).name }) : t('Help')), passBtn(t('Do not help')));
+        cardState = (c) => (c.id === sel.card ? { state: 'pay', badge: t('Give') } : {});
         break;
       }
       case 'effect': {
@@ -257,32 +258,33 @@ function techTable(ctx) {
         const d = c ? design(c.card) : null;
         const o = p.options;
         const u = usedOption();
-        head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: effects`),
-          h('p', {}, d ? `${d.name}: ${d.text}` : `Pick a highlighted card of the city to use its effect${o.free && !o.normal ? ' (your free Knowledge use)' : ''}, or pass; each shows the points using it scores. Using another player's company lets its owner draw a card.`));
-        if (u) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': u.score }, u.score ? `Using it scores ${u.score} point${u.score === 1 ? '' : 's'}.` : 'Using it scores no points.'));
+        head.push(h('h2', { id: 'action-title' }, t('Round {n}: effects', { n: p.round })),
+          h('p', {}, d ? `${d.name}: ${d.text}` : o.free && !o.normal ? t("Pick a highlighted card of the city to use its effect (your free Knowledge use), or pass; each shows the points using it scores. Using another player's company lets its owner draw a card.")
+            : t("Pick a highlighted card of the city to use its effect, or pass; each shows the points using it scores. Using another player's company lets its owner draw a card.")));
+        if (u) head.push(h('p', { class: 'preview', id: 'preview', 'data-score': u.score }, u.score ? tn(u.score, 'Using it scores {count} point.', 'Using it scores {count} points.') : t('Using it scores no points.')));
         if (u && u.free && u.normal) {
           head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'free', checked: sel.free, onchange: (e) => { sel.free = e.target.checked; ctx.drawAction(); } }),
-            ' Use it as your free Knowledge use'));
+            t(' Use it as your free Knowledge use')));
         }
         if (u && !sel.free && u.owner_first) {
           head.push(h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'owner-first', checked: sel.owner_first, onchange: (e) => { sel.owner_first = e.target.checked; ctx.drawAction(); } }),
-            ` Let ${nameOf(c.owner)} draw and discard first, then the effect`));
+            t(' Let {name} draw and discard first, then the effect', { name: nameOf(c.owner) })));
         }
         for (const n of c ? needsOf() : []) extra.push(needLine(n, c));
         const nothing = nothingFrom();
         const sure = !!nothing && !!r.body && warned === JSON.stringify(r.body);
-        if (nothing) head.push(h('p', { class: `warn-line ${sure ? 'asked' : ''}`, id: 'nothing-note', role: sure ? 'alert' : null }, sure ? `${nothing} Press “Use it anyway” to use it all the same, or pass.` : nothing));
-        buttons.push(confirmBtn(d ? (sure ? 'Use it anyway' : `Use ${d.name}`) : 'Use'), passBtn());
-        if (sel.use) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, 'Cancel'));
-        cardState = (x) => (x.id === sel.card ? { state: 'pay', badge: 'Give' } : needsOf().includes('card') && !cardChoice('card').includes(x.id) ? { disabled: true } : {});
+        if (nothing) head.push(h('p', { class: `warn-line ${sure ? 'asked' : ''}`, id: 'nothing-note', role: sure ? 'alert' : null }, sure ? `${nothing} ${t('Press “Use it anyway” to use it all the same, or pass.')}` : nothing));
+        buttons.push(confirmBtn(d ? (sure ? t('Use it anyway') : t('Use {name}', { name: d.name })) : t('Use')), passBtn());
+        if (sel.use) buttons.push(h('button', { type: 'button', class: 'ghost', id: 'cancel', onclick: () => { sel = emptySel(); ctx.drawAction(); board.drawCity(); } }, t('Cancel')));
+        cardState = (x) => (x.id === sel.card ? { state: 'pay', badge: t('Give') } : needsOf().includes('card') && !cardChoice('card').includes(x.id) ? { disabled: true } : {});
         break;
       }
       case 'owner': {
         const d = design(p.options.card);
-        head.push(h('h2', { id: 'action-title' }, 'Your company was used'),
-          h('p', {}, `${nameOf(p.options.user)} used your ${d.name}. You may draw a card, then you discard a card.`));
-        buttons.push(h('button', { type: 'button', class: `primary ${suggested === 'draw' ? 'suggested' : ''}`, id: 'draw', 'data-focus-key': 'draw', disabled: st.busy, onclick: () => owner(true) }, 'Draw, then discard'),
-          h('button', { type: 'button', class: `ghost ${suggested === 'no-draw' ? 'suggested' : ''}`, id: 'no-draw', 'data-focus-key': 'no-draw', disabled: st.busy, onclick: () => owner(false) }, 'No, thanks'));
+        head.push(h('h2', { id: 'action-title' }, t('Your company was used')),
+          h('p', {}, t('{name} used your {card}. You may draw a card, then you discard a card.', { name: nameOf(p.options.user), card: d.name })));
+        buttons.push(h('button', { type: 'button', class: `primary ${suggested === 'draw' ? 'suggested' : ''}`, id: 'draw', 'data-focus-key': 'draw', disabled: st.busy, onclick: () => owner(true) }, t('Draw, then discard')),
+          h('button', { type: 'button', class: `ghost ${suggested === 'no-draw' ? 'suggested' : ''}`, id: 'no-draw', 'data-focus-key': 'no-draw', disabled: st.busy, onclick: () => owner(false) }, t('No, thanks')));
         break;
       }
       case 'choose':
@@ -290,23 +292,24 @@ function techTable(ctx) {
         const need = p.options.count;
         const revealed = p.step === 'choose' && p.options.kind === 'take_revealed';
         const card = v.effect ? design(v.effect.card).name : null;
-        head.push(h('h2', { id: 'action-title' }, revealed ? 'Take one revealed card' : p.step === 'discard' ? `Hand limit: discard ${need}` : `Discard ${need}`),
-          h('p', {}, revealed ? `${card ?? 'The effect'} revealed these; the others go back on the deck in order.`
-            : p.step === 'discard' ? `You hold ${my.length} cards; keep ${my.length - need}.` : `${card ? `${card}: ` : ''}choose ${need} card${need === 1 ? '' : 's'} of your hand to discard.`),
-          h('p', { class: 'counter', id: 'counter' }, `${sel.cards.length} of ${need} chosen`));
+        head.push(h('h2', { id: 'action-title' }, revealed ? t('Take one revealed card') : p.step === 'discard' ? t('Hand limit: discard {need}', { need }) : t('Discard {need}', { need })),
+          h('p', {}, revealed ? t('{card} revealed these; the others go back on the deck in order.', { card: card ?? t('The effect') })
+            : p.step === 'discard' ? t('You hold {n} cards; keep {keep}.', { n: my.length, keep: my.length - need })
+              : `${card ? `${card}: ` : ''}${tn(need, 'choose {count} card of your hand to discard.', 'choose {count} cards of your hand to discard.')}`),
+          h('p', { class: 'counter', id: 'counter' }, t('{n} of {need} chosen', { n: sel.cards.length, need })));
         if (revealed) {
-          extra.push(h('div', { class: 'hand revealed', id: 'revealed', role: 'group', 'aria-label': 'Revealed cards' },
+          extra.push(h('div', { class: 'hand revealed', id: 'revealed', role: 'group', 'aria-label': t('Revealed cards') },
             (v.revealed ?? []).map((c) => techCard(c.id, c.card, {
-              state: sel.cards.includes(c.id) ? 'pay' : '', badge: sel.cards.includes(c.id) ? 'Take' : null,
+              state: sel.cards.includes(c.id) ? 'pay' : '', badge: sel.cards.includes(c.id) ? t('Take') : null,
               onClick: () => { sel.cards = [c.id]; ctx.drawAction(); }, onInfo: () => board.showInfo(`d:${c.id}`),
             }))));
-        } else cardState = (c) => (sel.cards.includes(c.id) ? { state: 'discard', badge: 'Discard' } : {});
-        buttons.push(confirmBtn(revealed ? 'Take it' : `Discard ${need}`));
+        } else cardState = (c) => (sel.cards.includes(c.id) ? { state: 'discard', badge: t('Discard') } : {});
+        buttons.push(confirmBtn(revealed ? t('Take it') : t('Discard {need}', { need })));
         break;
       }
-      default: head.push(h('h2', { id: 'action-title' }, `Your move: ${p.step}`));
+      default: head.push(h('h2', { id: 'action-title' }, t('Your move: {what}', { what: p.step })));
     }
-    if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, `You will show ${divulge.size} card${divulge.size === 1 ? '' : 's'} of your hand to everyone with this choice.`));
+    if (divulge.size) head.push(h('p', { class: 'muted', id: 'divulge-note' }, tn(divulge.size, 'You will show {count} card of your hand to everyone with this choice.', 'You will show {count} cards of your hand to everyone with this choice.')));
     if (p.suggestion || ctx.hints.left() !== 0) buttons.push(ctx.hints.button({ onclick: suggest, disabled: st.busy }));
     // What is still needed, on a line kept (empty) once nothing is: the hand below does not jump.
     if (['build', 'help', 'effect'].includes(p.step)) {
@@ -325,19 +328,19 @@ function techTable(ctx) {
 
   /** The payment rule in force (the options' `payment`) in a sentence; the cards that pay alone are marked once a card is picked. */
   function payRule(rule) {
-    return rule === 'free' ? 'Building is free for you (two Technology companies).'
-      : rule === 'one_any' ? 'Pay any one card (you control a Technology company), or any two cards.'
-        : 'Pay one cheap card or any two cards: once you pick a card to build, the cards that pay on their own are marked.';
+    return rule === 'free' ? t('Building is free for you (two Technology companies).')
+      : rule === 'one_any' ? t('Pay any one card (you control a Technology company), or any two cards.')
+        : t('Pay one cheap card or any two cards: once you pick a card to build, the cards that pay on their own are marked.');
   }
 
   /** The wild card's name: each name in play with what it scores, the best one chosen first. */
   function wildSelect() {
     const names = wildNames();
     const same = (n) => !!sel.as && n.value === sel.as.value && n.domain === sel.as.domain;
-    return h('label', { class: 'field wild-as' }, h('span', {}, 'The wild card scores as'),
+    return h('label', { class: 'field wild-as' }, h('span', {}, t('The wild card scores as')),
       h('select', { id: 'wild-as', onchange: (e) => { const n = names[Number(e.target.value)]; sel.as = { value: n.value, domain: n.domain }; ctx.drawAction(); board.drawCity(); } },
         names.map((n, i) => h('option', { value: i, selected: same(n), 'data-score': n.score },
-          `${n.value} of ${DOMAINS[n.domain]?.name ?? n.domain}: ${n.score} point${n.score === 1 ? '' : 's'}${n.best ? ' (scores most)' : ''}`))));
+          `${t('{value} of {domain}', { value: n.value, domain: DOMAINS[n.domain]?.name ?? n.domain })}: ${tn(n.score, '{count} point', '{count} points')}${n.best ? t(' (scores most)') : ''}`))));
   }
 
   /** One line of the effect form: what is still needed, or what was picked. */
@@ -345,22 +348,22 @@ function techTable(ctx) {
     const v = st.view;
     const pick = (t) => h('p', { class: `need-line ${sel[n] !== null ? 'done' : ''}`, 'data-need': n }, t);
     switch (n) {
-      case 'card': return pick(sel.card !== null ? `Your card: ${design(slugOf(sel.card)).name}.` : 'Pick a card of your hand.');
-      case 'take': return h('div', { class: 'need-line', 'data-need': 'take' }, h('p', {}, sel.take !== null ? 'The card to take from the discard pile:' : 'Pick a card of the discard pile to take:'),
-        h('div', { class: 'chips', role: 'group', 'aria-label': 'Discard pile' }, [...v.discard].reverse().filter((c) => cardChoice('take').includes(c.id)).map((c) => h('button', {
+      case 'card': return pick(sel.card !== null ? t('Your card: {name}.', { name: design(slugOf(sel.card)).name }) : t('Pick a card of your hand.'));
+      case 'take': return h('div', { class: 'need-line', 'data-need': 'take' }, h('p', {}, sel.take !== null ? t('The card to take from the discard pile:') : t('Pick a card of the discard pile to take:')),
+        h('div', { class: 'chips', role: 'group', 'aria-label': t('Discard pile') }, [...v.discard].reverse().filter((c) => cardChoice('take').includes(c.id)).map((c) => h('button', {
           type: 'button', class: `chip-btn d-${design(c.card).domain}`, 'aria-pressed': sel.take === c.id ? 'true' : 'false', 'data-card-id': c.id,
           onclick: () => { sel.take = c.id; board.showInfo(`d:${c.id}`); ctx.drawAction(); },
         }, cardLabel(c.card)))));
       case 'target': {
-        const t = sel.target && cityAt(sel.target.x, sel.target.y);
-        return pick(t ? `Target: ${design(t.card).name}.` : `Pick the city card ${design(used.card).name} acts on (marked in the city).`);
+        const cell = sel.target && cityAt(sel.target.x, sel.target.y);
+        return pick(cell ? t('Target: {name}.', { name: design(cell.card).name }) : t('Pick the city card {name} acts on (marked in the city).', { name: design(used.card).name }));
       }
       case 'to': {
-        const t = sel.to && cityAt(sel.to.x, sel.to.y);
-        return pick(t ? `Second card: ${design(t.card).name}.` : sel.target ? 'Pick the second city card.' : 'Then pick the second city card.');
+        const cell = sel.to && cityAt(sel.to.x, sel.to.y);
+        return pick(cell ? t('Second card: {name}.', { name: design(cell.card).name }) : sel.target ? t('Pick the second city card.') : t('Then pick the second city card.'));
       }
-      case 'victim': return h('div', { class: 'need-line', 'data-need': 'victim' }, h('p', {}, 'Take a random card from:'),
-        h('div', { class: 'chips', role: 'group', 'aria-label': 'Players' }, v.seats.filter((s) => s.seat !== me()).map((s) => h('button', {
+      case 'victim': return h('div', { class: 'need-line', 'data-need': 'victim' }, h('p', {}, t('Take a random card from:')),
+        h('div', { class: 'chips', role: 'group', 'aria-label': t('Players') }, v.seats.filter((s) => s.seat !== me()).map((s) => h('button', {
           type: 'button', class: 'chip-btn', id: `victim-${s.seat}`, disabled: !cardChoice('victim').includes(s.seat), 'aria-pressed': sel.victim === s.seat ? 'true' : 'false',
           onclick: () => { sel.victim = s.seat; ctx.drawAction(); },
         }, seatDot(s.seat), ` ${nameOf(s.seat)} (${s.hand_count})`))));
@@ -373,23 +376,23 @@ function techTable(ctx) {
     main: [board.cityBox],
     sideBefore: [board.players],
     sideAfter: [board.pile],
-    jump: [['City', () => board.cityBox, 'jump-city'], ['Scores', () => board.players, 'jump-players']],
-    opening: ['Your hand', 'The game starts when every seat is taken.'],
-    watching: 'You are watching this game. Hands stay secret; the city, the scores and the discard pile are public.',
+    jump: [[t('City'), () => board.cityBox, 'jump-city'], [t('Scores'), () => board.players, 'jump-players']],
+    opening: [t('Your hand'), t('The game starts when every seat is taken.')],
+    watching: t('You are watching this game. Hands stay secret; the city, the scores and the discard pile are public.'),
     sorts: HAND_SORTS,
     sortHand: sortTechHand,
     ...markNewByPoint, // a card that came into the hand is new until the seat's next point after it resolves
-    stepLabel: (v) => `Round ${v.round}/${ROUNDS} · ${STEP_TITLES[v.step] ?? v.step}`,
-    pointText: (p) => `round ${p.round}, ${STEP_TITLES[p.step] ?? p.step}`,
+    stepLabel: (v) => t('Round {n}/{rounds} · {step}', { n: v.round, rounds: ROUNDS, step: STEP_TITLES[v.step] ?? v.step }),
+    pointText: (p) => t('round {n}, {step}', { n: p.round, step: STEP_TITLES[p.step] ?? p.step }),
     stats: (v) => [
-      { label: 'Deck', value: v.deck_count },
-      { label: 'Discards', value: v.discard.length },
-      v.status === 'playing' ? { label: 'First', value: nameOf(v.first) } : null,
+      { label: t('Deck'), value: v.deck_count },
+      { label: t('Discards'), value: v.discard.length },
+      v.status === 'playing' ? { label: t('First'), value: nameOf(v.first) } : null,
     ].filter(Boolean),
-    forceText: (v, names) => `Resolve this decision now? ${names} will get the default.`,
-    endLead: (v, names) => `${joinNames(names)} with ${(v.winners ?? []).length ? v.seats[v.winners[0]].score : 0} points after ${ROUNDS} rounds.`,
-    rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, `${v.seats[seat].score} pts`),
-      h('span', { class: 'r-hand' }, `${v.seats[seat].companies} companies · ${v.seats[seat].hand_count} in hand`)],
+    forceText: (v, names) => t('Resolve this decision now? {who} will get the default.', { who: names }),
+    endLead: (v, names) => t('{names} with {n} points after {rounds} rounds.', { names: joinNames(names), n: (v.winners ?? []).length ? v.seats[v.winners[0]].score : 0, rounds: ROUNDS }),
+    rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, t('{n} pts', { n: v.seats[seat].score })),
+      h('span', { class: 'r-hand' }, t('{companies} companies · {n} in hand', { companies: v.seats[seat].companies, n: v.seats[seat].hand_count }))],
     sync,
     action,
     actionSig: () => [st.view?.city, st.view?.discard, st.view?.revealed, st.view?.seats, sel, hint, suggested, divulge.size, warned],

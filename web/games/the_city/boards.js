@@ -9,6 +9,7 @@ import { seatDot, logList } from '../../ui.js';
 import { card, loadCatalog, tableauChip, kindOf, ICONS } from './cards.js';
 import { scoreChart } from './chart.js';
 import { logEntries } from './log.js';
+import { t, tn } from '../../i18n.js';
 
 /**
  * The replay viewer's board of The City, names from `nameOf(seat)`: resolves (once the card
@@ -17,14 +18,14 @@ import { logEntries } from './log.js';
 export async function replayBoard(nameOf) {
   await loadCatalog().catch(() => null);
   return {
-    title: 'Tableaux',
+    title: t('Tableaux'),
     draw: (v) => h('div', { class: 'replay-tableaux' }, v.seats.map((s) => {
-      const perRound = s.tableau.reduce((a, t) => a + t.vp, 0);
+      const perRound = s.tableau.reduce((a, e) => a + e.vp, 0);
       return h('article', { class: 'replay-tableau', 'data-seat': s.seat },
-        h('h3', {}, seatDot(s.seat), h('span', {}, nameOf(s.seat)), h('span', { class: 'muted rt-meta' }, `${s.vp} VP · ${s.hand_count} in hand`)),
+        h('h3', {}, seatDot(s.seat), h('span', {}, nameOf(s.seat)), h('span', { class: 'muted rt-meta' }, t('{vp} VP · {n} in hand', { vp: s.vp, n: s.hand_count }))),
         s.tableau.length
-          ? h('ul', { class: 'tableau', 'aria-label': `${nameOf(s.seat)}'s tableau, ${s.tableau.length} cards scoring ${perRound} VP a round` }, s.tableau.map((t) => tableauChip(t)))
-          : h('p', { class: 'muted empty' }, 'No buildings yet.'));
+          ? h('ul', { class: 'tableau', 'aria-label': t("{name}'s tableau, {n} cards scoring {vp} VP a round", { name: nameOf(s.seat), n: s.tableau.length, vp: perRound }) }, s.tableau.map((e) => tableauChip(e)))
+          : h('p', { class: 'muted empty' }, t('No buildings yet.')));
     })),
     // Every seat's points by round, up to the round shown.
     chart: (v) => (v.seats.every((x) => Array.isArray(x.vp_by_round)) && typeof v.target_vp === 'number'
@@ -63,27 +64,28 @@ export async function breakdown(id) {
   const by = cityBreakdown(data.rounds);
   return new Map([...by].map(([seat, rows]) => [seat, rows.map((r) => ({
     label: card(r.slug).name, points: r.points,
-    detail: `${r.rounds} round${r.rounds === 1 ? '' : 's'}`,
+    detail: tn(r.rounds, '{count} round', '{count} rounds'),
   }))]));
 }
 
-const ICON_WORDS = { car: 'Car', shopping: 'Shopping', entertainment: 'Entertainment' };
+const ICON_WORDS = { car: t('Car'), shopping: t('Shopping'), entertainment: t('Entertainment') };
+const ICON_LOWER = { car: t('car'), shopping: t('shopping'), entertainment: t('entertainment') };
 
 /**
  * How the card reference shows The City's cards: `facet` (the icon filter), `num` (the cost
  * filter and a card's corner), `facts(card, nameOf)` (label, value pairs), `kind` (its colour).
  */
 export const cardShape = {
-  facet: { label: 'Icon', any: 'Any icon', values: [...Object.entries(ICON_WORDS).map(([k, w]) => [k, `${ICONS[k]} ${w}`]), ['none', 'No icon']], of: (c) => (c.icons?.length ? c.icons : ['none']) },
-  num: { label: 'Cost', any: 'Any cost', of: (c) => c.cost },
+  facet: { label: t('Icon'), any: t('Any icon'), values: [...Object.entries(ICON_WORDS).map(([k, w]) => [k, `${ICONS[k]} ${w}`]), ['none', t('No icon')]], of: (c) => (c.icons?.length ? c.icons : ['none']) },
+  num: { label: t('Cost'), any: t('Any cost'), of: (c) => c.cost },
   facts: (c, nm) => [
-    ['Cost', c.contractor ? 'free (taken from the pool)' : String(c.cost)],
-    ['VP a round', `${c.vp}${c.vp_per ? ' + variable' : ''}`],
-    ['Income', `${c.income}${c.income_per ? ' + variable' : ''}`],
-    ['Icons', c.icons?.length ? c.icons.map((i) => `${ICONS[i] ?? ''} ${ICON_WORDS[i]?.toLowerCase() ?? i}`).join(', ') : 'none'],
-    c.requires?.length ? ['Needs', c.requires.map(nm).join(', ')] : null,
-    c.limit ? ['Limit', `${c.limit} per player`] : null,
-    ['Copies', String(c.count ?? 1)],
+    [t('Cost'), c.contractor ? t('free (taken from the pool)') : String(c.cost)],
+    [t('VP a round'), `${c.vp}${c.vp_per ? t(' + variable') : ''}`],
+    [t('Income'), `${c.income}${c.income_per ? t(' + variable') : ''}`],
+    [t('Icons'), c.icons?.length ? c.icons.map((i) => `${ICONS[i] ?? ''} ${ICON_LOWER[i] ?? i}`).join(', ') : t('none')],
+    c.requires?.length ? [t('Needs'), c.requires.map(nm).join(', ')] : null,
+    c.limit ? [t('Limit'), t('{n} per player', { n: c.limit })] : null,
+    [t('Copies'), String(c.count ?? 1)],
   ],
   kind: (c) => kindOf({ icons: [], ...c }),
 };

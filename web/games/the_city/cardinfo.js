@@ -5,27 +5,28 @@
 
 import { h, replace } from '../../dom.js';
 import { card, iconText, kindOf } from './cards.js';
+import { t, tn } from '../../i18n.js';
 
 let dialog = null;
 let opener = null;
 
-const ICON_NAMES = { car: 'car', shopping: 'shopping', entertainment: 'entertainment' };
+const ICON_NAMES = { car: t('car'), shopping: t('shopping'), entertainment: t('entertainment') };
 
 /** The facts of The City's card `slug` as a <dl> and its text: cost, VP, income, icons, needs, limit, copies. */
 export function cardFacts(slug) {
   const c = card(slug);
-  const icons = c.icons.length ? c.icons.map((i) => ICON_NAMES[i] ?? i).join(', ') : 'none';
+  const icons = c.icons.length ? c.icons.map((i) => ICON_NAMES[i] ?? i).join(', ') : t('none');
   const row = (k, v) => h('div', {}, h('dt', {}, k), h('dd', {}, v));
   return [
     h('dl', { class: 'card-facts' },
-      row('Cost', c.contractor ? 'free (taken from the pool)' : String(c.cost)),
-      row('VP a round', `${c.vp}${c.vp_per ? ' + variable (see the text)' : ''}`),
-      row('Income', `${c.income}${c.income_per ? ' + variable (see the text)' : ''} card${c.income === 1 && !c.income_per ? '' : 's'} a round`),
-      row('Icons', c.icons.length ? `${iconText(c)} ${icons}` : icons),
-      c.requires?.length ? row('Needs', c.requires.map((r) => card(r).name).join(', ')) : null,
-      c.limit ? row('Limit', `${c.limit} per player`) : null,
-      c.count ? row('Copies in the deck', String(c.count)) : null),
-    h('p', { class: 'card-pop-text' }, c.text || 'No special text.'),
+      row(t('Cost'), c.contractor ? t('free (taken from the pool)') : String(c.cost)),
+      row(t('VP a round'), `${c.vp}${c.vp_per ? t(' + variable (see the text)') : ''}`),
+      row(t('Income'), c.income_per ? t('{n} + variable (see the text) cards a round', { n: c.income }) : tn(c.income, '{count} card a round', '{count} cards a round')),
+      row(t('Icons'), c.icons.length ? `${iconText(c)} ${icons}` : icons),
+      c.requires?.length ? row(t('Needs'), c.requires.map((r) => card(r).name).join(', ')) : null,
+      c.limit ? row(t('Limit'), t('{n} per player', { n: c.limit })) : null,
+      c.count ? row(t('Copies in the deck'), String(c.count)) : null),
+    h('p', { class: 'card-pop-text' }, c.text || t('No special text.')),
   ];
 }
 
@@ -49,7 +50,7 @@ export function showInfo(title, body, cls = '', from = document.activeElement) {
     document.body.append(dialog);
   }
   opener = from;
-  const close = h('button', { type: 'button', class: 'ghost small', id: 'card-pop-close', onclick: () => dialog.close() }, 'Close');
+  const close = h('button', { type: 'button', class: 'ghost small', id: 'card-pop-close', onclick: () => dialog.close() }, t('Close'));
   replace(dialog, h('div', { class: 'card-pop-body' },
     h('div', { class: `card-pop-head ${cls}` }, h('h2', { id: 'card-pop-title' }, title)),
     h('div', { class: 'card-pop-main' }, body),
@@ -69,7 +70,7 @@ export function infoButton(slug, key) {
     // Out of the Tab order: a keyboard reaches the text through the card itself (its label
     // holds the full text, and the face shows it), so Tab goes card to card.
     type: 'button', class: 'card-info-btn', 'data-focus-key': key, 'data-slug': slug, tabindex: -1,
-    'aria-label': `Read ${card(slug).name} in full`, title: 'Full card text',
+    'aria-label': t('Read {name} in full', { name: card(slug).name }), title: t('Full card text'),
     onclick: (e) => { e.stopPropagation(); showCardInfo(slug, e.currentTarget); },
   }, h('span', { 'aria-hidden': 'true' }, 'i'));
 }

@@ -6,9 +6,10 @@
 import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { joinNames, sortByKeys } from '../../ui.js';
+import { t } from '../../i18n.js';
 
 export const ICONS = { car: '🚗', shopping: '🛒', entertainment: '🎬' };
-const ICON_WORDS = { car: 'car', shopping: 'shopping', entertainment: 'entertainment' };
+const ICON_WORDS = { car: t('car'), shopping: t('shopping'), entertainment: t('entertainment') };
 
 let catalog = null;
 let loading = null;
@@ -47,12 +48,12 @@ export function unbuildableWords(u) {
   const code = String(u.reason ?? '').replaceAll('_', ' ');
   switch (u.reason) {
     case 'prerequisite_missing':
-      return needs.length ? { short: `needs ${needs.join(', ')}`, long: `${name} needs ${joinNames(needs)} in your tableau first.` }
-        : { short: 'needs another card', long: `${name} needs another card in your tableau first.` };
-    case 'limit_reached': return { short: 'limit reached', long: `You already have as many ${name} as a tableau may hold.` };
-    case 'payment_count': return { short: 'too few cards to pay', long: `${name} costs more than the other cards in your hand can pay.` };
-    case 'not_buildable': return { short: 'not buildable', long: `${name} cannot be built.` };
-    default: return { short: code, long: `${name} cannot be built now (${code}).` };
+      return needs.length ? { short: t('needs {cards}', { cards: needs.join(', ') }), long: t('{name} needs {cards} in your tableau first.', { name, cards: joinNames(needs) }) }
+        : { short: t('needs another card'), long: t('{name} needs another card in your tableau first.', { name }) };
+    case 'limit_reached': return { short: t('limit reached'), long: t('You already have as many {name} as a tableau may hold.', { name }) };
+    case 'payment_count': return { short: t('too few cards to pay'), long: t('{name} costs more than the other cards in your hand can pay.', { name }) };
+    case 'not_buildable': return { short: t('not buildable'), long: t('{name} cannot be built.', { name }) };
+    default: return { short: code, long: t('{name} cannot be built now ({code}).', { name, code }) };
   }
 }
 
@@ -60,16 +61,17 @@ export function unbuildableWords(u) {
 export function iconText(c) { return c.icons.map((i) => ICONS[i] ?? '').join(''); }
 
 function iconWords(c) {
-  if (!c.icons.length) return 'no icons';
+  if (!c.icons.length) return t('no icons');
   const n = {};
   for (const i of c.icons) n[i] = (n[i] ?? 0) + 1;
-  return Object.entries(n).map(([k, v]) => `${v > 1 ? v + ' ' : ''}${ICON_WORDS[k] ?? k}`).join(', ') + ' icon' + (c.icons.length > 1 ? 's' : '');
+  const list = Object.entries(n).map(([k, v]) => `${v > 1 ? v + ' ' : ''}${ICON_WORDS[k] ?? k}`).join(', ');
+  return c.icons.length > 1 ? t('{list} icons', { list }) : t('{list} icon', { list });
 }
 
 /** A sentence for screen readers about a card. */
 export function describe(slug) {
   const c = card(slug);
-  return `${c.name}: cost ${c.cost}, ${c.vp} VP, income ${c.income}, ${iconWords(c)}${c.text ? '. ' + c.text : ''}`;
+  return `${t('{name}: cost {cost}, {vp} VP, income {income}, {icons}', { name: c.name, cost: c.cost, vp: c.vp, income: c.income, icons: iconWords(c) })}${c.text ? '. ' + c.text : ''}`;
 }
 
 // ---- drawing -------------------------------------------------------------------------------
@@ -105,31 +107,32 @@ export function cardButton(opts) {
   // The button is named by its content (its visible name first, the rest said offscreen), so
   // what a speech-input user reads on the card is part of its name.
   h('span', { class: 'card-top', 'aria-hidden': 'true' },
-    h('span', { class: 'cost-wrap', title: 'Cost' }, costShown),
+    h('span', { class: 'cost-wrap', title: t('Cost') }, costShown),
     h('span', { class: 'icons' }, iconText(c))),
   h('span', { class: 'card-name' }, c.name),
-  h('span', { class: 'offscreen' }, `${describe(c.id).slice(c.name.length)}${opts.fresh ? '. New since the last step' : ''}${opts.label ? '. ' + opts.label : ''}`),
+  h('span', { class: 'offscreen' }, `${describe(c.id).slice(c.name.length)}${opts.fresh ? `. ${t('New since the last step')}` : ''}${opts.label ? '. ' + opts.label : ''}`),
   h('span', { class: 'card-text', 'aria-hidden': 'true' }, c.text || '\u00a0'),
   h('span', { class: 'card-marks', 'aria-hidden': 'true' },
-    opts.fresh ? h('span', { class: 'new-tag' }, 'New') : null,
+    opts.fresh ? h('span', { class: 'new-tag' }, t('New')) : null,
     opts.preview ? previewMark(opts.preview) : null,
     opts.why ? h('span', { class: 'why' }, opts.why) : null,
     opts.badge ? h('span', { class: 'badge' }, opts.badge) : null),
   h('span', { class: 'card-foot', 'aria-hidden': 'true' },
-    h('span', { class: 'vp', title: 'Victory points' }, `★ ${c.vp}${c.vp_per ? '+' : ''}`),
-    h('span', { class: 'inc', title: 'Income (cards)' }, `⊕ ${c.income}${c.income_per ? '+' : ''}`)));
+    h('span', { class: 'vp', title: t('Victory points') }, `★ ${c.vp}${c.vp_per ? '+' : ''}`),
+    h('span', { class: 'inc', title: t('Income (cards)') }, `⊕ ${c.income}${c.income_per ? '+' : ''}`)));
   return btn;
 }
 
 /** The mark of what a build would bring this round: "+14 VP ⊕4" ("up to" for the best of several). */
 function previewMark(p) {
-  return h('span', { class: 'gain', 'data-vp': p.vp, 'data-income': p.income, title: `${p.upTo ? 'Up to ' : ''}${p.vp} VP this round, income ${p.income}` },
-    p.upTo ? 'up to ' : '', h('span', { class: 'gain-vp' }, `+${p.vp} VP`), ' ', h('span', { class: 'gain-inc' }, `⊕${p.income}`));
+  return h('span', { class: 'gain', 'data-vp': p.vp, 'data-income': p.income, title: p.upTo ? t('Up to {vp} VP this round, income {income}', { vp: p.vp, income: p.income }) : t('{vp} VP this round, income {income}', { vp: p.vp, income: p.income }) },
+    p.upTo ? t('up to ') : '', h('span', { class: 'gain-vp' }, `+${p.vp} ${t('VP')}`), ' ', h('span', { class: 'gain-inc' }, `⊕${p.income}`));
 }
 
 /** Words for `preview` ({vp, income, upTo}) in a card's name: "14 VP this round and income 4 with it built". */
 export function previewWords(p) {
-  return `${p.upTo ? 'up to ' : ''}${p.vp} VP this round and income ${p.income} with it built`;
+  return p.upTo ? t('up to {vp} VP this round and income {income} with it built', { vp: p.vp, income: p.income })
+    : t('{vp} VP this round and income {income} with it built', { vp: p.vp, income: p.income });
 }
 
 /**
@@ -159,7 +162,7 @@ export function tableauChip(entry, onOpen = null) {
 }
 
 /** The orders a hand can be shown in (the table keeps the choice in localStorage). */
-export const HAND_SORTS = { dealt: 'As dealt', cost: 'Cost', name: 'Name', icon: 'Icon' };
+export const HAND_SORTS = { dealt: t('As dealt'), cost: t('Cost'), name: t('Name'), icon: t('Icon') };
 const KIND_ORDER = ['car', 'shopping', 'entertainment', 'mixed', 'special', 'civic', 'contractor'];
 
 /** The hand [{id, card}] in the order `by` (a key of HAND_SORTS); ties keep the dealt order. */

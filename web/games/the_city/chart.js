@@ -4,12 +4,13 @@
 
 import { h, svg } from '../../dom.js';
 import { SEAT_COLOURS } from '../../ui.js';
+import { t } from '../../i18n.js';
 
 /**
  * seats: public view seats (with name; `start`, the score before round 1, 0 when absent);
  * target: the target score, or null for none; unit: how a score is named ("VP", "pts", "$").
  */
-export function scoreChart(seats, target, { unit = 'VP' } = {}) {
+export function scoreChart(seats, target, { unit = t('VP') } = {}) {
   const W = 480, H = 250, L = 34, R = 12, T = 14, B = 30;
   const rounds = Math.max(1, ...seats.map((s) => s.vp_by_round.length));
   const top = Math.max(10, target ?? 0, ...seats.flatMap((s) => [s.start ?? 0, ...s.vp_by_round]));
@@ -41,15 +42,15 @@ export function scoreChart(seats, target, { unit = 'VP' } = {}) {
     return svg('g', { class: 'series', style: `--c:${colour}` },
       svg('polyline', { points: pts.map(([r, v]) => `${x(r).toFixed(1)},${y(v).toFixed(1)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 2.5, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }),
       pts.slice(1).map(([r, v]) => svg('circle', { cx: x(r).toFixed(1), cy: y(v).toFixed(1), r: 3.2, fill: colour },
-        svg('title', {}, `${s.name ?? 'Seat ' + (i + 1)}: ${v} ${unit} after round ${r}`))));
+        svg('title', {}, t('{name}: {vp} {unit} after round {n}', { name: s.name ?? t('Seat {n}', { n: i + 1 }), vp: v, unit, n: r })))));
   });
 
-  const label = `Score by round: ${seats.map((s, i) => `${s.name ?? 'Seat ' + (i + 1)} ${s.vp} ${unit}`).join(', ')}.`;
+  const label = t('Score by round: {list}.', { list: seats.map((s, i) => t('{name} {vp} {unit}', { name: s.name ?? t('Seat {n}', { n: i + 1 }), vp: s.vp, unit })).join(', ') });
   return h('figure', { class: 'chart' },
     svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label, preserveAspectRatio: 'xMidYMid meet' },
       grid, targetLine, lines),
     h('figcaption', { class: 'legend' }, seats.map((s, i) =>
       h('span', { class: 'legend-item' },
         h('span', { class: 'swatch', style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-        `${s.name ?? 'Seat ' + (i + 1)} ${s.vp}`))));
+        `${s.name ?? t('Seat {n}', { n: i + 1 })} ${s.vp}`))));
 }

@@ -14,12 +14,13 @@ import { showCardInfo, closeCardInfo, infoButton } from './cardinfo.js';
 import { scoreChart } from './chart.js';
 import { logEntries } from './log.js';
 import { whyText } from '../../hints.js';
+import { t, tn } from '../../i18n.js';
 
-const STEP_NAMES = { keep: 'keep', build: 'build', survey: 'survey', hand_limit: 'hand limit', over: 'game over' };
+const STEP_NAMES = { keep: t('keep'), build: t('build'), survey: t('survey'), hand_limit: t('hand limit'), over: t('game over') };
 const ENDED_BY = {
-  target: (v) => `a player reached the target of ${v.target_vp} VP`,
-  deck: () => 'the deck could not pay everyone\'s income',
-  rounds: () => 'the round limit was reached',
+  target: (v) => t('a player reached the target of {n} VP', { n: v.target_vp }),
+  deck: () => t("the deck could not pay everyone's income"),
+  rounds: () => t('the round limit was reached'),
 };
 
 /** Loads what The City's table draws with (the card catalog); resolves to its factory. */
@@ -45,7 +46,7 @@ function cityTable(ctx) {
   let hint = '';
   let suggested = null; // the suggestion the selection shows (Suggest was pressed), else null
   let stepSaid = null; // the step whose "whose turn" line was said last
-  const players = h('section', { class: 'players', id: 'players', 'aria-label': 'Players' });
+  const players = h('section', { class: 'players', id: 'players', 'aria-label': t('Players') });
   const chartBox = h('section', { class: 'panel chart-box', id: 'chart', 'aria-labelledby': 'chart-title' });
 
   // mode: 'one' (a build), 'two' (Construction Gang's double), or 'survey' / 'contractor'; every
@@ -171,14 +172,15 @@ function cityTable(ctx) {
   /** Why hand card `cid` cannot be built, in the server's words (its unbuildable entry). */
   function whyNot(cid) {
     const u = unbuildableOf(cid);
-    return u ? unbuildableWords(u).long : `${card(handSlug(cid)).name} cannot be built now.`;
+    return u ? unbuildableWords(u).long : t('{name} cannot be built now.', { name: card(handSlug(cid)).name });
   }
 
   /** Why hand card `cid` cannot be the first (or, after the first chosen, the second) of two builds. */
   function whyNotDouble(cid, first) {
     const name = card(handSlug(cid)).name;
-    if (first) return `No double build open to you starts with ${name}${unbuildableOf(cid) ? `: ${unbuildableWords(unbuildableOf(cid)).long}` : '.'}`;
-    return `${name} cannot be built after ${card(handSlug(sel.b1)).name}: pick a highlighted card.`;
+    if (first) return unbuildableOf(cid) ? t('No double build open to you starts with {name}: {why}', { name, why: unbuildableWords(unbuildableOf(cid)).long })
+      : t('No double build open to you starts with {name}.', { name });
+    return t('{name} cannot be built after {first}: pick a highlighted card.', { name, first: card(handSlug(sel.b1)).name });
   }
 
   /**
@@ -195,13 +197,13 @@ function cityTable(ctx) {
     if (!ctx.alive() || !ctx.samePoint(p, ctx.pending())) return; // the game moved on while the expert thought
     const g = got?.suggestion ?? null;
     if (g && g.round !== undefined && !ctx.samePoint({ round: g.round, step: g.step, turn: g.turn ?? p.turn }, p)) return;
-    applySuggestion(g, got?.by, g ? whyText(got, describeOrder, (n) => `${n} VP`) : '');
+    applySuggestion(g, got?.by, g ? whyText(got, describeOrder, (n) => t('{n} VP', { n })) : '');
   }
 
   /** Puts suggestion `g` (by 'expert' or 'quick') into the selection; `why` (whyText()) is shown with it. */
   function applySuggestion(g, by, why = '') {
     const p = ctx.pending();
-    const who = by === 'expert' ? 'The expert suggests' : 'Suggested';
+    const who = by === 'expert' ? t('The expert suggests') : t('Suggested');
     hint = '';
     st.refused = '';
     suggested = g ?? {};
@@ -214,10 +216,10 @@ function cityTable(ctx) {
       sel = { ...emptySel(), mode: 'two', b1: g.builds[0].card, b2: g.builds[1].card, pay: [...g.builds[0].pay, ...g.builds[1].pay] };
     } else if (g?.survey || g?.contractor) {
       sel = { ...emptySel(), mode: g.survey ? 'survey' : 'contractor' };
-      hint = g.survey ? `${who}: survey (draw and keep one card more). Confirm to do it.`
-        : `${who}: take a General Contractor. Confirm to do it.`;
+      hint = g.survey ? t('{who}: survey (draw and keep one card more). Confirm to do it.', { who })
+        : t('{who}: take a General Contractor. Confirm to do it.', { who });
     } else {
-      hint = 'No suggestion for this step.';
+      hint = t('No suggestion for this step.');
       focus = '#suggest';
     }
     if (why) hint = `${hint || `${who}: ${describeOrder(g)}.`} ${why}`;
@@ -254,23 +256,23 @@ function cityTable(ctx) {
     const need = p.options.discard;
     const n = st.hand.hand.length;
     const titles = {
-      keep: [`Keep ${n - need} of your ${n} cards`, `Choose ${need} cards to discard, then confirm.`],
-      survey: [`Survey: discard ${need} card${need === 1 ? '' : 's'}`, `You drew ${need + 1}. Discard ${need} from your whole hand: you keep one card more than before.`],
-      hand_limit: [`Hand limit: discard ${need} card${need === 1 ? '' : 's'}`, `You hold ${n} cards; keep 12.`],
-    }[p.step] ?? [`Discard ${need}`, `Choose ${need} cards to discard.`];
+      keep: [t('Keep {keep} of your {n} cards', { keep: n - need, n }), t('Choose {need} cards to discard, then confirm.', { need })],
+      survey: [tn(need, 'Survey: discard {count} card', 'Survey: discard {count} cards'), t('You drew {drew}. Discard {need} from your whole hand: you keep one card more than before.', { drew: need + 1, need })],
+      hand_limit: [tn(need, 'Hand limit: discard {count} card', 'Hand limit: discard {count} cards'), t('You hold {n} cards; keep 12.', { n })],
+    }[p.step] ?? [t('Discard {need}', { need }), t('Choose {need} cards to discard.', { need })];
     return finish({
       need: String(need),
       head: [h('h2', { id: 'action-title' }, titles[0]), h('p', {}, titles[1]),
-        h('p', { class: 'counter', id: 'counter' }, `${s.discard.length} of ${need} chosen`)],
+        h('p', { class: 'counter', id: 'counter' }, t('{n} of {need} chosen', { n: s.discard.length, need }))],
       buttons: [
         h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.discard.length !== need || st.busy, onclick: confirm },
-          `Discard ${need} card${need === 1 ? '' : 's'}`),
+          tn(need, 'Discard {count} card', 'Discard {count} cards')),
         suggestButton(),
-        s.discard.length ? h('button', { type: 'button', class: 'ghost', id: 'clear', 'data-focus-key': 'clear', onclick: () => { s.discard = []; ctx.drawAction(); } }, 'Clear') : null],
+        s.discard.length ? h('button', { type: 'button', class: 'ghost', id: 'clear', 'data-focus-key': 'clear', onclick: () => { s.discard = []; ctx.drawAction(); } }, t('Clear')) : null],
       cardOpts: (c) => ({
         state: s.discard.includes(c.id) ? 'discard' : '',
-        badge: s.discard.includes(c.id) ? 'Discard' : null,
-        label: s.discard.includes(c.id) ? 'Chosen to discard' : 'Press to discard',
+        badge: s.discard.includes(c.id) ? t('Discard') : null,
+        label: s.discard.includes(c.id) ? t('Chosen to discard') : t('Press to discard'),
       }),
     });
   }
@@ -285,30 +287,30 @@ function cityTable(ctx) {
     if (s.mode === 'survey' || s.mode === 'contractor') {
       const survey = s.mode === 'survey';
       const x = survey ? o.survey_score : o.contractor_score;
-      head.push(h('h2', { id: 'action-title' }, survey ? 'Survey' : 'Take a General Contractor'),
-        h('p', {}, survey ? 'You build nothing this round: draw 5 cards, then discard 4 of your whole hand, so you end with one card more.'
-          : 'Free, once a game: it scores nothing but draws you 1 card every round.'),
-        x ? h('p', { class: 'preview', id: 'preview', 'data-vp': x.vp, 'data-income': x.income }, `With it your tableau scores ${x.vp} VP this round and draws ${x.income} card${x.income === 1 ? '' : 's'} of income.`) : null);
+      head.push(h('h2', { id: 'action-title' }, survey ? t('Survey') : t('Take a General Contractor')),
+        h('p', {}, survey ? t('You build nothing this round: draw 5 cards, then discard 4 of your whole hand, so you end with one card more.')
+          : t('Free, once a game: it scores nothing but draws you 1 card every round.')),
+        x ? h('p', { class: 'preview', id: 'preview', 'data-vp': x.vp, 'data-income': x.income }, tn(x.income, 'With it your tableau scores {vp} VP this round and draws {count} card of income.', 'With it your tableau scores {vp} VP this round and draws {count} cards of income.', { vp: x.vp })) : null);
       buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: st.busy, onclick: confirm },
-        survey ? 'Survey: draw 5, keep 1 more' : 'Take a General Contractor'), cancel('Back to building'));
+        survey ? t('Survey: draw 5, keep 1 more') : t('Take a General Contractor')), cancel(t('Back to building')));
       cardOpts = (c) => {
         const b = buildOf(c.id);
-        return { cost: b?.cost ?? null, state: '', badge: null, dim: !b, preview: null, label: b ? `Buildable for ${b.cost}: press to build it instead` : 'Cannot be built now' };
+        return { cost: b?.cost ?? null, state: '', badge: null, dim: !b, preview: null, label: b ? t('Buildable for {cost}: press to build it instead', { cost: b.cost }) : t('Cannot be built now') };
       };
     } else if (s.mode === 'one') {
       if (s.b1 === null) {
-        head.push(h('h2', { id: 'action-title' }, `Round ${p.round}: build`),
-          h('p', {}, o.builds.length ? 'Pick a highlighted card to build it (its cost after discounts is shown, and what your tableau would score this round with it), or choose:' : 'Nothing in your hand can be built this round. Choose:'));
+        head.push(h('h2', { id: 'action-title' }, t('Round {n}: build', { n: p.round })),
+          h('p', {}, o.builds.length ? t('Pick a highlighted card to build it (its cost after discounts is shown, and what your tableau would score this round with it), or choose:') : t('Nothing in your hand can be built this round. Choose:')));
       } else {
         const cost = buildCost(s.b1);
         const b = buildOf(s.b1);
         const name = card(handSlug(s.b1)).name;
-        head.push(h('h2', { id: 'action-title' }, `Build ${name}`),
-          b ? h('p', { class: 'preview', id: 'preview', 'data-vp': b.vp, 'data-income': b.income }, `With it your tableau scores ${b.vp} VP this round and draws ${b.income} card${b.income === 1 ? '' : 's'} of income.`) : null,
-          h('p', {}, cost === 0 ? 'It costs nothing.' : `Pay ${cost} card${cost === 1 ? '' : 's'}: the cards marked “Pay” are a suggestion, those a bot would miss least. Click a Pay card to keep it, then another card to pay with instead.`),
-          cost ? h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${cost} paid`) : null);
+        head.push(h('h2', { id: 'action-title' }, t('Build {name}', { name })),
+          b ? h('p', { class: 'preview', id: 'preview', 'data-vp': b.vp, 'data-income': b.income }, tn(b.income, 'With it your tableau scores {vp} VP this round and draws {count} card of income.', 'With it your tableau scores {vp} VP this round and draws {count} cards of income.', { vp: b.vp })) : null,
+          h('p', {}, cost === 0 ? t('It costs nothing.') : tn(cost, 'Pay {count} card: the cards marked “Pay” are a suggestion, those a bot would miss least. Click a Pay card to keep it, then another card to pay with instead.', 'Pay {count} cards: the cards marked “Pay” are a suggestion, those a bot would miss least. Click a Pay card to keep it, then another card to pay with instead.')),
+          cost ? h('p', { class: 'counter', id: 'counter' }, t('{n} of {cost} paid', { n: s.pay.length, cost })) : null);
         buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.pay.length !== cost || st.busy, onclick: confirm },
-          `Build ${name}${cost ? ` · pay ${cost}` : ''}`), cancel('Cancel'));
+          cost ? t('Build {name} · pay {cost}', { name, cost }) : t('Build {name}', { name })), cancel(t('Cancel')));
       }
       cardOpts = (c) => {
         const b = buildOf(c.id);
@@ -318,26 +320,26 @@ function cityTable(ctx) {
         const preview = b && (s.b1 === null || isB) ? gain(b) : null;
         return {
           cost, state: isB ? 'build' : isP ? 'pay' : '',
-          badge: isB ? 'Build' : isP ? 'Pay' : null,
+          badge: isB ? t('Build') : isP ? t('Pay') : null,
           dim: s.b1 === null && cost === null,
           preview,
           why: why ? unbuildableWords(why).short : null,
-          label: isB ? `Chosen to build: ${previewWords(preview)}` : isP ? 'Chosen to pay' : s.b1 === null
-            ? (b ? `Buildable for ${cost}: ${previewWords(preview)}` : `Cannot be built now: ${why ? unbuildableWords(why).long : ''}`) : 'Press to pay with it',
+          label: isB ? t('Chosen to build: {gain}', { gain: previewWords(preview) }) : isP ? t('Chosen to pay') : s.b1 === null
+            ? (b ? t('Buildable for {cost}: {gain}', { cost, gain: previewWords(preview) }) : t('Cannot be built now: {why}', { why: why ? unbuildableWords(why).long : '' })) : t('Press to pay with it'),
         };
       };
     } else {
       const { c1, c2 } = doubleCosts();
       const pair = s.b2 !== null ? pairOf(s.b1, s.b2) : null;
       let sub;
-      if (s.b1 === null) sub = 'Pick the first card (printed cost 4 or less).';
-      else if (s.b2 === null) sub = `First: ${card(handSlug(s.b1)).name} (${c1}). Pick the second card; the first counts for its discounts.`;
-      else sub = `${card(handSlug(s.b1)).name} (${c1}) then ${card(handSlug(s.b2)).name} (${c2}): pay ${c1 + c2}. Click cards to change the payment.`;
-      head.push(h('h2', { id: 'action-title' }, 'Construction Gang: build two'), h('p', {}, sub));
-      if (pair) head.push(h('p', { class: 'preview', id: 'preview', 'data-vp': pair.vp, 'data-income': pair.income }, `With both your tableau scores ${pair.vp} VP this round and draws ${pair.income} card${pair.income === 1 ? '' : 's'} of income.`));
-      if (s.b2 !== null) head.push(h('p', { class: 'counter', id: 'counter' }, `${s.pay.length} of ${c1 + c2} paid`));
-      buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.b2 === null || s.pay.length !== c1 + c2 || st.busy, onclick: confirm }, 'Build both'),
-        cancel('Back to one build'));
+      if (s.b1 === null) sub = t('Pick the first card (printed cost 4 or less).');
+      else if (s.b2 === null) sub = t('First: {name} ({cost}). Pick the second card; the first counts for its discounts.', { name: card(handSlug(s.b1)).name, cost: c1 });
+      else sub = t('{first} ({c1}) then {second} ({c2}): pay {sum}. Click cards to change the payment.', { first: card(handSlug(s.b1)).name, c1, second: card(handSlug(s.b2)).name, c2, sum: c1 + c2 });
+      head.push(h('h2', { id: 'action-title' }, t('Construction Gang: build two')), h('p', {}, sub));
+      if (pair) head.push(h('p', { class: 'preview', id: 'preview', 'data-vp': pair.vp, 'data-income': pair.income }, tn(pair.income, 'With both your tableau scores {vp} VP this round and draws {count} card of income.', 'With both your tableau scores {vp} VP this round and draws {count} cards of income.', { vp: pair.vp })));
+      if (s.b2 !== null) head.push(h('p', { class: 'counter', id: 'counter' }, t('{n} of {cost} paid', { n: s.pay.length, cost: c1 + c2 })));
+      buttons.push(h('button', { type: 'button', class: 'primary', id: 'confirm', 'data-focus-key': 'confirm', disabled: s.b2 === null || s.pay.length !== c1 + c2 || st.busy, onclick: confirm }, t('Build both')),
+        cancel(t('Back to one build')));
       // Before the first card: each card that can start a double, with the best pair it starts;
       // then each card that can follow it, with that pair's score.
       cardOpts = (c) => {
@@ -356,27 +358,28 @@ function cityTable(ctx) {
         return {
           cost: s.b2 !== null && !isB1 && !isB2 ? null : cost,
           state: isB1 ? 'build' : isB2 ? 'build2' : isP ? 'pay' : '',
-          badge: isB1 ? '1st' : isB2 ? '2nd' : isP ? 'Pay' : null,
+          badge: isB1 ? t('1st') : isB2 ? t('2nd') : isP ? t('Pay') : null,
           dim: s.b2 === null && cost === null && !isB1,
           preview: s.b2 !== null && !isB2 ? null : preview,
-          label: isB1 ? 'First build' : isB2 ? `Second build: both give ${previewWords(preview)}` : isP ? 'Chosen to pay'
-            : cost === null ? 'Not eligible' : `Eligible for ${cost}: ${s.b1 === null ? 'the best pair it starts gives ' : 'both give '}${previewWords(preview)}`,
+          label: isB1 ? t('First build') : isB2 ? t('Second build: both give {gain}', { gain: previewWords(preview) }) : isP ? t('Chosen to pay')
+            : cost === null ? t('Not eligible') : s.b1 === null ? t('Eligible for {cost}: the best pair it starts gives {gain}', { cost, gain: previewWords(preview) })
+              : t('Eligible for {cost}: both give {gain}', { cost, gain: previewWords(preview) }),
         };
       };
     }
     const quick = [
       h('button', { type: 'button', class: 'quick', id: 'survey', 'data-focus-key': 'survey', 'aria-pressed': String(s.mode === 'survey'), disabled: st.busy, onclick: () => pickQuick('survey') },
-        h('strong', {}, 'Survey'), h('small', {}, 'draw 5, keep 1 more'), quickScore(o.survey_score)),
+        h('strong', {}, t('Survey')), h('small', {}, t('draw 5, keep 1 more')), quickScore(o.survey_score)),
     ];
     if (o.contractor) {
       quick.push(h('button', { type: 'button', class: 'quick', id: 'contractor', 'data-focus-key': 'contractor', 'aria-pressed': String(s.mode === 'contractor'), disabled: st.busy, onclick: () => pickQuick('contractor') },
-        h('strong', {}, 'General Contractor'), h('small', {}, 'free · once a game'), quickScore(o.contractor_score)));
+        h('strong', {}, t('General Contractor')), h('small', {}, t('free · once a game')), quickScore(o.contractor_score)));
     }
     if (o.double && s.mode !== 'two') {
       quick.push(h('button', { type: 'button', class: 'quick', id: 'double', 'data-focus-key': 'double', disabled: st.busy, onclick: () => { sel = { ...emptySel(), mode: 'two' }; hint = ''; ctx.drawAction(); } },
-        h('strong', {}, 'Build two'), h('small', {}, 'Construction Gang'), quickScore(bestOf(o.doubles ?? []))));
+        h('strong', {}, t('Build two')), h('small', {}, t('Construction Gang')), quickScore(bestOf(o.doubles ?? []))));
     }
-    head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': 'Other choices' }, quick));
+    head.push(h('div', { class: 'quick-row', role: 'group', 'aria-label': t('Other choices') }, quick));
     if (!buttons.length || s.mode !== 'one') buttons.push(suggestButton());
     else buttons.splice(1, 0, suggestButton());
     const sug = suggested;
@@ -388,8 +391,8 @@ function cityTable(ctx) {
   function quickScore(x) {
     if (!x) return null;
     return h('small', { class: 'quick-score', 'data-vp': x.vp, 'data-income': x.income },
-      h('span', { 'aria-hidden': 'true' }, `${x.upTo ? 'up to ' : ''}+${x.vp} VP · ⊕${x.income}`),
-      h('span', { class: 'offscreen' }, `: ${x.upTo ? 'up to ' : ''}${x.vp} VP this round and income ${x.income}`));
+      h('span', { 'aria-hidden': 'true' }, `${x.upTo ? t('up to ') : ''}+${x.vp} ${t('VP')} · ⊕${x.income}`),
+      h('span', { class: 'offscreen' }, `: ${x.upTo ? t('up to {vp} VP this round and income {income}', { vp: x.vp, income: x.income }) : t('{vp} VP this round and income {income}', { vp: x.vp, income: x.income })}`));
   }
 
   /** What every point adds: the hint, whether the selection is the order sent, and what was sent. */
@@ -411,23 +414,23 @@ function cityTable(ctx) {
   function defaultedNote() {
     const d = st.hand?.defaulted;
     if (!d) return null;
-    const where = d.round ? `round ${d.round}, ${STEP_NAMES[d.step] ?? d.step}` : 'the setup keep';
-    const why = d.reason === 'forced_by_host' ? `The host forced ${where} before you had chosen`
-      : d.reason === 'forced_by_seat' ? `The time for ${where} ran out and ${ctx.nameOf(d.by) ?? 'another player'} applied the defaults before you had chosen`
-        : `Your time for ${where} ran out`;
+    const where = d.round ? t('round {n}, {step}', { n: d.round, step: STEP_NAMES[d.step] ?? d.step }) : t('the setup keep');
+    const why = d.reason === 'forced_by_host' ? t('The host forced {where} before you had chosen', { where })
+      : d.reason === 'forced_by_seat' ? t('The time for {where} ran out and {name} applied the defaults before you had chosen', { where, name: ctx.nameOf(d.by) ?? t('another player') })
+        : t('Your time for {where} ran out', { where });
     const names = (d.cards ?? []).map((c) => card(c.card)?.name ?? c.card);
-    const what = d.chosen?.survey ? 'you surveyed' : names.length ? `you discarded ${joinNames(names)}` : 'you got the default decision';
+    const what = d.chosen?.survey ? t('you surveyed') : names.length ? t('you discarded {cards}', { cards: joinNames(names) }) : t('you got the default decision');
     return h('p', { class: 'defaulted-note', id: 'defaulted', role: 'status', 'data-reason': d.reason },
-      `${why}, so the game chose for you: ${what}.`);
+      t('{why}, so the game chose for you: {what}.', { why, what }));
   }
 
   function describeOrder(o) {
-    if (o.survey) return 'survey';
-    if (o.contractor) return 'take a General Contractor';
-    if (o.build) return `build ${card(handSlug(o.build.card)).name}`;
-    if (o.builds) return `build ${o.builds.map((b) => card(handSlug(b.card)).name).join(' and ')}`;
-    if (o.discard) return `discard ${o.discard.length}`;
-    return 'sent';
+    if (o.survey) return t('survey');
+    if (o.contractor) return t('take a General Contractor');
+    if (o.build) return t('build {name}', { name: card(handSlug(o.build.card)).name });
+    if (o.builds) return t('build {first} and {second}', { first: card(handSlug(o.builds[0].card)).name, second: card(handSlug(o.builds[1]?.card)).name });
+    if (o.discard) return t('discard {n}', { n: o.discard.length });
+    return t('sent');
   }
 
   // ---- the players, the chart, whose turn ----------------------------------------------------
@@ -447,53 +450,52 @@ function cityTable(ctx) {
     // Your own tableau first, then the others in seat order.
     const mine = v.seats.filter((s) => s.seat === st.me?.seat);
     const order = [...mine, ...v.seats.filter((s) => s.seat !== st.me?.seat)];
-    replace(players, h('h2', { class: 'offscreen' }, 'Players'), order.map((s) => {
+    replace(players, h('h2', { class: 'offscreen' }, t('Players')), order.map((s) => {
       const i = s.seat;
       const me = st.me?.seat === i;
       const won = over && (v.winners ?? []).includes(i);
       let status = null;
-      if (v.status === 'playing' && s.pending) status = s.submitted ? h('span', { class: 'tag ok' }, '✓ chosen') : h('span', { class: 'tag thinking' }, 'choosing…');
+      if (v.status === 'playing' && s.pending) status = s.submitted ? h('span', { class: 'tag ok' }, t('✓ chosen')) : h('span', { class: 'tag thinking' }, t('choosing…'));
       const last = lastAction(s);
       const sumVp = s.tableau.reduce((a, t) => a + t.vp, 0);
-      return h('article', { class: `panel player ${me ? 'me' : ''} ${won ? 'won' : ''}`, 'data-seat': i, 'aria-label': `${nameOf(i)}: ${s.vp} VP` },
+      return h('article', { class: `panel player ${me ? 'me' : ''} ${won ? 'won' : ''}`, 'data-seat': i, 'aria-label': t('{name}: {vp} VP', { name: nameOf(i), vp: s.vp }) },
         h('header', { class: 'player-head' },
           seatDot(i),
-          h('h3', {}, nameOf(i) ?? 'open seat'),
-          me ? h('span', { class: 'tag you' }, 'you') : null,
+          h('h3', {}, nameOf(i) ?? t('open seat')),
+          me ? h('span', { class: 'tag you' }, t('you')) : null,
           botMark(s.bot),
           presenceMark(s, { status: v.status, mine: me }),
           bankMark(s, v, i),
-          won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), ' winner') : null,
+          won ? h('span', { class: 'tag win' }, h('span', { class: 'emoji' }, '🏆'), t(' winner')) : null,
           status),
         h('div', { class: 'player-stats' },
-          h('div', { class: 'big-vp' }, h('span', { class: 'num' }, String(s.vp)), h('span', { class: 'unit' }, 'VP'),
-            s.round_vp ? h('span', { class: 'delta', title: 'Points the tableau scores every round' }, `+${s.round_vp} a round`) : null),
+          h('div', { class: 'big-vp' }, h('span', { class: 'num' }, String(s.vp)), h('span', { class: 'unit' }, t('VP')),
+            s.round_vp ? h('span', { class: 'delta', title: t('Points the tableau scores every round') }, t('+{n} a round', { n: s.round_vp })) : null),
           h('dl', { class: 'mini' },
             h('div', {}, h('dt', {}, 'hand'), h('dd', {}, String(s.hand_count))),
             h('div', {}, h('dt', {}, 'income'), h('dd', {}, String(s.income))))),
         last ? h('p', { class: 'last' }, last) : null,
         s.tableau.length
-          ? h('ul', { class: 'tableau', 'aria-label': `Tableau, ${s.tableau.length} cards scoring ${sumVp} VP a round` }, s.tableau.map((t) => tableauChip(t, (slug, from) => showCardInfo(slug, from, `In ${nameOf(i)}'s tableau: ${t.vp} VP and ${t.income} income a round now.`))))
-          : h('p', { class: 'muted empty' }, 'No buildings yet.'),
-        s.tableau.length ? h('p', { class: 'breakdown' }, `${s.tableau.length} building${s.tableau.length === 1 ? '' : 's'} · scores ${sumVp} VP and draws ${s.income} card${s.income === 1 ? '' : 's'} a round`) : null);
+          ? h('ul', { class: 'tableau', 'aria-label': t('Tableau, {n} cards scoring {vp} VP a round', { n: s.tableau.length, vp: sumVp }) }, s.tableau.map((e) => tableauChip(e, (slug, from) => showCardInfo(slug, from, t("In {name}'s tableau: {vp} VP and {income} income a round now.", { name: nameOf(i), vp: e.vp, income: e.income })))))
+          : h('p', { class: 'muted empty' }, t('No buildings yet.')),
+        s.tableau.length ? h('p', { class: 'breakdown' }, `${tn(s.tableau.length, '{count} building', '{count} buildings')} · ${tn(s.income, 'scores {vp} VP and draws {count} card a round', 'scores {vp} VP and draws {count} cards a round', { vp: sumVp })}`) : null);
     }));
   }
 
   function lastAction(s) {
     const l = s.last;
     if (!l?.action) return null;
-    const d = l.default ? ' (default)' : '';
-    if (l.action === 'survey') return `Last build step: surveyed${d}.`;
-    if (l.action === 'contractor') return 'Last build step: took a General Contractor.';
+    if (l.action === 'survey') return l.default ? t('Last build step: surveyed (default).') : t('Last build step: surveyed.');
+    if (l.action === 'contractor') return t('Last build step: took a General Contractor.');
     const names = l.built.map((b) => card(b).name);
-    return `Last build step: built ${joinNames(names)}${l.paid ? `, paid ${l.paid}` : ''}.`;
+    return l.paid ? t('Last build step: built {cards}, paid {n}.', { cards: joinNames(names), n: l.paid }) : t('Last build step: built {cards}.', { cards: joinNames(names) });
   }
 
   function drawChart() {
     const v = st.view;
     if (!v || v.status === 'open' || isClosed(v)) { chartBox.hidden = true; return; }
     chartBox.hidden = false;
-    replace(chartBox, h('h2', { id: 'chart-title' }, 'Score by round'),
+    replace(chartBox, h('h2', { id: 'chart-title' }, t('Score by round')),
       scoreChart(v.seats.map((s, i) => ({ ...s, name: ctx.nameOf(i) })), v.target_vp));
   }
 
@@ -509,34 +511,36 @@ function cityTable(ctx) {
     stepSaid = key;
     if (ctx.pending()) return;
     const waiting = v.seats.filter((x) => x.pending && !x.submitted).map((x) => ctx.nameOf(x.seat));
-    const where = v.round ? `Round ${v.round}, ${STEP_NAMES[v.step] ?? v.step}` : 'Setup';
-    if (waiting.length) ctx.announce(`${where}: waiting for ${joinNames(waiting)}.`);
+    const where = v.round ? t('Round {n}, {step}', { n: v.round, step: STEP_NAMES[v.step] ?? v.step }) : t('Setup');
+    if (waiting.length) ctx.announce(t('{where}: waiting for {names}.', { where, names: joinNames(waiting) }));
   }
 
   return {
     main: [players],
     sideAfter: [chartBox],
-    jump: [['Players', () => players, 'jump-players']],
-    opening: ['Your opening hand', 'Once the game starts you keep 5 of these 7 cards.'],
-    watching: 'You are watching this game: every seat is taken. Hands stay secret; everything else is public.',
+    jump: [[t('Players'), () => players, 'jump-players']],
+    opening: [t('Your opening hand'), t('Once the game starts you keep 5 of these 7 cards.')],
+    watching: t('You are watching this game: every seat is taken. Hands stay secret; everything else is public.'),
     sorts: HAND_SORTS,
     sortHand,
     freshKey,
-    freshText: 'since the last step',
-    stepLabel: (v) => (v.round === 0 ? 'Setup: keep 5' : `Round ${v.round} · ${STEP_NAMES[v.step] ?? v.step}`),
+    freshText: t('since the last step'),
+    stepLabel: (v) => (v.round === 0 ? t('Setup: keep 5') : t('Round {n} · {step}', { n: v.round, step: STEP_NAMES[v.step] ?? v.step })),
     pointText: (p) => `${p.round ? `round ${p.round}, ` : ''}${STEP_NAMES[p.step] ?? p.step}`,
     stats: (v) => [
-      { label: 'Target', value: `${v.target_vp} VP` },
-      { label: 'Deck', value: v.deck_count },
-      { label: 'Discards', value: v.discard_count },
+      { label: t('Target'), value: t('{n} VP', { n: v.target_vp }) },
+      { label: t('Deck'), value: v.deck_count },
+      { label: t('Discards'), value: v.discard_count },
       {
-        label: 'Contractors', value: v.contractors_left ? '🏗️'.repeat(Math.min(v.contractors_left, 5)) : '0', emoji: true,
-        title: `${v.contractors_left} General Contractors left in the pool`, aria: String(v.contractors_left),
+        label: t('Contractors'), value: v.contractors_left ? '🏗️'.repeat(Math.min(v.contractors_left, 5)) : '0', emoji: true,
+        title: t('{n} General Contractors left in the pool', { n: v.contractors_left }), aria: String(v.contractors_left),
       },
     ],
-    forceText: (v, names, n, { tt, host }) => `${host && tt !== 'time is up' ? (tt ? `${tt}. ` : '') : 'Time is up. '}Resolve ${v.round ? `round ${v.round}, ${STEP_NAMES[v.step] ?? v.step}` : 'the setup keep'} now? ${names} ${n === 1 ? 'has' : 'have'} not chosen and will get the default (${v.step === 'build' ? 'a survey' : 'discards chosen for them'}).`,
-    endLead: (v, names) => `${joinNames(names)} with ${(v.winners ?? []).length ? v.seats[v.winners[0]].vp : 0} VP. The game ended after round ${v.round}: ${(ENDED_BY[v.ended_by] ?? (() => 'it is over'))(v)}.`,
-    rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, `${v.seats[seat].vp} VP`), h('span', { class: 'r-hand' }, `${v.seats[seat].hand_count} in hand`)],
+    forceText: (v, names, n, { tt, host }) => `${host && tt !== t('time is up') ? (tt ? `${tt}. ` : '') : t('Time is up. ')}${tn(n,
+      'Resolve {where} now? {names} has not chosen and will get the default ({what}).', 'Resolve {where} now? {names} have not chosen and will get the default ({what}).',
+      { where: v.round ? t('round {n}, {step}', { n: v.round, step: STEP_NAMES[v.step] ?? v.step }) : t('the setup keep'), names, what: v.step === 'build' ? t('a survey') : t('discards chosen for them') })}`,
+    endLead: (v, names) => t('{names} with {vp} VP. The game ended after round {n}: {why}.', { names: joinNames(names), vp: (v.winners ?? []).length ? v.seats[v.winners[0]].vp : 0, n: v.round, why: (ENDED_BY[v.ended_by] ?? (() => t('it is over')))(v) }),
+    rankExtra: (v, seat) => [h('span', { class: 'r-vp' }, t('{n} VP', { n: v.seats[seat].vp })), h('span', { class: 'r-hand' }, t('{n} in hand', { n: v.seats[seat].hand_count }))],
     notice: defaultedNote,
     sync,
     action,
