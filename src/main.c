@@ -36,8 +36,9 @@ static int usage(FILE *out)
                  "  rate                         rate matches read as JSON lines on stdin\n"
                  "                               (OpenSkill Plackett-Luce; see README)\n"
                  "  hash-cost [RUNS]             the median ms of one account password hash\n"
-                 "  reports [--database URL] [--clear ID]   reported chat messages, one JSON\n"
-                 "                               line each; --clear deletes one dealt with\n"
+                 "  reports [--database URL] [--clear ID | --remove MSG]   reported chat\n"
+                 "                               messages, one JSON line each; --clear deletes a\n"
+                 "                               report dealt with, --remove takes a message down\n"
                  "  serve [--port N] [--database URL] ...   the HTTP service (see README)\n");
     return out == stdout ? 0 : 2;
 }

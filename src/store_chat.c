@@ -172,16 +172,29 @@ int store_chat_reports(PGconn *c, json_t **out)
         0, NULL, out);
 }
 
-int store_chat_report_clear(PGconn *c, long long report)
+/* Runs DELETE statement `sql` (... WHERE id = $1 RETURNING id) for row `row`; STORE_NO_ROW
+ * when it deleted none. */
+static int delete_one(PGconn *c, const char *what, const char *sql, long long row)
 {
     char id[24];
-    snprintf(id, sizeof id, "%lld", report);
+    snprintf(id, sizeof id, "%lld", row);
     const char *vals[] = {id};
     PGresult *r;
-    int st = run(c, "chat report clear", "DELETE FROM chat_reports WHERE id = $1 RETURNING id", 1,
-                 vals, &r);
+    int st = run(c, what, sql, 1, vals, &r);
     if (st == STORE_OK && PQntuples(r) < 1)
         st = STORE_NO_ROW;
     PQclear(r);
     return st;
+}
+
+int store_chat_report_clear(PGconn *c, long long report)
+{
+    return delete_one(c, "chat report clear", "DELETE FROM chat_reports WHERE id = $1 RETURNING id",
+                      report);
+}
+
+int store_chat_message_remove(PGconn *c, long long msg)
+{
+    return delete_one(c, "chat message remove",
+                      "DELETE FROM chat_messages WHERE id = $1 RETURNING id", msg);
 }

@@ -59,4 +59,8 @@ int store_chat_reports(PGconn *c, json_t **out);
 /* Deletes report `report` (the operator dealt with it); STORE_NO_ROW when there is none. */
 int store_chat_report_clear(PGconn *c, long long report);
 
+/* Deletes message `msg` and its reports (the operator took it down: nobody reads it any more,
+ * on the page, through GET .../chat or in the replay); STORE_NO_ROW when there is none. */
+int store_chat_message_remove(PGconn *c, long long msg);
+
 #endif

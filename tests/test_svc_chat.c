@@ -297,6 +297,20 @@ Test(chat, limits_refusals_and_reports)
     cr_expect(m.body && strstr(m.body, "city_chat_reports_total 1"), "%s", m.body);
     cr_expect(m.body && strstr(m.body, "city_chat_messages_total{channel=\"players\"} 1"));
     http_reply_free(&m);
+    /* --remove takes a message down: reported again, removed, it and its report are gone from
+     * the chat (and so from the page and the replay, which read it). */
+    json_decref(call("POST", rpath, t.tokens[1], "{\"reason\": \"insults\"}", 201));
+    snprintf(cmd, sizeof cmd, "'%s' reports --database '%s' --remove %lld", bin ? bin : fallback,
+             db, first);
+    cr_expect_eq(system(cmd), 0);
+    json_t *after = read_chat(&t, NULL, NULL);
+    json_t *am;
+    size_t ai;
+    json_array_foreach(json_object_get(after, "messages"), ai, am)
+        cr_expect_neq(num(am, "id"), first, "the removed message is not read any more");
+    json_decref(after);
+    cr_expect_eq(db_num(db, "SELECT count(*) FROM chat_reports"), 0, "its report went with it");
+    cr_expect_neq(system(cmd), 0, "a message removed is not there to remove again");
     /* The rate: a seat (seat 1 has sent nothing yet) has BURST messages at once, then 429. */
     int sent = 0, retry = 0;
     for (int i = 0; i < BURST + 2 && !retry; i++) {
