@@ -1,6 +1,7 @@
 /* store_games.c: the SQL of the service (see store_games.h). All values travel as parameters;
  * hashes as binary bytea, everything else as text. */
 #include "store_games.h"
+#include "store_sql.h"
 #include "lobbycache.h"
 
 #include <assert.h>
@@ -13,27 +14,6 @@ void game_row_clear(struct game_row *g)
 {
     json_decref(g->state);
     g->state = NULL;
-}
-
-/* One statement through the store's pipeline (store.h); the result in *res (caller clears). */
-static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
-                 const int *lens, PGresult **res)
-{
-    const struct store_stmt q = {what, sql, n, vals, lens};
-    return store_query(c, &q, res);
-}
-
-/* One statement whose result is not needed: queued inside a transaction (store_command). */
-static int command(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
-                   const int *lens)
-{
-    const struct store_stmt q = {what, sql, n, vals, lens};
-    return store_command(c, &q);
-}
-
-static void itoa_buf(char *buf, size_t n, long long v)
-{
-    snprintf(buf, n, "%lld", v);
 }
 
 int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n)
@@ -125,9 +105,7 @@ static const char *col(const PGresult *r, int i, const char *name)
     return PQgetvalue(r, i, k);
 }
 
-/* Copies the bytea in row i, column k of r into dst when it is exactly `len` bytes; false (dst
- * untouched) when it is NULL, of another length, or cannot be decoded. */
-static bool bytea_into(const PGresult *r, int i, int k, void *dst, size_t len)
+bool bytea_into(const PGresult *r, int i, int k, void *dst, size_t len)
 {
     if (PQgetisnull(r, i, k))
         return false;
@@ -360,20 +338,6 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     return st;
 }
 
-int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
-                    const uint8_t hash[AUTH_HASH_LEN], long long account)
-{
-    char s[24], a[24];
-    itoa_buf(s, sizeof s, seat);
-    itoa_buf(a, sizeof a, account);
-    const char *vals[] = {id, s, name, (const char *)hash, account ? a : NULL};
-    const int lens[] = {0, 0, 0, AUTH_HASH_LEN, 0};
-    return command(c, "take seat",
-                   "UPDATE seats SET name = $3, token_hash = $4, joined_at = now(), account_id = "
-                   "$5::bigint WHERE game_id = $1 AND seat = $2",
-                   5, vals, lens);
-}
-
 int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nseats)
 {
     const char *vals[] = {id};
@@ -386,186 +350,6 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
 }
 
 /* Runs `sql` ($1 the game id, $2 the seat, $3 the bot kind or NULL) as command `what`. */
-static int seat_command(PGconn *c, const char *what, const char *sql, const char *id, int seat,
-                        const char *bot)
-{
-    char s[24];
-    itoa_buf(s, sizeof s, seat);
-    const char *vals[] = {id, s, bot};
-    return command(c, what, sql, 3, vals, NULL);
-}
-
-int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
-{
-    return seat_command(
-        c, "change seat",
-        "WITH s AS (UPDATE seats SET token_hash = NULL, account_id = NULL, bot = $3, "
-        "name = CASE WHEN "
-        "$3::text IS NULL THEN NULL ELSE name END, joined_at = CASE WHEN $3::text IS "
-        "NULL THEN NULL ELSE joined_at END WHERE game_id = $1 AND seat = $2::int) "
-        "UPDATE games SET seats_version = seats_version + 1 WHERE id = $1",
-        id, seat, bot);
-}
-
-int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back)
-{
-    char s[24], ev[32], on[32];
-    itoa_buf(s, sizeof s, seat);
-    snprintf(ev, sizeof ev, "%.3f", every);
-    snprintf(on, sizeof on, "%.3f", online);
-    const char *vals[] = {id, s, ev, on};
-    PGresult *r;
-    /* The old value is read by the UPDATE's own snapshot (FROM), so a seat that was away says
-     * so once, to the write that brings it back. */
-    int st = query(c, "seat seen",
-                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT game_id, seat, last_seen "
-                   "FROM seats WHERE game_id = $1 AND seat = $2::int) AS o, games AS g WHERE "
-                   "s.game_id = o.game_id AND s.seat = o.seat AND g.id = s.game_id AND "
-                   "(o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
-                   "$3::float8)) RETURNING (o.last_seen IS NULL OR o.last_seen < now() - "
-                   "make_interval(secs => $4::float8)) AS back, g.last_seq",
-                   4, vals, NULL, &r);
-    *back = false;
-    long long seq = 0;
-    if (st == STORE_OK && PQntuples(r) == 1) {
-        *back = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-        seq = atoll(PQgetvalue(r, 0, 1));
-    }
-    PQclear(r);
-    if (st == STORE_OK && *back)
-        st = store_notify(c, id, seq);
-    return st;
-}
-
-int store_seats_seen(PGconn *c, const char *id, double ago[], int *n)
-{
-    const char *vals[] = {id};
-    PGresult *r;
-    int st = query(c, "seats seen",
-                   "SELECT seat, coalesce(extract(epoch from now() - last_seen), -1) FROM seats "
-                   "WHERE game_id = $1 ORDER BY seat",
-                   1, vals, NULL, &r);
-    *n = 0;
-    for (int i = 0; st == STORE_OK && i < PQntuples(r) && *n < RS_MAX_SEATS; i++) {
-        double a = atof(PQgetvalue(r, i, 1));
-        ago[(*n)++] = a < 0 && a != -1 ? 0 : a; /* a clock a little ahead: just now */
-    }
-    PQclear(r);
-    return st;
-}
-
-int store_seat_takeover(PGconn *c, const char *id, int seat, const char *bot)
-{
-    return seat_command(
-        c, "take over seat",
-        "WITH s AS (UPDATE seats SET reclaim_hash = token_hash, reclaim_account = "
-        "account_id, token_hash = NULL, account_id = NULL, bot = $3 WHERE game_id = $1 "
-        "AND seat = $2::int) UPDATE games SET seats_version = seats_version + 1 WHERE "
-        "id = $1",
-        id, seat, bot);
-}
-
-int store_seat_reclaim(PGconn *c, const char *id, const uint8_t hash[AUTH_HASH_LEN],
-                       long long account, int *seat)
-{
-    char acc[24];
-    snprintf(acc, sizeof acc, "%lld", account);
-    const char *vals[] = {id, (const char *)hash, acc};
-    const int lens[] = {0, AUTH_HASH_LEN, 0};
-    PGresult *r;
-    int st = query(c, "reclaim seat",
-                   "WITH s AS (UPDATE seats SET token_hash = reclaim_hash, account_id = "
-                   "reclaim_account, reclaim_hash = NULL, reclaim_account = NULL, bot = NULL, "
-                   "last_seen = now() WHERE game_id = $1 AND bot IS NOT NULL AND (reclaim_hash = "
-                   "$2 OR ($3::bigint <> 0 AND reclaim_account = $3::bigint)) RETURNING seat), "
-                   "g AS (UPDATE games SET seats_version = seats_version + 1 WHERE id = $1 AND "
-                   "EXISTS (SELECT 1 FROM s)) SELECT seat FROM s",
-                   3, vals, lens, &r);
-    if (st == STORE_OK && PQntuples(r) < 1)
-        st = STORE_NO_ROW;
-    if (st == STORE_OK)
-        *seat = atoi(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return st;
-}
-
-int store_seat_defaults(PGconn *c, const char *id, int seat, int *count)
-{
-    char s[24];
-    itoa_buf(s, sizeof s, seat);
-    const char *vals[] = {id, s};
-    PGresult *r;
-    int st = query(c, "count defaults",
-                   "SELECT count(*) FROM decisions WHERE game_id = $1 AND seat = $2::int AND "
-                   "is_default",
-                   2, vals, NULL, &r);
-    if (st == STORE_OK)
-        *count = PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : 0;
-    PQclear(r);
-    return st;
-}
-
-int store_hint_take(PGconn *c, const char *id, int seat, int cap, int *used)
-{
-    char s[24], k[24];
-    itoa_buf(s, sizeof s, seat);
-    itoa_buf(k, sizeof k, cap);
-    const char *vals[] = {id, s, k};
-    PGresult *r;
-    int st = query(c, "take hint",
-                   "UPDATE seats SET hints_used = hints_used + 1 WHERE game_id = $1 AND seat = "
-                   "$2::int AND hints_used < $3::int RETURNING hints_used",
-                   3, vals, NULL, &r);
-    if (st == STORE_OK && PQntuples(r) != 1)
-        st = STORE_NO_ROW;
-    else if (st == STORE_OK)
-        *used = atoi(PQgetvalue(r, 0, 0));
-    PQclear(r);
-    return st;
-}
-
-int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1], bool people[],
-                     uint64_t who[], int *n)
-{
-    char s[24], m[24];
-    itoa_buf(s, sizeof s, seconds);
-    itoa_buf(m, sizeof m, max);
-    const char *vals[] = {s, m};
-    PGresult *r;
-    *n = 0;
-    int st = query(c, "stale bots",
-                   "SELECT g.id, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND "
-                   "s.bot IS NULL) AS people, g.creator_key FROM games g WHERE g.bot_due AND "
-                   "g.status = "
-                   "'playing' AND g.updated_at < now() - make_interval(secs => $1::int) "
-                   "ORDER BY people DESC LIMIT $2::int",
-                   2, vals, NULL, &r);
-    for (int i = 0; st == STORE_OK && i < PQntuples(r) && i < max; i++) {
-        people[*n] = PQgetvalue(r, i, 1)[0] == 't';
-        uint8_t key[NETADDR_KEY_LEN];
-        who[*n] = bytea_into(r, i, 2, key, sizeof key) ? netaddr_key_hash(key) : 0;
-        snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
-    }
-    PQclear(r);
-    return st;
-}
-
-int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN])
-{
-    const char *vals[] = {(const char *)hash};
-    const int lens[] = {AUTH_HASH_LEN};
-    PGresult *r;
-    int st = query(c, "token known",
-                   "SELECT 1 FROM seats WHERE token_hash = $1 UNION ALL "
-                   "SELECT 1 FROM games WHERE host_hash = $1 LIMIT 1",
-                   1, vals, lens, &r);
-    if (st != STORE_OK)
-        return st;
-    st = PQntuples(r) > 0 ? STORE_OK : STORE_NO_ROW;
-    PQclear(r);
-    return st;
-}
-
 int store_decision_add(PGconn *c, const char *id, int n, int seat, const struct store_point *at,
                        const char *body, bool is_default)
 {
@@ -593,8 +377,7 @@ int store_notify_lobby(PGconn *c)
     return store_notify_on_commit(c, "city_events", LOBBY_CACHE_NEWS);
 }
 
-/* Parses column `col` of every row as a JSON document into a new array. */
-static int rows_to_array(PGresult *r, int col, json_t **out)
+int rows_to_array(PGresult *r, int col, json_t **out)
 {
     json_t *a = json_array();
     for (int i = 0; i < PQntuples(r); i++) {
@@ -609,9 +392,8 @@ static int rows_to_array(PGresult *r, int col, json_t **out)
     return STORE_OK;
 }
 
-/* Runs a query whose one column is a JSON document per row; the rows become a new array. */
-static int query_array(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
-                       json_t **out)
+int query_array(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
+                json_t **out)
 {
     PGresult *r;
     int st = query(c, what, sql, n, vals, NULL, &r);
@@ -661,120 +443,6 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
     return *events ? STORE_OK : STORE_HARD;
 }
 
-/* Open games newest first, then playing and finished ones newest first (ties by id), private
- * tables left out: each part one scan of a partial index on (created_at, id) from the cursor
- * on, LIMITed, so the cost does not grow with the games stored; open games an address's newer
- * ones pushed out (lobby_hidden) are not in the index, which holds the filters' columns (the
- * open part's ids come from it alone, then their rows). $1 the rows to read (a page and one), $2
- * a game or NULL, $3 a number of seats or NULL, $4 the cursor's part or NULL, $5 its time
- * (UTC), $6 its id. */
-static const char sql_lobby[] =
-    "SELECT json_build_object('id', g.id, 'game', g.game, 'status', g.status, 'players', "
-    "g.players, 'options', g.options, 'turn_seconds', g.turn_seconds, 'round', "
-    "(g.state->>'round')::int, 'created_at', to_char(g.created_at AT TIME ZONE 'UTC', "
-    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'seats_free', (SELECT count(*) FROM seats s WHERE "
-    "s.game_id = g.id AND s.name IS NULL AND s.bot IS NULL), 'names', (SELECT "
-    "coalesce(json_agg(coalesce(s.name, '') ORDER BY s.seat), '[]') FROM seats s WHERE "
-    "s.game_id = g.id), 'bots', (SELECT coalesce(json_agg(s.bot IS NOT NULL ORDER BY s.seat), "
-    "'[]') FROM seats s WHERE s.game_id = g.id), '_cursor', g.part || '-' || "
-    "to_char(g.created_at AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS') || '-' || g.id)::text FROM ("
-    "(SELECT 0 AS part, o.id, o.game, o.status, o.players, o.options, o.turn_seconds, o.state, "
-    "o.created_at FROM (SELECT id FROM games WHERE status = 'open' AND NOT unlisted AND NOT "
-    "lobby_hidden AND ($2::text IS NULL OR game = $2::text) AND ($3::int IS NULL OR players = "
-    "$3::int) AND ($4::int IS NULL OR ($4::int = 0 AND (created_at, id) < ($5::timestamp AT "
-    "TIME ZONE 'UTC', $6::text))) ORDER BY created_at DESC, id DESC LIMIT $1) k JOIN games o "
-    "ON o.id = k.id) "
-    "UNION ALL "
-    "(SELECT 1, id, game, status, players, options, turn_seconds, state, created_at "
-    "FROM games WHERE status IN ('playing', 'finished') AND NOT unlisted AND ($2::text IS NULL "
-    "OR game = $2::text) AND ($3::int IS NULL OR players = $3::int) AND ($4::int IS NULL OR "
-    "$4::int = 0 OR (created_at, id) < ($5::timestamp AT TIME ZONE 'UTC', $6::text)) "
-    "ORDER BY created_at DESC, id DESC LIMIT $1)"
-    ") g ORDER BY g.part, g.created_at DESC, g.id DESC LIMIT $1";
-
-static bool leap(int y)
-{
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-bool store_lobby_cursor_parse(const char *text, struct lobby_query *q)
-{
-    /* "P-YYYYMMDDHHMMSSuuuuuu-ID" */
-    size_t n = text ? strlen(text) : 0;
-    if (n < 25 || n > 24 + AUTH_ID_LEN || (text[0] != '0' && text[0] != '1') || text[1] != '-' ||
-        text[22] != '-')
-        return false;
-    int v[7]; /* year, month, day, hour, minute, second, microsecond */
-    static const int at[7] = {2, 6, 8, 10, 12, 14, 16}, len[7] = {4, 2, 2, 2, 2, 2, 6};
-    for (int k = 0; k < 7; k++) {
-        v[k] = 0;
-        for (int c = 0; c < len[k]; c++) {
-            char ch = text[at[k] + c];
-            if (ch < '0' || ch > '9')
-                return false;
-            v[k] = v[k] * 10 + (ch - '0');
-        }
-    }
-    static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (v[0] < 1970 || v[1] < 1 || v[1] > 12 || v[2] < 1 ||
-        v[2] > mdays[v[1] - 1] + (v[1] == 2 && leap(v[0])) || v[3] > 23 || v[4] > 59 || v[5] > 59)
-        return false;
-    for (const char *p = text + 23; *p; p++)
-        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z')))
-            return false;
-    q->has_after = true;
-    q->after_part = text[0] - '0';
-    snprintf(q->after_ts, sizeof q->after_ts, "%04d-%02d-%02d %02d:%02d:%02d.%06d", v[0], v[1],
-             v[2], v[3], v[4], v[5], v[6]);
-    snprintf(q->after_id, sizeof q->after_id, "%s", text + 23);
-    return true;
-}
-
-int store_games_list(PGconn *c, const struct lobby_query *q, json_t **out, char *next)
-{
-    char l[24], players[24], part[24];
-    itoa_buf(l, sizeof l, q->limit + 1);
-    itoa_buf(players, sizeof players, q->players);
-    itoa_buf(part, sizeof part, q->after_part);
-    const char *vals[] = {l,
-                          q->game,
-                          q->players > 0 ? players : NULL,
-                          q->has_after ? part : NULL,
-                          q->has_after ? q->after_ts : NULL,
-                          q->has_after ? q->after_id : NULL};
-    next[0] = 0;
-    int st = query_array(c, "list games", sql_lobby, 6, vals, out);
-    if (st != STORE_OK)
-        return st;
-    size_t n = json_array_size(*out);
-    if (n > (size_t)q->limit) {
-        json_array_remove(*out, n - 1);
-        n--;
-        snprintf(next, STORE_CURSOR_LEN, "%s",
-                 json_string_value(json_object_get(json_array_get(*out, n - 1), "_cursor")));
-    }
-    size_t i;
-    json_t *game;
-    json_array_foreach(*out, i, game)
-    {
-        json_object_del(game, "_cursor");
-    }
-    return STORE_OK;
-}
-
-int store_lobby_trim(PGconn *c, const uint8_t key[NETADDR_KEY_LEN], int keep)
-{
-    char k[24];
-    itoa_buf(k, sizeof k, keep);
-    const char *vals[] = {(const char *)key, k};
-    const int lens[] = {NETADDR_KEY_LEN, 0};
-    return command(c, "trim the lobby",
-                   "UPDATE games SET lobby_hidden = true WHERE id IN (SELECT id FROM games WHERE "
-                   "creator_key = $1 AND status = 'open' AND NOT unlisted AND NOT lobby_hidden "
-                   "ORDER BY created_at DESC, id DESC OFFSET $2::int FOR UPDATE SKIP LOCKED)",
-                   2, vals, lens);
-}
-
 int store_decisions_read(PGconn *c, const char *id, json_t **out)
 {
     const char *vals[] = {id};
@@ -783,55 +451,6 @@ int store_decisions_read(PGconn *c, const char *id, json_t **out)
                        "THEN '{\"default\": true}'::jsonb ELSE '{}'::jsonb END)::text "
                        "FROM decisions WHERE game_id = $1 ORDER BY n",
                        1, vals, out);
-}
-
-/* Reads games_deadline (partial: playing games with a deadline) in deadline order. */
-static const char sql_overdue[] =
-    "SELECT id FROM games WHERE status = 'playing' AND deadline IS NOT NULL AND deadline < now() "
-    "ORDER BY deadline LIMIT $1 FOR UPDATE SKIP LOCKED";
-
-int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
-{
-    char m[24];
-    itoa_buf(m, sizeof m, max);
-    const char *vals[] = {m};
-    PGresult *r;
-    int st = query(c, "overdue games", sql_overdue, 1, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    *n = 0;
-    for (int i = 0; i < PQntuples(r) && i < max; i++)
-        snprintf(ids[(*n)++], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
-    PQclear(r);
-    return STORE_OK;
-}
-
-static const char sql_counts[] = "SELECT status, sum(n) FROM game_counts GROUP BY status";
-
-int store_games_metrics(PGconn *c, char **out)
-{
-    PGresult *r;
-    int st = query(c, "games metrics", sql_counts, 0, NULL, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    enum { NSTATUS = 5 };
-    long long counts[NSTATUS] = {0, 0, 0, 0, 0};
-    const char *names[NSTATUS] = {"open", "playing", "finished", "expired", "abandoned"};
-    for (int i = 0; i < PQntuples(r); i++)
-        for (int k = 0; k < NSTATUS; k++)
-            if (strcmp(PQgetvalue(r, i, 0), names[k]) == 0)
-                counts[k] = atoll(PQgetvalue(r, i, 1));
-    PQclear(r);
-    char buf[512];
-    snprintf(buf, sizeof buf,
-             "# HELP city_games Games stored, by status (counters kept by triggers).\n"
-             "# TYPE city_games gauge\n"
-             "city_games{status=\"open\"} %lld\ncity_games{status=\"playing\"} %lld\n"
-             "city_games{status=\"finished\"} %lld\ncity_games{status=\"expired\"} %lld\n"
-             "city_games{status=\"abandoned\"} %lld\n",
-             counts[0], counts[1], counts[2], counts[3], counts[4]);
-    *out = strdup(buf);
-    return *out ? STORE_OK : STORE_HARD;
 }
 
 /* ---- why a seat got a default (the hand view's "defaulted") ------------------------------- */
@@ -867,104 +486,4 @@ int store_last_default(PGconn *c, const char *id, int seat, json_t **out)
     *out = json_incref(json_array_get(rows, 0));
     json_decref(rows);
     return STORE_OK;
-}
-
-/* The oldest open games past their time (games_open_created), locked, marked expired, each
- * with an "expired" event at the next sequence number. */
-static const char sql_expire[] =
-    "WITH x AS (SELECT id FROM games WHERE status = 'open' AND created_at < now() - "
-    "make_interval(secs => $1::int) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
-    "u AS (UPDATE games g SET status = 'expired', deadline = NULL, updated_at = now(), "
-    "version = g.version + 1, last_seq = g.last_seq + 1 FROM x WHERE g.id = x.id "
-    "RETURNING g.id, g.last_seq), "
-    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'expired', "
-    "'{}'::jsonb FROM u) "
-    "SELECT id, last_seq FROM u";
-
-/* The oldest playing games that nobody has moved for $1 seconds (games_playing_created: a game
- * idle that long was created before it), locked, marked abandoned, each with an "abandoned"
- * event at the next sequence number; with their seats as "seat:name" (a bot's seat
- * "seat:name/bot", a free one "seat:-") for the daemon's log. */
-static const char sql_abandon[] =
-    "WITH x AS (SELECT id FROM games WHERE status = 'playing' AND created_at < now() - "
-    "make_interval(secs => $1::int) AND updated_at < now() - make_interval(secs => $1::int) "
-    "ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
-    "u AS (UPDATE games g SET status = 'abandoned', deadline = NULL, bot_due = false, "
-    "updated_at = now(), version = g.version + 1, last_seq = g.last_seq + 1 FROM x "
-    "WHERE g.id = x.id RETURNING g.id, g.last_seq), "
-    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'abandoned', "
-    "jsonb_build_object('idle_seconds', $1::int) FROM u) "
-    "SELECT u.id, u.last_seq, (SELECT string_agg(s.seat || ':' || coalesce(s.name, '-') || "
-    "coalesce('/' || s.bot, ''), ' ' ORDER BY s.seat) FROM seats s WHERE s.game_id = u.id) "
-    "FROM u";
-
-/* The oldest ended games past the retention (games_ended), locked and deleted. */
-static const char sql_purge[] =
-    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE ended_at < now() - "
-    "make_interval(secs => $1::int) ORDER BY ended_at LIMIT $2 FOR UPDATE SKIP LOCKED) "
-    "RETURNING id";
-
-/* Runs a lifecycle statement ($1 seconds, $2 limit) and collects column 0 (ids) and, when
- * seqs is not NULL, column 1, and, when seats is not NULL, column 2. */
-static int lifecycle(PGconn *c, const char *what, const char *sql, int seconds, int max,
-                     char ids[][AUTH_ID_LEN + 1], long long *seqs, char (*seats)[STORE_SEATS_TEXT],
-                     int *n)
-{
-    *n = 0;
-    if (max < 1 || max > STORE_MAX_GAMES_LOADED)
-        return STORE_HARD;
-    char s[24], m[24];
-    itoa_buf(s, sizeof s, seconds);
-    itoa_buf(m, sizeof m, max);
-    const char *vals[] = {s, m};
-    PGresult *r;
-    int st = query(c, what, sql, 2, vals, NULL, &r);
-    if (st != STORE_OK)
-        return st;
-    for (int i = 0; i < PQntuples(r) && i < max; i++) {
-        snprintf(ids[*n], AUTH_ID_LEN + 1, "%s", PQgetvalue(r, i, 0));
-        if (seqs)
-            seqs[*n] = atoll(PQgetvalue(r, i, 1));
-        if (seats)
-            snprintf(seats[*n], STORE_SEATS_TEXT, "%s", PQgetvalue(r, i, 2));
-        (*n)++;
-    }
-    PQclear(r);
-    return STORE_OK;
-}
-
-int store_expire_open(PGconn *c, int ttl, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
-                      int *n)
-{
-    return lifecycle(c, "expire open games", sql_expire, ttl, max, ids, seqs, NULL, n);
-}
-
-int store_abandon_idle(PGconn *c, int idle, int max, char ids[][AUTH_ID_LEN + 1], long long *seqs,
-                       char (*seats)[STORE_SEATS_TEXT], int *n)
-{
-    return lifecycle(c, "abandon idle games", sql_abandon, idle, max, ids, seqs, seats, n);
-}
-
-int store_purge_ended(PGconn *c, int retention, int max, char ids[][AUTH_ID_LEN + 1], int *n)
-{
-    return lifecycle(c, "purge ended games", sql_purge, retention, max, ids, NULL, NULL, n);
-}
-
-const char *store_games_sql(enum store_games_sql which)
-{
-    switch (which) {
-    case SQL_LOBBY:
-        return sql_lobby;
-    case SQL_OVERDUE:
-        return sql_overdue;
-    case SQL_EXPIRE:
-        return sql_expire;
-    case SQL_PURGE:
-        return sql_purge;
-    case SQL_ABANDON:
-        return sql_abandon;
-    case SQL_COUNTS:
-        return sql_counts;
-    }
-    return NULL;
 }
