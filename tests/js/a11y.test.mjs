@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, nextTurn, noHorizontalScroll, launchChromium, smallTargets, chooseQuick, firstScreenShowsTheHand } from './browser-helpers.mjs';
+import { watchErrors, nextTurn, noHorizontalScroll, launchChromium, smallTargets, chooseQuick, firstScreenShowsTheHand, brokenNames } from './browser-helpers.mjs';
 
 const ROOT = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
 const SHOTS = join(ROOT, 'build', 'screenshots');
@@ -146,27 +146,6 @@ for (const [width, ctx] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
-/** In the page: the words of `selector`'s elements split over two lines, or names overflowing. */
-function brokenNames(page, selector) {
-  return page.evaluate((sel) => {
-    const bad = [];
-    for (const el of document.querySelectorAll(sel)) {
-      if (!el.getClientRects().length) continue;
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        for (const m of n.data.matchAll(/\S+/g)) {
-          const r = document.createRange();
-          r.setStart(n, m.index);
-          r.setEnd(n, m.index + m[0].length);
-          const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
-          if (tops.size > 1) bad.push(`"${m[0]}" broken in "${el.textContent}"`);
-        }
-      }
-      if (el.scrollWidth > el.clientWidth + 1) bad.push(`"${el.textContent}" wider than its box`);
-    }
-    return bad;
-  }, selector);
-}
 
 /** In the page: the top of the first element matching each selector (null when none shows). */
 function tops(page, selectors) {

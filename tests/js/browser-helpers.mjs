@@ -205,6 +205,32 @@ export function clicksSoFar(page) {
   return page.evaluate(() => window.__clicks ?? 0);
 }
 
+/**
+ * In the page: the names of `selector`'s elements that overflow their box, or whose words are
+ * split over two lines; with `hyphens`, words are split at hyphens too (where German compounds
+ * may break).
+ */
+export function brokenNames(page, selector, { hyphens = false } = {}) {
+  return page.evaluate(([sel, word]) => {
+    const bad = [];
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.getClientRects().length) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of n.data.matchAll(new RegExp(word, 'g'))) {
+          const r = document.createRange();
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+          if (tops.size > 1) bad.push(`"${m[0]}" broken in "${el.textContent}"`);
+        }
+      }
+      if (el.scrollWidth > el.clientWidth + 1) bad.push(`"${el.textContent}" wider than its box`);
+    }
+    return bad;
+  }, [selector, hyphens ? '[^\\s-]+' : '\\S+']);
+}
+
 /** True when the document is no wider than the viewport. */
 export function noHorizontalScroll(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
 import { pageMessages, placeholders } from './lib/messages.mjs';
-import { watchErrors, launchChromium, axeSerious, callApi } from './browser-helpers.mjs';
+import { watchErrors, launchChromium, axeSerious, callApi, brokenNames } from './browser-helpers.mjs';
 
 const ROOT = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..'));
 const DE = JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', 'de.json'), 'utf8'));
@@ -194,30 +194,6 @@ test('the switch brings English back, and the choice sticks after a reload', { t
   }
 });
 
-/**
- * In the page: the names of `selector`'s elements that overflow their box, or whose words (split
- * at spaces and hyphens, where German compounds may break) are split over two lines.
- */
-function brokenNames(page, selector) {
-  return page.evaluate((sel) => {
-    const bad = [];
-    for (const el of document.querySelectorAll(sel)) {
-      if (!el.getClientRects().length) continue;
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        for (const m of n.data.matchAll(/[^\s-]+/g)) {
-          const r = document.createRange();
-          r.setStart(n, m.index);
-          r.setEnd(n, m.index + m[0].length);
-          const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
-          if (tops.size > 1) bad.push(`"${m[0]}" broken in "${el.textContent}"`);
-        }
-      }
-      if (el.scrollWidth > el.clientWidth + 1) bad.push(`"${el.textContent}" wider than its box`);
-    }
-    return bad;
-  }, selector);
-}
 
 test('every German card name fits whole on a hand card of a phone', { timeout: 90_000 }, async () => {
   const context = await browser.newContext({ ...GERMAN, ...PHONE });
@@ -247,7 +223,7 @@ test('every German card name fits whole on a hand card of a phone', { timeout: 9
         (await import('/access.js')).fitNames(box);
       }, game);
       if (process.env.I18N_SHOT) await page.locator('#all-cards').screenshot({ path: `/tmp/i18n27/all-${game}.png` });
-      assert.deepEqual(await brokenNames(page, '#all-cards .card-name, #all-cards .tc-name, #all-cards .sc-name'), [], `${game}: no German name broken or too wide`);
+      assert.deepEqual(await brokenNames(page, '#all-cards .card-name, #all-cards .tc-name, #all-cards .sc-name', { hyphens: true }), [], `${game}: no German name broken or too wide`);
     }
     assert.deepEqual(errors, []);
   } finally {
