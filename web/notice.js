@@ -116,6 +116,7 @@ export function noticeSwitches() {
     h('h2', { id: 'notices-title' }, t('Alerts')),
     h('p', { class: 'hint' }, t('When a decision waits for you and this tab is in the background:')),
     h('label', { class: 'check' }, sound, h('span', {}, t('Play a sound'))),
+    h('label', { class: 'check' }, open, h('span', {}, t('Play it also while this tab is open'))),
     h('label', { class: 'check' }, notify, h('span', {}, t('Show a notification'))),
     why);
 }
