@@ -261,12 +261,18 @@ wait_for 30 curl -fsS -o /dev/null --max-time 2 "$H/healthz" || fail "nginx does
 
 # ---- the client: plays through nginx only --------------------------------------------------
 api() { # METHOD PATH [BODY [TOKEN]] -> prints "CODE BODY" (CODE 000 when nothing answered)
-    local args=(-sS -o "$work/reply" -w '%{http_code}' --max-time 10 -X "$1")
+    # Each call its own reply file: the player, the stream follower and the checks call this at
+    # once, and a shared file was read half-written by another call (CI: jq's "Invalid numeric
+    # literal", then "game 2 did not reach round 2").
+    local out
+    out=$(mktemp -p "$work" reply.XXXXXX)
+    local args=(-sS -o "$out" -w '%{http_code}' --max-time 10 -X "$1")
     [ -n "${3:-}" ] && args+=(-H 'Content-Type: application/json' --data "$3")
     [ -n "${4:-}" ] && args+=(-H "Authorization: Bearer $4")
     local code
     code=$(curl "${args[@]}" "$H/api/v1$2" 2>/dev/null) || true
-    printf '%s %s\n' "${code:-000}" "$(cat "$work/reply" 2>/dev/null)"
+    printf '%s %s\n' "${code:-000}" "$(cat "$out" 2>/dev/null)"
+    rm -f "$out"
 }
 
 # play GAME TOKEN ACKS RETRIES: plays the seat by sending each pending decision's suggestion
