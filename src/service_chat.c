@@ -184,12 +184,14 @@ static int post_tx(PGconn *c, void *ctx)
                                          sp.seat,   sp.account,
                                          sp.name,   pc->text,
                                          pc->key};
-        st = store_chat_insert(c, &m, &msg, &pc->kept);
+        /* Only a new message is charged, before it is written: a message over the rate
+         * costs the database a read, not an insert rolled back. */
+        st = store_chat_sent(c, &m, &msg, &pc->kept);
+        if (st == STORE_NO_ROW)
+            st = chat_allowed(pc->gc.srv, pc->gc.id, pc->client, &sp, o)
+                     ? store_chat_insert(c, &m, &msg, &pc->kept)
+                     : STORE_ABORT;
     }
-    /* Only a new message is charged (a refused one is rolled back with the transaction). */
-    if (st == STORE_OK && pc->kept == STORE_CHAT_NEW &&
-        !chat_allowed(pc->gc.srv, pc->gc.id, pc->client, &sp, o))
-        st = STORE_ABORT;
     if (st == STORE_OK && pc->kept == STORE_CHAT_KEY_TAKEN) {
         json_decref(msg);
         msg = NULL;

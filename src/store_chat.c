@@ -58,6 +58,31 @@ static int chat_by_key(PGconn *c, const char *const *vals, json_t **out, bool *s
     return json_row(c, "chat by key", CHAT_BY_KEY, 4, vals, out, same);
 }
 
+/* The writer of m, as the unique key's column names it, into `writer` (size at least 48). */
+static void writer_of(const struct store_chat_new *m, char *writer, size_t size)
+{
+    if (m->account)
+        snprintf(writer, size, "account:%lld", m->account);
+    else
+        snprintf(writer, size, "seat:%d", m->seat);
+}
+
+int store_chat_sent(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept)
+{
+    *out = NULL;
+    *kept = STORE_CHAT_NEW;
+    if (!m->key)
+        return STORE_NO_ROW;
+    char writer[48];
+    writer_of(m, writer, sizeof writer);
+    const char *keyed[] = {m->id, writer, m->key, m->text};
+    bool same = false;
+    int st = chat_by_key(c, keyed, out, &same);
+    if (st == STORE_OK)
+        *kept = same ? STORE_CHAT_AGAIN : STORE_CHAT_KEY_TAKEN;
+    return st;
+}
+
 int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept)
 {
     char s[16], a[24];
@@ -65,21 +90,9 @@ int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, i
     snprintf(a, sizeof a, "%lld", m->account);
     const char *seat = m->seat >= 0 ? s : NULL, *account = m->account ? a : NULL;
     char writer[48];
-    if (m->account)
-        snprintf(writer, sizeof writer, "account:%lld", m->account);
-    else
-        snprintf(writer, sizeof writer, "seat:%d", m->seat);
-    const char *keyed[] = {m->id, writer, m->key, m->text};
+    writer_of(m, writer, sizeof writer);
     *out = NULL;
     *kept = STORE_CHAT_NEW;
-    bool same = false;
-    if (m->key) { /* a message sent again: the one stored */
-        int st = chat_by_key(c, keyed, out, &same);
-        if (st != STORE_NO_ROW) {
-            *kept = same ? STORE_CHAT_AGAIN : STORE_CHAT_KEY_TAKEN;
-            return st;
-        }
-    }
     const char *vals[] = {m->id,   m->channel, seat,   account,
                           m->name, m->text,    m->key, m->key ? writer : NULL};
     int st = one_json(c, "chat insert",
@@ -91,10 +104,7 @@ int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, i
         return st;
     /* The same key stored meanwhile by a request that raced this one (the insert waited for it
      * to commit): this statement's snapshot is newer, so it sees that message. */
-    st = chat_by_key(c, keyed, out, &same);
-    if (st == STORE_OK)
-        *kept = same ? STORE_CHAT_AGAIN : STORE_CHAT_KEY_TAKEN;
-    return st;
+    return store_chat_sent(c, m, out, kept);
 }
 
 int store_chat_after(PGconn *c, const char *id, long long after, int limit, bool watchers,

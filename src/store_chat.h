@@ -24,15 +24,22 @@ struct store_chat_new {
     const char *name, *text, *key;
 };
 
-/* What store_chat_insert() did with a message. */
+/* What store_chat_sent() found, or store_chat_insert() did, for a message. */
 enum {
     STORE_CHAT_NEW,       /* stored it */
     STORE_CHAT_AGAIN,     /* its key was stored with the same text: *out is that message */
     STORE_CHAT_KEY_TAKEN, /* its key was stored with another text: *out is that message */
 };
 
-/* Appends message m unless its writer already sent one with its key; *out gets the new message
- * or, for a key already used, the stored one (a new reference), *kept which of the three. */
+/* Whether m's writer already sent a message with m's key: STORE_OK with that message in *out (a
+ * new reference) and *kept STORE_CHAT_AGAIN (same text) or STORE_CHAT_KEY_TAKEN (another text);
+ * STORE_NO_ROW with *kept STORE_CHAT_NEW when not, or when m has no key. Writes nothing, so a
+ * caller can check its rate between this and the insert. */
+int store_chat_sent(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept);
+
+/* Appends message m: *out gets the new message and *kept STORE_CHAT_NEW, or, when a request
+ * racing this one stored m's key first (this insert waits for it), what store_chat_sent() says
+ * of it. */
 int store_chat_insert(PGconn *c, const struct store_chat_new *m, json_t **out, int *kept);
 
 /* Game `id`'s messages with an id past `after`, oldest first, at most `limit`, the watchers'
