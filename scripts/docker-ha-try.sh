@@ -16,22 +16,14 @@ out="$root/build/docker"
 mkdir -p "$out"
 : >"$out/podman-ha.log"
 compose=docker/compose-ha.yml
+me=docker-ha-try
+pm_log=podman-ha.log
+api_timeout=20
+# shellcheck source=scripts/podman-lib.sh
+. scripts/podman-lib.sh
 
-say() { printf 'docker-ha-try: %s\n' "$*"; }
-fail() {
-    say "FAILED: $*" >&2
-    exit 1
-}
-
-runc=$(command -v runc || command -v /usr/sbin/runc || true)
-[ -n "$runc" ] || fail "runc is not installed"
-limits=(--ulimit nofile=16384:16384 --ulimit nproc=4096:4096)
 id="cityha-$$"
-run_flags=(--runtime "$runc" "${limits[@]}" --label "city-test=$id")
-build_flags=(--runtime "$runc" "${limits[@]}" --network host --pull=never --format docker)
-img_base=localhost/city-test/debian:bookworm-slim
-img_city=localhost/city-test/cityd:latest
-img_lb=localhost/city-test/nginx:1.22
+podman_flags "$id" || fail "runc is not installed"
 img_ha=localhost/city-test/ha:latest
 podman image exists "$img_base" || fail "no $img_base: run make docker-test once first"
 podman image exists "$img_lb" || fail "no $img_lb: run make docker-test once first"
@@ -72,27 +64,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-t_start=$EPOCHREALTIME
-t_phase=$t_start
-phase_name=""
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-phase() {
-    [ -n "$phase_name" ] && say "$(printf '%-56s %6ss' "$phase_name" "$(secs "$t_phase" "$EPOCHREALTIME")")"
-    phase_name=$1
-    t_phase=$EPOCHREALTIME
-}
-mark() { say "$(printf '  %6ss  %s' "$(secs "$t_phase" "$EPOCHREALTIME")" "$*")"; }
-pm() { podman "$@" 2>>"$out/podman-ha.log"; }
-wait_for() {
-    local limit=$1
-    shift
-    local until=$((SECONDS + limit))
-    until "$@" >/dev/null 2>&1; do
-        [ "$SECONDS" -lt "$until" ] || return 1
-        sleep 0.2
-    done
-}
-
 # ---- images --------------------------------------------------------------------------------
 phase "images (ha from docker/ha/Containerfile; cityd rebuilt from cache)"
 podman build "${build_flags[@]}" -f docker/ha/Containerfile -t "$img_ha" \
@@ -111,18 +82,8 @@ env_of() {
         "$compose" | expand
 }
 cmd_of() { yq -r --arg s "$1" '.services[$s].command // [] | .[]' "$compose"; }
-ip_of() { yq -r --arg s "$1" '.services[$s].networks.city.ipv4_address' "$compose"; }
 check_of() { yq -r --arg s "$1" '.services[$s].healthcheck.test // [] | .[1:] | .[]' "$compose"; }
 vol_of() { yq -r --arg s "$1" '.services[$s].volumes // [] | .[]' "$compose"; }
-# Fixed IP and a MAC derived from it, as Docker does (scripts/docker-test.sh says why).
-net_of() {
-    local ip
-    ip=$(ip_of "$1")
-    local IFS=.
-    # shellcheck disable=SC2086
-    printf -- '--network\n%s\n--network-alias\n%s\n--hostname\n%s\n--ip\n%s\n--mac-address\n02:42:%02x:%02x:%02x:%02x\n' \
-        "$net" "$1" "$1" "$ip" $ip
-}
 # start SERVICE IMAGE [extra podman args...]: compose's environment, network, named volumes and
 # command for SERVICE.
 start() {
@@ -186,14 +147,6 @@ wait_for 30 curl -fsS -o /dev/null --max-time 2 "$H/healthz" || fail "nginx does
 for _ in 1 2 3 4; do curl -sS -o /dev/null -w 'healthz through nginx: %{http_code}\n' "$H/healthz"; done | sort | uniq -c | sed 's/^/    /'
 
 # ---- a game through nginx while the leader's container is killed ---------------------------
-api() { # METHOD PATH [BODY [TOKEN]] -> "CODE BODY"
-    local args=(-sS -o "$work/reply" -w '%{http_code}' --max-time 20 -X "$1")
-    [ -n "${3:-}" ] && args+=(-H 'Content-Type: application/json' --data "$3")
-    [ -n "${4:-}" ] && args+=(-H "Authorization: Bearer $4")
-    local code
-    code=$(curl "${args[@]}" "$H/api/v1$2" 2>/dev/null) || true
-    printf '%s %s\n' "${code:-000}" "$(cat "$work/reply" 2>/dev/null)"
-}
 # play GAME TOKEN: sends each pending decision's suggestion until the game is finished; logs
 # "TIME 202 ORDER" per acknowledged order into $work/acks and "TIME CODE what" per failure into
 # $work/fails.
@@ -232,7 +185,7 @@ play() {
             ;;
         409) ;;
         5* | 000)
-            echo "$EPOCHREALTIME $code order $(jq -r '.code // empty' <"$work/reply" 2>/dev/null)" >>"$work/fails"
+            echo "$EPOCHREALTIME $code order $(jq -r '.code // empty' <<<"${reply#* }" 2>/dev/null)" >>"$work/fails"
             sleep 0.1
             ;;
         *)
@@ -248,12 +201,6 @@ play() {
 : >"$work/ack_times"
 : >"$work/fails"
 : >"$work/posts"
-round_at_least() {
-    local reply
-    reply=$(api GET "/games/$1")
-    [ "${reply%% *}" = 200 ] &&
-        jq -e --argjson n "$2" '.status == "finished" or (.round // 0) >= $n' <<<"${reply#* }" >/dev/null
-}
 leader() { plist | jq -r '.[] | select(.Role == "Leader") | .Member'; }
 
 phase "game through nginx; the leader's container killed mid-game"

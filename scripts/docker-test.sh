@@ -19,15 +19,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out="$root/build/docker"
+me=docker-test
+pm_log=podman.log
+compose=docker/compose.yml
+# shellcheck source=scripts/podman-lib.sh
+. scripts/podman-lib.sh
 
-say() { printf 'docker-test: %s\n' "$*"; }
 skip() {
     say "skipped: $*"
     exit 0
-}
-fail() {
-    say "FAILED: $*" >&2
-    exit 1
 }
 
 # ---- can podman run here? ------------------------------------------------------------------
@@ -36,8 +36,8 @@ command -v podman >/dev/null 2>&1 ||
 [ "$(id -u)" = 0 ] ||
     skip "needs root: the test runs rootful podman and mmdebstrap (not set up for rootless use)"
 command -v mmdebstrap >/dev/null 2>&1 || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
-runc=$(command -v runc || command -v /usr/sbin/runc || true)
-[ -n "$runc" ] || skip "runc is not installed (apt-get install runc)"
+id="citytest-$$"
+podman_flags "$id" || skip "runc is not installed (apt-get install runc)"
 command -v yq >/dev/null 2>&1 || skip "yq is not installed (apt-get install yq): it reads compose.yml"
 yq -r .name docker/compose.yml >/dev/null 2>&1 ||
     skip "this yq does not take jq's language (Debian's yq package, a jq wrapper, does)"
@@ -48,20 +48,9 @@ fi
 mkdir -p "$out"
 : >"$out/podman.log"
 
-id="citytest-$$"
-
-# This sandbox's quirks: crun refuses the machine's hybrid cgroups (runc does not), and raising
-# the default rlimits is refused, so every container gets explicit ones.
-limits=(--ulimit nofile=16384:16384 --ulimit nproc=4096:4096)
-run_flags=(--runtime "$runc" "${limits[@]}" --label "city-test=$id")
-build_flags=(--runtime "$runc" "${limits[@]}" --network host --pull=never --format docker)
-
 net="$id-net"
 vol="$id-pgdata"
-img_base=localhost/city-test/debian:bookworm-slim
-img_city=localhost/city-test/cityd:latest
 img_db=localhost/city-test/postgres:15
-img_lb=localhost/city-test/nginx:1.22
 work=$(mktemp -d "${TMPDIR:-/tmp}/city-docker.XXXXXX")
 bg_pids=()
 
@@ -108,36 +97,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Phase timing: `phase NAME` closes the previous phase, printing its seconds.
-t_start=$EPOCHREALTIME
-t_phase=$t_start
-phase_name=""
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-phase() {
-    if [ -n "$phase_name" ]; then
-        say "$(printf '%-52s %6ss' "$phase_name" "$(secs "$t_phase" "$EPOCHREALTIME")")"
-    fi
-    phase_name=$1
-    t_phase=$EPOCHREALTIME
-}
 
-# mark WHAT: a line with the seconds since the phase began.
-mark() { say "$(printf '  %6ss  %s' "$(secs "$t_phase" "$EPOCHREALTIME")" "$*")"; }
-
-# podman's own chatter (healthcheck timers it cannot make without systemd, syslog) goes to a
-# log, shown when the test fails.
-pm() { podman "$@" 2>>"$out/podman.log"; }
-
-# Polls CMD... every 0.1 s until it succeeds, for at most SECONDS; false when it never did.
-wait_for() {
-    local limit=$1
-    shift
-    local until=$((SECONDS + limit))
-    until "$@" >/dev/null 2>&1; do
-        [ "$SECONDS" -lt "$until" ] || return 1
-        sleep 0.1
-    done
-}
 
 # ---- the base image ------------------------------------------------------------------------
 # A minimal Debian bookworm laid out like debian:bookworm-slim (docker/base-hook.sh), from the
@@ -212,20 +172,6 @@ mapfile -t city_env < <(env_of city1)
 db_check=$(yq -r '.services.db.healthcheck.test[1]' docker/compose.yml)
 
 subnet=$(yq -r '.networks.city.ipam.config[0].subnet' docker/compose.yml)
-ip_of() { yq -r --arg s "$1" '.services[$s].networks.city.ipv4_address' docker/compose.yml; }
-# Docker derives a container's MAC address from its
-# IP address (02:42 and the four bytes), so a restarted container comes back with both; podman
-# picks a new random MAC, and its peers would send to the old one for as long as their ARP
-# entry stays fresh (up to 45 s). The test pins the MAC as Docker would.
-# net_of SERVICE: the arguments that put a container on the network as SERVICE, one a line.
-net_of() {
-    local ip
-    ip=$(ip_of "$1")
-    local IFS=.
-    # shellcheck disable=SC2086 # split on the dots
-    printf -- '--network\n%s\n--network-alias\n%s\n--ip\n%s\n--mac-address\n02:42:%02x:%02x:%02x:%02x\n' \
-        "$net" "$1" "$ip" $ip
-}
 pm network create --subnet "$subnet" "$net" >/dev/null ||
     fail "could not make a network on compose.yml's subnet $subnet (is another using it?)"
 pm volume create "$vol" >/dev/null
@@ -260,20 +206,6 @@ H="http://127.0.0.1:$(port_of lb "$lb_port_inside")"
 wait_for 30 curl -fsS -o /dev/null --max-time 2 "$H/healthz" || fail "nginx does not answer"
 
 # ---- the client: plays through nginx only --------------------------------------------------
-api() { # METHOD PATH [BODY [TOKEN]] -> prints "CODE BODY" (CODE 000 when nothing answered)
-    # Each call its own reply file: the player, the stream follower and the checks call this at
-    # once, and a shared file was read half-written by another call (CI: jq's "Invalid numeric
-    # literal", then "game 2 did not reach round 2").
-    local out
-    out=$(mktemp -p "$work" reply.XXXXXX)
-    local args=(-sS -o "$out" -w '%{http_code}' --max-time 10 -X "$1")
-    [ -n "${3:-}" ] && args+=(-H 'Content-Type: application/json' --data "$3")
-    [ -n "${4:-}" ] && args+=(-H "Authorization: Bearer $4")
-    local code
-    code=$(curl "${args[@]}" "$H/api/v1$2" 2>/dev/null) || true
-    printf '%s %s\n' "${code:-000}" "$(cat "$out" 2>/dev/null)"
-    rm -f "$out"
-}
 
 # play GAME TOKEN ACKS RETRIES: plays the seat by sending each pending decision's suggestion
 # until the game is finished. Every order answered 202 is appended to ACKS; every 5xx or
@@ -352,14 +284,6 @@ follow() {
 # lines_at_least FILE N: FILE has N lines or more.
 lines_at_least() { [ "$(wc -l <"$1")" -ge "$2" ]; }
 
-# round_at_least GAME N: the game's public round is N or more (or it is finished).
-round_at_least() {
-    local reply
-    reply=$(api GET "/games/$1")
-    [ "${reply%% *}" = 200 ] &&
-        jq -e --argjson n "$2" '.status == "finished" or (.round // 0) >= $n' <<<"${reply#* }" \
-            >/dev/null
-}
 
 # check_game GAME ACKS STREAM: every acknowledged order is among the published decisions
 # (replay), and the stream saw every event of the log, in order.
