@@ -101,4 +101,9 @@ void service_published(struct server *srv, int st, const char *id, int resolved)
  * when none is online): a cached copy of the view is true until then. */
 int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double *ttl);
 
+/* Adds to `game`, a create's reply or a lobby entry with its "options", the API's fields from
+ * before options were declared: "target_vp", the option of that name or null, which clients
+ * written then read (the OpenAPI file requires it). */
+void service_add_older_fields(json_t *game);
+
 #endif
