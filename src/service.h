@@ -22,8 +22,7 @@
 
 struct server;
 
-/* ---- games (service_create.c, service_games.c)
- * ----------------------------------------------------------- */
+/* ---- games (service_create.c, service_games.c) ----------------------------------------------- */
 
 /* Creates a game from create body `body` (a JSON object): its "game" (the default ruleset when
  * left out), seats, bots, turn_seconds, seed, the host's name, private, bot_level and the game's
