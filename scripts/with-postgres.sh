@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # with-postgres.sh: runs CMD [ARGS...] against a throw-away PostgreSQL cluster made in a temp
 # directory (initdb, started on 127.0.0.1 at a free port and on a unix socket in that
-# directory, tuned for speed over durability), then stops it and removes the directory.
+# directory, tuned for speed over durability), then stops it and removes the directory. It
+# listens on 127.0.0.2 too, at the same port, so that a test can reach "another server" of the
+# same cluster (test_store's failover behind a proxy).
 #
 # CMD sees DATABASE_URL (postgresql://postgres@127.0.0.1:PORT/postgres, superuser, no password),
 # CITY_PGDATA (the data directory), CITY_PGBIN (the directory of pg_ctl), CITY_PGUSER (the
@@ -75,7 +77,7 @@ fi
 cat >>"$data/postgresql.conf" <<EOF
 
 # with-postgres.sh: a throw-away cluster.
-listen_addresses = '127.0.0.1'
+listen_addresses = '127.0.0.1,127.0.0.2'
 unix_socket_directories = '$tmp'
 max_connections = 200
 EOF

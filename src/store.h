@@ -124,8 +124,9 @@ struct store_stats {
     unsigned long long reconnects; /* of them, made to replace one that broke */
     unsigned long long failovers;  /* reconnections that landed on another server than before */
     unsigned long long unknown;    /* transactions whose COMMIT outcome was unknown */
-    char server[128];              /* "host:port" of the last connection made ("" before) */
-    bool down;                     /* the last connection attempt failed */
+    char server[128]; /* "address:port" of the server the last connection reached, as the
+                       * server sees itself ("" before; host:port over a unix socket) */
+    bool down;        /* the last connection attempt failed */
 };
 
 /* Fills *out with the pool's counters. Thread-safe. */

@@ -17,8 +17,9 @@
  * is tried again a bounded number of times (CONNECT_TRIES, sleeping between, within
  * CONNECT_BUDGET_MS), so a caller arriving during a failover of a second or so often waits
  * instead of failing; after that it gets STORE_UNAVAILABLE. Each connection made records the
- * server it reached (PQhost:PQport); one made to replace a broken connection counts as a
- * reconnect, and one that reaches another server than the connection before it counts as a
+ * server it reached (the server's own address and port, which a proxy in between does not
+ * hide; host:port as connected over a unix socket); one made to replace a broken connection counts
+ * as a reconnect, and one that reaches another server than the connection before it counts as a
  * failover (store_stats, shown in /metrics). */
 #include "store.h"
 #include "store_int.h"
@@ -292,15 +293,21 @@ static PGconn *connect_once(struct store *st, struct slot *slot)
 {
     PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
     bool ok = conn && PQstatus(conn) == CONNECTION_OK;
+    char server[sizeof st->stats.server] = "", was[sizeof st->stats.server] = "";
     if (ok) {
-        PGresult *r = PQexec(conn, "SET synchronous_commit = on");
-        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        /* In the same round trip, the server's own address: behind a proxy (PgBouncer,
+         * HAProxy) every connection reaches one host:port whichever server is the primary, so
+         * only the server can tell a failover (NULL over a unix socket: then host:port). */
+        PGresult *r = PQexec(conn, "SELECT set_config('synchronous_commit', 'on', false), "
+                                   "host(inet_server_addr()), inet_server_port()");
+        ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+        if (ok && !PQgetisnull(r, 0, 1))
+            snprintf(server, sizeof server, "%s:%s", PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
+        else if (ok)
+            snprintf(server, sizeof server, "%s:%s", PQhost(conn) ? PQhost(conn) : "?",
+                     PQport(conn) ? PQport(conn) : "?");
         PQclear(r);
     }
-    char server[sizeof st->stats.server] = "", was[sizeof st->stats.server] = "";
-    if (ok)
-        snprintf(server, sizeof server, "%s:%s", PQhost(conn) ? PQhost(conn) : "?",
-                 PQport(conn) ? PQport(conn) : "?");
     pthread_mutex_lock(&st->mu);
     bool was_down = st->down, moved = false;
     st->down = st->stats.down = !ok;

@@ -1,16 +1,22 @@
 /* test_store.c: the store's infrastructure against a real PostgreSQL (run under
  * scripts/with-postgres.sh): migrations apply once, in order, under a lock, and record
  * themselves; the transaction runner commits, rolls back and retries real serialization
- * failures and deadlocks; an unreachable database answers STORE_UNAVAILABLE at once; and the
- * pool recovers when the server restarts. Each test works in a database of its own. */
+ * failures and deadlocks; an unreachable database answers STORE_UNAVAILABLE at once; the
+ * pool recovers when the server restarts, and counts a failover even behind a proxy. Each test
+ * works in a database of its own. */
 #include <criterion/criterion.h>
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fnmatch.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -992,5 +998,135 @@ Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
                                  "'expired') AND ended_at IS NULL"),
                  0, "ended games carry ended_at");
     store_close(st);
+    db_drop(url);
+}
+
+/*
+** A failover behind one proxy address
+*/
+
+/* A TCP proxy on 127.0.0.1 that sends each connection it accepts on to `upstream` (an IPv4
+ * address) at `port`, as PgBouncer or HAProxy in front of a cluster does; the address it sends
+ * new connections to can change, as it does when the cluster fails over. */
+struct proxy {
+    int listen_fd;
+    int listen_port;
+    int port;
+    _Atomic(const char *) upstream;
+    pthread_t thread;
+};
+
+/* Copies bytes both ways between a and b until either side closes, then closes both. */
+static void *proxy_pipe(void *arg)
+{
+    int *fds = arg;
+    struct pollfd p[2] = {{.fd = fds[0], .events = POLLIN}, {.fd = fds[1], .events = POLLIN}};
+    char buf[16384];
+    for (;;) {
+        if (poll(p, 2, -1) < 0)
+            break;
+        int from = (p[0].revents & (POLLIN | POLLHUP | POLLERR)) ? 0 : 1;
+        ssize_t n = read(p[from].fd, buf, sizeof buf);
+        if (n <= 0 || write(p[1 - from].fd, buf, (size_t)n) != n)
+            break;
+    }
+    close(fds[0]);
+    close(fds[1]);
+    free(fds);
+    return NULL;
+}
+
+/* Accepts connections and starts a pipe to the upstream of the moment for each. */
+static void *proxy_accept(void *arg)
+{
+    struct proxy *px = arg;
+    for (;;) {
+        int c = accept(px->listen_fd, NULL, NULL);
+        if (c < 0)
+            return NULL; /* the listening socket was shut down */
+        struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)px->port)};
+        inet_pton(AF_INET, atomic_load(&px->upstream), &to.sin_addr);
+        int u = socket(AF_INET, SOCK_STREAM, 0);
+        if (u < 0 || connect(u, (struct sockaddr *)&to, sizeof to) != 0) {
+            close(c);
+            if (u >= 0)
+                close(u);
+            continue;
+        }
+        int *fds = malloc(2 * sizeof *fds);
+        fds[0] = c;
+        fds[1] = u;
+        pthread_t t;
+        pthread_create(&t, NULL, proxy_pipe, fds);
+        pthread_detach(t);
+    }
+}
+
+static void proxy_start(struct proxy *px, const char *upstream, int port)
+{
+    px->port = port;
+    atomic_store(&px->upstream, upstream);
+    px->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    cr_assert_eq(bind(px->listen_fd, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(listen(px->listen_fd, 16), 0);
+    cr_assert_eq(getsockname(px->listen_fd, (struct sockaddr *)&a, &len), 0);
+    px->listen_port = ntohs(a.sin_port);
+    pthread_create(&px->thread, NULL, proxy_accept, px);
+}
+
+static void proxy_stop(struct proxy *px)
+{
+    shutdown(px->listen_fd, SHUT_RDWR);
+    pthread_join(px->thread, NULL);
+    close(px->listen_fd);
+}
+
+/* Behind a proxy every connection reaches the same address and port, so the pool tells servers
+ * apart by the server's own address (inet_server_addr): the cluster answers on 127.0.0.1 and
+ * 127.0.0.2 (scripts/with-postgres.sh), and moving the proxy from one to the other, then cutting
+ * the pool's connection, is a failover to /metrics. Counted by host:port as connected, it was
+ * none. */
+Test(store, a_failover_behind_one_proxy_address_is_counted)
+{
+    char url[512], proxied[600], err[256] = "";
+    db_create(url, sizeof url);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    const char *port = getenv("CITY_PGPORT");
+    cr_assert_not_null(port, "run under scripts/with-postgres.sh");
+    struct proxy px;
+    proxy_start(&px, "127.0.0.1", atoi(port));
+    PQconninfoOption *opts = PQconninfoParse(url, NULL);
+    const char *dbname = "";
+    for (PQconninfoOption *o = opts; o && o->keyword; o++)
+        if (!strcmp(o->keyword, "dbname") && o->val)
+            dbname = o->val;
+    snprintf(proxied, sizeof proxied, "host=127.0.0.1 port=%d user=postgres dbname=%s",
+             px.listen_port, dbname);
+    PQconninfoFree(opts);
+    struct store *st = store_open(proxied, 1, err, (int)sizeof err);
+    cr_assert_not_null(st, "%s", err);
+    cr_assert(store_ping(st));
+    struct store_stats s;
+    store_stats(st, &s);
+    char want[64];
+    snprintf(want, sizeof want, "127.0.0.1:%s", port);
+    cr_expect_str_eq(s.server, want, "the server's own address, not the proxy's");
+    cr_expect_eq(s.failovers, 0);
+
+    atomic_store(&px.upstream, "127.0.0.2"); /* the "new primary" */
+    long killed = query_long(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() "
+                                  "AND application_name = 'cityd'");
+    cr_assert_eq(killed, 1);
+    harness_sleep_ms(100);
+    cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+    store_stats(st, &s);
+    snprintf(want, sizeof want, "127.0.0.2:%s", port);
+    cr_expect_str_eq(s.server, want);
+    cr_expect_eq(s.failovers, 1, "reached another server through the same proxy address");
+    store_close(st);
+    proxy_stop(&px);
     db_drop(url);
 }
