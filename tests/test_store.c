@@ -772,18 +772,25 @@ Test(store, a_malformed_conninfo_is_refused_at_open)
     cr_assert_null(store_open("host=localhost", 0, err, (int)sizeof err));
 }
 
-Test(store, a_connection_the_server_killed_is_replaced_without_an_error)
+/* Has the server end the pool's one connection (in url's database), then runs a transaction
+ * on the pool (table t), which must succeed on a new connection. */
+static void kill_then_insert(struct store *st, const char *url)
 {
-    char url[512];
-    struct store *st = open_fresh(url, sizeof url, 1);
-    exec_sql(url, "CREATE TABLE t (name text)");
-    cr_assert(store_ping(st));
     long killed = query_long(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                                   "WHERE datname = current_database() "
                                   "AND application_name = 'cityd'");
     cr_assert_eq(killed, 1);
     harness_sleep_ms(100);
     cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+}
+
+Test(store, a_connection_the_server_killed_is_replaced_without_an_error)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    exec_sql(url, "CREATE TABLE t (name text)");
+    cr_assert(store_ping(st));
+    kill_then_insert(st, url);
     store_close(st);
     db_drop(url);
 }
@@ -1116,12 +1123,7 @@ Test(store, a_failover_behind_one_proxy_address_is_counted)
     cr_expect_eq(s.failovers, 0);
 
     atomic_store(&px.upstream, "127.0.0.2"); /* the "new primary" */
-    long killed = query_long(url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                  "WHERE datname = current_database() "
-                                  "AND application_name = 'cityd'");
-    cr_assert_eq(killed, 1);
-    harness_sleep_ms(100);
-    cr_assert_eq(store_tx(st, insert_row, "after", 3), STORE_OK);
+    kill_then_insert(st, url);
     store_stats(st, &s);
     snprintf(want, sizeof want, "127.0.0.2:%s", port);
     cr_expect_str_eq(s.server, want);
