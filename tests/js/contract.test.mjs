@@ -214,7 +214,13 @@ async function call(method, path, { body, raw, token, headers = {} } = {}) {
   let payload;
   if (raw !== undefined) { payload = raw; h['content-type'] ??= 'application/json'; }
   else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
-  const res = await fetch(base + path, { method, headers: h, body: payload });
+  let res;
+  try {
+    res = await fetch(base + path, { method, headers: h, body: payload });
+  } catch (e) {
+    // fetch says only "fetch failed": name the request and undici's cause (a reset, a refusal)
+    throw new Error(`${method} ${path}: ${e.message}: ${e.cause?.code ?? ''} ${e.cause?.message ?? e.cause ?? ''}`, { cause: e });
+  }
   const r = { status: res.status, headers: res.headers, text: await res.text() };
   r.json = check(method, path, r, body);
   return r;
