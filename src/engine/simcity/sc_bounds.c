@@ -98,41 +98,62 @@ static int square_count(const struct sc_game *g, int16_t pre[][SC_STRIDE + 1], i
     return pre[y1][x1] - pre[y0][x1] - pre[y1][x0] + pre[y0][x0];
 }
 
-/* Works out p->unc[cover] (or p->power_unc) from the scan's covered map of `cover`. */
-static void uncovered(struct sc_bound_pos *p, int cover)
+/* The scan's covered map of `cover` (as sc_score.c's coverage reads it). */
+static const bool *covered_map(struct sc_bound_pos *p, int cover)
 {
-    const struct sc_game *g = p->g;
     struct sc_scan *s = p->scan;
-    if (!(s->covered_done >> cover & 1u)) { /* (as sc_score.c's coverage reads it) */
-        sc_covered_map_scan(g, cover, s->covered[cover], s);
+    if (!(s->covered_done >> cover & 1u)) {
+        sc_covered_map_scan(p->g, cover, s->covered[cover], s);
         s->covered_done = (uint8_t)(s->covered_done | 1u << cover);
     }
-    const bool *old = s->covered[cover];
-    if (cover == SC_COVER_POWER) {
-        memset(p->power_unc, 0, sizeof p->power_unc);
-        for (int i = 0; i < s->nblocks; i++) {
-            int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
-            p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
-        }
-    } else {
-        int16_t(*pre)[SC_STRIDE + 1] = p->unc[cover];
-        memset(pre, 0, sizeof p->unc[cover]);
-        for (int y = 0; y < g->side; y++)
-            for (int x = 0; x < g->side; x++) {
-                int b = y * SC_STRIDE + x;
-                pre[y + 1][x + 1] = (int16_t)(pre[y][x + 1] + pre[y + 1][x] - pre[y][x] +
-                                              (g->block[b] != SC_NONE && !old[b]));
-            }
-    }
-    p->unc_done = (uint8_t)(p->unc_done | 1u << cover);
+    return s->covered[cover];
 }
 
-/* The blocks in the square of half-side r around c that no provider of `cover` covers yet. */
-static int uncovered_near(struct sc_bound_pos *p, int cover, int c, int r)
+/* Works out p->power_unc from the scan's covered map of power. */
+static void uncovered_power(struct sc_bound_pos *p)
 {
-    if (!(p->unc_done >> cover & 1u))
-        uncovered(p, cover);
-    return square_count(p->g, p->unc[cover], c, r);
+    struct sc_scan *s = p->scan;
+    const bool *old = covered_map(p, SC_COVER_POWER);
+    memset(p->power_unc, 0, sizeof p->power_unc);
+    for (int i = 0; i < s->nblocks; i++) {
+        int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
+        p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
+    }
+    p->unc_done = (uint8_t)(p->unc_done | 1u << SC_COVER_POWER);
+}
+
+/* For coverage sp (not power): at each cell, the blocks a provider there would be paid for, as
+ * the score counts them (sc_covers_at(): within its range, less a block's crime for police; New
+ * Coverage Only: those no provider covers yet; the cell's own block not counted), worked out
+ * once a position for each kind of coverage. */
+static const uint8_t *covered_near(struct sc_bound_pos *p, const struct sc_special *sp)
+{
+    int k = sp->cover;
+    uint8_t *n = p->cov[k];
+    if ((p->cov_done >> k & 1u) && p->cov_range[k] == sp->range && p->cov_new[k] == sp->new_only)
+        return n;
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    const bool *old = sp->new_only ? covered_map(p, k) : NULL;
+    memset(n, 0, SC_CELLS);
+    for (int i = 0; i < s->nblocks; i++) { /* each block counts at the cells that cover it */
+        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        int r = sp->range - (k == SC_COVER_POLICE ? sc_design_of(g, g->block[q])->crime : 0);
+        if ((old && old[q]) || r < 0)
+            continue;
+        for (int dy = -r; dy <= r; dy++) {
+            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
+            if (y < 0 || y >= g->side)
+                continue;
+            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
+                n[y * SC_STRIDE + x]++;
+        }
+        n[q]--; /* (not its own cell) */
+    }
+    p->cov_range[k] = (int8_t)sp->range;
+    p->cov_new[k] = sp->new_only;
+    p->cov_done = (uint8_t)(p->cov_done | 1u << k);
+    return n;
 }
 
 /* The blocks in the square of half-side r around c (c's own among them). */
@@ -240,7 +261,7 @@ static int powered_near(struct sc_bound_pos *p, int c, bool new_only)
 {
     const struct sc_scan *s = p->scan;
     if (new_only && !(p->unc_done >> SC_COVER_POWER & 1u))
-        uncovered(p, SC_COVER_POWER);
+        uncovered_power(p);
     int nets[5], n = 0, sum = 0;
     for (int dir = -1; dir < 4; dir++) {
         int q = dir < 0 ? c : sc_step_to(p->g, c, dir);
@@ -316,9 +337,7 @@ int sc_by_cell(struct sc_bound_pos *p, const struct sc_design *d, const struct s
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
             n += d->power ? sp->amount * powered_near(p, c, sp->new_only) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
-            int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
-            n += sp->amount *
-                 (sp->new_only ? uncovered_near(p, sp->cover, c, r) : blocks_near(p, c, r));
+            n += sp->amount * covered_near(p, sp)[c];
         }
     }
     return n;
@@ -467,7 +486,7 @@ void sc_bound_start(struct sc_bound_pos *p, const struct sc_game *g, struct sc_s
     p->squares = false;
     memset(p->zone_most, 0xff, sizeof p->zone_most);
     p->scorched = -1;
-    p->cx_done = p->unc_done = 0;
+    p->cx_done = p->unc_done = p->cov_done = 0;
     p->members_done = false;
     p->free_only = free_only;
     p->split_done = false;

@@ -27,11 +27,16 @@ struct sc_bound_pos {
     uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
-    /* by coverage (unc_done bit k: coverage k worked out), the blocks it covers nowhere yet
-     * (New Coverage Only pays for no other): by square as pre[][], and for power by network */
+    /* for power (unc_done bit SC_COVER_POWER: worked out), the blocks no provider covers yet
+     * (New Coverage Only pays for no other) by network */
     uint8_t unc_done;
-    int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
     int16_t power_unc[SC_CELLS];
+    /* by other coverage (cov_done bit k: coverage k worked out, for cov_range[k] and
+     * cov_new[k]): at each cell the blocks a provider there would be paid for */
+    uint8_t cov_done;
+    int8_t cov_range[SC_COVER_COUNT];
+    bool cov_new[SC_COVER_COUNT];
+    uint8_t cov[SC_COVER_COUNT][SC_CELLS];
     int scorched;      /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool members_done; /* members[] is filled */
     int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
