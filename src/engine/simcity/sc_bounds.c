@@ -392,6 +392,16 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
             b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
         if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
             b->by_cell = true;
+        if (sp->prim == SC_SP_RECEIVE && !sp->each && sp->amount != 0 &&
+            (sp->cond.kind == SC_COND_CITY_HAS || sp->cond.kind == SC_COND_CITY_LACKS)) {
+            /* (the score counts the city's blocks but the cell's own: a receive is counted when
+             * it could hold at some cell, a loss when it holds at every cell) */
+            int n = city_count(g, s, &sp->cond.sel);
+            bool has = sp->cond.kind == SC_COND_CITY_HAS;
+            if (sp->amount > 0 ? (has ? n > 0 : n <= 1) : (has ? n >= 2 : n == 0))
+                b->fixed += sp->amount;
+            continue;
+        }
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
             continue;
         if (sp->cond.kind == SC_COND_ADJACENT) { /* (each or not: sc_by_cell()) */
