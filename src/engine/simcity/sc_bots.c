@@ -90,11 +90,9 @@ static int city_bill(const struct sc_game *g, const struct sc_design *d)
     for (int i = 0; i < d->neffects; i++) {
         const struct sc_effect *e = &d->effects[i];
         if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
-            SC_FOR_CELLS(g, c)
-            {
-                if (g->block[c] == SC_NONE)
-                    continue;
-                const struct sc_design *t = sc_design_of(g, g->block[c]);
+            const struct sc_scan *s = sc_position_scan(g); /* (its blocks: the city's) */
+            for (int j = 0; j < s->nblocks; j++) {
+                const struct sc_design *t = sc_design_of(g, g->block[s->blocks[j]]);
                 int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
                 bill += level >= e->amount ? t->value : 0;
             }
