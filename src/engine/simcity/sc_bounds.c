@@ -218,18 +218,11 @@ static void complex_groups(struct sc_bound_pos *p, int cx)
     p->cx_remote_sum[cx] = (int16_t)sum;
     p->cx_done = (uint8_t)(p->cx_done | 1u << cx);
 }
-int sc_complex_at(struct sc_bound_pos *p, int cx, int c)
+/* sc_complex_at() of complex cx at c read from its groups (complex_groups() of cx done). */
+static int complex_near(const struct sc_bound_pos *p, int cx, int c)
 {
-    if (!(p->cx_done >> cx & 1u))
-        complex_groups(p, cx);
     const uint8_t *group = p->cx_group[cx];
     int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
-    int x = sc_x(c), y = sc_y(c), side = p->g->side;
-    if ((group[c] & (y > 0 ? group[c - SC_STRIDE] : SC_NONE) &
-         (x + 1 < side ? group[c + 1] : SC_NONE) & (y + 1 < side ? group[c + SC_STRIDE] : SC_NONE) &
-         (x > 0 ? group[c - 1] : SC_NONE)) == SC_NONE) /* (no member here or beside: the most
-                                                        * common) */
-        return count >= SC_GROUP_MIN ? sum : 0;
     int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     q[0] = c;
     for (int i = 0; i < m; i++) {
@@ -246,6 +239,26 @@ int sc_complex_at(struct sc_bound_pos *p, int cx, int c)
     }
     return count >= SC_GROUP_MIN ? sum : 0;
 }
+
+void sc_complex_cells(struct sc_bound_pos *p, int cx)
+{
+    complex_groups(p, cx);
+    const struct sc_scan *s = p->scan;
+    int16_t *at = p->cx_at[cx];
+    int16_t far = (int16_t)(p->cx_remote_count[cx] >= SC_GROUP_MIN ? p->cx_remote_sum[cx] : 0);
+    for (int c = 0; c < SC_CELLS; c++) /* (no member at a cell or beside it: the remote ones) */
+        at[c] = far;
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        if (p->cx_group[cx][c] == SC_NONE)
+            continue;
+        int q[5], m = 1 + sc_neighbours(p->g, c, q + 1);
+        q[0] = c;
+        for (int j = 0; j < m; j++)
+            at[q[j]] = (int16_t)complex_near(p, cx, q[j]);
+    }
+}
+
 /* The blocks of the city matching sel (a bound of what a condition counts anywhere). */
 static int city_count(const struct sc_game *g, const struct sc_scan *s, const struct sc_sel *sel)
 {

@@ -27,6 +27,7 @@ struct sc_bound_pos {
     uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
+    int16_t cx_at[SC_MAX_COMPLEXES][SC_CELLS]; /* sc_complex_at() at each cell */
     /* for power (unc_done bit SC_COVER_POWER: worked out), the blocks no provider covers yet
      * (New Coverage Only pays for no other) by network */
     uint8_t unc_done;
@@ -160,9 +161,19 @@ void sc_bound_start(struct sc_bound_pos *p, const struct sc_game *g, struct sc_s
 int sc_walk_cells(struct sc_bound_pos *p, const struct sc_design *d, uint8_t *list,
                   const uint8_t **cells);
 
+/* Works out complex cx's groups in p's position and sc_complex_at() of cx at every cell
+ * (cx_done bit cx set). */
+void sc_complex_cells(struct sc_bound_pos *p, int cx);
+
 /* A bound of the complex bonus of a contiguous member of complex cx at c: the members of the
  * groups beside c (and of c's own) and every remote member, paid once they are at least 3. */
-int sc_complex_at(struct sc_bound_pos *p, int cx, int c);
+static inline __attribute__((always_inline)) int sc_complex_at(struct sc_bound_pos *p, int cx,
+                                                               int c)
+{
+    if (!(p->cx_done >> cx & 1u))
+        sc_complex_cells(p, cx);
+    return p->cx_at[cx][c];
+}
 
 /* The part of d's bound at c from its receives and coverage that depend on the cell (b: its
  * bound's near[] filled). */
