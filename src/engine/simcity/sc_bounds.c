@@ -150,6 +150,7 @@ static const uint8_t *covered_near(struct sc_bound_pos *p, const struct sc_speci
         }
         n[q]--; /* (not its own cell) */
     }
+    p->cov_max[k] = -1;
     p->cov_range[k] = (int8_t)sp->range;
     p->cov_new[k] = sp->new_only;
     p->cov_done = (uint8_t)(p->cov_done | 1u << k);
@@ -305,6 +306,7 @@ static const uint8_t *near_of(struct sc_bound_pos *p, const struct sc_sel *sel, 
     const struct sc_game *g = p->g;
     const struct sc_scan *s = p->scan;
     uint8_t *n = p->near[p->nnear];
+    p->near_max[p->nnear] = -1;
     p->near_sel[p->nnear] = sel;
     p->near_r[p->nnear++] = (int8_t)r;
     memset(n, 0, SC_CELLS);
@@ -351,6 +353,52 @@ int sc_by_cell(struct sc_bound_pos *p, const struct sc_design *d, const struct s
             n += d->power ? sp->amount * powered_near(p, c, sp->new_only) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
             n += sp->amount * covered_near(p, sp)[c];
+        }
+    }
+    return n;
+}
+
+/* The largest of counts n[] at a candidate cell of p's scan. */
+static int cands_max(const struct sc_bound_pos *p, const uint8_t *n)
+{
+    const struct sc_scan *s = p->scan;
+    int most = 0;
+    for (int j = 0; j < s->ncands; j++)
+        most = n[s->cands[j]] > most ? n[s->cands[j]] : most;
+    return most;
+}
+
+/* A bound of sc_by_cell() of design d (b: its bound's near[] filled) at every candidate cell,
+ * read from the largest of the counts it reads (each worked out once a position), or -1 when
+ * one of its parts has no such count (power, a receive within more than NEAR_EXACT): then its
+ * cells must be walked. */
+static int part_most(struct sc_bound_pos *p, const struct sc_design *d,
+                     const struct sc_design_bound *b)
+{
+    int n = 0;
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        if (sp->amount <= 0)
+            continue;
+        if (b->near[i]) { /* (as sc_by_cell() reads them) */
+            int k = (int)((b->near[i] - p->near[0]) / SC_CELLS);
+            if (p->near_max[k] < 0)
+                p->near_max[k] = (int16_t)cands_max(p, b->near[i]);
+            int m = p->near_max[k];
+            bool each = sp->each || sp->cond.kind != SC_COND_ADJACENT;
+            n += each ? sp->amount * m : m > 0 ? sp->amount : 0;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT) {
+            return -1;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
+            return -1;
+        } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
+            if (d->power)
+                return -1;
+        } else if (sp->prim == SC_SP_COVERAGE) {
+            const uint8_t *cov = covered_near(p, sp);
+            if (p->cov_max[sp->cover] < 0)
+                p->cov_max[sp->cover] = (int16_t)cands_max(p, cov);
+            n += sp->amount * p->cov_max[sp->cover];
         }
     }
     return n;
@@ -487,6 +535,11 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
     const uint8_t *cells = NULL;
     if (b->by_cell) { /* (kept for sc_score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
+        int part = part_most(p, d, b);
+        if (part >= 0) { /* (read from the counts' largest: no walk over the cells) */
+            b->top += most + part;
+            return;
+        }
         ncells = sc_walk_cells(p, d, list, &cells);
     }
     for (int j = 0; j < ncells; j++) {

@@ -38,6 +38,7 @@ struct sc_bound_pos {
     int8_t cov_range[SC_COVER_COUNT];
     bool cov_new[SC_COVER_COUNT];
     uint8_t cov[SC_COVER_COUNT][SC_CELLS];
+    int16_t cov_max[SC_COVER_COUNT]; /* the largest of cov[k] at a candidate cell, or -1 */
     int scorched;      /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool members_done; /* members[] is filled */
     int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
@@ -55,6 +56,7 @@ struct sc_bound_pos {
     const struct sc_sel *near_sel[NEAR_SLOTS];
     int8_t near_r[NEAR_SLOTS];
     uint8_t near[NEAR_SLOTS][SC_CELLS];
+    int16_t near_max[NEAR_SLOTS]; /* the largest of near[i] at a candidate cell, or -1 */
     uint8_t empty[SC_CELLS];
     uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
