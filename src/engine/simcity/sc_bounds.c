@@ -247,6 +247,8 @@ void sc_complex_cells(struct sc_bound_pos *p, int cx)
     const struct sc_scan *s = p->scan;
     int16_t *at = p->cx_at[cx];
     int16_t far = (int16_t)(p->cx_remote_count[cx] >= SC_GROUP_MIN ? p->cx_remote_sum[cx] : 0);
+    bool done[SC_CELLS];
+    memset(done, 0, sizeof done);
     for (int c = 0; c < SC_CELLS; c++) /* (no member at a cell or beside it: the remote ones) */
         at[c] = far;
     for (int i = 0; i < s->nblocks; i++) {
@@ -256,7 +258,10 @@ void sc_complex_cells(struct sc_bound_pos *p, int cx)
         int q[5], m = 1 + sc_neighbours(p->g, c, q + 1);
         q[0] = c;
         for (int j = 0; j < m; j++)
-            at[q[j]] = (int16_t)complex_near(p, cx, q[j]);
+            if (!done[q[j]]) {
+                done[q[j]] = true;
+                at[q[j]] = (int16_t)complex_near(p, cx, q[j]);
+            }
     }
 }
 
