@@ -183,8 +183,10 @@ int sc_by_cell(struct sc_bound_pos *p, const struct sc_design *d, const struct s
                int c);
 
 /* Works out b, design d's bound in p's position: the parts that do not depend on the cell, the
- * adders that pay it, the parts of its candidate cells that do (when by_cell) and top, the most
- * any of its plays could score. */
+ * adders that pay it, and top, the most any of its plays could score. When by_cell, the parts
+ * that depend on the cell are bounded by the largest counts they read at a candidate cell; only
+ * when one has no such count (power, a receive within more than NEAR_EXACT) are its candidate
+ * cells walked and their parts kept in cell_part[] (else -1, worked out as they are asked). */
 void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct sc_design_bound *b);
 
 /* An upper bound of what design d would score at cell c (legal or not) in p's position: its
