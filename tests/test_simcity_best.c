@@ -11,9 +11,9 @@
 
 TestSuite(simcity_best, .init = load_sc, .timeout = 240);
 
-/* Three weighings that keep sc_best_plays()'s contract: by score alone; the greedy bot's shape
- * (a vote at 0.8, a bonus by card, events by their block, and cents by card and cell to break
- * ties); and a flat one where many plays tie. */
+/* Weighings that keep sc_best_plays()'s contract: by score alone; the greedy bot's shape (a vote
+ * at 0.8, a bonus by card, events by their block, and cents by card and cell to break ties),
+ * also with a bound of its targeted events' worth; and a flat one where many plays tie. */
 static double by_score(void *ctx, const struct sc_option *o)
 {
     (void)ctx;
@@ -28,6 +28,15 @@ static double greedy_shape(void *ctx, const struct sc_option *o)
     if (o->mode == SC_MODE_VOTE)
         return 0.8 * o->score;
     return o->score + (o->card % 7) * 0.25;
+}
+
+/* A bound of greedy_shape()'s worth of a targeted event's play: (x + y) / 3 on the largest
+ * surface. */
+static double shape_event_bound(void *ctx, int card)
+{
+    (void)ctx;
+    (void)card;
+    return 2.0 * (SC_STRIDE - 1) / 3.0;
 }
 
 static double cents(void *ctx, const struct sc_option *o)
@@ -49,11 +58,13 @@ static int compared;
 
 static void agrees(const struct sc_game *g, int seat)
 {
-    const struct sc_weigh ways[3] = {
-        {by_score, NULL, NULL, 0}, {greedy_shape, cents, NULL, 0.01}, {flat, NULL, NULL, 0}};
+    const struct sc_weigh ways[4] = {{by_score, NULL, NULL, 0, NULL},
+                                     {greedy_shape, cents, NULL, 0.01, NULL},
+                                     {flat, NULL, NULL, 0, NULL},
+                                     {greedy_shape, cents, NULL, 0.01, shape_event_bound}};
     const int ks[3] = {1, 2, 4};
     const double bars[3] = {-HUGE_VAL, 0.25, 6};
-    for (int w = 0; w < 3; w++)
+    for (int w = 0; w < 4; w++)
         for (int ki = 0; ki < 3; ki++)
             for (int bi = 0; bi < 3; bi++)
                 for (int votes = 0; votes < 2; votes++) {

@@ -285,7 +285,7 @@ int sc_best_plays(const struct sc_game *g, int seat, bool votes, double bar,
         if (sc_design_check(g, d) != SC_OK)
             continue;
         if (d->kind == SC_KIND_EVENT && d->targeted) {
-            v = HUGE_VAL;
+            v = w->event_bound ? w->event_bound(w->ctx, card) + (w->tie ? w->slack : 0) : HUGE_VAL;
         } else if (d->kind == SC_KIND_EVENT) {
             struct sc_option o = {.card = (uint8_t)card, .x = -1, .y = -1, .mode = SC_MODE_EVENT};
             v = w->worth(w->ctx, &o) + tie_of(w, &o);

@@ -90,11 +90,9 @@ static int city_bill(const struct sc_game *g, const struct sc_design *d)
     for (int i = 0; i < d->neffects; i++) {
         const struct sc_effect *e = &d->effects[i];
         if ((e->kind == SC_EF_POLLUTION || e->kind == SC_EF_CRIME) && e->bill) {
-            SC_FOR_CELLS(g, c)
-            {
-                if (g->block[c] == SC_NONE)
-                    continue;
-                const struct sc_design *t = sc_design_of(g, g->block[c]);
+            const struct sc_scan *s = sc_position_scan(g); /* (its blocks: the city's) */
+            for (int j = 0; j < s->nblocks; j++) {
+                const struct sc_design *t = sc_design_of(g, g->block[s->blocks[j]]);
                 int level = e->kind == SC_EF_POLLUTION ? t->pollution : t->crime;
                 bill += level >= e->amount ? t->value : 0;
             }
@@ -180,6 +178,20 @@ static double greedy_worth(void *ctx, const struct sc_option *o)
     return play_worth(ctx, o);
 }
 
+/* A bound of the greedy bot's worth of any play of targeted event card (sc_weigh's
+ * event_bound): with no Mayor, or with w's seat the Mayor, its worth without a block struck (a
+ * block struck only adds to the bill); with a rival Mayor, all the Mayor's money paid. */
+static double greedy_event_bound(void *ctx, int card)
+{
+    struct greedy_weigh *w = ctx;
+    const struct sc_game *g = w->g;
+    if (g->mayor == SC_NONE || g->mayor == w->seat)
+        return event_worth(w, card, -1);
+    if (w->rival == -2)
+        w->rival = richest_rival(g, w->seat);
+    return 0.5 + (g->mayor == w->rival ? 1.0 : 0.5) * g->seats[g->mayor].money;
+}
+
 static double tie_cents(void *ctx, const struct sc_option *o)
 {
     const struct greedy_weigh *w = ctx;
@@ -194,7 +206,7 @@ static void greedy_play(struct bot *b, const struct sc_game *g, int seat, struct
 {
     bool carries = vote_carries(g, seat); /* a vote it would lose: not tried */
     struct greedy_weigh gw = {g, seat, rng_next(&b->rng), -1, 0, -2};
-    struct sc_weigh w = {greedy_worth, tie_cents, &gw, 0.01};
+    struct sc_weigh w = {greedy_worth, tie_cents, &gw, 0.01, greedy_event_bound};
     struct sc_ranked best;
     int n = sc_best_plays(g, seat, carries, PASS_WORTH_X100 / 100.0, &w, &best, 1);
     sc_decision_init(d);
@@ -223,7 +235,7 @@ int sc_expert_options(const void *vg, int seat, void *out, int max)
         max = SC_EXPERT_TOP;
     /* the best max - 1 plays by weight (ties: the first listed), then passing in its place */
     struct greedy_weigh gw = {g, seat, 0, -1, 0, -2};
-    struct sc_weigh w = {greedy_worth, NULL, &gw, 0};
+    struct sc_weigh w = {greedy_worth, NULL, &gw, 0, greedy_event_bound};
     struct sc_ranked top[SC_EXPERT_TOP];
     int ntop = sc_best_plays(g, seat, vote_carries(g, seat), -HUGE_VAL, &w, top, max - 1);
     int n = 0;
@@ -271,7 +283,7 @@ static void greedy_council(const struct sc_game *g, int seat, struct sc_decision
         return;
     int cost = sc_design_of(g, s->hand[pick])->cost;
     bool wants = 6 * cost <= s->money;
-    struct sc_weigh w = {vote_score, NULL, NULL, 0};
+    struct sc_weigh w = {vote_score, NULL, NULL, 0, NULL};
     struct sc_ranked r;
     if (!wants) /* a play that needs votes and would score more than the member costs */
         wants = sc_best_plays(g, seat, true, cost, &w, &r, 1) > 0;

@@ -98,41 +98,63 @@ static int square_count(const struct sc_game *g, int16_t pre[][SC_STRIDE + 1], i
     return pre[y1][x1] - pre[y0][x1] - pre[y1][x0] + pre[y0][x0];
 }
 
-/* Works out p->unc[cover] (or p->power_unc) from the scan's covered map of `cover`. */
-static void uncovered(struct sc_bound_pos *p, int cover)
+/* The scan's covered map of `cover` (as sc_score.c's coverage reads it). */
+static const bool *covered_map(struct sc_bound_pos *p, int cover)
 {
-    const struct sc_game *g = p->g;
     struct sc_scan *s = p->scan;
-    if (!(s->covered_done >> cover & 1u)) { /* (as sc_score.c's coverage reads it) */
-        sc_covered_map_scan(g, cover, s->covered[cover], s);
+    if (!(s->covered_done >> cover & 1u)) {
+        sc_covered_map_scan(p->g, cover, s->covered[cover], s);
         s->covered_done = (uint8_t)(s->covered_done | 1u << cover);
     }
-    const bool *old = s->covered[cover];
-    if (cover == SC_COVER_POWER) {
-        memset(p->power_unc, 0, sizeof p->power_unc);
-        for (int i = 0; i < s->nblocks; i++) {
-            int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
-            p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
-        }
-    } else {
-        int16_t(*pre)[SC_STRIDE + 1] = p->unc[cover];
-        memset(pre, 0, sizeof p->unc[cover]);
-        for (int y = 0; y < g->side; y++)
-            for (int x = 0; x < g->side; x++) {
-                int b = y * SC_STRIDE + x;
-                pre[y + 1][x + 1] = (int16_t)(pre[y][x + 1] + pre[y + 1][x] - pre[y][x] +
-                                              (g->block[b] != SC_NONE && !old[b]));
-            }
-    }
-    p->unc_done = (uint8_t)(p->unc_done | 1u << cover);
+    return s->covered[cover];
 }
 
-/* The blocks in the square of half-side r around c that no provider of `cover` covers yet. */
-static int uncovered_near(struct sc_bound_pos *p, int cover, int c, int r)
+/* Works out p->power_unc from the scan's covered map of power. */
+static void uncovered_power(struct sc_bound_pos *p)
 {
-    if (!(p->unc_done >> cover & 1u))
-        uncovered(p, cover);
-    return square_count(p->g, p->unc[cover], c, r);
+    struct sc_scan *s = p->scan;
+    const bool *old = covered_map(p, SC_COVER_POWER);
+    memset(p->power_unc, 0, sizeof p->power_unc);
+    for (int i = 0; i < s->nblocks; i++) {
+        int b = s->blocks[i], k = s->net[SC_SVC_POWER][b];
+        p->power_unc[k == SC_NONE ? 0 : k] += k != SC_NONE && !old[b];
+    }
+    p->unc_done = (uint8_t)(p->unc_done | 1u << SC_COVER_POWER);
+}
+
+/* For coverage sp (not power): at each cell, the blocks a provider there would be paid for, as
+ * the score counts them (sc_covers_at(): within its range, less a block's crime for police; New
+ * Coverage Only: those no provider covers yet; the cell's own block not counted), worked out
+ * once a position for each kind of coverage. */
+static const uint8_t *covered_near(struct sc_bound_pos *p, const struct sc_special *sp)
+{
+    int k = sp->cover;
+    uint8_t *n = p->cov[k];
+    if ((p->cov_done >> k & 1u) && p->cov_range[k] == sp->range && p->cov_new[k] == sp->new_only)
+        return n;
+    const struct sc_game *g = p->g;
+    const struct sc_scan *s = p->scan;
+    const bool *old = sp->new_only ? covered_map(p, k) : NULL;
+    memset(n, 0, SC_CELLS);
+    for (int i = 0; i < s->nblocks; i++) { /* each block counts at the cells that cover it */
+        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        int r = sp->range - (k == SC_COVER_POLICE ? sc_design_of(g, g->block[q])->crime : 0);
+        if ((old && old[q]) || r < 0)
+            continue;
+        for (int dy = -r; dy <= r; dy++) {
+            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
+            if (y < 0 || y >= g->side)
+                continue;
+            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
+                n[y * SC_STRIDE + x]++;
+        }
+        n[q]--; /* (not its own cell) */
+    }
+    p->cov_max[k] = -1;
+    p->cov_range[k] = (int8_t)sp->range;
+    p->cov_new[k] = sp->new_only;
+    p->cov_done = (uint8_t)(p->cov_done | 1u << k);
+    return n;
 }
 
 /* The blocks in the square of half-side r around c (c's own among them). */
@@ -197,18 +219,11 @@ static void complex_groups(struct sc_bound_pos *p, int cx)
     p->cx_remote_sum[cx] = (int16_t)sum;
     p->cx_done = (uint8_t)(p->cx_done | 1u << cx);
 }
-int sc_complex_at(struct sc_bound_pos *p, int cx, int c)
+/* sc_complex_at() of complex cx at c read from its groups (complex_groups() of cx done). */
+static int complex_near(const struct sc_bound_pos *p, int cx, int c)
 {
-    if (!(p->cx_done >> cx & 1u))
-        complex_groups(p, cx);
     const uint8_t *group = p->cx_group[cx];
     int count = p->cx_remote_count[cx], sum = p->cx_remote_sum[cx];
-    int x = sc_x(c), y = sc_y(c), side = p->g->side;
-    if ((group[c] & (y > 0 ? group[c - SC_STRIDE] : SC_NONE) &
-         (x + 1 < side ? group[c + 1] : SC_NONE) & (y + 1 < side ? group[c + SC_STRIDE] : SC_NONE) &
-         (x > 0 ? group[c - 1] : SC_NONE)) == SC_NONE) /* (no member here or beside: the most
-                                                        * common) */
-        return count >= SC_GROUP_MIN ? sum : 0;
     int q[5], m = 1 + sc_neighbours(p->g, c, q + 1), seen[5], nseen = 0;
     q[0] = c;
     for (int i = 0; i < m; i++) {
@@ -225,6 +240,31 @@ int sc_complex_at(struct sc_bound_pos *p, int cx, int c)
     }
     return count >= SC_GROUP_MIN ? sum : 0;
 }
+
+void sc_complex_cells(struct sc_bound_pos *p, int cx)
+{
+    complex_groups(p, cx);
+    const struct sc_scan *s = p->scan;
+    int16_t *at = p->cx_at[cx];
+    int16_t far = (int16_t)(p->cx_remote_count[cx] >= SC_GROUP_MIN ? p->cx_remote_sum[cx] : 0);
+    bool done[SC_CELLS];
+    memset(done, 0, sizeof done);
+    for (int c = 0; c < SC_CELLS; c++) /* (no member at a cell or beside it: the remote ones) */
+        at[c] = far;
+    for (int i = 0; i < s->nblocks; i++) {
+        int c = s->blocks[i];
+        if (p->cx_group[cx][c] == SC_NONE)
+            continue;
+        int q[5], m = 1 + sc_neighbours(p->g, c, q + 1);
+        q[0] = c;
+        for (int j = 0; j < m; j++)
+            if (!done[q[j]]) {
+                done[q[j]] = true;
+                at[q[j]] = (int16_t)complex_near(p, cx, q[j]);
+            }
+    }
+}
+
 /* The blocks of the city matching sel (a bound of what a condition counts anywhere). */
 static int city_count(const struct sc_game *g, const struct sc_scan *s, const struct sc_sel *sel)
 {
@@ -240,7 +280,7 @@ static int powered_near(struct sc_bound_pos *p, int c, bool new_only)
 {
     const struct sc_scan *s = p->scan;
     if (new_only && !(p->unc_done >> SC_COVER_POWER & 1u))
-        uncovered(p, SC_COVER_POWER);
+        uncovered_power(p);
     int nets[5], n = 0, sum = 0;
     for (int dir = -1; dir < 4; dir++) {
         int q = dir < 0 ? c : sc_step_to(p->g, c, dir);
@@ -271,6 +311,7 @@ static const uint8_t *near_of(struct sc_bound_pos *p, const struct sc_sel *sel, 
     const struct sc_game *g = p->g;
     const struct sc_scan *s = p->scan;
     uint8_t *n = p->near[p->nnear];
+    p->near_max[p->nnear] = -1;
     p->near_sel[p->nnear] = sel;
     p->near_r[p->nnear++] = (int8_t)r;
     memset(n, 0, SC_CELLS);
@@ -316,9 +357,53 @@ int sc_by_cell(struct sc_bound_pos *p, const struct sc_design *d, const struct s
         } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
             n += d->power ? sp->amount * powered_near(p, c, sp->new_only) : 0;
         } else if (sp->prim == SC_SP_COVERAGE) {
-            int r = sp->range - (sp->cover == SC_COVER_POLICE ? p->scan->min_crime : 0);
-            n += sp->amount *
-                 (sp->new_only ? uncovered_near(p, sp->cover, c, r) : blocks_near(p, c, r));
+            n += sp->amount * covered_near(p, sp)[c];
+        }
+    }
+    return n;
+}
+
+/* The largest of counts n[] at a candidate cell of p's scan. */
+static int cands_max(const struct sc_bound_pos *p, const uint8_t *n)
+{
+    const struct sc_scan *s = p->scan;
+    int most = 0;
+    for (int j = 0; j < s->ncands; j++)
+        most = n[s->cands[j]] > most ? n[s->cands[j]] : most;
+    return most;
+}
+
+/* A bound of sc_by_cell() of design d (b: its bound's near[] filled) at every candidate cell,
+ * read from the largest of the counts it reads (each worked out once a position), or -1 when
+ * one of its parts has no such count (power, a receive within more than NEAR_EXACT): then its
+ * cells must be walked. */
+static int part_most(struct sc_bound_pos *p, const struct sc_design *d,
+                     const struct sc_design_bound *b)
+{
+    int n = 0;
+    for (int i = 0; i < d->nspecials; i++) {
+        const struct sc_special *sp = &d->specials[i];
+        if (sp->amount <= 0)
+            continue;
+        if (b->near[i]) { /* (as sc_by_cell() reads them) */
+            int k = (int)((b->near[i] - p->near[0]) / SC_CELLS);
+            if (p->near_max[k] < 0)
+                p->near_max[k] = (int16_t)cands_max(p, b->near[i]);
+            int m = p->near_max[k];
+            bool each = sp->each || sp->cond.kind != SC_COND_ADJACENT;
+            n += each ? sp->amount * m : m > 0 ? sp->amount : 0;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->cond.kind == SC_COND_ADJACENT) {
+            return -1;
+        } else if (sp->prim == SC_SP_RECEIVE && sp->each && sp->cond.kind == SC_COND_WITHIN) {
+            return -1;
+        } else if (sp->prim == SC_SP_COVERAGE && sp->cover == SC_COVER_POWER) {
+            if (d->power)
+                return -1;
+        } else if (sp->prim == SC_SP_COVERAGE) {
+            const uint8_t *cov = covered_near(p, sp);
+            if (p->cov_max[sp->cover] < 0)
+                p->cov_max[sp->cover] = (int16_t)cands_max(p, cov);
+            n += sp->amount * p->cov_max[sp->cover];
         }
     }
     return n;
@@ -373,6 +458,16 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
             b->near[i] = near_of(p, &sp->cond.sel, sp->cond.n);
         if (sp->prim == SC_SP_COVERAGE && sp->amount > 0)
             b->by_cell = true;
+        if (sp->prim == SC_SP_RECEIVE && !sp->each && sp->amount != 0 &&
+            (sp->cond.kind == SC_COND_CITY_HAS || sp->cond.kind == SC_COND_CITY_LACKS)) {
+            /* (the score counts the city's blocks but the cell's own: a receive is counted when
+             * it could hold at some cell, a loss when it holds at every cell) */
+            int n = city_count(g, s, &sp->cond.sel);
+            bool has = sp->cond.kind == SC_COND_CITY_HAS;
+            if (sp->amount > 0 ? (has ? n > 0 : n <= 1) : (has ? n >= 2 : n == 0))
+                b->fixed += sp->amount;
+            continue;
+        }
         if (sp->prim != SC_SP_RECEIVE || sp->amount <= 0)
             continue;
         if (sp->cond.kind == SC_COND_ADJACENT) { /* (each or not: sc_by_cell()) */
@@ -445,6 +540,11 @@ void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct s
     const uint8_t *cells = NULL;
     if (b->by_cell) { /* (kept for sc_score_bound(), which asks again cell by cell) */
         memset(b->cell_part, 0xff, sizeof b->cell_part);
+        int part = part_most(p, d, b);
+        if (part >= 0) { /* (read from the counts' largest: no walk over the cells) */
+            b->top += most + part;
+            return;
+        }
         ncells = sc_walk_cells(p, d, list, &cells);
     }
     for (int j = 0; j < ncells; j++) {
@@ -467,7 +567,7 @@ void sc_bound_start(struct sc_bound_pos *p, const struct sc_game *g, struct sc_s
     p->squares = false;
     memset(p->zone_most, 0xff, sizeof p->zone_most);
     p->scorched = -1;
-    p->cx_done = p->unc_done = 0;
+    p->cx_done = p->unc_done = p->cov_done = 0;
     p->members_done = false;
     p->free_only = free_only;
     p->split_done = false;

@@ -27,11 +27,18 @@ struct sc_bound_pos {
     uint8_t cx_group[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_count[SC_MAX_COMPLEXES][SC_CELLS], cx_sum[SC_MAX_COMPLEXES][SC_CELLS];
     int16_t cx_remote_count[SC_MAX_COMPLEXES], cx_remote_sum[SC_MAX_COMPLEXES];
-    /* by coverage (unc_done bit k: coverage k worked out), the blocks it covers nowhere yet
-     * (New Coverage Only pays for no other): by square as pre[][], and for power by network */
+    int16_t cx_at[SC_MAX_COMPLEXES][SC_CELLS]; /* sc_complex_at() at each cell */
+    /* for power (unc_done bit SC_COVER_POWER: worked out), the blocks no provider covers yet
+     * (New Coverage Only pays for no other) by network */
     uint8_t unc_done;
-    int16_t unc[SC_COVER_COUNT][SC_STRIDE + 1][SC_STRIDE + 1];
     int16_t power_unc[SC_CELLS];
+    /* by other coverage (cov_done bit k: coverage k worked out, for cov_range[k] and
+     * cov_new[k]): at each cell the blocks a provider there would be paid for */
+    uint8_t cov_done;
+    int8_t cov_range[SC_COVER_COUNT];
+    bool cov_new[SC_COVER_COUNT];
+    uint8_t cov[SC_COVER_COUNT][SC_CELLS];
+    int16_t cov_max[SC_COVER_COUNT]; /* the largest of cov[k] at a candidate cell, or -1 */
     int scorched;      /* the scorched earth bonus of some candidate cell, or -1 not known yet */
     bool members_done; /* members[] is filled */
     int16_t members[SC_MAX_COMPLEXES]; /* by complex: its members' bonuses (those > 0) */
@@ -49,6 +56,7 @@ struct sc_bound_pos {
     const struct sc_sel *near_sel[NEAR_SLOTS];
     int8_t near_r[NEAR_SLOTS];
     uint8_t near[NEAR_SLOTS][SC_CELLS];
+    int16_t near_max[NEAR_SLOTS]; /* the largest of near[i] at a candidate cell, or -1 */
     uint8_t empty[SC_CELLS];
     uint8_t head[SC_MAX_DESIGNS], tail[SC_MAX_DESIGNS], next[SC_CELLS];
 };
@@ -155,9 +163,19 @@ void sc_bound_start(struct sc_bound_pos *p, const struct sc_game *g, struct sc_s
 int sc_walk_cells(struct sc_bound_pos *p, const struct sc_design *d, uint8_t *list,
                   const uint8_t **cells);
 
+/* Works out complex cx's groups in p's position and sc_complex_at() of cx at every cell
+ * (cx_done bit cx set). */
+void sc_complex_cells(struct sc_bound_pos *p, int cx);
+
 /* A bound of the complex bonus of a contiguous member of complex cx at c: the members of the
  * groups beside c (and of c's own) and every remote member, paid once they are at least 3. */
-int sc_complex_at(struct sc_bound_pos *p, int cx, int c);
+static inline __attribute__((always_inline)) int sc_complex_at(struct sc_bound_pos *p, int cx,
+                                                               int c)
+{
+    if (!(p->cx_done >> cx & 1u))
+        sc_complex_cells(p, cx);
+    return p->cx_at[cx][c];
+}
 
 /* The part of d's bound at c from its receives and coverage that depend on the cell (b: its
  * bound's near[] filled). */
@@ -165,8 +183,10 @@ int sc_by_cell(struct sc_bound_pos *p, const struct sc_design *d, const struct s
                int c);
 
 /* Works out b, design d's bound in p's position: the parts that do not depend on the cell, the
- * adders that pay it, the parts of its candidate cells that do (when by_cell) and top, the most
- * any of its plays could score. */
+ * adders that pay it, and top, the most any of its plays could score. When by_cell, the parts
+ * that depend on the cell are bounded by the largest counts they read at a candidate cell; only
+ * when one has no such count (power, a receive within more than NEAR_EXACT) are its candidate
+ * cells walked and their parts kept in cell_part[] (else -1, worked out as they are asked). */
 void sc_design_bound(struct sc_bound_pos *p, const struct sc_design *d, struct sc_design_bound *b);
 
 /* An upper bound of what design d would score at cell c (legal or not) in p's position: its

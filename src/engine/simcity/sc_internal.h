@@ -369,6 +369,9 @@ struct sc_weigh {
     double (*tie)(void *ctx, const struct sc_option *o);
     void *ctx;
     double slack;
+    /* when not NULL: a bound of the worth (tie-break apart) of any play of the event card
+     * `card` that targets a block, so that the search need not weigh each of its cells first */
+    double (*event_bound)(void *ctx, int card);
 };
 
 /* The k legal plays of seat's hand worth more than `bar` and most (ties: the earlier in
