@@ -242,6 +242,113 @@ Test(store, the_accounts_migration_keeps_every_game_and_its_seats_anonymous)
     db_drop(url);
 }
 
+/* Runs `sql` on a connection of its own and returns the first column of its first row (an
+ * empty string when NULL), which the caller frees. */
+static char *query_text(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    char *v = strdup(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* What read_events() reads: the events of game "ev" after `after`, at most `limit`, through
+ * store_events_after() (page false) or store_events_page() (page true). */
+struct events_read {
+    long long after;
+    int limit;
+    bool page;
+    json_t *events;
+    long long last_seq;
+};
+
+static int read_events(PGconn *c, void *ctx)
+{
+    struct events_read *e = ctx;
+    return e->page ? store_events_page(c, "ev", e->after, e->limit, &e->events, &e->last_seq)
+                   : store_events_after(c, "ev", e->after, e->limit, &e->events);
+}
+
+/* The seq numbers of a JSON array of events, as "1,2,3". */
+static void seqs_of(const json_t *events, char *out, size_t n)
+{
+    out[0] = 0;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev)
+    {
+        snprintf(out + strlen(out), n - strlen(out), "%s%lld", i ? "," : "",
+                 (long long)json_integer_value(json_object_get(ev, "seq")));
+    }
+}
+
+Test(store, the_event_log_keeps_its_events_in_batches_and_reads_them_as_before)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A log of one row per event (before 0023), as the readers showed it then. */
+    copy_migrations(dir, sizeof dir, 23);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state, last_seq) "
+                  "VALUES ('ev', 'the_city', 'playing', 2, '\\x00', '{}', 7)");
+    exec_sql(url, "INSERT INTO events (game_id, seq, type, data) VALUES ('ev', 1, 'started', "
+                  "'{\"seats\": 2}'), ('ev', 2, 'step', '{}'), ('ev', 3, 'joined', '{\"seat\": "
+                  "1, \"name\": \"Ada\"}')");
+    char *before = query_text(url, "SELECT json_agg((jsonb_build_object('seq', seq, 'type', "
+                                   "type) || data) ORDER BY seq)::text FROM events");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    /* Then a save's batch of four. */
+    exec_sql(url, "INSERT INTO event_batches (game_id, first_seq, last_seq, body) VALUES ('ev', "
+                  "4, 7, '[{\"type\": \"step\", \"data\": {\"round\": 1}}, {\"type\": "
+                  "\"default\", \"data\": {\"seat\": 0, \"by\": \"timer\"}}, {\"type\": "
+                  "\"built\"}, {\"type\": \"step\", \"data\": {\"round\": 2}}]')");
+    struct events_read all = {.after = 0, .limit = 100};
+    cr_assert_eq(store_run(st, read_events, &all), STORE_OK);
+    char seqs[128];
+    seqs_of(all.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "1,2,3,4,5,6,7");
+    json_t *old = json_loads(before, 0, NULL), *migrated = json_array();
+    for (size_t i = 0; i < 3; i++)
+        json_array_append(migrated, json_array_get(all.events, i));
+    cr_expect(json_equal(old, migrated), "the migrated events read as before: %s", before);
+    char *built = json_dumps(json_array_get(all.events, 5), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(built, "{\"seq\":6,\"type\":\"built\"}", "an event without data");
+    free(built);
+    /* The limit counts events across batches. */
+    struct events_read mid = {.after = 2, .limit = 3};
+    cr_assert_eq(store_run(st, read_events, &mid), STORE_OK);
+    seqs_of(mid.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "3,4,5");
+    struct events_read page = {.after = 4, .limit = 2, .page = true};
+    cr_assert_eq(store_run(st, read_events, &page), STORE_OK);
+    seqs_of(page.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "5,6");
+    cr_expect_eq(page.last_seq, 7);
+    struct events_read none = {.after = 7, .limit = 5, .page = true};
+    cr_assert_eq(store_run(st, read_events, &none), STORE_OK);
+    cr_expect_eq(json_array_size(none.events), 0);
+    /* The view shows the log one event a row. */
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'ev' AND type = "
+                                 "'step' AND seq IN (2, 4, 7)"),
+                 3);
+    json_decref(old);
+    json_decref(migrated);
+    json_decref(all.events);
+    json_decref(mid.events);
+    json_decref(page.events);
+    json_decref(none.events);
+    free(before);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
 Test(store, the_ratings_migration_keeps_every_game_seat_and_account)
 {
     char url[512], dir[1200], err[512] = "";
