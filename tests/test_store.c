@@ -349,6 +349,33 @@ Test(store, the_event_log_keeps_its_events_in_batches_and_reads_them_as_before)
     db_drop(url);
 }
 
+Test(store, deleting_a_game_deletes_its_events_decisions_and_orders)
+{
+    char url[512], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    for (int g = 0; g < 3; g++) {
+        char sql[1024];
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO games (id, game, status, players, host_hash, state) VALUES ('g%d', "
+                 "'the_city', 'finished', 2, '\\x00', '{}'); INSERT INTO event_batches (game_id, "
+                 "first_seq, last_seq, body) VALUES ('g%d', 1, 2, '[{\"type\": \"a\"}, "
+                 "{\"type\": \"b\"}]'); INSERT INTO decisions (game_id, n, seat, round, step, "
+                 "body) VALUES ('g%d', 0, 0, 0, 'keep', '{}'); INSERT INTO orders (game_id, "
+                 "round, step, seat, body) VALUES ('g%d', 0, 'keep', 0, '{}')",
+                 g, g, g, g);
+        exec_sql(url, sql);
+    }
+    exec_sql(url, "DELETE FROM games WHERE id IN ('g0', 'g2')");
+    cr_expect_eq(query_long(url, "SELECT (SELECT count(*) FROM event_batches) + (SELECT count(*) "
+                                 "FROM decisions) + (SELECT count(*) FROM orders)"),
+                 3, "only g1's rows are left");
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'g1'"), 2);
+    store_close(st);
+    db_drop(url);
+}
+
 Test(store, the_ratings_migration_keeps_every_game_seat_and_account)
 {
     char url[512], dir[1200], err[512] = "";
