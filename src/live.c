@@ -359,10 +359,10 @@ static int record_decisions(struct live *lv)
         if (!rs->pending(lv->g, s))
             continue;
         json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
-        json_t *d =
-            json_pack("{s:i, s:i, s:i, s:s, s:i, s:o, s:b}", "n", lv->row.ndecisions++, "seat", s,
-                      "round", pos.round, "step", ruleset_step_name(rs, pos.step), "turn", pos.turn,
-                      "body", body, "is_default", rs->defaulted(lv->g, s));
+        lv->row.ndecisions++;
+        json_t *d = json_pack("{s:i, s:i, s:s, s:i, s:o, s:b}", "seat", s, "round", pos.round,
+                              "step", ruleset_step_name(rs, pos.step), "turn", pos.turn, "body",
+                              body, "is_default", rs->defaulted(lv->g, s));
         if (!d || json_array_append_new(lv->decisions, d) != 0)
             return STORE_HARD;
     }

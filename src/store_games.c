@@ -311,15 +311,15 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
         events,   orders,    g->amend_step, counts,
         due,      secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL,
         decisions};
-    /* The events are one batch row (none when there are none: first_seq is then last_seq + 1). */
+    /* The events are one batch row (none when there are none: first_seq is then last_seq + 1),
+     * and so are the decisions, the last of them number ndecisions - 1. */
     int st =
         command(c, "save game",
                 "WITH ev AS (INSERT INTO event_batches (game_id, first_seq, last_seq, body) "
                 "SELECT $1, $8::bigint, $5::bigint, $9::jsonb WHERE $5::bigint >= $8::bigint), "
-                "d AS (INSERT INTO decisions (game_id, n, seat, round, step, turn, body, "
-                "is_default) SELECT $1, x.n, x.seat, x.round, x.step, x.turn, x.body, "
-                "x.is_default FROM json_to_recordset($17::json) AS x(n integer, seat smallint, "
-                "round smallint, step text, turn integer, body jsonb, is_default boolean)), "
+                "d AS (INSERT INTO decision_batches (game_id, first_n, last_n, body) SELECT $1, "
+                "$6::int - json_array_length($17::json), $6::int - 1, $17::jsonb WHERE "
+                "json_array_length($17::json) > 0), "
                 "o AS (INSERT INTO orders (game_id, round, step, turn, seat, body) "
                 "SELECT $1, x.round, x.step, x.turn, x.seat, x.body FROM "
                 "json_to_recordset($10::json) "
@@ -472,8 +472,11 @@ int store_last_default(PGconn *c, const char *id, int seat, json_t **out)
         "x.n DESC LIMIT 1), '\"timer\"'::jsonb)) || "
         "CASE WHEN d.body ? 'turn' THEN jsonb_build_object('turn', d.body->'turn') ELSE "
         "'{}'::jsonb END)::text "
-        "FROM (SELECT * FROM decisions WHERE game_id = $1 AND seat = $2::int ORDER BY n DESC "
-        "LIMIT 1) d WHERE d.is_default",
+        "FROM (SELECT (x.v->>'seat')::int AS seat, (x.v->>'round')::int AS round, x.v->'body' "
+        "AS body, (x.v->>'is_default')::boolean AS is_default FROM decision_batches b, "
+        "jsonb_array_elements(b.body) WITH ORDINALITY AS x(v, n) WHERE b.game_id = $1 AND "
+        "(x.v->>'seat')::int = $2::int ORDER BY b.last_n DESC, x.n DESC LIMIT 1) d WHERE "
+        "d.is_default",
         2, vals, &rows);
     if (st != STORE_OK)
         return st;

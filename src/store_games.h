@@ -96,7 +96,8 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
  * the game's log as events first_seq, first_seq+1, ..., g->last_seq (one batch row), stores
  * `orders` (a JSON array of {round, step, turn, seat, body}, at most one per seat and step), each
  * replacing the seat's earlier order for its step, and appends `decisions` (a JSON array of
- * {n, seat, round, step, turn, body, is_default}, the replay log's next rows); one statement. */
+ * {seat, round, step, turn, body, is_default}, the replay log's decisions g->ndecisions - k to
+ * g->ndecisions - 1, k its length) as one batch row; one statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
                     const char *events, const char *orders, const char *decisions);
 

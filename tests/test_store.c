@@ -349,6 +349,74 @@ Test(store, the_event_log_keeps_its_events_in_batches_and_reads_them_as_before)
     db_drop(url);
 }
 
+/* What read_decisions() reads of game "dc": its replay log, and seat 0's and seat 1's notice of
+ * a default. */
+struct decisions_read {
+    json_t *all, *last[2];
+    int last_st[2];
+};
+
+static int read_decisions(PGconn *c, void *ctx)
+{
+    struct decisions_read *d = ctx;
+    for (int s = 0; s < 2; s++)
+        d->last_st[s] = store_last_default(c, "dc", s, &d->last[s]);
+    return store_decisions_read(c, "dc", &d->all);
+}
+
+Test(store, the_replay_log_keeps_its_decisions_in_batches_and_reads_them_as_before)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A log of one row per decision (before 0025), as the replay showed it then. */
+    copy_migrations(dir, sizeof dir, 25);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state, ndecisions) "
+                  "VALUES ('dc', 'the_city', 'playing', 2, '\\x00', '{}', 5)");
+    exec_sql(url, "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
+                  "VALUES ('dc', 0, 0, 0, 'keep', '{\"step\": \"keep\", \"discard\": [1]}', false, "
+                  "0), ('dc', 1, 1, 0, 'keep', '{\"step\": \"keep\", \"discard\": [2]}', true, 0), "
+                  "('dc', 2, 0, 1, 'build', '{\"step\": \"build\", \"pass\": true}', true, 3)");
+    char *before = query_text(url, "SELECT json_agg((jsonb_build_object('seat', seat) || body || "
+                                   "CASE WHEN is_default THEN '{\"default\": true}'::jsonb ELSE "
+                                   "'{}'::jsonb END) ORDER BY n)::text FROM decisions");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    /* Then a save's batch of two: seat 1 decides for itself, seat 0 gets a default. */
+    exec_sql(url, "INSERT INTO decision_batches (game_id, first_n, last_n, body) VALUES ('dc', 3, "
+                  "4, '[{\"seat\": 0, \"round\": 1, \"step\": \"build\", \"turn\": 0, \"body\": "
+                  "{\"step\": \"build\", \"build\": 7}, \"is_default\": true}, {\"seat\": 1, "
+                  "\"round\": 1, \"step\": \"build\", \"turn\": 0, \"body\": {\"step\": "
+                  "\"build\", \"pass\": true}, \"is_default\": false}]')");
+    struct decisions_read d = {0};
+    cr_assert_eq(store_run(st, read_decisions, &d), STORE_OK);
+    cr_assert_eq(json_array_size(d.all), 5);
+    json_t *old = json_loads(before, 0, NULL), *migrated = json_array();
+    for (size_t i = 0; i < 3; i++)
+        json_array_append(migrated, json_array_get(d.all, i));
+    cr_expect(json_equal(old, migrated), "the migrated decisions read as before: %s", before);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(d.all, 3), "build")), 7);
+    cr_expect(json_is_true(json_object_get(json_array_get(d.all, 3), "default")));
+    /* Seat 0's last decision is the batch's default; seat 1's last is its own. */
+    cr_assert_eq(d.last_st[0], STORE_OK);
+    cr_expect_eq(json_integer_value(json_object_get(d.last[0], "round")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(d.last[0], "chosen"), "build")),
+                 7);
+    cr_expect_str_eq(json_string_value(json_object_get(d.last[0], "by")), "timer");
+    cr_expect_eq(d.last_st[1], STORE_NO_ROW);
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM decisions WHERE game_id = 'dc' AND "
+                                 "is_default AND turn = 3 AND n = 2"),
+                 1, "the view shows the log one decision a row");
+    json_decref(old);
+    json_decref(migrated);
+    json_decref(d.all);
+    json_decref(d.last[0]);
+    free(before);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
 Test(store, deleting_a_game_deletes_its_events_decisions_and_orders)
 {
     char url[512], err[512] = "";
@@ -357,19 +425,20 @@ Test(store, deleting_a_game_deletes_its_events_decisions_and_orders)
                  err);
     for (int g = 0; g < 3; g++) {
         char sql[1024];
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO games (id, game, status, players, host_hash, state) VALUES ('g%d', "
-                 "'the_city', 'finished', 2, '\\x00', '{}'); INSERT INTO event_batches (game_id, "
-                 "first_seq, last_seq, body) VALUES ('g%d', 1, 2, '[{\"type\": \"a\"}, "
-                 "{\"type\": \"b\"}]'); INSERT INTO decisions (game_id, n, seat, round, step, "
-                 "body) VALUES ('g%d', 0, 0, 0, 'keep', '{}'); INSERT INTO orders (game_id, "
-                 "round, step, seat, body) VALUES ('g%d', 0, 'keep', 0, '{}')",
-                 g, g, g, g);
+        snprintf(
+            sql, sizeof sql,
+            "INSERT INTO games (id, game, status, players, host_hash, state) VALUES ('g%d', "
+            "'the_city', 'finished', 2, '\\x00', '{}'); INSERT INTO event_batches (game_id, "
+            "first_seq, last_seq, body) VALUES ('g%d', 1, 2, '[{\"type\": \"a\"}, "
+            "{\"type\": \"b\"}]'); INSERT INTO decision_batches (game_id, first_n, "
+            "last_n, body) VALUES ('g%d', 0, 0, '[{\"seat\": 0}]'); INSERT INTO orders (game_id, "
+            "round, step, seat, body) VALUES ('g%d', 0, 'keep', 0, '{}')",
+            g, g, g, g);
         exec_sql(url, sql);
     }
     exec_sql(url, "DELETE FROM games WHERE id IN ('g0', 'g2')");
     cr_expect_eq(query_long(url, "SELECT (SELECT count(*) FROM event_batches) + (SELECT count(*) "
-                                 "FROM decisions) + (SELECT count(*) FROM orders)"),
+                                 "FROM decision_batches) + (SELECT count(*) FROM orders)"),
                  3, "only g1's rows are left");
     cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'g1'"), 2);
     store_close(st);
