@@ -19,8 +19,30 @@ INSERT INTO event_batches (game_id, first_seq, last_seq, body, created_at)
     FROM events;
 DROP TABLE events;
 -- The log one event a row, as the events table had it, for reading by hand and by the tests
--- (the service reads event_batches, whose key bounds what it reads).
+-- (the service reads event_batches, whose key bounds what it reads). An instance of the release
+-- before, still running while the instances are replaced one at a time (README, "Upgrading"),
+-- reads it as its table, and writes it (a save's or a sweep's events, a deleted account's
+-- name): the triggers below make each event it inserts a batch of one and put its changes into
+-- the batch that holds the event.
 CREATE VIEW events AS
     SELECT b.game_id, b.first_seq + e.n - 1 AS seq, e.v->>'type' AS type,
            coalesce(e.v->'data', '{}'::jsonb) AS data, b.created_at
     FROM event_batches b, jsonb_array_elements(b.body) WITH ORDINALITY AS e(v, n);
+CREATE FUNCTION events_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO event_batches (game_id, first_seq, last_seq, body)
+    VALUES (NEW.game_id, NEW.seq, NEW.seq, jsonb_build_array(jsonb_build_object('type', NEW.type,
+            'data', coalesce(NEW.data, '{}'::jsonb))));
+    RETURN NEW;
+END $$;
+CREATE TRIGGER events_insert INSTEAD OF INSERT ON events
+    FOR EACH ROW EXECUTE FUNCTION events_insert();
+CREATE FUNCTION events_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE event_batches SET body = jsonb_set(body, ARRAY[(OLD.seq - first_seq)::text],
+        jsonb_build_object('type', NEW.type, 'data', NEW.data))
+    WHERE game_id = OLD.game_id AND last_seq >= OLD.seq AND first_seq <= OLD.seq;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER events_update INSTEAD OF UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION events_update();

@@ -337,6 +337,25 @@ Test(store, the_event_log_keeps_its_events_in_batches_and_reads_them_as_before)
     cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'ev' AND type = "
                                  "'step' AND seq IN (2, 4, 7)"),
                  3);
+    /* An instance of the release before, still running during an upgrade, appends and renames
+     * as it did, and what it wrote reads as the rest. */
+    exec_sql(url, "WITH ev AS (INSERT INTO events (game_id, seq, type, data) SELECT 'ev', 8, "
+                  "'left', '{\"seat\": 1}'::jsonb) UPDATE games SET last_seq = 8 WHERE id = 'ev'");
+    exec_sql(url, "WITH s AS (SELECT 'ev'::text AS game_id, 1 AS seat) UPDATE events ev SET data "
+                  "= jsonb_set(ev.data, '{name}', to_jsonb('(deleted)'::text)) FROM s WHERE "
+                  "ev.game_id = s.game_id AND ev.data ? 'name' AND ev.data->>'seat' = "
+                  "s.seat::text");
+    struct events_read later = {.after = 2, .limit = 10};
+    cr_assert_eq(store_run(st, read_events, &later), STORE_OK);
+    seqs_of(later.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "3,4,5,6,7,8");
+    char *renamed = json_dumps(json_array_get(later.events, 0), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(renamed, "{\"name\":\"(deleted)\",\"seat\":1,\"seq\":3,\"type\":\"joined\"}");
+    free(renamed);
+    char *left = json_dumps(json_array_get(later.events, 5), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(left, "{\"seat\":1,\"seq\":8,\"type\":\"left\"}");
+    free(left);
+    json_decref(later.events);
     json_decref(old);
     json_decref(migrated);
     json_decref(all.events);
@@ -407,6 +426,19 @@ Test(store, the_replay_log_keeps_its_decisions_in_batches_and_reads_them_as_befo
     cr_expect_eq(query_long(url, "SELECT count(*) FROM decisions WHERE game_id = 'dc' AND "
                                  "is_default AND turn = 3 AND n = 2"),
                  1, "the view shows the log one decision a row");
+    /* An instance of the release before, still running during an upgrade, appends as it did. */
+    exec_sql(url, "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
+                  "VALUES ('dc', 5, 1, 2, 'keep', '{\"step\": \"keep\", \"discard\": [9]}', "
+                  "true, 0)");
+    struct decisions_read after = {0};
+    cr_assert_eq(store_run(st, read_decisions, &after), STORE_OK);
+    cr_assert_eq(json_array_size(after.all), 6);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(after.all, 5), "seat")), 1);
+    cr_assert_eq(after.last_st[1], STORE_OK, "seat 1's last decision is now a default");
+    cr_expect_eq(json_integer_value(json_object_get(after.last[1], "round")), 2);
+    json_decref(after.all);
+    json_decref(after.last[0]);
+    json_decref(after.last[1]);
     json_decref(old);
     json_decref(migrated);
     json_decref(d.all);
