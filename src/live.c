@@ -360,6 +360,8 @@ static int record_decisions(struct live *lv)
             continue;
         json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
         lv->row.ndecisions++;
+        if (rs->defaulted(lv->g, s))
+            lv->row.ndefaults++;
         json_t *d = json_pack("{s:i, s:i, s:s, s:i, s:o, s:b}", "seat", s, "round", pos.round,
                               "step", ruleset_step_name(rs, pos.step), "turn", pos.turn, "body",
                               body, "is_default", rs->defaulted(lv->g, s));

@@ -70,7 +70,8 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 
 #define GAME_COLUMNS                                                                               \
     "SELECT id, status, players, coalesce(turn_seconds, 0) AS turn_seconds, version, "             \
-    "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
+    "steps_resolved, ndecisions, ndefaults, last_seq, coalesce(deadline < now(), false) AS "       \
+    "overdue, "                                                                                    \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
     "bot_level, creator_key, rated, coalesce(ratings::text, '') AS ratings, "                      \
@@ -151,6 +152,7 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->version = atoll(col(r, i, "version"));
     out->steps_resolved = atoi(col(r, i, "steps_resolved"));
     out->ndecisions = atoi(col(r, i, "ndecisions"));
+    out->ndefaults = atoi(col(r, i, "ndefaults"));
     out->last_seq = atoll(col(r, i, "last_seq"));
     out->overdue = col(r, i, "overdue")[0] == 't';
     out->deadline = atof(col(r, i, "deadline"));
@@ -293,11 +295,12 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     char *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
-    char steps[24], seq[24], nd[24], first[24], changed[2] = {step_changed ? 't' : 'f', 0},
-                                                due[2] = {g->bot_due ? 't' : 'f', 0};
+    char steps[24], seq[24], nd[24], ndef[24], first[24],
+        changed[2] = {step_changed ? 't' : 'f', 0}, due[2] = {g->bot_due ? 't' : 'f', 0};
     itoa_buf(steps, sizeof steps, g->steps_resolved);
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
+    itoa_buf(ndef, sizeof ndef, g->ndefaults);
     itoa_buf(first, sizeof first, first_seq);
     char counts[RS_MAX_SEATS * 12 + 3], banks[RS_MAX_SEATS * 12 + 3];
     int_array(counts, sizeof counts, g->amend_counts, RS_MAX_SEATS, 32767);
@@ -306,11 +309,11 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(secs, sizeof secs, g->point_seconds > 0 ? g->point_seconds : g->turn_seconds);
     itoa_buf(extra, sizeof extra, g->bank_extra);
     const char *vals[] = {
-        g->id,    g->status, state,         steps,
-        seq,      nd,        changed,       first,
-        events,   orders,    g->amend_step, counts,
-        due,      secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL,
-        decisions};
+        g->id,     g->status, state,         steps,
+        seq,       nd,        changed,       first,
+        events,    orders,    g->amend_step, counts,
+        due,       secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL,
+        decisions, ndef};
     /* The events are one batch row (none when there are none: first_seq is then last_seq + 1),
      * and so are the decisions, the last of them number ndecisions - 1. */
     int st =
@@ -328,7 +331,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "EXCLUDED.body, "
                 "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
-                "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
+                "steps_resolved = $4, last_seq = $5, ndecisions = $6, ndefaults = $18::int, "
+                "updated_at = now(), "
                 "amend_step = $11, amend_counts = $12::smallint[], bot_due = $13::boolean, "
                 "banks = $16::int[], "
                 "step_ends = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
@@ -338,7 +342,7 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "WHEN $7::boolean OR step_ends IS NULL THEN now() + make_interval(secs => "
                 "$14::int + $15::int) ELSE step_ends + make_interval(secs => $15::int) END "
                 "WHERE id = $1",
-                17, vals, NULL);
+                18, vals, NULL);
     free(state);
     return st;
 }

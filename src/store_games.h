@@ -33,6 +33,7 @@ struct game_row {
     long long version;
     int steps_resolved;
     int ndecisions;
+    int ndefaults; /* decisions in the log that the rules chose (defaults) */
     long long last_seq;
     bool overdue;    /* the current step's deadline has passed */
     double deadline; /* seconds since the epoch, 0 when none */

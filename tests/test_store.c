@@ -430,6 +430,8 @@ Test(store, the_replay_log_keeps_its_decisions_in_batches_and_reads_them_as_befo
     exec_sql(url, "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
                   "VALUES ('dc', 5, 1, 2, 'keep', '{\"step\": \"keep\", \"discard\": [9]}', "
                   "true, 0)");
+    cr_expect_eq(query_long(url, "SELECT ndefaults FROM games WHERE id = 'dc'"), 3,
+                 "the game counts the defaults migrated and the one the older instance added");
     struct decisions_read after = {0};
     cr_assert_eq(store_run(st, read_decisions, &after), STORE_OK);
     cr_assert_eq(json_array_size(after.all), 6);
