@@ -72,6 +72,7 @@ static void live_init(struct server *srv, struct live *lv)
     lv->forced_by = FORCED_BY_TIMER;
     lv->events = json_array();
     lv->orders = json_array();
+    lv->decisions = json_array();
 }
 
 /* Gives lv the ruleset named `game` and room for its state; false when this server does not
@@ -296,7 +297,8 @@ void live_free(struct live *lv)
     game_row_clear(&lv->row);
     json_decref(lv->events);
     json_decref(lv->orders);
-    lv->events = lv->orders = NULL;
+    json_decref(lv->decisions);
+    lv->events = lv->orders = lv->decisions = NULL;
 }
 
 void live_order(struct live *lv, int seat, const struct rs_pos *pos, json_t *body)
@@ -346,8 +348,9 @@ static void on_event(void *ctx, const char *type, json_t *data)
     live_event(lv, type, data);
 }
 
-/* Appends the decisions about to take effect (every pending seat's, in seat order). */
-static int record_decisions(PGconn *c, struct live *lv)
+/* Appends the decisions about to take effect (every pending seat's, in seat order) to those the
+ * save writes. */
+static int record_decisions(struct live *lv)
 {
     const struct ruleset *rs = lv->rs;
     struct rs_pos pos;
@@ -356,16 +359,14 @@ static int record_decisions(PGconn *c, struct live *lv)
         if (!rs->pending(lv->g, s))
             continue;
         json_t *body = rs->order_to_json(&pos, rs->decision(lv->g, s));
-        char *text = json_dumps(body, JSON_COMPACT);
-        json_decref(body);
-        if (!text)
+        lv->row.ndecisions++;
+        if (rs->defaulted(lv->g, s))
+            lv->row.ndefaults++;
+        json_t *d = json_pack("{s:i, s:i, s:s, s:i, s:o, s:b}", "seat", s, "round", pos.round,
+                              "step", ruleset_step_name(rs, pos.step), "turn", pos.turn, "body",
+                              body, "is_default", rs->defaulted(lv->g, s));
+        if (!d || json_array_append_new(lv->decisions, d) != 0)
             return STORE_HARD;
-        const struct store_point at = {pos.round, ruleset_step_name(rs, pos.step), pos.turn};
-        int st = store_decision_add(c, lv->row.id, lv->row.ndecisions++, s, &at, text,
-                                    rs->defaulted(lv->g, s));
-        free(text);
-        if (st != STORE_OK)
-            return st;
     }
     return STORE_OK;
 }
@@ -425,7 +426,7 @@ int live_advance(PGconn *c, struct live *lv, bool defaults)
         }
         if (!rs->ready(lv->g))
             break;
-        int st = record_decisions(c, lv);
+        int st = record_decisions(lv);
         if (st != STORE_OK) {
             free(d);
             return st;
@@ -491,9 +492,11 @@ int live_save(PGconn *c, struct live *lv)
     }
     char *events = json_dumps(lv->events, JSON_COMPACT);
     char *orders = json_dumps(lv->orders, JSON_COMPACT);
-    if (!events || !orders) {
+    char *decisions = json_dumps(lv->decisions, JSON_COMPACT);
+    if (!events || !orders || !decisions) {
         free(events);
         free(orders);
+        free(decisions);
         return STORE_HARD;
     }
     long long first = lv->row.last_seq + 1;
@@ -505,9 +508,10 @@ int live_save(PGconn *c, struct live *lv)
     struct rs_pos at;
     lv->rs->where(lv->g, &at); /* a new point's clock: its step's share of turn_seconds */
     lv->row.point_seconds = ruleset_point_seconds(lv->rs, at.step, lv->row.turn_seconds);
-    int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders);
+    int st = store_game_save(c, &lv->row, lv->step_changed, first, events, orders, decisions);
     free(events);
     free(orders);
+    free(decisions);
     lv->row.version++; /* as the statement did */
     /* Every public change, events or not: other instances drop cached views. An amended order
      * changes nothing another instance shows. */

@@ -26,6 +26,8 @@ struct live {
     int nseats;
     json_t *events;    /* events to append at save: [{type, data}] */
     json_t *orders;    /* acknowledged orders to store at save: [{round, step, seat, body}] */
+    json_t *decisions; /* decisions that took effect, to append at save (the last of them number
+                          row.ndecisions - 1): [{seat, round, step, turn, body, is_default}] */
     int resolved;      /* steps resolved in this transaction */
     bool step_changed; /* the current step changed (a new deadline) */
     bool changed;      /* the state must be written back */

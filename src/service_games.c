@@ -143,13 +143,13 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
 
 /* What seat `seat` was last given by default, and why, for its hand view: {round, step,
  * reason: "timer" | "forced_by_host" | "forced_by_seat", by, chosen: the order body, cards:
- * [{id, card}] the discards it names}; *out stays NULL when its last decision was its own, or
- * it has decided the current point since (its own decision replaces the notice; points others
- * resolve meanwhile do not). */
+ * [{id, card}] the discards it names}; *out stays NULL when the game has had no default, when
+ * the seat's last decision was its own, or when it has decided the current point since (its own
+ * decision replaces the notice; points others resolve meanwhile do not). */
 static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
 {
     *out = NULL;
-    if (strcmp(lv->row.status, "open") == 0 || lv->row.ndecisions < 1 ||
+    if (strcmp(lv->row.status, "open") == 0 || lv->row.ndefaults < 1 ||
         (!lv->rs->over(lv->g) && lv->rs->submitted(lv->g, seat)))
         return STORE_OK;
     json_t *d;

@@ -96,12 +96,12 @@ static bool pipe_push(struct pipe *p, const char *what, int prepare)
  * pipeline mode. False when libpq refuses (a broken connection). */
 static bool pipe_send(struct lease *l, const struct store_stmt *q)
 {
-    assert(q->n <= 16);
+    assert(q->n <= STORE_MAX_PARAMS);
     if (l->pipe->npending + 2 > PIPE_MAX) {
         store_log(q->what, "too many statements queued in one transaction");
         return false; /* nothing sent: the reads stay in step */
     }
-    int fmts[16] = {0};
+    int fmts[STORE_MAX_PARAMS] = {0};
     for (int i = 0; i < q->n; i++)
         fmts[i] = q->lens && q->lens[i] > 0;
     int idx = stmt_index(q->sql);

@@ -79,10 +79,13 @@ int store_status_of(PGconn *conn, const PGresult *res, const char *what);
 /* One statement. `sql` must be a string literal (or otherwise live as long as the process):
  * its address names the prepared statement made from it. Parameters travel as text, except
  * where lens[i] > 0: then vals[i] points at lens[i] bytes of binary (bytea). */
+/* The most parameters a statement takes. */
+#define STORE_MAX_PARAMS 24
+
 struct store_stmt {
     const char *what; /* a short name for the log */
     const char *sql;
-    int n; /* parameters, at most 16 */
+    int n; /* parameters, at most STORE_MAX_PARAMS */
     const char *const *vals;
     const int *lens; /* NULL: all text */
 };

@@ -177,10 +177,13 @@ int store_account_delete(PGconn *c, long long account, const char *pw_hash,
         c, "rename deleted seats",
         "WITH s AS (UPDATE seats SET name = '" STORE_DELETED_NAME "' WHERE account_id = $1::bigint "
         "RETURNING game_id, seat), "
-        "e AS (UPDATE events ev SET data = jsonb_set(ev.data, '{name}', "
-        "to_jsonb('" STORE_DELETED_NAME
-        "'::text)) FROM s WHERE ev.game_id = s.game_id AND ev.data ? 'name' AND "
-        "ev.data->>'seat' = s.seat::text), "
+        "gs AS (SELECT game_id, array_agg(seat::text) AS seats FROM s GROUP BY game_id), "
+        "e AS (UPDATE event_batches b SET body = (SELECT jsonb_agg(CASE WHEN x.v->'data' ? "
+        "'name' AND x.v->'data'->>'seat' = ANY(gs.seats) THEN jsonb_set(x.v, '{data,name}', "
+        "to_jsonb('" STORE_DELETED_NAME "'::text)) ELSE x.v END ORDER BY x.n) FROM "
+        "jsonb_array_elements(b.body) WITH ORDINALITY AS x(v, n)) FROM gs WHERE b.game_id = "
+        "gs.game_id AND EXISTS (SELECT 1 FROM jsonb_array_elements(b.body) AS y(v) WHERE "
+        "y.v->'data' ? 'name' AND y.v->'data'->>'seat' = ANY(gs.seats))), "
         "g AS (UPDATE games SET seats_version = seats_version + 1 WHERE id IN (SELECT game_id "
         "FROM s) RETURNING id, updated_at) "
         "SELECT id FROM g ORDER BY updated_at DESC LIMIT $2::int",

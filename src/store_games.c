@@ -70,7 +70,8 @@ int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row
 
 #define GAME_COLUMNS                                                                               \
     "SELECT id, status, players, coalesce(turn_seconds, 0) AS turn_seconds, version, "             \
-    "steps_resolved, ndecisions, last_seq, coalesce(deadline < now(), false) AS overdue, "         \
+    "steps_resolved, ndecisions, ndefaults, last_seq, coalesce(deadline < now(), false) AS "       \
+    "overdue, "                                                                                    \
     "coalesce(extract(epoch from deadline), 0) AS deadline, host_hash, amend_step, "               \
     "array_to_string(amend_counts, ',') AS amend_counts, game, unlisted, seats_version, bot_due, " \
     "bot_level, creator_key, rated, coalesce(ratings::text, '') AS ratings, "                      \
@@ -151,6 +152,7 @@ static int game_from_row(const PGresult *r, int i, const char *id, struct game_r
     out->version = atoll(col(r, i, "version"));
     out->steps_resolved = atoi(col(r, i, "steps_resolved"));
     out->ndecisions = atoi(col(r, i, "ndecisions"));
+    out->ndefaults = atoi(col(r, i, "ndefaults"));
     out->last_seq = atoll(col(r, i, "last_seq"));
     out->overdue = col(r, i, "overdue")[0] == 't';
     out->deadline = atof(col(r, i, "deadline"));
@@ -288,16 +290,17 @@ int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
 }
 
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
-                    const char *events, const char *orders)
+                    const char *events, const char *orders, const char *decisions)
 {
     char *state = json_dumps(g->state, JSON_COMPACT);
     if (!state)
         return STORE_HARD;
-    char steps[24], seq[24], nd[24], first[24], changed[2] = {step_changed ? 't' : 'f', 0},
-                                                due[2] = {g->bot_due ? 't' : 'f', 0};
+    char steps[24], seq[24], nd[24], ndef[24], first[24],
+        changed[2] = {step_changed ? 't' : 'f', 0}, due[2] = {g->bot_due ? 't' : 'f', 0};
     itoa_buf(steps, sizeof steps, g->steps_resolved);
     itoa_buf(seq, sizeof seq, g->last_seq);
     itoa_buf(nd, sizeof nd, g->ndecisions);
+    itoa_buf(ndef, sizeof ndef, g->ndefaults);
     itoa_buf(first, sizeof first, first_seq);
     char counts[RS_MAX_SEATS * 12 + 3], banks[RS_MAX_SEATS * 12 + 3];
     int_array(counts, sizeof counts, g->amend_counts, RS_MAX_SEATS, 32767);
@@ -306,15 +309,20 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
     itoa_buf(secs, sizeof secs, g->point_seconds > 0 ? g->point_seconds : g->turn_seconds);
     itoa_buf(extra, sizeof extra, g->bank_extra);
     const char *vals[] = {
-        g->id,  g->status, state,         steps,
-        seq,    nd,        changed,       first,
-        events, orders,    g->amend_step, counts,
-        due,    secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL};
+        g->id,     g->status, state,         steps,
+        seq,       nd,        changed,       first,
+        events,    orders,    g->amend_step, counts,
+        due,       secs,      extra,         g->time_bank_seconds > 0 ? banks : NULL,
+        decisions, ndef};
+    /* The events are one batch row (none when there are none: first_seq is then last_seq + 1),
+     * and so are the decisions, the last of them number ndecisions - 1. */
     int st =
         command(c, "save game",
-                "WITH ev AS (INSERT INTO events (game_id, seq, type, data) "
-                "SELECT $1, $8::bigint + e.n - 1, e.v->>'type', coalesce(e.v->'data', '{}')::jsonb "
-                "FROM json_array_elements($9::json) WITH ORDINALITY AS e(v, n)), "
+                "WITH ev AS (INSERT INTO event_batches (game_id, first_seq, last_seq, body) "
+                "SELECT $1, $8::bigint, $5::bigint, $9::jsonb WHERE $5::bigint >= $8::bigint), "
+                "d AS (INSERT INTO decision_batches (game_id, first_n, last_n, body) SELECT $1, "
+                "$6::int - json_array_length($17::json), $6::int - 1, $17::jsonb WHERE "
+                "json_array_length($17::json) > 0), "
                 "o AS (INSERT INTO orders (game_id, round, step, turn, seat, body) "
                 "SELECT $1, x.round, x.step, x.turn, x.seat, x.body FROM "
                 "json_to_recordset($10::json) "
@@ -323,7 +331,8 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "EXCLUDED.body, "
                 "received_at = now()) "
                 "UPDATE games SET status = $2, state = $3::json, version = version + 1, "
-                "steps_resolved = $4, last_seq = $5, ndecisions = $6, updated_at = now(), "
+                "steps_resolved = $4, last_seq = $5, ndecisions = $6, ndefaults = $18::int, "
+                "updated_at = now(), "
                 "amend_step = $11, amend_counts = $12::smallint[], bot_due = $13::boolean, "
                 "banks = $16::int[], "
                 "step_ends = CASE WHEN $2 <> 'playing' OR turn_seconds IS NULL THEN NULL "
@@ -333,7 +342,7 @@ int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long
                 "WHEN $7::boolean OR step_ends IS NULL THEN now() + make_interval(secs => "
                 "$14::int + $15::int) ELSE step_ends + make_interval(secs => $15::int) END "
                 "WHERE id = $1",
-                16, vals, NULL);
+                18, vals, NULL);
     free(state);
     return st;
 }
@@ -347,22 +356,6 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
         seats_from_result(r, id, seats, nseats);
     PQclear(r);
     return st;
-}
-
-/* Runs `sql` ($1 the game id, $2 the seat, $3 the bot kind or NULL) as command `what`. */
-int store_decision_add(PGconn *c, const char *id, int n, int seat, const struct store_point *at,
-                       const char *body, bool is_default)
-{
-    char nn[24], s[24], r[24], t[24];
-    itoa_buf(nn, sizeof nn, n);
-    itoa_buf(s, sizeof s, seat);
-    itoa_buf(r, sizeof r, at->round);
-    itoa_buf(t, sizeof t, at->turn);
-    const char *vals[] = {id, nn, s, r, at->step, body, is_default ? "t" : "f", t};
-    return command(c, "add decision",
-                   "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
-                   "VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)",
-                   8, vals, NULL);
 }
 
 int store_notify(PGconn *c, const char *id, long long seq)
@@ -404,6 +397,16 @@ int query_array(PGconn *c, const char *what, const char *sql, int n, const char 
     return st;
 }
 
+/* The events of game $1 after seq $2, at most $3, in order, as rows (seq, ev): ev is the event as
+ * the API shows it, {seq, type} with its data's fields merged in. Only the batches that end after
+ * $2 are read (along the key), and the limit counts events, across batches. */
+#define EVENTS_AFTER                                                                               \
+    "(SELECT b.first_seq + x.n - 1 AS seq, jsonb_build_object('seq', b.first_seq + x.n - 1, "      \
+    "'type', x.v->'type') || coalesce(x.v->'data', '{}'::jsonb) AS ev FROM event_batches b, "      \
+    "jsonb_array_elements(b.body) WITH ORDINALITY AS x(v, n) WHERE b.game_id = $1 AND "            \
+    "b.last_seq > $2::bigint AND b.first_seq + x.n - 1 > $2::bigint ORDER BY b.last_seq, x.n "     \
+    "LIMIT $3::int)"
+
 int store_events_after(PGconn *c, const char *id, long long after, int limit, json_t **out)
 {
     char a[24], l[24];
@@ -411,9 +414,7 @@ int store_events_after(PGconn *c, const char *id, long long after, int limit, js
     itoa_buf(l, sizeof l, limit);
     const char *vals[] = {id, a, l};
     return query_array(c, "events after",
-                       "SELECT (jsonb_build_object('seq', seq, 'type', type) || data)::text "
-                       "FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-                       3, vals, out);
+                       "SELECT e.ev::text FROM " EVENTS_AFTER " e ORDER BY e.seq", 3, vals, out);
 }
 
 int store_events_page(PGconn *c, const char *id, long long after, int limit, json_t **events,
@@ -425,12 +426,11 @@ int store_events_page(PGconn *c, const char *id, long long after, int limit, jso
     itoa_buf(l, sizeof l, limit);
     const char *vals[] = {id, a, l};
     PGresult *r;
-    int st = query(c, "events page",
-                   "SELECT g.last_seq, coalesce((SELECT json_agg(e.ev ORDER BY e.seq) FROM "
-                   "(SELECT seq, jsonb_build_object('seq', seq, 'type', type) || data AS ev "
-                   "FROM events WHERE game_id = g.id AND seq > $2 ORDER BY seq LIMIT $3) e), "
-                   "'[]')::text FROM games g WHERE g.id = $1",
-                   3, vals, NULL, &r);
+    int st =
+        query(c, "events page",
+              "SELECT g.last_seq, coalesce((SELECT json_agg(e.ev ORDER BY e.seq) FROM " EVENTS_AFTER
+              " e), '[]')::text FROM games g WHERE g.id = $1",
+              3, vals, NULL, &r);
     if (st != STORE_OK)
         return st;
     if (PQntuples(r) == 0) {
@@ -468,14 +468,19 @@ int store_last_default(PGconn *c, const char *id, int seat, json_t **out)
     int st = query_array(
         c, "last default",
         "SELECT (jsonb_build_object('round', d.round, 'step', d.body->'step', 'chosen', d.body, "
-        "'by', coalesce((SELECT e.data->'by' FROM events e WHERE e.game_id = $1 AND e.type = "
-        "'default' AND e.data->'seat' = to_jsonb(d.seat::int) AND e.data->'round' = "
-        "to_jsonb(d.round::int) AND e.data->'step' = d.body->'step' AND e.data->'turn' IS NOT "
-        "DISTINCT FROM d.body->'turn' ORDER BY e.seq DESC LIMIT 1), '\"timer\"'::jsonb)) || "
+        "'by', coalesce((SELECT x.v->'data'->'by' FROM event_batches b, "
+        "jsonb_array_elements(b.body) WITH ORDINALITY AS x(v, n) WHERE b.game_id = $1 AND "
+        "x.v->>'type' = 'default' AND x.v->'data'->'seat' = to_jsonb(d.seat::int) AND "
+        "x.v->'data'->'round' = to_jsonb(d.round::int) AND x.v->'data'->'step' = d.body->'step' "
+        "AND x.v->'data'->'turn' IS NOT DISTINCT FROM d.body->'turn' ORDER BY b.last_seq DESC, "
+        "x.n DESC LIMIT 1), '\"timer\"'::jsonb)) || "
         "CASE WHEN d.body ? 'turn' THEN jsonb_build_object('turn', d.body->'turn') ELSE "
         "'{}'::jsonb END)::text "
-        "FROM (SELECT * FROM decisions WHERE game_id = $1 AND seat = $2::int ORDER BY n DESC "
-        "LIMIT 1) d WHERE d.is_default",
+        "FROM (SELECT (x.v->>'seat')::int AS seat, (x.v->>'round')::int AS round, x.v->'body' "
+        "AS body, (x.v->>'is_default')::boolean AS is_default FROM decision_batches b, "
+        "jsonb_array_elements(b.body) WITH ORDINALITY AS x(v, n) WHERE b.game_id = $1 AND "
+        "(x.v->>'seat')::int = $2::int ORDER BY b.last_n DESC, x.n DESC LIMIT 1) d WHERE "
+        "d.is_default",
         2, vals, &rows);
     if (st != STORE_OK)
         return st;

@@ -33,6 +33,7 @@ struct game_row {
     long long version;
     int steps_resolved;
     int ndecisions;
+    int ndefaults; /* decisions in the log that the rules chose (defaults) */
     long long last_seq;
     bool overdue;    /* the current step's deadline has passed */
     double deadline; /* seconds since the epoch, 0 when none */
@@ -92,11 +93,14 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
 /* Writes back state, status, version+1, counters, the amendment counts, the banks, and the
  * deadline: when step_changed, the step's own time (point_seconds) from now, else the step's own
  * end as before, plus bank_extra either way (none when not playing or without a clock), appends
- * `events` (the text of a JSON array of {type, data}) to the game's log as events first_seq,
- * first_seq+1, ..., and stores `orders` (a JSON array of {round, step, turn, seat, body}, at most
- * one per seat and step), each replacing the seat's earlier order for its step; one statement. */
+ * `events` (the text of a JSON array of {type, data}, g->last_seq - first_seq + 1 of them) to
+ * the game's log as events first_seq, first_seq+1, ..., g->last_seq (one batch row), stores
+ * `orders` (a JSON array of {round, step, turn, seat, body}, at most one per seat and step), each
+ * replacing the seat's earlier order for its step, and appends `decisions` (a JSON array of
+ * {seat, round, step, turn, body, is_default}, the replay log's decisions g->ndecisions - k to
+ * g->ndecisions - 1, k its length) as one batch row; one statement. */
 int store_game_save(PGconn *c, const struct game_row *g, bool step_changed, long long first_seq,
-                    const char *events, const char *orders);
+                    const char *events, const char *orders, const char *decisions);
 
 /* Gives a free seat a name, a token hash and its account (0: none). */
 int store_seat_take(PGconn *c, const char *id, int seat, const char *name,
@@ -150,17 +154,6 @@ int store_bots_stale(PGconn *c, int seconds, int max, char ids[][AUTH_ID_LEN + 1
 
 /* STORE_OK when some seat or host of any game has this token hash, STORE_NO_ROW when none. */
 int store_token_known(PGconn *c, const uint8_t hash[AUTH_HASH_LEN]);
-
-/* A decision point as the orders and decisions tables name it. */
-struct store_point {
-    int round;
-    const char *step;
-    int turn; /* 0 in a ruleset without turns */
-};
-
-/* Appends decision number n of a game (the replay log), seat's at point `at`. */
-int store_decision_add(PGconn *c, const char *id, int n, int seat, const struct store_point *at,
-                       const char *body, bool is_default);
 
 /* The seat's last decision in the log when the rules chose it (a default), as a new object
  * {round, step, [turn,] chosen: the order body, by: "timer" | "host" | a seat number}, or

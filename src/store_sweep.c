@@ -66,8 +66,8 @@ static const char sql_expire[] =
     "u AS (UPDATE games g SET status = 'expired', deadline = NULL, updated_at = now(), "
     "version = g.version + 1, last_seq = g.last_seq + 1 FROM x WHERE g.id = x.id "
     "RETURNING g.id, g.last_seq), "
-    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'expired', "
-    "'{}'::jsonb FROM u) "
+    "e AS (INSERT INTO event_batches (game_id, first_seq, last_seq, body) SELECT id, last_seq, "
+    "last_seq, '[{\"type\": \"expired\", \"data\": {}}]'::jsonb FROM u) "
     "SELECT id, last_seq FROM u";
 
 /* The oldest playing games that nobody has moved for $1 seconds (games_playing_created: a game
@@ -81,8 +81,9 @@ static const char sql_abandon[] =
     "u AS (UPDATE games g SET status = 'abandoned', deadline = NULL, bot_due = false, "
     "updated_at = now(), version = g.version + 1, last_seq = g.last_seq + 1 FROM x "
     "WHERE g.id = x.id RETURNING g.id, g.last_seq), "
-    "e AS (INSERT INTO events (game_id, seq, type, data) SELECT id, last_seq, 'abandoned', "
-    "jsonb_build_object('idle_seconds', $1::int) FROM u) "
+    "e AS (INSERT INTO event_batches (game_id, first_seq, last_seq, body) SELECT id, last_seq, "
+    "last_seq, jsonb_build_array(jsonb_build_object('type', 'abandoned', 'data', "
+    "jsonb_build_object('idle_seconds', $1::int))) FROM u) "
     "SELECT u.id, u.last_seq, (SELECT string_agg(s.seat || ':' || coalesce(s.name, '-') || "
     "coalesce('/' || s.bot, ''), ' ' ORDER BY s.seat) FROM seats s WHERE s.game_id = u.id) "
     "FROM u";

@@ -248,6 +248,243 @@ Test(store, the_accounts_migration_keeps_every_game_and_its_seats_anonymous)
     db_drop(url);
 }
 
+/* Runs `sql` on a connection of its own and returns the first column of its first row (an
+ * empty string when NULL), which the caller frees. */
+static char *query_text(const char *url, const char *sql)
+{
+    PGconn *c = PQconnectdb(url);
+    cr_assert(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+    PGresult *r = PQexec(c, sql);
+    cr_assert(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1, "%s: %s", sql,
+              PQresultErrorMessage(r));
+    char *v = strdup(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* What read_events() reads: the events of game "ev" after `after`, at most `limit`, through
+ * store_events_after() (page false) or store_events_page() (page true). */
+struct events_read {
+    long long after;
+    int limit;
+    bool page;
+    json_t *events;
+    long long last_seq;
+};
+
+static int read_events(PGconn *c, void *ctx)
+{
+    struct events_read *e = ctx;
+    return e->page ? store_events_page(c, "ev", e->after, e->limit, &e->events, &e->last_seq)
+                   : store_events_after(c, "ev", e->after, e->limit, &e->events);
+}
+
+/* The seq numbers of a JSON array of events, as "1,2,3". */
+static void seqs_of(const json_t *events, char *out, size_t n)
+{
+    out[0] = 0;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(events, i, ev)
+    {
+        snprintf(out + strlen(out), n - strlen(out), "%s%lld", i ? "," : "",
+                 (long long)json_integer_value(json_object_get(ev, "seq")));
+    }
+}
+
+Test(store, the_event_log_keeps_its_events_in_batches_and_reads_them_as_before)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A log of one row per event (before 0023), as the readers showed it then. */
+    copy_migrations(dir, sizeof dir, 23);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state, last_seq) "
+                  "VALUES ('ev', 'the_city', 'playing', 2, '\\x00', '{}', 7)");
+    exec_sql(url, "INSERT INTO events (game_id, seq, type, data) VALUES ('ev', 1, 'started', "
+                  "'{\"seats\": 2}'), ('ev', 2, 'step', '{}'), ('ev', 3, 'joined', '{\"seat\": "
+                  "1, \"name\": \"Ada\"}')");
+    char *before = query_text(url, "SELECT json_agg((jsonb_build_object('seq', seq, 'type', "
+                                   "type) || data) ORDER BY seq)::text FROM events");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    /* Then a save's batch of four. */
+    exec_sql(url, "INSERT INTO event_batches (game_id, first_seq, last_seq, body) VALUES ('ev', "
+                  "4, 7, '[{\"type\": \"step\", \"data\": {\"round\": 1}}, {\"type\": "
+                  "\"default\", \"data\": {\"seat\": 0, \"by\": \"timer\"}}, {\"type\": "
+                  "\"built\"}, {\"type\": \"step\", \"data\": {\"round\": 2}}]')");
+    struct events_read all = {.after = 0, .limit = 100};
+    cr_assert_eq(store_run(st, read_events, &all), STORE_OK);
+    char seqs[128];
+    seqs_of(all.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "1,2,3,4,5,6,7");
+    json_t *old = json_loads(before, 0, NULL), *migrated = json_array();
+    for (size_t i = 0; i < 3; i++)
+        json_array_append(migrated, json_array_get(all.events, i));
+    cr_expect(json_equal(old, migrated), "the migrated events read as before: %s", before);
+    char *built = json_dumps(json_array_get(all.events, 5), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(built, "{\"seq\":6,\"type\":\"built\"}", "an event without data");
+    free(built);
+    /* The limit counts events across batches. */
+    struct events_read mid = {.after = 2, .limit = 3};
+    cr_assert_eq(store_run(st, read_events, &mid), STORE_OK);
+    seqs_of(mid.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "3,4,5");
+    struct events_read page = {.after = 4, .limit = 2, .page = true};
+    cr_assert_eq(store_run(st, read_events, &page), STORE_OK);
+    seqs_of(page.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "5,6");
+    cr_expect_eq(page.last_seq, 7);
+    struct events_read none = {.after = 7, .limit = 5, .page = true};
+    cr_assert_eq(store_run(st, read_events, &none), STORE_OK);
+    cr_expect_eq(json_array_size(none.events), 0);
+    /* The view shows the log one event a row. */
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'ev' AND type = "
+                                 "'step' AND seq IN (2, 4, 7)"),
+                 3);
+    /* An instance of the release before, still running during an upgrade, appends and renames
+     * as it did, and what it wrote reads as the rest. */
+    exec_sql(url, "WITH ev AS (INSERT INTO events (game_id, seq, type, data) SELECT 'ev', 8, "
+                  "'left', '{\"seat\": 1}'::jsonb) UPDATE games SET last_seq = 8 WHERE id = 'ev'");
+    exec_sql(url, "WITH s AS (SELECT 'ev'::text AS game_id, 1 AS seat) UPDATE events ev SET data "
+                  "= jsonb_set(ev.data, '{name}', to_jsonb('(deleted)'::text)) FROM s WHERE "
+                  "ev.game_id = s.game_id AND ev.data ? 'name' AND ev.data->>'seat' = "
+                  "s.seat::text");
+    struct events_read later = {.after = 2, .limit = 10};
+    cr_assert_eq(store_run(st, read_events, &later), STORE_OK);
+    seqs_of(later.events, seqs, sizeof seqs);
+    cr_expect_str_eq(seqs, "3,4,5,6,7,8");
+    char *renamed = json_dumps(json_array_get(later.events, 0), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(renamed, "{\"name\":\"(deleted)\",\"seat\":1,\"seq\":3,\"type\":\"joined\"}");
+    free(renamed);
+    char *left = json_dumps(json_array_get(later.events, 5), JSON_COMPACT | JSON_SORT_KEYS);
+    cr_expect_str_eq(left, "{\"seat\":1,\"seq\":8,\"type\":\"left\"}");
+    free(left);
+    json_decref(later.events);
+    json_decref(old);
+    json_decref(migrated);
+    json_decref(all.events);
+    json_decref(mid.events);
+    json_decref(page.events);
+    json_decref(none.events);
+    free(before);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+/* What read_decisions() reads of game "dc": its replay log, and seat 0's and seat 1's notice of
+ * a default. */
+struct decisions_read {
+    json_t *all, *last[2];
+    int last_st[2];
+};
+
+static int read_decisions(PGconn *c, void *ctx)
+{
+    struct decisions_read *d = ctx;
+    for (int s = 0; s < 2; s++)
+        d->last_st[s] = store_last_default(c, "dc", s, &d->last[s]);
+    return store_decisions_read(c, "dc", &d->all);
+}
+
+Test(store, the_replay_log_keeps_its_decisions_in_batches_and_reads_them_as_before)
+{
+    char url[512], dir[1200], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    /* A log of one row per decision (before 0025), as the replay showed it then. */
+    copy_migrations(dir, sizeof dir, 25);
+    cr_assert_eq(store_migrate(st, dir, err, (int)sizeof err), STORE_OK, "%s", err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state, ndecisions) "
+                  "VALUES ('dc', 'the_city', 'playing', 2, '\\x00', '{}', 5)");
+    exec_sql(url, "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
+                  "VALUES ('dc', 0, 0, 0, 'keep', '{\"step\": \"keep\", \"discard\": [1]}', false, "
+                  "0), ('dc', 1, 1, 0, 'keep', '{\"step\": \"keep\", \"discard\": [2]}', true, 0), "
+                  "('dc', 2, 0, 1, 'build', '{\"step\": \"build\", \"pass\": true}', true, 3)");
+    char *before = query_text(url, "SELECT json_agg((jsonb_build_object('seat', seat) || body || "
+                                   "CASE WHEN is_default THEN '{\"default\": true}'::jsonb ELSE "
+                                   "'{}'::jsonb END) ORDER BY n)::text FROM decisions");
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    /* Then a save's batch of two: seat 1 decides for itself, seat 0 gets a default. */
+    exec_sql(url, "INSERT INTO decision_batches (game_id, first_n, last_n, body) VALUES ('dc', 3, "
+                  "4, '[{\"seat\": 0, \"round\": 1, \"step\": \"build\", \"turn\": 0, \"body\": "
+                  "{\"step\": \"build\", \"build\": 7}, \"is_default\": true}, {\"seat\": 1, "
+                  "\"round\": 1, \"step\": \"build\", \"turn\": 0, \"body\": {\"step\": "
+                  "\"build\", \"pass\": true}, \"is_default\": false}]')");
+    struct decisions_read d = {0};
+    cr_assert_eq(store_run(st, read_decisions, &d), STORE_OK);
+    cr_assert_eq(json_array_size(d.all), 5);
+    json_t *old = json_loads(before, 0, NULL), *migrated = json_array();
+    for (size_t i = 0; i < 3; i++)
+        json_array_append(migrated, json_array_get(d.all, i));
+    cr_expect(json_equal(old, migrated), "the migrated decisions read as before: %s", before);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(d.all, 3), "build")), 7);
+    cr_expect(json_is_true(json_object_get(json_array_get(d.all, 3), "default")));
+    /* Seat 0's last decision is the batch's default; seat 1's last is its own. */
+    cr_assert_eq(d.last_st[0], STORE_OK);
+    cr_expect_eq(json_integer_value(json_object_get(d.last[0], "round")), 1);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(d.last[0], "chosen"), "build")),
+                 7);
+    cr_expect_str_eq(json_string_value(json_object_get(d.last[0], "by")), "timer");
+    cr_expect_eq(d.last_st[1], STORE_NO_ROW);
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM decisions WHERE game_id = 'dc' AND "
+                                 "is_default AND turn = 3 AND n = 2"),
+                 1, "the view shows the log one decision a row");
+    /* An instance of the release before, still running during an upgrade, appends as it did. */
+    exec_sql(url, "INSERT INTO decisions (game_id, n, seat, round, step, body, is_default, turn) "
+                  "VALUES ('dc', 5, 1, 2, 'keep', '{\"step\": \"keep\", \"discard\": [9]}', "
+                  "true, 0)");
+    cr_expect_eq(query_long(url, "SELECT ndefaults FROM games WHERE id = 'dc'"), 3,
+                 "the game counts the defaults migrated and the one the older instance added");
+    struct decisions_read after = {0};
+    cr_assert_eq(store_run(st, read_decisions, &after), STORE_OK);
+    cr_assert_eq(json_array_size(after.all), 6);
+    cr_expect_eq(json_integer_value(json_object_get(json_array_get(after.all, 5), "seat")), 1);
+    cr_assert_eq(after.last_st[1], STORE_OK, "seat 1's last decision is now a default");
+    cr_expect_eq(json_integer_value(json_object_get(after.last[1], "round")), 2);
+    json_decref(after.all);
+    json_decref(after.last[0]);
+    json_decref(after.last[1]);
+    json_decref(old);
+    json_decref(migrated);
+    json_decref(d.all);
+    json_decref(d.last[0]);
+    free(before);
+    store_close(st);
+    rm_dir(dir);
+    db_drop(url);
+}
+
+Test(store, deleting_a_game_deletes_its_events_decisions_and_orders)
+{
+    char url[512], err[512] = "";
+    struct store *st = open_fresh(url, sizeof url, 1);
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    for (int g = 0; g < 3; g++) {
+        char sql[1024];
+        snprintf(
+            sql, sizeof sql,
+            "INSERT INTO games (id, game, status, players, host_hash, state) VALUES ('g%d', "
+            "'the_city', 'finished', 2, '\\x00', '{}'); INSERT INTO event_batches (game_id, "
+            "first_seq, last_seq, body) VALUES ('g%d', 1, 2, '[{\"type\": \"a\"}, "
+            "{\"type\": \"b\"}]'); INSERT INTO decision_batches (game_id, first_n, "
+            "last_n, body) VALUES ('g%d', 0, 0, '[{\"seat\": 0}]'); INSERT INTO orders (game_id, "
+            "round, step, seat, body) VALUES ('g%d', 0, 'keep', 0, '{}')",
+            g, g, g, g);
+        exec_sql(url, sql);
+    }
+    exec_sql(url, "DELETE FROM games WHERE id IN ('g0', 'g2')");
+    cr_expect_eq(query_long(url, "SELECT (SELECT count(*) FROM event_batches) + (SELECT count(*) "
+                                 "FROM decision_batches) + (SELECT count(*) FROM orders)"),
+                 3, "only g1's rows are left");
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM events WHERE game_id = 'g1'"), 2);
+    store_close(st);
+    db_drop(url);
+}
+
 Test(store, the_ratings_migration_keeps_every_game_seat_and_account)
 {
     char url[512], dir[1200], err[512] = "";

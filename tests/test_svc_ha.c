@@ -142,14 +142,14 @@ Test(ha, an_order_whose_connection_is_cut_during_commit_is_503_outcome_unknown)
     /* A deferred trigger makes COMMIT itself slow, so the cut lands inside it. */
     db_num(db, "CREATE FUNCTION ha_slow() RETURNS trigger LANGUAGE plpgsql AS "
                "$$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$");
-    db_num(db, "CREATE CONSTRAINT TRIGGER ha_slow AFTER INSERT ON events DEFERRABLE INITIALLY "
-               "DEFERRED FOR EACH ROW EXECUTE FUNCTION ha_slow()");
+    db_num(db, "CREATE CONSTRAINT TRIGGER ha_slow AFTER INSERT ON event_batches DEFERRABLE "
+               "INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ha_slow()");
     struct http_reply r;
     char *order;
     order_while(&t, "PgSleep", "pg_terminate_backend", &r, &order);
     expect_unknown(&r);
     http_reply_free(&r);
-    db_num(db, "DROP TRIGGER ha_slow ON events");
+    db_num(db, "DROP TRIGGER ha_slow ON event_batches");
     cr_expect_eq(submitted_by_seat0(&t), before, "the cut COMMIT was rolled back");
     resend(&t, order);
     free(order);

@@ -1466,8 +1466,12 @@ Test(hostile, sql_in_names_ids_and_tokens_is_only_ever_text)
     cr_expect_geq(db_count("SELECT count(*) FROM orders"), 0);
     cr_expect_geq(db_count("SELECT count(*) FROM decisions"), 0);
     cr_expect_eq(db_count("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND "
-                          "tablename IN ('games', 'seats', 'decisions', 'orders', 'events')"),
+                          "tablename IN ('games', 'seats', 'decision_batches', 'orders', "
+                          "'event_batches')"),
                  5);
+    cr_expect_eq(db_count("SELECT count(*) FROM pg_views WHERE schemaname = 'public' AND "
+                          "viewname IN ('decisions', 'events')"),
+                 2);
     /* And the games play on. */
     still_playable(&first);
     still_playable(&last);
