@@ -491,6 +491,20 @@ int sc_play_check(const struct sc_game *g, int seat, int card, int x, int y, int
     return e;
 }
 
+int sc_play_mode(const struct sc_game *g, int card, int x, int y)
+{
+    const struct sc_design *d = sc_design_of(g, card);
+    if (d->kind == SC_KIND_EVENT)
+        return SC_MODE_EVENT;
+    int c = sc_cell(g, x, y);
+    const struct sc_design *e = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+    if (!e)
+        return SC_MODE_NEW;
+    if (is_upgrade(e, d))
+        return SC_MODE_UPGRADE;
+    return free_rezone(g, e, d) ? SC_MODE_REZONE : SC_MODE_VOTE; /* (block_check()'s order) */
+}
+
 /* ---- stacks --------------------------------------------------------------------------------- */
 
 /* Sets cell's block anew from its stack: the uppermost card not overturned. */

@@ -506,8 +506,27 @@ static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
     s->sims[svc][target] = (int16_t)sims;
     if (svc == SC_SVC_POWER)
         s->power_providers[target] = (uint8_t)pp;
-    /* each network's cells again, in reading order */
-    int count[SC_CELLS + 1] = {0}, nn = s->nnets[svc];
+    /* each network's cells: c joins one network, or makes a new one, by a move of the lists
+     * after it (the order of a network's cells does not matter); else all again, in reading
+     * order */
+    int nn = s->nnets[svc];
+    uint8_t *first = s->first[svc], *cells = s->netcells[svc];
+    if (nids == 1 && had)
+        return delta != 0; /* (c was in it already) */
+    if (nids == 0) {       /* (target is the new last number: its list goes at the end) */
+        cells[first[target]] = (uint8_t)c;
+        first[target + 1] = (uint8_t)(first[target] + 1);
+        return false;
+    }
+    if (nids == 1) {
+        int at = first[target + 1];
+        memmove(cells + at + 1, cells + at, (size_t)(first[nn] - at));
+        cells[at] = (uint8_t)c;
+        for (int k = target + 1; k <= nn; k++)
+            first[k]++;
+        return delta != 0;
+    }
+    int count[SC_CELLS + 1] = {0};
     for (int i = 0; i < s->nblocks; i++)
         if (net[s->blocks[i]] != SC_NONE)
             count[net[s->blocks[i]] + 1]++;
