@@ -14,6 +14,12 @@ static bool has_service(const struct sc_design *d, int svc)
     return svc == SC_SVC_POWER ? d->power : sc_edges(d, svc) != 0;
 }
 
+/* The design of card b (SC_NONE: NULL). */
+static const struct sc_design *sc_design_of_or_null(const struct sc_game *g, int b)
+{
+    return b == SC_NONE ? NULL : sc_design_of(g, b);
+}
+
 /* Numbers the networks of service svc in the city: each block's, the cells of each, in the
  * order of their first cell, and the sims each network's providers give. at[c] is the design
  * of c's block (NULL: none); s->blocks lists the blocks in reading order. */
@@ -466,11 +472,30 @@ static bool power_provider(const struct sc_design *d)
     return d && d->power && sc_coverage_of(d, SC_COVER_POWER);
 }
 
+/* Lists each network of service svc's cells again (netcells, first), in reading order. */
+static void sort_nets(struct sc_scan *s, int svc)
+{
+    const uint8_t *net = s->net[svc];
+    int count[SC_CELLS + 1] = {0}, nn = s->nnets[svc];
+    for (int i = 0; i < s->nblocks; i++)
+        if (net[s->blocks[i]] != SC_NONE)
+            count[net[s->blocks[i]] + 1]++;
+    for (int k = 0; k < nn; k++)
+        count[k + 1] += count[k];
+    for (int k = 0; k <= nn; k++)
+        s->first[svc][k] = (uint8_t)count[k];
+    for (int i = 0; i < s->nblocks; i++) {
+        int q = s->blocks[i];
+        if (net[q] != SC_NONE)
+            s->netcells[svc][count[net[q]]++] = (uint8_t)q;
+    }
+}
+
 /* The networks of service svc once c holds d instead of e (d keeping e's service svc): the
  * networks d joins become one, with their sims and power providers, e's replaced by d's.
  * Returns true when a network changed beyond c's own cell (networks joined, or its sims). */
 static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int c,
-                        const struct sc_design *e, const struct sc_design *d)
+                        const struct sc_design *e, const struct sc_design *d, const uint8_t *blk)
 {
     uint8_t *net = s->net[svc];
     bool had = e && has_service(e, svc);
@@ -479,8 +504,8 @@ static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
         ids[nids++] = net[c];
     for (int dir = 0; dir < 4; dir++) {
         int nb = sc_step_to(g, c, dir);
-        if (nb >= 0 && g->block[nb] != SC_NONE && net[nb] != SC_NONE &&
-            sc_joined(d, sc_design_of(g, g->block[nb]), svc, dir))
+        if (nb >= 0 && blk[nb] != SC_NONE && net[nb] != SC_NONE &&
+            sc_joined(d, sc_design_of(g, blk[nb]), svc, dir))
             add_once(ids, &nids, net[nb]);
     }
     int target = nids ? ids[0] : s->nnets[svc]++, sims = 0, pp = 0;
@@ -526,68 +551,137 @@ static bool update_nets(const struct sc_game *g, struct sc_scan *s, int svc, int
             first[k]++;
         return delta != 0;
     }
-    int count[SC_CELLS + 1] = {0};
-    for (int i = 0; i < s->nblocks; i++)
-        if (net[s->blocks[i]] != SC_NONE)
-            count[net[s->blocks[i]] + 1]++;
-    for (int k = 0; k < nn; k++)
-        count[k + 1] += count[k];
-    for (int k = 0; k <= nn; k++)
-        s->first[svc][k] = (uint8_t)count[k];
-    for (int i = 0; i < s->nblocks; i++) {
-        int q = s->blocks[i];
-        if (net[q] != SC_NONE)
-            s->netcells[svc][count[net[q]]++] = (uint8_t)q;
-    }
-    return nids >= 2 || (nids == 1 && delta != 0);
+    sort_nets(s, svc);
+    return true;
 }
 
-bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
+/* The networks of service svc once c's block (which has that service) is gone from the city
+ * blk (already without it): its network falls into the pieces its other cells make, the
+ * first keeping its number, each other getting a new one. False when numbers run out. */
+static bool split_net(const struct sc_game *g, struct sc_scan *s, int svc, int c,
+                      const uint8_t *blk)
 {
-    _Static_assert(SC_CELLS % 4 == 0, "cells compared four at a time");
-    int c = -1;
-    for (int at = 0; at < SC_CELLS; at += 4) {
-        uint32_t a, b;
-        memcpy(&a, old_block + at, 4);
-        memcpy(&b, g->block + at, 4);
-        for (int q = at; a != b && q < at + 4; q++) {
-            if (old_block[q] == g->block[q])
-                continue;
-            if (c >= 0)
-                return false; /* (two cells changed) */
-            c = q;
+    uint8_t *net = s->net[svc], old[SC_CELLS], q[SC_CELLS];
+    int k = net[c], n = 0;
+    for (int j = s->first[svc][k]; j < s->first[svc][k + 1]; j++)
+        if (s->netcells[svc][j] != c)
+            old[n++] = s->netcells[svc][j];
+    net[c] = SC_NONE;
+    for (int i = 0; i < n; i++)
+        net[old[i]] = SC_NONE;
+    s->sims[svc][k] = 0;
+    if (svc == SC_SVC_POWER)
+        s->power_providers[k] = 0;
+    bool fresh = false; /* (number k is taken by the first piece) */
+    for (int i = 0; i < n; i++) {
+        if (net[old[i]] != SC_NONE)
+            continue;
+        int id = k;
+        if (fresh) {
+            if (s->nnets[svc] >= SC_CELLS - 1)
+                return false;
+            id = s->nnets[svc]++;
         }
+        fresh = true;
+        int m = 0, sims = 0, pp = 0;
+        q[m++] = old[i];
+        net[old[i]] = (uint8_t)id;
+        for (int j = 0; j < m; j++) {
+            const struct sc_design *a = sc_design_of(g, blk[q[j]]);
+            sims += a->sims > 0 ? a->sims : 0;
+            pp += power_provider(a);
+            for (int dir = 0; dir < 4; dir++) {
+                int nb = sc_step_to(g, q[j], dir);
+                if (nb < 0 || blk[nb] == SC_NONE || net[nb] != SC_NONE ||
+                    !sc_joined(a, sc_design_of(g, blk[nb]), svc, dir))
+                    continue;
+                net[nb] = (uint8_t)id;
+                q[m++] = (uint8_t)nb;
+            }
+        }
+        s->sims[svc][id] = (int16_t)sims;
+        if (svc == SC_SVC_POWER)
+            s->power_providers[id] = (uint8_t)pp;
     }
-    if (c < 0)
-        return true;
-    if (g->block[c] == SC_NONE || s->nblocks == 0)
-        return false;
+    sort_nets(s, svc);
+    /* a cell's reach reads its own and its neighbours' networks: those of e's network's cells */
+    if (svc != SC_SVC_POWER)
+        for (int i = 0; i < n; i++)
+            forget_reach_near(g, s, old[i]);
+    return true;
+}
+
+/* The lowest crime of the blocks of the city blk (0 at most). */
+static int8_t lowest_crime(const struct sc_game *g, const struct sc_scan *s, const uint8_t *blk)
+{
+    int low = 0;
+    for (int i = 0; i < s->nblocks; i++) {
+        int crime = sc_design_of(g, blk[s->blocks[i]])->crime;
+        low = crime < low ? crime : low;
+    }
+    return (int8_t)low;
+}
+
+/* Whether empty cell c of the city blk is a candidate: a block beside it. */
+static bool beside_block(const struct sc_game *g, int c, const uint8_t *blk)
+{
+    int nb[4], m = sc_neighbours(g, c, nb);
+    for (int j = 0; j < m; j++)
+        if (blk[nb[j]] != SC_NONE)
+            return true;
+    return false;
+}
+
+/* Takes c's block e out of s, the scan of the city blk (whose c is already empty). False when
+ * s cannot follow (s unusable). */
+static bool scan_remove(const struct sc_game *g, struct sc_scan *s, int c,
+                        const struct sc_design *e, const uint8_t *blk)
+{
+    list_set(s->blocks, &s->nblocks, c, false);
+    if (s->nblocks == 0)
+        return false; /* (every empty cell becomes a candidate: scanned anew) */
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
-        if (s->nnets[svc] >= SC_CELLS - 1)
-            return false; /* (network numbers are not reused: a new one might not fit) */
-    const struct sc_design *e = old_block[c] == SC_NONE ? NULL : sc_design_of(g, old_block[c]);
-    const struct sc_design *d = sc_design_of(g, g->block[c]);
-    if (e && ((d->road & e->road) != e->road || (d->rail & e->rail) != e->rail ||
-              (e->power && !d->power)))
-        return false; /* (a network might fall apart) */
+        if (has_service(e, svc) && !split_net(g, s, svc, c, blk))
+            return false;
+    for (int k = 0; k < SC_COVER_COUNT; k++)
+        if (sc_coverage_of(e, k))
+            list_set(s->providers[k], &s->nproviders[k], c, false);
+    if (e->crime <= s->min_crime)
+        s->min_crime = lowest_crime(g, s, blk);
+    if (sc_has_prim(e, SC_SP_ADD))
+        list_set(s->adders, &s->nadders, c, false);
+    if (e->complex >= 0 && e->cwithin)
+        list_set(s->remotes, &s->nremotes, c, false);
+    list_set(s->cands, &s->ncands, c, beside_block(g, c, blk));
+    int nb[4], m = sc_neighbours(g, c, nb);
+    for (int j = 0; j < m; j++)
+        if (blk[nb[j]] == SC_NONE)
+            list_set(s->cands, &s->ncands, nb[j], beside_block(g, nb[j], blk));
+    /* e's zones may fall apart: worked out anew when asked for */
+    s->zone_done &= (uint16_t)~zone_keys(e);
+    forget_reach_near(g, s, c);
+    return true;
+}
+
+/* Brings s from the city blk to the one where c holds d instead of e (NULL: c was empty), d
+ * keeping e's road and rail edges and power line; blk[c] becomes g's block. */
+static void scan_put(const struct sc_game *g, struct sc_scan *s, int c, const struct sc_design *e,
+                     const struct sc_design *d, uint8_t *blk)
+{
+    blk[c] = g->block[c];
     if (!e)
         list_set(s->blocks, &s->nblocks, c, true);
     bool spread[SC_SVC_COUNT] = {false};
     for (int svc = 0; svc < SC_SVC_COUNT; svc++)
         if (has_service(d, svc))
-            spread[svc] = update_nets(g, s, svc, c, e, d);
+            spread[svc] = update_nets(g, s, svc, c, e, d, blk);
     for (int k = 0; k < SC_COVER_COUNT; k++)
         if ((sc_coverage_of(d, k) != NULL) != (sc_coverage_of(e, k) != NULL))
             list_set(s->providers[k], &s->nproviders[k], c, sc_coverage_of(d, k) != NULL);
-    if (e && e->crime <= s->min_crime && d->crime > e->crime) { /* (the lowest may have gone) */
-        s->min_crime = 0;
-        for (int i = 0; i < s->nblocks; i++) {
-            int crime = sc_design_of(g, g->block[s->blocks[i]])->crime;
-            s->min_crime = (int8_t)(crime < s->min_crime ? crime : s->min_crime);
-        }
-    } else if (d->crime < s->min_crime) {
+    if (e && e->crime <= s->min_crime && d->crime > e->crime) /* (the lowest may have gone) */
+        s->min_crime = lowest_crime(g, s, blk);
+    else if (d->crime < s->min_crime)
         s->min_crime = (int8_t)d->crime;
-    }
     bool adds = sc_has_prim(d, SC_SP_ADD), remote = d->complex >= 0 && d->cwithin;
     if (adds != (e && sc_has_prim(e, SC_SP_ADD)))
         list_set(s->adders, &s->nadders, c, adds);
@@ -609,9 +703,6 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
     } else if (zone_keys(d) != zone_keys(e)) {
         s->zone_done &= (uint16_t) ~(zone_keys(d) | zone_keys(e));
     }
-    memset(s->pieces_done, 0, sizeof s->pieces_done);
-    memset(s->walked, 0, sizeof s->walked);
-    s->covered_done = 0;
     /* a cell's reach reads its own and its neighbours' road and rail networks and their sims:
      * only c's changed, and the networks c is now in when they joined or their sims moved */
     forget_reach_near(g, s, c);
@@ -621,5 +712,62 @@ bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *o
              j++)
             forget_reach_near(g, s, s->netcells[svc][j]);
     }
+}
+
+/* e's block gives way to d only by being taken out first: d drops some of its road or rail
+ * edges or its power line (a network might fall apart), or there is no d. */
+static bool taken_out(const struct sc_design *e, const struct sc_design *d)
+{
+    return e && (!d || (d->road & e->road) != e->road || (d->rail & e->rail) != e->rail ||
+                 (e->power && !d->power));
+}
+
+enum { SC_SCAN_STEPS = 8 }; /* changed cells followed at most; more: scanned anew */
+
+bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
+{
+    _Static_assert(SC_CELLS % 4 == 0, "cells compared four at a time");
+    int ch[SC_SCAN_STEPS], nch = 0;
+    for (int at = 0; at < SC_CELLS; at += 4) {
+        uint32_t a, b;
+        memcpy(&a, old_block + at, 4);
+        memcpy(&b, g->block + at, 4);
+        for (int q = at; a != b && q < at + 4; q++) {
+            if (old_block[q] == g->block[q])
+                continue;
+            if (nch == SC_SCAN_STEPS)
+                return false;
+            ch[nch++] = q;
+        }
+    }
+    if (nch == 0)
+        return true;
+    if (g->nblocks == 0 || s->nblocks == 0)
+        return false; /* (an empty city's candidates are every cell, or its centre) */
+    for (int svc = 0; svc < SC_SVC_COUNT; svc++)
+        if (s->nnets[svc] >= SC_CELLS - 1 - nch)
+            return false; /* (network numbers are not reused: new ones might not fit) */
+    /* one cell at a time in the city blk, from old_block's to g's: the blocks taken out first,
+     * then those put in */
+    uint8_t blk[SC_CELLS];
+    memcpy(blk, old_block, sizeof blk);
+    for (int i = 0; i < nch; i++) {
+        int c = ch[i];
+        const struct sc_design *e = sc_design_of_or_null(g, blk[c]);
+        const struct sc_design *d = sc_design_of_or_null(g, g->block[c]);
+        if (taken_out(e, d)) {
+            blk[c] = SC_NONE;
+            if (!scan_remove(g, s, c, e, blk))
+                return false;
+        }
+    }
+    for (int i = 0; i < nch; i++) {
+        int c = ch[i];
+        if (g->block[c] != SC_NONE)
+            scan_put(g, s, c, sc_design_of_or_null(g, blk[c]), sc_design_of(g, g->block[c]), blk);
+    }
+    memset(s->pieces_done, 0, sizeof s->pieces_done);
+    memset(s->walked, 0, sizeof s->walked);
+    s->covered_done = 0;
     return true;
 }
