@@ -434,13 +434,20 @@ static bool zone_join(const struct sc_game *g, struct sc_scan *s, int key, int c
     return true;
 }
 
-/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). */
-static void forget_reach_near(const struct sc_game *g, struct sc_scan *s, int q)
+/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). A
+ * cell off the surface, or across its edge in the numbering, may be forgotten too: a reach
+ * forgotten is only worked out again, the same. */
+static void forget_reach_near(struct sc_scan *s, int q)
 {
-    int nb[4], m = sc_neighbours(g, q, nb);
     s->reach[q] = -1;
-    for (int j = 0; j < m; j++)
-        s->reach[nb[j]] = -1;
+    if (q >= SC_STRIDE)
+        s->reach[q - SC_STRIDE] = -1;
+    if (q + SC_STRIDE < SC_CELLS)
+        s->reach[q + SC_STRIDE] = -1;
+    if (q > 0)
+        s->reach[q - 1] = -1;
+    if (q + 1 < SC_CELLS)
+        s->reach[q + 1] = -1;
 }
 
 /* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
@@ -607,7 +614,7 @@ static bool split_net(const struct sc_game *g, struct sc_scan *s, int svc, int c
     /* a cell's reach reads its own and its neighbours' networks: those of e's network's cells */
     if (svc != SC_SVC_POWER)
         for (int i = 0; i < n; i++)
-            forget_reach_near(g, s, old[i]);
+            forget_reach_near(s, old[i]);
     return true;
 }
 
@@ -659,7 +666,7 @@ static bool scan_remove(const struct sc_game *g, struct sc_scan *s, int c,
             list_set(s->cands, &s->ncands, nb[j], beside_block(g, nb[j], blk));
     /* e's zones may fall apart: worked out anew when asked for */
     s->zone_done &= (uint16_t)~zone_keys(e);
-    forget_reach_near(g, s, c);
+    forget_reach_near(s, c);
     return true;
 }
 
@@ -705,12 +712,12 @@ static void scan_put(const struct sc_game *g, struct sc_scan *s, int c, const st
     }
     /* a cell's reach reads its own and its neighbours' road and rail networks and their sims:
      * only c's changed, and the networks c is now in when they joined or their sims moved */
-    forget_reach_near(g, s, c);
+    forget_reach_near(s, c);
     for (int svc = SC_SVC_ROAD; svc <= SC_SVC_RAIL; svc++) {
         int k = spread[svc] ? s->net[svc][c] : SC_NONE;
         for (int j = k == SC_NONE ? 0 : s->first[svc][k]; k != SC_NONE && j < s->first[svc][k + 1];
              j++)
-            forget_reach_near(g, s, s->netcells[svc][j]);
+            forget_reach_near(s, s->netcells[svc][j]);
     }
 }
 
