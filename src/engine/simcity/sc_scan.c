@@ -698,7 +698,8 @@ static void scan_put(const struct sc_game *g, struct sc_scan *s, int c, const st
         list_set(s->cands, &s->ncands, c, true);
         int nb[4], m = sc_neighbours(g, c, nb);
         for (int j = 0; j < m; j++)
-            list_set(s->cands, &s->ncands, nb[j], true);
+            if (blk[nb[j]] == SC_NONE) /* (a block's cell is one already) */
+                list_set(s->cands, &s->ncands, nb[j], true);
     }
     /* a zone changes only when the block joins it or leaves it: a new block joins the zones
      * beside it; an upgrade stays in the zones its block was in */
@@ -733,13 +734,19 @@ enum { SC_SCAN_STEPS = 8 }; /* changed cells followed at most; more: scanned ane
 
 bool sc_scan_update(const struct sc_game *g, struct sc_scan *s, const uint8_t *old_block)
 {
-    _Static_assert(SC_CELLS % 4 == 0, "cells compared four at a time");
+    _Static_assert(SC_CELLS % 4 == 0, "cells compared eight, then four, at a time");
     int ch[SC_SCAN_STEPS], nch = 0;
-    for (int at = 0; at < SC_CELLS; at += 4) {
-        uint32_t a, b;
-        memcpy(&a, old_block + at, 4);
-        memcpy(&b, g->block + at, 4);
-        for (int q = at; a != b && q < at + 4; q++) {
+    for (int at = 0; at < SC_CELLS; at += 8) {
+        uint64_t a = 0, b = 0;
+        bool eight = at + 8 <= SC_CELLS;
+        if (eight) {
+            memcpy(&a, old_block + at, 8);
+            memcpy(&b, g->block + at, 8);
+        } else {
+            memcpy(&a, old_block + at, 4);
+            memcpy(&b, g->block + at, 4);
+        }
+        for (int q = at; a != b && q < at + (eight ? 8 : 4); q++) {
             if (old_block[q] == g->block[q])
                 continue;
             if (nch == SC_SCAN_STEPS)
