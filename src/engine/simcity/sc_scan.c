@@ -569,7 +569,7 @@ static bool split_net(const struct sc_game *g, struct sc_scan *s, int svc, int c
                       const uint8_t *blk)
 {
     uint8_t *net = s->net[svc], old[SC_CELLS], q[SC_CELLS];
-    int k = net[c], n = 0;
+    int k = net[c], n = 0, nn = s->nnets[svc]; /* (nn: the numbers before the split) */
     for (int j = s->first[svc][k]; j < s->first[svc][k + 1]; j++)
         if (s->netcells[svc][j] != c)
             old[n++] = s->netcells[svc][j];
@@ -610,7 +610,25 @@ static bool split_net(const struct sc_game *g, struct sc_scan *s, int svc, int c
         if (svc == SC_SVC_POWER)
             s->power_providers[id] = (uint8_t)pp;
     }
-    sort_nets(s, svc);
+    /* the lists of cells: the first piece's where the network's were, the lists after it moved
+     * up, the new pieces' at the end */
+    uint8_t *first = s->first[svc], *cells = s->netcells[svc];
+    int w = first[k], end = first[k + 1], total = first[nn];
+    for (int i = 0; i < n; i++)
+        if (net[old[i]] == k)
+            cells[w++] = old[i];
+    int gap = end - w;
+    memmove(cells + w, cells + end, (size_t)(total - end));
+    for (int j = k + 1; j <= nn; j++)
+        first[j] = (uint8_t)(first[j] - gap);
+    w = first[nn];
+    for (int id = nn; id < s->nnets[svc]; id++) {
+        first[id] = (uint8_t)w;
+        for (int i = 0; i < n; i++)
+            if (net[old[i]] == id)
+                cells[w++] = old[i];
+    }
+    first[s->nnets[svc]] = (uint8_t)w;
     /* a cell's reach reads its own and its neighbours' networks: those of e's network's cells */
     if (svc != SC_SVC_POWER)
         for (int i = 0; i < n; i++)
