@@ -1,6 +1,7 @@
 /* sc_options.c: SimCity's legal options — every play of a hand (card, cell, mode and what it
  * would score), and the legal decisions of every step, for bots, tests and a client's pending
  * view (see sc.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "sc_internal.h"
@@ -83,14 +84,19 @@ static void position_key(const struct sc_game *g, struct position_key *k)
     memcpy(k->scorched, g->scorched, sizeof k->scorched);
 }
 
+/* (the cells' blocks and scorched flags, side by side in both, are compared at once) */
+_Static_assert(offsetof(struct position_key, scorched) ==
+                       offsetof(struct position_key, block) + SC_CELLS &&
+                   offsetof(struct sc_game, scorched) == offsetof(struct sc_game, block) + SC_CELLS,
+               "block[] and scorched[] side by side");
+
 /* True when k is g's position (position_key() of g), read without building g's key. */
 static bool same_position(const struct position_key *k, const struct sc_game *g)
 {
     if (k->cat != g->cat || k->stamp != g->cat->stamp || k->side != g->side ||
         k->phase != g->phase || k->mayor_set != (g->mayor != SC_NONE) ||
         k->power_played != g->power_played || k->ntimed != g->ntimed ||
-        memcmp(k->block, g->block, sizeof k->block) != 0 ||
-        memcmp(k->scorched, g->scorched, sizeof k->scorched) != 0)
+        memcmp(k->block, g->block, sizeof k->block + sizeof k->scorched) != 0)
         return false;
     for (int i = 0; i < g->ntimed; i++) {
         const struct sc_timed *a = &k->timed[i], *b = &g->timed[i];

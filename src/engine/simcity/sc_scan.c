@@ -389,6 +389,22 @@ static unsigned zone_keys(const struct sc_design *d)
     return k >= 0 ? 1u << k : 0;
 }
 
+/* Forgets (-1) what by-cell table t (SC_CELLS long) holds for cell q and its neighbours. A
+ * cell off the surface, or across its edge in the numbering, may be forgotten too: what is
+ * forgotten is only worked out again, the same. */
+static void forget_near(int16_t *t, int q)
+{
+    t[q] = -1;
+    if (q >= SC_STRIDE)
+        t[q - SC_STRIDE] = -1;
+    if (q + SC_STRIDE < SC_CELLS)
+        t[q + SC_STRIDE] = -1;
+    if (q > 0)
+        t[q - 1] = -1;
+    if (q + 1 < SC_CELLS)
+        t[q + 1] = -1;
+}
+
 /* The zones of key `key` once the empty cell c gets a block of that key (or gray): the zones
  * beside c and c become one zone, under the lowest of their numbers (a new number when c
  * joins none). False when numbers run out (the zones must be worked out anew). */
@@ -420,34 +436,19 @@ static bool zone_join(const struct sc_game *g, struct sc_scan *s, int key, int c
     size[target] = (uint8_t)sum;
     s->zone_most[key] = -1;
     /* a cell's zone bonus reads its own zone, or its neighbours' zones: only the cells of the
-     * joined zone and their neighbours read a zone that changed */
+     * joined zone and their neighbours read a zone that changed (forgotten as forget_near()
+     * forgets a reach) */
     int16_t *bonus = s->zone_bonus[key];
-    for (int i = 0; i < s->nblocks; i++) {
-        int q = s->blocks[i];
-        if (label[q] != target)
-            continue;
-        int qn[4], k = sc_neighbours(g, q, qn);
-        bonus[q] = -1;
-        for (int j = 0; j < k; j++)
-            bonus[qn[j]] = -1;
-    }
+    for (int i = 0; i < s->nblocks; i++)
+        if (label[s->blocks[i]] == target)
+            forget_near(bonus, s->blocks[i]);
     return true;
 }
 
-/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). A
- * cell off the surface, or across its edge in the numbering, may be forgotten too: a reach
- * forgotten is only worked out again, the same. */
+/* Forgets the reach of cell q and of its neighbours (sc_scan_reach() reads q's network). */
 static void forget_reach_near(struct sc_scan *s, int q)
 {
-    s->reach[q] = -1;
-    if (q >= SC_STRIDE)
-        s->reach[q - SC_STRIDE] = -1;
-    if (q + SC_STRIDE < SC_CELLS)
-        s->reach[q + SC_STRIDE] = -1;
-    if (q > 0)
-        s->reach[q - 1] = -1;
-    if (q + 1 < SC_CELLS)
-        s->reach[q + 1] = -1;
+    forget_near(s->reach, q);
 }
 
 /* Puts cell c in (in) or out of the ascending list[0..*n-1]. */
