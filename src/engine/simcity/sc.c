@@ -579,8 +579,7 @@ static void resolve_play(struct sc_game *g, int a, const struct sc_decision *d,
         sc_emit(g, ev, SC_EV_PASSED, a, SC_NONE, 0, 0);
         return;
     }
-    int mode = 0;
-    sc_play_check(g, a, d->card, d->x, d->y, &mode);
+    int mode = sc_play_mode(g, d->card, d->x, d->y); /* (checked as it was submitted) */
     g->plays_left--;
     int cell = sc_cell(g, d->x, d->y);
     if (mode == SC_MODE_EVENT) {

@@ -128,6 +128,29 @@ bool sc_covers_at(const struct sc_special *s, int p, const struct sc_design *t, 
     return dist <= s->range;
 }
 
+/* By coverage, the longest range of a special of it in a catalog (-1: none has it), worked out
+ * once a catalog (one per thread). */
+static int longest_cover(const struct sc_catalog *cat, int cover)
+{
+    static _Thread_local const struct sc_catalog *of;
+    static _Thread_local uint64_t stamp;
+    static _Thread_local int range[SC_COVER_COUNT];
+    if (of != cat || stamp != cat->stamp) {
+        for (int k = 0; k < SC_COVER_COUNT; k++)
+            range[k] = -1;
+        for (int k = 0; k < cat->ndesigns; k++)
+            for (int i = 0; i < cat->designs[k].nspecials; i++) {
+                const struct sc_special *sp = &cat->designs[k].specials[i];
+                if (sp->prim == SC_SP_COVERAGE && sp->cover < SC_COVER_COUNT &&
+                    sp->range > range[sp->cover])
+                    range[sp->cover] = sp->range;
+            }
+        of = cat;
+        stamp = cat->stamp;
+    }
+    return range[cover];
+}
+
 bool sc_covered(const struct sc_view *v, int cover, int cell)
 {
     const struct sc_design *t = sc_view_at(v, cell);
@@ -143,13 +166,18 @@ bool sc_covered(const struct sc_view *v, int cover, int cell)
                 return true;
         return false;
     }
-    SC_FOR_CELLS(v->g, p)
-    {
-        /* a station covers its own block too (distance 0), as the scoring's map counts it */
-        const struct sc_special *s = sc_coverage_of(sc_view_at(v, p), cover);
-        if (s && sc_covers_at(s, p, t, cell))
-            return true;
-    }
+    /* a provider covers the cell within its range (less the cell's crime, for police), so
+     * within the catalog's longest: in that square */
+    int r = longest_cover(v->g->cat, cover) - (cover == SC_COVER_POLICE ? t->crime : 0);
+    int x0 = sc_x(cell) - r, x1 = sc_x(cell) + r, y0 = sc_y(cell) - r, y1 = sc_y(cell) + r;
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < v->g->side; y++)
+        for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < v->g->side; x++) {
+            /* a station covers its own block too (distance 0), as the scoring's map counts it */
+            int p = y * SC_STRIDE + x;
+            const struct sc_special *s = sc_coverage_of(sc_view_at(v, p), cover);
+            if (s && sc_covers_at(s, p, t, cell))
+                return true;
+        }
     return false;
 }
 
@@ -489,6 +517,20 @@ int sc_play_check(const struct sc_game *g, int seat, int card, int x, int y, int
     if (mode)
         *mode = m;
     return e;
+}
+
+int sc_play_mode(const struct sc_game *g, int card, int x, int y)
+{
+    const struct sc_design *d = sc_design_of(g, card);
+    if (d->kind == SC_KIND_EVENT)
+        return SC_MODE_EVENT;
+    int c = sc_cell(g, x, y);
+    const struct sc_design *e = g->block[c] == SC_NONE ? NULL : sc_design_of(g, g->block[c]);
+    if (!e)
+        return SC_MODE_NEW;
+    if (is_upgrade(e, d))
+        return SC_MODE_UPGRADE;
+    return free_rezone(g, e, d) ? SC_MODE_REZONE : SC_MODE_VOTE; /* (block_check()'s order) */
 }
 
 /* ---- stacks --------------------------------------------------------------------------------- */

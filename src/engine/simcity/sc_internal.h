@@ -325,6 +325,11 @@ int sc_design_check(const struct sc_game *g, const struct sc_design *d);
 int sc_card_check(const struct sc_game *g, const struct sc_design *d, int x, int y, int *mode,
                   struct sc_scan *scan);
 
+/* The mode sc_play_check() gives the play of card at (x, y), for a play it accepts in this
+ * position (not checked again: a refused play gets a meaningless mode). The rules resolve a
+ * play that was checked as it was submitted, so they need only this. */
+int sc_play_mode(const struct sc_game *g, int card, int x, int y);
+
 /* Marks in out[] (SC_CELLS long) every cell a provider of coverage `cover` covers in the city
  * as it is, the providers themselves included (New Coverage Only's baseline). */
 void sc_covered_map(const struct sc_game *g, int cover, bool *out);

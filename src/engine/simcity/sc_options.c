@@ -1,6 +1,7 @@
 /* sc_options.c: SimCity's legal options — every play of a hand (card, cell, mode and what it
  * would score), and the legal decisions of every step, for bots, tests and a client's pending
  * view (see sc.h). */
+#include <stddef.h>
 #include <string.h>
 
 #include "sc_internal.h"
@@ -8,7 +9,7 @@
 /* The options of one design, gathered once and given to each copy in the hand: every legal
  * cell with its mode (plays that need a vote among them), and, once asked for, their scores. */
 struct design_options {
-    bool gathered;
+    unsigned gathered; /* the cache's position count when they were gathered */
     int n;
     struct sc_option o[SC_CELLS + 1];
     bool scored[SC_CELLS + 1];
@@ -59,6 +60,8 @@ struct position_key {
  * the same position's options at its council and at its play, and the rules at a turn's end. */
 struct options_cache {
     bool valid, scanned;
+    unsigned
+        positions; /* positions held so far: a design's options stand when gathered in this one */
     struct position_key key;
     struct sc_scan scan;
     struct design_options designs[SC_MAX_DESIGNS];
@@ -81,14 +84,19 @@ static void position_key(const struct sc_game *g, struct position_key *k)
     memcpy(k->scorched, g->scorched, sizeof k->scorched);
 }
 
+/* (the cells' blocks and scorched flags, side by side in both, are compared at once) */
+_Static_assert(offsetof(struct position_key, scorched) ==
+                       offsetof(struct position_key, block) + SC_CELLS &&
+                   offsetof(struct sc_game, scorched) == offsetof(struct sc_game, block) + SC_CELLS,
+               "block[] and scorched[] side by side");
+
 /* True when k is g's position (position_key() of g), read without building g's key. */
 static bool same_position(const struct position_key *k, const struct sc_game *g)
 {
     if (k->cat != g->cat || k->stamp != g->cat->stamp || k->side != g->side ||
         k->phase != g->phase || k->mayor_set != (g->mayor != SC_NONE) ||
         k->power_played != g->power_played || k->ntimed != g->ntimed ||
-        memcmp(k->block, g->block, sizeof k->block) != 0 ||
-        memcmp(k->scorched, g->scorched, sizeof k->scorched) != 0)
+        memcmp(k->block, g->block, sizeof k->block + sizeof k->scorched) != 0)
         return false;
     for (int i = 0; i < g->ntimed; i++) {
         const struct sc_timed *a = &k->timed[i], *b = &g->timed[i];
@@ -112,8 +120,11 @@ static struct options_cache *cache_for(const struct sc_game *g)
         position_key(g, &cache.key);
         cache.valid = true;
         cache.scanned = kept;
-        for (int k = 0; k < g->cat->ndesigns; k++)
-            cache.designs[k].gathered = false;
+        if (++cache.positions == 0) { /* (the count wrapped: older marks could match it) */
+            for (int k = 0; k < SC_MAX_DESIGNS; k++)
+                cache.designs[k].gathered = 0;
+            cache.positions = 1;
+        }
     }
     return &cache;
 }
@@ -137,13 +148,13 @@ int sc_each_play(const struct sc_game *g, int seat, bool scored, bool votes, sc_
     for (int i = 0; i < s->nhand; i++) {
         int card = s->hand[i], k = g->cat->card_design[card];
         struct design_options *opts = &cache.designs[k];
-        if (!opts->gathered) {
+        if (opts->gathered != cache.positions) {
             if (!cache.scanned) {
                 sc_scan_city(g, &cache.scan);
                 cache.scanned = true;
             }
             gather(g, &g->cat->designs[k], &cache.scan, opts);
-            opts->gathered = true;
+            opts->gathered = cache.positions;
         }
         for (int j = 0; j < opts->n; j++) {
             struct sc_option o = opts->o[j];
@@ -178,7 +189,7 @@ bool sc_any_play(const struct sc_game *g, int seat, bool votes)
         if (easy != (t < s->nhand))
             continue;
         const struct design_options *opts = &cache.designs[k];
-        if (opts->gathered) { /* its options are known */
+        if (opts->gathered == cache.positions) { /* its options are known */
             for (int j = 0; j < opts->n; j++)
                 if (votes || opts->o[j].mode != SC_MODE_VOTE)
                     return true;

@@ -458,6 +458,22 @@ int sc_score_with(const struct sc_game *g, int card, int x, int y, struct sc_sco
 
 /* ---- placing a block ------------------------------------------------------------------------ */
 
+/* By design of cat, whether it has a special that dooms its block when a block it selects is
+ * played (SC_SP_REMOVE_WHEN): worked out once a catalog load (one per thread). */
+static const bool *removed_when(const struct sc_catalog *cat)
+{
+    static _Thread_local const struct sc_catalog *of;
+    static _Thread_local uint64_t stamp;
+    static _Thread_local bool has[SC_MAX_DESIGNS];
+    if (of != cat || stamp != cat->stamp) {
+        for (int k = 0; k < cat->ndesigns; k++)
+            has[k] = sc_has_prim(&cat->designs[k], SC_SP_REMOVE_WHEN);
+        of = cat;
+        stamp = cat->stamp;
+    }
+    return has;
+}
+
 void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const struct sc_events *ev)
 {
     const struct sc_design *d = sc_design_of(g, card);
@@ -471,9 +487,10 @@ void sc_place(struct sc_game *g, int seat, int card, int cell, int mode, const s
     sc_hand_remove(g, seat, card);
     /* blocks that go when such a block is played (the scan's blocks: every cell holding one,
      * in reading order) */
+    const bool *removed = removed_when(g->cat);
     for (int k = 0; k < scan->nblocks; k++) {
         int p = scan->blocks[k], b = g->block[p];
-        if (p == cell || (g->flags[b] & SC_CF_DOOMED))
+        if (p == cell || !removed[g->cat->card_design[b]] || (g->flags[b] & SC_CF_DOOMED))
             continue;
         const struct sc_design *o = sc_design_of(g, b);
         for (int i = 0; i < o->nspecials; i++)
