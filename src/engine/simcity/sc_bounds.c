@@ -122,6 +122,20 @@ static void uncovered_power(struct sc_bound_pos *p)
     p->unc_done = (uint8_t)(p->unc_done | 1u << SC_COVER_POWER);
 }
 
+/* Adds 1 at each cell of g's surface within distance r of cell q (a diamond), q itself not. */
+static void count_around(const struct sc_game *g, uint8_t *n, int q, int r)
+{
+    int qx = sc_x(q), qy = sc_y(q);
+    for (int dy = -r; dy <= r; dy++) {
+        int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
+        if (y < 0 || y >= g->side)
+            continue;
+        for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
+            n[y * SC_STRIDE + x]++;
+    }
+    n[q]--;
+}
+
 /* For coverage sp (not power): at each cell, the blocks a provider there would be paid for, as
  * the score counts them (sc_covers_at(): within its range, less a block's crime for police; New
  * Coverage Only: those no provider covers yet; the cell's own block not counted), worked out
@@ -137,18 +151,11 @@ static const uint8_t *covered_near(struct sc_bound_pos *p, const struct sc_speci
     const bool *old = sp->new_only ? covered_map(p, k) : NULL;
     memset(n, 0, SC_CELLS);
     for (int i = 0; i < s->nblocks; i++) { /* each block counts at the cells that cover it */
-        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        int q = s->blocks[i];
         int r = sp->range - (k == SC_COVER_POLICE ? sc_design_of(g, g->block[q])->crime : 0);
         if ((old && old[q]) || r < 0)
             continue;
-        for (int dy = -r; dy <= r; dy++) {
-            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
-            if (y < 0 || y >= g->side)
-                continue;
-            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
-                n[y * SC_STRIDE + x]++;
-        }
-        n[q]--; /* (not its own cell) */
+        count_around(g, n, q, r);
     }
     p->cov_max[k] = -1;
     p->cov_range[k] = (int8_t)sp->range;
@@ -316,17 +323,10 @@ static const uint8_t *near_of(struct sc_bound_pos *p, const struct sc_sel *sel, 
     p->near_r[p->nnear++] = (int8_t)r;
     memset(n, 0, SC_CELLS);
     for (int i = 0; i < s->nblocks; i++) { /* each matching block counts at the cells near it */
-        int q = s->blocks[i], qx = sc_x(q), qy = sc_y(q);
+        int q = s->blocks[i];
         if (!sc_sel_match(g, sel, sc_design_of(g, g->block[q])))
             continue;
-        for (int dy = -r; dy <= r; dy++) {
-            int y = qy + dy, w = r - (dy < 0 ? -dy : dy);
-            if (y < 0 || y >= g->side)
-                continue;
-            for (int x = qx - w < 0 ? 0 : qx - w; x <= qx + w && x < g->side; x++)
-                n[y * SC_STRIDE + x]++;
-        }
-        n[q]--; /* (not its own cell) */
+        count_around(g, n, q, r);
     }
     return n;
 }
