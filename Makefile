@@ -119,7 +119,10 @@ deps-run:
 # (a cluster that bootstraps, fails over and rejoins: mostly waiting on PostgreSQL's restarts),
 # beside the unit tests, whose timed checks leave room for a loaded machine; it needs the
 # plain build, made first (test-js needs it anyway). It is collected before the reliability
-# suite, whose flood tests measure latency and want the machine to themselves.
+# suite, whose flood tests measure latency and want the machine to themselves. The fuzzers are
+# built beside the unit tests too, one file at a time (clang instruments the whole engine for
+# them: CI's reliability phase spent about two minutes on that before its fuzz run), and
+# collected with the HA test; a failed build prints its log there.
 test: deps
 	@./scripts/deps.sh node
 	@./scripts/deps.sh docker
@@ -127,8 +130,11 @@ test: deps
 	@./scripts/background.sh start docker-test ./scripts/docker-test.sh
 	@t=$$(date +%s); $(MAKE) -j2 all && echo "time: plain build $$(( $$(date +%s) - t )) s"
 	@./scripts/background.sh start ha-test $(MAKE) ha-test
+	@./scripts/background.sh start fuzz-build $(MAKE) fuzz
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-unit && echo "time: test-unit $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); ./scripts/background.sh wait ha-test && echo "time: ha-test, waited $$(( $$(date +%s) - t )) s"
+	@t=$$(date +%s); out=$$(./scripts/background.sh wait fuzz-build 2>&1) || { echo "$$out"; exit 1; }; \
+	  echo "time: fuzz build, waited $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-reliability && echo "time: test-reliability $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); $(MAKE) -j2 test-js && echo "time: test-js $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); ./scripts/background.sh wait docker-test && echo "time: docker-test, waited $$(( $$(date +%s) - t )) s"
