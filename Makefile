@@ -159,9 +159,26 @@ COUNTS  := $(CURDIR)/$(BUILD)/reliability-counts.txt
 $(BUILD)/tests/reliability/%: $(BUILD)/tests/reliability/%.o $(BUILD)/libcity.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
+# The binaries that time the daemon or load the machine on purpose (floods, faults under load,
+# quotas, hostile clients) run one at a time, alone; the others check what is answered, not how
+# fast (secrecy, the games that take turns, browser hardening, forces), and run two at a time
+# under make test's -j2 (one target each, run-rel-NAME, the longest first; their counts are
+# appended in one write each), as the unit tests do.
+REL_ALONE  := $(filter %/test_flood %/test_load_faults %/test_quota %/test_hostile,$(REL_BIN))
+REL_PAIRED := $(filter-out $(REL_ALONE),$(REL_BIN))
+REL_FIRST  := $(filter $(notdir $(REL_PAIRED)),test_tech test_secrecy)
+RUN_REL    := $(patsubst %,run-rel-%,$(REL_FIRST) $(filter-out $(REL_FIRST),$(notdir $(REL_PAIRED))))
+.PHONY: $(RUN_REL)
+
+$(RUN_REL): run-rel-%: $(BUILD)/tests/reliability/% $(BUILD)/cityd
+	@out=$$(CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
+	  ./scripts/quiet.sh $(BUILD)/logs/$*.log ./scripts/with-postgres.sh $< --jobs=1 2>&1); \
+	  st=$$?; printf '== %s\n%s\n' $< "$$out"; exit $$st
+
 test-reliability: $(REL_BIN) $(BUILD)/cityd
 	@rm -f $(COUNTS); touch $(COUNTS)
-	@set -e; for t in $(REL_BIN); do \
+	@$(MAKE) --no-print-directory $(RUN_REL)
+	@set -e; for t in $(REL_ALONE); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
 	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=1; done
