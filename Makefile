@@ -75,17 +75,33 @@ SVC_BIN  := $(filter $(BUILD)/tests/test_svc_% $(BUILD)/tests/test_store,$(TEST_
 UNIT_BIN := $(filter-out $(SVC_BIN),$(TEST_BIN))
 
 # Each test's output goes to $(BUILD)/logs/NAME.log (scripts/quiet.sh): only Criterion's report
-# is shown, unless the test fails. test-engine: the tests that need no database.
-test-engine: $(TEST_BIN) $(BUILD)/cityd
-	@set -e; for t in $(UNIT_BIN); do \
-	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
-	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log $$t --jobs=2; done
+# is shown, unless the test fails. test-engine: the tests that need no database; test-unit: those
+# and the service tests, each binary on a throw-away PostgreSQL of its own.
+#
+# One target per binary (run-NAME), so that `make -j2` runs two binaries at once, as `make test`
+# does: the service tests mostly wait (on their daemons, PostgreSQL and timers: test_svc_api took
+# 52 s of wall time for 6 s of CPU under ASan), so one after another left the cores idle. Each
+# binary's lines are printed together once it ends. The service tests come first, the longest
+# of them first, so that the short engine tests fill in beside them.
+SVC_LONG := $(filter $(notdir $(SVC_BIN)),test_svc_api test_svc_presence test_store test_svc_chat \
+              test_svc_accounts)
+RUN_SVC  := $(patsubst %,run-%,$(SVC_LONG) $(filter-out $(SVC_LONG),$(notdir $(SVC_BIN))))
+RUN_UNIT := $(patsubst %,run-%,$(notdir $(UNIT_BIN)))
+.PHONY: $(RUN_SVC) $(RUN_UNIT)
 
-test-unit: test-engine
-	@set -e; for t in $(SVC_BIN); do \
-	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
-	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
-	  ./scripts/with-postgres.sh $$t --jobs=2; done
+$(RUN_UNIT): run-%: $(BUILD)/tests/% $(BUILD)/cityd
+	@out=$$(CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$*.log $< --jobs=2 2>&1); st=$$?; \
+	  printf '== %s\n%s\n' $< "$$out"; exit $$st
+
+$(RUN_SVC): run-%: $(BUILD)/tests/% $(BUILD)/cityd
+	@out=$$(CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd \
+	  ./scripts/quiet.sh $(BUILD)/logs/$*.log ./scripts/with-postgres.sh $< --jobs=2 2>&1); st=$$?; \
+	  printf '== %s\n%s\n' $< "$$out"; exit $$st
+
+test-engine: $(RUN_UNIT)
+
+test-unit: $(RUN_SVC) $(RUN_UNIT)
 
 # Serves http://localhost:8080 (PORT overrides) with a private PostgreSQL under ./var/
 # unless DATABASE_URL is set.
@@ -103,7 +119,10 @@ deps-run:
 # (a cluster that bootstraps, fails over and rejoins: mostly waiting on PostgreSQL's restarts),
 # beside the unit tests, whose timed checks leave room for a loaded machine; it needs the
 # plain build, made first (test-js needs it anyway). It is collected before the reliability
-# suite, whose flood tests measure latency and want the machine to themselves.
+# suite, whose flood tests measure latency and want the machine to themselves. The fuzzers are
+# built beside the unit tests too, one file at a time (clang instruments the whole engine for
+# them: CI's reliability phase spent about two minutes on that before its fuzz run), and
+# collected with the HA test; a failed build prints its log there.
 test: deps
 	@./scripts/deps.sh node
 	@./scripts/deps.sh docker
@@ -111,8 +130,11 @@ test: deps
 	@./scripts/background.sh start docker-test ./scripts/docker-test.sh
 	@t=$$(date +%s); $(MAKE) -j2 all && echo "time: plain build $$(( $$(date +%s) - t )) s"
 	@./scripts/background.sh start ha-test $(MAKE) ha-test
+	@./scripts/background.sh start fuzz-build $(MAKE) fuzz
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-unit && echo "time: test-unit $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); ./scripts/background.sh wait ha-test && echo "time: ha-test, waited $$(( $$(date +%s) - t )) s"
+	@t=$$(date +%s); out=$$(./scripts/background.sh wait fuzz-build 2>&1) || { echo "$$out"; exit 1; }; \
+	  echo "time: fuzz build, waited $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); $(MAKE) -j2 SANITIZE=1 test-reliability && echo "time: test-reliability $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); $(MAKE) -j2 test-js && echo "time: test-js $$(( $$(date +%s) - t )) s"
 	@t=$$(date +%s); ./scripts/background.sh wait docker-test && echo "time: docker-test, waited $$(( $$(date +%s) - t )) s"
@@ -137,9 +159,26 @@ COUNTS  := $(CURDIR)/$(BUILD)/reliability-counts.txt
 $(BUILD)/tests/reliability/%: $(BUILD)/tests/reliability/%.o $(BUILD)/libcity.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
+# The binaries that time the daemon or load the machine on purpose (floods, faults under load,
+# quotas, hostile clients) run one at a time, alone; the others check what is answered, not how
+# fast (secrecy, the games that take turns, browser hardening, forces), and run two at a time
+# under make test's -j2 (one target each, run-rel-NAME, the longest first; their counts are
+# appended in one write each), as the unit tests do.
+REL_ALONE  := $(filter %/test_flood %/test_load_faults %/test_quota %/test_hostile,$(REL_BIN))
+REL_PAIRED := $(filter-out $(REL_ALONE),$(REL_BIN))
+REL_FIRST  := $(filter $(notdir $(REL_PAIRED)),test_tech test_secrecy)
+RUN_REL    := $(patsubst %,run-rel-%,$(REL_FIRST) $(filter-out $(REL_FIRST),$(notdir $(REL_PAIRED))))
+.PHONY: $(RUN_REL)
+
+$(RUN_REL): run-rel-%: $(BUILD)/tests/reliability/% $(BUILD)/cityd
+	@out=$$(CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
+	  ./scripts/quiet.sh $(BUILD)/logs/$*.log ./scripts/with-postgres.sh $< --jobs=1 2>&1); \
+	  st=$$?; printf '== %s\n%s\n' $< "$$out"; exit $$st
+
 test-reliability: $(REL_BIN) $(BUILD)/cityd
 	@rm -f $(COUNTS); touch $(COUNTS)
-	@set -e; for t in $(REL_BIN); do \
+	@$(MAKE) --no-print-directory $(RUN_REL)
+	@set -e; for t in $(REL_ALONE); do \
 	  echo "== $$t"; CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/$(BUILD)/cityd CITY_COUNTS=$(COUNTS) \
 	  ./scripts/quiet.sh $(BUILD)/logs/$$(basename $$t).log \
 	  ./scripts/with-postgres.sh $$t --jobs=1; done

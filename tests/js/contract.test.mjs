@@ -310,15 +310,25 @@ async function readStream(id, { headers = {}, query = '', until = () => false, m
   const decoder = new TextDecoder();
   const timer = setTimeout(() => ac.abort(), ms);
   r.ended = false;
+  // The messages so far, each parsed and checked once as its block completes (a whole game's
+  // stream arrives in thousands of reads: parsing all of it again at each read was quadratic,
+  // most of the contract test's CPU); the whole text is parsed once more at the end.
+  const events = [];
+  const chat = [];
+  let parsedTo = 0;
   try {
     const reader = res.body.getReader();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) { r.ended = true; break; }
       r.text += decoder.decode(value, { stream: true });
-      const complete = r.text.slice(0, r.text.lastIndexOf('\n\n') + 2);
-      const parsed = parseStream(complete, schema);
-      if (until(parsed.events, parsed.chat)) break;
+      const end = r.text.lastIndexOf('\n\n') + 2;
+      if (end <= parsedTo) continue;
+      const parsed = parseStream(r.text.slice(parsedTo, end), schema);
+      parsedTo = end;
+      events.push(...parsed.events);
+      chat.push(...parsed.chat);
+      if (until(events, chat)) break;
     }
   } catch (e) {
     if (e.name !== 'AbortError') throw e;
@@ -390,10 +400,13 @@ async function playSeat(id, token) {
   throw new Error(`game ${id} did not end`);
 }
 
-/** Every event of a game through /events, paged; checks seq is 1..n without gaps. */
-async function allEvents(id, game) {
-  const events = [];
-  let last = 0;
+/** Every event of a game through /events, paged; checks seq is 1..n without gaps. With `events`
+ * (what an earlier call returned), reads on from its last event and appends to it: a reader that
+ * follows a game being played checks each new page as one snapshot without fetching and
+ * validating the whole log again each time (that made the contract test's CPU quadratic). */
+async function allEvents(id, game, events = []) {
+  const from = events.length;
+  let last = from ? events.at(-1).seq : 0;
   for (;;) {
     const page = await expect(200, null, 'GET', `/api/v1/games/${id}/events?after=${last}`);
     if (game) for (const e of page.events) assertValid(eventSchemaOf(game), e, `a ${game} event ${e.seq}`);
@@ -405,7 +418,7 @@ async function allEvents(id, game) {
     }
     last = page.events.at(-1).seq;
   }
-  events.forEach((e, i) => assert.equal(e.seq, i + 1, 'event sequence numbers have no gaps'));
+  for (let i = from; i < events.length; i++) assert.equal(events[i].seq, i + 1, 'event sequence numbers have no gaps');
   return events;
 }
 
@@ -1288,7 +1301,8 @@ test('Tech City at every seat count, 1 to 6: every event on /events and the stre
     let playing = true;
     const reader = (async () => {
       let pages = 0;
-      while (playing) { await allEvents(g.id, 'tech_city'); pages++; }
+      const seen = [];
+      while (playing) { await allEvents(g.id, 'tech_city', seen); pages++; }
       return pages;
     })();
     const live = readStream(g.id, { game: 'tech_city', ms: 240_000, until: (ev) => ev.some((e) => e.type === 'game_over') });
@@ -1526,7 +1540,8 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
     let playing = true;
     const reader = (async () => {
       let pages = 0;
-      while (playing) { await allEvents(g.id, 'simcity'); pages++; await sleep(20); }
+      const seen = [];
+      while (playing) { await allEvents(g.id, 'simcity', seen); pages++; await sleep(20); }
       return pages;
     })();
     const live = readStream(g.id, { game: 'simcity', ms: 300_000, until: (ev) => ev.some((e) => e.type === 'game_over') });

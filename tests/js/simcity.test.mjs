@@ -172,8 +172,12 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
   const page = await context.newPage();
   const errors = watchErrors(page);
   try {
-    const s = await createInLobby(page, { name: 'Nia', seats: 3, kinds: ['greedy', 'greedy'] }); // the default money target
-    assert.equal((await callApi(daemon.base, 'GET', `/games/${s.id}`)).json.game, 'simcity');
+    // A money target of $80, not the default $170: every check below comes early in a game, and
+    // the whole game at the default was most of this file's time (56 decisions; 113 s at load 26).
+    const s = await createInLobby(page, { name: 'Nia', seats: 3, kinds: ['greedy', 'greedy'], target: 80 });
+    const made = (await callApi(daemon.base, 'GET', `/games/${s.id}`)).json;
+    assert.equal(made.game, 'simcity');
+    assert.equal(made.target, 80, 'the lobby sent the money target typed in its field');
     await page.waitForSelector('#city-scroll');
     await page.waitForSelector('#sc-status #fact-phase');
     // A newcomer's guide is open in the first round.
