@@ -28,6 +28,7 @@
 #include "netaddr.h"
 #include "ratelimit.h"
 #include "server.h"
+#include "viewcache.h"
 
 static const struct http_route routes[] = {
     {"POST", "/api/v1/games", api_create_game, true, "create_game"},
@@ -343,22 +344,11 @@ static void busy_end(struct http_req *r)
     }
 }
 
-static enum MHD_Result queue_reply(struct http_req *r)
+/* Adds r's reply headers to resp: its type, Allow, Retry-After, Cache-Control, the handler's
+ * own, and the policy's. */
+static void add_reply_headers(struct http_req *r, struct MHD_Response *resp)
 {
-    busy_end(r);
     struct http_reply *rep = &r->reply;
-    struct MHD_Response *resp;
-    if (rep->stream) {
-        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 512, rep->stream,
-                                                 rep->stream_ctx, rep->stream_free);
-        if (resp)
-            rep->stream = NULL; /* MHD owns the stream context now (else on_completed frees it) */
-    } else {
-        resp = MHD_create_response_from_buffer(rep->len, rep->body, MHD_RESPMEM_MUST_FREE);
-        rep->body = NULL; /* MHD frees it */
-    }
-    if (!resp)
-        return MHD_NO;
     if (rep->content_type)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, rep->content_type);
     if (rep->content_type && strcmp(rep->content_type, "text/event-stream") == 0)
@@ -375,6 +365,61 @@ static enum MHD_Result queue_reply(struct http_req *r)
     for (int i = 0; i < rep->nextra; i++)
         MHD_add_response_header(resp, rep->extra[i].name, rep->extra[i].value);
     http_policy_headers(r, resp);
+}
+
+static void prepared_free(void *resp)
+{
+    MHD_destroy_response(resp);
+}
+
+/* Queues a cached view's reply (http_reply_view). When the request adds no header of its own
+ * and the policy's headers are the same for every request, the libmicrohttpd response built
+ * the first time (a copy of the text, with every header) is attached to the shared text and
+ * queued again for every later read of it, on any connection: libmicrohttpd counts its users,
+ * and the text's last release drops the cache's hold. Else one is built for this request. */
+static enum MHD_Result queue_view(struct http_req *r)
+{
+    struct http_reply *rep = &r->reply;
+    bool plain = !rep->allow && rep->retry_after <= 0 && rep->nextra == 0 && !rep->cache &&
+                 http_policy_headers_fixed(r);
+    struct MHD_Response *resp = plain ? view_text_attached(rep->view) : NULL;
+    if (!resp) {
+        size_t len;
+        const char *body = view_text_body(rep->view, &len);
+        resp = MHD_create_response_from_buffer(len, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+        if (!resp)
+            return MHD_NO;
+        add_reply_headers(r, resp);
+        if (plain)
+            resp = view_text_attach(rep->view, resp, prepared_free);
+    }
+    enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
+    if (!plain)
+        MHD_destroy_response(resp);
+    view_text_release(rep->view);
+    rep->view = NULL;
+    return ret;
+}
+
+static enum MHD_Result queue_reply(struct http_req *r)
+{
+    busy_end(r);
+    struct http_reply *rep = &r->reply;
+    if (rep->view && !rep->stream)
+        return queue_view(r);
+    struct MHD_Response *resp;
+    if (rep->stream) {
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 512, rep->stream,
+                                                 rep->stream_ctx, rep->stream_free);
+        if (resp)
+            rep->stream = NULL; /* MHD owns the stream context now (else on_completed frees it) */
+    } else {
+        resp = MHD_create_response_from_buffer(rep->len, rep->body, MHD_RESPMEM_MUST_FREE);
+        rep->body = NULL; /* MHD frees it */
+    }
+    if (!resp)
+        return MHD_NO;
+    add_reply_headers(r, resp);
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -419,11 +464,15 @@ static enum MHD_Result join_xff(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
-/* Sets r->client: the TCP peer, or, when the peer is a trusted proxy, the nearest address in
+/* Sets r->client: the TCP peer (`peer`, its address as the connection's start noted it, or NULL
+ * to ask libmicrohttpd), or, when the peer is a trusted proxy, the nearest address in
  * X-Forwarded-For (read from the right) that is not itself a trusted proxy. */
-static void client_address(struct http_req *r)
+static void client_address(struct http_req *r, const char *peer)
 {
-    http_peer_address(r->conn, r->client, sizeof r->client);
+    if (peer)
+        snprintf(r->client, sizeof r->client, "%s", peer);
+    else
+        http_peer_address(r->conn, r->client, sizeof r->client);
     if (!netaddr_blocks_contain(&r->daemon->proxies, r->client))
         return;
     struct xff_join j = {.len = 0};
@@ -553,8 +602,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         r->method = method;
         r->url = url;
         r->start = http_now();
-        http_head_received(conn);
-        client_address(r);
+        client_address(r, http_head_received(conn));
         *con_cls = r;
         if (http_head_refused(r, version)) {
             r->too_big = true; /* a body that follows is not read into memory */
@@ -645,6 +693,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
     free(r->reply.body);
+    view_text_release(r->reply.view);
     free(r->body);
     free(r->bearer);
     json_decref(r->json);

@@ -32,6 +32,26 @@ uint64_t view_cache_ticket(struct view_cache *vc, const char *id);
  * false when there is none. */
 bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len);
 
+/* A cached view as shared text: the cache's own copy, held by a reference that the caller must
+ * give back with view_text_release() (the cache may drop or replace the view meanwhile: the text
+ * lives on until its last reference goes). NULL when there is none. No copy is made. */
+struct view_text;
+struct view_text *view_cache_get_text(struct view_cache *vc, const char *id);
+
+/* The text's bytes (NUL-terminated) and their number in *len; they never change. */
+const char *view_text_body(const struct view_text *t, size_t *len);
+
+/* Gives back a reference from view_cache_get_text(); the last one frees the text and calls the
+ * attached object's free function. NULL is allowed. */
+void view_text_release(struct view_text *t);
+
+/* What a reader built from the text to serve it again (the HTTP layer's prepared reply): the
+ * object attached first, or NULL. view_text_attach() attaches `obj` (freed by obj_free when the
+ * text goes) unless another was attached first, in which case `obj` is freed at once; it
+ * returns the object attached either way. The caller holds a reference. */
+void *view_text_attached(struct view_text *t);
+void *view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj));
+
 /* Stores a copy of `body` as the view of `id`, unless `id` was invalidated since `ticket`
  * was taken or the cache is off. */
 void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,

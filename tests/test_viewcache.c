@@ -1,6 +1,7 @@
 /* test_viewcache.c: the public view cache on its own (src/viewcache.c): what it keeps, what it
  * refuses to keep (an old view read before an invalidation, anything while off), a view true
- * only until a time (a seat's presence), and that it never holds more than its bound. */
+ * only until a time (a seat's presence), that it never holds more than its bound, and its shared
+ * texts (a reader's reference outlives the entry; what is attached is freed with the text). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,49 @@ Test(viewcache, keeps_a_view_until_its_game_changes)
     cr_assert(cached(vc, "g1", "{\"v\":1}"));
     view_cache_invalidate(vc, "g1");
     cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_free(vc);
+}
+
+static int freed;
+static void count_free(void *obj)
+{
+    freed++;
+    free(obj);
+}
+
+Test(viewcache, a_shared_text_outlives_its_entry_and_frees_what_is_attached)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "{\"v\":1}", 7);
+    struct view_text *t = view_cache_get_text(vc, "g1");
+    cr_assert_not_null(t);
+    size_t len;
+    cr_assert_str_eq(view_text_body(t, &len), "{\"v\":1}");
+    cr_assert_eq(len, 7);
+    cr_assert_null(view_text_attached(t));
+    freed = 0;
+    int *first = malloc(sizeof *first), *second = malloc(sizeof *second);
+    cr_assert_eq(view_text_attach(t, first, count_free), first);
+    /* a second reader attaching its own gets the first's, and its own is freed at once */
+    cr_assert_eq(view_text_attach(t, second, count_free), first);
+    cr_assert_eq(freed, 1);
+    struct view_text *again = view_cache_get_text(vc, "g1");
+    cr_assert_eq(again, t, "the same text, not a copy");
+    cr_assert_eq(view_text_attached(again), first);
+    view_text_release(again);
+    view_cache_invalidate(vc, "g1"); /* the cache lets go; the reader still holds it */
+    cr_assert_null(view_cache_get_text(vc, "g1"));
+    cr_assert_str_eq(view_text_body(t, &len), "{\"v\":1}");
+    cr_assert_eq(freed, 1);
+    view_text_release(t); /* the last reference: the text and what is attached go */
+    cr_assert_eq(freed, 2);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "{\"v\":2}", 7);
+    struct view_text *fresh = view_cache_get_text(vc, "g1");
+    cr_assert_str_eq(view_text_body(fresh, &len), "{\"v\":2}");
+    cr_assert_null(view_text_attached(fresh), "a new view starts with nothing attached");
+    view_text_release(fresh);
+    view_text_release(NULL);
     view_cache_free(vc);
 }
 
