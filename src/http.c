@@ -664,6 +664,71 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
  * '"' and '\\' written as \xHH: a percent-decoded path cannot forge a log line (%0a), move the
  * cursor of a terminal (ESC) or end the quoted field early. */
 
+/* A line being written (at most cap - 1 bytes; what does not fit is cut). */
+struct line {
+    char *s;
+    size_t len, cap;
+};
+
+static void put_text(struct line *l, const char *s, size_t n)
+{
+    if (n > l->cap - 1 - l->len)
+        n = l->cap - 1 - l->len;
+    memcpy(l->s + l->len, s, n);
+    l->len += n;
+}
+
+static void put_str(struct line *l, const char *s)
+{
+    put_text(l, s, strlen(s));
+}
+
+static void put_uint(struct line *l, unsigned long long v)
+{
+    char d[24];
+    size_t i = sizeof d;
+    do
+        d[--i] = (char)('0' + v % 10);
+    while (v /= 10);
+    put_text(l, d + i, sizeof d - i);
+}
+
+/* s escaped (access_log_escape), in at most `most` bytes. */
+static void put_escaped(struct line *l, const char *s, size_t most)
+{
+    if (most > l->cap - l->len)
+        most = l->cap - l->len;
+    access_log_escape(l->s + l->len, most, s);
+    l->len += strlen(l->s + l->len);
+}
+
+/* r's access log line, `METHOD "PATH" STATUS 1.2ms route=NAME bytes=N client=ADDR`, into line
+ * (cap bytes); returns its length. Written by hand: snprintf was most of a cached read's
+ * logging. */
+static size_t log_line(char *line, size_t cap, const struct http_req *r, double ms,
+                       const char *route)
+{
+    struct line l = {line, 0, cap};
+    put_escaped(&l, r->method, 64);
+    put_str(&l, " \"");
+    put_escaped(&l, r->url, 1024);
+    put_str(&l, "\" ");
+    put_uint(&l, (unsigned long long)(r->reply.status > 0 ? r->reply.status : 0));
+    put_str(&l, " ");
+    unsigned long long tenths = (unsigned long long)(ms * 10 + 0.5);
+    put_uint(&l, tenths / 10);
+    put_str(&l, ".");
+    put_uint(&l, tenths % 10);
+    put_str(&l, "ms route=");
+    put_str(&l, route);
+    put_str(&l, " bytes=");
+    put_uint(&l, r->len);
+    put_str(&l, " client=");
+    put_str(&l, r->client);
+    put_str(&l, "\n");
+    return l.len;
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -681,15 +746,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     double ms = (http_now() - r->start) * 1000.0;
     const char *route = r->route ? r->route->name : "none";
     metrics_request(route, r->reply.status, ms);
-    char method[64], url[1024];
-    access_log_escape(method, sizeof method, r->method);
-    access_log_escape(url, sizeof url, r->url);
     char line[1400];
-    int n = snprintf(line, sizeof line, "%s \"%s\" %d %.1fms route=%s bytes=%zu client=%s\n",
-                     method, url, r->reply.status, ms, route, r->len, http_client(r));
-    if (n > 0)
-        access_log_append(&r->daemon->log, line,
-                          (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    size_t n = log_line(line, sizeof line, r, ms, route);
+    access_log_append(&r->daemon->log, line, n);
     if (r->reply.stream && r->reply.stream_free)
         r->reply.stream_free(r->reply.stream_ctx);
     free(r->reply.body);
