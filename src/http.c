@@ -367,36 +367,53 @@ static void add_reply_headers(struct http_req *r, struct MHD_Response *resp)
     http_policy_headers(r, resp);
 }
 
+/* The view text's hold on its prepared reply, dropped when the text's last reference goes;
+ * libmicrohttpd frees the reply once no connection sends it any more, and then the text. */
 static void prepared_free(void *resp)
 {
     MHD_destroy_response(resp);
 }
 
+static void prepared_done(void *text)
+{
+    view_text_free(text);
+}
+
 /* Queues a cached view's reply (http_reply_view). When the request adds no header of its own
  * and the policy's headers are the same for every request, the libmicrohttpd response built
- * the first time (a copy of the text, with every header) is attached to the shared text and
- * queued again for every later read of it, on any connection: libmicrohttpd counts its users,
- * and the text's last release drops the cache's hold. Else one is built for this request. */
+ * by the second read (the text's own bytes, not a copy, with every header: about 2 KB a view,
+ * spent only on views read more than once) is attached to the shared text and queued again for
+ * every later read of it, on any connection: libmicrohttpd counts its users. Else (the first
+ * read, or one while the second builds it) one is built for this request from a copy. */
 static enum MHD_Result queue_view(struct http_req *r)
 {
     struct http_reply *rep = &r->reply;
+    struct view_text *t = rep->view;
     bool plain = !rep->allow && rep->retry_after <= 0 && rep->nextra == 0 && !rep->cache &&
                  http_policy_headers_fixed(r);
-    struct MHD_Response *resp = plain ? view_text_attached(rep->view) : NULL;
+    struct MHD_Response *resp = plain ? view_text_attached(t) : NULL;
+    bool shared = resp != NULL;
     if (!resp) {
         size_t len;
-        const char *body = view_text_body(rep->view, &len);
-        resp = MHD_create_response_from_buffer(len, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
-        if (!resp)
+        const char *body = view_text_body(t, &len);
+        shared = plain && view_text_claim(t);
+        resp = shared ? MHD_create_response_from_buffer_with_free_callback_cls(
+                            len, (void *)(uintptr_t)body, prepared_done, t)
+                      : MHD_create_response_from_buffer(len, (void *)(uintptr_t)body,
+                                                        MHD_RESPMEM_MUST_COPY);
+        if (!resp) {
+            if (shared)
+                view_text_unclaim(t);
             return MHD_NO;
+        }
         add_reply_headers(r, resp);
-        if (plain)
-            resp = view_text_attach(rep->view, resp, prepared_free);
+        if (shared)
+            view_text_attach(t, resp, prepared_free);
     }
     enum MHD_Result ret = MHD_queue_response(r->conn, (unsigned)rep->status, resp);
-    if (!plain)
+    if (!shared)
         MHD_destroy_response(resp);
-    view_text_release(rep->view);
+    view_text_release(t);
     rep->view = NULL;
     return ret;
 }

@@ -14,14 +14,20 @@
 enum { STRIPES = 16 };
 
 /* A view's text, shared by the cache and the readers it was handed to (view_cache_get_text):
- * freed, with what a reader attached to it, when the last of them lets go. */
+ * freed when the last of them lets go, or, once an object is attached, by that object when it
+ * is done with the text (view_text_attach). */
 struct view_text {
     atomic_long refs;
-    _Atomic(void *) attached; /* view_text_attach()'s object, or NULL */
+    _Atomic(void *) attached; /* NULL, CLAIMED, or view_text_attach()'s object */
+    atomic_int claims;        /* view_text_claim() calls */
     void (*attached_free)(void *obj);
     size_t len;
     char body[]; /* NUL-terminated */
 };
+
+/* `attached` while its claimant builds the object. */
+static char claimed_mark;
+#define CLAIMED ((void *)&claimed_mark)
 
 struct entry {
     struct entry *next;
@@ -89,8 +95,15 @@ void view_text_release(struct view_text *t)
     if (!t || atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1)
         return;
     void *obj = atomic_load_explicit(&t->attached, memory_order_acquire);
-    if (obj && t->attached_free)
-        t->attached_free(obj);
+    if (obj && obj != CLAIMED) {
+        t->attached_free(obj); /* it frees the text (view_text_free) when it is done with it */
+        return;
+    }
+    free(t);
+}
+
+void view_text_free(struct view_text *t)
+{
     free(t);
 }
 
@@ -102,21 +115,28 @@ const char *view_text_body(const struct view_text *t, size_t *len)
 
 void *view_text_attached(struct view_text *t)
 {
-    return atomic_load_explicit(&t->attached, memory_order_acquire);
+    void *obj = atomic_load_explicit(&t->attached, memory_order_acquire);
+    return obj == CLAIMED ? NULL : obj;
 }
 
-void *view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj))
+bool view_text_claim(struct view_text *t)
 {
+    if (atomic_fetch_add_explicit(&t->claims, 1, memory_order_relaxed) == 0)
+        return false; /* the first reader: a view read once is not worth an object */
     void *was = NULL;
-    if (atomic_compare_exchange_strong_explicit(&t->attached, &was, obj, memory_order_acq_rel,
-                                                memory_order_acquire)) {
-        /* The winner sets the free function before it lets go of its reference, and the last
-         * release (acq_rel) sees it. */
-        t->attached_free = obj_free;
-        return obj;
-    }
-    obj_free(obj);
-    return was;
+    return atomic_compare_exchange_strong_explicit(&t->attached, &was, CLAIMED,
+                                                   memory_order_acq_rel, memory_order_acquire);
+}
+
+void view_text_unclaim(struct view_text *t)
+{
+    atomic_store_explicit(&t->attached, NULL, memory_order_release);
+}
+
+void view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj))
+{
+    t->attached_free = obj_free; /* published by the store below */
+    atomic_store_explicit(&t->attached, obj, memory_order_release);
 }
 
 static void free_list(struct entry *e)
@@ -246,6 +266,7 @@ void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket
     memcpy(fresh->id, id, idlen + 1);
     atomic_init(&copy->refs, 1);
     atomic_init(&copy->attached, NULL);
+    atomic_init(&copy->claims, 0);
     copy->attached_free = NULL;
     copy->len = len;
     memcpy(copy->body, body, len);

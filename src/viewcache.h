@@ -45,12 +45,20 @@ const char *view_text_body(const struct view_text *t, size_t *len);
  * attached object's free function. NULL is allowed. */
 void view_text_release(struct view_text *t);
 
-/* What a reader built from the text to serve it again (the HTTP layer's prepared reply): the
- * object attached first, or NULL. view_text_attach() attaches `obj` (freed by obj_free when the
- * text goes) unless another was attached first, in which case `obj` is freed at once; it
- * returns the object attached either way. The caller holds a reference. */
+/* What a reader built from the text to serve it again (the HTTP layer's prepared reply, which
+ * sends the text's own bytes). One reader claims the text (view_text_claim: false for the first
+ * reader that asks, since a view read only once is not worth it, true for the second, false
+ * again for every later one and once something is attached), builds its object, and attaches it
+ * (view_text_attach), or gives up (view_text_unclaim). Once attached, the object is the
+ * text's last user: the text's last release calls obj_free(obj) instead of freeing the text,
+ * and the object calls view_text_free(t) when it no longer reads the text. view_text_attached()
+ * is the object attached, or NULL (also while one is being built). The caller holds a
+ * reference throughout. */
 void *view_text_attached(struct view_text *t);
-void *view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj));
+bool view_text_claim(struct view_text *t);
+void view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj));
+void view_text_unclaim(struct view_text *t);
+void view_text_free(struct view_text *t);
 
 /* Stores a copy of `body` as the view of `id`, unless `id` was invalidated since `ticket`
  * was taken or the cache is off. */
