@@ -381,7 +381,7 @@ static void prepared_done(void *text)
 
 /* Queues a cached view's reply (http_reply_view). When the request adds no header of its own
  * and the policy's headers are the same for every request, the libmicrohttpd response built
- * by the second read (the text's own bytes, not a copy, with every header: 1.5 to 2.5 KB a
+ * by the second read (the text's own bytes, not a copy, with every header: 1.4 to 2.5 KB a
  * view measured, spent only on views read more than once) is attached to the shared text and queued
  * again for every later read of it, on any connection: libmicrohttpd counts its users. Else (the
  * first read, or one while the second builds it) one is built for this request from a copy. */
