@@ -677,10 +677,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return queue_reply(r);
 }
 
-/* Copies `s` into out (cut to fit, ending "..."), each byte outside printable ASCII and each
- * '"' and '\\' written as \xHH: a percent-decoded path cannot forge a log line (%0a), move the
- * cursor of a terminal (ESC) or end the quoted field early. */
-
 /* A line being written (at most cap - 1 bytes; what does not fit is cut). */
 struct line {
     char *s;
@@ -710,7 +706,9 @@ static void put_uint(struct line *l, unsigned long long v)
     put_text(l, d + i, sizeof d - i);
 }
 
-/* s escaped (access_log_escape), in at most `most` bytes. */
+/* s escaped (access_log_escape), in at most `most` bytes: each byte outside printable ASCII and
+ * each '"' and '\\' written as \xHH, so a percent-decoded path cannot forge a log line (%0a),
+ * move the cursor of a terminal (ESC) or end the quoted field early; cut to fit, ending "...". */
 static void put_escaped(struct line *l, const char *s, size_t most)
 {
     if (most > l->cap - l->len)
