@@ -499,10 +499,10 @@ static void *worker_main(void *arg)
     struct bot_pool *p = arg;
     /* With nice 0 (off), the worker runs at SCHED_IDLE: within the daemon a request's thread
      * takes a core from a thinking worker at once (if the kernel refuses, the worker keeps the
-     * default policy). But a SCHED_IDLE worker preempted while it holds a lock that request
+     * default policy). A SCHED_IDLE worker preempted while it holds a lock that request
      * threads take too (the metrics', the view cache's stripe as it publishes a move, the
-     * database pool's) holds them up until it gets a core again, which on a busy machine takes
-     * hundreds of milliseconds; a nice worker gets its turn sooner. */
+     * database pool's) may hold them up until it gets a core again, which on a busy machine
+     * can take long; a nice worker gets its turn sooner, but thinks with more weight. */
     if (p->nice > 0)
         set_nice(p->nice);
     else

@@ -25,13 +25,13 @@
  * one always in progress, slows a move by half at most instead of stalling it), so that on a
  * machine the bots keep busy, people's requests (and the database work they wait on) get the cores;
  * past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses are not
- * thinking time: a decision gets the same playouts, only later. A worker thinking for games of
- * bots alone also lowers its own thread's priority (nice 19 by default, bot_pool_start), and
- * goes back to nice 0 for work a person waits on where the kernel lets it; that alone is not
- * enough: with autogroup or cgroups the scheduler weighs the daemon's threads only against each
- * other, not against the database's processes that a request waits on. (SCHED_IDLE, the old
- * way and --bot-nice 0, stalls request threads for hundreds of milliseconds on a busy machine
- * whenever an idle worker is preempted holding a lock they share.) */
+ * thinking time: a decision gets the same playouts, only later. The workers also run at
+ * SCHED_IDLE, so the daemon's own request threads preempt them at once; or, with a nice given
+ * (bot_pool_start, --bot-nice), a worker thinking for games of bots alone lowers its own
+ * thread's priority to it and goes back to nice 0 for work a person waits on where the kernel
+ * lets it. Neither is enough alone: with autogroup or cgroups the scheduler weighs the
+ * daemon's threads only against each other, not against the database's processes that a
+ * request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 

@@ -271,7 +271,7 @@ int cmd_serve(int argc, char **argv)
                         .bot_queue = 10000,
                         .expert_ms = 100,
                         .bot_yield_ms = 1000,
-                        .bot_nice = 19,
+                        .bot_nice = 0,
                         .lobby_cache_ms = 1000,
                         .web = "web",
                         .migrations = "migrations",
