@@ -1,16 +1,21 @@
 /* accesslog.h: the daemon's access log: one line per request, its fields escaped so that a
  * client's bytes cannot forge lines, written to stdout in blocks (a write() per request cost a
- * fifth of the public reads' throughput). Thread-safe. */
+ * fifth of the public reads' throughput). Two blocks: a full one is written out while lines go
+ * on into the other, so that no request waits for a write() unless both are full. Thread-safe. */
 #ifndef CITY_ACCESSLOG_H
 #define CITY_ACCESSLOG_H
 
 #include <pthread.h>
 #include <stddef.h>
 
+enum { ACCESS_LOG_BLOCK = 64 * 1024 };
+
 struct access_log {
-    pthread_mutex_t lock;
-    char buf[64 * 1024];
+    pthread_mutex_t lock; /* guards cur and len */
+    pthread_mutex_t out;  /* held while a block is written out; guards the other block */
+    char *cur;            /* the block lines go into: one of blocks */
     size_t len;
+    char blocks[2][ACCESS_LOG_BLOCK];
 };
 
 void access_log_init(struct access_log *l);

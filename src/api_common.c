@@ -5,7 +5,10 @@
 
 void api_answer(struct http_req *r, int st, struct outcome *o)
 {
-    if (st == STORE_OK && o->status && o->text) {
+    if (st == STORE_OK && o->status && o->view) {
+        http_reply_view(r, o->status, o->view);
+        o->view = NULL;
+    } else if (st == STORE_OK && o->status && o->text) {
         http_reply_bytes(r, o->status, "application/json", o->text, o->text_len);
         o->text = NULL;
     } else if (st == STORE_OK && o->status) {

@@ -199,7 +199,15 @@ void api_metrics(struct http_req *r)
                  "# TYPE city_bot_hints_total counter\ncity_bot_hints_total %llu\n"
                  "# HELP city_bot_taken_up_total Work a bot worker took up between two playouts of "
                  "a decision, for a person or an address waiting while every worker was busy.\n"
-                 "# TYPE city_bot_taken_up_total counter\ncity_bot_taken_up_total %llu\n%s",
+                 "# TYPE city_bot_taken_up_total counter\ncity_bot_taken_up_total %llu\n"
+                 "# HELP city_bot_worker_nice The nice a bot worker thinks at, for games of bots "
+                 "alone and for work people wait on (--bot-nice; both 0 at SCHED_IDLE).\n"
+                 "# TYPE city_bot_worker_nice gauge\n"
+                 "city_bot_worker_nice{work=\"alone\"} %d\n"
+                 "city_bot_worker_nice{work=\"people\"} %d\n"
+                 "# HELP city_bot_worker_sched_idle 1 when the bot workers run at SCHED_IDLE "
+                 "(--bot-nice 0).\n"
+                 "# TYPE city_bot_worker_sched_idle gauge\ncity_bot_worker_sched_idle %d\n%s",
                  bs.queued, bs.queued_tasks, bs.thinking, bs.queued_people,
                  (unsigned long long)bs.decisions, (unsigned long long)bs.stale,
                  (unsigned long long)bs.dropped, (unsigned long long)bs.le_ms[0],
@@ -207,8 +215,8 @@ void api_metrics(struct http_req *r)
                  (unsigned long long)bs.le_ms[3], (unsigned long long)bs.le_ms[4],
                  (unsigned long long)bs.le_ms[5], (unsigned long long)bs.thought,
                  bs.ms_sum / 1000.0, (unsigned long long)bs.thought, by_level, bs.yield_ms / 1000.0,
-                 (unsigned long long)bs.tasks, (unsigned long long)bs.preempted,
-                 net ? net : "") < 0)
+                 (unsigned long long)bs.tasks, (unsigned long long)bs.preempted, bs.nice_alone,
+                 bs.nice_people, bs.sched_idle ? 1 : 0, net ? net : "") < 0)
         bots = NULL;
     free(net);
     net = bots;

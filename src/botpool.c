@@ -4,13 +4,17 @@
  * and submit in a transaction that checks the point is still the one they thought about. */
 #include "botpool.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "auth.h"
 #include "expert.h"
@@ -43,6 +47,9 @@ struct bot_pool {
     double think_ms;
     double yield_ms;          /* the most a decision pauses for people's requests */
     int (*people_busy)(void); /* requests being served now */
+    int nice;                 /* a worker's nice for games of bots alone; 0: SCHED_IDLE instead */
+    atomic_int people_nice;   /* its nice for work people wait on: 0, or `nice` when it cannot
+                                 raise its priority back (told once in the log) */
     /* The queue, in no order (picked by need, address turn and seq; looked up linearly: it is
      * short while the workers keep up, and bounded when they do not): at most `cap` games and
      * BOT_POOL_MAX_TASKS tasks. */
@@ -417,9 +424,59 @@ static void run_task(struct bot_pool *p, const struct entry *e, bool nested)
     pthread_mutex_unlock(&p->crew.mu);
 }
 
-/* Thinks entry e (taken from the queue) with its address counted as being thought about. */
+/* Sets the calling worker's nice to n (setpriority on its own thread); false when the kernel
+ * refuses (raising it back needs CAP_SYS_NICE or an RLIMIT_NICE of 20). */
+static bool set_nice(int n)
+{
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), n) == 0;
+}
+
+/* The nice a worker thinks work of `need` at (bot_pool_start: `nice`). */
+static int nice_for(struct bot_pool *p, enum bot_need need)
+{
+    return need == BOT_NEED_ALONE ? p->nice : atomic_load(&p->people_nice);
+}
+
+/* Moves the worker to the nice of work of `need` when the pool lowers its workers' priority
+ * (nice > 0); returns the nice it had. When raising it back is refused, every worker keeps
+ * `nice` from then on, and the log says so once. */
+static int nice_enter(struct bot_pool *p, enum bot_need need, int had)
+{
+    int want = nice_for(p, need);
+    if (p->nice > 0 && want != had && !set_nice(want) && want < had) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&p->people_nice, &expected, p->nice))
+            fprintf(stderr,
+                    "cityd: bot workers cannot raise their priority back to nice 0 for work "
+                    "people wait on (no CAP_SYS_NICE, RLIMIT_NICE below 20: %s); every bot "
+                    "worker keeps nice %d\n",
+                    strerror(errno), p->nice);
+    }
+    return had;
+}
+
+/* Back to nice `had` after work entered with nice_enter(). */
+static void nice_leave(struct bot_pool *p, enum bot_need need, int had)
+{
+    if (p->nice > 0 && nice_for(p, need) != had)
+        set_nice(had);
+}
+
+/* The worker's nice now (its own thread's). */
+static int nice_now(void)
+{
+    errno = 0;
+    int n = getpriority(PRIO_PROCESS, (id_t)gettid());
+    return errno ? 0 : n;
+}
+
+/* Thinks entry e (taken from the queue) with its address counted as being thought about, at the
+ * nice of its need (a task is a person waiting). */
 static void serve(struct bot_pool *p, const struct entry *e, bool nested)
 {
+    enum bot_need need = e->run ? BOT_NEED_PERSON_WAITS : e->need;
+    int had = p->nice > 0 ? nice_now() : 0;
+    nice_enter(p, need, had);
     size_t k = e->who % SERVED_SLOTS;
     pthread_mutex_lock(&p->crew.mu);
     p->running[k]++;
@@ -434,14 +491,22 @@ static void serve(struct bot_pool *p, const struct entry *e, bool nested)
     pthread_mutex_lock(&p->crew.mu);
     p->running[k]--;
     pthread_mutex_unlock(&p->crew.mu);
+    nice_leave(p, need, had);
 }
 
 static void *worker_main(void *arg)
 {
     struct bot_pool *p = arg;
-    /* Within the daemon, a request's thread then takes a core from a thinking worker at once
-     * (if the kernel refuses, the worker just keeps the default policy). */
-    pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
+    /* With nice 0 (off), the worker runs at SCHED_IDLE: within the daemon a request's thread
+     * takes a core from a thinking worker at once (if the kernel refuses, the worker keeps the
+     * default policy). A SCHED_IDLE worker preempted while it holds a lock that request
+     * threads take too (the metrics', the view cache's stripe as it publishes a move, the
+     * database pool's) may hold them up until it gets a core again, which on a busy machine
+     * can take long; a nice worker gets its turn sooner, but thinks with more weight. */
+    if (p->nice > 0)
+        set_nice(p->nice);
+    else
+        pthread_setschedparam(pthread_self(), SCHED_IDLE, &(struct sched_param){0});
     pthread_mutex_lock(&p->crew.mu);
     for (;;) {
         int i = pick(p);
@@ -467,11 +532,23 @@ static void *worker_main(void *arg)
 }
 
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms, int (*people_busy)(void))
+                                double yield_ms, int (*people_busy)(void), int nice)
 {
     struct bot_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    p->nice = nice > 19 ? 19 : nice < 0 ? 0 : nice;
+    atomic_init(&p->people_nice, 0);
+    if (p->nice > 0) {
+        /* Raising a thread's priority back to nice 0 needs CAP_SYS_NICE or an RLIMIT_NICE of
+         * 20: take the soft limit up to the hard one where that allows it. */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NICE, &rl) == 0 && rl.rlim_cur < 20 &&
+            (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= 20)) {
+            rl.rlim_cur = 20;
+            setrlimit(RLIMIT_NICE, &rl);
+        }
+    }
     p->srv = srv;
     p->cap = queue_cap > 0 ? queue_cap : 1;
     p->think_ms = think_ms;
@@ -507,6 +584,9 @@ void bot_pool_stats(struct bot_pool *p, struct bot_pool_stats *out)
         return;
     pthread_mutex_lock(&p->crew.mu);
     *out = p->stats;
+    out->nice_alone = p->nice;
+    out->nice_people = p->nice > 0 ? atomic_load(&p->people_nice) : 0;
+    out->sched_idle = p->nice == 0;
     out->queued = p->games;
     out->queued_tasks = p->tasks;
     out->queued_people = 0;

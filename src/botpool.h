@@ -25,10 +25,13 @@
  * one always in progress, slows a move by half at most instead of stalling it), so that on a
  * machine the bots keep busy, people's requests (and the database work they wait on) get the cores;
  * past that it thinks on, so bots still move (more slowly) under a steady crowd. The pauses are not
- * thinking time: a decision gets the same playouts, only later. The workers also run at SCHED_IDLE,
- * so the daemon's own request threads preempt them at once; that alone is not enough: with
- * autogroup or cgroups the scheduler weighs the daemon's threads only against each other, not
- * against the database's processes that a request waits on. */
+ * thinking time: a decision gets the same playouts, only later. The workers also run at
+ * SCHED_IDLE, so the daemon's own request threads preempt them at once; or, with a nice given
+ * (bot_pool_start, --bot-nice), a worker thinking for games of bots alone lowers its own
+ * thread's priority to it and goes back to nice 0 for work a person waits on where the kernel
+ * lets it. Neither is enough alone: with autogroup or cgroups the scheduler weighs the
+ * daemon's threads only against each other, not against the database's processes that a
+ * request waits on. */
 #ifndef CITY_BOTPOOL_H
 #define CITY_BOTPOOL_H
 
@@ -65,16 +68,24 @@ struct bot_pool_stats {
     uint64_t le_ms[6];  /* decisions that took at most 10, 25, 50, 100, 200, 500 ms */
     uint64_t by_level[EXPERT_LEVELS_MAX]; /* decisions thought at each level of expert_levels[] */
     double yield_ms;                      /* time workers paused for people's requests, ms */
+    int nice_alone;  /* a worker's nice while it thinks for games of bots alone */
+    int nice_people; /* and while it thinks for work people wait on */
+    bool sched_idle; /* the workers run at SCHED_IDLE instead (nice 0: the option off) */
 };
 
 /* Starts `workers` threads (at least 1) with a queue of at most `queue_cap` games; the expert
  * thinks for at most `think_ms` per decision at the top level, and at each game's own level
  * (its bot_level, expert_levels.h) within that; a decision pauses for people's requests, while
  * people_busy() (the HTTP layer's count of requests in progress) says there are some, for at
- * most `yield_ms` (0: never). NULL when threads cannot start.
+ * most `yield_ms` (0: never). `nice` (1..19) is the nice a worker thinks at for games of bots
+ * alone: it lowers its own thread's priority to it, and goes back to nice 0 for work a person
+ * waits on (a game where a person sits, a hint), or, when the kernel refuses that (no
+ * CAP_SYS_NICE, RLIMIT_NICE below 20 even after raising it to its hard limit), keeps `nice`
+ * for all work and says so once on stderr; 0 turns that off and runs every worker at
+ * SCHED_IDLE instead. NULL when threads cannot start.
  */
 struct bot_pool *bot_pool_start(struct server *srv, int workers, int queue_cap, double think_ms,
-                                double yield_ms, int (*people_busy)(void));
+                                double yield_ms, int (*people_busy)(void), int nice);
 
 /* Queues game `id` for its slow bots with `need`, on behalf of address `who` (a
  * netaddr_key_hash(), 0 for none). Thread-safe; never blocks: when the queue is full the wake-up

@@ -63,9 +63,10 @@ struct http_reply {
     const char *content_type; /* static string */
     char *body;               /* owned, malloc'd */
     size_t len;
-    const char *allow; /* Allow header for 405 */
-    const char *cache; /* Cache-Control, or NULL */
-    int retry_after;   /* seconds for a Retry-After header (429, 503), or 0 for none */
+    struct view_text *view; /* or a cached view's shared text (a reference, viewcache.h) */
+    const char *allow;      /* Allow header for 405 */
+    const char *cache;      /* Cache-Control, or NULL */
+    int retry_after;        /* seconds for a Retry-After header (429, 503), or 0 for none */
     struct http_extra_header extra[HTTP_MAX_EXTRA_HEADERS]; /* see http_reply_header */
     int nextra;
     /* A streamed reply (SSE): when stream is set, body is unused. */
@@ -188,6 +189,10 @@ bool http_is_api_path(const char *url);
  * is an OPTIONS), for the origins srv->policy allows. */
 void http_policy_headers(struct http_req *r, struct MHD_Response *resp);
 
+/* Whether http_policy_headers() adds the same headers to every reply of r's method and path,
+ * whatever else the request says (false when CORS echoes an allowed Origin). */
+bool http_policy_headers_fixed(const struct http_req *r);
+
 /* Checks a request head on the first call, before anything reads it, and answers what it
  * refuses: 431 or 414 past the policy's limits, 400 bad_request_head when its framing could be
  * read two ways (`version` is libmicrohttpd's, e.g. "HTTP/1.1"). True when it answered. */
@@ -207,6 +212,11 @@ void http_reply_problem(struct http_req *r, enum problem p, const char *code,
                         const char *detail_fmt, ...) __attribute__((format(printf, 4, 5)));
 void http_reply_bytes(struct http_req *r, int status, const char *content_type, char *body,
                       size_t len);
+/* A reply of JSON text `view` (a reference, stolen) from the view cache: sent as it is, and
+ * with the reply it was first sent with when the request adds nothing of its own (so a cached
+ * view's bytes, headers included, are prepared once, not for every read). */
+struct view_text;
+void http_reply_view(struct http_req *r, int status, struct view_text *view);
 
 /* The request's header `name`, or NULL. The bearer token of the Authorization header, or
  * NULL when there is none: the scheme "Bearer" in any case, then one or more spaces or tabs,

@@ -15,11 +15,13 @@ static struct conn_track *track_of(struct MHD_Connection *conn)
     return ci ? ci->socket_context : NULL;
 }
 
-void http_head_received(struct MHD_Connection *conn)
+const char *http_head_received(struct MHD_Connection *conn)
 {
     struct conn_track *t = track_of(conn);
-    if (t)
-        atomic_store(&t->in_head, false);
+    if (!t)
+        return NULL;
+    atomic_store(&t->in_head, false);
+    return t->peer;
 }
 
 void http_head_expected(struct MHD_Connection *conn)
@@ -75,12 +77,11 @@ void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_co
         t->fd = ci->connect_fd;
         atomic_init(&t->since, http_now());
         atomic_init(&t->in_head, true);
-        char text[64];
-        http_peer_address(conn, text, sizeof text);
-        t->proxy = netaddr_blocks_contain(&d->proxies, text);
+        http_peer_address(conn, t->peer, sizeof t->peer);
+        t->proxy = netaddr_blocks_contain(&d->proxies, t->peer);
         pthread_mutex_lock(&d->lock);
         if (!t->proxy)
-            t->addr = addr_counts_take(d->addrs, text);
+            t->addr = addr_counts_take(d->addrs, t->peer);
         t->next = d->conns;
         if (d->conns)
             d->conns->prev = t;

@@ -25,6 +25,7 @@ struct conn_track {
     bool cut;
     bool proxy;              /* from a trusted proxy: not counted per address */
     struct addr_count *addr; /* its address's count (NULL for a proxy) */
+    char peer[64];           /* the peer's address (numeric), as http_peer_address() gives it */
     struct conn_track *prev, *next;
 };
 
@@ -73,8 +74,10 @@ void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_co
                         enum MHD_ConnectionNotificationCode code);
 
 /* A request head on `conn` was received / is awaited again (the connection kept alive): the
- * reaper cuts only connections awaiting a head for too long. */
-void http_head_received(struct MHD_Connection *conn);
+ * reaper cuts only connections awaiting a head for too long. http_head_received returns the
+ * peer's address as noted when the connection started (NULL when it is not tracked), so that
+ * a request need not format it again. */
+const char *http_head_received(struct MHD_Connection *conn);
 void http_head_expected(struct MHD_Connection *conn);
 
 /* The reaper thread (arg: the daemon): every LOG_FLUSH_MS, flushes the access log, cuts

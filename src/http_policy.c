@@ -128,6 +128,13 @@ static void add_cors_headers(struct http_req *r, struct MHD_Response *resp)
     }
 }
 
+bool http_policy_headers_fixed(const struct http_req *r)
+{
+    const struct http_policy *p = &r->srv->policy;
+    return strcmp(r->method, "OPTIONS") != 0 &&
+           (!http_is_api_path(r->url) || p->cors_any || !p->cors_origins[0]);
+}
+
 void http_policy_headers(struct http_req *r, struct MHD_Response *resp)
 {
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");

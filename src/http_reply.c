@@ -3,6 +3,7 @@
  * request's headers, query, bearer token and %-decoding. The daemon and dispatch are
  * http.c's. */
 #include "http.h"
+#include "viewcache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ static void reply_clear(struct http_reply *rep)
     free(rep->body);
     rep->body = NULL;
     rep->len = 0;
+    view_text_release(rep->view);
+    rep->view = NULL;
 }
 
 void http_reply_bytes(struct http_req *r, int status, const char *content_type, char *body,
@@ -24,6 +27,14 @@ void http_reply_bytes(struct http_req *r, int status, const char *content_type, 
     r->reply.content_type = content_type;
     r->reply.body = body;
     r->reply.len = len;
+}
+
+void http_reply_view(struct http_req *r, int status, struct view_text *view)
+{
+    reply_clear(&r->reply);
+    r->reply.status = status;
+    r->reply.content_type = "application/json";
+    r->reply.view = view;
 }
 
 void http_reply_header(struct http_req *r, const char *name, const char *value)

@@ -8,6 +8,7 @@
 
 #include "json_util.h"
 #include "store.h"
+#include "viewcache.h"
 
 int outcome_fail(struct outcome *o, enum problem p, const char *code, const char *fmt, ...)
 {
@@ -22,6 +23,8 @@ int outcome_fail(struct outcome *o, enum problem p, const char *code, const char
     o->reply = NULL;
     free(o->text);
     o->text = NULL;
+    view_text_release(o->view);
+    o->view = NULL;
     return STORE_ABORT;
 }
 
@@ -30,6 +33,8 @@ void outcome_reply(struct outcome *o, int status, json_t *reply)
     json_decref(o->reply);
     free(o->text);
     o->text = NULL;
+    view_text_release(o->view);
+    o->view = NULL;
     o->status = status;
     o->reply = reply;
 }
@@ -41,10 +46,17 @@ void outcome_text(struct outcome *o, int status, char *text, size_t len)
     o->text_len = len;
 }
 
+void outcome_view(struct outcome *o, int status, struct view_text *view)
+{
+    outcome_reply(o, status, NULL);
+    o->view = view;
+}
+
 void outcome_clear(struct outcome *o)
 {
     json_decref(o->reply);
     free(o->text);
+    view_text_release(o->view);
     memset(o, 0, sizeof *o);
 }
 

@@ -22,6 +22,7 @@ struct outcome {
     json_t *reply;   /* the success body */
     char *text;      /* or the success body already rendered as JSON (text_len bytes, malloc'd) */
     size_t text_len;
+    struct view_text *view; /* or a cached view's text, shared (a reference, viewcache.h) */
 };
 
 /* Records problem `p` (with `code`, NULL for the problem's own, and a sentence) in o, dropping
@@ -36,6 +37,10 @@ void outcome_reply(struct outcome *o, int status, json_t *reply);
 /* Records a success whose body is already JSON text: `status` with the `len` bytes at `text`
  * (malloc'd, stolen), replacing whatever o held. */
 void outcome_text(struct outcome *o, int status, char *text, size_t len);
+
+/* Records a success whose body is a cached view's shared text `view` (a reference, stolen). */
+struct view_text;
+void outcome_view(struct outcome *o, int status, struct view_text *view);
 
 /* Frees what o holds and zeroes it. */
 void outcome_clear(struct outcome *o);

@@ -29,7 +29,7 @@ struct options {
     int port, workers, timeout, view_cache, batchers;
     int threads, head_timeout, max_connections, max_per_address, headroom, max_streams,
         max_per_game, max_streams_per_address;
-    int bot_workers, bot_queue, expert_ms, bot_yield_ms, lobby_cache_ms;
+    int bot_workers, bot_queue, expert_ms, bot_yield_ms, bot_nice, lobby_cache_ms;
     const char *database, *web, *cards, *migrations, *openapi, *docs, *proxies, *metrics_allow;
     bool allow_seed;
     struct http_policy policy; /* CORS and request-head limits, from CITY_* (http.h) */
@@ -40,31 +40,31 @@ struct options {
 enum { SERVE_HELP = -1 };
 static int usage_error(const char *what)
 {
-    fprintf(
-        what ? stderr : stdout,
-        "%s%s%s"
-        "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
-        "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
-        "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
-        "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
-        "                   [--max-per-address N] [--connection-headroom N]\n"
-        "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
-        "                   [--max-streams N] [--max-streams-per-game N]\n"
-        "                   [--max-streams-per-address N]\n"
-        "                   [--max-headers N] [--max-header-bytes N]\n"
-        "                   [--max-query-params N] [--max-url-bytes N]\n"
-        "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
-        "                   [--bot-yield-ms MS] [--lobby-cache-ms MS]\n"
-        "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
-        "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
-        "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
-        "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
-        "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
-        "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
-        "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
-        "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
-        "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS, CITY_LOBBY_CACHE_MS\n%s",
-        what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
+    fprintf(what ? stderr : stdout,
+            "%s%s%s"
+            "usage: cityd serve [--help] [--port N] [--database URL] [--web DIR] [--cards FILE]\n"
+            "                   [--migrations DIR] [--openapi FILE] [--docs DIR] [--workers N]\n"
+            "                   [--timeout SECONDS] [--view-cache GAMES] [--allow-seed]\n"
+            "                   [--threads N] [--head-timeout SECONDS] [--max-connections N]\n"
+            "                   [--max-per-address N] [--connection-headroom N]\n"
+            "                   [--trusted-proxies LIST] [--metrics-allow LIST|none]\n"
+            "                   [--max-streams N] [--max-streams-per-game N]\n"
+            "                   [--max-streams-per-address N]\n"
+            "                   [--max-headers N] [--max-header-bytes N]\n"
+            "                   [--max-query-params N] [--max-url-bytes N]\n"
+            "                   [--bot-workers N] [--bot-queue GAMES] [--expert-ms MS]\n"
+            "                   [--bot-yield-ms MS] [--bot-nice N] [--lobby-cache-ms MS]\n"
+            "environment: PORT, DATABASE_URL, CITY_WEB, CITY_CARDS, CITY_WORKERS,\n"
+            "             CITY_VIEW_CACHE, CITY_BATCHERS, CITY_THREADS, CITY_TIMEOUT,\n"
+            "             CITY_HEAD_TIMEOUT, CITY_MAX_CONNECTIONS, CITY_MAX_PER_ADDRESS,\n"
+            "             CITY_CONNECTION_HEADROOM, CITY_METRICS_ALLOW, CITY_METRICS_TOKEN,\n"
+            "             CITY_TRUSTED_PROXIES, CITY_MAX_STREAMS, CITY_MAX_STREAMS_PER_GAME,\n"
+            "             CITY_MAX_STREAMS_PER_ADDRESS,\n"
+            "             CITY_CORS_ORIGINS, CITY_MAX_HEADERS, CITY_MAX_HEADER_BYTES,\n"
+            "             CITY_MAX_QUERY_PARAMS, CITY_MAX_URL_BYTES, CITY_BOT_WORKERS,\n"
+            "             CITY_BOT_QUEUE, CITY_EXPERT_MS, CITY_BOT_YIELD_MS, CITY_BOT_NICE,\n"
+            "             CITY_LOBBY_CACHE_MS\n%s",
+            what ? "cityd serve: " : "", what ? what : "", what ? "\n" : "", quotas_usage);
     return what ? 2 : SERVE_HELP;
 }
 
@@ -125,6 +125,8 @@ static const struct int_setting int_settings[] = {
      "1..10000 milliseconds"},
     {"--bot-yield-ms", "CITY_BOT_YIELD_MS", 0, 60000, offsetof(struct options, bot_yield_ms),
      "0..60000 milliseconds (0: bots never pause for people)"},
+    {"--bot-nice", "CITY_BOT_NICE", 0, 19, offsetof(struct options, bot_nice),
+     "0..19 (0: the bot workers run at SCHED_IDLE instead)"},
     {"--lobby-cache-ms", "CITY_LOBBY_CACHE_MS", 0, 60000, offsetof(struct options, lobby_cache_ms),
      "0..60000 milliseconds (0: no cache)"},
 };
@@ -291,6 +293,7 @@ int cmd_serve(int argc, char **argv)
                         .bot_queue = 10000,
                         .expert_ms = 100,
                         .bot_yield_ms = 1000,
+                        .bot_nice = 0,
                         .lobby_cache_ms = 1000,
                         .web = "web",
                         .migrations = "migrations",
@@ -374,7 +377,7 @@ int cmd_serve(int argc, char **argv)
                                 32);
     srv.expert_ms = o.expert_ms;
     srv.bots = bot_pool_start(&srv, o.bot_workers, o.bot_queue, o.expert_ms, o.bot_yield_ms,
-                              http_requests_busy);
+                              http_requests_busy, o.bot_nice);
     srv.wake_bots = srv.bots ? bot_pool_wake : NULL;
     srv.hashes = hash_crew_start(quotas.hash_threads);
     struct http_settings hs = {.port = o.port,

@@ -118,10 +118,9 @@ static int view_tx(PGconn *c, void *ctx)
 int service_game_view(struct server *srv, const char *id, struct outcome *o)
 {
     struct view_cache *vc = srv->views;
-    char *body;
-    size_t len;
-    if (vc && view_cache_get(vc, id, &body, &len)) {
-        outcome_text(o, 200, body, len);
+    struct view_text *cached = vc ? view_cache_get_text(vc, id) : NULL;
+    if (cached) { /* shared, not copied: the HTTP layer serves it as it is */
+        outcome_view(o, 200, cached);
         return STORE_OK;
     }
     uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
@@ -129,10 +128,10 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     int st = store_run(srv->store, view_tx, &call);
     if (st != STORE_OK || o->status != 200)
         return st;
-    body = json_dumps(o->reply, JSON_COMPACT);
+    char *body = json_dumps(o->reply, JSON_COMPACT);
     if (!body)
         return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
-    len = strlen(body);
+    size_t len = strlen(body);
     /* True until an online seat would turn away (a seat coming back invalidates it). */
     if (vc && call.ttl > 0)
         view_cache_put_until(vc, id, ticket, body, len,

@@ -6,17 +6,33 @@
 #include "viewcache.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 enum { STRIPES = 16 };
 
+/* A view's text, shared by the cache and the readers it was handed to (view_cache_get_text):
+ * freed when the last of them lets go, or, once an object is attached, by that object when it
+ * is done with the text (view_text_attach). */
+struct view_text {
+    atomic_long refs;
+    _Atomic(void *) attached; /* NULL, CLAIMED, or view_text_attach()'s object */
+    atomic_int claims;        /* view_text_claim() calls */
+    void (*attached_free)(void *obj);
+    size_t len;
+    char body[]; /* NUL-terminated */
+};
+
+/* `attached` while its claimant builds the object. */
+static char claimed_mark;
+#define CLAIMED ((void *)&claimed_mark)
+
 struct entry {
     struct entry *next;
     double expires; /* view_cache_now() after which it is no longer served; 0: never */
-    size_t len;
-    char *body;
+    struct view_text *text;
     char id[]; /* NUL-terminated */
 };
 
@@ -74,11 +90,60 @@ struct view_cache *view_cache_new(size_t max_entries)
     return vc;
 }
 
+void view_text_release(struct view_text *t)
+{
+    if (!t || atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1)
+        return;
+    void *obj = atomic_load_explicit(&t->attached, memory_order_acquire);
+    if (obj && obj != CLAIMED) {
+        t->attached_free(obj); /* it frees the text (view_text_free) when it is done with it */
+        return;
+    }
+    free(t);
+}
+
+void view_text_free(struct view_text *t)
+{
+    free(t);
+}
+
+const char *view_text_body(const struct view_text *t, size_t *len)
+{
+    *len = t->len;
+    return t->body;
+}
+
+void *view_text_attached(struct view_text *t)
+{
+    void *obj = atomic_load_explicit(&t->attached, memory_order_acquire);
+    return obj == CLAIMED ? NULL : obj;
+}
+
+bool view_text_claim(struct view_text *t)
+{
+    if (atomic_fetch_add_explicit(&t->claims, 1, memory_order_relaxed) == 0)
+        return false; /* the first reader: a view read once is not worth an object */
+    void *was = NULL;
+    return atomic_compare_exchange_strong_explicit(&t->attached, &was, CLAIMED,
+                                                   memory_order_acq_rel, memory_order_acquire);
+}
+
+void view_text_unclaim(struct view_text *t)
+{
+    atomic_store_explicit(&t->attached, NULL, memory_order_release);
+}
+
+void view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj))
+{
+    t->attached_free = obj_free; /* published by the store below */
+    atomic_store_explicit(&t->attached, obj, memory_order_release);
+}
+
 static void free_list(struct entry *e)
 {
     while (e) {
         struct entry *next = e->next;
-        free(e->body);
+        view_text_release(e->text);
         free(e);
         e = next;
     }
@@ -123,27 +188,39 @@ double view_cache_now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
+struct view_text *view_cache_get_text(struct view_cache *vc, const char *id)
 {
-    *body = NULL;
-    *len = 0;
     if (!__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
-        return false;
+        return NULL;
+    struct view_text *t = NULL;
     size_t b = bucket_of(vc, id);
     pthread_mutex_lock(lock_of(vc, b));
     for (struct entry *e = vc->buckets[b].head; e; e = e->next)
         if (strcmp(e->id, id) == 0) {
             if (e->expires > 0 && view_cache_now() >= e->expires)
                 break; /* out of date: a miss (the next put replaces it) */
-            *body = malloc(e->len + 1);
-            if (*body) {
-                memcpy(*body, e->body, e->len + 1);
-                *len = e->len;
-            }
+            t = e->text;
+            atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
             break;
         }
     pthread_mutex_unlock(lock_of(vc, b));
-    __atomic_add_fetch(*body ? &vc->hits : &vc->misses, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(t ? &vc->hits : &vc->misses, 1, __ATOMIC_RELAXED);
+    return t;
+}
+
+bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
+{
+    *body = NULL;
+    *len = 0;
+    struct view_text *t = view_cache_get_text(vc, id);
+    if (!t)
+        return false;
+    *body = malloc(t->len + 1);
+    if (*body) {
+        memcpy(*body, t->body, t->len + 1);
+        *len = t->len;
+    }
+    view_text_release(t);
     return *body != NULL;
 }
 
@@ -180,17 +257,21 @@ void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket
         return;
     size_t idlen = strlen(id);
     struct entry *fresh = malloc(sizeof *fresh + idlen + 1);
-    char *copy = malloc(len + 1);
+    struct view_text *copy = malloc(sizeof *copy + len + 1);
     if (!fresh || !copy) {
         free(fresh);
         free(copy);
         return;
     }
     memcpy(fresh->id, id, idlen + 1);
-    memcpy(copy, body, len);
-    copy[len] = 0;
-    fresh->body = copy;
-    fresh->len = len;
+    atomic_init(&copy->refs, 1);
+    atomic_init(&copy->attached, NULL);
+    atomic_init(&copy->claims, 0);
+    copy->attached_free = NULL;
+    copy->len = len;
+    memcpy(copy->body, body, len);
+    copy->body[len] = 0;
+    fresh->text = copy;
     fresh->expires = expires;
     size_t b = bucket_of(vc, id);
     pthread_mutex_lock(lock_of(vc, b));

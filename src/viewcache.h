@@ -32,6 +32,34 @@ uint64_t view_cache_ticket(struct view_cache *vc, const char *id);
  * false when there is none. */
 bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len);
 
+/* A cached view as shared text: the cache's own copy, held by a reference that the caller must
+ * give back with view_text_release() (the cache may drop or replace the view meanwhile: the text
+ * lives on until its last reference goes). NULL when there is none. No copy is made. */
+struct view_text;
+struct view_text *view_cache_get_text(struct view_cache *vc, const char *id);
+
+/* The text's bytes (NUL-terminated) and their number in *len; they never change. */
+const char *view_text_body(const struct view_text *t, size_t *len);
+
+/* Gives back a reference from view_cache_get_text(); the last one frees the text and calls the
+ * attached object's free function. NULL is allowed. */
+void view_text_release(struct view_text *t);
+
+/* What a reader built from the text to serve it again (the HTTP layer's prepared reply, which
+ * sends the text's own bytes). One reader claims the text (view_text_claim: false for the first
+ * reader that asks, since a view read only once is not worth it, true for the second, false
+ * again for every later one and once something is attached), builds its object, and attaches it
+ * (view_text_attach), or gives up (view_text_unclaim). Once attached, the object is the
+ * text's last user: the text's last release calls obj_free(obj) instead of freeing the text,
+ * and the object calls view_text_free(t) when it no longer reads the text. view_text_attached()
+ * is the object attached, or NULL (also while one is being built). The caller holds a
+ * reference throughout. */
+void *view_text_attached(struct view_text *t);
+bool view_text_claim(struct view_text *t);
+void view_text_attach(struct view_text *t, void *obj, void (*obj_free)(void *obj));
+void view_text_unclaim(struct view_text *t);
+void view_text_free(struct view_text *t);
+
 /* Stores a copy of `body` as the view of `id`, unless `id` was invalidated since `ticket`
  * was taken or the cache is off. */
 void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,

@@ -634,7 +634,7 @@ static inline bool daemon_try_start(struct daemon *d, const char *db_url, const 
                 break;
             harness_sleep_ms(50);
         }
-        char tail[1500];
+        char tail[4096]; /* the whole of a usage error, whose naming line comes first */
         daemon_log_tail(d, tail, sizeof tail);
         if (exited < 0) {
             kill(d->pid, SIGKILL);

@@ -4,9 +4,10 @@
  * exactly, and a game whose daemon died while its bot was due is finished by another daemon's
  * sweeper; a game created at a level (bot_level) reports it and its experts think at it; the
  * pool pauses (a bounded time) while people's requests are served; a new game's expert moves at
- * once. */
+ * once; the workers think at the nice --bot-nice gives them (or at SCHED_IDLE with 0). */
 #include "client.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -458,5 +459,49 @@ Test(bots, a_person_waiting_for_an_expert_goes_ahead_of_games_of_bots_alone)
                   between);
     cr_expect_geq(metric(d2.base, "city_bot_queue_people "), 0);
     client_base = d.base;
+    daemon_stop(&d2);
+}
+
+/* How many threads of process `pid` run at nice `nice`, by /proc/PID/task/TID/stat (the 17th
+ * field after the command's closing parenthesis is the nice). */
+static int threads_at_nice(pid_t pid, int nice)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%d/task", (int)pid);
+    DIR *dp = opendir(dir);
+    cr_assert_not_null(dp, "cannot read %s", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dp));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[384], stat[1024];
+        snprintf(path, sizeof path, "%s/%s/stat", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[len] = 0;
+        const char *p = strrchr(stat, ')');
+        for (int field = 0; p && field < 17; field++)
+            p = strchr(p + 1, ' ');
+        n += p && atoi(p + 1) == nice;
+    }
+    closedir(dp);
+    return n;
+}
+
+Test(bots, the_workers_think_at_the_nice_they_are_given)
+{
+    /* The suite's daemon: the default, SCHED_IDLE. */
+    cr_assert_eq(metric(d.base, "city_bot_worker_sched_idle "), 1);
+    cr_assert_eq(metric(d.base, "city_bot_worker_nice{work=\"alone\"} "), 0);
+    struct daemon d2;
+    daemon_start(&d2, db, "--bot-nice 7 --bot-workers 3");
+    cr_assert_eq(metric(d2.base, "city_bot_worker_nice{work=\"alone\"} "), 7);
+    double people = metric(d2.base, "city_bot_worker_nice{work=\"people\"} ");
+    cr_assert(people == 0 || people == 7, "people's work at nice 0 (or 7 where it cannot go back)");
+    cr_assert_eq(threads_at_nice(d2.pid, 7), 3, "the three idle workers, and no other thread");
+    cr_assert_eq(metric(d2.base, "city_bot_worker_sched_idle "), 0);
     daemon_stop(&d2);
 }

@@ -1,6 +1,7 @@
 /* test_viewcache.c: the public view cache on its own (src/viewcache.c): what it keeps, what it
  * refuses to keep (an old view read before an invalidation, anything while off), a view true
- * only until a time (a seat's presence), and that it never holds more than its bound. */
+ * only until a time (a seat's presence), that it never holds more than its bound, and its shared
+ * texts (a reader's reference outlives the entry; what is attached is freed with the text). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,73 @@ Test(viewcache, keeps_a_view_until_its_game_changes)
     cr_assert(cached(vc, "g1", "{\"v\":1}"));
     view_cache_invalidate(vc, "g1");
     cr_assert_not(cached(vc, "g1", NULL));
+    view_cache_free(vc);
+}
+
+/* An object attached to a text, as the HTTP layer's prepared reply: it keeps the text until
+ * both the text's last reference and its own last user are gone. */
+struct holder {
+    struct view_text *text;
+    int users; /* the text's hold counts as one */
+};
+static int holders_freed;
+
+static void holder_done(struct holder *h)
+{
+    if (--h->users == 0) {
+        view_text_free(h->text);
+        free(h);
+        holders_freed++;
+    }
+}
+
+static void holder_release(void *obj)
+{
+    holder_done(obj);
+}
+
+Test(viewcache, a_shared_text_outlives_its_entry_and_what_is_attached_frees_it)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "{\"v\":1}", 7);
+    struct view_text *t = view_cache_get_text(vc, "g1");
+    cr_assert_not_null(t);
+    size_t len;
+    cr_assert_str_eq(view_text_body(t, &len), "{\"v\":1}");
+    cr_assert_eq(len, 7);
+    cr_assert_null(view_text_attached(t));
+    cr_assert_not(view_text_claim(t), "the first reader does not claim it (read once)");
+    cr_assert(view_text_claim(t), "the second one does");
+    cr_assert_not(view_text_claim(t), "a third one does not");
+    cr_assert_null(view_text_attached(t), "nothing is attached while it is being built");
+    struct holder *h = malloc(sizeof *h);
+    *h = (struct holder){t, 2}; /* the text's hold, and a reader sending it */
+    view_text_attach(t, h, holder_release);
+    cr_assert_not(view_text_claim(t), "claimed for good once attached");
+    struct view_text *again = view_cache_get_text(vc, "g1");
+    cr_assert_eq(again, t, "the same text, not a copy");
+    cr_assert_eq(view_text_attached(again), h);
+    view_text_release(again);
+    holders_freed = 0;
+    view_cache_invalidate(vc, "g1"); /* the cache lets go; the reader still holds it */
+    cr_assert_null(view_cache_get_text(vc, "g1"));
+    view_text_release(t); /* the text's last reference: its hold on the object goes */
+    cr_assert_eq(holders_freed, 0, "the object's reader still sends it");
+    cr_assert_str_eq(view_text_body(t, &len), "{\"v\":1}", "the text lives while it is sent");
+    holder_done(h); /* its last user: the object and the text go */
+    cr_assert_eq(holders_freed, 1);
+    view_cache_put(vc, "g1", view_cache_ticket(vc, "g1"), "{\"v\":2}", 7);
+    struct view_text *fresh = view_cache_get_text(vc, "g1");
+    cr_assert_str_eq(view_text_body(fresh, &len), "{\"v\":2}");
+    cr_assert_null(view_text_attached(fresh), "a new view starts with nothing attached");
+    cr_assert_not(view_text_claim(fresh));
+    cr_assert(view_text_claim(fresh));
+    view_text_unclaim(fresh); /* a reader that could not build gives it back */
+    cr_assert(view_text_claim(fresh));
+    view_text_unclaim(fresh);
+    view_text_release(fresh);
+    view_text_release(NULL);
     view_cache_free(vc);
 }
 

@@ -154,8 +154,9 @@ Test(browser, every_reply_carries_the_security_headers)
 {
     struct table t;
     create(&t, 2, 1, NULL);
-    char hand[160];
+    char hand[160], view[160];
     snprintf(hand, sizeof hand, "/api/v1/games/%s/hand", t.id);
+    snprintf(view, sizeof view, "/api/v1/games/%s", t.id);
     const struct {
         const char *method, *path, *token;
         long status;
@@ -166,6 +167,12 @@ Test(browser, every_reply_carries_the_security_headers)
                  {"GET", "/healthz", NULL, 200},
                  {"GET", "/metrics", NULL, 200},
                  {"GET", "/api/v1/games", NULL, 200},
+                 /* a game's view: read from the database, then from the view cache with the
+                  * reply prepared the first time (queued again as it is), then as HEAD */
+                 {"GET", view, NULL, 200},
+                 {"GET", view, NULL, 200},
+                 {"GET", view, NULL, 200},
+                 {"HEAD", view, NULL, 200},
                  {"GET", hand, t.tokens[0], 200},
                  {"GET", hand, NULL, 401},
                  {"GET", "/nothing-here", NULL, 404},
