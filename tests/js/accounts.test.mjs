@@ -207,6 +207,8 @@ test('signed in, create and join go through the account; Your games resumes on a
     // The list marks the game as Dee's too: Resume, not Join or Watch.
     await c.page.goto(`${daemon.base}/#/`);
     await c.page.waitForSelector(`#games [data-game="${id}"] a.button`);
+    // (the list may be drawn before the page knows the account's games: Watch, then Resume)
+    await c.page.waitForFunction((g) => document.querySelector(`#games [data-game="${g}"] a.button`)?.textContent.trim() === 'Resume', id, { timeout: 10_000 }).catch(() => {});
     assert.equal(await text(c.page, `#games [data-game="${id}"] a.button`), 'Resume');
     for (const s of [a, b, c]) assert.deepEqual(unexpected(s.errors), []);
   } finally {
