@@ -786,7 +786,7 @@ static void *conflict_thread(void *arg)
     return NULL;
 }
 
-/* Runs `body` in two threads at once and checks that both succeed after one retry. */
+/* Runs `body` in two threads at once and checks that both succeed after a retry. */
 static void run_conflict(const char *url, store_tx_fn body)
 {
     char err[256];
@@ -807,8 +807,9 @@ static void run_conflict(const char *url, store_tx_fn body)
     pthread_barrier_destroy(&meet);
     cr_assert_eq(c[0].rc, STORE_OK);
     cr_assert_eq(c[1].rc, STORE_OK);
-    cr_assert_eq(c[0].calls + c[1].calls, 3, "one body was re-run once (calls %d + %d)", c[0].calls,
-                 c[1].calls);
+    /* At least one body was re-run; a re-run may meet the other again (CI once: 1 + 3). */
+    cr_assert_geq(c[0].calls + c[1].calls, 3, "a body was re-run (calls %d + %d)", c[0].calls,
+                  c[1].calls);
     store_close(st);
 }
 
