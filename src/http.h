@@ -177,6 +177,12 @@ void http_wake(struct http_req *r);
  * waits for the bot pool's thinking, which must not pause for it. */
 void http_not_busy(struct http_req *r);
 
+/* True when the peer of `conn` has closed its side of the connection (end of file, or a reset),
+ * as far as the kernel knows now, read without waiting and without taking any byte. A stream
+ * that only writes learns of a closed tab otherwise only when a write fails, and the first
+ * write after the close still succeeds. False when it cannot tell. */
+bool http_peer_closed(struct MHD_Connection *conn);
+
 /* Adds response header `name` (a static string) with `value` (copied, cut at 95 bytes) to the
  * reply; a reply takes at most HTTP_MAX_EXTRA_HEADERS (more are dropped). */
 void http_reply_header(struct http_req *r, const char *name, const char *value);

@@ -4,8 +4,10 @@
  * whose request head takes too long and reclaims idle ones when the daemon is crowded. */
 #include "http_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
 
 static struct conn_track *track_of(struct MHD_Connection *conn)
@@ -13,6 +15,17 @@ static struct conn_track *track_of(struct MHD_Connection *conn)
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return ci ? ci->socket_context : NULL;
+}
+
+bool http_peer_closed(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci)
+        return false;
+    char c;
+    ssize_t n = recv(ci->connect_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE || errno == ENOTCONN));
 }
 
 const char *http_head_received(struct MHD_Connection *conn)

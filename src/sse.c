@@ -4,7 +4,8 @@
  * or at shutdown. Streams are capped per instance, per game and per client address; past a
  * cap the request gets 503 too_many_streams with Retry-After, except that a stream opened
  * with a seat token of the game (a player's) ends a watcher's stream to make room. A player's
- * stream is its seat's sign of life (service_seen) when it opens and at every keep-alive.
+ * stream is its seat's sign of life (service_seen) when it opens and at every keep-alive
+ * until its peer closes it.
  * Table talk comes on the same stream: each chat message written after the stream opened is a
  * "chat" event (no id: Last-Event-ID stays the log's sequence; a client reads what it missed
  * with GET .../chat?after=), the watchers' channel only on a stream opened with the session of
@@ -134,6 +135,11 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
             if (s->finished || hub_sub_ending(s->sub, &evicted))
                 return MHD_CONTENT_READER_END_OF_STREAM; /* evicted: a player needed the room */
             if (hub_sub_take_keepalive(s->sub)) {
+                /* A closed tab is no sign of life: without this look, the tick after the
+                 * close (whose write still succeeds) and the one whose write fails would
+                 * each count, and the seat would look online two ticks past its close. */
+                if (http_peer_closed(s->conn))
+                    return MHD_CONTENT_READER_END_WITH_ERROR;
                 service_seen(s->srv, s->id, s->seat); /* the seat's person is still here */
                 append(s, ": keep-alive\n\n");
                 break;

@@ -131,10 +131,14 @@ Test(presence, a_seat_stream_keeps_its_seat_online_and_closing_it_makes_it_away)
     expect_presence(d.base, &t, 0, "online");
     expect_presence(d.base, &t, 1, "away");
     pthread_join(th, NULL); /* the tab is closed */
-    /* The server learns of the close only when a keep-alive write fails (the first one after
-     * the close still fits in the socket's buffer), and the ticks until then still count: the
-     * seat is away the window plus up to two ticks (a third of the window each) later. */
-    sleep(PRESENCE_S + 4);
+    /* A tick after the close is no sign of life (the server looks for the peer's close before
+     * counting it, though the tick's write would still succeed): the seat is away once the
+     * window has passed since its last tick before the close, and it stays away. Were the
+     * ticks after the close counted, it would be online up to two ticks (a third of the
+     * window each) longer, and a player's hand-over of it would be refused meanwhile. */
+    usleep((PRESENCE_S * 1000 + 300) * 1000);
+    expect_presence(d.base, &t, 0, "away");
+    sleep(2);
     expect_presence(d.base, &t, 0, "away");
 }
 

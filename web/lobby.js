@@ -462,6 +462,7 @@ export function mountLobby(root, navigate) {
         next = page.next ?? null;
         if (!next || games.filter((g) => showEnded || !ended(g)).length >= wantRows) break;
       }
+      await mineRead; // the account's games first, so that its own show Resume, never Watch first
       if (!alive || mine !== loading) return;
       clearError(listError);
       lastGames = games;
@@ -531,8 +532,8 @@ export function mountLobby(root, navigate) {
     return b;
   }
 
+  const mineRead = loadMine(); // settles (never rejects) once the account's games are read or failed
   loadGames();
-  loadMine();
   const timer = setInterval(() => { loadGames(); loadMine(); }, 5000);
   return () => { alive = false; clearInterval(timer); narrow.removeEventListener('change', arrange); };
 }
