@@ -95,16 +95,18 @@ struct lifecycle_ctx {
     char abandoned_seats[STORE_MAX_GAMES_LOADED][STORE_SEATS_TEXT];
 };
 
-/* Expires open games past the open TTL, abandons started games idle past the idle limit (on an
- * idle round) and deletes games past the retention, a batch of each; every instance hears of
+/* Folds the changes of status into the games' counts, expires open games past the open TTL,
+ * abandons started games idle past the idle limit (on an idle round) and deletes games past
+ * the retention, a batch of each; every instance hears of
  * all three (NOTIFY), so that none serves a cached view of them. Then deletes a batch of
  * expired sessions. */
 static int lifecycle_tx(PGconn *c, void *ctx)
 {
     struct lifecycle_ctx *lc = ctx;
     lc->expired = lc->purged = lc->abandoned = lc->sessions = 0;
-    int st = STORE_OK;
-    if (lc->q->open_ttl > 0)
+    /* The changes of status since the last round into the games' counts (/metrics). */
+    int st = store_game_counts_fold(c);
+    if (st == STORE_OK && lc->q->open_ttl > 0)
         st = store_expire_open(c, lc->q->open_ttl, STORE_MAX_GAMES_LOADED, lc->expired_ids,
                                lc->seqs, &lc->expired);
     for (int i = 0; i < lc->expired && st == STORE_OK; i++)

@@ -219,9 +219,15 @@ int store_decisions_read(PGconn *c, const char *id, json_t **out);
  * (so that several instances share the sweeping). */
 int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n);
 
-/* Games by status as Prometheus text into a new malloc'd string, read from the counters that
- * triggers keep in the same transaction as every change of status (table game_counts). */
+/* Games by status as Prometheus text into a new malloc'd string, read from the counts that
+ * triggers keep with every change of status (game_counts, and the changes in
+ * game_count_changes that store_game_counts_fold() has not taken in yet). */
 int store_games_metrics(PGconn *c, char **out);
+
+/* Folds the changes of status written since the last fold into game_counts, so that the
+ * changes table stays small; the sweeper calls it about once a second. The counts read do not
+ * change. Safe to run on several instances at once. */
+int store_game_counts_fold(PGconn *c);
 
 /* Marks up to `max` (at most STORE_MAX_GAMES_LOADED) open games created more than `ttl`
  * seconds ago as expired, oldest first, skipping games another transaction holds, and appends

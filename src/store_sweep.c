@@ -30,7 +30,21 @@ int store_overdue_games(PGconn *c, char ids[][AUTH_ID_LEN + 1], int max, int *n)
     return STORE_OK;
 }
 
-static const char sql_counts[] = "SELECT status, sum(n) FROM game_counts GROUP BY status";
+static const char sql_counts[] = "SELECT status, n FROM game_counts_now";
+
+/* Takes the changes of status written since the last fold (each locked by its DELETE, so that
+ * two instances folding at once count each one once) into the status' row of slot 0, the rows
+ * taken in status order (two folds at once cannot deadlock). */
+static const char sql_fold[] =
+    "WITH d AS (DELETE FROM game_count_changes RETURNING status, n), "
+    "s AS (SELECT status, sum(n) AS n FROM d GROUP BY status ORDER BY status) "
+    "INSERT INTO game_counts (status, slot, n) SELECT status, 0, n FROM s "
+    "ON CONFLICT (status, slot) DO UPDATE SET n = game_counts.n + EXCLUDED.n";
+
+int store_game_counts_fold(PGconn *c)
+{
+    return command(c, "fold game counts", sql_fold, 0, NULL, NULL);
+}
 
 int store_games_metrics(PGconn *c, char **out)
 {

@@ -1237,11 +1237,70 @@ Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
     exec_sql(url, "UPDATE games SET status = 'expired' WHERE id IN ('g50', 'g100')");
     exec_sql(url, "DELETE FROM games WHERE id IN ('g1', 'g2')");
     long want = query_long(url, "SELECT count(*) FROM games WHERE status = 'expired'");
-    cr_assert_eq(query_long(url, "SELECT sum(n) FROM game_counts WHERE status = 'expired'"), want);
-    cr_assert_eq(query_long(url, "SELECT sum(n) FROM game_counts"), 50000 - 2);
+    cr_assert_eq(query_long(url, "SELECT n FROM game_counts_now WHERE status = 'expired'"), want);
+    cr_assert_eq(query_long(url, "SELECT sum(n) FROM game_counts_now"), 50000 - 2);
     cr_assert_eq(query_long(url, "SELECT count(*) FROM games WHERE status IN ('finished', "
                                  "'expired') AND ended_at IS NULL"),
                  0, "ended games carry ended_at");
+    store_close(st);
+    db_drop(url);
+}
+
+static int metrics_of(PGconn *c, void *ctx)
+{
+    return store_games_metrics(c, ctx);
+}
+
+static int fold_counts(PGconn *c, void *ctx)
+{
+    (void)ctx;
+    return store_game_counts_fold(c);
+}
+
+/* A game's change of status takes no lock that another game's change waits for: the counters
+ * of /metrics (game_counts) took a random one of 16 rows a status in the same transaction, so
+ * a batch that finished several games held several of them, in random order, and two batches
+ * waited on each other until PostgreSQL's deadlock_timeout (1 s) aborted one (seen under play:
+ * 22 requests of about a second in 5 s, "deadlock detected ... in relation game_counts"). */
+Test(store, a_status_change_waits_for_no_other_games_status_change)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    char err[256] = "";
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
+                  "SELECT 'g' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
+                  "FROM generate_series(0, 200) i");
+    /* A finishes 200 games and holds its transaction open (with the old counters: every one of
+     * the 16 rows of 'playing' and of 'finished', all but surely). */
+    PGconn *a = PQconnectdb(url), *b = PQconnectdb(url);
+    cr_assert(PQstatus(a) == CONNECTION_OK && PQstatus(b) == CONNECTION_OK);
+    PGresult *r = PQexec(a, "BEGIN; UPDATE games SET status = 'finished' WHERE id <> 'g0'");
+    cr_assert_eq(PQresultStatus(r), PGRES_COMMAND_OK, "%s", PQresultErrorMessage(r));
+    PQclear(r);
+    /* B finishes another game meanwhile: it must not wait for A. */
+    r = PQexec(b, "SET lock_timeout = '2s'; UPDATE games SET status = 'finished' WHERE id = 'g0'");
+    cr_expect_eq(PQresultStatus(r), PGRES_COMMAND_OK, "B waited for A: %s",
+                 PQresultErrorMessage(r));
+    PQclear(r);
+    r = PQexec(a, "COMMIT");
+    PQclear(r);
+    PQfinish(a);
+    PQfinish(b);
+    /* The counts /metrics reads are right before the sweeper folds the changes in, and after. */
+    char *m = NULL;
+    cr_assert_eq(store_run(st, metrics_of, &m), STORE_OK);
+    cr_expect_not_null(strstr(m, "city_games{status=\"finished\"} 201\n"), "%s", m);
+    cr_expect_not_null(strstr(m, "city_games{status=\"playing\"} 0\n"), "%s", m);
+    free(m);
+    cr_assert_eq(store_tx(st, fold_counts, NULL, 1), STORE_OK);
+    cr_expect_eq(query_long(url, "SELECT count(*) FROM game_count_changes"), 0,
+                 "the fold takes every change");
+    cr_assert_eq(store_run(st, metrics_of, &m), STORE_OK);
+    cr_expect_not_null(strstr(m, "city_games{status=\"finished\"} 201\n"), "%s", m);
+    cr_expect_not_null(strstr(m, "city_games{status=\"playing\"} 0\n"), "%s", m);
+    free(m);
     store_close(st);
     db_drop(url);
 }
