@@ -22,8 +22,8 @@ struct player_call {
 static int bot_known(PGconn *c, const char *player, bool *known)
 {
     const char *vals[] = {player};
-    const struct store_stmt q = {"bot known", "SELECT 1 FROM ratings WHERE player = $1 LIMIT 1", 1,
-                                 vals, NULL};
+    const struct store_stmt q = {
+        "bot known", "SELECT 1 FROM ratings WHERE player = $1 LIMIT 1", 1, vals, NULL, false};
     PGresult *r;
     int st = store_query(c, &q, &r);
     *known = st == STORE_OK && PQntuples(r) > 0;

@@ -104,7 +104,7 @@ static bool pipe_send(struct lease *l, const struct store_stmt *q)
     int fmts[STORE_MAX_PARAMS] = {0};
     for (int i = 0; i < q->n; i++)
         fmts[i] = q->lens && q->lens[i] > 0;
-    int idx = stmt_index(q->sql);
+    int idx = q->fresh_plan ? -1 : stmt_index(q->sql);
     if (idx < 0)
         return PQsendQueryParams(l->conn, q->sql, q->n, NULL, q->vals, q->lens, fmts, 0) &&
                pipe_push(l->pipe, q->what, -1);
@@ -401,8 +401,8 @@ static bool send_notifications(struct lease *l, struct pipe *p)
         if (!store_text_array(list, sizeof list, payloads, np))
             return false;
         const char *vals[2] = {p->channel[i], list};
-        const struct store_stmt q = {"notify", first ? sql_notify_list_async : sql_notify_list, 2,
-                                     vals, NULL};
+        const struct store_stmt q = {
+            "notify", first ? sql_notify_list_async : sql_notify_list, 2, vals, NULL, false};
         if (!pipe_send(l, &q))
             return false;
         first = false;
@@ -415,7 +415,7 @@ int store_notify_on_commit(PGconn *c, const char *channel, const char *payload)
     struct lease *l = running;
     if (!l || l->conn != c || !l->pipe) {
         const char *vals[2] = {channel, payload};
-        const struct store_stmt q = {"notify", sql_notify, 2, vals, NULL};
+        const struct store_stmt q = {"notify", sql_notify, 2, vals, NULL, false};
         return store_command(c, &q);
     }
     struct pipe *p = l->pipe;

@@ -88,6 +88,11 @@ struct store_stmt {
     int n; /* parameters, at most STORE_MAX_PARAMS */
     const char *const *vals;
     const int *lens; /* NULL: all text */
+    /* Planned afresh at every run instead of prepared once per connection: for a statement
+     * whose best plan depends on how big its tables are now. A prepared statement's generic
+     * plan is made once and kept until the next ANALYZE, so one made while a table was small
+     * (a sequential scan) stays while the table grows. Costs a parse and a plan each run. */
+    bool fresh_plan;
 };
 
 /* Runs `count` statements of a store_tx() or store_run() body on its connection `c` in one

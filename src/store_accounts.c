@@ -12,7 +12,7 @@
 static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                  const int *lens, PGresult **res)
 {
-    const struct store_stmt q = {what, sql, n, vals, lens};
+    const struct store_stmt q = {what, sql, n, vals, lens, false};
     return store_query(c, &q, res);
 }
 

@@ -16,7 +16,7 @@
 static int run(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                PGresult **res)
 {
-    const struct store_stmt q = {what, sql, n, vals, NULL};
+    const struct store_stmt q = {what, sql, n, vals, NULL, false};
     return store_query(c, &q, res);
 }
 

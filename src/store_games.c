@@ -247,9 +247,11 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
         return STORE_HARD;
     }
     const char *game_vals[] = {id_list, version_list}, *seat_vals[] = {need_list};
-    /* The seats are read after every lock is held: a statement of its own, a new snapshot. */
-    const struct store_stmt q[2] = {{"read games", sql_games_lock, 2, game_vals, NULL},
-                                    {"read seats", sql_seats_many, 1, seat_vals, NULL}};
+    /* The seats are read after every lock is held: a statement of its own, a new snapshot.
+     * Both are planned at each run: a generic plan made while the tables were small scans them
+     * whole (issue 25: 670 blocks a batch, then 3,244 as the table grew, until an ANALYZE). */
+    const struct store_stmt q[2] = {{"read games", sql_games_lock, 2, game_vals, NULL, true},
+                                    {"read seats", sql_seats_many, 1, seat_vals, NULL, true}};
     PGresult *r[2] = {NULL, NULL};
     int st = store_queries(c, nneed > 0 ? 2 : 1, q, r);
     free(lists);
@@ -275,8 +277,8 @@ int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
 {
     const char *vals[] = {id, "-1"};
     const struct store_stmt q[2] = {
-        {"read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL},
-        {"read seats", sql_seats, 1, vals, NULL},
+        {"read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL, false},
+        {"read seats", sql_seats, 1, vals, NULL, false},
     };
     PGresult *r[2];
     int st = store_queries(c, 2, q, r);

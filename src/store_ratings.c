@@ -13,13 +13,13 @@
 static int query(PGconn *c, const char *what, const char *sql, int n, const char *const *vals,
                  PGresult **res)
 {
-    const struct store_stmt q = {what, sql, n, vals, NULL};
+    const struct store_stmt q = {what, sql, n, vals, NULL, false};
     return store_query(c, &q, res);
 }
 
 static int command(PGconn *c, const char *what, const char *sql, int n, const char *const *vals)
 {
-    const struct store_stmt q = {what, sql, n, vals, NULL};
+    const struct store_stmt q = {what, sql, n, vals, NULL, false};
     return store_command(c, &q);
 }
 
@@ -90,11 +90,11 @@ int store_ratings_lock(PGconn *c, const char *game, int n, const char *const *pl
          "INSERT INTO ratings (game, player, account_id, mu, sigma) SELECT $1, x.p, x.a, "
          "$4::float8, $5::float8 FROM unnest($2::text[], $3::bigint[]) AS x(p, a) ORDER BY x.p "
          "COLLATE \"C\" ON CONFLICT (game, player) DO NOTHING",
-         5, vals, NULL},
+         5, vals, NULL, false},
         {"lock ratings",
          "SELECT player, mu, sigma FROM ratings WHERE game = $1 AND player = ANY($2::text[]) "
          "ORDER BY player COLLATE \"C\" FOR UPDATE",
-         2, vals, NULL},
+         2, vals, NULL, false},
     };
     PGresult *r[2] = {NULL, NULL};
     int st = store_queries(c, 2, q, r);

@@ -16,7 +16,7 @@
 static inline int query(PGconn *c, const char *what, const char *sql, int n,
                         const char *const *vals, const int *lens, PGresult **res)
 {
-    const struct store_stmt q = {what, sql, n, vals, lens};
+    const struct store_stmt q = {what, sql, n, vals, lens, false};
     return store_query(c, &q, res);
 }
 
@@ -24,7 +24,7 @@ static inline int query(PGconn *c, const char *what, const char *sql, int n,
 static inline int command(PGconn *c, const char *what, const char *sql, int n,
                           const char *const *vals, const int *lens)
 {
-    const struct store_stmt q = {what, sql, n, vals, lens};
+    const struct store_stmt q = {what, sql, n, vals, lens, false};
     return store_command(c, &q);
 }
 

@@ -127,7 +127,7 @@ static void rm_dir(const char *dir)
  * result. */
 static int body_exec(PGconn *conn, const char *sql, const char *what)
 {
-    const struct store_stmt q = {what, sql, 0, NULL, NULL};
+    const struct store_stmt q = {what, sql, 0, NULL, NULL, false};
     PGresult *r;
     int rc = store_query(conn, &q, &r);
     PQclear(r);
@@ -668,7 +668,8 @@ Test(store, two_instances_migrating_at_once_both_succeed_and_apply_each_file_onc
 static int insert_row(PGconn *conn, void *ctx)
 {
     const char *vals[1] = {ctx};
-    const struct store_stmt q = {"insert t", "INSERT INTO t (name) VALUES ($1)", 1, vals, NULL};
+    const struct store_stmt q = {"insert t", "INSERT INTO t (name) VALUES ($1)", 1, vals, NULL,
+                                 false};
     return store_command(conn, &q);
 }
 
@@ -1085,8 +1086,8 @@ Test(store, the_pool_is_unavailable_while_the_server_is_down_then_recovers)
 /* Reads the session's synchronous_commit into ctx (a char[16]). */
 static int read_synchronous_commit(PGconn *conn, void *ctx)
 {
-    const struct store_stmt q = {"setting", "SELECT current_setting('synchronous_commit')", 0, NULL,
-                                 NULL};
+    const struct store_stmt q = {
+        "setting", "SELECT current_setting('synchronous_commit')", 0, NULL, NULL, false};
     PGresult *r;
     int rc = store_query(conn, &q, &r);
     if (rc == STORE_OK)
@@ -1301,6 +1302,76 @@ Test(store, a_status_change_waits_for_no_other_games_status_change)
     cr_expect_not_null(strstr(m, "city_games{status=\"finished\"} 201\n"), "%s", m);
     cr_expect_not_null(strstr(m, "city_games{status=\"playing\"} 0\n"), "%s", m);
     free(m);
+    store_close(st);
+    db_drop(url);
+}
+
+/* Locks games g5 and g7 through store_games_load(), as a batch of orders does. */
+static int load_two(PGconn *c, void *ctx)
+{
+    (void)ctx;
+    const char *ids[] = {"g5", "g7"};
+    long long known[] = {-1, -1};
+    bool with_seats[] = {false, false};
+    struct game_row rows[2];
+    int found[2], nseats[2];
+    struct seat_row seats[2][RS_MAX_SEATS];
+    memset(rows, 0, sizeof rows);
+    int st = store_games_load(c, 2, ids, known, with_seats, rows, found, seats, nseats);
+    cr_assert_eq(st, STORE_OK);
+    cr_assert(found[0] == STORE_OK && found[1] == STORE_OK);
+    game_row_clear(&rows[0]);
+    game_row_clear(&rows[1]);
+    return STORE_OK;
+}
+
+static int one_statement(PGconn *c, void *ctx)
+{
+    (void)ctx;
+    PGresult *r = NULL;
+    const struct store_stmt q = {"one", "SELECT 1", 0, NULL, NULL, false};
+    int st = store_query(c, &q, &r);
+    PQclear(r);
+    return st;
+}
+
+/* The sequential scans of table games so far, as the statistics show them once the store's
+ * connection has reported its own (a backend reports at the end of a transaction at most once
+ * a second). */
+static long games_seq_scans(struct store *st, const char *url)
+{
+    usleep(1100 * 1000);
+    cr_assert_eq(store_run(st, one_statement, NULL), STORE_OK);
+    usleep(200 * 1000);
+    return query_long(url, "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'games'");
+}
+
+/* A batch's read of its games by id stays an index look-up as the table grows: as a prepared
+ * statement its plan was made once per connection, when the table was small (a sequential
+ * scan is cheapest over 20 rows), and kept until the next ANALYZE, so every batch read the
+ * whole table (issue 25: under play the batch's read went from 0.6 to 5.7 ms and from 670 to
+ * 3,244 blocks in 40 s, and orders a second fell from 1,732 to 999). */
+Test(store, a_batch_reads_its_games_by_index_however_the_table_has_grown)
+{
+    char url[512];
+    struct store *st = open_fresh(url, sizeof url, 1);
+    char err[256] = "";
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    exec_sql(url, "ALTER TABLE games SET (autovacuum_enabled = false)"); /* no ANALYZE comes */
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
+                  "SELECT 'g' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
+                  "FROM generate_series(0, 19) i");
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(store_tx(st, load_two, NULL, 1), STORE_OK);
+    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
+                  "SELECT 'h' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
+                  "FROM generate_series(0, 19999) i");
+    long before = games_seq_scans(st, url);
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(store_tx(st, load_two, NULL, 1), STORE_OK);
+    long after = games_seq_scans(st, url);
+    cr_expect_eq(after, before, "the batches scanned games %ld times", after - before);
     store_close(st);
     db_drop(url);
 }
