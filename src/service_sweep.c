@@ -97,9 +97,8 @@ struct lifecycle_ctx {
 
 /* Folds the changes of status into the games' counts, expires open games past the open TTL,
  * abandons started games idle past the idle limit (on an idle round) and deletes games past
- * the retention, a batch of each; every instance hears of
- * all three (NOTIFY), so that none serves a cached view of them. Then deletes a batch of
- * expired sessions. */
+ * the retention, a batch of each; every instance hears of all three (NOTIFY), so that none
+ * serves a cached view of them. Then deletes a batch of expired sessions. */
 static int lifecycle_tx(PGconn *c, void *ctx)
 {
     struct lifecycle_ctx *lc = ctx;
