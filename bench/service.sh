@@ -482,7 +482,9 @@ for game in $(curl -s "$url/api/v1/rulesets" | sed 's/\],"default":.*//' |
     play_lines+="play_hand_p99_ms_$game $(pget hand_p99_ms)"$'\n'
 done
 
-metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k { print $2; exit }'; }
+# awk reads to the end: quitting at the match could close the pipe while curl still writes
+# /metrics (curl then exits 23, which pipefail and set -e turned into the bench's end).
+metric() { curl -s "$url/metrics" | awk -v k="$1" '$1 == k && !found { print $2; found = 1 }'; }
 
 experts_part
 
