@@ -1,6 +1,6 @@
 /* http_int.h: what the HTTP layer's own files share (http.c: routes, dispatch and the daemon's
- * start and stop; http_conns.c: the accounting of connections and the reaper), not for the rest
- * of the daemon. */
+ * start and stop; http_conns.c: the accounting of connections and the reaper; http_send.c: the
+ * replies and the access-log line), not for the rest of the daemon. */
 #ifndef CITY_HTTP_INT_H
 #define CITY_HTTP_INT_H
 
@@ -79,6 +79,15 @@ void http_on_connection(void *cls, struct MHD_Connection *conn, void **socket_co
  * a request need not format it again. */
 const char *http_head_received(struct MHD_Connection *conn);
 void http_head_expected(struct MHD_Connection *conn);
+
+/* Queues r's reply (http_send.c): its body, stream or cached view with its headers; a cached
+ * view's whole reply is shared between reads where it can be (queue_view). */
+enum MHD_Result http_send_reply(struct http_req *r);
+
+/* r's access log line, `METHOD "PATH" STATUS 1.2ms route=NAME bytes=N client=ADDR\n`, into
+ * line (cap bytes, cut to fit); returns its length. */
+size_t http_log_line(char *line, size_t cap, const struct http_req *r, double ms,
+                     const char *route);
 
 /* The reaper thread (arg: the daemon): every LOG_FLUSH_MS, flushes the access log, cuts
  * connections past the head timeout, reclaims idle ones when crowded and sends the refusals
