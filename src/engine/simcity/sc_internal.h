@@ -94,6 +94,28 @@ static inline uint8_t sc_edges(const struct sc_design *d, int svc)
     return svc == SC_SVC_ROAD ? d->road : d->rail;
 }
 
+/* True when design d has service svc (road or rail edges, or a power line). */
+static inline bool sc_has_service(const struct sc_design *d, int svc)
+{
+    return svc == SC_SVC_POWER ? d->power : sc_edges(d, svc) != 0;
+}
+
+/* The design of card b (SC_NONE: NULL). */
+static inline const struct sc_design *sc_design_of_or_null(const struct sc_game *g, int b)
+{
+    return b == SC_NONE ? NULL : sc_design_of(g, b);
+}
+
+/* Adds id to ids[0..*n-1] unless it is there; true when it was added. */
+static inline bool sc_add_once(int *ids, int *n, int id)
+{
+    for (int k = 0; k < *n; k++)
+        if (ids[k] == id)
+            return false;
+    ids[(*n)++] = id;
+    return true;
+}
+
 /* True when a (at some cell) and b (beside it in direction dir) are joined by service svc. */
 static inline __attribute__((always_inline)) bool
 sc_joined(const struct sc_design *a, const struct sc_design *b, int svc, int dir)
