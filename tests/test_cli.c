@@ -27,7 +27,16 @@ static void setup(void)
     cr_assert(city_catalog_load_file(&cat, path, err, sizeof err), "%s", err);
 }
 
-TestSuite(cli, .init = setup);
+/* Each test runs in a process of its own, whose cityd's stderr went to a file named by its pid
+ * (run()): removed when the test ends, so that runs leave nothing in /tmp. */
+static void cleanup(void)
+{
+    char errpath[64];
+    snprintf(errpath, sizeof errpath, "/tmp/cityd-test-stderr-%d", (int)getpid());
+    unlink(errpath);
+}
+
+TestSuite(cli, .init = setup, .fini = cleanup);
 
 /* Runs `cityd ARGS` from the project root; returns its stdout (caller frees) and status. */
 static char *run(const char *args, int *status)
