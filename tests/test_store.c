@@ -74,6 +74,28 @@ static const char *project_migrations(void)
     return dir;
 }
 
+/* open_fresh() with the project's migrations applied. */
+static struct store *open_migrated(char *url, size_t n, int size)
+{
+    struct store *st = open_fresh(url, n, size);
+    char err[256] = "";
+    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
+                 err);
+    return st;
+}
+
+/* Inserts playing games of The City with ids PREFIX || first..last (no seats). */
+static void insert_playing(const char *url, const char *prefix, int first, int last)
+{
+    char sql[320];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO games (id, game, status, players, host_hash, state) "
+             "SELECT '%s' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
+             "FROM generate_series(%d, %d) i",
+             prefix, first, last);
+    exec_sql(url, sql);
+}
+
 /* How many migration files (NNNN_*.sql) the project has. */
 static long project_migration_count(void)
 {
@@ -1195,10 +1217,7 @@ static char *explain(const char *url, const char *sql, int n, const char *const 
 Test(store, the_lobby_metrics_sweeper_and_lifecycle_never_scan_all_games)
 {
     char url[512];
-    struct store *st = open_fresh(url, sizeof url, 1);
-    char err[256] = "";
-    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
-                 err);
+    struct store *st = open_migrated(url, sizeof url, 1);
     /* 50,000 games, most of them finished, as a spammed public server would hold. */
     exec_sql(url, "INSERT INTO games (id, game, status, players, turn_seconds, deadline, "
                   "host_hash, state, created_at) "
@@ -1266,13 +1285,8 @@ static int fold_counts(PGconn *c, void *ctx)
 Test(store, a_status_change_waits_for_no_other_games_status_change)
 {
     char url[512];
-    struct store *st = open_fresh(url, sizeof url, 1);
-    char err[256] = "";
-    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
-                 err);
-    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
-                  "SELECT 'g' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
-                  "FROM generate_series(0, 200) i");
+    struct store *st = open_migrated(url, sizeof url, 1);
+    insert_playing(url, "g", 0, 200);
     /* A finishes 200 games and holds its transaction open (with the old counters: every one of
      * the 16 rows of 'playing' and of 'finished', all but surely). */
     PGconn *a = PQconnectdb(url), *b = PQconnectdb(url);
@@ -1354,19 +1368,12 @@ static long games_seq_scans(struct store *st, const char *url)
 Test(store, a_batch_reads_its_games_by_index_however_the_table_has_grown)
 {
     char url[512];
-    struct store *st = open_fresh(url, sizeof url, 1);
-    char err[256] = "";
-    cr_assert_eq(store_migrate(st, project_migrations(), err, (int)sizeof err), STORE_OK, "%s",
-                 err);
+    struct store *st = open_migrated(url, sizeof url, 1);
     exec_sql(url, "ALTER TABLE games SET (autovacuum_enabled = false)"); /* no ANALYZE comes */
-    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
-                  "SELECT 'g' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
-                  "FROM generate_series(0, 19) i");
+    insert_playing(url, "g", 0, 19);
     for (int i = 0; i < 10; i++)
         cr_assert_eq(store_tx(st, load_two, NULL, 1), STORE_OK);
-    exec_sql(url, "INSERT INTO games (id, game, status, players, host_hash, state) "
-                  "SELECT 'h' || i, 'the_city', 'playing', 2, '\\x00', '{}' "
-                  "FROM generate_series(0, 19999) i");
+    insert_playing(url, "h", 0, 19999);
     long before = games_seq_scans(st, url);
     for (int i = 0; i < 5; i++)
         cr_assert_eq(store_tx(st, load_two, NULL, 1), STORE_OK);
