@@ -75,33 +75,42 @@ export async function nextTurn(page, last) {
 /**
  * Plays the current step by clicking, like a person would. Resolves to what it did.
  * beforeConfirm(): awaited after a single build is picked (payment pre-selected), before confirm.
+ * tally ({extra}), when given, counts the clicks that are not the page's cost of a decision: the
+ * second and later cards a discard asks for (the rules' count, not the page's), and the clicks
+ * this helper spends trying a double build that then is not possible.
  */
-export async function playTurn(page, state, { beforeConfirm } = {}) {
+export async function playTurn(page, state, { beforeConfirm, tally = { extra: 0 } } = {}) {
   if (state !== 'build') {
     const need = Number(await page.getAttribute('#action', 'data-need'));
     const cards = page.locator('#hand .card');
     for (let i = 0; i < need; i++) await cards.nth(i).click();
+    tally.extra += Math.max(0, need - 1);
     await page.locator('#confirm:not([disabled])').click();
     return state;
   }
   // A double build when the Construction Gang allows it and two eligible cards are there.
   if (await page.locator('#double').count()) {
     await page.click('#double');
+    let tried = 1;
     const first = page.locator('#hand .card.buildable').first();
     if (await first.count()) {
       await first.click();
+      tried++;
       const second = page.locator('#hand .card.buildable:not(.is-build)').first();
       if (await second.count()) {
         await second.click();
+        tried++;
         const confirm = page.locator('#confirm:not([disabled])');
         if (await confirm.count()) {
           if (beforeConfirm) await beforeConfirm();
           await confirm.click();
+          tally.extra += 1; // two cards: the second is the one beyond a decision's pick
           return 'double';
         }
       }
     }
     await page.click('#cancel');
+    tally.extra += tried + 1;
   }
   const costs = await page.locator('#hand .card.buildable').evaluateAll((els) => els.map((e) => Number(e.dataset.cost)));
   if (costs.length) {

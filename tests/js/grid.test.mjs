@@ -69,9 +69,11 @@ for (const [game, pick] of [['tech_city', '#hand .tcard:not(.dim)'], ['simcity',
       await page.waitForFunction(() => document.querySelector('#action')?.dataset.busy === 'false' && document.querySelector('#hand button'));
       await page.waitForTimeout(300); // the first fit runs on the next frame
       const f = await gridFacts(page);
-      assert.ok(f.cityTop >= f.boxTop - 1, `the top row is not cut off: ${JSON.stringify(f)}`);
       // Fitted: the whole city, unless that would make names smaller than 12 px (the least zoom).
       assert.ok(f.fits || await page.isDisabled('#zoom-out'), `the city fits its box at first: ${JSON.stringify(f)}`);
+      // A city that fits shows its top row whole. One too big for the least zoom (the bots may
+      // have built six cards by now on a slow machine) is centred on its middle, as it should be.
+      if (f.fits) assert.ok(f.cityTop >= f.boxTop - 1, `the top row is not cut off: ${JSON.stringify(f)}`);
       assert.ok(f.names.every((px) => px >= 12), `names at 12 px or more: ${f.names}`);
       assert.equal(f.turned, 0, 'no card is drawn turned');
       assert.ok(await page.locator('#pan-hint').isVisible(), 'a visible line says how to pan and zoom');
