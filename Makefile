@@ -227,6 +227,8 @@ test-js: all
 	# Three files at a time (each has its own daemon and database) on two cores: at two, the
 	# phase was about half CPU-bound (755 s of wall time for 340 s of CPU), the rest waiting on
 	# Chromium, the daemon and the tests' own timers.
+	# Each daemon's log goes to build/js-logs/cityd-js-PORT.log, kept until the next run.
+	rm -rf build/js-logs
 	CITY_ROOT=$(CURDIR) CITYD=$(CURDIR)/build/cityd ./scripts/with-postgres.sh \
 	  node --test --test-concurrency=$(JS_JOBS) $(JS_TESTS)
 

@@ -3,8 +3,7 @@
 // ends it. Used by the contract test and the browser tests.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(process.env.CITY_ROOT ?? join(import.meta.dirname, '..', '..', '..'));
@@ -39,7 +38,11 @@ export function createDatabase() {
 export async function startDaemon({ extraArgs = [] } = {}) {
   const database = createDatabase();
   const port = await freePort();
-  const log = join(tmpdir(), `cityd-js-${port}.log`);
+  // In build/js-logs/, which `make test-js` empties as it starts: a failed test's log is there to
+  // read after the run, and runs do not pile logs up in /tmp.
+  const logs = process.env.CITY_JS_LOGS ?? join(root, 'build', 'js-logs');
+  mkdirSync(logs, { recursive: true });
+  const log = join(logs, `cityd-js-${port}.log`);
   const out = openSync(log, 'w');
   const child = spawn(cityd, ['serve', '--port', String(port), '--database', database,
     '--web', join(root, 'web'), '--cards', join(root, 'cards', 'cards.json'),
