@@ -366,15 +366,17 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
     double t0 = now_s() + 0.05;
     bool trace = getenv("LOAD_TRACE") != NULL; /* print each reply slower than 100 ms */
     while (done < total) {
-        double now = now_s();
         /* Send every request that is due, on idle connections. */
-        while (next < total && t0 + (double)next / per_sec <= now) {
+        bool all_busy = false;
+        while (next < total && t0 + (double)next / per_sec <= now_s()) {
             int idle = -1;
             for (int i = 0; i < nconns && idle < 0; i++)
                 if (!conns[i].busy)
                     idle = i;
-            if (idle < 0)
-                break; /* all busy: it waits, and its wait counts */
+            if (idle < 0) {
+                all_busy = true; /* it waits, and its wait counts */
+                break;
+            }
             struct conn *c = &conns[idle];
             c->busy = true;
             c->due = t0 + (double)next / per_sec;
@@ -385,14 +387,19 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
             next++;
         }
         /* Sleep until the next request is due or a reply comes, whichever is first; when one
-         * is due already, every connection is busy: only a reply can help. Never spin: the
-         * load tool must not take the CPU it measures. */
-        bool overdue = next < total && t0 + (double)next / per_sec <= now_s();
+         * is due and every connection is busy, only a reply can help. Never spin: the load tool
+         * must not take the CPU it measures. Only a request that found every connection busy
+         * may wait without a deadline: one that fell due after the loop above looked (the tool
+         * preempted between the two readings of the clock) is sent at once. That wait once
+         * had no deadline with every connection idle, and the tool slept until the service cut
+         * its idle connections 15 s later: the "stalls" of the hand views in docs/benchmarks.md. */
         double wake = next < total ? t0 + (double)next / per_sec - now_s() : 0.05;
+        if (wake < 0)
+            wake = 0;
         struct timespec ts = {.tv_sec = (time_t)wake,
                               .tv_nsec = (long)((wake - (double)(time_t)wake) * 1e9)};
         struct epoll_event evs[64];
-        int k = epoll_pwait2(ep, evs, 64, overdue ? NULL : &ts, NULL);
+        int k = epoll_pwait2(ep, evs, 64, all_busy ? NULL : &ts, NULL);
         for (int e = 0; e < k; e++) {
             struct conn *c = &conns[evs[e].data.u32];
             ssize_t got = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
