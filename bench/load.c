@@ -347,6 +347,12 @@ static struct request *load_requests(const char *file, enum kind kind, int *coun
     return reqs;
 }
 
+/* When request k of an open-loop schedule that starts at t0 and sends per_sec falls due. */
+static double due_at(double t0, double per_sec, size_t k)
+{
+    return t0 + (double)k / per_sec;
+}
+
 /* Sends requests of `kind` at `per_sec` for `seconds` over up to `nconns` connections and prints
  * the JSON described at the top; 0 when every reply was the expected status, else 1. */
 static int rate(const char *file, enum kind kind, double per_sec, double seconds, int nconns)
@@ -368,7 +374,7 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
     while (done < total) {
         /* Send every request that is due, on idle connections. */
         bool all_busy = false;
-        while (next < total && t0 + (double)next / per_sec <= now_s()) {
+        while (next < total && due_at(t0, per_sec, next) <= now_s()) {
             int idle = -1;
             for (int i = 0; i < nconns && idle < 0; i++)
                 if (!conns[i].busy)
@@ -379,7 +385,7 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
             }
             struct conn *c = &conns[idle];
             c->busy = true;
-            c->due = t0 + (double)next / per_sec;
+            c->due = due_at(t0, per_sec, next);
             c->req = &reqs[next % (size_t)nreqs];
             c->len = 0;
             if (write(c->fd, c->req->text, (size_t)c->req->len) != c->req->len)
@@ -393,7 +399,7 @@ static int rate(const char *file, enum kind kind, double per_sec, double seconds
          * preempted between the two readings of the clock) is sent at once. That wait once
          * had no deadline with every connection idle, and the tool slept until the service cut
          * its idle connections 15 s later: the "stalls" of the hand views in docs/benchmarks.md. */
-        double wake = next < total ? t0 + (double)next / per_sec - now_s() : 0.05;
+        double wake = next < total ? due_at(t0, per_sec, next) - now_s() : 0.05;
         if (wake < 0)
             wake = 0;
         struct timespec ts = {.tv_sec = (time_t)wake,

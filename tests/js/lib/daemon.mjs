@@ -40,7 +40,7 @@ export async function startDaemon({ extraArgs = [] } = {}) {
   const port = await freePort();
   // In build/js-logs/, which `make test-js` empties as it starts: a failed test's log is there to
   // read after the run, and runs do not pile logs up in /tmp.
-  const logs = process.env.CITY_JS_LOGS ?? join(root, 'build', 'js-logs');
+  const logs = join(root, 'build', 'js-logs');
   mkdirSync(logs, { recursive: true });
   const log = join(logs, `cityd-js-${port}.log`);
   const out = openSync(log, 'w');
