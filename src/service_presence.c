@@ -71,9 +71,14 @@ struct seen_call {
     bool back;
 };
 
+/* A sign of life promises nothing: its commit does not wait for the disk (a crash may forget the
+ * last few, which only shows a seat away until its next sign). */
 static int seen_tx(PGconn *c, void *ctx)
 {
     struct seen_call *sc = ctx;
+    int st = store_commit_lazily(c);
+    if (st != STORE_OK)
+        return st;
     return store_seat_seen(c, sc->id, sc->seat, sc->every, sc->online, &sc->back);
 }
 

@@ -328,6 +328,13 @@ int store_command(PGconn *c, const struct store_stmt *q)
     return l->pipe->status;
 }
 
+int store_commit_lazily(PGconn *c)
+{
+    return store_command(c,
+                         &(struct store_stmt){"lazy commit", "SET LOCAL synchronous_commit = off",
+                                              0, NULL, NULL, false});
+}
+
 /*
 ** Transactions
 */

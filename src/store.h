@@ -112,6 +112,14 @@ int store_query(PGconn *c, const struct store_stmt *q, PGresult **res);
  * statement, or STORE_OK. Outside a transaction it runs at once. */
 int store_command(PGconn *c, const struct store_stmt *q);
 
+/* Lets the running store_tx() body's COMMIT return without waiting for the disk
+ * (synchronous_commit off for this transaction alone, queued like store_command): for a
+ * transaction whose commit promises nothing, such as a seat's sign of life, so that the request
+ * carrying it does not wait for an fsync queued behind other commits. A crash may forget such a
+ * transaction's last moments; every other transaction on the connection still waits (see
+ * store_open). Returns as store_command does. */
+int store_commit_lazily(PGconn *c);
+
 /* Sends NOTIFY `channel` with `payload` once the running store_tx() body commits (right
  * after the COMMIT, in the same round trip, as a transaction of its own), and never when it
  * rolls back; the same pair twice is sent once. Outside a transaction: at once. STORE_HARD

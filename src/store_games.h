@@ -119,9 +119,7 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
  * costs at most one write per `every` seconds, whichever instances serve it). *back is set when
  * the write found the seat not seen within `online` seconds (it was "away", or never seen);
  * every instance is then told of the game (store_notify, once committed) so that cached public
- * views, which show the seat away, are dropped. The calling transaction commits without waiting
- * for the disk (synchronous_commit off, for it alone): run it in a transaction of its own, never
- * in one whose commit promises something. */
+ * views, which show the seat away, are dropped. */
 int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back);
 
 /* The seconds since each seat of game `id` was last seen, by seat number, into ago[] (at most

@@ -286,8 +286,8 @@ static long long now_ms(void)
 /* One connection attempt: NULL when the database cannot be reached (logged once per outage).
  * Its commits are synchronous whatever the server's default: a 202 promises the order is
  * committed, and with synchronous_commit=off a crash of the server loses what it acknowledged
- * in its last moments. (A seat's sign of life, store_seat_seen, which promises nothing, turns it
- * off for its own transaction. Not the `options` connection parameter: PgBouncer refuses it.)
+ * in its last moments. (A transaction whose commit promises nothing may turn it off for
+ * itself: store_commit_lazily. Not the `options` connection parameter: PgBouncer refuses it.)
  * Counts the connection in st->stats (a reconnect when `slot` had one before; a failover when it
  * reached another server than the last connection made). */
 static PGconn *connect_once(struct store *st, struct slot *slot)

@@ -52,26 +52,16 @@ int store_seat_seen(PGconn *c, const char *id, int seat, double every, double on
     snprintf(on, sizeof on, "%.3f", online);
     const char *vals[] = {id, s, ev, on};
     PGresult *r;
-    /* A sign of life is not worth a wait for the disk: its transaction commits without waiting
-     * for the WAL to be flushed (a crash may forget the last few, which only shows a seat away
-     * until its next sign), so the request that carries it (a hand view, an order, a stream's
-     * tick) does not wait for an fsync queued behind other commits. SET LOCAL: the connection's
-     * other transactions keep synchronous commits. Travels with the UPDATE. */
-    int st =
-        store_command(c, &(struct store_stmt){"seen async", "SET LOCAL synchronous_commit = off", 0,
-                                              NULL, NULL, false});
-    if (st != STORE_OK)
-        return st;
     /* The old value is read by the UPDATE's own snapshot (FROM), so a seat that was away says
      * so once, to the write that brings it back. */
-    st = query(c, "seat seen",
-               "UPDATE seats AS s SET last_seen = now() FROM (SELECT game_id, seat, last_seen "
-               "FROM seats WHERE game_id = $1 AND seat = $2::int) AS o, games AS g WHERE "
-               "s.game_id = o.game_id AND s.seat = o.seat AND g.id = s.game_id AND "
-               "(o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
-               "$3::float8)) RETURNING (o.last_seen IS NULL OR o.last_seen < now() - "
-               "make_interval(secs => $4::float8)) AS back, g.last_seq",
-               4, vals, NULL, &r);
+    int st = query(c, "seat seen",
+                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT game_id, seat, last_seen "
+                   "FROM seats WHERE game_id = $1 AND seat = $2::int) AS o, games AS g WHERE "
+                   "s.game_id = o.game_id AND s.seat = o.seat AND g.id = s.game_id AND "
+                   "(o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
+                   "$3::float8)) RETURNING (o.last_seen IS NULL OR o.last_seen < now() - "
+                   "make_interval(secs => $4::float8)) AS back, g.last_seq",
+                   4, vals, NULL, &r);
     *back = false;
     long long seq = 0;
     if (st == STORE_OK && PQntuples(r) == 1) {
