@@ -46,9 +46,9 @@ static void *send_order(void *arg)
 
 /* Sends seat 0's order for the current step of t on a thread and, until it is answered (up to
  * 20 s), runs `action` (pg_terminate_backend or pg_cancel_backend) on every session of the
- * daemon that waits on `wait_event`: the bot's writes wait there too, and the order may come
- * after them. Returns the order's reply in *out and the order in *order (the caller frees
- * both). */
+ * daemon (in this test's database: other tests' daemons share the cluster) that waits on
+ * `wait_event`: the bot's writes wait there too, and the order may come after them. Returns the
+ * order's reply in *out and the order in *order (the caller frees both). */
 static void order_while(const struct table *t, const char *wait_event, const char *action,
                         struct http_reply *out, char **order)
 {
@@ -64,7 +64,7 @@ static void order_while(const struct table *t, const char *wait_event, const cha
     char sql[400];
     snprintf(sql, sizeof sql,
              "SELECT count(%s(pid)) FROM pg_stat_activity WHERE application_name = 'cityd' AND "
-             "wait_event = '%s'",
+             "datname = current_database() AND wait_event = '%s'",
              action, wait_event);
     long long hit = 0;
     for (int i = 0; i < 400 && !atomic_load(&s.done); i++) {
@@ -158,7 +158,7 @@ Test(ha, an_order_whose_connection_is_cut_during_commit_is_503_outcome_unknown)
     /* Every session of the daemon cut while idle: the pool finds them broken and reconnects. */
     long long before_cut = metric("city_db_reconnects_total");
     db_num(db, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE "
-               "application_name = 'cityd'");
+               "application_name = 'cityd' AND datname = current_database()");
     play_to_end(&t);
     check_log(&t);
     cr_expect_gt(metric("city_db_reconnects_total"), before_cut, "the pool made new connections");
