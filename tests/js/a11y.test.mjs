@@ -252,7 +252,8 @@ test('phone: Tech City\'s table fits, its targets are 44 px and its card names a
       document.querySelector('#action #hand').after(box);
     });
     assert.deepEqual(await brokenNames(page, '#all-tech .tc-name'), [], 'no catalog name is broken inside a word');
-    await page.evaluate(() => document.querySelector('#all-tech').remove());
+    // The page may have drawn the panel anew meanwhile (a bot moved), which took the box with it.
+    await page.evaluate(() => document.querySelector('#all-tech')?.remove());
     const [whose, action, city, log] = await tops(page, ['#whose', '#action', '.city-box', '#log-box']);
     const mine = await page.$eval('#whose', (e) => e.classList.contains('mine'));
     assert.ok((mine ? await page.$eval('#whose', (e) => getComputedStyle(e).display === 'none') : whose < action) && action < city && city < log,
