@@ -109,6 +109,8 @@ void api_metrics(struct http_req *r)
     size_t entries, len;
     uint64_t hits, misses;
     view_cache_stats(r->srv->views, &entries, &hits, &misses);
+    uint64_t hand_hits, hand_misses;
+    view_cache_member_stats(r->srv->views, &hand_hits, &hand_misses);
     uint64_t lobby_hits, lobby_misses;
     lobby_cache_stats(r->srv->lobby, &lobby_hits, &lobby_misses);
     long streams = 0, parked = 0;
@@ -222,18 +224,25 @@ void api_metrics(struct http_req *r)
     net = bots;
     char *extra = NULL;
     if (asprintf(&extra,
-                 "%s# HELP city_view_cache_entries Public views cached by this instance.\n"
+                 "%s# HELP city_view_cache_entries Public views and seat tokens' hands cached "
+                 "by this instance.\n"
                  "# TYPE city_view_cache_entries gauge\ncity_view_cache_entries %zu\n"
                  "# HELP city_view_cache_lookups_total Public view lookups, by result.\n"
                  "# TYPE city_view_cache_lookups_total counter\n"
                  "city_view_cache_lookups_total{result=\"hit\"} %llu\n"
                  "city_view_cache_lookups_total{result=\"miss\"} %llu\n"
+                 "# HELP city_hand_cache_lookups_total Hand views of seat tokens served from "
+                 "this instance's view cache (hit) or read from the database (miss).\n"
+                 "# TYPE city_hand_cache_lookups_total counter\n"
+                 "city_hand_cache_lookups_total{result=\"hit\"} %llu\n"
+                 "city_hand_cache_lookups_total{result=\"miss\"} %llu\n"
                  "# HELP city_lobby_cache_lookups_total Lobby pages served from this "
                  "instance's cache (hit) or read from the database (miss).\n"
                  "# TYPE city_lobby_cache_lookups_total counter\n"
                  "city_lobby_cache_lookups_total{result=\"hit\"} %llu\n"
                  "city_lobby_cache_lookups_total{result=\"miss\"} %llu\n%s",
                  games ? games : "", entries, (unsigned long long)hits, (unsigned long long)misses,
+                 (unsigned long long)hand_hits, (unsigned long long)hand_misses,
                  (unsigned long long)lobby_hits, (unsigned long long)lobby_misses,
                  net ? net : "") < 0)
         extra = NULL;

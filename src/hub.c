@@ -11,6 +11,7 @@
 
 #include "addrcount.h"
 #include "lobbycache.h"
+#include "store_games.h"
 #include "viewcache.h"
 
 #include <errno.h>
@@ -103,12 +104,16 @@ static void wake_all(struct hub *h, struct game_entry *e, bool for_news)
     }
 }
 
-void hub_publish(struct hub *h, const char *id, long long seq)
+/* hub_publish(), forgetting the game's cached members too when `members`. */
+static void publish(struct hub *h, const char *id, bool members)
 {
-    (void)seq;
     if (!h)
         return;
-    view_cache_invalidate(h->cache, id); /* before anyone is woken to read the game */
+    /* Before anyone is woken to read the game. */
+    if (members)
+        view_cache_invalidate(h->cache, id);
+    else
+        view_cache_invalidate_own(h->cache, id);
     pthread_mutex_lock(&h->lock);
     if (strcmp(id, "*") == 0) {
         for (int b = 0; b < BUCKETS; b++)
@@ -124,6 +129,17 @@ void hub_publish(struct hub *h, const char *id, long long seq)
         }
     }
     pthread_mutex_unlock(&h->lock);
+}
+
+void hub_publish(struct hub *h, const char *id, long long seq)
+{
+    (void)seq;
+    publish(h, id, true);
+}
+
+void hub_publish_presence(struct hub *h, const char *id)
+{
+    publish(h, id, false);
 }
 
 /* Resumes stream s if it is parked (lock held), so that its reader runs. */
@@ -415,7 +431,11 @@ static void *listen_main(void *arg)
             char *colon = strchr(id, ':');
             if (colon)
                 *colon = 0;
-            hub_publish(h, id, colon ? atoll(colon + 1) : 0);
+            const char *tail = strrchr(n->extra, ':');
+            if (tail && strcmp(tail, STORE_NEWS_PRESENCE) == 0)
+                hub_publish_presence(h, id);
+            else
+                hub_publish(h, id, colon ? atoll(colon + 1) : 0);
             PQfreemem(n);
         }
     }

@@ -43,6 +43,10 @@ void hub_free(struct hub *h);
 /* Announces that game `id` has events up to `seq` ("*" for every game). Thread-safe. */
 void hub_publish(struct hub *h, const char *id, long long seq);
 
+/* hub_publish() of news that changes only game `id`'s public view, a seat's presence: the
+ * cached public view goes, the game's cached members (its hands) stay. */
+void hub_publish_presence(struct hub *h, const char *id);
+
 enum hub_refusal { HUB_OK, HUB_FULL, HUB_GAME_FULL, HUB_ADDRESS_FULL, HUB_NOMEM, HUB_STOPPING };
 
 /* Subscribes a stream of client address `addr` to game `id`; `player` when it was opened with

@@ -4,10 +4,12 @@
 #include "service_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "auth.h"
 #include "lobbycache.h"
 #include "server.h"
 #include "store.h"
@@ -219,13 +221,57 @@ static int hand_tx(PGconn *c, void *ctx)
     return st;
 }
 
+/* The view cache's key of the hand that seat token `token` reads in game `id`: "ID/" and the
+ * token's hash in hex, a member of the game's entry, so forgotten with it. False (no key) for
+ * an account's session token: a session can end, or change seats, with no news of the game, so
+ * its hands are always read; and for an id that could not be a game's. */
+static bool hand_key(const char *id, const char *token, char *key, size_t n)
+{
+    if (!token || auth_is_session(token) || strchr(id, '/'))
+        return false;
+    uint8_t hash[AUTH_HASH_LEN];
+    auth_hash(token, hash);
+    int k = snprintf(key, n, "%s/", id);
+    if (k < 0 || (size_t)k + 2 * AUTH_HASH_LEN >= n)
+        return false;
+    for (int i = 0; i < AUTH_HASH_LEN; i++)
+        snprintf(key + k + 2 * i, 3, "%02x", hash[i]);
+    return true;
+}
+
+/* A hand is cached under its token (hand_key) once read, with its seat as the text's tag, and
+ * served from the cache until the game changes: only a change of the game (an order, a seat
+ * changing hands, a sweep) can change a hand or end a seat token's hold on it, and each one
+ * invalidates the game's entry and its members on every instance (hub.c) before its writer
+ * replies. So a cached hand goes only to a token that read it from the database, and it is the
+ * hand that token would read there now. */
 int service_hand(struct server *srv, const char *id, const char *token, struct outcome *o)
 {
+    struct view_cache *vc = srv->views;
+    char key[256];
+    bool cached = vc && hand_key(id, token, key, sizeof key);
+    struct view_text *t = cached ? view_cache_get_text(vc, key) : NULL;
+    if (t) {
+        int seat = view_text_tag(t);
+        outcome_view(o, 200, t);
+        service_seen(srv, id, seat);
+        return STORE_OK;
+    }
+    uint64_t ticket = cached ? view_cache_ticket(vc, key) : 0;
     struct hand_call hc = {{.srv = srv, .id = id, .token = token, .o = o}, -1};
     int st = store_run(srv->store, hand_tx, &hc);
-    if (st == STORE_OK && o->status == 200)
-        service_seen(srv, id, hc.seat); /* a client that polls is at the table too */
-    return st;
+    if (st != STORE_OK || o->status != 200)
+        return st;
+    if (cached) {
+        char *body = json_dumps(o->reply, JSON_COMPACT);
+        if (!body)
+            return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
+        size_t len = strlen(body);
+        view_cache_put_tagged(vc, key, ticket, body, len, 0, hc.seat);
+        outcome_text(o, 200, body, len);
+    }
+    service_seen(srv, id, hc.seat); /* a client that polls is at the table too */
+    return STORE_OK;
 }
 
 /* ---- events and replay -------------------------------------------------------------------- */

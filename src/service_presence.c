@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hub.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
@@ -92,7 +93,7 @@ void service_seen(struct server *srv, const char *id, int seat)
         return;
     /* A failure is not the request's: the seat is seen again at its next sign of life. */
     if (store_tx(srv->store, seen_tx, &sc, STORE_TRIES_READ) == STORE_OK && sc.back)
-        service_published(srv, STORE_OK, id, 0);
+        hub_publish_presence(srv->hub, id); /* the public view changed, no hand did */
 }
 
 int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double *ttl)

@@ -166,6 +166,13 @@ int store_last_default(PGconn *c, const char *id, int seat, json_t **out);
  * transaction commits. */
 int store_notify(PGconn *c, const char *id, long long seq);
 
+/* The tail of a notification's payload ("ID:SEQ" STORE_NEWS_PRESENCE) that changes only the
+ * game's public view: a seat's presence. Hubs then keep the game's cached hands. */
+#define STORE_NEWS_PRESENCE ":presence"
+
+/* store_notify() of a change of a seat's presence alone. */
+int store_notify_presence(PGconn *c, const char *id, long long seq);
+
 /* Announces to every instance (LISTEN city_events, payload LOBBY_CACHE_NEWS, which is no game's
  * id) that what the lobby lists changed, once the running transaction commits. */
 int store_notify_lobby(PGconn *c);

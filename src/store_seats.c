@@ -70,7 +70,7 @@ int store_seat_seen(PGconn *c, const char *id, int seat, double every, double on
     }
     PQclear(r);
     if (st == STORE_OK && *back)
-        st = store_notify(c, id, seq);
+        st = store_notify_presence(c, id, seq);
     return st;
 }
 

@@ -1,5 +1,6 @@
 /* viewcache.c: the public view cache (see viewcache.h). A fixed table of buckets, each a short
- * list of entries, guarded by one of a few striped locks. Each bucket counts the
+ * list of entries, guarded by one of a few striped locks. A game's members ("ID/...") land in
+ * its bucket, by a hash of the ID alone. Each bucket counts the
  * invalidations of its games; a ticket is that count together with the cache's epoch, which
  * moves whenever everything is forgotten. When the cache is full, a put first empties the
  * bucket it lands in and then, if still full, one other bucket in turn (a clock hand). */
@@ -21,6 +22,7 @@ struct view_text {
     _Atomic(void *) attached; /* NULL, CLAIMED, or view_text_attach()'s object */
     atomic_int claims;        /* view_text_claim() calls */
     void (*attached_free)(void *obj);
+    int tag; /* view_cache_put_tagged()'s */
     size_t len;
     char body[]; /* NUL-terminated */
 };
@@ -50,15 +52,23 @@ struct view_cache {
     uint32_t epoch; /* moves when everything is forgotten */
     bool on;
     size_t entries, hand;
-    uint64_t hits, misses;
+    uint64_t hits, misses;               /* games' own views */
+    uint64_t member_hits, member_misses; /* their members' */
 };
 
+/* The hash of key `id`'s game: of the part before its first '/'. */
 static uint64_t hash_id(const char *id)
 {
     uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+    for (const unsigned char *p = (const unsigned char *)id; *p && *p != '/'; p++)
         h = (h ^ *p) * 1099511628211ULL;
     return h;
+}
+
+/* True when key `key` is game `id` itself or, with `members`, one of its members ("ID/..."). */
+static bool of_game(const char *key, const char *id, size_t idlen, bool members)
+{
+    return strncmp(key, id, idlen) == 0 && (key[idlen] == 0 || (members && key[idlen] == '/'));
 }
 
 static size_t bucket_of(const struct view_cache *vc, const char *id)
@@ -204,8 +214,16 @@ struct view_text *view_cache_get_text(struct view_cache *vc, const char *id)
             break;
         }
     pthread_mutex_unlock(lock_of(vc, b));
-    __atomic_add_fetch(t ? &vc->hits : &vc->misses, 1, __ATOMIC_RELAXED);
+    bool member = strchr(id, '/') != NULL;
+    __atomic_add_fetch(member ? (t ? &vc->member_hits : &vc->member_misses)
+                              : (t ? &vc->hits : &vc->misses),
+                       1, __ATOMIC_RELAXED);
     return t;
+}
+
+int view_text_tag(const struct view_text *t)
+{
+    return t->tag;
 }
 
 bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
@@ -253,6 +271,12 @@ void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, cons
 void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                           size_t len, double expires)
 {
+    view_cache_put_tagged(vc, id, ticket, body, len, expires, 0);
+}
+
+void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                           size_t len, double expires, int tag)
+{
     if (vc->max_entries == 0 || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
         return;
     size_t idlen = strlen(id);
@@ -268,6 +292,7 @@ void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket
     atomic_init(&copy->attached, NULL);
     atomic_init(&copy->claims, 0);
     copy->attached_free = NULL;
+    copy->tag = tag;
     copy->len = len;
     memcpy(copy->body, body, len);
     copy->body[len] = 0;
@@ -314,7 +339,8 @@ static void forget_all(struct view_cache *vc)
         pthread_mutex_unlock(&vc->stripe[i]);
 }
 
-void view_cache_invalidate(struct view_cache *vc, const char *id)
+/* Forgets `id` and, with `members`, its members; "*" everything. */
+static void invalidate(struct view_cache *vc, const char *id, bool members)
 {
     if (!vc)
         return;
@@ -322,21 +348,35 @@ void view_cache_invalidate(struct view_cache *vc, const char *id)
         forget_all(vc);
         return;
     }
+    size_t idlen = strlen(id);
     size_t b = bucket_of(vc, id);
     pthread_mutex_lock(lock_of(vc, b));
     struct bucket *bk = &vc->buckets[b];
     bk->gen++;
-    struct entry **pp = &bk->head;
-    while (*pp && strcmp((*pp)->id, id) != 0)
-        pp = &(*pp)->next;
-    if (*pp) {
+    size_t n = 0;
+    for (struct entry **pp = &bk->head; *pp;) {
+        if (!of_game((*pp)->id, id, idlen, members)) {
+            pp = &(*pp)->next;
+            continue;
+        }
         struct entry *old = *pp;
         *pp = old->next;
         old->next = NULL;
         free_list(old);
-        __atomic_sub_fetch(&vc->entries, 1, __ATOMIC_RELAXED);
+        n++;
     }
+    __atomic_sub_fetch(&vc->entries, n, __ATOMIC_RELAXED);
     pthread_mutex_unlock(lock_of(vc, b));
+}
+
+void view_cache_invalidate(struct view_cache *vc, const char *id)
+{
+    invalidate(vc, id, true);
+}
+
+void view_cache_invalidate_own(struct view_cache *vc, const char *id)
+{
+    invalidate(vc, id, false);
 }
 
 void view_cache_set_enabled(struct view_cache *vc, bool on)
@@ -355,4 +395,10 @@ void view_cache_stats(struct view_cache *vc, size_t *entries, uint64_t *hits, ui
     *entries = vc ? __atomic_load_n(&vc->entries, __ATOMIC_RELAXED) : 0;
     *hits = vc ? __atomic_load_n(&vc->hits, __ATOMIC_RELAXED) : 0;
     *misses = vc ? __atomic_load_n(&vc->misses, __ATOMIC_RELAXED) : 0;
+}
+
+void view_cache_member_stats(struct view_cache *vc, uint64_t *hits, uint64_t *misses)
+{
+    *hits = vc ? __atomic_load_n(&vc->member_hits, __ATOMIC_RELAXED) : 0;
+    *misses = vc ? __atomic_load_n(&vc->member_misses, __ATOMIC_RELAXED) : 0;
 }

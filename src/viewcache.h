@@ -1,5 +1,7 @@
 /* viewcache.h: this instance's cache of rendered public game views (GET /api/v1/games/{id}),
- * so that a read that nothing has changed since costs no database round trip. (The same
+ * and of their members, the views that belong to one game but not to everyone (a seat's hand:
+ * service_games.c), so that a read that nothing has changed since costs no database round
+ * trip. A member's key is "ID/" and more; it is forgotten with its game. (The same
  * structure, always on and never invalidated, also keeps the seats of started games, which
  * never change: service.c.)
  *
@@ -71,16 +73,33 @@ void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, cons
 void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                           size_t len, double expires);
 
+/* view_cache_put_until() that keeps `tag` with the text, for the reader (view_text_tag): what
+ * the caller knows of the view besides its bytes, such as the seat whose hand it is. */
+void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                           size_t len, double expires, int tag);
+
+/* The tag the text was stored with (0 by view_cache_put and view_cache_put_until). */
+int view_text_tag(const struct view_text *t);
+
 /* Seconds on the cache's clock (monotonic) now. */
 double view_cache_now(void);
 
-/* Forgets the view of `id`; "*" forgets every view. Thread-safe, like all of these. */
+/* Forgets the view of `id` and its members ("ID/..."); "*" forgets every view. Thread-safe,
+ * like all of these. */
 void view_cache_invalidate(struct view_cache *vc, const char *id);
+
+/* Forgets the view of `id` alone, not its members (for news that changes only the public view,
+ * such as a seat's presence); tickets of the game's members taken before fail all the same. */
+void view_cache_invalidate_own(struct view_cache *vc, const char *id);
 
 /* Turns the cache on or off; either way it forgets every view. */
 void view_cache_set_enabled(struct view_cache *vc, bool on);
 
-/* Views held now, and lookups that found one / did not, since the start (for /metrics). */
+/* Views held now (members included), and lookups of games' own views that found one / did not,
+ * since the start (for /metrics). */
 void view_cache_stats(struct view_cache *vc, size_t *entries, uint64_t *hits, uint64_t *misses);
+
+/* Lookups of members ("ID/...") that found one / did not, since the start. */
+void view_cache_member_stats(struct view_cache *vc, uint64_t *hits, uint64_t *misses);
 
 #endif

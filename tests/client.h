@@ -134,6 +134,21 @@ static inline void create(struct table *t, int seats, int bots, const char *extr
     }
 }
 
+/* The value of daemon `base`'s /metrics line that starts with `prefix`, or -1. */
+static inline double metric_at(const char *base, const char *prefix)
+{
+    char url[512];
+    snprintf(url, sizeof url, "%s/metrics", base);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r));
+    double v = -1;
+    for (const char *p = r.body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, strlen(prefix)) == 0)
+            v = atof(p + strlen(prefix));
+    http_reply_free(&r);
+    return v;
+}
+
 static json_t *view(const struct table *t)
 {
     char path[128];

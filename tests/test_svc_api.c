@@ -581,6 +581,115 @@ Test(api, a_cached_view_learns_of_a_write_through_another_instance)
     daemon_stop(&d2);
 }
 
+/* ---- the hand cache (service_hand: a seat token's hand, a member of its game's entry) ----- */
+
+static const char hand_hits[] = "city_hand_cache_lookups_total{result=\"hit\"} ";
+static const char hand_misses[] = "city_hand_cache_lookups_total{result=\"miss\"} ";
+
+/* The hand view of table t's seat `seat` read from `base`, as text (200 expected). */
+static char *hand_text_at(const char *base, const struct table *t, int seat)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/hand", base, t->id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, t->tokens[seat], NULL, &r));
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    char *text = strdup(r.body);
+    http_reply_free(&r);
+    return text;
+}
+
+Test(api, a_hand_read_again_comes_from_memory_until_an_order_changes_it)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    /* Counted on a daemon of its own: the suite's other tests read hands on d meanwhile. */
+    struct daemon alone;
+    daemon_start(&alone, db, NULL);
+    for (int i = 0; i < 3; i++)
+        free(hand_text_at(alone.base, &t, 0));
+    cr_expect_eq(metric_at(alone.base, hand_misses), 1, "the first read is the database's");
+    cr_expect_eq(metric_at(alone.base, hand_hits), 2, "the next two are the cache's");
+    daemon_stop(&alone);
+    for (int i = 0; i < 3; i++) {
+        char *first = hand_text_at(d.base, &t, 0), *again = hand_text_at(d.base, &t, 0);
+        cr_expect_str_eq(again, first, "the cached hand differs from the one read");
+        play_step(&t); /* reads both hands (seat 1's once, from the database) and orders */
+        char *after = hand_text_at(d.base, &t, 0);
+        cr_expect_str_neq(after, first, "step %d: the hand after an order is the one before", i);
+        free(first);
+        free(again);
+        free(after);
+    }
+}
+
+Test(api, a_cached_hand_goes_to_its_own_token_only)
+{
+    struct table t;
+    create(&t, 3, 0, NULL);
+    char *h[3];
+    for (int s = 0; s < 3; s++) {
+        free(hand_text_at(d.base, &t, s));
+        h[s] = hand_text_at(d.base, &t, s); /* from the cache */
+    }
+    for (int s = 0; s < 3; s++)
+        for (int o = 0; o < 3; o++)
+            if (o != s)
+                cr_expect_str_neq(h[s], h[o], "seats %d and %d read the same hand", s, o);
+    for (int s = 0; s < 3; s++)
+        free(h[s]);
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t.id);
+    call_problem(d.base, "GET", path, t.host, NULL, 403, "not_a_seat_token");
+    call_problem(d.base, "GET", path,
+                 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", NULL, 401,
+                 "bad_token");
+    call_problem(d.base, "GET", path, NULL, NULL, 401, "token_required");
+    struct table other;
+    create(&other, 2, 0, NULL);
+    call_problem(d.base, "GET", path, other.tokens[0], NULL, 403, "wrong_game");
+}
+
+Test(api, a_seat_that_left_no_longer_reads_its_cached_hand)
+{
+    struct table t;
+    create(&t, 2, 0, NULL);
+    play_step(&t); /* the game is running */
+    free(hand_text_at(d.base, &t, 1));
+    free(hand_text_at(d.base, &t, 1)); /* cached */
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/leave", t.id);
+    json_decref(call("POST", path, t.tokens[1], NULL, 200));
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t.id);
+    call_problem(d.base, "GET", path, t.tokens[1], NULL, 401, "bad_token");
+}
+
+Test(api, a_cached_hand_learns_of_an_order_through_another_instance)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, NULL);
+    struct table t;
+    create(&t, 2, 0, NULL);
+    for (int i = 0; i < 3; i++) {
+        char *cached = hand_text_at(d2.base, &t, 0);
+        free(hand_text_at(d2.base, &t, 0));
+        play_step_at(d.base, &t); /* the write goes through the other daemon */
+        /* The NOTIFY reaches d2 within milliseconds; allow a generous bound. */
+        char *now = hand_text_at(d2.base, &t, 0);
+        double until = harness_now() + 5.0;
+        while (strcmp(now, cached) == 0 && harness_now() < until) {
+            harness_sleep_ms(5);
+            free(now);
+            now = hand_text_at(d2.base, &t, 0);
+        }
+        cr_assert_str_neq(now, cached, "instance 2 still serves the hand from before the write");
+        free(cached);
+        free(now);
+    }
+    cr_expect_gt(metric_at(d2.base, hand_hits), 0, "instance 2 served none from its cache");
+    daemon_stop(&d2);
+}
+
 /* ---- names -------------------------------------------------------------------------------- */
 
 Test(api, hostile_names_are_refused_and_the_lobby_marks_bots)

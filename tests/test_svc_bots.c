@@ -123,21 +123,6 @@ static bool wait_submitted(const struct table *t, int first, int last, double li
     }
 }
 
-/* The value of the metrics line that starts with `prefix`, or -1. */
-static double metric(const char *base, const char *prefix)
-{
-    char url[512];
-    snprintf(url, sizeof url, "%s/metrics", base);
-    struct http_reply r;
-    cr_assert(http_do("GET", url, NULL, NULL, &r));
-    double v = -1;
-    for (const char *p = r.body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, prefix, strlen(prefix)) == 0)
-            v = atof(p + strlen(prefix));
-    http_reply_free(&r);
-    return v;
-}
-
 Test(bots, an_expert_plays_a_whole_game_on_the_pool_and_the_game_replays)
 {
     struct table t;
@@ -148,10 +133,10 @@ Test(bots, an_expert_plays_a_whole_game_on_the_pool_and_the_game_replays)
     json_t *v = view(&t);
     cr_expect_str_eq(str(json_array_get(json_object_get(v, "seats"), 1), "bot"), "expert");
     json_decref(v);
-    cr_expect_gt(metric(d.base, "city_bot_decisions_total{result=\"submitted\"} "), 10,
+    cr_expect_gt(metric_at(d.base, "city_bot_decisions_total{result=\"submitted\"} "), 10,
                  "the pool's decisions are counted");
-    cr_expect_geq(metric(d.base, "city_bot_queue{state=\"queued\"} "), 0);
-    cr_expect_gt(metric(d.base, "city_bot_decision_seconds_count "), 10);
+    cr_expect_geq(metric_at(d.base, "city_bot_queue{state=\"queued\"} "), 0);
+    cr_expect_gt(metric_at(d.base, "city_bot_decision_seconds_count "), 10);
     /* The replay reproduces the game, the experts' decisions included. */
     char path[160];
     snprintf(path, sizeof path, "/api/v1/games/%s/replay/rounds", t.id);
@@ -277,7 +262,7 @@ static double level_decisions(const char *level)
 {
     char prefix[96];
     snprintf(prefix, sizeof prefix, "city_bot_level_decisions_total{level=\"%s\"} ", level);
-    return metric(d.base, prefix);
+    return metric_at(d.base, prefix);
 }
 
 Test(bots, a_game_created_at_a_level_stores_and_reports_it_and_its_experts_play_at_it)
@@ -414,7 +399,7 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
     pthread_join(th, NULL);
     cr_expect(decided, "the experts decide while a person keeps the daemon busy");
     cr_expect_gt(h.ok, 0, "the person's hand views were answered");
-    double paused = metric(d2.base, "city_bot_yield_seconds_total ");
+    double paused = metric_at(d2.base, "city_bot_yield_seconds_total ");
     /* Any pause shows it (how long depends on how often the reader's requests were in progress
      * when a playout ended: 0.033 s was seen on a loaded machine, where 0.05 was asked). */
     cr_expect_gt(paused, 0.0, "the pool paused for the person's requests (%.3f s)", paused);
@@ -424,7 +409,7 @@ Test(bots, the_pool_pauses_for_people_served_and_still_decides)
                   paused);
     /* No request is left counted as in progress (else the pool would pause for ever): only the
      * metrics request itself. */
-    cr_expect_eq(metric(d2.base, "city_requests_in_progress "), 1);
+    cr_expect_eq(metric_at(d2.base, "city_requests_in_progress "), 1);
     client_base = d.base;
     daemon_stop(&d2);
 }
@@ -448,16 +433,16 @@ Test(bots, a_person_waiting_for_an_expert_goes_ahead_of_games_of_bots_alone)
      * before the bots-alone games' turns, so the worker finishes at most the game it is on
      * (three decisions) first. */
     const char *submitted = "city_bot_decisions_total{result=\"submitted\"} ";
-    double before = metric(d2.base, submitted);
+    double before = metric_at(d2.base, submitted);
     struct table t;
     create_with(&t, 2, "[\"expert\"]", 1, "");
     bool decided = wait_submitted(&t, 1, 1, 60, 10);
-    double between = metric(d2.base, submitted) - before;
+    double between = metric_at(d2.base, submitted) - before;
     cr_assert(decided, "the person's expert decides");
     /* Served in turn, it would wait for the twelve games' 36 decisions. */
     cr_expect_leq(between, 3 + 1 + 3, "%.0f decisions were made before the person's expert's",
                   between);
-    cr_expect_geq(metric(d2.base, "city_bot_queue_people "), 0);
+    cr_expect_geq(metric_at(d2.base, "city_bot_queue_people "), 0);
     client_base = d.base;
     daemon_stop(&d2);
 }
@@ -494,14 +479,14 @@ static int threads_at_nice(pid_t pid, int nice)
 Test(bots, the_workers_think_at_the_nice_they_are_given)
 {
     /* The suite's daemon: the default, SCHED_IDLE. */
-    cr_assert_eq(metric(d.base, "city_bot_worker_sched_idle "), 1);
-    cr_assert_eq(metric(d.base, "city_bot_worker_nice{work=\"alone\"} "), 0);
+    cr_assert_eq(metric_at(d.base, "city_bot_worker_sched_idle "), 1);
+    cr_assert_eq(metric_at(d.base, "city_bot_worker_nice{work=\"alone\"} "), 0);
     struct daemon d2;
     daemon_start(&d2, db, "--bot-nice 7 --bot-workers 3");
-    cr_assert_eq(metric(d2.base, "city_bot_worker_nice{work=\"alone\"} "), 7);
-    double people = metric(d2.base, "city_bot_worker_nice{work=\"people\"} ");
+    cr_assert_eq(metric_at(d2.base, "city_bot_worker_nice{work=\"alone\"} "), 7);
+    double people = metric_at(d2.base, "city_bot_worker_nice{work=\"people\"} ");
     cr_assert(people == 0 || people == 7, "people's work at nice 0 (or 7 where it cannot go back)");
     cr_assert_eq(threads_at_nice(d2.pid, 7), 3, "the three idle workers, and no other thread");
-    cr_assert_eq(metric(d2.base, "city_bot_worker_sched_idle "), 0);
+    cr_assert_eq(metric_at(d2.base, "city_bot_worker_sched_idle "), 0);
     daemon_stop(&d2);
 }

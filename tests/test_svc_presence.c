@@ -252,3 +252,39 @@ Test(presence,
     cr_expect(taken && back, "taken_over by seat 0, then reclaimed");
     json_decref(e);
 }
+
+/* The hand view of seat `seat` of t read from `base` (200 expected). */
+static void read_hand_at(const char *base, const struct table *t, int seat)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s/hand", base, t->id);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, t->tokens[seat], NULL, &r));
+    cr_assert_eq(r.status, 200, "%s", r.body);
+    http_reply_free(&r);
+}
+
+Test(presence, a_seat_coming_back_changes_the_view_on_every_daemon_but_keeps_the_cached_hands)
+{
+    static const char hits[] = "city_hand_cache_lookups_total{result=\"hit\"} ";
+    struct daemon d2;
+    daemon_start(&d2, db, "--presence-seconds 3");
+    struct table t;
+    create(&t, 2, 0, NULL);
+    read_hand_at(d.base, &t, 0); /* from the database, then cached; seat 0 comes online */
+    read_hand_at(d2.base, &t, 0);
+    sleep(PRESENCE_S + 1);
+    expect_presence(d.base, &t, 0, "away");
+    expect_presence(d2.base, &t, 0, "away");
+    double h1 = metric_at(d.base, hits), h2 = metric_at(d2.base, hits);
+    /* Seat 0 comes back through the first daemon, with a hand read from its cache. */
+    read_hand_at(d.base, &t, 0);
+    usleep(300 * 1000); /* the NOTIFY's way to the second daemon */
+    expect_presence(d.base, &t, 0, "online");
+    expect_presence(d2.base, &t, 0, "online");
+    read_hand_at(d.base, &t, 0);
+    read_hand_at(d2.base, &t, 0);
+    cr_expect_eq(metric_at(d.base, hits) - h1, 2, "the first daemon read the hand again");
+    cr_expect_eq(metric_at(d2.base, hits) - h2, 1, "the second daemon read the hand again");
+    daemon_stop(&d2);
+}

@@ -190,3 +190,45 @@ Test(viewcache, a_cache_of_size_zero_keeps_nothing)
     cr_assert_not(cached(vc, "g1", NULL));
     view_cache_free(vc);
 }
+
+Test(viewcache, a_games_members_go_with_it_and_a_presence_change_keeps_them)
+{
+    struct view_cache *vc = view_cache_new(64);
+    view_cache_set_enabled(vc, true);
+    const char *keys[] = {"g1", "g1/aa", "g1/bb", "g10", "g10/aa", "g2/aa"};
+    for (int i = 0; i < 6; i++)
+        view_cache_put_tagged(vc, keys[i], view_cache_ticket(vc, keys[i]), keys[i], strlen(keys[i]),
+                              0, i);
+    for (int i = 0; i < 6; i++)
+        cr_assert(cached(vc, keys[i], keys[i]), "%s", keys[i]);
+    struct view_text *t = view_cache_get_text(vc, "g1/bb");
+    cr_assert_eq(view_text_tag(t), 2, "the tag it was stored with");
+    view_text_release(t);
+    /* A presence change: the public view goes, the hands stay, and a hand read before it is
+     * not stored (its ticket fails like any other of the game). */
+    uint64_t before = view_cache_ticket(vc, "g1/cc");
+    view_cache_invalidate_own(vc, "g1");
+    cr_assert_not(cached(vc, "g1", NULL));
+    cr_assert(cached(vc, "g1/aa", "g1/aa") && cached(vc, "g1/bb", "g1/bb"));
+    view_cache_put(vc, "g1/cc", before, "old", 3);
+    cr_assert_not(cached(vc, "g1/cc", NULL), "a member read before the news was stored");
+    /* A change of the game: its members go too; another game's ("g10", a longer id with the
+     * same start) and another game's members stay. */
+    view_cache_invalidate(vc, "g1");
+    cr_assert_not(cached(vc, "g1/aa", NULL));
+    cr_assert_not(cached(vc, "g1/bb", NULL));
+    cr_assert(cached(vc, "g10", "g10") && cached(vc, "g10/aa", "g10/aa"));
+    cr_assert(cached(vc, "g2/aa", "g2/aa"));
+    size_t entries;
+    uint64_t hits, misses, mhits, mmisses;
+    view_cache_stats(vc, &entries, &hits, &misses);
+    view_cache_member_stats(vc, &mhits, &mmisses);
+    cr_expect_eq(entries, 3, "g10, g10/aa and g2/aa are left");
+    /* Counted apart: g1 and g10 found, g1 missed after the news, g10 found again; eight
+     * members found, g1/cc and the two forgotten ones missed. */
+    cr_expect_eq(hits, 3);
+    cr_expect_eq(misses, 1);
+    cr_expect_eq(mhits, 9);
+    cr_expect_eq(mmisses, 3);
+    view_cache_free(vc);
+}
