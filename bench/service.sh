@@ -233,6 +233,12 @@ person_expert_waits() {
 experts_part() {
     : >"$work/queue.txt"
     : >"$work/person-waits.txt"
+    # Every game's view and seat 0's hand read once first, so that each run, without and with,
+    # starts from the same caches (else the first run alone would read every hand from the
+    # database and weigh on the "without" side).
+    say "experts: reading each game's view and hand once (the caches' start)"
+    "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" views >/dev/null || true
+    "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" hands >/dev/null || true
     for round in 1 2; do
         say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
         people_into xa "$round"

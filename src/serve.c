@@ -380,6 +380,7 @@ int cmd_serve(int argc, char **argv)
                               http_requests_busy, o.bot_nice);
     srv.wake_bots = srv.bots ? bot_pool_wake : NULL;
     srv.hashes = hash_crew_start(quotas.hash_threads);
+    bool presence_ok = service_presence_start(&srv);
     struct http_settings hs = {.port = o.port,
                                .threads = o.threads,
                                .idle_timeout = o.timeout,
@@ -390,9 +391,10 @@ int cmd_serve(int argc, char **argv)
                                .trusted_proxies = o.proxies};
     /* HTTP last: a request may come the moment it listens. */
     bool ready = quotas_ok && srv.hub && srv.views && srv.seats && srv.states && srv.batcher &&
-                 srv.bots && srv.hashes;
+                 srv.bots && srv.hashes && presence_ok;
     struct http_daemon *d = ready ? http_start(&srv, &hs) : NULL;
     if (!d) {
+        service_presence_stop(&srv);
         hub_stop(srv.hub);
         bot_pool_stop(srv.bots);
         hash_crew_stop(srv.hashes);
@@ -420,9 +422,10 @@ int cmd_serve(int argc, char **argv)
     printf("cityd: stopping\n");
     fflush(stdout);
     pthread_join(sw.thread, NULL);
-    hub_stop(srv.hub);       /* streams end */
-    http_stop(d, 5);         /* parked orders are answered, then connections close */
-    bot_pool_stop(srv.bots); /* each worker finishes the decision it is on */
+    hub_stop(srv.hub);           /* streams end */
+    http_stop(d, 5);             /* parked orders are answered, then connections close */
+    bot_pool_stop(srv.bots);     /* each worker finishes the decision it is on */
+    service_presence_stop(&srv); /* the signs of life still queued are written */
     hash_crew_stop(srv.hashes);
     batcher_stop(srv.batcher);
     hub_free(srv.hub);

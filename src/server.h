@@ -35,7 +35,8 @@ struct server {
     struct http_policy policy; /* CORS and request-head limits (http.h) */
     struct quotas *quotas;     /* rate limits, amendment cap, expiry, retention (ratelimit.h) */
     struct bot_pool *bots;     /* the workers of slow bots (botpool.h); NULL: none */
-    struct hash_crew *hashes;  /* the password hashes' threads (hashcrew.h); NULL: in place */
+    struct presence_writer *presence; /* signs of life's writer (service_presence.c); or NULL */
+    struct hash_crew *hashes; /* the password hashes' threads (hashcrew.h); NULL: in place */
     /* Queues game `id` for its slow bots (bot_pool_wake, set by serve.c, so that the service
      * needs no arrow to the pool that calls it); NULL: no pool. */
     void (*wake_bots)(struct bot_pool *bots, const char *id, enum bot_need need, uint64_t who);

@@ -224,10 +224,20 @@ int service_chat_report(struct server *srv, const char *id, const char *client, 
 struct quotas;
 
 /* A sign of life of seat `seat` of game `id` (its event stream opening or ticking, a hand view,
- * an order): the seat is "online" for --presence-seconds (srv->quotas) from now. Writes the
- * database at most every quarter of that time per seat (a write that finds the seat away tells
- * every instance); a failure is ignored. Thread-safe. */
+ * an order): the seat is "online" for --presence-seconds (srv->quotas) from now. Noted in
+ * memory for the writer thread (service_presence_start), which writes the database at most
+ * every quarter of that time per seat, many seats a transaction, moments later (a write that
+ * finds the seat away tells every instance); without a writer, written before it returns. A
+ * failure is ignored: the seat's next sign tries again. Thread-safe. */
 void service_seen(struct server *srv, const char *id, int seat);
+
+/* Starts the writer of signs of life (srv->presence); false when it cannot (then service_seen
+ * writes in the caller's thread). Call after the store and the hub are up. */
+bool service_presence_start(struct server *srv);
+
+/* Writes the signs still queued, stops the writer and frees it; before the store and the hub
+ * go. NULL or a server without a writer is allowed. */
+void service_presence_stop(struct server *srv);
 
 /* The keep-alive tick of event streams, in milliseconds, for presence settings `q` (NULL: the
  * defaults): a third of --presence-seconds, at most 15 s, so that a connected seat's stream

@@ -5,7 +5,8 @@
  * sign is stored in the database (seats.last_seen, migration 0019), so that several daemons
  * sharing one database agree; each daemon writes it at most every quarter of the window per
  * seat (an in-memory gate, then the statement's own condition), so a connected seat costs one
- * small write every ~11 s by default. A seat coming back tells every instance (NOTIFY), so its
+ * small write every ~11 s by default, made by one writer thread for many seats at once, never
+ * by the request that showed the sign. A seat coming back tells every instance (NOTIFY), so its
  * cached views go; a seat going away changes nothing stored, so a view showing an online seat
  * is cached only until that seat would turn away. */
 #include "service.h"
@@ -13,6 +14,8 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -22,6 +25,7 @@
 #include "store.h"
 #include "store_games.h"
 #include "viewcache.h"
+#include "workers.h"
 
 enum { GATE_SLOTS = 4096, DEFAULT_PRESENCE_SECONDS = 45 };
 
@@ -45,14 +49,20 @@ int service_stream_tick_ms(const struct quotas *q)
     return ms < 15000 ? ms : 15000;
 }
 
+/* The gate's key of seat `seat` of game `id`: FNV-1a of the id, then the seat. */
+static uint64_t gate_key(const char *id, int seat)
+{
+    uint64_t key = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        key = (key ^ *p) * 1099511628211ULL;
+    return (key ^ (uint64_t)(seat + 1)) * 1099511628211ULL;
+}
+
 /* True (and noted) when seat `seat` of game `id` was not written by this instance within
  * `every` seconds. */
 static bool due(const char *id, int seat, double every)
 {
-    uint64_t key = 1469598103934665603ULL; /* FNV-1a of the id, then the seat */
-    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
-        key = (key ^ *p) * 1099511628211ULL;
-    key = (key ^ (uint64_t)(seat + 1)) * 1099511628211ULL;
+    uint64_t key = gate_key(id, seat);
     double now = view_cache_now();
     pthread_mutex_lock(&gate_mu);
     size_t slot = (size_t)(key % GATE_SLOTS);
@@ -65,11 +75,41 @@ static bool due(const char *id, int seat, double every)
     return is_due;
 }
 
-struct seen_call {
-    const char *id;
+/* Forgets that seat `seat` of game `id` was written (its mark could not be queued), so that its
+ * next sign of life tries again. */
+static void undue(const char *id, int seat)
+{
+    uint64_t key = gate_key(id, seat);
+    pthread_mutex_lock(&gate_mu);
+    size_t slot = (size_t)(key % GATE_SLOTS);
+    if (gate[slot].key == key)
+        gate[slot].key = 0;
+    pthread_mutex_unlock(&gate_mu);
+}
+
+/* A seat to note as seen. */
+struct mark {
+    char id[48];
     int seat;
+};
+
+/* The writer of signs of life: a request notes its seat's sign in memory and goes on; one thread
+ * writes what has gathered, up to STORE_SEEN_MAX seats in one transaction, while the next ones
+ * gather. A sign is then never a request's wait for the database, and a crowd of streams' keep-
+ * alives costs a few transactions a second rather than one each. */
+enum { QUEUE_MAX = 8192 };
+struct presence_writer {
+    struct workers w; /* one thread; w.mu guards the queue */
+    struct server *srv;
+    int n;
+    struct mark q[QUEUE_MAX];
+};
+
+struct seen_call {
+    const struct mark *marks;
+    int n;
     double every, online;
-    bool back;
+    bool back[STORE_SEEN_MAX];
 };
 
 /* A sign of life promises nothing: its commit does not wait for the disk (a crash may forget the
@@ -80,7 +120,70 @@ static int seen_tx(PGconn *c, void *ctx)
     int st = store_commit_lazily(c);
     if (st != STORE_OK)
         return st;
-    return store_seat_seen(c, sc->id, sc->seat, sc->every, sc->online, &sc->back);
+    const char *ids[STORE_SEEN_MAX];
+    int seats[STORE_SEEN_MAX];
+    for (int i = 0; i < sc->n; i++) {
+        ids[i] = sc->marks[i].id;
+        seats[i] = sc->marks[i].seat;
+    }
+    return store_seats_seen_now(c, ids, seats, sc->n, sc->every, sc->online, sc->back);
+}
+
+/* Writes the n (at most STORE_SEEN_MAX) marks and tells this instance of the seats that came
+ * back. A failure is not a request's: each seat is written again at its next sign of life. */
+static void write_marks(struct server *srv, const struct mark *marks, int n)
+{
+    int online = online_seconds(srv);
+    struct seen_call sc = {marks, n, online / 4.0, online, {false}};
+    if (store_tx(srv->store, seen_tx, &sc, STORE_TRIES_READ) != STORE_OK)
+        return;
+    for (int i = 0; i < n; i++)
+        if (sc.back[i])
+            hub_publish_presence(srv->hub, marks[i].id); /* the public view changed, no hand */
+}
+
+static void *writer_main(void *arg)
+{
+    struct presence_writer *pw = arg;
+    struct mark batch[STORE_SEEN_MAX];
+    for (;;) {
+        pthread_mutex_lock(&pw->w.mu);
+        while (pw->n == 0 && !atomic_load(&pw->w.stop))
+            pthread_cond_wait(&pw->w.wake, &pw->w.mu);
+        int k = pw->n < STORE_SEEN_MAX ? pw->n : STORE_SEEN_MAX;
+        memcpy(batch, pw->q, (size_t)k * sizeof *batch);
+        memmove(pw->q, pw->q + k, (size_t)(pw->n - k) * sizeof *pw->q);
+        pw->n -= k;
+        pthread_mutex_unlock(&pw->w.mu);
+        if (k == 0)
+            return NULL; /* stopping, and every mark is written */
+        write_marks(pw->srv, batch, k);
+    }
+}
+
+bool service_presence_start(struct server *srv)
+{
+    struct presence_writer *pw = calloc(1, sizeof *pw);
+    if (!pw)
+        return false;
+    pw->srv = srv;
+    if (!workers_init(&pw->w, 1) || workers_start(&pw->w, 1, writer_main, pw) != 1) {
+        workers_stop(&pw->w);
+        free(pw);
+        return false;
+    }
+    srv->presence = pw;
+    return true;
+}
+
+void service_presence_stop(struct server *srv)
+{
+    struct presence_writer *pw = srv ? srv->presence : NULL;
+    if (!pw)
+        return;
+    workers_stop(&pw->w); /* the thread writes what is queued, then returns */
+    srv->presence = NULL;
+    free(pw);
 }
 
 void service_seen(struct server *srv, const char *id, int seat)
@@ -88,12 +191,29 @@ void service_seen(struct server *srv, const char *id, int seat)
     if (!srv || !srv->store || seat < 0)
         return;
     int online = online_seconds(srv);
-    struct seen_call sc = {id, seat, online / 4.0, online, false};
-    if (!due(id, seat, sc.every))
+    if (!due(id, seat, online / 4.0))
         return;
-    /* A failure is not the request's: the seat is seen again at its next sign of life. */
-    if (store_tx(srv->store, seen_tx, &sc, STORE_TRIES_READ) == STORE_OK && sc.back)
-        hub_publish_presence(srv->hub, id); /* the public view changed, no hand did */
+    struct presence_writer *pw = srv->presence;
+    struct mark m = {.seat = seat};
+    bool fits = strlen(id) < sizeof m.id;
+    if (fits)
+        memcpy(m.id, id, strlen(id) + 1);
+    if (fits && !pw) { /* no writer (a daemon that does not serve: tests, tools): at once */
+        write_marks(srv, &m, 1);
+        return;
+    }
+    bool queued = false;
+    if (fits) {
+        pthread_mutex_lock(&pw->w.mu);
+        if (pw->n < QUEUE_MAX && !atomic_load(&pw->w.stop)) {
+            pw->q[pw->n++] = m;
+            queued = true;
+            pthread_cond_signal(&pw->w.wake);
+        }
+        pthread_mutex_unlock(&pw->w.mu);
+    }
+    if (!queued)
+        undue(id, seat);
 }
 
 int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double *ttl)

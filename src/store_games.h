@@ -114,13 +114,20 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
  * it); with `bot` NULL the seat is free again (name, token and account cleared). */
 int store_seat_change(PGconn *c, const char *id, int seat, const char *bot);
 
-/* Notes that seat `seat` of game `id` was seen now (a live connection of its own: migration
- * 0019), unless it was seen within `every` seconds (then nothing is written: a connected seat
- * costs at most one write per `every` seconds, whichever instances serve it). *back is set when
+/* The most seats one store_seats_seen_now() notes (each may send a notification, and a
+ * transaction sends at most 128). */
+enum { STORE_SEEN_MAX = 100 };
+
+/* Notes that seat seats[i] of game ids[i] was seen now, for each i < n (at most
+ * STORE_SEEN_MAX; the same seat twice is written once): a live connection of its own
+ * (migration 0019). A seat seen within `every` seconds is not written (a connected seat costs
+ * at most one write per `every` seconds, whichever instances serve it). back[i] is set when
  * the write found the seat not seen within `online` seconds (it was "away", or never seen);
- * every instance is then told of the game (store_notify, once committed) so that cached public
- * views, which show the seat away, are dropped. */
-int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back);
+ * every instance is then told of the game (store_notify_presence, once committed) so that
+ * cached public views, which show the seat away, are dropped. Run it in a transaction of its
+ * own, which may commit lazily (store_commit_lazily). */
+int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], int n, double every,
+                         double online, bool back[]);
 
 /* The seconds since each seat of game `id` was last seen, by seat number, into ago[] (at most
  * RS_MAX_SEATS; -1: never), their number to *n. */

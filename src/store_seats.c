@@ -44,33 +44,54 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
         id, seat, bot);
 }
 
-int store_seat_seen(PGconn *c, const char *id, int seat, double every, double online, bool *back)
+int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], int n, double every,
+                         double online, bool back[])
 {
-    char s[24], ev[32], on[32];
-    itoa_buf(s, sizeof s, seat);
+    for (int i = 0; i < n; i++)
+        back[i] = false;
+    if (n <= 0)
+        return STORE_OK;
+    if (n > STORE_SEEN_MAX)
+        return STORE_HARD;
+    /* Every id and seat number as text: the arrays' literals. */
+    char idlist[STORE_SEEN_MAX * 72 + 4], seatlist[STORE_SEEN_MAX * 16 + 4], ev[32], on[32];
+    char nums[STORE_SEEN_MAX][12];
+    const char *numv[STORE_SEEN_MAX];
+    for (int i = 0; i < n; i++) {
+        itoa_buf(nums[i], sizeof nums[i], seats[i]);
+        numv[i] = nums[i];
+    }
+    if (!store_text_array(idlist, sizeof idlist, ids, n) ||
+        !store_text_array(seatlist, sizeof seatlist, numv, n))
+        return STORE_HARD;
     snprintf(ev, sizeof ev, "%.3f", every);
     snprintf(on, sizeof on, "%.3f", online);
-    const char *vals[] = {id, s, ev, on};
+    const char *vals[] = {idlist, seatlist, ev, on};
     PGresult *r;
-    /* The old value is read by the UPDATE's own snapshot (FROM), so a seat that was away says
-     * so once, to the write that brings it back. */
-    int st = query(c, "seat seen",
-                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT game_id, seat, last_seen "
-                   "FROM seats WHERE game_id = $1 AND seat = $2::int) AS o, games AS g WHERE "
-                   "s.game_id = o.game_id AND s.seat = o.seat AND g.id = s.game_id AND "
-                   "(o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
-                   "$3::float8)) RETURNING (o.last_seen IS NULL OR o.last_seen < now() - "
-                   "make_interval(secs => $4::float8)) AS back, g.last_seq",
+    /* The rows are locked in one order (game, then seat) by every writer, so two batches never
+     * deadlock; the old value is read as locked, so a seat that was away says so once, to the
+     * write that brings it back. */
+    int st = query(c, "seats seen",
+                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT x.game_id, x.seat, "
+                   "x.last_seen FROM seats AS x JOIN unnest($1::text[], $2::int[]) AS m(game_id, "
+                   "seat) ON x.game_id = m.game_id AND x.seat = m.seat ORDER BY x.game_id COLLATE "
+                   "\"C\", x.seat FOR UPDATE OF x) AS o, games AS g WHERE s.game_id = o.game_id "
+                   "AND s.seat = o.seat AND g.id = s.game_id AND (o.last_seen IS NULL OR "
+                   "o.last_seen < now() - make_interval(secs => $3::float8)) RETURNING s.game_id, "
+                   "s.seat, (o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
+                   "$4::float8)) AS back, g.last_seq",
                    4, vals, NULL, &r);
-    *back = false;
-    long long seq = 0;
-    if (st == STORE_OK && PQntuples(r) == 1) {
-        *back = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-        seq = atoll(PQgetvalue(r, 0, 1));
+    for (int k = 0; st == STORE_OK && k < PQntuples(r); k++) {
+        if (strcmp(PQgetvalue(r, k, 2), "t") != 0)
+            continue;
+        const char *id = PQgetvalue(r, k, 0);
+        int seat = atoi(PQgetvalue(r, k, 1));
+        for (int i = 0; i < n; i++)
+            if (seats[i] == seat && strcmp(ids[i], id) == 0)
+                back[i] = true;
+        st = store_notify_presence(c, id, atoll(PQgetvalue(r, k, 3)));
     }
     PQclear(r);
-    if (st == STORE_OK && *back)
-        st = store_notify_presence(c, id, seq);
     return st;
 }
 

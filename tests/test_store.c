@@ -1147,13 +1147,15 @@ Test(store, every_session_commits_synchronously_whatever_the_server_default)
  * transaction's synchronous_commit into ctx (a char[16]). */
 static int seen_then_read_synchronous_commit(PGconn *conn, void *ctx)
 {
-    bool back = true;
+    const char *ids[] = {"nosuchgame", "nor\"this"};
+    const int seats[] = {0, 1};
+    bool back[2] = {true, true};
     int rc = store_commit_lazily(conn);
     if (rc == STORE_OK)
-        rc = store_seat_seen(conn, "nosuchgame", 0, 10, 45, &back);
+        rc = store_seats_seen_now(conn, ids, seats, 2, 10, 45, back);
     if (rc != STORE_OK)
         return rc;
-    cr_expect(!back, "no seat was written");
+    cr_expect(!back[0] && !back[1], "no seat was written");
     return read_synchronous_commit(conn, ctx);
 }
 
