@@ -422,12 +422,12 @@ int cmd_serve(int argc, char **argv)
     printf("cityd: stopping\n");
     fflush(stdout);
     pthread_join(sw.thread, NULL);
-    hub_stop(srv.hub);           /* streams end */
-    http_stop(d, 5);             /* parked orders are answered, then connections close */
-    bot_pool_stop(srv.bots);     /* each worker finishes the decision it is on */
-    service_presence_stop(&srv); /* the signs of life still queued are written */
+    hub_stop(srv.hub);       /* streams end */
+    http_stop(d, 5);         /* parked orders are answered, then connections close */
+    bot_pool_stop(srv.bots); /* each worker finishes the decision it is on */
     hash_crew_stop(srv.hashes);
     batcher_stop(srv.batcher);
+    service_presence_stop(&srv); /* after every caller of service_seen; what is queued is written */
     hub_free(srv.hub);
     srv.hub = NULL;
     view_cache_free(srv.views);
