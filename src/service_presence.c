@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "hub.h"
 #include "ratelimit.h"
@@ -94,10 +95,11 @@ struct mark {
 };
 
 /* The writer of signs of life: a request notes its seat's sign in memory and goes on; one thread
- * writes what has gathered, up to STORE_SEEN_MAX seats in one transaction, while the next ones
- * gather. A sign is then never a request's wait for the database, and a crowd of streams' keep-
- * alives costs a few transactions a second rather than one each. */
-enum { QUEUE_MAX = 8192 };
+ * writes what has gathered within GATHER_MS of the first, up to STORE_SEEN_MAX seats in one
+ * transaction, while the next ones gather. A sign is then never a request's wait for the
+ * database, and a crowd of streams' keep-alives costs a few transactions a second rather than
+ * one each. */
+enum { QUEUE_MAX = 8192, GATHER_MS = 50 };
 struct presence_writer {
     struct workers w; /* one thread; w.mu guards the queue */
     struct server *srv;
@@ -150,6 +152,18 @@ static void *writer_main(void *arg)
         pthread_mutex_lock(&pw->w.mu);
         while (pw->n == 0 && !atomic_load(&pw->w.stop))
             pthread_cond_wait(&pw->w.wake, &pw->w.mu);
+        /* Lets more gather for a moment (a seat's presence is told in seconds): a handful of
+         * transactions a second, however many signs. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += GATHER_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (pw->n < STORE_SEEN_MAX && !atomic_load(&pw->w.stop) &&
+               pthread_cond_timedwait(&pw->w.wake, &pw->w.mu, &until) == 0)
+            ;
         int k = pw->n < STORE_SEEN_MAX ? pw->n : STORE_SEEN_MAX;
         memcpy(batch, pw->q, (size_t)k * sizeof *batch);
         memmove(pw->q, pw->q + k, (size_t)(pw->n - k) * sizeof *pw->q);

@@ -68,18 +68,20 @@ int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], 
     snprintf(on, sizeof on, "%.3f", online);
     const char *vals[] = {idlist, seatlist, ev, on};
     PGresult *r;
-    /* The rows are locked in one order (game, then seat) by every writer, so two batches never
-     * deadlock; the old value is read as locked, so a seat that was away says so once, to the
-     * write that brings it back. */
+    /* The rows are found through the primary key (game_id = ANY: a few index probes, where a
+     * join with the unnest read the whole table), locked in one order (game, then seat) by
+     * every writer, so two batches never deadlock, and updated by their tuple ids. The old value
+     * is read as locked, so a seat that was away says so once, to the write that brings it
+     * back. */
     int st = query(c, "seats seen",
-                   "UPDATE seats AS s SET last_seen = now() FROM (SELECT x.game_id, x.seat, "
-                   "x.last_seen FROM seats AS x JOIN unnest($1::text[], $2::int[]) AS m(game_id, "
-                   "seat) ON x.game_id = m.game_id AND x.seat = m.seat ORDER BY x.game_id COLLATE "
-                   "\"C\", x.seat FOR UPDATE OF x) AS o, games AS g WHERE s.game_id = o.game_id "
-                   "AND s.seat = o.seat AND g.id = s.game_id AND (o.last_seen IS NULL OR "
-                   "o.last_seen < now() - make_interval(secs => $3::float8)) RETURNING s.game_id, "
-                   "s.seat, (o.last_seen IS NULL OR o.last_seen < now() - make_interval(secs => "
-                   "$4::float8)) AS back, g.last_seq",
+                   "WITH o AS (SELECT x.ctid AS tid, x.last_seen FROM seats AS x WHERE x.game_id = "
+                   "ANY($1::text[]) AND (x.game_id, x.seat) IN (SELECT * FROM unnest($1::text[], "
+                   "$2::int[])) AND (x.last_seen IS NULL OR x.last_seen < now() - "
+                   "make_interval(secs => $3::float8)) ORDER BY x.game_id COLLATE \"C\", x.seat "
+                   "FOR UPDATE OF x) UPDATE seats AS s SET last_seen = now() FROM o WHERE s.ctid "
+                   "= o.tid RETURNING s.game_id, s.seat, (o.last_seen IS NULL OR o.last_seen < "
+                   "now() - make_interval(secs => $4::float8)) AS back, (SELECT g.last_seq FROM "
+                   "games AS g WHERE g.id = s.game_id) AS last_seq",
                    4, vals, NULL, &r);
     for (int k = 0; st == STORE_OK && k < PQntuples(r); k++) {
         if (strcmp(PQgetvalue(r, k, 2), "t") != 0)
