@@ -242,9 +242,12 @@ static bool hand_key(const char *id, const char *token, char *key, size_t n)
 /* A hand is cached under its token (hand_key) once read, with its seat as the text's tag, and
  * served from the cache until the game changes: only a change of the game (an order, a seat
  * changing hands, a sweep) can change a hand or end a seat token's hold on it, and each one
- * invalidates the game's entry and its members on every instance (hub.c) before its writer
- * replies. So a cached hand goes only to a token that read it from the database, and it is the
- * hand that token would read there now. */
+ * invalidates the game's entry and its members on the writer's instance before it replies, and
+ * on every other instance when its NOTIFY arrives (hub.c), as for the public view. So a cached
+ * hand goes only to a token that read it from the database, and it is the hand that token
+ * would read there now; on another instance than the one that took a seat from a token, for
+ * the notification's way (normally well under a millisecond), the token may still read the hand
+ * it read before. */
 int service_hand(struct server *srv, const char *id, const char *token, struct outcome *o)
 {
     struct view_cache *vc = srv->views;
