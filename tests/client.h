@@ -134,17 +134,22 @@ static inline void create(struct table *t, int seats, int bots, const char *extr
     }
 }
 
-/* The value of daemon `base`'s /metrics line that starts with `prefix`, or -1. */
+/* The value of daemon `base`'s /metrics line for `prefix`, a metric's name with its labels
+ * (e.g. "city_games{status=\"expired\"}"; a trailing space is allowed), or -1 when there is
+ * none. */
 static inline double metric_at(const char *base, const char *prefix)
 {
     char url[512];
     snprintf(url, sizeof url, "%s/metrics", base);
     struct http_reply r;
     cr_assert(http_do("GET", url, NULL, NULL, &r));
+    cr_assert_eq(r.status, 200);
     double v = -1;
+    size_t n = strlen(prefix);
+    bool spaced = n > 0 && prefix[n - 1] == ' ';
     for (const char *p = r.body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncmp(p, prefix, strlen(prefix)) == 0)
-            v = atof(p + strlen(prefix));
+        if (strncmp(p, prefix, n) == 0 && (spaced || p[n] == ' '))
+            v = atof(p + n);
     http_reply_free(&r);
     return v;
 }

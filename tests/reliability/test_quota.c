@@ -92,26 +92,6 @@ static long long sql_long(const char *sql)
     return db_num(db, sql);
 }
 
-/* The value of metric line `prefix` (e.g. "city_games{status=\"expired\"}") at `base`. */
-static double metric_at(const char *base, const char *prefix)
-{
-    char url[256];
-    snprintf(url, sizeof url, "%s/metrics", base);
-    struct http_reply r;
-    cr_assert(http_do("GET", url, NULL, NULL, &r));
-    cr_assert_eq(r.status, 200);
-    double v = -1;
-    size_t n = strlen(prefix);
-    for (char *line = r.body; line && *line;) {
-        if (strncmp(line, prefix, n) == 0 && line[n] == ' ')
-            v = atof(line + n + 1);
-        char *next = strchr(line, '\n');
-        line = next ? next + 1 : NULL;
-    }
-    http_reply_free(&r);
-    return v;
-}
-
 /* True when the lobby lists game `id`. */
 static bool in_lobby(const char *id)
 {
