@@ -310,6 +310,25 @@ static long long last_seq(const struct table *t)
     return s;
 }
 
+/* The public view of t once the seats' signs of life shown so far are written: a sign (a hand
+ * view, an accepted order) is written by the daemon's presence writer within moments, not by the
+ * request (service_seen), so a view read at once may still show the seat away. Read until two
+ * reads 150 ms apart agree (at most 3 s). */
+static json_t *settled_view(const struct table *t)
+{
+    json_t *v = view(t);
+    for (double until = harness_now() + 3.0; harness_now() < until;) {
+        harness_sleep_ms(150);
+        json_t *again = view(t);
+        bool same = json_equal(v, again);
+        json_decref(v);
+        v = again;
+        if (same)
+            break;
+    }
+    return v;
+}
+
 /* The game's public view loads, shows no hand, and nothing moved since `before` (its last_seq
  * and the whole view are unchanged). */
 static void game_unchanged(const struct table *t, json_t *before, const char *after)
@@ -351,7 +370,7 @@ Test(hostile, malformed_json_is_a_400_problem_and_changes_nothing)
 {
     struct table t;
     create(&t, 2, 1, ", \"seed\": 11");
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     char orders[128], join[128];
     path_of(orders, sizeof orders, &t, "/orders");
     path_of(join, sizeof join, &t, "/join");
@@ -418,7 +437,7 @@ static void truncate_everywhere(const struct table *t, const char *order)
 {
     char path[128];
     path_of(path, sizeof path, t, "/orders");
-    json_t *before = view(t);
+    json_t *before = settled_view(t);
     size_t n = strlen(order);
     for (size_t cut = 0; cut < n; cut++)
         expect_problem_h(K_TRUNCATED, "POST", path, t->tokens[0], NULL, cut ? order : NULL, cut,
@@ -596,7 +615,7 @@ Test(hostile, wrong_types_in_join_are_400_and_the_seat_stays_free)
         {"{\"name\": \"Bob\", \"seat\": 0}", "unknown_field"},
         {"{\"Name\": \"Bob\"}", "unknown_field"},
     };
-    json_t *before = view(&lobby);
+    json_t *before = settled_view(&lobby);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         enum kind k = strstr(cases[i].code, "malformed") ? K_NUMBERS : K_TYPES;
         expect_problem(k, "POST", path, NULL, cases[i].body, 400, cases[i].code);
@@ -651,7 +670,7 @@ Test(hostile, wrong_types_and_absurd_numbers_in_orders_are_400_and_change_nothin
     cr_assert_eq(hand_ids(&t, 0, id, 2), 2);
     char path[128], body[4096];
     path_of(path, sizeof path, &t, "/orders");
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     const char *tok = t.tokens[0];
     /* Every integer field of an order: round, a discarded card, a built card, a paid card. */
     for (int s = 0; s < 4; s++)
@@ -780,7 +799,7 @@ Test(hostile, duplicate_cards_and_duplicate_keys_are_refused)
     char path[128], body[512];
     path_of(path, sizeof path, &t, "/orders");
     const char *tok = t.tokens[0];
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     snprintf(body, sizeof body, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
              id[0], id[0]);
     expect_problem(K_DUPLICATES, "POST", path, tok, body, 422, "duplicate_card");
@@ -874,7 +893,7 @@ Test(hostile, bodies_of_10_mb_get_413_with_or_without_a_length)
 {
     struct table t;
     create(&t, 2, 1, ", \"seed\": 17");
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     char orders[128], join[128], head[1024];
     path_of(orders, sizeof orders, &t, "/orders");
     path_of(join, sizeof join, &t, "/join");
@@ -1217,7 +1236,7 @@ Test(hostile, invalid_utf8_nuls_and_control_characters_are_400_problems)
     json_decref(g);
     char orders[128];
     path_of(orders, sizeof orders, &t, "/orders");
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     /* Raw bytes inside a JSON string: each makes the body invalid JSON. */
     static const struct {
         const char *bytes;
@@ -1679,7 +1698,7 @@ Test(hostile, tokens_of_other_games_hosts_and_garbage_are_refused)
     cr_assert_eq(hand_ids(&t, 0, id, 2), 2);
     /* After seat 0's own hand view, which shows it "online": no bad token below may change
      * the view, its seats' presence included. */
-    json_t *before = view(&t);
+    json_t *before = settled_view(&t);
     char order[200];
     snprintf(order, sizeof order, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
              id[0], id[1]);
@@ -1798,7 +1817,7 @@ Test(hostile, replayed_orders_are_stale_and_change_nothing)
                 continue;
             /* The step resolved: every order accepted so far is now stale. Replay the latest
              * few (and, every fourth step, all of them). */
-            json_t *before = view(&t);
+            json_t *before = settled_view(&t);
             if (strcmp(str(before, "status"), "finished") == 0) {
                 json_decref(before); /* replays after the end are checked below */
                 break;
