@@ -142,6 +142,12 @@ void hub_publish_presence(struct hub *h, const char *id)
     publish(h, id, false);
 }
 
+void hub_publish_hands(struct hub *h, const char *id)
+{
+    if (h && strcmp(id, "*") != 0)
+        view_cache_invalidate_members(h->cache, id); /* nothing public: no stream to wake */
+}
+
 /* Resumes stream s if it is parked (lock held), so that its reader runs. */
 static void wake_one(struct hub *h, struct hub_sub *s)
 {
@@ -434,6 +440,8 @@ static void *listen_main(void *arg)
             const char *tail = strrchr(n->extra, ':');
             if (tail && strcmp(tail, STORE_NEWS_PRESENCE) == 0)
                 hub_publish_presence(h, id);
+            else if (tail && strcmp(tail, STORE_NEWS_HANDS) == 0)
+                hub_publish_hands(h, id);
             else
                 hub_publish(h, id, colon ? atoll(colon + 1) : 0);
             PQfreemem(n);

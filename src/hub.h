@@ -47,6 +47,10 @@ void hub_publish(struct hub *h, const char *id, long long seq);
  * cached public view goes, the game's cached members (its hands) stay. */
 void hub_publish_presence(struct hub *h, const char *id);
 
+/* Announces news that changes only what a seat of game `id` reads (an amended order): the
+ * game's cached hands go; its public view stays, and no stream is woken. Thread-safe. */
+void hub_publish_hands(struct hub *h, const char *id);
+
 enum hub_refusal { HUB_OK, HUB_FULL, HUB_GAME_FULL, HUB_ADDRESS_FULL, HUB_NOMEM, HUB_STOPPING };
 
 /* Subscribes a stream of client address `addr` to game `id`; `player` when it was opened with

@@ -514,9 +514,11 @@ int live_save(PGconn *c, struct live *lv)
     free(decisions);
     lv->row.version++; /* as the statement did */
     /* Every public change, events or not: other instances drop cached views. An amended order
-     * changes nothing another instance shows. */
+     * changes only its seat's hand view: other instances drop the game's cached hands. */
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
+    else if (st == STORE_OK)
+        st = store_notify_hands(c, lv->row.id, lv->row.last_seq);
     /* What the lobby lists of an open game changed, or a game left or entered play: every
      * instance's lobby cache forgets its pages (lobbycache.h). */
     if (st == STORE_OK && n > 0 &&

@@ -32,7 +32,7 @@ struct live {
     bool step_changed; /* the current step changed (a new deadline) */
     bool changed;      /* the state must be written back */
     int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
-    bool quiet;        /* the only change is private (an amended order): no NOTIFY at save */
+    bool quiet;        /* the only change is private (an amended order): hands-only NOTIFY */
     /* A game inserted by this transaction: a worker cannot see it before the commit, so
      * live_save() leaves the bots' wake to the caller, after it (wake_due, wake_need). */
     bool inserted;
@@ -96,7 +96,8 @@ json_t *live_forcer_json(int by);
  * what is left; each charge a public "bank" event {seat, used, bank_seconds, round, step,
  * turn?} placed first among this save's events), sets the deadline to the step's own end plus the
  * largest bank among the seats still deciding, and appends the queued events with gapless sequence
- * numbers, then NOTIFYs other instances (unless nothing public changed: no events and quiet).
+ * numbers, then NOTIFYs other instances (only of the game's hands when nothing public changed:
+ * no events and quiet).
  * A save that finishes the game (its status became "finished" since the load) first writes the
  * finish's places and ratings in the same transaction (rated_finish()). */
 int live_save(PGconn *c, struct live *lv);

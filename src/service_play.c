@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "botpool.h"
 #include "expert.h"
+#include "hub.h"
 #include "netaddr.h"
 #include "ratelimit.h"
 #include "server.h"
@@ -273,9 +274,12 @@ void service_order_run(struct service_order *so)
 
 int service_order_finish(struct service_order *so, struct outcome *o)
 {
-    /* A refused order changed nothing; an amendment nothing that others see. */
+    /* A refused order changed nothing; an amendment nothing that others see, only its seat's
+     * hand view (its "order"). */
     if (so->o.status == 202 && (!so->amended || so->resolved > 0))
         service_published(so->srv, so->st, so->id, so->resolved);
+    else if (so->o.status == 202 && so->st == STORE_OK)
+        hub_publish_hands(so->srv->hub, so->id);
     if (so->o.status == 202)
         service_seen(so->srv, so->id, so->seat); /* an order is a sign of life */
     *o = so->o;

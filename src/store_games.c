@@ -374,6 +374,13 @@ int store_notify_presence(PGconn *c, const char *id, long long seq)
     return store_notify_on_commit(c, "city_events", payload);
 }
 
+int store_notify_hands(PGconn *c, const char *id, long long seq)
+{
+    char payload[80];
+    snprintf(payload, sizeof payload, "%s:%lld" STORE_NEWS_HANDS, id, seq);
+    return store_notify_on_commit(c, "city_events", payload);
+}
+
 int store_notify_lobby(PGconn *c)
 {
     return store_notify_on_commit(c, "city_events", LOBBY_CACHE_NEWS);

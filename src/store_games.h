@@ -180,6 +180,13 @@ int store_notify(PGconn *c, const char *id, long long seq);
 /* store_notify() of a change of a seat's presence alone. */
 int store_notify_presence(PGconn *c, const char *id, long long seq);
 
+/* The tail of a notification's payload ("ID:SEQ" STORE_NEWS_HANDS) that changes only what a seat
+ * reads (an amended order): hubs forget the game's cached hands, not its public view. */
+#define STORE_NEWS_HANDS ":hands"
+
+/* store_notify() of a change of a seat's own view alone. */
+int store_notify_hands(PGconn *c, const char *id, long long seq);
+
 /* Announces to every instance (LISTEN city_events, payload LOBBY_CACHE_NEWS, which is no game's
  * id) that what the lobby lists changed, once the running transaction commits. */
 int store_notify_lobby(PGconn *c);

@@ -65,10 +65,14 @@ static uint64_t hash_id(const char *id)
     return h;
 }
 
-/* True when key `key` is game `id` itself or, with `members`, one of its members ("ID/..."). */
-static bool of_game(const char *key, const char *id, size_t idlen, bool members)
+/* What an invalidation forgets of a game: its own view, its members ("ID/..."), or both. */
+enum { FORGET_OWN = 1, FORGET_MEMBERS = 2 };
+
+/* True when key `key` is what `what` (FORGET_*) forgets of game `id`. */
+static bool of_game(const char *key, const char *id, size_t idlen, int what)
 {
-    return strncmp(key, id, idlen) == 0 && (key[idlen] == 0 || (members && key[idlen] == '/'));
+    return strncmp(key, id, idlen) == 0 && ((key[idlen] == 0 && (what & FORGET_OWN)) ||
+                                            (key[idlen] == '/' && (what & FORGET_MEMBERS)));
 }
 
 static size_t bucket_of(const struct view_cache *vc, const char *id)
@@ -339,8 +343,8 @@ static void forget_all(struct view_cache *vc)
         pthread_mutex_unlock(&vc->stripe[i]);
 }
 
-/* Forgets `id` and, with `members`, its members; "*" everything. */
-static void invalidate(struct view_cache *vc, const char *id, bool members)
+/* Forgets what `what` (FORGET_*) names of game `id`; "*" everything. */
+static void invalidate(struct view_cache *vc, const char *id, int what)
 {
     if (!vc)
         return;
@@ -355,7 +359,7 @@ static void invalidate(struct view_cache *vc, const char *id, bool members)
     bk->gen++;
     size_t n = 0;
     for (struct entry **pp = &bk->head; *pp;) {
-        if (!of_game((*pp)->id, id, idlen, members)) {
+        if (!of_game((*pp)->id, id, idlen, what)) {
             pp = &(*pp)->next;
             continue;
         }
@@ -371,12 +375,17 @@ static void invalidate(struct view_cache *vc, const char *id, bool members)
 
 void view_cache_invalidate(struct view_cache *vc, const char *id)
 {
-    invalidate(vc, id, true);
+    invalidate(vc, id, FORGET_OWN | FORGET_MEMBERS);
 }
 
 void view_cache_invalidate_own(struct view_cache *vc, const char *id)
 {
-    invalidate(vc, id, false);
+    invalidate(vc, id, FORGET_OWN);
+}
+
+void view_cache_invalidate_members(struct view_cache *vc, const char *id)
+{
+    invalidate(vc, id, FORGET_MEMBERS);
 }
 
 void view_cache_set_enabled(struct view_cache *vc, bool on)

@@ -92,6 +92,10 @@ void view_cache_invalidate(struct view_cache *vc, const char *id);
  * such as a seat's presence); tickets of the game's members taken before fail all the same. */
 void view_cache_invalidate_own(struct view_cache *vc, const char *id);
 
+/* Forgets the members of `id` alone, not its public view (for news that changes only what one
+ * seat reads, such as its amended order); tickets of the game's entries taken before fail. */
+void view_cache_invalidate_members(struct view_cache *vc, const char *id);
+
 /* Turns the cache on or off; either way it forgets every view. */
 void view_cache_set_enabled(struct view_cache *vc, bool on);
 

@@ -690,6 +690,63 @@ Test(api, a_cached_hand_learns_of_an_order_through_another_instance)
     daemon_stop(&d2);
 }
 
+/* The ids seat 0's cached hand view of t at `base` says it chose to discard, as "a,b" in out
+ * ("" when it has no order). */
+static void chosen_discards_at(const char *base, const struct table *t, char *out, size_t n)
+{
+    char *text = hand_text_at(base, t, 0);
+    json_t *h = json_loads(text, 0, NULL);
+    free(text);
+    cr_assert(h);
+    json_t *dis = json_object_get(json_object_get(h, "order"), "discard");
+    snprintf(out, n, "%lld,%lld", (long long)json_integer_value(json_array_get(dis, 0)),
+             (long long)json_integer_value(json_array_get(dis, 1)));
+    if (!json_is_array(dis))
+        snprintf(out, n, "%s", "");
+    json_decref(h);
+}
+
+Test(api, an_amended_order_shows_in_its_seats_cached_hand_on_every_daemon)
+{
+    struct daemon d2;
+    daemon_start(&d2, db, NULL);
+    struct table t;
+    create(&t, 2, 0, NULL);
+    json_t *h = hand(&t, 0);
+    json_t *cards = json_object_get(h, "hand");
+    cr_assert_geq(json_array_size(cards), 4);
+    long long id[4];
+    for (int i = 0; i < 4; i++)
+        id[i] = num(json_array_get(cards, (size_t)i), "id");
+    json_decref(h);
+    char path[160], order[160], want[64], got[64];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
+    snprintf(order, sizeof order, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
+             id[0], id[1]);
+    json_decref(call("POST", path, t.tokens[0], order, 202));
+    /* Both daemons cache the hand with its first choice... */
+    for (int k = 0; k < 2; k++) {
+        chosen_discards_at(d.base, &t, got, sizeof got);
+        chosen_discards_at(d2.base, &t, got, sizeof got);
+    }
+    snprintf(want, sizeof want, "%lld,%lld", id[0], id[1]);
+    cr_assert_str_eq(got, want, "the first choice");
+    /* ...then the seat changes its mind through d: an amendment, nothing public changes. */
+    snprintf(order, sizeof order, "{\"round\": 0, \"step\": \"keep\", \"discard\": [%lld, %lld]}",
+             id[2], id[3]);
+    json_decref(call("POST", path, t.tokens[0], order, 202));
+    snprintf(want, sizeof want, "%lld,%lld", id[2], id[3]);
+    chosen_discards_at(d.base, &t, got, sizeof got);
+    cr_expect_str_eq(got, want, "the amending daemon's cached hand still shows the first choice");
+    chosen_discards_at(d2.base, &t, got, sizeof got);
+    for (double until = harness_now() + 5.0; strcmp(got, want) != 0 && harness_now() < until;) {
+        harness_sleep_ms(5);
+        chosen_discards_at(d2.base, &t, got, sizeof got);
+    }
+    cr_expect_str_eq(got, want, "the other daemon's cached hand still shows the first choice");
+    daemon_stop(&d2);
+}
+
 /* ---- names -------------------------------------------------------------------------------- */
 
 Test(api, hostile_names_are_refused_and_the_lobby_marks_bots)

@@ -1587,12 +1587,22 @@ test('presence: each seat of the view online or away, from its own signs of life
   const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, bots: ['greedy'], name: 'Ann' } });
   const bea = await expect(201, null, 'POST', act('join', g.id), { body: { name: 'Bea' } });
   const presence = async () => (await expect(200, null, 'GET', `/api/v1/games/${g.id}`)).seats.map((s) => s.presence);
+  // A sign of life is written by the server's presence writer moments after the request that
+  // showed it (within about 50 ms): look again for up to 2 s.
+  const presenceSoon = async (want) => {
+    let got = await presence();
+    for (const until = Date.now() + 2000; JSON.stringify(got) !== JSON.stringify(want) && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 20));
+      got = await presence();
+    }
+    return got;
+  };
   assert.deepEqual(await presence(), ['away', 'away', 'online'], 'seated but not seen yet; a bot is always here');
   await expect(200, null, 'GET', act('hand', g.id), { token: bea.token });
-  assert.deepEqual(await presence(), ['away', 'online', 'online'], 'a hand view is a sign of life (the cached view is dropped)');
+  assert.deepEqual(await presenceSoon(['away', 'online', 'online']), ['away', 'online', 'online'], 'a hand view is a sign of life (the cached view is dropped)');
   const hand = await expect(200, null, 'GET', act('hand', g.id), { token: g.token });
   await expect(202, null, 'POST', act('orders', g.id), { token: g.token, body: hand.pending.suggestion });
-  assert.deepEqual(await presence(), ['online', 'online', 'online']);
+  assert.deepEqual(await presenceSoon(['online', 'online', 'online']), ['online', 'online', 'online']);
   const forced = await expect(200, null, 'POST', act('resolve', g.id), { token: g.host_token, body: { round: hand.pending.round, step: hand.pending.step } });
   assert.deepEqual(forced.seats.map((s) => s.presence), ['online', 'online', 'online'], 'the view a forced step answers has it too');
 });
