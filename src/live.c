@@ -518,7 +518,7 @@ int live_save(PGconn *c, struct live *lv)
     if (st == STORE_OK && (n > 0 || !lv->quiet))
         st = store_notify(c, lv->row.id, lv->row.last_seq);
     else if (st == STORE_OK)
-        st = store_notify_hands(c, lv->row.id, lv->row.last_seq);
+        st = store_notify_news(c, lv->row.id, lv->row.last_seq, STORE_NEWS_HANDS);
     /* What the lobby lists of an open game changed, or a game left or entered play: every
      * instance's lobby cache forgets its pages (lobbycache.h). */
     if (st == STORE_OK && n > 0 &&

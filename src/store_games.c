@@ -362,22 +362,13 @@ int store_seats_read(PGconn *c, const char *id, struct seat_row *seats, int *nse
 
 int store_notify(PGconn *c, const char *id, long long seq)
 {
-    char payload[64];
-    snprintf(payload, sizeof payload, "%s:%lld", id, seq);
-    return store_notify_on_commit(c, "city_events", payload);
+    return store_notify_news(c, id, seq, "");
 }
 
-int store_notify_presence(PGconn *c, const char *id, long long seq)
+int store_notify_news(PGconn *c, const char *id, long long seq, const char *tail)
 {
-    char payload[80];
-    snprintf(payload, sizeof payload, "%s:%lld" STORE_NEWS_PRESENCE, id, seq);
-    return store_notify_on_commit(c, "city_events", payload);
-}
-
-int store_notify_hands(PGconn *c, const char *id, long long seq)
-{
-    char payload[80];
-    snprintf(payload, sizeof payload, "%s:%lld" STORE_NEWS_HANDS, id, seq);
+    char payload[96];
+    snprintf(payload, sizeof payload, "%s:%lld%s", id, seq, tail);
     return store_notify_on_commit(c, "city_events", payload);
 }
 

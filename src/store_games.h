@@ -123,9 +123,9 @@ enum { STORE_SEEN_MAX = 100 };
  * (migration 0019). A seat seen within `every` seconds is not written (a connected seat costs
  * at most one write per `every` seconds, whichever instances serve it). back[i] is set when
  * the write found the seat not seen within `online` seconds (it was "away", or never seen);
- * every instance is then told of the game (store_notify_presence, once committed) so that
- * cached public views, which show the seat away, are dropped. Run it in a transaction of its
- * own, which may commit lazily (store_commit_lazily). */
+ * every instance is then told of the game (store_notify_news with STORE_NEWS_PRESENCE, once
+ * committed) so that cached public views, which show the seat away, are dropped. Run it in a
+ * transaction of its own, which may commit lazily (store_commit_lazily). */
 int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], int n, double every,
                          double online, bool back[]);
 
@@ -177,15 +177,13 @@ int store_notify(PGconn *c, const char *id, long long seq);
  * game's public view: a seat's presence. Hubs then keep the game's cached hands. */
 #define STORE_NEWS_PRESENCE ":presence"
 
-/* store_notify() of a change of a seat's presence alone. */
-int store_notify_presence(PGconn *c, const char *id, long long seq);
-
 /* The tail of a notification's payload ("ID:SEQ" STORE_NEWS_HANDS) that changes only what a seat
  * reads (an amended order): hubs forget the game's cached hands, not its public view. */
 #define STORE_NEWS_HANDS ":hands"
 
-/* store_notify() of a change of a seat's own view alone. */
-int store_notify_hands(PGconn *c, const char *id, long long seq);
+/* store_notify() of a partial change: `tail` is STORE_NEWS_PRESENCE or STORE_NEWS_HANDS ("" is
+ * store_notify's whole change). */
+int store_notify_news(PGconn *c, const char *id, long long seq, const char *tail);
 
 /* Announces to every instance (LISTEN city_events, payload LOBBY_CACHE_NEWS, which is no game's
  * id) that what the lobby lists changed, once the running transaction commits. */

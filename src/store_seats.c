@@ -91,7 +91,7 @@ int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], 
         for (int i = 0; i < n; i++)
             if (seats[i] == seat && strcmp(ids[i], id) == 0)
                 back[i] = true;
-        st = store_notify_presence(c, id, atoll(PQgetvalue(r, k, 3)));
+        st = store_notify_news(c, id, atoll(PQgetvalue(r, k, 3)), STORE_NEWS_PRESENCE);
     }
     PQclear(r);
     return st;
