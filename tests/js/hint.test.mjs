@@ -247,13 +247,20 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
     let steps = 0;
     let expert = 0;
     page.on('request', (r) => { if (r.url().endsWith('/hint')) expert++; });
+    // What the page was answered at the last Suggest, for the message of a failure.
+    let lastHint = '';
+    page.on('response', async (r) => {
+      if (r.url().endsWith('/hint')) lastHint = `${r.status()} ${await r.text().catch(() => '')}`;
+    });
     for (;;) {
       const turn = await nextTurn(page, last);
       if (turn === 'over') break;
       last = turn.split('|')[1];
+      lastHint = '(no hint asked: the quick suggestion)';
       await suggestAndWait(page);
       const next = await page.evaluate(() => document.activeElement?.id);
-      assert.equal(next, 'confirm', 'Suggest picks its choice and points at Confirm, a survey or a contractor too');
+      const shown = next === 'confirm' ? '' : await page.locator('#action').innerText();
+      assert.equal(next, 'confirm', `Suggest picks its choice and points at Confirm, a survey or a contractor too (at ${turn}; hint: ${lastHint}; the panel: ${shown})`);
       await page.keyboard.press('Enter');
       assert.ok(++steps < 200, 'the game ends');
     }
