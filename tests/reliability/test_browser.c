@@ -185,13 +185,20 @@ Test(browser, every_reply_carries_the_security_headers)
         cr_expect_eq(r.status, cases[i].status, "%s %s -> %ld", cases[i].method, cases[i].path,
                      r.status);
         const char *csp = hdr(&r, "Content-Security-Policy");
-        static const char *const parts[] = {
-            "default-src 'self'",     "script-src 'self'",  "style-src 'self'",
-            "img-src 'self' data:",   "connect-src 'self'", "font-src 'self'",
-            "frame-ancestors 'none'", "base-uri 'none'",    "form-action 'self'"};
-        for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
-            cr_expect(strstr(csp, parts[k]), "%s %s: CSP lacks %s: %s", cases[i].method,
-                      cases[i].path, parts[k], csp);
+        if (strncmp(cases[i].path, "/api/v1/", 8) == 0) {
+            /* JSON loads nothing and is framed by nothing: the strictest policy, and a short
+             * one (the API's replies are most of the traffic). */
+            cr_expect_str_eq(csp, "default-src 'none'; frame-ancestors 'none'", "%s %s",
+                             cases[i].method, cases[i].path);
+        } else {
+            static const char *const parts[] = {
+                "default-src 'self'",     "script-src 'self'",  "style-src 'self'",
+                "img-src 'self' data:",   "connect-src 'self'", "font-src 'self'",
+                "frame-ancestors 'none'", "base-uri 'none'",    "form-action 'self'"};
+            for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
+                cr_expect(strstr(csp, parts[k]), "%s %s: CSP lacks %s: %s", cases[i].method,
+                          cases[i].path, parts[k], csp);
+        }
         cr_expect(!strstr(csp, "unsafe"), "the CSP allows nothing unsafe: %s", csp);
         cr_expect_str_eq(hdr(&r, "X-Frame-Options"), "DENY", "%s", cases[i].path);
         cr_expect_str_eq(hdr(&r, "Referrer-Policy"), "no-referrer", "%s", cases[i].path);
