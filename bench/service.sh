@@ -8,7 +8,8 @@
 #                 taken at its best of 16 clients and of as many clients as our connections;
 #   read_ratio  = reads_per_sec / hello_rps: GET of public game views against a minimal
 #                 libmicrohttpd daemon (bench/hello.c) started with cityd's threading flags,
-#                 the median of three runs' ratios (each run a pair, one after the other);
+#                 the median of three runs' ratios (each run both in turns, in
+#                 BENCH_READ_SLICES slices of each: A B B A ...);
 #                 reads_per_sec and hello_rps are the means of the first two;
 #   p50_ms, p99_ms: order submissions at half the measured peak rate, open loop (bench/load.c),
 #                 the median (by p99) of three runs;
@@ -339,6 +340,25 @@ wrk_run() {
     out=$(echo "$out" | sed -n 's/^RESULT [a-z]*=\([0-9]*\) [a-z]*=\([0-9]*\) seconds=\([0-9.]*\).*/\1 \3 \2/p')
     echo "${out:-0 1 0}" # a wrk that could not run counts as nothing done
 }
+# The views of $1 and of $2 (the minimal daemon) in turns: $read_slices slices of each, a
+# slice of $1 then $2, then $2 then $1 (A B B A ...), so that the machine's drift over the run
+# (a VM's neighbours, seen to move hello's own rate by a fifth between runs a minute apart)
+# falls on both alike. Prints "good_a seconds_a good_b seconds_b".
+read_slices=${BENCH_READ_SLICES:-4}
+wrk_views_pair() {
+    local ga=0 sa=0 gb=0 sb=0 good s bad
+    local slice=$(( secs / read_slices > 0 ? secs / read_slices : 1 )) order
+    for k in $(seq 1 "$read_slices"); do
+        order="a b"
+        [ $((k % 2)) = 0 ] && order="b a"
+        for w in $order; do
+            read -r good s bad < <(secs=$slice wrk_run "$([ "$w" = a ] && echo "$1" || echo "$2")" views)
+            if [ "$w" = a ]; then ga=$((ga + good)) sa=$(awk -v x="$sa" -v y="$s" 'BEGIN { print x + y }')
+            else gb=$((gb + good)) sb=$(awk -v x="$sb" -v y="$s" 'BEGIN { print x + y }'); fi
+        done
+    done
+    echo "$ga $sa $gb $sb"
+}
 rate_of() { awk -v g="$1" -v s="$2" 'BEGIN { printf "%.1f", g / s }'; }
 mean() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a + b) / 2 }'; }
 
@@ -378,11 +398,10 @@ for round in 1 2; do
     o=$(rate_of "$good" "$s")
     refused=$((refused + bad))
     say "  orders_per_sec $o (refused $bad)"
-    say "round $round: public views, then the minimal daemon, ${secs}s each"
-    read -r good s bad < <(wrk_run "$url" views)
+    say "round $round: public views and the minimal daemon in turns, ${secs}s each"
+    read -r good s good2 s2 < <(wrk_views_pair "$url" "$hurl")
     v=$(rate_of "$good" "$s")
-    read -r good s bad2 < <(wrk_run "$hurl" views)
-    h=$(rate_of "$good" "$s")
+    h=$(rate_of "$good2" "$s2")
     say "  reads_per_sec $v, hello_rps $h"
     fig[pa$round]=$t16 fig[pg$round]=$t fig[or$round]=$o fig[rd$round]=$v fig[he$round]=$h
 done
@@ -392,11 +411,10 @@ pg=$(awk -v a="$pg16" -v b="$pgc" 'BEGIN { printf "%.1f", (a > b ? a : b) }')
 orders=$(mean "${fig[or1]}" "${fig[or2]}")
 reads=$(mean "${fig[rd1]}" "${fig[rd2]}")
 hello=$(mean "${fig[he1]}" "${fig[he2]}")
-say "round 3: public views, then the minimal daemon, ${secs}s each (read_ratio: the median of three)"
-read -r good s _ < <(wrk_run "$url" views)
+say "round 3: public views and the minimal daemon in turns, ${secs}s each (read_ratio: the median of three)"
+read -r good s good2 s2 < <(wrk_views_pair "$url" "$hurl")
 fig[rd3]=$(rate_of "$good" "$s")
-read -r good s _ < <(wrk_run "$hurl" views)
-fig[he3]=$(rate_of "$good" "$s")
+fig[he3]=$(rate_of "$good2" "$s2")
 say "  reads_per_sec ${fig[rd3]}, hello_rps ${fig[he3]}"
 read_ratio=$(for k in 1 2 3; do
     awk -v a="${fig[rd$k]}" -v b="${fig[he$k]}" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 0) }'
