@@ -241,12 +241,14 @@ person_expert_waits() {
 experts_part() {
     : >"$work/queue.txt"
     : >"$work/person-waits.txt"
-    # Every game's view and seat 0's hand read once first, so that each run, without and with,
+    # Every game's seat 0's hand and view read once first, so that each run, without and with,
     # starts from the same caches (else the first run alone would read every hand from the
-    # database and weigh on the "without" side).
-    say "experts: reading each game's view and hand once (the caches' start); people's clients at ${client_prio[*]:-normal priority}"
-    "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" views >/dev/null || true
+    # database and weigh on the "without" side). Hands first: seat 0's first sign of life changes
+    # its game's view (it comes online), so a view read before it would be read again.
+    say "experts: reading each game's hand and view once (the caches' start); people's clients at ${client_prio[*]:-normal priority}"
     "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" hands >/dev/null || true
+    sleep 0.2 # the signs of life written (within 50 ms), so the views read next are their news
+    "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" views >/dev/null || true
     for round in 1 2; do
         say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
         people_into xa "$round"

@@ -98,7 +98,8 @@ int service_list_games(struct server *srv, const char *limit, const char *after,
 
 struct view_call {
     struct game_call gc;
-    double ttl; /* seconds the view stays true (its seats' presence) */
+    double left[RS_MAX_SEATS]; /* seconds each seat's presence stays true (0: for good) */
+    int nleft;
 };
 
 static int view_tx(PGconn *c, void *ctx)
@@ -108,7 +109,7 @@ static int view_tx(PGconn *c, void *ctx)
     int st = service_load(c, &vc->gc, false, service_see_lobby, &lv);
     json_t *v = st == STORE_OK ? live_public_view(&lv) : NULL;
     if (v)
-        st = service_presence_add(vc->gc.srv, c, vc->gc.id, v, &vc->ttl);
+        st = service_presence_add(vc->gc.srv, c, vc->gc.id, v, vc->left, &vc->nleft);
     if (st == STORE_OK)
         outcome_reply(vc->gc.o, 200, v);
     else
@@ -126,7 +127,7 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
         return STORE_OK;
     }
     uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
-    struct view_call call = {{.srv = srv, .id = id, .o = o}, 0};
+    struct view_call call = {.gc = {.srv = srv, .id = id, .o = o}};
     int st = store_run(srv->store, view_tx, &call);
     if (st != STORE_OK || o->status != 200)
         return st;
@@ -134,10 +135,14 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     if (!body)
         return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
     size_t len = strlen(body);
-    /* True until an online seat would turn away (a seat coming back invalidates it). */
-    if (vc && call.ttl > 0)
-        view_cache_put_until(vc, id, ticket, body, len,
-                             isfinite(call.ttl) ? view_cache_now() + call.ttl : 0);
+    /* True until an online seat would turn away (a seat coming back invalidates it; one seen
+     * again while online moves its end: service_presence.c). */
+    if (vc) {
+        double now = view_cache_now();
+        for (int k = 0; k < call.nleft; k++)
+            call.left[k] = call.left[k] > 0 ? now + call.left[k] : 0;
+        view_cache_put_parts(vc, id, ticket, body, len, call.left, call.nleft);
+    }
     outcome_text(o, 200, body, len);
     return STORE_OK;
 }

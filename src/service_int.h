@@ -97,9 +97,12 @@ void service_published(struct server *srv, int st, const char *id, int resolved)
 
 /* Adds "presence" ("online" or "away") to each seat of public view `view` of game `id`, from
  * the seats' last signs of life (service_seen): a bot's seat is always online, a free one away.
- * *ttl (when not NULL) is the seconds until the first online person would turn away (INFINITY
- * when none is online): a cached copy of the view is true until then. */
-int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double *ttl);
+ * left[k] (when `left` is not NULL; RS_MAX_SEATS of them, *nleft set to the view's seats) is the
+ * seconds until seat k, an online person, would turn away, and 0 for every other seat: a cached
+ * copy of the view is true until the first of them, or longer as its seats show signs again
+ * (service_presence.c extends it). */
+int service_presence_add(struct server *srv, PGconn *c, const char *id, json_t *view, double left[],
+                         int *nleft);
 
 /* Adds to `game`, a create's reply or a lobby entry with its "options", the API's fields from
  * before options were declared: "target_vp", the option of that name or null, which clients

@@ -426,7 +426,7 @@ static int resolve_tx(PGconn *c, void *ctx)
         st = live_save(c, &lv);
     json_t *v = st == STORE_OK ? live_public_view(&lv) : NULL;
     if (v)
-        st = service_presence_add(rc->gc.srv, c, rc->gc.id, v, NULL);
+        st = service_presence_add(rc->gc.srv, c, rc->gc.id, v, NULL, NULL);
     if (st == STORE_OK) {
         rc->gc.resolved = lv.resolved;
         outcome_reply(o, 200, v);

@@ -124,10 +124,11 @@ enum { STORE_SEEN_MAX = 100 };
  * at most one write per `every` seconds, whichever instances serve it). back[i] is set when
  * the write found the seat not seen within `online` seconds (it was "away", or never seen);
  * every instance is then told of the game (store_notify_news with STORE_NEWS_PRESENCE, once
- * committed) so that cached public views, which show the seat away, are dropped. Run it in a
+ * committed) so that cached public views, which show the seat away, are dropped. written[i] is
+ * set when seat i's sign was written now (not skipped as seen within `every`). Run it in a
  * transaction of its own, which may commit lazily (store_commit_lazily). */
 int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], int n, double every,
-                         double online, bool back[]);
+                         double online, bool back[], bool written[]);
 
 /* The seconds since each seat of game `id` was last seen, by seat number, into ago[] (at most
  * RS_MAX_SEATS; -1: never), their number to *n. */

@@ -45,10 +45,10 @@ int store_seat_change(PGconn *c, const char *id, int seat, const char *bot)
 }
 
 int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], int n, double every,
-                         double online, bool back[])
+                         double online, bool back[], bool written[])
 {
     for (int i = 0; i < n; i++)
-        back[i] = false;
+        back[i] = written[i] = false;
     if (n <= 0)
         return STORE_OK;
     if (n > STORE_SEEN_MAX)
@@ -84,14 +84,16 @@ int store_seats_seen_now(PGconn *c, const char *const ids[], const int seats[], 
                    "games AS g WHERE g.id = s.game_id) AS last_seq",
                    4, vals, NULL, &r);
     for (int k = 0; st == STORE_OK && k < PQntuples(r); k++) {
-        if (strcmp(PQgetvalue(r, k, 2), "t") != 0)
-            continue;
         const char *id = PQgetvalue(r, k, 0);
         int seat = atoi(PQgetvalue(r, k, 1));
+        bool was_away = strcmp(PQgetvalue(r, k, 2), "t") == 0;
         for (int i = 0; i < n; i++)
-            if (seats[i] == seat && strcmp(ids[i], id) == 0)
-                back[i] = true;
-        st = store_notify_news(c, id, atoll(PQgetvalue(r, k, 3)), STORE_NEWS_PRESENCE);
+            if (seats[i] == seat && strcmp(ids[i], id) == 0) {
+                written[i] = true;
+                back[i] = was_away;
+            }
+        if (was_away)
+            st = store_notify_news(c, id, atoll(PQgetvalue(r, k, 3)), STORE_NEWS_PRESENCE);
     }
     PQclear(r);
     return st;

@@ -35,6 +35,8 @@ struct entry {
     struct entry *next;
     double expires; /* view_cache_now() after which it is no longer served; 0: never */
     struct view_text *text;
+    double *until; /* NULL, or its nparts parts' ends (view_cache_put_parts); expires their min */
+    int nparts;
     char id[]; /* NUL-terminated */
 };
 
@@ -158,6 +160,7 @@ static void free_list(struct entry *e)
     while (e) {
         struct entry *next = e->next;
         view_text_release(e->text);
+        free(e->until);
         free(e);
         e = next;
     }
@@ -278,19 +281,72 @@ void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket
     view_cache_put_tagged(vc, id, ticket, body, len, expires, 0);
 }
 
+static void put_entry(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                      size_t len, double expires, int tag, const double until[], int nparts);
+
+/* The first end of parts until[0..n) (0: none ends). */
+static double first_end(const double until[], int n)
+{
+    double first = 0;
+    for (int k = 0; k < n; k++)
+        if (until[k] > 0 && (first == 0 || until[k] < first))
+            first = until[k];
+    return first;
+}
+
+void view_cache_put_parts(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                          size_t len, const double until[], int nparts)
+{
+    if (nparts < 0 || nparts > VIEW_CACHE_MAX_PARTS)
+        return;
+    put_entry(vc, id, ticket, body, len, first_end(until, nparts), 0, until, nparts);
+}
+
 void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                            size_t len, double expires, int tag)
+{
+    put_entry(vc, id, ticket, body, len, expires, tag, NULL, 0);
+}
+
+bool view_cache_extend(struct view_cache *vc, const char *id, int part, double until)
+{
+    if (!vc || part < 0)
+        return false;
+    bool moved = false;
+    size_t b = bucket_of(vc, id);
+    pthread_mutex_lock(lock_of(vc, b));
+    for (struct entry *e = vc->buckets[b].head; e; e = e->next)
+        if (strcmp(e->id, id) == 0) {
+            if (e->until && part < e->nparts && e->until[part] > 0 && until > e->until[part]) {
+                e->until[part] = until;
+                e->expires = first_end(e->until, e->nparts);
+                moved = true;
+            }
+            break;
+        }
+    pthread_mutex_unlock(lock_of(vc, b));
+    return moved;
+}
+
+static void put_entry(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                      size_t len, double expires, int tag, const double until[], int nparts)
 {
     if (vc->max_entries == 0 || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
         return;
     size_t idlen = strlen(id);
     struct entry *fresh = malloc(sizeof *fresh + idlen + 1);
     struct view_text *copy = malloc(sizeof *copy + len + 1);
-    if (!fresh || !copy) {
+    double *parts = nparts > 0 ? malloc((size_t)nparts * sizeof *parts) : NULL;
+    if (!fresh || !copy || (nparts > 0 && !parts)) {
         free(fresh);
         free(copy);
+        free(parts);
         return;
     }
+    if (parts)
+        memcpy(parts, until, (size_t)nparts * sizeof *parts);
+    fresh->until = parts;
+    fresh->nparts = nparts;
     memcpy(fresh->id, id, idlen + 1);
     atomic_init(&copy->refs, 1);
     atomic_init(&copy->attached, NULL);
@@ -309,6 +365,7 @@ void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticke
     if (now != ticket || !__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE)) {
         pthread_mutex_unlock(lock_of(vc, b));
         free(copy);
+        free(parts);
         free(fresh);
         return; /* the game changed since its view was read: do not store old news */
     }

@@ -73,6 +73,21 @@ void view_cache_put(struct view_cache *vc, const char *id, uint64_t ticket, cons
 void view_cache_put_until(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
                           size_t len, double expires);
 
+/* The most parts a view may be stored with (view_cache_put_parts). */
+enum { VIEW_CACHE_MAX_PARTS = 16 };
+
+/* view_cache_put_until() of a view made of parts (a game's seats) each true until until[k]
+ * (view_cache_now() seconds; 0: for good), k < nparts <= VIEW_CACHE_MAX_PARTS: the view is
+ * true until the first of them, and view_cache_extend() can move a part's end. */
+void view_cache_put_parts(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,
+                          size_t len, const double until[], int nparts);
+
+/* Tells the cache that part `part` of the view of `id` stays true until `until` (a seat seen
+ * again while it was online): its end moves there if that is later, and the view's end with it.
+ * False, and nothing changes, when there is no such view, it was stored without parts, or the
+ * part is true for good (0: an away seat coming back is a change, told by invalidation). */
+bool view_cache_extend(struct view_cache *vc, const char *id, int part, double until);
+
 /* view_cache_put_until() that keeps `tag` with the text, for the reader (view_text_tag): what
  * the caller knows of the view besides its bytes, such as the seat whose hand it is. */
 void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticket, const char *body,

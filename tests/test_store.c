@@ -1149,13 +1149,13 @@ static int seen_then_read_synchronous_commit(PGconn *conn, void *ctx)
 {
     const char *ids[] = {"nosuchgame", "nor\"this"};
     const int seats[] = {0, 1};
-    bool back[2] = {true, true};
+    bool back[2] = {true, true}, written[2] = {true, true};
     int rc = store_commit_lazily(conn);
     if (rc == STORE_OK)
-        rc = store_seats_seen_now(conn, ids, seats, 2, 10, 45, back);
+        rc = store_seats_seen_now(conn, ids, seats, 2, 10, 45, back, written);
     if (rc != STORE_OK)
         return rc;
-    cr_expect(!back[0] && !back[1], "no seat was written");
+    cr_expect(!back[0] && !back[1] && !written[0] && !written[1], "no seat was written");
     return read_synchronous_commit(conn, ctx);
 }
 

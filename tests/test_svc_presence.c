@@ -312,3 +312,37 @@ Test(presence, a_seat_coming_back_changes_the_view_on_every_daemon_but_keeps_the
     daemon_stop(&d1);
     daemon_stop(&d2);
 }
+
+/* A seat that keeps showing signs of life while online keeps its game's cached public view: the
+ * view read from the database is true until the seat's window from its last sign runs out, and
+ * each later sign this daemon writes moves that end (view_cache_extend). Before, the view was
+ * read again from the database when its first window ran out, to say the same: a tenth of the
+ * view reads in the bench's expert part, each waiting for the database. */
+Test(presence, a_seat_that_stays_online_keeps_its_games_cached_view_past_the_first_window)
+{
+    static const char misses[] = "city_view_cache_lookups_total{result=\"miss\"} ";
+    struct daemon d1; /* of its own: only this test's reads are counted */
+    daemon_start(&d1, db, "--presence-seconds 3");
+    struct table t;
+    create(&t, 2, 0, NULL);
+    read_hand_at(d1.base, &t, 0);
+    expect_online_soon(d1.base, &t, 0); /* read from the database, then cached */
+    double m0 = metric_at(d1.base, misses);
+    /* For twice the window: seat 0's hand read every half second, its public view between. */
+    double end = harness_now() + 2 * PRESENCE_S;
+    int views = 0;
+    while (harness_now() < end) {
+        read_hand_at(d1.base, &t, 0);
+        usleep(250 * 1000);
+        expect_presence(d1.base, &t, 0, "online");
+        expect_presence(d1.base, &t, 1, "away");
+        views += 2;
+        usleep(250 * 1000);
+    }
+    cr_expect_eq(metric_at(d1.base, misses) - m0, 0,
+                 "%d view reads over twice the window, none from the database", views);
+    /* Signs stop: the view turns away once the window from the last one passed. */
+    sleep(PRESENCE_S + 1);
+    expect_presence(d1.base, &t, 0, "away");
+    daemon_stop(&d1);
+}

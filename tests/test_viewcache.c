@@ -117,6 +117,33 @@ Test(viewcache, a_view_true_until_a_time_is_not_served_after_it)
     view_cache_free(vc);
 }
 
+Test(viewcache, a_view_true_while_each_part_is_lives_on_as_its_parts_are_extended)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    double now = view_cache_now();
+    /* Seat 0 online until now + 0.2 s, seat 1 until now + 0.6 s, seat 2 away or a bot (0). */
+    const double until[] = {now + 0.2, now + 0.6, 0};
+    view_cache_put_parts(vc, "g1", view_cache_ticket(vc, "g1"), "both", 4, until, 3);
+    cr_assert(cached(vc, "g1", "both"));
+    cr_assert_not(view_cache_extend(vc, "g1", 2, now + 5), "a part true for good stays so");
+    cr_assert_not(view_cache_extend(vc, "g1", 3, now + 5), "no such part");
+    cr_assert_not(view_cache_extend(vc, "g2", 0, now + 5), "no such view");
+    /* Seat 0 was seen again: its part lasts longer, and the view with it, until seat 1's end. */
+    cr_assert(view_cache_extend(vc, "g1", 0, now + 2));
+    cr_assert_not(view_cache_extend(vc, "g1", 0, now + 1), "an extension never shortens");
+    struct timespec ts = {0, 300 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cr_assert(cached(vc, "g1", "both"), "seat 0's first end passed: still true");
+    nanosleep(&ts, NULL);
+    nanosleep(&ts, NULL);
+    cr_assert_not(cached(vc, "g1", NULL), "seat 1's end passed: out of date");
+    /* A view stored without parts (view_cache_put_until) has none to extend. */
+    view_cache_put_until(vc, "g3", view_cache_ticket(vc, "g3"), "x", 1, view_cache_now() + 1);
+    cr_assert_not(view_cache_extend(vc, "g3", 0, view_cache_now() + 5));
+    view_cache_free(vc);
+}
+
 Test(viewcache, refuses_a_view_read_before_its_game_changed)
 {
     struct view_cache *vc = view_cache_new(16);
