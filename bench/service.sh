@@ -155,11 +155,20 @@ hurl=$started_url
 # service's. A person's browser is on another machine.
 client_prio=()
 if chrt -f 1 true 2>/dev/null; then client_prio=(chrt -f 1); fi
+# The cache misses of views and hands so far: "VIEW_MISSES HAND_MISSES".
+cache_misses() {
+    curl -s "$url/metrics" | awk '$1 == "city_view_cache_lookups_total{result=\"miss\"}" { v = $2 }
+        $1 == "city_hand_cache_lookups_total{result=\"miss\"}" { h = $2 } END { print v + 0, h + 0 }'
+}
 people_runs() {
-    local pl vw hd
+    local pl vw hd m0 m1 m2
     pl=$("${client_prio[@]}" "$root/$build/bench/load" play "$url" the_city 4 "$secs" "$play_conns")
+    read -r -a m0 < <(cache_misses)
     vw=$("${client_prio[@]}" "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" views || true)
+    read -r -a m1 < <(cache_misses)
     hd=$("${client_prio[@]}" "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" "$secs" "$lconns" hands || true)
+    read -r -a m2 < <(cache_misses)
+    say "  cache misses: views $((m1[0] - m0[0])) in the views' run, hands $((m2[1] - m1[1])) in the hands' run"
     in_flight "$vw"
     in_flight "$hd"
     echo "$pl|$vw|$hd"

@@ -99,13 +99,46 @@ struct mark {
  * transaction, while the next ones gather. A sign is then never a request's wait for the
  * database, and a crowd of streams' keep-alives costs a few transactions a second rather than
  * one each. */
-enum { QUEUE_MAX = 8192, GATHER_MS = 50 };
+enum { QUEUE_MAX = 8192, GATHER_MS = 50, NAP_ROUNDS = 20 };
 struct presence_writer {
     struct workers w; /* one thread; w.mu guards the queue */
     struct server *srv;
     int n;
+    bool asleep; /* waiting without a deadline: the next mark must wake it */
     struct mark q[QUEUE_MAX];
 };
+
+/* Adds `ms` milliseconds to realtime `t`. */
+static void add_ms(struct timespec *t, long ms)
+{
+    t->tv_nsec += ms * 1000000L;
+    while (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
+/* Waits (w.mu held) until marks are queued or the writer stops. A request that queues a mark
+ * does not wake the writer while it naps (it looks every GATHER_MS on its own): a wake-up from
+ * a request's thread lets the writer take that thread's core before the request's reply is
+ * sent (measured under expert games: a preemption in nearly every hand view that queued a
+ * mark, docs/benchmarks.md). Only after NAP_ROUNDS empty looks (a second) does it sleep until
+ * woken, so an idle daemon does not wake 20 times a second. */
+static void wait_for_marks(struct presence_writer *pw)
+{
+    for (int empty = 0; pw->n == 0 && !atomic_load(&pw->w.stop); empty++) {
+        if (empty >= NAP_ROUNDS) {
+            pw->asleep = true;
+            pthread_cond_wait(&pw->w.wake, &pw->w.mu);
+            pw->asleep = false;
+            continue;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        add_ms(&until, GATHER_MS);
+        pthread_cond_timedwait(&pw->w.wake, &pw->w.mu, &until);
+    }
+}
 
 struct seen_call {
     const struct mark *marks;
@@ -160,17 +193,12 @@ static void *writer_main(void *arg)
     struct mark batch[STORE_SEEN_MAX];
     for (;;) {
         pthread_mutex_lock(&pw->w.mu);
-        while (pw->n == 0 && !atomic_load(&pw->w.stop))
-            pthread_cond_wait(&pw->w.wake, &pw->w.mu);
+        wait_for_marks(pw);
         /* Lets more gather for a moment (a seat's presence is told in seconds): a handful of
-         * transactions a second, however many signs. */
+         * transactions a second, however many signs. A full batch wakes it early. */
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += GATHER_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        add_ms(&until, GATHER_MS);
         while (pw->n < STORE_SEEN_MAX && !atomic_load(&pw->w.stop) &&
                pthread_cond_timedwait(&pw->w.wake, &pw->w.mu, &until) == 0)
             ;
@@ -232,7 +260,8 @@ void service_seen(struct server *srv, const char *id, int seat)
         if (pw->n < QUEUE_MAX && !atomic_load(&pw->w.stop)) {
             pw->q[pw->n++] = m;
             queued = true;
-            pthread_cond_signal(&pw->w.wake);
+            if (pw->asleep || pw->n == STORE_SEEN_MAX) /* else it looks on its own: see above */
+                pthread_cond_signal(&pw->w.wake);
         }
         pthread_mutex_unlock(&pw->w.mu);
     }
