@@ -190,13 +190,16 @@ void http_reply_header(struct http_req *r, const char *name, const char *value);
 /* Whether url is under /api/v1 (where CORS applies and unknown paths are API 404s). */
 bool http_is_api_path(const char *url);
 
-/* The headers the policy puts on every reply (r's): Content-Security-Policy, X-Frame-Options,
- * Referrer-Policy, X-Content-Type-Options, and under /api/v1 CORS (a preflight's answers when r
- * is an OPTIONS), for the origins srv->policy allows. */
+/* The headers the policy puts on every reply (r's): Content-Security-Policy (the API's under
+ * /api/v1, the page's elsewhere), X-Frame-Options, Referrer-Policy, X-Content-Type-Options, and
+ * under /api/v1 CORS (a preflight's answers when r is an OPTIONS), for the origins srv->policy
+ * allows. */
 void http_policy_headers(struct http_req *r, struct MHD_Response *resp);
 
 /* Whether http_policy_headers() adds the same headers to every reply of r's method and path,
- * whatever else the request says (false when CORS echoes an allowed Origin). */
+ * whatever else the request says (false when CORS echoes an allowed Origin). They differ by
+ * path (the policy under /api/v1 or not): a reply prepared for one request may be queued again
+ * only for requests of the same path (http_send.c's cached views, all under /api/v1). */
 bool http_policy_headers_fixed(const struct http_req *r);
 
 /* Checks a request head on the first call, before anything reads it, and answers what it

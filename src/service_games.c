@@ -96,6 +96,8 @@ int service_list_games(struct server *srv, const char *limit, const char *after,
     return STORE_OK;
 }
 
+_Static_assert((int)RS_MAX_SEATS <= (int)VIEW_CACHE_MAX_PARTS, "a view's parts are its seats");
+
 struct view_call {
     struct game_call gc;
     double left[RS_MAX_SEATS]; /* seconds each seat's presence stays true (0: for good) */
@@ -127,6 +129,9 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
         return STORE_OK;
     }
     uint64_t ticket = vc ? view_cache_ticket(vc, id) : 0;
+    /* Before the transaction: the seats' ends counted from here are no later than the
+     * database's, which counts them from its now() inside the transaction. */
+    double start = view_cache_now();
     struct view_call call = {.gc = {.srv = srv, .id = id, .o = o}};
     int st = store_run(srv->store, view_tx, &call);
     if (st != STORE_OK || o->status != 200)
@@ -138,9 +143,8 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     /* True until an online seat would turn away (a seat coming back invalidates it; one seen
      * again while online moves its end: service_presence.c). */
     if (vc) {
-        double now = view_cache_now();
         for (int k = 0; k < call.nleft; k++)
-            call.left[k] = call.left[k] > 0 ? now + call.left[k] : 0;
+            call.left[k] = call.left[k] > 0 ? start + call.left[k] : 0;
         view_cache_put_parts(vc, id, ticket, body, len, call.left, call.nleft);
     }
     outcome_text(o, 200, body, len);

@@ -108,7 +108,7 @@ struct presence_writer {
     struct mark q[QUEUE_MAX];
 };
 
-/* Adds `ms` milliseconds to realtime `t`. */
+/* Adds `ms` milliseconds to `t`. */
 static void add_ms(struct timespec *t, long ms)
 {
     t->tv_nsec += ms * 1000000L;
@@ -134,7 +134,7 @@ static void wait_for_marks(struct presence_writer *pw)
             continue;
         }
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until); /* the crew's clock */
         add_ms(&until, GATHER_MS);
         pthread_cond_timedwait(&pw->w.wake, &pw->w.mu, &until);
     }
@@ -197,7 +197,7 @@ static void *writer_main(void *arg)
         /* Lets more gather for a moment (a seat's presence is told in seconds): a handful of
          * transactions a second, however many signs. A full batch wakes it early. */
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until); /* the crew's clock */
         add_ms(&until, GATHER_MS);
         while (pw->n < STORE_SEEN_MAX && !atomic_load(&pw->w.stop) &&
                pthread_cond_timedwait(&pw->w.wake, &pw->w.mu, &until) == 0)

@@ -3,11 +3,18 @@
 #include "workers.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 bool workers_init(struct workers *w, int max)
 {
     pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    /* Timed waits count on the monotonic clock: a step of the wall clock (NTP, a VM's resume)
+     * neither stretches nor cuts them. */
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &attr);
+    pthread_condattr_destroy(&attr);
     atomic_init(&w->stop, false);
     w->n = 0;
     w->max = max > 0 ? max : 1;

@@ -17,8 +17,9 @@ struct workers {
     int max, n;          /* n: threads running */
 };
 
-/* Makes w's mutex and condition variable and room for up to `max` (at least 1) threads; none
- * runs yet. False when memory runs out; workers_stop() must be called either way. */
+/* Makes w's mutex and condition variable (whose timed waits take CLOCK_MONOTONIC deadlines) and
+ * room for up to `max` (at least 1) threads; none runs yet. False when memory runs out;
+ * workers_stop() must be called either way. */
 bool workers_init(struct workers *w, int max);
 
 /* Starts up to `count` (at most init's max) threads running fn(arg), stopping at the first that
