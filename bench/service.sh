@@ -256,7 +256,7 @@ experts_part() {
     # its game's view (it comes online), so a view read before it would be read again.
     say "experts: reading each game's hand and view once (the caches' start); people's clients at ${client_prio[*]:-normal priority}"
     "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" hands >/dev/null || true
-    sleep 0.2 # the signs of life written (within 50 ms), so the views read next are their news
+    sleep 0.3 # the signs of life written (within 100 ms), so the views read next are their news
     "$root/$build/bench/load" rate "$url" "$work/games.txt" "$view_rate" 1 "$lconns" views >/dev/null || true
     for round in 1 2; do
         say "experts round $round: people without expert games (play, views and hands at $view_rate/s), ${secs}s each"
@@ -354,8 +354,9 @@ wrk_run() {
 # The views of $1 and of $2 (the minimal daemon) in turns: $read_slices slices of each, a
 # slice of $1 then $2, then $2 then $1 (A B B A ...), so that the machine's drift over the run
 # (a VM's neighbours, seen to move hello's own rate by a fifth between runs a minute apart)
-# falls on both alike. Prints "good_a seconds_a good_b seconds_b".
-read_slices=${BENCH_READ_SLICES:-4}
+# falls on both alike; a slice is $secs / $read_slices whole seconds (5 of 2 s by default: 10 s a
+# side, as one run was before). Prints "good_a seconds_a good_b seconds_b".
+read_slices=${BENCH_READ_SLICES:-5}
 wrk_views_pair() {
     local ga=0 sa=0 gb=0 sb=0 good s bad
     local slice=$(( secs / read_slices > 0 ? secs / read_slices : 1 )) order
