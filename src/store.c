@@ -543,10 +543,11 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
     assert(st && fn);
     if (attempts < 1)
         attempts = 1;
-    bool stale_retried = false;
+    bool stale_retried = false, renew = false;
     for (int attempt = 1;; attempt++) {
         struct lease l;
-        int rc = store_pool_acquire(st, &l);
+        int rc = store_pool_acquire(st, &l, renew);
+        renew = false;
         if (rc != STORE_OK)
             return rc;
         struct pipe p;
@@ -558,7 +559,7 @@ int store_tx(struct store *st, store_tx_fn fn, void *ctx, int attempts)
         /* A reused connection that the server had closed (a restart): nothing reached the
          * database, so run the body once more on a new connection. */
         if (rc == STORE_UNAVAILABLE && !fresh && !p.commit_sent && !stale_retried) {
-            stale_retried = true;
+            stale_retried = renew = true;
             attempt--;
             continue;
         }
@@ -577,7 +578,7 @@ int store_run(struct store *st, store_tx_fn fn, void *ctx)
     assert(st && fn);
     for (int tries = 0;; tries++) {
         struct lease l;
-        int rc = store_pool_acquire(st, &l);
+        int rc = store_pool_acquire(st, &l, tries > 0);
         if (rc != STORE_OK)
             return rc;
         rc = run_body(&l, fn, ctx, "store_run");

@@ -23,9 +23,12 @@ struct lease {
                          * for its synchronous standby (the slot's flag; store.c clears it) */
 };
 
-/* Takes a slot, waiting while all are busy, and gives it a live connection in *l. STORE_OK, or
+/* Takes a slot, waiting while all are busy, and gives it a live connection in *l. With `renew`,
+ * that connection is a new one: a caller whose reused connection turned out dead takes one,
+ * because a restart or failover closes every idle connection at once, while the server's kill
+ * reaches each session a moment later, so the others may still look alive. STORE_OK, or
  * STORE_UNAVAILABLE (the slot is released again) when no connection could be made. */
-int store_pool_acquire(struct store *st, struct lease *l);
+int store_pool_acquire(struct store *st, struct lease *l, bool renew);
 
 /* Gives l's connection back. A broken one, or one left inside a transaction that cannot be
  * rolled back, is closed. */

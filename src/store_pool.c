@@ -57,7 +57,6 @@ struct slot {
     PGconn *conn;      /* NULL until connected, and again after a failure */
     bool busy;         /* taken by a caller */
     uint64_t prepared; /* statements prepared on conn (bit i: statement i) */
-    bool had_conn;     /* a connection was made here before: the next one is a reconnect */
     bool syncrep_cut;  /* the lease's syncrep_cut flag (set by on_notice) */
 };
 
@@ -68,11 +67,12 @@ struct store {
     struct slot *slots;
     const char **keys; /* PQconnectdbParams() arguments, NULL-terminated */
     const char **vals;
-    char *strings;            /* one buffer holding every key and value */
-    uint64_t rng;             /* for the retry backoff; under mu */
-    bool down;                /* the last connection attempt failed (logged once per outage) */
-    long long down_since;     /* CLOCK_MONOTONIC ms of the first failed attempt of this outage */
-    struct store_stats stats; /* under mu */
+    char *strings;             /* one buffer holding every key and value */
+    uint64_t rng;              /* for the retry backoff; under mu */
+    bool down;                 /* the last connection attempt failed (logged once per outage) */
+    long long down_since;      /* CLOCK_MONOTONIC ms of the first failed attempt of this outage */
+    struct store_stats stats;  /* under mu */
+    unsigned long long closed; /* connections closed as broken and not yet replaced; under mu */
 };
 
 /*
@@ -268,6 +268,16 @@ static bool idle_conn_alive(PGconn *conn)
     return PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
 }
 
+/* Closes a connection the pool found broken (or cannot trust), so that the next connection
+ * made counts as a reconnect, whichever slot makes it. */
+static void pool_closed(struct store *st, PGconn *conn)
+{
+    PQfinish(conn);
+    pthread_mutex_lock(&st->mu);
+    st->closed++;
+    pthread_mutex_unlock(&st->mu);
+}
+
 /* Sleeps `ms` milliseconds. */
 static void sleep_ms(long ms)
 {
@@ -316,12 +326,12 @@ static PGconn *connect_once(struct store *st, struct slot *slot)
         st->down_since = now_ms();
     if (ok) {
         st->stats.connects++;
-        st->stats.reconnects += slot->had_conn;
+        st->stats.reconnects += st->closed > 0;
+        st->closed -= st->closed > 0;
         moved = st->stats.server[0] && strcmp(st->stats.server, server) != 0;
         st->stats.failovers += moved;
         snprintf(was, sizeof was, "%s", st->stats.server);
         snprintf(st->stats.server, sizeof st->stats.server, "%s", server);
-        slot->had_conn = true;
     }
     pthread_mutex_unlock(&st->mu);
     if (!ok) {
@@ -364,16 +374,18 @@ static PGconn *pool_connect(struct store *st, struct slot *slot)
 
 /* Takes a slot, waiting while all are busy, and gives it a live connection. STORE_OK, or
  * STORE_UNAVAILABLE (the slot is released again) when no connection could be made. */
-int store_pool_acquire(struct store *st, struct lease *l)
+int store_pool_acquire(struct store *st, struct lease *l, bool renew)
 {
     pthread_mutex_lock(&st->mu);
     int pick;
     for (;;) {
+        /* A free slot with a connection first (without one when renewing: no live
+         * connection is closed when an empty slot is free). */
         pick = -1;
         for (int i = 0; i < st->size; i++) {
             if (st->slots[i].busy)
                 continue;
-            if (st->slots[i].conn) {
+            if (!st->slots[i].conn == renew) {
                 pick = i;
                 break;
             }
@@ -391,8 +403,8 @@ int store_pool_acquire(struct store *st, struct lease *l)
 
     l->slot = pick;
     l->fresh = false;
-    if (conn && !idle_conn_alive(conn)) {
-        PQfinish(conn);
+    if (conn && (renew || !idle_conn_alive(conn))) {
+        pool_closed(st, conn);
         conn = NULL;
     }
     if (!conn) {
@@ -419,8 +431,12 @@ int store_pool_acquire(struct store *st, struct lease *l)
  * rolled back, is closed. */
 void store_pool_release(struct store *st, struct lease *l)
 {
-    if (l->discard && l->conn) {
-        PQfinish(l->conn);
+    if (!l->conn) { /* store_lease_discard closed it */
+        pthread_mutex_lock(&st->mu);
+        st->closed++;
+        pthread_mutex_unlock(&st->mu);
+    } else if (l->discard) {
+        pool_closed(st, l->conn);
         l->conn = NULL;
     }
     PGconn *conn = l->conn;
@@ -430,7 +446,7 @@ void store_pool_release(struct store *st, struct lease *l)
         PQclear(r);
     }
     if (conn && (PQstatus(conn) != CONNECTION_OK || PQtransactionStatus(conn) != PQTRANS_IDLE)) {
-        PQfinish(conn);
+        pool_closed(st, conn);
         conn = NULL;
     }
     pthread_mutex_lock(&st->mu);
@@ -511,7 +527,7 @@ bool store_ping(struct store *st)
     assert(st);
     for (int tries = 0; tries < 2; tries++) {
         struct lease l;
-        if (store_pool_acquire(st, &l) != STORE_OK)
+        if (store_pool_acquire(st, &l, tries > 0) != STORE_OK)
             return false;
         int rc = exec_simple(l.conn, "SELECT 1", "ping");
         bool fresh = l.fresh;
@@ -545,7 +561,7 @@ int store_session(struct store *st, store_session_fn fn, void *ctx)
 {
     assert(st && fn);
     struct lease l;
-    int rc = store_pool_acquire(st, &l);
+    int rc = store_pool_acquire(st, &l, false);
     if (rc != STORE_OK)
         return rc;
     bool discard = false;
