@@ -200,8 +200,11 @@ uint64_t view_cache_ticket(struct view_cache *vc, const char *id)
 
 double view_cache_now(void)
 {
+    /* CLOCK_BOOTTIME, not CLOCK_MONOTONIC: a view's end stands for a time the database counts
+     * on its own clock (a seat's presence window), which runs on while the host is suspended;
+     * a monotonic clock stops then, and would serve such a view past its end. */
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_BOOTTIME, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 

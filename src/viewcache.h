@@ -96,7 +96,8 @@ void view_cache_put_tagged(struct view_cache *vc, const char *id, uint64_t ticke
 /* The tag the text was stored with (0 by view_cache_put and view_cache_put_until). */
 int view_text_tag(const struct view_text *t);
 
-/* Seconds on the cache's clock (monotonic) now. */
+/* Seconds on the cache's clock (CLOCK_BOOTTIME: steady, and running on while the host is
+ * suspended) now. */
 double view_cache_now(void);
 
 /* Forgets the view of `id` and its members ("ID/..."); "*" forgets every view. Thread-safe,
