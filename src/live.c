@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "expert.h"
+#include "metrics.h"
 #include "rated.h"
 #include "server.h"
 #include "viewcache.h"
@@ -90,9 +91,13 @@ static bool live_ruleset(struct live *lv, const char *game)
     return lv->g != NULL;
 }
 
-/* Loads the engine state of a live whose row was read. */
+/* Loads the engine state of a live whose row was read: lv->g already holds it when the row
+ * came without it (the version this instance had in memory, state_from_cache). */
 static int live_state(struct live *lv)
 {
+    metrics_state_load(lv->row.state_unchanged);
+    if (lv->row.state_unchanged) /* of the same ruleset: a game's ruleset never changes */
+        return lv->rs && lv->g ? STORE_OK : STORE_HARD;
     char err[256];
     if (!live_ruleset(lv, lv->row.game)) {
         fprintf(stderr, "cityd: game %s: this server does not host \"%s\"\n", lv->row.id,
@@ -174,17 +179,23 @@ static void bank_settle(struct live *lv)
         r->past_step_end = -1; /* a second save in this transaction charges nothing again */
 }
 
+static bool state_from_cache(struct server *srv, const char *id, long long *version,
+                             struct live *lv);
+
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv)
 {
     live_init(srv, lv);
+    long long known;
+    if (!state_from_cache(srv, id, &known, lv))
+        known = -1;
     int st, cached;
     if (seats_from_cache(srv, id, lv, &cached)) {
-        st = store_game_read(c, id, lock, &lv->row);
+        st = store_game_read(c, id, lock, known, &lv->row);
         if (st == STORE_OK)
             st = seats_refresh(c, srv, id, cached, lv);
     } else {
         uint64_t ticket = srv->seats ? view_cache_ticket(srv->seats, id) : 0;
-        st = store_game_load(c, id, lock, &lv->row, lv->seats, &lv->nseats);
+        st = store_game_load(c, id, lock, known, &lv->row, lv->seats, &lv->nseats);
         if (st == STORE_OK)
             seats_to_cache(srv, id, ticket, lv);
     }
@@ -275,9 +286,7 @@ int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids,
         } else if (seats_refresh(c, srv, ids[i], cached[i], &lvs[i]) != STORE_OK) {
             st = STORE_HARD;
         }
-        /* An unchanged state is the one this instance committed: lvs[i].g holds it (of the
-         * same ruleset: a game's ruleset never changes). */
-        if (!lvs[i].row.state_unchanged && live_state(&lvs[i]) != STORE_OK)
+        if (live_state(&lvs[i]) != STORE_OK)
             st = STORE_HARD;
         else
             bank_snapshot(&lvs[i]);

@@ -27,6 +27,7 @@ static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games
 static double late_sum, late_last;
 
 static unsigned long long tx_conflicts, tx_gave_up;                  /* under lock */
+static unsigned long long states_remembered, states_parsed;          /* atomic */
 static unsigned long long chat_players, chat_watchers, chat_reports; /* under lock */
 
 void metrics_request(const char *route, int status, double ms)
@@ -77,6 +78,11 @@ void metrics_tx_conflict(bool gave_up)
     tx_conflicts++;
     tx_gave_up += gave_up;
     pthread_mutex_unlock(&lock);
+}
+
+void metrics_state_load(bool from_memory)
+{
+    __atomic_add_fetch(from_memory ? &states_remembered : &states_parsed, 1, __ATOMIC_RELAXED);
 }
 
 void metrics_games_ended(int expired, int purged)
@@ -200,6 +206,14 @@ char *metrics_render(const char *extra, size_t *len)
         "# TYPE city_store_conflicts_given_up_total counter\n"
         "city_store_conflicts_given_up_total %llu\n",
         tx_conflicts, tx_gave_up);
+    put(&b,
+        "# HELP city_state_cache_lookups_total Game states loaded from this instance's memory, as "
+        "it last committed them (hit), or parsed from the database's row (miss).\n"
+        "# TYPE city_state_cache_lookups_total counter\n"
+        "city_state_cache_lookups_total{result=\"hit\"} %llu\n"
+        "city_state_cache_lookups_total{result=\"miss\"} %llu\n",
+        __atomic_load_n(&states_remembered, __ATOMIC_RELAXED),
+        __atomic_load_n(&states_parsed, __ATOMIC_RELAXED));
     put(&b,
         "# HELP city_chat_messages_total Chat messages this instance stored, by channel.\n"
         "# TYPE city_chat_messages_total counter\n"

@@ -32,6 +32,10 @@ void metrics_chat_report(void);
  * try (store.h, the retry policy). */
 void metrics_tx_conflict(bool gave_up);
 
+/* Counts one load of a game's engine state: `from_memory` when the database did not send it,
+ * because this instance had just that version in memory (live.c), else parsed from the row. */
+void metrics_state_load(bool from_memory);
+
 /* Appends the metrics as Prometheus text to a new malloc'd string (caller frees), followed by
  * `extra` (already Prometheus text, e.g. games by status from the database; may be NULL). */
 char *metrics_render(const char *extra, size_t *len);

@@ -185,7 +185,7 @@ static int who_tx(PGconn *c, void *ctx)
     struct game_row row = {0};
     struct seat_row seats[RS_MAX_SEATS];
     int n = 0;
-    int st = store_game_load(c, w->id, false, &row, seats, &n);
+    int st = store_game_load(c, w->id, false, -1, &row, seats, &n);
     w->seat = w->token ? -1 : -2;
     if (st == STORE_OK && w->token) {
         uint8_t hash[AUTH_HASH_LEN];

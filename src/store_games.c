@@ -207,9 +207,11 @@ static void seats_from_result(const PGresult *r, const char *id, struct seat_row
     }
 }
 
-int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out)
+int store_game_read(PGconn *c, const char *id, bool lock, long long known, struct game_row *out)
 {
-    const char *vals[] = {id, "-1"};
+    char version[24];
+    itoa_buf(version, sizeof version, known);
+    const char *vals[] = {id, version};
     PGresult *r;
     int st = query(c, "read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL, &r);
     if (st == STORE_OK)
@@ -272,10 +274,12 @@ int store_games_load(PGconn *c, int n, const char *const *ids, const long long *
     return st;
 }
 
-int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
+int store_game_load(PGconn *c, const char *id, bool lock, long long known, struct game_row *out,
                     struct seat_row *seats, int *nseats)
 {
-    const char *vals[] = {id, "-1"};
+    char version[24];
+    itoa_buf(version, sizeof version, known);
+    const char *vals[] = {id, version};
     const struct store_stmt q[2] = {
         {"read game", lock ? sql_game_lock : sql_game_plain, 2, vals, NULL, false},
         {"read seats", sql_seats, 1, vals, NULL, false},

@@ -69,13 +69,15 @@ void game_row_clear(struct game_row *g);
 /* Inserts a new game and its seats. */
 int store_game_insert(PGconn *c, const struct game_row *g, const struct seat_row *seats, int n);
 
-/* Reads a game row, locking it FOR UPDATE when `lock`. STORE_NO_ROW when there is none. */
-int store_game_read(PGconn *c, const char *id, bool lock, struct game_row *out);
+/* Reads a game row, locking it FOR UPDATE when `lock`. When its version is `known` (-1: none),
+ * its state is not sent: out->state is NULL and out->state_unchanged true. STORE_NO_ROW when
+ * there is none. */
+int store_game_read(PGconn *c, const char *id, bool lock, long long known, struct game_row *out);
 
-/* Reads a game row (locked FOR UPDATE when `lock`) and its seats in one round trip; the seats
- * are read after the lock is held, so they are as current as the row. STORE_NO_ROW when there
- * is no such game. */
-int store_game_load(PGconn *c, const char *id, bool lock, struct game_row *out,
+/* Reads a game row (locked FOR UPDATE when `lock`; its state as in store_game_read) and its
+ * seats in one round trip; the seats are read after the lock is held, so they are as current
+ * as the row. STORE_NO_ROW when there is no such game. */
+int store_game_load(PGconn *c, const char *id, bool lock, long long known, struct game_row *out,
                     struct seat_row *seats, int *nseats);
 
 /* The most games store_games_load() reads at once. */

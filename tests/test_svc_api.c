@@ -623,6 +623,37 @@ Test(api, a_hand_read_again_comes_from_memory_until_an_order_changes_it)
     }
 }
 
+static const char state_hits[] = "city_state_cache_lookups_total{result=\"hit\"} ";
+
+Test(api, a_hand_read_after_this_instances_order_takes_the_state_from_memory)
+{
+    /* On a daemon of its own, so that no other test's reads move its counters. */
+    struct daemon alone;
+    daemon_start(&alone, db, NULL);
+    const char *shared = client_base;
+    client_base = alone.base;
+    struct table t;
+    create(&t, 2, 1, NULL); /* seat 1 is a greedy bot: it decides in the order's transaction */
+    for (int i = 0; i < 3; i++) {
+        json_t *h = hand(&t, 0);
+        char *order = choose_order(h);
+        json_decref(h);
+        cr_assert_not_null(order, "step %d: seat 0 has nothing to decide", i);
+        char path[128];
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
+        json_decref(call("POST", path, t.tokens[0], order, 202));
+        free(order);
+        /* The order changed the hand, so it is read from the database again; its state is the
+         * one this instance just committed, which the database then does not send. */
+        double before = metric_at(alone.base, state_hits);
+        json_decref(hand(&t, 0));
+        cr_expect_eq(metric_at(alone.base, state_hits), before + 1,
+                     "step %d: the hand read after the order parsed the stored state", i);
+    }
+    client_base = shared;
+    daemon_stop(&alone);
+}
+
 Test(api, a_cached_hand_goes_to_its_own_token_only)
 {
     struct table t;
