@@ -33,6 +33,10 @@ int sc_order_from_json(const json_t *body, int *round, int *step, int *turn, str
 /* The canonical order body of decision d at the position. */
 json_t *sc_order_to_json(int round, int step, int turn, const struct sc_decision *d);
 
+/* Sets decision d's own fields of an order body (all but round, step and turn) on object o:
+ * a hand's options, which a view lists by the hundred, are built without the point's fields. */
+void sc_decision_fields(json_t *o, const struct sc_decision *d);
+
 /* What everyone may see: the city's stacks, money, hand and deck counts, the discard pile, the
  * phase, offices, council members, timed events, bills, the vote and the election in progress,
  * who must decide; the end (winners, reason, seed) once over. Never a hand or the deck's order. */

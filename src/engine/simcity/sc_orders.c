@@ -308,8 +308,16 @@ int sc_order_from_json(const json_t *body, int *round, int *step, int *turn, str
 
 json_t *sc_order_to_json(int round, int step, int turn, const struct sc_decision *d)
 {
-    json_t *o =
-        json_pack("{s:i, s:s, s:i}", "round", round, "step", sc_step_name(step), "turn", turn);
+    json_t *o = json_object();
+    json_object_set_new(o, "round", json_integer(round));
+    json_object_set_new(o, "step", json_string(sc_step_name(step)));
+    json_object_set_new(o, "turn", json_integer(turn));
+    sc_decision_fields(o, d);
+    return o;
+}
+
+void sc_decision_fields(json_t *o, const struct sc_decision *d)
+{
     switch (d->kind) {
     case SC_DEC_PASS:
         json_object_set_new(o, "pass", json_true());
@@ -351,5 +359,4 @@ json_t *sc_order_to_json(int round, int step, int turn, const struct sc_decision
     default:
         break;
     }
-    return o;
 }

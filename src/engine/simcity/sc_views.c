@@ -150,12 +150,10 @@ json_t *sc_public_view(const struct sc_game *g)
 }
 
 /* An order body's own fields (round, step and turn left out). */
-static json_t *option_json(const struct sc_game *g, const struct sc_decision *d)
+static json_t *option_json(const struct sc_decision *d)
 {
-    json_t *o = sc_order_to_json(g->round, g->step, g->turn, d);
-    json_object_del(o, "round");
-    json_object_del(o, "step");
-    json_object_del(o, "turn");
+    json_t *o = json_object();
+    sc_decision_fields(o, d);
     return o;
 }
 
@@ -168,7 +166,7 @@ static json_t *pending_json(const struct sc_game *g, int seat)
         struct sc_decision pass;
         sc_decision_init(&pass);
         pass.kind = SC_DEC_PASS;
-        json_array_append_new(options, option_json(g, &pass));
+        json_array_append_new(options, option_json(&pass));
         int n = sc_play_options(g, seat, NULL, 0, false);
         struct sc_option *opts = malloc((size_t)(n > 0 ? n : 1) * sizeof *opts);
         n = opts ? sc_play_options(g, seat, opts, n, true) : 0;
@@ -179,7 +177,7 @@ static json_t *pending_json(const struct sc_game *g, int seat)
             d.card = opts[i].card;
             d.x = opts[i].x;
             d.y = opts[i].y;
-            json_t *o = option_json(g, &d);
+            json_t *o = option_json(&d);
             json_object_set_new(o, "mode", json_string(sc_mode_name(opts[i].mode)));
             if (opts[i].mode != SC_MODE_EVENT)
                 json_object_set_new(o, "score", json_integer(opts[i].score));
@@ -191,7 +189,7 @@ static json_t *pending_json(const struct sc_game *g, int seat)
         struct sc_decision *all = malloc((size_t)(n > 0 ? n : 1) * sizeof *all);
         n = all ? sc_legal(g, seat, all, n) : 0;
         for (int i = 0; i < n; i++)
-            json_array_append_new(options, option_json(g, &all[i]));
+            json_array_append_new(options, option_json(&all[i]));
         free(all);
     }
     json_object_set_new(p, "options", options);
