@@ -183,6 +183,7 @@ struct job {
     char kinds[RS_MAX_SEATS][16];
     void *d[RS_MAX_SEATS]; /* the decisions */
     int applied, stale, resolved;
+    long long saved; /* the version apply_tx saved, its state then in g (-1: none) */
 };
 
 /* Reads the game and the seats whose slow bots must decide. The row is locked for the read, so
@@ -249,6 +250,11 @@ static int apply_tx(PGconn *c, void *ctx)
         st = live_advance(c, &lv, false);
     if (st == STORE_OK && j->applied > 0)
         st = live_save(c, &lv);
+    j->saved = -1;
+    if (st == STORE_OK && j->applied > 0) { /* kept for live_remember() once committed */
+        memcpy(j->g, lv.g, lv.rs->state_size);
+        j->saved = lv.row.version;
+    }
     j->resolved = lv.resolved;
     live_free(&lv);
     return st;
@@ -380,6 +386,8 @@ static void run_job(struct bot_pool *p, struct job *j)
     j->nseats = n;
     int st = n > 0 ? store_tx(srv->store, apply_tx, j, STORE_TRIES_WRITE) : STORE_HARD;
     if (st == STORE_OK && j->applied > 0) {
+        if (j->saved >= 0) /* the next load of this game need not read and parse it again */
+            live_remember(srv, j->id, j->saved, j->rs, j->g);
         metrics_steps_resolved(j->resolved);
         hub_publish(srv->hub, j->id, 0);
     }

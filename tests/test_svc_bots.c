@@ -153,6 +153,55 @@ Test(bots, an_expert_plays_a_whole_game_on_the_pool_and_the_game_replays)
     json_decref(rr);
 }
 
+/* The version of game `id` in the database (read there, not through a daemon). */
+static long long stored_version(const char *id)
+{
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT version FROM games WHERE id = '%s'", id);
+    return db_num(db, sql);
+}
+
+Test(bots, a_hand_read_after_an_experts_move_takes_the_state_from_memory)
+{
+    /* On a daemon of its own, so that no other test's loads move its counters. After the
+     * person's order, the expert's move is the game's next save: once it is in the database
+     * (watched there, so that the daemon loads nothing meanwhile), the person's hand is read
+     * from the state the bot worker committed, not parsed from the row again. */
+    struct daemon alone;
+    daemon_start(&alone, db, "--allow-seed --expert-ms 5");
+    client_base = alone.base;
+    static const char hits[] = "city_state_cache_lookups_total{result=\"hit\"} ";
+    struct table t;
+    create_with(&t, 2, "[\"expert\"]", 1, ", \"seed\": 33");
+    int moved = 0;
+    for (int round = 0; round < 6 && moved < 3; round++) {
+        json_t *h = hand(&t, 0);
+        char *order = choose_order(h);
+        json_decref(h);
+        if (!order)
+            break; /* the game is over */
+        char path[128];
+        snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
+        json_decref(call("POST", path, t.tokens[0], order, 202));
+        free(order);
+        long long after_order = stored_version(t.id);
+        double end = seconds() + 10;
+        while (stored_version(t.id) == after_order && seconds() < end)
+            harness_sleep_ms(20);
+        if (stored_version(t.id) == after_order)
+            continue;          /* no move of the expert's came after this order */
+        harness_sleep_ms(300); /* the worker keeps the state it committed right after its commit */
+        double before = metric_at(alone.base, hits);
+        json_decref(hand(&t, 0));
+        cr_expect_eq(metric_at(alone.base, hits), before + 1,
+                     "round %d: the hand after the expert's move parsed the stored state", round);
+        moved++;
+    }
+    cr_expect_geq(moved, 2, "the expert moved after only %d of the person's orders", moved);
+    client_base = d.base;
+    daemon_stop(&alone);
+}
+
 /* An expert and a greedy bot beside a person, the create body ending with `extra` (its game
  * and seed): the game ends and its log is gapless. */
 static void experts_finish(const char *extra)
