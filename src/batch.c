@@ -96,10 +96,11 @@ static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jo
     bt->njobs = n;
     bt->nsaved = 0;
     memcpy(bt->jobs, jobs, (size_t)n * sizeof *jobs);
+    uint64_t epoch = store_epoch(b->srv->store);
     int st = store_tx(b->srv->store, batch_tx, bt, STORE_TRIES_WRITE);
     if (st == STORE_OK)
         for (int i = 0; i < bt->nsaved; i++)
-            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, bt->saved[i].rs,
+            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, epoch, bt->saved[i].rs,
                           bt->saved[i].g);
     saved_clear(bt);
     if (st == STORE_HARD && n > 1) {

@@ -228,8 +228,11 @@ static int apply_tx(PGconn *c, void *ctx)
     struct live lv;
     int st = live_load(c, j->pool->srv, j->id, true, &lv);
     j->applied = j->stale = j->resolved = 0;
-    if (st == STORE_NO_ROW)
+    j->saved = -1;
+    if (st == STORE_NO_ROW) { /* purged while its bots thought */
+        live_free(&lv);
         return STORE_OK;
+    }
     struct rs_pos now = {0};
     if (st == STORE_OK && lv.rs == j->rs && !lv.rs->over(lv.g))
         lv.rs->where(lv.g, &now);
@@ -384,10 +387,11 @@ static void run_job(struct bot_pool *p, struct job *j)
         n++;
     }
     j->nseats = n;
+    uint64_t epoch = store_epoch(srv->store);
     int st = n > 0 ? store_tx(srv->store, apply_tx, j, STORE_TRIES_WRITE) : STORE_HARD;
     if (st == STORE_OK && j->applied > 0) {
         if (j->saved >= 0) /* the next load of this game need not read and parse it again */
-            live_remember(srv, j->id, j->saved, j->rs, j->g);
+            live_remember(srv, j->id, j->saved, epoch, j->rs, j->g);
         metrics_steps_resolved(j->resolved);
         hub_publish(srv->hub, j->id, 0);
     }

@@ -3,6 +3,7 @@
 #include "live.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "metrics.h"
 #include "rated.h"
 #include "server.h"
+#include "store.h"
 #include "viewcache.h"
 
 /* A started game's seats rarely change (a player leaves, the host hands a seat to a bot; each
@@ -97,7 +99,7 @@ static int live_state(struct live *lv)
 {
     metrics_state_load(lv->row.state_unchanged);
     if (lv->row.state_unchanged) /* of the same ruleset: a game's ruleset never changes */
-        return lv->rs && lv->g ? STORE_OK : STORE_HARD;
+        return lv->rs && lv->g && strcmp(lv->rs->id, lv->row.game) == 0 ? STORE_OK : STORE_HARD;
     char err[256];
     if (!live_ruleset(lv, lv->row.game)) {
         fprintf(stderr, "cityd: game %s: this server does not host \"%s\"\n", lv->row.id,
@@ -207,9 +209,11 @@ int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct l
     return st;
 }
 
-/* The cached blob of a state: its version, its ruleset's id, then the state's bytes. */
+/* The cached blob of a state: its version, the store's epoch it was committed at, its
+ * ruleset's id, then the state's bytes. */
 struct state_head {
     long long version;
+    uint64_t epoch;
     char game[16];
 };
 
@@ -227,7 +231,10 @@ static bool state_from_cache(struct server *srv, const char *id, long long *vers
     if (ok) {
         memcpy(&h, blob, sizeof h);
         h.game[sizeof h.game - 1] = 0;
-        ok = live_ruleset(lv, h.game) && len == sizeof h + lv->rs->state_size;
+        /* Committed at another epoch: the database may have lost that commit since (a failover,
+         * a restore), and another writer may have saved the same version with another state. */
+        ok = h.epoch == store_epoch(srv->store) && live_ruleset(lv, h.game) &&
+             len == sizeof h + lv->rs->state_size;
     }
     if (ok) {
         *version = h.version;
@@ -237,12 +244,12 @@ static bool state_from_cache(struct server *srv, const char *id, long long *vers
     return ok;
 }
 
-void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
-                   const void *g)
+void live_remember(struct server *srv, const char *id, long long version, uint64_t epoch,
+                   const struct ruleset *rs, const void *g)
 {
     if (!srv->states)
         return;
-    struct state_head h = {.version = version};
+    struct state_head h = {.version = version, .epoch = epoch};
     snprintf(h.game, sizeof h.game, "%s", rs->id);
     size_t len = sizeof h + rs->state_size;
     char *blob = malloc(len);

@@ -56,11 +56,13 @@ enum live_forcer { FORCED_BY_TIMER = -2, FORCED_BY_HOST = -1 };
 int live_load(PGconn *c, struct server *srv, const char *id, bool lock, struct live *lv);
 void live_free(struct live *lv);
 
-/* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that
- * a later live_load_many() need not read and parse it again (its read sends the state only
- * when the version differs). Call only after the commit. */
-void live_remember(struct server *srv, const char *id, long long version, const struct ruleset *rs,
-                   const void *g);
+/* Keeps the engine state `g` of game `id` at `version`, committed by this instance, so that a
+ * later live_load() or live_load_many() need not read and parse it again (its read sends the
+ * state only when the version differs). Call only after the commit, with the store's epoch
+ * (store_epoch) read before the transaction began: the state is used only while the epoch
+ * stays the same. */
+void live_remember(struct server *srv, const char *id, long long version, uint64_t epoch,
+                   const struct ruleset *rs, const void *g);
 
 /* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
  * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a

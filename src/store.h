@@ -145,6 +145,13 @@ struct store_stats {
     bool down;        /* the last connection attempt failed */
 };
 
+/* A number that moves on whenever the pool may be talking to a database that is not the one it
+ * talked to before: it reached another server, or the same server restarted, or it closed a
+ * connection as broken. What a transaction committed at one epoch may be lost at a later one
+ * (a failover to a standby without it, a restore), so memory of committed rows (live.c's
+ * states) is trusted only at the epoch it was taken at. Thread-safe, lock-free. */
+uint64_t store_epoch(struct store *st);
+
 /* Fills *out with the pool's counters. Thread-safe. */
 void store_stats(struct store *st, struct store_stats *out);
 

@@ -73,6 +73,8 @@ struct store {
     long long down_since;      /* CLOCK_MONOTONIC ms of the first failed attempt of this outage */
     struct store_stats stats;  /* under mu */
     unsigned long long closed; /* connections closed as broken and not yet replaced; under mu */
+    char incarnation[48];      /* the last server's start time (pg_postmaster_start_time); mu */
+    uint64_t epoch;            /* store_epoch(); atomic */
 };
 
 /*
@@ -268,14 +270,22 @@ static bool idle_conn_alive(PGconn *conn)
     return PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE;
 }
 
+/* Counts a connection the pool closed as broken (or could not trust): the next connection made
+ * counts as a reconnect, whichever slot makes it, and store_epoch() moves on. */
+static void pool_count_closed(struct store *st)
+{
+    pthread_mutex_lock(&st->mu);
+    st->closed++;
+    pthread_mutex_unlock(&st->mu);
+    __atomic_add_fetch(&st->epoch, 1, __ATOMIC_RELEASE);
+}
+
 /* Closes a connection the pool found broken (or cannot trust), so that the next connection
  * made counts as a reconnect, whichever slot makes it. */
 static void pool_closed(struct store *st, PGconn *conn)
 {
     PQfinish(conn);
-    pthread_mutex_lock(&st->mu);
-    st->closed++;
-    pthread_mutex_unlock(&st->mu);
+    pool_count_closed(st);
 }
 
 /* Sleeps `ms` milliseconds. */
@@ -298,20 +308,25 @@ static long long now_ms(void)
  * committed, and with synchronous_commit=off a crash of the server loses what it acknowledged
  * in its last moments. (A transaction whose commit promises nothing may turn it off for
  * itself: store_commit_lazily. Not the `options` connection parameter: PgBouncer refuses it.)
- * Counts the connection in st->stats (a reconnect when `slot` had one before; a failover when it
- * reached another server than the last connection made). */
+ * Counts the connection in st->stats (a reconnect when the pool had closed a broken one; a
+ * failover when it reached another server than the last connection made), and moves
+ * store_epoch() on when it reached another server, or the same one restarted, than before. */
 static PGconn *connect_once(struct store *st, struct slot *slot)
 {
     PGconn *conn = PQconnectdbParams(st->keys, st->vals, 0);
     bool ok = conn && PQstatus(conn) == CONNECTION_OK;
     char server[sizeof st->stats.server] = "", was[sizeof st->stats.server] = "";
+    char incarnation[sizeof st->incarnation] = "";
     if (ok) {
         /* In the same round trip, the server's own address: behind a proxy (PgBouncer,
          * HAProxy) every connection reaches one host:port whichever server is the primary, so
          * only the server can tell a failover (NULL over a unix socket: then host:port). */
         PGresult *r = PQexec(conn, "SELECT set_config('synchronous_commit', 'on', false), "
-                                   "host(inet_server_addr()), inet_server_port()");
+                                   "host(inet_server_addr()), inet_server_port(), "
+                                   "pg_postmaster_start_time()::text");
         ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+        if (ok)
+            snprintf(incarnation, sizeof incarnation, "%s", PQgetvalue(r, 0, 3));
         if (ok && !PQgetisnull(r, 0, 1))
             snprintf(server, sizeof server, "%s:%s", PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2));
         else if (ok)
@@ -332,6 +347,9 @@ static PGconn *connect_once(struct store *st, struct slot *slot)
         st->stats.failovers += moved;
         snprintf(was, sizeof was, "%s", st->stats.server);
         snprintf(st->stats.server, sizeof st->stats.server, "%s", server);
+        if (moved || (st->incarnation[0] && strcmp(st->incarnation, incarnation) != 0))
+            __atomic_add_fetch(&st->epoch, 1, __ATOMIC_RELEASE);
+        snprintf(st->incarnation, sizeof st->incarnation, "%s", incarnation);
     }
     pthread_mutex_unlock(&st->mu);
     if (!ok) {
@@ -432,9 +450,7 @@ int store_pool_acquire(struct store *st, struct lease *l, bool renew)
 void store_pool_release(struct store *st, struct lease *l)
 {
     if (!l->conn) { /* store_lease_discard closed it */
-        pthread_mutex_lock(&st->mu);
-        st->closed++;
-        pthread_mutex_unlock(&st->mu);
+        pool_count_closed(st);
     } else if (l->discard) {
         pool_closed(st, l->conn);
         l->conn = NULL;
@@ -539,6 +555,11 @@ bool store_ping(struct store *st)
         /* A reused connection died since its last use: try once more on a new one. */
     }
     return false;
+}
+
+uint64_t store_epoch(struct store *st)
+{
+    return __atomic_load_n(&st->epoch, __ATOMIC_ACQUIRE);
 }
 
 void store_stats(struct store *st, struct store_stats *out)

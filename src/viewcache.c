@@ -204,7 +204,11 @@ double view_cache_now(void)
      * on its own clock (a seat's presence window), which runs on while the host is suspended;
      * a monotonic clock stops then, and would serve such a view past its end. */
     struct timespec ts;
+#ifdef CLOCK_BOOTTIME
     clock_gettime(CLOCK_BOOTTIME, &ts);
+#else
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* not Linux: may stop while suspended */
+#endif
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
