@@ -168,6 +168,23 @@ static json_t *hand(const struct table *t, int seat)
     return call("GET", path, t->tokens[seat], NULL, 200);
 }
 
+/* Seat `seat` of t sends the order its hand suggests (the pending decision's suggestion: a
+ * whole order body in every game) and expects 202; false when it has nothing to decide. */
+static inline bool send_suggested_order(const struct table *t, int seat)
+{
+    json_t *h = hand(t, seat);
+    json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
+    char *order = json_is_object(sug) ? json_dumps(sug, JSON_COMPACT) : NULL;
+    json_decref(h);
+    if (!order)
+        return false;
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/games/%s/orders", t->id);
+    json_decref(call("POST", path, t->tokens[seat], order, 202));
+    free(order);
+    return true;
+}
+
 /* Every human with a decision sends it; returns false once the game is over. */
 static bool play_step(const struct table *t)
 {

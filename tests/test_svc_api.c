@@ -661,18 +661,7 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
     client_base = alone.base;
     struct table t;
     create(&t, 2, 1, extra); /* seat 1 is a greedy bot: it decides in the order's transaction */
-    for (int i = 0; i < steps; i++) {
-        json_t *h = hand(&t, 0);
-        /* The pending decision's suggestion: a whole order body in every game. */
-        json_t *sug = json_object_get(json_object_get(h, "pending"), "suggestion");
-        char *order = json_is_object(sug) ? json_dumps(sug, JSON_COMPACT) : NULL;
-        json_decref(h);
-        if (!order)
-            break; /* the game is over */
-        char path[128];
-        snprintf(path, sizeof path, "/api/v1/games/%s/orders", t.id);
-        json_decref(call("POST", path, t.tokens[0], order, 202));
-        free(order);
+    for (int i = 0; i < steps && send_suggested_order(&t, 0); i++) {
         /* The order changed the hand, so it is read from the database again; its state is the
          * one this instance just committed, which the database then does not send. */
         double before = metric_at(alone.base, state_hits);
