@@ -253,7 +253,6 @@ static int apply_tx(PGconn *c, void *ctx)
         st = live_advance(c, &lv, false);
     if (st == STORE_OK && j->applied > 0)
         st = live_save(c, &lv);
-    j->saved = -1;
     if (st == STORE_OK && j->applied > 0) { /* kept for live_remember() once committed */
         memcpy(j->g, lv.g, lv.rs->state_size);
         j->saved = lv.row.version;
