@@ -1420,6 +1420,50 @@ Test(store, a_batch_reads_its_games_by_index_however_the_table_has_grown)
     db_drop(url);
 }
 
+/* Loads g1 (with its seats), a game that does not exist, and g2 at the version it has. */
+static int load_three(PGconn *c, void *ctx)
+{
+    (void)ctx;
+    const char *ids[] = {"g1", "g15x", "g2"};
+    long long known[] = {-1, -1, 0};
+    bool with_seats[] = {true, true, false};
+    struct game_row rows[3];
+    int found[3], nseats[3] = {0};
+    struct seat_row seats[3][RS_MAX_SEATS];
+    memset(rows, 0, sizeof rows);
+    int st = store_games_load(c, 3, ids, known, with_seats, rows, found, seats, nseats);
+    cr_assert_eq(st, STORE_OK);
+    cr_expect_eq(found[0], STORE_OK);
+    cr_expect_str_eq(rows[0].id, "g1");
+    cr_expect_not_null(rows[0].state, "g1's version was not known: its state is read");
+    cr_expect_eq(nseats[0], 2, "g1's two seats, not %d", nseats[0]);
+    cr_expect(nseats[0] == 2 && seats[0][0].seat == 0 && seats[0][1].seat == 1 &&
+                  strcmp(seats[0][1].name, "P1") == 0,
+              "g1's seats in order, with their names");
+    cr_expect_eq(found[1], STORE_NO_ROW, "a missing game is not found, and stops nothing");
+    cr_expect_eq(found[2], STORE_OK);
+    cr_expect_str_eq(rows[2].id, "g2");
+    cr_expect(rows[2].state_unchanged && !rows[2].state, "g2's known version: no state sent");
+    game_row_clear(&rows[0]);
+    game_row_clear(&rows[2]);
+    return STORE_OK;
+}
+
+/* A batch reads each of its games, as a statement of its own, and tells each one apart: the
+ * game that is missing, the one whose state the caller already has, and the seats asked for. */
+Test(store, a_batch_load_tells_each_game_apart)
+{
+    char url[512];
+    struct store *st = open_migrated(url, sizeof url, 1);
+    insert_playing(url, "g", 1, 2);
+    exec_sql(url,
+             "INSERT INTO seats (game_id, seat, name) VALUES ('g1', 1, 'P1'), ('g1', 0, 'P0'), "
+             "('g2', 0, 'Q0')");
+    cr_assert_eq(store_tx(st, load_three, NULL, 1), STORE_OK);
+    store_close(st);
+    db_drop(url);
+}
+
 /*
 ** A failover behind one proxy address
 */
