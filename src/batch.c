@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hub.h"
 #include "server.h"
 #include "store.h"
 #include "workers.h"
@@ -26,11 +27,21 @@ struct batch {
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
     int njobs;
     int nsaved;
+    /* Every game version this batch's attempts saved with a public change, whose echo the hub
+     * skips until run_batch() announced it (hub_expect_echo). */
+    int nexpected;
+    struct {
+        char id[AUTH_ID_LEN + 1];
+        long long version;
+    } expected[STORE_MAX_GAMES_LOADED * 4];
     struct {
         char id[AUTH_ID_LEN + 1];
         long long version;
         const struct ruleset *rs;
-        void *g; /* taken from the live, freed by saved_clear() */
+        void *g;             /* taken from the live, freed by saved_clear() */
+        struct game_row row; /* as saved, without its state */
+        bool public;         /* live_public_change() */
+        uint64_t ticket;     /* live_ticket(), before the commit */
     } saved[STORE_MAX_GAMES_LOADED];
 };
 
@@ -80,6 +91,16 @@ static int batch_tx(PGconn *c, void *ctx)
             snprintf(bt->saved[bt->nsaved].id, sizeof bt->saved[0].id, "%s", ids[i]);
             bt->saved[bt->nsaved].version = lvs[i].row.version;
             bt->saved[bt->nsaved].rs = lvs[i].rs;
+            bt->saved[bt->nsaved].row = lvs[i].row;
+            bt->saved[bt->nsaved].row.state = NULL; /* the live's, freed with it */
+            bt->saved[bt->nsaved].public = live_public_change(&lvs[i]);
+            bt->saved[bt->nsaved].ticket = live_ticket(bt->srv, ids[i]);
+            if (bt->saved[bt->nsaved].public &&
+                bt->nexpected < (int)(sizeof bt->expected / sizeof bt->expected[0])) {
+                hub_expect_echo(bt->srv->hub, ids[i], lvs[i].row.version);
+                snprintf(bt->expected[bt->nexpected].id, sizeof bt->expected[0].id, "%s", ids[i]);
+                bt->expected[bt->nexpected++].version = lvs[i].row.version;
+            }
             bt->saved[bt->nsaved++].g = lvs[i].g;
             lvs[i].g = NULL; /* handed over */
         }
@@ -95,13 +116,39 @@ static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jo
     bt->srv = b->srv;
     bt->njobs = n;
     bt->nsaved = 0;
+    bt->nexpected = 0;
     memcpy(bt->jobs, jobs, (size_t)n * sizeof *jobs);
     uint64_t epoch = store_epoch(b->srv->store);
     int st = store_tx(b->srv->store, batch_tx, bt, STORE_TRIES_WRITE);
-    if (st == STORE_OK)
-        for (int i = 0; i < bt->nsaved; i++)
+    for (int j = 0; j < n; j++)
+        jobs[j]->published = false;
+    for (int i = 0; i < bt->nsaved && st == STORE_OK; i++) {
+        if (!bt->saved[i].public) { /* an amended order: its job announces it to the hands */
             live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, epoch, bt->saved[i].rs,
                           bt->saved[i].g);
+            continue;
+        }
+        live_committed(b->srv, epoch, bt->saved[i].ticket, bt->saved[i].rs, bt->saved[i].g,
+                       &bt->saved[i].row);
+        for (int j = 0; j < n; j++)
+            jobs[j]->published |= strcmp(jobs[j]->id, bt->saved[i].id) == 0;
+    }
+    /* The echoes of the changes just committed and announced are skipped when they come (and
+     * only once). Every other change whose echo was expected is announced here if the
+     * transaction failed (a commit whose answer was lost may have happened), and its echo is
+     * no longer skipped: an earlier try's, or the failed transaction's. */
+    for (int k = 0; k < bt->nexpected; k++) {
+        bool announced = false;
+        for (int i = 0; i < bt->nsaved && st == STORE_OK && !announced; i++)
+            announced = bt->saved[i].public && bt->saved[i].version == bt->expected[k].version &&
+                        strcmp(bt->saved[i].id, bt->expected[k].id) == 0;
+        if (announced)
+            continue;
+        if (st != STORE_OK)
+            hub_publish(b->srv->hub, bt->expected[k].id, 0);
+        hub_forget_echo(b->srv->hub, bt->expected[k].id, bt->expected[k].version);
+    }
+    bt->nexpected = 0;
     saved_clear(bt);
     if (st == STORE_HARD && n > 1) {
         /* Isolate the job that failed: each on its own. */
@@ -118,7 +165,7 @@ static void *batcher_main(void *arg)
     struct batcher *b = arg;
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
     pthread_mutex_lock(&b->crew.mu);
-    struct batch *bt = &b->batches[b->next_batch++]; /* ~90 kB: not on the stack */
+    struct batch *bt = &b->batches[b->next_batch++]; /* ~170 kB: not on the stack */
     for (;;) {
         while (!b->head && !b->crew.stop)
             pthread_cond_wait(&b->crew.wake, &b->crew.mu);

@@ -33,7 +33,9 @@ struct batch_job {
      * set), instead of waking a waiter: the job is submitted with batcher_submit(). */
     void (*done_fn)(struct batch_job *job);
     /* The batcher's: */
-    int status; /* the transaction's status once done */
+    int status;     /* the transaction's status once done */
+    bool published; /* its game's change was committed and announced on this instance
+                       (live_committed): the job need not announce it again */
     bool done;
     pthread_cond_t cond; /* signalled when done */
     struct batch_job *next;

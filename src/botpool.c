@@ -183,7 +183,11 @@ struct job {
     char kinds[RS_MAX_SEATS][16];
     void *d[RS_MAX_SEATS]; /* the decisions */
     int applied, stale, resolved;
-    long long saved; /* the version apply_tx saved, its state then in g (-1: none) */
+    long long saved;     /* the version apply_tx saved, its state then in g (-1: none) */
+    struct game_row row; /* as apply_tx saved it, without its state */
+    uint64_t ticket;     /* live_ticket(), before the commit */
+    int nexpected;       /* the versions whose echo the hub skips (hub_expect_echo): each try's */
+    long long expected[STORE_TRIES_WRITE];
 };
 
 /* Reads the game and the seats whose slow bots must decide. The row is locked for the read, so
@@ -253,9 +257,16 @@ static int apply_tx(PGconn *c, void *ctx)
         st = live_advance(c, &lv, false);
     if (st == STORE_OK && j->applied > 0)
         st = live_save(c, &lv);
-    if (st == STORE_OK && j->applied > 0) { /* kept for live_remember() once committed */
+    if (st == STORE_OK && j->applied > 0) { /* kept for live_committed() */
         memcpy(j->g, lv.g, lv.rs->state_size);
         j->saved = lv.row.version;
+        j->row = lv.row;
+        j->row.state = NULL; /* the live's, freed with it */
+        j->ticket = live_ticket(j->pool->srv, j->id);
+        if (live_public_change(&lv) && j->nexpected < STORE_TRIES_WRITE) {
+            hub_expect_echo(j->pool->srv->hub, j->id, j->saved);
+            j->expected[j->nexpected++] = j->saved;
+        }
     }
     j->resolved = lv.resolved;
     live_free(&lv);
@@ -387,12 +398,24 @@ static void run_job(struct bot_pool *p, struct job *j)
     }
     j->nseats = n;
     uint64_t epoch = store_epoch(srv->store);
+    j->nexpected = 0;
     int st = n > 0 ? store_tx(srv->store, apply_tx, j, STORE_TRIES_WRITE) : STORE_HARD;
     if (st == STORE_OK && j->applied > 0) {
-        if (j->saved >= 0) /* the next load of this game need not read and parse it again */
-            live_remember(srv, j->id, j->saved, epoch, j->rs, j->g);
+        if (j->saved >= 0) /* remembered, announced, and its row kept as the current one */
+            live_committed(srv, epoch, j->ticket, j->rs, j->g, &j->row);
+        else
+            hub_publish(srv->hub, j->id, 0);
         metrics_steps_resolved(j->resolved);
-        hub_publish(srv->hub, j->id, 0);
+    }
+    /* The echo of the version committed is skipped when it comes; any other expected one is
+     * announced if the transaction failed (its commit's answer may have been lost), and its
+     * echo is no longer skipped (batch.c does the same). */
+    for (int k = 0; k < j->nexpected; k++) {
+        if (st == STORE_OK && j->applied > 0 && j->expected[k] == j->saved)
+            continue;
+        if (st != STORE_OK)
+            hub_publish(srv->hub, j->id, 0);
+        hub_forget_echo(srv->hub, j->id, j->expected[k]);
     }
     pthread_mutex_lock(&p->crew.mu);
     static const double le[6] = {10, 25, 50, 100, 200, 500};

@@ -10,6 +10,7 @@
 #include "hub.h"
 
 #include "addrcount.h"
+#include "auth.h"
 #include "lobbycache.h"
 #include "store_games.h"
 #include "viewcache.h"
@@ -63,6 +64,16 @@ struct hub {
     struct game_entry *buckets[BUCKETS];
     struct hub_sub *all;       /* every stream, newest first */
     struct addr_counts *addrs; /* streams per client address */
+    uint64_t self;             /* this instance, in the tails of its own notifications */
+    /* The changes this instance is committing and announces itself (hub_expect_echo): their
+     * notifications, when they come back to it, are no news. A ring: an entry overwritten
+     * early only costs an announcement made twice. */
+    struct {
+        char id[AUTH_ID_LEN + 1];
+        long long version;
+    } echoes[HUB_ECHOES];
+    unsigned next_echo;
+    uint64_t echoes_skipped;
 };
 
 static double now_seconds(void)
@@ -104,13 +115,18 @@ static void wake_all(struct hub *h, struct game_entry *e, bool for_news)
     }
 }
 
-/* hub_publish(), forgetting the game's cached members too when `members`. */
-static void publish(struct hub *h, const char *id, bool members)
+/* hub_publish(), forgetting the game's cached members too when `members`; with `since`, as
+ * hub_publish_since() (its result). */
+static bool publish(struct hub *h, const char *id, bool members, const uint64_t *since,
+                    uint64_t *after)
 {
     if (!h)
-        return;
+        return false;
     /* Before anyone is woken to read the game. */
-    if (members)
+    bool quiet = false;
+    if (since)
+        quiet = view_cache_invalidate_since(h->cache, id, *since, after);
+    else if (members)
         view_cache_invalidate(h->cache, id);
     else
         view_cache_invalidate_own(h->cache, id);
@@ -129,23 +145,83 @@ static void publish(struct hub *h, const char *id, bool members)
         }
     }
     pthread_mutex_unlock(&h->lock);
+    return quiet;
 }
 
 void hub_publish(struct hub *h, const char *id, long long seq)
 {
     (void)seq;
-    publish(h, id, true);
+    publish(h, id, true, NULL, NULL);
+}
+
+bool hub_publish_since(struct hub *h, const char *id, uint64_t ticket, uint64_t *after)
+{
+    return publish(h, id, true, &ticket, after);
 }
 
 void hub_publish_presence(struct hub *h, const char *id)
 {
-    publish(h, id, false);
+    publish(h, id, false, NULL, NULL);
 }
 
 void hub_publish_hands(struct hub *h, const char *id)
 {
     if (h && strcmp(id, "*") != 0)
         view_cache_invalidate_members(h->cache, id); /* nothing public: no stream to wake */
+}
+
+void hub_echo_tail(struct hub *h, long long version, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%016llx.%lld", HUB_ECHO_MARK, (unsigned long long)(h ? h->self : 0),
+             version);
+}
+
+void hub_expect_echo(struct hub *h, const char *id, long long version)
+{
+    if (!h || strlen(id) > AUTH_ID_LEN)
+        return;
+    pthread_mutex_lock(&h->lock);
+    unsigned k = h->next_echo++ % HUB_ECHOES;
+    snprintf(h->echoes[k].id, sizeof h->echoes[k].id, "%s", id);
+    h->echoes[k].version = version;
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hub_forget_echo(struct hub *h, const char *id, long long version)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->lock);
+    for (int k = 0; k < HUB_ECHOES; k++)
+        if (h->echoes[k].version == version && strcmp(h->echoes[k].id, id) == 0)
+            h->echoes[k].id[0] = 0;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* Whether the notification of game `id` with tail `tail` (from its last ':') is the echo of a
+ * change this instance announces itself (hub_expect_echo). */
+static bool is_echo(struct hub *h, const char *id, const char *tail)
+{
+    size_t mark = strlen(HUB_ECHO_MARK);
+    if (!tail || strncmp(tail, HUB_ECHO_MARK, mark) != 0)
+        return false;
+    char *end;
+    unsigned long long who = strtoull(tail + mark, &end, 16);
+    if (who != h->self || *end != '.')
+        return false;
+    long long version = strtoll(end + 1, &end, 10);
+    if (*end)
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&h->lock);
+    for (int k = 0; k < HUB_ECHOES && !found; k++)
+        if (h->echoes[k].version == version && strcmp(h->echoes[k].id, id) == 0) {
+            h->echoes[k].id[0] = 0; /* an echo comes once */
+            found = true;
+        }
+    h->echoes_skipped += found;
+    pthread_mutex_unlock(&h->lock);
+    return found;
 }
 
 /* Resumes stream s if it is parked (lock held), so that its reader runs. */
@@ -442,7 +518,7 @@ static void *listen_main(void *arg)
                 hub_publish_presence(h, id);
             else if (tail && strcmp(tail, STORE_NEWS_HANDS) == 0)
                 hub_publish_hands(h, id);
-            else
+            else if (!is_echo(h, id, tail))
                 hub_publish(h, id, colon ? atoll(colon + 1) : 0);
             PQfreemem(n);
         }
@@ -462,6 +538,7 @@ struct hub *hub_start(const char *conninfo, struct view_cache *cache, struct lob
     h->cache = cache;
     h->lobby = lobby;
     h->limits = limits;
+    h->self = auth_random_u64();
     if (h->limits.keepalive_ms <= 0)
         h->limits.keepalive_ms = 15000;
     pthread_mutex_init(&h->lock, NULL);

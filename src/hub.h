@@ -11,6 +11,7 @@
 
 #include <microhttpd.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct hub;
@@ -42,6 +43,30 @@ void hub_free(struct hub *h);
 
 /* Announces that game `id` has events up to `seq` ("*" for every game). Thread-safe. */
 void hub_publish(struct hub *h, const char *id, long long seq);
+
+/* hub_publish() of game `id` (not "*") by the instance that committed the change, with the
+ * cache's ticket (view_cache_ticket) it took before its COMMIT: true, with *after a ticket to
+ * store what it knows of the game as of its change, when no other news of a game of the same
+ * cache bucket came between (view_cache_invalidate_since). */
+bool hub_publish_since(struct hub *h, const char *id, uint64_t ticket, uint64_t *after);
+
+/* Echoes. A change's NOTIFY reaches every instance, the one that committed it too, which has
+ * already announced it on its own (hub_publish before it replies). The writer of a change
+ * calls hub_expect_echo() before its COMMIT and puts hub_echo_tail() in the notification's
+ * payload; from then on the notification, when it comes back to this instance, is skipped
+ * (once). So the writer must announce the change itself whatever its transaction's outcome (a
+ * commit whose answer was lost may have happened), or call hub_forget_echo() before it can
+ * give up on announcing it (a try that did not commit). Another instance reads the tail as any
+ * other ("ID:SEQ" and a tail that is neither STORE_NEWS_PRESENCE nor STORE_NEWS_HANDS: news of
+ * the whole game). */
+#define HUB_ECHO_MARK ":@"
+enum { HUB_ECHOES = 256 };
+
+/* Writes the payload's tail for this instance's change that makes game version `version`:
+ * HUB_ECHO_MARK, this instance's random id in hex, '.', the version. */
+void hub_echo_tail(struct hub *h, long long version, char *buf, size_t n);
+void hub_expect_echo(struct hub *h, const char *id, long long version);
+void hub_forget_echo(struct hub *h, const char *id, long long version);
 
 /* hub_publish() of news that changes only game `id`'s public view, a seat's presence: the
  * cached public view goes, the game's cached members (its hands) stay. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "expert.h"
+#include "hub.h"
 #include "metrics.h"
 #include "rated.h"
 #include "server.h"
@@ -261,6 +262,64 @@ void live_remember(struct server *srv, const char *id, long long version, uint64
     free(blob);
 }
 
+/* The view-cache key of game id's current row (live_mark_current): "ID/~" (a member); false
+ * when id could not be a game's. */
+static bool current_key(const char *id, char *key, size_t n)
+{
+    int k = snprintf(key, n, "%s/~", id);
+    return k > 0 && (size_t)k < n && !strchr(id, '/');
+}
+
+uint64_t live_ticket(struct server *srv, const char *id)
+{
+    return srv->views ? view_cache_ticket(srv->views, id) : 0;
+}
+
+void live_committed(struct server *srv, uint64_t epoch, uint64_t ticket, const struct ruleset *rs,
+                    const void *g, const struct game_row *row)
+{
+    live_remember(srv, row->id, row->version, epoch, rs, g);
+    uint64_t after;
+    char key[AUTH_ID_LEN + 8];
+    if (!hub_publish_since(srv->hub, row->id, ticket, &after) || !srv->states ||
+        !current_key(row->id, key, sizeof key))
+        return;
+    struct game_row copy = *row;
+    copy.state = NULL; /* the state is kept apart (live_remember) */
+    view_cache_put(srv->views, key, after, (const char *)&copy, sizeof copy);
+}
+
+bool live_load_current(struct server *srv, const char *id, struct live *lv)
+{
+    live_init(srv, lv);
+    char key[AUTH_ID_LEN + 8], *blob = NULL;
+    size_t len = 0;
+    long long known = -1;
+    int seats = -1;
+    bool ok = srv->views && current_key(id, key, sizeof key) &&
+              view_cache_peek(srv->views, key, &blob, &len) && len == sizeof lv->row;
+    if (ok) {
+        memcpy(&lv->row, blob, sizeof lv->row);
+        lv->row.state = NULL;
+        ok = strcmp(lv->row.id, id) == 0 && state_from_cache(srv, id, &known, lv) &&
+             known == lv->row.version && seats_from_cache(srv, id, lv, &seats) &&
+             seats == lv->row.seats_version;
+    }
+    free(blob);
+    if (ok) {
+        lv->row.state_unchanged = true;
+        snprintf(lv->loaded_status, sizeof lv->loaded_status, "%s", lv->row.status);
+        ok = live_state(lv) == STORE_OK;
+    }
+    if (ok) {
+        bank_snapshot(lv);
+        metrics_load_without_database();
+    } else {
+        live_free(lv);
+    }
+    return ok;
+}
+
 int live_load_many(PGconn *c, struct server *srv, int n, const char *const *ids, struct live *lvs,
                    int *found)
 {
@@ -492,6 +551,11 @@ uint64_t live_who(const struct live *lv)
     return lv->row.has_creator ? netaddr_key_hash(lv->row.creator_key) : 0;
 }
 
+bool live_public_change(const struct live *lv)
+{
+    return json_array_size(lv->events) > 0 || !lv->quiet;
+}
+
 int live_save(PGconn *c, struct live *lv)
 {
     bank_settle(lv); /* its events are this save's first */
@@ -531,9 +595,11 @@ int live_save(PGconn *c, struct live *lv)
     lv->row.version++; /* as the statement did */
     /* Every public change, events or not: other instances drop cached views. An amended order
      * changes only its seat's hand view: other instances drop the game's cached hands. */
-    if (st == STORE_OK && (n > 0 || !lv->quiet))
-        st = store_notify(c, lv->row.id, lv->row.last_seq);
-    else if (st == STORE_OK)
+    if (st == STORE_OK && live_public_change(lv)) {
+        char tail[48]; /* so that this instance knows its own change when it comes back */
+        hub_echo_tail(lv->srv->hub, lv->row.version, tail, sizeof tail);
+        st = store_notify_news(c, lv->row.id, lv->row.last_seq, tail);
+    } else if (st == STORE_OK)
         st = store_notify_news(c, lv->row.id, lv->row.last_seq, STORE_NEWS_HANDS);
     /* What the lobby lists of an open game changed, or a game left or entered play: every
      * instance's lobby cache forgets its pages (lobbycache.h). */

@@ -64,6 +64,31 @@ void live_free(struct live *lv);
 void live_remember(struct server *srv, const char *id, long long version, uint64_t epoch,
                    const struct ruleset *rs, const void *g);
 
+/* Whether what live_save() saved (or would) is news to everyone (events, or more than an
+ * amended order), not only to the seats' hands. */
+bool live_public_change(const struct live *lv);
+
+/* The view cache's ticket (view_cache_ticket) for game `id`, to take after a live_save() and
+ * before the COMMIT, for live_committed(). */
+uint64_t live_ticket(struct server *srv, const char *id);
+
+/* After this instance committed a public change (events, or more than an amended order) of
+ * game `id`, saved by live_save() as `row` with state `g` of ruleset rs: keeps the state
+ * (live_remember, with the store's epoch read before the transaction began) and announces the
+ * change on this instance (hub_publish). When no other news of the game came since `ticket`
+ * (live_ticket) was taken, it also keeps the row as the game's current one until its next news
+ * (a member of its view-cache entry), so that live_load_current() can serve the game without
+ * the database meanwhile. */
+void live_committed(struct server *srv, uint64_t epoch, uint64_t ticket, const struct ruleset *rs,
+                    const void *g, const struct game_row *row);
+
+/* Loads game `id` without the database, and without its lock: true when this instance
+ * committed the game's last change, as far as its news tells (live_mark_current), and still
+ * keeps its state and its seats at that version; false otherwise (lv is then freed). The
+ * row's clock fields (deadline, step_ends, overdue, past_step_end) may be out of date: for
+ * readers that do not show them, such as a seat's hand. live_free() after a true. */
+bool live_load_current(struct server *srv, const char *id, struct live *lv);
+
 /* Loads and locks n games (at most STORE_MAX_GAMES_LOADED, ids sorted by the caller) in one
  * round trip: found[i] is STORE_OK with lvs[i] loaded, or STORE_NO_ROW. Returns STORE_OK, or a
  * failure; either way every lvs[i] must be freed with live_free(). */

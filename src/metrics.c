@@ -26,9 +26,9 @@ static unsigned long long late_hist[NLATE + 1], late_count, games_expired, games
     games_abandoned;
 static double late_sum, late_last;
 
-static unsigned long long tx_conflicts, tx_gave_up;                  /* under lock */
-static unsigned long long states_remembered, states_parsed;          /* atomic */
-static unsigned long long chat_players, chat_watchers, chat_reports; /* under lock */
+static unsigned long long tx_conflicts, tx_gave_up;                            /* under lock */
+static unsigned long long states_remembered, states_parsed, loads_from_memory; /* atomic */
+static unsigned long long chat_players, chat_watchers, chat_reports;           /* under lock */
 
 void metrics_request(const char *route, int status, double ms)
 {
@@ -78,6 +78,11 @@ void metrics_tx_conflict(bool gave_up)
     tx_conflicts++;
     tx_gave_up += gave_up;
     pthread_mutex_unlock(&lock);
+}
+
+void metrics_load_without_database(void)
+{
+    __atomic_add_fetch(&loads_from_memory, 1, __ATOMIC_RELAXED);
 }
 
 void metrics_state_load(bool from_memory)
@@ -211,9 +216,15 @@ char *metrics_render(const char *extra, size_t *len)
         "it last committed them (hit), or parsed from the database's row (miss).\n"
         "# TYPE city_state_cache_lookups_total counter\n"
         "city_state_cache_lookups_total{result=\"hit\"} %llu\n"
-        "city_state_cache_lookups_total{result=\"miss\"} %llu\n",
+        "city_state_cache_lookups_total{result=\"miss\"} %llu\n"
+        "# HELP city_game_loads_without_database_total Games loaded with no database round trip "
+        "(a seat's hand): this instance committed their last change and has had no news of them "
+        "since.\n"
+        "# TYPE city_game_loads_without_database_total counter\n"
+        "city_game_loads_without_database_total %llu\n",
         __atomic_load_n(&states_remembered, __ATOMIC_RELAXED),
-        __atomic_load_n(&states_parsed, __ATOMIC_RELAXED));
+        __atomic_load_n(&states_parsed, __ATOMIC_RELAXED),
+        __atomic_load_n(&loads_from_memory, __ATOMIC_RELAXED));
     put(&b,
         "# HELP city_chat_messages_total Chat messages this instance stored, by channel.\n"
         "# TYPE city_chat_messages_total counter\n"

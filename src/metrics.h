@@ -36,6 +36,9 @@ void metrics_tx_conflict(bool gave_up);
  * because this instance had just that version in memory (live.c), else parsed from the row. */
 void metrics_state_load(bool from_memory);
 
+/* Counts a game loaded with no database round trip (live_load_current). */
+void metrics_load_without_database(void);
+
 /* Appends the metrics as Prometheus text to a new malloc'd string (caller frees), followed by
  * `extra` (already Prometheus text, e.g. games by status from the database; may be NULL). */
 char *metrics_render(const char *extra, size_t *len);

@@ -151,6 +151,13 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
     return STORE_OK;
 }
 
+/* Whether seat `seat`'s hand may carry a notice of a default (defaulted_of reads it). */
+static bool has_default_notice(const struct live *lv, int seat)
+{
+    return strcmp(lv->row.status, "open") != 0 && lv->row.ndefaults >= 1 &&
+           (lv->rs->over(lv->g) || !lv->rs->submitted(lv->g, seat));
+}
+
 /* What seat `seat` was last given by default, and why, for its hand view: {round, step,
  * reason: "timer" | "forced_by_host" | "forced_by_seat", by, chosen: the order body, cards:
  * [{id, card}] the discards it names}; *out stays NULL when the game has had no default, when
@@ -159,8 +166,7 @@ int service_game_view(struct server *srv, const char *id, struct outcome *o)
 static int defaulted_of(PGconn *c, const struct live *lv, int seat, json_t **out)
 {
     *out = NULL;
-    if (strcmp(lv->row.status, "open") == 0 || lv->row.ndefaults < 1 ||
-        (!lv->rs->over(lv->g) && lv->rs->submitted(lv->g, seat)))
+    if (!has_default_notice(lv, seat))
         return STORE_OK;
     json_t *d;
     int st = store_last_default(c, lv->row.id, seat, &d);
@@ -201,6 +207,18 @@ struct hand_call {
     int seat; /* the token's, once known */
 };
 
+/* Seat `seat`'s hand view of lv, without its "defaulted" notice (hand_tx adds it). */
+static json_t *hand_json(const struct live *lv, int seat)
+{
+    json_t *v = ruleset_private_view(lv->rs, lv->g, seat);
+    json_object_set_new(v, "id", json_string(lv->row.id));
+    json_object_set_new(v, "game", json_string(lv->rs->id));
+    json_object_set_new(v, "status", json_string(lv->row.status));
+    if (strcmp(lv->row.status, "open") == 0 || strcmp(lv->row.status, "abandoned") == 0)
+        json_object_set_new(v, "pending", json_null()); /* not started yet, or ended */
+    return v;
+}
+
 static int hand_tx(PGconn *c, void *ctx)
 {
     struct hand_call *hc = ctx;
@@ -212,12 +230,7 @@ static int hand_tx(PGconn *c, void *ctx)
     if (st == STORE_OK && seat < 0)
         st = STORE_ABORT;
     if (st == STORE_OK) {
-        json_t *v = ruleset_private_view(lv.rs, lv.g, seat);
-        json_object_set_new(v, "id", json_string(lv.row.id));
-        json_object_set_new(v, "game", json_string(lv.rs->id));
-        json_object_set_new(v, "status", json_string(lv.row.status));
-        if (strcmp(lv.row.status, "open") == 0 || strcmp(lv.row.status, "abandoned") == 0)
-            json_object_set_new(v, "pending", json_null()); /* not started yet, or ended */
+        json_t *v = hand_json(&lv, seat);
         json_t *why = NULL;
         st = defaulted_of(c, &lv, seat, &why);
         json_object_set_new(v, "defaulted", why ? why : json_null());
@@ -228,6 +241,24 @@ static int hand_tx(PGconn *c, void *ctx)
     }
     live_free(&lv);
     return st;
+}
+
+/* The hand of the seat whose token hashes to `hash`, built without the database when this
+ * instance committed the game's last change (live_load_current) and the hand needs nothing else
+ * from it (no notice of a default); NULL otherwise. *seat is the token's seat. */
+static json_t *hand_from_memory(struct server *srv, const char *id, const uint8_t *hash, int *seat)
+{
+    struct live lv;
+    if (!live_load_current(srv, id, &lv))
+        return NULL;
+    json_t *v = NULL;
+    *seat = live_seat_of(&lv, hash);
+    if (*seat >= 0 && !has_default_notice(&lv, *seat)) {
+        v = hand_json(&lv, *seat);
+        json_object_set_new(v, "defaulted", json_null());
+    }
+    live_free(&lv);
+    return v;
 }
 
 /* The view cache's key of the hand that seat token `token` reads in game `id`: "ID/" and the
@@ -270,6 +301,23 @@ int service_hand(struct server *srv, const char *id, const char *token, struct o
         return STORE_OK;
     }
     uint64_t ticket = cached ? view_cache_ticket(vc, key) : 0;
+    if (cached) {
+        uint8_t hash[AUTH_HASH_LEN];
+        auth_hash(token, hash);
+        int seat;
+        json_t *v = hand_from_memory(srv, id, hash, &seat);
+        if (v) {
+            char *body = json_dumps(v, JSON_COMPACT);
+            json_decref(v);
+            if (!body)
+                return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
+            size_t len = strlen(body);
+            view_cache_put_tagged(vc, key, ticket, body, len, 0, seat);
+            outcome_text(o, 200, body, len);
+            service_seen(srv, id, seat);
+            return STORE_OK;
+        }
+    }
     struct hand_call hc = {{.srv = srv, .id = id, .token = token, .o = o}, -1};
     int st = store_run(srv->store, hand_tx, &hc);
     if (st != STORE_OK || o->status != 200)

@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "botpool.h"
 #include "expert.h"
+#include "metrics.h"
 #include "hub.h"
 #include "netaddr.h"
 #include "ratelimit.h"
@@ -276,7 +277,9 @@ int service_order_finish(struct service_order *so, struct outcome *o)
 {
     /* A refused order changed nothing; an amendment nothing that others see, only its seat's
      * hand view (its "order"). */
-    if (so->o.status == 202 && (!so->amended || so->resolved > 0))
+    if (so->o.status == 202 && so->job.published) /* the batch announced it (live_committed) */
+        metrics_steps_resolved(so->resolved);
+    else if (so->o.status == 202 && (!so->amended || so->resolved > 0))
         service_published(so->srv, so->st, so->id, so->resolved);
     else if (so->o.status == 202 && so->st == STORE_OK)
         hub_publish_hands(so->srv->hub, so->id);

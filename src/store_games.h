@@ -185,7 +185,8 @@ int store_notify(PGconn *c, const char *id, long long seq);
 #define STORE_NEWS_HANDS ":hands"
 
 /* store_notify() of a partial change: `tail` is STORE_NEWS_PRESENCE or STORE_NEWS_HANDS ("" is
- * store_notify's whole change). */
+ * store_notify's whole change, and so is any other tail that begins with ':', such as the one
+ * that marks the writer's own change, hub_echo_tail). */
 int store_notify_news(PGconn *c, const char *id, long long seq, const char *tail);
 
 /* Announces to every instance (LISTEN city_events, payload LOBBY_CACHE_NEWS, which is no game's

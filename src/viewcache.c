@@ -212,7 +212,8 @@ double view_cache_now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct view_text *view_cache_get_text(struct view_cache *vc, const char *id)
+/* view_cache_get_text(), counted in the lookups' figures when `counted`. */
+static struct view_text *get_text(struct view_cache *vc, const char *id, bool counted)
 {
     if (!__atomic_load_n(&vc->on, __ATOMIC_ACQUIRE))
         return NULL;
@@ -229,10 +230,16 @@ struct view_text *view_cache_get_text(struct view_cache *vc, const char *id)
         }
     pthread_mutex_unlock(lock_of(vc, b));
     bool member = strchr(id, '/') != NULL;
-    __atomic_add_fetch(member ? (t ? &vc->member_hits : &vc->member_misses)
-                              : (t ? &vc->hits : &vc->misses),
-                       1, __ATOMIC_RELAXED);
+    if (counted)
+        __atomic_add_fetch(member ? (t ? &vc->member_hits : &vc->member_misses)
+                                  : (t ? &vc->hits : &vc->misses),
+                           1, __ATOMIC_RELAXED);
     return t;
+}
+
+struct view_text *view_cache_get_text(struct view_cache *vc, const char *id)
+{
+    return get_text(vc, id, true);
 }
 
 int view_text_tag(const struct view_text *t)
@@ -240,11 +247,12 @@ int view_text_tag(const struct view_text *t)
     return t->tag;
 }
 
-bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
+/* view_cache_get(), counted when `counted`. */
+static bool get_copy(struct view_cache *vc, const char *id, char **body, size_t *len, bool counted)
 {
     *body = NULL;
     *len = 0;
-    struct view_text *t = view_cache_get_text(vc, id);
+    struct view_text *t = get_text(vc, id, counted);
     if (!t)
         return false;
     *body = malloc(t->len + 1);
@@ -254,6 +262,16 @@ bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *
     }
     view_text_release(t);
     return *body != NULL;
+}
+
+bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len)
+{
+    return get_copy(vc, id, body, len, true);
+}
+
+bool view_cache_peek(struct view_cache *vc, const char *id, char **body, size_t *len)
+{
+    return get_copy(vc, id, body, len, false);
 }
 
 /* Makes room for one more entry when the cache is full, emptying buckets in clock order. The
@@ -407,20 +425,26 @@ static void forget_all(struct view_cache *vc)
         pthread_mutex_unlock(&vc->stripe[i]);
 }
 
-/* Forgets what `what` (FORGET_*) names of game `id`; "*" everything. */
-static void invalidate(struct view_cache *vc, const char *id, int what)
+/* Forgets what `what` (FORGET_*) names of game `id`; "*" everything. With `since` (not for
+ * "*"): true with *after the ticket just after, when the bucket's ticket was *since before. */
+static bool invalidate_since(struct view_cache *vc, const char *id, int what, const uint64_t *since,
+                             uint64_t *after)
 {
     if (!vc)
-        return;
+        return false;
     if (strcmp(id, "*") == 0) {
         forget_all(vc);
-        return;
+        return false;
     }
     size_t idlen = strlen(id);
     size_t b = bucket_of(vc, id);
     pthread_mutex_lock(lock_of(vc, b));
     struct bucket *bk = &vc->buckets[b];
+    uint64_t epoch = (uint64_t)__atomic_load_n(&vc->epoch, __ATOMIC_ACQUIRE) << 32;
+    bool quiet = since && (epoch | bk->gen) == *since && __atomic_load_n(&vc->on, __ATOMIC_ACQUIRE);
     bk->gen++;
+    if (quiet)
+        *after = epoch | bk->gen;
     size_t n = 0;
     for (struct entry **pp = &bk->head; *pp;) {
         if (!of_game((*pp)->id, id, idlen, what)) {
@@ -435,6 +459,19 @@ static void invalidate(struct view_cache *vc, const char *id, int what)
     }
     __atomic_sub_fetch(&vc->entries, n, __ATOMIC_RELAXED);
     pthread_mutex_unlock(lock_of(vc, b));
+    return quiet;
+}
+
+static void invalidate(struct view_cache *vc, const char *id, int what)
+{
+    invalidate_since(vc, id, what, NULL, NULL);
+}
+
+bool view_cache_invalidate_since(struct view_cache *vc, const char *id, uint64_t ticket,
+                                 uint64_t *after)
+{
+    return strcmp(id, "*") != 0 &&
+           invalidate_since(vc, id, FORGET_OWN | FORGET_MEMBERS, &ticket, after);
 }
 
 void view_cache_invalidate(struct view_cache *vc, const char *id)

@@ -34,6 +34,10 @@ uint64_t view_cache_ticket(struct view_cache *vc, const char *id);
  * false when there is none. */
 bool view_cache_get(struct view_cache *vc, const char *id, char **body, size_t *len);
 
+/* view_cache_get() of an entry that is not a view (live.c's note of a game's current row):
+ * not counted in the lookups' figures (view_cache_stats, view_cache_member_stats). */
+bool view_cache_peek(struct view_cache *vc, const char *id, char **body, size_t *len);
+
 /* A cached view as shared text: the cache's own copy, held by a reference that the caller must
  * give back with view_text_release() (the cache may drop or replace the view meanwhile: the text
  * lives on until its last reference goes). NULL when there is none. No copy is made. */
@@ -103,6 +107,16 @@ double view_cache_now(void);
 /* Forgets the view of `id` and its members ("ID/..."); "*" forgets every view. Thread-safe,
  * like all of these. */
 void view_cache_invalidate(struct view_cache *vc, const char *id);
+
+/* view_cache_invalidate() of game `id` (not "*") by the writer of a change, with the ticket it
+ * took before its change was committed: true, with *after a ticket taken just after the
+ * invalidation, when no other invalidation of a game in id's bucket came between the two, so
+ * that no other change of the game can have been announced since `ticket`; what the writer knows
+ * of the game as of its own change may then be stored with *after (view_cache_put), and it stays
+ * until the next news of the game. False (nothing to store) otherwise, and when the cache is off.
+ */
+bool view_cache_invalidate_since(struct view_cache *vc, const char *id, uint64_t ticket,
+                                 uint64_t *after);
 
 /* Forgets the view of `id` alone, not its members (for news that changes only the public view,
  * such as a seat's presence); tickets of the game's members taken before fail all the same. */

@@ -648,6 +648,7 @@ Test(api, a_hand_read_again_comes_from_memory_until_an_order_changes_it)
 }
 
 static const char state_hits[] = "city_state_cache_lookups_total{result=\"hit\"} ";
+static const char loads_without_db[] = "city_game_loads_without_database_total ";
 
 /* In a game of `extra` (a create body's tail naming the game), `steps` times: seat 0 orders on
  * a daemon of its own, reads its hand there (from memory: a state-cache hit) and the same hand
@@ -661,7 +662,9 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
     client_base = alone.base;
     struct table t;
     create(&t, 2, 1, extra); /* seat 1 is a greedy bot: it decides in the order's transaction */
-    for (int i = 0; i < steps && send_suggested_order(&t, 0); i++) {
+    int played = 0;
+    double no_db = metric_at(alone.base, loads_without_db);
+    for (int i = 0; i < steps && send_suggested_order(&t, 0); i++, played++) {
         /* The order changed the hand, so it is read from the database again; its state is the
          * one this instance just committed, which the database then does not send. */
         double before = metric_at(alone.base, state_hits);
@@ -681,6 +684,14 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
         free(mine);
         free(parsed);
     }
+    /* Those reads, and the ones before each order, had no news of the game but this instance's
+     * own order: most needed no database round trip at all (a seat's first sign of life is
+     * news, and so is an echo that comes back after its announcement). */
+    double without = metric_at(alone.base, loads_without_db) - no_db;
+    cr_expect(played >= steps / 2 && without >= played,
+              "%d steps played, %.0f hands read without "
+              "the database",
+              played, without);
     client_base = shared;
     daemon_stop(&alone);
 }
@@ -698,6 +709,46 @@ Test(api, a_tech_city_hand_from_memory_is_the_stored_one)
 Test(api, a_simcity_hand_from_memory_is_the_stored_one)
 {
     state_from_memory_is_the_stored_one(", \"game\": \"simcity\"", 12);
+}
+
+/* A hand this instance serves from memory (it committed the game's last change) is the
+ * database's again as soon as another instance's change is heard of: the other instance's
+ * notification is news here, not the echo of a change of this one. */
+Test(api, a_hand_from_memory_gives_way_to_another_instances_change)
+{
+    struct daemon a;
+    daemon_start(&a, db, NULL);
+    const char *shared = client_base;
+    struct table t;
+    client_base = a.base;
+    create(&t, 2, 0, NULL);
+    for (int step = 0; step < 3; step++) {
+        client_base = a.base;
+        cr_assert(send_suggested_order(&t, 0), "step %d: seat 0 has a decision", step);
+        double no_db = metric_at(a.base, loads_without_db);
+        char *before = hand_text_at(a.base, &t, 0);
+        cr_expect_gt(metric_at(a.base, loads_without_db), no_db,
+                     "step %d: seat 0's hand after its order on a came from the database", step);
+        client_base = d.base; /* seat 1 orders on the other instance: the step resolves there */
+        cr_assert(send_suggested_order(&t, 1), "step %d: seat 1 has a decision", step);
+        char *stored = hand_text_at(d.base, &t, 0), *mine = NULL;
+        for (int k = 0; k < 100 && (!mine || strcmp(mine, stored) != 0); k++) {
+            if (mine)
+                harness_sleep_ms(20);
+            free(mine);
+            mine = hand_text_at(a.base, &t, 0);
+        }
+        cr_expect_str_neq(stored, before, "step %d: the step changed seat 0's hand", step);
+        cr_expect_str_eq(mine, stored,
+                         "step %d: a still serves the hand from before the other "
+                         "instance's change",
+                         step);
+        free(before);
+        free(stored);
+        free(mine);
+    }
+    client_base = shared;
+    daemon_stop(&a);
 }
 
 Test(api, a_cached_hand_goes_to_its_own_token_only)

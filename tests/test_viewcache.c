@@ -263,3 +263,56 @@ Test(viewcache,
     cr_expect_eq(mmisses, 4);
     view_cache_free(vc);
 }
+
+/* The writer of a change takes a ticket before its commit and announces the change after it
+ * (view_cache_invalidate_since): what it knows as of its change may be kept only when no other
+ * news of the game came between, and only until the next news. */
+Test(viewcache, a_writers_note_is_kept_only_when_its_change_was_the_only_news)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    uint64_t before = view_cache_ticket(vc, "g1"), after = 0;
+    view_cache_put(vc, "g1/h", before, "old hand", 8);
+    cr_assert(view_cache_invalidate_since(vc, "g1", before, &after), "its own change alone");
+    cr_expect_not(cached(vc, "g1/h", NULL), "the announcement forgets the game's members");
+    view_cache_put(vc, "g1/~", after, "row", 3);
+    cr_expect(cached(vc, "g1/~", "row"), "kept with the ticket from just after");
+    view_cache_invalidate(vc, "g1");
+    cr_expect_not(cached(vc, "g1/~", NULL), "until the game's next news");
+
+    /* Other news of the game between the ticket and the announcement: nothing may be kept. */
+    before = view_cache_ticket(vc, "g1");
+    view_cache_invalidate(vc, "g1"); /* another instance's change, heard meanwhile */
+    after = 0;
+    cr_expect_not(view_cache_invalidate_since(vc, "g1", before, &after));
+    /* A presence change is news of the game's own view: it counts too. */
+    before = view_cache_ticket(vc, "g1");
+    view_cache_invalidate_own(vc, "g1");
+    cr_expect_not(view_cache_invalidate_since(vc, "g1", before, &after));
+    /* Nothing while the cache is off, and a ticket from before it was turned back on fails. */
+    before = view_cache_ticket(vc, "g1");
+    view_cache_set_enabled(vc, false);
+    cr_expect_not(view_cache_invalidate_since(vc, "g1", before, &after));
+    view_cache_set_enabled(vc, true);
+    cr_expect_not(view_cache_invalidate_since(vc, "g1", before, &after));
+    view_cache_free(vc);
+}
+
+/* A peek at an entry that is not a view is not counted as a lookup of one. */
+Test(viewcache, a_peek_is_not_counted_as_a_lookup)
+{
+    struct view_cache *vc = view_cache_new(16);
+    view_cache_set_enabled(vc, true);
+    view_cache_put(vc, "g1/~", view_cache_ticket(vc, "g1"), "row", 3);
+    char *body;
+    size_t len;
+    cr_assert(view_cache_peek(vc, "g1/~", &body, &len));
+    cr_expect(len == 3 && strcmp(body, "row") == 0);
+    free(body);
+    cr_expect_not(view_cache_peek(vc, "g2/~", &body, &len));
+    uint64_t hits, misses;
+    view_cache_member_stats(vc, &hits, &misses);
+    cr_expect(hits == 0 && misses == 0, "peeks counted: %llu hits, %llu misses",
+              (unsigned long long)hits, (unsigned long long)misses);
+    view_cache_free(vc);
+}
