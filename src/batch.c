@@ -27,12 +27,12 @@ struct batch {
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
     int njobs;
     int nsaved;
-    /* Every game version this batch's attempts saved with a public change, whose echo the hub
-     * skips until run_batch() announced it (hub_expect_echo). */
+    /* The echo tags (hub_expect_echo) of every try's saves, until run_batch() is done with
+     * them; when full, a save goes without (its echo is then news like any other). */
     int nexpected;
     struct {
         char id[AUTH_ID_LEN + 1];
-        long long version;
+        uint64_t tag;
     } expected[STORE_MAX_GAMES_LOADED * 4];
     struct {
         char id[AUTH_ID_LEN + 1];
@@ -42,6 +42,7 @@ struct batch {
         struct game_row row; /* as saved, without its state */
         bool public;         /* live_public_change() */
         uint64_t ticket;     /* live_ticket(), before the commit */
+        uint64_t tag;        /* its echo's tag, 0: none */
     } saved[STORE_MAX_GAMES_LOADED];
 };
 
@@ -86,6 +87,11 @@ static int batch_tx(PGconn *c, void *ctx)
         if (found[i] != STORE_OK)
             continue;
         long long before = lvs[i].row.version;
+        if (bt->nexpected < (int)(sizeof bt->expected / sizeof bt->expected[0])) {
+            lvs[i].echo_tag = hub_expect_echo(bt->srv->hub, ids[i]);
+            snprintf(bt->expected[bt->nexpected].id, sizeof bt->expected[0].id, "%s", ids[i]);
+            bt->expected[bt->nexpected++].tag = lvs[i].echo_tag;
+        }
         st = live_save(c, &lvs[i]);
         if (st == STORE_OK && lvs[i].row.version != before) {
             snprintf(bt->saved[bt->nsaved].id, sizeof bt->saved[0].id, "%s", ids[i]);
@@ -95,12 +101,7 @@ static int batch_tx(PGconn *c, void *ctx)
             bt->saved[bt->nsaved].row.state = NULL; /* the live's, freed with it */
             bt->saved[bt->nsaved].public = live_public_change(&lvs[i]);
             bt->saved[bt->nsaved].ticket = live_ticket(bt->srv, ids[i]);
-            if (bt->saved[bt->nsaved].public &&
-                bt->nexpected < (int)(sizeof bt->expected / sizeof bt->expected[0])) {
-                hub_expect_echo(bt->srv->hub, ids[i], lvs[i].row.version);
-                snprintf(bt->expected[bt->nexpected].id, sizeof bt->expected[0].id, "%s", ids[i]);
-                bt->expected[bt->nexpected++].version = lvs[i].row.version;
-            }
+            bt->saved[bt->nsaved].tag = lvs[i].echo_tag;
             bt->saved[bt->nsaved++].g = lvs[i].g;
             lvs[i].g = NULL; /* handed over */
         }
@@ -133,20 +134,19 @@ static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jo
         for (int j = 0; j < n; j++)
             jobs[j]->published |= strcmp(jobs[j]->id, bt->saved[i].id) == 0;
     }
-    /* The echoes of the changes just committed and announced are skipped when they come (and
-     * only once). Every other change whose echo was expected is announced here if the
-     * transaction failed (a commit whose answer was lost may have happened), and its echo is
-     * no longer skipped: an earlier try's, or the failed transaction's. */
+    /* The echoes of the changes just committed and announced are skipped when they come (once).
+     * Every other tag is forgotten (an earlier try's, a save that was not public news, or the
+     * failed transaction's), and when the transaction failed its games are announced after
+     * that: a commit whose answer was lost may have happened. */
     for (int k = 0; k < bt->nexpected; k++) {
         bool announced = false;
         for (int i = 0; i < bt->nsaved && st == STORE_OK && !announced; i++)
-            announced = bt->saved[i].public && bt->saved[i].version == bt->expected[k].version &&
-                        strcmp(bt->saved[i].id, bt->expected[k].id) == 0;
+            announced = bt->saved[i].public && bt->saved[i].tag == bt->expected[k].tag;
         if (announced)
             continue;
+        hub_forget_echo(b->srv->hub, bt->expected[k].tag);
         if (st != STORE_OK)
             hub_publish(b->srv->hub, bt->expected[k].id, 0);
-        hub_forget_echo(b->srv->hub, bt->expected[k].id, bt->expected[k].version);
     }
     bt->nexpected = 0;
     saved_clear(bt);
@@ -165,7 +165,7 @@ static void *batcher_main(void *arg)
     struct batcher *b = arg;
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
     pthread_mutex_lock(&b->crew.mu);
-    struct batch *bt = &b->batches[b->next_batch++]; /* ~170 kB: not on the stack */
+    struct batch *bt = &b->batches[b->next_batch++]; /* ~75 kB: not on the stack */
     for (;;) {
         while (!b->head && !b->crew.stop)
             pthread_cond_wait(&b->crew.wake, &b->crew.mu);

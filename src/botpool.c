@@ -186,8 +186,9 @@ struct job {
     long long saved;     /* the version apply_tx saved, its state then in g (-1: none) */
     struct game_row row; /* as apply_tx saved it, without its state */
     uint64_t ticket;     /* live_ticket(), before the commit */
-    int nexpected;       /* the versions whose echo the hub skips (hub_expect_echo): each try's */
-    long long expected[STORE_TRIES_WRITE];
+    int nexpected;       /* each try's echo tag (hub_expect_echo) */
+    uint64_t expected[STORE_TRIES_WRITE];
+    uint64_t tag; /* the saved version's echo tag */
 };
 
 /* Reads the game and the seats whose slow bots must decide. The row is locked for the read, so
@@ -233,6 +234,7 @@ static int apply_tx(PGconn *c, void *ctx)
     int st = live_load(c, j->pool->srv, j->id, true, &lv);
     j->applied = j->stale = j->resolved = 0;
     j->saved = -1;
+    j->tag = 0;
     if (st == STORE_NO_ROW) { /* purged while its bots thought */
         live_free(&lv);
         return STORE_OK;
@@ -255,6 +257,10 @@ static int apply_tx(PGconn *c, void *ctx)
     }
     if (st == STORE_OK && j->applied > 0)
         st = live_advance(c, &lv, false);
+    if (st == STORE_OK && j->applied > 0 && j->nexpected < STORE_TRIES_WRITE) {
+        lv.echo_tag = hub_expect_echo(j->pool->srv->hub, j->id);
+        j->expected[j->nexpected++] = lv.echo_tag;
+    }
     if (st == STORE_OK && j->applied > 0)
         st = live_save(c, &lv);
     if (st == STORE_OK && j->applied > 0) { /* kept for live_committed() */
@@ -263,10 +269,7 @@ static int apply_tx(PGconn *c, void *ctx)
         j->row = lv.row;
         j->row.state = NULL; /* the live's, freed with it */
         j->ticket = live_ticket(j->pool->srv, j->id);
-        if (live_public_change(&lv) && j->nexpected < STORE_TRIES_WRITE) {
-            hub_expect_echo(j->pool->srv->hub, j->id, j->saved);
-            j->expected[j->nexpected++] = j->saved;
-        }
+        j->tag = live_public_change(&lv) ? lv.echo_tag : 0;
     }
     j->resolved = lv.resolved;
     live_free(&lv);
@@ -407,15 +410,15 @@ static void run_job(struct bot_pool *p, struct job *j)
             hub_publish(srv->hub, j->id, 0);
         metrics_steps_resolved(j->resolved);
     }
-    /* The echo of the version committed is skipped when it comes; any other expected one is
-     * announced if the transaction failed (its commit's answer may have been lost), and its
-     * echo is no longer skipped (batch.c does the same). */
+    /* The echo of the version committed is skipped when it comes; every other tag is forgotten,
+     * and the game announced after that when the transaction failed (its commit's answer may
+     * have been lost), as batch.c does. */
     for (int k = 0; k < j->nexpected; k++) {
-        if (st == STORE_OK && j->applied > 0 && j->expected[k] == j->saved)
+        if (st == STORE_OK && j->applied > 0 && j->saved >= 0 && j->expected[k] == j->tag)
             continue;
+        hub_forget_echo(srv->hub, j->expected[k]);
         if (st != STORE_OK)
             hub_publish(srv->hub, j->id, 0);
-        hub_forget_echo(srv->hub, j->id, j->expected[k]);
     }
     pthread_mutex_lock(&p->crew.mu);
     static const double le[6] = {10, 25, 50, 100, 200, 500};

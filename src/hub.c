@@ -70,9 +70,9 @@ struct hub {
      * early only costs an announcement made twice. */
     struct {
         char id[AUTH_ID_LEN + 1];
-        long long version;
+        uint64_t tag; /* 0: free */
     } echoes[HUB_ECHOES];
-    unsigned next_echo;
+    uint64_t next_tag;
     uint64_t echoes_skipped;
 };
 
@@ -170,36 +170,38 @@ void hub_publish_hands(struct hub *h, const char *id)
         view_cache_invalidate_members(h->cache, id); /* nothing public: no stream to wake */
 }
 
-void hub_echo_tail(struct hub *h, long long version, char *buf, size_t n)
+void hub_echo_tail(struct hub *h, uint64_t tag, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%016llx.%lld", HUB_ECHO_MARK, (unsigned long long)(h ? h->self : 0),
-             version);
+    snprintf(buf, n, "%s%016llx.%llx", HUB_ECHO_MARK, (unsigned long long)(h ? h->self : 0),
+             (unsigned long long)tag);
 }
 
-void hub_expect_echo(struct hub *h, const char *id, long long version)
+uint64_t hub_expect_echo(struct hub *h, const char *id)
 {
     if (!h || strlen(id) > AUTH_ID_LEN)
-        return;
+        return 0;
     pthread_mutex_lock(&h->lock);
-    unsigned k = h->next_echo++ % HUB_ECHOES;
+    uint64_t tag = ++h->next_tag;
+    unsigned k = (unsigned)(tag % HUB_ECHOES);
     snprintf(h->echoes[k].id, sizeof h->echoes[k].id, "%s", id);
-    h->echoes[k].version = version;
+    h->echoes[k].tag = tag;
     pthread_mutex_unlock(&h->lock);
+    return tag;
 }
 
-void hub_forget_echo(struct hub *h, const char *id, long long version)
+void hub_forget_echo(struct hub *h, uint64_t tag)
 {
-    if (!h)
+    if (!h || !tag)
         return;
     pthread_mutex_lock(&h->lock);
-    for (int k = 0; k < HUB_ECHOES; k++)
-        if (h->echoes[k].version == version && strcmp(h->echoes[k].id, id) == 0)
-            h->echoes[k].id[0] = 0;
+    unsigned k = (unsigned)(tag % HUB_ECHOES);
+    if (h->echoes[k].tag == tag)
+        h->echoes[k].tag = 0;
     pthread_mutex_unlock(&h->lock);
 }
 
 /* Whether the notification of game `id` with tail `tail` (from its last ':') is the echo of a
- * change this instance announces itself (hub_expect_echo). */
+ * change this instance announces itself (hub_expect_echo); its tag is then used up. */
 static bool is_echo(struct hub *h, const char *id, const char *tail)
 {
     size_t mark = strlen(HUB_ECHO_MARK);
@@ -209,16 +211,14 @@ static bool is_echo(struct hub *h, const char *id, const char *tail)
     unsigned long long who = strtoull(tail + mark, &end, 16);
     if (who != h->self || *end != '.')
         return false;
-    long long version = strtoll(end + 1, &end, 10);
-    if (*end)
+    unsigned long long tag = strtoull(end + 1, &end, 16);
+    if (*end || tag == 0)
         return false;
-    bool found = false;
     pthread_mutex_lock(&h->lock);
-    for (int k = 0; k < HUB_ECHOES && !found; k++)
-        if (h->echoes[k].version == version && strcmp(h->echoes[k].id, id) == 0) {
-            h->echoes[k].id[0] = 0; /* an echo comes once */
-            found = true;
-        }
+    unsigned k = (unsigned)(tag % HUB_ECHOES);
+    bool found = h->echoes[k].tag == tag && strcmp(h->echoes[k].id, id) == 0;
+    if (found)
+        h->echoes[k].tag = 0; /* an echo comes once */
     h->echoes_skipped += found;
     pthread_mutex_unlock(&h->lock);
     return found;

@@ -1,6 +1,7 @@
 /* hub.h: wakes this instance's SSE streams when their game has new events, whichever instance
- * wrote them. A thread LISTENs on channel city_events (payload "game:seq"); writers on this
- * instance also publish directly. News wakes only the streams of its game: each stream holds a
+ * wrote them. A thread LISTENs on channel city_events (payload "game:seq", and a tail: news of
+ * only the game's presence or hands, or the writer's echo tag, below); writers on this instance
+ * also publish directly. News wakes only the streams of its game: each stream holds a
  * subscription to one game, and a stream with nothing to send parks its connection (suspended
  * in libmicrohttpd, costing no thread) until news of that game, a keep-alive tick or shutdown
  * resumes it. The hub also counts streams against an instance-wide and a per-game cap. Every
@@ -51,22 +52,30 @@ void hub_publish(struct hub *h, const char *id, long long seq);
 bool hub_publish_since(struct hub *h, const char *id, uint64_t ticket, uint64_t *after);
 
 /* Echoes. A change's NOTIFY reaches every instance, the one that committed it too, which has
- * already announced it on its own (hub_publish before it replies). The writer of a change
- * calls hub_expect_echo() before its COMMIT and puts hub_echo_tail() in the notification's
- * payload; from then on the notification, when it comes back to this instance, is skipped
- * (once). So the writer must announce the change itself whatever its transaction's outcome (a
- * commit whose answer was lost may have happened), or call hub_forget_echo() before it can
- * give up on announcing it (a try that did not commit). Another instance reads the tail as any
- * other ("ID:SEQ" and a tail that is neither STORE_NEWS_PRESENCE nor STORE_NEWS_HANDS: news of
- * the whole game). */
+ * already announced it on its own (hub_publish before it replies). A writer that will announce
+ * its change itself takes a tag with hub_expect_echo() before the save, and the save puts
+ * hub_echo_tail() in the notification's payload (live.h: echo_tag); the notification that
+ * carries that tail, when it comes back to this instance, is then skipped, once. Only the writer
+ * knows its tag: no other change is ever taken for an echo. The writer announces the change
+ * itself once it committed, or forgets the tag (hub_forget_echo) and then announces the game
+ * anyway when the transaction failed (a commit whose answer was lost may have happened), or
+ * just forgets it when that try did not commit. Another instance reads the tail as any other
+ * ("ID:SEQ" and a tail that is neither STORE_NEWS_PRESENCE nor STORE_NEWS_HANDS: news of the
+ * whole game). */
 #define HUB_ECHO_MARK ":@"
 enum { HUB_ECHOES = 256 };
 
-/* Writes the payload's tail for this instance's change that makes game version `version`:
- * HUB_ECHO_MARK, this instance's random id in hex, '.', the version. */
-void hub_echo_tail(struct hub *h, long long version, char *buf, size_t n);
-void hub_expect_echo(struct hub *h, const char *id, long long version);
-void hub_forget_echo(struct hub *h, const char *id, long long version);
+/* A new tag for a change of game `id` that this instance is about to save and will announce
+ * itself; never 0 (0 when h is NULL: no tag). A ring of HUB_ECHOES: a tag whose echo has not come
+ * by the time its place is taken again only costs an announcement made twice. */
+uint64_t hub_expect_echo(struct hub *h, const char *id);
+
+/* The tag's echo, should it come, is news again. */
+void hub_forget_echo(struct hub *h, uint64_t tag);
+
+/* Writes the payload's tail for the change tagged `tag`: HUB_ECHO_MARK, this instance's random
+ * id in hex, '.', the tag in hex. */
+void hub_echo_tail(struct hub *h, uint64_t tag, char *buf, size_t n);
 
 /* hub_publish() of news that changes only game `id`'s public view, a seat's presence: the
  * cached public view goes, the game's cached members (its hands) stay. */

@@ -262,7 +262,7 @@ void live_remember(struct server *srv, const char *id, long long version, uint64
     free(blob);
 }
 
-/* The view-cache key of game id's current row (live_mark_current): "ID/~" (a member); false
+/* The view-cache key of game id's current row (live_committed): "ID/~" (a member); false
  * when id could not be a game's. */
 static bool current_key(const char *id, char *key, size_t n)
 {
@@ -596,8 +596,9 @@ int live_save(PGconn *c, struct live *lv)
     /* Every public change, events or not: other instances drop cached views. An amended order
      * changes only its seat's hand view: other instances drop the game's cached hands. */
     if (st == STORE_OK && live_public_change(lv)) {
-        char tail[48]; /* so that this instance knows its own change when it comes back */
-        hub_echo_tail(lv->srv->hub, lv->row.version, tail, sizeof tail);
+        char tail[48] = ""; /* so that the writer knows its own change when it comes back */
+        if (lv->echo_tag)
+            hub_echo_tail(lv->srv->hub, lv->echo_tag, tail, sizeof tail);
         st = store_notify_news(c, lv->row.id, lv->row.last_seq, tail);
     } else if (st == STORE_OK)
         st = store_notify_news(c, lv->row.id, lv->row.last_seq, STORE_NEWS_HANDS);

@@ -33,6 +33,7 @@ struct live {
     bool changed;      /* the state must be written back */
     int forced_by;     /* while live_force() gives defaults: who forced (enum live_forcer) */
     bool quiet;        /* the only change is private (an amended order): hands-only NOTIFY */
+    uint64_t echo_tag; /* hub_expect_echo()'s tag for the save's notification, 0: none */
     /* A game inserted by this transaction: a worker cannot see it before the commit, so
      * live_save() leaves the bots' wake to the caller, after it (wake_due, wake_need). */
     bool inserted;
@@ -83,7 +84,7 @@ void live_committed(struct server *srv, uint64_t epoch, uint64_t ticket, const s
                     const void *g, const struct game_row *row);
 
 /* Loads game `id` without the database, and without its lock: true when this instance
- * committed the game's last change, as far as its news tells (live_mark_current), and still
+ * committed the game's last change, as far as its news tells (live_committed), and still
  * keeps its state and its seats at that version; false otherwise (lv is then freed). The
  * row's clock fields (deadline, step_ends, overdue, past_step_end) may be out of date: for
  * readers that do not show them, such as a seat's hand. live_free() after a true. */

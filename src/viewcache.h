@@ -12,7 +12,12 @@
  * stored only when no invalidation of its game happened since the read began (the ticket), so
  * an old view cannot overwrite the news. A reader on this instance therefore always sees its
  * own writes; a write made through another instance reaches this cache when its NOTIFY
- * arrives (normally well under a millisecond after the commit). */
+ * arrives (normally well under a millisecond after the commit).
+ *
+ * A writer's own note (live.c, live_committed: the game row it just committed, member "ID/~")
+ * is stored the same way, with the ticket view_cache_invalidate_since() gives it when its own
+ * announcement was the game's only news since before its commit; its own NOTIFY, when it comes
+ * back, is skipped by the hub (hub.h, echoes), so the note lasts until other news. */
 #ifndef CITY_VIEWCACHE_H
 #define CITY_VIEWCACHE_H
 
