@@ -58,6 +58,18 @@ export function replace(el, ...children) {
   return el;
 }
 
+/** True while keepFocus() gives the focus back after a redraw (the focus event it fires then). */
+let restoring = false;
+
+/**
+ * A focus handler that runs `fn` only when the focus moved there, not when a redraw gave it back
+ * (keepFocus): a card shown on focus must not take the place of the one a player tapped or
+ * hovered since (a bot's move redraws the table under the player's finger).
+ */
+export function onUserFocus(fn) {
+  return (ev) => { if (!restoring) fn(ev); };
+}
+
 /**
  * Runs render() and then puts focus back on the element of `root` that had it (found again by
  * its data-focus-key or id), or on `fallback` when that element is gone.
@@ -70,5 +82,8 @@ export function keepFocus(root, render, fallback = null) {
   const again = key.startsWith('#') ? root.querySelector(key)
     : root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
   const target = again && !again.disabled ? again : fallback;
-  if (target && target !== document.activeElement) target.focus({ preventScroll: true });
+  if (target && target !== document.activeElement) {
+    restoring = true;
+    try { target.focus({ preventScroll: true }); } finally { restoring = false; }
+  }
 }

@@ -185,3 +185,37 @@ test('Tech City: at a point that waits for several seats, the sent choice reads 
     await A.context.close();
   }
 });
+
+test('Tech City: a redraw that gives the focus back leaves the card-info box on the card hovered since', { timeout: 30_000 }, async () => {
+  // A player's card stays focused (it was clicked or tabbed to), the player then hovers or taps
+  // another card, and a bot's move redraws the table: keepFocus gives the focus back to the first
+  // card, and its focus handler showed that card again (CI's phone test saw the box jump). The
+  // real cards and the real keepFocus, in the page's own modules.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${daemon.base}/`);
+    const seen = await page.evaluate(async () => {
+      const { loadTechCatalog, techCard } = await import('/games/tech_city/data.js');
+      const { keepFocus, replace } = await import('/dom.js');
+      const [a, b] = [...(await loadTechCatalog()).keys()];
+      const shown = [];
+      const box = document.createElement('div');
+      document.body.append(box);
+      const draw = () => replace(box, ...[[1, a], [2, b]].map(([cid, slug]) => techCard(cid, slug, { onInfo: () => shown.push(slug) })));
+      draw();
+      box.querySelector('[data-card-id="1"]').focus(); // the player's focus: shows a
+      box.querySelector('[data-card-id="2"]').dispatchEvent(new PointerEvent('pointerenter')); // then b
+      keepFocus(box, draw); // a redraw: the focus goes back to card 1
+      const back = document.activeElement?.dataset.cardId;
+      box.querySelector('[data-card-id="2"]').focus(); // the player moves the focus: shows b
+      return { shown, back, a, b };
+    });
+    assert.equal(seen.back, '1', 'the redraw gave the focus back to the card that had it');
+    assert.deepEqual(seen.shown, [seen.a, seen.b, seen.b], `the box showed ${seen.shown.join(', ')}: a focus given back showed its card again`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -5,7 +5,7 @@
 // worked out here.
 
 import { api } from '../../api.js';
-import { h } from '../../dom.js';
+import { h, onUserFocus } from '../../dom.js';
 import { sortByKeys } from '../../ui.js';
 import { roundLog } from '../turns.js';
 import { t, tn } from '../../i18n.js';
@@ -105,7 +105,7 @@ export function scCard(cid, slug, o) {
   return h('button', {
     type: 'button', class: `sccard ${kindClass(d)} ${o.state ? `is-${o.state}` : ''} ${o.dim ? 'dim' : ''}`, 'data-card-id': cid, 'data-slug': slug,
     'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
-    title: d.text || cardKind(d), onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
+    title: d.text || cardKind(d), onclick: o.onClick, onpointerenter: o.onInfo, onfocus: onUserFocus(o.onInfo),
   },
   h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, corner),
     o.fresh ? h('span', { class: 'new-tag' }, t('New')) : null, h('span', { class: 'sc-zone' }, tag)),

@@ -7,7 +7,7 @@
 // hovered, focused or tapped, and "show this card to everyone"); the scores, the discard pile and
 // the line that says whose turn it is and what they must decide.
 
-import { h, replace, keepFocus } from '../../dom.js';
+import { h, replace, keepFocus, onUserFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { design, DOMAINS, cardLabel } from './data.js';
@@ -105,7 +105,7 @@ export function techBoard(ctx, tbl) {
         'data-owner': c.owner ?? '', 'data-focus-key': `city-${c.id}`, 'data-score': use ? use.score : '',
         title: `${d.name} (${c.value} ${DOMAINS[d.domain]?.name}): ${d.text}`,
         onclick: () => tbl.clickCell(c.x, c.y),
-        onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: () => showInfo(`c:${c.x},${c.y}`),
+        onpointerenter: () => showInfo(`c:${c.x},${c.y}`), onfocus: onUserFocus(() => showInfo(`c:${c.x},${c.y}`)),
       },
       h('span', { class: 'face' },
         h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, String(c.value)), h('span', { class: 'tc-dom' }, DOMAINS[d.domain]?.short ?? '')),

@@ -4,7 +4,7 @@
 // server's legal options (choice.js), never worked out here.
 
 import { api } from '../../api.js';
-import { h } from '../../dom.js';
+import { h, onUserFocus } from '../../dom.js';
 import { sortByKeys } from '../../ui.js';
 import { roundLog } from '../turns.js';
 import { t } from '../../i18n.js';
@@ -70,7 +70,7 @@ export function techCard(cid, slug, o) {
   return h('button', {
     type: 'button', class: `tcard d-${d.domain} ${o.state ? `is-${o.state}` : ''} ${o.dim ? 'dim' : ''}`, 'data-card-id': cid, 'data-slug': slug,
     'data-focus-key': `card-${cid}`, 'aria-pressed': o.state ? 'true' : 'false', disabled: !!o.disabled,
-    title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: o.onInfo,
+    title: d.text, onclick: o.onClick, onpointerenter: o.onInfo, onfocus: onUserFocus(o.onInfo),
   },
   // Named by its content, visible name first, so what is read on the card is part of its name.
   h('span', { class: 'tc-top', 'aria-hidden': 'true' }, h('span', { class: 'tc-val' }, d.domain === 'wild' ? '★' : String(d.value)),
