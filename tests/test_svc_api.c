@@ -594,6 +594,24 @@ Test(api, a_cached_view_learns_of_a_write_through_another_instance)
 /* ---- the hand cache (service_hand: a seat token's hand, a member of its game's entry) ----- */
 
 static const char hand_hits[] = "city_hand_cache_lookups_total{result=\"hit\"} ";
+static const char view_hits[] = "city_view_cache_lookups_total{result=\"hit\"} ";
+
+/* Waits until the view cache of the daemon at `base` is on: it is off until the daemon's
+ * listener has connected, which may come after /healthz answers, and a read meanwhile is neither
+ * a hit nor a miss and caches nothing. A public view served from the cache says it is on. */
+static void wait_cache_on(const char *base, const struct table *t)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/api/v1/games/%s", base, t->id);
+    for (int k = 0; k < 200 && metric_at(base, view_hits) < 1; k++) {
+        struct http_reply r;
+        cr_assert(http_do("GET", url, NULL, NULL, &r));
+        http_reply_free(&r);
+        if (metric_at(base, view_hits) < 1)
+            harness_sleep_ms(10);
+    }
+    cr_assert_geq(metric_at(base, view_hits), 1, "the view cache of %s never came on", base);
+}
 static const char hand_misses[] = "city_hand_cache_lookups_total{result=\"miss\"} ";
 
 /* The hand view of table t's seat `seat` read from `base`, as text (200 expected). */
@@ -630,6 +648,7 @@ Test(api, a_hand_read_again_comes_from_memory_until_an_order_changes_it)
     /* Counted on a daemon of its own: the suite's other tests read hands on d meanwhile. */
     struct daemon alone;
     daemon_start(&alone, db, NULL);
+    wait_cache_on(alone.base, &t);
     for (int i = 0; i < 3; i++)
         free(hand_text_at(alone.base, &t, 0));
     cr_expect_eq(metric_at(alone.base, hand_misses), 1, "the first read is the database's");
@@ -662,6 +681,7 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
     client_base = alone.base;
     struct table t;
     create(&t, 2, 1, extra); /* seat 1 is a greedy bot: it decides in the order's transaction */
+    wait_cache_on(alone.base, &t);
     int played = 0;
     double no_db = metric_at(alone.base, loads_without_db);
     for (int i = 0; i < steps && send_suggested_order(&t, 0); i++, played++) {
@@ -742,6 +762,7 @@ Test(api, a_hand_from_memory_gives_way_to_another_instances_change)
     struct table t;
     client_base = a.base;
     create(&t, 2, 0, NULL);
+    wait_cache_on(a.base, &t);
     free(hand_text_at(a.base, &t, 0));
     free(hand_text_at(d.base, &t, 1));
     wait_online(&t, 2);
@@ -789,6 +810,7 @@ Test(api, a_hand_from_memory_goes_to_its_own_token_only)
     client_base = a.base;
     struct table t;
     create(&t, 3, 0, NULL);
+    wait_cache_on(a.base, &t);
     for (int s = 0; s < 3; s++)
         free(hand_text_at(a.base, &t, s));
     wait_online(&t, 3);
