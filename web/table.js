@@ -431,7 +431,27 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     drawAction();
   }
 
+  // A press on the decision panel (a pointer, or Space on a button) holds the panel's redraws
+  // until it ends: a redraw replaces the buttons, and a press that straddles one makes no click
+  // (news arriving under the player's finger, a bot's move, took a Suggest or a Confirm). The
+  // held redraw runs right after the press's click; a press held past 3 s lets it through.
+  let pressed = 0;
+  let held = false;
+  const releasePress = () => {
+    if (!pressed) return;
+    pressed = 0;
+    setTimeout(() => { if (held && !pressed && alive) { held = false; drawAction(); } }, 0); // after the click
+  };
+  const onPressKeyUp = (e) => { if (e.key === ' ') releasePress(); };
+  action.addEventListener('pointerdown', () => { pressed = Date.now(); }, true);
+  action.addEventListener('keydown', (e) => { if (e.key === ' ' && e.target.closest?.('button')) pressed = Date.now(); }, true);
+  window.addEventListener('pointerup', releasePress, true);
+  window.addEventListener('pointercancel', releasePress, true);
+  window.addEventListener('keyup', onPressKeyUp, true);
+  window.addEventListener('blur', releasePress);
+
   function drawAction() {
+    if (pressed && Date.now() - pressed < 3000) { held = true; return; }
     const v = st.view;
     drawIf(action, [v?.status, v && waitingSeats(v, null), st.hand, st.busy, st.refused, st.error, st.me?.seat, sort, seen, hints.sig(), part.actionSig()],
       () => keepFocus(action, drawActionNow, action));
@@ -525,6 +545,10 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   render();
   return () => {
     alive = false;
+    window.removeEventListener('pointerup', releasePress, true);
+    window.removeEventListener('pointercancel', releasePress, true);
+    window.removeEventListener('keyup', onPressKeyUp, true);
+    window.removeEventListener('blur', releasePress);
     clearInterval(tick);
     stopFit();
     live.close();

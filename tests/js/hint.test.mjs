@@ -3,7 +3,8 @@
 // "Thinking…" with focus kept while it waits, pre-selects the expert's choice, which the game
 // accepts, and counts down; once the hints are used up (a daemon with --hints-per-game 1) it
 // gives the quick greedy suggestion and says so, also when the server answers 429 or stays busy
-// (503 twice); a hint that comes back after its point passed is not applied; and a game of The
+// (503 twice); a hint that comes back after its point passed is not applied; a click on Suggest
+// whose press a redraw straddles still counts; and a game of The
 // City with an expert bot chosen in the lobby, at the level chosen in the select that an expert
 // seat shows (labelled from GET /rulesets), plays to its end with Suggest; on a phone the button
 // is a 44 px target.
@@ -214,7 +215,39 @@ test('a hint that comes back after its point passed is not applied', { timeout: 
   }
 });
 
-test('The City with an expert bot chosen in the lobby plays to its end, the person by Suggest', { timeout: 180_000 }, async (t) => {
+test('a click on Suggest is not lost when news redraws the table between its press and its release', { timeout: 60_000 }, async () => {
+  // Ada holds the mouse down on Suggest; Bea's order arrives meanwhile and the table is drawn
+  // anew (Bea shows "chosen"); Ada lets go. Before, the redraw had replaced the button under the
+  // press, the release made no click, and Suggest did nothing (CI's hint test, once in ten runs).
+  const g = (await api(daemon, 'POST', '/games', { body: { seats: 2, name: 'Ada' } })).json;
+  const bea = (await api(daemon, 'POST', `/games/${g.id}/join`, { body: { name: 'Bea' } })).json;
+  const { context, page, errors } = await openAs(daemon, g.id, 0, g.token);
+  try {
+    await page.waitForSelector('#action[data-state="keep"]');
+    await hintsLeft(page);
+    let asked = 0;
+    page.on('request', (r) => { if (r.url().endsWith('/hint')) asked++; });
+    const box = await page.locator('#suggest').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    const hand = (await api(daemon, 'GET', `/games/${g.id}/hand`, { token: bea.token })).json;
+    const r = await api(daemon, 'POST', `/games/${g.id}/orders`, { token: bea.token, body: { round: hand.pending.round, step: 'keep', ...hand.pending.suggestion } });
+    assert.equal(r.status, 202);
+    await page.waitForSelector('article.player[data-seat="1"] .tag.ok', { timeout: 10_000 }); // drawn anew
+    await page.mouse.up();
+    // The expert's choice comes back pre-selected, with the focus on Confirm.
+    await page.waitForFunction(() => document.activeElement?.id === 'confirm', null, { timeout: 10_000 })
+      .catch(() => {});
+    assert.equal(asked, 1, 'the release made a click: Suggest asked the expert once');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'the suggestion was applied');
+    assert.ok((await marked(page)).length > 0, 'its discards are chosen');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('The City with an expert bot chosen in the lobby plays to its end, the person by Suggest', { timeout: 180_000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
@@ -258,15 +291,9 @@ test('The City with an expert bot chosen in the lobby plays to its end, the pers
       last = turn.split('|')[1];
       lastHint = '(no hint asked: the quick suggestion)';
       await suggestAndWait(page);
-      let next = await page.evaluate(() => document.activeElement?.id);
-      if (next !== 'confirm' && lastHint.startsWith('(no hint')) {
-        // CI saw the quick suggestion not taken once in about ten runs, the panel as before the
-        // click (a redraw as the expert's move arrived?): a person clicks again, and so does
-        // this test, once; a second miss fails below.
-        t.diagnostic(`Suggest did not take at ${turn} (focus on ${next}); clicked again`);
-        await suggestAndWait(page);
-        next = await page.evaluate(() => document.activeElement?.id);
-      }
+      // (CI once saw a click on Suggest come to nothing here: the expert's move redrew the
+      // panel between the press and the release; a press now holds the panel's redraws.)
+      const next = await page.evaluate(() => document.activeElement?.id);
       const shown = next === 'confirm' ? '' : await page.locator('#action').innerText();
       assert.equal(next, 'confirm', `Suggest picks its choice and points at Confirm, a survey or a contractor too (at ${turn}; hint: ${lastHint}; the panel: ${shown})`);
       await page.keyboard.press('Enter');
