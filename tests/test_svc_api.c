@@ -704,14 +704,13 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
         free(mine);
         free(parsed);
     }
-    /* Those reads, and the ones before each order, had no news of the game but this instance's
-     * own order (whose echo is skipped): most needed no database round trip at all (the seat's
-     * first sign of life is news of the game's presence, which may come during a commit). */
+    /* The read after each order had no news of the game but this instance's own order (whose
+     * echo is skipped): it needed no database round trip at all (the read before the next
+     * order is the hand cache's). A step or two may miss: the seat's first sign of life is news
+     * of the game's presence, which may come during a commit (CI: 9 of 10 under the sanitizer). */
     double without = metric_at(alone.base, loads_without_db) - no_db;
-    cr_expect(played >= steps / 2 && without >= played,
-              "%d steps played, %.0f hands read without "
-              "the database",
-              played, without);
+    cr_expect(played >= steps / 2 && without >= played - 2 && without <= played,
+              "%d steps played, %.0f hands read without the database", played, without);
     client_base = shared;
     daemon_stop(&alone);
 }
@@ -799,6 +798,22 @@ Test(api, a_hand_from_memory_gives_way_to_another_instances_change)
     daemon_stop(&a);
 }
 
+/* No hand of t for anyone but its seats, at `base`: the host's token, an unknown one, none, and
+ * another game's seat token are each refused with their problem. */
+static void no_hand_for_others(const char *base, const struct table *t)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t->id);
+    call_problem(base, "GET", path, t->host, NULL, 403, "not_a_seat_token");
+    call_problem(base, "GET", path,
+                 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", NULL, 401,
+                 "bad_token");
+    call_problem(base, "GET", path, NULL, NULL, 401, "token_required");
+    struct table other;
+    create(&other, 2, 0, NULL);
+    call_problem(base, "GET", path, other.tokens[0], NULL, 403, "wrong_game");
+}
+
 /* The hands served from memory go each to its own seat's token, as those read from the
  * database: each seat reads its own (the same text as another instance reads in the database),
  * and the host's token, an unknown one and another game's are refused. */
@@ -829,15 +844,7 @@ Test(api, a_hand_from_memory_goes_to_its_own_token_only)
     }
     for (int s = 0; s < 3; s++)
         free(mine[s]);
-    char path[160];
-    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t.id);
-    call_problem(a.base, "GET", path, t.host, NULL, 403, "not_a_seat_token");
-    call_problem(a.base, "GET", path,
-                 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", NULL, 401,
-                 "bad_token");
-    struct table other;
-    create(&other, 2, 0, NULL);
-    call_problem(a.base, "GET", path, other.tokens[0], NULL, 403, "wrong_game");
+    no_hand_for_others(a.base, &t);
     client_base = shared;
     daemon_stop(&a);
 }
@@ -857,16 +864,7 @@ Test(api, a_cached_hand_goes_to_its_own_token_only)
                 cr_expect_str_neq(h[s], h[o], "seats %d and %d read the same hand", s, o);
     for (int s = 0; s < 3; s++)
         free(h[s]);
-    char path[160];
-    snprintf(path, sizeof path, "/api/v1/games/%s/hand", t.id);
-    call_problem(d.base, "GET", path, t.host, NULL, 403, "not_a_seat_token");
-    call_problem(d.base, "GET", path,
-                 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", NULL, 401,
-                 "bad_token");
-    call_problem(d.base, "GET", path, NULL, NULL, 401, "token_required");
-    struct table other;
-    create(&other, 2, 0, NULL);
-    call_problem(d.base, "GET", path, other.tokens[0], NULL, 403, "wrong_game");
+    no_hand_for_others(d.base, &t);
 }
 
 Test(api, a_seat_that_left_no_longer_reads_its_cached_hand)
