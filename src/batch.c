@@ -27,16 +27,8 @@ struct batch {
     struct batch_job *jobs[STORE_MAX_GAMES_LOADED * 2];
     int njobs;
     int nsaved;
-    /* The echo tags (hub_expect_echo) of every try's saves, until run_batch() is done with
-     * them; when full, a save goes without (its echo is then news like any other). */
-    int nexpected;
+    struct hub_echoes echoes; /* every try's saves' echo tags, until run_batch() ends them */
     struct {
-        char id[AUTH_ID_LEN + 1];
-        uint64_t tag;
-    } expected[STORE_MAX_GAMES_LOADED * 4];
-    struct {
-        char id[AUTH_ID_LEN + 1];
-        long long version;
         const struct ruleset *rs;
         void *g;             /* taken from the live, freed by saved_clear() */
         struct game_row row; /* as saved, without its state */
@@ -87,15 +79,9 @@ static int batch_tx(PGconn *c, void *ctx)
         if (found[i] != STORE_OK)
             continue;
         long long before = lvs[i].row.version;
-        if (bt->nexpected < (int)(sizeof bt->expected / sizeof bt->expected[0])) {
-            lvs[i].echo_tag = hub_expect_echo(bt->srv->hub, ids[i]);
-            snprintf(bt->expected[bt->nexpected].id, sizeof bt->expected[0].id, "%s", ids[i]);
-            bt->expected[bt->nexpected++].tag = lvs[i].echo_tag;
-        }
+        lvs[i].echo_tag = hub_echoes_expect(bt->srv->hub, &bt->echoes, ids[i]);
         st = live_save(c, &lvs[i]);
         if (st == STORE_OK && lvs[i].row.version != before) {
-            snprintf(bt->saved[bt->nsaved].id, sizeof bt->saved[0].id, "%s", ids[i]);
-            bt->saved[bt->nsaved].version = lvs[i].row.version;
             bt->saved[bt->nsaved].rs = lvs[i].rs;
             bt->saved[bt->nsaved].row = lvs[i].row;
             bt->saved[bt->nsaved].row.state = NULL; /* the live's, freed with it */
@@ -117,38 +103,24 @@ static void run_batch(struct batcher *b, struct batch *bt, struct batch_job **jo
     bt->srv = b->srv;
     bt->njobs = n;
     bt->nsaved = 0;
-    bt->nexpected = 0;
+    bt->echoes.n = 0;
     memcpy(bt->jobs, jobs, (size_t)n * sizeof *jobs);
     uint64_t epoch = store_epoch(b->srv->store);
     int st = store_tx(b->srv->store, batch_tx, bt, STORE_TRIES_WRITE);
     for (int j = 0; j < n; j++)
         jobs[j]->published = false;
     for (int i = 0; i < bt->nsaved && st == STORE_OK; i++) {
+        const struct game_row *row = &bt->saved[i].row;
         if (!bt->saved[i].public) { /* an amended order: its job announces it to the hands */
-            live_remember(b->srv, bt->saved[i].id, bt->saved[i].version, epoch, bt->saved[i].rs,
-                          bt->saved[i].g);
+            live_remember(b->srv, row->id, row->version, epoch, bt->saved[i].rs, bt->saved[i].g);
             continue;
         }
-        live_committed(b->srv, epoch, bt->saved[i].ticket, bt->saved[i].rs, bt->saved[i].g,
-                       &bt->saved[i].row);
+        live_committed(b->srv, epoch, bt->saved[i].ticket, bt->saved[i].rs, bt->saved[i].g, row);
+        hub_echoes_announced(&bt->echoes, bt->saved[i].tag);
         for (int j = 0; j < n; j++)
-            jobs[j]->published |= strcmp(jobs[j]->id, bt->saved[i].id) == 0;
+            jobs[j]->published |= strcmp(jobs[j]->id, row->id) == 0;
     }
-    /* The echoes of the changes just committed and announced are skipped when they come (once).
-     * Every other tag is forgotten (an earlier try's, a save that was not public news, or the
-     * failed transaction's), and when the transaction failed its games are announced after
-     * that: a commit whose answer was lost may have happened. */
-    for (int k = 0; k < bt->nexpected; k++) {
-        bool announced = false;
-        for (int i = 0; i < bt->nsaved && st == STORE_OK && !announced; i++)
-            announced = bt->saved[i].public && bt->saved[i].tag == bt->expected[k].tag;
-        if (announced)
-            continue;
-        hub_forget_echo(b->srv->hub, bt->expected[k].tag);
-        if (st != STORE_OK)
-            hub_publish(b->srv->hub, bt->expected[k].id, 0);
-    }
-    bt->nexpected = 0;
+    hub_echoes_end(b->srv->hub, &bt->echoes, st != STORE_OK);
     saved_clear(bt);
     if (st == STORE_HARD && n > 1) {
         /* Isolate the job that failed: each on its own. */

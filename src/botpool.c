@@ -183,12 +183,11 @@ struct job {
     char kinds[RS_MAX_SEATS][16];
     void *d[RS_MAX_SEATS]; /* the decisions */
     int applied, stale, resolved;
-    long long saved;     /* the version apply_tx saved, its state then in g (-1: none) */
-    struct game_row row; /* as apply_tx saved it, without its state */
-    uint64_t ticket;     /* live_ticket(), before the commit */
-    int nexpected;       /* each try's echo tag (hub_expect_echo) */
-    uint64_t expected[STORE_TRIES_WRITE];
-    uint64_t tag; /* the saved version's echo tag */
+    bool saved;               /* apply_tx saved the game: its state then in g, its row in row */
+    struct game_row row;      /* as apply_tx saved it, without its state */
+    uint64_t ticket;          /* live_ticket(), before the commit */
+    uint64_t tag;             /* the saved change's echo tag (0: not public news) */
+    struct hub_echoes echoes; /* every try's echo tags, until run_job() ends them */
 };
 
 /* Reads the game and the seats whose slow bots must decide. The row is locked for the read, so
@@ -233,7 +232,7 @@ static int apply_tx(PGconn *c, void *ctx)
     struct live lv;
     int st = live_load(c, j->pool->srv, j->id, true, &lv);
     j->applied = j->stale = j->resolved = 0;
-    j->saved = -1;
+    j->saved = false;
     j->tag = 0;
     if (st == STORE_NO_ROW) { /* purged while its bots thought */
         live_free(&lv);
@@ -257,15 +256,13 @@ static int apply_tx(PGconn *c, void *ctx)
     }
     if (st == STORE_OK && j->applied > 0)
         st = live_advance(c, &lv, false);
-    if (st == STORE_OK && j->applied > 0 && j->nexpected < STORE_TRIES_WRITE) {
-        lv.echo_tag = hub_expect_echo(j->pool->srv->hub, j->id);
-        j->expected[j->nexpected++] = lv.echo_tag;
-    }
-    if (st == STORE_OK && j->applied > 0)
+    if (st == STORE_OK && j->applied > 0) {
+        lv.echo_tag = hub_echoes_expect(j->pool->srv->hub, &j->echoes, j->id);
         st = live_save(c, &lv);
+    }
     if (st == STORE_OK && j->applied > 0) { /* kept for live_committed() */
         memcpy(j->g, lv.g, lv.rs->state_size);
-        j->saved = lv.row.version;
+        j->saved = true;
         j->row = lv.row;
         j->row.state = NULL; /* the live's, freed with it */
         j->ticket = live_ticket(j->pool->srv, j->id);
@@ -401,25 +398,18 @@ static void run_job(struct bot_pool *p, struct job *j)
     }
     j->nseats = n;
     uint64_t epoch = store_epoch(srv->store);
-    j->nexpected = 0;
+    j->echoes.n = 0;
     int st = n > 0 ? store_tx(srv->store, apply_tx, j, STORE_TRIES_WRITE) : STORE_HARD;
     if (st == STORE_OK && j->applied > 0) {
-        if (j->saved >= 0) /* remembered, announced, and its row kept as the current one */
+        if (j->saved) { /* remembered, announced, and its row kept as the current one */
             live_committed(srv, epoch, j->ticket, j->rs, j->g, &j->row);
-        else
+            hub_echoes_announced(&j->echoes, j->tag);
+        } else {
             hub_publish(srv->hub, j->id, 0);
+        }
         metrics_steps_resolved(j->resolved);
     }
-    /* The echo of the version committed is skipped when it comes; every other tag is forgotten,
-     * and the game announced after that when the transaction failed (its commit's answer may
-     * have been lost), as batch.c does. */
-    for (int k = 0; k < j->nexpected; k++) {
-        if (st == STORE_OK && j->applied > 0 && j->saved >= 0 && j->expected[k] == j->tag)
-            continue;
-        hub_forget_echo(srv->hub, j->expected[k]);
-        if (st != STORE_OK)
-            hub_publish(srv->hub, j->id, 0);
-    }
+    hub_echoes_end(srv->hub, &j->echoes, st != STORE_OK);
     pthread_mutex_lock(&p->crew.mu);
     static const double le[6] = {10, 25, 50, 100, 200, 500};
     ptrdiff_t level = j->level ? j->level - expert_levels : -1;

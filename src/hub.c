@@ -65,7 +65,7 @@ struct hub {
     struct hub_sub *all;       /* every stream, newest first */
     struct addr_counts *addrs; /* streams per client address */
     uint64_t self;             /* this instance, in the tails of its own notifications */
-    /* The changes this instance is committing and announces itself (hub_expect_echo): their
+    /* The changes this instance is committing and announces itself (hub_echoes_expect): their
      * notifications, when they come back to it, are no news. A ring: an entry overwritten
      * early only costs an announcement made twice. */
     struct {
@@ -73,7 +73,6 @@ struct hub {
         uint64_t tag; /* 0: free */
     } echoes[HUB_ECHOES];
     uint64_t next_tag;
-    uint64_t echoes_skipped;
 };
 
 static double now_seconds(void)
@@ -176,7 +175,8 @@ void hub_echo_tail(struct hub *h, uint64_t tag, char *buf, size_t n)
              (unsigned long long)tag);
 }
 
-uint64_t hub_expect_echo(struct hub *h, const char *id)
+/* A new tag for game `id` in the hub's ring (hub_echoes_expect); 0 when h is NULL. */
+static uint64_t expect_echo(struct hub *h, const char *id)
 {
     if (!h || strlen(id) > AUTH_ID_LEN)
         return 0;
@@ -189,7 +189,8 @@ uint64_t hub_expect_echo(struct hub *h, const char *id)
     return tag;
 }
 
-void hub_forget_echo(struct hub *h, uint64_t tag)
+/* The tag's echo, should it come, is news again. */
+static void forget_echo(struct hub *h, uint64_t tag)
 {
     if (!h || !tag)
         return;
@@ -200,8 +201,40 @@ void hub_forget_echo(struct hub *h, uint64_t tag)
     pthread_mutex_unlock(&h->lock);
 }
 
+uint64_t hub_echoes_expect(struct hub *h, struct hub_echoes *l, const char *id)
+{
+    if (l->n >= HUB_ECHO_LIST)
+        return 0;
+    uint64_t tag = expect_echo(h, id);
+    if (tag) {
+        snprintf(l->e[l->n].id, sizeof l->e[0].id, "%s", id);
+        l->e[l->n].tag = tag;
+        l->e[l->n++].announced = false;
+    }
+    return tag;
+}
+
+void hub_echoes_announced(struct hub_echoes *l, uint64_t tag)
+{
+    for (int k = 0; k < l->n && tag; k++)
+        if (l->e[k].tag == tag)
+            l->e[k].announced = true;
+}
+
+void hub_echoes_end(struct hub *h, struct hub_echoes *l, bool failed)
+{
+    for (int k = 0; k < l->n; k++) {
+        if (l->e[k].announced)
+            continue;
+        forget_echo(h, l->e[k].tag); /* first: an echo that comes now is news */
+        if (failed)
+            hub_publish(h, l->e[k].id, 0);
+    }
+    l->n = 0;
+}
+
 /* Whether the notification of game `id` with tail `tail` (from its last ':') is the echo of a
- * change this instance announces itself (hub_expect_echo); its tag is then used up. */
+ * change this instance announces itself (hub_echoes_expect); its tag is then used up. */
 static bool is_echo(struct hub *h, const char *id, const char *tail)
 {
     size_t mark = strlen(HUB_ECHO_MARK);
@@ -219,7 +252,6 @@ static bool is_echo(struct hub *h, const char *id, const char *tail)
     bool found = h->echoes[k].tag == tag && strcmp(h->echoes[k].id, id) == 0;
     if (found)
         h->echoes[k].tag = 0; /* an echo comes once */
-    h->echoes_skipped += found;
     pthread_mutex_unlock(&h->lock);
     return found;
 }

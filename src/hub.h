@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "auth.h"
+
 struct hub;
 struct hub_sub;
 struct view_cache;
@@ -53,25 +55,41 @@ bool hub_publish_since(struct hub *h, const char *id, uint64_t ticket, uint64_t 
 
 /* Echoes. A change's NOTIFY reaches every instance, the one that committed it too, which has
  * already announced it on its own (hub_publish before it replies). A writer that will announce
- * its change itself takes a tag with hub_expect_echo() before the save, and the save puts
+ * its change itself takes a tag (hub_echoes_expect) before the save, and the save puts
  * hub_echo_tail() in the notification's payload (live.h: echo_tag); the notification that
  * carries that tail, when it comes back to this instance, is then skipped, once. Only the writer
- * knows its tag: no other change is ever taken for an echo. The writer announces the change
- * itself once it committed, or forgets the tag (hub_forget_echo) and then announces the game
- * anyway when the transaction failed (a commit whose answer was lost may have happened), or
- * just forgets it when that try did not commit. Another instance reads the tail as any other
- * ("ID:SEQ" and a tail that is neither STORE_NEWS_PRESENCE nor STORE_NEWS_HANDS: news of the
- * whole game). */
+ * knows its tag: no other change is ever taken for an echo. Once its transaction ended, the
+ * writer marks the tags of the changes it committed and announced (hub_echoes_announced), and
+ * hub_echoes_end() forgets the others (an earlier try's, a save that was not public news) and,
+ * when the transaction failed, announces their games (a commit whose answer was lost may have
+ * happened). Another instance reads the tail as any other ("ID:SEQ" and a tail that is neither
+ * STORE_NEWS_PRESENCE nor STORE_NEWS_HANDS: news of the whole game). The hub keeps the last
+ * HUB_ECHOES tags in a ring: a tag whose echo has not come by the time its place is taken again
+ * only costs an announcement made twice. */
 #define HUB_ECHO_MARK ":@"
-enum { HUB_ECHOES = 256 };
+enum { HUB_ECHOES = 256, HUB_ECHO_LIST = 128 };
 
-/* A new tag for a change of game `id` that this instance is about to save and will announce
- * itself; never 0 (0 when h is NULL: no tag). A ring of HUB_ECHOES: a tag whose echo has not come
- * by the time its place is taken again only costs an announcement made twice. */
-uint64_t hub_expect_echo(struct hub *h, const char *id);
+/* The tags one writer takes over the tries of one transaction (an order batch, a bot worker's
+ * move). Start it empty ({0}). */
+struct hub_echoes {
+    int n;
+    struct {
+        char id[AUTH_ID_LEN + 1];
+        uint64_t tag;
+        bool announced;
+    } e[HUB_ECHO_LIST];
+};
 
-/* The tag's echo, should it come, is news again. */
-void hub_forget_echo(struct hub *h, uint64_t tag);
+/* A new tag, kept in l, for a change of game `id` that this instance is about to save and will
+ * announce itself; never 0 (0, no tag, when h is NULL or l holds HUB_ECHO_LIST tags already). */
+uint64_t hub_echoes_expect(struct hub *h, struct hub_echoes *l, const char *id);
+
+/* Tag `tag` of l (0: none) was committed and announced: its echo is skipped when it comes. */
+void hub_echoes_announced(struct hub_echoes *l, uint64_t tag);
+
+/* Ends l once its transaction ended: the echoes of the tags not announced are news again, and
+ * when `failed` their games are announced. Empties l. */
+void hub_echoes_end(struct hub *h, struct hub_echoes *l, bool failed);
 
 /* Writes the payload's tail for the change tagged `tag`: HUB_ECHO_MARK, this instance's random
  * id in hex, '.', the tag in hex. */

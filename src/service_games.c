@@ -265,11 +265,11 @@ static json_t *hand_from_memory(struct server *srv, const char *id, const uint8_
  * token's hash in hex, a member of the game's entry, so forgotten with it. False (no key) for
  * an account's session token: a session can end, or change seats, with no news of the game, so
  * its hands are always read; and for an id that could not be a game's. */
-static bool hand_key(const char *id, const char *token, char *key, size_t n)
+static bool hand_key(const char *id, const char *token, char *key, size_t n,
+                     uint8_t hash[AUTH_HASH_LEN])
 {
     if (!token || auth_is_session(token) || strchr(id, '/'))
         return false;
-    uint8_t hash[AUTH_HASH_LEN];
     auth_hash(token, hash);
     int k = snprintf(key, n, "%s/", id);
     if (k < 0 || (size_t)k + 2 * AUTH_HASH_LEN >= n)
@@ -292,7 +292,8 @@ int service_hand(struct server *srv, const char *id, const char *token, struct o
 {
     struct view_cache *vc = srv->views;
     char key[256];
-    bool cached = vc && hand_key(id, token, key, sizeof key);
+    uint8_t hash[AUTH_HASH_LEN]; /* the token's, with the key */
+    bool cached = vc && hand_key(id, token, key, sizeof key, hash);
     struct view_text *t = cached ? view_cache_get_text(vc, key) : NULL;
     if (t) {
         int seat = view_text_tag(t);
@@ -301,27 +302,15 @@ int service_hand(struct server *srv, const char *id, const char *token, struct o
         return STORE_OK;
     }
     uint64_t ticket = cached ? view_cache_ticket(vc, key) : 0;
-    if (cached) {
-        uint8_t hash[AUTH_HASH_LEN];
-        auth_hash(token, hash);
-        int seat;
-        json_t *v = hand_from_memory(srv, id, hash, &seat);
-        if (v) {
-            char *body = json_dumps(v, JSON_COMPACT);
-            json_decref(v);
-            if (!body)
-                return outcome_fail(o, P_INTERNAL, NULL, "The reply could not be encoded.");
-            size_t len = strlen(body);
-            view_cache_put_tagged(vc, key, ticket, body, len, 0, seat);
-            outcome_text(o, 200, body, len);
-            service_seen(srv, id, seat);
-            return STORE_OK;
-        }
-    }
     struct hand_call hc = {{.srv = srv, .id = id, .token = token, .o = o}, -1};
-    int st = store_run(srv->store, hand_tx, &hc);
-    if (st != STORE_OK || o->status != 200)
-        return st;
+    json_t *mine = cached ? hand_from_memory(srv, id, hash, &hc.seat) : NULL;
+    if (mine) {
+        outcome_reply(o, 200, mine);
+    } else {
+        int st = store_run(srv->store, hand_tx, &hc);
+        if (st != STORE_OK || o->status != 200)
+            return st;
+    }
     if (cached) {
         char *body = json_dumps(o->reply, JSON_COMPACT);
         if (!body)

@@ -627,6 +627,19 @@ static char *hand_text_at(const char *base, const struct table *t, int seat)
     return text;
 }
 
+/* The hand of t's seat `seat` read at `base` once it is `want`, read again every 20 ms for up to
+ * two seconds (another instance's news takes a moment to arrive): the last one read. */
+static char *hand_text_when(const char *base, const struct table *t, int seat, const char *want)
+{
+    char *got = hand_text_at(base, t, seat);
+    for (int k = 0; k < 100 && strcmp(got, want) != 0; k++) {
+        harness_sleep_ms(20);
+        free(got);
+        got = hand_text_at(base, t, seat);
+    }
+    return got;
+}
+
 Test(api, a_hand_read_again_comes_from_memory_until_an_order_changes_it)
 {
     struct table t;
@@ -693,13 +706,7 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
                      "step %d: the hand read after the order parsed the stored state", i);
         /* The same hand as another daemon reads it, parsing the stored state (once its own
          * cache has heard of the order). */
-        char *parsed = NULL;
-        for (int k = 0; k < 40 && (!parsed || strcmp(parsed, mine) != 0); k++) {
-            if (parsed)
-                harness_sleep_ms(50);
-            free(parsed);
-            parsed = hand_text_at(d.base, &t, 0);
-        }
+        char *parsed = hand_text_when(d.base, &t, 0, mine);
         cr_expect_str_eq(mine, parsed, "step %d: the hand from memory is not the stored one", i);
         free(mine);
         free(parsed);
@@ -774,13 +781,7 @@ Test(api, a_hand_from_memory_gives_way_to_another_instances_change)
         from_memory += metric_at(a.base, loads_without_db) > no_db;
         client_base = d.base; /* seat 1 orders on the other instance: the step resolves there */
         cr_assert(send_suggested_order(&t, 1), "step %d: seat 1 has a decision", step);
-        char *stored = hand_text_at(d.base, &t, 0), *mine = NULL;
-        for (int k = 0; k < 100 && (!mine || strcmp(mine, stored) != 0); k++) {
-            if (mine)
-                harness_sleep_ms(20);
-            free(mine);
-            mine = hand_text_at(a.base, &t, 0);
-        }
+        char *stored = hand_text_at(d.base, &t, 0), *mine = hand_text_when(a.base, &t, 0, stored);
         cr_expect_str_neq(stored, before, "step %d: the step changed seat 0's hand", step);
         cr_expect_str_eq(mine, stored,
                          "step %d: a still serves the hand from before the other "
