@@ -714,9 +714,12 @@ static void state_from_memory_is_the_stored_one(const char *extra, int steps)
     /* The read after each order had no news of the game but this instance's own order (whose
      * echo is skipped): it needed no database round trip at all (the read before the next
      * order is the hand cache's). A step or two may miss: the seat's first sign of life is news
-     * of the game's presence, which may come during a commit (CI: 9 of 10 under the sanitizer). */
+     * of the game's presence, which may come during a commit (CI: 9 of 10 under the sanitizer).
+     * Such news also drops the hand cache, so the read that fetches the next suggestion can come
+     * from memory as well (CI: 12 in 11 steps): at most every read on `alone` is one, two a step
+     * and the last suggestion's read, which found none. */
     double without = metric_at(alone.base, loads_without_db) - no_db;
-    cr_expect(played >= steps / 2 && without >= played - 2 && without <= played,
+    cr_expect(played >= steps / 2 && without >= played - 2 && without <= 2 * played + 1,
               "%d steps played, %.0f hands read without the database", played, without);
     client_base = shared;
     daemon_stop(&alone);
