@@ -243,6 +243,17 @@ bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES])
     return ok;
 }
 
+bool name_same(const char *a, const char *b)
+{
+    size_t alen = 0, blen = 0;
+    uint8_t *fa = u8_casefold((const uint8_t *)a, strlen(a), NULL, UNINORM_NFKC, NULL, &alen);
+    uint8_t *fb = u8_casefold((const uint8_t *)b, strlen(b), NULL, UNINORM_NFKC, NULL, &blen);
+    bool same = fa && fb && alen == blen && memcmp(fa, fb, alen) == 0;
+    free(fa);
+    free(fb);
+    return same;
+}
+
 bool name_is_bot_like(const char *s, size_t len)
 {
     size_t flen = 0;

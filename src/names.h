@@ -61,6 +61,11 @@ enum { NAMES_KEY_BYTES = NAMES_MAX_BYTES * 3 + 1 };
  * "ADA" and "Ａｄａ" are one name. False when memory runs out or it does not fit. */
 bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES]);
 
+/* True when NUL-terminated UTF-8 names `a` and `b` are one name under name_key()'s folding
+ * ("Ada", "ADA" and "Ａｄａ" are): two players at one table may not share a name. False when
+ * they differ, and when memory runs out. */
+bool name_same(const char *a, const char *b);
+
 /* True when the UTF-8 name `s` (`len` bytes) reads as one of the server's bot names ("Bot 3
  * (greedy)" and its variants, above). */
 bool name_is_bot_like(const char *s, size_t len);

@@ -52,7 +52,7 @@ static const struct {
     [P_SEAT_IS_BOT] = {409, "seat_is_bot", "A bot already plays this seat"},
     [P_SEAT_NOT_ABSENT] = {409, "seat_not_absent",
                            "The seat has not missed enough deadlines to be handed to a bot"},
-    [P_NAME_TAKEN] = {409, "name_taken", "An account has this name already"},
+    [P_NAME_TAKEN] = {409, "name_taken", "This name is taken"},
     [P_ALREADY_SEATED] = {409, "already_seated", "The account already has a seat in this game"},
     [P_CHAT_KEY_REUSED] = {409, "chat_key_reused", "This chat key was used for another message"},
     [P_TOO_LARGE] = {413, "body_too_large", "The request body is too large"},

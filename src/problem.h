@@ -48,7 +48,7 @@ enum problem {
     P_GAME_STARTED,       /* 409 only an open game can be cancelled */
     P_SEAT_IS_BOT,        /* 409 the seat is already a bot's */
     P_SEAT_NOT_ABSENT,    /* 409 the seat has not missed enough deadlines to be taken over */
-    P_NAME_TAKEN,         /* 409 an account has this name already (after folding) */
+    P_NAME_TAKEN,         /* 409 an account, or a player at the table, has this name */
     P_ALREADY_SEATED,     /* 409 the account already has a seat in this game */
     P_CHAT_KEY_REUSED,    /* 409 a chat key its writer used for another text */
     P_TOO_LARGE,          /* 413 */

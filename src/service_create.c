@@ -13,6 +13,7 @@
 #include "auth.h"
 #include "expert_levels.h"
 #include "lobbycache.h"
+#include "names.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "store.h"
@@ -445,6 +446,16 @@ static int join_tx(PGconn *c, void *ctx)
             st = outcome_fail(o, P_GAME_FULL, NULL,
                               "Every seat of this game is taken; create a game or join another.");
     }
+    /* Names tell the players apart in the log, the standings and the votes: one a table. */
+    for (int i = 0; st == STORE_OK && i < lv.nseats; i++)
+        if (lv.seats[i].name[0] && name_same(lv.seats[i].name, jc->name))
+            st = outcome_fail(o, P_NAME_TAKEN, NULL,
+                              jc->account ? "A player at this table is called \"%s\" already; "
+                                            "an account joins under its own name, so join this "
+                                            "game signed out, under another name."
+                                          : "A player at this table is called \"%s\" already; "
+                                            "join under another name.",
+                              lv.seats[i].name);
     bool started = false;
     if (st == STORE_OK)
         st = store_seat_take(c, jc->gc.id, seat, jc->name, jc->hash, jc->account);

@@ -226,6 +226,22 @@ Test(accounts, leaving_an_open_game_frees_the_accounts_seat)
     json_decref(j);
 }
 
+Test(accounts, an_account_may_not_join_a_table_where_someone_has_its_name)
+{
+    char hal[80];
+    account("Hal", hal);
+    /* An anonymous player sits as "hal" first: the account's fixed name would be a second one. */
+    json_t *g = call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"name\": \"hal\"}", 201);
+    char join[160];
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", str(g, "id"));
+    json_decref(g);
+    problem("POST", join, hal, NULL, 409, "name_taken");
+    /* Signed out, under another name, Hal may sit. */
+    json_t *j = call("POST", join, NULL, "{\"name\": \"Hal 2\"}", 201);
+    cr_expect_eq(num(j, "seat"), 1);
+    json_decref(j);
+}
+
 Test(accounts, changing_the_password_ends_the_other_sessions)
 {
     char hal[80], hal2[80];

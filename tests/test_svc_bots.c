@@ -51,7 +51,9 @@ static void create_with(struct table *t, int seats, const char *bots, int nbots,
     for (int s = 0; s < t->humans; s++) {
         char path[128];
         snprintf(path, sizeof path, "/api/v1/games/%s/join", t->id);
-        json_t *j = call("POST", path, NULL, "{\"name\": \"Pat\"}", 201);
+        char name[64]; /* one name a table: "Pat 1", "Pat 2"... */
+        snprintf(name, sizeof name, "{\"name\": \"Pat %d\"}", s + 1);
+        json_t *j = call("POST", path, NULL, name, 201);
         snprintf(t->tokens[s], sizeof t->tokens[s], "%s", str(j, "token"));
         json_decref(j);
     }

@@ -254,3 +254,51 @@ Test(seats, a_second_daemon_that_cached_the_seats_sees_the_change)
     client_base = d.base;
     daemon_stop(&d2);
 }
+
+Test(seats, two_players_at_one_table_may_not_share_a_name)
+{
+    /* Ann hosts a game of three, seated. */
+    json_t *g =
+        call("POST", "/api/v1/games", NULL, "{\"seats\": 3, \"bots\": [], \"name\": \"Ann\"}", 201);
+    char id[64];
+    snprintf(id, sizeof id, "%s", str(g, "id"));
+    json_decref(g);
+    char join[160], leave[160], path[160];
+    snprintf(join, sizeof join, "/api/v1/games/%s/join", id);
+    snprintf(leave, sizeof leave, "/api/v1/games/%s/leave", id);
+    snprintf(path, sizeof path, "/api/v1/games/%s", id);
+    /* Her name in any case, in full-width letters, or with spaces around is hers. */
+    static const char *const same[] = {"{\"name\": \"Ann\"}", "{\"name\": \"aNN\"}",
+                                       "{\"name\": \"\\uff21\\uff4e\\uff4e\"}",
+                                       "{\"name\": \" ann \"}"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        struct http_reply r;
+        char url[512];
+        snprintf(url, sizeof url, "%s%s", d.base, join);
+        cr_assert(http_do("POST", url, NULL, same[i], &r));
+        cr_expect_eq(r.status, 409, "%s: %s", same[i], r.body);
+        cr_expect_str_eq(str(r.json, "code"), "name_taken", "%s", r.body);
+        const char *detail = str(r.json, "detail");
+        cr_expect(detail && strstr(detail, "\"Ann\"") && strstr(detail, "another name"),
+                  "the refusal names who has the name and what to do: %s", r.body);
+        http_reply_free(&r);
+    }
+    /* Nothing was taken: the next seat goes to Bea, and a third name fills the game. */
+    json_t *v = call("GET", path, NULL, NULL, 200);
+    cr_expect(json_is_null(json_object_get(json_array_get(json_object_get(v, "seats"), 1), "name")),
+              "a refused join took no seat");
+    json_decref(v);
+    json_t *j = call("POST", join, NULL, "{\"name\": \"Bea\"}", 201);
+    cr_expect_eq(num(j, "seat"), 1);
+    char bea[80];
+    snprintf(bea, sizeof bea, "%s", str(j, "token"));
+    json_decref(j);
+    problem("POST", join, NULL, "{\"name\": \"BEA\"}", 409, "name_taken");
+    /* Once Bea leaves, her name is free at the table again. */
+    json_decref(call("POST", leave, bea, NULL, 200));
+    json_decref(call("POST", join, NULL, "{\"name\": \"Bea\"}", 201));
+    /* Another table may have its own Ann. */
+    g = call("POST", "/api/v1/games", NULL,
+             "{\"seats\": 2, \"bots\": [\"greedy\"], \"name\": \"Ann\"}", 201);
+    json_decref(g);
+}

@@ -703,6 +703,7 @@ test('creating, listing and joining games, and their errors', async () => {
   await expect(404, 'game_not_found', 'POST', `/api/v1/games/${noGame}/join`, { body: { name: 'Ada' } });
   const a = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: ' Ada ' } });
   assert.deepEqual([a.seat, a.status], [0, 'open']);
+  await expect(409, 'name_taken', 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'ADA' } });
   const b = await expect(201, null, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Bob' } });
   assert.deepEqual([b.seat, b.status], [1, 'playing']);
   await expect(409, 'game_full', 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Cy' } });

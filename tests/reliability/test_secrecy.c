@@ -1276,10 +1276,12 @@ static void play_game(const struct spec *sp, int index)
         json_decref(get_view(gm));
         if (s > 0)
             json_decref(get_hand(gm, s - 1));
+        char name[64]; /* one name a table */
+        snprintf(name, sizeof name, "{\"name\": \"Person %d\"}", s + 1);
         rq = (struct req){.method = "POST",
                           .path = "/join",
                           .token = sp->accounts ? gm->tokens[s] : NULL,
-                          .body = sp->accounts ? NULL : "{\"name\": \"Person\"}",
+                          .body = sp->accounts ? NULL : name,
                           .who = -1,
                           .kind = K_JOIN};
         json_t *j = ask(gm, &rq, 201);
