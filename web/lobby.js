@@ -174,7 +174,8 @@ export function mountLobby(root, navigate) {
    */
   function drawKept() {
     const r = last?.game ? rulesets.get(last.game) : rulesets.get(serverDefault);
-    const kept = !!last && !!r && ((last.game && last.game !== serverDefault) || (last.seats && last.seats !== DEFAULT_SEATS)
+    // Once another game is chosen in the form, the note would describe a form no longer shown.
+    const kept = !!last && !!r && r.id === game && ((last.game && last.game !== serverDefault) || (last.seats && last.seats !== DEFAULT_SEATS)
       || Object.keys(saved.options).length > 0 || saved.clock !== 'auto');
     keptNote.hidden = !kept;
     if (!kept) { replace(keptNote); return; }

@@ -129,12 +129,11 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     ...(part.jump ?? []),
     [t('Log'), () => logBox, 'jump-log'],
   ]);
+  const grid = h('div', { class: 'table-grid' },
+    h('div', { class: 'col-main' }, action, part.main),
+    h('aside', { class: 'col-side' }, part.sideBefore, tools.el, part.sideAfter, logBox, chat.el, noticeSwitches()));
   replace(root, h('section', { class: `table ${mod.className ?? ''}`.trim(), 'data-game': id },
-    bar, jump, pageError, banner, part.top,
-    h('div', { class: 'table-grid' },
-      h('div', { class: 'col-main' }, action, part.main),
-      h('aside', { class: 'col-side' }, part.sideBefore, tools.el, part.sideAfter, logBox, chat.el, noticeSwitches())),
-    said, logNews.region));
+    bar, jump, pageError, banner, part.top, grid, said, logNews.region));
   const stopFit = fitOnResize(root);
 
   function announce(text) { said.textContent = text; }
@@ -168,6 +167,9 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     if (st.view) pointAt = key;
     part.sync?.(p, changed);
     markFresh();
+    // No such game: only the notice and the way back, not a table's empty panels.
+    grid.hidden = jump.hidden = st.missing;
+    if (part.top) part.top.hidden = st.missing;
     keepFocus(root, () => {
       drawBar();
       drawBanner();
@@ -223,7 +225,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
 
   function drawBarNow(v, stats, tt) {
     const back = h('a', { href: '#/', class: 'back', 'aria-label': t('Back to the lobby') }, t('← Lobby'));
-    const links = game ? helpLinks(game) : null;
+    const links = game && !st.missing ? helpLinks(game) : null;
     if (!v) {
       replace(bar, back, h('span', { class: 'muted' }, st.missing ? '' : t('Loading the table…')), links);
       return;

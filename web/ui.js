@@ -84,12 +84,18 @@ export function inPlayersWords(e, { name = null } = {}) {
     case 'game_cancelled': return t('The host cancelled this game.');
     case 'not_host': case 'wrong_game': return t('Only the host of this game can do that.');
     case 'bad_token': case 'token_required': return t('This browser no longer holds a key to this game, so it cannot do that.');
-    case 'game_not_found': return t('This game no longer exists.');
+    case 'game_not_found': return t('There is no game at this address: the link may be mistyped, or the game ended long ago and was removed.');
     case 'rate_limited': return e.retryAfter ? t('Too many tries: wait {wait} and try again.', { wait: waitWords(e.retryAfter) }) : t('Too many requests at once: wait a moment and try again.');
     case 'busy': return t('The server is busy just now: try again in a moment.');
     // accounts
     case 'bad_credentials': return t('That name and password do not match an account. Check both (names ignore upper and lower case).');
-    case 'name_taken': return t('That name is taken: choose another one.');
+    case 'name_taken':
+      if (/at this table/.test(detail)) {
+        return /account/.test(detail)
+          ? t('Someone at this table already has your account\'s name: sign out to join under another name.')
+          : t('Someone at this table already has that name: choose another one.');
+      }
+      return t('That name is taken: choose another one.');
     case 'wrong_password': return t('That is not your current password.');
     case 'account_required': return t('This game is rated: only players signed in to an account can join it.');
     case 'already_seated': return t('Your account already has a seat in this game.');

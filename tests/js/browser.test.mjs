@@ -137,9 +137,16 @@ test('two people in one game each see only their own hand; a reload keeps the se
     const link = await a.inputValue('#share-link');
     assert.match(link, /#\/game\/[0-9a-f]+$/);
 
-    // B opens the share link; joining asks only for a name.
+    // B opens the share link; joining asks only for a name, one not taken at the table.
     await b.goto(link);
     await b.waitForSelector('#join-form');
+    await b.fill('#join-name', 'ada');
+    await b.click('#join');
+    await b.waitForSelector('.waiting-room .error');
+    assert.equal(await b.textContent('.waiting-room .error'), 'Someone at this table already has that name: choose another one.');
+    // the refused join is the browser's logged 409, and nothing else
+    const refused = errors[1].splice(0);
+    assert.ok(refused.every((m) => /status of 409/.test(m)), refused.join('\n'));
     await b.fill('#join-name', 'Bea');
     await b.click('#join');
     for (const p of [a, b]) await p.waitForSelector('#action[data-state="keep"]');
@@ -239,6 +246,25 @@ test('phone width: no horizontal scrolling; a keyboard-only flow creates a game 
     await page.waitForFunction(() => document.querySelector('#action')?.dataset.turn !== '1-build');
     assert.ok(await noHorizontalScroll(page));
     assert.deepEqual(errors, [], 'no console or page errors');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link to no game says so, with the way back and no empty table around it', { timeout: 30_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    for (const id of ['0000000000000000', 'xyz']) {
+      await page.goto(`${daemon.base}/#/game/${id}`);
+      await page.waitForSelector('#banner h2');
+      assert.equal(await page.textContent('#banner h2'), 'No such game');
+      assert.match(await page.textContent('#banner p'), /There is no game at this address: the link may be mistyped/);
+      assert.ok(await page.isVisible('#banner a[href="#/"]'), 'the way back to the lobby');
+      for (const sel of ['#log-box', '#action', '#jump']) assert.ok(!(await page.isVisible(sel)), `${sel} is not shown`);
+      assert.equal(await page.locator('#bar a[href^="#/rules"]').count(), 0, 'no rules of a game that is not there');
+      await page.goto(`${daemon.base}/#/`); // the next id is a new table
+    }
   } finally {
     await context.close();
   }

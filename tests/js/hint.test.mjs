@@ -85,6 +85,12 @@ test('Suggest asks the expert: Thinking… with focus kept, the choice pre-selec
     await page.unroute('**/api/v1/games/*/hint');
     assert.equal(await btn.innerText(), 'Suggest (expert · 4 left)');
     assert.deepEqual(await marked(page), cardsOf(hint.suggestion), 'the expert\'s discards are pre-selected');
+    // The explanation names the cards the expert would discard, not only how many.
+    const names = [];
+    for (const id of hint.suggestion.discard) names.push(await page.locator(`#hand .card[data-card-id="${id}"] .card-name`).innerText());
+    const said = await page.locator('#action').innerText();
+    assert.ok(said.includes(`The expert suggests: discard ${names.join(' and ')}.`), said);
+    assert.doesNotMatch(said, /discard \d/);
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'confirm', 'focus goes to Confirm');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#action[data-state="build"]');

@@ -160,6 +160,11 @@ for (const [width, ctx] of VIEWPORTS) {
       assert.match(await text(page, '#kept-note'), /Set up like your last game \(Tech City, 3 players\); the seats start as bots again\./);
       assert.equal(await text(page, 'h1'), 'Tech City');
       assert.deepEqual(await axeSerious(page), [], 'axe-clean with the note');
+      // Another game chosen: the note no longer describes the form, so it goes; back, it returns.
+      await page.selectOption('#game', 'simcity');
+      await page.waitForSelector('#kept-note', { state: 'hidden' });
+      await page.selectOption('#game', 'tech_city');
+      await page.waitForSelector('#kept-note', { state: 'visible' });
 
       await page.click('#reset-form');
       assert.equal(await page.inputValue('#game'), 'the_city');

@@ -146,8 +146,12 @@ test('The City: each buildable card shows its cost, payment and "+N VP" as the o
           // Issue 27, item 4: Survey is picked like a build, then confirmed; picking it drops the
           // build from the panel, and a card picked after it goes back to building.
           seen.switched = true;
+          // and it looks picked: its border and background change, and change back
+          const look = () => page.locator('#survey').evaluate((e) => { const c = getComputedStyle(e); return [c.borderTopColor, c.backgroundColor]; });
+          const unpicked = await look();
           await page.click('#survey');
           await page.waitForSelector('#survey[aria-pressed="true"]');
+          assert.notDeepEqual(await look(), unpicked, 'Survey picked looks as it did before');
           assert.equal(await page.locator('#hand .card.is-build, #hand .card.is-pay').count(), 0, 'the build picked before is dropped');
           assert.equal(await page.locator('#action-title').innerText(), 'Survey');
           assert.equal(Number(await page.getAttribute('#preview', 'data-vp')), o.survey_score.vp, 'the panel says what a survey scores');
@@ -156,6 +160,7 @@ test('The City: each buildable card shows its cost, payment and "+N VP" as the o
           await page.click(`#hand .card[data-card-id="${b.id}"]`);
           await page.waitForSelector('#hand .card.is-build');
           assert.equal(await page.getAttribute('#survey', 'aria-pressed'), 'false', 'a card picked after Survey is a build again');
+          assert.deepEqual(await look(), unpicked, 'and Survey no longer looks picked');
         }
         await page.click('#cancel');
       }

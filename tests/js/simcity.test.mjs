@@ -201,6 +201,24 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
       seq = at.seq;
       if (at.state === 'play' && !zoomed && await page.locator('#city .sc-cell:not(.target)[data-slug]:not([data-slug=""])').count() >= 3) {
         zoomed = true;
+        // At the zoom the page chose, no word of a card's name is broken across two lines, unless
+        // its font is down to the 12 px that stays readable (a long word in a small cell).
+        const broken = await page.$$eval('#city .sc-name', (els) => els.filter((e) => {
+          if (parseFloat(getComputedStyle(e).fontSize) <= 12) return false;
+          const text = e.firstChild;
+          const range = document.createRange();
+          let at = 0;
+          for (const part of (text?.textContent ?? '').split(/(\s+)/)) {
+            if (part.trim()) {
+              range.setStart(text, at);
+              range.setEnd(text, at + part.length);
+              if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) return true;
+            }
+            at += part.length;
+          }
+          return false;
+        }).map((e) => `${e.textContent} (${getComputedStyle(e).fontSize})`));
+        assert.deepEqual(broken, [], 'no name breaks inside a word above 12 px');
         // Card names stay readable at every zoom: ≥ 12 px, at the smallest zoom too.
         await press(page, '#zoom-fit');
         for (let k = 0; k < 6; k++) if (await page.$('#zoom-out:not([disabled])')) await press(page, '#zoom-out');

@@ -7,7 +7,7 @@ import { api } from '../../api.js';
 import { h } from '../../dom.js';
 import { logList } from '../../ui.js';
 import { gridBounds, placeIn } from '../grid.js';
-import { loadScCatalog, design, kindClass, cardKind, cardFacts, scLog, ZONES, PHASES, SOURCES } from './data.js';
+import { loadScCatalog, design, kindClass, cardKind, cardFacts, cellName, scLog, ZONES, PHASES, SOURCES } from './data.js';
 import { t } from '../../i18n.js';
 
 /**
@@ -32,7 +32,7 @@ function cityGrid(v) {
       'aria-label': d ? `${d.name}, ${cardKind(d)}${c.stack.length > 1 ? `, ${t('{n} cards in the stack', { n: c.stack.length })}` : ''}` : t('Scorched cell'),
     }, h('span', { class: 'sc-face', 'aria-hidden': 'true' },
       d ? h('span', { class: 'sc-top' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')) : null,
-      h('span', { class: 'sc-name' }, d ? d.name : t('Scorched'))));
+      cellName(d ? d.name : t('Scorched'))));
   });
   return h('div', { class: 'city-scroll replay-city sc-scroll', tabindex: 0, 'aria-label': t('The city at this point, phase {phase}: scroll to see all of it', { phase: PHASES[v.phase] ?? v.phase }) },
     h('ul', { class: 'city', id: 'replay-city', style: `--cols:${b.x1 - b.x0 + 1};--rows:${b.y1 - b.y0 + 1}`, 'aria-label': t('{n} cells in play', { n: city.length }) }, cells));

@@ -8,7 +8,7 @@ import { h, replace, keepFocus } from '../../dom.js';
 import { seatDot, joinNames } from '../../ui.js';
 import { botMark, isClosed, presenceMark, bankMark } from '../../seats.js';
 import { gridBounds, placeIn, panByDrag, scrollToCell, cityZoom, bringIntoView } from '../grid.js';
-import { design, kindClass, cardKind, cardFacts, serviceLine, ZONES, PHASES } from './data.js';
+import { design, kindClass, cardKind, cardFacts, serviceLine, cellName, ZONES, PHASES } from './data.js';
 import { t, tn } from '../../i18n.js';
 
 const CELL = 92; // px of a cell at zoom 1
@@ -109,7 +109,7 @@ export function scBoard(ctx, tbl) {
     },
     d ? h('span', { class: 'sc-face' },
       h('span', { class: 'sc-top', 'aria-hidden': 'true' }, h('span', { class: 'sc-val' }, d.kind === 'block' ? `$${d.value}` : ''), h('span', { class: 'sc-zone' }, ZONES[d.zone]?.short ?? '')),
-      h('span', { class: 'sc-name' }, d.name),
+      cellName(d.name),
       serviceLine(d) ? h('span', { class: 'sc-svc', 'aria-hidden': 'true' }, serviceLine(d)) : null,
       h('span', { class: 'offscreen' }, `, ${said}`),
       depth > 1 ? h('span', { class: 'stack-depth', 'aria-hidden': 'true' }, `×${depth}`) : null)

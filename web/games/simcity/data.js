@@ -45,6 +45,15 @@ export function loadScCatalog() {
 }
 
 /** The catalog entry of card `slug` (a stand-in when unknown, so nothing breaks). */
+/**
+ * The name of a card on a cell of the city: its font shrinks with the cell (simcity.css, by --w,
+ * the letters of its longest word) so that a word is never broken across lines.
+ */
+export function cellName(name) {
+  const w = Math.max(1, ...name.split(/\s+/).map((word) => [...word].length));
+  return h('span', { class: 'sc-name', style: `--w:${w}` }, name);
+}
+
 export function design(slug) {
   return catalog?.get(slug) ?? { id: slug, name: String(slug), kind: 'block', zone: 'land', phase: 1, value: 0, text: '' };
 }

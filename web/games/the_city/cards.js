@@ -110,7 +110,8 @@ export function cardButton(opts) {
     h('span', { class: 'cost-wrap', title: t('Cost') }, costShown),
     h('span', { class: 'icons' }, iconText(c))),
   h('span', { class: 'card-name' }, c.name),
-  h('span', { class: 'offscreen' }, `${describe(c.id).slice(c.name.length)}${opts.fresh ? `. ${t('New since the last step')}` : ''}${opts.label ? '. ' + opts.label : ''}`),
+  // one sentence after another, with no doubled full stop where the card's text ends with one
+  h('span', { class: 'offscreen' }, [describe(c.id).slice(c.name.length).replace(/\.$/, ''), opts.fresh ? t('New since the last step') : '', opts.label ?? ''].filter(Boolean).join('. ')),
   h('span', { class: 'card-text', 'aria-hidden': 'true' }, c.text || '\u00a0'),
   h('span', { class: 'card-marks', 'aria-hidden': 'true' },
     opts.fresh ? h('span', { class: 'new-tag' }, t('New')) : null,
@@ -142,7 +143,7 @@ export function previewWords(p) {
  */
 export function tableauChip(entry, onOpen = null) {
   const c = card(entry.card);
-  const label = `${c.name}: ${entry.vp} VP and ${entry.income} income a round`;
+  const label = t('{name}: {vp} VP and {income} income a round', { name: c.name, vp: entry.vp, income: entry.income });
   const parts = [
     h('span', { class: 'chip-name' }, c.name, c.icons.length ? h('span', { class: 'chip-icons' }, ' ' + iconText(c)) : null),
     h('span', { class: 'chip-nums' },
@@ -158,7 +159,7 @@ export function tableauChip(entry, onOpen = null) {
     h('span', { class: 'chip-name' }, c.name, c.icons.length ? h('span', { class: 'chip-icons', 'aria-hidden': 'true' }, ' ' + iconText(c)) : null),
     h('span', { class: 'chip-nums', 'aria-hidden': 'true' },
       h('span', { class: 'vp' }, `★${entry.vp}`), h('span', { class: 'inc' }, `⊕${entry.income}`)),
-    h('span', { class: 'offscreen' }, `: ${entry.vp} VP and ${entry.income} income a round. Show the full card`)));
+    h('span', { class: 'offscreen' }, t(': {vp} VP and {income} income a round. Show the full card', { vp: entry.vp, income: entry.income }))));
 }
 
 /** The orders a hand can be shown in (the table keeps the choice in localStorage). */

@@ -85,7 +85,7 @@ export function logEntries(events, names) {
         out.push(line(e, text, 'warn'));
         break;
       }
-      case 'bank': out.push(line(e, `${who(e.seat)} used ${e.used} s of their time bank (${e.bank_seconds} s left).`, 'minor')); break;
+      case 'bank': out.push(line(e, t('{name} used {used} s of their time bank ({left} s left).', { name: who(e.seat), used: e.used, left: e.bank_seconds }), 'minor')); break;
       case 'default': {
         const what = e.decision === 'survey' ? t('surveys by default') : t('discards by default');
         // Only the timer's defaults are "out of time"; a forced step says who forced it.

@@ -429,7 +429,7 @@ function cityTable(ctx) {
     if (o.contractor) return t('take a General Contractor');
     if (o.build) return t('build {name}', { name: card(handSlug(o.build.card)).name });
     if (o.builds) return t('build {first} and {second}', { first: card(handSlug(o.builds[0].card)).name, second: card(handSlug(o.builds[1]?.card)).name });
-    if (o.discard) return t('discard {n}', { n: o.discard.length });
+    if (o.discard) return t('discard {cards}', { cards: joinNames(o.discard.map((cid) => card(handSlug(cid))?.name ?? String(cid))) });
     return t('sent');
   }
 
