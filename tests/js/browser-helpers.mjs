@@ -298,3 +298,29 @@ export async function axeSerious(page) {
   return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 300)}`));
 }
+
+/**
+ * The texts of the elements matching `selector` on `page` that break a word across two lines
+ * (a name as "Homeste / ad"), each with its font size; elements whose font is at most `floorPx`
+ * are left out (the size below which a page lets a long word break rather than shrink further).
+ * With `whole`, each text is one word: an element whose text takes two lines counts.
+ */
+export async function brokenWords(page, selector, { floorPx = 0, whole = false } = {}) {
+  return page.$$eval(selector, (els, [floor, one]) => els.filter((e) => {
+    if (parseFloat(getComputedStyle(e).fontSize) <= floor) return false;
+    const range = document.createRange();
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      let at = 0;
+      for (const part of one ? [text.textContent] : text.textContent.split(/(\s+)/)) {
+        if (part.trim()) {
+          range.setStart(text, at);
+          range.setEnd(text, at + part.length);
+          if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) return true;
+        }
+        at += part.length;
+      }
+    }
+    return false;
+  }).map((e) => `${e.textContent} (${getComputedStyle(e).fontSize})`), [floorPx, whole]);
+}

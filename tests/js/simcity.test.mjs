@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand, countClicks, clicksSoFar } from './browser-helpers.mjs';
+import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand, countClicks, clicksSoFar, brokenWords } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -203,21 +203,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
         zoomed = true;
         // At the zoom the page chose, no word of a card's name is broken across two lines, unless
         // its font is down to the 12 px that stays readable (a long word in a small cell).
-        const broken = await page.$$eval('#city .sc-name', (els) => els.filter((e) => {
-          if (parseFloat(getComputedStyle(e).fontSize) <= 12) return false;
-          const text = e.firstChild;
-          const range = document.createRange();
-          let at = 0;
-          for (const part of (text?.textContent ?? '').split(/(\s+)/)) {
-            if (part.trim()) {
-              range.setStart(text, at);
-              range.setEnd(text, at + part.length);
-              if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) return true;
-            }
-            at += part.length;
-          }
-          return false;
-        }).map((e) => `${e.textContent} (${getComputedStyle(e).fontSize})`));
+        const broken = await brokenWords(page, '#city .sc-name', { floorPx: 12 });
         assert.deepEqual(broken, [], 'no name breaks inside a word above 12 px');
         // Card names stay readable at every zoom: ≥ 12 px, at the smallest zoom too.
         await press(page, '#zoom-fit');
@@ -280,6 +266,13 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
     assert.ok(did.includes('suggested'), 'a play was made with Suggest');
     const v = (await callApi(daemon.base, 'GET', `/games/${s.id}`)).json;
     assert.equal(v.status, 'finished');
+    // The ranking keeps a bot's name on one line: "Bot 3 (expert" with ")" below was seen, beside
+    // "2 council members · 14 in hand"; the counts wrap first. Every row is set up so.
+    await page.$$eval('#final-ranking li', (lis) => lis.forEach((li) => {
+      li.querySelector('.r-name').firstChild.textContent = 'Bot 3 (expert)';
+      li.querySelector('.r-hand').textContent = '2 council members · 14 in hand';
+    }));
+    assert.deepEqual(await brokenWords(page, '#final-ranking .r-name', { whole: true }), [], 'a bot\'s name on one line');
     // The end screen: money by source for every seat, adding up to the money shown.
     await page.waitForSelector('#breakdown .bd-player');
     assert.equal(await page.locator('#breakdown .bd-player').count(), 3);
@@ -332,6 +325,8 @@ test('SimCity\'s table on a phone: no sideways scroll, 44 px tap targets, a card
     let at = await nextPoint(page, -1);
     while (at !== 'over' && at.state !== 'play') at = await nextPoint(page, (await answer(page, s, at.state), at.seq));
     if (at !== 'over') await firstScreenShowsTheHand(page); // under a bar of three low rows
+    // One count a newcomer reads: the bar's round; the panel says whose turn, with no number.
+    if (at !== 'over') assert.equal(await page.textContent('#action-title'), 'Your turn: play a card');
     assert.ok(await noHorizontalScroll(page), 'no sideways scroll at 390 px');
     // Locators, not element handles: a refresh may redraw the hand between finding and tapping.
     const card = (await page.locator('#hand .sccard:not(.dim)').count()) > 0;

@@ -235,7 +235,7 @@ function scTable(ctx) {
       case 'play': {
         const d = sel.card !== null ? design(slugOf(sel.card)) : null;
         const o = r.option;
-        head.push(h('h2', { id: 'action-title' }, t('Turn {n}: play a card', { n: p.turn })),
+        head.push(h('h2', { id: 'action-title' }, t('Your turn: play a card')),
           h('p', { class: 'slot' }, d ? (r.body ? `${o ? t('{name} at {x}, {y}', { name: d.name, x: o.x, y: o.y }) : d.name}: ${t('press {button} to confirm.', { button: d.kind === 'event' ? t('Play') : t('Build') })}` : t('{name}: pick a highlighted cell of the city; each shows the money you would score there.', { name: d.name }))
             : t('Pick a card of your hand, then a highlighted cell of the city. Money is your score: each cell shows what the play pays. Or pass.')));
         // The line under it keeps its room while a block is being placed: the hand does not jump.
