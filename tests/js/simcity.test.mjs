@@ -486,3 +486,21 @@ test('Solitaire with the page\'s controls: draws, builds and discards down to 7,
     await context.close();
   }
 });
+
+test('watching a SimCity game on a desktop, the city takes the column a move would have', { timeout: 60_000 }, async () => {
+  const g = (await callApi(daemon.base, 'POST', '/games', { body: { game: 'simcity', name: 'Ada', seats: 2, bots: ['greedy'] } })).json;
+  for (const width of [1280, 1100]) { // a fresh context: no seat of this game
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${daemon.base}/#/game/${g.id}`);
+      await page.waitForSelector('#city-scroll');
+      assert.ok(!(await page.isVisible('#action')), 'a watcher has no move to make');
+      const grid = await page.locator('.table-grid').boundingBox();
+      const city = await page.locator('.city-box').boundingBox();
+      assert.ok(Math.abs(city.x - grid.x) < 2, `${width} px: the city starts at the table's left edge (${city.x} against ${grid.x})`);
+    } finally {
+      await context.close();
+    }
+  }
+});
