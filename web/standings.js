@@ -43,12 +43,23 @@ export function standings(v) {
   return rows;
 }
 
+/** The descriptors' rank texts of the games this page knows, in the page's language; a game
+ * it does not know keeps the server's words. */
+const RANK_TEXTS = {
+  'Most victory points; a tie goes to the most cards in hand at the end; players still tied share the win.':
+    () => t('Most victory points; a tie goes to the most cards in hand at the end; players still tied share the win.'),
+  'Most points; ties go to the most companies controlled, then the most cards in hand; players still tied share the win.':
+    () => t('Most points; ties go to the most companies controlled, then the most cards in hand; players still tied share the win.'),
+  'Most money wins; players tied share the win.': () => t('Most money wins; players tied share the win.'),
+};
+
 /** A line saying how the rules broke ties (the descriptor's rank text), when two seats of view
  * `v` ended on equal points; else null. */
 export function tieNote(v) {
   const key = pointsKey(v.game, v.seats);
   const pts = v.seats.map((s) => s[key]);
-  const text = rulesetOf(v.game)?.rank?.text;
+  const said = rulesetOf(v.game)?.rank?.text;
+  const text = Object.hasOwn(RANK_TEXTS, said ?? '') ? RANK_TEXTS[said]() : said;
   if (new Set(pts).size === pts.length || !text) return null;
   return h('p', { class: 'muted tie-note', id: 'tie-note' }, text);
 }

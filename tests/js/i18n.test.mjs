@@ -81,6 +81,12 @@ async function openAsSeat(page, g) {
 /** The German name of card `slug` of `game`. */
 const deName = (game, slug) => DE.cards[game][slug].name;
 
+test('each game\'s rule for ties, which the end screen shows, has a German entry (the server says it in English)', async () => {
+  const rulesets = (await callApi(daemon.base, 'GET', '/rulesets')).json.rulesets;
+  assert.equal(rulesets.length, 3);
+  for (const r of rulesets) assert.ok(DE.messages[r.rank.text], `${r.id}: ${r.rank.text}`);
+});
+
 test('a German browser gets the lobby in German, with <html lang="de">', { timeout: 60_000 }, async () => {
   const context = await browser.newContext({ ...GERMAN, ...DESKTOP });
   try {
