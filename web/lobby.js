@@ -314,7 +314,7 @@ export function mountLobby(root, navigate) {
     h('div', { class: 'field-row' },
       h('label', { class: 'field' }, h('span', {}, t('Players')), seatsSelect),
       optionFields,
-      h('label', { class: 'field' }, h('span', {}, t('Time per decision')), turnInput)),
+      h('label', { class: 'field field-wide' }, h('span', {}, t('Time per decision')), turnInput)),
     h('p', { class: 'hint', id: 'turn-hint' }, t('When time runs out, the rules decide for the player. Real-time tables add a time bank of three decisions for each player. No clock alone against bots.')),
     h('fieldset', { class: 'seats' }, h('legend', {}, t('Seats')), seatList,
       h('p', { class: 'hint' }, t('Bots sit after the people. Seats left to people are joined through the share link.')),

@@ -104,6 +104,11 @@ test('sign up and sign in from the header, their refusals in players\' words, pl
     await page.goto(`${daemon.base}/`);
     await page.waitForSelector('#create-form #name');
     assert.match(await text(page, '#name-hint'), /never need to/, 'the form says an account is optional');
+    // Its sign-in link is a 44 px target that does not push the sentence's lines apart.
+    const link = await page.locator('#form-signin').boundingBox();
+    const hint = await page.locator('#name-hint').boundingBox();
+    assert.ok(link.height >= 43.5, `the link is a 44 px target (${link.height})`);
+    assert.ok(hint.height < 3 * 20, `the hint's two lines keep their height (${hint.height} px)`);
     await page.click('#signin-link');
     await page.waitForSelector('#account-form');
     assert.equal(await page.getAttribute('#play-now', 'href'), '#/', 'play now is one link away');

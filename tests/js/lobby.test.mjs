@@ -142,6 +142,18 @@ for (const [width, ctx] of VIEWPORTS) {
     try {
       await lobby(page);
       assert.ok(!(await page.isVisible('#kept-note')), 'a first visit keeps nothing');
+      // Each clock's words fit their select (only "Real-time:" showed at 1280 px).
+      for (const value of await page.$$eval('#turn option', (os) => os.map((o) => o.value))) {
+        await page.selectOption('#turn', value);
+        const room = await page.$eval('#turn', (sel) => {
+          const c = document.createElement('canvas').getContext('2d');
+          const cs = getComputedStyle(sel);
+          c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          return sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20 - c.measureText(sel.selectedOptions[0].textContent).width;
+        });
+        assert.ok(room >= 0, `the clock "${value}" fits its select beside the arrow (${room} px to spare)`);
+      }
+      await page.selectOption('#turn', 'auto');
       await page.fill('#name', 'Kit');
       await page.selectOption('#game', 'tech_city');
       await page.selectOption('#seats', '3');
