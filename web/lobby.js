@@ -503,7 +503,7 @@ export function mountLobby(root, navigate) {
             g.status !== 'open' ? h('span', {}, t('round {n}', { n: g.round })) : null,
             ...Object.entries(g.options ?? (g.target_vp ? { target_vp: g.target_vp } : {}))
               .filter(([k]) => isChoice(g, k)).map(([k, v]) => h('span', {}, optionLabel(g.game, k, v))),
-            g.turn_seconds ? h('span', {}, t('{n}s a step', { n: g.turn_seconds })) : null)),
+            g.turn_seconds ? h('span', {}, clockWords(g.turn_seconds)) : null)),
         h('div', { class: 'game-actions' }, action, copyLink(g.id)));
     })));
   }
@@ -515,9 +515,17 @@ export function mountLobby(root, navigate) {
     return name === 'target_vp' || (r !== null && r.min !== r.max);
   }
 
-  /** An option of a listed game for people: "to 50 VP" for The City's target, else "Title: value". */
+  /** A listed game's clock in the form's words ("Turn-based: 1 day a decision"). */
+  function clockWords(seconds) {
+    const offered = CLOCKS.find(([v]) => v === String(seconds) || (v === 'auto' && seconds === DEFAULT_TURN_SECONDS));
+    return offered ? offered[1] : t('{n} s a decision', { n: seconds });
+  }
+
+  /** An option of a listed game for people: "to 50 VP" for The City's target, "to $170" for
+   * SimCity's, else "Title: value". */
   function optionLabel(gid, name, value) {
     if (name === 'target_vp') return t('to {n} VP', { n: value });
+    if (gid === 'simcity' && name === 'target') return t('to ${n}', { n: value });
     const o = (rulesets.get(gid)?.options ?? []).find((x) => x.name === name);
     return `${o?.title ? t(o.title) : name}: ${value}`;
   }

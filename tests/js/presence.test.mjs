@@ -104,6 +104,10 @@ test('desktop: a table with other people gets the real-time clock by default; so
     await page.goto(`${daemon.base}/`);
     await page.waitForSelector('#kept-note:not([hidden])');
     assert.match(await page.locator('#kept-note').innerText(), /Turn-based: 1 day a decision/, 'the choice is kept, and said');
+    // The lobby's list says each game's clock in the form's words.
+    await page.waitForSelector('.game-meta');
+    const metas = await page.$$eval('.game-meta', (els) => els.map((e) => e.textContent));
+    for (const words of ['Turn-based: 1 day a decision', 'Real-time: 90 s a decision']) assert.ok(metas.some((m) => m.includes(words)), `${words} in ${metas.join(' | ')}`);
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
     await context.close();
