@@ -527,6 +527,13 @@ test('every example in the spec matches its schema', () => {
   assert.ok(n > 50, `${n} examples checked`);
 });
 
+test('the spec reads the same to a YAML 1.1 parser (PyYAML, Go\'s yaml.v2): no bare yes, no or y that one reads as a boolean', () => {
+  // YAML 1.2 (this file's reader, Redocly's) reads yes, no and y as strings; 1.1 as booleans,
+  // so a client generated from the spec would send "ballots": [true] and lose the "y" field.
+  const old = YAML.parse(specText, { version: '1.1', uniqueKeys: false });
+  assert.deepEqual(old, spec);
+});
+
 test('the spec: unions by game have one branch per game, named by it; discriminators map each tag to its branch', () => {
   const games = spec.components.schemas.GameKind.enum;
   const schemas = spec.components.schemas;
