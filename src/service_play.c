@@ -78,8 +78,12 @@ static enum problem problem_of_order_error(const char *code)
  * with nothing to decide, or the engine's reason (engine code `code`, sentence `why`). */
 static void refuse(struct outcome *o, const char *code, const char *why)
 {
-    bool stale = strcmp(code, "nothing_to_decide") == 0 || strcmp(code, "game_over") == 0;
-    outcome_fail(o, stale ? P_STALE_STEP : P_ILLEGAL, code, "%s", why);
+    if (strcmp(code, "nothing_to_decide") == 0)
+        outcome_fail(o, P_NOTHING_TO_DECIDE, NULL, "%s", why);
+    else if (strcmp(code, "game_over") == 0)
+        outcome_fail(o, P_GAME_OVER, NULL, "%s", why);
+    else
+        outcome_fail(o, P_ILLEGAL, code, "%s", why);
 }
 
 /* Checks what the order's point and the game's state allow before the engine judges the
@@ -111,7 +115,7 @@ static bool order_allowed(struct service_order *so, struct live *lv, int seat, b
     }
     if (wrong_kind) {
         if (!rs->pending(lv->g, seat))
-            outcome_fail(o, P_STALE_STEP, "nothing_to_decide",
+            outcome_fail(o, P_NOTHING_TO_DECIDE, NULL,
                          "Seat %d has nothing to decide at %s; wait for its turn (the hand "
                          "view's pending says when).",
                          seat, at);
@@ -130,7 +134,7 @@ static bool order_allowed(struct service_order *so, struct live *lv, int seat, b
     int cap = so->srv->quotas ? so->srv->quotas->max_amendments : 0;
     if (*had_decided && cap > 0 && lv->row.amend_counts[seat] >= cap) {
         int wait = amendments_wait(lv);
-        outcome_fail(o, P_RATE_LIMITED, "too_many_amendments",
+        outcome_fail(o, P_TOO_MANY_AMENDMENTS, NULL,
                      "Seat %d has already replaced its order for %s %d times, the most one step "
                      "allows; the last order accepted stands. Send the next one for the next "
                      "step (Retry-After: %d second%s%s).",
@@ -492,7 +496,7 @@ static int hint_tx(PGconn *c, void *ctx)
         st = service_check_playing(&lv, o, "The game has not started yet.",
                                    "The game has ended; see its replay.");
     if (st == STORE_OK && !lv.rs->pending(lv.g, hc->seat))
-        st = outcome_fail(o, P_STALE_STEP, "nothing_to_decide",
+        st = outcome_fail(o, P_NOTHING_TO_DECIDE, NULL,
                           "Your seat has nothing to decide now; ask for a hint when it does.");
     /* The address's rate, once the hint would be thought about (a refused one costs nothing). */
     const struct quotas *q = hc->gc.srv->quotas;
@@ -503,7 +507,7 @@ static int hint_tx(PGconn *c, void *ctx)
     if (st == STORE_OK) {
         st = store_hint_take(c, hc->gc.id, hc->seat, hc->cap, &hc->used);
         if (st == STORE_NO_ROW) {
-            st = outcome_fail(o, P_RATE_LIMITED, "too_many_hints",
+            st = outcome_fail(o, P_TOO_MANY_HINTS, NULL,
                               "Your seat has used its %d hint%s of this game, which do not come "
                               "back in it (Retry-After: a day); the hand view's suggestion (the "
                               "greedy bot's) is still there for every decision.",

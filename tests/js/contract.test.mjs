@@ -2127,6 +2127,32 @@ test('the page would tell every problem the server sent in players\' words: no p
   assert.deepEqual(bad, [], 'every problem reads in players\' words on the page');
 });
 
+test('a problem\'s title is its code\'s own, and the spec\'s examples show the titles the server sends', () => {
+  // nothing_to_decide once carried stale_step's title, "The order is for a step that is not the
+  // current one", at the current step (an API developer's try). A game's own refusal codes
+  // (422) share illegal_decision's title.
+  const titles = new Map();
+  for (const p of problemsSeen.values()) {
+    const key = p.status === 422 ? 'illegal_decision' : p.code;
+    if (!titles.has(key)) titles.set(key, new Set());
+    titles.get(key).add(p.title);
+  }
+  const several = [...titles].filter(([, set]) => set.size > 1).map(([code, set]) => `${code}: ${[...set].join(' | ')}`);
+  assert.deepEqual(several, [], 'one title a code');
+  const byTitle = new Map();
+  for (const [code, set] of titles) byTitle.set([...set][0], [...(byTitle.get([...set][0]) ?? []), code]);
+  const shared = [...byTitle].filter(([, codes]) => codes.length > 1).map(([title, codes]) => `${title}: ${codes.join(', ')}`);
+  assert.deepEqual(shared, [], 'no two codes share a title');
+  const wrong = [];
+  for (const [name, ex] of Object.entries(spec.components.examples)) {
+    const v = ex.value;
+    if (!v || typeof v !== 'object' || !v.code || !v.title || !titles.has(v.status === 422 ? 'illegal_decision' : v.code)) continue;
+    const sent = [...titles.get(v.status === 422 ? 'illegal_decision' : v.code)][0];
+    if (v.title !== sent) wrong.push(`${name}: "${v.title}", the server says "${sent}"`);
+  }
+  assert.deepEqual(wrong, [], 'every example\'s title is the server\'s');
+});
+
 test('coverage: every operation exercised, every documented problem produced', (t) => {
   // What cannot be provoked from outside, and why.
   const cannot = new Map();
