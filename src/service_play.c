@@ -331,15 +331,23 @@ struct resolve_call {
 
 /* Reads the decision point a force names, {"round": R, "step": "build"} (and "turn" for
  * rulesets with turns), from `body` (NULL: none sent); false with the 400 recorded in o when it
- * is missing or wrong. */
-static bool resolve_body(const struct ruleset *rs, const json_t *body, struct rs_pos *pos,
-                         struct outcome *o)
+ * is missing or wrong, whose example is the current point of game `g` (of ruleset rs). */
+static bool resolve_body(const struct ruleset *rs, const void *g, const json_t *body,
+                         struct rs_pos *pos, struct outcome *o)
 {
-    const char *example = rs->uses_turn ? "{\"round\": 3, \"step\": \"build\", \"turn\": 17}"
-                                        : "{\"round\": 3, \"step\": \"build\"}";
+    struct rs_pos now;
+    rs->where(g, &now);
+    char example[160];
+    if (rs->uses_turn)
+        snprintf(example, sizeof example, "{\"round\": %d, \"step\": \"%s\", \"turn\": %d}",
+                 now.round, ruleset_step_name(rs, now.step), now.turn);
+    else
+        snprintf(example, sizeof example, "{\"round\": %d, \"step\": \"%s\"}", now.round,
+                 ruleset_step_name(rs, now.step));
     if (!body) {
         outcome_fail(o, P_MISSING_FIELD, NULL,
-                     "Name the step to force, as the public view shows it: send %s. A force "
+                     "Name the step to force, as the public view shows it: send %s for the "
+                     "current one. A force "
                      "without them is refused, so that a click that arrives late cannot force "
                      "the next step.",
                      example);
@@ -404,7 +412,7 @@ static int resolve_tx(PGconn *c, void *ctx)
     if (by == -3)
         st = STORE_ABORT;
     struct rs_pos want = {0}, now = {0};
-    if (st == STORE_OK && !resolve_body(lv.rs, rc->body, &want, o))
+    if (st == STORE_OK && !resolve_body(lv.rs, lv.g, rc->body, &want, o))
         st = STORE_ABORT;
     if (st == STORE_OK)
         st = service_check_playing(&lv, o, "The game has not started yet.", "The game has ended.");

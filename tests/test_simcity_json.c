@@ -4,6 +4,8 @@
  * refused, views that show no hand but the seat's own and no deck order, every pending option
  * accepted, games through the table whose events are all declared and whose record replays to
  * the same state, determinize keeping what a seat knows, and simulate's report. */
+#include <stdio.h>
+#include <string.h>
 #include "sc_helpers.h"
 
 #include "ruleset.h"
@@ -23,6 +25,9 @@ static void load_both(void)
 TestSuite(simcity_json, .init = load_both, .timeout = 240);
 
 /* Reads `text` as an order; returns the problem code (NULL when it parses). */
+/* The sentence of the last refusal code_of() met. */
+static char last_err[256];
+
 static const char *code_of(const char *text)
 {
     json_t *j = json_loads(text, 0, NULL);
@@ -33,6 +38,7 @@ static const char *code_of(const char *text)
     const char *code = rs->order_from_json(j, &pos, &d, err, sizeof err);
     if (code)
         cr_assert(strlen(err) > 10, "no sentence for %s", text);
+    snprintf(last_err, sizeof last_err, "%s", err);
     json_decref(j);
     return code;
 }
@@ -93,6 +99,8 @@ Test(simcity_json, malformed_orders_are_refused_with_their_codes)
                      "wrong_kind");
     cr_expect_str_eq(code_of("{\"round\":1,\"step\":\"play\",\"turn\":1,\"colour\":1}"),
                      "unknown_field");
+    cr_expect(strstr(last_err, "which takes round, step, turn and pass, card, x or y"),
+              "an unknown field's sentence lists the play's fields: %s", last_err);
     cr_expect_str_eq(code_of("{\"round\":1,\"step\":\"vote\",\"turn\":1,\"ballots\":[\"maybe\"]}"),
                      "bad_value");
     cr_expect_str_eq(code_of("{\"round\":1,\"step\":\"vote\",\"turn\":1,\"ballots\":[],"

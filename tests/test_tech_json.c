@@ -1,6 +1,8 @@
 /* test_tech_json.c: Tech City's JSON faces: order bodies of every step read and written back,
  * each malformed body refused with its problem code, the views' shapes, and stored states that
  * do not load refused with a sentence. */
+#include <stdio.h>
+#include <string.h>
 #include "tech_helpers.h"
 
 TestSuite(tech_json, .init = load_tech);
@@ -8,6 +10,9 @@ TestSuite(tech_json, .init = load_tech);
 static const struct ruleset *rs = &ruleset_tech_city;
 
 /* Reads `text` as an order; returns the problem code (NULL when it parses). */
+/* The sentence of the last refusal code_of() met. */
+static char last_err[256];
+
 static const char *code_of(const char *text)
 {
     json_error_t je;
@@ -19,6 +24,7 @@ static const char *code_of(const char *text)
     const char *code = rs->order_from_json(j, &pos, &d, err, sizeof err);
     if (code)
         cr_assert(strlen(err) > 10, "no sentence for %s", text);
+    snprintf(last_err, sizeof last_err, "%s", err);
     json_decref(j);
     return code;
 }
@@ -82,6 +88,8 @@ Test(tech_json, malformed_orders_get_precise_problem_codes)
                      "bad_value");
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"colour\":1}"),
                      "unknown_field");
+    cr_expect(strstr(last_err, "which takes pass, card, x, y, pay or as (and divulge"),
+              "an unknown field's sentence lists the build's fields, divulge too: %s", last_err);
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0,"
                              "\"y\":1}"),
                      "missing_field");

@@ -818,6 +818,8 @@ test('three people: live stream, replaced orders, stale and idle orders, a force
     [{ round: 2, step: 'over' }, 'bad_value']]) {
     await expect(400, code, 'POST', resolvePath, { token: g.host_token, body });
   }
+  const unnamed = await expect(400, 'missing_field', 'POST', resolvePath, { token: g.host_token });
+  assert.match(unnamed.detail, /send \{"round": 2, "step": "build"\} for the current one/, 'the detail names the step to force');
   const stale = await expect(409, 'stale_step', 'POST', resolvePath, { token: g.host_token, body: { round: 1, step: 'survey' } });
   assert.match(stale.detail, /round 2, step build/, 'the detail names the current step');
   const before = (await allEvents(id)).length;
@@ -1545,6 +1547,10 @@ test('SimCity at every seat count, 1 to 6, from the hand view only: options, ref
     const bots = Array.from({ length: seats - 1 }, (_, i) => kinds[i % 2]);
     const g = await expect(201, null, 'POST', '/api/v1/games', { body: { game: 'simcity', seats, bots, name: 'Ada', seed: 17 + seats } });
     assert.equal(g.status, 'playing');
+    // a force that names no step is told the current one, in this game's words
+    const v0 = await expect(200, null, 'GET', `/api/v1/games/${g.id}`);
+    const unnamed = await expect(400, 'missing_field', 'POST', `/api/v1/games/${g.id}/resolve`, { token: g.host_token });
+    assert.ok(unnamed.detail.includes(`send {"round": ${v0.round}, "step": "${v0.step}", "turn": ${v0.turn}} for the current one`), unnamed.detail);
     let playing = true;
     const reader = (async () => {
       let pages = 0;

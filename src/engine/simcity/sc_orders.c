@@ -300,7 +300,16 @@ int sc_order_from_json(const json_t *body, int *round, int *step, int *turn, str
                     sc_step_name(other), sc_step_name(*step));
                 return SC_ORDER_WRONG_KIND;
             }
-        say(err, errlen, "field \"%s\" is unknown to a %s order.", key, sc_step_name(*step));
+        char list[80] = "";
+        for (int i = 0; step_keys[*step][i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     i == 0                    ? ""
+                     : step_keys[*step][i + 1] ? ", "
+                                               : " or ",
+                     step_keys[*step][i]);
+        say(err, errlen,
+            "field \"%.40s\" is unknown to a %s order, which takes round, step, turn and %s.", key,
+            sc_step_name(*step), list);
         return SC_ORDER_UNKNOWN_FIELD;
     }
     return read_step(&r, *step, d);

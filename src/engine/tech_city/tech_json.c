@@ -349,8 +349,10 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
                 return TORDER_WRONG_KIND;
             }
         }
-        say(err, errlen, "field \"%.40s\" is unknown in an order of step %s, which takes %s.", key,
-            tech_step_name(*step), takes);
+        say(err, errlen,
+            "field \"%.40s\" is unknown in an order of step %s, which takes %s (and divulge, as "
+            "every order may).",
+            key, tech_step_name(*step), takes);
         return TORDER_UNKNOWN_FIELD;
     }
     if ((e = read_body(&r, body, *step, d)))
