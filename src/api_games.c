@@ -1,6 +1,7 @@
 /* api_games.c: the handlers of /api/v1/games and below that are not moves (api_play.c has
  * orders, resolve and hints): create, list, view, join, hand, events, replay. Each reads its
  * request, calls one service call (service.h), which decides, and answers its outcome. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "api_common.h"
@@ -17,7 +18,14 @@ void api_create_game(struct http_req *r)
         return;
     }
     struct outcome o = {0};
-    api_answer(r, service_create(r->srv, http_client(r), http_bearer(r), r->json, &o), &o);
+    int st = service_create(r->srv, http_client(r), http_bearer(r), r->json, &o);
+    const char *id = o.status == 201 ? json_string_value(json_object_get(o.reply, "id")) : NULL;
+    if (id) { /* the new game's public view */
+        char where[64];
+        snprintf(where, sizeof where, "/api/v1/games/%s", id);
+        http_reply_header(r, "Location", where);
+    }
+    api_answer(r, st, &o);
 }
 
 void api_list_games(struct http_req *r)

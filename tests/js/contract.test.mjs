@@ -735,6 +735,8 @@ test('one person and bots at 2..5 seats, played from the hand view only', async 
 
 test('three people: live stream, replaced orders, stale and idle orders, a forced step', async () => {
   const g = await expect(201, null, 'POST', '/api/v1/games', { body: { seats: 3, target_vp: 25, turn_seconds: 3600, seed: 77 } });
+  const made = await call('POST', '/api/v1/games', { body: { seats: 2 } });
+  assert.equal(made.headers.get('location'), `/api/v1/games/${made.json.id}`, 'a 201 says where the new game is');
   let streamOpen;
   const opened = new Promise((ok) => { streamOpen = ok; });
   const live = readStream(g.id, { until: (ev) => ev.some((e) => e.type === 'started'), ms: 8000, started: streamOpen });
