@@ -772,7 +772,9 @@ static void check_headers(const struct http_reply *r, bool with_token, const cha
         /* a number of seconds (429, 503) */
         "retry-after",
         /* static files: a hash and a date of a public file */
-        "etag", "last-modified", "content-encoding"};
+        "etag", "last-modified", "content-encoding",
+        /* a created game's path, its public id alone (checked below) */
+        "location"};
     char cache[128] = "";
     for (const char *line = r->headers; *line;) {
         const char *end = strchr(line, '\n');
@@ -784,6 +786,16 @@ static void check_headers(const struct http_reply *r, bool with_token, const cha
                 ok = strlen(known[i]) == (size_t)(colon - line) &&
                      strncasecmp(line, known[i], (size_t)(colon - line)) == 0;
             cr_assert(ok, "%s: a header the audit does not know: %.*s", what, (int)n, line);
+            if (colon - line == 8 && strncasecmp(line, "location", 8) == 0) {
+                const char *v = colon + 1 + strspn(colon + 1, " ");
+                size_t vlen = n - (size_t)(v - line);
+                while (vlen && (v[vlen - 1] == '\r' || v[vlen - 1] == ' '))
+                    vlen--;
+                cr_assert(vlen == 14 + 16 && strncmp(v, "/api/v1/games/", 14) == 0 &&
+                              strspn(v + 14, "0123456789abcdef") == 16,
+                          "%s: Location holds no more than a game's path: %.*s", what, (int)n,
+                          line);
+            }
         }
         line = end ? end + 1 : line + n;
     }
