@@ -243,15 +243,43 @@ bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES])
     return ok;
 }
 
-bool name_same(const char *a, const char *b)
+/* The Latin letter that c reads as (the look-alikes above), else c itself. */
+static ucs4_t latin_of(ucs4_t c)
 {
-    size_t alen = 0, blen = 0;
-    uint8_t *fa = u8_casefold((const uint8_t *)a, strlen(a), NULL, UNINORM_NFKC, NULL, &alen);
-    uint8_t *fb = u8_casefold((const uint8_t *)b, strlen(b), NULL, UNINORM_NFKC, NULL, &blen);
-    bool same = fa && fb && alen == blen && memcmp(fa, fb, alen) == 0;
-    free(fa);
-    free(fb);
-    return same;
+    for (size_t i = 0; i < sizeof lookalikes / sizeof *lookalikes; i++)
+        for (size_t k = 0; k < 6 && lookalikes[i].like[k]; k++)
+            if (lookalikes[i].like[k] == c)
+                return (ucs4_t)(unsigned char)lookalikes[i].latin;
+    return c;
+}
+
+bool name_table_key(const char *s, char out[NAMES_KEY_BYTES])
+{
+    size_t flen = 0;
+    uint8_t *folded = u8_casefold((const uint8_t *)s, strlen(s), NULL, UNINORM_NFKC, NULL, &flen);
+    if (!folded)
+        return false;
+    size_t n = 0;
+    ucs4_t *k = u8_to_u32(folded, flen, NULL, &n);
+    free(folded);
+    if (!k)
+        return false;
+    size_t m = 0; /* look-alikes as Latin, each run of spaces as one */
+    for (size_t i = 0; i < n; i++) {
+        ucs4_t c = uc_is_property_white_space(k[i]) ? ' ' : latin_of(k[i]);
+        if (!(c == ' ' && m > 0 && k[m - 1] == ' '))
+            k[m++] = c;
+    }
+    size_t olen = NAMES_KEY_BYTES - 1;
+    uint8_t *o = u32_to_u8(k, m, (uint8_t *)out, &olen);
+    free(k);
+    if (o && o != (uint8_t *)out) { /* it did not fit */
+        free(o);
+        return false;
+    }
+    if (o)
+        out[olen] = 0;
+    return o != NULL;
 }
 
 bool name_is_bot_like(const char *s, size_t len)

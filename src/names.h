@@ -61,10 +61,12 @@ enum { NAMES_KEY_BYTES = NAMES_MAX_BYTES * 3 + 1 };
  * "ADA" and "Ａｄａ" are one name. False when memory runs out or it does not fit. */
 bool name_key(const char *s, size_t len, char out[NAMES_KEY_BYTES]);
 
-/* True when NUL-terminated UTF-8 names `a` and `b` are one name under name_key()'s folding
- * ("Ada", "ADA" and "Ａｄａ" are): two players at one table may not share a name. False when
- * they differ, and when memory runs out. */
-bool name_same(const char *a, const char *b);
+/* Writes to `out` (NAMES_KEY_BYTES bytes) the key under which a name (NUL-terminated UTF-8) is
+ * unique at one table: name_key()'s folding, with the Cyrillic and Greek look-alikes of Latin
+ * letters read as those letters and each run of spaces as one ("Ada", "ADA", "Ａｄａ", "Аda" with
+ * a Cyrillic A, and "Ada  Lee" against "Ada Lee" are one name each). False when memory runs out
+ * or it does not fit. */
+bool name_table_key(const char *s, char out[NAMES_KEY_BYTES]);
 
 /* True when the UTF-8 name `s` (`len` bytes) reads as one of the server's bot names ("Bot 3
  * (greedy)" and its variants, above). */

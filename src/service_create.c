@@ -447,8 +447,12 @@ static int join_tx(PGconn *c, void *ctx)
                               "Every seat of this game is taken; create a game or join another.");
     }
     /* Names tell the players apart in the log, the standings and the votes: one a table. */
+    char mine[NAMES_KEY_BYTES], theirs[NAMES_KEY_BYTES];
+    if (st == STORE_OK && !name_table_key(jc->name, mine))
+        st = outcome_fail(o, P_INTERNAL, NULL, "The server ran out of memory; try again.");
     for (int i = 0; st == STORE_OK && i < lv.nseats; i++)
-        if (lv.seats[i].name[0] && name_same(lv.seats[i].name, jc->name))
+        if (lv.seats[i].name[0] && name_table_key(lv.seats[i].name, theirs) &&
+            strcmp(mine, theirs) == 0)
             st = outcome_fail(o, P_NAME_TAKEN, NULL,
                               jc->account ? "A player at this table is called \"%s\" already; "
                                             "an account joins under its own name, so join this "

@@ -412,10 +412,11 @@ static int resolve_tx(PGconn *c, void *ctx)
     if (by == -3)
         st = STORE_ABORT;
     struct rs_pos want = {0}, now = {0};
-    if (st == STORE_OK && !resolve_body(lv.rs, lv.g, rc->body, &want, o))
-        st = STORE_ABORT;
+    /* Playing first: the body's example is then a step that can be forced. */
     if (st == STORE_OK)
         st = service_check_playing(&lv, o, "The game has not started yet.", "The game has ended.");
+    if (st == STORE_OK && !resolve_body(lv.rs, lv.g, rc->body, &want, o))
+        st = STORE_ABORT;
     if (st == STORE_OK)
         lv.rs->where(lv.g, &now);
     if (st == STORE_OK && (want.round != now.round || want.step != now.step ||

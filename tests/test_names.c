@@ -307,3 +307,26 @@ Test(names, account_keys_are_one_for_names_that_differ_only_in_case_or_width)
     cr_expect_str_neq(key_of("Ada", a), key_of("Adam", b));
     cr_expect_str_neq(key_of("Ada Lovelace", a), key_of("AdaLovelace", b), "spaces count");
 }
+
+/* name_table_key() of a string. */
+static const char *table_key_of(const char *s, char key[NAMES_KEY_BYTES])
+{
+    cr_assert(name_table_key(s, key), "no table key for %s", s);
+    return key;
+}
+
+Test(names, one_name_a_table_reads_case_width_lookalikes_and_space_runs_as_one)
+{
+    char a[NAMES_KEY_BYTES], b[NAMES_KEY_BYTES];
+    cr_expect_str_eq(table_key_of("Ada", a), table_key_of("aDA", b));
+    cr_expect_str_eq(table_key_of("Ada", a),
+                     table_key_of("\xef\xbc\xa1\xef\xbd\x84\xef\xbd\x81", b)); /* Ａｄａ */
+    cr_expect_str_eq(table_key_of("Ada", a), table_key_of("\xd0\x90"
+                                                          "da",
+                                                          b)); /* Cyrillic А */
+    cr_expect_str_eq(table_key_of("Ada Lee", a), table_key_of("Ada  Lee", b));
+    cr_expect_str_eq(table_key_of("Ada Lee", a),
+                     table_key_of("Ada\xe3\x80\x80Lee", b)); /* U+3000 */
+    cr_expect_str_neq(table_key_of("Ada Lee", a), table_key_of("AdaLee", b), "a space counts");
+    cr_expect_str_neq(table_key_of("Ada", a), table_key_of("Adam", b));
+}

@@ -88,7 +88,8 @@ Test(tech_json, malformed_orders_get_precise_problem_codes)
                      "bad_value");
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"colour\":1}"),
                      "unknown_field");
-    cr_expect(strstr(last_err, "which takes pass, card, x, y, pay or as (and divulge"),
+    cr_expect(strstr(last_err,
+                     "which takes round, step, turn and pass, card, x, y, pay or as (and divulge"),
               "an unknown field's sentence lists the build's fields, divulge too: %s", last_err);
     cr_assert_str_eq(code_of("{\"round\":1,\"step\":\"build\",\"turn\":1,\"card\":3,\"x\":0,"
                              "\"y\":1}"),

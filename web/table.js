@@ -169,7 +169,7 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
     markFresh();
     // No such game: only the notice and the way back, not a table's empty panels.
     grid.hidden = jump.hidden = st.missing;
-    if (part.top) part.top.hidden = st.missing;
+    for (const el of [part.top].flat()) if (el) el.hidden = st.missing;
     keepFocus(root, () => {
       drawBar();
       drawBanner();
@@ -467,6 +467,9 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function drawActionNow() {
     const v = st.view;
     const hand = st.hand;
+    // No move to make for good (watching, or the game ended), not only until the hand loads:
+    // the grid games then give the city the move's column (grid.css).
+    grid.toggleAttribute('data-no-move', !!v && (!st.me || v.status === 'finished' || v.status === 'abandoned' || isClosed(v)));
     if (!v || !st.me || !hand || v.status === 'finished' || v.status === 'abandoned' || isClosed(v)) {
       action.hidden = true;
       replace(action);

@@ -91,7 +91,7 @@ export function inPlayersWords(e, { name = null } = {}) {
     case 'bad_credentials': return t('That name and password do not match an account. Check both (names ignore upper and lower case).');
     case 'name_taken':
       if (/at this table/.test(detail)) {
-        return /account/.test(detail)
+        return /an account joins/.test(detail)
           ? t('Someone at this table already has your account\'s name: sign out to join under another name.')
           : t('Someone at this table already has that name: choose another one.');
       }

@@ -167,9 +167,9 @@ struct ruleset {
     /* Stores `d` as seat's decision at the current point (replacing an earlier one), or returns
      * a nonzero engine error, changing nothing. */
     int (*submit)(void *g, int seat, const void *d);
-    /* Stable, e.g. "not_in_hand". Two codes are common to every ruleset, as the service answers
-     * them 409 stale_step: "nothing_to_decide" (the seat has no decision at this point) and
-     * "game_over". */
+    /* Stable, e.g. "not_in_hand". Two codes are common to every ruleset, which the service
+     * answers with problems of their own (409): "nothing_to_decide" (the seat has no decision
+     * at this point) and "game_over". */
     const char *(*error_code)(int err);
     const char *(*error_message)(int err); /* an English sentence */
     bool (*ready)(const void *g);          /* every pending seat has decided */

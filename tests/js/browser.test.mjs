@@ -238,7 +238,7 @@ test('phone width: no horizontal scrolling; a keyboard-only flow creates a game 
     assert.ok(await noHorizontalScroll(page), 'the build step fits 390 px');
     // A card's text shows five lines at most, with nothing of a sixth under the ellipsis.
     const tall = await page.$$eval('#hand .card-text', (els) => els
-      .filter((e) => e.getBoundingClientRect().height > 5 * parseFloat(getComputedStyle(e).lineHeight) + 1)
+      .filter((e) => { const c = getComputedStyle(e); return e.clientHeight - parseFloat(c.paddingTop) - parseFloat(c.paddingBottom) > 5 * parseFloat(c.lineHeight) + 1; })
       .map((e) => `${e.textContent.slice(0, 30)}: ${e.getBoundingClientRect().height} px`));
     assert.deepEqual(tall, [], 'no card text box taller than five lines');
     await page.screenshot({ path: join(OUT, 'phone-table.png'), fullPage: true });

@@ -147,7 +147,15 @@ test('The City: each buildable card shows its cost, payment and "+N VP" as the o
           // build from the panel, and a card picked after it goes back to building.
           seen.switched = true;
           // and it looks picked: its border and background change, and change back
-          const look = () => page.locator('#survey').evaluate((e) => { const c = getComputedStyle(e); return [c.borderTopColor, c.backgroundColor]; });
+          // measured with the mouse elsewhere (no hover style) and transitions run to their end
+          const look = async () => {
+            await page.mouse.move(0, 0);
+            return page.locator('#survey').evaluate((e) => {
+              e.getAnimations().forEach((a) => a.finish());
+              const c = getComputedStyle(e);
+              return [c.borderTopColor, c.backgroundColor];
+            });
+          };
           const unpicked = await look();
           await page.click('#survey');
           await page.waitForSelector('#survey[aria-pressed="true"]');

@@ -350,8 +350,8 @@ int tech_order_from_json(const json_t *body, int *round, int *step, int *turn,
             }
         }
         say(err, errlen,
-            "field \"%.40s\" is unknown in an order of step %s, which takes %s (and divulge, as "
-            "every order may).",
+            "field \"%.40s\" is unknown in an order of step %s, which takes round, step, turn "
+            "and %s (and divulge, as every order may).",
             key, tech_step_name(*step), takes);
         return TORDER_UNKNOWN_FIELD;
     }

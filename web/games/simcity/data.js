@@ -44,7 +44,6 @@ export function loadScCatalog() {
   return loading;
 }
 
-/** The catalog entry of card `slug` (a stand-in when unknown, so nothing breaks). */
 /**
  * The name of a card on a cell of the city: its font shrinks with the cell (simcity.css, by --w,
  * the letters of its longest word) so that a word is never broken across lines.
@@ -54,6 +53,7 @@ export function cellName(name) {
   return h('span', { class: 'sc-name', style: `--w:${w}` }, name);
 }
 
+/** The catalog entry of card `slug` (a stand-in when unknown, so nothing breaks). */
 export function design(slug) {
   return catalog?.get(slug) ?? { id: slug, name: String(slug), kind: 'block', zone: 'land', phase: 1, value: 0, text: '' };
 }
