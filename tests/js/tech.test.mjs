@@ -287,11 +287,18 @@ test('a Tech City game played to the end through the page: a person and two bots
     let steps = 0;
     let shot = false;
     const did = new Set();
+    let coords = false; // the open cells' coordinates were checked
     const clicks0 = await clicksSoFar(page);
     for (;;) {
       const turn = await nextTurn(page, last);
       if (turn === 'over') break;
       const [state, key] = turn.split('|');
+      if (state === 'build' && !coords) {
+        // Each open cell shows its column and row, as the hints name cells ("AI Foundry at 1, 0").
+        const shown = await page.$$eval('#city .cell.open:not(.chosen)', (els) => els.map((e) => [getComputedStyle(e, '::before').content, `"${e.dataset.x}, ${e.dataset.y}"`]));
+        assert.ok(shown.length > 0 && shown.every(([a, b]) => a === b), JSON.stringify(shown));
+        coords = true;
+      }
       const r = await playTech(page, state, true);
       if (r === 'placed') placed = true;
       did.add(r);
@@ -326,6 +333,7 @@ test('a Tech City game played to the end through the page: a person and two bots
     assert.equal(await page.locator('#city .card-cell.tilted').count(), tilted);
     await page.screenshot({ path: join(OUT, 'tech-final.png'), fullPage: true });
     console.log(`# tech game: ${steps} decisions by the page (${[...did].join(', ')})`);
+    assert.ok(coords, 'a build turn showed the open cells\' coordinates');
     assert.deepEqual(errors, [], 'no console or page errors');
   } finally {
     await context.close();

@@ -81,9 +81,10 @@ export function techBoard(ctx, tbl) {
         'data-score': pts ?? '',
         // The chosen cell shows the card's label: its name starts with it (what is seen is said).
         'aria-label': chosen ? `${cardLabel(slugOf(sel.card))}, ${t('to build here: column {x}, row {y}', { x: c.x, y: c.y })}${said}`
-          : placing ? `${t('Build here: column {x}, row {y}', { x: c.x, y: c.y })}${said}` : t('Empty cell {x}, {y}', { x: c.x, y: c.y }),
+          : placing ? `${t('Build here at {x}, {y}', { x: c.x, y: c.y })}${said}` : t('Empty cell {x}, {y}', { x: c.x, y: c.y }),
         onclick: () => tbl.clickCell(c.x, c.y),
       }, chosen ? h('span', { class: 'ghost-card' }, cardLabel(slugOf(sel.card))) : null,
+
       // The chosen cell shows the card; its points are on the confirm button under the grid.
       pts !== null && !chosen ? h('span', { class: 'cell-score', 'aria-hidden': 'true' }, `+${pts}`) : null));
     });
