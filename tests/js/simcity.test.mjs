@@ -117,6 +117,9 @@ async function playStep(page, s, { check = false } = {}) {
     const want = p.options.filter((o) => o.card === cid && o.x !== undefined).map((o) => `${o.x},${o.y}:${o.score ?? ''}`).sort();
     const shown = (await page.$$eval('#city .sc-cell.target', (els) => els.map((e) => `${e.dataset.x},${e.dataset.y}:${e.dataset.score}`))).sort();
     assert.deepEqual(shown, want, 'the highlighted cells and their money are the server\'s options for the card');
+    // an empty cell that may be picked shows its column and row, as hints and the log name cells
+    const xy = await page.$$eval('#city .sc-cell.open.target:not(.chosen)', (els) => els.map((e) => [getComputedStyle(e, '::before').content, `"${e.dataset.x}, ${e.dataset.y}"`]));
+    assert.ok(xy.every(([a, b]) => a === b), JSON.stringify(xy));
   }
   if (cells.length) {
     let best = cells[0], most = -Infinity;
