@@ -412,6 +412,9 @@ uid=$(podman exec "$id-city2" id -u)
 podman image inspect --format '{{json .Config.Healthcheck}}' "$img_city" | grep -q healthz ||
     fail "the image has no HEALTHCHECK (built without --format docker?)"
 pm healthcheck run "$id-city2" >/dev/null || fail "the HEALTHCHECK of city2 fails"
+# PORT (README) sets the port: no --port in the image's command would override it.
+cmd=$(podman image inspect --format '{{json .Config.Cmd}}' "$img_city")
+case $cmd in *--port*) fail "the image's command fixes the port ($cmd), so PORT does nothing" ;; esac
 health=$(podman inspect --format '{{.State.Health.Status}}' "$id-city2" 2>/dev/null ||
     podman inspect --format '{{.State.Healthcheck.Status}}' "$id-city2")
 [ "$health" = healthy ] || fail "city2's health is '$health'"

@@ -694,6 +694,11 @@ struct http_daemon *http_start(struct server *srv, const struct http_settings *h
     return d;
 }
 
+int http_max_connections(const struct http_daemon *d)
+{
+    return d->hs.max_connections;
+}
+
 void http_stop(struct http_daemon *d, double seconds)
 {
     if (!d)

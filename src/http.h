@@ -139,6 +139,10 @@ bool http_proxies_valid(const char *list, char *err, size_t errlen);
  * `srv`. Returns NULL (with a message on stderr) when it cannot start. */
 struct http_daemon *http_start(struct server *srv, const struct http_settings *hs);
 
+/* The most connections d takes at once: its settings' max_connections, or fewer when the open
+ * files allowed are fewer (http_start then says so on stderr). */
+int http_max_connections(const struct http_daemon *d);
+
 /* Stops taking new connections, waits for parked requests to be answered (complaining on
  * stderr every `seconds` while some are not), then closes every connection and frees the
  * daemon. */

@@ -414,7 +414,7 @@ int cmd_serve(int argc, char **argv)
     pthread_create(&sw.thread, NULL, sweep_main, &sw);
     printf("cityd: serving http://localhost:%d (database ready, %d database connections, %d "
            "threads, at most %d connections)\n",
-           o.port, o.workers, o.threads, o.max_connections);
+           o.port, o.workers, o.threads, http_max_connections(d));
     fflush(stdout);
     int sig;
     sigwait(&stop_signals, &sig);

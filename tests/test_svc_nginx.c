@@ -5,7 +5,8 @@
  * Whole games are played through nginx's port only; the tests then read each daemon's
  * /metrics directly to see that both served them, check that Server-Sent Events pass through
  * nginx as they happen (an order sent through the balancer reaches a stream held on the other
- * instance), and that the 64 KiB body cap matches the daemon's. */
+ * instance), that the 64 KiB body cap matches the daemon's, and that /metrics stays with each
+ * instance (nginx refuses it). */
 #include "client.h"
 
 #include <pthread.h>
@@ -493,4 +494,24 @@ Test(topology, nginx_caps_bodies_at_64_KiB_like_the_daemon)
     cr_expect_eq(num(r.json, "status"), 413);
     http_reply_free(&r);
     free(body);
+}
+
+Test(topology, nginx_keeps_the_metrics_to_each_instance)
+{
+    /* Through the balancer every client would come from its private address, which an instance
+     * lets read /metrics: nginx refuses them in the daemon's problem format. */
+    char url[256];
+    snprintf(url, sizeof url, "%s/metrics", lb.base);
+    struct http_reply r;
+    cr_assert(http_do("GET", url, NULL, NULL, &r), "GET %s: %s", url, r.error);
+    cr_expect_eq(r.status, 403, "GET /metrics through nginx -> %ld", r.status);
+    cr_expect_str_eq(r.content_type, "application/problem+json");
+    cr_assert_not_null(r.json, "the 403 is not JSON: %s", r.body);
+    cr_expect_str_eq(str(r.json, "code"), "metrics_forbidden");
+    http_reply_free(&r);
+    /* Each instance still serves them to its own scraper. */
+    snprintf(url, sizeof url, "%s/metrics", d1.base);
+    cr_assert(http_do("GET", url, NULL, NULL, &r), "GET %s: %s", url, r.error);
+    cr_expect_eq(r.status, 200);
+    http_reply_free(&r);
 }
