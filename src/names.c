@@ -253,15 +253,24 @@ static ucs4_t latin_of(ucs4_t c)
     return c;
 }
 
-bool name_table_key(const char *s, char out[NAMES_KEY_BYTES])
+/* The code points of UTF-8 `s` (`len` bytes) after full case folding in NFKC, *n of them
+ * (malloc'd); NULL when memory runs out. */
+static ucs4_t *folded_code_points(const char *s, size_t len, size_t *n)
 {
     size_t flen = 0;
-    uint8_t *folded = u8_casefold((const uint8_t *)s, strlen(s), NULL, UNINORM_NFKC, NULL, &flen);
+    uint8_t *folded = u8_casefold((const uint8_t *)s, len, NULL, UNINORM_NFKC, NULL, &flen);
     if (!folded)
-        return false;
-    size_t n = 0;
-    ucs4_t *k = u8_to_u32(folded, flen, NULL, &n);
+        return NULL;
+    *n = 0;
+    ucs4_t *k = u8_to_u32(folded, flen, NULL, n);
     free(folded);
+    return k;
+}
+
+bool name_table_key(const char *s, char out[NAMES_KEY_BYTES])
+{
+    size_t n = 0;
+    ucs4_t *k = folded_code_points(s, strlen(s), &n);
     if (!k)
         return false;
     size_t m = 0; /* look-alikes as Latin, each run of spaces as one */
@@ -284,13 +293,8 @@ bool name_table_key(const char *s, char out[NAMES_KEY_BYTES])
 
 bool name_is_bot_like(const char *s, size_t len)
 {
-    size_t flen = 0;
-    uint8_t *folded = u8_casefold((const uint8_t *)s, len, NULL, UNINORM_NFKC, NULL, &flen);
-    if (!folded)
-        return false;
     size_t n = 0;
-    ucs4_t *k = u8_to_u32(folded, flen, NULL, &n);
-    free(folded);
+    ucs4_t *k = folded_code_points(s, len, &n);
     if (!k)
         return false;
     size_t m = 0; /* keep letters and digits only */
