@@ -329,27 +329,31 @@ struct resolve_call {
     const json_t *body; /* the request's JSON object, or NULL when none was sent */
 };
 
+/* Writes to buf (n bytes) the body that forces point `now` of ruleset rs, as a refusal's
+ * example. */
+static void force_example(const struct ruleset *rs, const struct rs_pos *now, char *buf, size_t n)
+{
+    if (rs->uses_turn)
+        snprintf(buf, n, "{\"round\": %d, \"step\": \"%s\", \"turn\": %d}", now->round,
+                 ruleset_step_name(rs, now->step), now->turn);
+    else
+        snprintf(buf, n, "{\"round\": %d, \"step\": \"%s\"}", now->round,
+                 ruleset_step_name(rs, now->step));
+}
+
 /* Reads the decision point a force names, {"round": R, "step": "build"} (and "turn" for
  * rulesets with turns), from `body` (NULL: none sent); false with the 400 recorded in o when it
- * is missing or wrong, whose example is the current point of game `g` (of ruleset rs). */
-static bool resolve_body(const struct ruleset *rs, const void *g, const json_t *body,
+ * is missing or wrong, whose example is the game's current point `now`. */
+static bool resolve_body(const struct ruleset *rs, const struct rs_pos *now, const json_t *body,
                          struct rs_pos *pos, struct outcome *o)
 {
-    struct rs_pos now;
-    rs->where(g, &now);
     char example[160];
-    if (rs->uses_turn)
-        snprintf(example, sizeof example, "{\"round\": %d, \"step\": \"%s\", \"turn\": %d}",
-                 now.round, ruleset_step_name(rs, now.step), now.turn);
-    else
-        snprintf(example, sizeof example, "{\"round\": %d, \"step\": \"%s\"}", now.round,
-                 ruleset_step_name(rs, now.step));
     if (!body) {
+        force_example(rs, now, example, sizeof example);
         outcome_fail(o, P_MISSING_FIELD, NULL,
                      "Name the step to force, as the public view shows it: send %s for the "
-                     "current one. A force "
-                     "without them is refused, so that a click that arrives late cannot force "
-                     "the next step.",
+                     "current one. A force without them is refused, so that a click that "
+                     "arrives late cannot force the next step.",
                      example);
         return false;
     }
@@ -358,6 +362,7 @@ static bool resolve_body(const struct ruleset *rs, const void *g, const json_t *
                                              {"turn", FIELD_INT, true, 0, INT32_MAX}};
     const json_t *vals[3];
     if (!fields_read(body, spec, rs->uses_turn ? 3 : 2, "forcing a step", vals, o)) {
+        force_example(rs, now, example, sizeof example);
         snprintf(o->detail + strlen(o->detail), sizeof o->detail - strlen(o->detail), " Send %s.",
                  example);
         return false;
@@ -415,10 +420,10 @@ static int resolve_tx(PGconn *c, void *ctx)
     /* Playing first: the body's example is then a step that can be forced. */
     if (st == STORE_OK)
         st = service_check_playing(&lv, o, "The game has not started yet.", "The game has ended.");
-    if (st == STORE_OK && !resolve_body(lv.rs, lv.g, rc->body, &want, o))
-        st = STORE_ABORT;
     if (st == STORE_OK)
         lv.rs->where(lv.g, &now);
+    if (st == STORE_OK && !resolve_body(lv.rs, &now, rc->body, &want, o))
+        st = STORE_ABORT;
     if (st == STORE_OK && (want.round != now.round || want.step != now.step ||
                            (lv.rs->uses_turn && want.turn != now.turn))) {
         char asked[64], at[64];

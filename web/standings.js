@@ -6,7 +6,7 @@
 import { h } from './dom.js';
 import { seatDot } from './ui.js';
 import { rulesetOf } from './api.js';
-import { t, language } from './i18n.js';
+import { t, N_, language } from './i18n.js';
 
 /**
  * What game `game` ranks by, best first: its descriptor's rank keys (GET /api/v1/rulesets:
@@ -43,15 +43,13 @@ export function standings(v) {
   return rows;
 }
 
-/** The descriptors' rank texts of the games this page knows, in the page's language; a game
- * it does not know keeps the server's words. */
-const RANK_TEXTS = {
-  'Most victory points; a tie goes to the most cards in hand at the end; players still tied share the win.':
-    () => t('Most victory points; a tie goes to the most cards in hand at the end; players still tied share the win.'),
-  'Most points; ties go to the most companies controlled, then the most cards in hand; players still tied share the win.':
-    () => t('Most points; ties go to the most companies controlled, then the most cards in hand; players still tied share the win.'),
-  'Most money wins; players tied share the win.': () => t('Most money wins; players tied share the win.'),
-};
+/** The descriptors' rank texts of the games this page knows, marked for the catalogue: the
+ * server says them in English, tieNote() in the page's language (another game's keep its words). */
+export const RANK_TEXTS = [
+  N_('Most victory points; a tie goes to the most cards in hand at the end; players still tied share the win.'),
+  N_('Most points; ties go to the most companies controlled, then the most cards in hand; players still tied share the win.'),
+  N_('Most money wins; players tied share the win.'),
+];
 
 /** A line saying how the rules broke ties (the descriptor's rank text), when two seats of view
  * `v` ended on equal points; else null. */
@@ -59,7 +57,7 @@ export function tieNote(v) {
   const key = pointsKey(v.game, v.seats);
   const pts = v.seats.map((s) => s[key]);
   const said = rulesetOf(v.game)?.rank?.text;
-  const text = Object.hasOwn(RANK_TEXTS, said ?? '') ? RANK_TEXTS[said]() : said;
+  const text = said && t(said);
   if (new Set(pts).size === pts.length || !text) return null;
   return h('p', { class: 'muted tie-note', id: 'tie-note' }, text);
 }

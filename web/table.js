@@ -467,10 +467,11 @@ export function mountTable(root, id, navigate, { game, mod, part: makePart }) {
   function drawActionNow() {
     const v = st.view;
     const hand = st.hand;
+    const ended = !!v && (v.status === 'finished' || v.status === 'abandoned' || isClosed(v));
     // No move to make for good (watching, or the game ended), not only until the hand loads:
     // the grid games then give the city the move's column (grid.css).
-    grid.toggleAttribute('data-no-move', !!v && (!st.me || v.status === 'finished' || v.status === 'abandoned' || isClosed(v)));
-    if (!v || !st.me || !hand || v.status === 'finished' || v.status === 'abandoned' || isClosed(v)) {
+    grid.toggleAttribute('data-no-move', !!v && (!st.me || ended));
+    if (!v || !st.me || !hand || ended) {
       action.hidden = true;
       replace(action);
       Object.assign(action.dataset, { state: 'waiting', turn: 'none', submitted: 'false', busy: 'false', need: '' });

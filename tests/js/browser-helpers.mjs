@@ -217,13 +217,15 @@ export function clicksSoFar(page) {
 /**
  * In the page: the names of `selector`'s elements that overflow their box, or whose words are
  * split over two lines; with `hyphens`, words are split at hyphens too (where German compounds
- * may break).
+ * may break); with `whole`, the whole of each text is one word (a name that takes two lines
+ * counts); elements whose font is at most `floorPx` are left out (the size below which a page
+ * lets a long word break rather than shrink further).
  */
-export function brokenNames(page, selector, { hyphens = false } = {}) {
-  return page.evaluate(([sel, word]) => {
+export function brokenNames(page, selector, { hyphens = false, whole = false, floorPx = 0 } = {}) {
+  return page.evaluate(([sel, word, floor]) => {
     const bad = [];
     for (const el of document.querySelectorAll(sel)) {
-      if (!el.getClientRects().length) continue;
+      if (!el.getClientRects().length || parseFloat(getComputedStyle(el).fontSize) <= floor) continue;
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         for (const m of n.data.matchAll(new RegExp(word, 'g'))) {
@@ -237,7 +239,7 @@ export function brokenNames(page, selector, { hyphens = false } = {}) {
       if (el.scrollWidth > el.clientWidth + 1) bad.push(`"${el.textContent}" wider than its box`);
     }
     return bad;
-  }, [selector, hyphens ? '[^\\s-]+' : '\\S+']);
+  }, [selector, whole ? '[^\\n]+' : hyphens ? '[^\\s-]+' : '\\S+', floorPx]);
 }
 
 /** True when the document is no wider than the viewport. */
@@ -297,30 +299,4 @@ export async function axeSerious(page) {
   const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 300)}`));
-}
-
-/**
- * The texts of the elements matching `selector` on `page` that break a word across two lines
- * (a name as "Homeste / ad"), each with its font size; elements whose font is at most `floorPx`
- * are left out (the size below which a page lets a long word break rather than shrink further).
- * With `whole`, each text is one word: an element whose text takes two lines counts.
- */
-export async function brokenWords(page, selector, { floorPx = 0, whole = false } = {}) {
-  return page.$$eval(selector, (els, [floor, one]) => els.filter((e) => {
-    if (parseFloat(getComputedStyle(e).fontSize) <= floor) return false;
-    const range = document.createRange();
-    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-      let at = 0;
-      for (const part of one ? [text.textContent] : text.textContent.split(/(\s+)/)) {
-        if (part.trim()) {
-          range.setStart(text, at);
-          range.setEnd(text, at + part.length);
-          if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) return true;
-        }
-        at += part.length;
-      }
-    }
-    return false;
-  }).map((e) => `${e.textContent} (${getComputedStyle(e).fontSize})`), [floorPx, whole]);
 }

@@ -18,7 +18,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDaemon } from './lib/daemon.mjs';
-import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand, countClicks, clicksSoFar, brokenWords } from './browser-helpers.mjs';
+import { watchErrors, seatOf, noHorizontalScroll, launchChromium, callApi, firstScreenShowsTheHand, countClicks, clicksSoFar, brokenNames } from './browser-helpers.mjs';
 
 const OUT = join(import.meta.dirname, 'out');
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -206,7 +206,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
         zoomed = true;
         // At the zoom the page chose, no word of a card's name is broken across two lines, unless
         // its font is down to the 12 px that stays readable (a long word in a small cell).
-        const broken = await brokenWords(page, '#city .sc-name', { floorPx: 12 });
+        const broken = await brokenNames(page, '#city .sc-name', { floorPx: 12 });
         assert.deepEqual(broken, [], 'no name breaks inside a word above 12 px');
         // Card names stay readable at every zoom: ≥ 12 px, at the smallest zoom too.
         await press(page, '#zoom-fit');
@@ -275,7 +275,7 @@ test('a newcomer plays a whole 3-player game of SimCity against two bots with th
       li.querySelector('.r-name').firstChild.textContent = 'Bot 3 (expert)';
       li.querySelector('.r-hand').textContent = '2 council members · 14 in hand';
     }));
-    assert.deepEqual(await brokenWords(page, '#final-ranking .r-name', { whole: true }), [], 'a bot\'s name on one line');
+    assert.deepEqual(await brokenNames(page, '#final-ranking .r-name', { whole: true }), [], 'a bot\'s name on one line');
     // The end screen: money by source for every seat, adding up to the money shown.
     await page.waitForSelector('#breakdown .bd-player');
     assert.equal(await page.locator('#breakdown .bd-player').count(), 3);

@@ -88,6 +88,7 @@ export function scBoard(ctx, tbl) {
     if (c && !c.block && c.stack.length) cls.push('overturned');
     if (m) cls.push('target');
     if (m?.chosen) cls.push('chosen');
+    if (m && !d && !c?.scorched && !m.chosen) cls.push('xy'); /* an empty cell to pick: its column and row */
     if (top?.doomed) cls.push('doomed');
     if (timed) cls.push('timed');
     const depth = c?.stack?.length ?? 0;

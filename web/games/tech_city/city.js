@@ -76,7 +76,7 @@ export function techBoard(ctx, tbl) {
       const pts = placing ? cellScore(k) : null; // what the card chosen scores here (the options' scores[k])
       const said = pts === null ? '' : `, scores ${pts} point${pts === 1 ? '' : 's'}`;
       items.push(h('button', {
-        type: 'button', class: `cell open ${placing ? 'target' : ''} ${chosen ? 'chosen' : ''}`, style: place(c.x, c.y),
+        type: 'button', class: `cell open ${placing ? 'target' : ''} ${chosen ? 'chosen' : 'xy'}`, style: place(c.x, c.y),
         'data-x': c.x, 'data-y': c.y, 'data-focus-key': `cell-${c.x},${c.y}`, disabled: st.busy,
         'data-score': pts ?? '',
         // The chosen cell shows the card's label: its name starts with it (what is seen is said).
